@@ -1,0 +1,21 @@
+FROM python:3.11-slim
+
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends fonts-dejavu-core \
+    && rm -rf /var/lib/apt/lists/*
+
+RUN useradd --create-home --uid 10001 junkyard
+WORKDIR /app
+COPY pyproject.toml README.md ./
+COPY bot ./bot
+COPY rules ./rules
+COPY render ./render
+RUN pip install --no-cache-dir .
+
+ENV JUNKYARD_DB=/data/junkyard.db
+RUN mkdir -p /data && chown junkyard:junkyard /data
+VOLUME ["/data"]
+USER junkyard
+
+# DISCORD_TOKEN comes from the environment at run time (docker run -e DISCORD_TOKEN=…).
+CMD ["junkyard", "bot"]

@@ -1,0 +1,182 @@
+"""The game contract every game offers, so one service, store, driver and fuzzer serve them all.
+
+A game is created from a setup and a seed, takes actions in its own text notation, says which actions
+are legal, reports what happened as events, serialises to plain JSON and hides secrets in its views.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Protocol, Self
+
+
+class IllegalAction(ValueError):
+    """An action the rules do not allow now; the message tells the player what is wrong and what is
+    possible. The game is unchanged when this is raised."""
+
+
+class NotationError(IllegalAction):
+    """Text that does not parse as an action; the message says what was expected."""
+
+
+class SetupError(ValueError):
+    """A setup (seats, options, track) that cannot start a game."""
+
+
+class Action(Protocol):
+    """An action knows its notation: ``str(action)`` parses back to an equal action."""
+
+    def __str__(self) -> str: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Something that happened, in order.
+
+    ``text`` is public narration. ``secret`` is extra narration only ``seat`` may read (the tile a
+    player picked up); views for anyone else drop it. ``data`` carries machine-readable details for
+    pictures and logs (cells as labels, dice as ints) and must itself hold nothing secret unless the
+    event is ``private``, in which case only ``seat`` ever sees the event at all.
+    """
+
+    kind: str
+    text: str
+    seat: int | None = None
+    data: dict[str, Any] = field(default_factory=dict)
+    secret: str | None = None
+    private: bool = False
+
+    def for_viewer(self, viewer: int | None) -> Event | None:
+        """This event as ``viewer`` (a seat, or None for the public) may see it."""
+        if viewer is not None and viewer == self.seat:
+            return self
+        if self.private:
+            return None
+        if self.secret is None:
+            return self
+        return Event(self.kind, self.text, self.seat, self.data, None, False)
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind, "text": self.text}
+        if self.seat is not None:
+            out["seat"] = self.seat
+        if self.data:
+            out["data"] = self.data
+        if self.secret is not None:
+            out["secret"] = self.secret
+        if self.private:
+            out["private"] = True
+        return out
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Event:
+        return cls(d["kind"], d["text"], d.get("seat"), dict(d.get("data", {})), d.get("secret"),
+                   bool(d.get("private", False)))
+
+
+def events_for(events: Sequence[Event], viewer: int | None) -> list[Event]:
+    """The events ``viewer`` may see, secrets of others removed."""
+    out = []
+    for e in events:
+        seen = e.for_viewer(viewer)
+        if seen is not None:
+            out.append(seen)
+    return out
+
+
+class Game(ABC):
+    """Base class of every game's rules object.
+
+    Subclasses keep all their state in plain attributes that ``to_dict`` writes and ``from_dict``
+    reads back; equality compares those dictionaries.
+    """
+
+    #: registry key, also used in commands and the store ("races", "piecepack")
+    key: ClassVar[str]
+    #: display name
+    title: ClassVar[str]
+    min_seats: ClassVar[int]
+    max_seats: ClassVar[int]
+    #: bump when the JSON layout changes
+    format_version: ClassVar[int] = 1
+
+    # Creation ----------------------------------------------------------------------------------
+
+    @classmethod
+    @abstractmethod
+    def create(cls, setup: dict[str, Any], seed: int) -> Self:
+        """A new game. ``setup`` holds ``seats`` (a list of dicts with at least ``name``) and
+        ``options`` (game specific). Raises :class:`SetupError` when it cannot start."""
+
+    @classmethod
+    @abstractmethod
+    def from_position(cls, position: dict[str, Any]) -> Self:
+        """A game set up from the position format (a short JSON situation for tests and puzzles)."""
+
+    # Play --------------------------------------------------------------------------------------
+
+    @abstractmethod
+    def parse_action(self, text: str) -> Action:
+        """Parse notation; raises :class:`NotationError` saying what was expected."""
+
+    @abstractmethod
+    def legal_actions(self) -> list[Action]:
+        """Every action the player to act may take now; never empty while the game runs."""
+
+    @abstractmethod
+    def apply(self, action: Action | str) -> list[Event]:
+        """Validate completely, then change the state; raises :class:`IllegalAction` and leaves
+        the state exactly as it was when the action is not allowed."""
+
+    @property
+    @abstractmethod
+    def to_act(self) -> int | None:
+        """The seat whose decision the game waits for; None once the game is over."""
+
+    @property
+    @abstractmethod
+    def is_over(self) -> bool: ...
+
+    @property
+    @abstractmethod
+    def winners(self) -> list[int]:
+        """Winning seats (several for a team); empty while the game runs."""
+
+    @property
+    @abstractmethod
+    def seat_names(self) -> list[str]: ...
+
+    @property
+    @abstractmethod
+    def ply(self) -> int:
+        """How many actions have been applied since setup."""
+
+    def describe_legal(self, limit: int = 12) -> str:
+        """A short list of legal actions for error messages and help."""
+        acts = [str(a) for a in self.legal_actions()]
+        more = f" … and {len(acts) - limit} more" if len(acts) > limit else ""
+        return ", ".join(acts[:limit]) + more
+
+    # Persistence and views ---------------------------------------------------------------------
+
+    @abstractmethod
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-able state, including ``format_version`` and the dice state."""
+
+    @classmethod
+    @abstractmethod
+    def from_dict(cls, data: dict[str, Any]) -> Self: ...
+
+    @abstractmethod
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """The state as ``seat`` (or the public, for None) may see it: other seats' secrets removed."""
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        assert isinstance(other, Game)
+        return self.to_dict() == other.to_dict()
+
+    __hash__ = None  # type: ignore[assignment]

@@ -1,0 +1,865 @@
+"""Junkyard Races tracks: the immutable track model and the loader of ``.track`` files.
+
+The file format is described in ``rules/races/tracks/README.md``. The loader checks everything and
+collects every problem with its place (file, line, cell) before raising :class:`TrackError`, so a
+track editor sees all mistakes at once instead of one per run.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import deque
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from enum import StrEnum
+from functools import cached_property
+from importlib import resources
+from pathlib import Path
+
+from rules.hexgrid import Facing, Hex, column_index, parse_label
+
+
+class Terrain(StrEnum):
+    TARMAC = "tarmac"
+    GRASS = "grass"
+    MUD = "mud"
+    BRIDGE = "bridge"
+    STREAM = "stream"
+
+
+class PitColour(StrEnum):
+    GREEN = "green"
+    RED = "red"
+
+
+MAP_CHARS: dict[str, tuple[Terrain, PitColour | None]] = {
+    "=": (Terrain.TARMAC, None),
+    "g": (Terrain.GRASS, None),
+    "m": (Terrain.MUD, None),
+    "b": (Terrain.BRIDGE, None),
+    "~": (Terrain.STREAM, None),
+    "G": (Terrain.TARMAC, PitColour.GREEN),
+    "R": (Terrain.TARMAC, PitColour.RED),
+}
+OFF_CHAR = "."
+MAP_INDENT = 4  # characters before column A on every map line
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """One located mistake in a track file."""
+
+    file: str
+    line: int | None
+    message: str
+    cell: str | None = None
+
+    def __str__(self) -> str:
+        where = self.file + (f":{self.line}" if self.line else "")
+        cell = f" [{self.cell}]" if self.cell else ""
+        return f"{where}:{cell} {self.message}"
+
+
+class TrackError(ValueError):
+    """A track file with problems; ``problems`` lists them all, each with its place."""
+
+    def __init__(self, problems: list[Problem]):
+        self.problems = problems
+        lines = "\n".join(f"  {p}" for p in problems)
+        super().__init__(f"{len(problems)} problem(s) in track file:\n{lines}")
+
+
+@dataclass(frozen=True, slots=True)
+class BridgeCell:
+    """One bridge cell and its arrows (ruling R3/R6)."""
+
+    cell: Hex
+    bridge: str  # bridge name; its first character is the crossing number
+    entries: frozenset[Hex]  # white entry arrows: cells it may be entered from
+    exits: frozenset[Hex]  # white exit arrows: cells it may be left to
+    bump_sides: frozenset[Facing]  # red arrows: bumped this way, a kart falls into the stream
+
+
+@dataclass(frozen=True, slots=True)
+class Gap:
+    """A collapsed bridge: from ``near`` a kart must go straight over ``cells`` to land on ``far``."""
+
+    near: Hex
+    cells: tuple[Hex, ...]
+    far: Hex
+    facing: Facing
+
+
+@dataclass(frozen=True, slots=True)
+class LandingPoint:
+    crossing: str
+    cell: Hex
+    facing: Facing
+
+
+@dataclass(frozen=True, slots=True)
+class Start:
+    cell: Hex
+    facing: Facing
+
+
+@dataclass(frozen=True)
+class Track:
+    """An immutable Junkyard Races track."""
+
+    name: str
+    alias: str
+    description: str
+    columns: int
+    rows: int
+    terrain: dict[Hex, Terrain]  # every track cell and every stream cell
+    pits: dict[Hex, PitColour]
+    walls: frozenset[frozenset[Hex]]  # listed walls between two cells that are both on the map
+    bridges: dict[Hex, BridgeCell]
+    gaps: tuple[Gap, ...]
+    landings: dict[str, LandingPoint]  # by crossing id
+    stream_landing: dict[Hex, str]  # stream cell -> crossing id of its Landing Point
+    line: tuple[tuple[Hex, Hex], ...]  # Checkered Line edges as (behind, ahead)
+    starts: tuple[Start, ...]
+    deliveries: dict[int, Hex]  # 3..18
+    bottle_tops: dict[Hex, int]
+    source: str = field(default="", compare=False)
+
+    # Cells -------------------------------------------------------------------------------------
+
+    def on_track(self, cell: Hex) -> bool:
+        """A cell a kart may stand on when not swimming: anything on the map but the stream."""
+        t = self.terrain.get(cell)
+        return t is not None and t is not Terrain.STREAM
+
+    def is_stream(self, cell: Hex) -> bool:
+        return self.terrain.get(cell) is Terrain.STREAM
+
+    def is_bridge(self, cell: Hex) -> bool:
+        return cell in self.bridges
+
+    @cached_property
+    def track_cells(self) -> frozenset[Hex]:
+        return frozenset(c for c, t in self.terrain.items() if t is not Terrain.STREAM)
+
+    @cached_property
+    def stream_cells(self) -> frozenset[Hex]:
+        return frozenset(c for c, t in self.terrain.items() if t is Terrain.STREAM)
+
+    @cached_property
+    def delivery_at(self) -> dict[Hex, int]:
+        return {c: n for n, c in self.deliveries.items()}
+
+    @cached_property
+    def line_edges(self) -> dict[tuple[Hex, Hex], int]:
+        """Crossing the line: +1 for (behind → ahead), -1 for (ahead → behind)."""
+        out: dict[tuple[Hex, Hex], int] = {}
+        for behind, ahead in self.line:
+            out[(behind, ahead)] = 1
+            out[(ahead, behind)] = -1
+        return out
+
+    @cached_property
+    def gap_from(self) -> dict[Hex, Gap]:
+        return {g.near: g for g in self.gaps}
+
+    @cached_property
+    def gap_cells(self) -> dict[Hex, Gap]:
+        return {c: g for g in self.gaps for c in g.cells}
+
+    def landing_for(self, stream_cell: Hex) -> LandingPoint:
+        return self.landings[self.stream_landing[stream_cell]]
+
+    def label(self, cell: Hex) -> str:
+        return cell.label
+
+    def parse_cell(self, text: str) -> Hex:
+        """A label on this board; raises ``ValueError`` saying what is wrong."""
+        return parse_label(text, self.columns, self.rows)
+
+    # Edges -------------------------------------------------------------------------------------
+
+    def wall_between(self, a: Hex, b: Hex) -> bool:
+        """R2: a wall stands on every edge that leaves the map and on every listed edge."""
+        if a not in self.terrain or b not in self.terrain:
+            return True
+        return frozenset((a, b)) in self.walls
+
+    def may_step(self, a: Hex, b: Hex) -> bool:
+        """Whether a kart may drive from ``a`` to the adjacent track cell ``b`` (R2, R6).
+
+        Gap jumps into the stream are handled by the movement rules, not here.
+        """
+        if not self.on_track(b) or self.wall_between(a, b):
+            return False
+        to_bridge = self.bridges.get(b)
+        if to_bridge is not None and a not in to_bridge.entries:
+            return False
+        from_bridge = self.bridges.get(a)
+        return from_bridge is None or b in from_bridge.exits
+
+    def may_bump(self, a: Hex, b: Hex) -> bool:
+        """Whether a kart standing on ``a`` may be pushed onto the adjacent cell ``b``.
+
+        Walls stop it; onto or off a bridge it must follow the white arrows, and off a bridge into
+        the stream only on a red side. Elsewhere the bank is open: a kart can go into the water.
+        """
+        if self.wall_between(a, b):
+            return False
+        from_bridge = self.bridges.get(a)
+        if self.is_stream(b):
+            if from_bridge is not None:
+                facing = a.facing_to(b)
+                return facing is not None and facing in from_bridge.bump_sides
+            return True
+        return self.may_step(a, b)
+
+    def open_neighbours(self, cell: Hex) -> Iterator[Hex]:
+        """Track neighbours reachable without crossing a wall (arrows ignored)."""
+        for n in cell.neighbours():
+            if self.on_track(n) and not self.wall_between(cell, n):
+                yield n
+
+    # Derived facts used by tests, drivers and the picture ----------------------------------------
+
+    @cached_property
+    def bridge_names(self) -> dict[str, tuple[Hex, ...]]:
+        out: dict[str, list[Hex]] = {}
+        for c, b in self.bridges.items():
+            out.setdefault(b.bridge, []).append(c)
+        return {k: tuple(sorted(v)) for k, v in sorted(out.items())}
+
+    def forward_successors(self, cell: Hex, facing: Facing) -> Iterator[tuple[Hex, Facing]]:
+        """Cells one forward step (ahead, ahead-left, ahead-right) can reach, with the new facing."""
+        for f in (facing, facing.left, facing.right):
+            n = cell.neighbour(f)
+            if self.may_step(cell, n):
+                yield n, f
+
+    def jump_landing(self, cell: Hex, facing: Facing) -> tuple[Gap, int] | None:
+        """If a kart on a bridge end facing the gap may jump, the gap and steps it takes to land."""
+        gap = self.gap_from.get(cell)
+        if gap is None or gap.facing is not facing:
+            return None
+        return gap, len(gap.cells) + 1
+
+    def distances_to_line(self, use_gaps: bool = True) -> dict[tuple[Hex, Facing], int]:
+        """Fewest forward steps from each (cell, facing) to cross the Checkered Line forwards.
+
+        Respects walls and bridge arrows; collapsed bridges count as their number of steps when
+        ``use_gaps``. Backward search over the forward-step graph.
+        """
+        preds: dict[tuple[Hex, Facing], list[tuple[tuple[Hex, Facing], int]]] = {}
+        targets: list[tuple[Hex, Facing]] = []
+        for cell in self.track_cells:
+            for facing in Facing:
+                state = (cell, facing)
+                for nxt, nf in self.forward_successors(cell, facing):
+                    if self.line_edges.get((cell, nxt)) == 1:
+                        targets.append(state)
+                    preds.setdefault((nxt, nf), []).append((state, 1))
+                if use_gaps:
+                    jump = self.jump_landing(cell, facing)
+                    if jump is not None:
+                        gap, steps = jump
+                        preds.setdefault((gap.far, gap.facing), []).append((state, steps))
+        return _dijkstra_multi({t: 1 for t in targets}, preds)
+
+    def shortest_lap(self, use_gaps: bool = False) -> tuple[int, list[Hex]]:
+        """Fewest steps from crossing the line forwards, over a bridge each way, to crossing it again.
+
+        Returns the step count and the cells driven through (the first is just past the line).
+        Jumps over collapsed bridges are left out unless ``use_gaps``: a lap must exist over whole
+        bridges. Crossings are counted as leaving a bridge to one of its exit cells.
+        """
+        import heapq
+
+        crossings = sorted({b.bridge[0] for b in self.bridges.values()})
+        full = frozenset(crossings)
+        Start_ = tuple[Hex, Facing, frozenset[str]]
+        dist: dict[Start_, int] = {}
+        prev: dict[Start_, Start_ | None] = {}
+        heap: list[tuple[int, int, Start_]] = []
+        counter = 0
+        for behind, ahead in self.line:
+            f = behind.facing_to(ahead)
+            assert f is not None
+            s: Start_ = (ahead, f, frozenset())
+            dist[s] = 1
+            prev[s] = None
+            heapq.heappush(heap, (1, counter, s))
+            counter += 1
+        best: tuple[int, Start_] | None = None
+        while heap:
+            d, _, state = heapq.heappop(heap)
+            if d > dist.get(state, 1 << 30):
+                continue
+            if best is not None and d >= best[0]:
+                break
+            cell, facing, done = state
+            moves: list[tuple[Hex, Facing, int]] = [(n, nf, 1) for n, nf in self.forward_successors(cell, facing)]
+            if use_gaps:
+                jump = self.jump_landing(cell, facing)
+                if jump is not None:
+                    moves.append((jump[0].far, jump[0].facing, jump[1]))
+            for nxt, nf, cost in moves:
+                nd = d + cost
+                if self.line_edges.get((cell, nxt)) == 1:
+                    if done == full and (best is None or nd < best[0]):
+                        best = (nd, state)
+                    continue
+                ndone = done
+                br = self.bridges.get(cell)
+                if br is not None and not self.is_bridge(nxt):
+                    ndone = done | {br.bridge[0]}
+                elif cost > 1:
+                    ndone = done | {self.bridges[cell].bridge[0]}
+                ns = (nxt, nf, ndone)
+                if nd < dist.get(ns, 1 << 30):
+                    dist[ns] = nd
+                    prev[ns] = state
+                    counter += 1
+                    heapq.heappush(heap, (nd, counter, ns))
+        if best is None:
+            return 0, []
+        path: list[Hex] = []
+        node: Start_ | None = best[1]
+        while node is not None:
+            path.append(node[0])
+            node = prev[node]
+        path.reverse()
+        return best[0], path
+
+
+def _dijkstra_multi(
+    sources: dict[tuple[Hex, Facing], int],
+    preds: dict[tuple[Hex, Facing], list[tuple[tuple[Hex, Facing], int]]],
+) -> dict[tuple[Hex, Facing], int]:
+    import heapq
+
+    dist = dict(sources)
+    heap = [(d, i, s) for i, (s, d) in enumerate(sources.items())]
+    heapq.heapify(heap)
+    counter = len(heap)
+    while heap:
+        d, _, s = heapq.heappop(heap)
+        if d > dist[s]:
+            continue
+        for p, cost in preds.get(s, ()):
+            nd = d + cost
+            if nd < dist.get(p, 1 << 30):
+                dist[p] = nd
+                counter += 1
+                heapq.heappush(heap, (nd, counter, p))
+    return dist
+
+
+# ---------------------------------------------------------------------------------------------------
+# Loading
+
+
+_SECTION = re.compile(r"^\[(\w+)\]\s*$")
+_ROW_LINE = re.compile(r"^\s*(\d+)(?=\s)")
+
+
+@dataclass
+class _Loader:
+    source: str
+    problems: list[Problem] = field(default_factory=list)
+
+    def problem(self, line: int | None, message: str, cell: Hex | str | None = None) -> None:
+        label = cell.label if isinstance(cell, Hex) else cell
+        self.problems.append(Problem(self.source, line, message, label))
+
+    def cell(self, text: str, line: int, columns: int, rows: int) -> Hex | None:
+        try:
+            return parse_label(text, columns, rows)
+        except ValueError as exc:
+            self.problem(line, str(exc))
+            return None
+
+    def facing(self, text: str, line: int) -> Facing | None:
+        try:
+            return Facing.parse(text)
+        except ValueError as exc:
+            self.problem(line, str(exc))
+            return None
+
+
+def _strip_comment(text: str) -> str:
+    i = text.find("#")
+    return text if i < 0 else text[:i]
+
+
+def load_track_text(text: str, source: str = "<track>") -> Track:
+    """Parse and check a track file's text; raises :class:`TrackError` listing every problem."""
+    ld = _Loader(source)
+    sections: dict[str, list[tuple[int, str]]] = {}
+    current: str | None = None
+    for number, raw in enumerate(text.splitlines(), 1):
+        m = _SECTION.match(raw.strip())
+        if m:
+            current = m.group(1).lower()
+            if current in sections:
+                ld.problem(number, f"section [{current}] appears twice")
+            sections.setdefault(current, [])
+            continue
+        if current is None:
+            if _strip_comment(raw).strip():
+                ld.problem(number, "text before the first [section]")
+            continue
+        if current == "map":
+            if raw.lstrip().startswith("#") or not raw.strip():
+                continue
+            sections[current].append((number, raw.rstrip("\n")))
+        elif _strip_comment(raw).strip():
+            sections[current].append((number, _strip_comment(raw).strip()))
+
+    known = {"track", "map", "walls", "bridges", "crossings", "checkered", "delivery", "bottletops"}
+    for name in sections:
+        if name not in known:
+            first = sections[name][0][0] if sections[name] else None
+            ld.problem(first, f"unknown section [{name}]; known sections: {', '.join(sorted(known))}")
+    for name in ("track", "map", "bridges", "crossings", "checkered", "delivery", "bottletops"):
+        if name not in sections:
+            ld.problem(None, f"section [{name}] is missing")
+
+    # [track] ------------------------------------------------------------------------------------
+    meta: dict[str, str] = {}
+    for number, line in sections.get("track", []):
+        key, _, value = line.partition(" ")
+        if key not in ("name", "alias", "description"):
+            ld.problem(number, f"unknown key {key!r} in [track]; use name, alias or description")
+            continue
+        meta[key] = value.strip()
+    for key in ("name", "alias"):
+        if not meta.get(key):
+            ld.problem(None, f"[track] needs a {key}")
+
+    # [map] --------------------------------------------------------------------------------------
+    terrain: dict[Hex, Terrain] = {}
+    pits: dict[Hex, PitColour] = {}
+    map_line_of: dict[Hex, int] = {}
+    row = -1
+    half = 1
+    columns = 0
+    expected_row = 1
+    for number, line in sections.get("map", []):
+        m = _ROW_LINE.match(line)
+        if m:
+            row = int(m.group(1)) - 1
+            half = 0
+            if row + 1 != expected_row:
+                ld.problem(number, f"map row {row + 1} follows row {expected_row - 1}; rows must count up by one")
+            expected_row = row + 2
+        else:
+            if row < 0 or half != 0:
+                ld.problem(number, "a map line without a row number must follow a numbered line (it holds the "
+                           "odd columns B, D, F … of that row)")
+                continue
+            half = 1
+        body = line[MAP_INDENT:]
+        for i, ch in enumerate(body):
+            if ch == " ":
+                continue
+            col, odd = divmod(i, 2)
+            if odd:
+                ld.problem(number, f"character {ch!r} at position {MAP_INDENT + i + 1} sits between two columns;"
+                           " cells are two characters apart")
+                continue
+            if col % 2 != half:
+                which = "odd (B, D, …)" if col % 2 else "even (A, C, …)"
+                ld.problem(number, f"column {Hex(col, 0).label[:-1]} is {which} and belongs on the "
+                           f"{'second' if col % 2 else 'numbered'} line of the row")
+                continue
+            columns = max(columns, col + 1)
+            cell = Hex.from_offset(col, row)
+            if ch == OFF_CHAR:
+                continue
+            if ch not in MAP_CHARS:
+                choices = ", ".join(f"{k!r}" for k in [*MAP_CHARS, OFF_CHAR])
+                ld.problem(number, f"unknown terrain {ch!r}; use one of {choices}", cell)
+                continue
+            t, pit = MAP_CHARS[ch]
+            terrain[cell] = t
+            map_line_of[cell] = number
+            if pit is not None:
+                pits[cell] = pit
+    rows = max(expected_row - 1, 0)
+    if not terrain and "map" in sections:
+        ld.problem(None, "the map has no track cells")
+
+    def need_track(cell: Hex, number: int, what: str) -> bool:
+        if cell not in terrain:
+            ld.problem(number, f"{what} is not on the map", cell)
+            return False
+        if terrain[cell] is Terrain.STREAM:
+            ld.problem(number, f"{what} is in the stream", cell)
+            return False
+        return True
+
+    # [walls] ------------------------------------------------------------------------------------
+    walls: set[frozenset[Hex]] = set()
+    for number, line in sections.get("walls", []):
+        for token in line.split():
+            a_text, sep, b_text = token.partition("/")
+            if not sep:
+                ld.problem(number, f"wall {token!r} should name two neighbouring cells as 'F7/F8'")
+                continue
+            a = ld.cell(a_text, number, columns, rows)
+            b = ld.cell(b_text, number, columns, rows)
+            if a is None or b is None:
+                continue
+            if a.distance(b) != 1:
+                ld.problem(number, f"wall {token}: the two cells are not neighbours", a)
+                continue
+            if a not in terrain or b not in terrain:
+                ld.problem(number, f"wall {token}: a wall already stands where the map ends", a)
+                continue
+            walls.add(frozenset((a, b)))
+
+    # [crossings] --------------------------------------------------------------------------------
+    landings: dict[str, LandingPoint] = {}
+    stream_landing: dict[Hex, str] = {}
+    for number, line in sections.get("crossings", []):
+        parts = line.split()
+        if len(parts) != 6 or parts[1] != "landing" or parts[4] not in ("columns", "rows"):
+            ld.problem(number, "a crossing reads: ID landing CELL FACING columns|rows FROM-TO "
+                       "(like '1 landing H14 S columns A-O')")
+            continue
+        cid, _, cell_text, facing_text, axis, span = parts
+        if len(cid) != 1 or not cid.isdigit():
+            ld.problem(number, f"crossing id {cid!r} should be one digit")
+            continue
+        if cid in landings:
+            ld.problem(number, f"crossing {cid} is listed twice")
+        cell = ld.cell(cell_text, number, columns, rows)
+        facing = ld.facing(facing_text, number)
+        lo_text, sep, hi_text = span.partition("-")
+        if not sep:
+            ld.problem(number, f"span {span!r} should read FROM-TO, like 'A-O' or '1-11'")
+            continue
+        try:
+            if axis == "columns":
+                lo, hi = column_index(lo_text), column_index(hi_text)
+            else:
+                lo, hi = int(lo_text) - 1, int(hi_text) - 1
+        except ValueError:
+            ld.problem(number, f"span {span!r} does not name {axis}")
+            continue
+        if cell is None or facing is None:
+            continue
+        if need_track(cell, number, "Landing Point"):
+            landings[cid] = LandingPoint(cid, cell, facing)
+        for c, t in terrain.items():
+            if t is Terrain.STREAM and lo <= (c.col if axis == "columns" else c.row) <= hi:
+                if c in stream_landing and stream_landing[c] != cid:
+                    ld.problem(number, f"stream cell is carried to both crossing {stream_landing[c]} and {cid}", c)
+                stream_landing[c] = cid
+    for c, t in sorted(terrain.items()):
+        if t is Terrain.STREAM and c not in stream_landing:
+            ld.problem(map_line_of.get(c), "stream cell has no Landing Point (no crossing's span covers it)", c)
+
+    # [bridges] ----------------------------------------------------------------------------------
+    bridges: dict[Hex, BridgeCell] = {}
+    bridge_line: dict[Hex, int] = {}
+    for number, line in sections.get("bridges", []):
+        parts = line.split()
+        if len(parts) < 2:
+            ld.problem(number, "a bridge cell reads: NAME CELL from CELLS… to CELLS… [red FACINGS…]")
+            continue
+        name, cell_text, rest = parts[0], parts[1], parts[2:]
+        if not re.fullmatch(r"\d[a-z]", name):
+            ld.problem(number, f"bridge name {name!r} should be the crossing digit then a letter, like '1a'")
+            continue
+        cell = ld.cell(cell_text, number, columns, rows)
+        if cell is None:
+            continue
+        groups: dict[str, list[str]] = {"from": [], "to": [], "red": []}
+        key: str | None = None
+        for token in rest:
+            if token in groups:
+                key = token
+            elif key is None:
+                ld.problem(number, f"{token!r}: say 'from', 'to' or 'red' before the cells or facings")
+            else:
+                groups[key].append(token)
+        if terrain.get(cell) is not Terrain.BRIDGE:
+            ld.problem(number, "bridge arrows on a cell that is not a bridge ('b') on the map", cell)
+            continue
+        if cell in bridges:
+            ld.problem(number, "bridge cell is listed twice", cell)
+            continue
+        entries = [c for c in (ld.cell(t, number, columns, rows) for t in groups["from"]) if c is not None]
+        exits = [c for c in (ld.cell(t, number, columns, rows) for t in groups["to"]) if c is not None]
+        red = [f for f in (ld.facing(t, number) for t in groups["red"]) if f is not None]
+        if not entries:
+            ld.problem(number, "bridge has no entry ('from' cells)", cell)
+        if not exits:
+            ld.problem(number, "bridge has no exit ('to' cells)", cell)
+        for c in entries + exits:
+            if c.distance(cell) != 1:
+                ld.problem(number, f"arrow to {c.label} does not point at a neighbour", cell)
+        for f in red:
+            if terrain.get(cell.neighbour(f)) is not Terrain.STREAM:
+                ld.problem(number, f"red arrow {f.name} does not point into the stream", cell)
+        bridges[cell] = BridgeCell(cell, name, frozenset(entries), frozenset(exits), frozenset(red))
+        bridge_line[cell] = number
+    for c, t in sorted(terrain.items()):
+        if t is Terrain.BRIDGE and c not in bridges:
+            ld.problem(map_line_of.get(c), "bridge cell has no arrows in [bridges]", c)
+    for cell, b in bridges.items():
+        number = bridge_line[cell]
+        for c in b.entries:
+            if c not in terrain or terrain[c] is Terrain.STREAM:
+                if terrain.get(c) is Terrain.STREAM:
+                    continue  # far end of a collapsed bridge: checked with the gaps
+                ld.problem(number, f"entry {c.label} is off the map", cell)
+            elif frozenset((c, cell)) in walls:
+                ld.problem(number, f"entry {c.label} is behind a wall", cell)
+        for c in b.exits:
+            if c not in terrain:
+                ld.problem(number, f"exit {c.label} is off the map", cell)
+            elif frozenset((c, cell)) in walls:
+                ld.problem(number, f"exit {c.label} is behind a wall", cell)
+
+    # collapsed bridges: an exit into the stream starts a gap that must end on a bridge end ---------
+    gaps: list[Gap] = []
+    for cell, b in sorted(bridges.items()):
+        for ex in sorted(b.exits):
+            if terrain.get(ex) is not Terrain.STREAM:
+                continue
+            facing = cell.facing_to(ex)
+            assert facing is not None
+            run = [ex]
+            nxt = ex.neighbour(facing)
+            while terrain.get(nxt) is Terrain.STREAM and len(run) < 4:
+                run.append(nxt)
+                nxt = nxt.neighbour(facing)
+            far = bridges.get(nxt)
+            if far is None or run[-1] not in far.entries:
+                ld.problem(bridge_line[cell], f"collapsed bridge heading {facing.name} never reaches a far bridge "
+                           "end that can be entered from the gap", cell)
+                continue
+            if not 2 <= len(run) <= 3:
+                ld.problem(bridge_line[cell], f"collapsed bridge gap is {len(run)} stream cells; it must be 2 or 3",
+                           cell)
+            gaps.append(Gap(cell, tuple(run), nxt, facing))
+    gap_ends = {g.far for g in gaps}
+    for cell, b in bridges.items():
+        for c in b.entries:
+            if terrain.get(c) is Terrain.STREAM and cell not in gap_ends:
+                ld.problem(bridge_line[cell], f"entry {c.label} is in the stream but no gap leads here", cell)
+
+    # [checkered] --------------------------------------------------------------------------------
+    line_edges: list[tuple[Hex, Hex]] = []
+    starts: list[Start] = []
+    for number, line in sections.get("checkered", []):
+        key, _, rest = line.partition(" ")
+        tokens = rest.split()
+        if key == "edges":
+            for token in tokens:
+                a_text, sep, b_text = token.partition("/")
+                if not sep:
+                    ld.problem(number, f"line edge {token!r} should read BEHIND/AHEAD, like 'E20/E19'")
+                    continue
+                a = ld.cell(a_text, number, columns, rows)
+                b = ld.cell(b_text, number, columns, rows)
+                if a is None or b is None:
+                    continue
+                if a.distance(b) != 1:
+                    ld.problem(number, f"line edge {token}: cells are not neighbours", a)
+                    continue
+                if need_track(a, number, "cell behind the line") and need_track(b, number, "cell ahead of the line"):
+                    line_edges.append((a, b))
+        elif key == "start":
+            if len(tokens) % 2:
+                ld.problem(number, "start cells read CELL FACING pairs, like 'E21 N F22 N G21 N'")
+                continue
+            for c_text, f_text in zip(tokens[::2], tokens[1::2], strict=True):
+                c = ld.cell(c_text, number, columns, rows)
+                f = ld.facing(f_text, number)
+                if c is not None and f is not None and need_track(c, number, "start cell"):
+                    starts.append(Start(c, f))
+        else:
+            ld.problem(number, f"unknown key {key!r} in [checkered]; use 'edges' or 'start'")
+    if "checkered" in sections:
+        if not line_edges:
+            ld.problem(None, "the Checkered Line has no edges")
+        if len(starts) != 3:
+            ld.problem(None, f"the Checkered Line needs 3 start cells, found {len(starts)}")
+        ahead = {b for _, b in line_edges}
+        for s in starts:
+            if s.cell in ahead:
+                ld.problem(None, "start cell is ahead of the line; it must be behind it", s.cell)
+
+    # [delivery] ---------------------------------------------------------------------------------
+    deliveries: dict[int, Hex] = {}
+    for number, line in sections.get("delivery", []):
+        tokens = line.split()
+        if len(tokens) % 2:
+            ld.problem(number, "delivery points read NUMBER CELL pairs, like '3 E5 4 F9'")
+            continue
+        for n_text, c_text in zip(tokens[::2], tokens[1::2], strict=True):
+            if not n_text.isdigit() or not 3 <= int(n_text) <= 18:
+                ld.problem(number, f"delivery number {n_text!r} must be 3 to 18")
+                continue
+            c = ld.cell(c_text, number, columns, rows)
+            if c is None or not need_track(c, number, f"Delivery Point {n_text}"):
+                continue
+            n = int(n_text)
+            if n in deliveries:
+                ld.problem(number, f"delivery number {n} is doubled (also at {deliveries[n].label})", c)
+                continue
+            if c in deliveries.values():
+                ld.problem(number, "two delivery numbers on one cell", c)
+            if c in pits:
+                ld.problem(number, "Delivery Point inside a Pit Stop", c)
+            deliveries[n] = c
+    if "delivery" in sections:
+        missing = [n for n in range(3, 19) if n not in deliveries]
+        if missing:
+            ld.problem(None, f"delivery number(s) missing: {', '.join(map(str, missing))}")
+
+    # [bottletops] -------------------------------------------------------------------------------
+    bottle_tops: dict[Hex, int] = {}
+    for number, line in sections.get("bottletops", []):
+        tokens = line.split()
+        if len(tokens) % 2:
+            ld.problem(number, "collection points read CELL VALUE pairs, like 'K8 2'")
+            continue
+        for c_text, v_text in zip(tokens[::2], tokens[1::2], strict=True):
+            c = ld.cell(c_text, number, columns, rows)
+            if c is None:
+                continue
+            if not v_text.isdigit() or not 1 <= int(v_text) <= 3:
+                ld.problem(number, f"a collection point is worth 1 to 3 bottle tops, not {v_text!r}", c)
+                continue
+            if c not in bridges:
+                ld.problem(number, "Bottle Top Collection Point must be on a bridge", c)
+                continue
+            if c in bottle_tops:
+                ld.problem(number, "collection point listed twice", c)
+            bottle_tops[c] = int(v_text)
+    if "bottletops" in sections and not 3 <= len(bottle_tops) <= 5:
+        ld.problem(None, f"a track has 3 to 5 Bottle Top Collection Points, found {len(bottle_tops)}")
+
+    # pit stops ----------------------------------------------------------------------------------
+    for colour in PitColour:
+        cells = sorted(c for c, p in pits.items() if p is colour)
+        if len(cells) != 4:
+            ld.problem(None, f"the {colour} Pit Stop has {len(cells)} cells; it must have 4")
+            continue
+        if len(_components(cells, walls)) != 1:
+            ld.problem(map_line_of[cells[0]], f"the {colour} Pit Stop is not one connected lane", cells[0])
+
+    if ld.problems:
+        raise TrackError(ld.problems)
+
+    track = Track(
+        name=meta["name"],
+        alias=meta["alias"],
+        description=meta.get("description", ""),
+        columns=columns,
+        rows=rows,
+        terrain=terrain,
+        pits=pits,
+        walls=frozenset(walls),
+        bridges=bridges,
+        gaps=tuple(gaps),
+        landings=landings,
+        stream_landing=stream_landing,
+        line=tuple(line_edges),
+        starts=tuple(starts),
+        deliveries=dict(sorted(deliveries.items())),
+        bottle_tops=bottle_tops,
+        source=source,
+    )
+    _check_reachability(track, ld, map_line_of)
+    if ld.problems:
+        raise TrackError(ld.problems)
+    return track
+
+
+def _components(cells: Iterable[Hex], walls: frozenset[frozenset[Hex]] | set[frozenset[Hex]]) -> list[set[Hex]]:
+    left = set(cells)
+    out: list[set[Hex]] = []
+    while left:
+        first = left.pop()
+        comp = {first}
+        todo = [first]
+        while todo:
+            c = todo.pop()
+            for n in c.neighbours():
+                if n in left and frozenset((c, n)) not in walls:
+                    left.discard(n)
+                    comp.add(n)
+                    todo.append(n)
+        out.append(comp)
+    return out
+
+
+def _check_reachability(track: Track, ld: _Loader, map_line_of: dict[Hex, int]) -> None:
+    """Every track cell can be driven to from the start cells and can drive on to the line."""
+    seen: set[tuple[Hex, Facing]] = set()
+    todo = deque((s.cell, s.facing) for s in track.starts)
+    seen.update(todo)
+    while todo:
+        cell, facing = todo.popleft()
+        nexts = list(track.forward_successors(cell, facing))
+        jump = track.jump_landing(cell, facing)
+        if jump is not None:
+            nexts.append((jump[0].far, jump[0].facing))
+        for state in nexts:
+            if state not in seen:
+                seen.add(state)
+                todo.append(state)
+    reached = {c for c, _ in seen}
+    to_line = {c for c, _ in track.distances_to_line()}
+    for cell in sorted(track.track_cells):
+        if cell not in reached:
+            ld.problem(map_line_of.get(cell), "cell cannot be reached from the start cells", cell)
+        elif cell not in to_line:
+            ld.problem(map_line_of.get(cell), "no way leads from this cell back to the Checkered Line", cell)
+
+
+# ---------------------------------------------------------------------------------------------------
+# The built-in tracks
+
+_TRACK_DIR = "tracks"
+_cache: dict[str, Track] = {}
+
+
+def load_track_file(path: str | Path) -> Track:
+    p = Path(path)
+    return load_track_text(p.read_text(encoding="utf-8"), p.name)
+
+
+def builtin_track_files() -> dict[str, str]:
+    """File name → text of every bundled track."""
+    folder = resources.files("rules.races").joinpath(_TRACK_DIR)
+    return {
+        f.name: f.read_text(encoding="utf-8")
+        for f in sorted(folder.iterdir(), key=lambda f: f.name)
+        if f.name.endswith(".track")
+    }
+
+
+def builtin_tracks() -> dict[str, Track]:
+    """Every bundled track by its name (loaded once)."""
+    if not _cache:
+        for name, text in builtin_track_files().items():
+            t = load_track_text(text, name)
+            _cache[t.name] = t
+    return dict(_cache)
+
+
+def get_track(name: str) -> Track:
+    """A bundled track by name or alias, case-insensitive ("A", "scrapheap loop")."""
+    wanted = name.strip().lower()
+    tracks = builtin_tracks()
+    for t in tracks.values():
+        if wanted in (t.name.lower(), t.alias.lower()):
+            return t
+    choices = ", ".join(f"{t.name} ({t.alias})" for t in tracks.values())
+    raise KeyError(f"no track called {name!r}; choose one of: {choices}")
