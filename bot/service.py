@@ -1,0 +1,423 @@
+"""The game master's flow, shared by every front end (Discord, the terminal, tests).
+
+For an action: find the channel's game → check the user sits there and may act → take the channel's lock
+→ apply → store the action and the new snapshot in one transaction, expecting the version → draw the
+picture in a worker thread → return a :class:`Reply` that a front end turns into messages. Nothing here
+knows about Discord; nothing here knows about any one game.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+from collections import defaultdict
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.games import ButtonSpec, GameFront, front_for, playable_keys
+from bot.store import ACTIVE, FINISHED, LOBBY, ChannelBusy, GameRecord, Seat, StaleVersion, Store
+from rules.contract import Event, Game, IllegalAction, SetupError
+from rules.registry import game_class
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(slots=True)
+class Private:
+    """Hidden information for one seat only (a tile drawn, a card in hand)."""
+
+    seat: int
+    user_id: int
+    text: str
+
+
+@dataclass(slots=True)
+class Reply:
+    """What a front end should say. ``ephemeral`` replies go only to the asker; ``private`` notes go only
+    to the seat they name; ``buttons`` belong to ``game_id`` at ``version``."""
+
+    text: str
+    ok: bool = True
+    ephemeral: bool = False
+    png: bytes | None = None
+    filename: str = "board.png"
+    mention: int | None = None
+    buttons: list[ButtonSpec] = field(default_factory=list)
+    private: list[Private] = field(default_factory=list)
+    game_id: int | None = None
+    version: int | None = None
+    #: the board changed (a move, a start): front ends post a fresh message
+    changed: bool = False
+    #: a button from an older move was pressed: front ends remove that message's buttons
+    stale: bool = False
+
+
+def refuse(text: str, *, stale: bool = False, game_id: int | None = None) -> Reply:
+    """A private refusal: what is wrong and what is possible."""
+    return Reply(text, ok=False, ephemeral=True, stale=stale, game_id=game_id)
+
+
+def may_act(game: Game, seat: int) -> bool:
+    """Whether ``seat`` may act now: its turn, or the game says so through an optional ``may_act(seat)``."""
+    hook = getattr(game, "may_act", None)
+    if callable(hook):
+        return bool(hook(seat))
+    return game.to_act == seat
+
+
+class Service:
+    """Lobby, play and queries for one-game-per-channel play over a :class:`Store`."""
+
+    def __init__(self, store: Store, *, classes: Callable[[str], type[Game]] = game_class,
+                 fronts: Callable[[str], GameFront] = front_for,
+                 seed_source: Callable[[], int] = lambda: secrets.randbits(62)) -> None:
+        self.store = store
+        self.classes = classes
+        self.fronts = fronts
+        self.seed_source = seed_source
+        self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self._cache: dict[int, tuple[int, Game]] = {}
+
+    # Helpers -----------------------------------------------------------------------------------
+
+    def lock(self, channel_id: int) -> asyncio.Lock:
+        return self._locks[channel_id]
+
+    async def load(self, rec: GameRecord) -> Game:
+        """The running game of a record, from the cache when it is at the same version."""
+        cached = self._cache.get(rec.id)
+        if cached is not None and cached[0] == rec.version:
+            return cached[1]
+        if rec.state is None:
+            raise ValueError(f"game {rec.id} has no state yet")
+        game = self.classes(rec.game_key).from_dict(rec.state)
+        self._cache[rec.id] = (rec.version, game)
+        return game
+
+    def forget(self, game_id: int) -> None:
+        self._cache.pop(game_id, None)
+
+    async def current(self, channel_id: int, user_id: int | None = None
+                      ) -> tuple[GameRecord | None, Game | None, int | None]:
+        """The channel's open game record, its rules object when running, and the user's seat.
+        For autocomplete and game command groups; do not mutate the game."""
+        rec = await self.store.channel_game(channel_id)
+        if rec is None:
+            return None, None, None
+        game = await self.load(rec) if rec.status == ACTIVE else None
+        seat = rec.seat_of(user_id) if user_id is not None else None
+        return rec, game, seat
+
+    @staticmethod
+    def _no_game() -> Reply:
+        return refuse(f"There is no game in this channel. Start one with `/game new` (games: "
+                      f"{', '.join(playable_keys())}).")
+
+    def _can_manage(self, rec: GameRecord, user_id: int, can_manage: bool) -> bool:
+        return can_manage or rec.host_id == user_id
+
+    async def _render(self, front: GameFront, view: dict[str, Any], events: Sequence[Event]) -> bytes | None:
+        try:
+            return await asyncio.to_thread(front.picture, view, list(events))
+        except Exception:  # a picture is a nicety; the move stands without it
+            log.exception("drawing %s failed", front.key)
+            return None
+
+    def _mention_for(self, rec: GameRecord, game: Game) -> int | None:
+        seat = game.to_act
+        if seat is None or not 0 <= seat < len(rec.seats):
+            return None
+        return rec.seats[seat].user_id
+
+    def _private_notes(self, rec: GameRecord, front: GameFront, events: Sequence[Event]) -> list[Private]:
+        notes = []
+        for seat, s in enumerate(rec.seats):
+            own = [e for e in events if e.seat == seat and (e.private or e.secret)]
+            if own:
+                text = front.narrate(own)
+                if text:
+                    notes.append(Private(seat, s.user_id, text))
+        return notes
+
+    @staticmethod
+    def _seat_line(rec: GameRecord) -> str:
+        if not rec.seats:
+            return "nobody yet"
+        parts = []
+        for i, s in enumerate(rec.seats):
+            opts = ", ".join(f"{k} {v}" for k, v in s.options.items())
+            parts.append(f"{i + 1}. <@{s.user_id}>" + (f" ({opts})" if opts else ""))
+        return "; ".join(parts)
+
+    # Lobby -------------------------------------------------------------------------------------
+
+    async def new_game(self, *, guild_id: int | None, channel_id: int, user_id: int, user_name: str,
+                       game_key: str, options: Mapping[str, Any] | None = None, join: bool = True,
+                       seat_options: Mapping[str, Any] | None = None) -> Reply:
+        """Open a lobby in the channel with ``game_key`` and the shared options given (None values dropped)."""
+        try:
+            cls = self.classes(game_key)
+            front = self.fronts(game_key)
+        except KeyError:
+            return refuse(f"There is no game called `{game_key}`. Choose one of: {', '.join(playable_keys())}.")
+        raw = {k: v for k, v in (options or {}).items() if v is not None}
+        try:
+            opts, notes = front.setup_options(raw)
+        except (SetupError, ValueError) as exc:
+            return refuse(f"Can't set up {cls.title}: {exc}")
+        seats: list[Seat] = []
+        if join:
+            raw_seat = {k: v for k, v in (seat_options or {}).items() if v is not None}
+            try:
+                seat_opts, seat_notes = front.seat_options(raw_seat, opts, [])
+            except (SetupError, ValueError) as exc:
+                return refuse(f"Can't seat you: {exc}")
+            notes += seat_notes
+            seats.append(Seat(user_id, user_name, seat_opts))
+        async with self.lock(channel_id):
+            try:
+                rec = await self.store.create_game(guild_id=guild_id, channel_id=channel_id, game_key=game_key,
+                                                   host_id=user_id, setup={"options": opts},
+                                                   seed=self.seed_source(), seats=seats)
+            except ChannelBusy:
+                busy = await self.store.channel_game(channel_id)
+                what = f"a game of {self.classes(busy.game_key).title} ({busy.status})" if busy else "a game"
+                return refuse(f"This channel already has {what}. Finish it, or ask its host to `/game abort`.")
+        opt_text = ", ".join(f"{k} {v}" for k, v in opts.items()) or "standard setup"
+        text = (f"<@{user_id}> opened a game of **{cls.title}** ({opt_text}). Join with `/game join`; "
+                f"{cls.min_seats}–{cls.max_seats} players; the host starts it with `/game start`.")
+        if notes:
+            text += "\n" + "\n".join(notes)
+        return Reply(text, game_id=rec.id, version=rec.version)
+
+    async def join(self, channel_id: int, user_id: int, user_name: str,
+                   seat_options: Mapping[str, Any] | None = None) -> Reply:
+        """Take a seat in the channel's lobby, or change your seat options there."""
+        async with self.lock(channel_id):
+            rec = await self.store.channel_game(channel_id)
+            if rec is None:
+                return self._no_game()
+            if rec.status != LOBBY:
+                return refuse("The game has already started; seats can't change now. Watch, or start the next "
+                              "one when it ends.")
+            cls, front = self.classes(rec.game_key), self.fronts(rec.game_key)
+            mine = rec.seat_of(user_id)
+            others = [s.options for i, s in enumerate(rec.seats) if i != mine]
+            if mine is None and len(rec.seats) >= cls.max_seats:
+                return refuse(f"The table is full: {cls.title} seats at most {cls.max_seats}.")
+            raw = {k: v for k, v in (seat_options or {}).items() if v is not None}
+            try:
+                opts, notes = front.seat_options(raw, rec.setup.get("options", {}), others)
+            except (SetupError, ValueError) as exc:
+                return refuse(f"Can't seat you: {exc}")
+            seats = list(rec.seats)
+            if mine is None:
+                seats.append(Seat(user_id, user_name, opts))
+                verb = "joined"
+            else:
+                seats[mine] = Seat(user_id, user_name, opts)
+                verb = "changed seat options in"
+            rec = await self.store.update_lobby(rec.id, seats=seats)
+        text = f"<@{user_id}> {verb} the {cls.title} lobby. Seats: {self._seat_line(rec)}."
+        if notes:
+            text += "\n" + "\n".join(notes)
+        return Reply(text, game_id=rec.id)
+
+    async def leave(self, channel_id: int, user_id: int) -> Reply:
+        async with self.lock(channel_id):
+            rec = await self.store.channel_game(channel_id)
+            if rec is None:
+                return self._no_game()
+            mine = rec.seat_of(user_id)
+            if mine is None:
+                return refuse("You have no seat in this channel's game.")
+            if rec.status != LOBBY:
+                return refuse("The game is running and seats can't change; the host (or anyone who may manage "
+                              "the channel) can end it with `/game abort`.")
+            return await self._remove_seat(rec, mine, f"<@{user_id}> left the lobby.")
+
+    async def _remove_seat(self, rec: GameRecord, seat: int, text: str) -> Reply:
+        seats = [s for i, s in enumerate(rec.seats) if i != seat]
+        if not seats:
+            await self.store.set_status(rec.id, "aborted", from_statuses=(LOBBY,))
+            return Reply(text + " The lobby is empty and closed.", game_id=rec.id)
+        rec = await self.store.update_lobby(rec.id, seats=seats)
+        return Reply(f"{text} Seats: {self._seat_line(rec)}.", game_id=rec.id)
+
+    async def kick(self, channel_id: int, actor_id: int, target_id: int, *, can_manage: bool = False) -> Reply:
+        async with self.lock(channel_id):
+            rec = await self.store.channel_game(channel_id)
+            if rec is None:
+                return self._no_game()
+            if not self._can_manage(rec, actor_id, can_manage):
+                return refuse(f"Only the host (<@{rec.host_id}>) or someone who may manage this channel can kick.")
+            seat = rec.seat_of(target_id)
+            if seat is None:
+                return refuse(f"<@{target_id}> has no seat here. Seats: {self._seat_line(rec)}.")
+            if rec.status != LOBBY:
+                return refuse("Seats can't change while the game runs; end it with `/game abort` instead.")
+            return await self._remove_seat(rec, seat, f"<@{target_id}> was removed from the lobby.")
+
+    async def start(self, channel_id: int, user_id: int, *, can_manage: bool = False) -> Reply:
+        async with self.lock(channel_id):
+            rec = await self.store.channel_game(channel_id)
+            if rec is None:
+                return self._no_game()
+            if rec.status != LOBBY:
+                return refuse("The game is already running. `/game status` shows the board.")
+            if not self._can_manage(rec, user_id, can_manage):
+                return refuse(f"Only the host (<@{rec.host_id}>) or someone who may manage this channel can start.")
+            cls, front = self.classes(rec.game_key), self.fronts(rec.game_key)
+            if not cls.min_seats <= len(rec.seats) <= cls.max_seats:
+                return refuse(f"{cls.title} needs {cls.min_seats}–{cls.max_seats} players; "
+                              f"{len(rec.seats)} seated ({self._seat_line(rec)}). More can `/game join`.")
+            setup = {"seats": [{"name": s.name, **s.options} for s in rec.seats],
+                     "options": dict(rec.setup.get("options", {}))}
+            try:
+                game = cls.create(setup, rec.seed)
+            except (SetupError, ValueError) as exc:
+                return refuse(f"Can't start {cls.title}: {exc}")
+            status = FINISHED if game.is_over else ACTIVE
+            rec = await self.store.start_game(rec.id, setup=setup, seats=rec.seats, state=game.to_dict(),
+                                              status=status)
+            self._cache[rec.id] = (rec.version, game)
+            view = game.view(None)
+            seat = game.to_act
+            buttons = front.buttons(game, seat) if seat is not None else []
+            describe = front.describe(game, None)
+        png = await self._render(front, view, [])
+        text = f"**{cls.title}** begins! Seats: {self._seat_line(rec)}.\n{describe}"
+        return Reply(text, png=png, mention=self._mention_for(rec, game), buttons=buttons, game_id=rec.id,
+                     version=rec.version, changed=True)
+
+    async def abort(self, channel_id: int, user_id: int, *, can_manage: bool = False) -> Reply:
+        async with self.lock(channel_id):
+            rec = await self.store.channel_game(channel_id)
+            if rec is None:
+                return self._no_game()
+            if not self._can_manage(rec, user_id, can_manage):
+                return refuse(f"Only the host (<@{rec.host_id}>) or someone who may manage this channel can abort.")
+            await self.store.set_status(rec.id, "aborted")
+            self.forget(rec.id)
+        title = self.classes(rec.game_key).title
+        return Reply(f"<@{user_id}> ended the game of {title} after {rec.version} moves. The channel is free.",
+                     game_id=rec.id, changed=True)
+
+    # Play --------------------------------------------------------------------------------------
+
+    async def act(self, channel_id: int, user_id: int, action_text: str, expected_version: int | None = None,
+                  *, game_id: int | None = None) -> Reply:
+        """Play ``action_text`` for ``user_id`` in the channel's game. ``expected_version`` and ``game_id``
+        come from buttons: a press from an older move is refused as stale."""
+        async with self.lock(channel_id):
+            rec = await self.store.channel_game(channel_id)
+            if game_id is not None and (rec is None or rec.id != game_id):
+                return refuse("That button belongs to a game that has ended.", stale=True, game_id=game_id)
+            if rec is None:
+                return self._no_game()
+            if rec.status == LOBBY:
+                return refuse(f"The game hasn't started yet. Seats: {self._seat_line(rec)}. "
+                              f"The host starts it with `/game start`.")
+            if expected_version is not None and expected_version != rec.version:
+                return refuse(f"That button is from move {expected_version}; the game is at move {rec.version} "
+                              f"now. Use the newest message or `/game status`.", stale=True, game_id=rec.id)
+            seat = rec.seat_of(user_id)
+            game = await self.load(rec)
+            front = self.fronts(rec.game_key)
+            if seat is None:
+                return refuse(f"You have no seat in this game. Players: {self._seat_line(rec)}.")
+            if not may_act(game, seat):
+                turn = game.to_act
+                who = f"<@{rec.seats[turn].user_id}>" if turn is not None else "nobody"
+                return refuse(f"It is not your turn: {who} is to act.")
+            try:
+                action = game.parse_action(action_text.strip())
+                events = game.apply(action)
+            except IllegalAction as exc:
+                return refuse(f"{exc}\nPossible now: {game.describe_legal()}")
+            except Exception:
+                self.forget(rec.id)
+                log.exception("game %s: applying %r failed", rec.id, action_text)
+                return refuse("Something went wrong applying that move; nothing changed. Try `/game status`.")
+            public = [e for e in (ev.for_viewer(None) for ev in events) if e is not None]
+            narration = front.narrate(public)
+            status = FINISHED if game.is_over else ACTIVE
+            try:
+                rec = await self.store.append_action(rec.id, expected_version=rec.version, seat=seat,
+                                                     user_id=user_id, action=str(action), state=game.to_dict(),
+                                                     status=status, narration=narration)
+            except StaleVersion as exc:
+                self.forget(rec.id)
+                return refuse(f"The game moved on before your move was saved ({exc}); nothing was applied. "
+                              f"Look at the newest board and try again.", stale=True, game_id=rec.id)
+            except BaseException:
+                self.forget(rec.id)
+                raise
+            self._cache[rec.id] = (rec.version, game)
+            view = game.view(None)
+            private = self._private_notes(rec, front, events)
+            nxt = game.to_act
+            buttons = front.buttons(game, nxt) if nxt is not None else []
+            describe = front.describe(game, None)
+            mention = self._mention_for(rec, game) if nxt is not None and nxt != seat else None
+        png = await self._render(front, view, public)
+        name = rec.seats[seat].name
+        text = f"**{name}**: {narration}" if narration else f"**{name}** played `{action}`."
+        if game.is_over:
+            text += "\n" + describe
+        elif mention is not None:
+            text += f"\n<@{mention}>, your turn."
+        return Reply(text, png=png, mention=mention, buttons=buttons, private=private, game_id=rec.id,
+                     version=rec.version, changed=True)
+
+    # Queries -----------------------------------------------------------------------------------
+
+    async def status(self, channel_id: int, user_id: int | None = None) -> Reply:
+        """The board as ``user_id`` may see it, whose turn, and what they can do now (private)."""
+        async with self.lock(channel_id):
+            rec = await self.store.channel_game(channel_id)
+            if rec is None:
+                history = await self.store.channel_history(channel_id, 1)
+                if history and history[0].state is not None:
+                    rec = history[0]
+                else:
+                    return self._no_game()
+            cls, front = self.classes(rec.game_key), self.fronts(rec.game_key)
+            if rec.status == LOBBY:
+                return Reply(f"**{cls.title}** lobby (host <@{rec.host_id}>). Seats: {self._seat_line(rec)}. "
+                             f"{cls.min_seats}–{cls.max_seats} players; `/game join` to sit down, "
+                             f"`/game start` to begin.", ephemeral=True, game_id=rec.id)
+            game = await self.load(rec)
+            seat = rec.seat_of(user_id) if user_id is not None else None
+            view = game.view(seat)
+            text = front.describe(game, seat)
+            buttons: list[ButtonSpec] = []
+            if rec.status == ACTIVE and seat is not None and may_act(game, seat):
+                text += f"\nYou can: {game.describe_legal()}"
+                buttons = front.buttons(game, seat)
+            elif rec.status != ACTIVE:
+                text = f"(last game, {rec.status}) " + text
+        png = await self._render(front, view, [])
+        return Reply(text, ephemeral=True, png=png, buttons=buttons, game_id=rec.id, version=rec.version)
+
+    async def log(self, channel_id: int, limit: int = 20) -> Reply:
+        """The last ``limit`` moves of the channel's game (or its last finished one)."""
+        rec = await self.store.channel_game(channel_id)
+        if rec is None:
+            history = await self.store.channel_history(channel_id, 1)
+            if not history:
+                return self._no_game()
+            rec = history[0]
+        limit = max(1, min(limit, 100))
+        acts = await self.store.actions(rec.id, since=max(0, rec.version - limit))
+        title = self.classes(rec.game_key).title
+        if not acts:
+            return Reply(f"{title} ({rec.status}): no moves yet.", ephemeral=True, game_id=rec.id)
+        lines = []
+        for a in acts:
+            who = rec.seats[a.seat].name if a.seat is not None and a.seat < len(rec.seats) else "?"
+            lines.append(f"{a.index + 1}. {who} `{a.action}`" + (f": {a.narration}" if a.narration else ""))
+        return Reply(f"{title} ({rec.status}), moves {acts[0].index + 1}–{acts[-1].index + 1}:\n" + "\n".join(lines),
+                     ephemeral=True, game_id=rec.id, version=rec.version)

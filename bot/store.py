@@ -1,0 +1,452 @@
+"""Where games live: a small async storage interface and its embedded SQLite implementation.
+
+The action log is the record of truth; each game row also keeps a snapshot of the state after the last
+action so loading is one read. ``version`` counts the actions, and every write names the version it
+expects: a stale or doubled request raises :class:`StaleVersion` instead of being applied twice.
+At most one game per channel is open (in the lobby or running); finished and aborted games stay.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import time
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import aiosqlite
+
+from rules.contract import Game
+from rules.registry import game_class
+
+LOBBY, ACTIVE, FINISHED, ABORTED = "lobby", "active", "finished", "aborted"
+STATUSES = (LOBBY, ACTIVE, FINISHED, ABORTED)
+OPEN_STATUSES = (LOBBY, ACTIVE)
+
+DEFAULT_DB = "junkyard.db"
+
+
+def default_db_path() -> str:
+    """``JUNKYARD_DB`` from the environment, else ``junkyard.db`` in the working directory."""
+    return os.environ.get("JUNKYARD_DB") or DEFAULT_DB
+
+
+class StoreError(Exception):
+    """Base class of the store's refusals."""
+
+
+class StaleVersion(StoreError):
+    """A write expected a version (or status) the game no longer has: someone else moved first."""
+
+    def __init__(self, game_id: int, expected: int, actual: int | None, status: str | None = None) -> None:
+        self.game_id, self.expected, self.actual, self.status = game_id, expected, actual, status
+        where = "is gone" if actual is None else f"is at move {actual}" + (f" ({status})" if status else "")
+        super().__init__(f"game {game_id}: expected move {expected}, but the game {where}")
+
+
+class ChannelBusy(StoreError):
+    """The channel already has a game in the lobby or running."""
+
+
+class GameNotFound(StoreError):
+    pass
+
+
+class InconsistentSnapshot(StoreError):
+    """The stored snapshot differs from a replay of the action log."""
+
+
+@dataclass(slots=True)
+class Seat:
+    """One seat at a table: who sits there, under which name, with which seat options (colour, team…)."""
+
+    user_id: int
+    name: str
+    options: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"user_id": self.user_id, "name": self.name, "options": self.options}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Seat:
+        return cls(int(d["user_id"]), str(d["name"]), dict(d.get("options", {})))
+
+
+@dataclass(slots=True)
+class GameRecord:
+    id: int
+    guild_id: int | None
+    channel_id: int
+    game_key: str
+    status: str
+    host_id: int
+    setup: dict[str, Any]
+    seed: int
+    seats: list[Seat]
+    version: int
+    state: dict[str, Any] | None
+    created_at: float
+    updated_at: float
+
+    def seat_of(self, user_id: int) -> int | None:
+        for i, s in enumerate(self.seats):
+            if s.user_id == user_id:
+                return i
+        return None
+
+    @property
+    def is_open(self) -> bool:
+        return self.status in OPEN_STATUSES
+
+
+@dataclass(frozen=True, slots=True)
+class ActionRecord:
+    game_id: int
+    index: int
+    seat: int | None
+    user_id: int | None
+    action: str
+    narration: str
+    at: float
+
+
+class Store(ABC):
+    """The storage interface the service uses; SQLite here, a PostgreSQL backend could follow."""
+
+    async def __aenter__(self) -> Store:
+        await self.open()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    @abstractmethod
+    async def open(self) -> None: ...
+
+    @abstractmethod
+    async def close(self) -> None: ...
+
+    @abstractmethod
+    async def create_game(self, *, guild_id: int | None, channel_id: int, game_key: str, host_id: int,
+                          setup: dict[str, Any], seed: int, seats: Sequence[Seat] = ()) -> GameRecord:
+        """A new game in the lobby; raises :class:`ChannelBusy` if the channel has an open game."""
+
+    @abstractmethod
+    async def get_game(self, game_id: int) -> GameRecord:
+        """Any game by id (finished ones too); raises :class:`GameNotFound`."""
+
+    @abstractmethod
+    async def channel_game(self, channel_id: int) -> GameRecord | None:
+        """The channel's open game (lobby or running), if any."""
+
+    @abstractmethod
+    async def channel_history(self, channel_id: int, limit: int = 10) -> list[GameRecord]:
+        """The channel's games, newest first."""
+
+    @abstractmethod
+    async def update_lobby(self, game_id: int, *, seats: Sequence[Seat], setup: dict[str, Any] | None = None,
+                           host_id: int | None = None) -> GameRecord:
+        """Change a lobby's seats (and setup or host); raises :class:`StaleVersion` if not in the lobby."""
+
+    @abstractmethod
+    async def start_game(self, game_id: int, *, setup: dict[str, Any], seats: Sequence[Seat],
+                         state: dict[str, Any], status: str = ACTIVE) -> GameRecord:
+        """Lobby → running with the initial state at version 0."""
+
+    @abstractmethod
+    async def append_action(self, game_id: int, *, expected_version: int, seat: int | None, user_id: int | None,
+                            action: str, state: dict[str, Any], status: str = ACTIVE,
+                            narration: str = "") -> GameRecord:
+        """Record one action and the new snapshot in one transaction (compare-and-swap on version)."""
+
+    @abstractmethod
+    async def set_status(self, game_id: int, status: str, *, from_statuses: Sequence[str] = OPEN_STATUSES
+                         ) -> GameRecord:
+        """Change status (abort, finish); raises :class:`StaleVersion` if the game is not in ``from_statuses``."""
+
+    @abstractmethod
+    async def actions(self, game_id: int, since: int = 0, limit: int | None = None) -> list[ActionRecord]:
+        """The action log from index ``since`` on, in order."""
+
+    # Shared logic ------------------------------------------------------------------------------
+
+    async def replay(self, game_id: int, classes: Callable[[str], type[Game]] = game_class) -> Game:
+        """The game rebuilt from setup, seed and the action log alone."""
+        rec = await self.get_game(game_id)
+        if rec.status == LOBBY:
+            raise StoreError(f"game {game_id} has not started")
+        game = classes(rec.game_key).create(rec.setup, rec.seed)
+        for a in await self.actions(game_id):
+            game.apply(a.action)
+        return game
+
+    async def check_consistency(self, game_id: int, classes: Callable[[str], type[Game]] = game_class) -> None:
+        """Raise :class:`InconsistentSnapshot` unless the snapshot equals a replay of the log."""
+        rec = await self.get_game(game_id)
+        if rec.status == LOBBY and rec.state is None:
+            return
+        replayed = await self.replay(game_id, classes)
+        n = len(await self.actions(game_id))
+        if n != rec.version:
+            raise InconsistentSnapshot(f"game {game_id}: version {rec.version} but {n} logged actions")
+        if replayed.to_dict() != rec.state:
+            raise InconsistentSnapshot(f"game {game_id}: snapshot differs from a replay of its {n} actions")
+
+
+# SQLite ----------------------------------------------------------------------------------------
+
+#: Numbered migrations: MIGRATIONS[i] takes the schema from version i to i + 1. Append only.
+MIGRATIONS: list[str] = [
+    """
+    CREATE TABLE games (
+        id          INTEGER PRIMARY KEY AUTOINCREMENT,
+        guild_id    INTEGER,
+        channel_id  INTEGER NOT NULL,
+        game_key    TEXT NOT NULL,
+        status      TEXT NOT NULL CHECK (status IN ('lobby', 'active', 'finished', 'aborted')),
+        host_id     INTEGER NOT NULL,
+        setup       TEXT NOT NULL,
+        seed        INTEGER NOT NULL,
+        seats       TEXT NOT NULL DEFAULT '[]',
+        version     INTEGER NOT NULL DEFAULT 0,
+        state       TEXT,
+        created_at  REAL NOT NULL,
+        updated_at  REAL NOT NULL
+    );
+    CREATE UNIQUE INDEX games_one_open_per_channel ON games (channel_id) WHERE status IN ('lobby', 'active');
+    CREATE INDEX games_by_channel ON games (channel_id, id);
+    CREATE TABLE actions (
+        game_id    INTEGER NOT NULL REFERENCES games (id),
+        idx        INTEGER NOT NULL,
+        seat       INTEGER,
+        user_id    INTEGER,
+        action     TEXT NOT NULL,
+        narration  TEXT NOT NULL DEFAULT '',
+        at         REAL NOT NULL,
+        PRIMARY KEY (game_id, idx)
+    ) WITHOUT ROWID;
+    """,
+]
+
+_GAME_COLUMNS = ("id, guild_id, channel_id, game_key, status, host_id, setup, seed, seats, version, state, "
+                 "created_at, updated_at")
+
+
+def _dumps(obj: Any) -> str:
+    return json.dumps(obj, separators=(",", ":"), sort_keys=True)
+
+
+def _record(row: Sequence[Any]) -> GameRecord:
+    return GameRecord(
+        id=row[0], guild_id=row[1], channel_id=row[2], game_key=row[3], status=row[4], host_id=row[5],
+        setup=json.loads(row[6]), seed=row[7], seats=[Seat.from_dict(s) for s in json.loads(row[8])],
+        version=row[9], state=None if row[10] is None else json.loads(row[10]),
+        created_at=row[11], updated_at=row[12],
+    )
+
+
+class SqliteStore(Store):
+    """The embedded store: one SQLite file in WAL mode, reached through aiosqlite's worker thread.
+
+    One connection serves the process; an asyncio lock keeps each transaction whole. Several processes
+    may share the file: the compare-and-swap on ``version`` inside ``BEGIN IMMEDIATE`` keeps them honest.
+    """
+
+    def __init__(self, path: str | os.PathLike[str] | None = None, *, clock: Callable[[], float] = time.time) -> None:
+        self.path = str(path) if path is not None else default_db_path()
+        self._clock = clock
+        self._db: aiosqlite.Connection | None = None
+        self._lock = asyncio.Lock()
+
+    async def open(self) -> None:
+        if self._db is not None:
+            return
+        db = await aiosqlite.connect(self.path, isolation_level=None)
+        try:
+            await db.execute("PRAGMA busy_timeout = 5000")
+            if self.path != ":memory:":
+                await db.execute("PRAGMA journal_mode = WAL")
+            await db.execute("PRAGMA synchronous = NORMAL")
+            await db.execute("PRAGMA foreign_keys = ON")
+            await self._migrate(db)
+        except BaseException:
+            await db.close()
+            raise
+        self._db = db
+
+    async def close(self) -> None:
+        if self._db is not None:
+            await self._db.close()
+            self._db = None
+
+    @property
+    def db(self) -> aiosqlite.Connection:
+        if self._db is None:
+            raise StoreError("the store is not open")
+        return self._db
+
+    @staticmethod
+    async def _migrate(db: aiosqlite.Connection) -> None:
+        await db.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+        async with db.execute("SELECT version FROM schema_version") as cur:
+            row = await cur.fetchone()
+        if row is None:
+            await db.execute("INSERT INTO schema_version (version) VALUES (0)")
+            current = 0
+        else:
+            current = row[0]
+        if current > len(MIGRATIONS):
+            raise StoreError(f"the database is at schema {current}, newer than this program ({len(MIGRATIONS)})")
+        for number in range(current, len(MIGRATIONS)):
+            # executescript commits first; the script carries its own transaction and version bump.
+            await db.executescript(
+                f"BEGIN IMMEDIATE;\n{MIGRATIONS[number]}\n"
+                f"UPDATE schema_version SET version = {number + 1};\nCOMMIT;"
+            )
+
+    async def schema_version(self) -> int:
+        async with self._lock, self.db.execute("SELECT version FROM schema_version") as cur:
+            row = await cur.fetchone()
+        return int(row[0]) if row else 0
+
+    async def _fetch_game(self, game_id: int) -> GameRecord:
+        async with self.db.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,)) as cur:
+            row = await cur.fetchone()
+        if row is None:
+            raise GameNotFound(f"no game {game_id}")
+        return _record(row)
+
+    async def _transaction(self) -> None:
+        await self.db.execute("BEGIN IMMEDIATE")
+
+    async def create_game(self, *, guild_id: int | None, channel_id: int, game_key: str, host_id: int,
+                          setup: dict[str, Any], seed: int, seats: Sequence[Seat] = ()) -> GameRecord:
+        now = self._clock()
+        async with self._lock:
+            try:
+                cur = await self.db.execute(
+                    "INSERT INTO games (guild_id, channel_id, game_key, status, host_id, setup, seed, seats, "
+                    "version, state, created_at, updated_at) VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, 0, NULL, ?, ?)",
+                    (guild_id, channel_id, game_key, host_id, _dumps(setup), seed,
+                     _dumps([s.to_dict() for s in seats]), now, now),
+                )
+            except aiosqlite.IntegrityError as exc:
+                raise ChannelBusy(f"channel {channel_id} already has an open game") from exc
+            game_id = cur.lastrowid
+            assert game_id is not None
+            return await self._fetch_game(game_id)
+
+    async def get_game(self, game_id: int) -> GameRecord:
+        async with self._lock:
+            return await self._fetch_game(game_id)
+
+    async def channel_game(self, channel_id: int) -> GameRecord | None:
+        async with self._lock, self.db.execute(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE channel_id = ? AND status IN ('lobby', 'active')",
+            (channel_id,),
+        ) as cur:
+            row = await cur.fetchone()
+        return None if row is None else _record(row)
+
+    async def channel_history(self, channel_id: int, limit: int = 10) -> list[GameRecord]:
+        async with self._lock, self.db.execute(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE channel_id = ? ORDER BY id DESC LIMIT ?", (channel_id, limit)
+        ) as cur:
+            rows = await cur.fetchall()
+        return [_record(r) for r in rows]
+
+    async def _write(self, game_id: int, expected_version: int, sql: str, params: Sequence[Any],
+                     statuses: Sequence[str], extra: Callable[[], Any] | None = None) -> GameRecord:
+        """Run one guarded UPDATE (plus ``extra`` statements) in a transaction, or raise StaleVersion."""
+        placeholders = ", ".join("?" for _ in statuses)
+        async with self._lock:
+            await self._transaction()
+            try:
+                cur = await self.db.execute(
+                    f"{sql} WHERE id = ? AND version = ? AND status IN ({placeholders})",
+                    (*params, game_id, expected_version, *statuses),
+                )
+                if cur.rowcount != 1:
+                    await self.db.execute("ROLLBACK")
+                    try:
+                        now = await self._fetch_game(game_id)
+                    except GameNotFound:
+                        raise StaleVersion(game_id, expected_version, None) from None
+                    raise StaleVersion(game_id, expected_version, now.version, now.status)
+                if extra is not None:
+                    await extra()
+                await self.db.execute("COMMIT")
+            except StaleVersion:
+                raise
+            except BaseException:
+                if self.db.in_transaction:
+                    await self.db.execute("ROLLBACK")
+                raise
+            return await self._fetch_game(game_id)
+
+    async def update_lobby(self, game_id: int, *, seats: Sequence[Seat], setup: dict[str, Any] | None = None,
+                           host_id: int | None = None) -> GameRecord:
+        sets = ["seats = ?", "updated_at = ?"]
+        params: list[Any] = [_dumps([s.to_dict() for s in seats]), self._clock()]
+        if setup is not None:
+            sets.append("setup = ?")
+            params.append(_dumps(setup))
+        if host_id is not None:
+            sets.append("host_id = ?")
+            params.append(host_id)
+        return await self._write(game_id, 0, f"UPDATE games SET {', '.join(sets)}", params, (LOBBY,))
+
+    async def start_game(self, game_id: int, *, setup: dict[str, Any], seats: Sequence[Seat],
+                         state: dict[str, Any], status: str = ACTIVE) -> GameRecord:
+        if status not in (ACTIVE, FINISHED):
+            raise ValueError(f"a game starts active or finished, not {status!r}")
+        return await self._write(
+            game_id, 0, "UPDATE games SET status = ?, setup = ?, seats = ?, state = ?, updated_at = ?",
+            (status, _dumps(setup), _dumps([s.to_dict() for s in seats]), _dumps(state), self._clock()), (LOBBY,),
+        )
+
+    async def append_action(self, game_id: int, *, expected_version: int, seat: int | None, user_id: int | None,
+                            action: str, state: dict[str, Any], status: str = ACTIVE,
+                            narration: str = "") -> GameRecord:
+        if status not in (ACTIVE, FINISHED):
+            raise ValueError(f"after an action a game is active or finished, not {status!r}")
+        now = self._clock()
+
+        async def insert() -> None:
+            await self.db.execute(
+                "INSERT INTO actions (game_id, idx, seat, user_id, action, narration, at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (game_id, expected_version, seat, user_id, action, narration, now),
+            )
+
+        return await self._write(
+            game_id, expected_version,
+            "UPDATE games SET version = version + 1, state = ?, status = ?, updated_at = ?",
+            (_dumps(state), status, now), (ACTIVE,), insert,
+        )
+
+    async def set_status(self, game_id: int, status: str, *, from_statuses: Sequence[str] = OPEN_STATUSES
+                         ) -> GameRecord:
+        if status not in STATUSES:
+            raise ValueError(f"unknown status {status!r}")
+        async with self._lock:
+            cur = await self.db.execute(
+                f"UPDATE games SET status = ?, updated_at = ? WHERE id = ? AND status IN "
+                f"({', '.join('?' for _ in from_statuses)})",
+                (status, self._clock(), game_id, *from_statuses),
+            )
+            rec = await self._fetch_game(game_id)
+            if cur.rowcount != 1:
+                raise StaleVersion(game_id, rec.version, rec.version, rec.status)
+            return rec
+
+    async def actions(self, game_id: int, since: int = 0, limit: int | None = None) -> list[ActionRecord]:
+        async with self._lock, self.db.execute(
+            "SELECT game_id, idx, seat, user_id, action, narration, at FROM actions "
+            "WHERE game_id = ? AND idx >= ? ORDER BY idx LIMIT ?",
+            (game_id, since, -1 if limit is None else limit),
+        ) as cur:
+            rows = await cur.fetchall()
+        return [ActionRecord(*r) for r in rows]

@@ -1,0 +1,46 @@
+"""Fixtures for the bot's tests: the toy game registered for the test, a store on a temporary file."""
+
+from __future__ import annotations
+
+import pytest
+
+import bot.games as fronts
+import rules.registry as registry
+from bot.service import Service
+from bot.store import SqliteStore
+from tests.bot.toygame import ToyGame, make_front
+
+
+@pytest.fixture(autouse=True)
+def toy_game():
+    """Register the toy game and its front end for one test only, so other suites never see it."""
+    registry.register(ToyGame)
+    fronts.register_front(make_front())
+    yield ToyGame
+    registry._GAMES.pop(ToyGame.key, None)
+    fronts._FRONTS.pop(ToyGame.key, None)
+
+
+@pytest.fixture
+def db_path(tmp_path):
+    return tmp_path / "junkyard.db"
+
+
+@pytest.fixture
+async def store(db_path):
+    s = SqliteStore(db_path)
+    await s.open()
+    yield s
+    await s.close()
+
+
+@pytest.fixture
+def seeds():
+    """Deterministic seeds for new games: 1, 2, 3, …"""
+    counter = iter(range(1, 10**6))
+    return lambda: next(counter)
+
+
+@pytest.fixture
+async def service(store, seeds):
+    return Service(store, seed_source=seeds)
