@@ -1,0 +1,256 @@
+"""The front-end-neutral service: lobby flow, turn checks, refusals that change nothing, serialised acts."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from bot.service import Service
+from bot.store import SqliteStore
+
+CH, GUILD, ANN, BOB, CAT, MOD = 100, 5, 1, 2, 3, 9
+
+
+async def lobby(service: Service, **options):
+    r = await service.new_game(guild_id=GUILD, channel_id=CH, user_id=ANN, user_name="Ann", game_key="toy",
+                               options=options)
+    assert r.ok, r.text
+    r = await service.join(CH, BOB, "Bob", {"colour": "blue"})
+    assert r.ok, r.text
+
+
+async def running(service: Service):
+    await lobby(service)
+    r = await service.start(CH, ANN)
+    assert r.ok, r.text
+    return r
+
+
+async def play_turn(service: Service, user: int):
+    r = await service.act(CH, user, "roll")
+    assert r.ok, r.text
+    _, game, _ = await service.current(CH)
+    if game is None:
+        return r
+    best = max(a for a in map(str, game.legal_actions()) if a.startswith("move"))
+    return await service.act(CH, user, best)
+
+
+async def snapshot(service: Service):
+    rec = await service.store.channel_game(CH)
+    return rec, await service.store.actions(rec.id) if rec else None
+
+
+async def test_lobby_flow_new_join_start(service):
+    await lobby(service, track="short")
+    rec = await service.store.channel_game(CH)
+    assert rec.status == "lobby" and [s.name for s in rec.seats] == ["Ann", "Bob"]
+    assert rec.seats[1].options == {"colour": "blue"} and rec.setup == {"options": {"track": "short"}}
+    r = await service.start(CH, ANN)
+    assert r.ok and r.changed and r.png.startswith(b"\x89PNG")
+    assert r.mention == ANN and [b.action for b in r.buttons] == ["roll"]
+    rec = await service.store.channel_game(CH)
+    assert rec.status == "active" and rec.setup["seats"] == [{"name": "Ann"}, {"name": "Bob", "colour": "blue"}]
+
+
+async def test_unused_new_option_is_ignored_with_a_note(service):
+    r = await service.new_game(guild_id=GUILD, channel_id=CH, user_id=ANN, user_name="Ann", game_key="toy",
+                               options={"teams": True, "crew": None})
+    assert r.ok and "`teams` is not used by Race to Ten; ignored." in r.text
+    assert (await service.store.channel_game(CH)).setup == {"options": {}}
+
+
+async def test_bad_options_are_refused_without_change(service):
+    r = await service.new_game(guild_id=GUILD, channel_id=CH, user_id=ANN, user_name="Ann", game_key="toy",
+                               options={"track": "moon"})
+    assert not r.ok and r.ephemeral and "choose short or long" in r.text
+    assert await service.store.channel_game(CH) is None
+    r = await service.new_game(guild_id=GUILD, channel_id=CH, user_id=ANN, user_name="Ann", game_key="chess")
+    assert not r.ok and "toy" in r.text
+    await lobby(service)
+    r = await service.join(CH, CAT, "Cat", {"colour": "blue"})
+    assert not r.ok and "blue is taken" in r.text
+    assert len((await service.store.channel_game(CH)).seats) == 2
+
+
+async def test_second_game_in_a_channel_is_refused(service):
+    await lobby(service)
+    r = await service.new_game(guild_id=GUILD, channel_id=CH, user_id=CAT, user_name="Cat", game_key="toy")
+    assert not r.ok and "already has a game of Race to Ten (lobby)" in r.text
+
+
+async def test_join_twice_changes_options_not_seats(service):
+    await lobby(service)
+    r = await service.join(CH, BOB, "Bob", {"colour": "green"})
+    assert r.ok
+    rec = await service.store.channel_game(CH)
+    assert len(rec.seats) == 2 and rec.seats[1].options == {"colour": "green"}
+
+
+async def test_table_full(service):
+    await lobby(service)
+    assert (await service.join(CH, CAT, "Cat")).ok
+    r = await service.join(CH, 4, "Dan")
+    assert not r.ok and "at most 3" in r.text
+
+
+async def test_start_needs_host_or_manager_and_enough_players(service):
+    await service.new_game(guild_id=GUILD, channel_id=CH, user_id=ANN, user_name="Ann", game_key="toy")
+    r = await service.start(CH, ANN)
+    assert not r.ok and "needs 2–3 players; 1 seated" in r.text
+    await service.join(CH, BOB, "Bob")
+    r = await service.start(CH, BOB)
+    assert not r.ok and "Only the host" in r.text
+    r = await service.start(CH, MOD, can_manage=True)
+    assert r.ok
+
+
+async def test_leave_and_kick_in_the_lobby(service):
+    await lobby(service)
+    r = await service.kick(CH, BOB, ANN)
+    assert not r.ok and "Only the host" in r.text
+    r = await service.kick(CH, ANN, BOB)
+    assert r.ok and len((await service.store.channel_game(CH)).seats) == 1
+    r = await service.leave(CH, ANN)
+    assert r.ok and "closed" in r.text
+    assert await service.store.channel_game(CH) is None
+
+
+async def test_seats_are_fixed_once_running(service):
+    await running(service)
+    for r in [await service.leave(CH, BOB), await service.kick(CH, ANN, BOB), await service.join(CH, CAT, "Cat")]:
+        assert not r.ok and r.ephemeral
+
+
+async def test_abort_by_host_or_manager_only(service):
+    await running(service)
+    r = await service.abort(CH, BOB)
+    assert not r.ok and "Only the host" in r.text
+    r = await service.abort(CH, MOD, can_manage=True)
+    assert r.ok and await service.store.channel_game(CH) is None
+    assert (await service.store.channel_history(CH))[0].status == "aborted"
+
+
+async def test_turn_checks_and_refusals_change_nothing(service):
+    await running(service)
+    before = await snapshot(service)
+    for user, text, expect in [
+        (BOB, "roll", "not your turn"),
+        (CAT, "roll", "no seat"),
+        (ANN, "move 1", "Possible now: roll"),
+        (ANN, "fly", "expected `roll`"),
+    ]:
+        r = await service.act(CH, user, text)
+        assert not r.ok and r.ephemeral and expect in r.text, r.text
+        assert await snapshot(service) == before
+
+
+async def test_acting_without_a_game_or_before_start(service):
+    r = await service.act(CH, ANN, "roll")
+    assert not r.ok and "/game new" in r.text
+    await lobby(service)
+    r = await service.act(CH, ANN, "roll")
+    assert not r.ok and "hasn't started" in r.text
+
+
+async def test_a_move_stores_action_and_snapshot(service):
+    await running(service)
+    r = await service.act(CH, ANN, "roll")
+    assert r.ok and r.changed and r.version == 1 and r.png.startswith(b"\x89PNG")
+    assert r.mention is None  # Ann continues
+    assert all(b.action.startswith(("move", "pass")) for b in r.buttons)
+    r = await service.act(CH, ANN, "pass")
+    assert r.mention == BOB and f"<@{BOB}>, your turn." in r.text and r.buttons[0].action == "roll"
+    rec = await service.store.channel_game(CH)
+    assert [a.action for a in await service.store.actions(rec.id)] == ["roll", "pass"]
+    await service.store.check_consistency(rec.id)
+
+
+async def test_stale_expected_version_is_refused(service):
+    await running(service)
+    assert (await service.act(CH, ANN, "roll", expected_version=0)).ok
+    r = await service.act(CH, ANN, "pass", expected_version=0)
+    assert not r.ok and r.stale and "from move 0" in r.text
+    r = await service.act(CH, ANN, "pass", expected_version=1, game_id=999)
+    assert not r.ok and r.stale
+
+
+async def test_concurrent_acts_on_one_channel_serialise(service):
+    await running(service)
+    results = await asyncio.gather(*(service.act(CH, ANN, "roll", expected_version=0) for _ in range(4)))
+    assert sum(r.ok for r in results) == 1
+    assert all(r.stale for r in results if not r.ok)
+    rec = await service.store.channel_game(CH)
+    assert rec.version == 1
+    await service.store.check_consistency(rec.id)
+
+
+async def test_concurrent_acts_without_versions_apply_in_turn(service):
+    """Without expected versions each act sees the state the previous one left."""
+    await running(service)
+    results = await asyncio.gather(service.act(CH, ANN, "roll"), service.act(CH, ANN, "pass"),
+                                   service.act(CH, BOB, "roll"))
+    assert [r.ok for r in results] == [True, True, True]
+    rec = await service.store.channel_game(CH)
+    assert rec.version == 3
+    await service.store.check_consistency(rec.id)
+
+
+async def test_play_to_the_end(service):
+    await running(service)
+    users, r = [ANN, BOB], None
+    for turn in range(40):
+        r = await play_turn(service, users[turn % 2])
+        if "wins" in r.text:
+            break
+    assert r is not None and "Winner" in r.text and not r.buttons and r.mention is None
+    assert await service.store.channel_game(CH) is None
+    last = (await service.store.channel_history(CH))[0]
+    assert last.status == "finished"
+    await service.store.check_consistency(last.id)
+    status = await service.status(CH, ANN)
+    assert "finished" in status.text and status.png
+    log = await service.log(CH)
+    assert "moves 1–" in log.text and "rolled" in log.text
+
+
+async def test_hidden_card_goes_only_to_its_holder(service):
+    await running(service)
+    _, game, _ = await service.current(CH)
+    game.dice.load([6])  # the next roll is a six: Ann draws a card
+    r = await service.act(CH, ANN, "roll")
+    card = (await service.current(CH))[1].cards[0]
+    assert [(p.seat, p.user_id) for p in r.private] == [(0, ANN)]
+    assert f"Your new card is {card}." in r.private[0].text and "peek" in r.private[0].text
+    assert "card is" not in r.text and "peek" not in r.text
+    log = await service.log(CH)
+    assert "card is" not in log.text
+
+
+async def test_status_shows_what_the_asker_can_do(service):
+    await running(service)
+    r = await service.status(CH, ANN)
+    assert r.ephemeral and "You can: roll" in r.text and r.buttons
+    r = await service.status(CH, BOB)
+    assert "You can" not in r.text and not r.buttons
+
+
+async def test_a_move_by_another_process_is_seen(service, db_path):
+    """A second process (sharing the file) moved first: the cached game is not used, the stored one is."""
+    await running(service)
+    async with SqliteStore(db_path) as other_store:
+        other = Service(other_store)
+        assert (await other.act(CH, ANN, "roll")).ok
+        r = await service.act(CH, ANN, "roll")
+        assert not r.ok and "Possible now: move 1" in r.text  # the re-read record shows the roll
+    rec2, game2, _ = await service.current(CH)
+    assert rec2.version == 1 and game2.rolled is not None
+
+
+@pytest.mark.parametrize("limit", [0, 5, 1000])
+async def test_log_limit_is_clamped(service, limit):
+    await running(service)
+    await service.act(CH, ANN, "roll")
+    r = await service.log(CH, limit=limit)
+    assert r.ok and "1. Ann `roll`" in r.text
