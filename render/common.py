@@ -1,0 +1,324 @@
+"""Drawing helpers shared by every picture: fonts, shapes, colours and fast PNG encoding.
+
+Arrows and symbols are drawn as polygons because the fonts have no arrow glyphs. Points are
+``(x, y)`` pixel pairs with y growing downward; angles are in degrees, clockwise from east (the
+direction of +x), which is what ``math.atan2(dy, dx)`` gives on an image.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+from collections.abc import Iterable, Sequence
+from functools import lru_cache
+from pathlib import Path
+
+from PIL import Image, ImageDraw, ImageFont
+
+Point = tuple[float, float]
+Colour = tuple[int, int, int]
+Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
+
+FONT_DIR = Path("/usr/share/fonts/truetype/dejavu")
+_FONT_FILES = {
+    (False, False): "DejaVuSans.ttf",
+    (True, False): "DejaVuSans-Bold.ttf",
+    (False, True): "DejaVuSansCondensed.ttf",
+    (True, True): "DejaVuSansCondensed-Bold.ttf",
+}
+
+#: zlib level for PNGs. Measured on a 1670×1220 board after a FASTOCTREE palette: level 1 is the
+#: fastest and only slightly larger than 6; levels above 6 cost much more time for a few percent.
+PNG_COMPRESS_LEVEL = 1
+
+
+# Fonts -----------------------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=128)
+def font(size: int, bold: bool = False, condensed: bool = False) -> Font:
+    """DejaVu Sans at ``size`` pixels; Pillow's built-in font if DejaVu is not installed."""
+    size = max(int(size), 6)
+    try:
+        return ImageFont.truetype(str(FONT_DIR / _FONT_FILES[(bold, condensed)]), size)
+    except OSError:
+        return ImageFont.load_default(size=size)
+
+
+def text_box(draw: ImageDraw.ImageDraw, text: str, fnt: Font) -> Point:
+    """Width and height of ``text`` in ``fnt``."""
+    left, top, right, bottom = draw.textbbox((0, 0), text, font=fnt)
+    return right - left, bottom - top
+
+
+def draw_text(
+    draw: ImageDraw.ImageDraw,
+    xy: Point,
+    text: str,
+    fnt: Font,
+    fill: Colour,
+    anchor: str = "mm",
+    stroke: Colour | None = None,
+    stroke_width: int = 0,
+) -> None:
+    """Text placed by ``anchor`` (Pillow anchors: "mm" centres it on ``xy``)."""
+    draw.text(
+        xy,
+        text,
+        font=fnt,
+        fill=fill,
+        anchor=anchor,
+        stroke_width=stroke_width if stroke else 0,
+        stroke_fill=stroke,
+    )
+
+
+# Colours ---------------------------------------------------------------------------------------
+
+
+def mix(a: Colour, b: Colour, t: float) -> Colour:
+    """The colour ``t`` of the way from ``a`` to ``b``."""
+    return (
+        round(a[0] + (b[0] - a[0]) * t),
+        round(a[1] + (b[1] - a[1]) * t),
+        round(a[2] + (b[2] - a[2]) * t),
+    )
+
+
+def darker(c: Colour, amount: float = 0.3) -> Colour:
+    return mix(c, (0, 0, 0), amount)
+
+
+def lighter(c: Colour, amount: float = 0.3) -> Colour:
+    return mix(c, (255, 255, 255), amount)
+
+
+def hex_colour(text: str) -> Colour:
+    """``"#a0703c"`` → ``(160, 112, 60)``."""
+    t = text.lstrip("#")
+    return int(t[0:2], 16), int(t[2:4], 16), int(t[4:6], 16)
+
+
+# Points and shapes -----------------------------------------------------------------------------
+
+
+def polar(origin: Point, angle: float, distance: float) -> Point:
+    """The point ``distance`` from ``origin`` in direction ``angle`` (degrees, clockwise from east)."""
+    a = math.radians(angle)
+    return origin[0] + distance * math.cos(a), origin[1] + distance * math.sin(a)
+
+
+def angle_of(a: Point, b: Point) -> float:
+    """Direction from ``a`` to ``b`` in degrees."""
+    return math.degrees(math.atan2(b[1] - a[1], b[0] - a[0]))
+
+
+def midpoint(a: Point, b: Point, t: float = 0.5) -> Point:
+    return a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t
+
+
+def distance(a: Point, b: Point) -> float:
+    return math.hypot(b[0] - a[0], b[1] - a[1])
+
+
+def rotate(points: Iterable[Point], angle: float, origin: Point = (0.0, 0.0)) -> list[Point]:
+    """Points turned ``angle`` degrees (clockwise on an image) about ``origin``."""
+    a = math.radians(angle)
+    ca, sa = math.cos(a), math.sin(a)
+    ox, oy = origin
+    return [(ox + (x - ox) * ca - (y - oy) * sa, oy + (x - ox) * sa + (y - oy) * ca) for x, y in points]
+
+
+def place(shape: Iterable[Point], centre: Point, angle: float = 0.0, scale: float = 1.0) -> list[Point]:
+    """A shape defined around (0, 0) pointing east, scaled, turned to ``angle`` and moved to ``centre``."""
+    a = math.radians(angle)
+    ca, sa = math.cos(a), math.sin(a)
+    cx, cy = centre
+    return [(cx + scale * (x * ca - y * sa), cy + scale * (x * sa + y * ca)) for x, y in shape]
+
+
+def regular_polygon(centre: Point, radius: float, sides: int, rotation: float = 0.0) -> list[Point]:
+    return [polar(centre, rotation + 360.0 * i / sides, radius) for i in range(sides)]
+
+
+def star_polygon(centre: Point, outer: float, inner: float, points: int, rotation: float = -90.0) -> list[Point]:
+    """A star or crimped ring outline: ``points`` tips at ``outer`` with dips at ``inner`` between."""
+    out: list[Point] = []
+    for i in range(points * 2):
+        out.append(polar(centre, rotation + 180.0 * i / points, outer if i % 2 == 0 else inner))
+    return out
+
+
+def triangle(centre: Point, angle: float, size: float, width: float = 0.9) -> list[Point]:
+    """An isosceles triangle around ``centre`` pointing toward ``angle``; ``size`` is its length."""
+    half = size / 2
+    return place([(half, 0.0), (-half, -size * width / 2), (-half, size * width / 2)], centre, angle)
+
+
+def arrow_polygon(
+    tail: Point, head: Point, shaft_width: float, head_width: float | None = None, head_length: float | None = None
+) -> list[Point]:
+    """A solid arrow from ``tail`` to ``head`` (the tip), as one polygon of seven points."""
+    length = distance(tail, head)
+    hw = head_width if head_width is not None else shaft_width * 2.6
+    hl = min(head_length if head_length is not None else hw * 0.9, length)
+    sw = shaft_width / 2
+    shape = [
+        (0.0, -sw),
+        (length - hl, -sw),
+        (length - hl, -hw / 2),
+        (length, 0.0),
+        (length - hl, hw / 2),
+        (length - hl, sw),
+        (0.0, sw),
+    ]
+    return place(shape, tail, angle_of(tail, head))
+
+
+def clip_polygon(subject: Sequence[Point], clip: Sequence[Point]) -> list[Point]:
+    """The part of ``subject`` inside the convex polygon ``clip`` (Sutherland–Hodgman).
+
+    Lets a texture (planks, stripes) be cut to a hex without a mask image.
+    """
+    if len(clip) < 3:
+        return []
+    # Orientation of the clip polygon, so "inside" is on the correct side of each edge.
+    area = sum(clip[i][0] * clip[(i + 1) % len(clip)][1] - clip[(i + 1) % len(clip)][0] * clip[i][1]
+               for i in range(len(clip)))
+    sign = 1.0 if area > 0 else -1.0
+
+    def inside(p: Point, a: Point, b: Point) -> bool:
+        return sign * ((b[0] - a[0]) * (p[1] - a[1]) - (b[1] - a[1]) * (p[0] - a[0])) >= 0
+
+    def cut(p: Point, q: Point, a: Point, b: Point) -> Point:
+        dx, dy = q[0] - p[0], q[1] - p[1]
+        ex, ey = b[0] - a[0], b[1] - a[1]
+        den = dx * ey - dy * ex
+        if den == 0:
+            return q
+        t = ((a[0] - p[0]) * ey - (a[1] - p[1]) * ex) / den
+        return p[0] + t * dx, p[1] + t * dy
+
+    out = list(subject)
+    for i in range(len(clip)):
+        a, b = clip[i], clip[(i + 1) % len(clip)]
+        src, out = out, []
+        if not src:
+            break
+        prev = src[-1]
+        for cur in src:
+            if inside(cur, a, b):
+                if not inside(prev, a, b):
+                    out.append(cut(prev, cur, a, b))
+                out.append(cur)
+            elif inside(prev, a, b):
+                out.append(cut(prev, cur, a, b))
+            prev = cur
+    return out
+
+
+def draw_polygon(
+    draw: ImageDraw.ImageDraw,
+    points: Sequence[Point],
+    fill: Colour | None,
+    outline: Colour | None = None,
+    width: int = 1,
+) -> None:
+    """A polygon with an outline of any width (Pillow's polygon outline is drawn inside the shape)."""
+    pts = [(float(x), float(y)) for x, y in points]
+    draw.polygon(pts, fill=fill, outline=outline if outline and width > 0 else None, width=max(width, 1))
+
+
+def draw_arrow(
+    draw: ImageDraw.ImageDraw,
+    tail: Point,
+    head: Point,
+    fill: Colour,
+    shaft_width: float,
+    outline: Colour | None = None,
+    outline_width: int = 1,
+    head_width: float | None = None,
+    head_length: float | None = None,
+) -> None:
+    """A solid arrow shape with an optional dark rim so it reads on any background."""
+    pts = arrow_polygon(tail, head, shaft_width, head_width, head_length)
+    if outline is not None and outline_width > 0:
+        # Draw a slightly fatter arrow in the outline colour first: a rim on all sides.
+        ow = outline_width
+        hw = head_width if head_width is not None else shaft_width * 2.6
+        hl = head_length if head_length is not None else hw * 0.9
+        ang = angle_of(tail, head)
+        t2 = polar(tail, ang + 180, ow)
+        h2 = polar(head, ang, ow * 1.6)
+        rim = arrow_polygon(t2, h2, shaft_width + 2 * ow, hw + 3 * ow, hl + 2 * ow)
+        draw_polygon(draw, rim, outline)
+    draw_polygon(draw, pts, fill)
+
+
+def draw_triangle(
+    draw: ImageDraw.ImageDraw,
+    centre: Point,
+    angle: float,
+    size: float,
+    fill: Colour,
+    outline: Colour | None = None,
+    outline_width: int = 1,
+    width: float = 0.9,
+) -> None:
+    """A pointing triangle with an optional rim (the rim is a larger triangle behind it)."""
+    if outline is not None and outline_width > 0:
+        draw_polygon(draw, triangle(centre, angle, size + 3 * outline_width, width), outline)
+    draw_polygon(draw, triangle(centre, angle, size, width), fill)
+
+
+def thick_line(
+    draw: ImageDraw.ImageDraw, a: Point, b: Point, width: float, fill: Colour, round_caps: bool = True
+) -> None:
+    """A line of any width with round ends, so joined segments meet without notches."""
+    draw.line([a, b], fill=fill, width=max(round(width), 1))
+    if round_caps and width > 2:
+        r = width / 2
+        for x, y in (a, b):
+            draw.ellipse([x - r, y - r, x + r, y + r], fill=fill)
+
+
+def dashed_line(
+    draw: ImageDraw.ImageDraw, a: Point, b: Point, fill: Colour, width: float, dash: float, gap: float
+) -> None:
+    """A dashed line from ``a`` to ``b``."""
+    length = distance(a, b)
+    if length <= 0:
+        return
+    step = dash + gap
+    pos = 0.0
+    while pos < length:
+        end = min(pos + dash, length)
+        draw.line([midpoint(a, b, pos / length), midpoint(a, b, end / length)], fill=fill, width=max(round(width), 1))
+        pos += step
+
+
+# Encoding --------------------------------------------------------------------------------------
+
+
+def to_palette(image: Image.Image, palette: Image.Image | None = None, colors: int = 256) -> Image.Image:
+    """A palette ("P") copy of ``image``: with a fixed ``palette`` image if given, else FASTOCTREE."""
+    if image.mode == "P":
+        return image
+    rgb = image if image.mode == "RGB" else image.convert("RGB")
+    if palette is not None:
+        return rgb.quantize(palette=palette, dither=Image.Dither.NONE)
+    return rgb.quantize(colors=colors, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+
+
+def encode_png(
+    image: Image.Image,
+    compress_level: int = PNG_COMPRESS_LEVEL,
+    palette: Image.Image | None = None,
+    quantize: bool = True,
+) -> bytes:
+    """PNG bytes of ``image``: reduced to a 256-colour palette (fastest and smallest) unless
+    ``quantize`` is false, then saved with a low zlib level and no optimize pass."""
+    out = to_palette(image, palette) if quantize else image
+    buf = io.BytesIO()
+    out.save(buf, format="PNG", compress_level=compress_level, optimize=False)
+    return buf.getvalue()
