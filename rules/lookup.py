@@ -24,6 +24,16 @@ GAME_PACKAGES: dict[str, str] = {
 #: Kinds of entry, in the order an empty query lists them.
 KINDS: tuple[str, ...] = ("howto", "section", "tile", "part", "crew", "ruling")
 
+#: How each kind is named to players (for a footer or a heading).
+KIND_LABELS: dict[str, str] = {
+    "howto": "How to",
+    "section": "Rule",
+    "tile": "Junk tile",
+    "part": "Part card",
+    "crew": "Race-Kart Crew",
+    "ruling": "House ruling",
+}
+
 #: A Discord embed description holds 4096 characters; we keep entries far shorter.
 MAX_TEXT = 1800
 
@@ -122,6 +132,12 @@ def _index(game_key: str) -> dict[str, RuleEntry]:
 def find(game_key: str, text: str) -> RuleEntry | None:
     """The entry whose title, alias or id is ``text`` (case and punctuation ignored), or None."""
     return _index(game_key).get(normalize(text))
+
+
+def related(game_key: str, entry: RuleEntry) -> list[RuleEntry]:
+    """The entries ``entry.see`` names, in its order (for a "See also" line)."""
+    by_id = {e.id: e for e in _load(game_key)}
+    return [by_id[ref] for ref in entry.see if ref in by_id]
 
 
 def _kind_order(entry: RuleEntry) -> int:

@@ -215,6 +215,12 @@ def test_suggest_respects_a_smaller_limit_and_finds_words_in_the_text():
     assert {"phase-3", "tile-glue"} <= {e.id for e in suggest("races", "stuck")}
 
 
+def test_related_lists_the_see_entries_in_order_and_every_kind_has_a_label():
+    jet = find("races", "Jet Engine")
+    assert [e.id for e in lookup.related("races", jet)] == list(jet.see)
+    assert set(lookup.KIND_LABELS) == set(KINDS)
+
+
 def test_entries_returns_a_fresh_list():
     first = entries("races")
     first.clear()
