@@ -1,0 +1,285 @@
+"""The Discord front end, run offline through the real discord.py stack (see tests/bot/harness.py)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pytest
+
+from bot.discord import JunkyardBot
+from bot.service import Service
+from bot.store import SqliteStore
+from tests.bot.harness import CHANNEL_ID, MANAGE_CHANNELS, MEMBER_PERMS, DiscordHarness, Sent
+
+ANN, BOB, EVE, MOD = 111_000_000_000_000_001, 222_000_000_000_000_002, 333_000_000_000_000_003, 444_000_000_000_004
+
+
+def make_bot(db_path) -> JunkyardBot:
+    counter = iter(range(1, 10**6))
+    store = SqliteStore(db_path)
+    return JunkyardBot(service=Service(store, seed_source=lambda: next(counter)))
+
+
+@pytest.fixture
+async def h(db_path):
+    async with DiscordHarness(make_bot(db_path)) as harness:
+        harness.users.update({ANN: "ann", BOB: "bob", EVE: "eve", MOD: "mod"})
+        yield harness
+
+
+def only(sent: list[Sent]) -> Sent:
+    assert len(sent) == 1, sent
+    return sent[0]
+
+
+def public(sent: list[Sent]) -> list[Sent]:
+    """The messages everyone in the channel sees."""
+    return [s for s in sent if s.creates_message and not s.ephemeral and not s.dm]
+
+
+async def started(h: DiscordHarness) -> Sent:
+    only(await h.slash(ANN, "game new", game="toy"))
+    only(await h.slash(BOB, "game join", colour="blue"))
+    return only(await h.slash(ANN, "game start"))
+
+
+async def test_new_join_start_posts_board_with_buttons(h):
+    r = only(await h.slash(ANN, "game new", game="toy", track="short"))
+    assert r.response_type == 4 and not r.ephemeral and "Race to Ten" in r.content
+    r = only(await h.slash(BOB, "game join", colour="blue"))
+    assert not r.ephemeral and "joined" in r.content
+    r = only(await h.slash(ANN, "game start"))
+    assert not r.ephemeral and r.png is not None and r.png.startswith(b"\x89PNG")
+    assert r.labels == ["Roll"]
+    [cid] = r.custom_ids
+    assert cid.startswith("jy:") and cid.endswith(":0:roll") and len(cid) <= 100
+    assert r.allowed_users == [str(ANN)]  # the first player is pinged, nobody else
+
+
+async def play_by_buttons(h: DiscordHarness, board: Sent) -> Sent:
+    """Press Roll, then the largest Move, for whoever is to act, until the game ends."""
+    seats = [ANN, BOB]
+    for turn in range(60):
+        user = seats[turn % 2]
+        sent = await h.press(user, board, "Roll")
+        assert sent[0].response_type == 7 and sent[0].components == []  # the old message loses its buttons
+        [board] = public(sent)
+        moves = [label for label in board.labels if label.startswith("Move")]
+        sent = await h.press(user, board, moves[-1])
+        [board] = public(sent)
+        if "wins" in board.content:
+            return board
+        assert f"<@{seats[(turn + 1) % 2]}>, your turn." in board.content
+    raise AssertionError("the game did not end")
+
+
+async def test_two_players_play_to_the_end_with_buttons(h):
+    board = await started(h)
+    end = await play_by_buttons(h, board)
+    assert "Winner" in end.content and end.png and not end.custom_ids
+    r = only(await h.slash(ANN, "game status"))
+    assert r.ephemeral and "finished" in r.content
+    r = only(await h.slash(BOB, "game log", moves=5))
+    assert r.ephemeral and "wins" in r.content
+
+
+async def test_play_by_slash_commands_of_a_game_group_is_optional(h):
+    """The toy game has no group of its own: `/game status` buttons still let a player move."""
+    await started(h)
+    r = only(await h.slash(ANN, "game status"))
+    assert r.ephemeral and "You can: roll" in r.content and r.labels == ["Roll"]
+    sent = await h.press(ANN, r, "Roll")
+    assert [s.kind for s in sent][:2] == ["callback", "followup"] and not public(sent)[0].ephemeral
+
+
+async def test_stranger_and_out_of_turn_player_are_refused(h):
+    board = await started(h)
+    before = await h.bot.service.store.channel_game(CHANNEL_ID)
+    r = only(await h.press(EVE, board, "Roll"))
+    assert r.ephemeral and "no seat" in r.content
+    r = only(await h.press(BOB, board, "Roll"))
+    assert r.ephemeral and "not your turn" in r.content and f"<@{ANN}>" in r.content
+    assert await h.bot.service.store.channel_game(CHANNEL_ID) == before
+
+
+async def test_same_button_twice_is_applied_once(h):
+    board = await started(h)
+    first = await h.press(ANN, board, "Roll")
+    assert len(public(first)) == 1
+    second = await h.press(ANN, board, "Roll")
+    assert second[0].response_type == 7 and second[0].components == []  # stale: buttons removed
+    [note] = [s for s in second if s.kind == "followup"]
+    assert note.ephemeral and "from move 0" in note.content
+    rec = await h.bot.service.store.channel_game(CHANNEL_ID)
+    assert rec.version == 1
+
+
+async def test_restart_mid_game_old_button_still_works(db_path):
+    async with DiscordHarness(make_bot(db_path)) as h1:
+        board = await started(h1)
+        sent = await h1.press(ANN, board, "Roll")
+        [board] = public(sent)
+    async with DiscordHarness(make_bot(db_path)) as h2:
+        sent = await h2.press(ANN, board.message, board.labels[0])
+        [after] = public(sent)
+        assert "moved to" in after.content and after.png
+        rec = await h2.bot.service.store.channel_game(CHANNEL_ID)
+        assert rec.version == 2
+        await h2.bot.service.store.check_consistency(rec.id)
+
+
+async def test_hidden_card_only_in_an_ephemeral_follow_up(h):
+    await started(h)
+    _, game, _ = await h.bot.service.current(CHANNEL_ID)
+    game.dice.load([6])
+    r = only(await h.slash(ANN, "game status"))
+    sent = await h.press(ANN, r, "Roll")
+    secret = [s for s in sent if "Your new card" in s.content]
+    assert secret and all(s.ephemeral for s in secret)
+    assert all("Your new card" not in s.content for s in public(sent))
+
+
+async def test_private_note_for_another_seat_goes_by_direct_message(h, monkeypatch):
+    """A private event for a seat other than the actor's is sent to that player directly."""
+    from bot.service import Private, Reply
+
+    board = await started(h)
+    original = h.bot.service.act
+
+    async def act(*args, **kwargs):
+        reply: Reply = await original(*args, **kwargs)
+        reply.private.append(Private(1, BOB, "psst"))
+        return reply
+
+    monkeypatch.setattr(h.bot.service, "act", act)
+    sent = await h.press(ANN, board, "Roll")
+    dm = [s for s in sent if s.dm and "psst" in s.content]
+    assert len(dm) == 1 and not any("psst" in s.content for s in public(sent))
+
+
+async def test_lobby_refusals_are_ephemeral_and_change_nothing(h):
+    r = only(await h.slash(ANN, "game start"))
+    assert r.ephemeral and "/game new" in r.content
+    only(await h.slash(ANN, "game new", game="toy"))
+    r = only(await h.slash(EVE, "game new", game="toy"))
+    assert r.ephemeral and "already has" in r.content
+    r = only(await h.slash(BOB, "game start"))
+    assert r.ephemeral and "Only the host" in r.content
+    r = only(await h.slash(ANN, "game start"))
+    assert r.ephemeral and "needs 2–3 players" in r.content
+    rec = await h.bot.service.store.channel_game(CHANNEL_ID)
+    assert rec.status == "lobby" and len(rec.seats) == 1
+
+
+async def test_malformed_options_are_refused_without_change(h):
+    r = only(await h.slash(ANN, "game new", game="chess"))
+    assert r.ephemeral and "no game called" in r.content
+    r = only(await h.slash(ANN, "game new", game="toy", track="x" * 500))
+    assert r.ephemeral and "at most 100" in r.content
+    assert await h.bot.service.store.channel_game(CHANNEL_ID) is None
+    only(await h.slash(ANN, "game new", game="toy"))
+    for options, expect in [({"team": 99}, "from 1 to 8"), ({"set": 7}, "from 1 to 2"),
+                            ({"colour": "mauve"}, "choose red, blue or green")]:
+        r = only(await h.slash(BOB, "game join", **options))
+        assert r.ephemeral and expect in r.content, r.content
+    rec = await h.bot.service.store.channel_game(CHANNEL_ID)
+    assert len(rec.seats) == 1
+    r = only(await h.slash(ANN, "game log", moves=0))
+    assert r.ephemeral and "from 1 to 100" in r.content
+
+
+async def test_unused_option_is_noted(h):
+    r = only(await h.slash(ANN, "game new", game="toy", teams=True))
+    assert not r.ephemeral and "`teams` is not used by Race to Ten; ignored." in r.content
+
+
+async def test_autocomplete_of_games_tracks_and_colours(h):
+    games = await h.autocomplete(ANN, "game new", "game", game="ra")
+    assert {"name": "Race to Ten (toy)", "value": "toy"} in games
+    tracks = await h.autocomplete(ANN, "game new", "track", game="toy", track="s")
+    assert tracks == [{"name": "short", "value": "short"}]
+    only(await h.slash(ANN, "game new", game="toy"))
+    only(await h.slash(BOB, "game join", colour="blue"))
+    colours = await h.autocomplete(ANN, "game join", "colour")
+    assert [c["value"] for c in colours] == ["red", "green"]
+
+
+async def test_abort_and_kick_need_host_or_manage_channels(h):
+    only(await h.slash(ANN, "game new", game="toy"))
+    only(await h.slash(BOB, "game join"))
+    r = only(await h.slash(EVE, "game kick", player=BOB))
+    assert r.ephemeral and "Only the host" in r.content
+    r = only(await h.slash(MOD, "game kick", player=BOB, permissions=MEMBER_PERMS | MANAGE_CHANNELS))
+    assert not r.ephemeral and "removed" in r.content
+    r = only(await h.slash(EVE, "game abort"))
+    assert r.ephemeral
+    r = only(await h.slash(MOD, "game abort", permissions=MEMBER_PERMS | MANAGE_CHANNELS))
+    assert not r.ephemeral and "ended" in r.content
+    assert await h.bot.service.store.channel_game(CHANNEL_ID) is None
+
+
+async def test_button_of_an_aborted_game_is_stale(h):
+    board = await started(h)
+    only(await h.slash(ANN, "game abort"))
+    sent = await h.press(ANN, board, "Roll")
+    assert sent[0].components == [] and "ended" in sent[1].content and sent[1].ephemeral
+
+
+async def test_leave(h):
+    only(await h.slash(ANN, "game new", game="toy"))
+    only(await h.slash(BOB, "game join"))
+    r = only(await h.slash(BOB, "game leave"))
+    assert "left" in r.content
+    r = only(await h.slash(BOB, "game leave"))
+    assert r.ephemeral and "no seat" in r.content
+
+
+@dataclass(frozen=True)
+class FakeEntry:
+    id: str
+    title: str
+    text: str
+
+
+class FakeLookup:
+    """Stands in for rules.lookup with its interface: suggest(game, text, limit) and find(game, text)."""
+
+    ENTRIES = (FakeEntry("roll", "Rolling", "Roll one die on your turn."),
+               FakeEntry("win", "Winning", "Reach ten first."))
+
+    @staticmethod
+    def all_games():
+        return ["toy"]
+
+    @classmethod
+    def suggest(cls, game_key, text, limit=25):
+        return [e for e in cls.ENTRIES if text.lower() in e.title.lower()][:limit]
+
+    @classmethod
+    def find(cls, game_key, text):
+        return next((e for e in cls.ENTRIES if text.lower() in (e.id, e.title.lower())), None)
+
+
+async def test_rules_lookup_with_autocomplete(h, monkeypatch):
+    import bot.discord.rules_command as rc
+
+    monkeypatch.setattr(rc, "lookup_module", lambda: FakeLookup)
+    choices = await h.autocomplete(ANN, "rules", "topic", game="toy", topic="win")
+    assert choices == [{"name": "Winning", "value": "win"}]
+    r = only(await h.slash(ANN, "rules", game="toy", topic="win"))
+    assert r.ephemeral and r.embeds[0]["title"] == "Winning" and "Reach ten" in r.embeds[0]["description"]
+    r = only(await h.slash(ANN, "rules", game="toy", topic="roll", share=True))
+    assert not r.ephemeral
+    r = only(await h.slash(ANN, "rules", game="toy", topic="flying"))
+    assert r.ephemeral and "Nothing in the Race to Ten rules matches" in r.content
+    r = only(await h.slash(ANN, "rules", game="chess", topic="win"))
+    assert r.ephemeral and "No rules for a game called `chess`" in r.content
+
+
+async def test_rules_lookup_defaults_to_the_channel_game(h, monkeypatch):
+    import bot.discord.rules_command as rc
+
+    monkeypatch.setattr(rc, "lookup_module", lambda: FakeLookup)
+    only(await h.slash(ANN, "game new", game="toy"))
+    choices = await h.autocomplete(ANN, "rules", "topic", topic="roll")
+    assert choices == [{"name": "Rolling", "value": "roll"}]
