@@ -191,11 +191,17 @@ class PiecepackGame(Game):
             if not isinstance(square, str) or not is_square(square.lower()):
                 raise SetupError(f"pawns: {square!r} is not a square (a1 to e5).")
             pawns[seat_of(suit, "pawns")] = square.lower()
-        trash = [[SUIT_CODES[s] + letter for letter in TRASH_LETTERS] for s in range(n)]
+        given: dict[int, list[str]] = {}
         for suit, pieces in dict(position.get("trash", {})).items():
             if not isinstance(pieces, list):
                 raise SetupError(f"trash: {suit}'s trash is a list of pieces such as [\"SA\", \"MB\"].")
-            trash[seat_of(suit, "trash")] = [str(p).upper() for p in pieces]
+            given[seat_of(suit, "trash")] = [str(p).upper() for p in pieces]
+        # A suit left out keeps those of its own pieces that no listed stack holds.
+        placed = {p for stack in given.values() for p in stack}
+        trash = [
+            given[s] if s in given else [c for c in (SUIT_CODES[s] + x for x in TRASH_LETTERS) if c not in placed]
+            for s in range(n)
+        ]
         good = position.get("good", "centre")
         carrier = None if good in ("centre", "center", None) else seat_of(good, "good")
         to_act = seat_of(position["to_act"], "to_act") if "to_act" in position else 0
@@ -248,6 +254,8 @@ class PiecepackGame(Game):
                 pieces.add(piece)
             if self.carrier == seat and stack:
                 raise SetupError(f"{SUITS[seat]} carries the good stuff, so it has no trash (§4.C).")
+        if self.carrier is not None and self.pawns[self.carrier] == self.corners[self.carrier]:
+            raise SetupError(f"{SUITS[self.carrier]} would already have won: the carrier is on its own corner (§5).")
 
     # Contract properties --------------------------------------------------------------------------
 
