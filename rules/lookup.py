@@ -144,37 +144,71 @@ def _kind_order(entry: RuleEntry) -> int:
     return KINDS.index(entry.kind)
 
 
-def _covers(names: list[str], words: list[str]) -> bool:
+@dataclass(frozen=True)
+class _Names:
+    """An entry's names and text words, normalized once for searching."""
+
+    entry: RuleEntry
+    title: str
+    aliases: tuple[str, ...]
+    id: str
+    text_words: frozenset[str]
+    #: names and their words of three letters or more: what a misspelling is compared with
+    spellings: tuple[str, ...]
+
+    @property
+    def keys(self) -> tuple[str, ...]:
+        return (self.title, *self.aliases)
+
+
+def _names(entry: RuleEntry) -> _Names:
+    title = normalize(entry.title)
+    aliases = tuple(normalize(a) for a in entry.aliases)
+    keys = (title, *aliases)
+    words = {w for key in keys for w in key.split() if len(w) >= 3} - set(keys)
+    return _Names(entry, title, aliases, normalize(entry.id), frozenset(normalize(entry.text).split()),
+                  (*keys, *sorted(words)))
+
+
+@cache
+def _search_index(game_key: str) -> tuple[_Names, ...]:
+    return tuple(_names(e) for e in _load(game_key))
+
+
+def _covers(names: tuple[str, ...], words: list[str]) -> bool:
     """True when every typed word starts some word of these names."""
     name_words = [w for name in names for w in name.split()]
     return all(any(nw.startswith(w) for nw in name_words) for w in words)
 
 
-def _rank(entry: RuleEntry, query: str, words: list[str]) -> tuple[int, float] | None:
-    """(tier, -score) for a matching entry, lower is better; None when it does not match at all."""
-    title = normalize(entry.title)
-    aliases = [normalize(alias) for alias in entry.aliases]
-    keys = [title, *aliases]
-    if query in keys or query == normalize(entry.id):
-        return 0, 0.0
-    if title.startswith(query):
-        return 1, 0.0
-    if _covers([title], words):
-        return 2, 0.0
-    if any(alias.startswith(query) for alias in aliases) or _covers(aliases, words):
-        return 3, 0.0
-    if any(query in key for key in keys):
-        return 4, 0.0
+def _similarity(query: str, candidates: tuple[str, ...]) -> float:
+    """The best difflib ratio between the query and a name or one of its longer words."""
+    matcher = difflib.SequenceMatcher(None, "", query)  # difflib caches facts about the second sequence
     best = 0.0
-    for key in keys:
-        best = max(best, difflib.SequenceMatcher(None, query, key).ratio())
-        for kw in key.split():
-            if len(kw) >= 3:
-                best = max(best, difflib.SequenceMatcher(None, query, kw).ratio())
+    for candidate in candidates:
+        matcher.set_seq1(candidate)
+        if matcher.real_quick_ratio() >= SIMILAR and matcher.quick_ratio() >= SIMILAR:
+            best = max(best, matcher.ratio())
+    return best
+
+
+def _rank(names: _Names, query: str, words: list[str]) -> tuple[int, float] | None:
+    """(tier, -score) for a matching entry, lower is better; None when it does not match at all."""
+    if query in names.keys or query == names.id:
+        return 0, 0.0
+    if names.title.startswith(query):
+        return 1, 0.0
+    if _covers((names.title,), words):
+        return 2, 0.0
+    if any(alias.startswith(query) for alias in names.aliases) or _covers(names.aliases, words):
+        return 3, 0.0
+    if any(query in key for key in names.keys):
+        return 4, 0.0
+    best = _similarity(query, names.spellings)
     if best >= SIMILAR:
         return 5, -best
-    text_words = set(normalize(entry.text).split())
-    if all(w in text_words or (len(w) >= 4 and any(t.startswith(w) for t in text_words)) for w in words):
+    text = names.text_words
+    if all(w in text or (len(w) >= 4 and any(t.startswith(w) for t in text)) for w in words):
         return 6, 0.0
     return None
 
@@ -195,9 +229,9 @@ def suggest(game_key: str, text: str, limit: int = 25) -> list[RuleEntry]:
         return sorted(all_entries, key=lambda e: (_kind_order(e), order[e.id]))[:limit]
     words = query.split()
     ranked = []
-    for position, entry in enumerate(all_entries):
-        rank = _rank(entry, query, words)
+    for position, names in enumerate(_search_index(game_key)):
+        rank = _rank(names, query, words)
         if rank is not None:
-            ranked.append((rank, _kind_order(entry), position, entry))
+            ranked.append((rank, _kind_order(names.entry), position, names.entry))
     ranked.sort(key=lambda item: item[:3])
     return [item[3] for item in ranked[:limit]]
