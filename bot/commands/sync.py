@@ -1,0 +1,59 @@
+"""``junkyard sync``: register the slash commands with Discord, then exit.
+
+Global commands can take a while to appear everywhere; ``--guild ID`` registers them on one server at once
+(handy while testing). Run it after installing or upgrading, not at every start.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import sys
+
+from bot.commands.token import TokenMissing, read_token
+
+log = logging.getLogger("junkyard")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--guild", metavar="ID", type=int, default=None,
+                        help="register on this server only (appears at once) instead of globally")
+    parser.add_argument("--clear", action="store_true", help="remove the commands instead (with --guild: there)")
+    parser.add_argument("--token-file", metavar="FILE", default=None,
+                        help="read the bot token from FILE instead of $DISCORD_TOKEN")
+
+
+async def sync(token: str, guild_id: int | None, clear: bool) -> list[str]:
+    import discord
+
+    from bot.discord import JunkyardBot
+    from bot.store import SqliteStore
+
+    client = JunkyardBot(SqliteStore(":memory:"))
+    try:
+        await client.login(token)
+        guild = discord.Object(guild_id) if guild_id is not None else None
+        if clear:
+            client.tree.clear_commands(guild=guild)
+        elif guild is not None:
+            client.tree.copy_global_to(guild=guild)
+        synced = await client.tree.sync(guild=guild)
+        return [c.name for c in synced]
+    finally:
+        await client.http.close()
+
+
+def run(args: argparse.Namespace) -> int:
+    import discord
+
+    try:
+        token = read_token(args.token_file)
+    except TokenMissing as exc:
+        print(f"junkyard sync: {exc}", file=sys.stderr)
+        return 2
+    discord.utils.setup_logging(level=logging.INFO, root=True)
+    names = asyncio.run(sync(token, args.guild, args.clear))
+    where = f"server {args.guild}" if args.guild else "all servers (may take up to an hour to show)"
+    print(f"registered {len(names)} commands on {where}: {', '.join('/' + n for n in names) or 'none'}")
+    return 0

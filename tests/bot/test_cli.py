@@ -1,0 +1,66 @@
+"""``junkyard bot`` and ``junkyard sync``: token handling and command registration, offline."""
+
+from __future__ import annotations
+
+import pytest
+from discord.http import HTTPClient
+
+from bot.cli import build_parser, main
+from bot.commands import sync as sync_cmd
+from bot.commands.token import TokenMissing, read_token
+from tests.bot.harness import APP_ID, user_payload
+
+SECRET = "MTIz.secret-token-value"
+
+
+def test_token_from_environment_or_file(monkeypatch, tmp_path):
+    monkeypatch.setenv("DISCORD_TOKEN", f" {SECRET}\n")
+    assert read_token(None) == SECRET
+    f = tmp_path / "token"
+    f.write_text("from-file\n")
+    assert read_token(str(f)) == "from-file"
+    monkeypatch.delenv("DISCORD_TOKEN")
+    with pytest.raises(TokenMissing, match="DISCORD_TOKEN"):
+        read_token(None)
+    with pytest.raises(TokenMissing) as err:
+        read_token(str(tmp_path / "missing"))
+    assert "FileNotFoundError" in str(err.value)
+
+
+def test_bot_without_token_exits_with_a_message(monkeypatch, capsys):
+    monkeypatch.delenv("DISCORD_TOKEN", raising=False)
+    assert main(["bot", "--db", "unused.db"]) == 2
+    assert "DISCORD_TOKEN" in capsys.readouterr().err
+
+
+def test_subcommands_are_listed():
+    args = build_parser().parse_args(["sync", "--guild", "42"])
+    assert args.guild == 42
+    args = build_parser().parse_args(["bot", "--db", "x.db", "--token-file", "t"])
+    assert (args.db, args.token_file) == ("x.db", "t")
+
+
+async def test_sync_registers_the_command_tree(monkeypatch):
+    calls = []
+
+    async def request(self, route, *, files=None, form=None, **kwargs):
+        calls.append((route.method, route.url, kwargs.get("json")))
+        if route.path == "/users/@me":
+            return user_payload(APP_ID, "junkyard", bot=True)
+        if route.path == "/oauth2/applications/@me":
+            return {"id": str(APP_ID), "name": "Junkyard GM", "description": "", "icon": None, "bot_public": True,
+                    "bot_require_code_grant": False, "owner": user_payload(1, "owner"), "verify_key": "k",
+                    "flags": 0}
+        if route.method == "PUT":
+            return [{"id": str(i + 1), "application_id": str(APP_ID), "name": c["name"], "description": "x",
+                     "type": 1, "version": "1", **({"guild_id": "42"} if "guilds" in route.url else {})}
+                    for i, c in enumerate(kwargs["json"])]
+        return {}
+
+    monkeypatch.setattr(HTTPClient, "request", request)
+    names = await sync_cmd.sync(SECRET, 42, clear=False)
+    assert {"game", "rules"} <= set(names)
+    put = [c for c in calls if c[0] == "PUT"]
+    assert len(put) == 1 and f"/applications/{APP_ID}/guilds/42/commands" in put[0][1]
+    game = next(c for c in put[0][2] if c["name"] == "game")
+    assert {o["name"] for o in game["options"]} >= {"new", "join", "leave", "start", "status", "log", "abort", "kick"}
