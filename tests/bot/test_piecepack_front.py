@@ -1,0 +1,63 @@
+"""Junkyard for a piecepack through Discord: /game new, buttons, /piecepack roll and move with autocomplete."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.bot.harness import CHANNEL_ID, DiscordHarness
+from tests.bot.test_discord import ANN, BOB, make_bot, only, public
+
+pytest.importorskip("rules.piecepack")
+
+
+@pytest.fixture
+async def h(db_path):
+    async with DiscordHarness(make_bot(db_path)) as harness:
+        yield harness
+
+
+async def start(h: DiscordHarness):
+    r = only(await h.slash(ANN, "game new", game="piecepack", teams=True))
+    assert "`teams` is not used by Junkyard (piecepack); ignored." in r.content
+    only(await h.slash(BOB, "game join"))
+    board = only(await h.slash(ANN, "game start"))
+    _, game, _ = await h.bot.service.current(CHANNEL_ID)
+    first = [ANN, BOB][game.to_act]
+    return board, game, first
+
+
+async def test_roll_button_then_move_by_autocompleted_destination(h):
+    board, game, first = await start(h)
+    assert board.labels == ["Roll"] and f"<@{first}>" in board.content
+    game.dice.load([4])  # a d6 of 4 reads as a piecepack 3: a move follows
+    sent = await h.press(first, board, "Roll")
+    [after] = public(sent)
+    assert "rolls" in after.content and all(label.startswith("→ ") for label in after.labels)
+    choices = await h.autocomplete(first, "piecepack move", "to")
+    squares = [c["value"] for c in choices]
+    assert squares and all("(via " in c["name"] for c in choices)
+    assert squares == [label.removeprefix("→ ") for label in after.labels]
+    r = only(await h.slash(first, "piecepack move", to=squares[0]))
+    assert not r.ephemeral and "moves" in r.content
+    rec = await h.bot.service.store.channel_game(CHANNEL_ID)
+    assert rec.version == 2
+
+
+async def test_slash_roll_out_of_turn_and_bad_square_are_refused(h):
+    _, game, first = await start(h)
+    other = BOB if first == ANN else ANN
+    r = only(await h.slash(other, "piecepack roll"))
+    assert r.ephemeral and "not your turn" in r.content
+    r = only(await h.slash(first, "piecepack move", to="c2"))
+    assert r.ephemeral and "roll" in r.content
+    game.dice.load([4])
+    only(await h.slash(first, "piecepack roll"))
+    r = only(await h.slash(first, "piecepack move", to="z9"))
+    assert r.ephemeral and "Possible now: move to" in r.content
+    assert (await h.bot.service.store.channel_game(CHANNEL_ID)).version == 1
+
+
+async def test_status_describes_the_table(h):
+    await start(h)
+    r = only(await h.slash(ANN, "game status"))
+    assert r.ephemeral and "Suns" in r.content and "good stuff lies in the centre" in r.content
