@@ -25,6 +25,7 @@ from render.common import (
     Point,
     angle_of,
     arrow_polygon,
+    build_palette,
     clip_polygon,
     darker,
     dashed_line,
@@ -490,11 +491,29 @@ class BoardBase:
     geometry: BoardGeometry
     image: Image.Image
     _png: bytes | None = field(default=None, repr=False)
+    _palettes: dict[tuple[Colour, ...], Image.Image] = field(default_factory=dict, repr=False)
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     def png(self) -> bytes:
-        if self._png is None:
-            self._png = encode_png(self.image)
-        return self._png
+        """The board alone as PNG bytes (encoded once)."""
+        with self._lock:
+            if self._png is None:
+                self._png = encode_png(self.image)
+            return self._png
+
+    def palette(self, extra: Iterable[Colour] = ()) -> Image.Image:
+        """The board's palette plus ``extra`` colours, built once per set of extra colours."""
+        key = tuple(dict.fromkeys(tuple(c) for c in extra))
+        with self._lock:
+            pal = self._palettes.get(key)
+            if pal is None:
+                pal = self._palettes[key] = build_palette(self.image, key)
+            return pal
+
+    def encode(self, frame: Image.Image, extra: Iterable[Colour] = ()) -> bytes:
+        """PNG bytes of a frame drawn on a copy of this board, quantized to the board's fixed palette
+        (list the colours drawn on top in ``extra``; others map to the nearest board colour)."""
+        return encode_png(frame, palette=self.palette(extra))
 
 
 _CACHE: OrderedDict[tuple[str, int], BoardBase] = OrderedDict()

@@ -207,3 +207,16 @@ def test_hex_centres_follow_the_odd_q_layout(base) -> None:
     geo = base.geometry
     a1, b1 = geo.centre(Hex.from_offset(0, 0)), geo.centre(Hex.from_offset(1, 0))
     assert b1[1] > a1[1]
+
+
+def test_frames_encoded_with_the_board_palette_keep_overlay_colours_exact(ring: Track, base) -> None:
+    """Live layers draw on a copy and encode with the board's fixed palette plus their own colours."""
+    from PIL import ImageDraw
+
+    kart = (214, 40, 40)
+    frame = board_image(ring, SIZE)
+    x, y = base.geometry.centre(parse_label("I3"))
+    ImageDraw.Draw(frame).ellipse([x - 8, y - 8, x + 8, y + 8], fill=kart)
+    out = Image.open(io.BytesIO(base.encode(frame, [kart]))).convert("RGB")
+    assert out.getpixel((round(x), round(y))) == kart
+    assert base.palette([kart]) is base.palette([kart])

@@ -1,0 +1,61 @@
+"""``python -m bench [--json] [--list] [NAME ...]``: run the registered benchmarks and print their figures."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import pkgutil
+import sys
+import traceback
+from collections.abc import Sequence
+
+import bench
+from bench.registry import BENCHMARKS
+
+_NOT_BENCHMARKS = {"__main__", "registry"}
+
+
+def load_all() -> None:
+    """Import every benchmark module of the package so its functions register themselves."""
+    for info in pkgutil.iter_modules(bench.__path__):
+        if info.name not in _NOT_BENCHMARKS:
+            importlib.import_module(f"bench.{info.name}")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench", description="Run the benchmarks and print figures.")
+    parser.add_argument("names", nargs="*", metavar="NAME", help="run only benchmarks whose name contains NAME")
+    parser.add_argument("--json", action="store_true", help="print one JSON object {benchmark: {figure: value}}")
+    parser.add_argument("--list", action="store_true", help="list the benchmarks and stop")
+    args = parser.parse_args(argv)
+    load_all()
+    chosen = [n for n in sorted(BENCHMARKS) if not args.names or any(w in n for w in args.names)]
+    if args.list:
+        print("\n".join(chosen))
+        return 0
+    if not chosen:
+        print("no benchmark matches", file=sys.stderr)
+        return 1
+    results: dict[str, dict[str, object]] = {}
+    failed = False
+    for name in chosen:
+        try:
+            figures = dict(BENCHMARKS[name]())
+        except Exception as exc:  # report and go on with the others
+            failed = True
+            figures = {"error": f"{type(exc).__name__}: {exc}"}
+            if not args.json:
+                traceback.print_exc()
+        results[name] = figures
+        if not args.json:
+            for key, value in figures.items():
+                print(f"{name}.{key}: {value}")
+            sys.stdout.flush()
+    if args.json:
+        print(json.dumps(results, sort_keys=True))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

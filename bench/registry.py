@@ -1,0 +1,36 @@
+"""The benchmark registry: ``@benchmark("name")`` on a function that returns a dict of figures."""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections.abc import Callable
+
+Figures = dict[str, float | int | str]
+BenchmarkFn = Callable[[], Figures]
+
+BENCHMARKS: dict[str, BenchmarkFn] = {}
+
+
+def benchmark(name: str) -> Callable[[BenchmarkFn], BenchmarkFn]:
+    """Register ``fn`` under ``name``; it takes no arguments and returns ``{figure: value}``."""
+
+    def register(fn: BenchmarkFn) -> BenchmarkFn:
+        if name in BENCHMARKS and BENCHMARKS[name] is not fn:
+            raise ValueError(f"benchmark {name!r} is registered twice")
+        BENCHMARKS[name] = fn
+        return fn
+
+    return register
+
+
+def median_ms(fn: Callable[[], object], repeat: int = 7, warmup: int = 1) -> float:
+    """Median wall time of ``fn()`` in milliseconds over ``repeat`` runs (after ``warmup`` runs)."""
+    for _ in range(warmup):
+        fn()
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return round(statistics.median(times) * 1000, 2)
