@@ -237,9 +237,13 @@ class Track:
                 yield n, f
 
     def jump_landing(self, cell: Hex, facing: Facing) -> tuple[Gap, int] | None:
-        """If a kart on a bridge end facing the gap may jump, the gap and steps it takes to land."""
+        """If a kart on a bridge end can drive into its gap, the gap and the steps it takes to land.
+
+        A forward step may turn 60° either way (R5), so a kart facing the gap or one sixth of a turn off
+        it may go in; once in, it flies straight on (R7) and lands after ``len(gap.cells) + 1`` steps.
+        """
         gap = self.gap_from.get(cell)
-        if gap is None or gap.facing is not facing:
+        if gap is None or facing not in (gap.facing, gap.facing.left, gap.facing.right):
             return None
         return gap, len(gap.cells) + 1
 
@@ -395,6 +399,7 @@ def load_track_text(text: str, source: str = "<track>") -> Track:
     """Parse and check a track file's text; raises :class:`TrackError` listing every problem."""
     ld = _Loader(source)
     sections: dict[str, list[tuple[int, str]]] = {}
+    header: dict[str, int] = {}  # section name -> line of its [header], for problems about a whole section
     current: str | None = None
     for number, raw in enumerate(text.splitlines(), 1):
         m = _SECTION.match(raw.strip())
@@ -403,6 +408,7 @@ def load_track_text(text: str, source: str = "<track>") -> Track:
             if current in sections:
                 ld.problem(number, f"section [{current}] appears twice")
             sections.setdefault(current, [])
+            header.setdefault(current, number)
             continue
         if current is None:
             if _strip_comment(raw).strip():
@@ -418,8 +424,7 @@ def load_track_text(text: str, source: str = "<track>") -> Track:
     known = {"track", "map", "walls", "bridges", "crossings", "checkered", "delivery", "bottletops"}
     for name in sections:
         if name not in known:
-            first = sections[name][0][0] if sections[name] else None
-            ld.problem(first, f"unknown section [{name}]; known sections: {', '.join(sorted(known))}")
+            ld.problem(header[name], f"unknown section [{name}]; known sections: {', '.join(sorted(known))}")
     for name in ("track", "map", "bridges", "crossings", "checkered", "delivery", "bottletops"):
         if name not in sections:
             ld.problem(None, f"section [{name}] is missing")
@@ -434,7 +439,7 @@ def load_track_text(text: str, source: str = "<track>") -> Track:
         meta[key] = value.strip()
     for key in ("name", "alias"):
         if not meta.get(key):
-            ld.problem(None, f"[track] needs a {key}")
+            ld.problem(header.get("track"), f"[track] needs a {key}")
 
     # [map] --------------------------------------------------------------------------------------
     terrain: dict[Hex, Terrain] = {}
@@ -487,7 +492,7 @@ def load_track_text(text: str, source: str = "<track>") -> Track:
                 pits[cell] = pit
     rows = max(expected_row - 1, 0)
     if not terrain and "map" in sections:
-        ld.problem(None, "the map has no track cells")
+        ld.problem(header.get("map"), "the map has no track cells")
 
     def need_track(cell: Hex, number: int, what: str) -> bool:
         if cell not in terrain:
@@ -539,13 +544,16 @@ def load_track_text(text: str, source: str = "<track>") -> Track:
         if not sep:
             ld.problem(number, f"span {span!r} should read FROM-TO, like 'A-O' or '1-11'")
             continue
-        try:
-            if axis == "columns":
-                lo, hi = column_index(lo_text), column_index(hi_text)
-            else:
-                lo, hi = int(lo_text) - 1, int(hi_text) - 1
-        except ValueError:
-            ld.problem(number, f"span {span!r} does not name {axis}")
+        if axis == "columns" and lo_text.isalpha() and hi_text.isalpha():
+            lo, hi = column_index(lo_text), column_index(hi_text)
+        elif axis == "rows" and lo_text.isdigit() and hi_text.isdigit():
+            lo, hi = int(lo_text) - 1, int(hi_text) - 1
+        else:
+            example = "'A-O'" if axis == "columns" else "'1-11'"
+            ld.problem(number, f"span {span!r} does not name {axis}: write it like {example}")
+            continue
+        if lo > hi:
+            ld.problem(number, f"span {span!r} runs backwards: write the lower end first")
             continue
         if cell is None or facing is None:
             continue
@@ -600,6 +608,8 @@ def load_track_text(text: str, source: str = "<track>") -> Track:
         for c in entries + exits:
             if c.distance(cell) != 1:
                 ld.problem(number, f"arrow to {c.label} does not point at a neighbour", cell)
+        entries = [c for c in entries if c.distance(cell) == 1]
+        exits = [c for c in exits if c.distance(cell) == 1]
         for f in red:
             if terrain.get(cell.neighbour(f)) is not Terrain.STREAM:
                 ld.problem(number, f"red arrow {f.name} does not point into the stream", cell)
@@ -654,6 +664,7 @@ def load_track_text(text: str, source: str = "<track>") -> Track:
     # [checkered] --------------------------------------------------------------------------------
     line_edges: list[tuple[Hex, Hex]] = []
     starts: list[Start] = []
+    start_line: dict[Hex, int] = {}
     for number, line in sections.get("checkered", []):
         key, _, rest = line.partition(" ")
         tokens = rest.split()
@@ -680,18 +691,22 @@ def load_track_text(text: str, source: str = "<track>") -> Track:
                 c = ld.cell(c_text, number, columns, rows)
                 f = ld.facing(f_text, number)
                 if c is not None and f is not None and need_track(c, number, "start cell"):
+                    if c in start_line:
+                        ld.problem(number, "start cell is listed twice", c)
+                        continue
                     starts.append(Start(c, f))
+                    start_line[c] = number
         else:
             ld.problem(number, f"unknown key {key!r} in [checkered]; use 'edges' or 'start'")
     if "checkered" in sections:
         if not line_edges:
-            ld.problem(None, "the Checkered Line has no edges")
+            ld.problem(header["checkered"], "the Checkered Line has no edges")
         if len(starts) != 3:
-            ld.problem(None, f"the Checkered Line needs 3 start cells, found {len(starts)}")
+            ld.problem(header["checkered"], f"the Checkered Line needs 3 start cells, found {len(starts)}")
         ahead = {b for _, b in line_edges}
         for s in starts:
             if s.cell in ahead:
-                ld.problem(None, "start cell is ahead of the line; it must be behind it", s.cell)
+                ld.problem(start_line[s.cell], "start cell is ahead of the line; it must be behind it", s.cell)
 
     # [delivery] ---------------------------------------------------------------------------------
     deliveries: dict[int, Hex] = {}
@@ -719,7 +734,7 @@ def load_track_text(text: str, source: str = "<track>") -> Track:
     if "delivery" in sections:
         missing = [n for n in range(3, 19) if n not in deliveries]
         if missing:
-            ld.problem(None, f"delivery number(s) missing: {', '.join(map(str, missing))}")
+            ld.problem(header["delivery"], f"delivery number(s) missing: {', '.join(map(str, missing))}")
 
     # [bottletops] -------------------------------------------------------------------------------
     bottle_tops: dict[Hex, int] = {}
@@ -742,13 +757,16 @@ def load_track_text(text: str, source: str = "<track>") -> Track:
                 ld.problem(number, "collection point listed twice", c)
             bottle_tops[c] = int(v_text)
     if "bottletops" in sections and not 3 <= len(bottle_tops) <= 5:
-        ld.problem(None, f"a track has 3 to 5 Bottle Top Collection Points, found {len(bottle_tops)}")
+        ld.problem(header["bottletops"], f"a track has 3 to 5 Bottle Top Collection Points, found {len(bottle_tops)}")
 
     # pit stops ----------------------------------------------------------------------------------
     for colour in PitColour:
         cells = sorted(c for c, p in pits.items() if p is colour)
         if len(cells) != 4:
-            ld.problem(None, f"the {colour} Pit Stop has {len(cells)} cells; it must have 4")
+            letter = "G" if colour is PitColour.GREEN else "R"
+            where = map_line_of[cells[0]] if cells else header.get("map")
+            ld.problem(where, f"the {colour} Pit Stop has {len(cells)} cells ('{letter}' on the map); it must have 4",
+                       cells[0] if cells else None)
             continue
         if len(_components(cells, walls)) != 1:
             ld.problem(map_line_of[cells[0]], f"the {colour} Pit Stop is not one connected lane", cells[0])
@@ -854,10 +872,18 @@ def builtin_tracks() -> dict[str, Track]:
     return dict(_cache)
 
 
+_extra: dict[str, Track] = {}
+
+
+def register_track(track: Track) -> None:
+    """Make a track that is not bundled (a test track, a group's own board) known to get_track."""
+    _extra[track.name] = track
+
+
 def get_track(name: str) -> Track:
-    """A bundled track by name or alias, case-insensitive ("A", "scrapheap loop")."""
+    """A bundled or registered track by name or alias, case-insensitive ("A", "scrapheap loop")."""
     wanted = name.strip().lower()
-    tracks = builtin_tracks()
+    tracks = {**builtin_tracks(), **_extra}
     for t in tracks.values():
         if wanted in (t.name.lower(), t.alias.lower()):
             return t
