@@ -97,6 +97,7 @@ TERRAIN_COLOURS: dict[Terrain, Colour] = {
     Terrain.BRIDGE: WOOD,
 }
 
+ARROW_WIDTH = 0.72  # bridge arrow triangles: width as a share of their length
 MIN_WIDTH = 1400
 AUTO_BOARD_WIDTH = 1250  # pixels the hex map aims for when no cell size is given
 MIN_CELL, MAX_CELL = 14, 48
@@ -620,8 +621,10 @@ def _draw_board(track: Track, geo: BoardGeometry) -> Image.Image:
             for side in (-1, 1):
                 p = polar(polar(c, facing_angle(gap.facing) + 90, side * size * 0.55), facing_angle(gap.facing),
                           rng.uniform(-0.25, 0.25) * size)
-                r = size * 0.1
-                draw.rectangle([p[0] - r, p[1] - r, p[0] + r, p[1] + r], fill=WOOD_DARK, outline=(60, 38, 18))
+                r = size * 0.11
+                draw.ellipse([p[0] - r, p[1] - r, p[0] + r, p[1] + r], fill=(60, 38, 18))
+                r2 = r * 0.62
+                draw.ellipse([p[0] - r2, p[1] - r2 - r * 0.2, p[0] + r2, p[1] + r2 - r * 0.2], fill=WOOD)
             del i
 
     # Walls: every edge between the track and the junk, and every listed wall.
@@ -655,22 +658,22 @@ def _draw_board(track: Track, geo: BoardGeometry) -> Image.Image:
 
     # Bridge arrows: white onto and off the bridge, red where a bump puts a kart in the water.
     rim = max(1, round(size * 0.045))
-    tri = size * 0.32
+    tri = size * 0.36
     for cell, br in track.bridges.items():
         c = geo.centre(cell)
         for e in br.entries:
             if track.is_stream(e):
                 continue  # the far end of a collapsed bridge: the jump line shows the way in
             ang = angle_of(geo.centre(e), c)
-            draw_triangle(draw, polar(c, ang + 180, size * 0.6), ang, tri, WHITE, INK, rim)
+            draw_triangle(draw, polar(c, ang + 180, size * 0.6), ang, tri, WHITE, INK, rim, ARROW_WIDTH)
         for x in br.exits:
             if track.is_stream(x):
                 continue  # the near end of a collapsed bridge: the jump line shows the way out
             ang = angle_of(c, geo.centre(x))
-            draw_triangle(draw, polar(c, ang, size * 0.6), ang, tri, WHITE, INK, rim)
+            draw_triangle(draw, polar(c, ang, size * 0.6), ang, tri, WHITE, INK, rim, ARROW_WIDTH)
         for f in br.bump_sides:
             ang = facing_angle(f)
-            draw_triangle(draw, polar(c, ang, size * 0.6), ang, tri, RED_ARROW, WHITE, rim)
+            draw_triangle(draw, polar(c, ang, size * 0.6), ang, tri, RED_ARROW, WHITE, rim, ARROW_WIDTH)
 
     for gap in track.gaps:
         a = midpoint(*geo.edge(gap.near, gap.facing))
