@@ -1,0 +1,1010 @@
+"""The Junkyard Races game master: setup, the six phases, movement, laps and winning.
+
+``Races`` follows the game contract (``rules/contract.py``). ``apply`` parses and validates an action,
+carries it out on a copy of the state and adopts the copy only when everything succeeded, so a refused
+action leaves the game exactly as it was. After every action the engine moves on by itself through
+whatever offers the player nothing (an empty Phase 1, the delivery of Phase 4, passing the dice), so
+the game always rests where a player has something to decide.
+
+The arsenal (traps, weapons, parts, pit stops) plugs in at the hooks marked "hook": entering a cell,
+the end of a move, the dice a kart may roll, how far a bump pushes, and damage.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import Any, Self
+
+from rules.contract import Event, Game, IllegalAction, NotationError, SetupError, events_for
+from rules.dice import Dice
+from rules.hexgrid import Facing, Hex
+from rules.races import actions as act
+from rules.races import catalogue
+from rules.races.movement import Field, Plan, has_step, legal_plans, step_plans
+from rules.races.state import (
+    PHASE_DEEDS,
+    PHASE_ENTER,
+    PHASE_MOVE,
+    PHASE_OVER,
+    PHASE_PARTS,
+    PHASE_ROLL,
+    PRINTED_BAG,
+    BoardTile,
+    Choice,
+    Kart,
+    Tile,
+    Turn,
+    cell_from_json,
+)
+from rules.races.track import Terrain, Track, get_track
+from rules.registry import register
+
+STOPPING_TRAPS = frozenset({"glue", "oil", "spring", "acid", "time-bomb"})
+
+
+def _team_sizes_ok(sizes: list[int]) -> bool:
+    """R13: 2 teams of 3 or 4, or 2 to 4 teams of 2."""
+    if len(sizes) == 2 and all(s in (3, 4) for s in sizes) and sizes[0] == sizes[1]:
+        return True
+    return 2 <= len(sizes) <= 4 and all(s == 2 for s in sizes)
+
+
+@register
+class Races(Game):
+    key = "races"
+    title = "Junkyard Races"
+    min_seats = 2
+    max_seats = 8
+    format_version = 1
+
+    def __init__(self) -> None:
+        self.setup: dict[str, Any] = {}
+        self.seed = 0
+        self.track: Track
+        self.laps = 5
+        self.teams = False
+        self.karts: list[Kart] = []
+        self.board: dict[Hex, BoardTile] = {}
+        self.junk: list[str] = []
+        self.parts_left: dict[str, int] = {}
+        self.bottle_tops_left = 0
+        self.flags_left = 0
+        self.dice_left: dict[str, int] = {}
+        self.dice = Dice.seeded(0)
+        self.turn = Turn(0)
+        self.choice: Choice | None = None
+        self._ply = 0
+        self._winners: list[int] = []
+        self.last_events: list[Event] = []
+        self._events: list[Event] = []
+
+    # ------------------------------------------------------------------------------------------------
+    # Creation
+
+    @classmethod
+    def create(cls, setup: dict[str, Any], seed: int) -> Self:
+        g = cls()
+        g.setup = cls.normalise_setup(setup)
+        g.seed = int(seed)
+        opts = g.setup["options"]
+        g.track = get_track(opts["track"])
+        g.laps = int(opts["laps"])
+        g.teams = bool(opts["teams"])
+        sup = catalogue.supply()
+        g.dice = Dice.seeded(g.seed)
+        g.junk = [kind for kind, n in sup.junk.items() for _ in range(n)]
+        g.dice.shuffle(g.junk)
+        g.parts_left = {pid: p.cards for pid, p in catalogue.parts().items()}
+        g.bottle_tops_left = sup.bottle_tops
+        g.flags_left = sup.flags
+        g.dice_left = {"white": sup.dice["white"], "red": sup.dice["red"]}
+        for i, s in enumerate(g.setup["seats"]):
+            g.karts.append(Kart(i, s["name"], s["colour"], team=s.get("team"), crew=s.get("crew"),
+                                crew_set=s.get("crew_set")))
+        if opts["crew"]:
+            for k in g.karts:
+                g._apply_crew_set(k)
+        first = g.dice.below(len(g.karts))
+        g._events = [Event("start", f"{g.karts[first].name} ({g.karts[first].colour}) is drawn to start.", first,
+                           {"seat": first})]
+        g._begin_turn(first, 1)
+        g._advance()
+        g.last_events = g._events
+        g._events = []
+        return g
+
+    @classmethod
+    def normalise_setup(cls, setup: dict[str, Any]) -> dict[str, Any]:
+        """Check a setup and fill in defaults; raises SetupError saying what is wrong."""
+        seats = list(setup.get("seats", []))
+        if not cls.min_seats <= len(seats) <= cls.max_seats:
+            raise SetupError(f"Junkyard Races takes 2 to 8 players, not {len(seats)}")
+        options = dict(setup.get("options", {}))
+        track_name = str(options.get("track", "A"))
+        try:
+            track = get_track(track_name)
+        except KeyError as exc:
+            raise SetupError(str(exc.args[0])) from None
+        laps = int(options.get("laps", catalogue.supply().laps_to_win))
+        if not 1 <= laps <= 5:
+            raise SetupError("a race lasts 1 to 5 laps")
+        colours = catalogue.colours()
+        free = [c for c in colours if c not in {s.get("colour") for s in seats}]
+        out_seats = []
+        for i, s in enumerate(seats):
+            s = dict(s)
+            s.setdefault("name", f"Player {i + 1}")
+            if not s.get("colour"):
+                s["colour"] = free.pop(0)
+            if s["colour"] not in colours:
+                raise SetupError(f"{s['colour']!r} is not a kart colour; choose from {', '.join(colours)}")
+            out_seats.append(s)
+        used = [s["colour"] for s in out_seats]
+        if len(set(used)) != len(used):
+            raise SetupError("two players chose the same kart colour")
+        teams = bool(options.get("teams", False))
+        if teams:
+            sizes: dict[int, int] = {}
+            for s in out_seats:
+                if s.get("team") is None:
+                    raise SetupError(f"team racing: {s['name']} has no team")
+                sizes[int(s["team"])] = sizes.get(int(s["team"]), 0) + 1
+            if not _team_sizes_ok(list(sizes.values())):
+                raise SetupError("team racing needs 2 teams of 3 or 4, or 2 to 4 teams of 2 (R13)")
+        else:
+            for s in out_seats:
+                s.pop("team", None)
+        crew = bool(options.get("crew", False))
+        if crew:
+            roster = catalogue.crew()
+            chosen = [s.get("crew") for s in out_seats]
+            for s in out_seats:
+                if s.get("crew") not in roster:
+                    raise SetupError(f"crew setup: {s['name']} needs a crew member ({', '.join(roster)})")
+                if s.get("crew_set") not in (1, 2):
+                    raise SetupError(f"crew setup: {s['name']} needs starting set 1 or 2")
+            if len(set(chosen)) != len(chosen):
+                raise SetupError("crew setup: each crew member races once")
+        else:
+            for s in out_seats:
+                s.pop("crew", None)
+                s.pop("crew_set", None)
+        return {"seats": out_seats, "options": {"track": track.name, "laps": laps, "teams": teams, "crew": crew}}
+
+    def _apply_crew_set(self, kart: Kart) -> None:
+        """Optional setup: fit the parts, bag the tiles and take the bottle tops of a starting set."""
+        member = catalogue.crew()[kart.crew or ""]
+        cset = member.sets[(kart.crew_set or 1) - 1]
+        for part, loc in cset.parts:
+            self.parts_left[part] -= 1
+            self._fit(kart, part, loc)
+        for kind in cset.tiles:
+            self.junk.remove(kind)
+            bag = next((loc for loc in self._bag_order(kart) if self._room(kart, loc) > 0), None)
+            if bag is None:
+                raise SetupError(f"{member.name}'s starting set does not fit in the saddlebags")
+            kart.bags[bag].append(Tile(kind))
+        take = min(cset.bottle_tops, self.bottle_tops_left)
+        kart.bottle_tops += take
+        self.bottle_tops_left -= take
+
+    # ------------------------------------------------------------------------------------------------
+    # The contract: state access
+
+    @property
+    def to_act(self) -> int | None:
+        if self._winners:
+            return None
+        return self.choice.seat if self.choice is not None else self.turn.seat
+
+    @property
+    def is_over(self) -> bool:
+        return bool(self._winners)
+
+    @property
+    def winners(self) -> list[int]:
+        return list(self._winners)
+
+    @property
+    def seat_names(self) -> list[str]:
+        return [k.name for k in self.karts]
+
+    @property
+    def ply(self) -> int:
+        return self._ply
+
+    @property
+    def phase(self) -> str:
+        return PHASE_OVER if self._winners else self.turn.phase
+
+    def kart_at(self, cell: Hex) -> Kart | None:
+        for k in self.karts:
+            if k.cell == cell:
+                return k
+        return None
+
+    def seat_by_colour(self, colour: str) -> int | None:
+        for k in self.karts:
+            if k.colour == colour.lower():
+                return k.seat
+        return None
+
+    # ------------------------------------------------------------------------------------------------
+    # Parts and bags (used by the crew setup now and the Pit Stops later)
+
+    def _fit(self, kart: Kart, part: str, loc: int) -> None:
+        spec = catalogue.parts()[part]
+        if loc not in spec.locations:
+            raise SetupError(f"{spec.name} does not fit location {loc}")
+        kart.parts[loc] = part
+        if spec.capacity:
+            kart.bags.setdefault(loc, [])
+        if loc == PRINTED_BAG:
+            kart.bags.pop(PRINTED_BAG, None)  # R10: a card on location 7 covers the printed saddlebag
+
+    def _capacity(self, kart: Kart, loc: int) -> int:
+        if loc == PRINTED_BAG:
+            return catalogue.supply().printed_saddlebag if PRINTED_BAG not in kart.parts else 0
+        part = kart.parts.get(loc)
+        return catalogue.parts()[part].capacity if part else 0
+
+    def _room(self, kart: Kart, loc: int) -> int:
+        return self._capacity(kart, loc) - len(kart.bags.get(loc, []))
+
+    def _bag_order(self, kart: Kart) -> list[int]:
+        return sorted(kart.bags, key=lambda loc: (loc != PRINTED_BAG, loc))
+
+    # ------------------------------------------------------------------------------------------------
+    # Movement context
+
+    def field(self) -> Field:
+        """The movement snapshot for the kart whose turn it is."""
+        karts = {k.cell: k.seat for k in self.karts if k.cell is not None and self.track.on_track(k.cell)}
+        stops = frozenset(c for c, t in self.board.items() if not t.face_down and t.kind in STOPPING_TRAPS)
+        reach = self._bump_reach(self.karts[self.turn.seat])
+        return Field(self.track, karts, frozenset(self.turn.bumped), stops, reach)
+
+    def _bump_reach(self, kart: Kart) -> tuple[int, ...]:
+        """Hook: how many cells a bump pushes (a Battering Ram lets the player choose 1 or 2)."""
+        return (1, 2) if kart.has_part("battering-ram") else (1,)
+
+    def dice_allowed(self, kart: Kart) -> tuple[int, int, int]:
+        """Hook (Phase 3): the most green, white and red dice this kart may roll now."""
+        cell = kart.cell
+        assert cell is not None
+        terrain = self.track.terrain[cell]
+        restricted = terrain in (Terrain.GRASS, Terrain.MUD, Terrain.BRIDGE)
+        if self.turn.die_limit is not None:
+            return self.turn.die_limit, 0, 0
+        if restricted:
+            return 1, 0, 0
+        white = kart.fuel["white"] if kart.has_part("turbo-engine") else 0
+        red = kart.fuel["red"] if kart.has_part("jet-engine") else 0
+        return 3, white, red
+
+    def forward_possible(self, kart: Kart) -> bool:
+        assert kart.cell is not None
+        return has_step(self.field(), kart.cell, kart.facing, 1)
+
+    def reverse_possible(self, kart: Kart) -> bool:
+        assert kart.cell is not None
+        return has_step(self.field(), kart.cell, kart.facing, 1, reversing=True)
+
+    # ------------------------------------------------------------------------------------------------
+    # Legal actions
+
+    def legal_actions(self) -> list[act.Action]:
+        if self._winners:
+            return []
+        if self.choice is not None:
+            return [act.Choose(o) for o in self.choice.options]
+        kart = self.karts[self.turn.seat]
+        phase = self.turn.phase
+        if phase in (PHASE_DEEDS, PHASE_PARTS):
+            return [act.Done(), *self._phase_extras(kart, phase)]
+        if phase == PHASE_ROLL:
+            out: list[act.Action] = []
+            if self.forward_possible(kart):
+                g, w, r = self.dice_allowed(kart)
+                out += [act.Roll(gi, wi, ri) for gi in range(1, g + 1) for wi in range(w + 1) for ri in range(r + 1)]
+            if self.reverse_possible(kart):
+                out.append(act.Reverse())
+            return out
+        if phase == PHASE_MOVE:
+            return self._move_actions(kart)
+        return []
+
+    def _phase_extras(self, kart: Kart, phase: str) -> list[act.Action]:
+        """Hook: deeds (Phase 1) and purchases, refuels and swaps (Phase 2)."""
+        return []
+
+    def _move_actions(self, kart: Kart) -> list[act.Action]:
+        assert kart.cell is not None
+        if self.turn.reversing:
+            opts = step_plans(self.field(), kart.cell, kart.facing, 1, reversing=True)
+            steps: list[act.Action] = [act.Step(c) for c, p in opts.items() if not isinstance(p, str)]
+            return steps + ([act.Done()] if self.turn.reverse_steps else [])
+        allowed, _ = legal_plans(self.field(), kart.cell, kart.facing, self.turn.points)
+        return [act.Step(c) for c in allowed]
+
+    # ------------------------------------------------------------------------------------------------
+    # Applying actions
+
+    def parse_action(self, text: str) -> act.Action:
+        return act.parse(text, self.track.columns, self.track.rows)
+
+    def apply(self, action: act.Action | str) -> list[Event]:
+        if isinstance(action, str):
+            action = self.parse_action(action)
+        if self._winners:
+            raise IllegalAction("The race is over.")
+        work = self._clone()
+        work._events = []
+        work._do(action)
+        work._advance()
+        work._ply += 1
+        work.last_events = work._events
+        work._events = []
+        self.__dict__.update(work.__dict__)
+        return list(self.last_events)
+
+    def _clone(self) -> Races:
+        g = Races.__new__(Races)
+        g.__dict__.update(self.__dict__)
+        g.karts = [k.copy() for k in self.karts]
+        g.board = {c: t.copy() for c, t in self.board.items()}
+        g.junk = list(self.junk)
+        g.parts_left = dict(self.parts_left)
+        g.dice_left = dict(self.dice_left)
+        g.dice = self.dice.copy()
+        g.turn = self.turn.copy()
+        g.choice = self.choice.copy() if self.choice else None
+        g._winners = list(self._winners)
+        return g
+
+    def _emit(self, kind: str, text: str, seat: int | None = None, secret: str | None = None,
+              **data: Any) -> None:
+        self._events.append(Event(kind, text, seat, data, secret))
+
+    def _who(self, seat: int) -> str:
+        k = self.karts[seat]
+        return f"{k.name} ({k.colour})"
+
+    def _do(self, action: act.Action) -> None:
+        if self.choice is not None:
+            if not isinstance(action, act.Choose):
+                raise IllegalAction(f"First answer this: {self.choice.prompt} "
+                                    f"(choose {' / '.join(self.choice.options)})")
+            self._answer(action.option)
+            return
+        if isinstance(action, act.Choose):
+            raise IllegalAction("Nothing is being asked right now.")
+        kart = self.karts[self.turn.seat]
+        phase = self.turn.phase
+        if isinstance(action, act.Done):
+            if phase in (PHASE_DEEDS, PHASE_PARTS):
+                self.turn.phase = PHASE_PARTS if phase == PHASE_DEEDS else PHASE_ROLL
+                return
+            if phase == PHASE_MOVE and self.turn.reversing:
+                if not self.turn.reverse_steps:
+                    raise IllegalAction("Reverse at least one cell before you stop.")
+                self._end_move(kart)
+                return
+            raise IllegalAction(self._not_now("'done'"))
+        if isinstance(action, (act.Roll, act.Reverse)):
+            if phase != PHASE_ROLL:
+                raise IllegalAction(self._not_now(f"'{action}'"))
+            if isinstance(action, act.Reverse):
+                self._start_reverse(kart)
+            else:
+                self._roll(kart, action)
+            return
+        if isinstance(action, act.Step):
+            if phase != PHASE_MOVE:
+                raise IllegalAction(self._not_now("a step"))
+            self._step(kart, self._resolve_step(kart, action))
+            return
+        if isinstance(action, act.Move):
+            if phase != PHASE_MOVE:
+                raise IllegalAction(self._not_now("a move"))
+            self._move_path(kart, action.cells)
+            return
+        raise IllegalAction(self._not_now(f"'{action}'"))
+
+    def _not_now(self, what: str) -> str:
+        names = {PHASE_DEEDS: "Phase 1 (dastardly deeds)", PHASE_PARTS: "Phase 2 (parts and fuel)",
+                 PHASE_ROLL: "Phase 3 (roll for movement)", PHASE_MOVE: "Phase 5 (move)"}
+        now = names.get(self.turn.phase, self.turn.phase)
+        return f"You can't play {what} in {now}. You can: {self.describe_legal()}."
+
+    # Phase 3 ----------------------------------------------------------------------------------------
+
+    def _roll(self, kart: Kart, roll: act.Roll) -> None:
+        assert kart.cell is not None
+        if not self.forward_possible(kart):
+            raise IllegalAction(f"No forward step is possible from {kart.cell.label}: you must reverse instead "
+                                "(rulebook: Reversing).")
+        g, w, r = self.dice_allowed(kart)
+        terrain = self.track.terrain[kart.cell]
+        if not 1 <= roll.green <= g:
+            why = ""
+            if self.turn.die_limit is not None:
+                why = " (Glue: one die this turn)"
+            elif g == 1:
+                why = f" (starting on {terrain.value} allows one green die)"
+            raise IllegalAction(f"You may roll 1 to {g} green dice{why}.")
+        if roll.white > w or roll.red > r:
+            have = []
+            if kart.has_part("turbo-engine"):
+                have.append(f"{kart.fuel['white']} white on your Turbo Engine")
+            if kart.has_part("jet-engine"):
+                have.append(f"{kart.fuel['red']} red on your Jet Engine")
+            if (w, r) == (0, 0) and have and terrain in (Terrain.GRASS, Terrain.MUD, Terrain.BRIDGE):
+                raise IllegalAction(f"Fuel dice can't be used when starting on {terrain.value}.")
+            raise IllegalAction("Fuel dice need a fitted engine and fuel on it: you have "
+                                + (", ".join(have) if have else "no engine") + ".")
+        dice = {"green": self.dice.rolls(roll.green)}
+        if roll.white:
+            dice["white"] = self.dice.rolls(roll.white)
+        if roll.red:
+            dice["red"] = self.dice.rolls(roll.red)
+        for colour in ("white", "red"):
+            used = len(dice.get(colour, []))
+            kart.fuel[colour] -= used
+            self.dice_left[colour] += used  # used fuel dice go back to the supply
+        total = sum(sum(v) for v in dice.values())
+        bonus = 0
+        if terrain is Terrain.GRASS:
+            bonus = kart.count_part("grass-tyres")
+        elif terrain is Terrain.MUD:
+            bonus = kart.count_part("mud-tyres")
+        total += bonus
+        self.turn.dice = dice
+        self.turn.total = total
+        shown = "; ".join(f"{c} {', '.join(map(str, v))}" for c, v in dice.items())
+        extra = f" + {bonus} for tyres" if bonus else ""
+        self._emit("roll", f"{self._who(kart.seat)} rolls {shown}{extra}: {total} to move.", kart.seat,
+                   dice=dice, total=total, bonus=bonus)
+        self._deliver(sum(dice["green"]))
+        if dice.get("red") and sum(1 for v in dice.values() for d in v if d == 6) >= 5:
+            self._jet_explodes(kart)
+            return
+        if terrain is Terrain.MUD and total < 3:
+            self._emit("stuck", f"{self._who(kart.seat)} is stuck in the mud.", kart.seat, cell=kart.cell.label)
+            self.turn.marks.append([kart.cell.label, "stuck"])
+            self._end_turn()
+            return
+        self.turn.phase = PHASE_MOVE
+        self.turn.points = total
+        self.turn.move_from = kart.cell
+        self.turn.move_facing = kart.facing
+
+    def _jet_explodes(self, kart: Kart) -> None:
+        """Five or more sixes with red dice: the Jet Engine and all its fuel are lost, the turn ends."""
+        for loc, part in list(kart.parts.items()):
+            if part == "jet-engine":
+                del kart.parts[loc]
+                self.parts_left["jet-engine"] += 1
+        self.dice_left["red"] += kart.fuel["red"]
+        kart.fuel["red"] = 0
+        self._emit("jet-explodes", f"{self._who(kart.seat)}'s Jet Engine blows off the kart! The turn ends.",
+                   kart.seat)
+        self._end_turn()
+
+    def _deliver(self, green: int) -> None:
+        """Phase 4: a face-down junk tile to the unoccupied Delivery Point of the green total (R12)."""
+        cell = self.track.deliveries.get(green)
+        if cell is None:
+            return
+        if cell in self.board or self.kart_at(cell) is not None:
+            self._emit("no-delivery", f"Delivery Point {green} ({cell.label}) is occupied: no delivery.",
+                       number=green, cell=cell.label)
+            return
+        if not self.junk:
+            self._emit("no-delivery", "The junk pile is empty: no delivery.", number=green)
+            return
+        self.board[cell] = BoardTile(self.junk.pop(0), face_down=True)
+        self._emit("delivery", f"A junk tile is delivered to Delivery Point {green} ({cell.label}).",
+                   number=green, cell=cell.label)
+
+    def _start_reverse(self, kart: Kart) -> None:
+        if not self.reverse_possible(kart):
+            raise IllegalAction("There is no room to reverse here.")
+        self.turn.phase = PHASE_MOVE
+        self.turn.reversing = True
+        self.turn.points = 3
+        self.turn.move_from = kart.cell
+        self.turn.move_facing = kart.facing
+        self._emit("reverse", f"{self._who(kart.seat)} reverses instead of rolling.", kart.seat)
+
+    # Phase 5 ----------------------------------------------------------------------------------------
+
+    def _resolve_step(self, kart: Kart, step: act.Step) -> Hex:
+        assert kart.cell is not None
+        if step.cell is not None:
+            return step.cell
+        turn = step.turn or 0
+        if self.turn.reversing:
+            back = kart.facing.opposite
+            return kart.cell.neighbour(back.turn(-turn))
+        return kart.cell.neighbour(kart.facing.turn(turn))
+
+    def _step(self, kart: Kart, target: Hex) -> None:
+        assert kart.cell is not None
+        fld = self.field()
+        if self.turn.reversing:
+            opts = step_plans(fld, kart.cell, kart.facing, 1, reversing=True)
+            plans = opts.get(target)
+            if plans is None:
+                raise IllegalAction(self._step_help(kart, target, {c: p for c, p in opts.items()
+                                                                   if not isinstance(p, str)}))
+            if isinstance(plans, str):
+                raise IllegalAction(f"You can't reverse to {target.label}: {plans}.")
+            self._carry_out(kart, plans[0])
+            self.turn.reverse_steps += 1
+            self.turn.points -= 1
+            if self.turn.phase == PHASE_MOVE and self.turn.points <= 0:
+                self._end_move(kart)
+            return
+        allowed, refused = legal_plans(fld, kart.cell, kart.facing, self.turn.points)
+        if target in refused:
+            raise IllegalAction(f"You can't drive to {target.label}: {refused[target]}.")
+        plans_ok = allowed.get(target)
+        if plans_ok is None:
+            raise IllegalAction(self._step_help(kart, target, allowed))
+        if len(plans_ok) > 1:
+            # Battering Ram (R14): the player chooses how far the bumped kart goes.
+            self.choice = Choice("ram", kart.seat, [str(i + 1) for i in range(len(plans_ok))],
+                                 f"Bump the kart on {target.label} one or two cells?", {"target": target.label})
+            return
+        self._drive(kart, plans_ok[0])
+
+    def _step_help(self, kart: Kart, target: Hex, opts: dict[Hex, Any]) -> str:
+        assert kart.cell is not None
+        where = ", ".join(c.label for c in opts)
+        way = "reverse" if self.turn.reversing else "step"
+        return (f"{target.label} is not next to your kart the way it can go: from {kart.cell.label} facing "
+                f"{kart.facing.name} you can {way} to {where}.")
+
+    def _drive(self, kart: Kart, plan: Plan) -> None:
+        """A forward step in Phase 5, then whatever it triggers, then the end of the move if due."""
+        self._carry_out(kart, plan)
+        if self.turn.phase != PHASE_MOVE or self.turn.seat != kart.seat:
+            return
+        self.turn.points -= plan.cost
+        if plan.falls or kart.cell is None or self.track.is_stream(kart.cell):
+            self.turn.points = 0
+        if self.choice is not None:
+            return
+        self._after_step(kart, plan)
+
+    def _after_step(self, kart: Kart, plan: Plan | None) -> None:
+        assert kart.cell is not None
+        bumped = plan is not None and plan.bump is not None
+        if self.turn.points > 0 and bumped and not has_step(self.field(), kart.cell, kart.facing, self.turn.points):
+            self._emit("blocked", f"No way round: {self._who(kart.seat)} stops on {kart.cell.label} and loses "
+                       f"{self.turn.points} points.", kart.seat, cell=kart.cell.label)
+            self.turn.points = 0
+        if self.turn.points > 0 and not has_step(self.field(), kart.cell, kart.facing, self.turn.points):
+            self._emit("blocked", f"Every way on is blocked: {self._who(kart.seat)} stops on {kart.cell.label} "
+                       f"with {self.turn.points} points unused.", kart.seat, cell=kart.cell.label)
+            self.turn.points = 0
+        if self.turn.points <= 0:
+            self._end_move(kart)
+
+    def _carry_out(self, kart: Kart, plan: Plan) -> None:
+        """Move the kart (and any kart it bumps) as the plan says, with everything that triggers."""
+        assert kart.cell is not None
+        start = kart.cell
+        if plan.bump is not None:
+            seat, frm, to = plan.bump
+            self._push(self.karts[seat], frm, to, plan.facing)
+            self.turn.bumped.append(seat)
+        if plan.over:
+            self._emit("jump", f"{self._who(kart.seat)} jumps the collapsed bridge at {start.label}!", kart.seat,
+                       cell=start.label)
+            kart.facing = plan.facing
+            for c in plan.over:
+                self.turn.path.append(c.label)
+            if plan.falls:
+                kart.cell = plan.end
+                self.turn.marks.append([plan.end.label, "splash"])
+                self._emit("fall", f"{self._who(kart.seat)} falls short and lands in the stream at {plan.end.label}.",
+                           kart.seat, cell=plan.end.label)
+                return
+            kart.cell = plan.end
+            self.turn.path.append(plan.end.label)
+            self._arrive(kart, plan.end, "drive")
+            return
+        self._moved(kart, start, plan.target)
+        kart.cell = plan.target
+        kart.facing = plan.facing
+        self.turn.path.append(plan.target.label)
+        self._arrive(kart, plan.target, "drive")
+
+    def _push(self, victim: Kart, frm: Hex, to: Hex, direction: Facing) -> None:
+        """A bumped kart moves without turning (rulebook: Bumping Other Karts)."""
+        self._emit("bump", f"{self._who(self.turn.seat)} bumps {self._who(victim.seat)} from {frm.label} to "
+                   f"{to.label}.", victim.seat, cell=frm.label, to=to.label, by=self.turn.seat)
+        self.turn.marks.append([frm.label, "bump"])
+        cur = frm
+        # walk the push cell by cell so laps and bridge crossings count
+        while cur != to:
+            nxt = cur.neighbour(direction)
+            self._moved(victim, cur, nxt)
+            cur = nxt
+        victim.cell = to
+        if self.track.is_stream(to):
+            self.turn.marks.append([to.label, "splash"])
+            self._emit("splash", f"{self._who(victim.seat)} goes into the stream at {to.label}.", victim.seat,
+                       cell=to.label)
+            return
+        self._arrive(victim, to, "bump")
+
+    def _moved(self, kart: Kart, frm: Hex, to: Hex) -> None:
+        """Laps (R4) and bridge crossings, for every cell-to-cell move, driven or bumped."""
+        if self.track.is_bridge(frm) and self.track.on_track(to) and not self.track.is_bridge(to):
+            kart.bridge_since_line = True
+        crossing = self.track.line_edges.get((frm, to))
+        if crossing is None:
+            return
+        if crossing < 0:
+            kart.bridge_since_line = False
+            return
+        if not kart.armed:
+            kart.armed = True
+        elif kart.bridge_since_line:
+            self._award_flag(kart)
+        kart.bridge_since_line = False
+
+    def _award_flag(self, kart: Kart) -> None:
+        if kart.flags >= self.laps or self.flags_left <= 0:
+            self._emit("lap", f"{self._who(kart.seat)} completes a lap (no more flags to take).", kart.seat)
+            return
+        kart.flags += 1
+        self.flags_left -= 1
+        self._emit("lap", f"{self._who(kart.seat)} completes lap {kart.flags}!", kart.seat, flags=kart.flags)
+        self._check_win()
+
+    def _check_win(self) -> None:
+        if self._winners:
+            return
+        if self.teams:
+            teams: dict[int, list[Kart]] = {}
+            for k in self.karts:
+                teams.setdefault(int(k.team or 0), []).append(k)
+            for team, members in sorted(teams.items()):
+                if all(m.flags >= self.laps for m in members):
+                    self._winners = [m.seat for m in members]
+                    names = ", ".join(self._who(m.seat) for m in members)
+                    self._emit("win", f"Team {team + 1} wins the race: {names}!", None, seats=self._winners)
+                    return
+            return
+        for k in self.karts:
+            if k.flags >= self.laps:
+                self._winners = [k.seat]
+                self._emit("win", f"{self._who(k.seat)} wins the race!", k.seat, seats=[k.seat])
+                return
+
+    def _arrive(self, kart: Kart, cell: Hex, how: str) -> None:
+        """Hook: a kart enters a cell by driving, being bumped, landing or being placed."""
+        value = self.track.bottle_tops.get(cell)
+        if value:
+            cap = catalogue.supply().bottle_top_cap
+            take = max(0, min(value, cap - kart.bottle_tops, self.bottle_tops_left))
+            kart.bottle_tops += take
+            self.bottle_tops_left -= take
+            note = "" if take == value else f" (capped at {cap})" if take < value else ""
+            self._emit("bottle-tops", f"{self._who(kart.seat)} collects {take} bottle top(s) at {cell.label}{note}.",
+                       kart.seat, cell=cell.label, amount=take)
+            self.turn.marks.append([cell.label, "bottle-tops"])
+        tile = self.board.get(cell)
+        if tile is not None and tile.face_down:
+            self._pick_up(kart, cell, tile)
+        elif tile is not None:
+            self._trap(kart, cell, tile, how)
+
+    def _pick_up(self, kart: Kart, cell: Hex, tile: BoardTile) -> None:
+        bags = [loc for loc in self._bag_order(kart) if self._room(kart, loc) > 0]
+        if not bags:
+            self._emit("bags-full", f"{self._who(kart.seat)}'s saddlebags are full: the tile on {cell.label} stays.",
+                       kart.seat, cell=cell.label)
+            return
+        del self.board[cell]
+        self.turn.marks.append([cell.label, "pickup"])
+        if len(bags) == 1:
+            kart.bags[bags[0]].append(Tile(tile.kind))
+            self._emit("pickup", f"{self._who(kart.seat)} picks up a junk tile at {cell.label}.", kart.seat,
+                       secret=f"You picked up {tile.kind}.", cell=cell.label)
+            return
+        # R14: with room in several saddlebags the player says which one.
+        ask = f"Which saddlebag takes the tile from {cell.label}?"
+        self.choice = Choice("bag", kart.seat, [str(b) for b in bags], ask, {"kind": tile.kind, "cell": cell.label})
+        self._emit("pickup", f"{self._who(kart.seat)} picks up a junk tile at {cell.label}.", kart.seat,
+                   secret=f"You picked up {tile.kind}.", cell=cell.label)
+
+    def _trap(self, kart: Kart, cell: Hex, tile: BoardTile, how: str) -> None:
+        """Hook: a face-up trap takes effect (the arsenal)."""
+
+    def _end_move(self, kart: Kart) -> None:
+        """The end of Phase 5, then Phase 6: pass the dice."""
+        self._end_turn()
+
+    def _end_turn(self) -> None:
+        self.turn.points = 0
+        if self._winners:
+            self.turn.phase = PHASE_OVER
+            return
+        nxt = (self.turn.seat + 1) % len(self.karts)
+        self._begin_turn(nxt, self.turn.number + 1)
+
+    # Choices ----------------------------------------------------------------------------------------
+
+    def _answer(self, option: str) -> None:
+        choice = self.choice
+        assert choice is not None
+        match = next((o for o in choice.options if o.lower() == option.lower()), None)
+        if match is None:
+            raise IllegalAction(f"{option!r} is not one of the choices: {' / '.join(choice.options)}.")
+        self.choice = None
+        kart = self.karts[choice.seat]
+        if choice.kind == "enter":
+            self._place(kart, cell_from_json(match), Facing[choice.context["facing"]], "enter")
+        elif choice.kind == "bag":
+            kart.bags[int(match)].append(Tile(choice.context["kind"]))
+            mover = self.karts[self.turn.seat]
+            if self.turn.phase == PHASE_MOVE and mover.seat == kart.seat and not self.turn.reversing:
+                self._after_step(kart, None)
+        elif choice.kind == "ram":
+            mover = self.karts[self.turn.seat]
+            target = cell_from_json(choice.context["target"])
+            assert mover.cell is not None and target is not None
+            allowed, _ = legal_plans(self.field(), mover.cell, mover.facing, self.turn.points)
+            self._drive(mover, allowed[target][int(match) - 1])
+        else:  # pragma: no cover - every kind is handled above
+            raise IllegalAction(f"unknown choice {choice.kind}")
+
+    # Turns ------------------------------------------------------------------------------------------
+
+    def _begin_turn(self, seat: int, number: int) -> None:
+        kart = self.karts[seat]
+        self.turn = Turn(seat, number, PHASE_DEEDS)
+        if kart.cell is None:
+            self._enter_race(kart)
+            return
+        if self.track.is_stream(kart.cell):
+            landing = self.track.landing_for(kart.cell)
+            if self.kart_at(landing.cell) is not None:
+                self._emit("turn-lost", f"{self._who(seat)}'s Landing Point {landing.cell.label} is taken: the turn "
+                           "is lost (R8).", seat, cell=landing.cell.label)
+                self._end_turn()
+                return
+            self._emit("landing", f"{self._who(seat)} climbs out of the stream at {landing.cell.label}.", seat,
+                       cell=landing.cell.label)
+            self._place(kart, landing.cell, landing.facing, "land")
+            if self.turn.seat != seat or self._winners:
+                return
+        if kart.glued:
+            kart.glued = False
+            self.turn.die_limit = 1
+            if self.board.get(kart.cell) is not None and self.board[kart.cell].kind == "glue":
+                self._return_tile(self.board.pop(kart.cell).kind)
+            self._emit("unglued", f"{self._who(seat)} peels off the Glue: one die this turn.", seat)
+        self.turn.began_at = kart.cell
+
+    def _enter_race(self, kart: Kart) -> None:
+        """R15: a kart enters on a free start cell of its player's choice."""
+        free = [s for s in self.track.starts if self.kart_at(s.cell) is None]
+        facing = self.track.starts[0].facing
+        if free:
+            cells = [s.cell for s in free]
+            facing = free[0].facing if len({s.facing for s in free}) == 1 else facing
+        else:
+            cells = self._overflow_start_cells()
+        if len(cells) == 1:
+            start = next((s for s in free if s.cell == cells[0]), None)
+            self._place(kart, cells[0], start.facing if start else facing, "enter")
+            return
+        self.turn.phase = PHASE_ENTER
+        by_cell = {s.cell: s.facing for s in free}
+        facings = {by_cell.get(c, facing) for c in cells}
+        enter_facing = facings.pop() if len(facings) == 1 else facing
+        self.choice = Choice("enter", kart.seat, [c.label for c in cells], "Choose your start cell.",
+                             {"facing": enter_facing.name})
+
+    def _overflow_start_cells(self) -> list[Hex]:
+        """R15: all three start cells taken: the free cells behind the line nearest a start cell."""
+        ahead = {b for _, b in self.track.line}
+        seen = {s.cell for s in self.track.starts}
+        frontier = deque((s.cell, 0) for s in self.track.starts)
+        best: list[Hex] = []
+        best_d: int | None = None
+        while frontier:
+            cell, d = frontier.popleft()
+            if best_d is not None and d > best_d:
+                break
+            if d > 0 and self.kart_at(cell) is None and not self.track.is_bridge(cell):
+                best.append(cell)
+                best_d = d
+                continue
+            for n in self.track.open_neighbours(cell):
+                if n in seen or n in ahead:
+                    continue
+                seen.add(n)
+                frontier.append((n, d + 1))
+        return sorted(best)
+
+    def _place(self, kart: Kart, cell: Hex | None, facing: Facing, how: str) -> None:
+        assert cell is not None
+        kart.cell = cell
+        kart.facing = facing
+        if how == "enter":
+            self._emit("enter", f"{self._who(kart.seat)} lines up on {cell.label}.", kart.seat, cell=cell.label)
+        self.turn.began_at = cell
+        self._arrive(kart, cell, how)
+        if self.turn.phase == PHASE_ENTER and self.choice is None:
+            self.turn.phase = PHASE_DEEDS
+
+    def _return_tile(self, kind: str) -> None:
+        """A used trap or weapon goes to the bottom of the junk pile."""
+        self.junk.append(kind)
+
+    def _advance(self) -> None:
+        """Move on through everything that offers the player to act nothing (phases 1, 2, 4, 6)."""
+        guard = 0
+        while not self._winners and self.choice is None:
+            guard += 1
+            if guard > 40 * len(self.karts):
+                raise RuntimeError("the race cannot go on: no player can act")
+            kart = self.karts[self.turn.seat]
+            phase = self.turn.phase
+            if phase == PHASE_DEEDS:
+                if self._phase_extras(kart, phase):
+                    return
+                self.turn.phase = PHASE_PARTS
+            elif phase == PHASE_PARTS:
+                if self._phase_extras(kart, phase):
+                    return
+                self.turn.phase = PHASE_ROLL
+            elif phase == PHASE_ROLL:
+                if self.forward_possible(kart) or self.reverse_possible(kart):
+                    return
+                assert kart.cell is not None
+                self._emit("boxed-in", f"{self._who(kart.seat)} is boxed in on {kart.cell.label} and can't move.",
+                           kart.seat, cell=kart.cell.label)
+                self._end_turn()
+            elif phase == PHASE_MOVE:
+                if self._move_actions(kart):
+                    return
+                self._end_move(kart)
+            else:
+                return
+
+    def _move_path(self, kart: Kart, cells: tuple[Hex, ...]) -> None:
+        """Drive a whole path: each cell must be a legal step when it is reached."""
+        seat = kart.seat
+        rolled_before = self.dice.state
+        for i, cell in enumerate(cells):
+            if self._winners or self.turn.seat != seat or self.turn.phase != PHASE_MOVE:
+                rest = " ".join(c.label for c in cells[i:])
+                self._emit("path-cut", f"The move ended before {rest}.", seat)
+                return
+            if self.choice is not None:
+                raise IllegalAction(f"The path stops at a question ({self.choice.prompt}); answer it, then go on.")
+            try:
+                self._step(self.karts[seat], cell)
+            except IllegalAction as exc:
+                if self.dice.state != rolled_before:
+                    self._emit("path-cut", f"The move stopped at step {i + 1}: {exc}", seat)
+                    return
+                raise IllegalAction(f"Step {i + 1} of the path: {exc}") from None
+
+    # ------------------------------------------------------------------------------------------------
+    # Serialisation and views
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "game": self.key,
+            "format_version": self.format_version,
+            "setup": self.setup,
+            "seed": self.seed,
+            "ply": self._ply,
+            "karts": [k.to_dict() for k in self.karts],
+            "board": {c.label: t.to_dict() for c, t in sorted(self.board.items())},
+            "junk": list(self.junk),
+            "parts_left": dict(self.parts_left),
+            "bottle_tops_left": self.bottle_tops_left,
+            "flags_left": self.flags_left,
+            "dice_left": dict(self.dice_left),
+            "dice": self.dice.to_dict(),
+            "turn": self.turn.to_dict(),
+            "choice": self.choice.to_dict() if self.choice else None,
+            "winners": list(self._winners),
+            "events": [e.to_dict() for e in self.last_events],
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Self:
+        if data.get("game") != cls.key:
+            raise ValueError(f"not a Junkyard Races game: {data.get('game')!r}")
+        if data.get("format_version") != cls.format_version:
+            raise ValueError(f"format version {data.get('format_version')} is not {cls.format_version}")
+        g = cls()
+        g.setup = data["setup"]
+        g.seed = int(data["seed"])
+        opts = g.setup["options"]
+        g.track = get_track(opts["track"])
+        g.laps = int(opts["laps"])
+        g.teams = bool(opts["teams"])
+        g._ply = int(data["ply"])
+        g.karts = [Kart.from_dict(k) for k in data["karts"]]
+        g.board = {cell_from_json(c): BoardTile.from_dict(t) for c, t in data["board"].items()}  # type: ignore[misc]
+        g.junk = list(data["junk"])
+        g.parts_left = {k: int(v) for k, v in data["parts_left"].items()}
+        g.bottle_tops_left = int(data["bottle_tops_left"])
+        g.flags_left = int(data["flags_left"])
+        g.dice_left = {k: int(v) for k, v in data["dice_left"].items()}
+        g.dice = Dice.from_dict(data["dice"])
+        g.turn = Turn.from_dict(data["turn"])
+        g.choice = Choice.from_dict(data["choice"]) if data.get("choice") else None
+        g._winners = [int(s) for s in data.get("winners", [])]
+        g.last_events = [Event.from_dict(e) for e in data.get("events", [])]
+        return g
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` (or the public) may see: no face-down tile kinds, no dice state (R12)."""
+        karts = []
+        for k in self.karts:
+            d = k.to_dict()
+            if seat != k.seat:
+                d["bags"] = {loc: [t if t.endswith("+") else "hidden" for t in tiles]
+                             for loc, tiles in d["bags"].items()}
+            karts.append(d)
+        board = {}
+        for c, t in sorted(self.board.items()):
+            board[c.label] = {"kind": "junk", "face_down": True} if t.face_down else t.to_dict()
+        choice = None
+        if self.choice is not None:
+            choice = self.choice.to_dict()
+            choice.pop("context", None)
+        return {
+            "game": self.key,
+            "viewer": seat,
+            "track": self.track.name,
+            "laps": self.laps,
+            "teams": self.teams,
+            "ply": self._ply,
+            "to_act": self.to_act,
+            "phase": self.phase,
+            "winners": list(self._winners),
+            "karts": karts,
+            "board": board,
+            "turn": self.turn.to_dict(),
+            "choice": choice,
+            "supply": {
+                "junk": len(self.junk),
+                "bottle_tops": self.bottle_tops_left,
+                "flags": self.flags_left,
+                "parts": dict(self.parts_left),
+                "dice": dict(self.dice_left),
+            },
+            "events": [e.to_dict() for e in events_for(self.last_events, seat)],
+        }
+
+    # ------------------------------------------------------------------------------------------------
+    # The position format
+
+    @classmethod
+    def from_position(cls, position: dict[str, Any]) -> Self:
+        """Set up a situation directly (see NOTATION.md): karts, tiles, whose turn, the phase, dice."""
+        from rules.races.position import build
+
+        return build(cls, position)
+
+    # Helpers for front ends -----------------------------------------------------------------------
+
+    def describe_refusal(self, exc: Exception) -> str:
+        return str(exc)
+
+
+__all__ = ["IllegalAction", "NotationError", "Races"]

@@ -1,0 +1,230 @@
+"""Kart movement: what one step does, and the look-ahead behind the whole-roll rule (R9).
+
+A :class:`Field` is a snapshot of what matters to movement (where karts stand, who was bumped this
+turn, which cells hold a trap that may stop a kart). :func:`step_plans` says, for each of the three
+cells a kart could step to, what that step would do or why it cannot be made. :func:`usable` looks
+ahead: how many of its movement points a kart can still use, where a stop that a rule causes (a trap,
+a bump with no way round, a fall into the stream) counts as using them all.
+
+The arsenal plugs in through the Field: ``stop_cells`` (traps that may stop a kart) and
+``bump_reach`` (how far the mover pushes a kart: a Battering Ram offers two cells).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from rules.hexgrid import Facing, Hex
+from rules.races.track import Track
+
+
+@dataclass(frozen=True, slots=True)
+class Field:
+    track: Track
+    karts: dict[Hex, int]  # track cell -> seat of the kart on it (karts in the stream are not here)
+    bumped: frozenset[int] = frozenset()
+    stop_cells: frozenset[Hex] = frozenset()
+    bump_reach: tuple[int, ...] = (1,)
+    key: tuple = field(default=(), compare=False)
+
+    def with_bump(self, seat: int, frm: Hex, to: Hex) -> Field:
+        karts = dict(self.karts)
+        del karts[frm]
+        if self.track.on_track(to):
+            karts[to] = seat
+        return Field(self.track, karts, self.bumped | {seat}, self.stop_cells, self.bump_reach,
+                     (frozenset(karts.items()), self.bumped | {seat}))
+
+    def cache_key(self) -> tuple:
+        return self.key or (frozenset(self.karts.items()), self.bumped)
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """What one step (or one jump over a collapsed bridge) does."""
+
+    target: Hex  # the neighbouring cell stepped into
+    facing: Facing  # the mover's facing afterwards
+    cost: int  # movement points used
+    end: Hex  # where the mover ends up (a jump: the far end, or the gap cell it fell into)
+    over: tuple[Hex, ...] = ()  # gap cells flown over before ``end``
+    bump: tuple[int, Hex, Hex] | None = None  # (seat, from, to) of a kart pushed out of the way
+    falls: bool = False  # the mover ends in the stream
+    trap: bool = False  # the mover enters a cell whose trap may stop it
+
+    @property
+    def rule_stop(self) -> bool:
+        return self.falls or self.trap
+
+
+def forward_cells(cell: Hex, facing: Facing) -> list[tuple[Hex, Facing]]:
+    """R5: ahead-left, ahead, ahead-right, with the facing after each step."""
+    return [(cell.neighbour(f), f) for f in (facing.left, facing, facing.right)]
+
+
+def reverse_cells(cell: Hex, facing: Facing) -> list[tuple[Hex, Facing]]:
+    """R5: behind-left, behind, behind-right; the kart keeps its front toward the cell it left."""
+    back = facing.opposite
+    return [(cell.neighbour(d), d.opposite) for d in (back.right, back, back.left)]
+
+
+def _push(fld: Field, victim: int, at: Hex, direction: Facing, reach: int) -> Hex | str:
+    """Where a kart on ``at`` ends when pushed ``reach`` cells, or why it cannot be pushed."""
+    track = fld.track
+    if victim in fld.bumped:
+        return "that kart has already been bumped this turn, and a kart is bumped at most once a turn"
+    cur = at
+    for _ in range(reach):
+        nxt = cur.neighbour(direction)
+        if track.wall_between(cur, nxt):
+            return "a wall stands behind it, and no kart is bumped over a wall"
+        if not track.may_bump(cur, nxt):
+            return "the bridge arrows do not let it be pushed that way"
+        if nxt in fld.karts:
+            return "another kart stands right behind it, and only one kart can be bumped at a time"
+        cur = nxt
+        if track.is_stream(cur):
+            break
+    return cur
+
+
+def step_plans(
+    fld: Field, cell: Hex, facing: Facing, points: int, reversing: bool = False
+) -> dict[Hex, list[Plan] | str]:
+    """For each cell one step away (forward, or backward when reversing): its plans or why not.
+
+    A step has several plans only when the player chooses how far to push a kart (Battering Ram).
+    """
+    track = fld.track
+    out: dict[Hex, list[Plan] | str] = {}
+    cells = reverse_cells(cell, facing) if reversing else forward_cells(cell, facing)
+    for target, new_facing in cells:
+        direction = cell.facing_to(target)
+        assert direction is not None
+        gap = None if reversing else track.gap_from.get(cell)
+        if gap is not None and target == gap.cells[0]:
+            out[target] = _jump_plans(fld, gap, points)
+            continue
+        if target not in track.terrain:
+            out[target] = "that is off the track, behind a wall"
+            continue
+        if track.is_stream(target):
+            out[target] = "karts don't drive into the stream; cross it only by a bridge"
+            continue
+        if track.wall_between(cell, target):
+            out[target] = "a wall is in the way"
+            continue
+        if not track.may_step(cell, target):
+            if track.is_bridge(target):
+                out[target] = "the bridge can't be entered from here: follow its white arrows"
+            else:
+                out[target] = "a kart leaves a bridge only where its white arrows point"
+            continue
+        trap = target in fld.stop_cells
+        victim = fld.karts.get(target)
+        if victim is None:
+            out[target] = [Plan(target, new_facing, 1, target, trap=trap)]
+            continue
+        if reversing:
+            out[target] = "a kart is there, and karts can't be bumped while reversing"
+            continue
+        plans: list[Plan] | str = []
+        reason = ""
+        for reach in fld.bump_reach:
+            dest = _push(fld, victim, target, direction, reach)
+            if isinstance(dest, str):
+                reason = reason or dest
+                continue
+            plans.append(Plan(target, new_facing, 1, target, bump=(victim, target, dest), trap=trap))
+        out[target] = plans if plans else f"the kart there can't be bumped: {reason}"
+    return out
+
+
+def _jump_plans(fld: Field, gap, points: int) -> list[Plan] | str:
+    """R7: a kart entering the gap flies straight on; short of the far end it falls in."""
+    need = len(gap.cells) + 1
+    if points < need:
+        fell_in = gap.cells[points - 1]
+        return [Plan(gap.cells[0], gap.facing, points, fell_in, over=gap.cells[:points], falls=True)]
+    victim = fld.karts.get(gap.far)
+    trap = gap.far in fld.stop_cells
+    if victim is None:
+        return [Plan(gap.cells[0], gap.facing, need, gap.far, over=gap.cells, trap=trap)]
+    dest = _push(fld, victim, gap.far, gap.facing, fld.bump_reach[0])
+    if isinstance(dest, str):
+        # Nowhere to land: the kart on the far end stays put and the jumper drops into the water.
+        return [Plan(gap.cells[0], gap.facing, len(gap.cells), gap.cells[-1], over=gap.cells, falls=True)]
+    return [Plan(gap.cells[0], gap.facing, need, gap.far, over=gap.cells, bump=(victim, gap.far, dest), trap=trap)]
+
+
+class Lookahead:
+    """Memoised answers to "how many of m points can a kart still use from here?" (R9)."""
+
+    def __init__(self) -> None:
+        self.memo: dict[tuple, int] = {}
+
+    def usable(self, fld: Field, cell: Hex, facing: Facing, m: int) -> int:
+        if m <= 0:
+            return 0
+        key = (fld.cache_key(), cell, facing, m)
+        hit = self.memo.get(key)
+        if hit is not None:
+            return hit
+        best = 0
+        for plans in step_plans(fld, cell, facing, m).values():
+            if isinstance(plans, str):
+                continue
+            for plan in plans:
+                v = self.plan_value(fld, plan, m)
+                if v > best:
+                    best = v
+                    if best >= m:
+                        self.memo[key] = m
+                        return m
+        self.memo[key] = best
+        return best
+
+    def plan_value(self, fld: Field, plan: Plan, m: int) -> int:
+        """Points a plan lets the kart use out of ``m``; a stop a rule causes uses them all."""
+        if plan.rule_stop or plan.cost >= m:
+            return m
+        after = fld
+        if plan.bump is not None:
+            seat, frm, to = plan.bump
+            after = fld.with_bump(seat, frm, to)
+            if not has_step(after, plan.end, plan.facing, m - plan.cost):
+                return m  # a bump with no way round stops the kart in the bumped kart's place
+        return plan.cost + self.usable(after, plan.end, plan.facing, m - plan.cost)
+
+
+def has_step(fld: Field, cell: Hex, facing: Facing, points: int, reversing: bool = False) -> bool:
+    return any(not isinstance(p, str) for p in step_plans(fld, cell, facing, points, reversing).values())
+
+
+def legal_plans(
+    fld: Field, cell: Hex, facing: Facing, points: int, look: Lookahead | None = None
+) -> tuple[dict[Hex, list[Plan]], dict[Hex, str]]:
+    """Forward steps allowed by every rule including R9, and the reason for each refused cell."""
+    look = look or Lookahead()
+    allowed: dict[Hex, list[Plan]] = {}
+    refused: dict[Hex, str] = {}
+    options = step_plans(fld, cell, facing, points)
+    values: dict[Hex, list[tuple[Plan, int]]] = {}
+    best = 0
+    for target, plans in options.items():
+        if isinstance(plans, str):
+            refused[target] = plans
+            continue
+        values[target] = [(p, look.plan_value(fld, p, points)) for p in plans]
+        best = max(best, max(v for _, v in values[target]))
+    for target, scored in values.items():
+        ok = [p for p, v in scored if v >= best]
+        if ok:
+            allowed[target] = ok
+        else:
+            used = max(v for _, v in scored)
+            refused[target] = (
+                f"you must use your whole roll (R9): that way you would be stuck after {used} of your "
+                f"{points} points, but another way uses {best}"
+            )
+    return allowed, refused

@@ -1,0 +1,126 @@
+"""The position format: a few lines of JSON that set up any Junkyard Races situation.
+
+A rule test states its situation directly instead of playing fifty moves to reach it. Every field but
+``karts`` is optional; see ``rules/races/NOTATION.md`` for the whole format with examples.
+"""
+
+from __future__ import annotations
+
+from typing import Any, TypeVar
+
+from rules.contract import SetupError
+from rules.hexgrid import Facing, parse_label
+from rules.races import catalogue
+from rules.races.state import (
+    PHASE_DEEDS,
+    PHASE_MOVE,
+    PHASE_PARTS,
+    PHASE_ROLL,
+    PRINTED_BAG,
+    BoardTile,
+    Tile,
+    Turn,
+)
+
+G = TypeVar("G")
+
+PHASES = {"start", PHASE_DEEDS, PHASE_PARTS, PHASE_ROLL, PHASE_MOVE}
+
+
+def _seat(game: Any, ref: Any) -> int:
+    if isinstance(ref, int):
+        return ref
+    seat = game.seat_by_colour(str(ref))
+    if seat is None:
+        raise SetupError(f"no kart is {ref!r}")
+    return seat
+
+
+def _take_junk(game: Any, kind: str) -> None:
+    if kind not in catalogue.JUNK_KINDS:
+        raise SetupError(f"{kind!r} is not a junk tile; choose from {', '.join(catalogue.JUNK_KINDS)}")
+    try:
+        game.junk.remove(kind)
+    except ValueError:
+        raise SetupError(f"no {kind} tile is left in the junk pile") from None
+
+
+def build(cls: type[G], pos: dict[str, Any]) -> G:
+    karts_in = pos.get("karts")
+    if not karts_in:
+        raise SetupError("a position needs 'karts'")
+    options = {"track": pos.get("track", "A"), **pos.get("options", {})}
+    seats = [{k: v for k, v in (("name", kd.get("name")), ("colour", kd.get("colour")), ("team", kd.get("team")))
+              if v is not None} for kd in karts_in]
+    game: Any = cls.create({"seats": seats, "options": options}, int(pos.get("seed", 1)))
+    game.last_events = []
+    game.choice = None
+    for kart, kd in zip(game.karts, karts_in, strict=True):
+        kart.cell = parse_label(kd["cell"]) if kd.get("cell") else None
+        kart.facing = Facing.parse(kd.get("facing", "N"))
+        kart.flags = int(kd.get("flags", 0))
+        game.flags_left -= kart.flags
+        kart.armed = bool(kd.get("armed", kart.flags > 0 or kart.cell is not None))
+        kart.bridge_since_line = bool(kd.get("bridge", False))
+        kart.bottle_tops = int(kd.get("bottle_tops", 0))
+        game.bottle_tops_left -= kart.bottle_tops
+        kart.glued = bool(kd.get("glued", False))
+        kart.parts = {}
+        kart.bags = {PRINTED_BAG: []}
+        for loc_text, part in kd.get("parts", {}).items():
+            if part not in catalogue.parts():
+                raise SetupError(f"{part!r} is not a part; choose from {', '.join(catalogue.parts())}")
+            game.parts_left[part] -= 1
+            game._fit(kart, part, int(loc_text))
+        for loc_text, tiles in kd.get("bags", {}).items():
+            loc = int(loc_text)
+            if loc not in kart.bags:
+                raise SetupError(f"{kart.colour} has no saddlebag at location {loc}")
+            for text in tiles:
+                tile = Tile.from_json(text)
+                _take_junk(game, tile.kind)
+                kart.bags[loc].append(tile)
+            if len(kart.bags[loc]) > game._capacity(kart, loc):
+                raise SetupError(f"{kart.colour}'s saddlebag {loc} holds only {game._capacity(kart, loc)} tiles")
+        for colour in ("white", "red"):
+            n = int(kd.get("fuel", {}).get(colour, 0))
+            kart.fuel[colour] = n
+            game.dice_left[colour] -= n
+    cells = [k.cell for k in game.karts if k.cell is not None and game.track.on_track(k.cell)]
+    if len(cells) != len(set(cells)):
+        raise SetupError("two karts stand on the same cell")
+    game.board = {}
+    for label, text in pos.get("board", {}).items():
+        cell = parse_label(label)
+        words = text.replace(":", " ").split()
+        if words[0] == "junk":
+            kind = words[1] if len(words) > 1 else game.junk[0]
+            _take_junk(game, kind)
+            game.board[cell] = BoardTile(kind, face_down=True)
+        else:
+            _take_junk(game, words[0])
+            arrow = Facing.parse(words[1]) if len(words) > 1 else None
+            owner = _seat(game, words[2]) if len(words) > 2 else None
+            game.board[cell] = BoardTile(words[0], face_down=False, arrow=arrow, owner=owner)
+    seat = _seat(game, pos.get("turn", 0))
+    phase = pos.get("phase", "start")
+    if phase not in PHASES:
+        raise SetupError(f"phase {phase!r} is not one of {', '.join(sorted(PHASES))}")
+    if phase == "start":
+        game._begin_turn(seat, 1)
+    else:
+        kart = game.karts[seat]
+        game.turn = Turn(seat, 1, phase, began_at=kart.cell)
+        if phase == PHASE_MOVE:
+            game.turn.points = int(pos.get("points", 1))
+            game.turn.reversing = bool(pos.get("reversing", False))
+            game.turn.reverse_steps = int(pos.get("reverse_steps", 0))
+            game.turn.move_from = kart.cell
+            game.turn.move_facing = kart.facing
+        game.turn.bumped = [_seat(game, s) for s in pos.get("bumped", [])]
+        if pos.get("die_limit") is not None:
+            game.turn.die_limit = int(pos["die_limit"])
+    game.dice.load(pos.get("dice", []))
+    game._advance()
+    game._ply = 0
+    return game
