@@ -54,6 +54,13 @@ class Reply:
     stale: bool = False
 
 
+@dataclass(frozen=True, slots=True)
+class _After:
+    view: dict[str, Any]
+    buttons: list[ButtonSpec]
+    describe: str
+
+
 def refuse(text: str, *, stale: bool = False, game_id: int | None = None) -> Reply:
     """A private refusal: what is wrong and what is possible."""
     return Reply(text, ok=False, ephemeral=True, stale=stale, game_id=game_id)
@@ -276,20 +283,17 @@ class Service:
             setup = {"seats": [{"name": s.name, **s.options} for s in rec.seats],
                      "options": dict(rec.setup.get("options", {}))}
             try:
-                game = cls.create(setup, rec.seed)
+                game = await asyncio.to_thread(cls.create, setup, rec.seed)
             except (SetupError, ValueError) as exc:
                 return refuse(f"Can't start {cls.title}: {exc}")
             status = FINISHED if game.is_over else ACTIVE
-            rec = await self.store.start_game(rec.id, setup=setup, seats=rec.seats, state=game.to_dict(),
-                                              status=status)
+            rec = await self.store.start_game(rec.id, setup=setup, seats=rec.seats,
+                                              state=await asyncio.to_thread(game.to_dict), status=status)
             self._cache[rec.id] = (rec.version, game)
-            view = game.view(None)
-            seat = game.to_act
-            buttons = front.buttons(game, seat) if seat is not None else []
-            describe = front.describe(game, None)
-        png = await self._render(front, view, [])
-        text = f"**{cls.title}** begins! Seats: {self._seat_line(rec)}.\n{describe}"
-        return Reply(text, png=png, mention=self._mention_for(rec, game), buttons=buttons, game_id=rec.id,
+            after = await asyncio.to_thread(self._after_move, front, game)
+        png = await self._render(front, after.view, [])
+        text = f"**{cls.title}** begins! Seats: {self._seat_line(rec)}.\n{after.describe}"
+        return Reply(text, png=png, mention=self._mention_for(rec, game), buttons=after.buttons, game_id=rec.id,
                      version=rec.version, changed=True)
 
     async def abort(self, channel_id: int, user_id: int, *, can_manage: bool = False) -> Reply:
@@ -324,21 +328,23 @@ class Service:
                 return refuse(f"That button is from move {expected_version}; the game is at move {rec.version} "
                               f"now. Use the newest message or `/game status`.", stale=True, game_id=rec.id)
             seat = rec.seat_of(user_id)
-            game = await self.load(rec)
-            front = self.fronts(rec.game_key)
             if seat is None:
                 return refuse(f"You have no seat in this game. Players: {self._seat_line(rec)}.")
+            game = await self.load(rec)
+            front = self.fronts(rec.game_key)
             if not may_act(game, seat):
                 turn = game.to_act
                 who = f"<@{rec.seats[turn].user_id}>" if turn is not None else "nobody"
                 return refuse(f"It is not your turn: {who} is to act.")
+            # While this move is applied and saved, the game object is ours alone: readers such as
+            # autocomplete load a fresh copy from the snapshot.
+            self.forget(rec.id)
             try:
-                action = game.parse_action(action_text.strip())
-                events = game.apply(action)
+                action, events, state = await asyncio.to_thread(self._apply, game, action_text.strip())
             except IllegalAction as exc:
+                self._cache[rec.id] = (rec.version, game)  # unchanged, as the contract promises
                 return refuse(f"{exc}\nPossible now: {game.describe_legal()}")
             except Exception:
-                self.forget(rec.id)
                 log.exception("game %s: applying %r failed", rec.id, action_text)
                 return refuse("Something went wrong applying that move; nothing changed. Try `/game status`.")
             public = [e for e in (ev.for_viewer(None) for ev in events) if e is not None]
@@ -346,31 +352,39 @@ class Service:
             status = FINISHED if game.is_over else ACTIVE
             try:
                 rec = await self.store.append_action(rec.id, expected_version=rec.version, seat=seat,
-                                                     user_id=user_id, action=str(action), state=game.to_dict(),
+                                                     user_id=user_id, action=str(action), state=state,
                                                      status=status, narration=narration)
             except StaleVersion as exc:
-                self.forget(rec.id)
                 return refuse(f"The game moved on before your move was saved ({exc}); nothing was applied. "
                               f"Look at the newest board and try again.", stale=True, game_id=rec.id)
-            except BaseException:
-                self.forget(rec.id)
-                raise
             self._cache[rec.id] = (rec.version, game)
-            view = game.view(None)
             private = self._private_notes(rec, front, events)
+            after = await asyncio.to_thread(self._after_move, front, game)
             nxt = game.to_act
-            buttons = front.buttons(game, nxt) if nxt is not None else []
-            describe = front.describe(game, None)
             mention = self._mention_for(rec, game) if nxt is not None and nxt != seat else None
-        png = await self._render(front, view, public)
+        png = await self._render(front, after.view, public)
         name = rec.seats[seat].name
         text = f"**{name}**: {narration}" if narration else f"**{name}** played `{action}`."
         if game.is_over:
-            text += "\n" + describe
+            text += "\n" + after.describe
         elif mention is not None:
             text += f"\n<@{mention}>, your turn."
-        return Reply(text, png=png, mention=mention, buttons=buttons, private=private, game_id=rec.id,
+        return Reply(text, png=png, mention=mention, buttons=after.buttons, private=private, game_id=rec.id,
                      version=rec.version, changed=True)
+
+    @staticmethod
+    def _apply(game: Game, text: str) -> tuple[Any, list[Event], dict[str, Any]]:
+        """Parse, apply and serialise (in a worker thread: a game's rules may take a while)."""
+        action = game.parse_action(text)
+        events = game.apply(action)
+        return action, events, game.to_dict()
+
+    @staticmethod
+    def _after_move(front: GameFront, game: Game) -> _After:
+        """The public view, buttons for the next seat and the status line (in a worker thread)."""
+        seat = game.to_act
+        return _After(game.view(None), front.buttons(game, seat) if seat is not None else [],
+                      front.describe(game, None))
 
     # Queries -----------------------------------------------------------------------------------
 
@@ -391,16 +405,23 @@ class Service:
                              f"`/game start` to begin.", ephemeral=True, game_id=rec.id)
             game = await self.load(rec)
             seat = rec.seat_of(user_id) if user_id is not None else None
-            view = game.view(seat)
-            text = front.describe(game, seat)
-            buttons: list[ButtonSpec] = []
-            if rec.status == ACTIVE and seat is not None and may_act(game, seat):
-                text += f"\nYou can: {game.describe_legal()}"
-                buttons = front.buttons(game, seat)
+            can = rec.status == ACTIVE and seat is not None and may_act(game, seat)
+            view, text, buttons, legal = await asyncio.to_thread(self._status_parts, front, game, seat, can)
+            if can:
+                text += f"\nYou can: {legal}"
             elif rec.status != ACTIVE:
                 text = f"(last game, {rec.status}) " + text
         png = await self._render(front, view, [])
         return Reply(text, ephemeral=True, png=png, buttons=buttons, game_id=rec.id, version=rec.version)
+
+    @staticmethod
+    def _status_parts(front: GameFront, game: Game, seat: int | None, can_act: bool
+                      ) -> tuple[dict[str, Any], str, list[ButtonSpec], str]:
+        view = game.view(seat)
+        text = front.describe(game, seat)
+        if not can_act or seat is None:
+            return view, text, [], ""
+        return view, text, front.buttons(game, seat), game.describe_legal()
 
     async def log(self, channel_id: int, limit: int = 20) -> Reply:
         """The last ``limit`` moves of the channel's game (or its last finished one)."""

@@ -136,6 +136,11 @@ class ActionButton(discord.ui.DynamicItem[discord.ui.Button], template=CUSTOM_ID
         if interaction.channel_id is None:
             await interaction.response.send_message("This button only works in a server channel.", ephemeral=True)
             return
-        reply = await service.act(interaction.channel_id, interaction.user.id, self.action, self.version,
-                                  game_id=self.game_id)
+        try:
+            reply = await service.act(interaction.channel_id, interaction.user.id, self.action, self.version,
+                                      game_id=self.game_id)
+        except Exception:
+            log.exception("button %s failed", self.custom_id)
+            reply = Reply("Something went wrong; nothing was changed. Try `/game status`.", ok=False,
+                          ephemeral=True)
         await send_reply(interaction, reply, pressed=True)

@@ -283,3 +283,18 @@ async def test_rules_lookup_defaults_to_the_channel_game(h, monkeypatch):
     only(await h.slash(ANN, "game new", game="toy"))
     choices = await h.autocomplete(ANN, "rules", "topic", topic="roll")
     assert choices == [{"name": "Rolling", "value": "roll"}]
+
+
+async def test_an_unexpected_error_is_answered_privately(h, monkeypatch, caplog):
+    board = await started(h)
+
+    async def broken(*args, **kwargs):
+        raise RuntimeError("disk on fire")
+
+    monkeypatch.setattr(h.bot.service, "status", broken)
+    monkeypatch.setattr(h.bot.service, "act", broken)
+    r = only(await h.slash(ANN, "game status"))
+    assert r.ephemeral and "Something went wrong" in r.content
+    r = only(await h.press(ANN, board, "Roll"))
+    assert r.ephemeral and "Something went wrong" in r.content
+    assert "disk on fire" in caplog.text
