@@ -41,7 +41,7 @@ async def sync(token: str, guild_id: int | None, clear: bool) -> list[str]:
         synced = await client.tree.sync(guild=guild)
         return [c.name for c in synced]
     finally:
-        await client.http.close()
+        await client.close()
 
 
 def run(args: argparse.Namespace) -> int:
