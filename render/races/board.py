@@ -690,7 +690,9 @@ def _draw_board(track: Track, geo: BoardGeometry) -> Image.Image:
     for cid, lp in track.landings.items():
         c = geo.centre(lp.cell)
         draw_facing_arrow(draw, c, size, facing_angle(lp.facing), BLUE_ARROW, WHITE)
-        _crossing_badge(draw, polar(c, facing_angle(lp.facing) + 180, size * 0.62), size, cid)
+        # the crossing number at the arrow's tail, or beside it when the tail would hide the cell label
+        spot = facing_angle(lp.facing) + 180 if lp.facing is not Facing.S else -150.0
+        _crossing_badge(draw, polar(c, spot, size * 0.62), size, cid)
     # Mark each stretch of water with the Landing Point it leads to, once, where it is nearest.
     for cid, lp in track.landings.items():
         water = [c for c, k in track.stream_landing.items() if k == cid]
