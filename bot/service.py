@@ -226,7 +226,7 @@ class Service:
             else:
                 seats[mine] = Seat(user_id, user_name, opts)
                 verb = "changed seat options in"
-            rec = await self.store.update_lobby(rec.id, seats=seats)
+            rec = await self.store.update_lobby(rec.id, seats=seats, expected_seats=rec.seats)
         text = f"<@{user_id}> {verb} the {cls.title} lobby. Seats: {self._seat_line(rec)}."
         if notes:
             text += "\n" + "\n".join(notes)
@@ -250,7 +250,11 @@ class Service:
         if not seats:
             await self.store.set_status(rec.id, "aborted", from_statuses=(LOBBY,))
             return Reply(text + " The lobby is empty and closed.", game_id=rec.id)
-        rec = await self.store.update_lobby(rec.id, seats=seats)
+        host = None
+        if rec.seats[seat].user_id == rec.host_id:
+            host = seats[0].user_id
+            text += f" <@{host}> is the host now."
+        rec = await self.store.update_lobby(rec.id, seats=seats, host_id=host, expected_seats=rec.seats)
         return Reply(f"{text} Seats: {self._seat_line(rec)}.", game_id=rec.id)
 
     async def kick(self, channel_id: int, actor_id: int, target_id: int, *, can_manage: bool = False) -> Reply:

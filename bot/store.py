@@ -148,13 +148,15 @@ class Store(ABC):
 
     @abstractmethod
     async def update_lobby(self, game_id: int, *, seats: Sequence[Seat], setup: dict[str, Any] | None = None,
-                           host_id: int | None = None) -> GameRecord:
-        """Change a lobby's seats (and setup or host); raises :class:`StaleVersion` if not in the lobby."""
+                           host_id: int | None = None, expected_seats: Sequence[Seat] | None = None
+                           ) -> GameRecord:
+        """Change a lobby's seats (and setup or host); raises :class:`StaleVersion` if the game left the
+        lobby or, when ``expected_seats`` is given, its seats are no longer those."""
 
     @abstractmethod
     async def start_game(self, game_id: int, *, setup: dict[str, Any], seats: Sequence[Seat],
                          state: dict[str, Any], status: str = ACTIVE) -> GameRecord:
-        """Lobby → running with the initial state at version 0."""
+        """Lobby → running with the initial state at version 0; ``seats`` must still be the lobby's seats."""
 
     @abstractmethod
     async def append_action(self, game_id: int, *, expected_version: int, seat: int | None, user_id: int | None,
@@ -359,15 +361,20 @@ class SqliteStore(Store):
         return [_record(r) for r in rows]
 
     async def _write(self, game_id: int, expected_version: int, sql: str, params: Sequence[Any],
-                     statuses: Sequence[str], extra: Callable[[], Any] | None = None) -> GameRecord:
-        """Run one guarded UPDATE (plus ``extra`` statements) in a transaction, or raise StaleVersion."""
+                     statuses: Sequence[str], extra: Callable[[], Any] | None = None,
+                     seats_guard: Sequence[Seat] | None = None) -> GameRecord:
+        """Run one guarded UPDATE (plus ``extra`` statements) in a transaction, or raise StaleVersion.
+        ``seats_guard``: the seats the caller read; the write fails if they changed meanwhile."""
         placeholders = ", ".join("?" for _ in statuses)
+        guard_sql, guard_params = "", ()
+        if seats_guard is not None:
+            guard_sql, guard_params = " AND seats = ?", (_dumps([s.to_dict() for s in seats_guard]),)
         async with self._lock:
             await self._transaction()
             try:
                 cur = await self.db.execute(
-                    f"{sql} WHERE id = ? AND version = ? AND status IN ({placeholders})",
-                    (*params, game_id, expected_version, *statuses),
+                    f"{sql} WHERE id = ? AND version = ? AND status IN ({placeholders}){guard_sql}",
+                    (*params, game_id, expected_version, *statuses, *guard_params),
                 )
                 if cur.rowcount != 1:
                     await self.db.execute("ROLLBACK")
@@ -388,7 +395,8 @@ class SqliteStore(Store):
             return await self._fetch_game(game_id)
 
     async def update_lobby(self, game_id: int, *, seats: Sequence[Seat], setup: dict[str, Any] | None = None,
-                           host_id: int | None = None) -> GameRecord:
+                           host_id: int | None = None, expected_seats: Sequence[Seat] | None = None
+                           ) -> GameRecord:
         sets = ["seats = ?", "updated_at = ?"]
         params: list[Any] = [_dumps([s.to_dict() for s in seats]), self._clock()]
         if setup is not None:
@@ -397,7 +405,8 @@ class SqliteStore(Store):
         if host_id is not None:
             sets.append("host_id = ?")
             params.append(host_id)
-        return await self._write(game_id, 0, f"UPDATE games SET {', '.join(sets)}", params, (LOBBY,))
+        return await self._write(game_id, 0, f"UPDATE games SET {', '.join(sets)}", params, (LOBBY,),
+                                 seats_guard=expected_seats)
 
     async def start_game(self, game_id: int, *, setup: dict[str, Any], seats: Sequence[Seat],
                          state: dict[str, Any], status: str = ACTIVE) -> GameRecord:
@@ -406,6 +415,7 @@ class SqliteStore(Store):
         return await self._write(
             game_id, 0, "UPDATE games SET status = ?, setup = ?, seats = ?, state = ?, updated_at = ?",
             (status, _dumps(setup), _dumps([s.to_dict() for s in seats]), _dumps(state), self._clock()), (LOBBY,),
+            seats_guard=seats,
         )
 
     async def append_action(self, game_id: int, *, expected_version: int, seat: int | None, user_id: int | None,

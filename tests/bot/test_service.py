@@ -254,3 +254,12 @@ async def test_log_limit_is_clamped(service, limit):
     await service.act(CH, ANN, "roll")
     r = await service.log(CH, limit=limit)
     assert r.ok and "1. Ann `roll`" in r.text
+
+
+async def test_host_leaving_the_lobby_hands_it_on(service):
+    await lobby(service)
+    r = await service.leave(CH, ANN)
+    assert r.ok and f"<@{BOB}> is the host now." in r.text
+    assert (await service.store.channel_game(CH)).host_id == BOB
+    assert (await service.join(CH, CAT, "Cat")).ok
+    assert (await service.start(CH, BOB)).ok

@@ -196,3 +196,15 @@ def test_db_path_from_environment(monkeypatch):
     assert default_db_path() == "/data/x.db"
     monkeypatch.delenv("JUNKYARD_DB")
     assert default_db_path() == "junkyard.db"
+
+
+async def test_lobby_write_from_stale_seats_is_refused(store):
+    """Two processes joining at once: the second write read seats that are gone, so it is refused."""
+    rec = await store.create_game(guild_id=5, channel_id=100, game_key="toy", host_id=1, setup={}, seed=1,
+                                  seats=SEATS[:1])
+    await store.update_lobby(rec.id, seats=SEATS, expected_seats=rec.seats)
+    with pytest.raises(StaleVersion):
+        await store.update_lobby(rec.id, seats=[*SEATS[:1], Seat(3, "Cat")], expected_seats=rec.seats)
+    with pytest.raises(StaleVersion):
+        await store.start_game(rec.id, setup=SETUP, seats=SEATS[:1], state={})
+    assert (await store.get_game(rec.id)).seats == SEATS
