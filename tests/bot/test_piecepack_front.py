@@ -61,3 +61,13 @@ async def test_status_describes_the_table(h):
     await start(h)
     r = only(await h.slash(ANN, "game status"))
     assert r.ephemeral and "Suns" in r.content and "good stuff lies in the centre" in r.content
+
+
+async def test_rules_lookup_with_the_real_entries(h):
+    """/rules autocompletes from rules.lookup and answers with the entry privately."""
+    lookup = pytest.importorskip("rules.lookup")
+    choices = await h.autocomplete(ANN, "rules", "topic", game="piecepack", topic="land")
+    assert choices and choices[0]["value"] == lookup.suggest("piecepack", "land", 1)[0].id
+    r = only(await h.slash(ANN, "rules", game="piecepack", topic=choices[0]["value"]))
+    entry = lookup.find("piecepack", choices[0]["value"])
+    assert r.ephemeral and r.embeds[0]["title"] == entry.title and r.embeds[0]["description"] == entry.text
