@@ -298,3 +298,24 @@ async def test_an_unexpected_error_is_answered_privately(h, monkeypatch, caplog)
     r = only(await h.press(ANN, board, "Roll"))
     assert r.ephemeral and "Something went wrong" in r.content
     assert "disk on fire" in caplog.text
+
+
+def test_command_tree_fits_discord_limits(db_path):
+    """Every command, group and option (those of each game's own group included) has a lowercase name of
+    1–32 characters, a description of 1–100 characters, and at most 25 options."""
+    bot = make_bot(db_path)
+    names = {c.name for c in bot.tree.get_commands()}
+    assert {"game", "rules"} <= names
+
+    def check(d: dict, where: str) -> None:
+        name, desc = d["name"], d.get("description", "")
+        assert 1 <= len(name) <= 32 and name == name.lower(), where + name
+        assert 1 <= len(desc) <= 100, f"{where}{name}: description of {len(desc)} characters"
+        assert len(d.get("options", [])) <= 25, where + name
+        for choice in d.get("choices", []):
+            assert 1 <= len(choice["name"]) <= 100
+        for o in d.get("options", []):
+            check(o, f"{where}{name} ")
+
+    for command in bot.tree.get_commands():
+        check(command.to_dict(bot.tree), "/")
