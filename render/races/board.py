@@ -16,6 +16,7 @@ import zlib
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
@@ -172,8 +173,6 @@ def default_cell_size(columns: int) -> int:
     return max(MIN_CELL, min(MAX_CELL, round(AUTO_BOARD_WIDTH / (1.5 * columns + 0.5))))
 
 
-def _legend_height(size: int) -> int:
-    return _legend_layout(size)[1]
 
 
 def geometry_for(columns: int, rows: int, cell_size: int | None = None) -> BoardGeometry:
@@ -190,7 +189,7 @@ def geometry_for(columns: int, rows: int, cell_size: int | None = None) -> Board
     area_w = margin + gutter + board_w + gutter + margin
     width = max(MIN_WIDTH, area_w + panel_w + margin)
     extra = width - (area_w + panel_w + margin)
-    legend_h = _legend_height(size)
+    legend_h = _legend_layout(size, panel_w).height
     height = max(title_h + margin + gutter + board_h + gutter + margin, title_h + legend_h + 2 * margin + 120)
     bx0 = margin + gutter + extra // 2
     by0 = title_h + margin + gutter
@@ -518,7 +517,7 @@ class BoardBase:
 
 
 _CACHE: OrderedDict[tuple[str, int], BoardBase] = OrderedDict()
-_CACHE_SIZE = 16
+_CACHE_SIZE = 8  # about 6 MB each at the default size
 _CACHE_LOCK = threading.Lock()
 
 
@@ -902,55 +901,91 @@ def _sym_divider(img: Image.Image, draw: ImageDraw.ImageDraw, c: Point, s: float
 LEGEND: tuple[tuple[LegendSymbol, str, str], ...] = (
     (_swatch_texture(Terrain.TARMAC.value), "Tarmac", "the racing surface"),
     (_swatch_texture(Terrain.GRASS.value), "Grass", "start a turn here: one green die"),
-    (_swatch_texture(Terrain.MUD.value), "Mud", "one green die; 1 or 2 and you are stuck"),
+    (_swatch_texture(Terrain.MUD.value), "Mud", "one green die; a 1 or 2 is stuck"),
     (_swatch_texture("junk"), "Junk", "off the track"),
-    (_sym_wall, "Wall", "no kart crosses it (only missiles fly over)"),
-    (_swatch_texture(Terrain.STREAM.value), "Stream", "never driven into; a kart bumped in swims"),
+    (_sym_wall, "Wall", "no kart crosses; missiles fly over"),
+    (_swatch_texture(Terrain.STREAM.value), "Stream", "never driven into; bumped karts swim"),
     (_sym_divider, "Stream section", "its water leads to that Landing Point"),
-    (_sym_landing, "Landing Point", "a kart out of the water restarts here, facing the blue arrow"),
-    (_sym_bridge, "Bridge", "one way: on and off only along the white arrows"),
-    (_sym_red, "Red arrow", "bumped off this side, a kart lands in the stream"),
-    (_sym_collapsed, "Collapsed bridge", "jump straight over the gap from the broken end"),
+    (_sym_landing, "Landing Point", "leave the water here, facing the arrow"),
+    (_sym_bridge, "Bridge", "one way: follow its white arrows"),
+    (_sym_red, "Red arrow", "bumped this way: into the stream"),
+    (_sym_collapsed, "Collapsed bridge", "jump straight across the gap"),
     (_sym_checkered, "Checkered Line", "cross it forwards to count a lap"),
-    (_sym_start, "Start cell", "karts enter the race here, facing the arrow"),
+    (_sym_start, "Start cell", "enter the race here, facing the arrow"),
     (_sym_pit(PitColour.GREEN), "Green Pit Stop", "stop here to buy green parts"),
     (_sym_pit(PitColour.RED), "Red Pit Stop", "stop here to buy red parts"),
-    (_sym_delivery, "Delivery Point", "junk tiles arrive here when the green dice show its number"),
-    (_sym_cap, "Bottle Top Collection Point", "drive over it to collect that many bottle tops"),
-    (_sym_label, "Cell label", "name any cell by column letter and row number"),
+    (_sym_delivery, "Delivery Point", "junk tiles arrive on this green total"),
+    (_sym_cap, "Bottle Top Collection Point", "drive over: collect that many tops"),
+    (_sym_label, "Cell label", "column letters, then row number"),
 )
 
 
-def _legend_layout(size: int) -> tuple[int, int, int]:
-    """(row height, total height, symbol size) of the legend for a board of ``size`` cells."""
+@dataclass(frozen=True)
+class _LegendLayout:
+    symbol: int  # symbol radius
+    text_x: int  # text offset from the panel's left side
+    rows: tuple[tuple[int, tuple[str, ...]], ...]  # (height, note lines) per entry
+    height: int
+
+
+LEGEND_TOP = 56
+NAME_H, NOTE_H = 19, 15
+
+
+@lru_cache(maxsize=32)
+def _legend_layout(size: int, panel_w: int) -> _LegendLayout:
+    """Symbol size, wrapped notes and row heights of the legend in a panel ``panel_w`` wide."""
     sym = max(15, min(26, round(size * 0.72)))
-    row_h = max(round(sym * 2.2 + 4), 54)
-    return row_h, 56 + row_h * len(LEGEND) + 10, sym
+    text_x = 20 + sym * 2 + 14
+    measure = ImageDraw.Draw(Image.new("L", (1, 1)))
+    rows = []
+    for _, _, note in LEGEND:
+        lines = tuple(_wrap(measure, note, font(13, condensed=True), panel_w - text_x - 10))
+        rows.append((max(round(sym * 2.2 + 4), NAME_H + NOTE_H * len(lines) + 10), lines))
+    return _LegendLayout(sym, text_x, tuple(rows), LEGEND_TOP + sum(h for h, _ in rows) + COMPASS_H + 10)
+
+
+COMPASS_H = 124  # the facings compass under the legend entries
+
+
+def draw_compass(draw: ImageDraw.ImageDraw, centre: Point, radius: float) -> None:
+    """The six facings of a flat-top hex (ruling R1): an arrow and a name toward each side."""
+    draw_polygon(draw, _hex_points(centre, radius), lighter(PANEL, 0.08), PANEL_LINE, 2)
+    fnt = font(max(10, round(radius * 0.36)), bold=True)
+    for f in Facing:
+        ang = facing_angle(f)
+        inner = radius * SQRT3 / 2
+        draw_arrow(draw, polar(centre, ang, radius * 0.16), polar(centre, ang, inner * 0.92), TEXT,
+                   shaft_width=max(2, radius * 0.07), head_width=radius * 0.26, head_length=radius * 0.24)
+        draw_text(draw, polar(centre, ang, inner + radius * 0.36), f.name, fnt, TEXT)
 
 
 def _draw_legend(img: Image.Image, draw: ImageDraw.ImageDraw, geo: BoardGeometry) -> None:
     x0, y0, x1, y1 = geo.panel_box
-    row_h, total_h, sym = _legend_layout(geo.cell_size)
+    layout = _legend_layout(geo.cell_size, x1 - x0)
+    sym = layout.symbol
     draw.rectangle([x0, y0 + 10, x1, y1], fill=PANEL, outline=PANEL_LINE, width=2)
     draw_text(draw, (x0 + 16, y0 + 34), "Legend", font(22, bold=True), TEXT, anchor="lm")
     name_font = font(14, bold=True)
     note_font = font(13, condensed=True)
-    y = y0 + 56
-    text_x = x0 + 20 + sym * 2 + 14
-    max_w = x1 - text_x - 10
-    for symbol, name, note in LEGEND:
+    y = y0 + LEGEND_TOP
+    text_x = x0 + layout.text_x
+    for (symbol, name, _), (row_h, lines) in zip(LEGEND, layout.rows, strict=True):
         c = (x0 + 20 + sym, y + row_h / 2)
         symbol(img, draw, c, sym)
-        lines = _wrap(draw, note, note_font, max_w)
-        top = y + row_h / 2 - (19 + 15 * len(lines)) / 2
+        top = y + row_h / 2 - (NAME_H + NOTE_H * len(lines)) / 2
         draw_text(draw, (text_x, top), name, name_font, TEXT, anchor="lt")
         for i, line in enumerate(lines):
-            draw_text(draw, (text_x, top + 20 + 15 * i), line, note_font, TEXT_DIM, anchor="lt")
+            draw_text(draw, (text_x, top + NAME_H + 1 + NOTE_H * i), line, note_font, TEXT_DIM, anchor="lt")
         y += row_h
+    radius = (COMPASS_H - 36) / 2
+    draw_compass(draw, (x1 - 26 - radius * 1.3, y + COMPASS_H / 2), radius)
+    draw_text(draw, (x0 + 20, y + COMPASS_H / 2 - 12), "Facings", name_font, TEXT, anchor="lm")
+    for i, line in enumerate(("up the picture is N;", "a kart faces one of", "the six sides of its cell")):
+        draw_text(draw, (x0 + 20, y + COMPASS_H / 2 + 8 + 15 * i), line, note_font, TEXT_DIM, anchor="lm")
     sx0, sy0, sx1, sy1 = geo.status_box
     if sy1 - sy0 > 30:
         draw.line([(sx0 + 12, sy0 - 6), (sx1 - 12, sy0 - 6)], fill=PANEL_LINE, width=1)
-    del total_h
 
 
 def _wrap(draw: ImageDraw.ImageDraw, text: str, fnt: Font, max_w: float, max_lines: int = 2) -> list[str]:
