@@ -11,7 +11,7 @@ from discord import app_commands
 from bot.discord import options as opt
 from bot.discord.replies import send_reply
 from bot.games import front_for, playable_keys
-from bot.service import Reply, refuse
+from bot.service import Reply, may_act, refuse
 
 if TYPE_CHECKING:
     from bot.service import Service
@@ -78,6 +78,20 @@ def _seat_autocomplete(field: str):
     return complete
 
 
+async def action_autocomplete(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
+    """The asker's legal actions, when it is their turn, filtered by what they typed."""
+    if interaction.channel_id is None:
+        return []
+    _, game, seat = await service_of(interaction).current(interaction.channel_id, interaction.user.id)
+    if game is None or seat is None or not may_act(game, seat):
+        return []
+    cur = current.strip().lower()
+    acts = [str(a) for a in game.legal_actions()]
+    hits = [a for a in acts if a.lower().startswith(cur)] + [a for a in acts if cur in a.lower()
+                                                              and not a.lower().startswith(cur)]
+    return _choices([(a, a) for a in hits if len(a) <= 100])
+
+
 @app_commands.guild_only()
 class GameGroup(app_commands.Group, name="game", description="Start, join and manage this channel's game"):
     """One game per channel; these commands work the same for every game."""
@@ -133,6 +147,19 @@ class GameGroup(app_commands.Group, name="game", description="Start, join and ma
         reply = await service_of(interaction).start(interaction.channel_id, interaction.user.id,
                                                     can_manage=can_manage(interaction))
         await answer(interaction, reply)
+
+    @app_commands.command(name="play", description="Play an action in the game's notation (any game)")
+    @app_commands.describe(action="The action, e.g. `roll`; start typing for the legal ones")
+    @app_commands.autocomplete(action=action_autocomplete)
+    async def play(self, interaction: discord.Interaction, action: str) -> None:
+        try:
+            text = opt.text("action", action, required=True, limit=200)
+        except opt.BadOption as exc:
+            await refuse_option(interaction, exc)
+            return
+        assert text is not None and interaction.channel_id is not None
+        await answer(interaction, await service_of(interaction).act(interaction.channel_id, interaction.user.id,
+                                                                    text))
 
     @app_commands.command(name="status", description="The board, whose turn it is and what you can do")
     async def status(self, interaction: discord.Interaction) -> None:

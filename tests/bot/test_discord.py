@@ -319,3 +319,27 @@ def test_command_tree_fits_discord_limits(db_path):
 
     for command in bot.tree.get_commands():
         check(command.to_dict(bot.tree), "/")
+
+
+async def test_play_to_the_end_with_slash_commands(h):
+    """`/game play` takes any game's notation, with the asker's legal actions as autocomplete."""
+    await started(h)
+    seats = [ANN, BOB]
+    last = None
+    for turn in range(60):
+        user, other = seats[turn % 2], seats[(turn + 1) % 2]
+        assert await h.autocomplete(other, "game play", "action") == []  # not their turn: nothing offered
+        assert [c["value"] for c in await h.autocomplete(user, "game play", "action")] == ["roll"]
+        only(await h.slash(user, "game play", action="roll"))
+        moves = [c["value"] for c in await h.autocomplete(user, "game play", "action", action="mo")]
+        assert moves and all(m.startswith("move ") for m in moves)
+        last = only(await h.slash(user, "game play", action=moves[-1]))
+        assert not last.ephemeral and last.png
+        if "wins" in last.content:
+            break
+    assert last is not None and "Winner" in last.content
+    rec = (await h.bot.service.store.channel_history(CHANNEL_ID))[0]
+    assert rec.status == "finished"
+    await h.bot.service.store.check_consistency(rec.id)
+    r = only(await h.slash(ANN, "game play", action="roll"))
+    assert r.ephemeral and "/game new" in r.content
