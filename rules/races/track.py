@@ -379,7 +379,7 @@ class _Loader:
         try:
             return parse_label(text, columns, rows)
         except ValueError as exc:
-            self.problem(line, str(exc))
+            self.problem(line, str(exc), text.strip() or None)
             return None
 
     def facing(self, text: str, line: int) -> Facing | None:
@@ -475,7 +475,7 @@ def load_track_text(text: str, source: str = "<track>") -> Track:
             if col % 2 != half:
                 which = "odd (B, D, …)" if col % 2 else "even (A, C, …)"
                 ld.problem(number, f"column {Hex(col, 0).label[:-1]} is {which} and belongs on the "
-                           f"{'second' if col % 2 else 'numbered'} line of the row")
+                           f"{'second' if col % 2 else 'numbered'} line of the row", Hex.from_offset(col, row))
                 continue
             columns = max(columns, col + 1)
             cell = Hex.from_offset(col, row)
@@ -887,5 +887,5 @@ def get_track(name: str) -> Track:
     for t in tracks.values():
         if wanted in (t.name.lower(), t.alias.lower()):
             return t
-    choices = ", ".join(f"{t.name} ({t.alias})" for t in tracks.values())
+    choices = ", ".join(f"{t.name} ({t.alias})" for t in sorted(tracks.values(), key=lambda t: t.alias))
     raise KeyError(f"no track called {name!r}; choose one of: {choices}")
