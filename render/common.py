@@ -38,12 +38,21 @@ PNG_COMPRESS_LEVEL = 3
 
 @lru_cache(maxsize=128)
 def font(size: int, bold: bool = False, condensed: bool = False) -> Font:
-    """DejaVu Sans at ``size`` pixels; Pillow's built-in font if DejaVu is not installed."""
+    """DejaVu Sans at ``size`` pixels; Pillow's built-in font if DejaVu is not installed.
+
+    The condensed faces come with Debian's ``fonts-dejavu-extra`` only; without them the normal width
+    of ``fonts-dejavu-core`` is used.
+    """
     size = max(int(size), 6)
-    try:
-        return ImageFont.truetype(str(FONT_DIR / _FONT_FILES[(bold, condensed)]), size)
-    except OSError:
-        return ImageFont.load_default(size=size)
+    candidates = [_FONT_FILES[(bold, condensed)]]
+    if condensed:
+        candidates.append(_FONT_FILES[(bold, False)])
+    for name in candidates:
+        try:
+            return ImageFont.truetype(str(FONT_DIR / name), size)
+        except OSError:
+            continue
+    return ImageFont.load_default(size=size)
 
 
 def text_box(draw: ImageDraw.ImageDraw, text: str, fnt: Font) -> Point:
