@@ -367,8 +367,7 @@ class Service:
             nxt = game.to_act
             mention = self._mention_for(rec, game) if nxt is not None and nxt != seat else None
         png = await self._render(front, after.view, public)
-        name = rec.seats[seat].name
-        text = f"**{name}**: {narration}" if narration else f"**{name}** played `{action}`."
+        text = narration or f"**{rec.seats[seat].name}** played `{action}`."
         if game.is_over:
             text += "\n" + after.describe
         elif mention is not None:

@@ -21,16 +21,13 @@ MAX_DESTINATIONS = 20
 
 
 def _renderer() -> Any:
-    """The picture function of ``render.piecepack`` (``picture(view, events) -> bytes``), if present."""
+    """``render.piecepack.piecepack_png(view, events) -> bytes``, or None while it is missing."""
     try:
         mod = importlib.import_module("render.piecepack")
     except ImportError:
         return None
-    for name in ("picture", "render_png", "board_png"):
-        fn = getattr(mod, name, None)
-        if callable(fn):
-            return fn
-    return None
+    fn = getattr(mod, "piecepack_png", None)
+    return fn if callable(fn) else None
 
 
 def destinations(game: Game) -> dict[str, Any]:
@@ -52,10 +49,7 @@ class PiecepackFront(BaseFront):
         fn = _renderer()
         if fn is None:
             return None
-        try:
-            return fn(view, list(events))
-        except TypeError:
-            return fn(view)
+        return fn(view, list(events))
 
     def describe(self, game: Game, viewer: int | None) -> str:
         view = game.view(viewer)
@@ -63,7 +57,7 @@ class PiecepackFront(BaseFront):
         for s in view["seats"]:
             stack = " ".join(s["trash"]) or "no trash"
             extra = ", carrying the good stuff" if s["carrying"] else ""
-            lines.append(f"{s['label']} ({s['name']}) on {s['square']}, corner {s['corner']}: {stack}{extra}")
+            lines.append(f"{s['label']} on {s['square']} (home corner {s['corner']}): {stack}{extra}")
         if view["carrier"] is None and not game.is_over:
             lines.append(f"The good stuff lies in the centre ({view['centre']}).")
         return super().describe(game, viewer) + "\n" + "\n".join(lines)

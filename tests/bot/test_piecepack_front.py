@@ -57,6 +57,12 @@ async def test_slash_roll_out_of_turn_and_bad_square_are_refused(h):
     assert (await h.bot.service.store.channel_game(CHANNEL_ID)).version == 1
 
 
+async def test_board_picture_comes_from_render_piecepack(h):
+    pytest.importorskip("render.piecepack")
+    board, _, _ = await start(h)
+    assert board.png is not None and board.png.startswith(b"\x89PNG")
+
+
 async def test_status_describes_the_table(h):
     await start(h)
     r = only(await h.slash(ANN, "game status"))
