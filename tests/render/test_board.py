@@ -222,16 +222,17 @@ def test_frames_encoded_with_the_board_palette_keep_overlay_colours_exact(ring: 
     assert base.palette([kart]) is base.palette([kart])
 
 
-def test_fonts_fall_back_to_regular_width_then_to_pillows_own(monkeypatch, tmp_path) -> None:
-    import shutil
-
+def test_fonts_fall_back_to_regular_width_then_to_pillows_own(monkeypatch) -> None:
     import render.common as common
 
-    shutil.copy(common.FONT_DIR / "DejaVuSans.ttf", tmp_path / "DejaVuSans.ttf")
-    monkeypatch.setattr(common, "FONT_DIR", tmp_path)
+    files = dict(common._FONT_FILES)
+    files[(False, True)] = "NoSuchCondensedFace.ttf"
+    files[(True, False)] = "NoSuchBoldFace.ttf"
+    files[(True, True)] = "NoSuchBoldCondensedFace.ttf"
+    monkeypatch.setattr(common, "_FONT_FILES", files)
     common.font.cache_clear()
     try:
-        assert common.font(14, condensed=True).path.endswith("DejaVuSans.ttf")  # no condensed face here
-        assert common.font(14, bold=True).getbbox("A")  # no bold face either: Pillow's font still draws
+        assert common.font(14, condensed=True).path.endswith("DejaVuSans.ttf")  # no condensed face
+        assert common.font(14, bold=True).getbbox("A")  # no bold face at all: Pillow's own font draws
     finally:
         common.font.cache_clear()
