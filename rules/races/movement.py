@@ -157,32 +157,99 @@ def _jump_plans(fld: Field, gap, points: int) -> list[Plan] | str:
     return [Plan(gap.cells[0], gap.facing, need, gap.far, over=gap.cells, bump=(victim, gap.far, dest), trap=trap)]
 
 
+CAP = 128  # more movement points than any roll can give (15 dice of 6)
+
+
+_STATIC: dict[int, tuple[Track, dict]] = {}
+
+
+def static_moves(track: Track) -> dict[tuple[Hex, Facing], tuple[tuple[Hex, Facing, int, Hex, bool], ...]]:
+    """Per track: the forward moves from every (cell, facing) on an empty board.
+
+    Each move is (cell stepped into, facing after, points it costs, where it ends, is a jump).
+    """
+    cached = _STATIC.get(id(track))
+    if cached is not None and cached[0] is track:
+        return cached[1]
+    out: dict[tuple[Hex, Facing], tuple[tuple[Hex, Facing, int, Hex, bool], ...]] = {}
+    for cell in track.track_cells:
+        gap = track.gap_from.get(cell)
+        for facing in Facing:
+            moves = []
+            for target, new_facing in forward_cells(cell, facing):
+                if gap is not None and target == gap.cells[0]:
+                    moves.append((target, gap.facing, len(gap.cells) + 1, gap.far, True))
+                elif track.may_step(cell, target):
+                    moves.append((target, new_facing, 1, target, False))
+            out[(cell, facing)] = tuple(moves)
+    _STATIC[id(track)] = (track, out)
+    return out
+
+
 class Lookahead:
-    """Memoised answers to "how many of m points can a kart still use from here?" (R9)."""
+    """How far a kart can still drive from a cell and facing on a given field (R9).
+
+    ``longest`` is the longest walk of forward steps, capped at :data:`CAP`, where reaching a trap,
+    a kart that can be bumped or a collapsed-bridge gap counts as going all the way: each is a stop
+    the rules allow. The answers depend only on the field, so they are kept per field and shared by
+    every check of a move; the first step's own bump is weighed exactly by :meth:`plan_value`.
+    """
 
     def __init__(self) -> None:
-        self.memo: dict[tuple, int] = {}
+        self._memos: dict[tuple, dict[tuple[Hex, Facing], int]] = {}
 
-    def usable(self, fld: Field, cell: Hex, facing: Facing, m: int) -> int:
-        if m <= 0:
-            return 0
-        key = (fld.cache_key(), cell, facing, m)
-        hit = self.memo.get(key)
+    def clear(self) -> None:
+        self._memos.clear()
+
+    def _memo(self, fld: Field) -> dict[tuple[Hex, Facing], int]:
+        key = (fld.track.name, fld.cache_key(), fld.stop_cells, fld.bump_reach)
+        memo = self._memos.get(key)
+        if memo is None:
+            if len(self._memos) > 64:
+                self._memos.clear()
+            memo = self._memos[key] = {}
+        return memo
+
+    def longest(self, fld: Field, cell: Hex, facing: Facing) -> int:
+        memo = self._memo(fld)
+        value, _ = self._walk(fld, static_moves(fld.track), memo, set(), (cell, facing), 0)
+        return value
+
+    def _walk(self, fld: Field, moves, memo, on_path: set, state: tuple[Hex, Facing], depth: int) -> tuple[int, bool]:
+        """(longest walk from ``state`` capped at CAP, whether that value is exact)."""
+        hit = memo.get(state)
         if hit is not None:
-            return hit
-        best = 0
-        for plans in step_plans(fld, cell, facing, m).values():
-            if isinstance(plans, str):
+            return hit, True
+        if state in on_path:
+            return CAP, True  # a loop: the kart can drive on for ever
+        if depth >= CAP:
+            return CAP - depth, False
+        on_path.add(state)
+        best, exact = 0, True
+        for target, new_facing, cost, end, jump in moves.get(state, ()):
+            if jump or target in fld.stop_cells:
+                best = CAP
+                break
+            victim = fld.karts.get(target)
+            if victim is not None:
+                if not isinstance(_push(fld, victim, target, new_facing, fld.bump_reach[0]), str):
+                    best = CAP
+                    break
                 continue
-            for plan in plans:
-                v = self.plan_value(fld, plan, m)
-                if v > best:
-                    best = v
-                    if best >= m:
-                        self.memo[key] = m
-                        return m
-        self.memo[key] = best
-        return best
+            sub, sub_exact = self._walk(fld, moves, memo, on_path, (end, new_facing), depth + cost)
+            value = min(CAP, cost + sub)
+            if value > best:
+                best, exact = value, sub_exact
+            elif value == best:
+                exact = exact and sub_exact
+            if best >= CAP:
+                break
+        on_path.discard(state)
+        if best >= CAP:
+            best, exact = CAP, True
+        if exact:
+            memo[state] = best
+        return best, exact
 
     def plan_value(self, fld: Field, plan: Plan, m: int) -> int:
         """Points a plan lets the kart use out of ``m``; a stop a rule causes uses them all."""
@@ -194,7 +261,10 @@ class Lookahead:
             after = fld.with_bump(seat, frm, to)
             if not has_step(after, plan.end, plan.facing, m - plan.cost):
                 return m  # a bump with no way round stops the kart in the bumped kart's place
-        return plan.cost + self.usable(after, plan.end, plan.facing, m - plan.cost)
+        return min(m, plan.cost + self.longest(after, plan.end, plan.facing))
+
+
+LOOKAHEAD = Lookahead()
 
 
 def has_step(fld: Field, cell: Hex, facing: Facing, points: int, reversing: bool = False) -> bool:
@@ -205,7 +275,7 @@ def legal_plans(
     fld: Field, cell: Hex, facing: Facing, points: int, look: Lookahead | None = None
 ) -> tuple[dict[Hex, list[Plan]], dict[Hex, str]]:
     """Forward steps allowed by every rule including R9, and the reason for each refused cell."""
-    look = look or Lookahead()
+    look = look or LOOKAHEAD
     allowed: dict[Hex, list[Plan]] = {}
     refused: dict[Hex, str] = {}
     options = step_plans(fld, cell, facing, points)

@@ -1,0 +1,68 @@
+"""Junkyard Races engine speed: one apply, and the slowest legal-step check with 90 movement points."""
+
+from __future__ import annotations
+
+import random
+import statistics
+import time
+
+from bench.registry import benchmark
+from rules.hexgrid import Facing
+from rules.races import Races
+from rules.races.movement import LOOKAHEAD
+from rules.races.track import builtin_tracks
+
+
+def _apply_times(track: str, seed: int, actions: int) -> list[float]:
+    g = Races.create({"seats": [{"name": n} for n in "ABCD"], "options": {"track": track}}, seed)
+    rng = random.Random(seed)
+    out = []
+    for _ in range(actions):
+        if g.is_over:
+            break
+        action = str(rng.choice(g.legal_actions()))
+        start = time.perf_counter()
+        g.apply(action)
+        out.append(time.perf_counter() - start)
+    return out
+
+
+def _legal_step_times(track_name: str, others: int, seed: int) -> list[float]:
+    """Time legal_actions() for a kart on every cell and facing, 90 points to move, other karts about."""
+    track = builtin_tracks()[track_name]
+    rng = random.Random(seed)
+    cells = sorted(track.track_cells)
+    times = []
+    for cell in cells:
+        for facing in Facing:
+            crowd = rng.sample([c for c in cells if c != cell], others)
+            karts = [{"colour": "red", "cell": cell.label, "facing": facing.name}]
+            karts += [{"cell": c.label, "facing": rng.choice(list(Facing)).name} for c in crowd]
+            g = Races.from_position({"track": track_name, "karts": karts, "phase": "move", "points": 90})
+            if g.phase != "move" or g.turn.seat != 0:
+                continue
+            LOOKAHEAD.clear()  # time the whole search, not a remembered answer
+            start = time.perf_counter()
+            g.legal_actions()
+            times.append(time.perf_counter() - start)
+    return times
+
+
+@benchmark("races_engine")
+def races_engine() -> dict[str, float | int | str]:
+    applies: list[float] = []
+    for track in sorted(builtin_tracks()):
+        for seed in range(3):
+            applies += _apply_times(track, seed, 600)
+    worst = 0.0
+    checks = 0
+    for track in sorted(builtin_tracks()):
+        t = _legal_step_times(track, others=7, seed=1)
+        checks += len(t)
+        worst = max(worst, max(t))
+    return {
+        "apply_us": round(statistics.median(applies) * 1e6, 1),
+        "apply_p95_us": round(sorted(applies)[int(len(applies) * 0.95)] * 1e6, 1),
+        "legal_step_worst_ms": round(worst * 1000, 2),
+        "legal_step_checks": checks,
+    }
