@@ -16,12 +16,16 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.drivers import Driver, driver_for, driver_kinds
 from bot.games import ButtonSpec, GameFront, front_for, playable_keys
 from bot.store import ACTIVE, FINISHED, LOBBY, ChannelBusy, GameRecord, Seat, StaleVersion, Store
 from rules.contract import Event, Game, IllegalAction, SetupError
 from rules.registry import game_class
 
 log = logging.getLogger(__name__)
+
+#: computer moves in a row before the service stops to let people see the board (a safety net)
+MAX_COMPUTER_MOVES = 200
 
 
 @dataclass(slots=True)
@@ -79,11 +83,15 @@ class Service:
 
     def __init__(self, store: Store, *, classes: Callable[[str], type[Game]] = game_class,
                  fronts: Callable[[str], GameFront] = front_for,
-                 seed_source: Callable[[], int] = lambda: secrets.randbits(62)) -> None:
+                 seed_source: Callable[[], int] = lambda: secrets.randbits(62),
+                 drivers: Callable[[str, str, int], Driver] = driver_for,
+                 driver_kinds: Callable[[str], list[str]] = driver_kinds) -> None:
         self.store = store
         self.classes = classes
         self.fronts = fronts
         self.seed_source = seed_source
+        self.drivers = drivers
+        self.driver_kinds = driver_kinds
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._cache: dict[int, tuple[int, Game]] = {}
 
@@ -134,13 +142,20 @@ class Service:
 
     def _mention_for(self, rec: GameRecord, game: Game) -> int | None:
         seat = game.to_act
-        if seat is None or not 0 <= seat < len(rec.seats):
+        if seat is None or not 0 <= seat < len(rec.seats) or rec.seats[seat].is_computer:
             return None
         return rec.seats[seat].user_id
+
+    @staticmethod
+    def _who(seat: Seat) -> str:
+        """A seat as text: a mention for a person, the name for a computer."""
+        return f"**{seat.name}**" if seat.is_computer else f"<@{seat.user_id}>"
 
     def _private_notes(self, rec: GameRecord, front: GameFront, events: Sequence[Event]) -> list[Private]:
         notes = []
         for seat, s in enumerate(rec.seats):
+            if s.is_computer:
+                continue
             own = [e for e in events if e.seat == seat and (e.private or e.secret)]
             if own:
                 text = front.narrate(own)
@@ -155,7 +170,7 @@ class Service:
         parts = []
         for i, s in enumerate(rec.seats):
             opts = ", ".join(f"{k} {v}" for k, v in s.options.items())
-            parts.append(f"{i + 1}. <@{s.user_id}>" + (f" ({opts})" if opts else ""))
+            parts.append(f"{i + 1}. {Service._who(s)}" + (f" ({opts})" if opts else ""))
         return "; ".join(parts)
 
     # Lobby -------------------------------------------------------------------------------------
@@ -269,7 +284,42 @@ class Service:
                 return refuse(f"<@{target_id}> has no seat here. Seats: {self._seat_line(rec)}.")
             if rec.status != LOBBY:
                 return refuse("Seats can't change while the game runs; end it with `/game abort` instead.")
-            return await self._remove_seat(rec, seat, f"<@{target_id}> was removed from the lobby.")
+            who = self._who(rec.seats[seat])
+            return await self._remove_seat(rec, seat, f"{who} was removed from the lobby.")
+
+    async def add_computer(self, channel_id: int, user_id: int, kind: str = "random", *,
+                           can_manage: bool = False) -> Reply:
+        """Seat a computer player of ``kind`` (see :mod:`bot.drivers`) in the lobby."""
+        async with self.lock(channel_id):
+            rec = await self.store.channel_game(channel_id)
+            if rec is None:
+                return self._no_game()
+            if rec.status != LOBBY:
+                return refuse("Seats can't change while the game runs.")
+            if not self._can_manage(rec, user_id, can_manage):
+                return refuse(f"Only the host (<@{rec.host_id}>) or someone who may manage this channel can seat "
+                              f"a computer player.")
+            cls = self.classes(rec.game_key)
+            kinds = self.driver_kinds(rec.game_key)
+            if kind not in kinds:
+                return refuse(f"There is no `{kind}` computer player for {cls.title}: choose {', '.join(kinds)}.")
+            if len(rec.seats) >= cls.max_seats:
+                return refuse(f"The table is full: {cls.title} seats at most {cls.max_seats}.")
+            number = sum(s.is_computer for s in rec.seats) + 1
+            uid = min([-1, *(s.user_id - 1 for s in rec.seats if s.user_id < 0)])
+            seat = Seat(uid, f"Computer {number} ({kind})", {}, kind)
+            rec = await self.store.update_lobby(rec.id, seats=[*rec.seats, seat], expected_seats=rec.seats)
+        return Reply(f"{seat.name} takes a seat. Seats: {self._seat_line(rec)}.", game_id=rec.id)
+
+    async def kick_seat(self, channel_id: int, actor_id: int, seat_number: int, *, can_manage: bool = False
+                        ) -> Reply:
+        """Remove seat ``seat_number`` (1-based, as the seat list shows) from the lobby: a person or a computer."""
+        rec = await self.store.channel_game(channel_id)
+        if rec is None:
+            return self._no_game()
+        if not 1 <= seat_number <= len(rec.seats):
+            return refuse(f"There is no seat {seat_number}. Seats: {self._seat_line(rec)}.")
+        return await self.kick(channel_id, actor_id, rec.seats[seat_number - 1].user_id, can_manage=can_manage)
 
     async def start(self, channel_id: int, user_id: int, *, can_manage: bool = False) -> Reply:
         async with self.lock(channel_id):
@@ -294,9 +344,10 @@ class Service:
             rec = await self.store.start_game(rec.id, setup=setup, seats=rec.seats,
                                               state=await asyncio.to_thread(game.to_dict), status=status)
             self._cache[rec.id] = (rec.version, game)
+            rec, shown, lines = await self._run_computers(rec, game, front)
             after = await asyncio.to_thread(self._after_move, front, game)
-        png = await self._render(front, after.view, [])
-        text = f"**{cls.title}** begins! Seats: {self._seat_line(rec)}.\n{after.describe}"
+        png = await self._render(front, after.view, shown)
+        text = "\n".join([f"**{cls.title}** begins! Seats: {self._seat_line(rec)}.", *lines, after.describe])
         return Reply(text, png=png, mention=self._mention_for(rec, game), buttons=after.buttons, game_id=rec.id,
                      version=rec.version, changed=True)
 
@@ -336,9 +387,13 @@ class Service:
                 return refuse(f"You have no seat in this game. Players: {self._seat_line(rec)}.")
             game = await self.load(rec)
             front = self.fronts(rec.game_key)
-            if not may_act(game, seat):
+            turn = game.to_act
+            if turn is not None and rec.seats[turn].is_computer and expected_version is None:
+                # A computer's turn left over (a restart mid-sequence): let it move, then judge this request.
+                rec, _, _ = await self._run_computers(rec, game, front)
                 turn = game.to_act
-                who = f"<@{rec.seats[turn].user_id}>" if turn is not None else "nobody"
+            if not may_act(game, seat):
+                who = self._who(rec.seats[turn]) if turn is not None else "nobody"
                 return refuse(f"It is not your turn: {who} is to act.")
             # While this move is applied and saved, the game object is ours alone: readers such as
             # autocomplete load a fresh copy from the snapshot.
@@ -363,17 +418,61 @@ class Service:
                               f"Look at the newest board and try again.", stale=True, game_id=rec.id)
             self._cache[rec.id] = (rec.version, game)
             private = self._private_notes(rec, front, events)
+            rec, shown, lines = await self._run_computers(rec, game, front)
             after = await asyncio.to_thread(self._after_move, front, game)
             nxt = game.to_act
-            mention = self._mention_for(rec, game) if nxt is not None and nxt != seat else None
-        png = await self._render(front, after.view, public)
-        text = narration or f"**{rec.seats[seat].name}** played `{action}`."
+            mention = self._mention_for(rec, game) if nxt is not None and (nxt != seat or lines) else None
+        png = await self._render(front, after.view, shown or public)
+        text = "\n".join([narration or f"**{rec.seats[seat].name}** played `{action}`.", *lines])
         if game.is_over:
             text += "\n" + after.describe
         elif mention is not None:
             text += f"\n<@{mention}>, your turn."
         return Reply(text, png=png, mention=mention, buttons=after.buttons, private=private, game_id=rec.id,
                      version=rec.version, changed=True)
+
+    async def _run_computers(self, rec: GameRecord, game: Game, front: GameFront
+                             ) -> tuple[GameRecord, list[Event], list[str]]:
+        """Let computer seats move while one is to act (channel lock held). Returns the new record, the
+        public events of the computers' moves and one narration line per move."""
+        shown: list[Event] = []
+        lines: list[str] = []
+        for _ in range(MAX_COMPUTER_MOVES):
+            seat = game.to_act
+            if seat is None or game.is_over or not rec.seats[seat].is_computer:
+                break
+            kind = rec.seats[seat].driver or "random"
+            self.forget(rec.id)
+            try:
+                action, events, state = await asyncio.to_thread(self._drive, rec, game, seat, kind)
+            except Exception:
+                log.exception("game %s: the %s computer in seat %s failed", rec.id, kind, seat)
+                break
+            public = [e for e in (ev.for_viewer(None) for ev in events) if e is not None]
+            narration = front.narrate(public) or f"{rec.seats[seat].name} played `{action}`."
+            try:
+                rec = await self.store.append_action(rec.id, expected_version=rec.version, seat=seat, user_id=None,
+                                                     action=str(action), state=state,
+                                                     status=FINISHED if game.is_over else ACTIVE,
+                                                     narration=narration)
+            except StaleVersion:
+                log.warning("game %s moved on while a computer played; its move was dropped", rec.id)
+                break
+            self._cache[rec.id] = (rec.version, game)
+            shown = public
+            lines.append(narration)
+        return rec, shown, lines
+
+    def _drive(self, rec: GameRecord, game: Game, seat: int, kind: str) -> tuple[Any, list[Event], dict[str, Any]]:
+        """One computer move (in a worker thread). The driver's seed depends on game, seat and move only,
+        so a computer plays the same after a restart; a failing driver gives way to a random one."""
+        seed = (rec.seed * 1_000_003 + rec.version * 101 + seat) & ((1 << 62) - 1)
+        try:
+            text = self.drivers(rec.game_key, kind, seed).choose(game, seat)
+            return self._apply(game, text)
+        except IllegalAction:
+            log.exception("game %s: the %s computer chose an illegal action; playing a random one", rec.id, kind)
+            return self._apply(game, self.drivers(rec.game_key, "random", seed).choose(game, seat))
 
     @staticmethod
     def _apply(game: Game, text: str) -> tuple[Any, list[Event], dict[str, Any]]:

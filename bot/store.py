@@ -61,18 +61,28 @@ class InconsistentSnapshot(StoreError):
 
 @dataclass(slots=True)
 class Seat:
-    """One seat at a table: who sits there, under which name, with which seat options (colour, team…)."""
+    """One seat at a table: who sits there, under which name, with which seat options (colour, team…).
+
+    A computer seat names its ``driver`` kind and has a negative ``user_id`` no real user can have."""
 
     user_id: int
     name: str
     options: dict[str, Any] = field(default_factory=dict)
+    driver: str | None = None
+
+    @property
+    def is_computer(self) -> bool:
+        return self.driver is not None
 
     def to_dict(self) -> dict[str, Any]:
-        return {"user_id": self.user_id, "name": self.name, "options": self.options}
+        out = {"user_id": self.user_id, "name": self.name, "options": self.options}
+        if self.driver is not None:
+            out["driver"] = self.driver
+        return out
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Seat:
-        return cls(int(d["user_id"]), str(d["name"]), dict(d.get("options", {})))
+        return cls(int(d["user_id"]), str(d["name"]), dict(d.get("options", {})), d.get("driver"))
 
 
 @dataclass(slots=True)

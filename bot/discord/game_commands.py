@@ -92,6 +92,17 @@ async def action_autocomplete(interaction: discord.Interaction, current: str) ->
     return _choices([(a, a) for a in hits if len(a) <= 100])
 
 
+async def kind_autocomplete(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
+    """Computer player kinds for the channel's game."""
+    if interaction.channel_id is None:
+        return []
+    service = service_of(interaction)
+    rec = await service.store.channel_game(interaction.channel_id)
+    if rec is None:
+        return []
+    return _choices([(k, k) for k in service.driver_kinds(rec.game_key) if current.lower() in k])
+
+
 @app_commands.guild_only()
 class GameGroup(app_commands.Group, name="game", description="Start, join and manage this channel's game"):
     """One game per channel; these commands work the same for every game."""
@@ -185,10 +196,39 @@ class GameGroup(app_commands.Group, name="game", description="Start, join and ma
                                                     can_manage=can_manage(interaction))
         await answer(interaction, reply)
 
-    @app_commands.command(name="kick", description="Remove a player from the lobby (host or moderators)")
-    @app_commands.describe(player="Who to remove")
-    async def kick(self, interaction: discord.Interaction, player: discord.User) -> None:
+    @app_commands.command(name="kick", description="Remove a player or computer from the lobby (host or moderators)")
+    @app_commands.describe(player="Who to remove", seat="Or the seat number to clear (as the seat list shows)")
+    async def kick(self, interaction: discord.Interaction, player: discord.User | None = None,
+                   seat: app_commands.Range[int, 1, 25] | None = None) -> None:
+        try:
+            number = opt.integer("seat", seat, 1, 25)
+        except opt.BadOption as exc:
+            await refuse_option(interaction, exc)
+            return
+        if (player is None) == (number is None):
+            await answer(interaction, refuse("Name either a `player` or a `seat` number to remove."))
+            return
         assert interaction.channel_id is not None
-        reply = await service_of(interaction).kick(interaction.channel_id, interaction.user.id, player.id,
-                                                   can_manage=can_manage(interaction))
+        service = service_of(interaction)
+        if player is not None:
+            reply = await service.kick(interaction.channel_id, interaction.user.id, player.id,
+                                       can_manage=can_manage(interaction))
+        else:
+            assert number is not None
+            reply = await service.kick_seat(interaction.channel_id, interaction.user.id, number,
+                                            can_manage=can_manage(interaction))
+        await answer(interaction, reply)
+
+    @app_commands.command(name="computer", description="Seat a computer player in the lobby (host or moderators)")
+    @app_commands.describe(kind="How it plays (default: random)")
+    @app_commands.autocomplete(kind=kind_autocomplete)
+    async def computer(self, interaction: discord.Interaction, kind: str | None = None) -> None:
+        try:
+            chosen = opt.text("kind", kind) or "random"
+        except opt.BadOption as exc:
+            await refuse_option(interaction, exc)
+            return
+        assert interaction.channel_id is not None
+        reply = await service_of(interaction).add_computer(interaction.channel_id, interaction.user.id, chosen,
+                                                           can_manage=can_manage(interaction))
         await answer(interaction, reply)

@@ -343,3 +343,23 @@ async def test_play_to_the_end_with_slash_commands(h):
     await h.bot.service.store.check_consistency(rec.id)
     r = only(await h.slash(ANN, "game play", action="roll"))
     assert r.ephemeral and "/game new" in r.content
+
+
+async def test_computer_player_by_slash_command(h):
+    only(await h.slash(ANN, "game new", game="toy"))
+    kinds = await h.autocomplete(ANN, "game computer", "kind")
+    assert {"name": "random", "value": "random"} in kinds
+    r = only(await h.slash(BOB, "game computer"))
+    assert r.ephemeral and "Only the host" in r.content
+    r = only(await h.slash(ANN, "game computer", kind="random"))
+    assert not r.ephemeral and "Computer 1 (random)" in r.content
+    r = only(await h.slash(ANN, "game kick"))
+    assert r.ephemeral and "either a `player` or a `seat`" in r.content
+    r = only(await h.slash(ANN, "game kick", seat=2))
+    assert not r.ephemeral and "removed" in r.content
+    only(await h.slash(ANN, "game computer"))
+    board = only(await h.slash(ANN, "game start"))
+    [after] = public(await h.press(ANN, board, "Roll"))
+    [after] = public(await h.press(ANN, after, after.labels[0]))
+    assert "Computer 1 (random) rolled" in after.content and f"<@{ANN}>, your turn." in after.content
+    assert after.allowed_users == [str(ANN)] and after.labels == ["Roll"]

@@ -263,3 +263,79 @@ async def test_host_leaving_the_lobby_hands_it_on(service):
     assert (await service.store.channel_game(CH)).host_id == BOB
     assert (await service.join(CH, CAT, "Cat")).ok
     assert (await service.start(CH, BOB)).ok
+
+
+# Computer players --------------------------------------------------------------------------------
+
+
+async def test_computer_seat_needs_host_and_a_known_kind(service):
+    await service.new_game(guild_id=GUILD, channel_id=CH, user_id=ANN, user_name="Ann", game_key="toy")
+    r = await service.add_computer(CH, BOB)
+    assert not r.ok and "Only the host" in r.text
+    r = await service.add_computer(CH, ANN, "genius")
+    assert not r.ok and "choose random" in r.text
+    r = await service.add_computer(CH, ANN)
+    assert r.ok and "Computer 1 (random) takes a seat" in r.text
+    rec = await service.store.channel_game(CH)
+    assert rec.seats[1].is_computer and rec.seats[1].user_id < 0 and rec.seats[1].driver == "random"
+    r = await service.kick_seat(CH, ANN, 2)
+    assert r.ok and "**Computer 1 (random)** was removed" in r.text
+    r = await service.kick_seat(CH, ANN, 5)
+    assert not r.ok and "no seat 5" in r.text
+
+
+async def test_person_against_computer_to_the_end(service):
+    await service.new_game(guild_id=GUILD, channel_id=CH, user_id=ANN, user_name="Ann", game_key="toy")
+    await service.add_computer(CH, ANN)
+    assert (await service.start(CH, ANN)).ok
+    r = None
+    for _ in range(40):
+        r = await play_turn(service, ANN)
+        assert r.ok, r.text
+        if "Winner" in r.text:
+            break
+        # the computer's whole turn is in the same reply, and Ann is asked again
+        assert "Computer 1 (random) rolled" in r.text and r.mention == ANN
+    assert r is not None and "Winner" in r.text
+    last = (await service.store.channel_history(CH))[0]
+    acts = await service.store.actions(last.id)
+    assert {a.user_id for a in acts if a.seat == 1} == {None}
+    await service.store.check_consistency(last.id)
+
+
+async def test_computer_in_the_first_seat_moves_at_start(service):
+    await service.new_game(guild_id=GUILD, channel_id=CH, user_id=ANN, user_name="Ann", game_key="toy", join=False)
+    await service.add_computer(CH, ANN)
+    await service.join(CH, ANN, "Ann")
+    r = await service.start(CH, ANN)
+    assert r.ok and "Computer 1 (random) rolled" in r.text and r.mention == ANN and r.version == 2
+    assert [b.action for b in r.buttons] == ["roll"]
+
+
+async def test_a_computer_turn_left_over_is_played_before_the_next_request(store, seeds):
+    """If a computer could not move (a failing driver, a restart), the next request lets it move first."""
+    calls = []
+
+    class Broken:
+        def choose(self, game, seat):
+            raise RuntimeError("driver crashed")
+
+    def drivers(key, kind, seed):
+        calls.append(kind)
+        if len(calls) == 1:
+            return Broken()
+        from bot.drivers import driver_for
+
+        return driver_for(key, kind, seed)
+
+    service = Service(store, seed_source=seeds, drivers=drivers)
+    await service.new_game(guild_id=GUILD, channel_id=CH, user_id=ANN, user_name="Ann", game_key="toy", join=False)
+    await service.add_computer(CH, ANN)
+    await service.join(CH, ANN, "Ann")
+    r = await service.start(CH, ANN)
+    assert r.ok and r.version == 0 and r.mention is None  # the computer failed: nobody pinged
+    r = await service.act(CH, ANN, "roll")
+    assert r.ok, r.text
+    rec = await service.store.channel_game(CH)
+    acts = await service.store.actions(rec.id)
+    assert [a.seat for a in acts][:2] == [0, 0] and acts[2].seat == 1
