@@ -427,12 +427,11 @@ class Races(Game):
         g, w, r = self.dice_allowed(kart)
         terrain = self.track.terrain[kart.cell]
         if not 1 <= roll.green <= g:
-            why = ""
             if self.turn.die_limit is not None:
-                why = " (Glue: one die this turn)"
-            elif g == 1:
-                why = f" (starting on {terrain.value} allows one green die)"
-            raise IllegalAction(f"You may roll 1 to {g} green dice{why}.")
+                raise IllegalAction("Glue: you may roll one die this turn.")
+            if g == 1:
+                raise IllegalAction(f"Starting on {terrain.value} you may roll one green die only.")
+            raise IllegalAction(f"You may roll 1 to {g} green dice.")
         if roll.white > w or roll.red > r:
             have = []
             if kart.has_part("turbo-engine"):

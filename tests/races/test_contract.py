@@ -137,3 +137,17 @@ def test_same_setup_seed_and_actions_give_the_same_game(track):
     for a in log:
         again.apply(a)
     assert again.to_dict() == g.to_dict()
+
+
+def test_the_worked_turn_in_the_notation_guide_plays_as_written():
+    """NOTATION.md's worked turn, move for move."""
+    g = position([{"colour": "red", "cell": "J3", "facing": "SE"}, {"colour": "blue", "cell": "K4", "facing": "N"}],
+                 phase="roll", dice=[4, 2, 6])
+    g.apply("roll 3")
+    assert g.turn.points == 12 and g.board[g.track.deliveries[12]].face_down
+    g.apply("step K4")
+    assert g.karts[1].cell.label == "L4" and g.turn.points == 11
+    g.apply("move L3 M4 M5 M6 M7")
+    assert g.karts[0].bottle_tops == 2 and g.turn.points == 6
+    g.apply("move M8 M9 M10 M11 M12 M13")
+    assert g.karts[0].cell.label == "M13" and g.turn.seat == 1
