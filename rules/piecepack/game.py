@@ -41,12 +41,13 @@ ROLL, MOVE, OVER = "roll", "move", "over"
 _PHASES = (ROLL, MOVE, OVER)
 
 
+_XY = {sq: coords(sq) for sq in SQUARES}
+
+
 def _turns(path: tuple[str, ...]) -> int:
     """How often a path changes direction (the canonical path for a destination turns least)."""
-    dirs = []
-    for a, b in itertools.pairwise(path):
-        (ac, ar), (bc, br) = coords(a), coords(b)
-        dirs.append((bc - ac, br - ar))
+    xy = [_XY[sq] for sq in path]
+    dirs = [(b[0] - a[0], b[1] - a[1]) for a, b in itertools.pairwise(xy)]
     return sum(1 for d, e in itertools.pairwise(dirs) if d != e)
 
 
@@ -89,6 +90,7 @@ class PiecepackGame(Game):
         self.events = events
         self.last_move = last_move
         self.dice = dice
+        self._dests: tuple[list[tuple[str, ...]], dict[str, Move]] | None = None
         self._cache: tuple[tuple[Any, ...], list[tuple[str, ...]], set[tuple[str, ...]], list[Move]] | None = None
 
     # Seats ----------------------------------------------------------------------------------------
@@ -341,14 +343,19 @@ class PiecepackGame(Game):
         Every path to a square has the same outcome, since passing over a square has no effect; this is
         what ``move c2`` means and what buttons and drivers offer.
         """
+        paths = self.legal_paths()
+        if self._dests is not None and self._dests[0] is paths:
+            return dict(self._dests[1])
         best: dict[str, tuple[int, tuple[str, ...]]] = {}
-        for path in self.legal_paths():
+        for path in paths:
             rank = (_turns(path), path)
             dest = path[-1]
             if dest not in best or rank < best[dest]:
                 best[dest] = rank
         order = {sq: i for i, sq in enumerate(SQUARES)}
-        return {d: Move(best[d][1]) for d in sorted(best, key=order.__getitem__)}
+        out = {d: Move(best[d][1]) for d in sorted(best, key=order.__getitem__)}
+        self._dests = (paths, out)
+        return dict(out)
 
     def legal_actions(self) -> list[Action]:
         if self.phase == ROLL:

@@ -12,7 +12,7 @@ from rules import IllegalAction, SetupError
 from rules.piecepack import PiecepackGame
 from rules.piecepack.board import CENTRE, CORNERS_BY_PLAYERS, SQUARES, SUIT_CODES, SUITS, TRASH_LETTERS
 
-MAX_ACTIONS = 160
+MAX_ACTIONS = 120
 
 noise = st.one_of(
     st.text(alphabet=string.ascii_lowercase + string.digits + " -,", max_size=14),
@@ -70,7 +70,7 @@ def play(game: PiecepackGame, shadow: PiecepackGame, data: st.DataObject) -> lis
     return log
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32 - 1), players=st.integers(2, 4), data=st.data())
 def test_random_play_keeps_every_invariant(seed, players, data):
     setup = {"seats": [{"name": f"Player {i + 1}"} for i in range(players)], "options": {}}
@@ -79,7 +79,7 @@ def test_random_play_keeps_every_invariant(seed, players, data):
     assert PiecepackGame.create(setup, seed).replay(log) == game
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(players=st.integers(2, 4), data=st.data())
 def test_random_positions_keep_every_invariant(players, data):
     """Start from mid-game situations (clean pawns, a carrier, the good stuff in play) so steals,
