@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import json
+import re
+from pathlib import Path
+
 import pytest
 
+import rules.piecepack
 from rules import IllegalAction, NotationError
 from rules.piecepack import Destination, Move, PiecepackGame, Roll, parse_syntax
 
@@ -96,3 +101,22 @@ def test_describe_legal_lists_destinations():
     g = pos(pawns={"Suns": "b2"}, phase="move", roll=1)
     assert g.describe_legal() == "move to b1, a2, c2, b3"
     assert pos().describe_legal() == "roll"
+
+
+def test_readme_position_example_and_worked_turn_hold():
+    """The package README's position example loads, and its worked turn plays as described."""
+    readme = (Path(rules.piecepack.__file__).parent / "README.md").read_text(encoding="utf-8")
+    block = re.search(r"```json\n(.*?)```", readme, re.S)
+    assert block is not None
+    g = PiecepackGame.from_position(json.loads(block.group(1)))
+    assert g.phase == "move" and g.roll == 2 and g.trash[0] == ["SA"]
+
+    g = pos(pawns={"Suns": "b1", "Moons": "b3"}, load=[2])
+    assert [e.text for e in g.apply("roll")] == ["Suns rolls 2."]
+    assert g.describe_legal() == "move to d1, a2, c2, b3"
+    assert "`move to d1, a2, c2, b3`" in readme
+    events = g.apply("move b3")
+    assert [e.kind for e in events] == ["move", "land", "gift", "home"]
+    assert g.trash == [["SA", "SB"], ["MA", "MB", "MC", "SC"]]
+    for e in events[2:]:
+        assert e.text in readme
