@@ -13,7 +13,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from render.races.board import MAX_CELL, default_cell_size, track_png
+from render.races.board import track_png
+from render.races.geometry import MAX_CELL, default_cell_size
 from rules.races.track import Track, TrackError, builtin_tracks, get_track, load_track_text
 
 MIN_SIZE, MAX_SIZE = 10, 80

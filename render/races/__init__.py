@@ -1,5 +1,12 @@
-"""Pictures of Junkyard Races: the static board of a track (``board``) and layers drawn on top of it."""
+"""Pictures of Junkyard Races.
 
-from render.races.board import BoardBase, BoardGeometry, board_base, board_image, geometry_for, track_png
+- ``geometry``: where cells, the map, the title bar and the side panel sit on a picture;
+- ``symbols``: colours, ground textures and the symbols drawn on cells (arrows, spanner, bottle cap …);
+- ``legend``: the legend panel;
+- ``board``: the static board of a track, cached per track and size, on which live layers draw.
+"""
 
-__all__ = ["BoardBase", "BoardGeometry", "board_base", "board_image", "geometry_for", "track_png"]
+from render.races.board import BoardBase, board_base, board_image, track_png
+from render.races.geometry import BoardGeometry, facing_angle, geometry_for
+
+__all__ = ["BoardBase", "BoardGeometry", "board_base", "board_image", "facing_angle", "geometry_for", "track_png"]

@@ -8,16 +8,9 @@ import pytest
 from PIL import Image
 
 from render.common import arrow_polygon, clip_polygon, encode_png, regular_polygon
-from render.races.board import (
-    MIN_WIDTH,
-    PIT_COLOURS,
-    RED_ARROW,
-    STONE,
-    board_base,
-    board_image,
-    facing_angle,
-    track_png,
-)
+from render.races.board import board_base, board_image, track_png
+from render.races.geometry import MIN_WIDTH, facing_angle
+from render.races.symbols import PIT_COLOURS, RED_ARROW, STONE
 from rules.hexgrid import Facing, Hex, parse_label
 from rules.races.track import PitColour, Track, builtin_tracks, load_track_text
 from tests.render.ring import RING_TRACK
