@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 from render.races.board import track_png
-from render.races.geometry import MAX_CELL, default_cell_size
+from render.races.geometry import MAX_CELL
 from rules.races.track import Track, TrackError, builtin_tracks, get_track, load_track_text
 
 MIN_SIZE, MAX_SIZE = 10, 80
@@ -120,7 +120,7 @@ def _draw(name: str, out: str | None, size: int | None) -> int:
             for p in exc.problems:
                 print(p)
             return 1
-    data = track_png(track, size or default_cell_size(track.columns))
+    data = track_png(track, size)
     try:
         Path(out).write_bytes(data)
     except OSError as exc:
