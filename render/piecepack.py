@@ -4,7 +4,8 @@
 face-down tiles (wooden backs with the quartered grid of a piecepack tile back), the face-up Null tile in
 the centre, each suit's start coin on its corner, pawns in suit colours with their trash pyramids stacked
 beside them (letters, and a count badge), the good stuff (the golden "F" pyramid) in the centre or on its
-carrier, square names, and the last move's path as an arrow. The panel says whose turn it is, shows the
+carrier, square names, the last move's path as an arrow, and where the player to act may move (dots in
+the mover's colour, or a ring of it round a pawn it can land on). The panel says whose turn it is, shows the
 last roll as a die and lists every player's trash.
 
 Suit colours (kept in :data:`SUIT_COLOURS`): Suns red, Moons black, Crowns green, Arms blue.
@@ -238,6 +239,23 @@ def _draw_path(d: ImageDraw.ImageDraw, lay: Layout, path: Sequence[str], colour:
     d.ellipse([sx - r, sy - r, sx + r, sy + r], fill=colour)
 
 
+def _draw_target(d: ImageDraw.ImageDraw, lay: Layout, sq: str, occupied: bool, colour: Colour) -> None:
+    """A square the player to act may move to: a dot in the mover's colour, or a ring of that colour
+    round a pawn it can land on (drawn before the pawns, so the pawn sits inside it)."""
+    t = lay.tile
+    if occupied:
+        x, y = lay.origin(sq)
+        cx, cy = x + t * 0.42, y + t * 0.56
+        r = t * 0.37
+        d.ellipse([cx - r - 3, cy - r - 3, cx + r + 3, cy + r + 3], fill=WHITE)
+        d.ellipse([cx - r, cy - r, cx + r, cy + r], fill=colour)
+        return
+    cx, cy = lay.centre(sq)
+    r = t * 0.085
+    d.ellipse([cx - r - 3, cy - r - 3, cx + r + 3, cy + r + 3], fill=WHITE)
+    d.ellipse([cx - r, cy - r, cx + r, cy + r], fill=colour)
+
+
 def _draw_stack(d: ImageDraw.ImageDraw, lay: Layout, sq: str, trash: Sequence[str], carrying: bool) -> None:
     """Trash pyramids stacked up the right side of the pawn, the top of the stack at the top; the good
     stuff in their place when carried."""
@@ -384,6 +402,11 @@ def piecepack_image(view: dict[str, Any], tile: int = DEFAULT_TILE) -> Image.Ima
     if view.get("carrier") is None:
         cx, cy = lay.centre(view["centre"])
         pyramid(d, (cx, cy - tile * 0.02), tile * 0.46, GOLD, "F", edge=GOLD_EDGE)
+    if view.get("phase") == "move":
+        taken = {s["square"] for s in view["seats"]}
+        mover = SUIT_COLOURS[view["seats"][view["turn"]]["suit"]]
+        for sq in view.get("reachable", []):
+            _draw_target(d, lay, sq, sq in taken, mover)
     winner = view.get("winner")
     for s in view["seats"]:
         sq = s["square"]

@@ -617,8 +617,8 @@ class PiecepackGame(Game):
         )
 
     def view(self, seat: int | None) -> dict[str, Any]:
-        """Everything on the table. Only the dice generator's state is left out: it would tell the
-        next rolls."""
+        """Everything on the table, plus ``reachable``: the squares the player to act may move to. Only
+        the dice generator's state is left out: it would tell the next rolls."""
         return {
             "game": self.key,
             "title": self.title,
@@ -649,6 +649,7 @@ class PiecepackGame(Game):
             "events": [e.to_dict() for e in self.events],
             "last_move": None if self.last_move is None else {
                 "seat": self.last_move["seat"], "path": list(self.last_move["path"])},
+            "reachable": list(self.destinations()) if self.phase == MOVE else [],
         }
 
     def replay(self, actions: Iterable[str]) -> Self:

@@ -95,3 +95,16 @@ def test_matches_the_reference_picture():
     assert ref.size == img.size
     diff = ImageStat.Stat(ImageChops.difference(ref, img)).mean
     assert max(diff) < 6, f"picture differs from {REFERENCE.name}: mean channel difference {diff}"
+
+
+def test_reachable_squares_are_marked_in_the_movers_colour():
+    g = PiecepackGame.from_position({"pawns": {"Suns": "b2", "Moons": "c2"}, "phase": "move", "roll": 1})
+    assert g.view(None)["reachable"] == ["b1", "a2", "c2", "b3"]
+    img = decode(piecepack_png(g.view(None)))
+    lay = Layout(112)
+    for sq in ("b1", "a2", "b3"):
+        assert near(img.getpixel(lay.centre(sq)), SUIT_COLOURS["Suns"])
+    assert not near(img.getpixel(lay.centre("d4")), SUIT_COLOURS["Suns"])
+    # Moons on c2 can be landed on: a Suns-coloured ring shows round its pawn
+    x, y = lay.origin("c2")
+    assert near(img.getpixel((x + 112 * 0.42, y + 112 * 0.56 - 112 * 0.33)), SUIT_COLOURS["Suns"])
