@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+import time
 from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -24,8 +25,10 @@ from rules.registry import game_class
 
 log = logging.getLogger(__name__)
 
-#: computer moves in a row before the service stops to let people see the board (a safety net)
-MAX_COMPUTER_MOVES = 200
+#: computer moves in one reply; more follow in further replies (see :meth:`Service.play_computers`)
+COMPUTER_MOVES_PER_REPLY = 40
+#: wall-clock budget for computer moves in one reply, so an interaction is answered in time
+COMPUTER_SECONDS_PER_REPLY = 1.5
 
 
 @dataclass(slots=True)
@@ -56,6 +59,8 @@ class Reply:
     changed: bool = False
     #: a button from an older move was pressed: front ends remove that message's buttons
     stale: bool = False
+    #: computers are still to move: the front end should call :meth:`Service.play_computers` next
+    computers_pending: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,6 +97,8 @@ class Service:
         self.seed_source = seed_source
         self.drivers = drivers
         self.driver_kinds = driver_kinds
+        self.computer_moves_per_reply = COMPUTER_MOVES_PER_REPLY
+        self.computer_seconds_per_reply = COMPUTER_SECONDS_PER_REPLY
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._cache: dict[int, tuple[int, Game]] = {}
 
@@ -345,11 +352,11 @@ class Service:
                                               state=await asyncio.to_thread(game.to_dict), status=status)
             self._cache[rec.id] = (rec.version, game)
             rec, shown, lines = await self._run_computers(rec, game, front)
-            after = await asyncio.to_thread(self._after_move, front, game)
+            after = await asyncio.to_thread(self._after_move, rec, front, game)
         png = await self._render(front, after.view, shown)
         text = "\n".join([f"**{cls.title}** begins! Seats: {self._seat_line(rec)}.", *lines, after.describe])
         return Reply(text, png=png, mention=self._mention_for(rec, game), buttons=after.buttons, game_id=rec.id,
-                     version=rec.version, changed=True)
+                     version=rec.version, changed=True, computers_pending=self._computer_to_act(rec, game))
 
     async def abort(self, channel_id: int, user_id: int, *, can_manage: bool = False) -> Reply:
         async with self.lock(channel_id):
@@ -388,10 +395,12 @@ class Service:
             game = await self.load(rec)
             front = self.fronts(rec.game_key)
             turn = game.to_act
-            if turn is not None and rec.seats[turn].is_computer and expected_version is None:
-                # A computer's turn left over (a restart mid-sequence): let it move, then judge this request.
-                rec, _, _ = await self._run_computers(rec, game, front)
-                turn = game.to_act
+            if self._computer_to_act(rec, game):
+                # Left over from a restart or a long computer sequence: the front end lets it play on.
+                assert turn is not None
+                reply = refuse(f"{self._who(rec.seats[turn])} is still to move; its moves follow in a moment.")
+                reply.computers_pending = True
+                return reply
             if not may_act(game, seat):
                 who = self._who(rec.seats[turn]) if turn is not None else "nobody"
                 return refuse(f"It is not your turn: {who} is to act.")
@@ -419,7 +428,8 @@ class Service:
             self._cache[rec.id] = (rec.version, game)
             private = self._private_notes(rec, front, events)
             rec, shown, lines = await self._run_computers(rec, game, front)
-            after = await asyncio.to_thread(self._after_move, front, game)
+            pending = self._computer_to_act(rec, game)
+            after = await asyncio.to_thread(self._after_move, rec, front, game)
             nxt = game.to_act
             mention = self._mention_for(rec, game) if nxt is not None and (nxt != seat or lines) else None
         png = await self._render(front, after.view, shown or public)
@@ -429,18 +439,20 @@ class Service:
         elif mention is not None:
             text += f"\n<@{mention}>, your turn."
         return Reply(text, png=png, mention=mention, buttons=after.buttons, private=private, game_id=rec.id,
-                     version=rec.version, changed=True)
+                     version=rec.version, changed=True, computers_pending=pending)
 
     async def _run_computers(self, rec: GameRecord, game: Game, front: GameFront
                              ) -> tuple[GameRecord, list[Event], list[str]]:
-        """Let computer seats move while one is to act (channel lock held). Returns the new record, the
-        public events of the computers' moves and one narration line per move."""
+        """Let computer seats move while one is to act (channel lock held), within this reply's budget.
+        Returns the new record, the public events of the last computer move and one line per move."""
         shown: list[Event] = []
         lines: list[str] = []
-        for _ in range(MAX_COMPUTER_MOVES):
-            seat = game.to_act
-            if seat is None or game.is_over or not rec.seats[seat].is_computer:
+        deadline = time.monotonic() + self.computer_seconds_per_reply
+        for _ in range(self.computer_moves_per_reply):
+            if not self._computer_to_act(rec, game) or time.monotonic() > deadline:
                 break
+            seat = game.to_act
+            assert seat is not None
             kind = rec.seats[seat].driver or "random"
             self.forget(rec.id)
             try:
@@ -463,6 +475,38 @@ class Service:
             lines.append(narration)
         return rec, shown, lines
 
+    @staticmethod
+    def _computer_to_act(rec: GameRecord, game: Game) -> bool:
+        seat = game.to_act
+        return seat is not None and not game.is_over and 0 <= seat < len(rec.seats) and rec.seats[seat].is_computer
+
+    async def play_computers(self, channel_id: int) -> Reply | None:
+        """Let computers move in the channel's game if one is to act; None when none is. Front ends call
+        this after a reply with ``computers_pending`` (and may at start-up for waiting games)."""
+        async with self.lock(channel_id):
+            rec = await self.store.channel_game(channel_id)
+            if rec is None or rec.status != ACTIVE:
+                return None
+            game = await self.load(rec)
+            if not self._computer_to_act(rec, game):
+                return None
+            front = self.fronts(rec.game_key)
+            before = rec.version
+            rec, shown, lines = await self._run_computers(rec, game, front)
+            if rec.version == before:
+                return None
+            after = await asyncio.to_thread(self._after_move, rec, front, game)
+            mention = self._mention_for(rec, game)
+            pending = self._computer_to_act(rec, game)
+        png = await self._render(front, after.view, shown)
+        text = "\n".join(lines)
+        if game.is_over:
+            text += "\n" + after.describe
+        elif mention is not None:
+            text += f"\n<@{mention}>, your turn."
+        return Reply(text, png=png, mention=mention, buttons=after.buttons, game_id=rec.id, version=rec.version,
+                     changed=True, computers_pending=pending)
+
     def _drive(self, rec: GameRecord, game: Game, seat: int, kind: str) -> tuple[Any, list[Event], dict[str, Any]]:
         """One computer move (in a worker thread). The driver's seed depends on game, seat and move only,
         so a computer plays the same after a restart; a failing driver gives way to a random one."""
@@ -482,10 +526,11 @@ class Service:
         return action, events, game.to_dict()
 
     @staticmethod
-    def _after_move(front: GameFront, game: Game) -> _After:
-        """The public view, buttons for the next seat and the status line (in a worker thread)."""
+    def _after_move(rec: GameRecord, front: GameFront, game: Game) -> _After:
+        """The public view, buttons for the next person to act and the status line (in a worker thread)."""
         seat = game.to_act
-        return _After(game.view(None), front.buttons(game, seat) if seat is not None else [],
+        person = seat is not None and 0 <= seat < len(rec.seats) and not rec.seats[seat].is_computer
+        return _After(game.view(None), front.buttons(game, seat) if person and seat is not None else [],
                       front.describe(game, None))
 
     # Queries -----------------------------------------------------------------------------------

@@ -8,6 +8,7 @@ themselves dispatchable, so no per-message view is kept in memory and none can e
 
 from __future__ import annotations
 
+import asyncio
 import io
 import logging
 import re
@@ -97,6 +98,38 @@ async def send_reply(interaction: discord.Interaction, reply: Reply, *, pressed:
     else:
         await interaction.response.send_message(ephemeral=reply.ephemeral, **kwargs)
     await send_private(interaction, reply)
+    if reply.computers_pending and interaction.channel_id is not None:
+        schedule_computers(interaction.client, interaction.channel_id)
+
+
+_running: dict[int, asyncio.Task[None]] = {}
+
+
+def schedule_computers(client: discord.Client, channel_id: int) -> None:
+    """Let the computers of a channel's game move on in the background, posting to the channel."""
+    task = _running.get(channel_id)
+    if task is not None and not task.done():
+        return
+    task = asyncio.get_running_loop().create_task(play_computers(client, channel_id),
+                                                  name=f"junkyard-computers-{channel_id}")
+    _running[channel_id] = task
+    task.add_done_callback(lambda t: _running.pop(channel_id, None) if _running.get(channel_id) is t else None)
+
+
+async def play_computers(client: discord.Client, channel_id: int) -> None:
+    """Post the computers' moves, a reply at a time, until a person is to act or the game ends."""
+    service = client.service  # type: ignore[attr-defined]
+    channel = client.get_partial_messageable(channel_id)
+    try:
+        while True:
+            reply = await service.play_computers(channel_id)
+            if reply is None:
+                return
+            await channel.send(**_message_kwargs(reply))
+            if not reply.computers_pending:
+                return
+    except Exception:
+        log.exception("computer moves in channel %s stopped", channel_id)
 
 
 async def send_private(interaction: discord.Interaction, reply: Reply) -> None:

@@ -363,3 +363,23 @@ async def test_computer_player_by_slash_command(h):
     [after] = public(await h.press(ANN, after, after.labels[0]))
     assert "Computer 1 (random) rolled" in after.content and f"<@{ANN}>, your turn." in after.content
     assert after.allowed_users == [str(ANN)] and after.labels == ["Roll"]
+
+
+async def test_long_computer_sequences_follow_as_channel_messages(h):
+    """Computer moves beyond one reply's budget are posted to the channel as they come, ending with the
+    next person's ping and buttons."""
+    h.bot.service.computer_moves_per_reply = 1
+    only(await h.slash(ANN, "game new", game="toy"))
+    only(await h.slash(ANN, "game computer"))
+    only(await h.slash(ANN, "game computer"))
+    board = only(await h.slash(ANN, "game start"))
+    [after] = public(await h.press(ANN, board, "Roll"))
+    sent = await h.press(ANN, after, "Pass")
+    [reply] = [s for s in public(sent) if s.kind == "followup"]
+    assert "Computer 1 (random) rolled" in reply.content and reply.custom_ids == []
+    follow = [s for s in public(sent) if s.kind == "channel"]
+    assert len(follow) == 3 and all(s.png for s in follow)
+    assert f"<@{ANN}>, your turn." in follow[-1].content and follow[-1].labels == ["Roll"]
+    assert follow[-1].allowed_users == [str(ANN)]
+    sent = await h.press(ANN, follow[-1], "Roll")
+    assert len(public(sent)) == 1

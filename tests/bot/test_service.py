@@ -312,8 +312,9 @@ async def test_computer_in_the_first_seat_moves_at_start(service):
     assert [b.action for b in r.buttons] == ["roll"]
 
 
-async def test_a_computer_turn_left_over_is_played_before_the_next_request(store, seeds):
-    """If a computer could not move (a failing driver, a restart), the next request lets it move first."""
+async def test_a_computer_turn_left_over_is_played_on_request(store, seeds):
+    """If a computer could not move (a failing driver, a restart), a person's request is refused with a
+    flag that asks the front end to let the computers play on; then the person can move."""
     calls = []
 
     class Broken:
@@ -333,9 +334,31 @@ async def test_a_computer_turn_left_over_is_played_before_the_next_request(store
     await service.add_computer(CH, ANN)
     await service.join(CH, ANN, "Ann")
     r = await service.start(CH, ANN)
-    assert r.ok and r.version == 0 and r.mention is None  # the computer failed: nobody pinged
+    assert r.ok and r.version == 0 and r.mention is None and r.computers_pending
     r = await service.act(CH, ANN, "roll")
-    assert r.ok, r.text
+    assert not r.ok and r.ephemeral and r.computers_pending and "still to move" in r.text
+    r = await service.play_computers(CH)
+    assert r is not None and r.changed and "Computer 1 (random) rolled" in r.text and r.mention == ANN
+    assert not r.computers_pending and [b.action for b in r.buttons] == ["roll"]
+    assert await service.play_computers(CH) is None
+    assert (await service.act(CH, ANN, "roll")).ok
+
+
+async def test_long_computer_sequences_come_in_several_replies(service):
+    """Each reply carries at most a budget of computer moves; the rest follow through play_computers."""
+    service.computer_moves_per_reply = 1
+    await service.new_game(guild_id=GUILD, channel_id=CH, user_id=ANN, user_name="Ann", game_key="toy")
+    await service.add_computer(CH, ANN)
+    await service.add_computer(CH, ANN)
+    await service.start(CH, ANN)
+    await service.act(CH, ANN, "roll")
+    r = await service.act(CH, ANN, "pass")
+    assert r.ok and r.computers_pending and r.mention is None and not r.buttons
+    replies = []
+    while r.computers_pending:
+        r = await service.play_computers(CH)
+        replies.append(r)
+    assert len(replies) == 3 and replies[-1].mention == ANN  # 4 computer actions, one per reply
     rec = await service.store.channel_game(CH)
-    acts = await service.store.actions(rec.id)
-    assert [a.seat for a in acts][:2] == [0, 0] and acts[2].seat == 1
+    assert rec.version == 6
+    await service.store.check_consistency(rec.id)
