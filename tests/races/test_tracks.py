@@ -1,0 +1,604 @@
+"""The built-in Junkyard Races tracks: every point of ruling R3, checked on each track.
+
+Ruling R3 (RULINGS.md) lists what a track must have; each test below checks one point on every
+bundled track. The rulebook's "Junkyard Layout", "Moving Across Bridges" and "Pit Stops" sections are
+the source of the points it takes from the printed game.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import heapq
+import itertools
+from collections import deque
+from functools import cache
+
+import pytest
+
+from rules.hexgrid import Facing, Hex
+from rules.races.track import PitColour, Terrain, Track, builtin_tracks, get_track
+
+TRACKS = sorted(builtin_tracks().values(), key=lambda t: t.alias)
+ALIASES = [t.alias for t in TRACKS]
+
+State = tuple[Hex, Facing]
+
+
+@pytest.fixture(params=ALIASES)
+def track(request) -> Track:
+    return get_track(request.param)
+
+
+# Helpers ---------------------------------------------------------------------------------------------
+
+
+def components(cells: set[Hex], track: Track, walls: bool = True) -> list[set[Hex]]:
+    left = set(cells)
+    out = []
+    while left:
+        todo = [left.pop()]
+        comp = set(todo)
+        while todo:
+            c = todo.pop()
+            for n in c.neighbours():
+                if n in left and not (walls and track.wall_between(c, n)):
+                    left.discard(n)
+                    comp.add(n)
+                    todo.append(n)
+        out.append(comp)
+    return out
+
+
+@cache
+def sides(alias: str) -> tuple[frozenset[Hex], frozenset[Hex]]:
+    """The two stretches of track the stream cuts the loop into: (behind the line's side ... , other)."""
+    track = get_track(alias)
+    land = {c for c in track.track_cells if not track.is_bridge(c)}
+    parts = components(land, track)
+    assert len(parts) == 2, f"the stream should cut the loop into two stretches, found {len(parts)}"
+    a, b = parts
+    if track.starts[0].cell in b:
+        a, b = b, a
+    return frozenset(a), frozenset(b)
+
+
+@cache
+def to_line(alias: str) -> dict[State, int]:
+    return get_track(alias).distances_to_line()
+
+
+def cell_to_line(alias: str, cell: Hex) -> int:
+    d = to_line(alias)
+    return min(d.get((cell, f), 1 << 30) for f in Facing)
+
+
+def crossing_ids(track: Track) -> list[str]:
+    return sorted({b.bridge[0] for b in track.bridges.values()})
+
+
+def bridges_of(track: Track, crossing: str) -> dict[str, tuple[Hex, ...]]:
+    return {name: cells for name, cells in track.bridge_names.items() if name[0] == crossing}
+
+
+def collapsed_names(track: Track) -> set[str]:
+    return {track.bridges[g.near].bridge for g in track.gaps}
+
+
+def crossing_direction(track: Track, crossing: str) -> tuple[str, str]:
+    """Which stretch ("home": the start cells' side, "away") a crossing's bridges lead from and to."""
+    home, away = sides(track.alias)
+
+    def side(c: Hex) -> str | None:
+        return "home" if c in home else "away" if c in away else None
+
+    froms = {side(e) for cells in bridges_of(track, crossing).values() for c in cells
+             for e in track.bridges[c].entries} - {None}
+    tos = {side(x) for cells in bridges_of(track, crossing).values() for c in cells
+           for x in track.bridges[c].exits} - {None}
+    assert len(froms) == 1 and len(tos) == 1, (crossing, froms, tos)
+    return froms.pop(), tos.pop()
+
+
+def lap_graph_moves(track: Track, cell: Hex, facing: Facing) -> list[tuple[Hex, Facing]]:
+    """One forward step (R5) over whole bridges only, found from may_step alone."""
+    out = []
+    for f in (facing, facing.left, facing.right):
+        n = cell.neighbour(f)
+        if track.may_step(cell, n):
+            out.append((n, f))
+    return out
+
+
+@cache
+def lap_search(alias: str) -> tuple[int, dict, dict]:
+    """Our own lap search: states (cell, facing, crossings done) from just past the line round to it.
+
+    A lap may not touch the line between its start and its finish, so the steps from the start give how
+    far round the lap a cell lies. Returns the shortest lap, each state's steps from the start and each
+    state's steps to the finish.
+    """
+    track = get_track(alias)
+    full = frozenset(crossing_ids(track))
+    start: dict = {}
+    for behind, ahead in track.line:
+        f = behind.facing_to(ahead)
+        start[(ahead, f, frozenset())] = 1
+    forward: dict = {}
+    finish_from: dict = {}  # states one step before crossing the line forwards with both crossings done
+    back_edges: dict = {}
+    dist = dict(start)
+    heap = [(d, i, s) for i, (s, d) in enumerate(start.items())]
+    heapq.heapify(heap)
+    counter = len(heap)
+    while heap:
+        d, _, s = heapq.heappop(heap)
+        if d > dist[s]:
+            continue
+        forward[s] = d
+        cell, facing, done = s
+        for n, nf in lap_graph_moves(track, cell, facing):
+            crossing = track.line_edges.get((cell, n))
+            if crossing is not None:
+                if crossing == 1 and done == full:
+                    finish_from[s] = 1
+                continue
+            ndone = done
+            b = track.bridges.get(cell)
+            if b is not None and not track.is_bridge(n):
+                ndone = done | {b.bridge[0]}
+            ns = (n, nf, ndone)
+            back_edges.setdefault(ns, []).append(s)
+            if d + 1 < dist.get(ns, 1 << 30):
+                dist[ns] = d + 1
+                counter += 1
+                heapq.heappush(heap, (d + 1, counter, ns))
+    best = min(forward[s] + 1 for s in finish_from)
+    # steps from each state to the finish, by walking the recorded edges backwards
+    to_finish = dict(finish_from)
+    todo = deque(finish_from)
+    while todo:
+        s = todo.popleft()
+        for p in back_edges.get(s, ()):
+            if p not in to_finish:
+                to_finish[p] = to_finish[s] + 1
+                todo.append(p)
+    return best, forward, to_finish
+
+
+@cache
+def lap_position(alias: str) -> dict[Hex, tuple[int, int]]:
+    """For each cell a lap can pass: the fewest steps from the line to it and from it on to the line."""
+    _, forward, to_finish = lap_search(alias)
+    out: dict[Hex, tuple[int, int]] = {}
+    for s, d in forward.items():
+        if s in to_finish:
+            done, rest = out.get(s[0], (1 << 30, 1 << 30))
+            out[s[0]] = (min(done, d), min(rest, to_finish[s]))
+    return out
+
+
+def share_of_lap(alias: str, cell: Hex) -> float:
+    """How far round the lap a cell lies: 0 at the line, 1 back at it."""
+    done, rest = lap_position(alias)[cell]
+    return done / (done + rest)
+
+
+@cache
+def racing_line(alias: str, slack: int = 2) -> frozenset[Hex]:
+    """Cells on some lap no more than ``slack`` steps longer than the shortest."""
+    best, forward, to_finish = lap_search(alias)
+    return frozenset(s[0] for s, d in forward.items() if s in to_finish and d + to_finish[s] <= best + slack)
+
+
+# R3: the set of tracks and their size ------------------------------------------------------------------
+
+
+def test_r3_two_tracks_one_per_side_of_the_board_called_a_and_b():
+    assert ALIASES == ["A", "B"]
+    assert len({t.name for t in TRACKS}) == 2
+    assert all(t.description for t in TRACKS)
+
+
+def test_r3_track_loads_and_is_about_30_columns_by_22_rows(track):
+    assert 28 <= track.columns <= 32
+    assert 20 <= track.rows <= 24
+    assert all(0 <= c.col < track.columns and 0 <= c.row < track.rows for c in track.terrain)
+
+
+def test_r3_a_looping_track_several_cells_wide(track):
+    steps, path = track.shortest_lap()
+    assert steps > 0 and path  # a way round exists
+    assert len(track.track_cells) >= 5 * steps  # on average well over three cells wide
+    # across the track: the cells the same number of steps round from the line
+    across: dict[int, int] = {}
+    for done, _ in lap_position(track.alias).values():
+        across[done] = across.get(done, 0) + 1
+    widths = sorted(across.get(d, 0) for d in range(2, steps - 1))
+    assert widths[len(widths) // 2] >= 3
+
+
+def test_r3_tracks_differ_in_shape_and_stream_course():
+    a, b = TRACKS
+    assert a.track_cells != b.track_cells
+    shared = len(a.stream_cells & b.stream_cells)
+    assert shared < min(len(a.stream_cells), len(b.stream_cells)) // 3
+
+
+# R3: Checkered Line and start cells ---------------------------------------------------------------------
+
+
+def test_r3_checkered_line_is_a_chain_of_edges_across_the_track(track):
+    assert track.line
+    for behind, ahead in track.line:
+        assert behind.distance(ahead) == 1
+        assert track.on_track(behind) and track.on_track(ahead)
+        assert not track.is_bridge(behind) and not track.is_bridge(ahead)
+    behind_cells = {a for a, _ in track.line}
+    ahead_cells = {b for _, b in track.line}
+    assert not behind_cells & ahead_cells
+    # nothing gets round the end of the line: with the line and the bridges taken away, the cells ahead
+    # of it cannot reach the cells behind it
+    cut = {frozenset(e) for e in track.line}
+    land = {c for c in track.track_cells if not track.is_bridge(c)}
+    seen = set(ahead_cells)
+    todo = list(ahead_cells)
+    while todo:
+        c = todo.pop()
+        for n in track.open_neighbours(c):
+            if n in land and n not in seen and frozenset((c, n)) not in cut:
+                seen.add(n)
+                todo.append(n)
+    assert not seen & behind_cells
+
+
+def test_r3_three_start_cells_behind_the_line_with_white_arrows_towards_it(track):
+    assert len(track.starts) == 3
+    assert len({s.cell for s in track.starts}) == 3
+    ahead_cells = {b for _, b in track.line}
+    home, _ = sides(track.alias)
+    for s in track.starts:
+        assert track.on_track(s.cell) and not track.is_bridge(s.cell) and s.cell not in track.pits
+        assert s.cell not in ahead_cells and s.cell in home
+        # facing the line: one or two forward steps cross it
+        assert to_line(track.alias)[(s.cell, s.facing)] <= 2
+
+
+# R3: the stream and its crossings ------------------------------------------------------------------------
+
+
+def test_r3_stream_crosses_the_whole_board(track):
+    water = set(track.stream_cells) | set(track.bridges)
+    parts = components(water, track, walls=False)
+    last_col, last_row = track.columns - 1, track.rows - 1
+    assert any({c.row for c in p} >= {0, last_row} or {c.col for c in p} >= {0, last_col} for p in parts)
+
+
+def test_r3_the_track_crosses_the_stream_twice_out_and_back(track):
+    assert len(sides(track.alias)) == 2  # the stream cuts the loop into exactly two stretches
+    assert crossing_ids(track) == ["1", "2"]
+    directions = {c: crossing_direction(track, c) for c in ("1", "2")}
+    assert sorted(directions.values()) == [("away", "home"), ("home", "away")]
+
+
+def test_r3_each_crossing_has_a_whole_and_a_collapsed_bridge(track):
+    collapsed = collapsed_names(track)
+    for crossing in ("1", "2"):
+        names = bridges_of(track, crossing)
+        assert len(names) >= 2
+        whole = [n for n in names if n not in collapsed]
+        broken = [n for n in names if n in collapsed]
+        assert whole and broken, crossing
+        for name in whole:
+            assert 1 <= len(names[name]) <= 3
+        for name in broken:
+            assert len(names[name]) == 2  # the two ends
+
+
+def test_r3_whole_bridges_are_one_chain_from_bank_to_bank(track):
+    collapsed = collapsed_names(track)
+    for name, cells in track.bridge_names.items():
+        if name in collapsed:
+            continue
+        firsts = [c for c in cells if not track.bridges[c].entries & set(cells)]
+        lasts = [c for c in cells if not track.bridges[c].exits & set(cells)]
+        assert len(firsts) == 1 and len(lasts) == 1, name
+        c, walked = firsts[0], [firsts[0]]
+        while c != lasts[0]:
+            (c,) = track.bridges[c].exits & set(cells)
+            walked.append(c)
+        assert sorted(walked) == sorted(cells)
+        assert all(track.on_track(e) and not track.is_bridge(e) for e in track.bridges[firsts[0]].entries)
+        assert all(track.on_track(x) and not track.is_bridge(x) for x in track.bridges[lasts[0]].exits)
+
+
+def test_r3_collapsed_bridges_have_a_straight_gap_of_two_or_three_stream_cells(track):
+    assert track.gaps
+    for gap in track.gaps:
+        assert 2 <= len(gap.cells) <= 3
+        line = gap.near.line(gap.facing, len(gap.cells) + 1)
+        assert tuple(line[:-1]) == gap.cells and line[-1] == gap.far
+        assert all(track.is_stream(c) for c in gap.cells)
+        assert track.bridges[gap.near].bridge == track.bridges[gap.far].bridge
+
+
+def test_r3_at_least_one_bridge_has_two_entry_cells(track):
+    assert any(len({e for e in b.entries if track.on_track(e)}) >= 2 for b in track.bridges.values())
+
+
+def test_r3_bridge_arrows_point_one_way_only(track):
+    for cell, b in track.bridges.items():
+        assert b.entries and b.exits
+        assert not b.entries & b.exits
+        for n in cell.neighbours():
+            if track.may_step(n, cell):
+                assert n in b.entries
+            if track.may_step(cell, n):
+                assert n in b.exits
+        for e in b.entries:
+            assert not track.may_step(cell, e), f"{cell} can be driven back to {e}"
+        for x in b.exits:
+            assert not track.may_step(x, cell), f"{cell} can be entered from its exit {x}"
+
+
+def test_r3_driving_a_bridge_against_its_arrows_is_impossible(track):
+    """From the stretch a crossing leads to, nothing drives back over that crossing to where it came from."""
+    home, away = sides(track.alias)
+    for crossing in ("1", "2"):
+        _, to = crossing_direction(track, crossing)
+        start_side, goal_side = (home, away) if to == "home" else (away, home)
+        allowed = set(start_side) | {c for cells in bridges_of(track, crossing).values() for c in cells}
+        seen = {(c, f) for c in start_side for f in Facing}
+        todo = deque(seen)
+        while todo:
+            cell, facing = todo.popleft()
+            nexts = lap_graph_moves(track, cell, facing)
+            jump = track.jump_landing(cell, facing)
+            if jump is not None:
+                nexts.append((jump[0].far, jump[0].facing))
+            for n, nf in nexts:
+                assert n not in goal_side, f"crossing {crossing} driven backwards into {n}"
+                if n in allowed and (n, nf) not in seen:
+                    seen.add((n, nf))
+                    todo.append((n, nf))
+
+
+def test_r3_red_arrows_mark_every_side_a_kart_on_a_bridge_can_be_bumped_into_the_stream(track):
+    """A bump pushes the way the bumping kart drives; it drives onto a bridge cell only from an entry."""
+    for cell, b in track.bridges.items():
+        pushes = {e.facing_to(cell) for e in b.entries}
+        into_water = {f for f in pushes if track.is_stream(cell.neighbour(f))}
+        assert b.bump_sides == into_water, (cell, b.bump_sides, into_water)
+    assert any(b.bump_sides for b in track.bridges.values())
+
+
+def test_r3_one_landing_point_per_crossing_beside_the_stream_past_the_crossing(track):
+    assert sorted(track.landings) == ["1", "2"]
+    home, away = sides(track.alias)
+    for crossing, lp in track.landings.items():
+        assert lp.crossing == crossing
+        assert track.on_track(lp.cell) and not track.is_bridge(lp.cell) and lp.cell not in track.pits
+        assert any(track.is_stream(n) for n in lp.cell.neighbours()), "beside the stream"
+        _, to = crossing_direction(track, crossing)
+        assert lp.cell in (home if to == "home" else away), "past the crossing"
+        exits = {x for cells in bridges_of(track, crossing).values() for c in cells for x in track.bridges[c].exits
+                 if track.on_track(x) and not track.is_bridge(x)}
+        assert min(lp.cell.distance(x) for x in exits) <= 3, "near the crossing"
+        # the blue arrow points on round the lap: a forward step is possible and brings the line nearer
+        assert lap_graph_moves(track, lp.cell, lp.facing)
+        assert to_line(track.alias)[(lp.cell, lp.facing)] <= cell_to_line(track.alias, lp.cell) + 1
+
+
+def test_r3_every_stream_cell_names_a_landing_point(track):
+    assert set(track.stream_landing) == set(track.stream_cells)
+    for cell in track.stream_cells:
+        assert track.landing_for(cell).crossing in track.landings
+
+
+def test_r3_a_kart_that_falls_at_a_crossing_lands_past_that_crossing(track):
+    for gap in track.gaps:
+        crossing = track.bridges[gap.near].bridge[0]
+        assert {track.stream_landing[c] for c in gap.cells} == {crossing}
+    for cell, b in track.bridges.items():
+        for f in b.bump_sides:
+            assert track.stream_landing[cell.neighbour(f)] == b.bridge[0]
+
+
+# R3: Pit Stops ----------------------------------------------------------------------------------------
+
+
+def pit_cells(track: Track, colour: PitColour) -> list[Hex]:
+    return sorted(c for c, p in track.pits.items() if p is colour)
+
+
+def test_r3_a_green_and_a_red_pit_stop_of_four_cells(track):
+    assert set(track.pits.values()) == {PitColour.GREEN, PitColour.RED}
+    for colour in PitColour:
+        cells = pit_cells(track, colour)
+        assert len(cells) == 4
+        assert all(track.terrain[c] is Terrain.TARMAC for c in cells)
+
+
+@pytest.mark.parametrize("colour", list(PitColour))
+def test_r3_each_pit_stop_is_a_lane_beside_the_track_entered_from_either_end(track, colour):
+    cells = set(pit_cells(track, colour))
+    links = {c: {n for n in c.neighbours() if n in cells and not track.wall_between(c, n)} for c in cells}
+    ends = [c for c in cells if len(links[c]) == 1]
+    assert len(ends) == 2 and sum(len(v) for v in links.values()) == 6, "four cells in a row"
+    for c in cells:
+        outside = [n for n in c.neighbours() if track.on_track(n) and n not in cells and track.may_step(n, c)]
+        if c in ends:
+            assert outside, f"the lane end {c} cannot be driven into"
+        else:
+            assert not outside, f"the lane is open to the track in its middle at {c}"
+    # the two ends open on to different cells, so the lane can be driven through either way
+    first, last = ends
+    way_in = {n for n in first.neighbours() if n not in cells and track.may_step(n, first)}
+    way_out = {n for n in last.neighbours() if n not in cells and track.may_step(last, n)}
+    assert way_in and way_out and not way_in & way_out
+
+
+def test_r3_green_pit_stop_is_just_before_the_checkered_line(track):
+    home, _ = sides(track.alias)
+    ahead_cells = {b for _, b in track.line}
+    for c in pit_cells(track, PitColour.GREEN):
+        assert c in home and c not in ahead_cells
+        assert lap_position(track.alias)[c][1] <= 6, "steps on to the line"
+        assert share_of_lap(track.alias, c) >= 0.8
+
+
+def test_r3_red_pit_stop_is_about_halfway_round_by_lap_distance(track):
+    for c in pit_cells(track, PitColour.RED):
+        share = share_of_lap(track.alias, c)
+        assert 0.35 <= share <= 0.65, (c, share)
+
+
+# R3: Delivery Points and Bottle Tops -------------------------------------------------------------------------
+
+
+def test_r3_delivery_points_3_to_18_each_once(track):
+    assert sorted(track.deliveries) == list(range(3, 19))
+    cells = list(track.deliveries.values())
+    assert len(set(cells)) == 16
+    starts = {s.cell for s in track.starts}
+    landings = {lp.cell for lp in track.landings.values()}
+    for c in cells:
+        assert track.on_track(c) and c not in track.pits and c not in starts and c not in landings
+
+
+def test_r3_delivery_points_are_spread_round_the_lap(track):
+    quarters = [0, 0, 0, 0]
+    for c in track.deliveries.values():
+        quarters[min(3, int(share_of_lap(track.alias, c) * 4))] += 1
+    assert min(quarters) >= 2, quarters
+
+
+def test_r3_three_to_five_bottle_top_points_on_bridges_worth_one_to_three(track):
+    assert 3 <= len(track.bottle_tops) <= 5
+    for cell, value in track.bottle_tops.items():
+        assert track.is_bridge(cell)
+        assert 1 <= value <= 3
+    assert {track.bridges[c].bridge[0] for c in track.bottle_tops} == {"1", "2"}
+
+
+# R3: terrain -------------------------------------------------------------------------------------------
+
+
+def patches(track: Track, terrain: Terrain) -> list[set[Hex]]:
+    return components({c for c, t in track.terrain.items() if t is terrain}, track, walls=False)
+
+
+def near_line(track: Track, patch: set[Hex]) -> bool:
+    line = racing_line(track.alias)
+    return any(c in line or any(n in line for n in c.neighbours()) for c in patch)
+
+
+def test_r3_tarmac_is_most_of_the_track(track):
+    land = [t for c, t in track.terrain.items() if track.on_track(c)]
+    assert sum(t is Terrain.TARMAC for t in land) > 0.75 * len(land)
+
+
+def test_r3_three_grass_and_two_mud_patches_on_or_beside_the_racing_line(track):
+    grass = [p for p in patches(track, Terrain.GRASS) if near_line(track, p)]
+    mud = [p for p in patches(track, Terrain.MUD) if near_line(track, p)]
+    assert len(grass) >= 3, [sorted(c.label for c in p) for p in patches(track, Terrain.GRASS)]
+    assert len(mud) >= 2, [sorted(c.label for c in p) for p in patches(track, Terrain.MUD)]
+
+
+def test_r3_a_stretch_only_one_cell_wide(track):
+    """Two neighbouring land cells that every lap must drive through, one after the other."""
+    _, path = track.shortest_lap()
+    pinch = []
+    for cell in path:
+        if track.is_bridge(cell) or cell in track.pits:
+            continue
+        terrain = {c: t for c, t in track.terrain.items() if c != cell}
+        if dataclasses.replace(track, terrain=terrain).shortest_lap()[0] == 0:
+            pinch.append(cell)
+    assert any(a.distance(b) == 1 for a in pinch for b in pinch), [c.label for c in pinch]
+
+
+# R3: the lap ---------------------------------------------------------------------------------------------
+
+
+def test_r3_shortest_lap_is_26_to_36_steps(track):
+    steps, _ = track.shortest_lap()
+    assert 26 <= steps <= 36
+    best, _, _ = lap_search(track.alias)
+    assert best == steps  # our own search over may_step agrees
+    assert track.shortest_lap(use_gaps=True)[0] <= steps
+
+
+def test_r3_the_shortest_lap_is_a_legal_drive_over_both_crossings(track):
+    steps, path = track.shortest_lap()
+    assert len(path) == steps - 1  # the cells between the two crossings of the line
+    first_edge = [(b, a) for b, a in track.line if a == path[0]]
+    assert first_edge
+    facing = first_edge[0][0].facing_to(path[0])
+    crossed = set()
+    for a, b in itertools.pairwise(path):
+        f = a.facing_to(b)
+        assert f in (facing, facing.left, facing.right), f"{a}->{b} turns too sharply"
+        assert track.may_step(a, b)
+        assert track.line_edges.get((a, b)) is None
+        if track.is_bridge(a) and not track.is_bridge(b):
+            crossed.add(track.bridges[a].bridge[0])
+        facing = f
+    assert crossed == {"1", "2"}
+    assert any(track.line_edges.get((path[-1], n)) == 1 for n in path[-1].neighbours())
+
+
+def test_r3_every_track_cell_is_reachable_from_the_start_and_can_reach_the_line(track):
+    seen = {(s.cell, s.facing) for s in track.starts}
+    todo = deque(seen)
+    while todo:
+        cell, facing = todo.popleft()
+        nexts = list(track.forward_successors(cell, facing))
+        jump = track.jump_landing(cell, facing)
+        if jump is not None:
+            nexts.append((jump[0].far, jump[0].facing))
+        for state in nexts:
+            if state not in seen:
+                seen.add(state)
+                todo.append(state)
+    assert {c for c, _ in seen} == set(track.track_cells)
+    assert {c for c, _ in to_line(track.alias)} == set(track.track_cells)
+
+
+def test_r3_each_crossing_can_be_made_over_a_whole_bridge(track):
+    home, away = sides(track.alias)
+    collapsed = collapsed_names(track)
+    for crossing in ("1", "2"):
+        frm, _ = crossing_direction(track, crossing)
+        src, goal = (home, away) if frm == "home" else (away, home)
+        for name, cells in bridges_of(track, crossing).items():
+            if name in collapsed:
+                continue
+            allowed = set(src) | set(goal) | set(cells)
+            seen = {(c, f) for c in src for f in Facing}
+            todo = deque(seen)
+            made = False
+            while todo and not made:
+                cell, facing = todo.popleft()
+                for n, nf in lap_graph_moves(track, cell, facing):
+                    if n in goal:
+                        made = True
+                    if n in allowed and (n, nf) not in seen:
+                        seen.add((n, nf))
+                        todo.append((n, nf))
+            assert made, f"bridge {name} cannot be driven over"
+
+
+def test_r3_r7_each_crossing_can_be_attempted_over_a_collapsed_bridge_and_lands_on_the_far_end(track):
+    home, away = sides(track.alias)
+    for crossing in ("1", "2"):
+        gaps = [g for g in track.gaps if track.bridges[g.near].bridge[0] == crossing]
+        assert gaps
+        _, to = crossing_direction(track, crossing)
+        goal = away if to == "away" else home
+        for gap in gaps:
+            ways_in = [(e, gap.near.facing_to(e).opposite) for e in track.bridges[gap.near].entries]
+            jumps = [track.jump_landing(gap.near, f) for _, f in ways_in]
+            assert any(j is not None and j[0] == gap for j in jumps), f"no way to drive into the gap at {gap.near}"
+            assert all(j is None or j == (gap, len(gap.cells) + 1) for j in jumps)
+            # from the far end the kart drives on to the far bank
+            assert any(n in goal for n, _ in lap_graph_moves(track, gap.far, gap.facing))
