@@ -187,14 +187,17 @@ class PiecepackGame(Game):
                 raise SetupError(f"{what}: {suit!r} is not a suit in play ({', '.join(suits)}).")
             return suits.index(suit)
 
+        for key in ("pawns", "trash"):
+            if not isinstance(position.get(key, {}), dict):
+                raise SetupError(f"`{key}` maps suits to {'squares' if key == 'pawns' else 'stacks of pieces'}.")
         corners = CORNERS_BY_PLAYERS[n]
         pawns = list(corners)
-        for suit, square in dict(position.get("pawns", {})).items():
+        for suit, square in position.get("pawns", {}).items():
             if not isinstance(square, str) or not is_square(square.lower()):
                 raise SetupError(f"pawns: {square!r} is not a square (a1 to e5).")
             pawns[seat_of(suit, "pawns")] = square.lower()
         given: dict[int, list[str]] = {}
-        for suit, pieces in dict(position.get("trash", {})).items():
+        for suit, pieces in position.get("trash", {}).items():
             if not isinstance(pieces, list):
                 raise SetupError(f"trash: {suit}'s trash is a list of pieces such as [\"SA\", \"MB\"].")
             given[seat_of(suit, "trash")] = [str(p).upper() for p in pieces]
@@ -216,7 +219,10 @@ class PiecepackGame(Game):
             raise SetupError("A position in the `move` phase needs `roll`: the face rolled, 1 (Ace) to 5.")
         if roll is not None and (not isinstance(roll, int) or not 0 <= roll <= 5):
             raise SetupError("`roll` is a die face: 0 (Null), 1 (Ace) to 5.")
-        dice = Dice.seeded(int(position.get("seed", 0)))
+        seed = position.get("seed", 0)
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise SetupError("`seed` is a whole number.")
+        dice = Dice.seeded(seed)
         load = position.get("load", [])
         if not isinstance(load, list) or not all(isinstance(f, int) and 0 <= f <= 5 for f in load):
             raise SetupError("`load` lists die faces to roll next: 0 (Null), 1 (Ace) to 5.")

@@ -386,6 +386,12 @@ def test_move_before_rolling_is_refused():
     {"players": 5},
     {"colour": "red"},
     {"load": [6]},
+    {"pawns": ["b2"]},
+    {"trash": "SA"},
+    {"seed": "x"},
+    {"to_act": "Crowns"},
+    {"good": "Stars"},
+    {"players": "two"},
 ])
 def test_from_position_refuses_unreachable_situations(bad):
     with pytest.raises(SetupError):
