@@ -480,6 +480,19 @@ class Service:
         seat = game.to_act
         return seat is not None and not game.is_over and 0 <= seat < len(rec.seats) and rec.seats[seat].is_computer
 
+    async def channels_waiting_on_computers(self) -> list[int]:
+        """Channels whose running game waits for a computer (after a restart: resume them)."""
+        out = []
+        for rec in await self.store.open_games(ACTIVE):
+            try:
+                game = await self.load(rec)
+            except Exception:
+                log.exception("game %s could not be loaded", rec.id)
+                continue
+            if self._computer_to_act(rec, game):
+                out.append(rec.channel_id)
+        return out
+
     async def play_computers(self, channel_id: int) -> Reply | None:
         """Let computers move in the channel's game if one is to act; None when none is. Front ends call
         this after a reply with ``computers_pending`` (and may at start-up for waiting games)."""
@@ -559,7 +572,8 @@ class Service:
             elif rec.status != ACTIVE:
                 text = f"(last game, {rec.status}) " + text
         png = await self._render(front, view, [])
-        return Reply(text, ephemeral=True, png=png, buttons=buttons, game_id=rec.id, version=rec.version)
+        return Reply(text, ephemeral=True, png=png, buttons=buttons, game_id=rec.id, version=rec.version,
+                     computers_pending=rec.status == ACTIVE and self._computer_to_act(rec, game))
 
     @staticmethod
     def _status_parts(front: GameFront, game: Game, seat: int | None, can_act: bool

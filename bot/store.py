@@ -153,6 +153,10 @@ class Store(ABC):
         """The channel's open game (lobby or running), if any."""
 
     @abstractmethod
+    async def open_games(self, status: str = ACTIVE) -> list[GameRecord]:
+        """Every game with ``status`` (default: running), oldest first."""
+
+    @abstractmethod
     async def channel_history(self, channel_id: int, limit: int = 10) -> list[GameRecord]:
         """The channel's games, newest first."""
 
@@ -362,6 +366,13 @@ class SqliteStore(Store):
         ) as cur:
             row = await cur.fetchone()
         return None if row is None else _record(row)
+
+    async def open_games(self, status: str = ACTIVE) -> list[GameRecord]:
+        async with self._lock, self.db.execute(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE status = ? ORDER BY id", (status,)
+        ) as cur:
+            rows = await cur.fetchall()
+        return [_record(r) for r in rows]
 
     async def channel_history(self, channel_id: int, limit: int = 10) -> list[GameRecord]:
         async with self._lock, self.db.execute(

@@ -10,7 +10,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.discord.game_commands import GameGroup
-from bot.discord.replies import ActionButton
+from bot.discord.replies import ActionButton, schedule_computers
 from bot.discord.rules_command import rules_command
 from bot.games import all_fronts
 from bot.service import Service
@@ -71,3 +71,9 @@ class JunkyardBot(commands.Bot):
 
     async def on_ready(self) -> None:
         log.info("logged in as %s (%s) in %d servers", self.user, self.user and self.user.id, len(self.guilds))
+        await self.resume_computers()
+
+    async def resume_computers(self) -> None:
+        """Games left waiting for a computer player (the bot stopped mid-sequence) play on."""
+        for channel_id in await self.service.channels_waiting_on_computers():
+            schedule_computers(self, channel_id)

@@ -383,3 +383,20 @@ async def test_long_computer_sequences_follow_as_channel_messages(h):
     assert follow[-1].allowed_users == [str(ANN)]
     sent = await h.press(ANN, follow[-1], "Roll")
     assert len(public(sent)) == 1
+
+
+async def test_computer_sequence_cut_by_a_restart_resumes_when_ready(db_path):
+    async with DiscordHarness(make_bot(db_path)) as h1:
+        h1.bot.service.computer_moves_per_reply = 0  # the "crash": no computer moves at all
+        only(await h1.slash(ANN, "game new", game="toy", play=False))
+        only(await h1.slash(ANN, "game computer"))
+        only(await h1.slash(BOB, "game join"))
+        board = only(await h1.slash(ANN, "game start"))
+        assert "rolled" not in board.content and not board.custom_ids
+        assert not [s for s in h1.sent if s.kind == "channel"]
+    async with DiscordHarness(make_bot(db_path)) as h2:
+        await h2.bot.resume_computers()
+        await h2.settle()
+        [posted] = [s for s in h2.sent if s.kind == "channel"]
+        assert "Computer 1 (random) rolled" in posted.content and f"<@{BOB}>, your turn." in posted.content
+        assert posted.labels == ["Roll"]
