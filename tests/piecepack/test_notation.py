@@ -7,10 +7,13 @@ import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import rules.piecepack
 from rules import IllegalAction, NotationError
 from rules.piecepack import Destination, Move, PiecepackGame, Roll, parse_syntax
+from rules.piecepack.board import SQUARES
 
 
 def pos(**position) -> PiecepackGame:
@@ -33,6 +36,23 @@ def test_every_legal_move_round_trips(position):
     g = pos(**position)
     for action in g.legal_actions():
         assert g.parse_action(str(action)) == action
+        assert parse_syntax(str(action)) == action
+
+
+@given(st.lists(st.sampled_from(SQUARES), min_size=1, max_size=7))
+def test_any_path_notation_round_trips(squares):
+    action = Move(tuple(squares)) if len(squares) > 1 else Destination(squares[0])
+    assert parse_syntax(str(action)) == action
+    assert parse_syntax(str(action).upper()) == action
+
+
+@given(st.text(max_size=20))
+def test_parsing_any_text_gives_an_action_or_a_notation_error(text):
+    try:
+        action = parse_syntax(text)
+    except NotationError as exc:
+        assert str(exc)
+    else:
         assert parse_syntax(str(action)) == action
 
 
