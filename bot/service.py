@@ -584,8 +584,9 @@ class Service:
             return view, text, [], ""
         return view, text, front.buttons(game, seat), game.describe_legal()
 
-    async def log(self, channel_id: int, limit: int = 20) -> Reply:
-        """The last ``limit`` moves of the channel's game (or its last finished one)."""
+    async def log(self, channel_id: int, limit: int = 20, max_chars: int = 1900) -> Reply:
+        """The last ``limit`` moves of the channel's game (or its last finished one), as many of the newest
+        as fit in ``max_chars``."""
         rec = await self.store.channel_game(channel_id)
         if rec is None:
             history = await self.store.channel_history(channel_id, 1)
@@ -597,9 +598,16 @@ class Service:
         title = self.classes(rec.game_key).title
         if not acts:
             return Reply(f"{title} ({rec.status}): no moves yet.", ephemeral=True, game_id=rec.id)
-        lines = []
-        for a in acts:
+        lines: list[str] = []
+        used = 0
+        first = acts[-1].index
+        for a in reversed(acts):
             who = rec.seats[a.seat].name if a.seat is not None and a.seat < len(rec.seats) else "?"
-            lines.append(f"{a.index + 1}. {who} `{a.action}`" + (f": {a.narration}" if a.narration else ""))
-        return Reply(f"{title} ({rec.status}), moves {acts[0].index + 1}–{acts[-1].index + 1}:\n" + "\n".join(lines),
-                     ephemeral=True, game_id=rec.id, version=rec.version)
+            line = f"{a.index + 1}. {who} `{a.action}`" + (f": {' '.join(a.narration.split())}" if a.narration else "")
+            if lines and used + len(line) + 1 > max_chars - 80:
+                break
+            lines.append(line)
+            used += len(line) + 1
+            first = a.index
+        head = f"{title} ({rec.status}), moves {first + 1}–{acts[-1].index + 1}:"
+        return Reply(head + "\n" + "\n".join(reversed(lines)), ephemeral=True, game_id=rec.id, version=rec.version)

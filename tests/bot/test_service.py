@@ -362,3 +362,15 @@ async def test_long_computer_sequences_come_in_several_replies(service):
     rec = await service.store.channel_game(CH)
     assert rec.version == 6
     await service.store.check_consistency(rec.id)
+
+
+async def test_log_keeps_the_newest_moves_that_fit(service):
+    await running(service)
+    for _ in range(6):
+        await service.act(CH, ANN, "roll")
+        await service.act(CH, ANN, "pass")
+        await service.act(CH, BOB, "roll")
+        await service.act(CH, BOB, "pass")
+    r = await service.log(CH, limit=100, max_chars=300)
+    assert len(r.text) <= 300 and r.text.rstrip().endswith("Bob passed.")
+    assert "moves 24–24" not in r.text and "–24:" in r.text
