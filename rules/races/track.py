@@ -663,6 +663,7 @@ def load_track_text(text: str, source: str = "<track>") -> Track:
 
     # [checkered] --------------------------------------------------------------------------------
     line_edges: list[tuple[Hex, Hex]] = []
+    edge_line: dict[tuple[Hex, Hex], int] = {}
     starts: list[Start] = []
     start_line: dict[Hex, int] = {}
     for number, line in sections.get("checkered", []):
@@ -683,6 +684,7 @@ def load_track_text(text: str, source: str = "<track>") -> Track:
                     continue
                 if need_track(a, number, "cell behind the line") and need_track(b, number, "cell ahead of the line"):
                     line_edges.append((a, b))
+                    edge_line.setdefault((a, b), number)
         elif key == "start":
             if len(tokens) % 2:
                 ld.problem(number, "start cells read CELL FACING pairs, like 'E21 N F22 N G21 N'")
@@ -704,6 +706,9 @@ def load_track_text(text: str, source: str = "<track>") -> Track:
         if len(starts) != 3:
             ld.problem(header["checkered"], f"the Checkered Line needs 3 start cells, found {len(starts)}")
         ahead = {b for _, b in line_edges}
+        both = {a: edge_line[(a, b)] for a, b in line_edges if a in ahead}
+        for cell, number in both.items():
+            ld.problem(number, "cell is both behind and ahead of the Checkered Line", cell)
         for s in starts:
             if s.cell in ahead:
                 ld.problem(start_line[s.cell], "start cell is ahead of the line; it must be behind it", s.cell)

@@ -136,6 +136,7 @@ def test_all_problems_are_listed_at_once():
         ("start B4 N C4 N B5 N", "start B4 N C4 N B4 N", r"start cell is listed twice"),
         ("edges A4/A3", "edges A4/A2", r"line edge A4/A2: cells are not neighbours"),
         ("edges A4/A3", "edges A4", r"line edge 'A4' should read BEHIND/AHEAD"),
+        ("edges A4/A3", "edges A4/A3 A3/A2", r"cell is both behind and ahead of the Checkered Line"),
         ("3 B3 4 D2", "3 B3 4 F3", r"Delivery Point 4 is in the stream"),
         ("3 B3 4 D2", "3 B3 19 D2", r"delivery number '19' must be 3 to 18"),
         ("3 B3 4 D2", "3 B3 4 B3", r"two delivery numbers on one cell"),
