@@ -52,9 +52,19 @@ async def game_autocomplete(interaction: discord.Interaction, current: str) -> l
     return _choices(pairs)
 
 
+def resolve_game(text: str | None) -> str | None:
+    """A game key from what was typed: the key itself or the game's title, in any case."""
+    if not isinstance(text, str):
+        return None
+    wanted = text.strip().lower()
+    for key in playable_keys():
+        if wanted in (key.lower(), front_for(key).title.lower()):
+            return key
+    return None
+
+
 def _new_game_key(interaction: discord.Interaction) -> str | None:
-    key = getattr(interaction.namespace, "game", None)
-    return key if isinstance(key, str) and key in playable_keys() else None
+    return resolve_game(getattr(interaction.namespace, "game", None))
 
 
 async def track_autocomplete(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
@@ -123,6 +133,7 @@ class GameGroup(app_commands.Group, name="game", description="Start, join and ma
             await refuse_option(interaction, exc)
             return
         assert key is not None and interaction.channel_id is not None
+        key = resolve_game(key) or key
         reply = await service_of(interaction).new_game(
             guild_id=interaction.guild_id, channel_id=interaction.channel_id, user_id=interaction.user.id,
             user_name=interaction.user.display_name, game_key=key, options=raw, join=join is not False)

@@ -188,6 +188,11 @@ async def test_malformed_options_are_refused_without_change(h):
     assert r.ephemeral and "from 1 to 100" in r.content
 
 
+async def test_game_named_by_its_title(h):
+    r = only(await h.slash(ANN, "game new", game="race TO ten"))
+    assert not r.ephemeral and "opened a game of **Race to Ten**" in r.content
+
+
 async def test_unused_option_is_noted(h):
     r = only(await h.slash(ANN, "game new", game="toy", teams=True))
     assert not r.ephemeral and "`teams` is not used by Race to Ten; ignored." in r.content
