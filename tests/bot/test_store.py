@@ -208,3 +208,34 @@ async def test_lobby_write_from_stale_seats_is_refused(store):
     with pytest.raises(StaleVersion):
         await store.start_game(rec.id, setup=SETUP, seats=SEATS[:1], state={})
     assert (await store.get_game(rec.id)).seats == SEATS
+
+
+async def test_a_new_migration_upgrades_an_existing_file(db_path, monkeypatch):
+    """A database made by an older program gains the new migration and keeps its games."""
+    import bot.store as store_module
+
+    async with SqliteStore(db_path) as store:
+        rec, _ = await started(store)
+    upgraded = [*MIGRATIONS, "ALTER TABLE games ADD COLUMN note TEXT NOT NULL DEFAULT '';"]
+    monkeypatch.setattr(store_module, "MIGRATIONS", upgraded)
+    async with SqliteStore(db_path) as store:
+        assert await store.schema_version() == len(upgraded)
+        assert (await store.get_game(rec.id)).seats == SEATS
+    with sqlite3.connect(db_path) as con:
+        assert con.execute("SELECT note FROM games").fetchall() == [("",)]
+
+
+async def test_a_failing_migration_leaves_the_file_as_it_was(db_path, monkeypatch):
+    import bot.store as store_module
+
+    async with SqliteStore(db_path) as store:
+        await started(store)
+    broken = [*MIGRATIONS, "ALTER TABLE games ADD COLUMN note TEXT; THIS IS NOT SQL;"]
+    monkeypatch.setattr(store_module, "MIGRATIONS", broken)
+    with pytest.raises(Exception, match="syntax"):
+        async with SqliteStore(db_path):
+            pass
+    with sqlite3.connect(db_path) as con:
+        assert con.execute("SELECT version FROM schema_version").fetchone()[0] == len(MIGRATIONS)
+        columns = [r[1] for r in con.execute("PRAGMA table_info(games)")]
+    assert "note" not in columns
