@@ -263,9 +263,42 @@ class Service:
             if mine is None:
                 return refuse("You have no seat in this channel's game.")
             if rec.status != LOBBY:
-                return refuse("The game is running and seats can't change; the host (or anyone who may manage "
-                              "the channel) can end it with `/game abort`.")
+                return await self._hand_to_computer(rec, mine, f"<@{user_id}> left the game.")
             return await self._remove_seat(rec, mine, f"<@{user_id}> left the lobby.")
+
+    def _takeover_kind(self, game_key: str) -> str:
+        """The computer that takes over a seat: the game's own kind if it has one, else random."""
+        kinds = [k for k in self.driver_kinds(game_key) if k != "random"]
+        return kinds[0] if kinds else "random"
+
+    async def _hand_to_computer(self, rec: GameRecord, seat: int, text: str) -> Reply:
+        """A person leaves a running game: a computer plays their seat on. When nobody is left, it ends."""
+        if all(s.is_computer for i, s in enumerate(rec.seats) if i != seat):
+            await self.store.set_status(rec.id, "aborted", from_statuses=(ACTIVE,))
+            self.forget(rec.id)
+            return Reply(f"{text} Nobody is left to play, so the game ends. The channel is free.", game_id=rec.id,
+                         changed=True)
+        kind = self._takeover_kind(rec.game_key)
+        old = rec.seats[seat]
+        uid = min([-1, *(s.user_id - 1 for s in rec.seats if s.user_id < 0)])
+        seats = list(rec.seats)
+        seats[seat] = Seat(uid, f"{old.name} (computer)", dict(old.options), kind)
+        try:
+            rec = await self.store.replace_seats(rec.id, version=rec.version, seats=seats, expected_seats=rec.seats)
+        except StaleVersion:
+            return refuse("The game moved on meanwhile; nothing changed. Try again.")
+        host = ""
+        if old.user_id == rec.host_id:
+            person = next(s for s in rec.seats if not s.is_computer)
+            rec = await self._set_host(rec, person.user_id)
+            host = f" <@{person.user_id}> is the host now."
+        game = await self.load(rec)
+        return Reply(f"{text} A computer ({kind}) plays {old.name}'s seat from now on.{host}", game_id=rec.id,
+                     computers_pending=self._computer_to_act(rec, game))
+
+    async def _set_host(self, rec: GameRecord, host_id: int) -> GameRecord:
+        await self.store.set_host(rec.id, host_id)
+        return await self.store.get_game(rec.id)
 
     async def _remove_seat(self, rec: GameRecord, seat: int, text: str) -> Reply:
         seats = [s for i, s in enumerate(rec.seats) if i != seat]
@@ -289,9 +322,11 @@ class Service:
             seat = rec.seat_of(target_id)
             if seat is None:
                 return refuse(f"<@{target_id}> has no seat here. Seats: {self._seat_line(rec)}.")
-            if rec.status != LOBBY:
-                return refuse("Seats can't change while the game runs; end it with `/game abort` instead.")
             who = self._who(rec.seats[seat])
+            if rec.status != LOBBY:
+                if rec.seats[seat].is_computer:
+                    return refuse("A computer can't leave a running game; `/game abort` ends the game.")
+                return await self._hand_to_computer(rec, seat, f"{who} was removed from the game.")
             return await self._remove_seat(rec, seat, f"{who} was removed from the lobby.")
 
     async def add_computer(self, channel_id: int, user_id: int, kind: str = "random", *,

@@ -168,6 +168,15 @@ class Store(ABC):
         lobby or, when ``expected_seats`` is given, its seats are no longer those."""
 
     @abstractmethod
+    async def set_host(self, game_id: int, host_id: int) -> None:
+        """Hand the host role of an open game to ``host_id``."""
+
+    @abstractmethod
+    async def replace_seats(self, game_id: int, *, version: int, seats: Sequence[Seat],
+                            expected_seats: Sequence[Seat]) -> GameRecord:
+        """Change who sits where in a running game at ``version`` (a person handing over to a computer)."""
+
+    @abstractmethod
     async def start_game(self, game_id: int, *, setup: dict[str, Any], seats: Sequence[Seat],
                          state: dict[str, Any], status: str = ACTIVE) -> GameRecord:
         """Lobby → running with the initial state at version 0; ``seats`` must still be the lobby's seats."""
@@ -427,6 +436,19 @@ class SqliteStore(Store):
             sets.append("host_id = ?")
             params.append(host_id)
         return await self._write(game_id, 0, f"UPDATE games SET {', '.join(sets)}", params, (LOBBY,),
+                                 seats_guard=expected_seats)
+
+    async def set_host(self, game_id: int, host_id: int) -> None:
+        async with self._lock:
+            await self.db.execute("UPDATE games SET host_id = ?, updated_at = ? WHERE id = ? AND status IN "
+                                  "('lobby', 'active')", (host_id, self._clock(), game_id))
+
+    async def replace_seats(self, game_id: int, *, version: int, seats: Sequence[Seat],
+                            expected_seats: Sequence[Seat]) -> GameRecord:
+        if len(seats) != len(expected_seats):
+            raise ValueError("a running game keeps its number of seats")
+        return await self._write(game_id, version, "UPDATE games SET seats = ?, updated_at = ?",
+                                 (_dumps([s.to_dict() for s in seats]), self._clock()), (ACTIVE,),
                                  seats_guard=expected_seats)
 
     async def start_game(self, game_id: int, *, setup: dict[str, Any], seats: Sequence[Seat],

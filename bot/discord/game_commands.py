@@ -158,7 +158,7 @@ class GameGroup(app_commands.Group, name="game", description="Start, join and ma
                                                    interaction.user.display_name, raw)
         await answer(interaction, reply)
 
-    @app_commands.command(name="leave", description="Give up your seat in the lobby")
+    @app_commands.command(name="leave", description="Give up your seat (in a running game a computer plays it on)")
     async def leave(self, interaction: discord.Interaction) -> None:
         assert interaction.channel_id is not None
         await answer(interaction, await service_of(interaction).leave(interaction.channel_id, interaction.user.id))
@@ -207,7 +207,8 @@ class GameGroup(app_commands.Group, name="game", description="Start, join and ma
                                                     can_manage=can_manage(interaction))
         await answer(interaction, reply)
 
-    @app_commands.command(name="kick", description="Remove a player or computer from the lobby (host or moderators)")
+    @app_commands.command(name="kick",
+                          description="Remove a player (in a running game a computer plays on) (host or moderators)")
     @app_commands.describe(player="Who to remove", seat="Or the seat number to clear (as the seat list shows)")
     async def kick(self, interaction: discord.Interaction, player: discord.User | None = None,
                    seat: app_commands.Range[int, 1, 25] | None = None) -> None:

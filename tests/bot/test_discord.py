@@ -405,3 +405,13 @@ async def test_computer_sequence_cut_by_a_restart_resumes_when_ready(db_path):
         [posted] = [s for s in h2.sent if s.kind == "channel"]
         assert "Computer 1 (random) rolled" in posted.content and f"<@{BOB}>, your turn." in posted.content
         assert posted.labels == ["Roll"]
+
+
+async def test_leaving_mid_game_lets_a_computer_play_on(h):
+    board = await started(h)
+    [after] = public(await h.press(ANN, board, "Roll"))
+    [after] = public(await h.press(ANN, after, "Pass"))
+    sent = await h.slash(BOB, "game leave")
+    assert "A computer (random) plays" in sent[0].content and not sent[0].ephemeral
+    [posted] = [s for s in sent if s.kind == "channel"]
+    assert "rolled" in posted.content and f"<@{ANN}>, your turn." in posted.content

@@ -117,10 +117,10 @@ async def test_leave_and_kick_in_the_lobby(service):
     assert await service.store.channel_game(CH) is None
 
 
-async def test_seats_are_fixed_once_running(service):
+async def test_no_joining_once_running(service):
     await running(service)
-    for r in [await service.leave(CH, BOB), await service.kick(CH, ANN, BOB), await service.join(CH, CAT, "Cat")]:
-        assert not r.ok and r.ephemeral
+    r = await service.join(CH, CAT, "Cat")
+    assert not r.ok and r.ephemeral and "already started" in r.text
 
 
 async def test_abort_by_host_or_manager_only(service):
@@ -374,3 +374,39 @@ async def test_log_keeps_the_newest_moves_that_fit(service):
     r = await service.log(CH, limit=100, max_chars=300)
     assert len(r.text) <= 300 and r.text.rstrip().endswith("Bob passed.")
     assert "moves 24–24" not in r.text and "–24:" in r.text
+
+
+async def test_leaving_a_running_game_hands_the_seat_to_a_computer(service):
+    await running(service)
+    await service.act(CH, ANN, "roll")
+    await service.act(CH, ANN, "pass")
+    r = await service.leave(CH, BOB)  # Bob is to act
+    assert r.ok and not r.ephemeral and "A computer (random) plays Bob's seat" in r.text and r.computers_pending
+    rec = await service.store.channel_game(CH)
+    assert rec.seats[1].is_computer and rec.seats[1].name == "Bob (computer)" and rec.seat_of(BOB) is None
+    r = await service.play_computers(CH)
+    assert "Bob rolled" in r.text and r.mention == ANN
+    rec = await service.store.channel_game(CH)
+    await service.store.check_consistency(rec.id)
+
+
+async def test_kicking_from_a_running_game_and_the_last_person_leaving(service):
+    await running(service)
+    r = await service.kick(CH, BOB, ANN)
+    assert not r.ok and "Only the host" in r.text
+    r = await service.kick(CH, ANN, BOB)
+    assert r.ok and "plays Bob's seat" in r.text
+    r = await service.kick_seat(CH, ANN, 2)
+    assert not r.ok and "can't leave a running game" in r.text
+    r = await service.leave(CH, ANN)
+    assert r.ok and "Nobody is left to play" in r.text
+    assert await service.store.channel_game(CH) is None
+
+
+async def test_host_leaving_a_running_game_hands_on_the_host_role(service):
+    await lobby(service)
+    await service.join(CH, CAT, "Cat")
+    await service.start(CH, ANN)
+    r = await service.leave(CH, ANN)
+    assert r.ok and f"<@{BOB}> is the host now." in r.text
+    assert (await service.store.channel_game(CH)).host_id == BOB
