@@ -1,4 +1,5 @@
-"""The ``/game`` group shared by every game: new, join, leave, start, status, log, abort, kick."""
+"""The ``/game`` group shared by every game: new, join, computer, leave, kick, start, play, status, log,
+abort. Each command checks its options, calls the service and sends its reply."""
 
 from __future__ import annotations
 
@@ -39,7 +40,10 @@ async def refuse_option(interaction: discord.Interaction, exc: Exception) -> Non
 
 
 def _choices(pairs: list[tuple[str, str]]) -> list[Choice[str]]:
-    return [Choice(name=name[:100], value=value[:100]) for name, value in pairs[:25]]
+    """Autocomplete choices within Discord's limits (25, names and values of at most 100 characters); a
+    value too long to send whole is left out rather than cut."""
+    fits = [(name, value) for name, value in pairs if 0 < len(value) <= 100]
+    return [Choice(name=(name or value)[:100], value=value) for name, value in fits[:25]]
 
 
 async def game_autocomplete(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
