@@ -12,6 +12,7 @@ import heapq
 import itertools
 from collections import deque
 from functools import cache
+from pathlib import Path
 
 import pytest
 
@@ -602,3 +603,11 @@ def test_r3_r7_each_crossing_can_be_attempted_over_a_collapsed_bridge_and_lands_
             assert all(j is None or j == (gap, len(gap.cells) + 1) for j in jumps)
             # from the far end the kart drives on to the far bank
             assert any(n in goal for n, _ in lap_graph_moves(track, gap.far, gap.facing))
+
+
+def test_the_track_folder_readme_lists_the_bundled_tracks_as_they_are():
+    readme = (Path(__file__).parents[2] / "rules" / "races" / "tracks" / "README.md").read_text(encoding="utf-8")
+    for t in TRACKS:
+        row = (f"| {t.alias} | {t.name} | `{t.source}` | {t.shortest_lap()[0]} | {len(t.track_cells)} | "
+               f"{len(t.stream_cells)} |")
+        assert row in readme
