@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rules.contract import NotationError
-from rules.hexgrid import Hex, parse_label
+from rules.hexgrid import Facing, Hex, parse_label
 
 RELATIVE_STEPS = {
     "l": -1, "left": -1,
@@ -88,7 +88,116 @@ class Choose:
         return f"choose {self.option}"
 
 
-Action = Done | Roll | Reverse | Step | Move | Choose
+TRAP_KINDS = ("glue", "oil", "acid", "spring", "time-bomb")
+TILE_ALIASES = {"timebomb": "time-bomb", "time_bomb": "time-bomb", "turbo": "turbo-fuel", "jet": "jet-fuel",
+                "turbofuel": "turbo-fuel", "jetfuel": "jet-fuel"}
+
+
+@dataclass(frozen=True, slots=True)
+class PlaceTrap:
+    """Phase 1: set a trap from your saddlebags on a cell next to your kart (Oil with its arrow)."""
+
+    kind: str
+    cell: Hex
+    arrow: Facing | None = None
+
+    def __str__(self) -> str:
+        return f"trap {self.kind} {self.cell.label}" + (f" {self.arrow.name}" if self.arrow is not None else "")
+
+
+@dataclass(frozen=True, slots=True)
+class Fire:
+    """Phase 1: a Magnet, Missile or Bomb set next to your kart and aimed at a kart (colour) or a cell."""
+
+    weapon: str  # "magnet", "missile" or "bomb"
+    cell: Hex
+    target: str  # a kart colour, or a cell label for a trap or junk tile
+
+    def __str__(self) -> str:
+        return f"{self.weapon} {self.cell.label} {self.target}"
+
+
+@dataclass(frozen=True, slots=True)
+class Gadget:
+    """Phase 1: Bomb Catcher snatch or Missile Deflector smash against an adjacent kart."""
+
+    use: str  # "snatch" or "smash"
+    target: str  # kart colour
+
+    def __str__(self) -> str:
+        return f"{self.use} {self.target}"
+
+
+@dataclass(frozen=True, slots=True)
+class Buy:
+    """Phase 2, in a Pit Stop: buy a part and fit it (at a location when it fits several)."""
+
+    part: str
+    location: int | None = None
+
+    def __str__(self) -> str:
+        return f"buy {self.part}" + (f" {self.location}" if self.location is not None else "")
+
+
+@dataclass(frozen=True, slots=True)
+class Return:
+    """Phase 2, in a Pit Stop: return the part at a location to its supply pile."""
+
+    location: int
+
+    def __str__(self) -> str:
+        return f"return {self.location}"
+
+
+@dataclass(frozen=True, slots=True)
+class Refuel:
+    """Phase 2: trade a fuel tile for the dice of its colour left in the supply."""
+
+    colour: str  # "white" (Turbo) or "red" (Jet)
+
+    def __str__(self) -> str:
+        return f"refuel {self.colour}"
+
+
+@dataclass(frozen=True, slots=True)
+class Swap:
+    """Phase 2, team racing: give or take a junk tile (adjacent karts) or a part (same Pit Stop)."""
+
+    colour: str
+    direction: str  # "give" or "take"
+    tile: str | None = None
+    part_location: int | None = None
+
+    def __str__(self) -> str:
+        what = self.tile if self.tile is not None else f"part {self.part_location}"
+        return f"swap {self.colour} {self.direction} {what}"
+
+
+@dataclass(frozen=True, slots=True)
+class BagMove:
+    """Any time in your own turn: move a tile from one of your saddlebags to another."""
+
+    kind: str
+    source: int
+    dest: int
+
+    def __str__(self) -> str:
+        return f"bag {self.kind} {self.source} {self.dest}"
+
+
+@dataclass(frozen=True, slots=True)
+class Flip:
+    """Any time in your own turn: show a tile face up to everyone, or hide it again."""
+
+    kind: str
+    face_up: bool
+
+    def __str__(self) -> str:
+        return f"{'show' if self.face_up else 'hide'} {self.kind}"
+
+
+Action = (Done | Roll | Reverse | Step | Move | Choose | PlaceTrap | Fire | Gadget | Buy | Return | Refuel | Swap
+          | BagMove | Flip)
 
 HELP = {
     "done": "done: end this phase (or stop reversing)",
@@ -97,6 +206,18 @@ HELP = {
     "step": "step CELL (or step left/straight/right): drive one cell",
     "move": "move CELL CELL ...: drive a path, one cell after another",
     "choose": "choose OPTION: answer the question the game is asking",
+    "trap": "trap KIND CELL [ARROW]: set glue, oil (with its arrow), acid, spring or time-bomb next to you",
+    "magnet": "magnet CELL COLOUR: set a Magnet next to you and pull that kart onto it",
+    "missile": "missile CELL TARGET: launch a Missile at a kart (colour) or a tile (cell)",
+    "bomb": "bomb CELL TARGET: roll a Bomb in a straight line at a kart (colour) or a tile (cell)",
+    "snatch": "snatch COLOUR: Bomb Catcher, try to take a tile from an adjacent kart",
+    "smash": "smash COLOUR: Missile Deflector, try to smash a part of an adjacent kart",
+    "buy": "buy PART [LOCATION]: buy a part in this Pit Stop, like 'buy mud-tyres 3'",
+    "return": "return LOCATION: give the part at that location back",
+    "refuel": "refuel white|red: trade a fuel tile for fuel dice",
+    "swap": "swap COLOUR give|take KIND, or swap COLOUR give|take part LOCATION (team racing)",
+    "bag": "bag KIND FROM TO: move a tile between your saddlebags",
+    "show": "show KIND: keep a tile face up; hide KIND turns it face down again",
 }
 
 
@@ -112,6 +233,11 @@ def _count(text: str, suffix: str, what: str) -> int:
     if not body.isdigit():
         raise NotationError(f"{text!r}: expected a number of {what} dice, like '2{suffix}'")
     return int(body)
+
+
+def _tile(text: str) -> str:
+    low = text.lower()
+    return TILE_ALIASES.get(low, low)
 
 
 def parse(text: str, columns: int | None = None, rows: int | None = None) -> Action:
@@ -153,6 +279,62 @@ def parse(text: str, columns: int | None = None, rows: int | None = None) -> Act
         if not args:
             raise NotationError("'move' takes the cells of the path in order, like 'move F7 G7 H8'")
         return Move(tuple(_cell(a, columns, rows) for a in args))
+    if verb == "trap":
+        if len(args) not in (2, 3):
+            raise NotationError("'trap' takes a kind and a cell, and Oil its arrow: 'trap glue G7', 'trap oil G7 NE'")
+        kind = _tile(args[0])
+        if kind not in TRAP_KINDS:
+            raise NotationError(f"{args[0]!r} is not a trap; traps are {', '.join(TRAP_KINDS)}")
+        arrow = None
+        if len(args) == 3:
+            try:
+                arrow = Facing.parse(args[2])
+            except ValueError as exc:
+                raise NotationError(str(exc)) from None
+        return PlaceTrap(kind, _cell(args[1], columns, rows), arrow)
+    if verb in ("magnet", "missile", "bomb"):
+        if len(args) != 2:
+            raise NotationError(f"'{verb}' takes the cell to set it on and a target: '{verb} G7 blue'")
+        target = args[1].lower()
+        if not target.isalpha():
+            target = _cell(args[1], columns, rows).label
+        return Fire(verb, _cell(args[0], columns, rows), target)
+    if verb in ("snatch", "smash"):
+        if len(args) != 1:
+            raise NotationError(f"'{verb}' takes the colour of an adjacent kart: '{verb} blue'")
+        return Gadget(verb, args[0].lower())
+    if verb == "buy":
+        if len(args) not in (1, 2):
+            raise NotationError("'buy' takes a part and maybe a location: 'buy mud-tyres 3'")
+        loc = _count(args[1], "", "location") if len(args) == 2 else None
+        return Buy(args[0].lower(), loc)
+    if verb == "return":
+        if len(args) != 1 or not args[0].isdigit():
+            raise NotationError("'return' takes a location number, 2 to 9: 'return 3'")
+        return Return(int(args[0]))
+    if verb == "refuel":
+        if len(args) != 1 or args[0].lower() not in ("white", "red"):
+            raise NotationError("'refuel' takes white (Turbo Fuel) or red (Jet Fuel)")
+        return Refuel(args[0].lower())
+    if verb == "swap":
+        if len(args) < 3 or args[1].lower() not in ("give", "take"):
+            raise NotationError("'swap' reads: swap COLOUR give|take KIND, or swap COLOUR give|take part LOCATION")
+        colour, direction = args[0].lower(), args[1].lower()
+        if args[2].lower() == "part":
+            if len(args) != 4 or not args[3].isdigit():
+                raise NotationError("a part swap names its location: 'swap blue give part 3'")
+            return Swap(colour, direction, None, int(args[3]))
+        if len(args) != 3:
+            raise NotationError("a tile swap names one tile: 'swap blue give oil'")
+        return Swap(colour, direction, _tile(args[2]))
+    if verb == "bag":
+        if len(args) != 3 or not (args[1].isdigit() and args[2].isdigit()):
+            raise NotationError("'bag' reads: bag KIND FROM TO, like 'bag oil 7 4'")
+        return BagMove(_tile(args[0]), int(args[1]), int(args[2]))
+    if verb in ("show", "hide"):
+        if len(args) != 1:
+            raise NotationError(f"'{verb}' takes one tile kind: '{verb} oil'")
+        return Flip(_tile(args[0]), verb == "show")
     if verb == "choose":
         if len(args) != 1:
             raise NotationError("'choose' takes one option, like 'choose NE' or 'choose F7'")

@@ -20,7 +20,8 @@ from rules.dice import Dice
 from rules.hexgrid import Facing, Hex
 from rules.races import actions as act
 from rules.races import catalogue
-from rules.races.movement import Field, Plan, has_step, legal_plans, step_plans
+from rules.races.arsenal import Arsenal
+from rules.races.movement import Field, Plan, full_moves, has_step, legal_plans, step_plans
 from rules.races.state import (
     PHASE_DEEDS,
     PHASE_ENTER,
@@ -39,6 +40,7 @@ from rules.races.state import (
 from rules.races.track import Terrain, Track, get_track
 from rules.registry import register
 
+WHOLE_MOVE_LIMIT = 30  # longer moves are listed as single steps only, to keep legal_actions quick
 STOPPING_TRAPS = frozenset({"glue", "oil", "spring", "acid", "time-bomb"})
 
 
@@ -50,7 +52,7 @@ def _team_sizes_ok(sizes: list[int]) -> bool:
 
 
 @register
-class Races(Game):
+class Races(Arsenal, Game):
     key = "races"
     title = "Junkyard Races"
     min_seats = 2
@@ -223,6 +225,22 @@ class Races(Game):
                 return k
         return None
 
+    def supply_counts(self) -> dict[str, int]:
+        """Every finite supply counted wherever it is: pile, board, karts, a tile waiting for its bag.
+
+        The box holds 100 junk tiles, 80 part cards, 80 bottle tops, 48 flags and 5 white and 7 red dice;
+        these sums never change during a race.
+        """
+        waiting = 1 if self.choice is not None and self.choice.kind == "bag" else 0
+        return {
+            "junk": len(self.junk) + len(self.board) + sum(k.tile_count for k in self.karts) + waiting,
+            "parts": sum(self.parts_left.values()) + sum(len(k.parts) for k in self.karts),
+            "bottle_tops": self.bottle_tops_left + sum(k.bottle_tops for k in self.karts),
+            "flags": self.flags_left + sum(k.flags for k in self.karts),
+            "white": self.dice_left["white"] + sum(k.fuel["white"] for k in self.karts),
+            "red": self.dice_left["red"] + sum(k.fuel["red"] for k in self.karts),
+        }
+
     def seat_by_colour(self, colour: str) -> int | None:
         for k in self.karts:
             if k.colour == colour.lower():
@@ -301,7 +319,7 @@ class Races(Game):
         kart = self.karts[self.turn.seat]
         phase = self.turn.phase
         if phase in (PHASE_DEEDS, PHASE_PARTS):
-            return [act.Done(), *self._phase_extras(kart, phase)]
+            return [act.Done(), *self._phase_extras(kart, phase), *self._free_actions(kart)]
         if phase == PHASE_ROLL:
             out: list[act.Action] = []
             if self.forward_possible(kart):
@@ -311,15 +329,23 @@ class Races(Game):
                 out.append(act.Reverse())
             return out
         if phase == PHASE_MOVE:
-            return self._move_actions(kart)
+            return self._move_actions(kart) + self._whole_moves(kart)
         return []
 
-    def _phase_extras(self, kart: Kart, phase: str) -> list[act.Action]:
-        """Hook: deeds (Phase 1) and purchases, refuels and swaps (Phase 2)."""
-        return []
+    def _whole_moves(self, kart: Kart) -> list[act.Action]:
+        """Whole moves that spend every point on plain steps, one per end cell (short rolls only)."""
+        if self.turn.reversing or not 1 < self.turn.points <= WHOLE_MOVE_LIMIT or kart.cell is None:
+            return []
+        avoid: frozenset[Hex] = frozenset()
+        if len(self._bags_with_room(kart)) > 1:
+            avoid = frozenset(c for c, t in self.board.items() if t.face_down)
+        ends = full_moves(self.field(), kart.cell, kart.facing, self.turn.points, avoid)
+        return [act.Move(path) for _, path in sorted(ends.items())]
 
     def _move_actions(self, kart: Kart) -> list[act.Action]:
         assert kart.cell is not None
+        if self.turn.points <= 0 or self.track.is_stream(kart.cell):
+            return []
         if self.turn.reversing:
             opts = step_plans(self.field(), kart.cell, kart.facing, 1, reversing=True)
             steps: list[act.Action] = [act.Step(c) for c, p in opts.items() if not isinstance(p, str)]
@@ -408,6 +434,8 @@ class Races(Game):
             if phase != PHASE_MOVE:
                 raise IllegalAction(self._not_now("a move"))
             self._move_path(kart, action.cells)
+            return
+        if self._do_arsenal(action):
             return
         raise IllegalAction(self._not_now(f"'{action}'"))
 
@@ -539,11 +567,9 @@ class Races(Game):
                                                                    if not isinstance(p, str)}))
             if isinstance(plans, str):
                 raise IllegalAction(f"You can't reverse to {target.label}: {plans}.")
-            self._carry_out(kart, plans[0])
             self.turn.reverse_steps += 1
             self.turn.points -= 1
-            if self.turn.phase == PHASE_MOVE and self.turn.points <= 0:
-                self._end_move(kart)
+            self._carry_out(kart, plans[0])
             return
         allowed, refused = legal_plans(fld, kart.cell, kart.facing, self.turn.points)
         if target in refused:
@@ -567,10 +593,10 @@ class Races(Game):
 
     def _drive(self, kart: Kart, plan: Plan) -> None:
         """A forward step in Phase 5, then whatever it triggers, then the end of the move if due."""
-        self._carry_out(kart, plan)
-        if self.turn.phase != PHASE_MOVE or self.turn.seat != kart.seat:
-            return
         self.turn.points -= plan.cost
+        self._carry_out(kart, plan)
+        if self.turn.phase != PHASE_MOVE or self.turn.seat != kart.seat or self._winners:
+            return
         if plan.falls or kart.cell is None or self.track.is_stream(kart.cell):
             self.turn.points = 0
         if self.choice is not None:
@@ -639,6 +665,8 @@ class Races(Game):
                        cell=to.label)
             return
         self._arrive(victim, to, "bump")
+        if victim.cell is not None and self.track.on_track(victim.cell):
+            self._bumped_next_to_bombs(victim)
 
     def _moved(self, kart: Kart, frm: Hex, to: Hex) -> None:
         """Laps (R4) and bridge crossings, for every cell-to-cell move, driven or bumped."""
@@ -704,30 +732,15 @@ class Races(Game):
             self._trap(kart, cell, tile, how)
 
     def _pick_up(self, kart: Kart, cell: Hex, tile: BoardTile) -> None:
-        bags = [loc for loc in self._bag_order(kart) if self._room(kart, loc) > 0]
-        if not bags:
+        if not self._bags_with_room(kart):
             self._emit("bags-full", f"{self._who(kart.seat)}'s saddlebags are full: the tile on {cell.label} stays.",
                        kart.seat, cell=cell.label)
             return
         del self.board[cell]
         self.turn.marks.append([cell.label, "pickup"])
-        if len(bags) == 1:
-            kart.bags[bags[0]].append(Tile(tile.kind))
-            self._emit("pickup", f"{self._who(kart.seat)} picks up a junk tile at {cell.label}.", kart.seat,
-                       secret=f"You picked up {tile.kind}.", cell=cell.label)
-            return
-        # R14: with room in several saddlebags the player says which one.
-        ask = f"Which saddlebag takes the tile from {cell.label}?"
-        self.choice = Choice("bag", kart.seat, [str(b) for b in bags], ask, {"kind": tile.kind, "cell": cell.label})
         self._emit("pickup", f"{self._who(kart.seat)} picks up a junk tile at {cell.label}.", kart.seat,
                    secret=f"You picked up {tile.kind}.", cell=cell.label)
-
-    def _trap(self, kart: Kart, cell: Hex, tile: BoardTile, how: str) -> None:
-        """Hook: a face-up trap takes effect (the arsenal)."""
-
-    def _end_move(self, kart: Kart) -> None:
-        """The end of Phase 5, then Phase 6: pass the dice."""
-        self._end_turn()
+        self._store_tile(kart, tile.kind, f"from {cell.label}")
 
     def _end_turn(self) -> None:
         self.turn.points = 0
@@ -751,15 +764,23 @@ class Races(Game):
             self._place(kart, cell_from_json(match), Facing[choice.context["facing"]], "enter")
         elif choice.kind == "bag":
             kart.bags[int(match)].append(Tile(choice.context["kind"]))
-            mover = self.karts[self.turn.seat]
-            if self.turn.phase == PHASE_MOVE and mover.seat == kart.seat and not self.turn.reversing:
-                self._after_step(kart, None)
         elif choice.kind == "ram":
             mover = self.karts[self.turn.seat]
             target = cell_from_json(choice.context["target"])
             assert mover.cell is not None and target is not None
             allowed, _ = legal_plans(self.field(), mover.cell, mover.facing, self.turn.points)
             self._drive(mover, allowed[target][int(match) - 1])
+        elif choice.kind == "facing":
+            who = self.karts[int(choice.context["seat"])]
+            who.facing = Facing[match]
+            self._emit("facing", f"{self._who(who.seat)} now faces {match}.", who.seat)
+        elif choice.kind == "snatch":
+            victim = self.karts[int(choice.context["seat"])]
+            bag = victim.bags[int(choice.context["bag"])]
+            tile = bag.pop(int(match) - 1)
+            self._emit("snatched", f"{self._who(kart.seat)} snatches a tile from {self._who(victim.seat)}.", kart.seat,
+                       secret=f"You snatched {tile.kind}.")
+            self._store_tile(kart, tile.kind, f"snatched from {victim.colour}")
         else:  # pragma: no cover - every kind is handled above
             raise IllegalAction(f"unknown choice {choice.kind}")
 
@@ -889,7 +910,9 @@ class Races(Game):
                 self._emit("path-cut", f"The move ended before {rest}.", seat)
                 return
             if self.choice is not None:
-                raise IllegalAction(f"The path stops at a question ({self.choice.prompt}); answer it, then go on.")
+                rest = " ".join(c.label for c in cells[i:])
+                self._emit("path-cut", f"The move pauses for a question before {rest}.", seat)
+                return
             try:
                 self._step(self.karts[seat], cell)
             except IllegalAction as exc:

@@ -298,3 +298,52 @@ def legal_plans(
                 f"{points} points, but another way uses {best}"
             )
     return allowed, refused
+
+
+_FULL_CACHE: dict[tuple, dict[Hex, tuple[Hex, ...]]] = {}
+
+
+def full_moves(
+    fld: Field, cell: Hex, facing: Facing, points: int, avoid: frozenset[Hex] = frozenset()
+) -> dict[Hex, tuple[Hex, ...]]:
+    """Every cell that plain steps can end on using exactly ``points``, with one path to each.
+
+    Plain steps bump nobody, enter no trap and jump no gap, so the field stays as it is and every such
+    path obeys the whole-roll rule (R9) at each step. Cells in ``avoid`` may end a path but not be
+    passed through (a pick-up there would stop to ask which saddlebag takes the tile). The search
+    tries straight on before turning, so each path is the first of its end cell in that order.
+    """
+    key = (fld.track.name, fld.cache_key(), fld.stop_cells, cell, facing, points, avoid)
+    hit = _FULL_CACHE.get(key)
+    if hit is not None:
+        return hit
+    moves = static_moves(fld.track)
+    layers: list[dict[tuple[Hex, Facing], tuple[Hex, Facing]]] = []
+    frontier: dict = {(cell, facing): None}
+    for step in range(points):
+        last = step == points - 1
+        nxt: dict[tuple[Hex, Facing], tuple[Hex, Facing]] = {}
+        for state in frontier:
+            for target, new_facing, _cost, end, jump in moves.get(state, ()):
+                if jump or target in fld.karts or target in fld.stop_cells or (target in avoid and not last):
+                    continue
+                nxt.setdefault((end, new_facing), state)
+        if not nxt:
+            frontier = {}
+            break
+        layers.append(nxt)
+        frontier = nxt
+    out: dict[Hex, tuple[Hex, ...]] = {}
+    for end in sorted(frontier):
+        if end[0] in out:
+            continue
+        path = []
+        state = end
+        for layer in reversed(layers):
+            path.append(state[0])
+            state = layer[state]
+        out[end[0]] = tuple(reversed(path))
+    if len(_FULL_CACHE) > 256:
+        _FULL_CACHE.clear()
+    _FULL_CACHE[key] = out
+    return out

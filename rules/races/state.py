@@ -201,12 +201,14 @@ class Turn:
     bumped: list[int] = field(default_factory=list)  # seats bumped this turn (once each)
     path: list[str] = field(default_factory=list)  # cells driven this turn, for the picture
     marks: list[list[str]] = field(default_factory=list)  # [cell, what] happenings on the way
+    gadgets: list[str] = field(default_factory=list)  # "snatch" / "smash" attempts made this turn
 
     def copy(self) -> Turn:
         return Turn(
             self.seat, self.number, self.phase, self.began_at, self.move_from, self.move_facing,
             {k: list(v) for k, v in self.dice.items()}, self.total, self.points, self.reversing,
             self.reverse_steps, self.die_limit, list(self.bumped), list(self.path), [list(m) for m in self.marks],
+            list(self.gadgets),
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -226,6 +228,7 @@ class Turn:
             "bumped": list(self.bumped),
             "path": list(self.path),
             "marks": [list(m) for m in self.marks],
+            "gadgets": list(self.gadgets),
         }
 
     @classmethod
@@ -247,4 +250,5 @@ class Turn:
             bumped=[int(s) for s in d.get("bumped", [])],
             path=list(d.get("path", [])),
             marks=[list(m) for m in d.get("marks", [])],
+            gadgets=list(d.get("gadgets", [])),
         )

@@ -20,6 +20,10 @@ def legal(g: Races) -> list[str]:
     return [str(a) for a in g.legal_actions()]
 
 
+def steps(g: Races) -> list[str]:
+    return [a for a in legal(g) if a.startswith("step")]
+
+
 def kart(g: Races, colour: str):
     seat = g.seat_by_colour(colour)
     assert seat is not None
@@ -42,7 +46,7 @@ def moving(red: dict, *others: dict, points: int, **rest) -> Races:
 def test_r5_forward_step_goes_ahead_or_sixty_degrees_and_faces_the_step():
     """Phase 5 / R5: ahead, ahead-left or ahead-right; the back faces the cell left."""
     g = moving({"cell": "K3", "facing": "SE"}, FAR, points=3)
-    assert sorted(legal(g)) == ["step K4", "step L2", "step L3"]
+    assert sorted(steps(g)) == ["step K4", "step L2", "step L3"]
     g.apply("step L2")
     assert kart(g, "red").facing is Facing.NE
     assert g.turn.points == 2
@@ -144,7 +148,7 @@ def test_r6_bridge_left_only_to_its_exit_cells():
     g = moving({"cell": "M7", "facing": "SE"}, FAR, points=3)
     with pytest.raises(IllegalAction, match="white arrows"):
         g.apply("step N6")
-    assert legal(g) == ["step M8"]
+    assert steps(g) == ["step M8"]
 
 
 def test_r6_turned_round_on_a_bridge_must_reverse_off_with_the_arrows():
@@ -152,7 +156,7 @@ def test_r6_turned_round_on_a_bridge_must_reverse_off_with_the_arrows():
     g = position([{"colour": "red", "cell": "M8", "facing": "N"}, FAR], phase="roll")
     assert legal(g) == ["reverse"]
     g.apply("reverse")
-    assert legal(g) == ["step M9"]
+    assert steps(g) == ["step M9"]
 
 
 def test_r4_crossing_a_bridge_is_remembered_for_the_lap():
@@ -463,3 +467,24 @@ def test_team_member_with_five_flags_completes_the_team_win():
     g = position(karts, phase="move", points=2, options={"teams": True})
     g.apply("step F3")
     assert g.is_over and sorted(g.winners) == [0, 2]
+
+
+def test_whole_moves_are_listed_for_every_end_cell_of_plain_steps():
+    """Phase 5 as a whole path: every listed move spends all points and applies as written."""
+    g = moving({"cell": "J3", "facing": "SE"}, FAR, points=3)
+    moves = [a for a in legal(g) if a.startswith("move")]
+    assert "move K4 L4 L5" in moves
+    ends = [m.split()[-1] for m in moves]
+    assert len(ends) == len(set(ends))
+    for m in moves:
+        copy = Races.from_dict(g.to_dict())
+        copy.apply(m)
+        assert copy.turn.seat == 1 and at(copy, "red") == m.split()[-1]
+
+
+def test_whole_moves_go_round_karts_and_traps():
+    """Whole moves are plain: no bumps, no traps; those are driven step by step."""
+    g = moving({"cell": "J3", "facing": "SE"}, {"colour": "blue", "cell": "K4", "facing": "N"}, points=2,
+               board={"K3": "glue"})
+    moves = [a for a in legal(g) if a.startswith("move")]
+    assert all("K4" not in m and "K3" not in m for m in moves)
