@@ -52,7 +52,7 @@ def components(cells: set[Hex], track: Track, walls: bool = True) -> list[set[He
 
 @cache
 def sides(alias: str) -> tuple[frozenset[Hex], frozenset[Hex]]:
-    """The two stretches of track the stream cuts the loop into: (behind the line's side ... , other)."""
+    """The two stretches of track the stream cuts the loop into: the start cells' stretch ("home"), then the other."""
     track = get_track(alias)
     land = {c for c in track.track_cells if not track.is_bridge(c)}
     parts = components(land, track)
