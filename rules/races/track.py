@@ -886,7 +886,7 @@ def register_track(track: Track) -> None:
 
 
 def get_track(name: str) -> Track:
-    """A bundled or registered track by name or alias, case-insensitive ("A", "scrapheap loop")."""
+    """A bundled or registered track by name or alias, case-insensitive ("A", "sump creek loop")."""
     wanted = name.strip().lower()
     tracks = {**builtin_tracks(), **_extra}
     for t in tracks.values():
