@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 import bot.games as fronts
+import bot.service
 import rules.registry as registry
 from bot.service import Service
 from bot.store import SqliteStore
@@ -19,6 +20,13 @@ def toy_game():
     yield ToyGame
     registry._GAMES.pop(ToyGame.key, None)
     fronts._FRONTS.pop(ToyGame.key, None)
+
+
+@pytest.fixture(autouse=True)
+def no_computer_time_budget(monkeypatch):
+    """Computer moves per reply are bounded by count and by wall-clock time; tests count only, so a busy
+    machine never changes what a reply holds."""
+    monkeypatch.setattr(bot.service, "COMPUTER_SECONDS_PER_REPLY", 3600.0)
 
 
 @pytest.fixture
