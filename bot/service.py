@@ -560,10 +560,11 @@ class Service:
         so a computer plays the same after a restart; a failing driver gives way to a random one."""
         seed = (rec.seed * 1_000_003 + rec.version * 101 + seat) & ((1 << 62) - 1)
         try:
-            text = self.drivers(rec.game_key, kind, seed).choose(game, seat)
-            return self._apply(game, text)
-        except IllegalAction:
-            log.exception("game %s: the %s computer chose an illegal action; playing a random one", rec.id, kind)
+            return self._apply(game, self.drivers(rec.game_key, kind, seed).choose(game, seat))
+        except Exception:  # drivers choose on copies and apply leaves the game unchanged when it refuses
+            if kind == "random":
+                raise
+            log.exception("game %s: the %s computer failed; it plays a random move instead", rec.id, kind)
             return self._apply(game, self.drivers(rec.game_key, "random", seed).choose(game, seat))
 
     @staticmethod

@@ -312,29 +312,16 @@ async def test_computer_in_the_first_seat_moves_at_start(service):
     assert [b.action for b in r.buttons] == ["roll"]
 
 
-async def test_a_computer_turn_left_over_is_played_on_request(store, seeds):
-    """If a computer could not move (a failing driver, a restart), a person's request is refused with a
-    flag that asks the front end to let the computers play on; then the person can move."""
-    calls = []
-
-    class Broken:
-        def choose(self, game, seat):
-            raise RuntimeError("driver crashed")
-
-    def drivers(key, kind, seed):
-        calls.append(kind)
-        if len(calls) == 1:
-            return Broken()
-        from bot.drivers import driver_for
-
-        return driver_for(key, kind, seed)
-
-    service = Service(store, seed_source=seeds, drivers=drivers)
+async def test_a_computer_turn_left_over_is_played_on_request(service):
+    """If the computers stopped before their turn was done (a restart), a person's request is refused with
+    a flag asking the front end to let them play on; then the person can move."""
+    service.computer_moves_per_reply = 0  # the restart: no computer moves at all
     await service.new_game(guild_id=GUILD, channel_id=CH, user_id=ANN, user_name="Ann", game_key="toy", join=False)
     await service.add_computer(CH, ANN)
     await service.join(CH, ANN, "Ann")
     r = await service.start(CH, ANN)
     assert r.ok and r.version == 0 and r.mention is None and r.computers_pending
+    service.computer_moves_per_reply = 40
     r = await service.act(CH, ANN, "roll")
     assert not r.ok and r.ephemeral and r.computers_pending and "still to move" in r.text
     r = await service.play_computers(CH)
@@ -342,6 +329,24 @@ async def test_a_computer_turn_left_over_is_played_on_request(store, seeds):
     assert not r.computers_pending and [b.action for b in r.buttons] == ["roll"]
     assert await service.play_computers(CH) is None
     assert (await service.act(CH, ANN, "roll")).ok
+
+
+async def test_a_failing_computer_plays_a_random_move_instead(store, seeds, toy_game):
+    class Broken:
+        def choose(self, game, seat):
+            raise RuntimeError("driver crashed")
+
+    def drivers(key, kind, seed):
+        from bot.drivers import driver_for
+
+        return Broken() if kind == "clever" else driver_for(key, kind, seed)
+
+    service = Service(store, seed_source=seeds, drivers=drivers, driver_kinds=lambda key: ["clever", "random"])
+    await service.new_game(guild_id=GUILD, channel_id=CH, user_id=ANN, user_name="Ann", game_key="toy", join=False)
+    await service.add_computer(CH, ANN, "clever")
+    await service.join(CH, ANN, "Ann")
+    r = await service.start(CH, ANN)
+    assert r.ok and "Computer 1 (clever) rolled" in r.text and r.mention == ANN
 
 
 async def test_long_computer_sequences_come_in_several_replies(service):
