@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import signal
 import sys
 
 from bot.commands.token import TokenMissing, read_token
@@ -21,6 +22,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="logging level (default INFO)")
 
 
+def _stop(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
 def run(args: argparse.Namespace) -> int:
     import discord
 
@@ -36,6 +41,7 @@ def run(args: argparse.Namespace) -> int:
     path = args.db or default_db_path()
     log.info("using database %s", path)
     client = JunkyardBot(SqliteStore(path))
+    signal.signal(signal.SIGTERM, _stop)  # `docker stop`: close the connection and the database cleanly
     # log_handler=None: logging is already set up above; the token never reaches a log line.
     client.run(token, log_handler=None)
     return 0
