@@ -64,3 +64,28 @@ async def test_sync_registers_the_command_tree(monkeypatch):
     assert len(put) == 1 and f"/applications/{APP_ID}/guilds/42/commands" in put[0][1]
     game = next(c for c in put[0][2] if c["name"] == "game")
     assert {o["name"] for o in game["options"]} >= {"new", "join", "leave", "start", "status", "log", "abort", "kick"}
+
+
+def test_bot_runs_with_the_token_and_never_logs_it(monkeypatch, tmp_path, caplog, capsys):
+    import logging
+    import signal
+
+    from bot.discord.client import JunkyardBot
+
+    seen = {}
+
+    def fake_run(self, token, **kwargs):
+        seen["token"], seen["db"], seen["kwargs"] = token, self.store.path, kwargs
+        logging.getLogger("discord.client").info("pretending to connect")
+
+    monkeypatch.setattr(JunkyardBot, "run", fake_run)
+    monkeypatch.setattr(signal, "signal", lambda *args: None)
+    monkeypatch.setattr("discord.utils.setup_logging", lambda **kwargs: None)  # keep the test's logging as it is
+    monkeypatch.setenv("DISCORD_TOKEN", SECRET)
+    db = tmp_path / "games.db"
+    with caplog.at_level(logging.DEBUG):
+        assert main(["bot", "--db", str(db)]) == 0
+    assert seen == {"token": SECRET, "db": str(db), "kwargs": {"log_handler": None}}
+    out = capsys.readouterr()
+    assert SECRET not in caplog.text + out.out + out.err
+    assert "using database" in caplog.text
