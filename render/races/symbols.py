@@ -108,31 +108,35 @@ def seed_of(*parts: object) -> int:
 
 
 def _junk_texture(w: int, h: int, size: float, rng: random.Random) -> Image.Image:
-    """Dark scrapyard: a dim ground strewn with rusty panels, old tyres and bits of metal."""
+    """Dark scrapyard: a dim ground strewn with rusty panels, old tyres and bits of metal.
+
+    Kept calm on purpose (few, large, flat pieces in a handful of shades): the junk covers half the
+    picture, and every edge in it costs PNG bytes in every move's picture.
+    """
     img = Image.new("RGB", (w, h), JUNK)
     d = ImageDraw.Draw(img)
-    count = int(w * h / (size * size) * 2.2) + 4
+    count = int(w * h / (size * size) * 0.7) + 4
+    shades = [mix(c, JUNK, t) for c in JUNK_ITEMS for t in (0.3, 0.5)]
+    big = size * 1.5
     for _ in range(count):
         x, y = rng.uniform(0, w), rng.uniform(0, h)
         kind = rng.random()
-        colour = rng.choice(JUNK_ITEMS)
-        colour = mix(colour, JUNK, rng.uniform(0.25, 0.55))
-        if kind < 0.45:  # a bent panel
-            pw, ph = rng.uniform(0.25, 0.7) * size, rng.uniform(0.12, 0.35) * size
+        colour = rng.choice(shades)
+        if kind < 0.5:  # a bent panel
+            pw, ph = rng.uniform(0.25, 0.7) * big, rng.uniform(0.12, 0.35) * big
             shape = [(-pw, -ph), (pw, -ph * rng.uniform(0.6, 1.2)), (pw * rng.uniform(0.7, 1.1), ph), (-pw, ph)]
-            pts = place(shape, (x, y), rng.uniform(0, 180))
-            d.polygon(pts, fill=colour, outline=darker(colour, 0.35))
-        elif kind < 0.65:  # an old tyre
+            d.polygon(place(shape, (x, y), rng.uniform(0, 180)), fill=colour)
+        elif kind < 0.7:  # an old tyre
             r = rng.uniform(0.14, 0.26) * size
-            d.ellipse([x - r, y - r, x + r, y + r], fill=(32, 30, 29), outline=(20, 19, 18))
+            d.ellipse([x - r, y - r, x + r, y + r], fill=(32, 30, 29))
             r2 = r * 0.45
             d.ellipse([x - r2, y - r2, x + r2, y + r2], fill=mix(JUNK, (80, 78, 74), 0.5))
-        elif kind < 0.85:  # a shard of scrap
-            r = rng.uniform(0.12, 0.3) * size
+        elif kind < 0.9:  # a shard of scrap
+            r = rng.uniform(0.12, 0.3) * big
             pts = [polar((x, y), a, r * rng.uniform(0.5, 1.0)) for a in sorted(rng.uniform(0, 360) for _ in range(4))]
-            d.polygon(pts, fill=colour, outline=darker(colour, 0.3))
+            d.polygon(pts, fill=colour)
         else:  # a pipe
-            length = rng.uniform(0.4, 0.9) * size
+            length = rng.uniform(0.4, 0.9) * big
             a = rng.uniform(0, 180)
             p, q = polar((x, y), a, length / 2), polar((x, y), a + 180, length / 2)
             d.line([p, q], fill=darker(colour, 0.1), width=max(2, round(size * 0.09)))
@@ -195,7 +199,7 @@ def _stream_texture(w: int, h: int, size: float, rng: random.Random) -> Image.Im
 def _tarmac_texture(w: int, h: int, size: float, rng: random.Random) -> Image.Image:
     img = Image.new("RGB", (w, h), TARMAC)
     d = ImageDraw.Draw(img)
-    count = int(w * h / (size * size) * 10) + 4
+    count = int(w * h / (size * size) * 4) + 4  # sparse: lone speckles cost PNG bytes
     for _ in range(count):
         x, y = rng.uniform(0, w), rng.uniform(0, h)
         colour = darker(TARMAC, 0.12) if rng.random() < 0.5 else lighter(TARMAC, 0.08)
