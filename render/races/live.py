@@ -1,0 +1,471 @@
+"""The live Junkyard Races board: the cached static board plus everything a view holds.
+
+``board_png(view)`` draws, on a copy of the cached board (``board_base(track, size, legend=False)``):
+tiles and traps, the last move's path with what happened on the way, the "where can I go" overlay,
+every kart in its colour pointing along its facing with its seat number, and a status panel (whose
+turn and which phase, the dice just rolled, and per player flags, bottle tops, fuel dice, saddlebag
+tiles and parts). The picture is a pure function of a VIEW: what the view hides (R12) cannot show.
+
+Speed: the board is drawn once per track and size; the status rows are cached by their content, so a
+move redraws only the rows that changed; the frame is quantized to the board's own palette.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import lru_cache
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from render.common import Colour, Point, darker, draw_polygon, draw_text, font, lighter, mix, polar, text_box
+from render.races.board import BoardBase, board_base
+from render.races.geometry import facing_angle
+from render.races.pieces import (
+    BUMP,
+    KIND_NAMES,
+    PATH_CASING,
+    PIECE_COLOURS,
+    draw_cap_icon,
+    draw_die,
+    draw_flag,
+    draw_kart,
+    draw_mark,
+    draw_splash,
+    draw_tile_back,
+    draw_trap,
+    hex_ring,
+    kart_colour,
+)
+from render.races.symbols import INK, PANEL, PANEL_LINE, TEXT, TEXT_DIM, WHITE
+from rules.hexgrid import Facing, parse_label
+from rules.races import catalogue
+from rules.races.track import Track, get_track
+
+#: cell size of the live board: smaller than the static board's so a move's PNG stays under 200 KB
+LIVE_CELL = 24
+
+OVERLAY_END = (96, 236, 255)  # a cell the move can end on
+OVERLAY_PASS = (40, 150, 190)  # a cell the move can only drive through
+ACTIVE_ROW = (62, 58, 52)
+
+PHASE_TITLES = {
+    "enter": "entering the race",
+    "deeds": "Phase 1: dastardly deeds",
+    "parts": "Phase 2: parts and fuel",
+    "roll": "Phase 3: roll",
+    "move": "Phase 5: move",
+    "over": "race over",
+}
+
+#: short names for the parts strip of the status panel (the Kart Card spells them out)
+PART_SHORT = {
+    "grass-tyres": "Grass",
+    "mud-tyres": "Mud",
+    "saddlebag-4": "Bag",
+    "saddlebag-5": "Bag",
+    "freezer": "Freez",
+    "field-generator": "Field",
+    "smoke-screen": "Smoke",
+    "turbo-engine": "Turbo",
+    "jet-engine": "Jet",
+    "bomb-catcher": "Catch",
+    "missile-deflector": "Defl",
+    "battering-ram": "Ram",
+    "missile-launcher": "MisL",
+    "bomb-launcher": "BmbL",
+}
+PILE_COLOURS = {"green": (36, 120, 60), "red": (150, 40, 36)}
+LOCATIONS = tuple(range(2, 10))
+PRINTED_BAG = 7
+
+
+def live_colours() -> tuple[Colour, ...]:
+    """Every colour the live layers draw with: kept exact in the board's palette."""
+    karts = tuple(catalogue.supply().colours.values())
+    shades = tuple(c for k in karts for c in (darker(k, 0.35), lighter(k, 0.25), darker(k, 0.12)))
+    return tuple(dict.fromkeys((
+        *karts, *shades, *PIECE_COLOURS, OVERLAY_END, OVERLAY_PASS, ACTIVE_ROW, PANEL, PANEL_LINE, TEXT, TEXT_DIM,
+        INK, WHITE, *PILE_COLOURS.values(), (20, 20, 20), (200, 200, 196),
+    )))
+
+
+LIVE_COLOURS = live_colours()
+
+
+def live_base(track: Track | str, size: int | None = None) -> BoardBase:
+    """The cached board the live pictures draw on (no legend: the side panel holds the status)."""
+    t = get_track(track) if isinstance(track, str) else track
+    return board_base(t, size or LIVE_CELL, legend=False)
+
+
+# Public entry points -----------------------------------------------------------------------------
+
+
+def board_png(view: Mapping[str, Any], *, overlay: Any = None, size: int | None = None) -> bytes:
+    """PNG bytes of the live board for ``view`` (``game.view(seat)`` or ``game.view(None)``).
+
+    ``overlay`` marks where the player to act can go: a :class:`rules.races.reach.Reach`, a pair
+    (end labels, pass labels), or a plain set of labels (all drawn as ends).
+    """
+    base = live_base(view["track"], size)
+    frame = board_frame(view, base, overlay=overlay)
+    return base.encode(frame, LIVE_COLOURS)
+
+
+def board_frame(view: Mapping[str, Any], base: BoardBase, *, overlay: Any = None, panel: bool = True
+                ) -> Image.Image:
+    """The live picture as an RGB image (a copy of ``base`` with every live layer drawn on it)."""
+    img = base.image.copy()
+    draw = ImageDraw.Draw(img)
+    draw_live_layers(draw, view, base, overlay, img=img)
+    if panel:
+        draw_status(img, view, base.geometry.status_box)
+    return img
+
+
+def draw_live_layers(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], base: BoardBase, overlay: Any = None,
+                     marks: bool = True, img: Image.Image | None = None) -> None:
+    """Tiles, overlay, the last path, karts and marks, in that order (later ones on top).
+
+    With ``img`` (the image ``draw`` draws on) the pieces are pasted from cached sprites, which is
+    several times quicker than drawing each kart, tile and badge anew."""
+    geo = base.geometry
+    size = geo.cell_size
+    karts = view.get("karts", [])
+    colours = {k["seat"]: kart_colour(k["colour"]) for k in karts}
+    put = _paster(img, draw, size)
+    for label, tile in view.get("board", {}).items():
+        c = geo.centre(parse_label(label))
+        if tile.get("face_down", True):
+            put(c, ("back",))
+            continue
+        arrow, owner = tile.get("arrow"), tile.get("owner")
+        put(c, ("trap", tile.get("kind", "?"), facing_angle(Facing[arrow]) if arrow else None,
+                colours.get(owner) if owner is not None else None))
+    if overlay is not None:
+        _draw_overlay(draw, overlay, geo, size)
+    turn = view.get("turn") or {}
+    _draw_path(draw, turn, geo, size, colours.get(turn.get("seat"), WHITE))
+    track = base.track
+    for k in karts:
+        if k.get("cell") is None:
+            continue
+        cell = parse_label(k["cell"])
+        put(geo.centre(cell), ("kart", colours[k["seat"]], facing_angle(Facing[k.get("facing", "N")]),
+                               str(k["seat"] + 1), track.is_stream(cell)))
+    if marks:
+        per_cell: dict[str, list[str]] = {}
+        for cell, what in turn.get("marks") or []:
+            if what not in per_cell.setdefault(cell, []):
+                per_cell[cell].append(what)
+        for label, whats in per_cell.items():
+            c = geo.centre(parse_label(label))
+            for i, what in enumerate(whats[:3]):
+                put(polar(c, -35 + 55 * i, size * 0.72), ("mark", what))
+
+
+def _draw_piece(draw: ImageDraw.ImageDraw, c: Point, size: float, key: tuple) -> None:
+    what = key[0]
+    if what == "back":
+        draw_tile_back(draw, c, size)
+    elif what == "trap":
+        draw_trap(draw, c, size, key[1], key[2], key[3])
+    elif what == "kart":
+        _, colour, angle, mark, in_stream = key
+        if in_stream:
+            draw_splash(draw, c, size * 0.8)
+        draw_kart(draw, c, size * 1.34, angle, colour, mark)
+    elif what == "mark":
+        draw_mark(draw, c, size, key[1])
+
+
+@lru_cache(maxsize=1024)
+def _sprite(key: tuple, size: int) -> tuple[Image.Image, int, int]:
+    """A piece drawn once on a transparent square: (image, x and y of the centre in it)."""
+    side = size * 4
+    img = Image.new("RGBA", (side, side), (0, 0, 0, 0))
+    _draw_piece(ImageDraw.Draw(img), (side / 2, side / 2), size, key)
+    box = img.getbbox() or (0, 0, 1, 1)
+    return img.crop(box), side // 2 - box[0], side // 2 - box[1]
+
+
+def _paster(img: Image.Image | None, draw: ImageDraw.ImageDraw, size: int):
+    """A function that puts a piece at a centre: a cached sprite pasted on ``img``, or drawn on ``draw``."""
+    if img is None:
+        return lambda c, key: _draw_piece(draw, c, size, key)
+
+    def put(c: Point, key: tuple) -> None:
+        sprite, ox, oy = _sprite(key, size)
+        img.paste(sprite, (round(c[0]) - ox, round(c[1]) - oy), sprite)
+
+    return put
+
+
+# Board layers -------------------------------------------------------------------------------------
+
+
+def _overlay_sets(overlay: Any) -> tuple[set[str], set[str]]:
+    if hasattr(overlay, "labels"):
+        return overlay.labels()
+    if isinstance(overlay, tuple) and len(overlay) == 2:
+        return set(overlay[0]), set(overlay[1])
+    return set(overlay), set()
+
+
+def _draw_overlay(draw: ImageDraw.ImageDraw, overlay: Any, geo, size: float) -> None:
+    """Where the move can end: a bright ring and a dot; cells it can only pass through: a thin ring."""
+    ends, passes = _overlay_sets(overlay)
+    width = max(2, round(size * 0.14))
+    for label in sorted(passes - ends):
+        c = geo.centre(parse_label(label))
+        draw.polygon(hex_ring(c, size, 0.8), outline=OVERLAY_PASS, width=max(1, width // 2))
+    for label in sorted(ends):
+        c = geo.centre(parse_label(label))
+        draw.polygon(hex_ring(c, size, 0.84), outline=INK, width=width + 2)
+        draw.polygon(hex_ring(c, size, 0.84), outline=OVERLAY_END, width=width)
+        r = size * 0.12
+        draw.ellipse([c[0] - r, c[1] - r, c[0] + r, c[1] + r], fill=OVERLAY_END, outline=INK)
+
+
+def _draw_path(draw: ImageDraw.ImageDraw, turn: Mapping[str, Any], geo, size: float, colour: Colour) -> None:
+    """The last move: a line in the mover's colour from where it started through every cell driven."""
+    labels = list(turn.get("path") or [])
+    if not labels:
+        return
+    start = turn.get("move_from")
+    cells = ([parse_label(start)] if start else []) + [parse_label(x) for x in labels]
+    pts = [geo.centre(c) for c in cells]
+    casing = max(3, round(size * 0.3))
+    inner = max(2, round(size * 0.16))
+    if len(pts) > 1:
+        draw.line(pts, fill=PATH_CASING, width=casing, joint="curve")
+        draw.line(pts, fill=colour, width=inner, joint="curve")
+    for p in pts[1:-1]:
+        r = size * 0.1
+        draw.ellipse([p[0] - r, p[1] - r, p[0] + r, p[1] + r], fill=WHITE, outline=PATH_CASING)
+    if start:
+        r = size * 0.2
+        p = pts[0]
+        draw.ellipse([p[0] - r, p[1] - r, p[0] + r, p[1] + r], fill=PATH_CASING, outline=colour,
+                     width=max(2, inner // 2))
+
+
+# The status panel ----------------------------------------------------------------------------------
+
+ROW_H = 92
+HEADER_H = 118
+KEY_H = 112
+
+
+def draw_status(img: Image.Image, view: Mapping[str, Any], box: tuple[int, int, int, int]) -> None:
+    """Whose turn, the dice, one row per player, and a key of the symbols, inside ``box``."""
+    x0, y0, x1, y1 = box
+    w = x1 - x0
+    header = _header_image(w, *_header_key(view))
+    img.paste(header, (x0, y0))
+    karts = view.get("karts", [])
+    to_act = view.get("to_act")
+    turn_seat = (view.get("turn") or {}).get("seat")
+    winners = tuple(view.get("winners") or ())
+    laps = int(view.get("laps", 5))
+    room = (y1 - y0) - HEADER_H - KEY_H
+    row_h = max(60, min(ROW_H, room // max(1, len(karts))))
+    y = y0 + HEADER_H
+    for k in karts:
+        active = k["seat"] == turn_seat and view.get("phase") != "over"
+        img.paste(_row_image(w, row_h, _row_key(k), active, k["seat"] == to_act, k["seat"] in winners, laps), (x0, y))
+        y += row_h
+    if y1 - y >= KEY_H:
+        img.paste(_key_image(w), (x0, y1 - KEY_H))
+
+
+def _header_key(view: Mapping[str, Any]) -> tuple:
+    turn = view.get("turn") or {}
+    karts = view.get("karts", [])
+    seat = turn.get("seat")
+    name = colour = ""
+    for k in karts:
+        if k["seat"] == seat:
+            name, colour = k["name"], k["colour"]
+    dice = tuple((c, tuple(turn.get("dice", {}).get(c, ()))) for c in ("green", "white", "red"))
+    winners = tuple(view.get("winners") or ())
+    win_names = tuple(k["name"] for k in karts if k["seat"] in winners)
+    choice = view.get("choice") or {}
+    return (int(turn.get("number", 1)), name, colour, view.get("phase", ""), dice, int(turn.get("total", 0)),
+            int(turn.get("points", 0)), bool(turn.get("reversing")), win_names, str(choice.get("prompt", "")),
+            int(view.get("laps", 5)))
+
+
+@lru_cache(maxsize=256)
+def _header_image(w: int, number: int, name: str, colour: str, phase: str, dice: tuple, total: int, points: int,
+                  reversing: bool, winners: tuple, prompt: str, laps: int) -> Image.Image:
+    img = Image.new("RGB", (w, HEADER_H), PANEL)
+    d = ImageDraw.Draw(img)
+    d.rectangle([0, 0, w - 1, HEADER_H - 1], outline=PANEL_LINE, width=1)
+    big = font(20, bold=True)
+    small = font(14)
+    if winners:
+        draw_flag(d, (26, 30), 30, True)
+        title = f"{' & '.join(winners)} win{'s' if len(winners) == 1 else ''}!"
+        draw_text(d, (48, 30), _fit(d, title, big, w - 60), big, TEXT, anchor="lm")
+        draw_text(d, (16, 64), f"after {number} turns, {laps} lap{'s' if laps != 1 else ''}", small, TEXT_DIM,
+                  anchor="lm")
+        return img
+    kc = kart_colour(colour) if colour else TEXT
+    draw_kart(d, (28, 30), 34, 0, kc, "")
+    draw_text(d, (52, 22), _fit(d, f"{name} to play", big, w - 64), big, TEXT, anchor="lm")
+    draw_text(d, (52, 44), f"turn {number} · {PHASE_TITLES.get(phase, phase)}", small, TEXT_DIM, anchor="lm")
+    x = 18.0
+    rolled = [(c, v) for c, vals in dice for v in vals]
+    if rolled:
+        side = 24 if len(rolled) <= 8 else 18
+        for c, v in rolled:
+            draw_die(d, (x + side / 2, 80), side, c, v)
+            x += side + 5
+        label = f"= {total}"
+        draw_text(d, (x + 4, 80), label, font(18, bold=True), TEXT, anchor="lm")
+        x += text_box(d, label, font(18, bold=True))[0] + 14
+    if phase == "move":
+        left = f"{points} to go" + (" (reversing)" if reversing else "")
+        draw_text(d, (x, 80), left, font(15, bold=True), BUMP, anchor="lm")
+    if prompt:
+        draw_text(d, (16, 104), _fit(d, prompt, small, w - 28), small, TEXT, anchor="lm")
+    return img
+
+
+def _row_key(k: Mapping[str, Any]) -> tuple:
+    bags = k.get("bags", {})
+    tiles = sum(len(v) for v in bags.values())
+    capacity = 0
+    parts = {int(loc): pid for loc, pid in k.get("parts", {}).items()}
+    for loc in bags:
+        loc_i = int(loc)
+        if loc_i == PRINTED_BAG and PRINTED_BAG not in parts:
+            capacity += catalogue.supply().printed_saddlebag
+        elif loc_i in parts:
+            capacity += catalogue.parts()[parts[loc_i]].capacity
+    fuel = k.get("fuel", {})
+    where = "waiting to enter" if k.get("cell") is None else k["cell"]
+    return (k["seat"], k["name"], k["colour"], int(k.get("flags", 0)), int(k.get("bottle_tops", 0)),
+            int(fuel.get("white", 0)), int(fuel.get("red", 0)), tiles, capacity,
+            tuple(sorted(parts.items())), where, bool(k.get("glued")), bool(k.get("bridge_since_line")),
+            k.get("team"))
+
+
+@lru_cache(maxsize=512)
+def _row_image(w: int, h: int, key: tuple, active: bool, to_act: bool, winner: bool, laps: int) -> Image.Image:
+    (seat, name, colour, flags, tops, white, red, tiles, capacity, parts, where, glued, bridge, team) = key
+    bg = ACTIVE_ROW if active else PANEL
+    img = Image.new("RGB", (w, h), bg)
+    d = ImageDraw.Draw(img)
+    kc = kart_colour(colour)
+    d.line([(8, h - 1), (w - 8, h - 1)], fill=PANEL_LINE)
+    if active:
+        d.rectangle([0, 0, 5, h - 2], fill=kc)
+    if to_act:
+        draw_polygon(d, [(8, 12), (16, 18), (8, 24)], TEXT)
+    draw_kart(d, (36, 18), 30, 0, kc, str(seat + 1))
+    name_font = font(15, bold=True)
+    label = name + (f" · team {team + 1}" if team is not None else "")
+    flag_w = 17 * laps
+    draw_text(d, (58, 18), _fit(d, label, name_font, w - 70 - flag_w), name_font, TEXT, anchor="lm")
+    for i in range(laps):
+        draw_flag(d, (w - flag_w - 4 + 17 * i + 8, 18), 15, i < flags)
+    if winner:
+        draw_text(d, (w - flag_w - 10, 18), "winner", font(12, bold=True), BUMP, anchor="rm")
+    # second line: bottle tops, fuel dice, saddlebag tiles, where the kart is
+    y = 42
+    small = font(13)
+    bold = font(13, bold=True)
+    x = 14.0
+    draw_cap_icon(d, (x + 8, y), 16)
+    draw_text(d, (x + 19, y), str(tops), bold, TEXT, anchor="lm")
+    x += 42
+    for col, n in (("white", white), ("red", red)):
+        if n:
+            draw_die(d, (x + 7, y), 14, col, 5)
+            draw_text(d, (x + 17, y), f"×{n}", bold, TEXT, anchor="lm")
+            x += 42
+    if capacity or tiles:
+        draw_tile_back(d, (x + 8, y), 17)
+        draw_text(d, (x + 19, y), f"{tiles}/{capacity}", bold, TEXT, anchor="lm")
+        x += 52
+    tags = []
+    if where == "waiting to enter":
+        tags.append(where)
+    else:
+        tags.append(where)
+    if glued:
+        tags.append("glued")
+    if bridge:
+        tags.append("bridge done")
+    draw_text(d, (x, y), _fit(d, " · ".join(tags), small, w - x - 8), small, TEXT_DIM, anchor="lm")
+    # third line: the parts strip, locations 2-9
+    if h >= 80:
+        _parts_strip(d, dict(parts), 8, 58, w - 16, min(24, h - 62))
+    return img
+
+
+def _parts_strip(d: ImageDraw.ImageDraw, parts: Mapping[int, str], x0: float, y0: float, width: float,
+                 h: float) -> None:
+    cell_w = width / len(LOCATIONS)
+    num_font = font(9, bold=True)
+    name_font = font(11, bold=True, condensed=True)
+    specs = catalogue.parts()
+    for i, loc in enumerate(LOCATIONS):
+        bx0 = x0 + i * cell_w + 1
+        bx1 = bx0 + cell_w - 3
+        pid = parts.get(loc)
+        if pid:
+            fill = PILE_COLOURS.get(specs[pid].pile, PANEL_LINE) if pid in specs else PANEL_LINE
+            d.rounded_rectangle([bx0, y0, bx1, y0 + h], radius=4, fill=fill, outline=lighter(fill, 0.3))
+            text = PART_SHORT.get(pid, pid[:5])
+            draw_text(d, ((bx0 + bx1) / 2 + 3, y0 + h / 2 + 1), text, name_font, WHITE)
+        else:
+            d.rounded_rectangle([bx0, y0, bx1, y0 + h], radius=4, outline=PANEL_LINE)
+            if loc == PRINTED_BAG:
+                draw_text(d, ((bx0 + bx1) / 2 + 3, y0 + h / 2 + 1), "bag", name_font, TEXT_DIM)
+        draw_text(d, (bx0 + 2, y0 + 1), str(loc), num_font, mix(TEXT_DIM, WHITE, 0.3), anchor="lt")
+
+
+@lru_cache(maxsize=8)
+def _key_image(w: int) -> Image.Image:
+    """A key to the live symbols: tiles and traps, and the marks of the last move."""
+    img = Image.new("RGB", (w, KEY_H), PANEL)
+    d = ImageDraw.Draw(img)
+    d.rectangle([0, 0, w - 1, KEY_H - 1], outline=PANEL_LINE, width=1)
+    small = font(12, condensed=True)
+    items: list[tuple[str, Any]] = [
+        ("junk tile", lambda c: draw_tile_back(d, c, 22)),
+        *[(KIND_NAMES[k], (lambda kk: (lambda c: draw_trap(d, c, 22, kk, -30.0 if kk == "oil" else None)))(k))
+          for k in ("glue", "oil", "acid", "spring", "time-bomb")],
+        ("bump", lambda c: draw_mark(d, c, 26, "bump")),
+        ("pick-up", lambda c: draw_mark(d, c, 26, "pickup")),
+        ("splash", lambda c: _splash_key(d, c)),
+        ("blast", lambda c: draw_mark(d, c, 26, "blast")),
+    ]
+    cols = 5
+    cw = (w - 12) / cols
+    for i, (label, sym) in enumerate(items):
+        cx = 6 + cw * (i % cols) + cw / 2
+        cy = 26 + 50 * (i // cols)
+        sym((cx, cy))
+        draw_text(d, (cx, cy + 20), label, small, TEXT_DIM)
+    return img
+
+
+def _splash_key(d: ImageDraw.ImageDraw, c: Point) -> None:
+    r = 12
+    d.ellipse([c[0] - r, c[1] - r, c[0] + r, c[1] + r], fill=(44, 118, 190))
+    draw_mark(d, c, 26, "splash")
+
+
+def _fit(d: ImageDraw.ImageDraw, text: str, fnt: Any, width: float) -> str:
+    """``text`` shortened with an ellipsis to fit ``width`` pixels."""
+    if text_box(d, text, fnt)[0] <= width:
+        return text
+    while text and text_box(d, text + "…", fnt)[0] > width:
+        text = text[:-1]
+    return text + "…"
+
