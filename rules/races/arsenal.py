@@ -10,7 +10,8 @@ Decisions where the rulebook leaves a gap (each also told to players in the rule
 - Acid melts the tyre at the location the die names (2–5) and ends the move, whether or not a tyre
   was there; on 1 or 6 the kart drives on;
 - Oil throws a kart (driving or bumped) one cell along its arrow, spun round; it does nothing when a
-  kart stands on that cell, and its arrow may not point across a wall;
+  kart stands on that cell, its arrow may not point across a wall, and a kart already skidding from
+  an Oil does not set off a second one;
 - a kart that drives onto a Time Bomb is caught in the blast and its move ends;
 - a Spring that throws a kart back to an occupied cell leaves it on the Spring's cell instead.
 """
@@ -575,7 +576,7 @@ class Arsenal:
             raise IllegalAction(f"The {spec.name} costs {spec.cost} bottle tops; you have {kart.bottle_tops}.")
         loc = buy.location
         if loc is None:
-            free = [x for x in spec.locations if x not in kart.parts]
+            free = [x for x in spec.locations if x not in kart.parts] or list(spec.locations[:1])
             if len(free) != 1:
                 where = ", ".join(map(str, spec.locations))
                 raise IllegalAction(f"Say where to fit the {spec.name}: location {where} (like 'buy {buy.part} "
@@ -714,7 +715,8 @@ class Arsenal:
             if mover and any(p in TYRES for p in kart.parts.values()):
                 self._acid(kart, cell)
         elif kind == "oil":
-            if how in ("drive", "bump", "slide"):
+            # A kart already skidding from one Oil does not set off another (two Oils can face each other).
+            if how in ("drive", "bump"):
                 self._oil(kart, cell, tile, mover)
         elif kind == "time-bomb" and how in ("drive", "bump", "slide"):
             self._time_bomb_explodes(cell, f"{self._who(kart.seat)} hits the Time Bomb on {cell.label}")

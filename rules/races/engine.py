@@ -508,14 +508,11 @@ class Races(Arsenal, Game):
 
     def _jet_explodes(self, kart: Kart) -> None:
         """Five or more sixes with red dice: the Jet Engine and all its fuel are lost, the turn ends."""
-        for loc, part in list(kart.parts.items()):
-            if part == "jet-engine":
-                del kart.parts[loc]
-                self.parts_left["jet-engine"] += 1
-        self.dice_left["red"] += kart.fuel["red"]
-        kart.fuel["red"] = 0
         self._emit("jet-explodes", f"{self._who(kart.seat)}'s Jet Engine blows off the kart! The turn ends.",
                    kart.seat)
+        for loc, part in list(kart.parts.items()):
+            if part == "jet-engine":
+                self._remove_part(kart, loc, "blown off")
         self._end_turn()
 
     def _deliver(self, green: int) -> None:
