@@ -1,0 +1,859 @@
+"""A racing driver for Junkyard Races that plays to win.
+
+The driver measures everything in *progress round the lap*: for every cell, facing and lap state it
+knows how many forward steps are left to the next Checkered Line crossing that scores a flag (R4: a
+bridge must be crossed since the line, and the first crossing after the start only arms the count).
+These distances are worked out once per track (:func:`track_info`) by a backward search over the
+forward-step graph, which respects walls and one-way bridges (R2, R6).
+
+In Phase 5 it searches its whole roll: every legal first step (bumps and jumps included) and then
+every way of spending the rest on plain steps, scoring where the move ends (progress, the terrain it
+starts the next turn on, Pit Stops worth stopping in, Time Bombs next door, traps) and what it collects
+on the way (junk tiles, bottle tops, laps). It plays the best as a whole move when the engine lists
+that move, or step by step otherwise, remembering its plan between steps.
+
+It only uses what its seat may know: kart positions, parts, flags and the traps on the board are
+public; face-down tiles are known only to be there (read from the seat's own view), and it never looks
+at another kart's saddlebags or at the game's dice. Choices (R14) it answers itself: start cells,
+saddlebags, how far a Battering Ram pushes, facings after a Spring or a Magnet, snatched tiles.
+"""
+
+from __future__ import annotations
+
+import heapq
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.drivers import register_driver
+from bot.drivers.base import DRIVER_STREAM, check_turn
+from rules.contract import Game
+from rules.dice import Dice
+from rules.hexgrid import Facing, Hex, parse_label
+from rules.races import actions as act
+from rules.races import catalogue
+from rules.races.engine import Races
+from rules.races.movement import Field, Plan, legal_plans, static_moves, step_plans
+from rules.races.state import PHASE_DEEDS, PHASE_MOVE, PHASE_PARTS, PHASE_ROLL, PRINTED_BAG, Kart
+from rules.races.track import Terrain, Track
+
+UNARMED, ARMED, BRIDGED = 0, 1, 2  # lap state: not yet armed, armed, armed with a bridge crossed
+
+STREAM_COST = 2.0  # a fall: the rest of the move is lost, and the lap state does not change
+TILE_VALUE = 2.0  # a junk tile picked up, when there is room for it
+TOP_VALUE = 0.6  # one bottle top
+TRAP_COST = 6.0  # driving into a trap
+BOMB_NEXT_COST = 3.0  # ending next to a Time Bomb that may go off
+WIN_VALUE = 10_000.0
+ROLL_GREEN = 10.5  # what three green dice are worth
+MAX_DICE_WITH_RED = 9  # more dice than this and five sixes (the Jet Engine blows off) get likely
+TRAP_KINDS = ("glue", "oil", "spring", "time-bomb", "acid")
+
+
+# ---------------------------------------------------------------------------------------------------
+# Per-track distances
+
+
+@dataclass
+class TrackInfo:
+    """Progress data for one track: distance to the next scoring line crossing per lap state."""
+
+    track: Track
+    dist: dict[tuple[Hex, Facing, int], int]
+    lap: int
+    big: int
+    moves: dict = field(default_factory=dict)
+
+    def step_mode(self, a: Hex, b: Hex, mode: int) -> tuple[int, bool]:
+        """The lap state after driving (or being pushed) from ``a`` to ``b``, and whether it scores (R4)."""
+        track = self.track
+        if mode != UNARMED and a in track.bridges and b not in track.bridges and track.on_track(b):
+            mode = BRIDGED
+        edge = track.line_edges.get((a, b))
+        if edge is None:
+            return mode, False
+        if edge > 0:
+            return ARMED, mode == BRIDGED
+        return (UNARMED if mode == UNARMED else ARMED), False
+
+    def remaining(self, cell: Hex, facing: Facing, mode: int) -> float:
+        """Steps left to the next flag (a kart in the stream is carried to its Landing Point, R8)."""
+        if self.track.is_stream(cell):
+            landing = self.track.landing_for(cell)
+            return self.dist.get((landing.cell, landing.facing, mode), self.big) + STREAM_COST
+        return self.dist.get((cell, facing, mode), self.big)
+
+    def best_facing(self, cell: Hex, mode: int, worst: bool = False) -> Facing:
+        ranked = sorted(Facing, key=lambda f: (self.remaining(cell, f, mode), f.value))
+        return ranked[-1] if worst else ranked[0]
+
+
+_INFO: dict[str, tuple[Track, TrackInfo]] = {}
+
+
+def track_info(track: Track) -> TrackInfo:
+    """The cached progress data of a track (computed once per track object)."""
+    hit = _INFO.get(track.name)
+    if hit is not None and hit[0] is track:
+        return hit[1]
+    info = TrackInfo(track, {}, 1, 1)
+    preds: dict[tuple[Hex, Facing, int], list[tuple[Hex, Facing, int]]] = {}
+    sources: list[tuple[Hex, Facing, int]] = []
+    for cell in track.track_cells:
+        for facing in Facing:
+            for mode in (UNARMED, ARMED, BRIDGED):
+                state = (cell, facing, mode)
+                for nxt, nf in track.forward_successors(cell, facing):
+                    nmode, scored = info.step_mode(cell, nxt, mode)
+                    if scored:
+                        sources.append(state)
+                    else:
+                        preds.setdefault((nxt, nf, nmode), []).append(state)
+    dist: dict[tuple[Hex, Facing, int], int] = {s: 1 for s in sources}
+    heap = [(1, i, s) for i, s in enumerate(sources)]
+    heapq.heapify(heap)
+    counter = len(heap)
+    while heap:
+        d, _, s = heapq.heappop(heap)
+        if d > dist[s]:
+            continue
+        for p in preds.get(s, ()):
+            if d + 1 < dist.get(p, 1 << 30):
+                dist[p] = d + 1
+                counter += 1
+                heapq.heappush(heap, (d + 1, counter, p))
+    info.dist = dist
+    laps = []
+    for behind, ahead in track.line:
+        f = behind.facing_to(ahead)
+        if f is not None and (ahead, f, ARMED) in dist:
+            laps.append(1 + dist[(ahead, f, ARMED)])
+    info.lap = min(laps) if laps else 30
+    info.big = 3 * info.lap
+    info.moves = static_moves(track)
+    _INFO[track.name] = (track, info)
+    return info
+
+
+def mode_of(kart: Kart) -> int:
+    if not kart.armed:
+        return UNARMED
+    return BRIDGED if kart.bridge_since_line else ARMED
+
+
+def progress(info: TrackInfo, kart: Kart) -> float:
+    """How far round the race a kart is, in steps (larger is further on)."""
+    if kart.cell is None:
+        return -2.0 * info.lap
+    return kart.flags * info.lap - info.remaining(kart.cell, kart.facing, mode_of(kart))
+
+
+# ---------------------------------------------------------------------------------------------------
+# What the seat knows
+
+
+@dataclass
+class Context:
+    """The public facts (and the seat's own) that scoring a move needs."""
+
+    game: Races
+    seat: int
+    info: TrackInfo
+    kart: Kart
+    junk: frozenset[Hex]  # face-down tiles lying on the board
+    bombs: frozenset[Hex]  # face-up Time Bombs not frozen
+    tile_room: int
+    top_room: int
+    terrain_cost: dict[Terrain, float]
+    pit_bonus: dict[str, float]
+    to_win: int  # flags still needed to win
+    mates: frozenset[int]
+
+    @property
+    def track(self) -> Track:
+        return self.info.track
+
+
+def _terrain_costs(game: Races, kart: Kart) -> dict[Terrain, float]:
+    """What starting the next turn on each terrain costs against tarmac (fewer dice)."""
+    fuel = 0.0
+    if kart.has_part("turbo-engine"):
+        fuel += 3.5 * kart.fuel["white"] * 0.3
+    grass = kart.count_part("grass-tyres")
+    mud = kart.count_part("mud-tyres")
+    mud_roll = sum(d + mud for d in range(1, 7) if d + mud >= 3) / 6.0
+    base = ROLL_GREEN + fuel
+    return {
+        Terrain.TARMAC: 0.0,
+        Terrain.GRASS: 0.8 * (base - 3.5 - grass),
+        Terrain.MUD: 0.8 * (base - mud_roll) + (4.0 if mud == 0 else 0.0),
+        Terrain.BRIDGE: 0.8 * (base - 3.5),
+    }
+
+
+def context(game: Races, seat: int) -> Context:
+    view = game.view(seat)
+    track = game.track
+    info = track_info(track)
+    kart = game.karts[seat]
+    junk: set[Hex] = set()
+    bombs: set[Hex] = set()
+    for label, tile in view["board"].items():
+        cell = parse_label(label)
+        if tile.get("face_down", True):
+            junk.add(cell)
+        elif tile["kind"] == "time-bomb":
+            bombs.add(cell)
+    bombs = {b for b in bombs if not any(k.cell is not None and k.cell.distance(b) == 1 and k.has_part("freezer")
+                                         for k in game.karts)}
+    own = view["karts"][seat]
+    room = sum(game._capacity(kart, int(loc)) - len(tiles) for loc, tiles in own["bags"].items())
+    cap = catalogue.supply().bottle_top_cap
+    mates = frozenset(k.seat for k in game.karts if game.teams and k.seat != seat and k.team == kart.team)
+    return Context(game, seat, info, kart, frozenset(junk), frozenset(bombs), max(0, room),
+                   max(0, min(cap - kart.bottle_tops, game.bottle_tops_left)), _terrain_costs(game, kart),
+                   _pit_bonus(game, kart, own), game.laps - kart.flags, mates)
+
+
+# ---------------------------------------------------------------------------------------------------
+# Parts worth buying
+
+
+def _held(own: dict[str, Any]) -> list[str]:
+    return [t.rstrip("+") for tiles in own["bags"].values() for t in tiles]
+
+
+def wanted_parts(game: Races, kart: Kart, own: dict[str, Any]) -> list[tuple[float, str, int]]:
+    """Parts this kart would buy now, best first: (value, part id, location)."""
+    specs = catalogue.parts()
+    held = _held(own)
+    out: list[tuple[float, str, int]] = []
+
+    def want(value: float, part: str) -> None:
+        spec = specs[part]
+        if game.parts_left.get(part, 0) <= 0 or spec.cost > kart.bottle_tops:
+            return
+        free = [loc for loc in spec.locations if loc not in kart.parts]
+        if part in ("grass-tyres", "mud-tyres"):
+            free = [loc for loc in free if loc != 5 or 4 in kart.parts]  # keep room for a saddlebag
+        if free:
+            out.append((value, part, free[0]))
+
+    if not kart.has_part("turbo-engine") and ("turbo-fuel" in held or kart.fuel["white"]) \
+            and (game.dice_left["white"] or kart.fuel["white"]):
+        want(9.0, "turbo-engine")
+    printed = own["bags"].get(str(PRINTED_BAG), [])
+    if not kart.has_part("jet-engine") and "jet-fuel" in held and game.dice_left["red"] >= 3 and len(printed) <= 2:
+        want(10.0, "jet-engine")
+    if not kart.has_part("mud-tyres"):
+        want(4.0, "mud-tyres")
+    if not kart.has_part("grass-tyres"):
+        want(3.0, "grass-tyres")
+    if "missile" in held and not kart.has_part("missile-launcher"):
+        want(3.0, "missile-launcher")
+    if kart.bottle_tops >= 6:
+        for part, value in (("missile-deflector", 2.5), ("field-generator", 2.0), ("bomb-catcher", 2.0),
+                            ("freezer", 1.0)):
+            if not kart.has_part(part):
+                want(value, part)
+    out.sort(key=lambda x: -x[0])
+    return out
+
+
+def _pit_bonus(game: Races, kart: Kart, own: dict[str, Any]) -> dict[str, float]:
+    specs = catalogue.parts()
+    bonus: dict[str, float] = {}
+    for value, part, _ in wanted_parts(game, kart, own):
+        pile = specs[part].pile
+        bonus[pile] = max(bonus.get(pile, 0.0), min(6.0, value * 0.7))
+    return bonus
+
+
+# ---------------------------------------------------------------------------------------------------
+# Scoring a move
+
+
+def end_value(ctx: Context, cell: Hex, facing: Facing, mode: int, laps: int) -> float:
+    """How good it is to end the move here (having scored ``laps`` flags on the way)."""
+    info = ctx.info
+    if laps and laps >= ctx.to_win:
+        return WIN_VALUE
+    v = laps * info.lap - info.remaining(cell, facing, mode)
+    track = ctx.track
+    terrain = track.terrain.get(cell)
+    if terrain is Terrain.STREAM:
+        return v
+    if terrain is not None:
+        v -= ctx.terrain_cost.get(terrain, 0.0)
+    pit = track.pits.get(cell)
+    if pit is not None:
+        v += ctx.pit_bonus.get(pit.value, 0.0)
+    for b in ctx.bombs:
+        if b.distance(cell) == 1:
+            v -= BOMB_NEXT_COST
+    return v
+
+
+def arrive_bonus(ctx: Context, cell: Hex, taken: set[Hex] | None = None) -> float:
+    v = 0.0
+    if cell in ctx.junk and ctx.tile_room > 0 and (taken is None or cell not in taken):
+        v += TILE_VALUE
+    tops = ctx.track.bottle_tops.get(cell)
+    if tops:
+        v += TOP_VALUE * min(tops, ctx.top_room)
+    return v
+
+
+State = tuple[Hex, Facing, int, int]  # cell, facing, lap state, laps scored this move
+
+
+def search(ctx: Context, fld: Field, seeds: dict[State, tuple[float, int, tuple[Hex, ...]]],
+           points: dict[State, int]) -> tuple[float, int, tuple[Hex, ...]]:
+    """Best (value, seed index, cells after the seed) over plain continuations from the seeds.
+
+    ``seeds`` maps a state to (score so far, which first step led there, cells driven) and ``points``
+    to the movement points left there. A continuation spends exactly the points left on plain steps
+    (no bumps, no traps); a jump over a collapsed bridge is taken when the points reach the far end.
+    Where no way on exists the move ends (blocked); driving into a trap ends it with a penalty.
+    """
+    info = ctx.info
+    moves = info.moves
+    karts = fld.karts
+    stops = fld.stop_cells
+    track = ctx.track
+    best: tuple[float, int, tuple[Hex, ...]] = (float("-inf"), -1, ())
+    # frontier keyed by points left: {points: {state: (score, seed, path)}}
+    layers: dict[int, dict[State, tuple[float, int, tuple[Hex, ...]]]] = {}
+    for s, val in seeds.items():
+        layers.setdefault(points[s], {})
+        cur = layers[points[s]].get(s)
+        if cur is None or val[0] > cur[0]:
+            layers[points[s]][s] = val
+    while layers:
+        q = max(layers)
+        layer = layers.pop(q)
+        for (cell, facing, mode, laps), (score, seed, path) in layer.items():
+            if laps and laps >= ctx.to_win:
+                if WIN_VALUE + score > best[0]:
+                    best = (WIN_VALUE + score, seed, path)
+                continue
+            if q <= 0:
+                v = score + end_value(ctx, cell, facing, mode, laps)
+                if v > best[0]:
+                    best = (v, seed, path)
+                continue
+            moved = False
+            for target, nf, cost, end, jump in moves.get((cell, facing), ()):
+                if jump:
+                    if cost > q:
+                        fell = track.gap_from[cell].cells[q - 1]
+                        v = score + end_value(ctx, fell, nf, mode, laps)
+                        moved = True
+                        if v > best[0]:
+                            best = (v, seed, (*path, target))
+                        continue
+                    if end in karts:
+                        continue
+                    moved = True
+                    if end in stops:
+                        v = score + end_value(ctx, end, nf, mode, laps) - TRAP_COST
+                        if v > best[0]:
+                            best = (v, seed, (*path, target))
+                        continue
+                    nscore = score + arrive_bonus(ctx, end)
+                    _push_state(layers, q - cost, (end, nf, mode, laps), (nscore, seed, (*path, target)))
+                    continue
+                if target in karts:
+                    continue
+                moved = True
+                nmode, scored = info.step_mode(cell, target, mode)
+                nlaps = laps + scored
+                if target in stops:
+                    v = score + end_value(ctx, target, nf, nmode, nlaps) - TRAP_COST
+                    if v > best[0]:
+                        best = (v, seed, (*path, target))
+                    continue
+                nscore = score + arrive_bonus(ctx, target)
+                _push_state(layers, q - 1, (target, nf, nmode, nlaps), (nscore, seed, (*path, target)))
+            if not moved:
+                v = score + end_value(ctx, cell, facing, mode, laps)
+                if v > best[0]:
+                    best = (v, seed, path)
+    return best
+
+
+def _push_state(layers: dict, q: int, state: State, val: tuple[float, int, tuple[Hex, ...]]) -> None:
+    layer = layers.get(q)
+    if layer is None:
+        layers[q] = {state: val}
+        return
+    cur = layer.get(state)
+    if cur is None or val[0] > cur[0]:
+        layer[state] = val
+
+
+def path_value(ctx: Context, cell: Hex, facing: Facing, mode: int, cells: tuple[Hex, ...]) -> float:
+    """The score of driving a listed whole move (plain steps) from the kart's cell."""
+    info = ctx.info
+    laps = 0
+    score = 0.0
+    for nxt in cells:
+        f = cell.facing_to(nxt)
+        assert f is not None
+        mode, scored = info.step_mode(cell, nxt, mode)
+        laps += scored
+        if laps and laps >= ctx.to_win:
+            return WIN_VALUE + score
+        score += arrive_bonus(ctx, nxt)
+        cell, facing = nxt, f
+    return score + end_value(ctx, cell, facing, mode, laps)
+
+
+def victim_loss(ctx: Context, seat: int, frm: Hex, to: Hex, direction: Facing) -> float:
+    """How much a push from ``frm`` to ``to`` sets the pushed kart back (negative: it helps it)."""
+    info = ctx.info
+    k = ctx.game.karts[seat]
+    mode = mode_of(k)
+    before = info.remaining(frm, k.facing, mode)
+    cur = frm
+    while cur != to:
+        nxt = cur.neighbour(direction)
+        mode, _ = info.step_mode(cur, nxt, mode)
+        cur = nxt
+    after = info.remaining(to, k.facing, mode)
+    loss = after - before
+    if ctx.track.is_stream(to):
+        loss += 3.0
+    return loss if seat not in ctx.mates else -loss
+
+
+# ---------------------------------------------------------------------------------------------------
+# The driver
+
+
+@register_driver("races", "smart")
+class RacingDriver:
+    """Races round the racing line, buys and uses parts and junk, and answers every choice."""
+
+    kind = "smart"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.dice = Dice.seeded(seed, stream=DRIVER_STREAM + 2)
+        self._plan: tuple[tuple, tuple[Hex, ...]] | None = None
+
+    def choose(self, game: Game, seat: int) -> str:
+        check_turn(game, seat)
+        if not isinstance(game, Races):
+            raise TypeError(f"the racing driver cannot play {type(game).__name__}")
+        legal = [str(a) for a in game.legal_actions()]
+        if len(legal) == 1:
+            return legal[0]
+        if game.choice is not None:
+            return self._answer(game, seat, legal)
+        phase = game.turn.phase
+        if phase == PHASE_MOVE:
+            if game.turn.reversing:
+                return self._reverse_step(game, seat, legal)
+            return self._move(game, seat, legal)
+        if phase == PHASE_ROLL:
+            return self._roll(game, seat, legal)
+        if phase == PHASE_DEEDS:
+            return self._deeds(game, seat, legal)
+        if phase == PHASE_PARTS:
+            return self._parts(game, seat, legal)
+        return legal[0]
+
+    # Phase 5 --------------------------------------------------------------------------------------
+
+    def _plan_key(self, game: Races, seat: int) -> tuple:
+        kart = game.karts[seat]
+        others = tuple((k.cell, k.facing) for k in game.karts if k.seat != seat)
+        return (game.turn.number, seat, kart.cell, kart.facing, game.turn.points, others)
+
+    def _move(self, game: Races, seat: int, legal: list[str]) -> str:
+        kart = game.karts[seat]
+        assert kart.cell is not None
+        if self._plan is not None:
+            key, rest = self._plan
+            self._plan = None
+            if key == self._plan_key(game, seat) and rest:
+                whole = "move " + " ".join(c.label for c in rest)
+                if whole in legal:
+                    return whole
+                step = f"step {rest[0].label}"
+                if step in legal:
+                    self._remember(game, seat, rest)
+                    return step
+        ctx = context(game, seat)
+        info = ctx.info
+        fld = game.field()
+        points = game.turn.points
+        mode = mode_of(kart)
+        allowed, _ = legal_plans(fld, kart.cell, kart.facing, points)
+        mine = {c: s for c, s in fld.karts.items() if s != seat}
+        base = Field(fld.track, mine, fld.bumped, fld.stop_cells, fld.bump_reach, (frozenset(mine.items()), fld.bumped))
+        seeds: dict[State, tuple[float, int, tuple[Hex, ...]]] = {}
+        left: dict[State, int] = {}
+        firsts: list[Hex] = []
+        best: tuple[float, int, tuple[Hex, ...]] = (float("-inf"), -1, ())
+        for target, plans in sorted(allowed.items()):
+            if f"step {target.label}" not in legal:
+                continue
+            idx = len(firsts)
+            firsts.append(target)
+            for plan in plans:
+                value = self._first_step(ctx, base, kart, mode, plan, points, idx, seeds, left)
+                if value is not None and value[0] > best[0]:
+                    best = value
+        if seeds:
+            found = search(ctx, base, seeds, left)
+            if found[0] > best[0]:
+                best = found
+        whole_best: tuple[float, str] | None = None
+        for text in legal:
+            if text.startswith("move "):
+                cells = tuple(parse_label(w) for w in text.split()[1:])
+                v = path_value(ctx, kart.cell, kart.facing, mode, cells)
+                if whole_best is None or v > whole_best[0]:
+                    whole_best = (v, text)
+        if whole_best is not None and (best[1] < 0 or whole_best[0] >= best[0] - 1e-9):
+            return whole_best[1]
+        if best[1] < 0:
+            return legal[self.dice.below(len(legal))]
+        path = best[2]
+        if len(path) > 1:
+            self._remember_after(game, seat, path)
+        return f"step {firsts[best[1]].label}"
+
+    def _first_step(self, ctx: Context, base: Field, kart: Kart, mode: int, plan: Plan, points: int, idx: int,
+                    seeds: dict, left: dict) -> tuple[float, int, tuple[Hex, ...]] | None:
+        """Score a first step: a final value when it ends the move, else seed the search with it."""
+        info = ctx.info
+        score = 0.0
+        fld = base
+        if plan.bump is not None:
+            victim, frm, to = plan.bump
+            direction = kart.cell.facing_to(plan.target) if kart.cell else None
+            if direction is not None:
+                score += 0.5 * victim_loss(ctx, victim, frm, to, direction)
+            fld = base.with_bump(victim, frm, to)
+        if plan.over:
+            nmode, laps = mode, 0
+        else:
+            assert kart.cell is not None
+            nmode, scored = info.step_mode(kart.cell, plan.target, mode)
+            laps = int(scored)
+        if laps and laps >= ctx.to_win:
+            return (WIN_VALUE, idx, (plan.target,))
+        if plan.falls:
+            return (score + end_value(ctx, plan.end, plan.facing, nmode, laps) - STREAM_COST, idx, (plan.target,))
+        score += arrive_bonus(ctx, plan.end)
+        if plan.trap:
+            return (score + end_value(ctx, plan.end, plan.facing, nmode, laps) - TRAP_COST, idx, (plan.target,))
+        state = (plan.end, plan.facing, nmode, laps)
+        if plan.bump is not None:
+            return search(ctx, fld, {state: (score, idx, (plan.target,))}, {state: points - plan.cost})
+        cur = seeds.get(state)
+        if cur is None or score > cur[0]:
+            seeds[state] = (score, idx, (plan.target,))
+            left[state] = points - plan.cost
+        return None
+
+    def _remember_after(self, game: Races, seat: int, path: tuple[Hex, ...]) -> None:
+        """Keep the rest of the planned path for the next decision, if the first step goes as planned."""
+        kart = game.karts[seat]
+        assert kart.cell is not None
+        first = path[0]
+        facing = kart.cell.facing_to(first)
+        if facing is None or first not in game.track.track_cells:
+            return
+        others = tuple((k.cell, k.facing) for k in game.karts if k.seat != seat)
+        key = (game.turn.number, seat, first, facing, game.turn.points - 1, others)
+        self._plan = (key, path[1:])
+
+    def _remember(self, game: Races, seat: int, rest: tuple[Hex, ...]) -> None:
+        self._remember_after(game, seat, rest)
+
+    def _reverse_step(self, game: Races, seat: int, legal: list[str]) -> str:
+        ctx = context(game, seat)
+        kart = game.karts[seat]
+        assert kart.cell is not None
+        fld = game.field()
+        forward = self._forward_ok(fld, kart.cell, kart.facing)
+        best_text, best_v = legal[0], float("-inf")
+        for text in legal:
+            if text == "done":
+                v = self._reverse_end(ctx, kart.cell, kart.facing, mode_of(kart), forward)
+            else:
+                cell = parse_label(text.split()[1])
+                opts = step_plans(fld, kart.cell, kart.facing, 1, reversing=True)
+                plans = opts.get(cell)
+                if not plans or isinstance(plans, str):
+                    continue
+                plan = plans[0]
+                nmode, _ = ctx.info.step_mode(kart.cell, cell, mode_of(kart))
+                v = self._reverse_end(ctx, cell, plan.facing, nmode, self._forward_ok(fld, cell, plan.facing))
+            if v > best_v + 1e-9:
+                best_text, best_v = text, v
+        return best_text
+
+    @staticmethod
+    def _forward_ok(fld: Field, cell: Hex, facing: Facing) -> bool:
+        return any(not isinstance(p, str) for p in step_plans(fld, cell, facing, 1).values())
+
+    @staticmethod
+    def _reverse_end(ctx: Context, cell: Hex, facing: Facing, mode: int, forward: bool) -> float:
+        return end_value(ctx, cell, facing, mode, 0) - (0.0 if forward else 20.0)
+
+    # Phase 3 --------------------------------------------------------------------------------------
+
+    def _roll(self, game: Races, seat: int, legal: list[str]) -> str:
+        kart = game.karts[seat]
+        assert kart.cell is not None
+        rolls = [act.parse(t) for t in legal if t.startswith("roll")]
+        if not rolls:
+            return "reverse" if "reverse" in legal else legal[0]
+        terrain = game.track.terrain.get(kart.cell)
+        if terrain is Terrain.MUD and not kart.has_part("mud-tyres") and "reverse" in legal:
+            return "reverse"
+
+        def worth(r: act.Roll) -> tuple[float, int]:
+            dice = r.green + r.white + r.red
+            if r.red and dice > MAX_DICE_WITH_RED:
+                return (-1.0, 0)
+            return (float(dice), -r.red)
+
+        best = max(rolls, key=lambda r: worth(r))  # type: ignore[arg-type, union-attr]
+        return str(best)
+
+    # Phase 1 --------------------------------------------------------------------------------------
+
+    def _deeds(self, game: Races, seat: int, legal: list[str]) -> str:
+        ctx = context(game, seat)
+        best_text, best_v = "done", 0.0
+        for text in legal:
+            verb = text.split()[0]
+            v = 0.0
+            if verb == "trap":
+                v = self._trap_value(ctx, text)
+            elif verb in ("missile", "bomb"):
+                v = self._strike_value(ctx, text)
+            elif verb == "magnet":
+                v = self._magnet_value(ctx, text)
+            elif verb in ("snatch", "smash"):
+                target = game.seat_by_colour(text.split()[1])
+                if target is not None and target not in ctx.mates:
+                    v = 1.0 if verb == "smash" or game.karts[target].tile_count else 0.0
+            if v > best_v + 1e-9:
+                best_text, best_v = text, v
+        return best_text
+
+    def _opponents(self, ctx: Context) -> list[Kart]:
+        return [k for k in ctx.game.karts if k.seat != ctx.seat and k.seat not in ctx.mates]
+
+    def _weight(self, ctx: Context, target: Kart) -> float:
+        """How much hurting this kart matters: most for the leader and karts ahead of us."""
+        info = ctx.info
+        mine = progress(info, ctx.kart)
+        theirs = progress(info, target)
+        lead = max((progress(info, k) for k in self._opponents(ctx)), default=theirs)
+        w = 0.4
+        if theirs >= mine - 2:
+            w = 0.8
+        if theirs >= lead - 1e-9:
+            w = 1.0
+        return w
+
+    def _trap_value(self, ctx: Context, text: str) -> float:
+        parts = text.split()
+        kind, cell = parts[1], parse_label(parts[2])
+        info = ctx.info
+        kart = ctx.kart
+        assert kart.cell is not None
+        mode = mode_of(kart)
+        here = info.remaining(kart.cell, kart.facing, mode)
+        ahead = {kart.cell.neighbour(f) for f in (kart.facing, kart.facing.left, kart.facing.right)}
+        if cell in ahead:
+            return 0.0
+        there = min(info.remaining(cell, f, mode) for f in Facing)
+        if there <= here:
+            return 0.0  # not behind us on the racing line
+        lap = info.lap
+        behind = []
+        for k in ctx.game.karts:
+            if k.seat == ctx.seat or k.cell is None:
+                continue
+            gap = progress(info, kart) - progress(info, k)
+            if 0 < gap <= 2 * ROLL_GREEN + 4 or (gap < 0 and -gap % lap > lap - 25):
+                behind.append(k)
+        if not behind or any(k.seat in ctx.mates for k in behind):
+            return 0.0
+        if kind == "acid" and not any(p in ("grass-tyres", "mud-tyres") for k in behind for p in k.parts.values()):
+            return 0.0
+        on_line = 1.0 if there <= here + 1 else 0.6 if there <= here + 2 else 0.2
+        v = {"glue": 2.0, "oil": 1.8, "spring": 1.5, "time-bomb": 1.6, "acid": 1.0}.get(kind, 1.0) * on_line
+        if kind == "oil" and len(parts) == 4:
+            to = cell.neighbour(Facing[parts[3]])
+            if ctx.track.is_stream(to):
+                v += 0.3
+            else:
+                v += 0.05 * (min(info.remaining(to, f, mode) for f in Facing) - there)
+        return v
+
+    def _strike_value(self, ctx: Context, text: str) -> float:
+        verb, cell_text, target_text = text.split()
+        if not target_text.isalpha():
+            return 0.0
+        seat = ctx.game.seat_by_colour(target_text)
+        if seat is None or seat in ctx.mates:
+            return 0.0
+        target = ctx.game.karts[seat]
+        if target.cell is None:
+            return 0.0
+        cell = parse_label(cell_text)
+        distance = cell.distance(target.cell)
+        need = distance + (2 if target.has_part("smoke-screen") else 0)
+        kart = ctx.kart
+        if verb == "missile":
+            n = 3 if kart.has_part("missile-launcher") else 2
+        else:
+            n = 2 if kart.has_part("bomb-launcher") else 1
+        p = _chance_at_least(n, need)
+        info = ctx.info
+        mode = mode_of(target)
+        loss = info.remaining(target.cell, target.facing.opposite, mode) - info.remaining(target.cell, target.facing,
+                                                                                            mode)
+        loss = max(loss, 0.0) + 1.5  # the spin, and a part or a saddlebag maybe
+        if verb == "missile" and target.has_part("missile-deflector"):
+            p *= 0.55
+        if verb == "bomb" and target.has_part("bomb-catcher"):
+            p *= 0.5
+        v = p * loss * self._weight(ctx, target)
+        return v if v >= 1.2 else 0.0
+
+    def _magnet_value(self, ctx: Context, text: str) -> float:
+        _, cell_text, target_text = text.split()
+        seat = ctx.game.seat_by_colour(target_text)
+        if seat is None:
+            return 0.0
+        cell = parse_label(cell_text)
+        info = ctx.info
+        target = ctx.game.karts[seat]
+        if target.cell is None:
+            return 0.0
+        mode = mode_of(target)
+        before = info.remaining(target.cell, target.facing, mode)
+        if seat == ctx.seat or seat in ctx.mates:
+            after = min(info.remaining(cell, f, mode) for f in Facing) + ctx.terrain_cost.get(
+                ctx.track.terrain.get(cell, Terrain.TARMAC), 0.0)
+            gain = before - after
+            return gain - 1.5 if gain >= 2.5 else 0.0
+        after = max(info.remaining(cell, f, mode) for f in Facing if info.remaining(cell, f, mode) < info.big)
+        gain = (after - before) * self._weight(ctx, target)
+        return gain - 2.0 if gain >= 4.0 else 0.0
+
+    # Phase 2 --------------------------------------------------------------------------------------
+
+    def _parts(self, game: Races, seat: int, legal: list[str]) -> str:
+        for text in legal:
+            if text.startswith("refuel"):
+                return text
+        kart = game.karts[seat]
+        own = game.view(seat)["karts"][seat]
+        for _, part, loc in wanted_parts(game, kart, own):
+            for text in (f"buy {part} {loc}", f"buy {part}"):
+                if text in legal:
+                    return text
+        mates = {k.colour: k for k in game.karts if game.teams and k.seat != seat and k.team == kart.team}
+        held = _held(own)
+        for text in legal:
+            words = text.split()
+            if words[0] != "swap" or words[2] != "give" or words[1] not in mates:
+                continue
+            mate = mates[words[1]]
+            if words[3] == "turbo-fuel" and mate.has_part("turbo-engine") and not kart.has_part("turbo-engine"):
+                return text
+            if words[3] == "jet-fuel" and mate.has_part("jet-engine") and not kart.has_part("jet-engine"):
+                return text
+        del held
+        return "done"
+
+    # Choices --------------------------------------------------------------------------------------
+
+    def _answer(self, game: Races, seat: int, legal: list[str]) -> str:
+        choice = game.choice
+        assert choice is not None
+        options = list(choice.options)
+        info = track_info(game.track)
+        kart = game.karts[seat]
+        if choice.kind == "enter":
+            facing = Facing[choice.context.get("facing", game.track.starts[0].facing.name)]
+            by_start = {s.cell: s.facing for s in game.track.starts}
+
+            def enter_cost(o: str) -> float:
+                cell = parse_label(o)
+                return info.remaining(cell, by_start.get(cell, facing), UNARMED)
+
+            return f"choose {min(options, key=lambda o: (enter_cost(o), o))}"
+        if choice.kind == "bag":
+            own = game.view(seat)["karts"][seat]["bags"]
+
+            def room(o: str) -> tuple[int, int]:
+                loc = int(o)
+                return (game._capacity(kart, loc) - len(own.get(o, [])), loc != PRINTED_BAG)
+
+            return f"choose {max(options, key=room)}"
+        if choice.kind == "facing":
+            who = game.karts[int(choice.context.get("seat", seat))]
+            mates = {seat} | {k.seat for k in game.karts if game.teams and k.team == kart.team}
+            assert who.cell is not None
+            mode = mode_of(who)
+            finite = [f for f in Facing if info.remaining(who.cell, f, mode) < info.big]
+            pool = finite or list(Facing)
+            if who.seat in mates:
+                f = min(pool, key=lambda f: (info.remaining(who.cell, f, mode), f.value))  # type: ignore[arg-type]
+            else:
+                f = max(pool, key=lambda f: (info.remaining(who.cell, f, mode), -f.value))  # type: ignore[arg-type]
+            return f"choose {f.name}" if f.name in options else legal[0]
+        if choice.kind == "ram":
+            return self._ram(game, seat, options)
+        return f"choose {options[0]}"
+
+    def _ram(self, game: Races, seat: int, options: list[str]) -> str:
+        """Battering Ram: push an opponent the way that sets it back most (or a team mate least)."""
+        kart = game.karts[seat]
+        target_label = game.choice.context.get("target") if game.choice else None
+        if kart.cell is None or target_label is None:
+            return f"choose {options[0]}"
+        target = parse_label(target_label)
+        ctx = context(game, seat)
+        fld = game.field()
+        plans = step_plans(fld, kart.cell, kart.facing, game.turn.points).get(target)
+        if not plans or isinstance(plans, str):
+            return f"choose {options[0]}"
+        direction = kart.cell.facing_to(target)
+        best, best_v = options[0], float("-inf")
+        for i, plan in enumerate(plans):
+            if str(i + 1) not in options or plan.bump is None or direction is None:
+                continue
+            victim, frm, to = plan.bump
+            v = victim_loss(ctx, victim, frm, to, direction)
+            if v > best_v:
+                best, best_v = str(i + 1), v
+        return f"choose {best}"
+
+
+def _chance_at_least(n: int, need: int) -> float:
+    """The chance that ``n`` dice total at least ``need``."""
+    if need <= n:
+        return 1.0
+    ways = {0: 1}
+    for _ in range(n):
+        nxt: dict[int, int] = {}
+        for total, w in ways.items():
+            for face in range(1, 7):
+                nxt[total + face] = nxt.get(total + face, 0) + w
+        ways = nxt
+    return sum(w for total, w in ways.items() if total >= need) / 6**n
+
+
+__all__ = ["RacingDriver", "TrackInfo", "progress", "track_info"]
