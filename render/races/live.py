@@ -37,7 +37,17 @@ from render.races.pieces import (
     hex_ring,
     kart_colour,
 )
-from render.races.symbols import INK, PANEL, PANEL_LINE, TEXT, TEXT_DIM, WHITE
+from render.races.symbols import (
+    INK,
+    PANEL,
+    PANEL_LINE,
+    PIT_COLOURS,
+    TARMAC,
+    TERRAIN_COLOURS,
+    TEXT,
+    TEXT_DIM,
+    WHITE,
+)
 from rules.hexgrid import Facing, parse_label
 from rules.races import catalogue
 from rules.races.track import Track, get_track
@@ -45,8 +55,9 @@ from rules.races.track import Track, get_track
 #: cell size of the live board: smaller than the static board's so a move's PNG stays under 200 KB
 LIVE_CELL = 24
 
-OVERLAY_END = (96, 236, 255)  # a cell the move can end on
-OVERLAY_PASS = (40, 150, 190)  # a cell the move can only drive through
+OVERLAY_END = (96, 236, 255)  # the tint of a cell the move can end on (and, fainter, of one it passes)
+OVERLAY_END_ALPHA = 100
+OVERLAY_PASS_ALPHA = 44
 ACTIVE_ROW = (62, 58, 52)
 
 PHASE_TITLES = {
@@ -84,8 +95,12 @@ def live_colours() -> tuple[Colour, ...]:
     """Every colour the live layers draw with: kept exact in the board's palette."""
     karts = tuple(catalogue.supply().colours.values())
     shades = tuple(c for k in karts for c in (darker(k, 0.35), lighter(k, 0.25), darker(k, 0.12)))
+    grounds = (*TERRAIN_COLOURS.values(), *PIT_COLOURS.values(), darker(TARMAC, 0.12), lighter(TARMAC, 0.08))
+    labels = tuple(mix(g, WHITE, 0.5) if sum(g) < 420 else mix(g, INK, 0.5) for g in grounds)  # cell labels
+    grounds = grounds + labels
+    tints = tuple(mix(g, OVERLAY_END, a / 255) for g in grounds for a in (OVERLAY_END_ALPHA, OVERLAY_PASS_ALPHA))
     return tuple(dict.fromkeys((
-        *karts, *shades, *PIECE_COLOURS, OVERLAY_END, OVERLAY_PASS, ACTIVE_ROW, PANEL, PANEL_LINE, TEXT, TEXT_DIM,
+        *karts, *shades, *PIECE_COLOURS, OVERLAY_END, *tints, ACTIVE_ROW, PANEL, PANEL_LINE, TEXT, TEXT_DIM,
         INK, WHITE, *PILE_COLOURS.values(), (20, 20, 20), (200, 200, 196),
     )))
 
@@ -126,7 +141,7 @@ def board_frame(view: Mapping[str, Any], base: BoardBase, *, overlay: Any = None
 
 def draw_live_layers(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], base: BoardBase, overlay: Any = None,
                      marks: bool = True, img: Image.Image | None = None) -> None:
-    """Tiles, overlay, the last path, karts and marks, in that order (later ones on top).
+    """Overlay, tiles, the last path, karts and marks, in that order (later ones on top).
 
     With ``img`` (the image ``draw`` draws on) the pieces are pasted from cached sprites, which is
     several times quicker than drawing each kart, tile and badge anew."""
@@ -135,6 +150,8 @@ def draw_live_layers(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], base: B
     karts = view.get("karts", [])
     colours = {k["seat"]: kart_colour(k["colour"]) for k in karts}
     put = _paster(img, draw, size)
+    if overlay is not None:
+        _draw_overlay(img, draw, overlay, geo, size)
     for label, tile in view.get("board", {}).items():
         c = geo.centre(parse_label(label))
         if tile.get("face_down", True):
@@ -143,8 +160,6 @@ def draw_live_layers(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], base: B
         arrow, owner = tile.get("arrow"), tile.get("owner")
         put(c, ("trap", tile.get("kind", "?"), facing_angle(Facing[arrow]) if arrow else None,
                 colours.get(owner) if owner is not None else None))
-    if overlay is not None:
-        _draw_overlay(draw, overlay, geo, size)
     turn = view.get("turn") or {}
     _draw_path(draw, turn, geo, size, colours.get(turn.get("seat"), WHITE))
     track = base.track
@@ -213,19 +228,31 @@ def _overlay_sets(overlay: Any) -> tuple[set[str], set[str]]:
     return set(overlay), set()
 
 
-def _draw_overlay(draw: ImageDraw.ImageDraw, overlay: Any, geo, size: float) -> None:
-    """Where the move can end: a bright ring and a dot; cells it can only pass through: a thin ring."""
+def _draw_overlay(img: Image.Image | None, draw: ImageDraw.ImageDraw, overlay: Any, geo, size: float) -> None:
+    """Where the move can end: cells tinted bright cyan with a rim; cells it can only drive through:
+    a fainter tint. The cell labels stay readable through the tint."""
     ends, passes = _overlay_sets(overlay)
-    width = max(2, round(size * 0.14))
-    for label in sorted(passes - ends):
-        c = geo.centre(parse_label(label))
-        draw.polygon(hex_ring(c, size, 0.8), outline=OVERLAY_PASS, width=max(1, width // 2))
+    passes = passes - ends
+    for labels, alpha in ((passes, OVERLAY_PASS_ALPHA), (ends, OVERLAY_END_ALPHA)):
+        polys = [geo.corners(parse_label(label)) for label in sorted(labels)]
+        if not polys:
+            continue
+        if img is None:
+            for pts in polys:
+                draw.polygon(pts, outline=OVERLAY_END)
+            continue
+        xs = [x for pts in polys for x, _ in pts]
+        ys = [y for pts in polys for _, y in pts]
+        x0, y0 = max(0, int(min(xs)) - 1), max(0, int(min(ys)) - 1)
+        x1, y1 = min(img.width, int(max(xs)) + 2), min(img.height, int(max(ys)) + 2)
+        mask = Image.new("L", (x1 - x0, y1 - y0), 0)
+        md = ImageDraw.Draw(mask)
+        for pts in polys:
+            md.polygon([(x - x0, y - y0) for x, y in pts], fill=alpha)
+        img.paste(OVERLAY_END, (x0, y0, x1, y1), mask)
     for label in sorted(ends):
         c = geo.centre(parse_label(label))
-        draw.polygon(hex_ring(c, size, 0.84), outline=INK, width=width + 2)
-        draw.polygon(hex_ring(c, size, 0.84), outline=OVERLAY_END, width=width)
-        r = size * 0.12
-        draw.ellipse([c[0] - r, c[1] - r, c[0] + r, c[1] + r], fill=OVERLAY_END, outline=INK)
+        draw.polygon(hex_ring(c, size, 0.9), outline=OVERLAY_END, width=max(1, round(size * 0.08)))
 
 
 def _draw_path(draw: ImageDraw.ImageDraw, turn: Mapping[str, Any], geo, size: float, colour: Colour) -> None:

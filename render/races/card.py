@@ -1,0 +1,221 @@
+"""One player's Kart Card: locations 2 to 9 with the parts fitted there, the saddlebags and their
+tiles, fuel dice on the engines, bottle tops and flags (ruling R10 for the locations).
+
+``kart_card_png(view, seat)`` draws only what the view holds: the owner's own view shows its tiles'
+kinds, anyone else's view shows face-down tiles as backs (R12).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from render.common import Colour, draw_polygon, draw_text, encode_png, font, lighter, mix, regular_polygon
+from render.races.live import PILE_COLOURS, PRINTED_BAG, _fit
+from render.races.pieces import (
+    KIND_NAMES,
+    draw_cap_icon,
+    draw_die,
+    draw_flag,
+    draw_kart,
+    draw_tile,
+    kart_colour,
+)
+from render.races.symbols import INK, PANEL, PANEL_LINE, TEXT, TEXT_DIM, WHITE
+from rules.races import catalogue
+
+WIDTH, HEIGHT = 1190, 540
+SLOT_W, SLOT_H = 214, 178
+GRID_X, GRID_Y = 24, 118
+GAP = 12
+SIDE_X = GRID_X + 4 * (SLOT_W + GAP)
+CARD = (58, 54, 49)
+SLOT = (74, 69, 62)
+EMPTY_SLOT = (50, 47, 43)
+
+#: what each location is for, in our words (R10), shown on an empty slot
+LOCATION_NOTES = {
+    2: "launcher",
+    3: "tyres",
+    4: "tyres or saddlebag",
+    5: "tyres or saddlebag",
+    6: "engine or ram",
+    7: "saddlebag (printed)",
+    8: "bomb gadget",
+    9: "missile / magnet gadget",
+}
+
+
+def kart_card_png(view: Mapping[str, Any], seat: int) -> bytes:
+    """PNG bytes of the Kart Card of ``seat`` as ``view`` shows it."""
+    return encode_png(kart_card_image(view, seat))
+
+
+def kart_card_image(view: Mapping[str, Any], seat: int) -> Image.Image:
+    kart = next((k for k in view.get("karts", []) if k["seat"] == seat), None)
+    if kart is None:
+        raise ValueError(f"no kart in seat {seat}")
+    colour = kart_colour(kart["colour"])
+    img = Image.new("RGB", (WIDTH, HEIGHT), (30, 28, 26))
+    d = ImageDraw.Draw(img)
+    d.rounded_rectangle([8, 8, WIDTH - 8, HEIGHT - 8], radius=18, fill=CARD, outline=colour, width=4)
+    _title(d, view, kart, colour)
+    parts = {int(loc): pid for loc, pid in kart.get("parts", {}).items()}
+    bags = {int(loc): tiles for loc, tiles in kart.get("bags", {}).items()}
+    fuel = kart.get("fuel", {})
+    for i, loc in enumerate(range(2, 10)):
+        x = GRID_X + (i % 4) * (SLOT_W + GAP)
+        y = GRID_Y + (i // 4) * (SLOT_H + GAP)
+        _slot(d, (x, y, x + SLOT_W, y + SLOT_H), loc, parts.get(loc), bags.get(loc), fuel)
+    _side(d, view, kart)
+    viewer = view.get("viewer")
+    if viewer == seat:
+        note = "your own card: you see your face-down tiles; an eye marks a tile you show everyone"
+    elif viewer is None:
+        note = "as everyone sees it: face-down tiles show their backs"
+    else:
+        note = "as you see it: face-down tiles show their backs"
+    draw_text(d, (GRID_X, HEIGHT - 24), f"Standard tyres (no location) are acid-proof · {note}", font(13),
+              TEXT_DIM, anchor="lm")
+    return img
+
+
+def _title(d: ImageDraw.ImageDraw, view: Mapping[str, Any], kart: Mapping[str, Any], colour: Colour) -> None:
+    d.rounded_rectangle([8, 8, WIDTH - 8, 92], radius=18, fill=mix(CARD, colour, 0.35))
+    d.rectangle([8, 60, WIDTH - 8, 92], fill=mix(CARD, colour, 0.35))
+    draw_kart(d, (64, 50), 74, 0, colour, str(kart["seat"] + 1))
+    big = font(30, bold=True)
+    draw_text(d, (118, 36), _fit(d, str(kart["name"]), big, 520), big, WHITE, anchor="lm", stroke=INK,
+              stroke_width=2)
+    bits = [f"{kart['colour']} kart", f"seat {kart['seat'] + 1}"]
+    if kart.get("team") is not None:
+        bits.append(f"team {kart['team'] + 1}")
+    if kart.get("crew"):
+        bits.append(f"crew: {kart['crew']}")
+    draw_text(d, (120, 72), " · ".join(bits), font(16), WHITE, anchor="lm", stroke=INK, stroke_width=1)
+    draw_text(d, (WIDTH - 28, 36), "Kart Card", font(22, bold=True), WHITE, anchor="rm", stroke=INK, stroke_width=2)
+
+
+def _location_badge(d: ImageDraw.ImageDraw, centre: tuple[float, float], loc: int) -> None:
+    hexagon = regular_polygon(centre, 17, 6)
+    draw_polygon(d, hexagon, WHITE, INK, 2)
+    draw_text(d, (centre[0], centre[1] + 1), str(loc), font(18, bold=True), INK)
+
+
+def _slot(d: ImageDraw.ImageDraw, box: tuple[int, int, int, int], loc: int, pid: str | None,
+          tiles: list[str] | None, fuel: Mapping[str, int]) -> None:
+    x0, y0, x1, y1 = box
+    specs = catalogue.parts()
+    spec = specs.get(pid) if pid else None
+    if spec is not None:
+        pile = PILE_COLOURS.get(spec.pile, SLOT)
+        d.rounded_rectangle(box, radius=12, fill=mix(SLOT, pile, 0.35), outline=lighter(pile, 0.25), width=3)
+        d.rounded_rectangle([x0, y0, x1, y0 + 40], radius=12, fill=pile)
+        d.rectangle([x0, y0 + 28, x1, y0 + 40], fill=pile)
+        name_font = font(17, bold=True, condensed=True)
+        draw_text(d, (x0 + 44, y0 + 21), _fit(d, spec.name, name_font, SLOT_W - 52), name_font, WHITE, anchor="lm")
+    elif loc == PRINTED_BAG:
+        d.rounded_rectangle(box, radius=12, fill=SLOT, outline=PANEL_LINE, width=2)
+        draw_text(d, (x0 + 44, y0 + 21), "Saddlebag (printed)", font(16, bold=True, condensed=True), TEXT,
+                  anchor="lm")
+    else:
+        d.rounded_rectangle(box, radius=12, fill=EMPTY_SLOT, outline=PANEL_LINE, width=2)
+        draw_text(d, (x0 + 44, y0 + 21), "empty", font(16, bold=True), TEXT_DIM, anchor="lm")
+        draw_text(d, ((x0 + x1) / 2, (y0 + y1) / 2 + 14), LOCATION_NOTES.get(loc, ""), font(14), TEXT_DIM)
+    _location_badge(d, (x0 + 22, y0 + 21), loc)
+    if tiles is not None:
+        capacity = catalogue.supply().printed_saddlebag if spec is None else spec.capacity
+        _bag(d, box, tiles, capacity)
+    if pid == "turbo-engine":
+        _fuel(d, box, "white", int(fuel.get("white", 0)), "Turbo Fuel dice")
+    elif pid == "jet-engine":
+        _fuel(d, box, "red", int(fuel.get("red", 0)), "Jet Fuel dice")
+    elif spec is not None and tiles is None:
+        draw_text(d, ((x0 + x1) / 2, (y0 + y1) / 2 + 20), f"{spec.pile} pile · cost {spec.cost}", font(14),
+                  TEXT_DIM)
+
+
+def _bag(d: ImageDraw.ImageDraw, box: tuple[int, int, int, int], tiles: list[str], capacity: int) -> None:
+    """The saddlebag's tile spaces: each tile as the view shows it, empty spaces as outlines."""
+    x0, y0, x1, y1 = box
+    n = max(capacity, len(tiles))
+    side = 38
+    cols = min(n, 5)
+    rows = (n + cols - 1) // cols if cols else 0
+    gap = 4
+    total_w = cols * side + (cols - 1) * gap
+    sx = (x0 + x1 - total_w) / 2
+    sy = y0 + 56 + (1 - rows) * 0
+    for i in range(n):
+        cx = sx + (i % cols) * (side + gap) + side / 2
+        cy = sy + (i // cols) * (side + gap) + side / 2
+        if i < len(tiles):
+            draw_tile(d, (cx, cy), side, tiles[i])
+        else:
+            h = side * 0.44
+            d.rounded_rectangle([cx - h, cy - h, cx + h, cy + h], radius=5, outline=PANEL_LINE, width=2)
+    known = [KIND_NAMES.get(t.rstrip("+"), t) + (" (shown)" if t.endswith("+") else "")
+             for t in tiles if t != "hidden"]
+    if known:
+        small = font(12, condensed=True)
+        draw_text(d, ((x0 + x1) / 2, y1 - 40), _fit(d, ", ".join(known), small, SLOT_W - 16), small, TEXT)
+    draw_text(d, ((x0 + x1) / 2, y1 - 16), f"{len(tiles)} of {capacity} tiles", font(14), TEXT_DIM)
+
+
+def _fuel(d: ImageDraw.ImageDraw, box: tuple[int, int, int, int], colour: str, n: int, label: str) -> None:
+    x0, y0, x1, y1 = box
+    side = 26
+    if n:
+        per_row = 6
+        total = min(n, per_row)
+        sx = (x0 + x1 - (total * (side + 6) - 6)) / 2
+        for i in range(n):
+            draw_die(d, (sx + (i % per_row) * (side + 6) + side / 2, y0 + 74 + (i // per_row) * (side + 6)), side,
+                     colour, 6 - (i % 6))
+    else:
+        draw_text(d, ((x0 + x1) / 2, y0 + 80), "no fuel", font(15), TEXT_DIM)
+    draw_text(d, ((x0 + x1) / 2, y1 - 16), f"{label}: {n}", font(14), TEXT_DIM)
+
+
+def _side(d: ImageDraw.ImageDraw, view: Mapping[str, Any], kart: Mapping[str, Any]) -> None:
+    """Flags, bottle tops and where the kart is, in the right-hand column."""
+    x0, x1 = SIDE_X, WIDTH - 24
+    y = GRID_Y
+    d.rounded_rectangle([x0, y, x1, y + 2 * SLOT_H + GAP], radius=12, fill=PANEL, outline=PANEL_LINE, width=2)
+    head = font(16, bold=True)
+    small = font(14)
+    laps = int(view.get("laps", 5))
+    flags = int(kart.get("flags", 0))
+    draw_text(d, (x0 + 14, y + 22), "Flags", head, TEXT, anchor="lm")
+    draw_text(d, (x1 - 14, y + 22), f"{flags} of {laps}", small, TEXT_DIM, anchor="rm")
+    fw = (x1 - x0 - 24) / max(laps, 1)
+    for i in range(laps):
+        draw_flag(d, (x0 + 14 + fw * i + fw / 2, y + 58), min(30, fw - 4), i < flags)
+    y += 96
+    tops = int(kart.get("bottle_tops", 0))
+    cap = catalogue.supply().bottle_top_cap
+    draw_text(d, (x0 + 14, y), "Bottle tops", head, TEXT, anchor="lm")
+    draw_text(d, (x1 - 14, y), f"{tops} of {cap}", small, TEXT_DIM, anchor="rm")
+    per_row = 5
+    cw = (x1 - x0 - 24) / per_row
+    for i in range(cap):
+        cx = x0 + 14 + cw * (i % per_row) + cw / 2
+        cy = y + 30 + (i // per_row) * 30
+        if i < tops:
+            draw_cap_icon(d, (cx, cy), 26)
+        else:
+            d.ellipse([cx - 10, cy - 10, cx + 10, cy + 10], outline=PANEL_LINE, width=2)
+    y += 104
+    draw_text(d, (x0 + 14, y), "On the track", head, TEXT, anchor="lm")
+    where = kart.get("cell")
+    lines = [f"on {where}, facing {kart.get('facing', '?')}" if where else "not entered yet"]
+    if kart.get("glued"):
+        lines.append("stuck in Glue: one die next turn")
+    lines.append("bridge crossed since the line" if kart.get("bridge_since_line") else "no bridge since the line")
+    for i, line in enumerate(lines):
+        draw_text(d, (x0 + 14, y + 24 + 20 * i), _fit(d, line, small, x1 - x0 - 28), small, TEXT_DIM, anchor="lm")
+
+
+__all__ = ["kart_card_image", "kart_card_png"]
