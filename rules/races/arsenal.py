@@ -9,9 +9,9 @@ Decisions where the rulebook leaves a gap (each also told to players in the rule
 - a fuel tile trades for every die of its colour left in the supply;
 - Acid melts the tyre at the location the die names (2–5) and ends the move, whether or not a tyre
   was there; on 1 or 6 the kart drives on;
-- Oil throws a kart (driving or bumped) one cell along its arrow, spun round; it does nothing when a
-  kart stands on that cell, its arrow may not point across a wall, and a kart already skidding from
-  an Oil does not set off a second one;
+- Oil throws a kart (driving, bumped or skidding from another Oil) one cell along its arrow, spun
+  round, and then goes back to the pile like any trap that went off; it does nothing when a kart
+  stands on that cell, and its arrow may not point across a wall;
 - a kart that drives onto a Time Bomb is caught in the blast and its move ends;
 - a Spring that throws a kart back to an occupied cell leaves it on the Spring's cell instead.
 """
@@ -715,8 +715,7 @@ class Arsenal:
             if mover and any(p in TYRES for p in kart.parts.values()):
                 self._acid(kart, cell)
         elif kind == "oil":
-            # A kart already skidding from one Oil does not set off another (two Oils can face each other).
-            if how in ("drive", "bump"):
+            if how in ("drive", "bump", "slide"):
                 self._oil(kart, cell, tile, mover)
         elif kind == "time-bomb" and how in ("drive", "bump", "slide"):
             self._time_bomb_explodes(cell, f"{self._who(kart.seat)} hits the Time Bomb on {cell.label}")
@@ -776,6 +775,8 @@ class Arsenal:
             return
         self._emit("oil", f"{self._who(kart.seat)} skids on the Oil on {cell.label} into {to.label}, spun round!",
                    kart.seat, cell=cell.label, to=to.label)
+        self.board.pop(cell)
+        self._return_tile("oil")
         self.turn.marks.append([cell.label, "oil"])
         if mover:
             self._stop_move()

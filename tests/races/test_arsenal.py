@@ -280,7 +280,7 @@ def test_oil_throws_the_kart_along_its_arrow_spun_round():
     g = position([red(), FAR], phase="move", points=4, board={"K3": "oil SE"})
     g.apply("step K3")
     assert at(g, "red") == "L3" and kart(g, "red").facing is Facing.SW
-    assert g.turn.seat == 1 and tile_at(g, "K3").kind == "oil"
+    assert g.turn.seat == 1 and tile_at(g, "K3") is None and g.junk[-1] == "oil"  # set off once, then gone
 
 
 def test_oil_blocked_by_a_kart_on_its_arrow_cell():
@@ -699,8 +699,8 @@ def test_crew_setup_needs_everyone():
         Races.create({"seats": [{"crew": "tiny", "crew_set": 1}, {}], "options": {"track": "T", "crew": True}}, 1)
 
 
-def test_oil_skid_onto_another_oil_stops_there():
-    """Oil: a kart thrown onto a second Oil stays there (two Oils facing each other can't loop)."""
-    g = position([red(), FAR], phase="move", points=4, board={"K3": "oil SE", "L3": "oil NW"})
+def test_oil_skid_onto_another_oil_skids_again():
+    """Oil: laid next to another trap it does the most damage; each Oil goes off once."""
+    g = position([red(), FAR], phase="move", points=4, board={"K3": "oil SE", "L3": "oil NE"})
     g.apply("step K3")
-    assert at(g, "red") == "L3" and g.turn.seat == 1
+    assert at(g, "red") == "M3" and not g.board and kart(g, "red").facing is Facing.NE
