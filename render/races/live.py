@@ -139,13 +139,29 @@ def board_frame(view: Mapping[str, Any], base: BoardBase, *, overlay: Any = None
     return img
 
 
+class _Shifted:
+    """A board geometry seen through a crop: the same cells, ``(dx, dy)`` pixels up and left."""
+
+    def __init__(self, geo: Any, dx: float, dy: float) -> None:
+        self.geo, self.dx, self.dy = geo, dx, dy
+        self.cell_size = geo.cell_size
+
+    def centre(self, cell: Any) -> Point:
+        x, y = self.geo.centre(cell)
+        return x - self.dx, y - self.dy
+
+    def corners(self, cell: Any) -> list[Point]:
+        return [(x - self.dx, y - self.dy) for x, y in self.geo.corners(cell)]
+
+
 def draw_live_layers(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], base: BoardBase, overlay: Any = None,
-                     marks: bool = True, img: Image.Image | None = None) -> None:
+                     marks: bool = True, img: Image.Image | None = None, offset: tuple[int, int] = (0, 0)) -> None:
     """Overlay, tiles, the last path, karts and marks, in that order (later ones on top).
 
     With ``img`` (the image ``draw`` draws on) the pieces are pasted from cached sprites, which is
-    several times quicker than drawing each kart, tile and badge anew."""
-    geo = base.geometry
+    several times quicker than drawing each kart, tile and badge anew. ``offset`` is the top left
+    corner of ``img`` on the board picture when ``img`` is a crop of it."""
+    geo = base.geometry if offset == (0, 0) else _Shifted(base.geometry, *offset)
     size = geo.cell_size
     karts = view.get("karts", [])
     colours = {k["seat"]: kart_colour(k["colour"]) for k in karts}
