@@ -127,11 +127,12 @@ class GameGroup(app_commands.Group, name="game", description="Start, join and ma
                            play="Take a seat yourself (default: yes)")
     @app_commands.autocomplete(game=game_autocomplete, track=track_autocomplete)
     async def new(self, interaction: discord.Interaction, game: str, track: str | None = None,
-                  teams: bool | None = None, crew: bool | None = None, play: bool | None = None) -> None:
+                  teams: bool | None = None, crew: bool | None = None,
+                  laps: app_commands.Range[int, 1, 5] | None = None, play: bool | None = None) -> None:
         try:
             key = opt.text("game", game, required=True)
             raw: dict[str, Any] = {"track": opt.text("track", track), "teams": opt.flag("teams", teams),
-                                   "crew": opt.flag("crew", crew)}
+                                   "crew": opt.flag("crew", crew), "laps": opt.integer("laps", laps, 1, 5)}
             join = opt.flag("play", play)
         except opt.BadOption as exc:
             await refuse_option(interaction, exc)

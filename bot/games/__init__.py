@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 FRONT_MODULES: tuple[str, ...] = ("bot.games.races", "bot.games.piecepack")
 
 #: The shared ``/game new`` options every front end is offered (values arrive already typed).
-NEW_OPTIONS: tuple[str, ...] = ("track", "teams", "crew")
+NEW_OPTIONS: tuple[str, ...] = ("track", "teams", "crew", "laps")
 #: The shared ``/game join`` options.
 JOIN_OPTIONS: tuple[str, ...] = ("colour", "team", "character", "set")
 
