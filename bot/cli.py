@@ -12,6 +12,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "track": ("bot.commands.track", "draw a Junkyard Races track as a PNG, or check a track file"),
     "bot": ("bot.commands.bot", "run the Discord game master (token from $DISCORD_TOKEN or --token-file)"),
     "sync": ("bot.commands.sync", "register the slash commands with Discord and exit"),
+    "replay": ("bot.commands.replay", "an animated GIF of a Junkyard Races game, from the store or a log file"),
 }
 
 

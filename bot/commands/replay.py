@@ -1,0 +1,112 @@
+"""``junkyard replay``: an animated GIF of a Junkyard Races game, one frame per action.
+
+    junkyard replay GAME_ID [--db PATH] --out FILE.gif     a game from the SQLite store
+    junkyard replay --from-log FILE.json --out FILE.gif    a game from a log file
+
+A log file is JSON with the game's ``setup``, ``seed`` and ``actions`` (a list of action texts). The
+replay is rebuilt from the log alone (the log is the record of truth) and shows public views only.
+
+Exit codes: 0 done, 1 a problem with the game or the files, 2 wrong usage.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+RACES = "races"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("game_id", nargs="?", type=int, metavar="GAME_ID", help="the game's id in the store")
+    parser.add_argument("--db", metavar="PATH", default=None,
+                        help="SQLite database file (default: $JUNKYARD_DB or junkyard.db)")
+    parser.add_argument("--from-log", metavar="FILE.json",
+                        help="replay a log file ({setup, seed, actions}) instead of a stored game")
+    parser.add_argument("--out", metavar="FILE.gif", help="where to write the animated GIF")
+    parser.add_argument("--size", type=int, metavar="N", default=None, help="hex size in pixels, 8-32 (default 14)")
+
+
+def _usage(message: str) -> int:
+    print(f"junkyard replay: {message}", file=sys.stderr)
+    return 2
+
+
+def run(args: argparse.Namespace) -> int:
+    if (args.game_id is None) == (args.from_log is None):
+        return _usage("give exactly one of: a GAME_ID, or --from-log FILE.json")
+    if not args.out:
+        return _usage("--out FILE.gif is needed")
+    if args.size is not None and not 8 <= args.size <= 32:
+        return _usage(f"--size must be 8 to 32 pixels, not {args.size}")
+    try:
+        if args.from_log:
+            setup, seed, actions = _read_log(Path(args.from_log))
+        else:
+            setup, seed, actions = asyncio.run(_read_store(args.db, args.game_id))
+    except _Problem as exc:
+        print(f"junkyard replay: {exc}", file=sys.stderr)
+        return 1
+    from render.races.replay import REPLAY_CELL, replay_gif, replay_views
+
+    try:
+        views = replay_views(setup, seed, actions)
+    except Exception as exc:  # a log that no longer replays: say which and why, no traceback
+        print(f"junkyard replay: the log does not replay: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return 1
+    data = replay_gif(views, cell_size=args.size or REPLAY_CELL)
+    try:
+        Path(args.out).write_bytes(data)
+    except OSError as exc:
+        print(f"junkyard replay: cannot write {args.out}: {exc}", file=sys.stderr)
+        return 1
+    print(f"wrote {args.out} ({len(data) // 1024} KB): {len(views)} frames, {len(actions)} actions")
+    return 0
+
+
+class _Problem(Exception):
+    pass
+
+
+def _read_log(path: Path) -> tuple[dict[str, Any], int, list[str]]:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as exc:
+        raise _Problem(f"cannot read {path}: {exc}") from None
+    except json.JSONDecodeError as exc:
+        raise _Problem(f"{path} is not JSON: {exc}") from None
+    if not isinstance(data, dict) or not {"setup", "seed", "actions"} <= data.keys():
+        raise _Problem(f"{path} needs an object with setup, seed and actions")
+    actions = data["actions"]
+    if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
+        raise _Problem(f"{path}: actions must be a list of action texts")
+    try:
+        seed = int(data["seed"])
+    except (TypeError, ValueError):
+        raise _Problem(f"{path}: seed must be a whole number") from None
+    if not isinstance(data["setup"], dict):
+        raise _Problem(f"{path}: setup must be an object")
+    return data["setup"], seed, actions
+
+
+async def _read_store(db: str | None, game_id: int) -> tuple[dict[str, Any], int, list[str]]:
+    from bot.store import GameNotFound, SqliteStore, StoreError, default_db_path
+
+    path = db or default_db_path()
+    if path != ":memory:" and not Path(path).exists():
+        raise _Problem(f"no database at {path}")
+    try:
+        async with SqliteStore(path) as store:
+            rec = await store.get_game(game_id)
+            if rec.game_key != RACES:
+                raise _Problem(f"game {game_id} is {rec.game_key}, not Junkyard Races: only races have replays")
+            actions = [a.action for a in await store.actions(game_id)]
+    except GameNotFound:
+        raise _Problem(f"no game {game_id} in {path}") from None
+    except StoreError as exc:
+        raise _Problem(str(exc)) from None
+    return rec.setup, rec.seed, actions
