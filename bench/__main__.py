@@ -28,7 +28,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("names", nargs="*", metavar="NAME", help="run only benchmarks whose name contains NAME")
     parser.add_argument("--json", action="store_true", help="print one JSON object {benchmark: {figure: value}}")
     parser.add_argument("--list", action="store_true", help="list the benchmarks and stop")
+    parser.add_argument("--soak", type=int, metavar="N", help="play N checked Junkyard Races races and stop")
     args = parser.parse_args(argv)
+    if args.soak is not None:
+        from bench.drivers import soak
+
+        return 1 if soak(args.soak) else 0
     load_all()
     chosen = [n for n in sorted(BENCHMARKS) if not args.names or any(w in n for w in args.names)]
     if args.list:

@@ -62,6 +62,7 @@ class TrackInfo:
     lap: int
     big: int
     moves: dict = field(default_factory=dict)
+    transitions: dict = field(default_factory=dict)
 
     def step_mode(self, a: Hex, b: Hex, mode: int) -> tuple[int, bool]:
         """The lap state after driving (or being pushed) from ``a`` to ``b``, and whether it scores (R4)."""
@@ -130,6 +131,11 @@ def track_info(track: Track) -> TrackInfo:
     info.lap = min(laps) if laps else 30
     info.big = 3 * info.lap
     info.moves = static_moves(track)
+    for key, moves in info.moves.items():
+        cell = key[0]
+        info.transitions[key] = tuple(
+            (target, nf, cost, end, jump, tuple(info.step_mode(cell, target, m) for m in (UNARMED, ARMED, BRIDGED)))
+            for target, nf, cost, end, jump in moves)
     _INFO[track.name] = (track, info)
     return info
 
@@ -306,89 +312,110 @@ def arrive_bonus(ctx: Context, cell: Hex, taken: set[Hex] | None = None) -> floa
 State = tuple[Hex, Facing, int, int]  # cell, facing, lap state, laps scored this move
 
 
+BEAM = 40  # states kept per number of points left: the most promising by progress
+
+
 def search(ctx: Context, fld: Field, seeds: dict[State, tuple[float, int, tuple[Hex, ...]]],
            points: dict[State, int]) -> tuple[float, int, tuple[Hex, ...]]:
-    """Best (value, seed index, cells after the seed) over plain continuations from the seeds.
+    """Best (value, seed index, cells driven) over plain continuations from the seeds.
 
     ``seeds`` maps a state to (score so far, which first step led there, cells driven) and ``points``
     to the movement points left there. A continuation spends exactly the points left on plain steps
     (no bumps, no traps); a jump over a collapsed bridge is taken when the points reach the far end.
-    Where no way on exists the move ends (blocked); driving into a trap ends it with a penalty.
+    Where no way on exists the move ends (blocked); driving into a trap ends it with a penalty. Each
+    number of points left keeps only its :data:`BEAM` most promising states.
     """
     info = ctx.info
-    moves = info.moves
+    trans = info.transitions
     karts = fld.karts
     stops = fld.stop_cells
     track = ctx.track
-    best: tuple[float, int, tuple[Hex, ...]] = (float("-inf"), -1, ())
-    # frontier keyed by points left: {points: {state: (score, seed, path)}}
-    layers: dict[int, dict[State, tuple[float, int, tuple[Hex, ...]]]] = {}
-    for s, val in seeds.items():
-        layers.setdefault(points[s], {})
-        cur = layers[points[s]].get(s)
-        if cur is None or val[0] > cur[0]:
-            layers[points[s]][s] = val
+    dist = info.dist
+    big = info.big
+    junk = ctx.junk if ctx.tile_room > 0 else frozenset()
+    tops = track.bottle_tops
+    top_room = ctx.top_room
+    best_v = float("-inf")
+    best_node: Any = None
+    # a node is (score, seed, cells driven as a linked list (cell, previous node))
+    layers: dict[int, dict[State, tuple[float, int, Any]]] = {}
+    for s, (score, seed, cells) in seeds.items():
+        link: Any = None
+        for c in cells:
+            link = (c, link)
+        layer = layers.setdefault(points[s], {})
+        cur = layer.get(s)
+        if cur is None or score > cur[0]:
+            layer[s] = (score, seed, link)
+
+    def finish(v: float, seed: int, link: Any) -> None:
+        nonlocal best_v, best_node
+        if v > best_v:
+            best_v, best_node = v, (seed, link)
+
     while layers:
         q = max(layers)
         layer = layers.pop(q)
-        for (cell, facing, mode, laps), (score, seed, path) in layer.items():
+        items = list(layer.items())
+        if len(items) > BEAM and q > 0:
+            items.sort(key=lambda it: it[1][0] + it[0][3] * info.lap - dist.get(it[0][:3], big), reverse=True)
+            del items[BEAM:]
+        for (cell, facing, mode, laps), (score, seed, link) in items:
             if laps and laps >= ctx.to_win:
-                if WIN_VALUE + score > best[0]:
-                    best = (WIN_VALUE + score, seed, path)
+                finish(WIN_VALUE + score, seed, link)
                 continue
             if q <= 0:
-                v = score + end_value(ctx, cell, facing, mode, laps)
-                if v > best[0]:
-                    best = (v, seed, path)
+                finish(score + end_value(ctx, cell, facing, mode, laps), seed, link)
                 continue
             moved = False
-            for target, nf, cost, end, jump in moves.get((cell, facing), ()):
+            for target, nf, cost, end, jump, modes in trans.get((cell, facing), ()):
                 if jump:
+                    moved = True
                     if cost > q:
                         fell = track.gap_from[cell].cells[q - 1]
-                        v = score + end_value(ctx, fell, nf, mode, laps)
-                        moved = True
-                        if v > best[0]:
-                            best = (v, seed, (*path, target))
+                        finish(score + end_value(ctx, fell, nf, mode, laps), seed, (target, link))
                         continue
                     if end in karts:
                         continue
-                    moved = True
                     if end in stops:
-                        v = score + end_value(ctx, end, nf, mode, laps) - TRAP_COST
-                        if v > best[0]:
-                            best = (v, seed, (*path, target))
+                        finish(score + end_value(ctx, end, nf, mode, laps) - TRAP_COST, seed, (target, link))
                         continue
-                    nscore = score + arrive_bonus(ctx, end)
-                    _push_state(layers, q - cost, (end, nf, mode, laps), (nscore, seed, (*path, target)))
-                    continue
-                if target in karts:
-                    continue
-                moved = True
-                nmode, scored = info.step_mode(cell, target, mode)
-                nlaps = laps + scored
-                if target in stops:
-                    v = score + end_value(ctx, target, nf, nmode, nlaps) - TRAP_COST
-                    if v > best[0]:
-                        best = (v, seed, (*path, target))
-                    continue
-                nscore = score + arrive_bonus(ctx, target)
-                _push_state(layers, q - 1, (target, nf, nmode, nlaps), (nscore, seed, (*path, target)))
+                    nscore = score + (TILE_VALUE if end in junk else 0.0)
+                    if end in tops:
+                        nscore += TOP_VALUE * min(tops[end], top_room)
+                    state = (end, nf, mode, laps)
+                    nq = q - cost
+                else:
+                    if target in karts:
+                        continue
+                    moved = True
+                    nmode, scored = modes[mode]
+                    nlaps = laps + scored
+                    if target in stops:
+                        finish(score + end_value(ctx, target, nf, nmode, nlaps) - TRAP_COST, seed, (target, link))
+                        continue
+                    nscore = score + (TILE_VALUE if target in junk else 0.0)
+                    if target in tops:
+                        nscore += TOP_VALUE * min(tops[target], top_room)
+                    state = (target, nf, nmode, nlaps)
+                    nq = q - 1
+                nlayer = layers.get(nq)
+                if nlayer is None:
+                    layers[nq] = {state: (nscore, seed, (target, link))}
+                else:
+                    cur = nlayer.get(state)
+                    if cur is None or nscore > cur[0]:
+                        nlayer[state] = (nscore, seed, (target, link))
             if not moved:
-                v = score + end_value(ctx, cell, facing, mode, laps)
-                if v > best[0]:
-                    best = (v, seed, path)
-    return best
-
-
-def _push_state(layers: dict, q: int, state: State, val: tuple[float, int, tuple[Hex, ...]]) -> None:
-    layer = layers.get(q)
-    if layer is None:
-        layers[q] = {state: val}
-        return
-    cur = layer.get(state)
-    if cur is None or val[0] > cur[0]:
-        layer[state] = val
+                finish(score + end_value(ctx, cell, facing, mode, laps), seed, link)
+    if best_node is None:
+        return (best_v, -1, ())
+    seed, link = best_node
+    cells: list[Hex] = []
+    while link is not None:
+        cells.append(link[0])
+        link = link[1]
+    return (best_v, seed, tuple(reversed(cells)))
 
 
 def path_value(ctx: Context, cell: Hex, facing: Facing, mode: int, cells: tuple[Hex, ...]) -> float:
@@ -444,16 +471,17 @@ class RacingDriver:
         check_turn(game, seat)
         if not isinstance(game, Races):
             raise TypeError(f"the racing driver cannot play {type(game).__name__}")
-        legal = [str(a) for a in game.legal_actions()]
-        if len(legal) == 1:
-            return legal[0]
+        actions = game.legal_actions()
+        if len(actions) == 1:
+            return str(actions[0])
+        phase = game.turn.phase
+        if phase == PHASE_MOVE and game.choice is None and not game.turn.reversing:
+            return self._move(game, seat, actions)
+        legal = [str(a) for a in actions]
         if game.choice is not None:
             return self._answer(game, seat, legal)
-        phase = game.turn.phase
         if phase == PHASE_MOVE:
-            if game.turn.reversing:
-                return self._reverse_step(game, seat, legal)
-            return self._move(game, seat, legal)
+            return self._reverse_step(game, seat, legal)
         if phase == PHASE_ROLL:
             return self._roll(game, seat, legal)
         if phase == PHASE_DEEDS:
@@ -469,22 +497,22 @@ class RacingDriver:
         others = tuple((k.cell, k.facing) for k in game.karts if k.seat != seat)
         return (game.turn.number, seat, kart.cell, kart.facing, game.turn.points, others)
 
-    def _move(self, game: Races, seat: int, legal: list[str]) -> str:
+    def _move(self, game: Races, seat: int, actions: list[act.Action]) -> str:
         kart = game.karts[seat]
         assert kart.cell is not None
+        steps = {a.cell for a in actions if isinstance(a, act.Step)}
+        wholes = [a for a in actions if isinstance(a, act.Move)]
         if self._plan is not None:
             key, rest = self._plan
             self._plan = None
             if key == self._plan_key(game, seat) and rest:
-                whole = "move " + " ".join(c.label for c in rest)
-                if whole in legal:
-                    return whole
-                step = f"step {rest[0].label}"
-                if step in legal:
+                whole = act.Move(rest)
+                if whole in wholes:
+                    return str(whole)
+                if rest[0] in steps:
                     self._remember(game, seat, rest)
-                    return step
+                    return str(act.Step(rest[0]))
         ctx = context(game, seat)
-        info = ctx.info
         fld = game.field()
         points = game.turn.points
         mode = mode_of(kart)
@@ -496,7 +524,7 @@ class RacingDriver:
         firsts: list[Hex] = []
         best: tuple[float, int, tuple[Hex, ...]] = (float("-inf"), -1, ())
         for target, plans in sorted(allowed.items()):
-            if f"step {target.label}" not in legal:
+            if target not in steps:
                 continue
             idx = len(firsts)
             firsts.append(target)
@@ -508,17 +536,15 @@ class RacingDriver:
             found = search(ctx, base, seeds, left)
             if found[0] > best[0]:
                 best = found
-        whole_best: tuple[float, str] | None = None
-        for text in legal:
-            if text.startswith("move "):
-                cells = tuple(parse_label(w) for w in text.split()[1:])
-                v = path_value(ctx, kart.cell, kart.facing, mode, cells)
-                if whole_best is None or v > whole_best[0]:
-                    whole_best = (v, text)
+        whole_best: tuple[float, act.Move] | None = None
+        for move in wholes:
+            v = path_value(ctx, kart.cell, kart.facing, mode, move.cells)
+            if whole_best is None or v > whole_best[0]:
+                whole_best = (v, move)
         if whole_best is not None and (best[1] < 0 or whole_best[0] >= best[0] - 1e-9):
-            return whole_best[1]
+            return str(whole_best[1])
         if best[1] < 0:
-            return legal[self.dice.below(len(legal))]
+            return str(actions[self.dice.below(len(actions))])
         path = best[2]
         if len(path) > 1:
             self._remember_after(game, seat, path)
