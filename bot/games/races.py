@@ -102,12 +102,40 @@ def step_word(game: Any, step: act.Step) -> str | None:
 
 
 def destinations(game: Any, actions: Sequence[Any]) -> dict[str, act.Move]:
-    """End cell → whole move (a path spending every point), from the legal actions."""
+    """End cell → whole move (a path spending every point), from the legal actions, furthest round the
+    race first (so the few that fit on buttons are the useful ones)."""
     out: dict[str, act.Move] = {}
     for a in actions:
         if isinstance(a, act.Move) and a.cells:
             out.setdefault(a.cells[-1].label, a)
-    return out
+    if len(out) < 2:
+        return out
+    try:
+        ahead = _progress_of(game)
+        ranked = sorted(out.items(), key=lambda kv: (-ahead(kv[1].cells), kv[0]))
+    except Exception:  # progress is a nicety: fall back to the engine's order
+        log.exception("ranking destinations failed")
+        return out
+    return dict(ranked)
+
+
+def _progress_of(game: Any) -> Callable[[Sequence[Any]], float]:
+    """How far round the race the kart to act would be after driving a path (larger is further on)."""
+    from bot.drivers.races import mode_of, track_info
+
+    info = track_info(game.track)
+    kart = game.karts[game.turn.seat]
+
+    def ahead(cells: Sequence[Any]) -> float:
+        mode, flags, prev, facing = mode_of(kart), 0, kart.cell, kart.facing
+        for cell in cells:
+            mode, scored = info.step_mode(prev, cell, mode)
+            flags += scored
+            facing = prev.facing_to(cell) or facing
+            prev = cell
+        return flags * info.lap - info.remaining(prev, facing, mode)
+
+    return ahead
 
 
 def part_name(pid: str) -> str:
@@ -363,7 +391,7 @@ def make_group() -> app_commands.Group:
             return refuse(f"This channel is playing `{rec.game_key}`, not Junkyard Races. `/game status` shows it.")
         return None
 
-    async def act(interaction: discord.Interaction, text: str) -> None:
+    async def play(interaction: discord.Interaction, text: str) -> None:
         problem = await channel_check(interaction)
         if problem is not None:
             await send_reply(interaction, problem)
@@ -513,11 +541,11 @@ def make_group() -> app_commands.Group:
         except opt.BadOption as exc:
             await bad(interaction, str(exc))
             return
-        await act(interaction, str(act.Roll(g or 1, w, r)))
+        await play(interaction, str(act.Roll(g or 1, w, r)))
 
     @group.command(name="reverse", description="Phase 3: reverse 1 to 3 cells instead of rolling")
     async def reverse(interaction: discord.Interaction) -> None:
-        await act(interaction, "reverse")
+        await play(interaction, "reverse")
 
     @group.command(name="move", description="Drive to a cell using your whole roll, or along a path of cells")
     @app_commands.describe(to="An end cell (start typing for the legal ones) or a path like `F7 G7 H8`")
@@ -540,9 +568,9 @@ def make_group() -> app_commands.Group:
         if len(cells) == 1:
             whole = destinations(game, acts).get(cells[0].upper())
             if whole is not None:
-                await act(interaction, str(whole))
+                await play(interaction, str(whole))
                 return
-        await act(interaction, "move " + " ".join(c.upper() for c in cells))
+        await play(interaction, "move " + " ".join(c.upper() for c in cells))
 
     @group.command(name="step", description="Phase 5: drive one cell: left, straight, right or a cell")
     @app_commands.describe(way="left, straight, right or a cell; start typing for the legal ones")
@@ -550,15 +578,15 @@ def make_group() -> app_commands.Group:
     async def step(interaction: discord.Interaction, way: str) -> None:
         low = (way or "").strip().lower()
         if low in act.RELATIVE_STEPS:
-            await act(interaction, f"step {low}")
+            await play(interaction, f"step {low}")
             return
         cell = await cell_of(interaction, "way", way)
         if cell is not None:
-            await act(interaction, f"step {cell}")
+            await play(interaction, f"step {cell}")
 
     @group.command(name="done", description="End Phase 1 or 2, or stop reversing")
     async def done(interaction: discord.Interaction) -> None:
-        await act(interaction, "done")
+        await play(interaction, "done")
 
     @group.command(name="hand", description="Your kart card and saddlebag tiles, only for you")
     async def hand(interaction: discord.Interaction) -> None:
@@ -604,7 +632,7 @@ def make_group() -> app_commands.Group:
                 await bad(interaction, "`location` is a number from 2 to 9.")
                 return
             loc = int(str(location).strip())
-        await act(interaction, str(act.Buy(pid, loc)))
+        await play(interaction, str(act.Buy(pid, loc)))
 
     @group.command(name="return", description="Phase 2 in a Pit Stop: give back the part at a location")
     @app_commands.describe(location="The location (2 to 9) of the part")
@@ -614,7 +642,7 @@ def make_group() -> app_commands.Group:
         if not text.isdigit() or not 2 <= int(text) <= 9:
             await bad(interaction, "`location` is a number from 2 to 9.")
             return
-        await act(interaction, f"return {int(text)}")
+        await play(interaction, f"return {int(text)}")
 
     @group.command(name="refuel", description="Phase 2: trade a fuel tile for fuel dice")
     @app_commands.describe(fuel="white (Turbo Fuel) or red (Jet Fuel)")
@@ -623,7 +651,7 @@ def make_group() -> app_commands.Group:
         if fuel not in ("white", "red"):
             await bad(interaction, "`fuel` is white or red.")
             return
-        await act(interaction, f"refuel {fuel}")
+        await play(interaction, f"refuel {fuel}")
 
     @group.command(name="trap", description="Phase 1: set a trap from your saddlebags next to your kart")
     @app_commands.describe(tile="glue, oil, acid, spring or time-bomb", cell="The cell to set it on",
@@ -641,7 +669,7 @@ def make_group() -> app_commands.Group:
             await bad(interaction, f"`arrow` is one of {', '.join(FACINGS)}.")
             return
         text = f"trap {kind} {label}" + (f" {str(arrow).strip().upper()}" if arrow else "")
-        await act(interaction, text)
+        await play(interaction, text)
 
     def weapon_command(weapon: str, description: str) -> None:
         @group.command(name=weapon, description=description)
@@ -661,7 +689,7 @@ def make_group() -> app_commands.Group:
             elif aim not in catalogue.colours():
                 await bad(interaction, f"`target` is a kart colour ({', '.join(catalogue.colours())}) or a cell.")
                 return
-            await act(interaction, f"{weapon} {label} {aim}")
+            await play(interaction, f"{weapon} {label} {aim}")
 
         fire.__name__ = weapon
 
@@ -678,7 +706,7 @@ def make_group() -> app_commands.Group:
             if aim not in catalogue.colours():
                 await bad(interaction, f"`target` is a kart colour: {', '.join(catalogue.colours())}.")
                 return
-            await act(interaction, f"{use} {aim}")
+            await play(interaction, f"{use} {aim}")
 
         gadget.__name__ = use
 
@@ -694,7 +722,7 @@ def make_group() -> app_commands.Group:
         except opt.BadOption as exc:
             await bad(interaction, str(exc))
             return
-        await act(interaction, f"swap {text}")
+        await play(interaction, f"swap {text}")
 
     @group.command(name="choose", description="Answer the question the race is asking you")
     @app_commands.describe(option="Your answer; start typing for the options")
@@ -708,7 +736,7 @@ def make_group() -> app_commands.Group:
         if text is None or " " in text:
             await bad(interaction, "`option` is one word, like `NE`, `F7` or `2`.")
             return
-        await act(interaction, f"choose {text}")
+        await play(interaction, f"choose {text}")
 
     @group.command(name="bag", description="Move a tile from one of your saddlebags to another")
     @app_commands.describe(move="Tile, from, to: like `oil 7 4`; start typing for the legal ones")
@@ -719,7 +747,7 @@ def make_group() -> app_commands.Group:
         except opt.BadOption as exc:
             await bad(interaction, str(exc))
             return
-        await act(interaction, f"bag {text}")
+        await play(interaction, f"bag {text}")
 
     def flip_command(face_up: bool) -> None:
         name = "show" if face_up else "hide"
@@ -733,7 +761,7 @@ def make_group() -> app_commands.Group:
             if kind not in catalogue.JUNK_KINDS:
                 await bad(interaction, f"`tile` is one of {', '.join(catalogue.JUNK_KINDS)}.")
                 return
-            await act(interaction, f"{name} {kind}")
+            await play(interaction, f"{name} {kind}")
 
         flip.__name__ = name
 
