@@ -12,7 +12,7 @@ move redraws only the rows that changed; the frame is quantized to the board's o
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from functools import lru_cache
 from typing import Any
 
@@ -155,17 +155,21 @@ class _Shifted:
 
 
 def draw_live_layers(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], base: BoardBase, overlay: Any = None,
-                     marks: bool = True, img: Image.Image | None = None, offset: tuple[int, int] = (0, 0)) -> None:
+                     marks: bool = True, img: Image.Image | None = None, offset: tuple[int, int] = (0, 0),
+                     put: Callable[[Point, tuple], None] | None = None,
+                     ink: Callable[[Colour], Any] | None = None) -> None:
     """Overlay, tiles, the last path, karts and marks, in that order (later ones on top).
 
     With ``img`` (the image ``draw`` draws on) the pieces are pasted from cached sprites, which is
     several times quicker than drawing each kart, tile and badge anew. ``offset`` is the top left
-    corner of ``img`` on the board picture when ``img`` is a crop of it."""
+    corner of ``img`` on the board picture when ``img`` is a crop of it. ``put(centre, key)`` may
+    replace the way pieces are put down, and ``ink(colour)`` the value lines are drawn with (a palette
+    index on a palette image)."""
     geo = base.geometry if offset == (0, 0) else _Shifted(base.geometry, *offset)
     size = geo.cell_size
     karts = view.get("karts", [])
     colours = {k["seat"]: kart_colour(k["colour"]) for k in karts}
-    put = _paster(img, draw, size)
+    put = put or _paster(img, draw, size)
     if overlay is not None:
         _draw_overlay(img, draw, overlay, geo, size)
     for label, tile in view.get("board", {}).items():
@@ -177,7 +181,7 @@ def draw_live_layers(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], base: B
         put(c, ("trap", tile.get("kind", "?"), facing_angle(Facing[arrow]) if arrow else None,
                 colours.get(owner) if owner is not None else None))
     turn = view.get("turn") or {}
-    _draw_path(draw, turn, geo, size, colours.get(turn.get("seat"), WHITE))
+    _draw_path(draw, turn, geo, size, colours.get(turn.get("seat"), WHITE), ink or (lambda c: c))
     track = base.track
     for k in karts:
         if k.get("cell") is None:
@@ -271,7 +275,8 @@ def _draw_overlay(img: Image.Image | None, draw: ImageDraw.ImageDraw, overlay: A
         draw.polygon(hex_ring(c, size, 0.9), outline=OVERLAY_END, width=max(1, round(size * 0.08)))
 
 
-def _draw_path(draw: ImageDraw.ImageDraw, turn: Mapping[str, Any], geo, size: float, colour: Colour) -> None:
+def _draw_path(draw: ImageDraw.ImageDraw, turn: Mapping[str, Any], geo, size: float, colour: Colour,
+               ink: Callable[[Colour], Any]) -> None:
     """The last move: a line in the mover's colour from where it started through every cell driven."""
     labels = list(turn.get("path") or [])
     if not labels:
@@ -282,15 +287,15 @@ def _draw_path(draw: ImageDraw.ImageDraw, turn: Mapping[str, Any], geo, size: fl
     casing = max(3, round(size * 0.3))
     inner = max(2, round(size * 0.16))
     if len(pts) > 1:
-        draw.line(pts, fill=PATH_CASING, width=casing, joint="curve")
-        draw.line(pts, fill=colour, width=inner, joint="curve")
+        draw.line(pts, fill=ink(PATH_CASING), width=casing, joint="curve")
+        draw.line(pts, fill=ink(colour), width=inner, joint="curve")
     for p in pts[1:-1]:
         r = size * 0.1
-        draw.ellipse([p[0] - r, p[1] - r, p[0] + r, p[1] + r], fill=WHITE, outline=PATH_CASING)
+        draw.ellipse([p[0] - r, p[1] - r, p[0] + r, p[1] + r], fill=ink(WHITE), outline=ink(PATH_CASING))
     if start:
         r = size * 0.2
         p = pts[0]
-        draw.ellipse([p[0] - r, p[1] - r, p[0] + r, p[1] + r], fill=PATH_CASING, outline=colour,
+        draw.ellipse([p[0] - r, p[1] - r, p[0] + r, p[1] + r], fill=ink(PATH_CASING), outline=ink(colour),
                      width=max(2, inner // 2))
 
 

@@ -11,17 +11,16 @@ action log (the log is the record of truth), so a replay needs no stored snapsho
 
 from __future__ import annotations
 
-import io
 from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
-from PIL import Image, ImageDraw
+from PIL import GifImagePlugin, Image, ImageChops, ImageDraw
 
 from render.common import build_palette, draw_text, font
-from render.races.live import LIVE_COLOURS, PHASE_TITLES, _fit, draw_live_layers, live_base
+from render.races.live import LIVE_COLOURS, PHASE_TITLES, _fit, _sprite, draw_live_layers, live_base
 from render.races.pieces import draw_die, draw_flag, draw_kart, kart_colour
-from render.races.symbols import PANEL, PANEL_LINE, TEXT
+from render.races.symbols import PANEL, PANEL_LINE, TARMAC, TEXT
 
 REPLAY_CELL = 14
 STRIP_H = 58
@@ -46,28 +45,84 @@ def replay_gif(frames_views: Sequence[Mapping[str, Any]], *, cell_size: int = RE
     """GIF bytes of the race in ``frames_views`` (public views, one frame each), looping for ever."""
     if not frames_views:
         raise ValueError("a replay needs at least one view")
-    track = frames_views[0]["track"]
-    base = live_base(track, cell_size)
-    palette = _palette(track, cell_size)
-    crop = _map_box(base)
+    kit = _kit(frames_views[0]["track"], cell_size)
     frames: list[Image.Image] = []
     last_turn: Mapping[str, Any] | None = None
     for view in frames_views:
         turn = view.get("turn") or {}
         if turn.get("path") or turn.get("marks"):
             last_turn = turn
-        elif last_turn is not None and last_turn.get("seat") == turn.get("seat") and \
-                last_turn.get("number") == turn.get("number"):
-            last_turn = None
-        frames.append(_frame(view, base, crop, last_turn).quantize(palette=palette, dither=Image.Dither.NONE))
+        frames.append(_frame(view, kit, last_turn))
     durations = [frame_ms] * len(frames)
     durations[-1] = last_frame_ms
-    buf = io.BytesIO()
-    # optimize: each frame keeps only the box that changed, with unchanged pixels set to the spare
-    # transparent index, which the LZW coder packs into almost nothing
-    frames[0].save(buf, format="GIF", save_all=True, append_images=frames[1:], duration=durations, loop=0,
-                   optimize=True, disposal=1, transparency=TRANSPARENT)
-    return buf.getvalue()
+    return _write_gif(frames, durations)
+
+
+def _write_gif(frames: list[Image.Image], durations: list[int]) -> bytes:
+    """An animated GIF with ONE global colour table. Each frame after the first keeps only the box
+    that changed since the frame before, and inside it every unchanged pixel is the spare transparent
+    index, which the LZW coder packs into almost nothing. A frame equal to the one before only
+    lengthens the one before."""
+    header, _ = GifImagePlugin.getheader(frames[0], None, {"loop": 0, "optimize": False})
+    parts: list[tuple[Image.Image, tuple[int, int], int]] = [(frames[0], (0, 0), durations[0])]
+    for prev, cur, ms in zip(frames, frames[1:], durations[1:], strict=False):
+        diff = ImageChops.difference(prev, cur)
+        box = diff.getbbox()
+        if box is None:
+            img, at, before = parts[-1]
+            parts[-1] = (img, at, before + ms)
+            continue
+        delta = cur.crop(box)
+        delta.paste(TRANSPARENT, mask=diff.crop(box).point(_SAME, "1"))
+        parts.append((delta, (box[0], box[1]), ms))
+    out = bytearray(b"".join(header))
+    for img, at, ms in parts:
+        out += b"".join(GifImagePlugin.getdata(img, offset=at, duration=ms, disposal=1, transparency=TRANSPARENT))
+    out += b";"
+    return bytes(out)
+
+
+_SAME = [255] + [0] * 255  # a difference of 0: the pixel did not change
+
+
+class _Kit:
+    """What every frame of one replay shares: the board, the palette, the still canvas."""
+
+    def __init__(self, track: str, cell_size: int) -> None:
+        self.base = live_base(track, cell_size)
+        self.size = cell_size
+        self.crop = _map_box(self.base)
+        self.palette = _palette(track, cell_size)
+        self.canvas = self.quantized(_canvas(track, cell_size))
+        entries = self.palette.getpalette() or []
+        self.index = {tuple(entries[i:i + 3]): i // 3 for i in range(0, min(len(entries), 3 * TRANSPARENT), 3)}
+
+    def ink(self, colour: tuple[int, int, int]) -> int:
+        """The palette index of a colour (the live colours are all in the palette exactly)."""
+        key = tuple(colour)
+        hit = self.index.get(key)
+        if hit is None:
+            hit = min(self.index.items(), key=lambda kv: sum((a - b) ** 2 for a, b in zip(kv[0], key, strict=True)))[1]
+            self.index[key] = hit
+        return hit
+
+    def quantized(self, img: Image.Image) -> Image.Image:
+        return img.convert("RGB").quantize(palette=self.palette, dither=Image.Dither.NONE)
+
+
+@lru_cache(maxsize=8)
+def _kit(track: str, cell_size: int) -> _Kit:
+    return _Kit(track, cell_size)
+
+
+@lru_cache(maxsize=2048)
+def _sprite_p(kit: _Kit, key: tuple) -> tuple[Image.Image, Image.Image, int, int]:
+    """A live piece as a palette image and a mask, drawn and quantized once per replay board."""
+    sprite, ox, oy = _sprite(key, kit.size)
+    flat = Image.new("RGB", sprite.size, TARMAC)
+    flat.paste(sprite, (0, 0), sprite)
+    mask = sprite.getchannel("A").point(lambda a: 255 if a >= 96 else 0)
+    return kit.quantized(flat), mask, ox, oy
 
 
 TRANSPARENT = 255  # the palette index kept free for "unchanged since the last frame"
@@ -104,19 +159,30 @@ def _canvas(track: str, cell_size: int) -> Image.Image:
     return out
 
 
-def _frame(view: Mapping[str, Any], base, crop: tuple[int, int, int, int],
-           last_turn: Mapping[str, Any] | None) -> Image.Image:
-    img = _canvas(view["track"], base.geometry.cell_size).copy()
+def _frame(view: Mapping[str, Any], kit: _Kit, last_turn: Mapping[str, Any] | None) -> Image.Image:
+    """One frame, drawn straight on the palette canvas (no quantizing per frame)."""
+    img = kit.canvas.copy()
     draw = ImageDraw.Draw(img)
     shown = view
     if last_turn is not None and not (view.get("turn") or {}).get("path"):
         shown = {**view, "turn": last_turn}  # keep the move just finished on screen
-    draw_live_layers(draw, shown, base, img=img, offset=(crop[0], crop[1]))
-    x0, y0, x1, y1 = crop
+    x0, y0, _, y1 = kit.crop
+
+    def put(c: tuple[float, float], key: tuple) -> None:  # ``c`` is already on the cropped picture
+        sprite, mask, ox, oy = _sprite_p(kit, key)
+        img.paste(sprite, (round(c[0]) - ox, round(c[1]) - oy), mask)
+
+    draw_live_layers(draw, shown, kit.base, img=img, offset=(x0, y0), put=put, ink=kit.ink)
     line, flags = _strip_keys(view)
-    img.paste(_strip_line(x1 - x0, *line), (0, y1 - y0))
-    img.paste(_strip_flags(x1 - x0, *flags), (0, y1 - y0 + STRIP_H // 2))
+    img.paste(_strip_p(kit, "line", line), (0, y1 - y0))
+    img.paste(_strip_p(kit, "flags", flags), (0, y1 - y0 + STRIP_H // 2))
     return img
+
+
+@lru_cache(maxsize=256)
+def _strip_p(kit: _Kit, part: str, key: tuple) -> Image.Image:
+    w = kit.crop[2] - kit.crop[0]
+    return kit.quantized(_strip_line(w, *key) if part == "line" else _strip_flags(w, *key))
 
 
 def _strip_keys(view: Mapping[str, Any]) -> tuple[tuple, tuple]:

@@ -1,0 +1,128 @@
+"""The "where can I go" overlay: the reach search agrees with driving every legal way through the
+engine, and the picture tints exactly the cells it names."""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+import pytest
+from PIL import Image, ImageChops
+
+from render.races.live import LIVE_CELL, board_png, live_base
+from rules.hexgrid import parse_label
+from rules.races import actions as act
+from rules.races.engine import Races
+from rules.races.reach import reach, reachable_cells
+
+
+def game_at(points: int, karts: list[dict[str, Any]] | None = None, **extra: Any) -> Races:
+    return Races.from_position({
+        "track": "A",
+        "karts": karts or [{"colour": "red", "cell": "F9", "facing": "N"}, {"colour": "blue", "cell": "F7",
+                                                                            "facing": "N"}],
+        "turn": "red", "phase": "move", "points": points, **extra,
+    })
+
+
+def drive_every_way(game: Races) -> tuple[set[str], set[str]]:
+    """Brute force through the engine: (cells where the move ends, cells driven through) over every
+    sequence of legal single steps."""
+    ends: set[str] = set()
+    visited: set[str] = set()
+    seat = game.turn.seat
+
+    def go(g: Races) -> None:
+        for action in g.legal_actions():
+            if not isinstance(action, act.Step):
+                continue
+            nxt = Races.from_dict(g.to_dict())
+            nxt.apply(action)
+            cell = nxt.karts[seat].cell
+            assert cell is not None
+            visited.add(cell.label)
+            if nxt.turn.seat != seat or nxt.phase != "move":
+                ends.add(cell.label)
+            else:
+                go(nxt)
+
+    go(game)
+    return ends, visited - ends
+
+
+def test_one_point_reaches_exactly_the_legal_steps() -> None:
+    """R5: a forward step goes ahead, or 60 degrees left or right of ahead."""
+    game = game_at(1)
+    steps = {a.cell.label for a in game.legal_actions() if isinstance(a, act.Step) and a.cell is not None}
+    assert reachable_cells(game) == steps == {"E9", "F8", "G9"}
+
+
+@pytest.mark.parametrize("points", [2, 3, 4])
+def test_reach_agrees_with_driving_every_legal_way_past_a_kart(points: int) -> None:
+    """R5, R9 and bumping (rulebook: Bumping Other Karts): the search names the same end cells and the
+    same cells driven through as trying every legal sequence of steps in the engine."""
+    game = game_at(points)
+    ends, passes = drive_every_way(game)
+    found = reach(game)
+    assert {c.label for c in found.ends} == ends
+    assert {c.label for c in found.passes} == passes
+
+
+def test_reach_agrees_with_the_engine_in_a_one_lane_stretch() -> None:
+    """The single-lane stretch K9 L9 on track A, with a kart in it: only bumping gets through."""
+    game = game_at(3, [{"colour": "red", "cell": "J9", "facing": "SE"},
+                       {"colour": "blue", "cell": "L9", "facing": "SE"}])
+    ends, passes = drive_every_way(game)
+    found = reach(game)
+    assert {c.label for c in found.ends} == ends
+    assert {c.label for c in found.passes} == passes
+
+
+def test_reversing_reaches_up_to_the_reverse_steps_left() -> None:
+    """Rulebook, Reversing: back one cell at a time, straight back or back-left or back-right, and the
+    player may stop after any step."""
+    game = game_at(3, reversing=True)
+    assert game.turn.reversing
+    ends, _ = drive_every_way(game)
+    found = reach(game)
+    assert {c.label for c in found.ends} >= ends
+    assert not found.passes
+    assert "F10" in {c.label for c in found.ends}  # straight back from F9 facing N
+
+
+def test_nothing_to_show_before_the_roll() -> None:
+    game = Races.from_position({"track": "A", "karts": [{"colour": "red", "cell": "F9", "facing": "N"},
+                                                       {"colour": "blue", "cell": "F7", "facing": "N"}],
+                                "turn": "red", "phase": "roll"})
+    assert reachable_cells(game) == set()
+
+
+def test_the_overlay_tints_the_cells_it_names_and_nothing_else() -> None:
+    game = game_at(2)
+    found = reach(game)
+    view = game.view(None)
+    plain = Image.open(io.BytesIO(board_png(view))).convert("RGB")
+    tinted = Image.open(io.BytesIO(board_png(view, overlay=found))).convert("RGB")
+    geo = live_base("A").geometry
+    occupied = {k["cell"] for k in view["karts"]}
+    for cell in found.ends:
+        if cell.label in occupied:
+            continue
+        x, y = geo.centre(cell)
+        spot = (round(x - LIVE_CELL * 0.45), round(y + LIVE_CELL * 0.3))  # clear of label and pieces
+        before, after = plain.getpixel(spot), tinted.getpixel(spot)
+        assert after != before and after[2] > before[2], cell.label  # bluer
+    diff = ImageChops.difference(plain, tinted).getbbox()
+    assert diff is not None
+    cells = [geo.centre(c) for c in found.cells]
+    assert diff[0] >= min(x for x, _ in cells) - LIVE_CELL - 2 and diff[2] <= max(x for x, _ in cells) + LIVE_CELL + 2
+    far = geo.centre(parse_label("W14"))
+    assert plain.getpixel((round(far[0]), round(far[1]))) == tinted.getpixel((round(far[0]), round(far[1])))
+
+
+def test_an_overlay_given_as_labels_draws_the_same_as_a_reach() -> None:
+    game = game_at(2)
+    found = reach(game)
+    view = game.view(None)
+    ends, passes = found.labels()
+    assert board_png(view, overlay=found) == board_png(view, overlay=(ends, passes))
