@@ -9,6 +9,8 @@ from collections.abc import Sequence
 
 #: subcommand → (module, one-line help). Each module offers ``add_arguments(parser)`` and ``run(args)``.
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
+    "demo": ("bot.commands.demo", "watch computers play a whole game: board pictures, a replay GIF, the standings"),
+    "play": ("bot.commands.play", "play a game in the terminal, against computers or taking turns at one keyboard"),
     "track": ("bot.commands.track", "draw a Junkyard Races track as a PNG, or check a track file"),
     "bot": ("bot.commands.bot", "run the Discord game master (token from $DISCORD_TOKEN or --token-file)"),
     "sync": ("bot.commands.sync", "register the slash commands with Discord and exit"),

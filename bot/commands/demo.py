@@ -1,0 +1,207 @@
+"""``junkyard demo``: computers play a whole game while you watch; pictures, a replay and the standings.
+
+    junkyard demo --out demo                       four racing computers, five laps on track A
+    junkyard demo --seats 2 --laps 1 --seed 7      a short race, the same every time
+    junkyard demo --game piecepack                 a game of Junkyard for a piecepack
+
+The game runs through the same service and SQLite store as the Discord bot, on a temporary database unless
+``--db`` names one. A progress line goes to standard error; the board after every move (or every N-th,
+``--every``) and, for a race, an animated replay go to ``--out``; the standings go to standard output.
+
+Exit codes: 0 done, 1 the game could not be set up or did not finish, 2 wrong usage.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import secrets
+import shutil
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any, TextIO
+
+GAMES = ("races", "piecepack")
+#: a game still running after this many moves is stopped (no real game comes near it)
+MOVE_CAP = 20_000
+BAR = 10
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--game", choices=GAMES, default="races", help="which game (default races)")
+    parser.add_argument("--seats", type=int, metavar="N", default=4, help="how many computers play (default 4)")
+    parser.add_argument("--track", metavar="NAME", help="Junkyard Races track name or letter (default A)")
+    parser.add_argument("--laps", type=int, metavar="N", help="Junkyard Races laps, 1-5 (default 5)")
+    parser.add_argument("--seed", type=int, metavar="S", help="seed of the dice (default: a new one, printed)")
+    parser.add_argument("--kind", default="smart", metavar="KIND",
+                        help="the computers' kind: smart or random (default smart)")
+    parser.add_argument("--out", metavar="DIR", default="junkyard-demo",
+                        help="where pictures and the replay go (default ./junkyard-demo/)")
+    parser.add_argument("--every", type=int, metavar="N", default=1,
+                        help="a board picture after every N-th move (default 1: every move)")
+    parser.add_argument("--db", metavar="PATH", default=None,
+                        help="keep the game in this SQLite file (default: a temporary one)")
+
+
+def run(args: argparse.Namespace) -> int:
+    from bot.drivers import driver_kinds
+    from rules.registry import game_class
+
+    cls = game_class(args.game)
+    if not cls.min_seats <= args.seats <= cls.max_seats:
+        print(f"junkyard demo: {cls.title} seats {cls.min_seats} to {cls.max_seats}, not {args.seats}",
+              file=sys.stderr)
+        return 2
+    if args.every < 1:
+        print("junkyard demo: --every is 1 or more", file=sys.stderr)
+        return 2
+    kinds = driver_kinds(args.game)
+    if args.kind not in kinds:
+        print(f"junkyard demo: --kind is one of {', '.join(kinds)}", file=sys.stderr)
+        return 2
+    try:
+        if args.db:
+            return asyncio.run(_demo(args, args.db))
+        with tempfile.TemporaryDirectory(prefix="junkyard-demo-") as tmp:
+            return asyncio.run(_demo(args, str(Path(tmp) / "demo.db")))
+    except KeyboardInterrupt:
+        print("\nInterrupted.", file=sys.stderr)
+        return 130
+
+
+async def _demo(args: argparse.Namespace, db: str) -> int:
+    from bot.commands.play import game_options
+    from bot.service import Service
+    from bot.store import SqliteStore
+    from bot.terminal import PictureWriter, SeatSpec, format_standings, new_channel_id, open_table, play_computers
+
+    started = time.perf_counter()
+    seed = args.seed if args.seed is not None else secrets.randbits(31)
+    try:
+        pictures = PictureWriter(Path(args.out))
+    except OSError as exc:
+        print(f"junkyard demo: cannot write to {args.out}: {exc}", file=sys.stderr)
+        return 1
+    async with SqliteStore(db) as store:
+        service = Service(store, seed_source=lambda: seed)
+        channel = new_channel_id()
+        first, _ = await open_table(service, channel, args.game, game_options(args),
+                                    [SeatSpec(args.kind)] * args.seats)
+        if not first.ok or first.game_id is None:
+            print(f"junkyard demo: {first.text}", file=sys.stderr)
+            return 1
+        game_id = first.game_id
+        pictures.write(first.png, first.version)
+        game = await service.load(await store.get_game(game_id))
+        print(_title(game, args, seed), flush=True)
+        progress = Progress(sys.stderr)
+        progress.update(game)
+        while True:
+            reply = await play_computers(service, channel, args.every)
+            if reply is None:
+                break
+            pictures.write(reply.png, reply.version)
+            rec = await store.get_game(game_id)
+            game = await service.load(rec)
+            progress.update(game)
+            if rec.version >= MOVE_CAP:
+                await service.abort(channel, rec.host_id)
+                break
+        progress.finish()
+        rec = await store.get_game(game_id)
+        game = await service.load(rec)
+        if not game.is_over:
+            print(f"junkyard demo: the game stopped unfinished after {rec.version} moves", file=sys.stderr)
+            return 1
+        actions = [a.action for a in await store.actions(game_id)]
+    print(f"\n{_ending(game)}\n")
+    print(format_standings(game))
+    print()
+    if pictures.written:
+        print(f"Board pictures: {len(pictures.written)} in {pictures.dir}/ "
+              f"({pictures.written[0].name} … {pictures.written[-1].name})")
+    print(_replay(args.game, rec.setup, rec.seed, actions, pictures.dir))
+    if args.db:
+        print(f"The game is game {game_id} in {args.db}.")
+    print(f"{len(actions)} moves in {time.perf_counter() - started:.1f} s.")
+    return 0
+
+
+def _title(game: Any, args: argparse.Namespace, seed: int) -> str:
+    who = f"{args.seats} {args.kind} computers"
+    if game.key == "races":
+        laps = f"{game.laps} lap{'s' if game.laps != 1 else ''}"
+        return f"{game.title} on {game.track.name}: {who}, {laps}, seed {seed}."
+    return f"{game.title}: {who}, seed {seed}."
+
+
+def _ending(game: Any) -> str:
+    won = ", ".join(game.seat_names[s] for s in game.winners) or "nobody"
+    return f"The game is over after {game.ply} moves. Winner: {won}."
+
+
+def _replay(game_key: str, setup: dict[str, Any], seed: int, actions: list[str], out: Path) -> str:
+    """Write the animated replay (races only); a line saying what happened."""
+    if game_key != "races":
+        return "No replay: animated replays are drawn for Junkyard Races only."
+    try:
+        from render.races.replay import replay_gif, replay_views
+    except ImportError as exc:
+        return f"No replay: the replay pictures are not available ({exc})."
+    views = replay_views(setup, seed, actions)
+    data = replay_gif(views)
+    path = out / "replay.gif"
+    path.write_bytes(data)
+    return f"Replay: {path} ({len(data) // 1024} KB, {len(views)} frames)"
+
+
+class Progress:
+    """A one-line progress display: redrawn in place on a terminal, a new line on each change otherwise."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+        self.tty = _is_tty(stream)
+        self.last_key: Any = None
+        self.width = shutil.get_terminal_size((100, 20)).columns - 1
+
+    def update(self, game: Any) -> None:
+        line, key = progress_line(game)
+        if self.tty:
+            print("\r" + line[: self.width].ljust(self.width), end="", file=self.stream, flush=True)
+        elif key != self.last_key:
+            print(line, file=self.stream, flush=True)
+        self.last_key = key
+
+    def finish(self) -> None:
+        if self.tty:
+            print(file=self.stream, flush=True)
+
+
+def progress_line(game: Any) -> tuple[str, Any]:
+    """The progress text of a game, and what must change for a new line on a non-terminal."""
+    if game.key == "races":
+        from bot.drivers.races import progress, track_info
+
+        info = track_info(game.track)
+        total = max(1.0, game.laps * info.lap)
+        parts = []
+        for k in game.karts:
+            # progress runs from about minus one lap on the grid to (laps - 1) laps at the last flag
+            share = min(1.0, max(0.0, (progress(info, k) + info.lap) / total)) if k.flags < game.laps else 1.0
+            filled = round(share * BAR)
+            parts.append(f"{k.colour} [{'#' * filled}{'-' * (BAR - filled)}] {k.flags}/{game.laps}")
+        return f"move {game.ply:>4}  " + "  ".join(parts), tuple(k.flags for k in game.karts)
+    if game.key == "piecepack":
+        seats = game.view(None)["seats"]
+        parts = [f"{s['suit']}: {len(s['trash'])} trash" + (", carrying" if s["carrying"] else "") for s in seats]
+        return f"move {game.ply:>4}  " + "  ".join(parts), tuple((len(s["trash"]), s["carrying"]) for s in seats)
+    return f"move {game.ply:>4}", game.ply // 50
+
+
+def _is_tty(stream: TextIO) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
