@@ -12,13 +12,26 @@ move redraws only the rows that changed; the frame is quantized to the board's o
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Mapping
 from functools import lru_cache
 from typing import Any
 
 from PIL import Image, ImageDraw
 
-from render.common import Colour, Point, darker, draw_polygon, draw_text, font, lighter, mix, polar, text_box
+from render.common import (
+    Colour,
+    Point,
+    darker,
+    draw_polygon,
+    draw_text,
+    encode_png,
+    font,
+    lighter,
+    mix,
+    polar,
+    text_box,
+)
 from render.races.board import BoardBase, board_base
 from render.races.geometry import facing_angle
 from render.races.pieces import (
@@ -123,20 +136,120 @@ def board_png(view: Mapping[str, Any], *, overlay: Any = None, size: int | None 
     ``overlay`` marks where the player to act can go: a :class:`rules.races.reach.Reach`, a pair
     (end labels, pass labels), or a plain set of labels (all drawn as ends).
     """
-    base = live_base(view["track"], size)
-    frame = board_frame(view, base, overlay=overlay)
-    return base.encode(frame, LIVE_COLOURS)
+    return encode_png(board_frame(view, overlay=overlay, size=size))
 
 
-def board_frame(view: Mapping[str, Any], base: BoardBase, *, overlay: Any = None, panel: bool = True
-                ) -> Image.Image:
-    """The live picture as an RGB image (a copy of ``base`` with every live layer drawn on it)."""
-    img = base.image.copy()
+def board_frame(view: Mapping[str, Any], base: BoardBase | None = None, *, overlay: Any = None,
+                size: int | None = None) -> Image.Image:
+    """The finished live picture as a palette image, ready to encode.
+
+    It starts from the board already quantized to its palette and puts down pieces that were
+    quantized once (sprites, status rows), so no frame is ever quantized as a whole: a move costs a
+    copy, some pastes and the PNG encoding."""
+    base = base or live_base(view["track"], size)
+    kit = live_kit(base)
+    img = kit.canvas.copy()
     draw = ImageDraw.Draw(img)
-    draw_live_layers(draw, view, base, overlay, img=img)
-    if panel:
-        draw_status(img, view, base.geometry.status_box)
+    if overlay is not None:
+        _overlay_patch(img, draw, overlay, base, kit)
+    draw_live_layers(draw, view, base, img=img, put=kit.putter(img), ink=kit.ink)
+    draw_status(img, view, base.geometry.status_box, prepare=kit.prepared)
     return img
+
+
+class PaletteKit:
+    """A still picture quantized once to a fixed palette, and pieces to put on it without quantizing
+    again: sprites (palette image and mask), prepared panels (palette images) and line colours."""
+
+    def __init__(self, still: Image.Image, palette: Image.Image, size: int, usable: int = 256) -> None:
+        self.palette = palette
+        self.size = size
+        self.canvas = self.quantized(still)
+        entries = palette.getpalette() or []
+        self.index: dict[tuple[int, ...], int] = {}
+        for i in range(min(usable, len(entries) // 3) - 1, -1, -1):  # the first of equal colours wins
+            self.index[tuple(entries[3 * i:3 * i + 3])] = i
+        self._sprites: dict[tuple, tuple[Image.Image, Image.Image, int, int]] = {}
+        self._prepared: dict[int, tuple[Image.Image, Image.Image]] = {}
+        self._lock = threading.Lock()
+
+    def quantized(self, img: Image.Image) -> Image.Image:
+        return img.convert("RGB").quantize(palette=self.palette, dither=Image.Dither.NONE)
+
+    def ink(self, colour: Colour) -> int:
+        """The palette index of a colour (the live colours are in the palette exactly; any other
+        colour gets the nearest entry)."""
+        key = tuple(colour)
+        hit = self.index.get(key)
+        if hit is None:
+            hit = min(self.index.items(), key=lambda kv: sum((a - b) ** 2 for a, b in zip(kv[0], key, strict=True)))[1]
+            self.index[key] = hit
+        return hit
+
+    def sprite(self, key: tuple) -> tuple[Image.Image, Image.Image, int, int]:
+        """A live piece as (palette image, mask, x and y of its centre), quantized once."""
+        hit = self._sprites.get(key)
+        if hit is None:
+            rgba, ox, oy = _sprite(key, self.size)
+            flat = Image.new("RGB", rgba.size, TARMAC)
+            flat.paste(rgba, (0, 0), rgba)
+            mask = rgba.getchannel("A").point(lambda a: 255 if a >= 96 else 0)
+            hit = (self.quantized(flat), mask, ox, oy)
+            with self._lock:
+                if len(self._sprites) > 4096:
+                    self._sprites.clear()
+                self._sprites[key] = hit
+        return hit
+
+    def putter(self, img: Image.Image) -> Callable[[Point, tuple], None]:
+        def put(c: Point, key: tuple) -> None:
+            sprite, mask, ox, oy = self.sprite(key)
+            img.paste(sprite, (round(c[0]) - ox, round(c[1]) - oy), mask)
+
+        return put
+
+    def prepared(self, panel: Image.Image) -> Image.Image:
+        """A cached RGB panel (a status row) as a palette image, quantized once per panel image."""
+        hit = self._prepared.get(id(panel))
+        if hit is None or hit[0] is not panel:
+            with self._lock:
+                if len(self._prepared) > 2048:
+                    self._prepared.clear()
+                hit = self._prepared[id(panel)] = (panel, self.quantized(panel))
+        return hit[1]
+
+
+_KITS: dict[tuple[str, int], PaletteKit] = {}
+_KITS_LOCK = threading.Lock()
+
+
+def live_kit(base: BoardBase) -> PaletteKit:
+    """The palette kit of a live board (one per track and cell size)."""
+    key = (base.track.name, base.geometry.cell_size)
+    kit = _KITS.get(key)
+    if kit is None or kit.canvas.size != base.image.size:
+        with _KITS_LOCK:
+            kit = _KITS[key] = PaletteKit(base.image, base.palette(LIVE_COLOURS), base.geometry.cell_size)
+            while len(_KITS) > 8:
+                _KITS.pop(next(iter(_KITS)))
+    return kit
+
+
+def _overlay_patch(img: Image.Image, draw: ImageDraw.ImageDraw, overlay: Any, base: BoardBase,
+                   kit: PaletteKit) -> None:
+    """The overlay's tint is a blend, so its box is tinted on the RGB board and quantized."""
+    geo = base.geometry
+    ends, passes = _overlay_sets(overlay)
+    cells = [parse_label(x) for x in ends | passes]
+    if not cells:
+        return
+    pts = [p for c in cells for p in geo.corners(c)]
+    x0, y0 = max(0, int(min(x for x, _ in pts)) - 2), max(0, int(min(y for _, y in pts)) - 2)
+    x1, y1 = min(img.width, int(max(x for x, _ in pts)) + 3), min(img.height, int(max(y for _, y in pts)) + 3)
+    patch = base.image.crop((x0, y0, x1, y1))
+    pdraw = ImageDraw.Draw(patch)
+    _draw_overlay(patch, pdraw, overlay, _Shifted(geo, x0, y0), geo.cell_size)
+    img.paste(kit.quantized(patch), (x0, y0))
 
 
 class _Shifted:
@@ -306,12 +419,14 @@ HEADER_H = 118
 KEY_H = 112
 
 
-def draw_status(img: Image.Image, view: Mapping[str, Any], box: tuple[int, int, int, int]) -> None:
-    """Whose turn, the dice, one row per player, and a key of the symbols, inside ``box``."""
+def draw_status(img: Image.Image, view: Mapping[str, Any], box: tuple[int, int, int, int],
+                prepare: Callable[[Image.Image], Image.Image] = lambda panel: panel) -> None:
+    """Whose turn, the dice, one row per player, and a key of the symbols, inside ``box``.
+    ``prepare`` turns each (cached) panel into what is pasted (a palette image on a palette frame)."""
     x0, y0, x1, y1 = box
     w = x1 - x0
     header = _header_image(w, *_header_key(view))
-    img.paste(header, (x0, y0))
+    img.paste(prepare(header), (x0, y0))
     karts = view.get("karts", [])
     to_act = view.get("to_act")
     turn_seat = (view.get("turn") or {}).get("seat")
@@ -322,10 +437,11 @@ def draw_status(img: Image.Image, view: Mapping[str, Any], box: tuple[int, int, 
     y = y0 + HEADER_H
     for k in karts:
         active = k["seat"] == turn_seat and view.get("phase") != "over"
-        img.paste(_row_image(w, row_h, _row_key(k), active, k["seat"] == to_act, k["seat"] in winners, laps), (x0, y))
+        row = _row_image(w, row_h, _row_key(k), active, k["seat"] == to_act, k["seat"] in winners, laps)
+        img.paste(prepare(row), (x0, y))
         y += row_h
     if y1 - y >= KEY_H:
-        img.paste(_key_image(w), (x0, y1 - KEY_H))
+        img.paste(prepare(_key_image(w)), (x0, y1 - KEY_H))
 
 
 def _header_key(view: Mapping[str, Any]) -> tuple:

@@ -1,0 +1,99 @@
+"""The live race pictures: one move's board PNG against the floor of encoding the same finished image,
+its size, the where-can-I-go search, the Kart Card, and a 300-action replay GIF.
+
+- ``render_ms``: median time of ``board_png(view)`` at the default size, encoding included;
+- ``encode_floor_ms``: median time of encoding the same finished frame alone (same run), so
+  ``render_ratio`` says what drawing adds on top of the encoding (the frame is a palette image
+  already; ``encode_rgb_ms`` is the same picture quantized from RGB and encoded, for comparison);
+- ``render_png_bytes``: the PNG's size (target: at most 200,000);
+- ``replay_s``, ``replay_mb``: replaying a 300-action race of random legal actions to a GIF.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import time
+from collections.abc import Callable
+
+from bench.registry import Figures, benchmark, median_ms
+from render.common import encode_png
+from render.races.card import kart_card_png
+from render.races.live import LIVE_COLOURS, board_frame, board_png, live_base
+from render.races.replay import replay_gif, replay_views
+from rules.races.engine import Races
+from rules.races.reach import reach
+
+REPLAY_ACTIONS = 300
+
+
+def busy_view(track: str) -> tuple[Races, dict]:
+    from tests.render.scenes import busy_game
+
+    game = busy_game(track)
+    return game, game.view(None)
+
+
+def random_race(actions: int, seed: int = 7, players: int = 6, track: str = "A") -> tuple[dict, int, list[str]]:
+    """A race of random legal actions: (setup, seed, action log)."""
+    setup = {"seats": [{"name": f"P{i + 1}"} for i in range(players)], "options": {"track": track}}
+    game = Races.create(setup, seed)
+    rng = random.Random(seed)
+    log: list[str] = []
+    while len(log) < actions and not game.is_over:
+        text = str(rng.choice(game.legal_actions()))
+        game.apply(text)
+        log.append(text)
+    return setup, seed, log
+
+
+def interleaved_ms(a: Callable[[], object], b: Callable[[], object], repeat: int) -> tuple[float, float]:
+    """Median times of ``a`` and ``b`` in milliseconds, run turn about so that a busy machine slows
+    both alike (the ratio of the two is the figure that matters)."""
+    a()
+    b()
+    ta: list[float] = []
+    tb: list[float] = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        a()
+        ta.append(time.perf_counter() - start)
+        start = time.perf_counter()
+        b()
+        tb.append(time.perf_counter() - start)
+    return round(statistics.median(ta) * 1000, 2), round(statistics.median(tb) * 1000, 2)
+
+
+@benchmark("render_live")
+def render_live() -> Figures:
+    figures: Figures = {}
+    game, view = busy_view("A")
+    base = live_base("A")
+    board_png(view)  # warm the board, palette and sprite caches
+    frame = board_frame(view, base)  # the finished picture (a palette image)
+    render, floor = interleaved_ms(lambda: board_png(view), lambda: encode_png(frame), repeat=21)
+    figures["render_ms"] = render
+    figures["encode_floor_ms"] = floor
+    rgb = frame.convert("RGB")
+    figures["encode_rgb_ms"] = median_ms(lambda: base.encode(rgb, LIVE_COLOURS), repeat=7)
+    figures["render_ratio"] = round(float(figures["render_ms"]) / float(figures["encode_floor_ms"]), 3)
+    figures["render_png_bytes"] = len(board_png(view))
+    figures["frame_draw_ms"] = median_ms(lambda: board_frame(view, base), repeat=15)
+    figures["pixels"] = f"{base.geometry.width}x{base.geometry.height} (cell {base.geometry.cell_size})"
+    _, view_b = busy_view("B")
+    figures["render_png_bytes_B"] = len(board_png(view_b))
+    r = reach(game)
+    figures["reach_ms"] = median_ms(lambda: reach(game), repeat=5)
+    figures["reach_points"] = game.turn.points
+    figures["overlay_png_bytes"] = len(board_png(view, overlay=r))
+    figures["kart_card_ms"] = median_ms(lambda: kart_card_png(view, 0), repeat=5)
+    setup, seed, log = random_race(REPLAY_ACTIONS)
+    start = time.perf_counter()
+    views = replay_views(setup, seed, log)
+    figures["replay_views_s"] = round(time.perf_counter() - start, 2)
+    start = time.perf_counter()
+    data = replay_gif(views)
+    figures["replay_s"] = round(time.perf_counter() - start, 2)
+    figures["replay_frames"] = len(views)
+    figures["replay_mb"] = round(len(data) / 1e6, 3)
+    return figures
