@@ -130,17 +130,20 @@ def live_base(track: Track | str, size: int | None = None) -> BoardBase:
 # Public entry points -----------------------------------------------------------------------------
 
 
-def board_png(view: Mapping[str, Any], *, overlay: Any = None, size: int | None = None) -> bytes:
+def board_png(view: Mapping[str, Any], *, overlay: Any = None, size: int | None = None,
+              last_turn: Mapping[str, Any] | None = None) -> bytes:
     """PNG bytes of the live board for ``view`` (``game.view(seat)`` or ``game.view(None)``).
 
     ``overlay`` marks where the player to act can go: a :class:`rules.races.reach.Reach`, a pair
-    (end labels, pass labels), or a plain set of labels (all drawn as ends).
+    (end labels, pass labels), or a plain set of labels (all drawn as ends). ``last_turn`` (the
+    ``turn`` of an earlier view) keeps the move just finished on the picture once the dice have
+    passed: a new turn has no path of its own yet. Without it, the marks come from the view's events.
     """
-    return encode_png(board_frame(view, overlay=overlay, size=size))
+    return encode_png(board_frame(view, overlay=overlay, size=size, last_turn=last_turn))
 
 
 def board_frame(view: Mapping[str, Any], base: BoardBase | None = None, *, overlay: Any = None,
-                size: int | None = None) -> Image.Image:
+                size: int | None = None, last_turn: Mapping[str, Any] | None = None) -> Image.Image:
     """The finished live picture as a palette image, ready to encode.
 
     It starts from the board already quantized to its palette and puts down pieces that were
@@ -152,9 +155,34 @@ def board_frame(view: Mapping[str, Any], base: BoardBase | None = None, *, overl
     draw = ImageDraw.Draw(img)
     if overlay is not None:
         _overlay_patch(img, draw, overlay, base, kit)
-    draw_live_layers(draw, view, base, img=img, put=kit.putter(img), ink=kit.ink)
+    draw_live_layers(draw, with_last_move(view, last_turn), base, img=img, put=kit.putter(img), ink=kit.ink)
     draw_status(img, view, base.geometry.status_box, prepare=kit.prepared)
     return img
+
+
+#: event kinds that leave a mark on their cell when the view's turn has no marks of its own
+EVENT_MARKS = {
+    "bump": "bump", "splash": "splash", "fall": "splash", "pickup": "pickup", "bottle-tops": "bottle-tops",
+    "stuck": "stuck", "blocked": "blocked", "time-bomb": "blast", "hit": "blast", "destroyed": "blast",
+    "glue": "glue", "oil": "oil", "spring": "spring", "acid": "acid", "magnet": "magnet",
+}
+
+
+def with_last_move(view: Mapping[str, Any], last_turn: Mapping[str, Any] | None = None) -> Mapping[str, Any]:
+    """The view whose turn carries the path and marks to draw: its own when it has some, else the
+    move just finished (``last_turn``, or a ``last_move`` the view may hold), else marks from events."""
+    turn = view.get("turn") or {}
+    if turn.get("path") or turn.get("marks"):
+        return view
+    last = last_turn or view.get("last_move")
+    if last and (last.get("path") or last.get("marks")):
+        return {**view, "turn": {**turn, "path": last.get("path", []), "marks": last.get("marks", []),
+                                 "move_from": last.get("move_from"), "seat": last.get("seat", turn.get("seat"))}}
+    marks = [[e["data"]["cell"], EVENT_MARKS[e["kind"]]] for e in view.get("events") or ()
+             if e.get("kind") in EVENT_MARKS and isinstance(e.get("data"), dict) and e["data"].get("cell")]
+    if not marks:
+        return view
+    return {**view, "turn": {**turn, "marks": marks}}
 
 
 class PaletteKit:

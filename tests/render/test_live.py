@@ -160,3 +160,40 @@ def test_the_status_panel_shows_the_dice_just_rolled() -> None:
     assert diff is not None
     x0, y0, x1, y1 = live_base("A").geometry.status_box
     assert diff[0] >= x0 and diff[2] <= x1 and diff[1] >= y0 and diff[3] <= y1
+
+
+def _finished_move() -> tuple[dict, dict]:
+    """The views just before and just after a move's last step, which bumps a kart."""
+    game = Races.from_position({"track": "A", "karts": [
+        {"colour": "red", "cell": "F9", "facing": "N"},
+        {"colour": "blue", "cell": "F7", "facing": "N"},
+        {"colour": "green", "cell": "J4", "facing": "S"}],
+        "turn": "red", "phase": "move", "points": 2})
+    game.apply("step F8")
+    before = game.view(None)
+    game.apply("step F7")
+    after = game.view(None)
+    assert after["turn"]["seat"] != before["turn"]["seat"] and not after["turn"]["path"]
+    return before, after
+
+
+def test_the_move_just_finished_stays_on_the_picture_with_last_turn() -> None:
+    before, after = _finished_move()
+    plain = rgb(board_png(after))
+    kept = rgb(board_png(after, last_turn={**before["turn"], "path": [*before["turn"]["path"], "F7"],
+                                           "marks": [["F7", "bump"]]}))
+    geo = live_base("A").geometry
+    x, y = geo.centre(parse_label("F8"))
+    box = (round(x - LIVE_CELL), round(y - LIVE_CELL), round(x + LIVE_CELL), round(y + LIVE_CELL))
+    assert ImageChops.difference(plain.crop(box), kept.crop(box)).getbbox() is not None
+
+
+def test_without_a_path_the_events_mark_where_things_happened() -> None:
+    _, after = _finished_move()
+    assert any(e["kind"] == "bump" for e in after["events"])
+    quiet = {**after, "events": []}
+    a, b = rgb(board_png(after)), rgb(board_png(quiet))
+    diff = ImageChops.difference(a, b).getbbox()
+    geo = live_base("A").geometry
+    x, y = geo.centre(parse_label("F7"))
+    assert diff is not None and diff[0] < x + LIVE_CELL * 1.5 and diff[2] > x and diff[1] < y
