@@ -3,7 +3,11 @@
 - ``geometry``: where cells, the map, the title bar and the side panel sit on a picture;
 - ``symbols``: colours, ground textures and the symbols drawn on cells (arrows, spanner, bottle cap …);
 - ``legend``: the legend panel;
-- ``board``: the static board of a track, cached per track and size, on which live layers draw.
+- ``board``: the static board of a track, cached per track and size, on which live layers draw;
+- ``pieces``: karts, tiles and traps, dice, flags and the marks of the last move;
+- ``live``: the live board of a view (``board_png``) with the "where can I go" overlay;
+- ``card``: one player's Kart Card (``kart_card_png``);
+- ``replay``: an animated GIF of a whole race (``replay_gif``, ``replay_views``).
 """
 
 from render.races.board import BoardBase, board_base, board_image, track_png

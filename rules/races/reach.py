@@ -21,7 +21,9 @@ from rules.races.state import PHASE_MOVE
 if TYPE_CHECKING:
     from rules.races.engine import Races
 
-MAX_STATES = 400_000  # a safety net only: a roll of 18 visits about ten thousand states
+#: states the exact search may visit (a roll of 18 among eight karts visits about 10,000 in a quarter
+#: of a second); past that the search starts again without following each bump
+EXACT_BUDGET = 15_000
 
 
 @dataclass(frozen=True)
@@ -30,6 +32,7 @@ class Reach:
 
     ends: frozenset[Hex] = frozenset()
     passes: frozenset[Hex] = frozenset()
+    exact: bool = True  # False: a huge roll among many karts, searched without following each bump
 
     @property
     def cells(self) -> frozenset[Hex]:
@@ -60,7 +63,11 @@ def reach(game: Races) -> Reach:
         return Reach()
     if game.turn.reversing:
         return _reverse_reach(fld, kart.seat, kart.cell, kart.facing, points)
-    return _forward_reach(fld, kart.seat, kart.cell, kart.facing, points)
+    found = _forward_reach(fld, kart.seat, kart.cell, kart.facing, points, EXACT_BUDGET)
+    if found is None:
+        found = _forward_reach(fld, kart.seat, kart.cell, kart.facing, points, None)
+    assert found is not None
+    return found
 
 
 def _reverse_reach(fld: Field, seat: int, cell: Hex, facing: Facing, points: int) -> Reach:
@@ -97,11 +104,16 @@ class _Way:
         return min(left, self.reach)
 
 
-def _forward_reach(fld: Field, seat: int, cell: Hex, facing: Facing, points: int) -> Reach:
+def _forward_reach(fld: Field, seat: int, cell: Hex, facing: Facing, points: int, budget: int | None
+                   ) -> Reach | None:
     """Breadth first, one layer per point spent. A state is (cell, facing, bumps so far); the mover is
     off the field (it never blocks itself) except on the first step, which uses the engine's own field.
     Each step is allowed exactly as :func:`legal_plans` allows it (R9 included): the ways out of a
-    state are worked out once and weighed again for each number of points left."""
+    state are worked out once and weighed again for each number of points left.
+
+    With a ``budget`` the search gives up (None) after visiting that many states. Without one it does
+    not follow bumps: a bumped kart is taken to stay where it was (an approximation whose size is
+    bounded by cells x facings x points)."""
     look = Lookahead()
     track = fld.track
     ends: set[Hex] = set()
@@ -110,6 +122,7 @@ def _forward_reach(fld: Field, seat: int, cell: Hex, facing: Facing, points: int
     ways_of: dict[tuple, list[_Way]] = {}
     layers: dict[int, set[tuple[Hex, Facing, tuple]]] = {points: {(cell, facing, ())}}
     visited = 0
+    exact = budget is not None
 
     def ways(here: Hex, face: Facing, bumps: tuple, left: int, first: bool) -> list[_Way]:
         key = (here, face, bumps, first, left if here in track.gap_from else 0)
@@ -124,11 +137,13 @@ def _forward_reach(fld: Field, seat: int, cell: Hex, facing: Facing, points: int
             for plan in plans:
                 after, nb, stuck = f, bumps, False
                 if plan.bump is not None:
-                    nb = tuple(sorted((*bumps, (plan.bump[0], plan.bump[2]))))  # a kart is bumped once a turn
-                    if nb not in fields:
-                        fields[nb] = fields[bumps].with_bump(*plan.bump)
-                    after = fields[nb] if not first else f.with_bump(*plan.bump)
-                    stuck = not any(not isinstance(p, str) for p in step_plans(after, plan.end, plan.facing,
+                    if exact:
+                        nb = tuple(sorted((*bumps, (plan.bump[0], plan.bump[2]))))  # bumped once a turn
+                        if nb not in fields:
+                            fields[nb] = fields[bumps].with_bump(*plan.bump)
+                        after = fields[nb] if not first else f.with_bump(*plan.bump)
+                    bumped = after if exact else f.with_bump(*plan.bump)
+                    stuck = not any(not isinstance(p, str) for p in step_plans(bumped, plan.end, plan.facing,
                                                                                  left).values())
                 reach_ = CAP if plan.rule_stop or stuck else plan.cost + look.longest(after, plan.end, plan.facing)
                 out.append(_Way(plan, reach_, plan.rule_stop or stuck, nb))
@@ -138,27 +153,33 @@ def _forward_reach(fld: Field, seat: int, cell: Hex, facing: Facing, points: int
     for left in range(points, 0, -1):
         layer = layers.pop(left, set())
         visited += len(layer)
-        if visited > MAX_STATES:
-            break
+        if budget is not None and visited > budget:
+            return None
+        first = left == points
         for here, face, bumps in layer:
-            options = ways(here, face, bumps, left, left == points and not bumps)
+            options = ways(here, face, bumps, left, first and not bumps)
             if not options:
                 ends.add(here)  # every way on is blocked: the kart stops here
                 continue
-            values = [w.value(left) for w in options]
+            # a way's value (as Lookahead.plan_value): a rule stop or a last step uses every point
+            values = [left if w.stops or w.plan.cost >= left else min(left, w.reach) for w in options]
             best = max(values)
             for way, value in zip(options, values, strict=True):
                 if value < best:
                     continue  # R9: this way would strand the kart short of its roll
                 plan = way.plan
-                passes.update(plan.over)
+                if plan.over:
+                    passes.update(plan.over)
                 rest = left - plan.cost
                 if way.stops or rest <= 0:
                     ends.add(plan.end)
                     continue
                 passes.add(plan.end)
-                layers.setdefault(rest, set()).add((plan.end, plan.facing, way.bumps))
-    return Reach(frozenset(ends), frozenset(passes - ends))
+                nxt = layers.get(rest)
+                if nxt is None:
+                    nxt = layers[rest] = set()
+                nxt.add((plan.end, plan.facing, way.bumps))
+    return Reach(frozenset(ends), frozenset(passes - ends), exact)
 
 
 def reachable_cells(game: Races) -> set[str]:

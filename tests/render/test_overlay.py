@@ -126,3 +126,11 @@ def test_an_overlay_given_as_labels_draws_the_same_as_a_reach() -> None:
     view = game.view(None)
     ends, passes = found.labels()
     assert board_png(view, overlay=found) == board_png(view, overlay=(ends, passes))
+
+
+def test_a_huge_roll_still_answers_quickly_enough_and_on_the_track() -> None:
+    """A Jet-fuelled roll of 40: past the exact search's budget the answer is approximate, never empty."""
+    game = game_at(40)
+    found = reach(game)
+    assert found.ends
+    assert all(game.track.on_track(c) or game.track.is_stream(c) for c in found.cells)
