@@ -704,13 +704,9 @@ class RacingDriver:
         if there <= here:
             return 0.0  # not behind us on the racing line
         lap = info.lap
-        behind = []
-        for k in ctx.game.karts:
-            if k.seat == ctx.seat or k.cell is None:
-                continue
-            gap = progress(info, kart) - progress(info, k)
-            if 0 < gap <= 2 * ROLL_GREEN + 4 or (gap < 0 and -gap % lap > lap - 25):
-                behind.append(k)
+        mine = progress(info, kart)
+        behind = [k for k in ctx.game.karts if k.seat != ctx.seat and k.cell is not None
+                  and 0 < (mine - progress(info, k)) % lap <= 2 * ROLL_GREEN + 4]
         if not behind or any(k.seat in ctx.mates for k in behind):
             return 0.0
         if kind == "acid" and not any(p in ("grass-tyres", "mud-tyres") for k in behind for p in k.parts.values()):
@@ -773,7 +769,8 @@ class RacingDriver:
                 ctx.track.terrain.get(cell, Terrain.TARMAC), 0.0)
             gain = before - after
             return gain - 1.5 if gain >= 2.5 else 0.0
-        after = max(info.remaining(cell, f, mode) for f in Facing if info.remaining(cell, f, mode) < info.big)
+        after = max((info.remaining(cell, f, mode) for f in Facing if info.remaining(cell, f, mode) < info.big),
+                    default=before)
         gain = (after - before) * self._weight(ctx, target)
         return gain - 2.0 if gain >= 4.0 else 0.0
 
