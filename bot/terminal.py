@@ -349,6 +349,8 @@ class Terminal:
         self._last_seat: int | None = None
         #: (seat, move) of the short list shown last, so commands don't print it again
         self._listed: tuple[int, int] | None = None
+        #: "Player 2 (blue)" by seat
+        self.labels: dict[int, str] = {}
 
     def say(self, text: str = "") -> None:
         print(text, file=self.out, flush=True)
@@ -375,6 +377,9 @@ class Terminal:
         self.show(first)
         if not first.ok:
             return 1
+        _, game, _ = await self.service.current(self.channel_id)
+        if game is not None:
+            self.labels = {s: seat_label(game, s) for s in range(len(game.seat_names))}
         while True:
             await self._computers()
             rec, game, _ = await self.service.current(self.channel_id)
@@ -409,7 +414,7 @@ class Terminal:
         if self._last_seat != seat:
             self._last_seat = seat
             self.say(f"\n=== {seat_label(game, seat)} to act (move {game.ply}) ===")
-            self._private(seat, self.notes.pop(seat, []), hand=True, game=game)
+            self._private(seat, self.notes.pop(seat, []), hand_text(game, seat))
         items = short_list(game, seat)
         self.numbered = [a for a, _ in items]
         self.say("Your moves (type one, or its number; 'legal' lists every one, 'help' the commands):")
@@ -417,21 +422,18 @@ class Terminal:
         if len(items) > SHORT_LIST:
             self.say(f"   … and {len(items) - SHORT_LIST} more: type 'legal'")
 
-    def _private(self, seat: int, notes: Sequence[str], *, hand: bool = False, game: Game | None = None) -> None:
-        text = hand_text(game, seat) if hand and game is not None else ""
-        body = [*(n for n in notes if n), *([text] if text else [])]
+    def _private(self, seat: int, notes: Sequence[str], hand: str = "") -> None:
+        """A block for one seat's eyes: hidden notes (a tile drawn), then its hand when given."""
+        body = [*(n for n in notes if n), *([hand] if hand else [])]
         if not body:
             return
-        who = self._label(seat, game)
-        self.say(f"--- {who}: your hand (only for {who.split(' (')[0]}'s eyes) ---")
+        who = self.labels.get(seat, f"Seat {seat + 1}")
+        name = who.split(" (")[0]
+        self.say(f"--- {who}: your hand (only for {name}'s eyes) ---" if hand else
+                 f"--- {who}: only for {name}'s eyes ---")
         for part in body:
             self.say(plain(part, self.names))
         self.say("---")
-
-    def _label(self, seat: int, game: Game | None) -> str:
-        if game is not None:
-            return seat_label(game, seat)
-        return f"Player {seat + 1}"
 
     def _numbered(self, items: Sequence[tuple[str, str]]) -> None:
         for i, (action, hint) in enumerate(items, 1):
@@ -476,7 +478,7 @@ class Terminal:
             return True
         if word == "hand":
             text = hand_text(game, seat)
-            self._private(seat, [] if text else ["Nothing is hidden in this game."], hand=True, game=game)
+            self._private(seat, [] if text else ["Nothing is hidden in this game."], text)
             return True
         if word == "log":
             self.say(plain((await self.service.log(self.channel_id)).text, self.names))

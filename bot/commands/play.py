@@ -47,11 +47,17 @@ def game_options(args: argparse.Namespace) -> dict[str, object]:
 def run(args: argparse.Namespace) -> int:
     from bot.drivers import driver_kinds
     from bot.terminal import parse_seats
+    from rules.registry import game_class
 
     try:
         seats = parse_seats(args.seats or DEFAULT_SEATS[args.game], driver_kinds(args.game))
     except ValueError as exc:
         print(f"junkyard play: --seats: {exc}", file=sys.stderr)
+        return 2
+    cls = game_class(args.game)
+    if not cls.min_seats <= len(seats) <= cls.max_seats:
+        print(f"junkyard play: {cls.title} seats {cls.min_seats} to {cls.max_seats}, not {len(seats)}",
+              file=sys.stderr)
         return 2
     if args.pause < 0:
         print("junkyard play: --pause can't be negative", file=sys.stderr)

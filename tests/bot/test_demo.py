@@ -1,0 +1,57 @@
+"""``junkyard demo``: computers play a whole game; pictures, the race replay and the standings."""
+
+from __future__ import annotations
+
+import re
+
+from PIL import Image
+
+from bot.cli import main
+
+
+def test_a_short_race_leaves_pictures_a_replay_and_the_standings(tmp_path, capsys):
+    out_dir = tmp_path / "demo"
+    assert main(["demo", "--seats", "2", "--laps", "1", "--seed", "11", "--out", str(out_dir)]) == 0
+    captured = capsys.readouterr()
+    out = captured.out
+    assert "Junkyard Races on Sump Creek Loop: 2 smart computers, 1 lap, seed 11." in out
+    moves = int(re.search(r"The game is over after (\d+) moves", out).group(1))
+    table = re.search(r"^Place\s+Name\s+Colour\s+Flags\s+Bottle tops\n((?:.+\n){2})", out, re.M)
+    assert table is not None
+    rows = [line.split() for line in table.group(1).splitlines()]
+    assert [r[0] for r in rows] == ["1", "2"]
+    assert rows[0][-2] == "1/1"  # the winner took the one flag of a one-lap race
+    assert {r[-3] for r in rows} == {"red", "blue"}
+    # one board picture per move, and the replay with one frame per move and the start
+    pictures = sorted(out_dir.glob("move-*.png"))
+    assert [p.name for p in pictures] == [f"move-{i:04d}.png" for i in range(moves + 1)]
+    with Image.open(pictures[-1]) as img:
+        assert img.format == "PNG" and img.width > 800
+    with Image.open(out_dir / "replay.gif") as gif:
+        assert gif.format == "GIF"
+        assert gif.n_frames == moves + 1
+    assert f"Replay: {out_dir / 'replay.gif'}" in out
+    # progress on standard error: laps per kart
+    assert re.search(r"move\s+\d+\s+red \[[#-]{10}\] [01]/1\s+blue \[[#-]{10}\] [01]/1", captured.err)
+
+
+def test_a_game_of_junkyard_for_a_piecepack_with_every_fifth_picture(tmp_path, capsys):
+    out_dir = tmp_path / "demo"
+    assert main(["demo", "--game", "piecepack", "--seats", "3", "--seed", "4", "--every", "5",
+                 "--out", str(out_dir)]) == 0
+    out = capsys.readouterr().out
+    moves = int(re.search(r"The game is over after (\d+) moves", out).group(1))
+    assert re.search(r"^Place\s+Name\s+Suit\s+Trash\s+Good stuff$", out, re.M)
+    assert re.search(r"^1\s+.+carrying$", out, re.M)  # the winner brought the good stuff home
+    assert "No replay" in out
+    names = sorted(p.name for p in out_dir.glob("move-*.png"))
+    # the start, then every fifth move, then the last
+    assert names[0] == "move-0000.png" and names[-1] == f"move-{moves:04d}.png"
+    assert len(names) == 1 + (moves + 4) // 5
+
+
+def test_demo_usage_errors(capsys):
+    assert main(["demo", "--seats", "1"]) == 2
+    assert "seats 2 to 8, not 1" in capsys.readouterr().err
+    assert main(["demo", "--kind", "genius"]) == 2
+    assert main(["demo", "--every", "0"]) == 2
