@@ -499,9 +499,11 @@ def _header_image(w: int, number: int, name: str, colour: str, phase: str, dice:
     small = font(14)
     if winners:
         draw_flag(d, (26, 30), 30, True)
-        title = f"{' & '.join(winners)} win{'s' if len(winners) == 1 else ''}!"
-        draw_text(d, (48, 30), _fit(d, title, big, w - 60), big, TEXT, anchor="lm")
-        draw_text(d, (16, 64), f"after {number} turns, {laps} lap{'s' if laps != 1 else ''}", small, TEXT_DIM,
+        draw_text(d, (48, 24), "Race over", big, TEXT, anchor="lm")
+        won = f"won by {' & '.join(winners)}"
+        draw_text(d, (48, 50), _fit(d, won, font(16, bold=True), w - 60), font(16, bold=True), BUMP, anchor="lm")
+        turns = f"{number} turn{'s' if number != 1 else ''}"
+        draw_text(d, (16, 84), f"after {turns}, {laps} lap{'s' if laps != 1 else ''} to win", small, TEXT_DIM,
                   anchor="lm")
         return img
     kc = kart_colour(colour) if colour else TEXT
@@ -561,11 +563,12 @@ def _row_image(w: int, h: int, key: tuple, active: bool, to_act: bool, winner: b
     name_font = font(15, bold=True)
     label = name + (f" · team {team + 1}" if team is not None else "")
     flag_w = 17 * laps
-    draw_text(d, (58, 18), _fit(d, label, name_font, w - 70 - flag_w), name_font, TEXT, anchor="lm")
+    tag_w = 52 if winner else 0
+    draw_text(d, (58, 18), _fit(d, label, name_font, w - 70 - flag_w - tag_w), name_font, TEXT, anchor="lm")
     for i in range(laps):
         draw_flag(d, (w - flag_w - 4 + 17 * i + 8, 18), 15, i < flags)
     if winner:
-        draw_text(d, (w - flag_w - 10, 18), "winner", font(12, bold=True), BUMP, anchor="rm")
+        draw_text(d, (w - flag_w - 8, 18), "winner", font(12, bold=True), BUMP, anchor="rm")
     # second line: bottle tops, fuel dice, saddlebag tiles, where the kart is
     y = 42
     small = font(13)
