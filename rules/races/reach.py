@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from rules.hexgrid import Facing, Hex
+from rules.hexgrid import Facing, Hex, parse_label
 from rules.races.movement import CAP, Field, Lookahead, Plan, step_plans
 from rules.races.state import PHASE_MOVE
 
@@ -51,7 +51,10 @@ def _without(fld: Field, seat: int) -> Field:
 
 
 def reach(game: Races) -> Reach:
-    """Where the player to act can still drive this move (empty outside Phase 5 or during a question)."""
+    """Where the player to act can still drive this move; when a kart enters the race (R15), the start
+    cells it may choose. Empty otherwise (before the roll, or while another question waits)."""
+    if game.choice is not None and game.choice.kind == "enter":
+        return Reach(frozenset(parse_label(o) for o in game.choice.options))
     if game.phase != PHASE_MOVE or game.choice is not None:
         return Reach()
     kart = game.karts[game.turn.seat]

@@ -134,3 +134,10 @@ def test_a_huge_roll_still_answers_quickly_enough_and_on_the_track() -> None:
     found = reach(game)
     assert found.ends
     assert all(game.track.on_track(c) or game.track.is_stream(c) for c in found.cells)
+
+
+def test_entering_the_race_shows_the_free_start_cells() -> None:
+    """R15: a kart enters on a free start cell of its player's choice."""
+    game = Races.create({"seats": [{"name": "Ann"}, {"name": "Bob"}], "options": {"track": "A"}}, 3)
+    assert game.choice is not None and game.choice.kind == "enter"
+    assert reachable_cells(game) == set(game.choice.options)
