@@ -49,6 +49,7 @@ from render.races.pieces import (
     draw_trap,
     hex_ring,
     kart_colour,
+    rim_for,
 )
 from render.races.symbols import (
     INK,
@@ -422,6 +423,8 @@ def _draw_path(draw: ImageDraw.ImageDraw, turn: Mapping[str, Any], geo, size: fl
     labels = list(turn.get("path") or [])
     if not labels:
         return
+    if sum(colour) < 150:
+        colour = rim_for(colour)  # a black kart's path in light grey, to stand out from its casing
     start = turn.get("move_from")
     cells = ([parse_label(start)] if start else []) + [parse_label(x) for x in labels]
     pts = [geo.centre(c) for c in cells]
