@@ -216,21 +216,28 @@ def _race_ahead(game: Any) -> Any:
 
 
 def expand(game: Game, text: str) -> str:
-    """Terminal shorthands in the game's notation: in a race, ``move CELL`` (or just ``CELL``) stands for
-    the whole move that ends there, as ``/race move`` does."""
+    """Terminal shorthands in the game's notation. In a race: ``move CELL`` stands for the whole move that
+    ends there (as ``/race move`` does), and a lone word for the one legal ``choose``, ``step`` or whole move
+    it can mean (``E10`` at the start, ``left`` while driving, ``NE`` when a facing is asked)."""
     if game.key != "races":
-        return text
-    words = text.split()
-    if len(words) == 2 and words[0].lower() in ("move", "m"):
-        cell = words[1]
-    elif len(words) == 1 and re.fullmatch(r"[A-Za-z]{1,2}\d{1,2}", words[0]):
-        cell = words[0]
-    else:
         return text
     from bot.games.races import destinations
 
-    move = destinations(game, game.legal_actions()).get(cell.upper())
-    return str(move) if move is not None else (f"move {cell}" if len(words) == 1 else text)
+    words = text.split()
+    acts = game.legal_actions()
+    if len(words) == 2 and words[0].lower() in ("move", "m"):
+        move = destinations(game, acts).get(words[1].upper())
+        return str(move) if move is not None else text
+    if len(words) != 1:
+        return text
+    legal = {str(a).lower(): str(a) for a in acts}
+    for candidate in (f"choose {text}", f"step {text}"):
+        if candidate.lower() in legal:
+            return legal[candidate.lower()]
+    if text.lower() in ("left", "straight", "right", "l", "s", "r"):
+        return f"step {text}"
+    move = destinations(game, acts).get(text.upper())
+    return str(move) if move is not None else text
 
 
 def hand_text(game: Game, seat: int) -> str:

@@ -16,7 +16,7 @@ import pytest
 
 from bot.cli import main
 from bot.store import SqliteStore
-from bot.terminal import SeatSpec, parse_seats, plain
+from bot.terminal import SeatSpec, expand, parse_seats, plain
 
 RACE_SEED = 11  # a one-lap race of a few dozen moves on track A
 #: two-lap races, tried in turn until one has a kart picking up a junk tile (hidden from the other player)
@@ -165,3 +165,21 @@ def test_seat_specs_and_plain_text():
         parse_seats("human,genius", ["random", "smart"])
     assert plain("<@1001> played `roll 2`; **Computer 1** waits. <@-1>", {1001: "Ann"}) == \
         "Ann played roll 2; Computer 1 waits. someone"
+
+
+def test_race_shorthands_become_legal_notation():
+    """A lone cell answers the start-cell question; ``move CELL`` is the whole move ending there."""
+    from bot.games.races import destinations
+    from rules.races import Races
+
+    game = Races.create({"seats": [{"name": "A"}, {"name": "B"}], "options": {"track": "A", "laps": 1}}, 3)
+    assert game.choice is not None
+    first = game.choice.options[0]
+    assert expand(game, first.lower()) == f"choose {first}"
+    game.apply(f"choose {first}")
+    game.apply("roll 3")
+    moves = {cell: m for cell, m in destinations(game, game.legal_actions()).items() if len(m.cells) > 1}
+    cell, move = next(iter(moves.items()))
+    assert expand(game, f"move {cell}") == str(move)
+    assert expand(game, "left") == "step left"
+    assert expand(game, "roll 2") == "roll 2"  # anything else is passed on unchanged
