@@ -128,6 +128,8 @@ def _slot(d: ImageDraw.ImageDraw, box: tuple[int, int, int, int], loc: int, pid:
     if tiles is not None:
         capacity = catalogue.supply().printed_saddlebag if spec is None else spec.capacity
         _bag(d, box, tiles, capacity)
+    if spec is not None and loc == PRINTED_BAG:
+        draw_text(d, ((x0 + x1) / 2, y1 - 38), "covers the printed saddlebag", font(12, condensed=True), TEXT_DIM)
     if pid == "turbo-engine":
         _fuel(d, box, "white", int(fuel.get("white", 0)), "Turbo Fuel dice")
     elif pid == "jet-engine":
