@@ -26,8 +26,8 @@ def game_at(points: int, karts: list[dict[str, Any]] | None = None, **extra: Any
 
 
 def drive_every_way(game: Races) -> tuple[set[str], set[str]]:
-    """Brute force through the engine: (cells where the move ends, cells driven through) over every
-    sequence of legal single steps."""
+    """Brute force through the engine: (cells where the move ends, cells driven or flown through)
+    over every sequence of legal single steps."""
     ends: set[str] = set()
     visited: set[str] = set()
     seat = game.turn.seat
@@ -41,6 +41,10 @@ def drive_every_way(game: Races) -> tuple[set[str], set[str]]:
             cell = nxt.karts[seat].cell
             assert cell is not None
             visited.add(cell.label)
+            gap = g.track.gap_cells.get(action.cell) if action.cell is not None else None
+            if gap is not None:  # R7: a jump flies over the gap, or falls into it
+                flown = gap.cells[: gap.cells.index(cell) + 1] if cell in gap.cells else gap.cells
+                visited.update(c.label for c in flown)
             if nxt.turn.seat != seat or nxt.phase != "move":
                 ends.add(cell.label)
             else:
@@ -141,3 +145,41 @@ def test_entering_the_race_shows_the_free_start_cells() -> None:
     game = Races.create({"seats": [{"name": "Ann"}, {"name": "Bob"}], "options": {"track": "A"}}, 3)
     assert game.choice is not None and game.choice.kind == "enter"
     assert reachable_cells(game) == set(game.choice.options)
+
+
+def _random_position(rng, track_name: str) -> dict[str, Any] | None:
+    from rules.races.track import get_track
+
+    track = get_track(track_name)
+    cells = sorted(c for c in track.track_cells if c not in track.pits)
+    mover = rng.choice(cells)
+    near = [c for c in cells if 1 <= c.distance(mover) <= 2]
+    others = rng.sample(near, min(len(near), rng.randint(1, 3)))
+    facings = ["N", "NE", "SE", "S", "SW", "NW"]
+    colours = ["red", "blue", "green", "yellow"]
+    karts = [{"colour": colours[0], "cell": mover.label, "facing": rng.choice(facings)}]
+    karts += [{"colour": colours[i + 1], "cell": c.label, "facing": rng.choice(facings)} for i, c in enumerate(others)]
+    return {"track": track_name, "karts": karts, "turn": "red", "phase": "move", "points": rng.randint(1, 3)}
+
+
+@pytest.mark.parametrize("track", ["A", "B"])
+def test_reach_agrees_with_the_engine_on_random_positions(track: str) -> None:
+    """R5, R6, R7, R9 and bumping, on positions drawn at random near walls, bridges and karts."""
+    import random
+
+    from rules.contract import SetupError
+
+    rng = random.Random(f"reach-{track}")
+    checked = 0
+    while checked < 12:
+        position = _random_position(rng, track)
+        try:
+            game = Races.from_position(position)
+        except SetupError:
+            continue
+        if game.phase != "move" or game.choice is not None:
+            continue
+        ends, passes = drive_every_way(game)
+        found = reach(game)
+        assert ({c.label for c in found.ends}, {c.label for c in found.passes}) == (ends, passes), position
+        checked += 1
