@@ -74,6 +74,7 @@ class Races(Arsenal, Game):
         self.dice_left: dict[str, int] = {}
         self.dice = Dice.seeded(0)
         self.turn = Turn(0)
+        self.last_turn: Turn | None = None  # the turn just finished, for pictures and narration
         self.choice: Choice | None = None
         self._ply = 0
         self._winners: list[int] = []
@@ -384,6 +385,7 @@ class Races(Arsenal, Game):
         g.dice_left = dict(self.dice_left)
         g.dice = self.dice.copy()
         g.turn = self.turn.copy()
+        g.last_turn = self.last_turn.copy() if self.last_turn is not None else None
         g.choice = self.choice.copy() if self.choice else None
         g._winners = list(self._winners)
         return g
@@ -745,6 +747,7 @@ class Races(Arsenal, Game):
             self.turn.phase = PHASE_OVER
             return
         nxt = (self.turn.seat + 1) % len(self.karts)
+        self.last_turn = self.turn
         self._begin_turn(nxt, self.turn.number + 1)
 
     # Choices ----------------------------------------------------------------------------------------
@@ -937,6 +940,7 @@ class Races(Arsenal, Game):
             "dice_left": dict(self.dice_left),
             "dice": self.dice.to_dict(),
             "turn": self.turn.to_dict(),
+            "last_turn": self.last_turn.to_dict() if self.last_turn is not None else None,
             "choice": self.choice.to_dict() if self.choice else None,
             "winners": list(self._winners),
             "events": [e.to_dict() for e in self.last_events],
@@ -965,6 +969,7 @@ class Races(Arsenal, Game):
         g.dice_left = {k: int(v) for k, v in data["dice_left"].items()}
         g.dice = Dice.from_dict(data["dice"])
         g.turn = Turn.from_dict(data["turn"])
+        g.last_turn = Turn.from_dict(data["last_turn"]) if data.get("last_turn") else None
         g.choice = Choice.from_dict(data["choice"]) if data.get("choice") else None
         g._winners = [int(s) for s in data.get("winners", [])]
         g.last_events = [Event.from_dict(e) for e in data.get("events", [])]
@@ -999,6 +1004,7 @@ class Races(Arsenal, Game):
             "karts": karts,
             "board": board,
             "turn": self.turn.to_dict(),
+            "last_turn": self.last_turn.to_dict() if self.last_turn is not None else None,
             "choice": choice,
             "supply": {
                 "junk": len(self.junk),

@@ -151,3 +151,15 @@ def test_the_worked_turn_in_the_notation_guide_plays_as_written():
     assert g.karts[0].bottle_tops == 2 and g.turn.points == 6
     g.apply("move M8 M9 M10 M11 M12 M13")
     assert g.karts[0].cell.label == "M13" and g.turn.seat == 1
+
+
+def test_the_view_keeps_the_turn_just_finished_for_the_picture():
+    """After the dice pass, the view still holds the last move's path and happenings (last_turn)."""
+    g = position([{"colour": "red", "cell": "J3", "facing": "SE"}, {"colour": "blue", "cell": "K4", "facing": "N"}],
+                 phase="roll", dice=[1, 2])
+    g.apply("roll 2")
+    g.apply("move K3 L3 M3")
+    view = g.view(None)
+    assert view["turn"]["seat"] == 1 and view["turn"]["path"] == []
+    assert view["last_turn"]["seat"] == 0 and view["last_turn"]["path"] == ["K3", "L3", "M3"]
+    assert view["last_turn"]["dice"] == {"green": [1, 2]}
