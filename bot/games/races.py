@@ -376,7 +376,9 @@ def make_group() -> app_commands.Group:
     async def mine(interaction: discord.Interaction) -> tuple[Any, list[Any]]:
         """The game and the asker's legal actions (empty when it is not their turn)."""
         _, game, seat = await state(interaction)
-        return game, legal(game, seat)
+        if game is None:
+            return None, []
+        return game, await asyncio.to_thread(legal, game, seat)  # a long roll's whole moves take a while
 
     def choices(pairs: Iterable[tuple[str, str]], current: str) -> list[Choice[str]]:
         return [Choice(name=n[:100], value=v) for n, v in fuzzy(pairs, current or "")]

@@ -76,6 +76,21 @@ def slash_for(action: str) -> tuple[str, dict]:
     return f"race {verb}", {}
 
 
+def assert_buttons_legal(game, board: Sent) -> None:
+    """Every button plays a legal action (a relative step counts as the cell it leads to), fits in a
+    custom_id and within Discord's 25 buttons."""
+    legal = {str(a) for a in game.legal_actions()}
+    assert len(board.custom_ids) <= 25
+    for cid in board.custom_ids:
+        assert len(cid) <= 100
+        action = cid.split(":", 3)[3]
+        if action.startswith("step ") and action.split()[1] in ("left", "straight", "right"):
+            assert any(step_word(game, game.parse_action(a)) == action.split()[1] for a in legal
+                       if a.startswith("step ")), action
+        else:
+            assert action in legal, action
+
+
 async def play_out(h: DiscordHarness, board: Sent, *, buttons: bool, limit: int = 400) -> tuple[Sent, dict]:
     """Play the race to its end; returns the last board and how many moves went by button and by command."""
     users = {0: ANN, 1: BOB}
@@ -87,6 +102,7 @@ async def play_out(h: DiscordHarness, board: Sent, *, buttons: bool, limit: int 
             return board, used
         seat = game.to_act
         before = rec.version
+        assert_buttons_legal(game, board)
         action = drivers[seat].choose(game, seat)
         word = step_word(game, game.parse_action(action)) if action.startswith("step") else None
         wanted = {action, f"step {word}"} if word else {action}
@@ -299,3 +315,41 @@ def test_narrate_shows_a_secret_only_in_the_owners_events():
     e = Event("pickup", "Ann (red) picks up a junk tile at F7.", 0, {}, "You picked up oil.")
     assert FRONT.narrate([e.for_viewer(None)]) == "Ann (red) picks up a junk tile at F7."
     assert FRONT.narrate([e]).endswith("You picked up oil.")
+
+
+async def test_crew_tiles_in_the_hand_and_a_trap_set_by_command(h):
+    """Crew setup (optional rules): Pockets' first starting set brings tiles; /race hand shows them to Ann
+    alone, and /race trap offers only her trap tiles and the cells next to her kart (Phase 1)."""
+    only(await h.slash(ANN, "game new", game="races", track="A", laps=1, crew=True))
+    only(await h.slash(ANN, "game join", colour="red", character="pockets", set=1))
+    only(await h.slash(BOB, "game join", colour="blue", character="Tiny", set=2))
+    only(await h.slash(ANN, "game start"))
+    bob = driver_for("races", "smart", 5)
+    for _ in range(20):
+        _, game = await game_state(h)
+        if game.to_act == 0 and game.phase == "deeds":
+            break
+        seat = game.to_act
+        action = bob.choose(game, seat) if seat == 1 else str(game.legal_actions()[0])
+        path, opts = slash_for(action)
+        assert public(await h.slash([ANN, BOB][seat], path, **opts))
+    else:
+        raise AssertionError("Ann never reached Phase 1")
+    r = only(await h.slash(ANN, "race hand"))
+    assert r.ephemeral and "glue" in r.content and "magnet" in r.content and r.png
+    r = only(await h.slash(BOB, "race hand"))
+    assert "glue" not in r.content
+    assert not any("glue" in s.content for s in h.messages() if not s.ephemeral)
+    kinds = {c["value"] for c in await h.autocomplete(ANN, "race trap", "tile", tile="")}
+    assert kinds == {"glue", "oil", "acid", "spring"}
+    traps = {str(a) for a in game.legal_actions() if str(a).startswith("trap oil")}
+    cells = [c["value"] for c in await h.autocomplete(ANN, "race trap", "cell", tile="oil", cell="")]
+    assert cells and {f"trap oil {c}" for c in cells} <= {t.rsplit(" ", 1)[0] for t in traps}
+    arrows = [c["value"] for c in await h.autocomplete(ANN, "race trap", "arrow", tile="oil", cell=cells[0])]
+    assert arrows and all(f"trap oil {cells[0]} {a}" in traps for a in arrows)
+    sent = await h.slash(ANN, "race trap", tile="oil", cell=cells[0], arrow=arrows[0])
+    assert public(sent) and not public(sent)[0].ephemeral
+    _, game = await game_state(h)
+    placed = {c.label: t for c, t in game.board.items()}
+    assert placed[cells[0]].kind == "oil" and placed[cells[0]].arrow.name == arrows[0]
+    assert game.karts[0].tile_count == 4
