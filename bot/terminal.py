@@ -380,7 +380,15 @@ class Terminal:
                 self.notes.setdefault(note.seat, []).append(note.text)
 
     async def run(self, first: Reply) -> int:
-        """Play from the start reply to the end of the game or of the input. Returns an exit code."""
+        """Play from the start reply to the end of the game or of the input. Returns an exit code.
+        Interrupted (Ctrl-C), the game is marked aborted before the interruption goes on."""
+        try:
+            return await self._play(first)
+        except (KeyboardInterrupt, asyncio.CancelledError):
+            await self._stop("Interrupted")
+            raise
+
+    async def _play(self, first: Reply) -> int:
         self.show(first)
         if not first.ok:
             return 1

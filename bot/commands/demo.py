@@ -72,23 +72,23 @@ def run(args: argparse.Namespace) -> int:
 
 
 async def _demo(args: argparse.Namespace, db: str) -> int:
+    from bot import terminal as term
     from bot.commands.play import game_options
     from bot.service import Service
     from bot.store import SqliteStore
-    from bot.terminal import PictureWriter, SeatSpec, format_standings, new_channel_id, open_table, play_computers
 
     started = time.perf_counter()
     seed = args.seed if args.seed is not None else secrets.randbits(31)
     try:
-        pictures = PictureWriter(Path(args.out))
+        pictures = term.PictureWriter(Path(args.out))
     except OSError as exc:
         print(f"junkyard demo: cannot write to {args.out}: {exc}", file=sys.stderr)
         return 1
     async with SqliteStore(db) as store:
         service = Service(store, seed_source=lambda: seed)
-        channel = new_channel_id()
-        first, _ = await open_table(service, channel, args.game, game_options(args),
-                                    [SeatSpec(args.kind)] * args.seats)
+        channel = term.new_channel_id()
+        first, _ = await term.open_table(service, channel, args.game, game_options(args),
+                                         [term.SeatSpec(args.kind)] * args.seats)
         if not first.ok or first.game_id is None:
             print(f"junkyard demo: {first.text}", file=sys.stderr)
             return 1
@@ -98,26 +98,31 @@ async def _demo(args: argparse.Namespace, db: str) -> int:
         print(_title(game, args, seed), flush=True)
         progress = Progress(sys.stderr)
         progress.update(game)
-        while True:
-            reply = await play_computers(service, channel, args.every)
-            if reply is None:
-                break
-            pictures.write(reply.png, reply.version)
-            rec = await store.get_game(game_id)
-            game = await service.load(rec)
-            progress.update(game)
-            if rec.version >= MOVE_CAP:
-                await service.abort(channel, rec.host_id)
-                break
-        progress.finish()
+        try:
+            while True:
+                reply = await term.play_computers(service, channel, args.every)
+                if reply is None:
+                    break
+                pictures.write(reply.png, reply.version)
+                rec = await store.get_game(game_id)
+                game = await service.load(rec)
+                progress.update(game)
+                if rec.version >= MOVE_CAP:
+                    break
+        except (KeyboardInterrupt, asyncio.CancelledError):
+            await service.abort(channel, term.HOST_ID)  # a kept database holds no half-played game
+            raise
+        finally:
+            progress.finish()
         rec = await store.get_game(game_id)
         game = await service.load(rec)
         if not game.is_over:
+            await service.abort(channel, term.HOST_ID)
             print(f"junkyard demo: the game stopped unfinished after {rec.version} moves", file=sys.stderr)
             return 1
         actions = [a.action for a in await store.actions(game_id)]
     print(f"\n{_ending(game)}\n")
-    print(format_standings(game))
+    print(term.format_standings(game))
     print()
     if pictures.written:
         print(f"Board pictures: {len(pictures.written)} in {pictures.dir}/ "
