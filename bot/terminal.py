@@ -215,6 +215,28 @@ def _race_ahead(game: Any) -> Any:
     return ahead
 
 
+def situation(game: Game) -> str:
+    """Where the turn stands, in a few words: the phase and the points to drive, or the roll to move."""
+    view = game.view(None)
+    if game.key == "races":
+        turn = view.get("turn") or {}
+        if view.get("choice"):
+            return str(view["choice"]["prompt"]).rstrip(".")
+        if view["phase"] == "move" and turn.get("reversing"):
+            return "Reversing"
+        if view["phase"] == "move":
+            dice = turn.get("dice") or {}
+            rolled = " ".join(f"{colour} {', '.join(map(str, faces))}" for colour, faces in dice.items() if faces)
+            points = turn.get("points", 0)
+            return f"Rolled {rolled}: {points} point{'s' if points != 1 else ''} to drive" if rolled else \
+                f"{points} points to drive"
+        return {"roll": "Phase 3: roll or reverse", "deeds": "Phase 1: traps, weapons, gadgets",
+                "parts": "Phase 2: parts and fuel"}.get(view["phase"], f"Phase: {view['phase']}")
+    if game.key == "piecepack" and view.get("phase") == "move":
+        return f"You rolled {view['roll']}: move exactly that far"
+    return ""
+
+
 def expand(game: Game, text: str) -> str:
     """Terminal shorthands in the game's notation. In a race: ``move CELL`` stands for the whole move that
     ends there (as ``/race move`` does), and a lone word for the one legal ``choose``, ``step`` or whole move
@@ -356,6 +378,8 @@ class Terminal:
         self._last_seat: int | None = None
         #: (seat, move) of the short list shown last, so commands don't print it again
         self._listed: tuple[int, int] | None = None
+        #: the short list's how-to was printed once
+        self._hinted = False
         #: "Player 2 (blue)" by seat
         self.labels: dict[int, str] = {}
 
@@ -432,7 +456,13 @@ class Terminal:
             self._private(seat, self.notes.pop(seat, []), hand_text(game, seat))
         items = short_list(game, seat)
         self.numbered = [a for a, _ in items]
-        self.say("Your moves (type one, or its number; 'legal' lists every one, 'help' the commands):")
+        where = situation(game)
+        if self._hinted:
+            self.say(f"{where}. Your moves:" if where else "Your moves:")
+        else:
+            self._hinted = True
+            self.say((f"{where}. " if where else "") +
+                     "Your moves (type one, or its number; 'legal' lists every one, 'help' the commands):")
         self._numbered(items[:SHORT_LIST])
         if len(items) > SHORT_LIST:
             self.say(f"   … and {len(items) - SHORT_LIST} more: type 'legal'")
@@ -555,4 +585,4 @@ def _is_tty(stream: TextIO) -> bool:
 
 __all__ = ["COMMANDS", "HUMAN", "PictureWriter", "SeatSpec", "Terminal", "expand", "format_standings", "hand_text",
            "local_user", "new_channel_id", "open_table", "parse_seats", "plain", "play_computers", "seat_label",
-           "short_list", "standings"]
+           "short_list", "situation", "standings"]
