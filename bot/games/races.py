@@ -138,6 +138,11 @@ def _progress_of(game: Any) -> Callable[[Sequence[Any]], float]:
     return ahead
 
 
+def choice_label(kind: str, option: str) -> str:
+    """A button label for an answer to a pending choice."""
+    return {"bag": f"Bag {option}", "ram": f"Push {option}", "snatch": f"Tile {option}"}.get(kind, option)
+
+
 def part_name(pid: str) -> str:
     spec = catalogue.parts().get(pid)
     return spec.name if spec else pid
@@ -316,30 +321,38 @@ class RaceFront(BaseFront):
     # Buttons -----------------------------------------------------------------------------------
 
     def buttons(self, game: Game, seat: int) -> list[ButtonSpec]:
+        """The common flow: answers to a pending choice (R14); dice to roll or reverse; steps left, straight
+        or right and whole moves to the cells furthest on; done; refuelling. Everything else is a command."""
         acts = legal(game, seat)
         if not acts:
             return []
         g: Any = game
-        out: list[ButtonSpec] = []
         if isinstance(acts[0], act.Choose):
-            return [ButtonSpec(str(a.option), str(a), "primary") for a in acts][:MAX_BUTTONS]
+            kind = g.choice.kind if g.choice is not None else ""
+            return [ButtonSpec(choice_label(kind, a.option), str(a), "primary") for a in acts][:MAX_BUTTONS]
+        out: list[ButtonSpec] = []
         rolls = [a for a in acts if isinstance(a, act.Roll)]
-        for a in rolls:
-            label = f"Roll {a.green}" + (f" +{a.white}w" if a.white else "") + (f" +{a.red}r" if a.red else "")
-            out.append(ButtonSpec(label, str(a), "primary" if not (a.white or a.red) else "success"))
+        out += [ButtonSpec(f"Roll {a.green}", str(a), "primary") for a in rolls if not (a.white or a.red)]
         if any(isinstance(a, act.Reverse) for a in acts):
             out.append(ButtonSpec("Reverse", "reverse", "secondary"))
+        for a in rolls:
+            if a.white or a.red:
+                fuel = (f" +{a.white} white" if a.white else "") + (f" +{a.red} red" if a.red else "")
+                out.append(ButtonSpec(f"Roll {a.green}{fuel}", str(a), "success"))
         steps = [a for a in acts if isinstance(a, act.Step)]
-        words = {w: a for a in steps if (w := step_word(g, a)) is not None}
+        words = {w for a in steps if (w := step_word(g, a)) is not None}
+        back = bool(getattr(g.turn, "reversing", False))
         for turn in (-1, 0, 1):
             word = RELATIVE[turn]
             if word in words:
-                out.append(ButtonSpec(f"{'↶↑↷'[turn + 1]} {word}", f"step {word}", "primary"))
+                label = f"Back {word}" if back else f"{'↖↑↗'[turn + 1]} {word}"
+                out.append(ButtonSpec(label, f"step {word}", "primary"))
+        if any(isinstance(a, act.Done) for a in acts):
+            out.append(ButtonSpec("Stop here" if back else "Done", "done", "danger" if steps else "secondary"))
+        out += [ButtonSpec(f"Refuel {a.colour}", str(a), "success") for a in acts if isinstance(a, act.Refuel)]
         for cell, move in destinations(g, acts).items():
             if len(str(move)) <= MAX_BUTTON_ACTION:
                 out.append(ButtonSpec(f"→ {cell}", str(move), "success"))
-        if any(isinstance(a, act.Done) for a in acts):
-            out.append(ButtonSpec("Done", "done", "danger" if steps else "secondary"))
         return out[:MAX_BUTTONS]
 
     def command_group(self) -> app_commands.Group | None:
