@@ -325,6 +325,14 @@ def draw_live_layers(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], base: B
     turn = view.get("turn") or {}
     _draw_path(draw, turn, geo, size, colours.get(turn.get("seat"), WHITE), ink or (lambda c: c))
     track = base.track
+    active = view.get("to_act")
+    for k in karts:
+        if k["seat"] == active and k.get("cell") is not None and view.get("phase") != "over":
+            c = geo.centre(parse_label(k["cell"]))  # the kart to play: a yellow ring round its cell
+            draw.polygon(hex_ring(c, size, 0.97), outline=(ink or (lambda x: x))(PATH_CASING),
+                         width=max(3, round(size * 0.2)))
+            draw.polygon(hex_ring(c, size, 0.93), outline=(ink or (lambda x: x))(BUMP),
+                         width=max(2, round(size * 0.12)))
     for k in karts:
         if k.get("cell") is None:
             continue
