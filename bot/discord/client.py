@@ -76,4 +76,5 @@ class JunkyardBot(commands.Bot):
     async def resume_computers(self) -> None:
         """Games left waiting for a computer player (the bot stopped mid-sequence) play on."""
         for channel_id in await self.service.channels_waiting_on_computers():
-            schedule_computers(self, channel_id)
+            if channel_id > 0:  # terminal games use negative channel ids; they are not Discord's
+                schedule_computers(self, channel_id)
