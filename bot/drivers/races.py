@@ -21,7 +21,7 @@ saddlebags, how far a Battering Ram pushes, facings after a Spring or a Magnet, 
 from __future__ import annotations
 
 import heapq
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from bot.drivers import register_driver
@@ -42,11 +42,13 @@ STREAM_COST = 2.0  # a fall: the rest of the move is lost, and the lap state doe
 TILE_VALUE = 2.0  # a junk tile picked up, when there is room for it
 TOP_VALUE = 0.6  # one bottle top
 TRAP_COST = 6.0  # driving into a trap
+WHOLE_SLACK = 1.0  # a listed whole move this close to the best plan is played in one go
+BUMP_COST = 0.5  # bumping a kart on later in the move (it may block the way once pushed)
 BOMB_NEXT_COST = 3.0  # ending next to a Time Bomb that may go off
 WIN_VALUE = 10_000.0
 ROLL_GREEN = 10.5  # what three green dice are worth
 MAX_DICE_WITH_RED = 9  # more dice than this and five sixes (the Jet Engine blows off) get likely
-TRAP_KINDS = ("glue", "oil", "spring", "time-bomb", "acid")
+TRAP_REACH = 12  # traps are laid only for karts at most this far behind: they stay on the racing line
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -58,11 +60,27 @@ class TrackInfo:
     """Progress data for one track: distance to the next scoring line crossing per lap state."""
 
     track: Track
-    dist: dict[tuple[Hex, Facing, int], int]
+    dist: dict[tuple[Hex, Facing, int], float]
     lap: int
     big: int
     moves: dict = field(default_factory=dict)
     transitions: dict = field(default_factory=dict)
+    preds: dict = field(default_factory=dict, repr=False)
+    sources: list = field(default_factory=list, repr=False)
+    with_traps_cache: dict = field(default_factory=dict, repr=False)
+
+    def with_traps(self, traps: frozenset[Hex]) -> TrackInfo:
+        """The same data with distances that count driving into a trap as :data:`TRAP_COST` extra steps, so
+        a kart prefers a way round and still takes the trap when it is the only way on."""
+        if not traps:
+            return self
+        hit = self.with_traps_cache.get(traps)
+        if hit is None:
+            if len(self.with_traps_cache) > 32:
+                self.with_traps_cache.clear()
+            hit = replace(self, dist=_distances(self.preds, self.sources, traps), with_traps_cache={})
+            self.with_traps_cache[traps] = hit
+        return hit
 
     def step_mode(self, a: Hex, b: Hex, mode: int) -> tuple[int, bool]:
         """The lap state after driving (or being pushed) from ``a`` to ``b``, and whether it scores (R4)."""
@@ -91,6 +109,25 @@ class TrackInfo:
 _INFO: dict[str, tuple[Track, TrackInfo]] = {}
 
 
+def _distances(preds: dict, sources: list, traps: frozenset[Hex]) -> dict[tuple[Hex, Facing, int], float]:
+    """Backward search from the scoring crossings: fewest steps (a trap entered counts extra) per state."""
+    dist: dict[tuple[Hex, Facing, int], float] = dict.fromkeys(sources, 1.0)
+    heap = [(1.0, i, s) for i, s in enumerate(sources)]
+    heapq.heapify(heap)
+    counter = len(heap)
+    while heap:
+        d, _, s = heapq.heappop(heap)
+        if d > dist[s]:
+            continue
+        nd = d + (1.0 + TRAP_COST if s[0] in traps else 1.0)
+        for p in preds.get(s, ()):
+            if nd < dist.get(p, 1e9):
+                dist[p] = nd
+                counter += 1
+                heapq.heappush(heap, (nd, counter, p))
+    return dist
+
+
 def track_info(track: Track) -> TrackInfo:
     """The cached progress data of a track (computed once per track object)."""
     hit = _INFO.get(track.name)
@@ -109,19 +146,9 @@ def track_info(track: Track) -> TrackInfo:
                         sources.append(state)
                     else:
                         preds.setdefault((nxt, nf, nmode), []).append(state)
-    dist: dict[tuple[Hex, Facing, int], int] = {s: 1 for s in sources}
-    heap = [(1, i, s) for i, s in enumerate(sources)]
-    heapq.heapify(heap)
-    counter = len(heap)
-    while heap:
-        d, _, s = heapq.heappop(heap)
-        if d > dist[s]:
-            continue
-        for p in preds.get(s, ()):
-            if d + 1 < dist.get(p, 1 << 30):
-                dist[p] = d + 1
-                counter += 1
-                heapq.heappush(heap, (d + 1, counter, p))
+    info.preds = preds
+    info.sources = sources
+    dist = _distances(preds, sources, frozenset())
     info.dist = dist
     laps = []
     for behind, ahead in track.line:
@@ -199,7 +226,7 @@ def _terrain_costs(game: Races, kart: Kart) -> dict[Terrain, float]:
 def context(game: Races, seat: int) -> Context:
     view = game.view(seat)
     track = game.track
-    info = track_info(track)
+    info = track_info(track).with_traps(game.field().stop_cells)
     kart = game.karts[seat]
     junk: set[Hex] = set()
     bombs: set[Hex] = set()
@@ -217,7 +244,15 @@ def context(game: Races, seat: int) -> Context:
     mates = frozenset(k.seat for k in game.karts if game.teams and k.seat != seat and k.team == kart.team)
     return Context(game, seat, info, kart, frozenset(junk), frozenset(bombs), max(0, room),
                    max(0, min(cap - kart.bottle_tops, game.bottle_tops_left)), _terrain_costs(game, kart),
-                   _pit_bonus(game, kart, own), game.laps - kart.flags, mates)
+                   _pit_bonus(game, kart, own), _flags_to_win(game, kart, mates), mates)
+
+
+def _flags_to_win(game: Races, kart: Kart, mates: frozenset[int]) -> int:
+    """Flags this kart still needs for the race to be won by scoring them (R4); in team racing only the
+    last team member still short of the laps wins by its own lap."""
+    if kart.flags >= game.laps or any(game.karts[m].flags < game.laps for m in mates):
+        return 1 << 20
+    return game.laps - kart.flags
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -328,6 +363,7 @@ def search(ctx: Context, fld: Field, seeds: dict[State, tuple[float, int, tuple[
     info = ctx.info
     trans = info.transitions
     karts = fld.karts
+    bumped = fld.bumped
     stops = fld.stop_cells
     track = ctx.track
     dist = info.dist
@@ -386,15 +422,23 @@ def search(ctx: Context, fld: Field, seeds: dict[State, tuple[float, int, tuple[
                     state = (end, nf, mode, laps)
                     nq = q - cost
                 else:
+                    pen = 0.0
                     if target in karts:
-                        continue
+                        # a kart in the way: bump it on if it can be pushed (judged exactly when reached)
+                        if karts[target] in bumped:
+                            continue
+                        beyond = target.neighbour(nf)
+                        if beyond in karts or not track.may_bump(target, beyond):
+                            continue
+                        pen = BUMP_COST
                     moved = True
                     nmode, scored = modes[mode]
                     nlaps = laps + scored
                     if target in stops:
-                        finish(score + end_value(ctx, target, nf, nmode, nlaps) - TRAP_COST, seed, (target, link))
+                        finish(score - pen + end_value(ctx, target, nf, nmode, nlaps) - TRAP_COST, seed,
+                               (target, link))
                         continue
-                    nscore = score + (TILE_VALUE if target in junk else 0.0)
+                    nscore = score - pen + (TILE_VALUE if target in junk else 0.0)
                     if target in tops:
                         nscore += TOP_VALUE * min(tops[target], top_room)
                     state = (target, nf, nmode, nlaps)
@@ -509,6 +553,13 @@ class RacingDriver:
                 whole = act.Move(rest)
                 if whole in wholes:
                     return str(whole)
+                same_end = next((m for m in wholes if m.cells[-1] == rest[-1]), None)
+                if same_end is not None and len(rest) == game.turn.points:
+                    ctx = context(game, seat)
+                    mode = mode_of(kart)
+                    mine = path_value(ctx, kart.cell, kart.facing, mode, rest)
+                    if path_value(ctx, kart.cell, kart.facing, mode, same_end.cells) >= mine - WHOLE_SLACK:
+                        return str(same_end)
                 if rest[0] in steps:
                     self._remember(game, seat, rest)
                     return str(act.Step(rest[0]))
@@ -536,15 +587,17 @@ class RacingDriver:
             found = search(ctx, base, seeds, left)
             if found[0] > best[0]:
                 best = found
-        whole_best: tuple[float, act.Move] | None = None
-        for move in wholes:
-            v = path_value(ctx, kart.cell, kart.facing, mode, move.cells)
-            if whole_best is None or v > whole_best[0]:
-                whole_best = (v, move)
-        if whole_best is not None and (best[1] < 0 or whole_best[0] >= best[0] - 1e-9):
-            return str(whole_best[1])
         if best[1] < 0:
+            if wholes:
+                return str(max(wholes, key=lambda m: path_value(ctx, kart.cell, kart.facing, mode, m.cells)))
             return str(actions[self.dice.below(len(actions))])
+        if best[2]:
+            # the engine lists one whole move per end cell: play it when it is as good as the best found
+            same_end = next((m for m in wholes if m.cells[-1] == best[2][-1]), None)
+            whole_v = float("-inf") if same_end is None else path_value(ctx, kart.cell, kart.facing, mode,
+                                                                         same_end.cells)
+            if same_end is not None and whole_v >= best[0] - WHOLE_SLACK:
+                return str(same_end)
         path = best[2]
         if len(path) > 1:
             self._remember_after(game, seat, path)
@@ -706,7 +759,7 @@ class RacingDriver:
         lap = info.lap
         mine = progress(info, kart)
         behind = [k for k in ctx.game.karts if k.seat != ctx.seat and k.cell is not None
-                  and 0 < (mine - progress(info, k)) % lap <= 2 * ROLL_GREEN + 4]
+                  and 0 < (mine - progress(info, k)) % lap <= TRAP_REACH]
         if not behind or any(k.seat in ctx.mates for k in behind):
             return 0.0
         if kind == "acid" and not any(p in ("grass-tyres", "mud-tyres") for k in behind for p in k.parts.values()):
