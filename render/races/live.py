@@ -6,8 +6,10 @@ every kart in its colour pointing along its facing with its seat number, and a s
 turn and which phase, the dice just rolled, and per player flags, bottle tops, fuel dice, saddlebag
 tiles and parts). The picture is a pure function of a VIEW: what the view hides (R12) cannot show.
 
-Speed: the board is drawn once per track and size; the status rows are cached by their content, so a
-move redraws only the rows that changed; the frame is quantized to the board's own palette.
+Speed: the board is drawn once per track and size and quantized once to its palette (the board's
+colours plus every live colour). Karts, tiles, traps and badges are sprites drawn and quantized once;
+status rows are cached by their content. A move's picture is a copy of the palette board, some pastes
+and lines in palette colours, and the PNG encoding: no frame is quantized as a whole.
 """
 
 from __future__ import annotations
@@ -64,6 +66,7 @@ from render.races.symbols import (
 )
 from rules.hexgrid import Facing, parse_label
 from rules.races import catalogue
+from rules.races.state import PRINTED_BAG
 from rules.races.track import Track, get_track
 
 #: cell size of the live board: smaller than the static board's so a move's PNG stays under 200 KB
@@ -102,7 +105,6 @@ PART_SHORT = {
 }
 PILE_COLOURS = {"green": (36, 120, 60), "red": (150, 40, 36)}
 LOCATIONS = tuple(range(2, 10))
-PRINTED_BAG = 7
 
 
 def live_colours() -> tuple[Colour, ...]:

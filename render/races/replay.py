@@ -2,8 +2,9 @@
 
 Every frame is the map of a small cached board (cell size :data:`REPLAY_CELL`) with the live layers
 (tiles, path, karts, marks) and a strip underneath (turn, who plays, the dice, every kart's flags).
-All frames share ONE palette: the board's own palette plus the live colours, built once, and each
-frame is quantized to it; the GIF writer then stores only the part of a frame that changed.
+All frames share ONE palette: the board's own colours plus the live colours, built once. The board is
+quantized to it once and every piece is a sprite quantized once, so frames are drawn straight in
+palette colours; the GIF keeps only the part of a frame that changed since the one before.
 
 ``replay_views(setup, seed, actions)`` rebuilds the public views of a game from its setup, seed and
 action log (the log is the record of truth), so a replay needs no stored snapshots.
@@ -18,9 +19,9 @@ from typing import Any
 from PIL import GifImagePlugin, Image, ImageChops, ImageDraw
 
 from render.common import build_palette, draw_text, font
-from render.races.live import LIVE_COLOURS, PHASE_TITLES, _fit, _sprite, draw_live_layers, live_base
+from render.races.live import LIVE_COLOURS, PHASE_TITLES, PaletteKit, _fit, draw_live_layers, live_base
 from render.races.pieces import draw_die, draw_flag, draw_kart, kart_colour
-from render.races.symbols import PANEL, PANEL_LINE, TARMAC, TEXT
+from render.races.symbols import PANEL, PANEL_LINE, TEXT
 
 REPLAY_CELL = 14
 STRIP_H = 58
@@ -85,44 +86,19 @@ def _write_gif(frames: list[Image.Image], durations: list[int]) -> bytes:
 _SAME = [255] + [0] * 255  # a difference of 0: the pixel did not change
 
 
-class _Kit:
-    """What every frame of one replay shares: the board, the palette, the still canvas."""
+class _Kit(PaletteKit):
+    """What every frame of one replay shares: the board, the crop, and the palette canvas (the last
+    palette entry is kept out of reach: it means "unchanged")."""
 
     def __init__(self, track: str, cell_size: int) -> None:
+        super().__init__(_canvas(track, cell_size), _palette(track, cell_size), cell_size, usable=TRANSPARENT)
         self.base = live_base(track, cell_size)
-        self.size = cell_size
         self.crop = _map_box(self.base)
-        self.palette = _palette(track, cell_size)
-        self.canvas = self.quantized(_canvas(track, cell_size))
-        entries = self.palette.getpalette() or []
-        self.index = {tuple(entries[i:i + 3]): i // 3 for i in range(0, min(len(entries), 3 * TRANSPARENT), 3)}
-
-    def ink(self, colour: tuple[int, int, int]) -> int:
-        """The palette index of a colour (the live colours are all in the palette exactly)."""
-        key = tuple(colour)
-        hit = self.index.get(key)
-        if hit is None:
-            hit = min(self.index.items(), key=lambda kv: sum((a - b) ** 2 for a, b in zip(kv[0], key, strict=True)))[1]
-            self.index[key] = hit
-        return hit
-
-    def quantized(self, img: Image.Image) -> Image.Image:
-        return img.convert("RGB").quantize(palette=self.palette, dither=Image.Dither.NONE)
 
 
 @lru_cache(maxsize=8)
 def _kit(track: str, cell_size: int) -> _Kit:
     return _Kit(track, cell_size)
-
-
-@lru_cache(maxsize=2048)
-def _sprite_p(kit: _Kit, key: tuple) -> tuple[Image.Image, Image.Image, int, int]:
-    """A live piece as a palette image and a mask, drawn and quantized once per replay board."""
-    sprite, ox, oy = _sprite(key, kit.size)
-    flat = Image.new("RGB", sprite.size, TARMAC)
-    flat.paste(sprite, (0, 0), sprite)
-    mask = sprite.getchannel("A").point(lambda a: 255 if a >= 96 else 0)
-    return kit.quantized(flat), mask, ox, oy
 
 
 TRANSPARENT = 255  # the palette index kept free for "unchanged since the last frame"
@@ -167,12 +143,7 @@ def _frame(view: Mapping[str, Any], kit: _Kit, last_turn: Mapping[str, Any] | No
     if last_turn is not None and not (view.get("turn") or {}).get("path"):
         shown = {**view, "turn": last_turn}  # keep the move just finished on screen
     x0, y0, _, y1 = kit.crop
-
-    def put(c: tuple[float, float], key: tuple) -> None:  # ``c`` is already on the cropped picture
-        sprite, mask, ox, oy = _sprite_p(kit, key)
-        img.paste(sprite, (round(c[0]) - ox, round(c[1]) - oy), mask)
-
-    draw_live_layers(draw, shown, kit.base, img=img, offset=(x0, y0), put=put, ink=kit.ink)
+    draw_live_layers(draw, shown, kit.base, img=img, offset=(x0, y0), put=kit.putter(img), ink=kit.ink)
     line, flags = _strip_keys(view)
     img.paste(_strip_p(kit, "line", line), (0, y1 - y0))
     img.paste(_strip_p(kit, "flags", flags), (0, y1 - y0 + STRIP_H // 2))
