@@ -353,3 +353,30 @@ async def test_crew_tiles_in_the_hand_and_a_trap_set_by_command(h):
     placed = {c.label: t for c, t in game.board.items()}
     assert placed[cells[0]].kind == "oil" and placed[cells[0]].arrow.name == arrows[0]
     assert game.karts[0].tile_count == 4
+
+
+def test_team_and_crew_seat_options_are_checked_by_the_front_end():
+    """R13 team racing reads `team`; crew options need the crew setup; a crew member races once."""
+    from rules.contract import SetupError
+
+    opts, notes = FRONT.setup_options({"track": "b", "teams": True, "laps": 3})
+    assert opts == {"track": "Canal Dogbone", "teams": True, "laps": 3} and not notes
+    seat, notes = FRONT.seat_options({"colour": "Green", "team": 2}, opts, [])
+    assert seat == {"colour": "green", "team": 2} and not notes
+    seat, notes = FRONT.seat_options({"team": 2, "character": "tiny"}, {"track": "A"}, [])
+    assert seat == {} and len(notes) == 2
+    with pytest.raises(SetupError, match="already races"):
+        FRONT.seat_options({"character": "Tiny"}, {"crew": True}, [{"crew": "tiny"}])
+    with pytest.raises(SetupError, match="not in the crew"):
+        FRONT.seat_options({"character": "Nobody"}, {"crew": True}, [])
+    with pytest.raises(SetupError, match="1 to 5 laps"):
+        FRONT.setup_options({"laps": 0})
+
+
+def test_fuzzy_matching_of_typed_text():
+    from bot.games.races import fuzzy
+
+    pairs = [(f"cell {c}", c) for c in ("F7", "F8", "G7", "AB12")] + [("Mud Tyres", "mud-tyres")]
+    assert [v for _, v in fuzzy(pairs, "f")][:2] == ["F7", "F8"]
+    assert [v for _, v in fuzzy(pairs, "mdtyr")] == ["mud-tyres"]
+    assert len(fuzzy([(str(i), str(i)) for i in range(60)], "")) == 25
