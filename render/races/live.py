@@ -138,9 +138,10 @@ def board_png(view: Mapping[str, Any], *, overlay: Any = None, size: int | None 
     """PNG bytes of the live board for ``view`` (``game.view(seat)`` or ``game.view(None)``).
 
     ``overlay`` marks where the player to act can go: a :class:`rules.races.reach.Reach`, a pair
-    (end labels, pass labels), or a plain set of labels (all drawn as ends). ``last_turn`` (the
-    ``turn`` of an earlier view) keeps the move just finished on the picture once the dice have
-    passed: a new turn has no path of its own yet. Without it, the marks come from the view's events.
+    (end labels, pass labels), or a plain set of labels (all drawn as ends). Once the dice have passed,
+    the new turn has no path yet: the move just finished stays on the picture, taken from
+    ``last_turn`` (the ``turn`` of an earlier view) or else the view's own ``last_turn``; without
+    either, the marks come from the view's events.
     """
     return encode_png(board_frame(view, overlay=overlay, size=size, last_turn=last_turn))
 
@@ -173,11 +174,11 @@ EVENT_MARKS = {
 
 def with_last_move(view: Mapping[str, Any], last_turn: Mapping[str, Any] | None = None) -> Mapping[str, Any]:
     """The view whose turn carries the path and marks to draw: its own when it has some, else the
-    move just finished (``last_turn``, or a ``last_move`` the view may hold), else marks from events."""
+    turn just finished (``last_turn``, or the view's own ``last_turn``), else marks from events."""
     turn = view.get("turn") or {}
     if turn.get("path") or turn.get("marks"):
         return view
-    last = last_turn or view.get("last_move")
+    last = last_turn or view.get("last_turn")
     if last and (last.get("path") or last.get("marks")):
         return {**view, "turn": {**turn, "path": last.get("path", []), "marks": last.get("marks", []),
                                  "move_from": last.get("move_from"), "seat": last.get("seat", turn.get("seat"))}}

@@ -179,6 +179,7 @@ def _finished_move() -> tuple[dict, dict]:
 
 def test_the_move_just_finished_stays_on_the_picture_with_last_turn() -> None:
     before, after = _finished_move()
+    after = {**after, "last_turn": None}
     plain = rgb(board_png(after))
     kept = rgb(board_png(after, last_turn={**before["turn"], "path": [*before["turn"]["path"], "F7"],
                                            "marks": [["F7", "bump"]]}))
@@ -188,8 +189,20 @@ def test_the_move_just_finished_stays_on_the_picture_with_last_turn() -> None:
     assert ImageChops.difference(plain.crop(box), kept.crop(box)).getbbox() is not None
 
 
+def test_the_views_own_last_turn_keeps_the_move_on_the_picture() -> None:
+    _, after = _finished_move()
+    assert after.get("last_turn") and after["last_turn"]["path"][-1] == "F7"
+    forgotten = {**after, "last_turn": None, "events": []}
+    a, b = rgb(board_png(after)), rgb(board_png(forgotten))
+    geo = live_base("A").geometry
+    x, y = geo.centre(parse_label("F8"))
+    box = (round(x - LIVE_CELL), round(y - LIVE_CELL), round(x + LIVE_CELL), round(y + LIVE_CELL))
+    assert ImageChops.difference(a.crop(box), b.crop(box)).getbbox() is not None
+
+
 def test_without_a_path_the_events_mark_where_things_happened() -> None:
     _, after = _finished_move()
+    after = {**after, "last_turn": None}
     assert any(e["kind"] == "bump" for e in after["events"])
     quiet = {**after, "events": []}
     a, b = rgb(board_png(after)), rgb(board_png(quiet))
