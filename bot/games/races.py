@@ -138,6 +138,10 @@ def _progress_of(game: Any) -> Callable[[Sequence[Any]], float]:
     return ahead
 
 
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" + ("" if n == 1 else "s")
+
+
 def choice_label(kind: str, option: str) -> str:
     """A button label for an answer to a pending choice."""
     return {"bag": f"Bag {option}", "ram": f"Push {option}", "snatch": f"Tile {option}"}.get(kind, option)
@@ -289,13 +293,13 @@ class RaceFront(BaseFront):
         head += ", team racing" if view.get("teams") else ""
         lines = [head + f", move {view['ply']}."]
         for k in view["karts"]:
-            where = k.get("cell") or "not yet on the track"
+            where = f"{k['cell']} facing {k.get('facing', '?')}" if k.get("cell") else "not on the track yet"
             tiles = sum(len(t) for t in (k.get("bags") or {}).values())
             parts = len(k.get("parts") or {})
             team = f", team {k['team']}" if k.get("team") is not None else ""
-            lines.append(f"{k['name']} ({k['colour']}{team}): {where} facing {k.get('facing', '?')}, "
-                         f"{k.get('flags', 0)}/{view['laps']} flags, {k.get('bottle_tops', 0)} bottle tops, "
-                         f"{parts} parts, {tiles} tiles")
+            lines.append(f"{k['name']} ({k['colour']}{team}): {where}, "
+                         f"{k.get('flags', 0)}/{view['laps']} flags, {_count(k.get('bottle_tops', 0), 'bottle top')}, "
+                         f"{_count(parts, 'part')}, {_count(tiles, 'tile')}")
         if game.is_over:
             won = ", ".join(game.seat_names[s] for s in game.winners) or "nobody"
             lines.append(f"The race is over after {game.ply} moves. Winner: {won}.")
@@ -315,7 +319,7 @@ class RaceFront(BaseFront):
             if turn == viewer:
                 verbs = sorted({str(a).split()[0] for a in g.legal_actions()})
                 if verbs:
-                    lines.append("You can now: " + ", ".join(f"`/race {v}`" for v in verbs) + ".")
+                    lines.append("Commands for it: " + ", ".join(f"`/race {v}`" for v in verbs) + ".")
         return "\n".join(lines)
 
     # Buttons -----------------------------------------------------------------------------------
