@@ -19,7 +19,15 @@ from typing import Any
 from PIL import GifImagePlugin, Image, ImageChops, ImageDraw
 
 from render.common import build_palette, draw_text, font
-from render.races.live import LIVE_COLOURS, PHASE_TITLES, PaletteKit, _fit, draw_live_layers, live_base
+from render.races.live import (
+    LIVE_COLOURS,
+    PHASE_TITLES,
+    PaletteKit,
+    _fit,
+    draw_live_layers,
+    live_base,
+    with_last_move,
+)
 from render.races.pieces import draw_die, draw_flag, draw_kart, kart_colour
 from render.races.symbols import PANEL, PANEL_LINE, TEXT
 
@@ -139,9 +147,8 @@ def _frame(view: Mapping[str, Any], kit: _Kit, last_turn: Mapping[str, Any] | No
     """One frame, drawn straight on the palette canvas (no quantizing per frame)."""
     img = kit.canvas.copy()
     draw = ImageDraw.Draw(img)
-    shown = view
-    if last_turn is not None and not (view.get("turn") or {}).get("path"):
-        shown = {**view, "turn": last_turn}  # keep the move just finished on screen
+    # keep the move just finished on screen: the view's own last_turn, else the one seen last
+    shown = with_last_move(view, None if view.get("last_turn") else last_turn)
     x0, y0, _, y1 = kit.crop
     draw_live_layers(draw, shown, kit.base, img=img, offset=(x0, y0), put=kit.putter(img), ink=kit.ink)
     line, flags = _strip_keys(view)
