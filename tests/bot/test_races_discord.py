@@ -380,3 +380,19 @@ def test_fuzzy_matching_of_typed_text():
     assert [v for _, v in fuzzy(pairs, "f")][:2] == ["F7", "F8"]
     assert [v for _, v in fuzzy(pairs, "mdtyr")] == ["mud-tyres"]
     assert len(fuzzy([(str(i), str(i)) for i in range(60)], "")) == 25
+
+
+async def test_a_button_pressed_in_another_channel_or_without_a_race_is_refused(h):
+    board = await open_race(h)
+    r = only(await h.slash(ANN, "race done", channel_id=OTHER_CHANNEL))
+    assert r.ephemeral and "no race in this channel" in r.content
+    for user, cmd, opts in ((ANN, "game new", {"game": "races", "track": "B", "laps": 1}), (BOB, "game join", {}),
+                            (ANN, "game start", {})):
+        only(await h.slash(user, cmd, channel_id=OTHER_CHANNEL, **opts))
+    here = await h.bot.service.store.channel_game(CHANNEL_ID)
+    there = await h.bot.service.store.channel_game(OTHER_CHANNEL)
+    for user in (ANN, BOB):
+        sent = await h.press(user, board, board.labels[0], channel_id=OTHER_CHANNEL)
+        assert not public(sent) and any(s.ephemeral and "belongs to a game" in s.content for s in sent)
+    assert (await h.bot.service.store.channel_game(CHANNEL_ID)).version == here.version
+    assert (await h.bot.service.store.channel_game(OTHER_CHANNEL)).version == there.version
