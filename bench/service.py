@@ -6,9 +6,13 @@ move on their own machine), replayed through :class:`bot.service.Service` on a t
 
 * ``service_p50_ms`` / ``service_p95_ms``: every action of one two-lap race, one after another.
 * ``service_200_p95_ms``: 200 races, each fast-forwarded to a random point of its race, then its two
-  players act concurrently with a think time of 5–15 s between actions (about 20 actions a second
-  in all); the figure is the time each action waits for its reply, queueing for the CPU included.
-* ``service_render_p50_ms``: the picture alone (drawn in a worker thread inside each action).
+  players play two actions, starting at a random moment in the first 15 s and thinking 5–15 s before
+  the next (400 timed actions in about 40 s, up to some 20 a second); the figure is the time from
+  calling the service to its reply, waiting for the CPU included.
+* ``service_render_p50_ms``: the picture alone (drawn in a worker thread inside each action);
+  ``service_200_cpu_ms_per_action`` is the process's CPU time (all threads) per action while 200 race.
+
+The machine's other load shows in every figure, so ``load_average_1m`` is reported with them.
 """
 
 from __future__ import annotations
