@@ -168,7 +168,9 @@ class Arsenal:
         bags = self._bags_with_room(kart)
         if not bags:
             return False
-        if len(bags) == 1:
+        if len(bags) == 1 or self.choice is not None:
+            # With another question already waiting (two karts picking up in one bump), the tile goes
+            # in the first bag with room rather than the second question being lost.
             kart.bags[bags[0]].append(Tile(kind))
         else:
             self.choice = Choice("bag", kart.seat, [str(b) for b in bags], f"Which saddlebag takes the tile {where}?",

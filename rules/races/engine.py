@@ -617,37 +617,41 @@ class Races(Arsenal, Game):
             self._end_move(kart)
 
     def _carry_out(self, kart: Kart, plan: Plan) -> None:
-        """Move the kart (and any kart it bumps) as the plan says, with everything that triggers."""
+        """Move the kart (and any kart it bumps) as the plan says, with everything that triggers.
+
+        Both karts are in their new cells before anything where the bumped kart lands takes effect,
+        so a skid or a blast there finds the mover already standing in its place.
+        """
         assert kart.cell is not None
         start = kart.cell
+        victim: Kart | None = None
         if plan.bump is not None:
             seat, frm, to = plan.bump
-            self._push(self.karts[seat], frm, to, plan.facing)
+            victim = self.karts[seat]
+            self._push(victim, frm, to, plan.facing)
             self.turn.bumped.append(seat)
         if plan.over:
             self._emit("jump", f"{self._who(kart.seat)} jumps the collapsed bridge at {start.label}!", kart.seat,
                        cell=start.label)
             kart.facing = plan.facing
-            for c in plan.over:
-                self.turn.path.append(c.label)
+            self.turn.path.extend(c.label for c in plan.over)
+            kart.cell = plan.end
             if plan.falls:
-                kart.cell = plan.end
                 self.turn.marks.append([plan.end.label, "splash"])
                 self._emit("fall", f"{self._who(kart.seat)} falls short and lands in the stream at {plan.end.label}.",
                            kart.seat, cell=plan.end.label)
                 return
-            kart.cell = plan.end
-            self.turn.path.append(plan.end.label)
-            self._arrive(kart, plan.end, "drive")
-            return
-        self._moved(kart, start, plan.target)
-        kart.cell = plan.target
-        kart.facing = plan.facing
-        self.turn.path.append(plan.target.label)
-        self._arrive(kart, plan.target, "drive")
+        else:
+            self._moved(kart, start, plan.target)
+            kart.cell = plan.target
+            kart.facing = plan.facing
+        self.turn.path.append(plan.end.label)
+        if victim is not None:
+            self._pushed_arrives(victim)
+        self._arrive(kart, plan.end, "drive")
 
     def _push(self, victim: Kart, frm: Hex, to: Hex, direction: Facing) -> None:
-        """A bumped kart moves without turning (rulebook: Bumping Other Karts)."""
+        """A bumped kart moves without turning (rulebook: Bumping Other Karts); see _pushed_arrives."""
         self._emit("bump", f"{self._who(self.turn.seat)} bumps {self._who(victim.seat)} from {frm.label} to "
                    f"{to.label}.", victim.seat, cell=frm.label, to=to.label, by=self.turn.seat)
         self.turn.marks.append([frm.label, "bump"])
@@ -658,6 +662,11 @@ class Races(Arsenal, Game):
             self._moved(victim, cur, nxt)
             cur = nxt
         victim.cell = to
+
+    def _pushed_arrives(self, victim: Kart) -> None:
+        """What the bumped kart's new cell does to it: the stream, tiles, traps, Time Bombs (R16)."""
+        to = victim.cell
+        assert to is not None
         if self.track.is_stream(to):
             self.turn.marks.append([to.label, "splash"])
             self._emit("splash", f"{self._who(victim.seat)} goes into the stream at {to.label}.", victim.seat,
