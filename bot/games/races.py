@@ -326,7 +326,8 @@ class RaceFront(BaseFront):
 
     def buttons(self, game: Game, seat: int) -> list[ButtonSpec]:
         """The common flow: answers to a pending choice (R14); dice to roll or reverse; steps left, straight
-        or right and whole moves to the cells furthest on; done; refuelling. Everything else is a command."""
+        or right and whole moves to the cells furthest on; done. Everything else is a command. Buttons sit
+        on a public message, so none may tell what a face-down tile is (a Refuel button would)."""
         acts = legal(game, seat)
         if not acts:
             return []
@@ -353,7 +354,6 @@ class RaceFront(BaseFront):
                 out.append(ButtonSpec(label, f"step {word}", "primary"))
         if any(isinstance(a, act.Done) for a in acts):
             out.append(ButtonSpec("Stop here" if back else "Done", "done", "danger" if steps else "secondary"))
-        out += [ButtonSpec(f"Refuel {a.colour}", str(a), "success") for a in acts if isinstance(a, act.Refuel)]
         for cell, move in destinations(g, acts).items():
             if len(str(move)) <= MAX_BUTTON_ACTION:
                 out.append(ButtonSpec(f"→ {cell}", str(move), "success"))

@@ -342,7 +342,10 @@ async def test_crew_tiles_in_the_hand_and_a_trap_set_by_command(h):
     assert r.ephemeral and "glue" in r.content and "magnet" in r.content and r.png
     r = only(await h.slash(BOB, "race hand"))
     assert "glue" not in r.content
-    assert not any("glue" in s.content for s in h.messages() if not s.ephemeral)
+    for s in h.messages():
+        if not s.ephemeral:  # neither the text nor a button of a public message names a hidden tile
+            assert not any(kind in s.content or any(kind in c for c in s.custom_ids)
+                           for kind in ("glue", "acid", "spring", "magnet", "missile", "bomb")), s.content
     kinds = {c["value"] for c in await h.autocomplete(ANN, "race trap", "tile", tile="")}
     assert kinds == {"glue", "oil", "acid", "spring"}
     traps = {str(a) for a in game.legal_actions() if str(a).startswith("trap oil")}
