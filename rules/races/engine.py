@@ -427,15 +427,15 @@ class Races(Arsenal, Game):
             else:
                 self._roll(kart, action)
             return
-        if isinstance(action, act.Step):
+        if isinstance(action, (act.Step, act.Move)):
             if phase != PHASE_MOVE:
-                raise IllegalAction(self._not_now("a step"))
-            self._step(kart, self._resolve_step(kart, action))
-            return
-        if isinstance(action, act.Move):
-            if phase != PHASE_MOVE:
-                raise IllegalAction(self._not_now("a move"))
-            self._move_path(kart, action.cells)
+                raise IllegalAction(self._not_now("a step" if isinstance(action, act.Step) else "a move"))
+            mark = (len(self._events), len(self.turn.path), self.turn.number, self.turn.reversing)
+            if isinstance(action, act.Step):
+                self._step(kart, self._resolve_step(kart, action))
+            else:
+                self._move_path(kart, action.cells)
+            self._announce_drive(kart, *mark)
             return
         if self._do_arsenal(action):
             return
@@ -908,6 +908,18 @@ class Races(Arsenal, Game):
                 self._end_move(kart)
             else:
                 return
+
+    def _announce_drive(self, kart: Kart, first_event: int, path_from: int, turn_number: int, backwards: bool) -> None:
+        """One line for the cells a step or a move drove through, ahead of what happened on the way."""
+        turn = self.turn if self.turn.number == turn_number else self.last_turn
+        if turn is None or turn.number != turn_number:
+            return
+        cells = turn.path[path_from:]
+        if not cells:
+            return
+        verb = "backs up to" if backwards else "drives to" if len(cells) == 1 else "drives"
+        text = f"{self._who(kart.seat)} {verb} {', '.join(cells)}."
+        self._events.insert(first_event, Event("drive", text, kart.seat, {"path": cells}))
 
     def _move_path(self, kart: Kart, cells: tuple[Hex, ...]) -> None:
         """Drive a whole path: each cell must be a legal step when it is reached."""

@@ -163,3 +163,13 @@ def test_the_view_keeps_the_turn_just_finished_for_the_picture():
     assert view["turn"]["seat"] == 1 and view["turn"]["path"] == []
     assert view["last_turn"]["seat"] == 0 and view["last_turn"]["path"] == ["K3", "L3", "M3"]
     assert view["last_turn"]["dice"] == {"green": [1, 2]}
+
+
+def test_steps_and_moves_are_narrated_before_what_happened_on_the_way():
+    g = position([{"colour": "red", "cell": "J3", "facing": "SE"}, {"colour": "blue", "cell": "K4", "facing": "N"}],
+                 phase="move", points=3)
+    events = g.apply("step K4")
+    assert [e.kind for e in events][:2] == ["drive", "bump"]
+    assert events[0].text == "Player 1 (red) drives to K4." and events[0].data == {"path": ["K4"]}
+    events = g.apply("move L3 M3")
+    assert events[0].text == "Player 1 (red) drives L3, M3."
