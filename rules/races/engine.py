@@ -559,7 +559,7 @@ class Races(Arsenal, Game):
         assert kart.cell is not None
         fld = self.field()
         if self.turn.reversing:
-            opts = step_plans(fld, kart.cell, kart.facing, 1, reversing=True)
+            opts = step_plans(fld, kart.cell, kart.facing, self.turn.points, reversing=True)
             plans = opts.get(target)
             if plans is None:
                 raise IllegalAction(self._step_help(kart, target, {c: p for c, p in opts.items()
@@ -567,8 +567,10 @@ class Races(Arsenal, Game):
             if isinstance(plans, str):
                 raise IllegalAction(f"You can't reverse to {target.label}: {plans}.")
             self.turn.reverse_steps += 1
-            self.turn.points -= 1
+            self.turn.points -= plans[0].cost
             self._carry_out(kart, plans[0])
+            if plans[0].falls:
+                self.turn.points = 0
             return
         allowed, refused = legal_plans(fld, kart.cell, kart.facing, self.turn.points)
         if target in refused:

@@ -101,9 +101,11 @@ def step_plans(
     for target, new_facing in cells:
         direction = cell.facing_to(target)
         assert direction is not None
-        gap = None if reversing else track.gap_from.get(cell)
+        gap = track.gap_from.get(cell)
         if gap is not None and target == gap.cells[0]:
-            out[target] = _jump_plans(fld, gap, points)
+            # Forwards this is a jump; backwards it is the way a kart turned round on the bridge end
+            # must leave it (with the arrows, R6), flying the gap tail first.
+            out[target] = _jump_plans(fld, gap, points, new_facing)
             continue
         if target not in track.terrain:
             out[target] = "that is off the track, behind a wall"
@@ -140,21 +142,22 @@ def step_plans(
     return out
 
 
-def _jump_plans(fld: Field, gap, points: int) -> list[Plan] | str:
+def _jump_plans(fld: Field, gap, points: int, facing: Facing) -> list[Plan] | str:
     """R7: a kart entering the gap flies straight on; short of the far end it falls in."""
     need = len(gap.cells) + 1
+    first = gap.cells[0]
     if points < need:
         fell_in = gap.cells[points - 1]
-        return [Plan(gap.cells[0], gap.facing, points, fell_in, over=gap.cells[:points], falls=True)]
+        return [Plan(first, facing, points, fell_in, over=gap.cells[:points], falls=True)]
     victim = fld.karts.get(gap.far)
     trap = gap.far in fld.stop_cells
     if victim is None:
-        return [Plan(gap.cells[0], gap.facing, need, gap.far, over=gap.cells, trap=trap)]
+        return [Plan(first, facing, need, gap.far, over=gap.cells, trap=trap)]
     dest = _push(fld, victim, gap.far, gap.facing, fld.bump_reach[0])
     if isinstance(dest, str):
         # Nowhere to land: the kart on the far end stays put and the jumper drops into the water.
-        return [Plan(gap.cells[0], gap.facing, len(gap.cells), gap.cells[-1], over=gap.cells, falls=True)]
-    return [Plan(gap.cells[0], gap.facing, need, gap.far, over=gap.cells, bump=(victim, gap.far, dest), trap=trap)]
+        return [Plan(first, facing, len(gap.cells), gap.cells[-1], over=gap.cells, falls=True)]
+    return [Plan(first, facing, need, gap.far, over=gap.cells, bump=(victim, gap.far, dest), trap=trap)]
 
 
 CAP = 128  # more movement points than any roll can give (15 dice of 6)

@@ -488,3 +488,22 @@ def test_whole_moves_go_round_karts_and_traps():
                board={"K3": "glue"})
     moves = [a for a in legal(g) if a.startswith("move")]
     assert all("K4" not in m and "K3" not in m for m in moves)
+
+
+def test_r6_turned_round_on_a_collapsed_bridge_end_reverses_off_over_the_gap():
+    """Reversing / R6 / R7: turned round on a bridge end, the kart reverses off with the arrows: into the gap,
+    flying it tail first; three cells reach the far end of a two-cell gap."""
+    g = position([{"colour": "red", "cell": "O6", "facing": "N"}, FAR], phase="roll")
+    assert legal(g) == ["reverse"]
+    g.apply("reverse")
+    assert steps(g) == ["step O7"]
+    g.apply("step O7")
+    assert at(g, "red") == "O9" and kart(g, "red").facing is Facing.N
+    assert g.turn.seat == 1
+
+
+def test_r7_reversing_into_a_gap_short_of_the_far_end_falls_in():
+    g = position([{"colour": "red", "cell": "O6", "facing": "N"}, FAR], phase="move", points=2, reversing=True,
+                 reverse_steps=1)
+    g.apply("step O7")
+    assert at(g, "red") == "O8" and g.turn.seat == 1
