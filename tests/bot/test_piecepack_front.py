@@ -77,3 +77,39 @@ async def test_rules_lookup_with_the_real_entries(h):
     r = only(await h.slash(ANN, "rules", game="piecepack", topic=choices[0]["value"]))
     entry = lookup.find("piecepack", choices[0]["value"])
     assert r.ephemeral and r.embeds[0]["title"] == entry.title and r.embeds[0]["description"] == entry.text
+
+
+async def test_a_whole_game_through_discord_with_buttons_and_slash_commands(h):
+    """Two players play Junkyard (piecepack) to its end: Roll by button or by /piecepack roll on
+    alternate turns, each move the one a greedy player picks, as a destination button when one shows
+    it and by /piecepack move otherwise."""
+    from bot.drivers import driver_for
+
+    board, game, _ = await start(h)
+    users = [ANN, BOB]
+    brain = driver_for("piecepack", "smart", seed=3)
+    for turn in range(400):
+        _, game, _ = await h.bot.service.current(CHANNEL_ID)
+        if game is None:  # finished: the channel has no running game any more
+            break
+        user = users[game.to_act]
+        if str(game.legal_actions()[0]).startswith("roll"):
+            if turn % 2 and "Roll" in board.labels:
+                sent = await h.press(user, board, "Roll")
+            else:
+                sent = await h.slash(user, "piecepack roll")
+        else:
+            target = brain.choose(game, game.to_act).split()[-1].split("-")[-1]
+            label = f"→ {target}"
+            if label in board.labels:
+                sent = await h.press(user, board, label)
+            else:
+                sent = await h.slash(user, "piecepack move", to=target)
+        posted = public(sent)
+        assert posted and not any(s.ephemeral for s in posted), [s.content for s in sent]
+        board = posted[-1]
+    else:
+        raise AssertionError("the game did not end")
+    assert "wins" in board.content and board.png and not board.custom_ids
+    rec = await h.bot.service.store.channel_game(CHANNEL_ID)
+    assert rec is None or rec.status != "active"
