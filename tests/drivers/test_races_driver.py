@@ -40,7 +40,7 @@ def test_driver_picks_a_saddlebag_when_a_tile_has_two_homes():
     """R14: with room in two saddlebags the player says which one takes a picked-up tile."""
     g = Races.from_position({"track": "A", "karts": [
         {"colour": "red", "cell": "K9", "facing": "SE", "parts": {"4": "saddlebag-4"}},
-        {"colour": "blue", "cell": "C14", "facing": "N"}],
+        {"colour": "blue", "cell": "G14", "facing": "N"}],
         "board": {"L9": "junk:oil"}, "phase": "move", "points": 3})
     g.apply("step L9")
     assert g.choice is not None and g.choice.kind == "bag"
@@ -51,7 +51,7 @@ def test_driver_faces_the_racing_line_after_a_spring():
     """R14, Spring: a kart flung back chooses its facing; the driver picks the way round the lap."""
     g = Races.from_position({"track": "A", "karts": [
         {"colour": "red", "cell": "K9", "facing": "SE", "bridge": True},
-        {"colour": "blue", "cell": "C14", "facing": "N"}],
+        {"colour": "blue", "cell": "G14", "facing": "N"}],
         "board": {"L9": "spring"}, "phase": "roll", "dice": [2, 2, 2, 1]})
     g.apply("roll 3")
     g.apply("step L9")
@@ -68,7 +68,7 @@ def test_driver_prefers_the_whole_move_that_gains_most_distance():
     """Racing line: of the listed whole moves the driver takes one ending nearest the next flag."""
     g = Races.from_position({"track": "A", "karts": [
         {"colour": "red", "cell": "S8", "facing": "SE", "bridge": True},
-        {"colour": "blue", "cell": "C14", "facing": "N"}], "phase": "move", "points": 4})
+        {"colour": "blue", "cell": "G14", "facing": "N"}], "phase": "move", "points": 4})
     info = track_info(g.track)
     kart = g.karts[0]
     left = {}
@@ -87,7 +87,7 @@ def test_driver_reverses_out_of_mud_without_mud_tyres(cell):
     info = track_info(Races.create({"seats": [{}, {}], "options": {"track": "A"}}, 1).track)
     facing = info.best_facing(parse_label(cell), 2).name
     karts = [{"colour": "red", "cell": cell, "facing": facing, "bridge": True},
-             {"colour": "blue", "cell": "C14", "facing": "N"}]
+             {"colour": "blue", "cell": "G14", "facing": "N"}]
     g = Races.from_position({"track": "A", "karts": karts, "phase": "roll"})
     assert g.track.terrain[parse_label(cell)] is Terrain.MUD
     driver = RacingDriver(0)
@@ -104,7 +104,7 @@ def test_driver_reverses_out_of_mud_without_mud_tyres(cell):
 def test_driver_never_rolls_when_it_must_reverse():
     """Reversing: a kart with no forward step has only 'reverse'; the driver plays it."""
     g = Races.from_position({"track": "A", "karts": [
-        {"colour": "red", "cell": "C14", "facing": "S"},
+        {"colour": "red", "cell": "I8", "facing": "N"},
         {"colour": "blue", "cell": "K9", "facing": "N"}], "phase": "roll"})
     legal = [str(a) for a in g.legal_actions()]
     if legal == ["reverse"]:
@@ -147,7 +147,7 @@ def test_team_race_keeps_every_invariant():
 
 def test_check_invariants_sees_two_karts_on_one_cell():
     g = Races.from_position({"track": "A", "karts": [
-        {"colour": "red", "cell": "K9", "facing": "SE"}, {"colour": "blue", "cell": "C14", "facing": "N"}]})
+        {"colour": "red", "cell": "K9", "facing": "SE"}, {"colour": "blue", "cell": "G14", "facing": "N"}]})
     g.karts[1].cell = g.karts[0].cell
     assert any("share" in p for p in check_invariants(g))
 

@@ -99,7 +99,7 @@ def _bag_game(tiles: list[str]) -> Races:
     return Races.from_position({
         "track": "A",
         "karts": [
-            {"colour": "red", "cell": "F9", "facing": "N"},
+            {"colour": "red", "cell": "U11", "facing": "N"},
             {"colour": "blue", "cell": "H9", "facing": "N", "parts": {"4": "saddlebag-4"},
              "bags": {"7": tiles[:2], "4": tiles[2:]}},
         ],
@@ -128,7 +128,7 @@ def test_a_shown_tile_is_public() -> None:
 def test_a_kart_in_the_stream_gets_a_splash_ring() -> None:
     """R8: a kart bumped into the stream waits in the water; the picture rings it with a splash."""
     game = Races.from_position({"track": "A", "karts": [
-        {"colour": "red", "cell": "F9", "facing": "N"},
+        {"colour": "red", "cell": "U11", "facing": "N"},
         {"colour": "blue", "cell": "Q2", "facing": "S"},
     ], "turn": "red", "phase": "roll"})
     assert game.track.is_stream(parse_label("Q2"))
@@ -165,13 +165,13 @@ def test_the_status_panel_shows_the_dice_just_rolled() -> None:
 def _finished_move() -> tuple[dict, dict]:
     """The views just before and just after a move's last step, which bumps a kart."""
     game = Races.from_position({"track": "A", "karts": [
-        {"colour": "red", "cell": "F9", "facing": "N"},
-        {"colour": "blue", "cell": "F7", "facing": "N"},
-        {"colour": "green", "cell": "J4", "facing": "S"}],
+        {"colour": "red", "cell": "U11", "facing": "N"},
+        {"colour": "blue", "cell": "U9", "facing": "N"},
+        {"colour": "green", "cell": "H15", "facing": "S"}],
         "turn": "red", "phase": "move", "points": 2})
-    game.apply("step F8")
+    game.apply("step U10")
     before = game.view(None)
-    game.apply("step F7")
+    game.apply("step U9")
     after = game.view(None)
     assert after["turn"]["seat"] != before["turn"]["seat"] and not after["turn"]["path"]
     return before, after
@@ -181,21 +181,21 @@ def test_the_move_just_finished_stays_on_the_picture_with_last_turn() -> None:
     before, after = _finished_move()
     after = {**after, "last_turn": None}
     plain = rgb(board_png(after))
-    kept = rgb(board_png(after, last_turn={**before["turn"], "path": [*before["turn"]["path"], "F7"],
-                                           "marks": [["F7", "bump"]]}))
+    kept = rgb(board_png(after, last_turn={**before["turn"], "path": [*before["turn"]["path"], "U9"],
+                                           "marks": [["U9", "bump"]]}))
     geo = live_base("A").geometry
-    x, y = geo.centre(parse_label("F8"))
+    x, y = geo.centre(parse_label("U10"))
     box = (round(x - LIVE_CELL), round(y - LIVE_CELL), round(x + LIVE_CELL), round(y + LIVE_CELL))
     assert ImageChops.difference(plain.crop(box), kept.crop(box)).getbbox() is not None
 
 
 def test_the_views_own_last_turn_keeps_the_move_on_the_picture() -> None:
     _, after = _finished_move()
-    assert after.get("last_turn") and after["last_turn"]["path"][-1] == "F7"
+    assert after.get("last_turn") and after["last_turn"]["path"][-1] == "U9"
     forgotten = {**after, "last_turn": None, "events": []}
     a, b = rgb(board_png(after)), rgb(board_png(forgotten))
     geo = live_base("A").geometry
-    x, y = geo.centre(parse_label("F8"))
+    x, y = geo.centre(parse_label("U10"))
     box = (round(x - LIVE_CELL), round(y - LIVE_CELL), round(x + LIVE_CELL), round(y + LIVE_CELL))
     assert ImageChops.difference(a.crop(box), b.crop(box)).getbbox() is not None
 
@@ -208,5 +208,5 @@ def test_without_a_path_the_events_mark_where_things_happened() -> None:
     a, b = rgb(board_png(after)), rgb(board_png(quiet))
     diff = ImageChops.difference(a, b).getbbox()
     geo = live_base("A").geometry
-    x, y = geo.centre(parse_label("F7"))
+    x, y = geo.centre(parse_label("U9"))
     assert diff is not None and diff[0] < x + LIVE_CELL * 1.5 and diff[2] > x and diff[1] < y

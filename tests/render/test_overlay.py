@@ -19,7 +19,7 @@ from rules.races.reach import reach, reachable_cells
 def game_at(points: int, karts: list[dict[str, Any]] | None = None, **extra: Any) -> Races:
     return Races.from_position({
         "track": "A",
-        "karts": karts or [{"colour": "red", "cell": "F9", "facing": "N"}, {"colour": "blue", "cell": "F7",
+        "karts": karts or [{"colour": "red", "cell": "U11", "facing": "N"}, {"colour": "blue", "cell": "U9",
                                                                             "facing": "N"}],
         "turn": "red", "phase": "move", "points": points, **extra,
     })
@@ -58,7 +58,7 @@ def test_one_point_reaches_exactly_the_legal_steps() -> None:
     """R5: a forward step goes ahead, or 60 degrees left or right of ahead."""
     game = game_at(1)
     steps = {a.cell.label for a in game.legal_actions() if isinstance(a, act.Step) and a.cell is not None}
-    assert reachable_cells(game) == steps == {"E9", "F8", "G9"}
+    assert reachable_cells(game) == steps == {"T10", "U10", "V10"}
 
 
 @pytest.mark.parametrize("points", [2, 3, 4])
@@ -91,12 +91,12 @@ def test_reversing_reaches_up_to_the_reverse_steps_left() -> None:
     found = reach(game)
     assert {c.label for c in found.ends} >= ends
     assert not found.passes
-    assert "F10" in {c.label for c in found.ends}  # straight back from F9 facing N
+    assert "U12" in {c.label for c in found.ends}  # straight back from U11 facing N
 
 
 def test_nothing_to_show_before_the_roll() -> None:
-    game = Races.from_position({"track": "A", "karts": [{"colour": "red", "cell": "F9", "facing": "N"},
-                                                       {"colour": "blue", "cell": "F7", "facing": "N"}],
+    game = Races.from_position({"track": "A", "karts": [{"colour": "red", "cell": "U11", "facing": "N"},
+                                                       {"colour": "blue", "cell": "U9", "facing": "N"}],
                                 "turn": "red", "phase": "roll"})
     assert reachable_cells(game) == set()
 
@@ -120,7 +120,7 @@ def test_the_overlay_tints_the_cells_it_names_and_nothing_else() -> None:
     assert diff is not None
     cells = [geo.centre(c) for c in found.cells]
     assert diff[0] >= min(x for x, _ in cells) - LIVE_CELL - 2 and diff[2] <= max(x for x, _ in cells) + LIVE_CELL + 2
-    far = geo.centre(parse_label("W14"))
+    far = geo.centre(parse_label("H15"))
     assert plain.getpixel((round(far[0]), round(far[1]))) == tinted.getpixel((round(far[0]), round(far[1])))
 
 
