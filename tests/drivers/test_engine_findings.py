@@ -1,7 +1,4 @@
-"""Engine faults the driver soak found, each stated as a minimal position.
-
-These describe rule behaviour the engine must have; they fail until the engine is fixed.
-"""
+"""Engine faults the driver soak found, each stated as a minimal position, kept as regression tests."""
 
 from __future__ import annotations
 
