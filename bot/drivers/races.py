@@ -101,9 +101,9 @@ class TrackInfo:
             return self.dist.get((landing.cell, landing.facing, mode), self.big) + STREAM_COST
         return self.dist.get((cell, facing, mode), self.big)
 
-    def best_facing(self, cell: Hex, mode: int, worst: bool = False) -> Facing:
-        ranked = sorted(Facing, key=lambda f: (self.remaining(cell, f, mode), f.value))
-        return ranked[-1] if worst else ranked[0]
+    def best_facing(self, cell: Hex, mode: int) -> Facing:
+        """The facing on ``cell`` with the fewest steps to the next flag."""
+        return min(Facing, key=lambda f: (self.remaining(cell, f, mode), f.value))
 
 
 _INFO: dict[str, tuple[Track, TrackInfo]] = {}
@@ -168,6 +168,7 @@ def track_info(track: Track) -> TrackInfo:
 
 
 def mode_of(kart: Kart) -> int:
+    """The kart's lap state (R4): unarmed, armed, or armed with a bridge crossed since the line."""
     if not kart.armed:
         return UNARMED
     return BRIDGED if kart.bridge_since_line else ARMED
@@ -224,6 +225,7 @@ def _terrain_costs(game: Races, kart: Kart) -> dict[Terrain, float]:
 
 
 def context(game: Races, seat: int) -> Context:
+    """What ``seat`` knows for scoring moves: tiles from its own view, public karts, parts and traps."""
     view = game.view(seat)
     track = game.track
     info = track_info(track).with_traps(game.field().stop_cells)
@@ -561,7 +563,7 @@ class RacingDriver:
                     if path_value(ctx, kart.cell, kart.facing, mode, same_end.cells) >= mine - WHOLE_SLACK:
                         return str(same_end)
                 if rest[0] in steps:
-                    self._remember(game, seat, rest)
+                    self._remember_after(game, seat, rest)
                     return str(act.Step(rest[0]))
         ctx = context(game, seat)
         fld = game.field()
@@ -648,9 +650,6 @@ class RacingDriver:
         others = tuple((k.cell, k.facing) for k in game.karts if k.seat != seat)
         key = (game.turn.number, seat, first, facing, game.turn.points - 1, others)
         self._plan = (key, path[1:])
-
-    def _remember(self, game: Races, seat: int, rest: tuple[Hex, ...]) -> None:
-        self._remember_after(game, seat, rest)
 
     def _reverse_step(self, game: Races, seat: int, legal: list[str]) -> str:
         ctx = context(game, seat)
@@ -840,7 +839,6 @@ class RacingDriver:
                 if text in legal:
                     return text
         mates = {k.colour: k for k in game.karts if game.teams and k.seat != seat and k.team == kart.team}
-        held = _held(own)
         for text in legal:
             words = text.split()
             if words[0] != "swap" or words[2] != "give" or words[1] not in mates:
@@ -850,7 +848,6 @@ class RacingDriver:
                 return text
             if words[3] == "jet-fuel" and mate.has_part("jet-engine") and not kart.has_part("jet-engine"):
                 return text
-        del held
         return "done"
 
     # Choices --------------------------------------------------------------------------------------
