@@ -26,7 +26,9 @@ def load_all() -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench", description="Run the benchmarks and print figures.")
     parser.add_argument("names", nargs="*", metavar="NAME", help="run only benchmarks whose name contains NAME")
-    parser.add_argument("--json", action="store_true", help="print one JSON object {benchmark: {figure: value}}")
+    parser.add_argument("--json", action="store_true",
+                        help="print one flat JSON object {figure: value} (a figure two benchmarks share is "
+                             "prefixed with its benchmark's name)")
     parser.add_argument("--list", action="store_true", help="list the benchmarks and stop")
     parser.add_argument("--soak", type=int, metavar="N", help="play N checked Junkyard Races races and stop")
     args = parser.parse_args(argv)
@@ -58,8 +60,21 @@ def main(argv: Sequence[str] | None = None) -> int:
                 print(f"{name}.{key}: {value}")
             sys.stdout.flush()
     if args.json:
-        print(json.dumps(results, sort_keys=True))
+        print(json.dumps(flatten(results), sort_keys=True))
     return 1 if failed else 0
+
+
+def flatten(results: dict[str, dict[str, object]]) -> dict[str, object]:
+    """One level of figures, {"apply_us": …, "render_ms": …}; clashing names keep their benchmark's prefix."""
+    counts: dict[str, int] = {}
+    for figures in results.values():
+        for key in figures:
+            counts[key] = counts.get(key, 0) + 1
+    flat: dict[str, object] = {}
+    for name, figures in results.items():
+        for key, value in figures.items():
+            flat[key if counts[key] == 1 and key != "error" else f"{name}.{key}"] = value
+    return flat
 
 
 if __name__ == "__main__":
