@@ -111,8 +111,8 @@ def _load(game_key: str) -> tuple[RuleEntry, ...]:
 
 
 def all_games() -> list[str]:
-    """Game keys that have lookup data, sorted."""
-    return sorted(key for key in GAME_PACKAGES if _resource(key).is_file())
+    """Game keys that have lookup data, the flagship first (the order of GAME_PACKAGES)."""
+    return [key for key in GAME_PACKAGES if _resource(key).is_file()]
 
 
 def entries(game_key: str) -> list[RuleEntry]:

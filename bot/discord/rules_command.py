@@ -55,8 +55,8 @@ async def _game_for(interaction: discord.Interaction, given: Any) -> str | None:
         rec = await service_of(interaction).store.channel_game(interaction.channel_id)
         if rec is not None:
             return rec.game_key
-    games = _lookup_games()
-    return "races" if "races" in games else (games[0] if games else None)
+    games = _lookup_games()  # the flagship game comes first
+    return games[0] if games else None
 
 
 async def rules_game_autocomplete(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
