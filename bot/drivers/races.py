@@ -241,7 +241,7 @@ def context(game: Races, seat: int) -> Context:
     bombs = {b for b in bombs if not any(k.cell is not None and k.cell.distance(b) == 1 and k.has_part("freezer")
                                          for k in game.karts)}
     own = view["karts"][seat]
-    room = sum(game._capacity(kart, int(loc)) - len(tiles) for loc, tiles in own["bags"].items())
+    room = sum(game.capacity(kart, int(loc)) - len(tiles) for loc, tiles in own["bags"].items())
     cap = catalogue.supply().bottle_top_cap
     mates = frozenset(k.seat for k in game.karts if game.teams and k.seat != seat and k.team == kart.team)
     return Context(game, seat, info, kart, frozenset(junk), frozenset(bombs), max(0, room),
@@ -872,7 +872,7 @@ class RacingDriver:
 
             def room(o: str) -> tuple[int, int]:
                 loc = int(o)
-                return (game._capacity(kart, loc) - len(own.get(o, [])), loc != PRINTED_BAG)
+                return (game.capacity(kart, loc) - len(own.get(o, [])), loc != PRINTED_BAG)
 
             return f"choose {max(options, key=room)}"
         if choice.kind == "facing":

@@ -541,7 +541,7 @@ class Arsenal:
                        kart.seat, location=location)
             self._damage(target, location, "smash-roll")
             return
-        tiles = target.bags.get(location, []) if location in target.bags and self._capacity(target, location) else []
+        tiles = target.bags.get(location, []) if location in target.bags and self.capacity(target, location) else []
         if not tiles:
             self._emit("snatch", f"{self._who(kart.seat)}'s Bomb Catcher grabs at {self._who(target.seat)}'s "
                        f"location {location}: nothing there.", kart.seat, location=location)

@@ -261,14 +261,15 @@ class Races(Arsenal, Game):
         if loc == PRINTED_BAG:
             kart.bags.pop(PRINTED_BAG, None)  # R10: a card on location 7 covers the printed saddlebag
 
-    def _capacity(self, kart: Kart, loc: int) -> int:
+    def capacity(self, kart: Kart, loc: int) -> int:
+        """How many tiles the saddlebag at ``loc`` holds (0 where there is none), R10."""
         if loc == PRINTED_BAG:
             return catalogue.supply().printed_saddlebag if PRINTED_BAG not in kart.parts else 0
         part = kart.parts.get(loc)
         return catalogue.parts()[part].capacity if part else 0
 
     def _room(self, kart: Kart, loc: int) -> int:
-        return self._capacity(kart, loc) - len(kart.bags.get(loc, []))
+        return self.capacity(kart, loc) - len(kart.bags.get(loc, []))
 
     def _bag_order(self, kart: Kart) -> list[int]:
         return sorted(kart.bags, key=lambda loc: (loc != PRINTED_BAG, loc))

@@ -80,8 +80,8 @@ def build(cls: type[G], pos: dict[str, Any]) -> G:
                 tile = Tile.from_json(text)
                 _take_junk(game, tile.kind)
                 kart.bags[loc].append(tile)
-            if len(kart.bags[loc]) > game._capacity(kart, loc):
-                raise SetupError(f"{kart.colour}'s saddlebag {loc} holds only {game._capacity(kart, loc)} tiles")
+            if len(kart.bags[loc]) > game.capacity(kart, loc):
+                raise SetupError(f"{kart.colour}'s saddlebag {loc} holds only {game.capacity(kart, loc)} tiles")
         for colour in ("white", "red"):
             n = int(kd.get("fuel", {}).get(colour, 0))
             kart.fuel[colour] = n
