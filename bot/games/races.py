@@ -422,6 +422,14 @@ def make_group() -> app_commands.Group:
     async def bad(interaction: discord.Interaction, text: str) -> None:
         await send_reply(interaction, refuse(f"{text} Nothing was changed."))
 
+    async def option_text(interaction: discord.Interaction, name: str, value: str, limit: int) -> str | None:
+        """A required text option, or None after telling the player what is wrong with it."""
+        try:
+            return opt.text(name, value, required=True, limit=limit)
+        except opt.BadOption as exc:
+            await bad(interaction, str(exc))
+            return None
+
     async def cell_of(interaction: discord.Interaction, name: str, value: str) -> str | None:
         """A cell label checked against the track; None after refusing."""
         _, game, _ = await state(interaction)
@@ -570,12 +578,9 @@ def make_group() -> app_commands.Group:
     @app_commands.describe(to="An end cell (start typing for the legal ones) or a path like `F7 G7 H8`")
     @app_commands.autocomplete(to=ac_move)
     async def move(interaction: discord.Interaction, to: str) -> None:
-        try:
-            text = opt.text("to", to, required=True, limit=100)
-        except opt.BadOption as exc:
-            await bad(interaction, str(exc))
+        text = await option_text(interaction, "to", to, limit=100)
+        if text is None:
             return
-        assert text is not None
         cells = text.replace(",", " ").replace("-", " ").split()
         game, acts = await mine(interaction)
         for c in cells:
@@ -736,10 +741,8 @@ def make_group() -> app_commands.Group:
     @app_commands.describe(what="Like `blue give oil` or `blue take part 3`; start typing for the legal ones")
     @app_commands.autocomplete(what=ac_swap)
     async def swap(interaction: discord.Interaction, what: str) -> None:
-        try:
-            text = opt.text("what", what, required=True, limit=60)
-        except opt.BadOption as exc:
-            await bad(interaction, str(exc))
+        text = await option_text(interaction, "what", what, limit=60)
+        if text is None:
             return
         await play(interaction, f"swap {text}")
 
@@ -747,10 +750,8 @@ def make_group() -> app_commands.Group:
     @app_commands.describe(option="Your answer; start typing for the options")
     @app_commands.autocomplete(option=ac_choose)
     async def choose(interaction: discord.Interaction, option: str) -> None:
-        try:
-            text = opt.text("option", option, required=True, limit=20)
-        except opt.BadOption as exc:
-            await bad(interaction, str(exc))
+        text = await option_text(interaction, "option", option, limit=20)
+        if text is None:
             return
         if text is None or " " in text:
             await bad(interaction, "`option` is one word, like `NE`, `F7` or `2`.")
@@ -761,10 +762,8 @@ def make_group() -> app_commands.Group:
     @app_commands.describe(move="Tile, from, to: like `oil 7 4`; start typing for the legal ones")
     @app_commands.autocomplete(move=ac_bag)
     async def bag(interaction: discord.Interaction, move: str) -> None:
-        try:
-            text = opt.text("move", move, required=True, limit=40)
-        except opt.BadOption as exc:
-            await bad(interaction, str(exc))
+        text = await option_text(interaction, "move", move, limit=40)
+        if text is None:
             return
         await play(interaction, f"bag {text}")
 
