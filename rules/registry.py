@@ -19,17 +19,22 @@ def register(cls: type[Game]) -> type[Game]:
     return cls
 
 
-def _load() -> None:
-    global _loaded
-    if _loaded:
-        return
-    _loaded = True
-    for name in GAME_MODULES:
+def import_present(modules: tuple[str, ...]) -> None:
+    """Import each module that exists; a module that is missing itself is skipped, any other error raised."""
+    for name in modules:
         try:
             importlib.import_module(name)
         except ModuleNotFoundError as exc:
             if exc.name != name:
                 raise
+
+
+def _load() -> None:
+    global _loaded
+    if _loaded:
+        return
+    _loaded = True
+    import_present(GAME_MODULES)
 
 
 def game_class(key: str) -> type[Game]:

@@ -9,13 +9,12 @@ through :class:`BaseFront`: text narration, no picture, buttons when few actions
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol, runtime_checkable
 
 from rules.contract import Event, Game, SetupError
-from rules.registry import game_class, game_keys
+from rules.registry import game_class, game_keys, import_present
 
 if TYPE_CHECKING:
     from discord import app_commands
@@ -164,12 +163,7 @@ def _load() -> None:
     if _loaded:
         return
     _loaded = True
-    for name in FRONT_MODULES:
-        try:
-            importlib.import_module(name)
-        except ModuleNotFoundError as exc:
-            if exc.name != name:
-                raise
+    import_present(FRONT_MODULES)
 
 
 def front_for(key: str) -> GameFront:

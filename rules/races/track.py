@@ -269,6 +269,22 @@ class Track:
                         preds.setdefault((gap.far, gap.facing), []).append((state, steps))
         return _dijkstra_multi({t: 1 for t in targets}, preds)
 
+    def reachable_from_starts(self) -> set[tuple[Hex, Facing]]:
+        """Every (cell, facing) a kart can drive to from the start cells, jumps included."""
+        seen = {(s.cell, s.facing) for s in self.starts}
+        todo = deque(seen)
+        while todo:
+            cell, facing = todo.popleft()
+            nexts = list(self.forward_successors(cell, facing))
+            jump = self.jump_landing(cell, facing)
+            if jump is not None:
+                nexts.append((jump[0].far, jump[0].facing))
+            for state in nexts:
+                if state not in seen:
+                    seen.add(state)
+                    todo.append(state)
+        return seen
+
     def shortest_lap(self, use_gaps: bool = False) -> tuple[int, list[Hex]]:
         """Fewest steps from crossing the line forwards, over a bridge each way, to crossing it again.
 
@@ -824,20 +840,7 @@ def _components(cells: Iterable[Hex], walls: frozenset[frozenset[Hex]] | set[fro
 
 def _check_reachability(track: Track, ld: _Loader, map_line_of: dict[Hex, int]) -> None:
     """Every track cell can be driven to from the start cells and can drive on to the line."""
-    seen: set[tuple[Hex, Facing]] = set()
-    todo = deque((s.cell, s.facing) for s in track.starts)
-    seen.update(todo)
-    while todo:
-        cell, facing = todo.popleft()
-        nexts = list(track.forward_successors(cell, facing))
-        jump = track.jump_landing(cell, facing)
-        if jump is not None:
-            nexts.append((jump[0].far, jump[0].facing))
-        for state in nexts:
-            if state not in seen:
-                seen.add(state)
-                todo.append(state)
-    reached = {c for c, _ in seen}
+    reached = {c for c, _ in track.reachable_from_starts()}
     to_line = {c for c, _ in track.distances_to_line()}
     for cell in sorted(track.track_cells):
         if cell not in reached:

@@ -549,19 +549,7 @@ def test_r3_the_shortest_lap_is_a_legal_drive_over_both_crossings(track):
 
 
 def test_r3_every_track_cell_is_reachable_from_the_start_and_can_reach_the_line(track):
-    seen = {(s.cell, s.facing) for s in track.starts}
-    todo = deque(seen)
-    while todo:
-        cell, facing = todo.popleft()
-        nexts = list(track.forward_successors(cell, facing))
-        jump = track.jump_landing(cell, facing)
-        if jump is not None:
-            nexts.append((jump[0].far, jump[0].facing))
-        for state in nexts:
-            if state not in seen:
-                seen.add(state)
-                todo.append(state)
-    assert {c for c, _ in seen} == set(track.track_cells)
+    assert {c for c, _ in track.reachable_from_starts()} == set(track.track_cells)
     assert {c for c, _ in to_line(track.alias)} == set(track.track_cells)
 
 
