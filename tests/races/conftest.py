@@ -25,6 +25,30 @@ PROVING_GROUND = load_track_file(Path(__file__).parent / "data" / "proving-groun
 register_track(PROVING_GROUND)
 
 
+FAR = {"colour": "blue", "cell": "B12", "facing": "N"}  # a kart parked out of everyone's way
+
+
+def legal(g: Races) -> list[str]:
+    """The legal actions in notation."""
+    return [str(a) for a in g.legal_actions()]
+
+
+def steps(g: Races) -> list[str]:
+    return [a for a in legal(g) if a.startswith("step")]
+
+
+def kart(g: Races, colour: str):
+    seat = g.seat_by_colour(colour)
+    assert seat is not None
+    return g.karts[seat]
+
+
+def at(g: Races, colour: str) -> str | None:
+    """The label of the cell a kart stands on (None before it enters)."""
+    cell = kart(g, colour).cell
+    return None if cell is None else cell.label
+
+
 def position(karts: list[dict[str, Any]], **rest: Any) -> Races:
     """A game on the Proving Ground from the position format."""
     return Races.from_position({"track": "T", "karts": karts, **rest})

@@ -11,24 +11,7 @@ import pytest
 from rules.contract import IllegalAction
 from rules.hexgrid import Facing, parse_label
 from rules.races import Races
-from tests.races.conftest import position
-
-FAR = {"colour": "blue", "cell": "B12", "facing": "N"}
-
-
-def legal(g: Races) -> list[str]:
-    return [str(a) for a in g.legal_actions()]
-
-
-def kart(g: Races, colour: str):
-    seat = g.seat_by_colour(colour)
-    assert seat is not None
-    return g.karts[seat]
-
-
-def at(g: Races, colour: str) -> str | None:
-    cell = kart(g, colour).cell
-    return None if cell is None else cell.label
+from tests.races.conftest import FAR, at, kart, legal, position
 
 
 def tile_at(g: Races, label: str):

@@ -11,9 +11,7 @@ from rules.contract import IllegalAction, NotationError
 from rules.races import Races
 from rules.races import actions as act
 from rules.races.track import builtin_tracks
-from tests.races.conftest import position
-
-FAR = {"colour": "blue", "cell": "B12", "facing": "N"}
+from tests.races.conftest import FAR, position
 
 
 @pytest.mark.parametrize(

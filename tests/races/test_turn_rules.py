@@ -11,19 +11,11 @@ import pytest
 from rules.contract import IllegalAction
 from rules.hexgrid import Facing, parse_label
 from rules.races import Races
-from tests.races.conftest import position
+from tests.races.conftest import kart, legal, position
 
 RED_BLUE = [{"colour": "red", "cell": "J3", "facing": "SE"}, {"colour": "blue", "cell": "B12", "facing": "N"}]
 
 
-def legal(g: Races) -> list[str]:
-    return [str(a) for a in g.legal_actions()]
-
-
-def kart(g: Races, colour: str):
-    seat = g.seat_by_colour(colour)
-    assert seat is not None
-    return g.karts[seat]
 
 
 # Setup ---------------------------------------------------------------------------------------------
