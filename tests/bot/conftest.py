@@ -9,6 +9,8 @@ import bot.service
 import rules.registry as registry
 from bot.service import Service
 from bot.store import SqliteStore
+from tests.bot.harness import DiscordHarness
+from tests.bot.helpers import USERS, make_bot
 from tests.bot.toygame import ToyGame, make_front
 
 
@@ -52,3 +54,11 @@ def seeds():
 @pytest.fixture
 async def service(store, seeds):
     return Service(store, seed_source=seeds)
+
+
+@pytest.fixture
+async def h(db_path):
+    """The offline Discord harness around a bot on a fresh store, with the test users' names known."""
+    async with DiscordHarness(make_bot(db_path)) as harness:
+        harness.users.update(USERS)
+        yield harness

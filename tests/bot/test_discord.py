@@ -4,37 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import pytest
-
-from bot.discord import JunkyardBot
-from bot.service import Service
-from bot.store import SqliteStore
 from tests.bot.harness import CHANNEL_ID, MANAGE_CHANNELS, MEMBER_PERMS, DiscordHarness, Sent
-
-ANN, BOB, EVE, MOD = 111_000_000_000_000_001, 222_000_000_000_000_002, 333_000_000_000_000_003, 444_000_000_000_004
-
-
-def make_bot(db_path) -> JunkyardBot:
-    counter = iter(range(1, 10**6))
-    store = SqliteStore(db_path)
-    return JunkyardBot(service=Service(store, seed_source=lambda: next(counter)))
-
-
-@pytest.fixture
-async def h(db_path):
-    async with DiscordHarness(make_bot(db_path)) as harness:
-        harness.users.update({ANN: "ann", BOB: "bob", EVE: "eve", MOD: "mod"})
-        yield harness
-
-
-def only(sent: list[Sent]) -> Sent:
-    assert len(sent) == 1, sent
-    return sent[0]
-
-
-def public(sent: list[Sent]) -> list[Sent]:
-    """The messages everyone in the channel sees."""
-    return [s for s in sent if s.creates_message and not s.ephemeral and not s.dm]
+from tests.bot.helpers import ANN, BOB, EVE, MOD, make_bot, only, public
 
 
 async def started(h: DiscordHarness) -> Sent:

@@ -8,7 +8,7 @@ import discord
 from discord import app_commands
 
 from tests.bot.harness import DiscordHarness
-from tests.bot.test_discord import ANN, BOB, make_bot, only
+from tests.bot.helpers import ANN, BOB, make_bot, only
 
 
 async def test_nested_groups_user_options_files_and_flags(db_path):

@@ -5,15 +5,9 @@ from __future__ import annotations
 import pytest
 
 from tests.bot.harness import CHANNEL_ID, DiscordHarness
-from tests.bot.test_discord import ANN, BOB, make_bot, only, public
+from tests.bot.helpers import ANN, BOB, only, public
 
 pytest.importorskip("rules.piecepack")
-
-
-@pytest.fixture
-async def h(db_path):
-    async with DiscordHarness(make_bot(db_path)) as harness:
-        yield harness
 
 
 async def start(h: DiscordHarness):

@@ -13,16 +13,9 @@ from bot.drivers import driver_for
 from bot.games.races import FRONT, step_word
 from rules.races.state import BoardTile
 from tests.bot.harness import CHANNEL_ID, DiscordHarness, Sent
-from tests.bot.test_discord import ANN, BOB, EVE, make_bot, only, public
+from tests.bot.helpers import ANN, BOB, EVE, make_bot, only, public
 
 OTHER_CHANNEL = CHANNEL_ID + 17
-
-
-@pytest.fixture
-async def h(db_path):
-    async with DiscordHarness(make_bot(db_path)) as harness:
-        harness.users.update({ANN: "ann", BOB: "bob", EVE: "eve"})
-        yield harness
 
 
 async def open_race(h: DiscordHarness, **new) -> Sent:

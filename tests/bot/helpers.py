@@ -1,0 +1,32 @@
+"""Helpers shared by the Discord front-end tests: the test users, a bot on a fresh store, and filters
+for what the offline harness recorded (the harness itself is tests/bot/harness.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bot.discord import JunkyardBot
+from bot.service import Service
+from bot.store import SqliteStore
+from tests.bot.harness import Sent
+
+ANN, BOB, EVE, MOD = 111_000_000_000_000_001, 222_000_000_000_000_002, 333_000_000_000_000_003, 444_000_000_000_004
+USERS = {ANN: "ann", BOB: "bob", EVE: "eve", MOD: "mod"}
+
+
+def make_bot(db_path: Path) -> JunkyardBot:
+    """A bot on a store at ``db_path`` whose new games get the seeds 1, 2, 3, …"""
+    counter = iter(range(1, 10**6))
+    store = SqliteStore(db_path)
+    return JunkyardBot(service=Service(store, seed_source=lambda: next(counter)))
+
+
+def only(sent: list[Sent]) -> Sent:
+    """The one reply recorded (fails when there were none or several)."""
+    assert len(sent) == 1, sent
+    return sent[0]
+
+
+def public(sent: list[Sent]) -> list[Sent]:
+    """The messages everyone in the channel sees."""
+    return [s for s in sent if s.creates_message and not s.ephemeral and not s.dm]
