@@ -7,12 +7,9 @@ import pytest
 from bot.drivers import Driver, RandomDriver, driver_for, driver_kinds
 from bot.drivers.piecepack import GreedyDriver
 from rules.piecepack import PiecepackGame
+from tests.piecepack.conftest import pos
 
 MOVE_CAP = 800
-
-
-def pos(**position) -> PiecepackGame:
-    return PiecepackGame.from_position(position)
 
 
 def test_registry_finds_drivers_by_game_and_kind():

@@ -14,10 +14,7 @@ import rules.piecepack
 from rules import IllegalAction, NotationError
 from rules.piecepack import Destination, Move, PiecepackGame, Roll, parse_syntax
 from rules.piecepack.board import SQUARES
-
-
-def pos(**position) -> PiecepackGame:
-    return PiecepackGame.from_position(position)
+from tests.piecepack.conftest import pos
 
 
 def test_roll_round_trip():

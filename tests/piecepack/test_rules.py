@@ -12,10 +12,7 @@ import pytest
 
 from rules import IllegalAction, SetupError, game_class
 from rules.piecepack import Move, PiecepackGame
-
-
-def pos(**position) -> PiecepackGame:
-    return PiecepackGame.from_position(position)
+from tests.piecepack.conftest import pos
 
 
 def dests(game: PiecepackGame) -> set[str]:
