@@ -21,6 +21,7 @@ from render.common import encode_png
 from render.races.card import kart_card_png
 from render.races.live import LIVE_COLOURS, board_frame, board_png, live_base
 from render.races.replay import replay_gif, replay_views
+from render.races.samples import busy_game
 from rules.races.engine import Races
 from rules.races.reach import reach
 
@@ -28,8 +29,7 @@ REPLAY_ACTIONS = 300
 
 
 def busy_view(track: str) -> tuple[Races, dict]:
-    from tests.render.scenes import busy_game
-
+    """The busy sample position on ``track`` and its public view."""
     game = busy_game(track)
     return game, game.view(None)
 

@@ -16,8 +16,8 @@ from PIL import Image
 from bot.cli import main
 from render.races.card import kart_card_png
 from render.races.replay import replay_gif, replay_views
+from render.races.samples import busy_game
 from rules.races.engine import Races
-from tests.render.scenes import busy_game
 
 SETUP = {"seats": [{"name": "Ann"}, {"name": "Bob"}, {"name": "Cy"}], "options": {"track": "B"}}
 SEED = 11

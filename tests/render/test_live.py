@@ -19,9 +19,9 @@ from render.common import polar
 from render.races.geometry import facing_angle
 from render.races.live import LIVE_CELL, board_png, live_base
 from render.races.pieces import kart_colour
+from render.races.samples import busy_game
 from rules.hexgrid import Facing, parse_label
 from rules.races.engine import Races
-from tests.render.scenes import busy_game
 
 DATA = Path(__file__).parent / "data"
 REFERENCES = Path(__file__).parent / "reference"

@@ -1,14 +1,18 @@
-"""Busy mid-race positions for the live pictures: eight karts, traps of every kind, junk tiles, a kart
-in the stream, and a move in progress whose path has a bump and a pick-up."""
+"""Sample mid-race positions for the live pictures, drawn by the picture tests and timed by the benchmark.
+
+The busy position has eight karts, traps of every kind, junk tiles, a kart in the stream and a move in
+progress whose path has a bump and a pick-up: every layer of the board picture at once.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
-from rules.hexgrid import Hex
+from rules.contract import IllegalAction, SetupError
+from rules.hexgrid import Facing, Hex, parse_label
 from rules.races.engine import Races
 from rules.races.movement import forward_cells
-from rules.races.track import Terrain, Track, get_track
+from rules.races.track import Terrain, get_track
 
 COLOURS = ("red", "blue", "green", "yellow", "orange", "purple", "white", "black")
 TRAPS = ("glue", "oil", "acid", "spring", "time-bomb")
@@ -28,35 +32,31 @@ KART_EXTRAS: list[dict[str, Any]] = [
 ]
 
 
-def _lap(track: Track) -> list[Hex]:
-    _, lap = track.shortest_lap()
-    return list(lap)
+def _facing(a: Hex, b: Hex) -> Facing:
+    f = a.facing_to(b)
+    if f is None:
+        raise ValueError(f"{a.label} and {b.label} are not neighbours")
+    return f
 
 
 def busy_position(track_name: str, start: int = 0, face_down: str | None = None) -> tuple[dict[str, Any], list[str]]:
     """A position (the position format) and the steps the mover still has to drive to make its path.
 
-    ``face_down`` fixes the kind of every face-down junk tile (to compare public pictures)."""
+    ``start`` is where on the shortest lap the mover stands; ``face_down`` fixes the kind of every
+    face-down junk tile (to compare public pictures)."""
     track = get_track(track_name)
-    lap = _lap(track)
+    lap = list(track.shortest_lap()[1])
     n = len(lap)
-
-    def facing(a: Hex, b: Hex):
-        f = a.facing_to(b)
-        assert f is not None
-        return f
-
     while any(track.terrain[lap[(start + k) % n]] is not Terrain.TARMAC for k in range(3)):
         start += 1
     m0, m1, m2 = lap[start % n], lap[(start + 1) % n], lap[(start + 2) % n]
-    mover_facing = facing(m0, m1)
-    push = facing(m1, m2)
+    push = _facing(m1, m2)
     blue_to = m2.neighbour(push)
     pickup = next((c for c, _ in forward_cells(m2, push)
                    if c != blue_to and track.on_track(c) and not track.is_bridge(c) and c not in track.pits), m1)
     used = {m0, m2, blue_to, pickup}
     karts: list[dict[str, Any]] = [
-        {"colour": "red", "cell": m0.label, "facing": mover_facing.name},
+        {"colour": "red", "cell": m0.label, "facing": _facing(m0, m1).name},
         {"colour": "blue", "cell": m2.label, "facing": push.name},
     ]
     water = sorted(track.stream_cells, key=lambda c: (c.distance(m2), c))
@@ -65,12 +65,13 @@ def busy_position(track_name: str, start: int = 0, face_down: str | None = None)
     spots = [lap[(start + 8 + 4 * j) % n] for j in range(5)]
     for colour, cell in zip(COLOURS[3:], spots, strict=False):
         i = lap.index(cell)
-        karts.append({"colour": colour, "cell": cell.label, "facing": facing(cell, lap[(i + 1) % n]).name})
+        karts.append({"colour": colour, "cell": cell.label, "facing": _facing(cell, lap[(i + 1) % n]).name})
         used.add(cell)
     for kart, extra in zip(karts, KART_EXTRAS, strict=False):
         kart.update(extra)
-    used |= {parse(k["cell"]) for k in karts if k.get("cell")}
-    board: dict[str, str] = {pickup.label: "junk" + (f":{face_down}" if face_down else "")}
+    used |= {parse_label(k["cell"]) for k in karts if k.get("cell")}
+    junk = "junk" + (f":{face_down}" if face_down else "")
+    board: dict[str, str] = {pickup.label: junk}
     free = [c for c in sorted(track.track_cells, key=lambda c: (c.distance(m0), c))
             if c not in used and not track.is_bridge(c) and c not in track.pits
             and all(s.cell != c for s in track.starts) and c not in track.deliveries.values()]
@@ -83,7 +84,7 @@ def busy_position(track_name: str, start: int = 0, face_down: str | None = None)
     for kind, cell in zip(TRAPS, picked, strict=True):
         text = kind
         if kind == "oil":
-            arrow = next(f for f in ("SE", "S", "SW", "NE", "N", "NW") if track.on_track(cell.neighbour(_f(f))))
+            arrow = next(f for f in ("SE", "S", "SW", "NE", "N", "NW") if track.on_track(cell.neighbour(Facing[f])))
             text = f"oil {arrow}"
         if kind == "time-bomb":
             text = "time-bomb N purple"
@@ -91,29 +92,15 @@ def busy_position(track_name: str, start: int = 0, face_down: str | None = None)
     for number in (3, 8, 11, 14, 17):
         cell = track.deliveries[number]
         if cell not in used and cell.label not in board:
-            board[cell.label] = "junk" + (f":{face_down}" if face_down else "")
+            board[cell.label] = junk
     position = {"track": track_name, "seed": 5, "karts": karts, "board": board, "turn": "red", "phase": "roll",
                 "dice": [5, 2, 2, 4]}
     return position, [m1.label, m2.label, pickup.label]
 
 
-def _f(name: str):
-    from rules.hexgrid import Facing
-
-    return Facing[name]
-
-
-def parse(label: str) -> Hex:
-    from rules.hexgrid import parse_label
-
-    return parse_label(label)
-
-
 def busy_game(track_name: str, face_down: str | None = None) -> Races:
     """The busy position after the mover rolled 5, 2, 2 and a white 4 and drove three steps (a bump,
     then a pick-up)."""
-    from rules.contract import IllegalAction, SetupError
-
     for start in range(40):
         position, steps = busy_position(track_name, start=start, face_down=face_down)
         game = Races.from_position(position)
@@ -125,4 +112,4 @@ def busy_game(track_name: str, face_down: str | None = None) -> Races:
             continue
         if [m[1] for m in game.turn.marks][-2:] == ["bump", "pickup"]:
             return game
-    raise AssertionError(f"no busy scene on track {track_name}")
+    raise LookupError(f"no busy scene on track {track_name}")
