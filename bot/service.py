@@ -386,12 +386,13 @@ class Service:
             rec = await self.store.start_game(rec.id, setup=setup, seats=rec.seats,
                                               state=await asyncio.to_thread(game.to_dict), status=status)
             self._cache[rec.id] = (rec.version, game)
-            rec, shown, lines = await self._run_computers(rec, game, front)
+            rec, shown, lines, private = await self._run_computers(rec, game, front)
             after = await asyncio.to_thread(self._after_move, rec, front, game)
         png = await self._render(front, after.view, shown)
         text = "\n".join([f"**{cls.title}** begins! Seats: {self._seat_line(rec)}.", *lines, after.describe])
-        return Reply(text, png=png, mention=self._mention_for(rec, game), buttons=after.buttons, game_id=rec.id,
-                     version=rec.version, changed=True, computers_pending=self._computer_to_act(rec, game))
+        return Reply(text, png=png, mention=self._mention_for(rec, game), buttons=after.buttons, private=private,
+                     game_id=rec.id, version=rec.version, changed=True,
+                     computers_pending=self._computer_to_act(rec, game))
 
     async def abort(self, channel_id: int, user_id: int, *, can_manage: bool = False) -> Reply:
         async with self.lock(channel_id):
@@ -462,7 +463,7 @@ class Service:
                               f"Look at the newest board and try again.", stale=True, game_id=rec.id)
             self._cache[rec.id] = (rec.version, game)
             private = self._private_notes(rec, front, events)
-            rec, shown, lines = await self._run_computers(rec, game, front)
+            rec, shown, lines, told = await self._run_computers(rec, game, front)
             pending = self._computer_to_act(rec, game)
             after = await asyncio.to_thread(self._after_move, rec, front, game)
             nxt = game.to_act
@@ -473,15 +474,17 @@ class Service:
             text += "\n" + after.describe
         elif mention is not None:
             text += f"\n<@{mention}>, your turn."
-        return Reply(text, png=png, mention=mention, buttons=after.buttons, private=private, game_id=rec.id,
+        return Reply(text, png=png, mention=mention, buttons=after.buttons, private=private + told, game_id=rec.id,
                      version=rec.version, changed=True, computers_pending=pending)
 
     async def _run_computers(self, rec: GameRecord, game: Game, front: GameFront
-                             ) -> tuple[GameRecord, list[Event], list[str]]:
+                             ) -> tuple[GameRecord, list[Event], list[str], list[Private]]:
         """Let computer seats move while one is to act (channel lock held), within this reply's budget.
-        Returns the new record, the public events of the last computer move and one line per move."""
+        Returns the new record, the public events of the last computer move, one line per move and the
+        private notes those moves owe to people (a kart bumped onto a face-down tile picks it up, R12)."""
         shown: list[Event] = []
         lines: list[str] = []
+        played: list[Event] = []
         deadline = time.monotonic() + self.computer_seconds_per_reply
         for _ in range(self.computer_moves_per_reply):
             if not self._computer_to_act(rec, game) or time.monotonic() > deadline:
@@ -508,7 +511,8 @@ class Service:
             self._cache[rec.id] = (rec.version, game)
             shown = public
             lines.append(narration)
-        return rec, shown, lines
+            played += events
+        return rec, shown, lines, self._private_notes(rec, front, played)
 
     @staticmethod
     def _computer_to_act(rec: GameRecord, game: Game) -> bool:
@@ -540,7 +544,7 @@ class Service:
                 return None
             front = self.fronts(rec.game_key)
             before = rec.version
-            rec, shown, lines = await self._run_computers(rec, game, front)
+            rec, shown, lines, private = await self._run_computers(rec, game, front)
             if rec.version == before:
                 return None
             after = await asyncio.to_thread(self._after_move, rec, front, game)
@@ -552,8 +556,8 @@ class Service:
             text += "\n" + after.describe
         elif mention is not None:
             text += f"\n<@{mention}>, your turn."
-        return Reply(text, png=png, mention=mention, buttons=after.buttons, game_id=rec.id, version=rec.version,
-                     changed=True, computers_pending=pending)
+        return Reply(text, png=png, mention=mention, buttons=after.buttons, private=private, game_id=rec.id,
+                     version=rec.version, changed=True, computers_pending=pending)
 
     def _drive(self, rec: GameRecord, game: Game, seat: int, kind: str) -> tuple[Any, list[Event], dict[str, Any]]:
         """One computer move (in a worker thread). The driver's seed depends on game, seat and move only,
@@ -620,9 +624,14 @@ class Service:
             return view, text, [], ""
         return view, text, front.buttons(game, seat), game.describe_legal()
 
-    async def log(self, channel_id: int, limit: int = 20, max_chars: int = 1900) -> Reply:
+    async def log(self, channel_id: int, limit: int = 20, max_chars: int = 1900, *,
+                  user_id: int | None = None) -> Reply:
         """The last ``limit`` moves of the channel's game (or its last finished one), as many of the newest
-        as fit in ``max_chars``."""
+        as fit in ``max_chars``.
+
+        Every move shows its public form only, the narration everyone saw when it was played: the action
+        as typed may name a face-down tile (``bag acid 7 5``), so it is shown only in the moves of
+        ``user_id`` themselves, whose copy of the log nobody else sees (R12)."""
         rec = await self.store.channel_game(channel_id)
         if rec is None:
             history = await self.store.channel_history(channel_id, 1)
@@ -637,13 +646,19 @@ class Service:
         lines: list[str] = []
         used = 0
         first = acts[-1].index
+        mine = False
         for a in reversed(acts):
             who = rec.seats[a.seat].name if a.seat is not None and a.seat < len(rec.seats) else "?"
-            line = f"{a.index + 1}. {who} `{a.action}`" + (f": {' '.join(a.narration.split())}" if a.narration else "")
-            if lines and used + len(line) + 1 > max_chars - 80:
+            said = " ".join(a.narration.split()) or "(a move with nothing to show)"
+            own = user_id is not None and a.user_id == user_id
+            line = f"{a.index + 1}. {who}" + (f" `{a.action}`" if own else "") + f": {said}"
+            if lines and used + len(line) + 1 > max_chars - 120:
                 break
             lines.append(line)
             used += len(line) + 1
             first = a.index
+            mine = mine or own
         head = f"{title} ({rec.status}), moves {first + 1}–{acts[-1].index + 1}:"
+        if mine:
+            head += " (your own moves as you typed them: only you see this)"
         return Reply(head + "\n" + "\n".join(reversed(lines)), ephemeral=True, game_id=rec.id, version=rec.version)

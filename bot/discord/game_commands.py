@@ -193,7 +193,8 @@ class GameGroup(app_commands.Group, name="game", description="Start, join and ma
         assert interaction.channel_id is not None
         await answer(interaction, await service_of(interaction).status(interaction.channel_id, interaction.user.id))
 
-    @app_commands.command(name="log", description="The last moves of this channel's game")
+    @app_commands.command(name="log", description="The last moves of this channel's game (only you see it; "
+                                                    "your own moves in full)")
     @app_commands.describe(moves="How many moves (1–100, default 20)")
     async def log(self, interaction: discord.Interaction, moves: app_commands.Range[int, 1, 100] | None = None
                   ) -> None:
@@ -203,7 +204,8 @@ class GameGroup(app_commands.Group, name="game", description="Start, join and ma
             await refuse_option(interaction, exc)
             return
         assert interaction.channel_id is not None
-        await answer(interaction, await service_of(interaction).log(interaction.channel_id, limit))
+        await answer(interaction, await service_of(interaction).log(interaction.channel_id, limit,
+                                                                    user_id=interaction.user.id))
 
     @app_commands.command(name="abort", description="End this channel's game without a winner (host or moderators)")
     async def abort(self, interaction: discord.Interaction) -> None:

@@ -17,7 +17,7 @@ from typing import Any
 import discord
 
 from bot.games import ButtonSpec
-from bot.service import Reply
+from bot.service import Private, Reply
 
 log = logging.getLogger(__name__)
 
@@ -126,6 +126,8 @@ async def play_computers(client: discord.Client, channel_id: int) -> None:
             if reply is None:
                 return
             await channel.send(**_message_kwargs(reply))
+            for note in reply.private:  # a computer's move told a person something (a tile picked up)
+                await _direct_message(client, note)
             if not reply.computers_pending:
                 return
     except Exception:
@@ -139,11 +141,15 @@ async def send_private(interaction: discord.Interaction, reply: Reply) -> None:
         if note.user_id == interaction.user.id:
             await interaction.followup.send(text, ephemeral=True)
             continue
-        try:
-            user = interaction.client.get_user(note.user_id) or await interaction.client.fetch_user(note.user_id)
-            await user.send(text)
-        except discord.HTTPException:
-            log.info("could not send a private note to user %s (direct messages closed?)", note.user_id)
+        await _direct_message(interaction.client, note)
+
+
+async def _direct_message(client: discord.Client, note: Private) -> None:
+    try:
+        user = client.get_user(note.user_id) or await client.fetch_user(note.user_id)
+        await user.send(clip(f"Only you see this: {note.text}"))
+    except discord.HTTPException:
+        log.info("could not send a private note to user %s (direct messages closed?)", note.user_id)
 
 
 class ActionButton(discord.ui.DynamicItem[discord.ui.Button], template=CUSTOM_ID_TEMPLATE):

@@ -252,7 +252,7 @@ async def test_a_move_by_another_process_is_seen(service, db_path):
 async def test_log_limit_is_clamped(service, limit):
     await running(service)
     await service.act(CH, ANN, "roll")
-    r = await service.log(CH, limit=limit)
+    r = await service.log(CH, limit=limit, user_id=ANN)  # her own move, as she typed it
     assert r.ok and "1. Ann `roll`" in r.text
 
 
