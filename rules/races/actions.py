@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from rules.contract import NotationError
 from rules.hexgrid import Facing, Hex, parse_label
 
+LEAVE = "leave"  # R18: the last word of a step or move that drives past face-down junk tiles
+
 RELATIVE_STEPS = {
     "l": -1, "left": -1,
     "s": 0, "straight": 0, "ahead": 0,
@@ -61,11 +63,11 @@ class Step:
 
     cell: Hex | None
     turn: int | None = None
+    leave: bool = False  # R18: leave the face-down junk tile on the way (default: take it)
 
     def __str__(self) -> str:
-        if self.cell is None:
-            return "step " + {-1: "left", 0: "straight", 1: "right"}[self.turn or 0]
-        return f"step {self.cell.label}"
+        where = {-1: "left", 0: "straight", 1: "right"}[self.turn or 0] if self.cell is None else self.cell.label
+        return f"step {where}" + (f" {LEAVE}" if self.leave else "")
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,9 +75,10 @@ class Move:
     """Phase 5: several steps at once, as the path of cells driven through."""
 
     cells: tuple[Hex, ...]
+    leave: bool = False  # R18: leave every face-down junk tile on the way (default: take them)
 
     def __str__(self) -> str:
-        return "move " + " ".join(c.label for c in self.cells)
+        return "move " + " ".join(c.label for c in self.cells) + (f" {LEAVE}" if self.leave else "")
 
 
 @dataclass(frozen=True, slots=True)
@@ -203,8 +206,8 @@ HELP = {
     "done": "done: end this phase (or stop reversing)",
     "roll": "roll N [Ww] [Rr]: roll N green dice (1-3), plus W white and R red fuel dice, e.g. 'roll 3' or 'roll 2 1w'",
     "reverse": "reverse: reverse 1-3 cells instead of rolling",
-    "step": "step CELL (or step left/straight/right): drive one cell",
-    "move": "move CELL CELL ...: drive a path, one cell after another",
+    "step": "step CELL (or step left/straight/right) [leave]: drive one cell; 'leave' leaves a junk tile there",
+    "move": "move CELL CELL ... [leave]: drive a path; 'leave' leaves the junk tiles on the way",
     "choose": "choose OPTION: answer the question the game is asking",
     "trap": "trap KIND CELL [ARROW]: set glue, oil (with its arrow), acid, spring or time-bomb next to you",
     "magnet": "magnet CELL COLOUR: set a Magnet next to you and pull that kart onto it",
@@ -233,6 +236,13 @@ def _count(text: str, suffix: str, what: str) -> int:
     if not body.isdigit():
         raise NotationError(f"{text!r}: expected a number of {what} dice, like '2{suffix}'")
     return int(body)
+
+
+def _leave(args: list[str]) -> tuple[list[str], bool]:
+    """R18: a step or move may end with 'leave' (leave the face-down junk tiles on the way)."""
+    if args and args[-1].lower() == LEAVE:
+        return args[:-1], True
+    return args, False
 
 
 def _tile(text: str) -> str:
@@ -269,16 +279,18 @@ def parse(text: str, columns: int | None = None, rows: int | None = None) -> Act
                 raise NotationError(f"{a!r}: fuel dice are written like '2w' (white) or '1r' (red)")
         return Roll(green, white, red)
     if verb == "step":
+        args, leave = _leave(args)
         if len(args) != 1:
-            raise NotationError("'step' takes one cell, like 'step F7', or left/straight/right")
+            raise NotationError("'step' takes one cell, like 'step F7', or left/straight/right, and maybe 'leave'")
         rel = RELATIVE_STEPS.get(args[0].lower())
         if rel is not None:
-            return Step(None, rel)
-        return Step(_cell(args[0], columns, rows))
+            return Step(None, rel, leave)
+        return Step(_cell(args[0], columns, rows), None, leave)
     if verb == "move":
+        args, leave = _leave(args)
         if not args:
             raise NotationError("'move' takes the cells of the path in order, like 'move F7 G7 H8'")
-        return Move(tuple(_cell(a, columns, rows) for a in args))
+        return Move(tuple(_cell(a, columns, rows) for a in args), leave)
     if verb == "trap":
         if len(args) not in (2, 3):
             raise NotationError("'trap' takes a kind and a cell, and Oil its arrow: 'trap glue G7', 'trap oil G7 NE'")
