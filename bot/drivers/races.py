@@ -3,7 +3,7 @@
 The driver measures everything in *progress round the lap*: for every cell, facing and lap state it
 knows how many forward steps are left to the next Checkered Line crossing that scores a flag (R4: a
 bridge must be crossed since the line, and the first crossing after the start only arms the count).
-These distances are worked out once per track (:func:`track_info`) by a backward search over the
+These distances come from the rules (:mod:`rules.races.progress`, once per track): a backward search over the
 forward-step graph, which respects walls and one-way bridges (R2, R6).
 
 In Phase 5 it searches its whole roll: every legal first step (bumps and jumps included) and then
@@ -20,8 +20,7 @@ saddlebags, how far a Battering Ram pushes, facings after a Spring or a Magnet, 
 
 from __future__ import annotations
 
-import heapq
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass
 from typing import Any
 
 from bot.drivers import register_driver
@@ -32,13 +31,14 @@ from rules.hexgrid import Facing, Hex, parse_label
 from rules.races import actions as act
 from rules.races import catalogue
 from rules.races.engine import Races
-from rules.races.movement import Field, Plan, legal_plans, static_moves, step_plans
+from rules.races.movement import Field, Plan, legal_plans, step_plans
+from rules.races.progress import ARMED, BRIDGED, FALL_STEPS, UNARMED, mode_of, progress
+from rules.races.progress import LapDistances as TrackInfo
+from rules.races.progress import lap_distances as track_info
 from rules.races.state import PHASE_DEEDS, PHASE_MOVE, PHASE_PARTS, PHASE_ROLL, PRINTED_BAG, Kart
 from rules.races.track import Terrain, Track
 
-UNARMED, ARMED, BRIDGED = 0, 1, 2  # lap state: not yet armed, armed, armed with a bridge crossed
-
-STREAM_COST = 2.0  # a fall: the rest of the move is lost, and the lap state does not change
+STREAM_COST = FALL_STEPS  # a fall: the rest of the move is lost, and the lap state does not change
 TILE_VALUE = 2.0  # a junk tile picked up, when there is room for it
 TOP_VALUE = 0.6  # one bottle top
 TRAP_COST = 6.0  # driving into a trap
@@ -49,136 +49,6 @@ WIN_VALUE = 10_000.0
 ROLL_GREEN = 10.5  # what three green dice are worth
 MAX_DICE_WITH_RED = 9  # more dice than this and five sixes (the Jet Engine blows off) get likely
 TRAP_REACH = 12  # traps are laid only for karts at most this far behind: they stay on the racing line
-
-
-# ---------------------------------------------------------------------------------------------------
-# Per-track distances
-
-
-@dataclass
-class TrackInfo:
-    """Progress data for one track: distance to the next scoring line crossing per lap state."""
-
-    track: Track
-    dist: dict[tuple[Hex, Facing, int], float]
-    lap: int
-    big: int
-    moves: dict = field(default_factory=dict)
-    transitions: dict = field(default_factory=dict)
-    preds: dict = field(default_factory=dict, repr=False)
-    sources: list = field(default_factory=list, repr=False)
-    with_traps_cache: dict = field(default_factory=dict, repr=False)
-
-    def with_traps(self, traps: frozenset[Hex]) -> TrackInfo:
-        """The same data with distances that count driving into a trap as :data:`TRAP_COST` extra steps, so
-        a kart prefers a way round and still takes the trap when it is the only way on."""
-        if not traps:
-            return self
-        hit = self.with_traps_cache.get(traps)
-        if hit is None:
-            if len(self.with_traps_cache) > 32:
-                self.with_traps_cache.clear()
-            hit = replace(self, dist=_distances(self.preds, self.sources, traps), with_traps_cache={})
-            self.with_traps_cache[traps] = hit
-        return hit
-
-    def step_mode(self, a: Hex, b: Hex, mode: int) -> tuple[int, bool]:
-        """The lap state after driving (or being pushed) from ``a`` to ``b``, and whether it scores (R4)."""
-        track = self.track
-        if mode != UNARMED and a in track.bridges and b not in track.bridges and track.on_track(b):
-            mode = BRIDGED
-        edge = track.line_edges.get((a, b))
-        if edge is None:
-            return mode, False
-        if edge > 0:
-            return ARMED, mode == BRIDGED
-        return (UNARMED if mode == UNARMED else ARMED), False
-
-    def remaining(self, cell: Hex, facing: Facing, mode: int) -> float:
-        """Steps left to the next flag (a kart in the stream is carried to its Landing Point, R8)."""
-        if self.track.is_stream(cell):
-            landing = self.track.landing_for(cell)
-            return self.dist.get((landing.cell, landing.facing, mode), self.big) + STREAM_COST
-        return self.dist.get((cell, facing, mode), self.big)
-
-    def best_facing(self, cell: Hex, mode: int) -> Facing:
-        """The facing on ``cell`` with the fewest steps to the next flag."""
-        return min(Facing, key=lambda f: (self.remaining(cell, f, mode), f.value))
-
-
-_INFO: dict[str, tuple[Track, TrackInfo]] = {}
-
-
-def _distances(preds: dict, sources: list, traps: frozenset[Hex]) -> dict[tuple[Hex, Facing, int], float]:
-    """Backward search from the scoring crossings: fewest steps (a trap entered counts extra) per state."""
-    dist: dict[tuple[Hex, Facing, int], float] = dict.fromkeys(sources, 1.0)
-    heap = [(1.0, i, s) for i, s in enumerate(sources)]
-    heapq.heapify(heap)
-    counter = len(heap)
-    while heap:
-        d, _, s = heapq.heappop(heap)
-        if d > dist[s]:
-            continue
-        nd = d + (1.0 + TRAP_COST if s[0] in traps else 1.0)
-        for p in preds.get(s, ()):
-            if nd < dist.get(p, 1e9):
-                dist[p] = nd
-                counter += 1
-                heapq.heappush(heap, (nd, counter, p))
-    return dist
-
-
-def track_info(track: Track) -> TrackInfo:
-    """The cached progress data of a track (computed once per track object)."""
-    hit = _INFO.get(track.name)
-    if hit is not None and hit[0] is track:
-        return hit[1]
-    info = TrackInfo(track, {}, 1, 1)
-    preds: dict[tuple[Hex, Facing, int], list[tuple[Hex, Facing, int]]] = {}
-    sources: list[tuple[Hex, Facing, int]] = []
-    for cell in track.track_cells:
-        for facing in Facing:
-            for mode in (UNARMED, ARMED, BRIDGED):
-                state = (cell, facing, mode)
-                for nxt, nf in track.forward_successors(cell, facing):
-                    nmode, scored = info.step_mode(cell, nxt, mode)
-                    if scored:
-                        sources.append(state)
-                    else:
-                        preds.setdefault((nxt, nf, nmode), []).append(state)
-    info.preds = preds
-    info.sources = sources
-    dist = _distances(preds, sources, frozenset())
-    info.dist = dist
-    laps = []
-    for behind, ahead in track.line:
-        f = behind.facing_to(ahead)
-        if f is not None and (ahead, f, ARMED) in dist:
-            laps.append(1 + dist[(ahead, f, ARMED)])
-    info.lap = min(laps) if laps else 30
-    info.big = 3 * info.lap
-    info.moves = static_moves(track)
-    for key, moves in info.moves.items():
-        cell = key[0]
-        info.transitions[key] = tuple(
-            (target, nf, cost, end, jump, tuple(info.step_mode(cell, target, m) for m in (UNARMED, ARMED, BRIDGED)))
-            for target, nf, cost, end, jump in moves)
-    _INFO[track.name] = (track, info)
-    return info
-
-
-def mode_of(kart: Kart) -> int:
-    """The kart's lap state (R4): unarmed, armed, or armed with a bridge crossed since the line."""
-    if not kart.armed:
-        return UNARMED
-    return BRIDGED if kart.bridge_since_line else ARMED
-
-
-def progress(info: TrackInfo, kart: Kart) -> float:
-    """How far round the race a kart is, in steps (larger is further on)."""
-    if kart.cell is None:
-        return -2.0 * info.lap
-    return kart.flags * info.lap - info.remaining(kart.cell, kart.facing, mode_of(kart))
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -228,7 +98,7 @@ def context(game: Races, seat: int) -> Context:
     """What ``seat`` knows for scoring moves: tiles from its own view, public karts, parts and traps."""
     view = game.view(seat)
     track = game.track
-    info = track_info(track).with_traps(game.field().stop_cells)
+    info = track_info(track).with_traps(game.field().stop_cells, TRAP_COST)
     kart = game.karts[seat]
     junk: set[Hex] = set()
     bombs: set[Hex] = set()
@@ -929,4 +799,4 @@ def _chance_at_least(n: int, need: int) -> float:
     return sum(w for total, w in ways.items() if total >= need) / 6**n
 
 
-__all__ = ["RacingDriver", "TrackInfo", "progress", "track_info"]
+__all__ = ["ARMED", "BRIDGED", "UNARMED", "RacingDriver", "TrackInfo", "mode_of", "progress", "track_info"]

@@ -8,7 +8,6 @@ track editor sees all mistakes at once instead of one per run.
 from __future__ import annotations
 
 import re
-from collections import deque
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -17,6 +16,7 @@ from importlib import resources
 from pathlib import Path
 
 from rules.hexgrid import Facing, Hex, column_index, parse_label
+from rules.races.paths import path_to, shortest_paths
 
 
 class Terrain(StrEnum):
@@ -43,6 +43,9 @@ MAP_CHARS: dict[str, tuple[Terrain, PitColour | None]] = {
 }
 OFF_CHAR = "."
 MAP_INDENT = 4  # characters before column A on every map line
+
+
+LapState = tuple[Hex, Facing, frozenset[str]]  # cell, facing, stream crossings made this lap
 
 
 @dataclass(frozen=True, slots=True)
@@ -258,32 +261,58 @@ class Track:
         for cell in self.track_cells:
             for facing in Facing:
                 state = (cell, facing)
-                for nxt, nf in self.forward_successors(cell, facing):
-                    if self.line_edges.get((cell, nxt)) == 1:
+                for nxt, steps in self.drive_moves(cell, facing, use_gaps):
+                    if steps == 1 and self.line_edges.get((cell, nxt[0])) == 1:
                         targets.append(state)
-                    preds.setdefault((nxt, nf), []).append((state, 1))
-                if use_gaps:
-                    jump = self.jump_landing(cell, facing)
-                    if jump is not None:
-                        gap, steps = jump
-                        preds.setdefault((gap.far, gap.facing), []).append((state, steps))
-        return _dijkstra_multi({t: 1 for t in targets}, preds)
+                    preds.setdefault(nxt, []).append((state, steps))
+        return shortest_paths(dict.fromkeys(targets, 1), lambda s: preds.get(s, ()))[0]
 
     def reachable_from_starts(self) -> set[tuple[Hex, Facing]]:
         """Every (cell, facing) a kart can drive to from the start cells, jumps included."""
-        seen = {(s.cell, s.facing) for s in self.starts}
-        todo = deque(seen)
-        while todo:
-            cell, facing = todo.popleft()
-            nexts = list(self.forward_successors(cell, facing))
+        starts = {(s.cell, s.facing): 0 for s in self.starts}
+        return set(shortest_paths(starts, lambda s: self.drive_moves(s[0], s[1], True))[0])
+
+    def drive_moves(self, cell: Hex, facing: Facing, use_gaps: bool) -> list[tuple[tuple[Hex, Facing], int]]:
+        """The forward moves from a cell and facing on an empty board: ((cell, facing) after, steps),
+        a jump over a collapsed bridge included when ``use_gaps``."""
+        out = [(state, 1) for state in self.forward_successors(cell, facing)]
+        if use_gaps:
             jump = self.jump_landing(cell, facing)
             if jump is not None:
-                nexts.append((jump[0].far, jump[0].facing))
-            for state in nexts:
-                if state not in seen:
-                    seen.add(state)
-                    todo.append(state)
-        return seen
+                out.append(((jump[0].far, jump[0].facing), jump[1]))
+        return out
+
+    @cached_property
+    def crossings(self) -> frozenset[str]:
+        """The ids of the stream crossings (the first character of their bridges' names)."""
+        return frozenset(b.bridge[0] for b in self.bridges.values())
+
+    def lap_starts(self) -> dict[LapState, int]:
+        """Where the lap graph starts: just past the line, facing over it, no crossing made (one step)."""
+        out: dict[LapState, int] = {}
+        for behind, ahead in self.line:
+            f = behind.facing_to(ahead)
+            assert f is not None
+            out[(ahead, f, frozenset())] = 1
+        return out
+
+    def lap_moves(self, state: LapState, use_gaps: bool = False) -> Iterator[tuple[LapState | None, int]]:
+        """The lap graph: forward moves that do not cross the line forwards, recording each stream
+        crossing made (leaving a bridge to one of its exits, or jumping a gap). ``None`` is the finish:
+        crossing the line forwards once every crossing is made."""
+        cell, facing, done = state
+        for (nxt, nf), cost in self.drive_moves(cell, facing, use_gaps):
+            if self.line_edges.get((cell, nxt)) == 1:
+                if done == self.crossings:
+                    yield None, cost
+                continue
+            ndone = done
+            br = self.bridges.get(cell)
+            if br is not None and not self.is_bridge(nxt):
+                ndone = done | {br.bridge[0]}
+            elif cost > 1:
+                ndone = done | {self.bridges[cell].bridge[0]}
+            yield (nxt, nf, ndone), cost
 
     def shortest_lap(self, use_gaps: bool = False) -> tuple[int, list[Hex]]:
         """Fewest steps from crossing the line forwards, over a bridge each way, to crossing it again.
@@ -292,86 +321,16 @@ class Track:
         Jumps over collapsed bridges are left out unless ``use_gaps``: a lap must exist over whole
         bridges. Crossings are counted as leaving a bridge to one of its exit cells.
         """
-        import heapq
+        finish: LapState = (Hex(-1, -1), Facing.N, frozenset())  # the finish (``None`` in the lap graph)
 
-        crossings = sorted({b.bridge[0] for b in self.bridges.values()})
-        full = frozenset(crossings)
-        Start_ = tuple[Hex, Facing, frozenset[str]]
-        dist: dict[Start_, int] = {}
-        prev: dict[Start_, Start_ | None] = {}
-        heap: list[tuple[int, int, Start_]] = []
-        counter = 0
-        for behind, ahead in self.line:
-            f = behind.facing_to(ahead)
-            assert f is not None
-            s: Start_ = (ahead, f, frozenset())
-            dist[s] = 1
-            prev[s] = None
-            heapq.heappush(heap, (1, counter, s))
-            counter += 1
-        best: tuple[int, Start_] | None = None
-        while heap:
-            d, _, state = heapq.heappop(heap)
-            if d > dist.get(state, 1 << 30):
-                continue
-            if best is not None and d >= best[0]:
-                break
-            cell, facing, done = state
-            moves: list[tuple[Hex, Facing, int]] = [(n, nf, 1) for n, nf in self.forward_successors(cell, facing)]
-            if use_gaps:
-                jump = self.jump_landing(cell, facing)
-                if jump is not None:
-                    moves.append((jump[0].far, jump[0].facing, jump[1]))
-            for nxt, nf, cost in moves:
-                nd = d + cost
-                if self.line_edges.get((cell, nxt)) == 1:
-                    if done == full and (best is None or nd < best[0]):
-                        best = (nd, state)
-                    continue
-                ndone = done
-                br = self.bridges.get(cell)
-                if br is not None and not self.is_bridge(nxt):
-                    ndone = done | {br.bridge[0]}
-                elif cost > 1:
-                    ndone = done | {self.bridges[cell].bridge[0]}
-                ns = (nxt, nf, ndone)
-                if nd < dist.get(ns, 1 << 30):
-                    dist[ns] = nd
-                    prev[ns] = state
-                    counter += 1
-                    heapq.heappush(heap, (nd, counter, ns))
-        if best is None:
+        def moves(state: LapState) -> Iterator[tuple[LapState, int]]:
+            for nxt, cost in self.lap_moves(state, use_gaps):
+                yield (finish if nxt is None else nxt), cost
+
+        dist, prev = shortest_paths(self.lap_starts(), moves, goal=finish)
+        if finish not in dist:
             return 0, []
-        path: list[Hex] = []
-        node: Start_ | None = best[1]
-        while node is not None:
-            path.append(node[0])
-            node = prev[node]
-        path.reverse()
-        return best[0], path
-
-
-def _dijkstra_multi(
-    sources: dict[tuple[Hex, Facing], int],
-    preds: dict[tuple[Hex, Facing], list[tuple[tuple[Hex, Facing], int]]],
-) -> dict[tuple[Hex, Facing], int]:
-    import heapq
-
-    dist = dict(sources)
-    heap = [(d, i, s) for i, (s, d) in enumerate(sources.items())]
-    heapq.heapify(heap)
-    counter = len(heap)
-    while heap:
-        d, _, s = heapq.heappop(heap)
-        if d > dist[s]:
-            continue
-        for p, cost in preds.get(s, ()):
-            nd = d + cost
-            if nd < dist.get(p, 1 << 30):
-                dist[p] = nd
-                counter += 1
-                heapq.heappush(heap, (nd, counter, p))
-    return dist
+        return dist[finish], [s[0] for s in path_to(prev, finish)[:-1]]
 
 
 # ---------------------------------------------------------------------------------------------------

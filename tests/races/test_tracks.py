@@ -8,7 +8,6 @@ the source of the points it takes from the printed game.
 from __future__ import annotations
 
 import dataclasses
-import heapq
 import itertools
 from collections import deque
 from functools import cache
@@ -17,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from rules.hexgrid import Facing, Hex
+from rules.races.paths import shortest_paths
 from rules.races.track import PitColour, Terrain, Track, builtin_tracks, get_track
 
 TRACKS = sorted(builtin_tracks().values(), key=lambda t: t.alias)
@@ -100,69 +100,29 @@ def crossing_direction(track: Track, crossing: str) -> tuple[str, str]:
     return froms.pop(), tos.pop()
 
 
-def lap_graph_moves(track: Track, cell: Hex, facing: Facing) -> list[tuple[Hex, Facing]]:
-    """One forward step (R5) over whole bridges only, found from may_step alone."""
-    out = []
-    for f in (facing, facing.left, facing.right):
-        n = cell.neighbour(f)
-        if track.may_step(cell, n):
-            out.append((n, f))
-    return out
-
-
 @cache
 def lap_search(alias: str) -> tuple[int, dict, dict]:
-    """Our own lap search: states (cell, facing, crossings done) from just past the line round to it.
+    """The lap graph (states: cell, facing, crossings done) from just past the line round to it.
 
-    A lap may not touch the line between its start and its finish, so the steps from the start give how
-    far round the lap a cell lies. Returns the shortest lap, each state's steps from the start and each
-    state's steps to the finish.
+    A lap may not cross the line forwards between its start and its finish, so the steps from the start
+    give how far round the lap a cell lies. Returns the shortest lap, each state's steps from the start
+    and each state's steps to the finish.
     """
     track = get_track(alias)
-    full = frozenset(crossing_ids(track))
-    start: dict = {}
-    for behind, ahead in track.line:
-        f = behind.facing_to(ahead)
-        start[(ahead, f, frozenset())] = 1
-    forward: dict = {}
+    back: dict = {}  # the lap graph's edges, walked backwards
     finish_from: dict = {}  # states one step before crossing the line forwards with both crossings done
-    back_edges: dict = {}
-    dist = dict(start)
-    heap = [(d, i, s) for i, (s, d) in enumerate(start.items())]
-    heapq.heapify(heap)
-    counter = len(heap)
-    while heap:
-        d, _, s = heapq.heappop(heap)
-        if d > dist[s]:
-            continue
-        forward[s] = d
-        cell, facing, done = s
-        for n, nf in lap_graph_moves(track, cell, facing):
-            crossing = track.line_edges.get((cell, n))
-            if crossing is not None:
-                if crossing == 1 and done == full:
-                    finish_from[s] = 1
-                continue
-            ndone = done
-            b = track.bridges.get(cell)
-            if b is not None and not track.is_bridge(n):
-                ndone = done | {b.bridge[0]}
-            ns = (n, nf, ndone)
-            back_edges.setdefault(ns, []).append(s)
-            if d + 1 < dist.get(ns, 1 << 30):
-                dist[ns] = d + 1
-                counter += 1
-                heapq.heappush(heap, (d + 1, counter, ns))
+
+    def moves(state):
+        for nxt, cost in track.lap_moves(state):
+            if nxt is None:
+                finish_from[state] = 1
+            else:
+                back.setdefault(nxt, []).append((state, cost))
+                yield nxt, cost
+
+    forward, _ = shortest_paths(track.lap_starts(), moves)
     best = min(forward[s] + 1 for s in finish_from)
-    # steps from each state to the finish, by walking the recorded edges backwards
-    to_finish = dict(finish_from)
-    todo = deque(finish_from)
-    while todo:
-        s = todo.popleft()
-        for p in back_edges.get(s, ()):
-            if p not in to_finish:
-                to_finish[p] = to_finish[s] + 1
-                todo.append(p)
+    to_finish, _ = shortest_paths(finish_from, lambda s: back.get(s, ()))
     return best, forward, to_finish
 
 
@@ -352,7 +312,7 @@ def test_r3_driving_a_bridge_against_its_arrows_is_impossible(track):
         todo = deque(seen)
         while todo:
             cell, facing = todo.popleft()
-            nexts = lap_graph_moves(track, cell, facing)
+            nexts = list(track.forward_successors(cell, facing))
             jump = track.jump_landing(cell, facing)
             if jump is not None:
                 nexts.append((jump[0].far, jump[0].facing))
@@ -385,7 +345,7 @@ def test_r3_one_landing_point_per_crossing_beside_the_stream_past_the_crossing(t
                  if track.on_track(x) and not track.is_bridge(x)}
         assert min(lp.cell.distance(x) for x in exits) <= 3, "near the crossing"
         # the blue arrow points on round the lap: a forward step is possible and brings the line nearer
-        assert lap_graph_moves(track, lp.cell, lp.facing)
+        assert list(track.forward_successors(lp.cell, lp.facing))
         assert to_line(track.alias)[(lp.cell, lp.facing)] <= cell_to_line(track.alias, lp.cell) + 1
 
 
@@ -568,7 +528,7 @@ def test_r3_each_crossing_can_be_made_over_a_whole_bridge(track):
             made = False
             while todo and not made:
                 cell, facing = todo.popleft()
-                for n, nf in lap_graph_moves(track, cell, facing):
+                for n, nf in list(track.forward_successors(cell, facing)):
                     if n in goal:
                         made = True
                     if n in allowed and (n, nf) not in seen:
@@ -590,7 +550,7 @@ def test_r3_r7_each_crossing_can_be_attempted_over_a_collapsed_bridge_and_lands_
             assert any(j is not None and j[0] == gap for j in jumps), f"no way to drive into the gap at {gap.near}"
             assert all(j is None or j == (gap, len(gap.cells) + 1) for j in jumps)
             # from the far end the kart drives on to the far bank
-            assert any(n in goal for n, _ in lap_graph_moves(track, gap.far, gap.facing))
+            assert any(n in goal for n, _ in list(track.forward_successors(gap.far, gap.facing)))
 
 
 def test_the_track_folder_readme_lists_the_bundled_tracks_as_they_are():
