@@ -22,6 +22,7 @@ from rules.races import actions as act
 from rules.races import catalogue
 from rules.races.arsenal import Arsenal
 from rules.races.movement import Field, Plan, full_moves, has_step, legal_plans, step_plans
+from rules.races.progress import lap_step
 from rules.races.state import (
     PHASE_DEEDS,
     PHASE_ENTER,
@@ -681,19 +682,9 @@ class Races(Arsenal, Game):
 
     def _moved(self, kart: Kart, frm: Hex, to: Hex) -> None:
         """Laps (R4) and bridge crossings, for every cell-to-cell move, driven or bumped."""
-        if self.track.is_bridge(frm) and self.track.on_track(to) and not self.track.is_bridge(to):
-            kart.bridge_since_line = True
-        crossing = self.track.line_edges.get((frm, to))
-        if crossing is None:
-            return
-        if crossing < 0:
-            kart.bridge_since_line = False
-            return
-        if not kart.armed:
-            kart.armed = True
-        elif kart.bridge_since_line:
+        kart.armed, kart.bridge_since_line, scored = lap_step(self.track, frm, to, kart.armed, kart.bridge_since_line)
+        if scored:
             self._award_flag(kart)
-        kart.bridge_since_line = False
 
     def _award_flag(self, kart: Kart) -> None:
         if kart.flags >= self.laps or self.flags_left <= 0:
