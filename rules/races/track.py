@@ -339,20 +339,57 @@ class Track:
 
 _SECTION = re.compile(r"^\[(\w+)\]\s*$")
 _ROW_LINE = re.compile(r"^\s*(\d+)(?=\s)")
+_KNOWN = {"track", "map", "walls", "bridges", "crossings", "checkered", "delivery", "bottletops"}
+_REQUIRED = ("track", "map", "bridges", "crossings", "checkered", "delivery", "bottletops")
+
+Lines = list[tuple[int, str]]  # (line number, text) of one section
+
+
+def _strip_comment(text: str) -> str:
+    i = text.find("#")
+    return text if i < 0 else text[:i]
 
 
 @dataclass
 class _Loader:
+    """One track file being read: each section's parser adds what it finds and every problem it sees.
+
+    The sections are read in a fixed order (map first, then what refers to its cells), so later
+    checks can rely on what earlier ones found; a problem never stops the reading.
+    """
+
     source: str
     problems: list[Problem] = field(default_factory=list)
+    sections: dict[str, Lines] = field(default_factory=dict)
+    header: dict[str, int] = field(default_factory=dict)  # section -> line of its [header]
+    meta: dict[str, str] = field(default_factory=dict)
+    terrain: dict[Hex, Terrain] = field(default_factory=dict)
+    pits: dict[Hex, PitColour] = field(default_factory=dict)
+    map_line_of: dict[Hex, int] = field(default_factory=dict)
+    columns: int = 0
+    rows: int = 0
+    walls: set[frozenset[Hex]] = field(default_factory=set)
+    landings: dict[str, LandingPoint] = field(default_factory=dict)
+    stream_landing: dict[Hex, str] = field(default_factory=dict)
+    bridges: dict[Hex, BridgeCell] = field(default_factory=dict)
+    bridge_line: dict[Hex, int] = field(default_factory=dict)
+    gaps: list[Gap] = field(default_factory=list)
+    line_edges: list[tuple[Hex, Hex]] = field(default_factory=list)
+    edge_line: dict[tuple[Hex, Hex], int] = field(default_factory=dict)
+    starts: list[Start] = field(default_factory=list)
+    start_line: dict[Hex, int] = field(default_factory=dict)
+    deliveries: dict[int, Hex] = field(default_factory=dict)
+    bottle_tops: dict[Hex, int] = field(default_factory=dict)
+
+    # Small helpers --------------------------------------------------------------------------------
 
     def problem(self, line: int | None, message: str, cell: Hex | str | None = None) -> None:
         label = cell.label if isinstance(cell, Hex) else cell
         self.problems.append(Problem(self.source, line, message, label))
 
-    def cell(self, text: str, line: int, columns: int, rows: int) -> Hex | None:
+    def cell(self, text: str, line: int) -> Hex | None:
         try:
-            return parse_label(text, columns, rows)
+            return parse_label(text, self.columns, self.rows)
         except ValueError as exc:
             self.problem(line, str(exc), text.strip() or None)
             return None
@@ -364,419 +401,472 @@ class _Loader:
             self.problem(line, str(exc))
             return None
 
+    def need_track(self, cell: Hex, number: int, what: str) -> bool:
+        """Whether ``cell`` is a track cell; a problem saying what it is instead if not."""
+        if cell not in self.terrain:
+            self.problem(number, f"{what} is not on the map", cell)
+            return False
+        if self.terrain[cell] is Terrain.STREAM:
+            self.problem(number, f"{what} is in the stream", cell)
+            return False
+        return True
 
-def _strip_comment(text: str) -> str:
-    i = text.find("#")
-    return text if i < 0 else text[:i]
+    def lines(self, section: str) -> Lines:
+        return self.sections.get(section, [])
 
+    # The file --------------------------------------------------------------------------------------
 
-def load_track_text(text: str, source: str = "<track>") -> Track:
-    """Parse and check a track file's text; raises :class:`TrackError` listing every problem."""
-    ld = _Loader(source)
-    sections: dict[str, list[tuple[int, str]]] = {}
-    header: dict[str, int] = {}  # section name -> line of its [header], for problems about a whole section
-    current: str | None = None
-    for number, raw in enumerate(text.splitlines(), 1):
-        m = _SECTION.match(raw.strip())
-        if m:
-            current = m.group(1).lower()
-            if current in sections:
-                ld.problem(number, f"section [{current}] appears twice")
-            sections.setdefault(current, [])
-            header.setdefault(current, number)
-            continue
-        if current is None:
-            if _strip_comment(raw).strip():
-                ld.problem(number, "text before the first [section]")
-            continue
-        if current == "map":
-            if raw.lstrip().startswith("#") or not raw.strip():
+    def read(self, text: str) -> Track:
+        """Every section in order, then the checks of the whole; raises :class:`TrackError` if any failed."""
+        self.split_sections(text)
+        self.read_track()
+        self.read_map()
+        self.read_walls()
+        self.read_crossings()
+        self.read_bridges()
+        self.check_bridges()
+        self.find_gaps()
+        self.read_checkered()
+        self.read_delivery()
+        self.read_bottletops()
+        self.check_pit_stops()
+        if self.problems:
+            raise TrackError(self.problems)
+        track = self.track()
+        _check_reachability(track, self, self.map_line_of)
+        if self.problems:
+            raise TrackError(self.problems)
+        return track
+
+    def split_sections(self, text: str) -> None:
+        """Sort the lines into their [sections]: map lines keep their spacing, others lose comments."""
+        current: str | None = None
+        for number, raw in enumerate(text.splitlines(), 1):
+            m = _SECTION.match(raw.strip())
+            if m:
+                current = m.group(1).lower()
+                if current in self.sections:
+                    self.problem(number, f"section [{current}] appears twice")
+                self.sections.setdefault(current, [])
+                self.header.setdefault(current, number)
                 continue
-            sections[current].append((number, raw.rstrip("\n")))
-        elif _strip_comment(raw).strip():
-            sections[current].append((number, _strip_comment(raw).strip()))
-
-    known = {"track", "map", "walls", "bridges", "crossings", "checkered", "delivery", "bottletops"}
-    for name in sections:
-        if name not in known:
-            ld.problem(header[name], f"unknown section [{name}]; known sections: {', '.join(sorted(known))}")
-    for name in ("track", "map", "bridges", "crossings", "checkered", "delivery", "bottletops"):
-        if name not in sections:
-            ld.problem(None, f"section [{name}] is missing")
-
-    # [track] ------------------------------------------------------------------------------------
-    meta: dict[str, str] = {}
-    for number, line in sections.get("track", []):
-        key, _, value = line.partition(" ")
-        if key not in ("name", "alias", "description"):
-            ld.problem(number, f"unknown key {key!r} in [track]; use name, alias or description")
-            continue
-        meta[key] = value.strip()
-    for key in ("name", "alias"):
-        if not meta.get(key):
-            ld.problem(header.get("track"), f"[track] needs a {key}")
-
-    # [map] --------------------------------------------------------------------------------------
-    terrain: dict[Hex, Terrain] = {}
-    pits: dict[Hex, PitColour] = {}
-    map_line_of: dict[Hex, int] = {}
-    row = -1
-    half = 1
-    columns = 0
-    expected_row = 1
-    for number, line in sections.get("map", []):
-        m = _ROW_LINE.match(line)
-        if m:
-            row = int(m.group(1)) - 1
-            half = 0
-            if row + 1 != expected_row:
-                ld.problem(number, f"map row {row + 1} follows row {expected_row - 1}; rows must count up by one")
-            expected_row = row + 2
-        else:
-            if row < 0 or half != 0:
-                ld.problem(number, "a map line without a row number must follow a numbered line (it holds the "
-                           "odd columns B, D, F … of that row)")
+            if current is None:
+                if _strip_comment(raw).strip():
+                    self.problem(number, "text before the first [section]")
                 continue
-            half = 1
+            if current == "map":
+                if raw.lstrip().startswith("#") or not raw.strip():
+                    continue
+                self.sections[current].append((number, raw.rstrip("\n")))
+            elif _strip_comment(raw).strip():
+                self.sections[current].append((number, _strip_comment(raw).strip()))
+        for name in self.sections:
+            if name not in _KNOWN:
+                known = ", ".join(sorted(_KNOWN))
+                self.problem(self.header[name], f"unknown section [{name}]; known sections: {known}")
+        for name in _REQUIRED:
+            if name not in self.sections:
+                self.problem(None, f"section [{name}] is missing")
+
+    def read_track(self) -> None:
+        for number, line in self.lines("track"):
+            key, _, value = line.partition(" ")
+            if key not in ("name", "alias", "description"):
+                self.problem(number, f"unknown key {key!r} in [track]; use name, alias or description")
+                continue
+            self.meta[key] = value.strip()
+        for key in ("name", "alias"):
+            if not self.meta.get(key):
+                self.problem(self.header.get("track"), f"[track] needs a {key}")
+
+    # [map] -----------------------------------------------------------------------------------------
+
+    def read_map(self) -> None:
+        """Two lines per row: the numbered one holds the even columns (A, C, …), the next the odd ones."""
+        row = -1
+        half = 1
+        expected_row = 1
+        for number, line in self.lines("map"):
+            m = _ROW_LINE.match(line)
+            if m:
+                row = int(m.group(1)) - 1
+                half = 0
+                if row + 1 != expected_row:
+                    self.problem(number, f"map row {row + 1} follows row {expected_row - 1}; rows must count up by one")
+                expected_row = row + 2
+            else:
+                if row < 0 or half != 0:
+                    self.problem(number, "a map line without a row number must follow a numbered line (it holds "
+                                 "the odd columns B, D, F … of that row)")
+                    continue
+                half = 1
+            self.read_map_line(number, line, row, half)
+        self.rows = max(expected_row - 1, 0)
+        if not self.terrain and "map" in self.sections:
+            self.problem(self.header.get("map"), "the map has no track cells")
+
+    def read_map_line(self, number: int, line: str, row: int, half: int) -> None:
         body = line[MAP_INDENT:]
         for i, ch in enumerate(body):
             if ch == " ":
                 continue
             col, odd = divmod(i, 2)
             if odd:
-                ld.problem(number, f"character {ch!r} at position {MAP_INDENT + i + 1} sits between two columns;"
-                           " cells are two characters apart")
+                self.problem(number, f"character {ch!r} at position {MAP_INDENT + i + 1} sits between two columns;"
+                             " cells are two characters apart")
                 continue
             if col % 2 != half:
                 which = "odd (B, D, …)" if col % 2 else "even (A, C, …)"
-                ld.problem(number, f"column {Hex(col, 0).label[:-1]} is {which} and belongs on the "
-                           f"{'second' if col % 2 else 'numbered'} line of the row", Hex.from_offset(col, row))
+                self.problem(number, f"column {Hex(col, 0).label[:-1]} is {which} and belongs on the "
+                             f"{'second' if col % 2 else 'numbered'} line of the row", Hex.from_offset(col, row))
                 continue
-            columns = max(columns, col + 1)
+            self.columns = max(self.columns, col + 1)
             cell = Hex.from_offset(col, row)
             if ch == OFF_CHAR:
                 continue
             if ch not in MAP_CHARS:
                 choices = ", ".join(f"{k!r}" for k in [*MAP_CHARS, OFF_CHAR])
-                ld.problem(number, f"unknown terrain {ch!r}; use one of {choices}", cell)
+                self.problem(number, f"unknown terrain {ch!r}; use one of {choices}", cell)
                 continue
             t, pit = MAP_CHARS[ch]
-            terrain[cell] = t
-            map_line_of[cell] = number
+            self.terrain[cell] = t
+            self.map_line_of[cell] = number
             if pit is not None:
-                pits[cell] = pit
-    rows = max(expected_row - 1, 0)
-    if not terrain and "map" in sections:
-        ld.problem(header.get("map"), "the map has no track cells")
+                self.pits[cell] = pit
 
-    def need_track(cell: Hex, number: int, what: str) -> bool:
-        if cell not in terrain:
-            ld.problem(number, f"{what} is not on the map", cell)
-            return False
-        if terrain[cell] is Terrain.STREAM:
-            ld.problem(number, f"{what} is in the stream", cell)
-            return False
-        return True
+    # [walls] and [crossings] -----------------------------------------------------------------------
 
-    # [walls] ------------------------------------------------------------------------------------
-    walls: set[frozenset[Hex]] = set()
-    for number, line in sections.get("walls", []):
-        for token in line.split():
-            a_text, sep, b_text = token.partition("/")
-            if not sep:
-                ld.problem(number, f"wall {token!r} should name two neighbouring cells as 'F7/F8'")
-                continue
-            a = ld.cell(a_text, number, columns, rows)
-            b = ld.cell(b_text, number, columns, rows)
-            if a is None or b is None:
-                continue
-            if a.distance(b) != 1:
-                ld.problem(number, f"wall {token}: the two cells are not neighbours", a)
-                continue
-            if a not in terrain or b not in terrain:
-                ld.problem(number, f"wall {token}: a wall already stands where the map ends", a)
-                continue
-            walls.add(frozenset((a, b)))
+    def read_walls(self) -> None:
+        for number, line in self.lines("walls"):
+            for token in line.split():
+                a_text, sep, b_text = token.partition("/")
+                if not sep:
+                    self.problem(number, f"wall {token!r} should name two neighbouring cells as 'F7/F8'")
+                    continue
+                a = self.cell(a_text, number)
+                b = self.cell(b_text, number)
+                if a is None or b is None:
+                    continue
+                if a.distance(b) != 1:
+                    self.problem(number, f"wall {token}: the two cells are not neighbours", a)
+                    continue
+                if a not in self.terrain or b not in self.terrain:
+                    self.problem(number, f"wall {token}: a wall already stands where the map ends", a)
+                    continue
+                self.walls.add(frozenset((a, b)))
 
-    # [crossings] --------------------------------------------------------------------------------
-    landings: dict[str, LandingPoint] = {}
-    stream_landing: dict[Hex, str] = {}
-    for number, line in sections.get("crossings", []):
+    def read_crossings(self) -> None:
+        for number, line in self.lines("crossings"):
+            self.read_crossing(number, line)
+        for c, t in sorted(self.terrain.items()):
+            if t is Terrain.STREAM and c not in self.stream_landing:
+                self.problem(self.map_line_of.get(c), "stream cell has no Landing Point (no crossing's span covers it)",
+                             c)
+
+    def read_crossing(self, number: int, line: str) -> None:
+        """``ID landing CELL FACING columns|rows FROM-TO``: a Landing Point and the stream it serves."""
         parts = line.split()
         if len(parts) != 6 or parts[1] != "landing" or parts[4] not in ("columns", "rows"):
-            ld.problem(number, "a crossing reads: ID landing CELL FACING columns|rows FROM-TO "
-                       "(like '1 landing H14 S columns A-O')")
-            continue
+            self.problem(number, "a crossing reads: ID landing CELL FACING columns|rows FROM-TO "
+                         "(like '1 landing H14 S columns A-O')")
+            return
         cid, _, cell_text, facing_text, axis, span = parts
         if len(cid) != 1 or not cid.isdigit():
-            ld.problem(number, f"crossing id {cid!r} should be one digit")
-            continue
-        if cid in landings:
-            ld.problem(number, f"crossing {cid} is listed twice")
-        cell = ld.cell(cell_text, number, columns, rows)
-        facing = ld.facing(facing_text, number)
+            self.problem(number, f"crossing id {cid!r} should be one digit")
+            return
+        if cid in self.landings:
+            self.problem(number, f"crossing {cid} is listed twice")
+        cell = self.cell(cell_text, number)
+        facing = self.facing(facing_text, number)
+        bounds = self.span(number, axis, span)
+        if bounds is None or cell is None or facing is None:
+            return
+        lo, hi = bounds
+        if self.need_track(cell, number, "Landing Point"):
+            self.landings[cid] = LandingPoint(cid, cell, facing)
+        for c, t in self.terrain.items():
+            if t is Terrain.STREAM and lo <= (c.col if axis == "columns" else c.row) <= hi:
+                if c in self.stream_landing and self.stream_landing[c] != cid:
+                    self.problem(number, f"stream cell is carried to both crossing {self.stream_landing[c]} and {cid}",
+                                 c)
+                self.stream_landing[c] = cid
+
+    def span(self, number: int, axis: str, span: str) -> tuple[int, int] | None:
+        """A crossing's span of columns (``A-O``) or rows (``1-11``) as 0-based bounds."""
         lo_text, sep, hi_text = span.partition("-")
         if not sep:
-            ld.problem(number, f"span {span!r} should read FROM-TO, like 'A-O' or '1-11'")
-            continue
+            self.problem(number, f"span {span!r} should read FROM-TO, like 'A-O' or '1-11'")
+            return None
         if axis == "columns" and lo_text.isalpha() and hi_text.isalpha():
             lo, hi = column_index(lo_text), column_index(hi_text)
         elif axis == "rows" and lo_text.isdigit() and hi_text.isdigit():
             lo, hi = int(lo_text) - 1, int(hi_text) - 1
         else:
             example = "'A-O'" if axis == "columns" else "'1-11'"
-            ld.problem(number, f"span {span!r} does not name {axis}: write it like {example}")
-            continue
+            self.problem(number, f"span {span!r} does not name {axis}: write it like {example}")
+            return None
         if lo > hi:
-            ld.problem(number, f"span {span!r} runs backwards: write the lower end first")
-            continue
-        if cell is None or facing is None:
-            continue
-        if need_track(cell, number, "Landing Point"):
-            landings[cid] = LandingPoint(cid, cell, facing)
-        for c, t in terrain.items():
-            if t is Terrain.STREAM and lo <= (c.col if axis == "columns" else c.row) <= hi:
-                if c in stream_landing and stream_landing[c] != cid:
-                    ld.problem(number, f"stream cell is carried to both crossing {stream_landing[c]} and {cid}", c)
-                stream_landing[c] = cid
-    for c, t in sorted(terrain.items()):
-        if t is Terrain.STREAM and c not in stream_landing:
-            ld.problem(map_line_of.get(c), "stream cell has no Landing Point (no crossing's span covers it)", c)
+            self.problem(number, f"span {span!r} runs backwards: write the lower end first")
+            return None
+        return lo, hi
 
-    # [bridges] ----------------------------------------------------------------------------------
-    bridges: dict[Hex, BridgeCell] = {}
-    bridge_line: dict[Hex, int] = {}
-    for number, line in sections.get("bridges", []):
+    # [bridges] and the collapsed bridges they make -------------------------------------------------
+
+    def read_bridges(self) -> None:
+        for number, line in self.lines("bridges"):
+            self.read_bridge(number, line)
+        for c, t in sorted(self.terrain.items()):
+            if t is Terrain.BRIDGE and c not in self.bridges:
+                self.problem(self.map_line_of.get(c), "bridge cell has no arrows in [bridges]", c)
+
+    def read_bridge(self, number: int, line: str) -> None:
+        """``NAME CELL from CELLS… to CELLS… [red FACINGS…]``: one bridge cell and its arrows."""
         parts = line.split()
         if len(parts) < 2:
-            ld.problem(number, "a bridge cell reads: NAME CELL from CELLS… to CELLS… [red FACINGS…]")
-            continue
+            self.problem(number, "a bridge cell reads: NAME CELL from CELLS… to CELLS… [red FACINGS…]")
+            return
         name, cell_text, rest = parts[0], parts[1], parts[2:]
         if not re.fullmatch(r"\d[a-z]", name):
-            ld.problem(number, f"bridge name {name!r} should be the crossing digit then a letter, like '1a'")
-            continue
-        cell = ld.cell(cell_text, number, columns, rows)
+            self.problem(number, f"bridge name {name!r} should be the crossing digit then a letter, like '1a'")
+            return
+        cell = self.cell(cell_text, number)
         if cell is None:
-            continue
+            return
         groups: dict[str, list[str]] = {"from": [], "to": [], "red": []}
         key: str | None = None
         for token in rest:
             if token in groups:
                 key = token
             elif key is None:
-                ld.problem(number, f"{token!r}: say 'from', 'to' or 'red' before the cells or facings")
+                self.problem(number, f"{token!r}: say 'from', 'to' or 'red' before the cells or facings")
             else:
                 groups[key].append(token)
-        if terrain.get(cell) is not Terrain.BRIDGE:
-            ld.problem(number, "bridge arrows on a cell that is not a bridge ('b') on the map", cell)
-            continue
-        if cell in bridges:
-            ld.problem(number, "bridge cell is listed twice", cell)
-            continue
-        entries = [c for c in (ld.cell(t, number, columns, rows) for t in groups["from"]) if c is not None]
-        exits = [c for c in (ld.cell(t, number, columns, rows) for t in groups["to"]) if c is not None]
-        red = [f for f in (ld.facing(t, number) for t in groups["red"]) if f is not None]
+        if self.terrain.get(cell) is not Terrain.BRIDGE:
+            self.problem(number, "bridge arrows on a cell that is not a bridge ('b') on the map", cell)
+            return
+        if cell in self.bridges:
+            self.problem(number, "bridge cell is listed twice", cell)
+            return
+        entries = [c for c in (self.cell(t, number) for t in groups["from"]) if c is not None]
+        exits = [c for c in (self.cell(t, number) for t in groups["to"]) if c is not None]
+        red = [f for f in (self.facing(t, number) for t in groups["red"]) if f is not None]
         if not entries:
-            ld.problem(number, "bridge has no entry ('from' cells)", cell)
+            self.problem(number, "bridge has no entry ('from' cells)", cell)
         if not exits:
-            ld.problem(number, "bridge has no exit ('to' cells)", cell)
+            self.problem(number, "bridge has no exit ('to' cells)", cell)
         for c in entries + exits:
             if c.distance(cell) != 1:
-                ld.problem(number, f"arrow to {c.label} does not point at a neighbour", cell)
+                self.problem(number, f"arrow to {c.label} does not point at a neighbour", cell)
         entries = [c for c in entries if c.distance(cell) == 1]
         exits = [c for c in exits if c.distance(cell) == 1]
         for f in red:
-            if terrain.get(cell.neighbour(f)) is not Terrain.STREAM:
-                ld.problem(number, f"red arrow {f.name} does not point into the stream", cell)
-        bridges[cell] = BridgeCell(cell, name, frozenset(entries), frozenset(exits), frozenset(red))
-        bridge_line[cell] = number
-    for c, t in sorted(terrain.items()):
-        if t is Terrain.BRIDGE and c not in bridges:
-            ld.problem(map_line_of.get(c), "bridge cell has no arrows in [bridges]", c)
-    for cell, b in bridges.items():
-        number = bridge_line[cell]
-        for c in b.entries:
-            if c not in terrain or terrain[c] is Terrain.STREAM:
-                if terrain.get(c) is Terrain.STREAM:
-                    continue  # far end of a collapsed bridge: checked with the gaps
-                ld.problem(number, f"entry {c.label} is off the map", cell)
-            elif frozenset((c, cell)) in walls:
-                ld.problem(number, f"entry {c.label} is behind a wall", cell)
-        for c in b.exits:
-            if c not in terrain:
-                ld.problem(number, f"exit {c.label} is off the map", cell)
-            elif frozenset((c, cell)) in walls:
-                ld.problem(number, f"exit {c.label} is behind a wall", cell)
+            if self.terrain.get(cell.neighbour(f)) is not Terrain.STREAM:
+                self.problem(number, f"red arrow {f.name} does not point into the stream", cell)
+        self.bridges[cell] = BridgeCell(cell, name, frozenset(entries), frozenset(exits), frozenset(red))
+        self.bridge_line[cell] = number
 
-    # collapsed bridges: an exit into the stream starts a gap that must end on a bridge end ---------
-    gaps: list[Gap] = []
-    for cell, b in sorted(bridges.items()):
-        for ex in sorted(b.exits):
-            if terrain.get(ex) is not Terrain.STREAM:
-                continue
-            facing = cell.facing_to(ex)
-            assert facing is not None
-            run = [ex]
-            nxt = ex.neighbour(facing)
-            while terrain.get(nxt) is Terrain.STREAM and len(run) < 4:
-                run.append(nxt)
-                nxt = nxt.neighbour(facing)
-            far = bridges.get(nxt)
-            if far is None or run[-1] not in far.entries:
-                ld.problem(bridge_line[cell], f"collapsed bridge heading {facing.name} never reaches a far bridge "
-                           "end that can be entered from the gap", cell)
-                continue
-            if not 2 <= len(run) <= 3:
-                ld.problem(bridge_line[cell], f"collapsed bridge gap is {len(run)} stream cells; it must be 2 or 3",
-                           cell)
-            gaps.append(Gap(cell, tuple(run), nxt, facing))
-    gap_ends = {g.far for g in gaps}
-    for cell, b in bridges.items():
-        for c in b.entries:
-            if terrain.get(c) is Terrain.STREAM and cell not in gap_ends:
-                ld.problem(bridge_line[cell], f"entry {c.label} is in the stream but no gap leads here", cell)
+    def check_bridges(self) -> None:
+        """Every arrow leads to a cell on the map that no wall cuts off."""
+        terrain, walls = self.terrain, self.walls
+        for cell, b in self.bridges.items():
+            number = self.bridge_line[cell]
+            for c in b.entries:
+                if c not in terrain or terrain[c] is Terrain.STREAM:
+                    if terrain.get(c) is Terrain.STREAM:
+                        continue  # far end of a collapsed bridge: checked with the gaps
+                    self.problem(number, f"entry {c.label} is off the map", cell)
+                elif frozenset((c, cell)) in walls:
+                    self.problem(number, f"entry {c.label} is behind a wall", cell)
+            for c in b.exits:
+                if c not in terrain:
+                    self.problem(number, f"exit {c.label} is off the map", cell)
+                elif frozenset((c, cell)) in walls:
+                    self.problem(number, f"exit {c.label} is behind a wall", cell)
 
-    # [checkered] --------------------------------------------------------------------------------
-    line_edges: list[tuple[Hex, Hex]] = []
-    edge_line: dict[tuple[Hex, Hex], int] = {}
-    starts: list[Start] = []
-    start_line: dict[Hex, int] = {}
-    for number, line in sections.get("checkered", []):
-        key, _, rest = line.partition(" ")
-        tokens = rest.split()
-        if key == "edges":
-            for token in tokens:
-                a_text, sep, b_text = token.partition("/")
-                if not sep:
-                    ld.problem(number, f"line edge {token!r} should read BEHIND/AHEAD, like 'E20/E19'")
+    def find_gaps(self) -> None:
+        """Collapsed bridges: an exit into the stream starts a gap that must end on a bridge end (R7)."""
+        terrain = self.terrain
+        for cell, b in sorted(self.bridges.items()):
+            for ex in sorted(b.exits):
+                if terrain.get(ex) is not Terrain.STREAM:
                     continue
-                a = ld.cell(a_text, number, columns, rows)
-                b = ld.cell(b_text, number, columns, rows)
-                if a is None or b is None:
+                facing = cell.facing_to(ex)
+                assert facing is not None
+                run = [ex]
+                nxt = ex.neighbour(facing)
+                while terrain.get(nxt) is Terrain.STREAM and len(run) < 4:
+                    run.append(nxt)
+                    nxt = nxt.neighbour(facing)
+                far = self.bridges.get(nxt)
+                if far is None or run[-1] not in far.entries:
+                    self.problem(self.bridge_line[cell], f"collapsed bridge heading {facing.name} never reaches a far "
+                                 "bridge end that can be entered from the gap", cell)
                     continue
-                if a.distance(b) != 1:
-                    ld.problem(number, f"line edge {token}: cells are not neighbours", a)
-                    continue
-                if need_track(a, number, "cell behind the line") and need_track(b, number, "cell ahead of the line"):
-                    line_edges.append((a, b))
-                    edge_line.setdefault((a, b), number)
-        elif key == "start":
-            if len(tokens) % 2:
-                ld.problem(number, "start cells read CELL FACING pairs, like 'E21 N F22 N G21 N'")
+                if not 2 <= len(run) <= 3:
+                    self.problem(self.bridge_line[cell], f"collapsed bridge gap is {len(run)} stream cells; it must "
+                                 "be 2 or 3", cell)
+                self.gaps.append(Gap(cell, tuple(run), nxt, facing))
+        gap_ends = {g.far for g in self.gaps}
+        for cell, b in self.bridges.items():
+            for c in b.entries:
+                if terrain.get(c) is Terrain.STREAM and cell not in gap_ends:
+                    self.problem(self.bridge_line[cell], f"entry {c.label} is in the stream but no gap leads here",
+                                 cell)
+
+    # [checkered] -----------------------------------------------------------------------------------
+
+    def read_checkered(self) -> None:
+        for number, line in self.lines("checkered"):
+            key, _, rest = line.partition(" ")
+            tokens = rest.split()
+            if key == "edges":
+                self.read_line_edges(number, tokens)
+            elif key == "start":
+                self.read_starts(number, tokens)
+            else:
+                self.problem(number, f"unknown key {key!r} in [checkered]; use 'edges' or 'start'")
+        if "checkered" in self.sections:
+            self.check_checkered()
+
+    def read_line_edges(self, number: int, tokens: list[str]) -> None:
+        for token in tokens:
+            a_text, sep, b_text = token.partition("/")
+            if not sep:
+                self.problem(number, f"line edge {token!r} should read BEHIND/AHEAD, like 'E20/E19'")
                 continue
-            for c_text, f_text in zip(tokens[::2], tokens[1::2], strict=True):
-                c = ld.cell(c_text, number, columns, rows)
-                f = ld.facing(f_text, number)
-                if c is not None and f is not None and need_track(c, number, "start cell"):
-                    if c in start_line:
-                        ld.problem(number, "start cell is listed twice", c)
-                        continue
-                    starts.append(Start(c, f))
-                    start_line[c] = number
-        else:
-            ld.problem(number, f"unknown key {key!r} in [checkered]; use 'edges' or 'start'")
-    if "checkered" in sections:
-        if not line_edges:
-            ld.problem(header["checkered"], "the Checkered Line has no edges")
-        if len(starts) != 3:
-            ld.problem(header["checkered"], f"the Checkered Line needs 3 start cells, found {len(starts)}")
-        ahead = {b for _, b in line_edges}
-        both = {a: edge_line[(a, b)] for a, b in line_edges if a in ahead}
+            a = self.cell(a_text, number)
+            b = self.cell(b_text, number)
+            if a is None or b is None:
+                continue
+            if a.distance(b) != 1:
+                self.problem(number, f"line edge {token}: cells are not neighbours", a)
+                continue
+            if self.need_track(a, number, "cell behind the line") and self.need_track(b, number,
+                                                                                        "cell ahead of the line"):
+                self.line_edges.append((a, b))
+                self.edge_line.setdefault((a, b), number)
+
+    def read_starts(self, number: int, tokens: list[str]) -> None:
+        if len(tokens) % 2:
+            self.problem(number, "start cells read CELL FACING pairs, like 'E21 N F22 N G21 N'")
+            return
+        for c_text, f_text in zip(tokens[::2], tokens[1::2], strict=True):
+            c = self.cell(c_text, number)
+            f = self.facing(f_text, number)
+            if c is not None and f is not None and self.need_track(c, number, "start cell"):
+                if c in self.start_line:
+                    self.problem(number, "start cell is listed twice", c)
+                    continue
+                self.starts.append(Start(c, f))
+                self.start_line[c] = number
+
+    def check_checkered(self) -> None:
+        """One line with edges, three start cells, and nothing both behind and ahead of it (R3)."""
+        if not self.line_edges:
+            self.problem(self.header["checkered"], "the Checkered Line has no edges")
+        if len(self.starts) != 3:
+            self.problem(self.header["checkered"], f"the Checkered Line needs 3 start cells, found {len(self.starts)}")
+        ahead = {b for _, b in self.line_edges}
+        both = {a: self.edge_line[(a, b)] for a, b in self.line_edges if a in ahead}
         for cell, number in both.items():
-            ld.problem(number, "cell is both behind and ahead of the Checkered Line", cell)
-        for s in starts:
+            self.problem(number, "cell is both behind and ahead of the Checkered Line", cell)
+        for s in self.starts:
             if s.cell in ahead:
-                ld.problem(start_line[s.cell], "start cell is ahead of the line; it must be behind it", s.cell)
+                self.problem(self.start_line[s.cell], "start cell is ahead of the line; it must be behind it", s.cell)
 
-    # [delivery] ---------------------------------------------------------------------------------
-    deliveries: dict[int, Hex] = {}
-    for number, line in sections.get("delivery", []):
-        tokens = line.split()
-        if len(tokens) % 2:
-            ld.problem(number, "delivery points read NUMBER CELL pairs, like '3 E5 4 F9'")
-            continue
-        for n_text, c_text in zip(tokens[::2], tokens[1::2], strict=True):
-            if not n_text.isdigit() or not 3 <= int(n_text) <= 18:
-                ld.problem(number, f"delivery number {n_text!r} must be 3 to 18")
-                continue
-            c = ld.cell(c_text, number, columns, rows)
-            if c is None or not need_track(c, number, f"Delivery Point {n_text}"):
-                continue
-            n = int(n_text)
-            if n in deliveries:
-                ld.problem(number, f"delivery number {n} is doubled (also at {deliveries[n].label})", c)
-                continue
-            if c in deliveries.values():
-                ld.problem(number, "two delivery numbers on one cell", c)
-            if c in pits:
-                ld.problem(number, "Delivery Point inside a Pit Stop", c)
-            deliveries[n] = c
-    if "delivery" in sections:
-        missing = [n for n in range(3, 19) if n not in deliveries]
-        if missing:
-            ld.problem(header["delivery"], f"delivery number(s) missing: {', '.join(map(str, missing))}")
+    # [delivery], [bottletops] and the pit stops ----------------------------------------------------
 
-    # [bottletops] -------------------------------------------------------------------------------
-    bottle_tops: dict[Hex, int] = {}
-    for number, line in sections.get("bottletops", []):
-        tokens = line.split()
-        if len(tokens) % 2:
-            ld.problem(number, "collection points read CELL VALUE pairs, like 'K8 2'")
-            continue
-        for c_text, v_text in zip(tokens[::2], tokens[1::2], strict=True):
-            c = ld.cell(c_text, number, columns, rows)
-            if c is None:
+    def read_delivery(self) -> None:
+        for number, line in self.lines("delivery"):
+            tokens = line.split()
+            if len(tokens) % 2:
+                self.problem(number, "delivery points read NUMBER CELL pairs, like '3 E5 4 F9'")
                 continue
-            if not v_text.isdigit() or not 1 <= int(v_text) <= 3:
-                ld.problem(number, f"a collection point is worth 1 to 3 bottle tops, not {v_text!r}", c)
+            for n_text, c_text in zip(tokens[::2], tokens[1::2], strict=True):
+                self.read_delivery_point(number, n_text, c_text)
+        if "delivery" in self.sections:
+            missing = [n for n in range(3, 19) if n not in self.deliveries]
+            if missing:
+                self.problem(self.header["delivery"], f"delivery number(s) missing: {', '.join(map(str, missing))}")
+
+    def read_delivery_point(self, number: int, n_text: str, c_text: str) -> None:
+        if not n_text.isdigit() or not 3 <= int(n_text) <= 18:
+            self.problem(number, f"delivery number {n_text!r} must be 3 to 18")
+            return
+        c = self.cell(c_text, number)
+        if c is None or not self.need_track(c, number, f"Delivery Point {n_text}"):
+            return
+        n = int(n_text)
+        if n in self.deliveries:
+            self.problem(number, f"delivery number {n} is doubled (also at {self.deliveries[n].label})", c)
+            return
+        if c in self.deliveries.values():
+            self.problem(number, "two delivery numbers on one cell", c)
+        if c in self.pits:
+            self.problem(number, "Delivery Point inside a Pit Stop", c)
+        self.deliveries[n] = c
+
+    def read_bottletops(self) -> None:
+        for number, line in self.lines("bottletops"):
+            tokens = line.split()
+            if len(tokens) % 2:
+                self.problem(number, "collection points read CELL VALUE pairs, like 'K8 2'")
                 continue
-            if c not in bridges:
-                ld.problem(number, "Bottle Top Collection Point must be on a bridge", c)
+            for c_text, v_text in zip(tokens[::2], tokens[1::2], strict=True):
+                c = self.cell(c_text, number)
+                if c is None:
+                    continue
+                if not v_text.isdigit() or not 1 <= int(v_text) <= 3:
+                    self.problem(number, f"a collection point is worth 1 to 3 bottle tops, not {v_text!r}", c)
+                    continue
+                if c not in self.bridges:
+                    self.problem(number, "Bottle Top Collection Point must be on a bridge", c)
+                    continue
+                if c in self.bottle_tops:
+                    self.problem(number, "collection point listed twice", c)
+                self.bottle_tops[c] = int(v_text)
+        if "bottletops" in self.sections and not 3 <= len(self.bottle_tops) <= 5:
+            self.problem(self.header["bottletops"],
+                         f"a track has 3 to 5 Bottle Top Collection Points, found {len(self.bottle_tops)}")
+
+    def check_pit_stops(self) -> None:
+        """Each Pit Stop is four cells in one connected lane (R3)."""
+        for colour in PitColour:
+            cells = sorted(c for c, p in self.pits.items() if p is colour)
+            if len(cells) != 4:
+                letter = "G" if colour is PitColour.GREEN else "R"
+                where = self.map_line_of[cells[0]] if cells else self.header.get("map")
+                self.problem(where, f"the {colour} Pit Stop has {len(cells)} cells ('{letter}' on the map); it must "
+                             "have 4", cells[0] if cells else None)
                 continue
-            if c in bottle_tops:
-                ld.problem(number, "collection point listed twice", c)
-            bottle_tops[c] = int(v_text)
-    if "bottletops" in sections and not 3 <= len(bottle_tops) <= 5:
-        ld.problem(header["bottletops"], f"a track has 3 to 5 Bottle Top Collection Points, found {len(bottle_tops)}")
+            if len(_components(cells, self.walls)) != 1:
+                self.problem(self.map_line_of[cells[0]], f"the {colour} Pit Stop is not one connected lane", cells[0])
 
-    # pit stops ----------------------------------------------------------------------------------
-    for colour in PitColour:
-        cells = sorted(c for c, p in pits.items() if p is colour)
-        if len(cells) != 4:
-            letter = "G" if colour is PitColour.GREEN else "R"
-            where = map_line_of[cells[0]] if cells else header.get("map")
-            ld.problem(where, f"the {colour} Pit Stop has {len(cells)} cells ('{letter}' on the map); it must have 4",
-                       cells[0] if cells else None)
-            continue
-        if len(_components(cells, walls)) != 1:
-            ld.problem(map_line_of[cells[0]], f"the {colour} Pit Stop is not one connected lane", cells[0])
+    def track(self) -> Track:
+        return Track(
+            name=self.meta["name"],
+            alias=self.meta["alias"],
+            description=self.meta.get("description", ""),
+            columns=self.columns,
+            rows=self.rows,
+            terrain=self.terrain,
+            pits=self.pits,
+            walls=frozenset(self.walls),
+            bridges=self.bridges,
+            gaps=tuple(self.gaps),
+            landings=self.landings,
+            stream_landing=self.stream_landing,
+            line=tuple(self.line_edges),
+            starts=tuple(self.starts),
+            deliveries=dict(sorted(self.deliveries.items())),
+            bottle_tops=self.bottle_tops,
+            source=self.source,
+        )
 
-    if ld.problems:
-        raise TrackError(ld.problems)
 
-    track = Track(
-        name=meta["name"],
-        alias=meta["alias"],
-        description=meta.get("description", ""),
-        columns=columns,
-        rows=rows,
-        terrain=terrain,
-        pits=pits,
-        walls=frozenset(walls),
-        bridges=bridges,
-        gaps=tuple(gaps),
-        landings=landings,
-        stream_landing=stream_landing,
-        line=tuple(line_edges),
-        starts=tuple(starts),
-        deliveries=dict(sorted(deliveries.items())),
-        bottle_tops=bottle_tops,
-        source=source,
-    )
-    _check_reachability(track, ld, map_line_of)
-    if ld.problems:
-        raise TrackError(ld.problems)
-    return track
+def load_track_text(text: str, source: str = "<track>") -> Track:
+    """Parse and check a track file's text; raises :class:`TrackError` listing every problem."""
+    return _Loader(source).read(text)
 
 
 def _components(cells: Iterable[Hex], walls: frozenset[frozenset[Hex]] | set[frozenset[Hex]]) -> list[set[Hex]]:
