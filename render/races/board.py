@@ -168,39 +168,63 @@ def _bridge_angle(track: Track, geo: BoardGeometry, cell: Hex) -> float:
 
 
 def _draw_board(track: Track, geo: BoardGeometry, legend: bool = True) -> Image.Image:
-    size = geo.cell_size
+    """The whole static picture, layer by layer from the ground up."""
     img = Image.new("RGB", (geo.width, geo.height), FRAME)
     draw = ImageDraw.Draw(img)
-    seed = seed_of(track.name)
+    _draw_ground(img, draw, track, geo)
+    _draw_pits_and_outlines(draw, track, geo)
+    _draw_stream_dividers(draw, track, geo)
+    _draw_bridges(draw, track, geo)
+    _draw_walls_and_line(draw, track, geo)
+    _draw_banks(draw, track, geo)
+    _draw_bridge_arrows(draw, track, geo)
+    _draw_jump_lines(draw, track, geo)
+    _draw_starts_and_landings(draw, track, geo)
+    _draw_numbers(draw, track, geo)
+    _draw_cell_labels(draw, track, geo)
+    _draw_coordinates(draw, geo)
+    _draw_title(draw, track, geo)
+    if legend:
+        draw_legend(img, draw, geo)
+    else:
+        x0, y0, x1, y1 = geo.panel_box
+        draw.rectangle([x0, y0 + 10, x1, y1], fill=PANEL, outline=PANEL_LINE, width=2)
+    return img
 
-    # The junkyard fills the map area; track and stream cells are painted over it.
+
+def _draw_ground(img: Image.Image, draw: ImageDraw.ImageDraw, track: Track, geo: BoardGeometry) -> None:
+    """The junkyard fills the map area; track and stream cells are painted over it."""
+    size = geo.cell_size
     bx0, by0, bx1, by1 = geo.board_box
     pad = round(size * 0.35)
     area = [(bx0 - pad, by0 - pad), (bx1 + pad, by0 - pad), (bx1 + pad, by1 + pad), (bx0 - pad, by1 + pad)]
-    paint_texture(img, "junk", [area], size, seed)
+    paint_texture(img, "junk", [area], size, seed_of(track.name))
     draw.rectangle([bx0 - pad, by0 - pad, bx1 + pad, by1 + pad], outline=STONE_DARK, width=max(2, size // 10))
     for cell in geo.cells():
         if cell not in track.terrain:
             draw.polygon(geo.corners(cell), outline=JUNK_GRID)
-
     by_terrain: dict[Terrain, list[list[Point]]] = {}
     for cell, t in track.terrain.items():
         by_terrain.setdefault(t, []).append(geo.corners(cell))
     for t in (Terrain.TARMAC, Terrain.GRASS, Terrain.MUD, Terrain.STREAM):
         paint_texture(img, t.value, by_terrain.get(t, []), size, seed_of(track.name, t.value))
 
-    # Pit Stops: coloured lanes with a spanner in every cell.
+
+def _draw_pits_and_outlines(draw: ImageDraw.ImageDraw, track: Track, geo: BoardGeometry) -> None:
+    """Pit Stops as coloured lanes with a spanner in every cell, then every cell's outline."""
+    size = geo.cell_size
     for cell, colour in track.pits.items():
         fill = PIT_COLOURS[colour]
         draw_polygon(draw, geo.corners(cell), fill)
         draw_spanner(draw, geo.centre(cell), size, mix(fill, WHITE, 0.82), fill)
-
-    # Cell outlines on the track and in the water.
     for cell, t in track.terrain.items():
         base = PIT_COLOURS[track.pits[cell]] if cell in track.pits else TERRAIN_COLOURS[t]
         draw.polygon(geo.corners(cell), outline=darker(base, 0.22))
 
-    # Where the water carries a kart changes: a dashed divider in the stream.
+
+def _draw_stream_dividers(draw: ImageDraw.ImageDraw, track: Track, geo: BoardGeometry) -> None:
+    """Where the water carries a kart changes: a dashed divider in the stream."""
+    size = geo.cell_size
     for cell, cid in track.stream_landing.items():
         for f in (Facing.SE, Facing.S, Facing.NE):
             n = cell.neighbour(f)
@@ -209,16 +233,17 @@ def _draw_board(track: Track, geo: BoardGeometry, legend: bool = True) -> Image.
                 a, b = geo.edge(cell, f)
                 dashed_line(draw, a, b, WHITE, max(2, size * 0.08), size * 0.16, size * 0.12)
 
-    # Bridges: planks across the way of travel.
+
+def _draw_bridges(draw: ImageDraw.ImageDraw, track: Track, geo: BoardGeometry) -> None:
+    """Planks across the way of travel; collapsed bridges' broken ends and the old bridge's stumps."""
+    size = geo.cell_size
     for cell in track.bridges:
         draw_planks(draw, geo.centre(cell), size, _bridge_angle(track, geo, cell), seed_of(track.name, cell))
-
-    # Collapsed bridges: broken ends, bits of the old bridge in the water, and the jump line.
     for gap in track.gaps:
         for end, toward in ((gap.near, gap.facing), (gap.far, gap.facing.opposite)):
             a, b = geo.edge(end, toward)
             draw_broken_end(draw, a, b, facing_angle(toward) + 180, size * 0.46, seed_of(track.name, end, "broken"))
-        for i, cell in enumerate(gap.cells):
+        for cell in gap.cells:
             c = geo.centre(cell)
             rng = random.Random(seed_of(track.name, cell, "stumps"))
             for side in (-1, 1):
@@ -228,9 +253,12 @@ def _draw_board(track: Track, geo: BoardGeometry, legend: bool = True) -> Image.
                 draw.ellipse([p[0] - r, p[1] - r, p[0] + r, p[1] + r], fill=(60, 38, 18))
                 r2 = r * 0.62
                 draw.ellipse([p[0] - r2, p[1] - r2 - r * 0.2, p[0] + r2, p[1] + r2 - r * 0.2], fill=WOOD)
-            del i
 
-    # Walls: every edge between the track and the junk, and every listed wall.
+
+def _draw_walls_and_line(draw: ImageDraw.ImageDraw, track: Track, geo: BoardGeometry) -> None:
+    """Walls on every edge between the track and the junk and on every listed edge, over the Checkered
+    Line so that the walls' round ends close it off neatly."""
+    size = geo.cell_size
     walls: set[frozenset[Hex]] = set(track.walls)
     for cell in track.track_cells:
         for n in cell.neighbours():
@@ -240,18 +268,18 @@ def _draw_board(track: Track, geo: BoardGeometry, legend: bool = True) -> Image.
     for pair in walls:
         a, b = sorted(pair)
         wall_edges.append(geo.edge_between(a, b))
-
-    # The Checkered Line goes under the walls so the walls' round ends close it off neatly.
     for behind, ahead in track.line:
         a, b = geo.edge_between(behind, ahead)
         draw_checker_strip(draw, a, b, size * 0.34)
-
     wall_w = max(3.0, size * 0.2)
     for layer in (0, 1):
         for a, b in wall_edges:
             draw_wall(draw, a, b, wall_w, layer)
 
-    # Stream banks against the junk: a dark bank line (not a wall: nobody drives there).
+
+def _draw_banks(draw: ImageDraw.ImageDraw, track: Track, geo: BoardGeometry) -> None:
+    """Stream banks against the junk: a dark bank line (not a wall: nobody drives there)."""
+    size = geo.cell_size
     for cell in track.stream_cells:
         for f in Facing:
             n = cell.neighbour(f)
@@ -259,8 +287,16 @@ def _draw_board(track: Track, geo: BoardGeometry, legend: bool = True) -> Image.
                 a, b = geo.edge(cell, f)
                 draw.line([a, b], fill=(30, 60, 90), width=max(1, round(size * 0.08)))
 
-    # Bridge arrows: white onto and off the bridge, red where a bump puts a kart in the water.
-    rim = max(1, round(size * 0.045))
+
+def _rim(size: int) -> int:
+    """The outline width of arrows on the board."""
+    return max(1, round(size * 0.045))
+
+
+def _draw_bridge_arrows(draw: ImageDraw.ImageDraw, track: Track, geo: BoardGeometry) -> None:
+    """White arrows onto and off each bridge, red where a bump puts a kart in the water."""
+    size = geo.cell_size
+    rim = _rim(size)
     tri = size * 0.36
     for cell, br in track.bridges.items():
         c = geo.centre(cell)
@@ -278,6 +314,11 @@ def _draw_board(track: Track, geo: BoardGeometry, legend: bool = True) -> Image.
             ang = facing_angle(f)
             draw_triangle(draw, polar(c, ang, size * 0.6), ang, tri, RED_ARROW, WHITE, rim, ARROW_WIDTH)
 
+
+def _draw_jump_lines(draw: ImageDraw.ImageDraw, track: Track, geo: BoardGeometry) -> None:
+    """Over each collapsed bridge, a dashed jump line from the near end to the far end."""
+    size = geo.cell_size
+    rim = _rim(size)
     for gap in track.gaps:
         a = midpoint(*geo.edge(gap.near, gap.facing))
         b = midpoint(*geo.edge(gap.far, gap.facing.opposite))
@@ -287,7 +328,11 @@ def _draw_board(track: Track, geo: BoardGeometry, legend: bool = True) -> Image.
         dashed_line(draw, a, b_short, JUMP, size * 0.08, size * 0.24, size * 0.14)
         draw_triangle(draw, polar(b, ang + 180, size * 0.16), ang, size * 0.34, JUMP, INK, rim)
 
-    # Start cells and Landing Points.
+
+def _draw_starts_and_landings(draw: ImageDraw.ImageDraw, track: Track, geo: BoardGeometry) -> None:
+    """Start arrows, Landing Point arrows with their crossing number, and each stretch of water marked
+    once, where it is nearest, with the Landing Point it leads to."""
+    size = geo.cell_size
     for s in track.starts:
         draw_facing_arrow(draw, geo.centre(s.cell), size, facing_angle(s.facing), WHITE, INK)
     for cid, lp in track.landings.items():
@@ -296,29 +341,21 @@ def _draw_board(track: Track, geo: BoardGeometry, legend: bool = True) -> Image.
         # the crossing number at the arrow's tail, or beside it when the tail would hide the cell label
         spot = facing_angle(lp.facing) + 180 if lp.facing is not Facing.S else -150.0
         draw_crossing_badge(draw, polar(c, spot, size * 0.62), size, cid)
-    # Mark each stretch of water with the Landing Point it leads to, once, where it is nearest.
     for cid, lp in track.landings.items():
         water = [c for c, k in track.stream_landing.items() if k == cid]
         if water:
             nearest = min(water, key=lambda c: (c.distance(lp.cell), c))
             draw_crossing_badge(draw, geo.centre(nearest), size, cid)
 
-    # Numbers on the track.
+
+def _draw_numbers(draw: ImageDraw.ImageDraw, track: Track, geo: BoardGeometry) -> None:
+    """Delivery Point numbers and Bottle Top Collection Points."""
+    size = geo.cell_size
     for n, cell in track.deliveries.items():
         draw_delivery(draw, polar(geo.centre(cell), 90, size * 0.08), size, n)
     for cell, value in track.bottle_tops.items():
         cx, cy = geo.centre(cell)
         draw_bottle_cap(draw, (cx, cy + size * _label_and_cap(track, cell)[1]), size * 0.85, value)
-
-    _draw_cell_labels(draw, track, geo)
-    _draw_coordinates(draw, geo)
-    _draw_title(draw, track, geo)
-    if legend:
-        draw_legend(img, draw, geo)
-    else:
-        x0, y0, x1, y1 = geo.panel_box
-        draw.rectangle([x0, y0 + 10, x1, y1], fill=PANEL, outline=PANEL_LINE, width=2)
-    return img
 
 
 def _arrow_sides(track: Track, cell: Hex) -> set[Facing]:
