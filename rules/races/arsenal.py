@@ -697,13 +697,24 @@ class Arsenal:
     # ----------------------------------------------------------------------------------------------
     # Traps going off
 
+    def _trap_stops(self, kart: Kart, kind: str) -> bool:
+        """Whether a trap of this kind (Oil aside: see Field) would stop this kart driving onto it (R9)."""
+        if kind == "acid":
+            return any(p in TYRES for p in kart.parts.values())  # standard tyres are acid-proof
+        return kind in ("glue", "spring", "time-bomb")
+
     def _trap(self: Races, kart: Kart, cell: Hex, tile: BoardTile, how: str) -> None:
-        """Hook: a kart arrives on a face-up trap by driving, being bumped, pulled or placed."""
+        """Hook: a kart arrives on a face-up trap by driving, being bumped, sliding, pulled or placed.
+
+        A kart put on its Landing Point (R8) or on a start cell (R15) meets the trap there as if it had
+        driven onto it before its move: where a trap would end a driving kart's move, its turn ends.
+        """
         kind = tile.kind
-        driving = how == "drive"
-        mover = self.turn.phase == PHASE_MOVE and kart.seat == self.turn.seat and driving
+        placed = how in ("land", "enter") and kart.seat == self.turn.seat
+        mover = placed or (self.turn.phase == PHASE_MOVE and kart.seat == self.turn.seat and how == "drive")
+        caught = how in ("drive", "bump", "slide") or placed
         if kind == "glue":
-            if how in ("drive", "bump", "slide"):
+            if caught:
                 kart.glued = True
                 self.turn.marks.append([cell.label, "glue"])
                 self._emit("glue", f"{self._who(kart.seat)} is stuck in Glue on {cell.label}.", kart.seat,
@@ -717,16 +728,18 @@ class Arsenal:
             if mover and any(p in TYRES for p in kart.parts.values()):
                 self._acid(kart, cell)
         elif kind == "oil":
-            if how in ("drive", "bump", "slide"):
+            if caught:
                 self._oil(kart, cell, tile, mover)
-        elif kind == "time-bomb" and how in ("drive", "bump", "slide"):
+        elif kind == "time-bomb" and caught:
             self._time_bomb_explodes(cell, f"{self._who(kart.seat)} hits the Time Bomb on {cell.label}")
             if mover:
                 self._stop_move()
 
     def _stop_move(self: Races) -> None:
-        """A trap ends the mover's Phase 5 where it stands."""
+        """A trap ends the mover's Phase 5 where it stands; before Phase 5 (a kart put on a trap on its
+        Landing Point or start cell) the move ends before it began, and with it the turn."""
         self.turn.points = 0
+        self.turn.phase = PHASE_MOVE
 
     def _spring(self: Races, kart: Kart, cell: Hex) -> None:
         roll = self.dice.roll()
@@ -738,7 +751,9 @@ class Arsenal:
         self._return_tile("spring")
         back = self.turn.move_from
         self.turn.marks.append([cell.label, "spring"])
-        if back is not None and self.kart_at(back) is None:
+        if back is None or back == cell:
+            where = f"{cell.label}, where its move began"  # a kart put on the Spring before moving (R8, R15)
+        elif self.kart_at(back) is None:
             kart.cell = back
             where = back.label
         else:
@@ -825,8 +840,8 @@ class Arsenal:
             if bomb.distance(kart.cell) == 1 and not self._frozen(bomb):
                 self._tick(kart, bomb)
 
-    def _end_move(self: Races, kart: Kart) -> None:
-        """R16: when Phase 5 ends, every kart next to a Time Bomb rolls for it; then the dice pass."""
+    def _turn_ends(self: Races) -> None:
+        """Hook (R16): however a turn ends, every kart next to a Time Bomb rolls for it."""
         start = self.turn.seat
         order = self.karts[start:] + self.karts[:start]
         for bomb in sorted(c for c, t in self.board.items() if t.kind == "time-bomb" and not t.face_down):
@@ -837,7 +852,6 @@ class Arsenal:
                     break
                 if k.cell is not None and self.track.on_track(k.cell) and k.cell.distance(bomb) == 1:
                     self._tick(k, bomb)
-        self._end_turn()
 
 
 def _direction(a: Hex, b: Hex) -> Facing | None:

@@ -42,7 +42,6 @@ from rules.races.track import Terrain, Track, get_track
 from rules.registry import register
 
 WHOLE_MOVE_LIMIT = 30  # longer moves are listed as single steps only, to keep legal_actions quick
-STOPPING_TRAPS = frozenset({"glue", "oil", "spring", "acid", "time-bomb"})
 
 
 def _team_sizes_ok(sizes: list[int]) -> bool:
@@ -279,11 +278,20 @@ class Races(Arsenal, Game):
     # Movement context
 
     def field(self) -> Field:
-        """The movement snapshot for the kart whose turn it is."""
+        """The movement snapshot for the kart whose turn it is, with the traps that would stop it (R9)."""
+        mover = self.karts[self.turn.seat]
         karts = {k.cell: k.seat for k in self.karts if k.cell is not None and self.track.on_track(k.cell)}
-        stops = frozenset(c for c, t in self.board.items() if not t.face_down and t.kind in STOPPING_TRAPS)
-        reach = self._bump_reach(self.karts[self.turn.seat])
-        return Field(self.track, karts, frozenset(self.turn.bumped), stops, reach)
+        fixed: set[Hex] = set()
+        oils: list[tuple[Hex, Hex]] = []
+        for cell, tile in self.board.items():
+            if tile.face_down:
+                continue
+            if tile.kind == "oil" and tile.arrow is not None:
+                oils.append((cell, cell.neighbour(tile.arrow)))
+            elif self._trap_stops(mover, tile.kind):
+                fixed.add(cell)
+        return Field.make(self.track, karts, frozenset(self.turn.bumped), frozenset(fixed), tuple(sorted(oils)),
+                          self._bump_reach(mover), mover.seat)
 
     def _bump_reach(self, kart: Kart) -> tuple[int, ...]:
         """Hook: how many cells a bump pushes (a Battering Ram lets the player choose 1 or 2)."""
@@ -744,8 +752,15 @@ class Races(Arsenal, Game):
                    secret=f"You picked up {tile.kind}.", cell=cell.label)
         self._store_tile(kart, tile.kind, f"from {cell.label}")
 
+    def _end_move(self, kart: Kart) -> None:
+        """Phase 5 is over: so is the turn."""
+        self._end_turn()
+
     def _end_turn(self) -> None:
+        """The one place a turn ends, however it ends (R16: the Time Bombs are rolled for); the dice pass."""
         self.turn.points = 0
+        if not self._winners:
+            self._turn_ends()
         if self._winners:
             self.turn.phase = PHASE_OVER
             return
@@ -805,8 +820,8 @@ class Races(Arsenal, Game):
             self._emit("landing", f"{self._who(seat)} climbs out of the stream at {landing.cell.label}.", seat,
                        cell=landing.cell.label)
             self._place(kart, landing.cell, landing.facing, "land")
-            if self.turn.seat != seat or self._winners:
-                return
+            if self.turn.seat != seat or self._winners or self.turn.phase != PHASE_DEEDS:
+                return  # a trap on the Landing Point ended the turn before the kart moved (R8)
         if kart.glued:
             kart.glued = False
             self.turn.die_limit = 1

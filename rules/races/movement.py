@@ -20,20 +20,42 @@ from rules.races.track import Track
 
 @dataclass(frozen=True, slots=True)
 class Field:
+    """What movement depends on. ``stop_cells`` are the traps that would stop the mover now (R9).
+
+    Oil stops a kart only while the cell its arrow points at holds no other kart, so Oil is kept apart
+    in ``oils`` as (trap cell, arrow cell) and folded into ``stop_cells`` again whenever a bump moves a
+    kart (see :meth:`make`); ``fixed_stops`` are the traps that stop the mover wherever karts stand.
+    """
+
     track: Track
     karts: dict[Hex, int]  # track cell -> seat of the kart on it (karts in the stream are not here)
     bumped: frozenset[int] = frozenset()
     stop_cells: frozenset[Hex] = frozenset()
     bump_reach: tuple[int, ...] = (1,)
     key: tuple = field(default=(), compare=False)
+    fixed_stops: frozenset[Hex] | None = None  # None: ``stop_cells`` never change
+    oils: tuple[tuple[Hex, Hex], ...] = ()
+    mover: int | None = None
+
+    @classmethod
+    def make(cls, track: Track, karts: dict[Hex, int], bumped: frozenset[int], fixed_stops: frozenset[Hex],
+             oils: tuple[tuple[Hex, Hex], ...], bump_reach: tuple[int, ...], mover: int | None,
+             key: tuple = ()) -> Field:
+        """A field whose Oil stops follow the karts: an Oil with a kart (not the mover) on its arrow cell
+        does not fire, so it stops nobody."""
+        live = frozenset(cell for cell, arrow in oils if karts.get(arrow, mover) == mover)
+        return cls(track, karts, bumped, fixed_stops | live, bump_reach, key, fixed_stops, oils, mover)
 
     def with_bump(self, seat: int, frm: Hex, to: Hex) -> Field:
         karts = dict(self.karts)
         del karts[frm]
         if self.track.on_track(to):
             karts[to] = seat
-        return Field(self.track, karts, self.bumped | {seat}, self.stop_cells, self.bump_reach,
-                     (frozenset(karts.items()), self.bumped | {seat}))
+        key = (frozenset(karts.items()), self.bumped | {seat})
+        if self.fixed_stops is None:
+            return Field(self.track, karts, self.bumped | {seat}, self.stop_cells, self.bump_reach, key)
+        return Field.make(self.track, karts, self.bumped | {seat}, self.fixed_stops, self.oils, self.bump_reach,
+                          self.mover, key)
 
     def cache_key(self) -> tuple:
         return self.key or (frozenset(self.karts.items()), self.bumped)
@@ -137,7 +159,9 @@ def step_plans(
             if isinstance(dest, str):
                 reason = reason or dest
                 continue
-            plans.append(Plan(target, new_facing, 1, target, bump=(victim, target, dest), trap=trap))
+            after = fld.with_bump(victim, target, dest) if fld.oils else fld
+            plans.append(Plan(target, new_facing, 1, target, bump=(victim, target, dest),
+                              trap=target in after.stop_cells))
         out[target] = plans if plans else f"the kart there can't be bumped: {reason}"
     return out
 
@@ -157,7 +181,9 @@ def _jump_plans(fld: Field, gap, points: int, facing: Facing) -> list[Plan] | st
     if isinstance(dest, str):
         # Nowhere to land: the kart on the far end stays put and the jumper drops into the water.
         return [Plan(first, facing, len(gap.cells), gap.cells[-1], over=gap.cells, falls=True)]
-    return [Plan(first, facing, need, gap.far, over=gap.cells, bump=(victim, gap.far, dest), trap=trap)]
+    after = fld.with_bump(victim, gap.far, dest) if fld.oils else fld
+    return [Plan(first, facing, need, gap.far, over=gap.cells, bump=(victim, gap.far, dest),
+                 trap=gap.far in after.stop_cells)]
 
 
 CAP = 128  # more movement points than any roll can give (15 dice of 6)

@@ -106,6 +106,7 @@ def build(cls: type[G], pos: dict[str, Any]) -> G:
     phase = pos.get("phase", "start")
     if phase not in PHASES:
         raise SetupError(f"phase {phase!r} is not one of {', '.join(sorted(PHASES))}")
+    game.dice.load(pos.get("dice", []))  # before the turn starts: a trap on a Landing Point rolls at once
     if phase == "start":
         game._begin_turn(seat, 1)
     else:
@@ -120,7 +121,6 @@ def build(cls: type[G], pos: dict[str, Any]) -> G:
         game.turn.bumped = [_seat(game, s) for s in pos.get("bumped", [])]
         if pos.get("die_limit") is not None:
             game.turn.die_limit = int(pos["die_limit"])
-    game.dice.load(pos.get("dice", []))
     game._advance()
     game._ply = 0
     return game

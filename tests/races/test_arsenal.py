@@ -313,6 +313,51 @@ def test_r16_time_bomb_keeps_ticking_on_four_to_six():
     assert tile_at(g, "M12").kind == "time-bomb"
 
 
+def exploded(g: Races, label: str) -> bool:
+    return tile_at(g, label) is None and g.junk[-1] == "time-bomb"
+
+
+def test_r16_time_bomb_rolls_when_the_turn_ends_stuck_in_mud():
+    """R16 (amended): stuck in the mud ends the turn, and a kart next to a Time Bomb rolls for it."""
+    g = position([red(cell="J12", facing="NW"), FAR], phase="roll", board={"I12": "time-bomb"}, dice=[2, 1])
+    g.apply("roll 1")
+    assert [e.kind for e in g.last_events if e.kind in ("stuck", "time-bomb")] == ["stuck", "time-bomb"]
+    assert exploded(g, "I12") and g.turn.seat == 1
+
+
+def test_r16_time_bomb_rolls_when_the_turn_ends_boxed_in():
+    """R16 (amended): a kart boxed in loses its turn, and the karts next to a Time Bomb roll for it."""
+    g = position([red(cell="J4", facing="S"), {"colour": "blue", "cell": "J3", "facing": "N"},
+                  {"colour": "green", "cell": "K4", "facing": "N"}, {"colour": "yellow", "cell": "I4", "facing": "N"}],
+                 phase="roll", board={"J2": "time-bomb"}, dice=[1])
+    assert exploded(g, "J2") and kart(g, "blue").facing is Facing.S  # Blue, next to it, is caught in the blast
+    assert g.turn.seat == 1
+
+
+def test_r16_time_bomb_rolls_when_a_jet_explosion_ends_the_turn():
+    """R16 (amended): the Jet Engine blowing off ends the turn, and the Time Bomb next to the kart is rolled for."""
+    g = position([red(parts={"7": "jet-engine"}, fuel={"red": 3}), FAR], phase="roll", board={"J2": "time-bomb"},
+                 dice=[6, 6, 6, 6, 6, 3])
+    g.apply("roll 2 3r")
+    assert any(e.kind == "jet-explodes" for e in g.last_events)
+    assert exploded(g, "J2") and g.turn.seat == 1
+
+
+def test_r16_time_bomb_rolls_when_the_turn_is_lost_at_the_landing_point():
+    """R16 (amended) with R8: a turn lost to a taken Landing Point still ends, and Blue, standing on that
+    Landing Point next to a Time Bomb, rolls for it."""
+    g = position([{"colour": "red", "cell": "O7", "facing": "S"}, {"colour": "blue", "cell": "N10", "facing": "N"}],
+                 turn="red", board={"N11": "time-bomb"}, dice=[2])
+    assert at(g, "red") == "O7" and exploded(g, "N11") and g.turn.seat == 1
+
+
+def test_r16_no_roll_when_the_time_bomb_keeps_ticking_at_a_turn_lost():
+    """R16: on 4–6 the Time Bomb stays."""
+    g = position([{"colour": "red", "cell": "O7", "facing": "S"}, {"colour": "blue", "cell": "N10", "facing": "N"}],
+                 turn="red", board={"N11": "time-bomb"}, dice=[5])
+    assert tile_at(g, "N11").kind == "time-bomb"
+
+
 def test_time_bomb_frozen_by_a_freezer_next_to_it():
     """Time Bomb Freezer: while a kart with a Freezer is next to it, the Time Bomb does not go off."""
     g = position([red(), {"colour": "blue", "cell": "L12", "facing": "N", "parts": {"8": "freezer"}},

@@ -84,6 +84,39 @@ def test_r9_a_trap_may_be_entered_to_stop_early():
     assert "step J4" in legal(g)
 
 
+def test_r9_acid_does_not_stop_a_kart_on_standard_tyres():
+    """R9 / Acid: without Mud or Grass Tyres the kart drives over Acid, so it is no stop: the dead end
+    behind it is refused while another way uses the whole roll. With Mud Tyres it may stop there."""
+    g = moving({"cell": "J3", "facing": "SE"}, FAR, points=4, board={"J4": "acid"})
+    assert "step J4" not in legal(g)
+    with pytest.raises(IllegalAction, match=r"whole roll \(R9\)"):
+        g.apply("step J4")
+    tyres = moving({"cell": "J3", "facing": "SE", "parts": {"3": "mud-tyres"}}, FAR, points=4, board={"J4": "acid"})
+    assert "step J4" in legal(tyres)
+
+
+def test_r9_oil_whose_arrow_cell_holds_a_kart_is_no_stop():
+    """R9 / Oil: with a kart where its arrow points Oil does not fire, so it stops nobody; with that cell
+    free it throws the kart and may be used to stop."""
+    blocked = moving({"cell": "J3", "facing": "SE"}, {"colour": "blue", "cell": "I4", "facing": "N"}, points=4,
+                     board={"J4": "oil NW"})
+    assert "step J4" not in legal(blocked)
+    with pytest.raises(IllegalAction, match=r"whole roll \(R9\)"):
+        blocked.apply("step J4")
+    free = moving({"cell": "J3", "facing": "SE"}, FAR, points=4, board={"J4": "oil NW"})
+    assert "step J4" in legal(free)
+    free.apply("step J4")
+    assert at(free, "red") == "I4" and free.turn.seat == 1
+
+
+def test_r9_oil_pointing_back_at_the_movers_own_cell_still_fires():
+    """R9 / Oil: the mover has left the cell the arrow points at, so the Oil fires and is a stop."""
+    g = moving({"cell": "J3", "facing": "SE"}, FAR, points=4, board={"J4": "oil N"})
+    assert "step J4" in legal(g)
+    g.apply("step J4")
+    assert at(g, "red") == "J3" and kart(g, "red").facing is Facing.N
+
+
 def test_move_drives_a_whole_path():
     """Notation: 'move' is a path of steps, each checked when it is reached."""
     g = moving({"cell": "J3", "facing": "SE"}, FAR, points=3)
@@ -212,6 +245,60 @@ def test_r8_landing_point_for_the_other_crossing():
     """R8: each stream cell names its own Landing Point (crossing 2 here)."""
     g = position([{"colour": "red", "cell": "E8", "facing": "N"}, FAR], turn="red")
     assert at(g, "red") == "B6" and kart(g, "red").facing is Facing.N
+
+
+def landing(trap: str, **red: object) -> Races:
+    """Red swims at O7 and starts its turn: its Landing Point N10 (facing S) holds ``trap``."""
+    dice = red.pop("dice", [])
+    return position([{"colour": "red", "cell": "O7", "facing": "S", **red}, FAR], turn="red", board={"N10": trap},
+                    dice=dice)
+
+
+def test_r8_glue_on_the_landing_point_holds_the_kart_and_ends_its_turn():
+    """R8 / Bumping Other Karts Into The Stream: a trap on the Landing Point takes effect before moving;
+    Glue stops the kart, so the turn ends (and the kart stays glued for its next turn)."""
+    g = landing("glue")
+    assert at(g, "red") == "N10" and kart(g, "red").glued
+    assert g.turn.seat == 1 and parse_label("N10") in g.board
+
+
+def test_r8_oil_on_the_landing_point_skids_the_kart_and_ends_its_turn():
+    """R8 / Oil: put on Oil, the kart skids along the arrow, spun round, and its turn ends."""
+    g = landing("oil SE")
+    assert at(g, "red") == "O11" and kart(g, "red").facing is Facing.N
+    assert g.turn.seat == 1 and parse_label("N10") not in g.board
+
+
+def test_r8_time_bomb_on_the_landing_point_explodes():
+    """R8 / Time Bomb: put on a Time Bomb, the kart sets it off, is spun round and rolls for damage."""
+    g = landing("time-bomb", parts={"3": "mud-tyres"}, dice=[1, 2])
+    red = kart(g, "red")
+    assert parse_label("N10") not in g.board and red.facing is Facing.N and red.parts == {}
+    assert g.turn.seat == 1
+
+
+def test_r8_acid_on_the_landing_point_melts_tyres_but_not_standard_ones():
+    """R8 / Acid: standard tyres cross it unharmed and the turn goes on; a Mud Tyre at the location
+    rolled melts and the turn ends."""
+    plain = landing("acid")
+    assert plain.turn.seat == 0 and plain.phase == "roll" and parse_label("N10") in plain.board
+    tyres = landing("acid", parts={"3": "mud-tyres"}, dice=[3])
+    assert kart(tyres, "red").parts == {} and tyres.turn.seat == 1
+
+
+def test_r8_spring_on_the_landing_point_flings_the_kart_back_to_where_its_move_began():
+    """R8 / Spring: 1–3 flings the kart back to where its move began (the Landing Point itself),
+    facing as its player chooses, and the turn ends."""
+    g = landing("spring", dice=[2])
+    assert at(g, "red") == "N10" and g.choice is not None and g.choice.kind == "facing" and g.to_act == 0
+    g.apply("choose NE")
+    assert kart(g, "red").facing is Facing.NE and g.turn.seat == 1 and parse_label("N10") not in g.board
+
+
+def test_r8_junk_on_the_landing_point_is_picked_up_and_the_turn_goes_on():
+    """R8: a face-down tile on the Landing Point is taken, like any tile a kart comes to."""
+    g = landing("junk:magnet")
+    assert [t.kind for t in kart(g, "red").bags[7]] == ["magnet"] and g.turn.seat == 0
 
 
 # Bumping ----------------------------------------------------------------------------------------

@@ -61,6 +61,24 @@ def test_r15_all_start_cells_taken_uses_nearest_free_cells_behind_the_line():
     assert kart(g, "yellow").facing is Facing.SE
 
 
+def test_r15_a_kart_entering_onto_a_trap_gets_its_effect():
+    """R15 with R8: a kart put on a start cell that holds a trap meets it before moving; Glue ends its turn."""
+    g = position([{"colour": "red"}, {"colour": "blue", "cell": "B12", "facing": "N"}], turn="red",
+                 board={"D3": "glue"})
+    g.apply("choose D3")
+    assert kart(g, "red").cell == parse_label("D3") and kart(g, "red").glued
+    assert g.turn.seat == g.seat_by_colour("blue")
+
+
+def test_r15_the_only_free_start_cell_with_oil_skids_the_entering_kart():
+    """R15 with R8: the one free start cell is taken without asking, and its Oil throws the kart."""
+    g = position([{"colour": "red", "cell": "D2", "facing": "SE"}, {"colour": "blue", "cell": "D4", "facing": "SE"},
+                  {"colour": "green"}], turn="green", board={"D3": "oil NW"})
+    green = kart(g, "green")
+    assert green.cell == parse_label("C3") and green.facing is Facing.NW  # spun round from SE
+    assert g.turn.seat == 0
+
+
 def test_r13_starting_player_is_drawn_with_the_seeded_dice():
     """R13: the starting player is drawn at random, and the same seed draws the same player."""
     setup = {"seats": [{"name": n} for n in "ABCD"], "options": {"track": "T"}}
