@@ -32,7 +32,7 @@ from rules.races import actions as act
 from rules.races import catalogue
 from rules.races.engine import Races
 from rules.races.movement import Field, Plan, legal_plans, step_plans
-from rules.races.progress import ARMED, BRIDGED, FALL_STEPS, UNARMED, mode_of, progress
+from rules.races.progress import ARMED, BRIDGED, FALL_STEPS, UNARMED, Transition, mode_of, progress
 from rules.races.progress import LapDistances as TrackInfo
 from rules.races.progress import lap_distances as track_info
 from rules.races.state import PHASE_DEEDS, PHASE_MOVE, PHASE_PARTS, PHASE_ROLL, PRINTED_BAG, Kart
@@ -222,8 +222,12 @@ State = tuple[Hex, Facing, int, int]  # cell, facing, lap state, laps scored thi
 BEAM = 40  # states kept per number of points left: the most promising by progress
 
 
-def search(ctx: Context, fld: Field, seeds: dict[State, tuple[float, int, tuple[Hex, ...]]],
-           points: dict[State, int]) -> tuple[float, int, tuple[Hex, ...]]:
+Link = tuple[Hex, Any] | None  # the cells driven, newest first, as a linked list (cell, earlier link)
+Node = tuple[float, int, Link]  # score so far, the first step it came from, the cells driven
+Found = tuple[float, int, tuple[Hex, ...]]  # value, first step, cells driven
+
+
+def search(ctx: Context, fld: Field, seeds: dict[State, Found], points: dict[State, int]) -> Found:
     """Best (value, seed index, cells driven) over plain continuations from the seeds.
 
     ``seeds`` maps a state to (score so far, which first step led there, cells driven) and ``points``
@@ -232,106 +236,132 @@ def search(ctx: Context, fld: Field, seeds: dict[State, tuple[float, int, tuple[
     Where no way on exists the move ends (blocked); driving into a trap ends it with a penalty. Each
     number of points left keeps only its :data:`BEAM` most promising states.
     """
-    info = ctx.info
-    trans = info.transitions
-    karts = fld.karts
-    bumped = fld.bumped
-    stops = fld.stop_cells
-    track = ctx.track
-    dist = info.dist
-    big = info.big
-    junk = ctx.junk if ctx.tile_room > 0 else frozenset()
-    tops = track.bottle_tops
-    top_room = ctx.top_room
-    best_v = float("-inf")
-    best_node: Any = None
-    # a node is (score, seed, cells driven as a linked list (cell, previous node))
-    layers: dict[int, dict[State, tuple[float, int, Any]]] = {}
-    for s, (score, seed, cells) in seeds.items():
-        link: Any = None
-        for c in cells:
-            link = (c, link)
-        layer = layers.setdefault(points[s], {})
-        cur = layer.get(s)
-        if cur is None or score > cur[0]:
-            layer[s] = (score, seed, link)
+    return _Search(ctx, fld).run(seeds, points)
 
-    def finish(v: float, seed: int, link: Any) -> None:
-        nonlocal best_v, best_node
-        if v > best_v:
-            best_v, best_node = v, (seed, link)
 
-    while layers:
-        q = max(layers)
-        layer = layers.pop(q)
+class _Search:
+    """One :func:`search`: layers of states by points left, spent from the most points down, and the
+    best end found so far."""
+
+    def __init__(self, ctx: Context, fld: Field) -> None:
+        self.ctx = ctx
+        self.info = ctx.info
+        self.track = ctx.track
+        self.karts = fld.karts
+        self.bumped = fld.bumped
+        self.stops = fld.stop_cells
+        self.junk = ctx.junk if ctx.tile_room > 0 else frozenset()
+        self.tops = self.track.bottle_tops
+        self.layers: dict[int, dict[State, Node]] = {}
+        self.best_v = float("-inf")
+        self.best_node: tuple[int, Link] | None = None
+
+    def run(self, seeds: dict[State, Found], points: dict[State, int]) -> Found:
+        for s, (score, seed, cells) in seeds.items():
+            link: Link = None
+            for c in cells:
+                link = (c, link)
+            self._add(points[s], s, (score, seed, link))
+        while self.layers:
+            q = max(self.layers)
+            for state, node in self._kept(q, self.layers.pop(q)):
+                self._expand(q, state, node)
+        if self.best_node is None:
+            return (self.best_v, -1, ())
+        seed, link = self.best_node
+        cells: list[Hex] = []
+        while link is not None:
+            cells.append(link[0])
+            link = link[1]
+        return (self.best_v, seed, tuple(reversed(cells)))
+
+    def _kept(self, q: int, layer: dict[State, Node]) -> list[tuple[State, Node]]:
+        """The layer's states, cut to the :data:`BEAM` most promising while points are left."""
         items = list(layer.items())
         if len(items) > BEAM and q > 0:
-            items.sort(key=lambda it: it[1][0] + it[0][3] * info.lap - dist.get(it[0][:3], big), reverse=True)
+            lap, dist, big = self.info.lap, self.info.dist, self.info.big
+            items.sort(key=lambda it: it[1][0] + it[0][3] * lap - dist.get(it[0][:3], big), reverse=True)
             del items[BEAM:]
-        for (cell, facing, mode, laps), (score, seed, link) in items:
-            if laps and laps >= ctx.to_win:
-                finish(WIN_VALUE + score, seed, link)
-                continue
-            if q <= 0:
-                finish(score + end_value(ctx, cell, facing, mode, laps), seed, link)
-                continue
-            moved = False
-            for target, nf, cost, end, jump, modes in trans.get((cell, facing), ()):
-                if jump:
-                    moved = True
-                    if cost > q:
-                        fell = track.gap_from[cell].cells[q - 1]
-                        finish(score + end_value(ctx, fell, nf, mode, laps), seed, (target, link))
-                        continue
-                    if end in karts:
-                        continue
-                    if end in stops:
-                        finish(score + end_value(ctx, end, nf, mode, laps) - TRAP_COST, seed, (target, link))
-                        continue
-                    nscore = score + (TILE_VALUE if end in junk else 0.0)
-                    if end in tops:
-                        nscore += TOP_VALUE * min(tops[end], top_room)
-                    state = (end, nf, mode, laps)
-                    nq = q - cost
-                else:
-                    pen = 0.0
-                    if target in karts:
-                        # a kart in the way: bump it on if it can be pushed (judged exactly when reached)
-                        if karts[target] in bumped:
-                            continue
-                        beyond = target.neighbour(nf)
-                        if beyond in karts or not track.may_bump(target, beyond):
-                            continue
-                        pen = BUMP_COST
-                    moved = True
-                    nmode, scored = modes[mode]
-                    nlaps = laps + scored
-                    if target in stops:
-                        finish(score - pen + end_value(ctx, target, nf, nmode, nlaps) - TRAP_COST, seed,
-                               (target, link))
-                        continue
-                    nscore = score - pen + (TILE_VALUE if target in junk else 0.0)
-                    if target in tops:
-                        nscore += TOP_VALUE * min(tops[target], top_room)
-                    state = (target, nf, nmode, nlaps)
-                    nq = q - 1
-                nlayer = layers.get(nq)
-                if nlayer is None:
-                    layers[nq] = {state: (nscore, seed, (target, link))}
-                else:
-                    cur = nlayer.get(state)
-                    if cur is None or nscore > cur[0]:
-                        nlayer[state] = (nscore, seed, (target, link))
-            if not moved:
-                finish(score + end_value(ctx, cell, facing, mode, laps), seed, link)
-    if best_node is None:
-        return (best_v, -1, ())
-    seed, link = best_node
-    cells: list[Hex] = []
-    while link is not None:
-        cells.append(link[0])
-        link = link[1]
-    return (best_v, seed, tuple(reversed(cells)))
+        return items
+
+    def _add(self, q: int, state: State, node: Node) -> None:
+        """Keep ``node`` for ``state`` with ``q`` points left unless a better one is kept already."""
+        layer = self.layers.get(q)
+        if layer is None:
+            self.layers[q] = {state: node}
+            return
+        cur = layer.get(state)
+        if cur is None or node[0] > cur[0]:
+            layer[state] = node
+
+    def _finish(self, v: float, seed: int, link: Link) -> None:
+        if v > self.best_v:
+            self.best_v, self.best_node = v, (seed, link)
+
+    def _end(self, score: float, cell: Hex, facing: Facing, mode: int, laps: int) -> float:
+        return score + end_value(self.ctx, cell, facing, mode, laps)
+
+    def _collect(self, score: float, cell: Hex) -> float:
+        """The score after arriving on ``cell``: a junk tile with room for it, bottle tops."""
+        score += TILE_VALUE if cell in self.junk else 0.0
+        if cell in self.tops:
+            score += TOP_VALUE * min(self.tops[cell], self.ctx.top_room)
+        return score
+
+    def _expand(self, q: int, state: State, node: Node) -> None:
+        """Every way on from ``state`` with ``q`` points left, or the move's end there."""
+        cell, facing, mode, laps = state
+        score, seed, link = node
+        if laps and laps >= self.ctx.to_win:
+            self._finish(WIN_VALUE + score, seed, link)
+            return
+        if q <= 0:
+            self._finish(self._end(score, cell, facing, mode, laps), seed, link)
+            return
+        moved = False
+        for move in self.info.transitions.get((cell, facing), ()):
+            if move[4]:
+                self._jump(q, state, node, move)
+                moved = True
+            elif self._drive(q, state, node, move):
+                moved = True
+        if not moved:
+            self._finish(self._end(score, cell, facing, mode, laps), seed, link)
+
+    def _jump(self, q: int, state: State, node: Node, move: Transition) -> None:
+        """Into a collapsed bridge's gap: fall short, land on a trap, or land and drive on. A kart on the
+        far end leaves no landing."""
+        cell, _, mode, laps = state
+        score, seed, link = node
+        target, nf, cost, end, _, _ = move
+        if cost > q:
+            fell = self.track.gap_from[cell].cells[q - 1]
+            self._finish(self._end(score, fell, nf, mode, laps), seed, (target, link))
+        elif end in self.karts:
+            return
+        elif end in self.stops:
+            self._finish(self._end(score, end, nf, mode, laps) - TRAP_COST, seed, (target, link))
+        else:
+            self._add(q - cost, (end, nf, mode, laps), (self._collect(score, end), seed, (target, link)))
+
+    def _drive(self, q: int, state: State, node: Node, move: Transition) -> bool:
+        """A plain step, bumping a kart on if it can be pushed (judged exactly when reached); a trap ends
+        the move. False when a kart that cannot be pushed is in the way."""
+        _, _, mode, laps = state
+        score, seed, link = node
+        target, nf, _, _, _, modes = move
+        if target in self.karts:
+            beyond = target.neighbour(nf)
+            if self.karts[target] in self.bumped or beyond in self.karts or not self.track.may_bump(target, beyond):
+                return False
+            score -= BUMP_COST
+        nmode, scored = modes[mode]
+        nlaps = laps + scored
+        if target in self.stops:
+            self._finish(self._end(score, target, nf, nmode, nlaps) - TRAP_COST, seed, (target, link))
+        else:
+            self._add(q - 1, (target, nf, nmode, nlaps), (self._collect(score, target), seed, (target, link)))
+        return True
 
 
 def path_value(ctx: Context, cell: Hex, facing: Facing, mode: int, cells: tuple[Hex, ...]) -> float:
