@@ -27,6 +27,7 @@ from rules.races import actions as act
 from rules.races import catalogue
 from rules.races.state import PHASE_DEEDS, PHASE_MOVE, PHASE_PARTS, PRINTED_BAG, BoardTile, Choice, Kart, Tile
 from rules.races.track import PitColour
+from rules.races.words import a_an, counted, tile_name
 
 if TYPE_CHECKING:
     from rules.races.engine import Races
@@ -259,11 +260,13 @@ class Arsenal:
         wall = self.track.wall_between(kart.cell, cell)
         if wall and what != "missile" and not (what == "bomb" and kart.has_part("bomb-launcher")):
             return f"a wall stands between your kart and {cell.label}"
+        if what in ("missile", "bomb"):
+            return None  # R17: set on a trap, a junk tile or a kart, they leave that cell at once
         if self.kart_at(cell) is not None:
             return f"a kart is on {cell.label}"
         if cell in self.board:
             tile = self.board[cell]
-            return f"{cell.label} already holds {'a junk tile' if tile.face_down else 'a ' + tile.kind}"
+            return f"{cell.label} already holds {'a junk tile' if tile.face_down else a_an(tile_name(tile.kind))}"
         return None
 
     def _check_placement(self: Races, kart: Kart, cell: Hex, what: str) -> None:
@@ -406,6 +409,9 @@ class Arsenal:
         self._need_tile(kart, "missile")
         self._check_placement(kart, fire.cell, "missile")
         target, cell = self._resolve_target(kart, fire.target)
+        if cell == fire.cell:
+            raise IllegalAction(f"A Missile set on {cell.label} leaves that cell at once and can't hit what is on it "
+                                "(R17): set it on another cell.")
         self._take_tile(kart, "missile")
         dice = self.dice.rolls(3 if kart.has_part("missile-launcher") else 2)
         self._strike(kart, "missile", fire.cell, target, cell, dice)

@@ -441,6 +441,43 @@ def test_missile_flies_over_walls_and_destroys_a_tile():
     assert tile_at(g, "N13") is None
 
 
+@pytest.mark.parametrize("what", ["glue", "junk:oil", "kart"])
+def test_r17_a_missile_may_be_set_on_a_trap_a_junk_tile_or_a_kart(what):
+    """R17: a Missile may be set on a cell holding a trap, a junk tile or a kart; it leaves at once and
+    does not touch what is there. Other traps still may not be set there."""
+    board = {} if what == "kart" else {"K3": what}
+    karts = [red(bags={"7": ["missile", "glue"]}), {"colour": "blue", "cell": "N3", "facing": "S"}]
+    if what == "kart":
+        karts.append({"colour": "green", "cell": "K3", "facing": "N"})
+    g = deeds(*karts, board=board, dice=[3, 3, 1, 1])
+    assert "missile K3 blue" in legal(g) and "trap glue K3" not in legal(g)
+    before = tile_at(g, "K3")
+    g.apply("missile K3 blue")
+    assert kart(g, "blue").facing is Facing.N
+    assert tile_at(g, "K3") == before
+    if what == "kart":
+        assert at(g, "green") == "K3" and kart(g, "green").facing is Facing.N  # untouched
+
+
+def test_r17_a_missile_cannot_aim_at_what_is_on_its_own_cell():
+    """R17: the Missile leaves the cell it is set on, so it cannot hit what stands there."""
+    g = deeds(red(bags={"7": ["missile"]}), {"colour": "blue", "cell": "K3", "facing": "S"}, dice=[3, 3])
+    assert "missile K3 blue" not in legal(g) and "missile K4 blue" in legal(g)
+    before = g.to_dict()
+    with pytest.raises(IllegalAction, match="R17"):
+        g.apply("missile K3 blue")
+    assert g.to_dict() == before
+
+
+def test_r17_a_bomb_may_be_set_on_a_trap():
+    """R17: a Bomb set on a trap rolls from there; the trap stays."""
+    g = deeds(red(cell="M3", facing="S", bags={"7": ["bomb"]}), {"colour": "blue", "cell": "M6", "facing": "N"},
+              board={"M4": "acid"}, dice=[2, 6, 6])
+    assert "bomb M4 blue" in legal(g)
+    g.apply("bomb M4 blue")
+    assert kart(g, "blue").facing is Facing.S and tile_at(g, "M4").kind == "acid"
+
+
 # Bomb --------------------------------------------------------------------------------------------------
 
 
