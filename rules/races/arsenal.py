@@ -190,26 +190,28 @@ class Arsenal:
     def _need_tile(self: Races, kart: Kart, kind: str) -> None:
         if kind not in self._tile_kinds(kart):
             held = ", ".join(sorted(self._tile_kinds(kart))) or "nothing"
-            raise IllegalAction(f"You have no {kind} tile (your saddlebags hold: {held}).")
+            raise IllegalAction(f"You have no {tile_name(kind)} tile (your saddlebags hold: {held}).")
 
     def _lose_bag(self: Races, kart: Kart, loc: int, why: str) -> None:
         tiles = kart.bags.get(loc, [])
         if tiles:
             for t in tiles:
                 self._return_tile(t.kind)
-            self._emit("tiles-lost", f"{self._who(kart.seat)} loses {len(tiles)} tile(s) from saddlebag {loc} ({why}).",
+            lost = counted(len(tiles), "tile")
+            self._emit("tiles-lost", f"{self._who(kart.seat)} loses {lost} from saddlebag {loc} ({why}).",
                        kart.seat, location=loc, count=len(tiles))
         kart.bags[loc] = []
 
     def _bag_move(self: Races, kart: Kart, move: act.BagMove) -> None:
         if move.source not in kart.bags or move.dest not in kart.bags:
-            raise IllegalAction(f"Your saddlebags are at location(s) {', '.join(map(str, sorted(kart.bags)))}.")
+            where = ", ".join(map(str, sorted(kart.bags)))
+            raise IllegalAction(f"Your saddlebags are at {'location' if len(kart.bags) == 1 else 'locations'} {where}.")
         if move.source == move.dest:
             raise IllegalAction("Name two different saddlebags.")
         tiles = kart.bags[move.source]
         index = next((i for i, t in enumerate(tiles) if t.kind == move.kind), None)
         if index is None:
-            raise IllegalAction(f"Saddlebag {move.source} holds no {move.kind}.")
+            raise IllegalAction(f"Saddlebag {move.source} holds no {tile_name(move.kind)}.")
         if self._room(kart, move.dest) <= 0:
             raise IllegalAction(f"Saddlebag {move.dest} is full.")
         kart.bags[move.dest].append(tiles.pop(index))
@@ -222,13 +224,13 @@ class Arsenal:
                 if t.kind == flip.kind and t.face_up != flip.face_up:
                     t.face_up = flip.face_up
                     if flip.face_up:
-                        self._emit("show", f"{self._who(kart.seat)} shows a {flip.kind} tile.", kart.seat,
-                                   tile=flip.kind)
+                        self._emit("show", f"{self._who(kart.seat)} shows {a_an(tile_name(flip.kind))} tile.",
+                                   kart.seat, tile=flip.kind)
                     else:
                         self._emit("hide", f"{self._who(kart.seat)} turns a tile face down.", kart.seat)
                     return
         state = "face down" if flip.face_up else "face up"
-        raise IllegalAction(f"You have no {flip.kind} tile {state}.")
+        raise IllegalAction(f"You have no {tile_name(flip.kind)} tile {state}.")
 
     # ----------------------------------------------------------------------------------------------
     # Phase 1: placing traps and weapons
@@ -294,8 +296,8 @@ class Arsenal:
         assert tile is not None
         self.board[trap.cell] = BoardTile(trap.kind, face_down=False, arrow=trap.arrow, owner=kart.seat)
         arrow = f" pointing {trap.arrow.name}" if trap.arrow else ""
-        self._emit("trap", f"{self._who(kart.seat)} sets {trap.kind}{arrow} on {trap.cell.label}.", kart.seat,
-                   cell=trap.cell.label, tile=trap.kind)
+        self._emit("trap", f"{self._who(kart.seat)} sets {a_an(tile_name(trap.kind))}{arrow} on {trap.cell.label}.",
+                   kart.seat, cell=trap.cell.label, tile=trap.kind)
 
     # Magnet ---------------------------------------------------------------------------------------
 
@@ -520,8 +522,8 @@ class Arsenal:
         for colour, engine in ENGINE_FOR.items():
             if part == engine and kart.fuel[colour]:
                 self.dice_left[colour] += kart.fuel[colour]
-                self._emit("fuel-lost", f"{self._who(kart.seat)} loses {kart.fuel[colour]} {colour} fuel dice.",
-                           kart.seat)
+                lost = counted(kart.fuel[colour], colour + " fuel die")
+                self._emit("fuel-lost", f"{self._who(kart.seat)} loses {lost}.", kart.seat)
                 kart.fuel[colour] = 0
         if location == PRINTED_BAG:
             kart.bags[PRINTED_BAG] = []  # the printed saddlebag is uncovered again (R10)
@@ -532,7 +534,7 @@ class Arsenal:
         part = "bomb-catcher" if gadget.use == "snatch" else "missile-deflector"
         name = catalogue.parts()[part].name
         if not kart.has_part(part):
-            raise IllegalAction(f"A {gadget.use} needs a {name} fitted.")
+            raise IllegalAction(f"{a_an(gadget.use).capitalize()} needs {a_an(name)} fitted.")
         if gadget.use in self.turn.gadgets:
             raise IllegalAction(f"One {gadget.use} attempt a turn, at one kart.")
         target = self._target_kart(gadget.target)
@@ -581,7 +583,8 @@ class Arsenal:
         if self.parts_left[buy.part] <= 0:
             raise IllegalAction(f"No {spec.name} cards are left in the supply.")
         if kart.bottle_tops < spec.cost:
-            raise IllegalAction(f"The {spec.name} costs {spec.cost} bottle tops; you have {kart.bottle_tops}.")
+            raise IllegalAction(f"The {spec.name} costs {counted(spec.cost, 'bottle top')}; you have "
+                                f"{kart.bottle_tops}.")
         loc = buy.location
         if loc is None:
             free = [x for x in spec.locations if x not in kart.parts] or list(spec.locations[:1])
@@ -611,7 +614,8 @@ class Arsenal:
                 self.dice_left["red"] = 0
             self._lose_bag(kart, PRINTED_BAG, f"covered by the {spec.name}")
         self._fit(kart, buy.part, loc)
-        self._emit("buy", f"{self._who(kart.seat)} buys a {spec.name} for {spec.cost} and fits it at location {loc}.",
+        price = counted(spec.cost, "bottle top")
+        self._emit("buy", f"{self._who(kart.seat)} buys {a_an(spec.name)} for {price} and fits it at location {loc}.",
                    kart.seat, part=buy.part, location=loc)
 
     def _return_part(self: Races, kart: Kart, ret: act.Return) -> None:
@@ -627,7 +631,7 @@ class Arsenal:
     def _refuel(self: Races, kart: Kart, refuel: act.Refuel) -> None:
         engine = catalogue.parts()[ENGINE_FOR[refuel.colour]].name
         if not kart.has_part(ENGINE_FOR[refuel.colour]):
-            raise IllegalAction(f"{refuel.colour.capitalize()} fuel dice need a {engine} fitted.")
+            raise IllegalAction(f"{refuel.colour.capitalize()} fuel dice need {a_an(engine)} fitted.")
         kind = FUEL_TILE[refuel.colour]
         self._need_tile(kart, kind)
         have = self.dice_left[refuel.colour]
@@ -637,7 +641,7 @@ class Arsenal:
         self._return_tile(kind)
         kart.fuel[refuel.colour] += have
         self.dice_left[refuel.colour] = 0
-        self._emit("refuel", f"{self._who(kart.seat)} fills the {engine} with {have} {refuel.colour} dice.",
+        self._emit("refuel", f"{self._who(kart.seat)} fills the {engine} with {counted(have, refuel.colour + ' die')}.",
                    kart.seat, colour=refuel.colour, dice=have)
 
     def _teammates(self, kart: Kart) -> list[Kart]:
@@ -672,7 +676,7 @@ class Arsenal:
             if mate not in self._adjacent_karts(kart):
                 raise IllegalAction("Team mates swap tiles only when their karts are next to each other.")
             if swap.tile not in self._tile_kinds(giver):
-                raise IllegalAction(f"{self._who(giver.seat)} has no {swap.tile} tile.")
+                raise IllegalAction(f"{self._who(giver.seat)} has no {tile_name(swap.tile)} tile.")
             if not self._bags_with_room(taker):
                 raise IllegalAction(f"{self._who(taker.seat)}'s saddlebags are full.")
             self._take_tile(giver, swap.tile)

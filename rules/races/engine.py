@@ -39,6 +39,7 @@ from rules.races.state import (
     cell_from_json,
 )
 from rules.races.track import Terrain, Track, get_track
+from rules.races.words import counted
 from rules.registry import register
 
 WHOLE_MOVE_LIMIT = 30  # longer moves are listed as single steps only, to keep legal_actions quick
@@ -619,11 +620,11 @@ class Races(Arsenal, Game):
         bumped = plan is not None and plan.bump is not None
         if self.turn.points > 0 and bumped and not has_step(self.field(), kart.cell, kart.facing, self.turn.points):
             self._emit("blocked", f"No way round: {self._who(kart.seat)} stops on {kart.cell.label} and loses "
-                       f"{self.turn.points} points.", kart.seat, cell=kart.cell.label)
+                       f"{counted(self.turn.points, 'point')}.", kart.seat, cell=kart.cell.label)
             self.turn.points = 0
         if self.turn.points > 0 and not has_step(self.field(), kart.cell, kart.facing, self.turn.points):
             self._emit("blocked", f"Every way on is blocked: {self._who(kart.seat)} stops on {kart.cell.label} "
-                       f"with {self.turn.points} points unused.", kart.seat, cell=kart.cell.label)
+                       f"with {counted(self.turn.points, 'point')} unused.", kart.seat, cell=kart.cell.label)
             self.turn.points = 0
         if self.turn.points <= 0:
             self._end_move(kart)
@@ -732,7 +733,8 @@ class Races(Arsenal, Game):
             kart.bottle_tops += take
             self.bottle_tops_left -= take
             note = "" if take == value else f" (capped at {cap})" if take < value else ""
-            self._emit("bottle-tops", f"{self._who(kart.seat)} collects {take} bottle top(s) at {cell.label}{note}.",
+            got = counted(take, "bottle top")
+            self._emit("bottle-tops", f"{self._who(kart.seat)} collects {got} at {cell.label}{note}.",
                        kart.seat, cell=cell.label, amount=take)
             self.turn.marks.append([cell.label, "bottle-tops"])
         tile = self.board.get(cell)

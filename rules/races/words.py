@@ -6,7 +6,7 @@ right everywhere.
 
 from __future__ import annotations
 
-IRREGULAR = {"die": "dice", "bottle top": "bottle tops"}
+IRREGULAR = {"die": "dice"}
 
 
 def tile_name(kind: str) -> str:
@@ -20,10 +20,14 @@ def a_an(noun: str) -> str:
 
 
 def plural(noun: str) -> str:
-    """The plural of a noun the game uses: ``tile`` -> ``tiles``, ``die`` -> ``dice``."""
+    """The plural of a noun the game uses: ``tile`` -> ``tiles``, ``white die`` -> ``white dice``."""
+    head, _, last = noun.rpartition(" ")
+    lead = head + " " if head else ""
     if noun in IRREGULAR:
         return IRREGULAR[noun]
-    if noun.endswith(("s", "x", "ch", "sh")):
+    if last in IRREGULAR:
+        return lead + IRREGULAR[last]
+    if last.endswith(("s", "x", "ch", "sh")):
         return noun + "es"
     return noun + "s"
 
