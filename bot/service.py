@@ -10,18 +10,34 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import secrets
+import socket
 import time
-from collections import defaultdict
-from collections.abc import Callable, Mapping, Sequence
+from collections import OrderedDict
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
 from bot.drivers import Driver, driver_for, driver_kinds
 from bot.games import ButtonSpec, GameFront, front_for, playable_keys
-from bot.store import ACTIVE, FINISHED, LOBBY, ChannelBusy, GameRecord, Seat, StaleVersion, Store
+from bot.pictures import Pictures
+from bot.store import (
+    ACTIVE,
+    FINISHED,
+    LOBBY,
+    ChannelBusy,
+    Delivery,
+    GameNotFound,
+    GameRecord,
+    Outgoing,
+    Seat,
+    StaleVersion,
+    Store,
+)
 from rules.contract import Event, Game, IllegalAction, SetupError
-from rules.registry import game_class
+from bot.games import game_class
 
 log = logging.getLogger(__name__)
 
@@ -29,6 +45,16 @@ log = logging.getLogger(__name__)
 COMPUTER_MOVES_PER_REPLY = 40
 #: wall-clock budget for computer moves in one reply, so an interaction is answered in time
 COMPUTER_SECONDS_PER_REPLY = 1.5
+#: running games kept in memory (least recently used ones are dropped; they load again when touched)
+CACHE_SIZE = 512
+#: how long the writer of a delivery record holds it before another worker may post it
+DELIVERY_LEASE = 120.0
+
+
+def clip_input(text: object, limit: int = 80) -> str:
+    """User input as it may appear in a log line: at most ``limit`` characters, one line."""
+    s = " ".join(str(text).split())
+    return s if len(s) <= limit else s[: limit - 1] + "…"
 
 
 @dataclass(slots=True)
@@ -61,6 +87,11 @@ class Reply:
     stale: bool = False
     #: computers are still to move: the front end should call :meth:`Service.play_computers` next
     computers_pending: bool = False
+    #: the delivery record of this public message: the front end posts it, then records the message
+    #: (:meth:`Service.delivered`); what is not recorded is posted by the outbox worker
+    delivery: int | None = None
+    #: where the public message goes
+    channel_id: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +99,10 @@ class _After:
     view: dict[str, Any]
     buttons: list[ButtonSpec]
     describe: str
+
+
+#: the answer to a button that no game of ours sent (forged, or damaged on the way)
+FOREIGN_BUTTON = "That button is not one this game sent; nothing was changed. Use the newest board or `/game status`."
 
 
 def refuse(text: str, *, stale: bool = False, game_id: int | None = None) -> Reply:
@@ -83,6 +118,50 @@ def may_act(game: Game, seat: int) -> bool:
     return game.to_act == seat
 
 
+class ChannelLocks:
+    """One lock per channel, dropped as soon as nobody holds or waits for it (memory stays bounded)."""
+
+    def __init__(self) -> None:
+        self._entries: dict[int, list[Any]] = {}
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    @asynccontextmanager
+    async def hold(self, channel_id: int) -> AsyncIterator[None]:
+        entry = self._entries.get(channel_id)
+        if entry is None:
+            entry = self._entries[channel_id] = [asyncio.Lock(), 0]
+        entry[1] += 1
+        try:
+            async with entry[0]:
+                yield
+        finally:
+            entry[1] -= 1
+            if entry[1] == 0 and self._entries.get(channel_id) is entry:
+                del self._entries[channel_id]
+
+
+class LRU(OrderedDict[Any, Any]):
+    """A dict that keeps at most ``size`` entries, dropping the least recently used."""
+
+    def __init__(self, size: int) -> None:
+        super().__init__()
+        self.size = size
+
+    def get(self, key: Any, default: Any = None) -> Any:
+        if key in self:
+            self.move_to_end(key)
+            return self[key]
+        return default
+
+    def put(self, key: Any, value: Any) -> None:
+        self[key] = value
+        self.move_to_end(key)
+        while len(self) > self.size:
+            self.popitem(last=False)
+
+
 class Service:
     """Lobby, play and queries for one-game-per-channel play over a :class:`Store`."""
 
@@ -90,7 +169,8 @@ class Service:
                  fronts: Callable[[str], GameFront] = front_for,
                  seed_source: Callable[[], int] = lambda: secrets.randbits(62),
                  drivers: Callable[[str, str, int], Driver] = driver_for,
-                 driver_kinds: Callable[[str], list[str]] = driver_kinds) -> None:
+                 driver_kinds: Callable[[str], list[str]] = driver_kinds, pictures: Pictures | None = None,
+                 cache_size: int = CACHE_SIZE) -> None:
         self.store = store
         self.classes = classes
         self.fronts = fronts
@@ -99,13 +179,24 @@ class Service:
         self.driver_kinds = driver_kinds
         self.computer_moves_per_reply = COMPUTER_MOVES_PER_REPLY
         self.computer_seconds_per_reply = COMPUTER_SECONDS_PER_REPLY
-        self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
-        self._cache: dict[int, tuple[int, Game]] = {}
+        self.pictures = pictures or Pictures(processes=0)
+        self._locks = ChannelLocks()
+        self._cache = LRU(cache_size)
+        #: each computer seat's driver, kept between its moves so its plans carry over: (game, seat, kind)
+        self._drivers = LRU(cache_size * 2)
+        #: who holds the delivery records this process writes
+        self.owner = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
+        self.delivery_lease = DELIVERY_LEASE
+
+    async def close(self) -> None:
+        """Stop the picture workers (the store is closed by its owner)."""
+        self.pictures.close()
 
     # Helpers -----------------------------------------------------------------------------------
 
-    def lock(self, channel_id: int) -> asyncio.Lock:
-        return self._locks[channel_id]
+    def lock(self, channel_id: int) -> Any:
+        """``async with service.lock(channel)``: one writer per channel at a time."""
+        return self._locks.hold(channel_id)
 
     async def load(self, rec: GameRecord) -> Game:
         """The running game of a record, from the cache when it is at the same version."""
@@ -115,11 +206,17 @@ class Service:
         if rec.state is None:
             raise ValueError(f"game {rec.id} has no state yet")
         game = self.classes(rec.game_key).from_dict(rec.state)
-        self._cache[rec.id] = (rec.version, game)
+        self._cache.put(rec.id, (rec.version, game))
         return game
 
-    def forget(self, game_id: int) -> None:
+    def _keep(self, rec: GameRecord, game: Game) -> None:
+        self._cache.put(rec.id, (rec.version, game))
+
+    def forget(self, game_id: int, *, drivers: bool = False) -> None:
         self._cache.pop(game_id, None)
+        if drivers:
+            for key in [k for k in self._drivers if k[0] == game_id]:
+                del self._drivers[key]
 
     async def current(self, channel_id: int, user_id: int | None = None
                       ) -> tuple[GameRecord | None, Game | None, int | None]:
@@ -142,7 +239,7 @@ class Service:
 
     async def _render(self, front: GameFront, view: dict[str, Any], events: Sequence[Event]) -> bytes | None:
         try:
-            return await asyncio.to_thread(front.picture, view, list(events))
+            return await self.pictures.draw(front.key, front.picture, view, list(events))
         except Exception:  # a picture is a nicety; the move stands without it
             log.exception("drawing %s failed", front.key)
             return None
@@ -274,27 +371,34 @@ class Service:
     async def _hand_to_computer(self, rec: GameRecord, seat: int, text: str) -> Reply:
         """A person leaves a running game: a computer plays their seat on. When nobody is left, it ends."""
         if all(s.is_computer for i, s in enumerate(rec.seats) if i != seat):
-            await self.store.set_status(rec.id, "aborted", from_statuses=(ACTIVE,))
-            self.forget(rec.id)
-            return Reply(f"{text} Nobody is left to play, so the game ends. The channel is free.", game_id=rec.id,
-                         changed=True)
+            text = f"{text} Nobody is left to play, so the game ends. The channel is free."
+            out = self._outgoing([text], board=False)
+            await self.store.set_status(rec.id, "aborted", from_statuses=(ACTIVE,), outgoing=out)
+            self.forget(rec.id, drivers=True)
+            return Reply(text, game_id=rec.id, changed=True, delivery=out.id, channel_id=rec.channel_id)
         kind = self._takeover_kind(rec.game_key)
         old = rec.seats[seat]
         uid = min([-1, *(s.user_id - 1 for s in rec.seats if s.user_id < 0)])
         seats = list(rec.seats)
         seats[seat] = Seat(uid, f"{old.name} (computer)", dict(old.options), kind)
+        host = None
+        if old.user_id == rec.host_id:
+            host = next(s for s in seats if not s.is_computer).user_id
+        text = f"{text} A computer ({kind}) plays {old.name}'s seat from now on."
+        if host is not None:
+            text += f" <@{host}> is the host now."
+        game = await self.load(rec)
+        out = self._outgoing([text], board=False)
+        waiting = game.to_act == seat and not game.is_over
         try:
-            rec = await self.store.replace_seats(rec.id, version=rec.version, seats=seats, expected_seats=rec.seats)
+            rec = await self.store.replace_seats(rec.id, version=rec.version, seats=seats, expected_seats=rec.seats,
+                                                 outgoing=out, computers_waiting=waiting)
         except StaleVersion:
             return refuse("The game moved on meanwhile; nothing changed. Try again.")
-        host = ""
-        if old.user_id == rec.host_id:
-            person = next(s for s in rec.seats if not s.is_computer)
-            rec = await self._set_host(rec, person.user_id)
-            host = f" <@{person.user_id}> is the host now."
-        game = await self.load(rec)
-        return Reply(f"{text} A computer ({kind}) plays {old.name}'s seat from now on.{host}", game_id=rec.id,
-                     computers_pending=self._computer_to_act(rec, game))
+        if host is not None:
+            rec = await self._set_host(rec, host)
+        return Reply(text, game_id=rec.id, computers_pending=self._computer_to_act(rec, game), delivery=out.id,
+                     channel_id=rec.channel_id)
 
     async def _set_host(self, rec: GameRecord, host_id: int) -> GameRecord:
         await self.store.set_host(rec.id, host_id)
@@ -383,16 +487,19 @@ class Service:
             except (SetupError, ValueError) as exc:
                 return refuse(f"Can't start {cls.title}: {exc}")
             status = FINISHED if game.is_over else ACTIVE
+            head = [f"**{cls.title}** begins! Seats: {self._seat_line(rec)}."]
+            out = self._outgoing(head, describe=True)
             rec = await self.store.start_game(rec.id, setup=setup, seats=rec.seats,
-                                              state=await asyncio.to_thread(game.to_dict), status=status)
-            self._cache[rec.id] = (rec.version, game)
-            rec, shown, lines, private = await self._run_computers(rec, game, front)
+                                              state=await asyncio.to_thread(game.to_dict), status=status,
+                                              outgoing=out, computers_waiting=self._computer_to_act(rec, game))
+            self._keep(rec, game)
+            rec, shown, _, private = await self._run_computers(rec, game, front, out)
             after = await asyncio.to_thread(self._after_move, rec, front, game)
         png = await self._render(front, after.view, shown)
-        text = "\n".join([f"**{cls.title}** begins! Seats: {self._seat_line(rec)}.", *lines, after.describe])
-        return Reply(text, png=png, mention=self._mention_for(rec, game), buttons=after.buttons, private=private,
+        text, mention = self._board_text(rec, game, after, out.payload)
+        return Reply(text, png=png, mention=mention, buttons=after.buttons, private=private,
                      game_id=rec.id, version=rec.version, changed=True,
-                     computers_pending=self._computer_to_act(rec, game))
+                     computers_pending=self._computer_to_act(rec, game), delivery=out.id, channel_id=channel_id)
 
     async def abort(self, channel_id: int, user_id: int, *, can_manage: bool = False) -> Reply:
         async with self.lock(channel_id):
@@ -401,11 +508,12 @@ class Service:
                 return self._no_game()
             if not self._can_manage(rec, user_id, can_manage):
                 return refuse(f"Only the host (<@{rec.host_id}>) or someone who may manage this channel can abort.")
-            await self.store.set_status(rec.id, "aborted")
-            self.forget(rec.id)
-        title = self.classes(rec.game_key).title
-        return Reply(f"<@{user_id}> ended the game of {title} after {rec.version} moves. The channel is free.",
-                     game_id=rec.id, changed=True)
+            title = self.classes(rec.game_key).title
+            text = f"<@{user_id}> ended the game of {title} after {rec.version} moves. The channel is free."
+            out = self._outgoing([text], board=False)
+            await self.store.set_status(rec.id, "aborted", outgoing=out)
+            self.forget(rec.id, drivers=True)
+        return Reply(text, game_id=rec.id, changed=True, delivery=out.id, channel_id=channel_id)
 
     # Play --------------------------------------------------------------------------------------
 
@@ -416,12 +524,17 @@ class Service:
         async with self.lock(channel_id):
             rec = await self.store.channel_game(channel_id)
             if game_id is not None and (rec is None or rec.id != game_id):
-                return refuse("That button belongs to a game that has ended.", stale=True, game_id=game_id)
+                if await self._ended_here(game_id, channel_id):
+                    return refuse("That button belongs to a game that has ended.", stale=True, game_id=game_id)
+                return refuse("That button belongs to a game that is not running in this channel; nothing was "
+                              "changed.")  # another channel's, or forged: the message keeps its buttons
             if rec is None:
                 return self._no_game()
             if rec.status == LOBBY:
                 return refuse(f"The game hasn't started yet. Seats: {self._seat_line(rec)}. "
                               f"The host starts it with `/game start`.")
+            if expected_version is not None and expected_version > rec.version:
+                return refuse(FOREIGN_BUTTON)  # a move that never happened: forged; the board keeps its buttons
             if expected_version is not None and expected_version != rec.version:
                 return refuse(f"That button is from move {expected_version}; the game is at move {rec.version} "
                               f"now. Use the newest message or `/game status`.", stale=True, game_id=rec.id)
@@ -446,42 +559,72 @@ class Service:
             try:
                 action, events, state = await asyncio.to_thread(self._apply, game, action_text.strip())
             except IllegalAction as exc:
-                self._cache[rec.id] = (rec.version, game)  # unchanged, as the contract promises
+                self._keep(rec, game)  # unchanged, as the contract promises
                 return refuse(f"{exc}\nPossible now: {game.describe_legal()}")
             except Exception:
-                log.exception("game %s: applying %r failed", rec.id, action_text)
+                log.exception("game %s: applying %r failed", rec.id, clip_input(action_text))
                 return refuse("Something went wrong applying that move; nothing changed. Try `/game status`.")
             public = [e for e in (ev.for_viewer(None) for ev in events) if e is not None]
             narration = front.narrate(public)
             status = FINISHED if game.is_over else ACTIVE
+            out = self._outgoing([narration or f"**{rec.seats[seat].name}** played `{action}`."], actor=seat)
             try:
                 rec = await self.store.append_action(rec.id, expected_version=rec.version, seat=seat,
                                                      user_id=user_id, action=str(action), state=state,
-                                                     status=status, narration=narration)
+                                                     status=status, narration=narration, outgoing=out,
+                                                     computers_waiting=self._computer_to_act(rec, game))
             except StaleVersion as exc:
                 return refuse(f"The game moved on before your move was saved ({exc}); nothing was applied. "
                               f"Look at the newest board and try again.", stale=True, game_id=rec.id)
-            self._cache[rec.id] = (rec.version, game)
+            self._keep(rec, game)
             private = self._private_notes(rec, front, events)
-            rec, shown, lines, told = await self._run_computers(rec, game, front)
+            rec, shown, _, told = await self._run_computers(rec, game, front, out)
             pending = self._computer_to_act(rec, game)
             after = await asyncio.to_thread(self._after_move, rec, front, game)
-            nxt = game.to_act
-            mention = self._mention_for(rec, game) if nxt is not None and (nxt != seat or lines) else None
         png = await self._render(front, after.view, shown or public)
-        text = "\n".join([narration or f"**{rec.seats[seat].name}** played `{action}`.", *lines])
-        if game.is_over:
+        text, mention = self._board_text(rec, game, after, out.payload)
+        return Reply(text, png=png, mention=mention, buttons=after.buttons, private=private + told, game_id=rec.id,
+                     version=rec.version, changed=True, computers_pending=pending, delivery=out.id,
+                     channel_id=channel_id)
+
+    def _outgoing(self, lines: list[str], *, board: bool = True, actor: int | None = None,
+                  describe: bool = False) -> Outgoing:
+        """The delivery record of a public message, held by this process while it posts it. ``lines`` grow
+        with the computer moves of the same reply; the rest of the text is made from the game when posted."""
+        return Outgoing({"lines": lines, "board": board, "actor": actor, "describe": describe},
+                        owner=self.owner, lease=self.delivery_lease)
+
+    def _board_text(self, rec: GameRecord, game: Game, after: _After, payload: Mapping[str, Any]
+                    ) -> tuple[str, int | None]:
+        """A board message's text and whom it pings: its lines, then the standings at the end (or always,
+        with ``describe``) or the next person's turn. The mover is not pinged for their own next step."""
+        lines: list[str] = list(payload.get("lines", []))
+        actor = payload.get("actor")
+        nxt = game.to_act
+        mention = None
+        if nxt is not None and (actor is None or nxt != actor or len(lines) > 1):
+            mention = self._mention_for(rec, game)
+        text = "\n".join(lines)
+        if game.is_over or payload.get("describe"):
             text += "\n" + after.describe
         elif mention is not None:
             text += f"\n<@{mention}>, your turn."
-        return Reply(text, png=png, mention=mention, buttons=after.buttons, private=private + told, game_id=rec.id,
-                     version=rec.version, changed=True, computers_pending=pending)
+        return text, mention
 
-    async def _run_computers(self, rec: GameRecord, game: Game, front: GameFront
+    async def _ended_here(self, game_id: int, channel_id: int) -> bool:
+        """Whether ``game_id`` is an earlier game of this channel (its buttons are merely stale)."""
+        try:
+            old = await self.store.get_game(game_id)
+        except GameNotFound:
+            return False
+        return old.channel_id == channel_id and not old.is_open
+
+    async def _run_computers(self, rec: GameRecord, game: Game, front: GameFront, out: Outgoing | None = None
                              ) -> tuple[GameRecord, list[Event], list[str], list[Private]]:
         """Let computer seats move while one is to act (channel lock held), within this reply's budget.
         Returns the new record, the public events of the last computer move, one line per move and the
-        private notes those moves owe to people (a kart bumped onto a face-down tile picks it up, R12)."""
+        private notes those moves owe to people (a kart bumped onto a face-down tile picks it up, R12).
+        Each move's narration joins ``out``'s delivery record in the move's own transaction."""
         shown: list[Event] = []
         lines: list[str] = []
         played: list[Event] = []
@@ -492,27 +635,48 @@ class Service:
             seat = game.to_act
             assert seat is not None
             kind = rec.seats[seat].driver or "random"
+            driver = self._driver(rec, seat, kind)
             self.forget(rec.id)
             try:
-                action, events, state = await asyncio.to_thread(self._drive, rec, game, seat, kind)
+                action, events, state = await asyncio.to_thread(self._drive, rec, game, seat, kind, driver)
             except Exception:
                 log.exception("game %s: the %s computer in seat %s failed", rec.id, kind, seat)
                 break
             public = [e for e in (ev.for_viewer(None) for ev in events) if e is not None]
             narration = front.narrate(public) or f"{rec.seats[seat].name} played `{action}`."
+            if out is None:
+                out = self._outgoing([])
+            payload = dict(out.payload, lines=[*out.payload["lines"], narration])
+            before, out.payload = out.payload, payload
             try:
                 rec = await self.store.append_action(rec.id, expected_version=rec.version, seat=seat, user_id=None,
                                                      action=str(action), state=state,
                                                      status=FINISHED if game.is_over else ACTIVE,
-                                                     narration=narration)
+                                                     narration=narration, outgoing=out,
+                                                     computers_waiting=self._computer_to_act(rec, game))
             except StaleVersion:
+                out.payload = before
                 log.warning("game %s moved on while a computer played; its move was dropped", rec.id)
                 break
-            self._cache[rec.id] = (rec.version, game)
+            self._keep(rec, game)
             shown = public
             lines.append(narration)
             played += events
+        if game.is_over:
+            self.forget(rec.id, drivers=True)
+            self._keep(rec, game)
         return rec, shown, lines, self._private_notes(rec, front, played)
+
+    def _driver(self, rec: GameRecord, seat: int, kind: str) -> Driver:
+        """The seat's driver, kept while the game is in memory so its plans carry from move to move. Its seed
+        depends on the game and the seat, so after a restart a computer of the same seat starts alike."""
+        key = (rec.id, seat, kind)
+        driver = self._drivers.get(key)
+        if driver is None:
+            seed = (rec.seed * 1_000_003 + seat * 7919 + 17) & ((1 << 62) - 1)
+            driver = self.drivers(rec.game_key, kind, seed)
+            self._drivers.put(key, driver)
+        return driver
 
     @staticmethod
     def _computer_to_act(rec: GameRecord, game: Game) -> bool:
@@ -520,17 +684,9 @@ class Service:
         return seat is not None and not game.is_over and 0 <= seat < len(rec.seats) and rec.seats[seat].is_computer
 
     async def channels_waiting_on_computers(self) -> list[int]:
-        """Channels whose running game waits for a computer (after a restart: resume them)."""
-        out = []
-        for rec in await self.store.open_games(ACTIVE):
-            try:
-                game = await self.load(rec)
-            except Exception:
-                log.exception("game %s could not be loaded", rec.id)
-                continue
-            if self._computer_to_act(rec, game):
-                out.append(rec.channel_id)
-        return out
+        """Channels whose running game waits for a computer (after a restart: resume them). Read from the
+        store's queue, without loading any game."""
+        return [channel for _, channel in await self.store.waiting_on_computers()]
 
     async def play_computers(self, channel_id: int) -> Reply | None:
         """Let computers move in the channel's game if one is to act; None when none is. Front ends call
@@ -544,31 +700,60 @@ class Service:
                 return None
             front = self.fronts(rec.game_key)
             before = rec.version
-            rec, shown, lines, private = await self._run_computers(rec, game, front)
+            out = self._outgoing([])
+            rec, shown, _, private = await self._run_computers(rec, game, front, out)
             if rec.version == before:
                 return None
             after = await asyncio.to_thread(self._after_move, rec, front, game)
-            mention = self._mention_for(rec, game)
             pending = self._computer_to_act(rec, game)
         png = await self._render(front, after.view, shown)
-        text = "\n".join(lines)
-        if game.is_over:
-            text += "\n" + after.describe
-        elif mention is not None:
-            text += f"\n<@{mention}>, your turn."
+        text, mention = self._board_text(rec, game, after, out.payload)
         return Reply(text, png=png, mention=mention, buttons=after.buttons, private=private, game_id=rec.id,
-                     version=rec.version, changed=True, computers_pending=pending)
+                     version=rec.version, changed=True, computers_pending=pending, delivery=out.id,
+                     channel_id=channel_id)
 
-    def _drive(self, rec: GameRecord, game: Game, seat: int, kind: str) -> tuple[Any, list[Event], dict[str, Any]]:
-        """One computer move (in a worker thread). The driver's seed depends on game, seat and move only,
-        so a computer plays the same after a restart; a failing driver gives way to a random one."""
-        seed = (rec.seed * 1_000_003 + rec.version * 101 + seat) & ((1 << 62) - 1)
+    # Delivery ----------------------------------------------------------------------------------
+
+    async def delivered(self, delivery_id: int, message_id: int | None) -> bool:
+        """The public message of a delivery record was posted (``message_id``); False if it already was."""
+        return await self.store.mark_delivered(delivery_id, message_id)
+
+    async def undelivered(self, delivery_id: int, *, retry_at: float) -> None:
+        """Posting failed: the record is free again, for the outbox worker to try from ``retry_at``."""
+        await self.store.release_delivery(delivery_id, due_at=retry_at)
+
+    async def delivery_reply(self, d: Delivery) -> Reply:
+        """The message of a delivery record the front end did not post (a crash, a failed answer). The
+        board is drawn when the game still stands at the record's move; otherwise the moves are told in
+        text only, since a newer board follows."""
+        lines: list[str] = list(d.payload.get("lines", []))
+        plain = Reply("\n".join(lines), game_id=d.game_id, version=d.version, changed=True, delivery=d.id,
+                      channel_id=d.channel_id)
+        if not d.payload.get("board") or d.game_id is None:
+            return plain
+        rec = await self.store.get_game(d.game_id)
+        if rec.version != d.version or rec.state is None or rec.status not in (ACTIVE, FINISHED):
+            return plain
+        game = await self.load(rec)
+        front = self.fronts(rec.game_key)
+        after = await asyncio.to_thread(self._after_move, rec, front, game)
+        text, mention = self._board_text(rec, game, after, d.payload)
+        png = await self._render(front, after.view, [])
+        return Reply(text, png=png, mention=mention, buttons=after.buttons if rec.status == ACTIVE else [],
+                     game_id=rec.id, version=rec.version, changed=True, delivery=d.id, channel_id=d.channel_id,
+                     computers_pending=rec.status == ACTIVE and self._computer_to_act(rec, game))
+
+    def _drive(self, rec: GameRecord, game: Game, seat: int, kind: str, driver: Driver
+               ) -> tuple[Any, list[Event], dict[str, Any]]:
+        """One computer move (in a worker thread) by the seat's kept ``driver``; a failing driver gives way
+        to a random one."""
         try:
-            return self._apply(game, self.drivers(rec.game_key, kind, seed).choose(game, seat))
+            return self._apply(game, driver.choose(game, seat))
         except Exception:  # drivers choose on copies and apply leaves the game unchanged when it refuses
             if kind == "random":
                 raise
             log.exception("game %s: the %s computer failed; it plays a random move instead", rec.id, kind)
+            seed = (rec.seed * 1_000_003 + rec.version * 101 + seat) & ((1 << 62) - 1)
             return self._apply(game, self.drivers(rec.game_key, "random", seed).choose(game, seat))
 
     @staticmethod

@@ -14,13 +14,13 @@ import os
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import aiosqlite
 
 from rules.contract import Game
-from rules.registry import game_class
+from bot.games import game_class
 
 LOBBY, ACTIVE, FINISHED, ABORTED = "lobby", "active", "finished", "aborted"
 STATUSES = (LOBBY, ACTIVE, FINISHED, ABORTED)
@@ -57,6 +57,51 @@ class GameNotFound(StoreError):
 
 class InconsistentSnapshot(StoreError):
     """The stored snapshot differs from a replay of the action log."""
+
+
+#: kinds of delivery record: a message to post (a board, a narration); later kinds (editing a posted
+#: message, a reminder due at a time) use the same rows, claimed and fired once
+POST = "post"
+
+
+@dataclass(slots=True)
+class Outgoing:
+    """A delivery record a write stores in its own transaction: what must reach the channel afterwards.
+
+    The first write that carries it inserts the record and sets ``id``; later writes of the same service
+    call carry the same object and update that record (its payload and the game version it shows).
+    The writer claims the record for ``lease`` seconds as ``owner``, so no other worker posts it meanwhile.
+    """
+
+    payload: dict[str, Any]
+    kind: str = POST
+    owner: str | None = None
+    lease: float = 0.0
+    due_at: float | None = None
+    id: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Delivery:
+    """A delivery record: ``message_id`` is set once the message is posted, so it is never posted twice."""
+
+    id: int
+    game_id: int | None
+    channel_id: int
+    version: int
+    kind: str
+    payload: dict[str, Any]
+    due_at: float
+    attempts: int
+    claimed_by: str | None
+    claimed_until: float | None
+    message_id: int | None
+    delivered_at: float | None
+    created_at: float
+
+    @property
+    def delivered(self) -> bool:
+        return self.delivered_at is not None
 
 
 @dataclass(slots=True)
@@ -178,19 +223,44 @@ class Store(ABC):
 
     @abstractmethod
     async def start_game(self, game_id: int, *, setup: dict[str, Any], seats: Sequence[Seat],
-                         state: dict[str, Any], status: str = ACTIVE) -> GameRecord:
+                         state: dict[str, Any], status: str = ACTIVE, outgoing: Outgoing | None = None,
+                         computers_waiting: bool = False) -> GameRecord:
         """Lobby → running with the initial state at version 0; ``seats`` must still be the lobby's seats."""
 
     @abstractmethod
     async def append_action(self, game_id: int, *, expected_version: int, seat: int | None, user_id: int | None,
                             action: str, state: dict[str, Any], status: str = ACTIVE,
-                            narration: str = "") -> GameRecord:
-        """Record one action and the new snapshot in one transaction (compare-and-swap on version)."""
+                            narration: str = "", outgoing: Outgoing | None = None,
+                            computers_waiting: bool = False) -> GameRecord:
+        """Record one action and the new snapshot in one transaction (compare-and-swap on version), with
+        ``outgoing``'s delivery record and whether a computer is to act next (the resume queue)."""
 
     @abstractmethod
-    async def set_status(self, game_id: int, status: str, *, from_statuses: Sequence[str] = OPEN_STATUSES
-                         ) -> GameRecord:
+    async def set_status(self, game_id: int, status: str, *, from_statuses: Sequence[str] = OPEN_STATUSES,
+                         outgoing: Outgoing | None = None) -> GameRecord:
         """Change status (abort, finish); raises :class:`StaleVersion` if the game is not in ``from_statuses``."""
+
+    @abstractmethod
+    async def waiting_on_computers(self) -> list[tuple[int, int]]:
+        """(game id, channel id) of every running game whose next move is a computer's, oldest first."""
+
+    @abstractmethod
+    async def claim_deliveries(self, owner: str, *, now: float, lease: float, limit: int = 50,
+                               takeover: bool = False, min_channel_id: int | None = None) -> list[Delivery]:
+        """Undelivered records due by ``now`` that nobody holds (or whose hold expired; with ``takeover``,
+        held by any other owner too), in order, now held by ``owner`` for ``lease`` seconds."""
+
+    @abstractmethod
+    async def mark_delivered(self, delivery_id: int, message_id: int | None) -> bool:
+        """Record the posted message; False if the record was already delivered (nothing changes then)."""
+
+    @abstractmethod
+    async def release_delivery(self, delivery_id: int, *, due_at: float) -> None:
+        """Give a record back after a failed attempt, to be tried again from ``due_at``."""
+
+    @abstractmethod
+    async def deliveries(self, *, game_id: int | None = None, pending: bool = False) -> list[Delivery]:
+        """Delivery records (of one game; only undelivered ones), in order."""
 
     @abstractmethod
     async def actions(self, game_id: int, since: int = 0, limit: int | None = None) -> list[ActionRecord]:
@@ -254,7 +324,32 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (game_id, idx)
     ) WITHOUT ROWID;
     """,
+    # Delivery records (the outbox) and the queue of games waiting on a computer.
+    """
+    ALTER TABLE games ADD COLUMN computers_waiting INTEGER NOT NULL DEFAULT 0;
+    CREATE INDEX games_waiting_on_computers ON games (id) WHERE status = 'active' AND computers_waiting = 1;
+    CREATE TABLE deliveries (
+        id             INTEGER PRIMARY KEY AUTOINCREMENT,
+        game_id        INTEGER REFERENCES games (id),
+        channel_id     INTEGER NOT NULL,
+        version        INTEGER NOT NULL,
+        kind           TEXT NOT NULL,
+        payload        TEXT NOT NULL,
+        due_at         REAL NOT NULL,
+        attempts       INTEGER NOT NULL DEFAULT 0,
+        claimed_by     TEXT,
+        claimed_until  REAL,
+        message_id     INTEGER,
+        delivered_at   REAL,
+        created_at     REAL NOT NULL
+    );
+    CREATE INDEX deliveries_due ON deliveries (due_at, id) WHERE delivered_at IS NULL;
+    CREATE INDEX deliveries_by_game ON deliveries (game_id, id);
+    """,
 ]
+
+_DELIVERY_COLUMNS = ("id, game_id, channel_id, version, kind, payload, due_at, attempts, claimed_by, claimed_until, "
+                     "message_id, delivered_at, created_at")
 
 _GAME_COLUMNS = ("id, guild_id, channel_id, game_key, status, host_id, setup, seed, seats, version, state, "
                  "created_at, updated_at")
@@ -271,6 +366,12 @@ def _record(row: Sequence[Any]) -> GameRecord:
         version=row[9], state=None if row[10] is None else json.loads(row[10]),
         created_at=row[11], updated_at=row[12],
     )
+
+
+def _delivery(row: Sequence[Any]) -> Delivery:
+    return Delivery(id=row[0], game_id=row[1], channel_id=row[2], version=row[3], kind=row[4],
+                    payload=json.loads(row[5]), due_at=row[6], attempts=row[7], claimed_by=row[8],
+                    claimed_until=row[9], message_id=row[10], delivered_at=row[11], created_at=row[12])
 
 
 class SqliteStore(Store):
@@ -392,7 +493,7 @@ class SqliteStore(Store):
 
     async def _write(self, game_id: int, expected_version: int, sql: str, params: Sequence[Any],
                      statuses: Sequence[str], extra: Callable[[], Any] | None = None,
-                     seats_guard: Sequence[Seat] | None = None) -> GameRecord:
+                     seats_guard: Sequence[Seat] | None = None, outgoing: Outgoing | None = None) -> GameRecord:
         """Run one guarded UPDATE (plus ``extra`` statements) in a transaction, or raise StaleVersion.
         ``seats_guard``: the seats the caller read; the write fails if they changed meanwhile."""
         placeholders = ", ".join("?" for _ in statuses)
@@ -415,6 +516,8 @@ class SqliteStore(Store):
                     raise StaleVersion(game_id, expected_version, now.version, now.status)
                 if extra is not None:
                     await extra()
+                if outgoing is not None:
+                    new_id = await self._put_outgoing(game_id, outgoing)
                 await self.db.execute("COMMIT")
             except StaleVersion:
                 raise
@@ -422,7 +525,28 @@ class SqliteStore(Store):
                 if self.db.in_transaction:
                     await self.db.execute("ROLLBACK")
                 raise
+            if outgoing is not None:
+                outgoing.id = new_id  # only once committed: a rolled-back insert never happened
             return await self._fetch_game(game_id)
+
+    async def _put_outgoing(self, game_id: int, out: Outgoing) -> int:
+        """Insert ``out``'s delivery record, or update the one it already has (inside the caller's transaction).
+        The record takes the channel and the version from the game row as this transaction leaves it."""
+        now = self._clock()
+        payload = _dumps(out.payload)
+        if out.id is not None:
+            cur = await self.db.execute(
+                "UPDATE deliveries SET payload = ?, version = (SELECT version FROM games WHERE id = ?) "
+                "WHERE id = ? AND delivered_at IS NULL", (payload, game_id, out.id))
+            if cur.rowcount == 1:
+                return out.id
+        cur = await self.db.execute(
+            "INSERT INTO deliveries (game_id, channel_id, version, kind, payload, due_at, claimed_by, claimed_until, "
+            "created_at) SELECT id, channel_id, version, ?, ?, ?, ?, ?, ? FROM games WHERE id = ?",
+            (out.kind, payload, now if out.due_at is None else out.due_at, out.owner,
+             now + out.lease if out.owner is not None else None, now, game_id))
+        assert cur.lastrowid is not None
+        return cur.lastrowid
 
     async def update_lobby(self, game_id: int, *, seats: Sequence[Seat], setup: dict[str, Any] | None = None,
                            host_id: int | None = None, expected_seats: Sequence[Seat] | None = None
@@ -444,26 +568,32 @@ class SqliteStore(Store):
                                   "('lobby', 'active')", (host_id, self._clock(), game_id))
 
     async def replace_seats(self, game_id: int, *, version: int, seats: Sequence[Seat],
-                            expected_seats: Sequence[Seat]) -> GameRecord:
+                            expected_seats: Sequence[Seat], outgoing: Outgoing | None = None,
+                            computers_waiting: bool = False) -> GameRecord:
         if len(seats) != len(expected_seats):
             raise ValueError("a running game keeps its number of seats")
-        return await self._write(game_id, version, "UPDATE games SET seats = ?, updated_at = ?",
-                                 (_dumps([s.to_dict() for s in seats]), self._clock()), (ACTIVE,),
-                                 seats_guard=expected_seats)
+        return await self._write(game_id, version,
+                                 "UPDATE games SET seats = ?, updated_at = ?, computers_waiting = ?",
+                                 (_dumps([s.to_dict() for s in seats]), self._clock(), int(computers_waiting)),
+                                 (ACTIVE,), seats_guard=expected_seats, outgoing=outgoing)
 
     async def start_game(self, game_id: int, *, setup: dict[str, Any], seats: Sequence[Seat],
-                         state: dict[str, Any], status: str = ACTIVE) -> GameRecord:
+                         state: dict[str, Any], status: str = ACTIVE, outgoing: Outgoing | None = None,
+                         computers_waiting: bool = False) -> GameRecord:
         if status not in (ACTIVE, FINISHED):
             raise ValueError(f"a game starts active or finished, not {status!r}")
         return await self._write(
-            game_id, 0, "UPDATE games SET status = ?, setup = ?, seats = ?, state = ?, updated_at = ?",
-            (status, _dumps(setup), _dumps([s.to_dict() for s in seats]), _dumps(state), self._clock()), (LOBBY,),
-            seats_guard=seats,
+            game_id, 0, "UPDATE games SET status = ?, setup = ?, seats = ?, state = ?, updated_at = ?, "
+            "computers_waiting = ?",
+            (status, _dumps(setup), _dumps([s.to_dict() for s in seats]), _dumps(state), self._clock(),
+             int(computers_waiting and status == ACTIVE)), (LOBBY,),
+            seats_guard=seats, outgoing=outgoing,
         )
 
     async def append_action(self, game_id: int, *, expected_version: int, seat: int | None, user_id: int | None,
                             action: str, state: dict[str, Any], status: str = ACTIVE,
-                            narration: str = "") -> GameRecord:
+                            narration: str = "", outgoing: Outgoing | None = None,
+                            computers_waiting: bool = False) -> GameRecord:
         if status not in (ACTIVE, FINISHED):
             raise ValueError(f"after an action a game is active or finished, not {status!r}")
         now = self._clock()
@@ -476,24 +606,95 @@ class SqliteStore(Store):
 
         return await self._write(
             game_id, expected_version,
-            "UPDATE games SET version = version + 1, state = ?, status = ?, updated_at = ?",
-            (_dumps(state), status, now), (ACTIVE,), insert,
+            "UPDATE games SET version = version + 1, state = ?, status = ?, updated_at = ?, computers_waiting = ?",
+            (_dumps(state), status, now, int(computers_waiting and status == ACTIVE)), (ACTIVE,), insert,
+            outgoing=outgoing,
         )
 
-    async def set_status(self, game_id: int, status: str, *, from_statuses: Sequence[str] = OPEN_STATUSES
-                         ) -> GameRecord:
+    async def set_status(self, game_id: int, status: str, *, from_statuses: Sequence[str] = OPEN_STATUSES,
+                         outgoing: Outgoing | None = None) -> GameRecord:
         if status not in STATUSES:
             raise ValueError(f"unknown status {status!r}")
         async with self._lock:
-            cur = await self.db.execute(
-                f"UPDATE games SET status = ?, updated_at = ? WHERE id = ? AND status IN "
-                f"({', '.join('?' for _ in from_statuses)})",
-                (status, self._clock(), game_id, *from_statuses),
-            )
+            await self._transaction()
+            try:
+                cur = await self.db.execute(
+                    f"UPDATE games SET status = ?, updated_at = ?, computers_waiting = 0 WHERE id = ? AND status IN "
+                    f"({', '.join('?' for _ in from_statuses)})",
+                    (status, self._clock(), game_id, *from_statuses),
+                )
+                changed = cur.rowcount == 1
+                new_id = await self._put_outgoing(game_id, outgoing) if changed and outgoing is not None else None
+                await self.db.execute("COMMIT")
+            except BaseException:
+                if self.db.in_transaction:
+                    await self.db.execute("ROLLBACK")
+                raise
+            if outgoing is not None and new_id is not None:
+                outgoing.id = new_id
             rec = await self._fetch_game(game_id)
-            if cur.rowcount != 1:
+            if not changed:
                 raise StaleVersion(game_id, rec.version, rec.version, rec.status)
             return rec
+
+    async def waiting_on_computers(self) -> list[tuple[int, int]]:
+        async with self._lock, self.db.execute(
+            "SELECT id, channel_id FROM games WHERE status = 'active' AND computers_waiting = 1 ORDER BY id"
+        ) as cur:
+            rows = await cur.fetchall()
+        return [(r[0], r[1]) for r in rows]
+
+    # Delivery records ----------------------------------------------------------------------------
+
+    async def claim_deliveries(self, owner: str, *, now: float, lease: float, limit: int = 50,
+                               takeover: bool = False, min_channel_id: int | None = None) -> list[Delivery]:
+        free = "(claimed_until IS NULL OR claimed_until < ?" + (" OR claimed_by IS NOT ?)" if takeover else ")")
+        params: list[Any] = [now, now] + ([owner] if takeover else [])
+        channel = ""
+        if min_channel_id is not None:
+            channel = " AND channel_id >= ?"
+            params.append(min_channel_id)
+        async with self._lock:
+            await self._transaction()
+            try:
+                async with self.db.execute(
+                    f"SELECT {_DELIVERY_COLUMNS} FROM deliveries WHERE delivered_at IS NULL AND due_at <= ? "
+                    f"AND {free}{channel} ORDER BY due_at, id LIMIT ?", (*params, limit)
+                ) as cur:
+                    rows = await cur.fetchall()
+                for r in rows:
+                    await self.db.execute("UPDATE deliveries SET claimed_by = ?, claimed_until = ?, "
+                                          "attempts = attempts + 1 WHERE id = ?", (owner, now + lease, r[0]))
+                await self.db.execute("COMMIT")
+            except BaseException:
+                if self.db.in_transaction:
+                    await self.db.execute("ROLLBACK")
+                raise
+        return [replace(_delivery(r), claimed_by=owner, claimed_until=now + lease, attempts=r[7] + 1) for r in rows]
+
+    async def mark_delivered(self, delivery_id: int, message_id: int | None) -> bool:
+        async with self._lock:
+            cur = await self.db.execute(
+                "UPDATE deliveries SET message_id = ?, delivered_at = ?, claimed_until = NULL "
+                "WHERE id = ? AND delivered_at IS NULL", (message_id, self._clock(), delivery_id))
+            return cur.rowcount == 1
+
+    async def release_delivery(self, delivery_id: int, *, due_at: float) -> None:
+        async with self._lock:
+            await self.db.execute("UPDATE deliveries SET claimed_by = NULL, claimed_until = NULL, due_at = ? "
+                                  "WHERE id = ? AND delivered_at IS NULL", (due_at, delivery_id))
+
+    async def deliveries(self, *, game_id: int | None = None, pending: bool = False) -> list[Delivery]:
+        where, params = [], []
+        if game_id is not None:
+            where.append("game_id = ?")
+            params.append(game_id)
+        if pending:
+            where.append("delivered_at IS NULL")
+        sql = f"SELECT {_DELIVERY_COLUMNS} FROM deliveries" + (f" WHERE {' AND '.join(where)}" if where else "")
+        async with self._lock, self.db.execute(sql + " ORDER BY id", params) as cur:
+            rows = await cur.fetchall()
+        return [_delivery(r) for r in rows]
 
     async def actions(self, game_id: int, since: int = 0, limit: int | None = None) -> list[ActionRecord]:
         async with self._lock, self.db.execute(

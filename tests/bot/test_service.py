@@ -173,7 +173,26 @@ async def test_stale_expected_version_is_refused(service):
     r = await service.act(CH, ANN, "pass", expected_version=0)
     assert not r.ok and r.stale and "from move 0" in r.text
     r = await service.act(CH, ANN, "pass", expected_version=1, game_id=999)
-    assert not r.ok and r.stale
+    assert not r.ok and not r.stale and "not running in this channel" in r.text  # no such game: forged
+
+
+async def test_a_button_from_a_future_move_is_refused_without_touching_the_board(service):
+    """A press naming a move the game has not reached is forged: refused privately, not treated as stale
+    (stale presses lose their message's buttons, which would strip the current board)."""
+    await running(service)
+    before = await snapshot(service)
+    r = await service.act(CH, ANN, "roll", expected_version=7, game_id=before[0].id)
+    assert not r.ok and r.ephemeral and not r.stale and "nothing was changed" in r.text
+    assert await snapshot(service) == before
+
+
+async def test_a_button_of_an_earlier_game_here_is_stale(service):
+    await running(service)
+    old = (await service.store.channel_game(CH)).id
+    await service.abort(CH, ANN)
+    await running(service)
+    r = await service.act(CH, ANN, "roll", expected_version=0, game_id=old)
+    assert not r.ok and r.stale and "has ended" in r.text
 
 
 async def test_concurrent_acts_on_one_channel_serialise(service):

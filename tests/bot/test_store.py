@@ -239,3 +239,71 @@ async def test_a_failing_migration_leaves_the_file_as_it_was(db_path, monkeypatc
         assert con.execute("SELECT version FROM schema_version").fetchone()[0] == len(MIGRATIONS)
         columns = [r[1] for r in con.execute("PRAGMA table_info(games)")]
     assert "note" not in columns
+
+
+# Delivery records ----------------------------------------------------------------------------------
+
+
+async def test_an_action_and_its_delivery_record_commit_together(store):
+    from bot.store import Outgoing
+
+    rec, game = await started(store)
+    game.apply("roll")
+    out = Outgoing({"lines": ["Ann rolled."]}, owner="me", lease=60)
+    rec = await store.append_action(rec.id, expected_version=0, seat=0, user_id=1, action="roll",
+                                    state=game.to_dict(), outgoing=out)
+    [d] = await store.deliveries(game_id=rec.id)
+    assert (d.id, d.version, d.channel_id, d.payload, d.claimed_by) == (out.id, 1, 100, {"lines": ["Ann rolled."]},
+                                                                        "me")
+    assert not d.delivered and d.message_id is None
+    game.apply("pass")  # the same reply's next move updates the same record
+    out.payload = {"lines": ["Ann rolled.", "Ann passed."]}
+    await store.append_action(rec.id, expected_version=1, seat=0, user_id=1, action="pass", state=game.to_dict(),
+                              outgoing=out)
+    [d] = await store.deliveries(game_id=rec.id)
+    assert d.version == 2 and d.payload["lines"] == ["Ann rolled.", "Ann passed."]
+
+
+async def test_a_refused_write_leaves_no_delivery_record(store):
+    from bot.store import Outgoing
+
+    rec, _ = await started(store)
+    out = Outgoing({"lines": ["x"]})
+    with pytest.raises(StaleVersion):
+        await store.append_action(rec.id, expected_version=5, seat=0, user_id=1, action="roll", state={},
+                                  outgoing=out)
+    assert out.id is None and await store.deliveries() == []
+
+
+async def test_delivery_records_are_claimed_once_and_delivered_once(store):
+    from bot.store import Outgoing
+
+    rec, game = await started(store)
+    held = Outgoing({"lines": ["held"]}, owner="writer", lease=60)
+    free = Outgoing({"lines": ["free"]})
+    await store.set_status(rec.id, "aborted", outgoing=held)
+    rec2, _ = await started(store, channel=-5)
+    await store.set_status(rec2.id, "aborted", outgoing=free)
+    now = store._clock()
+    assert [d.id for d in await store.claim_deliveries("worker", now=now, lease=10)] == [free.id]
+    assert await store.claim_deliveries("worker2", now=now, lease=10) == []  # both held now
+    assert [d.id for d in await store.claim_deliveries("worker2", now=now + 11, lease=10)] == [free.id]
+    taken = await store.claim_deliveries("restarted", now=now + 12, lease=10, takeover=True, min_channel_id=1)
+    assert [d.id for d in taken] == [held.id]  # a restarted process takes over; terminal channels are skipped
+    assert await store.mark_delivered(held.id, 42) and not await store.mark_delivered(held.id, 43)
+    [d] = await store.deliveries(game_id=rec.id)
+    assert d.message_id == 42 and d.delivered
+    await store.release_delivery(free.id, due_at=now + 100)
+    assert await store.claim_deliveries("w", now=now + 50, lease=1, takeover=True) == []
+    assert [d.id for d in await store.deliveries(pending=True)] == [free.id]
+
+
+async def test_the_queue_of_games_waiting_on_computers(store):
+    rec, game = await started(store)
+    game.apply("roll")
+    await store.append_action(rec.id, expected_version=0, seat=0, user_id=1, action="roll", state=game.to_dict(),
+                              computers_waiting=True)
+    assert await store.waiting_on_computers() == [(rec.id, 100)]
+    game.apply("pass")
+    await store.append_action(rec.id, expected_version=1, seat=0, user_id=1, action="pass", state=game.to_dict())
+    assert await store.waiting_on_computers() == []

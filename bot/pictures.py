@@ -1,0 +1,96 @@
+"""Pictures off the event loop: drawing and encoding run in a pool of processes sized to the machine, so
+every core draws and the event loop never waits on Pillow.
+
+A picture function is pure (a view and events in, PNG bytes out) and travels to a worker process by
+reference. Where processes are unavailable (no process support, a picture function that cannot travel,
+such as one defined inside a function), pictures are drawn in threads instead; ``processes=0`` asks for
+threads from the start.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+import os
+from collections.abc import Callable, Sequence
+from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+Picture = Callable[[dict[str, Any], Sequence[Any]], "bytes | None"]
+
+
+def cores() -> int:
+    """The cores this process may use."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
+class Pictures:
+    """Draws pictures in a process pool (``processes``: a number, or None for one per core; 0: threads)."""
+
+    def __init__(self, processes: int | None = None) -> None:
+        self.processes = cores() if processes is None else max(0, processes)
+        self._pool: Executor | None = None
+        self._broken = self.processes == 0
+        #: games whose picture function could not be drawn in a process: drawn in threads
+        self._threads_for: set[str] = set()
+
+    @property
+    def uses_processes(self) -> bool:
+        return not self._broken
+
+    def _executor(self) -> Executor | None:
+        if self._broken:
+            return None
+        if self._pool is None:
+            try:
+                methods = multiprocessing.get_all_start_methods()
+                context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+                self._pool = ProcessPoolExecutor(max_workers=self.processes, mp_context=context)
+            except (OSError, ImportError, NotImplementedError, ValueError) as exc:
+                log.warning("no process pool for pictures (%s); drawing in threads", exc)
+                self._broken = True
+                return None
+        return self._pool
+
+    def start(self) -> None:
+        """Start the worker processes now (in the background), so the first picture does not wait for them."""
+        pool = self._executor()
+        if isinstance(pool, ProcessPoolExecutor):
+            for _ in range(self.processes):
+                pool.submit(os.getpid)
+
+    async def draw(self, key: str, picture: Picture, view: dict[str, Any], events: Sequence[Any]) -> bytes | None:
+        """``picture(view, events)`` in a worker process (or thread); ``key`` names the game it draws."""
+        pool = None if key in self._threads_for else self._executor()
+        if pool is not None:
+            loop = asyncio.get_running_loop()
+            try:
+                return await loop.run_in_executor(pool, picture, view, list(events))
+            except BrokenProcessPool:
+                log.warning("the picture processes stopped; drawing in threads from now on")
+                self._broken = True
+            except Exception as exc:  # cannot travel to a process: this game draws in threads
+                if not _travel_problem(exc):
+                    raise
+                log.info("pictures of %s are drawn in threads (%s)", key, type(exc).__name__)
+                self._threads_for.add(key)
+        return await asyncio.to_thread(picture, view, list(events))
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
+
+
+def _travel_problem(exc: BaseException) -> bool:
+    """Whether ``exc`` says the call could not be sent to (or rebuilt in) a worker process."""
+    import pickle
+
+    return isinstance(exc, pickle.PicklingError | AttributeError | TypeError | ImportError | KeyError)
