@@ -73,7 +73,16 @@ class Hex(NamedTuple):
         return Hex(self.q + dq, self.r + dr)
 
     def neighbours(self) -> list[Hex]:
+        """The six cells around this one, as geometry: near a board's edge some lie off the board."""
         return [self.neighbour(f) for f in Facing]
+
+    def on_board(self, columns: int, rows: int) -> bool:
+        """Whether the cell is one of a board's ``columns`` × ``rows`` cells (it has a label there)."""
+        return 0 <= self.q < columns and 0 <= self.row < rows
+
+    def neighbours_on(self, columns: int, rows: int) -> list[Hex]:
+        """The cells around this one that exist on a board of ``columns`` × ``rows``."""
+        return [n for n in self.neighbours() if n.on_board(columns, rows)]
 
     def facing_to(self, other: Hex) -> Facing | None:
         """The facing that leads from this cell to an adjacent ``other``, or None if not adjacent."""

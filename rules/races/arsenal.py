@@ -244,7 +244,7 @@ class Arsenal:
         """Phase 1: the cells around the kart a trap or weapon may be set on."""
         assert kart.cell is not None
         out = []
-        for cell in kart.cell.neighbours():
+        for cell in kart.cell.neighbours_on(self.track.columns, self.track.rows):
             if self._placement_problem(kart, cell, what) is None:
                 out.append(cell)
         return out

@@ -562,9 +562,15 @@ class Races(Arsenal, Game):
             return step.cell
         turn = step.turn or 0
         if self.turn.reversing:
-            back = kart.facing.opposite
-            return kart.cell.neighbour(back.turn(-turn))
-        return kart.cell.neighbour(kart.facing.turn(turn))
+            target = kart.cell.neighbour(kart.facing.opposite.turn(-turn))
+        else:
+            target = kart.cell.neighbour(kart.facing.turn(turn))
+        if not target.on_board(self.track.columns, self.track.rows):
+            way = {-1: "left", 0: "straight", 1: "right"}[turn]
+            back = " backwards" if self.turn.reversing else ""
+            raise IllegalAction(f"'step {way}'{back} from {kart.cell.label} leads off the board: there is no cell "
+                                "there.")
+        return target
 
     def _step(self, kart: Kart, target: Hex) -> None:
         assert kart.cell is not None

@@ -121,6 +121,8 @@ def step_plans(
     out: dict[Hex, list[Plan] | str] = {}
     cells = reverse_cells(cell, facing) if reversing else forward_cells(cell, facing)
     for target, new_facing in cells:
+        if not target.on_board(track.columns, track.rows):
+            continue  # past the board's edge there is no cell at all
         direction = cell.facing_to(target)
         assert direction is not None
         gap = track.gap_from.get(cell)
