@@ -81,6 +81,7 @@ class Races(Arsenal, Game):
         self._winners: list[int] = []
         self.last_events: list[Event] = []
         self._events: list[Event] = []
+        self._leaving: int | None = None  # R18: the seat whose step or move under way leaves junk tiles
 
     # ------------------------------------------------------------------------------------------------
     # Creation
@@ -345,14 +346,16 @@ class Races(Arsenal, Game):
         return []
 
     def _whole_moves(self, kart: Kart) -> list[act.Action]:
-        """Whole moves that spend every point on plain steps, one per end cell (short rolls only)."""
+        """Whole moves that spend every point on plain steps, one per end cell (short rolls only), and
+        after them the same moves leaving the junk tiles on the way, for those that pass one (R18)."""
         if self.turn.reversing or not 1 < self.turn.points <= WHOLE_MOVE_LIMIT or kart.cell is None:
             return []
         avoid: frozenset[Hex] = frozenset()
         if len(self._bags_with_room(kart)) > 1:
             avoid = frozenset(c for c, t in self.board.items() if t.face_down)
         ends = full_moves(self.field(), kart.cell, kart.facing, self.turn.points, avoid)
-        return [act.Move(path) for _, path in sorted(ends.items())]
+        moves = [act.Move(path) for _, path in sorted(ends.items())]
+        return [*moves, *(act.Move(m.cells, True) for m in moves if self._leave_problem(kart, m.cells) is None)]
 
     def _move_actions(self, kart: Kart) -> list[act.Action]:
         assert kart.cell is not None
@@ -360,10 +363,24 @@ class Races(Arsenal, Game):
             return []
         if self.turn.reversing:
             opts = step_plans(self.field(), kart.cell, kart.facing, 1, reversing=True)
-            steps: list[act.Action] = [act.Step(c) for c, p in opts.items() if not isinstance(p, str)]
-            return steps + ([act.Done()] if self.turn.reverse_steps else [])
-        allowed, _ = legal_plans(self.field(), kart.cell, kart.facing, self.turn.points)
-        return [act.Step(c) for c in allowed]
+            cells = [c for c, p in opts.items() if not isinstance(p, str)]
+        else:
+            cells = list(legal_plans(self.field(), kart.cell, kart.facing, self.turn.points)[0])
+        steps: list[act.Action] = [act.Step(c) for c in cells]
+        steps += [act.Step(c, None, True) for c in cells if self._leave_problem(kart, (c,)) is None]
+        return steps + ([act.Done()] if self.turn.reversing and self.turn.reverse_steps else [])
+
+    def _leave_problem(self, kart: Kart, cells: tuple[Hex, ...]) -> str | None:
+        """R18: why 'leave' means nothing for a step or move through ``cells``, or None when it matters.
+
+        The way is the cells driven to; a cell in a collapsed bridge's gap stands for its far end.
+        """
+        way = [gap.far if (gap := self.track.gap_cells.get(c)) is not None else c for c in cells]
+        if not any(c in self.board and self.board[c].face_down for c in way):
+            return "no face-down junk tile lies on the way, so there is nothing to leave: drop 'leave'"
+        if not self._bags_with_room(kart):
+            return "your saddlebags are full, so the tiles on the way stay where they are anyway: drop 'leave'"
+        return None
 
     # ------------------------------------------------------------------------------------------------
     # Applying actions
@@ -442,10 +459,19 @@ class Races(Arsenal, Game):
             if phase != PHASE_MOVE:
                 raise IllegalAction(self._not_now("a step" if isinstance(action, act.Step) else "a move"))
             mark = (len(self._events), len(self.turn.path), self.turn.number, self.turn.reversing)
-            if isinstance(action, act.Step):
-                self._step(kart, self._resolve_step(kart, action))
-            else:
-                self._move_path(kart, action.cells)
+            cells = (self._resolve_step(kart, action),) if isinstance(action, act.Step) else action.cells
+            if action.leave:
+                problem = self._leave_problem(kart, cells)
+                if problem is not None:
+                    raise IllegalAction(f"'{action}': {problem}.")
+                self._leaving = kart.seat
+            try:
+                if isinstance(action, act.Step):
+                    self._step(kart, cells[0])
+                else:
+                    self._move_path(kart, cells)
+            finally:
+                self._leaving = None
             self._announce_drive(kart, *mark)
             return
         if self._do_arsenal(action):
@@ -597,8 +623,11 @@ class Races(Arsenal, Game):
             raise IllegalAction(self._step_help(kart, target, allowed))
         if len(plans_ok) > 1:
             # Battering Ram (R14): the player chooses how far the bumped kart goes.
+            context: dict[str, Any] = {"target": target.label}
+            if self._leaving == kart.seat:
+                context["leave"] = True  # R18: the step said to leave the junk tile there
             self.choice = Choice("ram", kart.seat, [str(i + 1) for i in range(len(plans_ok))],
-                                 f"Bump the kart on {target.label} one or two cells?", {"target": target.label})
+                                 f"Bump the kart on {target.label} one or two cells?", context)
             return
         self._drive(kart, plans_ok[0])
 
@@ -744,7 +773,10 @@ class Races(Arsenal, Game):
                        kart.seat, cell=cell.label, amount=take)
             self.turn.marks.append([cell.label, "bottle-tops"])
         tile = self.board.get(cell)
-        if tile is not None and tile.face_down:
+        if tile is not None and tile.face_down and self._leaving == kart.seat:
+            self._emit("leave", f"{self._who(kart.seat)} leaves the junk tile on {cell.label} where it lies.",
+                       kart.seat, cell=cell.label)
+        elif tile is not None and tile.face_down:
             self._pick_up(kart, cell, tile)
         elif tile is not None:
             self._trap(kart, cell, tile, how)
@@ -767,6 +799,7 @@ class Races(Arsenal, Game):
     def _end_turn(self) -> None:
         """The one place a turn ends, however it ends (R16: the Time Bombs are rolled for); the dice pass."""
         self.turn.points = 0
+        self._leaving = None  # a 'leave' speaks for this turn's step or move only (R18)
         if not self._winners:
             self._turn_ends()
         if self._winners:
@@ -795,7 +828,11 @@ class Races(Arsenal, Game):
             target = cell_from_json(choice.context["target"])
             assert mover.cell is not None and target is not None
             allowed, _ = legal_plans(self.field(), mover.cell, mover.facing, self.turn.points)
-            self._drive(mover, allowed[target][int(match) - 1])
+            self._leaving = mover.seat if choice.context.get("leave") else None
+            try:
+                self._drive(mover, allowed[target][int(match) - 1])
+            finally:
+                self._leaving = None
         elif choice.kind == "facing":
             who = self.karts[int(choice.context["seat"])]
             who.facing = Facing[match]

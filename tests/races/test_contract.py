@@ -17,7 +17,7 @@ from tests.races.conftest import FAR, position
 @pytest.mark.parametrize(
     "text",
     ["done", "roll 1", "roll 3", "roll 2 1w", "roll 1 2w 3r", "reverse", "step F7", "step left", "step straight",
-     "move F7 G7 H8", "choose NE", "choose 2"],
+     "move F7 G7 H8", "choose NE", "choose 2", "step F7 leave", "step left leave", "move F7 G7 H8 leave"],
 )
 def test_notation_round_trips(text):
     """Notation: str(parse(text)) == text for every action shape."""

@@ -440,6 +440,57 @@ def test_full_saddlebags_leave_the_tile_on_the_board():
     assert kart(g, "red").tile_count == 5 and parse_label("K3") in g.board
 
 
+def test_r18_a_step_may_leave_the_junk_tile_face_down():
+    """R18: picking up is optional; 'step CELL leave' drives on and the tile stays face down where it lies."""
+    g = moving({"cell": "J3", "facing": "SE"}, FAR, points=3, board={"K3": "junk:oil"})
+    assert "step K3 leave" in legal(g) and "step K4 leave" not in legal(g)  # only where a tile lies
+    g.apply("step K3 leave")
+    assert kart(g, "red").tile_count == 0 and g.board[parse_label("K3")].face_down
+    assert any(e.kind == "leave" for e in g.last_events) and not any(e.kind == "pickup" for e in g.last_events)
+    assert g.turn.points == 2 and g.choice is None
+
+
+def test_r18_leave_where_there_is_nothing_to_leave_is_refused():
+    """R18: 'leave' with no face-down tile on the way, or with full saddlebags, is refused and changes nothing."""
+    g = moving({"cell": "J3", "facing": "SE"}, FAR, points=3, board={"K3": "junk:oil"})
+    before = g.to_dict()
+    with pytest.raises(IllegalAction, match="nothing to leave"):
+        g.apply("step K4 leave")
+    full = moving({"cell": "J3", "facing": "SE", "bags": {"7": ["glue"] * 5}}, FAR, points=3, board={"K3": "junk"})
+    assert "step K3 leave" not in legal(full)
+    with pytest.raises(IllegalAction, match="full"):
+        full.apply("step K3 leave")
+    assert g.to_dict() == before
+
+
+def test_r18_a_whole_move_may_leave_the_tiles_on_its_path():
+    """R18: 'move … leave' passes every face-down tile on the path; listed only beside moves that pass one."""
+    g = moving({"cell": "J3", "facing": "SE"}, FAR, points=2, board={"K3": "junk:oil"})
+    listed = legal(g)
+    assert "move K3 L2 leave" in listed and "move K4 L4 leave" not in listed
+    assert listed.index("move K3 L2") < listed.index("move K3 L2 leave")  # the plain move comes first
+    g.apply("move K3 L2 leave")
+    assert at(g, "red") == "L2" and kart(g, "red").tile_count == 0 and g.board[parse_label("K3")].face_down
+    taken = moving({"cell": "J3", "facing": "SE"}, FAR, points=2, board={"K3": "junk:oil"})
+    taken.apply("move K3 L2")
+    assert [t.kind for t in kart(taken, "red").bags[7]] == ["oil"]  # by default the kart takes it
+
+
+def test_r18_leaving_asks_no_saddlebag_question():
+    """R18 with R14: a tile left behind needs no saddlebag, so nothing is asked."""
+    g = moving({"cell": "J3", "facing": "SE", "parts": {"4": "saddlebag-4"}}, FAR, points=3, board={"K3": "junk"})
+    g.apply("step K3 leave")
+    assert g.choice is None and g.turn.points == 2
+
+
+def test_r18_a_jump_may_leave_the_tile_on_the_far_end():
+    """R18 / R7: the far end of a collapsed bridge is on the way of the step into its gap."""
+    g = moving({"cell": "O6", "facing": "S"}, FAR, points=4, board={"O9": "junk:glue"})
+    assert "step O7 leave" in legal(g)
+    g.apply("step O7 leave")
+    assert at(g, "red") == "O9" and kart(g, "red").tile_count == 0 and g.board[parse_label("O9")].face_down
+
+
 def test_bottle_tops_are_capped_at_ten():
     """Bottle Top Tokens: no player holds more than 10."""
     g = moving({"cell": "M6", "facing": "S", "bottle_tops": 9}, FAR, points=2)
