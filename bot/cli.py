@@ -15,6 +15,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "bot": ("bot.commands.bot", "run the Discord game master (token from $DISCORD_TOKEN or --token-file)"),
     "sync": ("bot.commands.sync", "register the slash commands with Discord and exit"),
     "replay": ("bot.commands.replay", "an animated GIF of a Junkyard Races game, from the store or a log file"),
+    "rules": ("bot.commands.rules", "ask the rule lookup a question in plain words: junkyard rules how do bumps work"),
 }
 
 

@@ -1,13 +1,16 @@
 """Rule lookup: short entries in our own words for every rule, tile, part, crew member and ruling.
 
 Each game keeps its entries in ``rules/<package>/data/lookup.toml`` (a TOML array of ``[[entry]]``
-tables). This module loads them and answers the ``/rules`` command: :func:`find` for an exact name,
-:func:`suggest` for autocomplete. It is pure: no discord, no I/O beyond reading package data.
+tables). This module loads them and answers the ``/rules`` command and ``junkyard rules``: :func:`find`
+for an exact name, :func:`search` and :func:`answer` for a question in plain words, :func:`suggest` for
+autocomplete (the same ranking, with the last word taken as unfinished). It is pure: no discord, no I/O
+beyond reading package data.
 """
 
 from __future__ import annotations
 
 import difflib
+import math
 import re
 import tomllib
 from dataclasses import dataclass, field
@@ -38,8 +41,6 @@ KIND_LABELS: dict[str, str] = {
 MAX_TEXT = 1800
 
 LOOKUP_FILE = ("data", "lookup.toml")
-#: Least difflib ratio for a name to count as a misspelling of the query.
-SIMILAR = 0.72
 _NON_WORD = re.compile(r"[^0-9a-z]+")
 
 
@@ -140,98 +141,336 @@ def related(game_key: str, entry: RuleEntry) -> list[RuleEntry]:
     return [by_id[ref] for ref in entry.see if ref in by_id]
 
 
-def _kind_order(entry: RuleEntry) -> int:
-    return KINDS.index(entry.kind)
+# ------------------------------------------------------------------ ranking questions asked in plain words
+#
+# A small BM25 ranking over each entry's text, with the title and aliases weighed above the text, after
+# dropping filler words and reducing words to a common stem; synonyms and close spellings of unknown
+# words count too, a little less than the word itself.
+
+#: Words that carry no topic in a question ("what does glue do" asks about glue).
+STOP_WORDS: frozenset[str] = frozenset({
+    "a", "about", "above", "after", "again", "all", "allowed", "also", "am", "an", "and", "any", "anyone",
+    "anything", "are", "as", "at", "be", "been", "before", "being", "but", "by", "can", "cannot", "could", "did",
+    "do", "does", "doing", "done", "during", "each", "else", "ever", "exactly", "explain", "for", "from", "get",
+    "gets", "getting", "got", "had", "has", "have", "having", "he", "her", "here", "him", "his", "how", "i", "if",
+    "in", "into", "is", "it", "its", "just", "let", "me", "might", "mine", "more", "most", "much", "must", "my",
+    "myself", "not", "of", "off", "on", "once", "onto", "or", "other", "our", "out", "over", "own", "please",
+    "possible", "rule", "rules", "said", "same", "say", "says", "shall", "she", "should", "so", "some", "someone",
+    "something", "than", "that", "the", "their", "them", "then", "there", "these", "they", "thing", "things", "this",
+    "those", "through", "to", "too", "under", "until", "up", "us", "use", "used", "using", "very", "via", "was",
+    "way", "we", "were", "what", "whats", "when", "where", "whether", "which", "while", "who", "whom", "whose",
+    "why", "will", "with", "would", "you", "your", "yours", "able", "happen", "happens", "happened", "mean", "means",
+    "tell", "work", "works", "don", "doesn", "isn", "aren", "didn", "t", "s", "ll", "ve", "re", "d", "m", "want",
+    "wants", "go", "goes", "going", "know", "kind", "actually", "already", "anyway", "guys", "hey", "ok", "okay",
+})
+
+#: Words that hint at what is asked ("how many") without naming a topic: they count for less.
+WEAK_WORDS: frozenset[str] = frozenset({"many", "number", "count", "far", "long", "big", "often"})
+WEAK_WEIGHT = 0.4
+
+#: Words players use for the same thing; each group's words all count for one another.
+SYNONYMS: tuple[tuple[str, ...], ...] = (
+    ("bump", "push", "shove", "knock", "nudge", "ram"),
+    ("win", "victory", "winner", "won", "flag", "winning"),
+    ("stream", "water", "creek", "river", "swim", "splash", "wet"),
+    ("tile", "junk"),
+    ("pick", "collect", "grab", "take"),
+    ("kart", "car", "vehicle", "racer"),
+    ("die", "dice"),
+    ("tyre", "tire", "tyres", "tires", "wheel"),
+    ("colour", "color"),
+    ("centre", "center", "middle"),
+    ("cost", "price", "pay", "costs", "expensive", "cheap"),
+    ("buy", "shop", "purchase", "shopping"),
+    ("money", "cash", "coin", "currency"),
+    ("saddlebag", "bag", "storage", "inventory"),
+    ("missile", "rocket"),
+    ("shoot", "fire", "launch"),
+    ("explode", "explosion", "blow", "boom", "detonate"),
+    ("reverse", "backwards", "backward", "back"),
+    ("collapsed", "broken", "broke", "gap"),
+    ("jump", "leap"),
+    ("player", "people", "seat"),
+    ("hidden", "secret", "facedown"),
+    ("damage", "destroy", "destroyed", "break"),
+    ("start", "begin", "beginning", "first"),
+    ("steal", "snatch", "grab"),
+    ("fuel", "gas", "petrol", "refuel"),
+    ("engine", "motor"),
+    ("goal", "objective", "object", "aim"),
+    ("trash", "junk", "rubbish", "garbage"),
+    ("treasure", "prize", "loot"),
+    ("pawn", "piece", "figure", "meeple"),
+    ("discard", "throw", "drop", "dump"),
+    ("lap", "round", "circuit"),
+    ("stuck", "sticky", "stick", "glued"),
+    ("many", "number", "count", "amount", "total"),
+    ("far", "distance", "range", "reach"),
+    ("cell", "space", "hex", "square", "spot", "field"),
+    ("set", "place", "put", "lay", "placing", "setting"),
+    ("deliver", "delivery", "arrive", "appear"),
+    ("move", "drive", "moving", "driving"),
+)
+
+#: Weights: a title word counts this much over the BM25 text score, an alias word a little less.
+TITLE_WEIGHT = 3.0
+ALIAS_WEIGHT = 2.4
+#: A synonym, a close spelling, or the unfinished last word of an autocomplete counts this much of a match.
+SYNONYM_WEIGHT = 0.7
+TYPO_WEIGHT = 0.85
+PREFIX_WEIGHT = 0.8
+#: How much matching a whole name (every word of a title or alias, nothing else) adds.
+NAME_BONUS = 6.0
+#: ... and how much a question whose words all appear among an entry's names (title and aliases) adds.
+UNION_SHARE = 0.5
+#: Rulings retell the sections in detail; between two equal matches the section answers first.
+KIND_PRIOR = {"ruling": 0.95, "crew": 0.95}
+_BM25_K1 = 1.2
+_BM25_B = 0.5
+#: Least difflib ratio for an unknown word to count as a misspelling of a known one.
+TYPO_RATIO = 0.75
 
 
-@dataclass(frozen=True)
-class _Names:
-    """An entry's names and text words, normalized once for searching."""
+def stem(word: str) -> str:
+    """A light English stemmer: enough to make "bumped", "bumping" and "bumps" one word ("bump").
 
-    entry: RuleEntry
-    title: str
-    aliases: tuple[str, ...]
-    id: str
-    text_words: frozenset[str]
-    #: names and their words of three letters or more: what a misspelling is compared with
-    spellings: tuple[str, ...]
+    Plurals, -ing and -ed go, a doubled last consonant is undone (winning → win) and a final e is
+    dropped (moving, moves, move → mov). Short words and numbers stay as they are.
+    """
+    w = word
+    if len(w) <= 3 or not w.isalpha():
+        return w
+    if w.endswith("ies") and len(w) > 4:
+        w = w[:-3] + "y"
+    if w.endswith("ery") and len(w) > 5:
+        w = w[:-1]  # delivery, delivered, deliver
+    elif w.endswith("sses"):
+        w = w[:-2]
+    elif w.endswith("s") and not w.endswith(("ss", "us", "is")):
+        w = w[:-1]
+    for suffix in ("ing", "ed"):
+        if w.endswith(suffix) and len(w) - len(suffix) >= 3 and not w.endswith("eed"):
+            w = w[:-len(suffix)]
+            if len(w) >= 4 and w[-1] == w[-2] and w[-1] not in "lsz":
+                w = w[:-1]
+            break
+    if w.endswith("e") and len(w) > 3:
+        w = w[:-1]
+    return w
 
-    @property
-    def keys(self) -> tuple[str, ...]:
-        return (self.title, *self.aliases)
+
+def _words(text: str) -> list[str]:
+    return normalize(text).replace("'", " ").split()
 
 
-def _names(entry: RuleEntry) -> _Names:
-    title = normalize(entry.title)
-    aliases = tuple(normalize(a) for a in entry.aliases)
-    keys = (title, *aliases)
-    words = {w for key in keys for w in key.split() if len(w) >= 3} - set(keys)
-    return _Names(entry, title, aliases, normalize(entry.id), frozenset(normalize(entry.text).split()),
-                  (*keys, *sorted(words)))
+def _content(words: list[str]) -> list[str]:
+    """The words that carry the topic; all of them when every word is a filler word."""
+    kept = [w for w in words if w not in STOP_WORDS]
+    return kept or words
+
+
+def _stems(text: str) -> list[str]:
+    return [stem(w) for w in _content(_words(text))]
 
 
 @cache
-def _search_index(game_key: str) -> tuple[_Names, ...]:
-    return tuple(_names(e) for e in _load(game_key))
+def _synonyms() -> dict[str, frozenset[str]]:
+    out: dict[str, set[str]] = {}
+    for group in SYNONYMS:
+        stems = {stem(w) for w in group}
+        for s in stems:
+            out.setdefault(s, set()).update(stems - {s})
+    return {s: frozenset(others) for s, others in out.items()}
 
 
-def _covers(names: tuple[str, ...], words: list[str]) -> bool:
-    """True when every typed word starts some word of these names."""
-    name_words = [w for name in names for w in name.split()]
-    return all(any(nw.startswith(w) for nw in name_words) for w in words)
+@dataclass(frozen=True)
+class _Doc:
+    """One entry, ready to score: its name words, its text words and its exact names."""
+
+    entry: RuleEntry
+    position: int
+    title: frozenset[str]
+    aliases: tuple[frozenset[str], ...]
+    alias_words: frozenset[str]
+    body: dict[str, int]
+    length: int
+    names: frozenset[str]
 
 
-def _similarity(query: str, candidates: tuple[str, ...]) -> float:
-    """The best difflib ratio between the query and a name or one of its longer words."""
-    matcher = difflib.SequenceMatcher(None, "", query)  # difflib caches facts about the second sequence
-    best = 0.0
-    for candidate in candidates:
-        matcher.set_seq1(candidate)
-        if matcher.real_quick_ratio() >= SIMILAR and matcher.quick_ratio() >= SIMILAR:
-            best = max(best, matcher.ratio())
-    return best
+@dataclass(frozen=True)
+class _Index:
+    docs: tuple[_Doc, ...]
+    idf: dict[str, float]
+    #: every word seen in a title, alias or text (before stemming): what a misspelling is compared with
+    surface: tuple[str, ...]
+    average_length: float
 
 
-def _rank(names: _Names, query: str, words: list[str]) -> tuple[int, float] | None:
-    """(tier, -score) for a matching entry, lower is better; None when it does not match at all."""
-    if query in names.keys or query == names.id:
-        return 0, 0.0
-    if names.title.startswith(query):
-        return 1, 0.0
-    if _covers((names.title,), words):
-        return 2, 0.0
-    if any(alias.startswith(query) for alias in names.aliases) or _covers(names.aliases, words):
-        return 3, 0.0
-    if any(query in key for key in names.keys):
-        return 4, 0.0
-    best = _similarity(query, names.spellings)
-    if best >= SIMILAR:
-        return 5, -best
-    text = names.text_words
-    if all(w in text or (len(w) >= 4 and any(t.startswith(w) for t in text)) for w in words):
-        return 6, 0.0
-    return None
+@cache
+def _ranking_index(game_key: str) -> _Index:
+    docs = []
+    df: dict[str, int] = {}
+    surface: set[str] = set()
+    for position, entry in enumerate(_load(game_key)):
+        body_stems = _stems(entry.text)
+        title = frozenset(_stems(entry.title))
+        aliases = tuple(frozenset(_stems(a)) for a in entry.aliases)
+        body: dict[str, int] = {}
+        for s in body_stems:
+            body[s] = body.get(s, 0) + 1
+        alias_words = frozenset().union(*aliases) if aliases else frozenset()
+        docs.append(_Doc(entry, position, title, aliases, alias_words, body, len(body_stems),
+                         frozenset(normalize(n) for n in entry.names)))
+        for s in set(body) | title | alias_words:
+            df[s] = df.get(s, 0) + 1
+        for text in (entry.title, *entry.aliases, entry.text):
+            surface.update(w for w in _words(text) if w.isalpha() and len(w) >= 3 and w not in STOP_WORDS)
+    n = len(docs)
+    idf = {s: math.log(1 + (n - f + 0.5) / (f + 0.5)) for s, f in df.items()}
+    average = sum(d.length for d in docs) / n if n else 1.0
+    return _Index(tuple(docs), idf, tuple(sorted(surface)), average or 1.0)
+
+
+def _query_terms(index: _Index, text: str, partial: bool) -> list[dict[str, float]]:
+    """For each topic word of the question: the stems it may match and how much each counts.
+
+    ``partial``: the last word may be unfinished (autocomplete), so known words it begins also count.
+    """
+    raw = _words(text)
+    words = [part for word in _content(raw) for part in _split_compound(index, word)]
+    terms = []
+    for i, word in enumerate(words):
+        options: dict[str, float] = {}
+
+        def add(s: str, weight: float, options: dict[str, float] = options) -> None:
+            if s in index.idf and weight > options.get(s, 0.0):
+                options[s] = weight
+
+        s = stem(word)
+        add(s, 1.0)
+        for other in _synonyms().get(s, ()):
+            add(other, SYNONYM_WEIGHT)
+        unfinished = partial and i == len(words) - 1 and raw and word == raw[-1]
+        if unfinished:
+            weight = PREFIX_WEIGHT if len(word) >= 3 else PREFIX_WEIGHT / 2
+            for known in index.surface:
+                if known.startswith(word) and known != word:
+                    add(stem(known), weight)
+        if s not in index.idf and word.isalpha() and len(word) >= 4:
+            for close in difflib.get_close_matches(word, index.surface, n=3, cutoff=TYPO_RATIO):
+                ratio = difflib.SequenceMatcher(None, word, close).ratio()
+                add(stem(close), TYPO_WEIGHT * ratio)
+                for other in _synonyms().get(stem(close), ()):
+                    add(other, TYPO_WEIGHT * ratio * SYNONYM_WEIGHT)
+        if word in WEAK_WORDS:
+            options = {s: weight * WEAK_WEIGHT for s, weight in options.items()}
+        terms.append(options)
+    return terms
+
+
+def _split_compound(index: _Index, word: str) -> tuple[str, ...]:
+    """A word run together from two known words ("timebomb", "pitstop") as those two words."""
+    if len(word) >= 6 and word.isalpha():
+        known = set(index.surface)
+        for cut in range(3, len(word) - 2):
+            if word[:cut] in known and word[cut:] in known:
+                return word[:cut], word[cut:]
+    return (word,)
+
+
+def _name_match(index: _Index, name: frozenset[str], terms: list[dict[str, float]], weights: list[float]
+                ) -> float:
+    """How well the question and one name cover each other (1.0: the same words, nothing else); rarer
+    words count for more, so a shared "kart" matters less than a shared "landing"."""
+    if not name or not terms:
+        return 0.0
+    covered: dict[str, float] = {}
+    hits = 0.0
+    for options, importance in zip(terms, weights, strict=True):
+        best = 0.0
+        for s, weight in options.items():
+            if s in name:
+                covered[s] = max(covered.get(s, 0.0), weight)
+                best = max(best, weight)
+        hits += best * importance
+    name_weight = sum(index.idf.get(s, 0.0) for s in name) or 1.0
+    return (sum(w * index.idf.get(s, 0.0) for s, w in covered.items()) / name_weight) * (hits / sum(weights))
+
+
+def _score(index: _Index, doc: _Doc, terms: list[dict[str, float]], query: str) -> float:
+    total = 0.0
+    matched = 0
+    norm = _BM25_K1 * (1 - _BM25_B + _BM25_B * doc.length / index.average_length)
+    for options in terms:
+        best = 0.0
+        for s, weight in options.items():
+            field = TITLE_WEIGHT if s in doc.title else ALIAS_WEIGHT if s in doc.alias_words else 0.0
+            tf = doc.body.get(s, 0)
+            text = tf * (_BM25_K1 + 1) / (tf + norm) if tf else 0.0
+            best = max(best, weight * index.idf[s] * (field + text))
+        if best > 0:
+            matched += 1
+        total += best
+    if not matched:
+        return 0.0
+    total *= (matched / len(terms)) ** 2
+    weights = [max(index.idf[s] * w for s, w in options.items()) for options in terms]
+    names = max([_name_match(index, doc.title, terms, weights),
+                 *(0.9 * _name_match(index, a, terms, weights) for a in doc.aliases)])
+    union = doc.title | doc.alias_words
+    in_names = sum(importance * max((w for s, w in options.items() if s in union), default=0.0)
+                   for options, importance in zip(terms, weights, strict=True))
+    total += NAME_BONUS * (names + UNION_SHARE * in_names / sum(weights))
+    if query in doc.names:
+        total += 100.0
+    return total * KIND_PRIOR.get(doc.entry.kind, 1.0)
+
+
+def _ranked(game_key: str, text: str, partial: bool) -> list[tuple[float, RuleEntry]]:
+    index = _ranking_index(game_key)
+    query = normalize(text)
+    terms = [t for t in _query_terms(index, text, partial) if t]
+    if not terms and query not in _index(game_key):
+        return []
+    scored = []
+    for doc in index.docs:
+        score = _score(index, doc, terms, query)
+        if score > 0:
+            scored.append((-score, KINDS.index(doc.entry.kind), doc.position, doc.entry))
+    scored.sort(key=lambda item: item[:3])
+    return [(-item[0], item[3]) for item in scored]
+
+
+def search(game_key: str, question: str, limit: int = 3) -> list[RuleEntry]:
+    """The entries that best answer a question asked in plain words, best first, at most ``limit``.
+
+    Filler words are ignored, word forms and synonyms match ("bumped" finds Bumping, "water" the
+    stream), misspelt words count as the words they are closest to, and a match in an entry's title or
+    aliases weighs more than one in its text. An exact name always comes first.
+    """
+    return [entry for _, entry in _ranked(game_key, question, partial=False)[:max(0, limit)]]
+
+
+def answer(game_key: str, question: str) -> tuple[RuleEntry | None, list[RuleEntry]]:
+    """The entry that answers ``question`` and up to two alternatives: an exact name, else the best match."""
+    exact = find(game_key, question)
+    found = search(game_key, question, limit=3 if exact is None else 4)
+    if exact is not None:
+        return exact, [e for e in found if e.id != exact.id][:2]
+    if not found:
+        return None, []
+    return found[0], found[1:3]
 
 
 def suggest(game_key: str, text: str, limit: int = 25) -> list[RuleEntry]:
-    """Entries that fit what a player has typed so far, best first, at most ``limit``.
+    """Entries that fit what a player has typed so far, best first, at most ``limit`` (autocomplete).
 
-    Whole names first, then titles that start with the text, titles whose words start with each typed
-    word, the same for aliases, names containing the text, close spellings, and last entries whose text
-    mentions every typed word.
-    Empty text lists the how-to entries, then the sections, tiles, parts, crew and rulings.
+    The same ranking as :func:`search`, except that the last word may be unfinished ("time b" finds
+    Time Bomb). Empty text lists the how-to entries, then the sections, tiles, parts, crew and rulings.
     """
     all_entries = _load(game_key)
     limit = max(0, min(limit, 25))
-    query = normalize(text)
-    if not query:
+    if not normalize(text):
         order = {e.id: i for i, e in enumerate(all_entries)}
-        return sorted(all_entries, key=lambda e: (_kind_order(e), order[e.id]))[:limit]
-    words = query.split()
-    ranked = []
-    for position, names in enumerate(_search_index(game_key)):
-        rank = _rank(names, query, words)
-        if rank is not None:
-            ranked.append((rank, _kind_order(names.entry), position, names.entry))
-    ranked.sort(key=lambda item: item[:3])
-    return [item[3] for item in ranked[:limit]]
+        return sorted(all_entries, key=lambda e: (KINDS.index(e.kind), order[e.id]))[:limit]
+    return [entry for _, entry in _ranked(game_key, text, partial=True)[:limit]]

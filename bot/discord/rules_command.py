@@ -1,4 +1,9 @@
-"""``/rules``: look up a rule, tile, part or ruling, with autocomplete from :mod:`rules.lookup`."""
+"""``/rules``: look up a rule, tile, part or ruling, with autocomplete from :mod:`rules.lookup`.
+
+The topic may be a name (what autocomplete fills in) or a question in plain words ("can I bump on a
+bridge"): an exact name answers at once, anything else is ranked by the lookup's search, and the reply
+names the next best entries too. Autocomplete uses the same ranking.
+"""
 
 from __future__ import annotations
 
@@ -104,6 +109,11 @@ async def rules_command(interaction: discord.Interaction, topic: str, game: str 
         await send_reply(interaction, refuse(f"No rules for a game called `{given}`. Games: {', '.join(games)}."))
         return
     entry = mod.find(key, text)
+    others: list[Any] = []
+    if entry is None and hasattr(mod, "search"):
+        found = mod.search(key, text, limit=3)
+        if found:
+            entry, others = found[0], list(found[1:])
     if entry is None:
         near = mod.suggest(key, text, limit=5)
         hint = ("Did you mean: " + ", ".join(f"`{e.title}`" for e in near) + "?") if near else \
@@ -111,6 +121,7 @@ async def rules_command(interaction: discord.Interaction, topic: str, game: str 
         await send_reply(interaction, refuse(f"Nothing in the {_title(key)} rules matches `{text}`. {hint}"))
         return
     embed = discord.Embed(title=str(entry.title)[:256], description=str(entry.text)[:MAX_DESCRIPTION])
-    embed.set_footer(text=f"{_title(key)} · {entry.id}"[:2048])
+    also = f" · Also: {', '.join(str(e.title) for e in others)}" if others else ""
+    embed.set_footer(text=f"{_title(key)} · {entry.id}{also}"[:2048])
     await interaction.response.send_message(embed=embed, ephemeral=not public,
                                             allowed_mentions=discord.AllowedMentions.none())

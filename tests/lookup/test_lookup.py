@@ -82,9 +82,9 @@ def test_races_has_every_tile_part_crew_member_and_section():
     assert len(by_kind("races", "howto")) == 1
 
 
-def test_races_has_rulings_r1_to_r16():
+def test_races_has_rulings_r1_to_r18():
     rulings = by_kind("races", "ruling")
-    assert sorted(e.id for e in rulings) == sorted(f"ruling-r{n}" for n in range(1, 17))
+    assert sorted(e.id for e in rulings) == sorted(f"ruling-r{n}" for n in range(1, 19))
     for e in rulings:
         number = e.id.removeprefix("ruling-").upper()
         assert e.title.startswith(number + " ")

@@ -20,9 +20,14 @@ WORD = re.compile(r"[A-Za-zÄÖÜäöüß0-9']+")  # the overlap tool's notion o
 REPO = Path(__file__).resolve().parents[2]
 
 
+#: Where the rulebooks are when $JUNKYARD_RULEBOOKS is not set: ``shared/rulebooks`` beside the checkout
+#: (a developer's ``main`` and ``shared`` side by side; CI clones the repository next to a copy of shared/).
+BESIDE = REPO.parent / "shared" / "rulebooks"
+
+
 def rulebook_dir() -> Path | None:
     """The rulebooks: $JUNKYARD_RULEBOOKS, else the shared folder beside the checkout."""
-    for candidate in (os.environ.get("JUNKYARD_RULEBOOKS"), REPO.parent / "shared" / "rulebooks"):
+    for candidate in (os.environ.get("JUNKYARD_RULEBOOKS"), BESIDE):
         if candidate and Path(candidate).is_dir() and any(Path(candidate).glob("*.txt")):
             return Path(candidate)
     return None
@@ -40,6 +45,8 @@ def shingles(ws: list[str], n: int) -> set[tuple[str, ...]]:
 def book() -> set[tuple[str, ...]]:
     folder = rulebook_dir()
     if folder is None:
+        if os.environ.get("CI"):
+            pytest.fail(f"CI must check the lookup texts: no rulebooks at {BESIDE} and JUNKYARD_RULEBOOKS unset")
         pytest.skip("rulebook texts not available (set JUNKYARD_RULEBOOKS)")
     runs: set[tuple[str, ...]] = set()
     for f in sorted(folder.glob("*.txt")):
@@ -80,3 +87,13 @@ def test_no_line_of_the_lookup_file_repeats_ten_rulebook_words(book, game):
         ten |= shingles(words(f.read_text(encoding="utf-8", errors="replace")), 10)
     bad = [line for line in path.read_text(encoding="utf-8").splitlines() if shingles(words(line), 10) & ten]
     assert not bad
+
+
+def test_without_the_variable_the_rulebooks_beside_the_checkout_are_used(monkeypatch, tmp_path):
+    monkeypatch.delenv("JUNKYARD_RULEBOOKS", raising=False)
+    assert rulebook_dir() == (BESIDE if BESIDE.is_dir() and any(BESIDE.glob("*.txt")) else None)
+    (tmp_path / "book.txt").write_text("words", encoding="utf-8")
+    monkeypatch.setenv("JUNKYARD_RULEBOOKS", str(tmp_path))
+    assert rulebook_dir() == tmp_path
+    monkeypatch.setenv("JUNKYARD_RULEBOOKS", str(tmp_path / "missing"))
+    assert rulebook_dir() == (BESIDE if BESIDE.is_dir() and any(BESIDE.glob("*.txt")) else None)

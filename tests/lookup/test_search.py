@@ -1,0 +1,105 @@
+"""The ranking behind questions in plain words: filler words, word forms, synonyms, typos, names first."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.cli import main
+from rules.lookup import STOP_WORDS, answer, entries, search, stem, suggest
+
+
+def first(game: str, question: str) -> str:
+    found = search(game, question, limit=1)
+    assert found, question
+    return found[0].id
+
+
+@pytest.mark.parametrize(("word", "root"), [
+    ("bumped", "bump"), ("bumping", "bump"), ("bumps", "bump"), ("bump", "bump"),
+    ("winning", "win"), ("wins", "win"), ("moving", "mov"), ("moves", "mov"), ("move", "mov"),
+    ("stopped", "stop"), ("rolled", "roll"), ("deliveries", "deliver"), ("delivered", "deliver"),
+    ("delivery", "deliver"), ("tyres", "tyr"), ("r7", "r7"), ("3", "3"), ("oil", "oil"),
+])
+def test_the_stemmer_gives_word_forms_one_root(word, root):
+    assert stem(word) == root
+
+
+def test_filler_words_do_not_have_to_appear_in_the_entry():
+    """Every word of "what does glue do" but "glue" is filler, so Glue answers it."""
+    assert {"what", "does", "do", "can", "i", "how"} <= STOP_WORDS
+    assert first("races", "what does glue do") == "tile-glue"
+    assert first("races", "glue") == "tile-glue"
+
+
+def test_word_forms_and_synonyms_match():
+    assert first("races", "I got bumped") == "bumping"
+    assert first("races", "pushing karts") == "bumping"  # push is a bump
+    assert first("races", "falling in the creek") == "bumping-stream"  # creek is the stream
+    assert first("piecepack", "victory") == "winning"
+    assert first("races", "how do I get victory") == "object"  # victory is winning, the object
+
+
+def test_typos_count_as_the_closest_known_word():
+    assert first("races", "magnit") == "tile-magnet"
+    assert first("races", "battring ram") == "part-battering-ram"
+    assert first("piecepack", "cenetr") == "centre"
+
+
+def test_a_word_run_together_counts_as_its_two_words():
+    assert first("races", "pitstop") == "pit-stops"
+    assert first("races", "timebomb freezer") == "part-time-bomb-freezer"
+
+
+def test_a_title_match_weighs_more_than_the_same_word_in_a_text():
+    # "Spring" is in the Spring's title and in many texts (the Spring is a trap everyone mentions)
+    assert first("races", "spring") == "tile-spring"
+    assert first("races", "acid") == "tile-acid"
+
+
+@pytest.mark.parametrize("game", ["races", "piecepack"])
+def test_an_exact_name_always_comes_first(game):
+    """Titles, aliases and ids are unique (test_lookup), so each one finds its own entry first."""
+    for e in entries(game):
+        for name in e.names:
+            assert first(game, name) == e.id, name
+
+
+def test_nothing_is_found_for_words_no_entry_knows():
+    assert search("races", "zzzz qqqq") == []
+    assert answer("races", "zzzz qqqq") == (None, [])
+    assert search("races", "glue", limit=0) == []
+
+
+def test_answer_gives_the_best_entry_and_two_alternatives():
+    best, others = answer("races", "can I bump on a bridge")
+    assert best is not None and best.id == "bumping"
+    assert len(others) == 2 and best.id not in {e.id for e in others}
+    best, others = answer("races", "Glue")  # an exact name
+    assert best is not None and best.id == "tile-glue" and len(others) <= 2
+
+
+def test_autocomplete_takes_the_last_word_as_unfinished():
+    assert suggest("races", "time b")[0].id == "tile-time-bomb"
+    assert suggest("races", "what does gl")[0].id == "tile-glue"
+    assert search("races", "what does gl") == []  # a question is taken as finished: "gl" is no word
+
+
+def test_junkyard_rules_prints_the_title_then_the_text_and_two_alternatives(capsys):
+    assert main(["rules", "what", "does", "glue", "do"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("Glue (Junk tile, tile-glue)")
+    assert any("stops at once" in line for line in out)
+    assert "**" not in "\n".join(out)  # markdown bold is dropped for a terminal
+    assert out[-1].startswith("Also: ") and out[-1].count("(") == 2
+
+
+def test_junkyard_rules_takes_a_game_and_defaults_to_the_first(capsys):
+    assert main(["rules", "--game", "piecepack", "can", "I", "move", "diagonally"]) == 0
+    assert capsys.readouterr().out.startswith("Carrying the good stuff")
+    assert main(["rules", "how", "many", "players"]) == 0
+    assert capsys.readouterr().out.startswith("R13 Seats")  # Junkyard Races, listed first
+
+
+def test_junkyard_rules_says_when_nothing_matches(capsys):
+    assert main(["rules", "zzzz"]) == 1
+    assert "Nothing in the rules matches 'zzzz'" in capsys.readouterr().out
