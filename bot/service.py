@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.drivers import Driver, driver_for, driver_kinds
-from bot.games import ButtonSpec, GameFront, front_for, playable_keys
+from bot.games import ButtonSpec, GameFront, front_for, game_class, playable_keys
 from bot.pictures import Pictures
 from bot.store import (
     ACTIVE,
@@ -37,7 +37,6 @@ from bot.store import (
     Store,
 )
 from rules.contract import Event, Game, IllegalAction, SetupError
-from bot.games import game_class
 
 log = logging.getLogger(__name__)
 

@@ -4,8 +4,8 @@ and store as Discord.
 Local players get made-up user ids (see :func:`local_user`); computer seats are seated with
 :meth:`Service.add_computer`. Everything a player types is the game's own notation, handed to
 :meth:`Service.act` exactly as ``/game play`` does; the terminal only adds conveniences a keyboard wants:
-numbers that pick from the last list shown, ``move CELL`` for a whole Junkyard Races move, and the extra
-commands in :data:`COMMANDS`. Several people may share one keyboard (hotseat): a player's hidden things are
+numbers that pick from the last list shown, the game's own shorthands (:meth:`GameUnit.expand`), and the
+extra commands in :data:`COMMANDS`. Several people may share one keyboard (hotseat): a player's hidden things are
 printed only when that player is to act.
 
 :mod:`bot.commands.play` (``junkyard play``) and :mod:`bot.commands.demo` (``junkyard demo``) build on this.
@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
+from bot.games import unit_for
 from bot.service import Reply, Service, may_act
 from bot.store import ACTIVE, GameRecord
 from rules.contract import Game
@@ -139,189 +140,54 @@ def plain(text: str, names: Mapping[int, str]) -> str:
 
 
 def seat_label(game: Game, seat: int) -> str:
-    """``Player 2 (blue)`` in a race, ``Player 2 (Moons)`` in the piecepack game, else the name."""
-    name = game.seat_names[seat]
-    karts = getattr(game, "karts", None)
-    if karts is not None and 0 <= seat < len(karts):
-        return f"{name} ({karts[seat].colour})"
-    label = getattr(game, "label", None)
-    if callable(label) and game.key == "piecepack":
-        suit = str(label(seat)).split(" (")[0]
-        return f"{name} ({suit})" if suit != name else name
-    return name
+    """How the game names a seat in a turn header: ``Player 2 (blue)``, ``Player 2 (Moons)``."""
+    return unit_for(game.key).seat_label(game, seat)
 
 
 def short_list(game: Game, seat: int) -> list[tuple[str, str]]:
-    """The moves worth offering ``seat`` now as (action, hint): every kind of action, but a move only once
-    per cell it ends on. Empty when the seat may not act."""
+    """The moves worth offering ``seat`` now as (action, hint), as the game lists them (a move only once
+    per cell it ends on, say). Empty when the seat may not act."""
     if game.is_over or not may_act(game, seat):
         return []
-    if game.key == "races":
-        return _race_list(game)
-    if game.key == "piecepack":
-        dests = getattr(game, "destinations", lambda: {})()
-        if dests:
-            return [(f"move {sq}", f"path {str(m).removeprefix('move ')}") for sq, m in dests.items()]
-    return [(str(a), "") for a in game.legal_actions()]
-
-
-def _race_list(game: Any) -> list[tuple[str, str]]:
-    from bot.games.races import destinations, step_word
-    from rules.races import actions as act
-
-    acts = list(game.legal_actions())
-    out: list[tuple[str, str]] = []
-    steps = [a for a in acts if isinstance(a, act.Step)]
-    for a in acts:
-        if isinstance(a, act.Choose):
-            prompt = game.choice.prompt if game.choice is not None else ""
-            out.append((str(a), prompt))
-        elif not isinstance(a, act.Step | act.Move):
-            out.append((str(a), ""))
-    for a in steps:
-        word = step_word(game, a)
-        cell = a.cell.label if a.cell is not None else ""
-        out.append((f"step {word}", cell) if word else (str(a), ""))
-    ahead = _race_ahead(game)
-    moves = sorted(((ahead(m), m) for m in destinations(game, acts).values() if len(m.cells) > 1),
-                   key=lambda vm: vm[0], reverse=True)
-    for (_, flags), move in moves:
-        hint = f"via {' '.join(c.label for c in move.cells[:-1])}" + (", takes a flag" if flags else "")
-        out.append((f"move {move.cells[-1].label}", hint))
-    # Done is offered last: ending early is rarely the plan
-    out.sort(key=lambda item: item[0] == "done")
-    return out
-
-
-def _race_ahead(game: Any) -> Any:
-    """For a whole move of the kart to act: how far round the race it ends (larger is further) and the
-    flags it takes on the way. Bumps and traps are not foreseen: this only orders a list."""
-    from bot.drivers.races import mode_of, track_info
-
-    info = track_info(game.track)
-    kart = game.karts[game.turn.seat]
-
-    def ahead(move: Any) -> tuple[float, int]:
-        cell, facing, mode, flags = kart.cell, kart.facing, mode_of(kart), 0
-        for nxt in move.cells:
-            if cell is not None:
-                step = cell.facing_to(nxt)
-                facing = facing if step is None else step  # (Facing.N is 0: no truth test)
-                mode, scored = info.step_mode(cell, nxt, mode)
-                flags += scored
-            cell = nxt
-        return flags * info.lap - info.remaining(cell, facing, mode), flags
-
-    return ahead
+    return unit_for(game.key).short_list(game, seat)
 
 
 def situation(game: Game) -> str:
     """Where the turn stands, in a few words: the phase and the points to drive, or the roll to move."""
-    view = game.view(None)
-    if game.key == "races":
-        turn = view.get("turn") or {}
-        if view.get("choice"):
-            return str(view["choice"]["prompt"]).rstrip(".")
-        if view["phase"] == "move" and turn.get("reversing"):
-            return "Reversing"
-        if view["phase"] == "move":
-            dice = turn.get("dice") or {}
-            rolled = " ".join(f"{colour} {', '.join(map(str, faces))}" for colour, faces in dice.items() if faces)
-            points = turn.get("points", 0)
-            return f"Rolled {rolled}: {points} point{'s' if points != 1 else ''} to drive" if rolled else \
-                f"{points} points to drive"
-        return {"roll": "Phase 3: roll or reverse", "deeds": "Phase 1: traps, weapons, gadgets",
-                "parts": "Phase 2: parts and fuel"}.get(view["phase"], f"Phase: {view['phase']}")
-    if game.key == "piecepack" and view.get("phase") == "move":
-        return f"You rolled {view['roll']}: move exactly that far"
-    return ""
+    return unit_for(game.key).situation(game)
 
 
 def expand(game: Game, text: str) -> str:
-    """Terminal shorthands in the game's notation. In a race: ``move CELL`` stands for the whole move that
-    ends there (as ``/race move`` does), and a lone word for the one legal ``choose``, ``step`` or whole move
-    it can mean (``E10`` at the start, ``left`` while driving, ``NE`` when a facing is asked)."""
-    if game.key != "races":
-        return text
-    from bot.games.races import destinations
-
-    words = text.split()
-    acts = game.legal_actions()
-    if len(words) == 2 and words[0].lower() in ("move", "m"):
-        move = destinations(game, acts).get(words[1].upper())
-        return str(move) if move is not None else text
-    if len(words) != 1:
-        return text
-    legal = {str(a).lower(): str(a) for a in acts}
-    for candidate in (f"choose {text}", f"step {text}"):
-        if candidate.lower() in legal:
-            return legal[candidate.lower()]
-    if text.lower() in ("left", "straight", "right", "l", "s", "r"):
-        return f"step {text}"
-    move = destinations(game, acts).get(text.upper())
-    return str(move) if move is not None else text
+    """A shorthand typed at the terminal in the game's notation: in a race ``move CELL`` stands for the whole
+    move that ends there, and a lone word for the one legal action it can mean. Anything else unchanged."""
+    return unit_for(game.key).expand(game, text)
 
 
 def hand_text(game: Game, seat: int) -> str:
     """What only ``seat`` may know (empty when the game hides nothing)."""
-    if game.key != "races":
-        return ""
-    from bot.games.races import part_name, tiles_text
-
-    kart = game.view(seat)["karts"][seat]
-    parts = ", ".join(f"{loc}: {part_name(p)}" for loc, p in sorted((kart.get("parts") or {}).items(),
-                                                                      key=lambda kv: int(kv[0])))
-    fuel = kart.get("fuel") or {}
-    return (f"Tiles: {tiles_text(kart)}.\nParts: {parts or 'none'}. Bottle tops: {kart.get('bottle_tops', 0)}. "
-            f"Fuel dice: {fuel.get('white', 0)} white, {fuel.get('red', 0)} red.")
+    return unit_for(game.key).hand_text(game, seat)
 
 
 # Standings -------------------------------------------------------------------------------------------
 
 
 def standings(game: Game) -> list[dict[str, Any]]:
-    """Every seat in finishing order (the winners first), with what counts in its game:
-    ``place, seat, name`` and ``colour, flags, laps, bottle_tops`` (races) or ``suit, trash, carrying``
-    (piecepack)."""
+    """Every seat in finishing order (the winners first): ``place, seat`` and the game's columns by their
+    heads (``Name``, ``Colour``, ``Flags`` …). Winners share first place; the rest follow in order."""
+    table = unit_for(game.key).standings(game)
     won = set(game.winners)
-    if game.key == "races":
-        from bot.drivers.races import progress, track_info
-
-        g: Any = game
-        info = track_info(g.track)
-        order = sorted(g.karts, key=lambda k: (k.seat not in won, -k.flags, -progress(info, k), k.seat))
-        rows = [{"seat": k.seat, "name": k.name, "colour": k.colour, "flags": k.flags, "laps": g.laps,
-                 "bottle_tops": k.bottle_tops} for k in order]
-    elif game.key == "piecepack":
-        seats = game.view(None)["seats"]
-        order = sorted(seats, key=lambda s: (s["seat"] not in won, not s["carrying"], len(s["trash"]), s["seat"]))
-        rows = [{"seat": s["seat"], "name": s["name"], "suit": s["suit"], "trash": list(s["trash"]),
-                 "carrying": s["carrying"]} for s in order]
-    else:
-        order = sorted(range(len(game.seat_names)), key=lambda s: (s not in won, s))
-        rows = [{"seat": s, "name": game.seat_names[s]} for s in order]
+    rows = []
     place = 0
-    for i, row in enumerate(rows):
-        # winners share first place; the rest follow in order
-        place = 1 if row["seat"] in won else max(place + 1, i + 1)
-        row["place"] = place
+    for i, (seat, cells) in enumerate(table.rows):
+        place = 1 if seat in won else max(place + 1, i + 1)
+        rows.append({"place": place, "seat": seat, **dict(zip(table.head, cells, strict=True))})
     return rows
 
 
 def format_standings(game: Game) -> str:
     """The standings as a small table."""
-    rows = standings(game)
-    if game.key == "races":
-        head = ("Place", "Name", "Colour", "Flags", "Bottle tops")
-        body = [(str(r["place"]), r["name"], r["colour"], f"{r['flags']}/{r['laps']}", str(r["bottle_tops"]))
-                for r in rows]
-    elif game.key == "piecepack":
-        head = ("Place", "Name", "Suit", "Trash", "Good stuff")
-        body = [(str(r["place"]), r["name"], r["suit"], " ".join(r["trash"]) or "none",
-                 "carrying" if r["carrying"] else "") for r in rows]
-    else:
-        head = ("Place", "Name")
-        body = [(str(r["place"]), r["name"]) for r in rows]
+    head = ("Place", *unit_for(game.key).standings(game).head)
+    body = [(str(r["place"]), *(str(r[h]) for h in head[1:])) for r in standings(game)]
     widths = [max(len(x) for x in col) for col in zip(head, *body, strict=True)]
     lines = ["  ".join(x.ljust(w) for x, w in zip(line, widths, strict=True)).rstrip() for line in (head, *body)]
     return "\n".join(lines)
@@ -569,8 +435,8 @@ class Terminal:
     def _where(self, rec: GameRecord) -> None:
         db = f" in {self.db_path}" if self.db_path else ""
         line = f"Game {rec.id} is stored{db}."
-        if rec.game_key == "races" and self.db_path:
-            line += f" Its replay: junkyard replay {rec.id} --db {self.db_path} --out race.gif"
+        if self.db_path and unit_for(rec.game_key).has_replay:
+            line += f" Its replay: junkyard replay {rec.id} --db {self.db_path} --out replay.gif"
         self.say(line)
         if self.pictures.latest is not None:
             self.say(f"Board pictures: {self.pictures.dir}/ (last: {self.pictures.latest.name})")

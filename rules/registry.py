@@ -1,16 +1,18 @@
-"""Games register themselves here; the service, store and front ends look them up by key."""
+"""Rules classes by game key, and where each game keeps its rule-lookup entries.
+
+A game's rules class registers itself when its package is imported (``@register``). This module holds
+no list of games: the list lives with the game master (``bot/games``), which imports every game and
+tells this registry where each game's lookup entries are (:func:`register_lookup`). Code that uses the
+rules alone imports the game's package and finds its class here.
+"""
 
 from __future__ import annotations
 
-import importlib
-
 from rules.contract import Game
 
-#: Modules whose import registers a game. A new game adds its package here and nothing else.
-GAME_MODULES: tuple[str, ...] = ("rules.races", "rules.piecepack")
-
 _GAMES: dict[str, type[Game]] = {}
-_loaded = False
+#: game key -> (package, path inside it) of its rule-lookup entries, in registration order
+_LOOKUPS: dict[str, tuple[str, tuple[str, ...]]] = {}
 
 
 def register(cls: type[Game]) -> type[Game]:
@@ -19,26 +21,13 @@ def register(cls: type[Game]) -> type[Game]:
     return cls
 
 
-def import_present(modules: tuple[str, ...]) -> None:
-    """Import each module that exists; a module that is missing itself is skipped, any other error raised."""
-    for name in modules:
-        try:
-            importlib.import_module(name)
-        except ModuleNotFoundError as exc:
-            if exc.name != name:
-                raise
-
-
-def _load() -> None:
-    global _loaded
-    if _loaded:
-        return
-    _loaded = True
-    import_present(GAME_MODULES)
+def unregister(key: str) -> None:
+    """Forget a game (for tests that registered one of their own)."""
+    _GAMES.pop(key, None)
+    _LOOKUPS.pop(key, None)
 
 
 def game_class(key: str) -> type[Game]:
-    _load()
     try:
         return _GAMES[key]
     except KeyError:
@@ -46,5 +35,14 @@ def game_class(key: str) -> type[Game]:
 
 
 def game_keys() -> list[str]:
-    _load()
     return sorted(_GAMES)
+
+
+def register_lookup(key: str, package: str, path: tuple[str, ...]) -> None:
+    """Say where game ``key`` keeps its rule-lookup entries: the file ``path`` inside ``package``."""
+    _LOOKUPS[key] = (package, tuple(path))
+
+
+def lookup_sources() -> dict[str, tuple[str, tuple[str, ...]]]:
+    """Game key -> (package, path) of its lookup entries, in the order the games were registered."""
+    return dict(_LOOKUPS)

@@ -1,12 +1,12 @@
 """``junkyard demo``: computers play a whole game while you watch; pictures, a replay and the standings.
 
-    junkyard demo --out demo                       four racing computers, five laps on track A
+    junkyard demo --out demo                       the flagship game with its usual number of computers
     junkyard demo --seats 2 --laps 1 --seed 7      a short race, the same every time
-    junkyard demo --game piecepack                 a game of Junkyard for a piecepack
+    junkyard demo --game KEY                       another game
 
 The game runs through the same service and SQLite store as the Discord bot, on a temporary database unless
 ``--db`` names one. A progress line goes to standard error; the board after every move (or every N-th,
-``--every``) and, for a race, an animated replay go to ``--out``; the standings go to standard output.
+``--every``) and, for a game that draws them, an animated replay go to ``--out``; the standings go to standard output.
 
 Exit codes: 0 done, 1 the game could not be set up or did not finish, 2 wrong usage.
 """
@@ -23,20 +23,20 @@ import time
 from pathlib import Path
 from typing import Any, TextIO
 
-GAMES = ("races", "piecepack")
+from bot.commands.play import add_game_arguments, computer_kind, game_options
+from bot.games import GameUnit, unit_for
+
 #: a game still running after this many moves is stopped (no real game comes near it)
 MOVE_CAP = 20_000
-BAR = 10
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--game", choices=GAMES, default="races", help="which game (default races)")
-    parser.add_argument("--seats", type=int, metavar="N", default=4, help="how many computers play (default 4)")
-    parser.add_argument("--track", metavar="NAME", help="Junkyard Races track name or letter (default A)")
-    parser.add_argument("--laps", type=int, metavar="N", help="Junkyard Races laps, 1-5 (default 5)")
+    add_game_arguments(parser)
+    parser.add_argument("--seats", type=int, metavar="N", default=None,
+                        help="how many computers play (default: as many as the game usually has)")
     parser.add_argument("--seed", type=int, metavar="S", help="seed of the dice (default: a new one, printed)")
-    parser.add_argument("--kind", default="smart", metavar="KIND",
-                        help="the computers' kind: smart or random (default smart)")
+    parser.add_argument("--kind", default=None, metavar="KIND",
+                        help="the computers' kind: smart or random (default: the game's own, else random)")
     parser.add_argument("--out", metavar="DIR", default="junkyard-demo",
                         help="where pictures and the replay go (default ./junkyard-demo/)")
     parser.add_argument("--every", type=int, metavar="N", default=1,
@@ -47,9 +47,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from bot.drivers import driver_kinds
-    from rules.registry import game_class
 
-    cls = game_class(args.game)
+    unit = unit_for(args.game)
+    cls = unit.rules
+    args.seats = unit.players if args.seats is None else args.seats
+    args.kind = args.kind or computer_kind(unit)
     if not cls.min_seats <= args.seats <= cls.max_seats:
         print(f"junkyard demo: {cls.title} seats {cls.min_seats} to {cls.max_seats}, not {args.seats}",
               file=sys.stderr)
@@ -73,7 +75,6 @@ def run(args: argparse.Namespace) -> int:
 
 async def _demo(args: argparse.Namespace, db: str) -> int:
     from bot import terminal as term
-    from bot.commands.play import game_options
     from bot.service import Service
     from bot.store import SqliteStore
 
@@ -96,7 +97,7 @@ async def _demo(args: argparse.Namespace, db: str) -> int:
         pictures.write(first.png, first.version)
         game = await service.load(await store.get_game(game_id))
         print(_title(game, args, seed), flush=True)
-        progress = Progress(sys.stderr)
+        progress = Progress(sys.stderr, unit_for(args.game))
         progress.update(game)
         try:
             while True:
@@ -127,7 +128,7 @@ async def _demo(args: argparse.Namespace, db: str) -> int:
     if pictures.written:
         print(f"Board pictures: {len(pictures.written)} in {pictures.dir}/ "
               f"({pictures.written[0].name} … {pictures.written[-1].name})")
-    print(_replay(args.game, rec.setup, rec.seed, actions, pictures.dir))
+    print(_replay(unit_for(args.game), rec.setup, rec.seed, actions, pictures.dir))
     if args.db:
         print(f"The game is game {game_id} in {args.db}.")
     print(f"{len(actions)} moves in {time.perf_counter() - started:.1f} s.")
@@ -135,11 +136,7 @@ async def _demo(args: argparse.Namespace, db: str) -> int:
 
 
 def _title(game: Any, args: argparse.Namespace, seed: int) -> str:
-    who = f"{args.seats} {args.kind} computers"
-    if game.key == "races":
-        laps = f"{game.laps} lap{'s' if game.laps != 1 else ''}"
-        return f"{game.title} on {game.track.name}: {who}, {laps}, seed {seed}."
-    return f"{game.title}: {who}, seed {seed}."
+    return f"{unit_for(game.key).table_title(game, f'{args.seats} {args.kind} computers')}, seed {seed}."
 
 
 def _ending(game: Any) -> str:
@@ -147,32 +144,30 @@ def _ending(game: Any) -> str:
     return f"The game is over after {game.ply} moves. Winner: {won}."
 
 
-def _replay(game_key: str, setup: dict[str, Any], seed: int, actions: list[str], out: Path) -> str:
-    """Write the animated replay (races only); a line saying what happened."""
-    if game_key != "races":
-        return "No replay: animated replays are drawn for Junkyard Races only."
-    try:
-        from render.races.replay import replay_gif, replay_views
-    except ImportError as exc:
-        return f"No replay: the replay pictures are not available ({exc})."
-    views = replay_views(setup, seed, actions)
-    data = replay_gif(views)
+def _replay(unit: GameUnit, setup: dict[str, Any], seed: int, actions: list[str], out: Path) -> str:
+    """Write the animated replay, if the game draws one; a line saying what happened."""
+    made = unit.replay(setup, seed, actions)
+    if made is None:
+        return f"No replay: {unit.title} has no animated replays."
+    data, frames = made
     path = out / "replay.gif"
     path.write_bytes(data)
-    return f"Replay: {path} ({len(data) // 1024} KB, {len(views)} frames)"
+    return f"Replay: {path} ({len(data) // 1024} KB, {frames} frames)"
 
 
 class Progress:
     """A one-line progress display: redrawn in place on a terminal, a new line on each change otherwise."""
 
-    def __init__(self, stream: TextIO) -> None:
+    def __init__(self, stream: TextIO, unit: GameUnit) -> None:
         self.stream = stream
+        self.unit = unit
         self.tty = _is_tty(stream)
         self.last_key: Any = None
         self.width = shutil.get_terminal_size((100, 20)).columns - 1
 
     def update(self, game: Any) -> None:
-        line, key = progress_line(game)
+        line, key = self.unit.progress(game)
+        line = line or f"move {game.ply:>4}"
         if self.tty:
             print("\r" + line[: self.width].ljust(self.width), end="", file=self.stream, flush=True)
         elif key != self.last_key:
@@ -182,27 +177,6 @@ class Progress:
     def finish(self) -> None:
         if self.tty:
             print(file=self.stream, flush=True)
-
-
-def progress_line(game: Any) -> tuple[str, Any]:
-    """The progress text of a game, and what must change for a new line on a non-terminal."""
-    if game.key == "races":
-        from bot.drivers.races import progress, track_info
-
-        info = track_info(game.track)
-        total = max(1.0, game.laps * info.lap)
-        parts = []
-        for k in game.karts:
-            # progress runs from about minus one lap on the grid to (laps - 1) laps at the last flag
-            share = min(1.0, max(0.0, (progress(info, k) + info.lap) / total)) if k.flags < game.laps else 1.0
-            filled = round(share * BAR)
-            parts.append(f"{k.colour} [{'#' * filled}{'-' * (BAR - filled)}] {k.flags}/{game.laps}")
-        return f"move {game.ply:>4}  " + "  ".join(parts), tuple(k.flags for k in game.karts)
-    if game.key == "piecepack":
-        seats = game.view(None)["seats"]
-        parts = [f"{s['suit']}: {len(s['trash'])} trash" + (", carrying" if s["carrying"] else "") for s in seats]
-        return f"move {game.ply:>4}  " + "  ".join(parts), tuple((len(s["trash"]), s["carrying"]) for s in seats)
-    return f"move {game.ply:>4}", game.ply // 50
 
 
 def _is_tty(stream: TextIO) -> bool:

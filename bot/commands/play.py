@@ -1,8 +1,8 @@
 """``junkyard play``: a game in the terminal, for people at one keyboard and computer players.
 
-    junkyard play                                    you against three racing computers on track A
+    junkyard play                                    you against the flagship game's computers
     junkyard play --seats human,human,smart,random   two people take turns at the keyboard (hotseat)
-    junkyard play --game piecepack --seats human,smart
+    junkyard play --game KEY --seats human,smart     another game
     junkyard play --laps 1 < moves.txt               a script: one action per line, ends cleanly at its end
 
 The game runs through the same service and SQLite store as the Discord bot (``--db``), in the same
@@ -18,18 +18,41 @@ import asyncio
 import sys
 from pathlib import Path
 
-GAMES = ("races", "piecepack")
-DEFAULT_SEATS = {"races": "human,smart,smart,smart", "piecepack": "human,smart"}
+from bot.games import GameUnit, new_options, playable_keys, unit_for
+from bot.terminal import SeatSpec
+
+
+def computer_kind(unit: GameUnit) -> str:
+    """The computer a game seats when nobody says: its own kind if it has one, else random."""
+    return next(iter(unit.drivers), "random")
+
+
+def default_seats(unit: GameUnit) -> str:
+    """You and computers, as many seats as the game usually has."""
+    return ",".join(["human"] + [computer_kind(unit)] * (unit.players - 1))
+
+
+def add_game_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--game`` and every game's ``/game new`` options (``--track``, ``--laps`` …), each saying which
+    games read it; the chosen game's unit checks them."""
+    keys = playable_keys()
+    parser.add_argument("--game", choices=keys, default=keys[0], help=f"which game (default {keys[0]})")
+    for name, offers in new_options().items():
+        option = offers[0][1]
+        games = ", ".join(unit.title for unit, _ in offers)
+        help_text = f"{option.description} ({games})"
+        if option.type == "flag":
+            parser.add_argument(f"--{name}", action=argparse.BooleanOptionalAction, default=None, help=help_text)
+        else:
+            parser.add_argument(f"--{name}", type=int if option.type == "integer" else str, metavar="N"
+                                if option.type == "integer" else "NAME", default=None, help=help_text)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--game", choices=GAMES, default="races", help="which game (default races)")
+    add_game_arguments(parser)
     parser.add_argument("--seats", metavar="SPEC",
-                        help="seats in order, comma-separated: human (or human:NAME), smart, random "
-                             f"(default {DEFAULT_SEATS['races']} for races, {DEFAULT_SEATS['piecepack']} "
-                             "for piecepack)")
-    parser.add_argument("--track", metavar="NAME", help="Junkyard Races track name or letter (default A)")
-    parser.add_argument("--laps", type=int, metavar="N", help="Junkyard Races laps, 1-5 (default 5)")
+                        help="seats in order, comma-separated: human (or human:NAME) or a computer kind "
+                             "(random, smart …); default: you against the game's computers")
     parser.add_argument("--seed", type=int, metavar="S", help="seed of the dice, to play a game again")
     parser.add_argument("--db", metavar="PATH", default=None,
                         help="SQLite database file (default: $JUNKYARD_DB or junkyard.db)")
@@ -40,21 +63,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def game_options(args: argparse.Namespace) -> dict[str, object]:
-    """The shared ``/game new`` options given on the command line (the game's front end checks them)."""
-    return {k: v for k, v in (("track", args.track), ("laps", args.laps)) if v is not None}
+    """The ``/game new`` options given on the command line (the game's unit checks them)."""
+    return {name: getattr(args, name, None) for name in new_options() if getattr(args, name, None) is not None}
 
 
 def run(args: argparse.Namespace) -> int:
     from bot.drivers import driver_kinds
     from bot.terminal import parse_seats
-    from rules.registry import game_class
 
+    unit = unit_for(args.game)
     try:
-        seats = parse_seats(args.seats or DEFAULT_SEATS[args.game], driver_kinds(args.game))
+        seats = parse_seats(args.seats or default_seats(unit), driver_kinds(args.game))
     except ValueError as exc:
         print(f"junkyard play: --seats: {exc}", file=sys.stderr)
         return 2
-    cls = game_class(args.game)
+    cls = unit.rules
     if not cls.min_seats <= len(seats) <= cls.max_seats:
         print(f"junkyard play: {cls.title} seats {cls.min_seats} to {cls.max_seats}, not {len(seats)}",
               file=sys.stderr)
@@ -69,7 +92,7 @@ def run(args: argparse.Namespace) -> int:
         return 130
 
 
-async def _play(args: argparse.Namespace, seats: list) -> int:
+async def _play(args: argparse.Namespace, seats: list[SeatSpec]) -> int:
     from bot.service import Service
     from bot.store import SqliteStore, default_db_path
     from bot.terminal import PictureWriter, Terminal, new_channel_id, open_table

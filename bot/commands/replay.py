@@ -1,10 +1,11 @@
-"""``junkyard replay``: an animated GIF of a Junkyard Races game, one frame per action.
+"""``junkyard replay``: an animated GIF of a game, one frame per action (for games that draw replays).
 
     junkyard replay GAME_ID [--db PATH] --out FILE.gif     a game from the SQLite store
     junkyard replay --from-log FILE.json --out FILE.gif    a game from a log file
 
-A log file is JSON with the game's ``setup``, ``seed`` and ``actions`` (a list of action texts). The
-replay is rebuilt from the log alone (the log is the record of truth) and shows public views only.
+A log file is JSON with the game's ``setup``, ``seed`` and ``actions`` (a list of action texts), and
+``game`` (its key; the flagship game when it is missing). The replay is rebuilt from the log alone (the
+log is the record of truth) and shows public views only.
 
 Exit codes: 0 done, 1 a problem with the game or the files, 2 wrong usage.
 """
@@ -18,7 +19,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-RACES = "races"
+from bot.games import playable_keys, unit_for
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -45,26 +46,26 @@ def run(args: argparse.Namespace) -> int:
         return _usage(f"--size must be 8 to 32 pixels, not {args.size}")
     try:
         if args.from_log:
-            setup, seed, actions = _read_log(Path(args.from_log))
+            key, setup, seed, actions = _read_log(Path(args.from_log))
         else:
-            setup, seed, actions = asyncio.run(_read_store(args.db, args.game_id))
+            key, setup, seed, actions = asyncio.run(_read_store(args.db, args.game_id))
+        unit = _replaying(key, args.game_id)
     except _Problem as exc:
         print(f"junkyard replay: {exc}", file=sys.stderr)
         return 1
-    from render.races.replay import REPLAY_CELL, replay_gif, replay_views
-
     try:
-        views = replay_views(setup, seed, actions)
+        made = unit.replay(setup, seed, actions, args.size)
     except Exception as exc:  # a log that no longer replays: say which and why, no traceback
         print(f"junkyard replay: the log does not replay: {type(exc).__name__}: {exc}", file=sys.stderr)
         return 1
-    data = replay_gif(views, cell_size=args.size or REPLAY_CELL)
+    assert made is not None
+    data, frames = made
     try:
         Path(args.out).write_bytes(data)
     except OSError as exc:
         print(f"junkyard replay: cannot write {args.out}: {exc}", file=sys.stderr)
         return 1
-    print(f"wrote {args.out} ({len(data) // 1024} KB): {len(views)} frames, {len(actions)} actions")
+    print(f"wrote {args.out} ({len(data) // 1024} KB): {frames} frames, {len(actions)} actions")
     return 0
 
 
@@ -72,7 +73,19 @@ class _Problem(Exception):
     pass
 
 
-def _read_log(path: Path) -> tuple[dict[str, Any], int, list[str]]:
+def _replaying(key: str, game_id: int | None) -> Any:
+    """The unit of the game to replay; a problem when the game is unknown or draws no replays."""
+    try:
+        unit = unit_for(key)
+    except KeyError:
+        raise _Problem(f"no game called {key!r}: games are {', '.join(playable_keys())}") from None
+    if not unit.has_replay:
+        which = f"game {game_id} is" if game_id is not None else "the log is of"
+        raise _Problem(f"{which} {unit.title}, which has no animated replays")
+    return unit
+
+
+def _read_log(path: Path) -> tuple[str, dict[str, Any], int, list[str]]:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError) as exc:
@@ -90,10 +103,13 @@ def _read_log(path: Path) -> tuple[dict[str, Any], int, list[str]]:
         raise _Problem(f"{path}: seed must be a whole number") from None
     if not isinstance(data["setup"], dict):
         raise _Problem(f"{path}: setup must be an object")
-    return data["setup"], seed, actions
+    key = data.get("game", playable_keys()[0])
+    if not isinstance(key, str):
+        raise _Problem(f"{path}: game must be a game's key")
+    return key, data["setup"], seed, actions
 
 
-async def _read_store(db: str | None, game_id: int) -> tuple[dict[str, Any], int, list[str]]:
+async def _read_store(db: str | None, game_id: int) -> tuple[str, dict[str, Any], int, list[str]]:
     from bot.store import GameNotFound, SqliteStore, StoreError, default_db_path
 
     path = db or default_db_path()
@@ -102,11 +118,9 @@ async def _read_store(db: str | None, game_id: int) -> tuple[dict[str, Any], int
     try:
         async with SqliteStore(path) as store:
             rec = await store.get_game(game_id)
-            if rec.game_key != RACES:
-                raise _Problem(f"game {game_id} is {rec.game_key}, not Junkyard Races: only races have replays")
             actions = [a.action for a in await store.actions(game_id)]
     except GameNotFound:
         raise _Problem(f"no game {game_id} in {path}") from None
     except StoreError as exc:
         raise _Problem(str(exc)) from None
-    return rec.setup, rec.seed, actions
+    return rec.game_key, rec.setup, rec.seed, actions

@@ -4,26 +4,20 @@ abort. Each command checks its options, calls the service and sends its reply.""
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 from discord import app_commands
 
 from bot.discord import options as opt
+from bot.discord.command_group import as_choices, check_values, make_command, service_of
 from bot.discord.replies import send_reply
-from bot.games import front_for, playable_keys
+from bot.games import GameUnit, Option, join_options, new_options, resolve, unit_for, units
 from bot.service import Reply, may_act, refuse
-
-if TYPE_CHECKING:
-    from bot.service import Service
 
 log = logging.getLogger(__name__)
 
 Choice = app_commands.Choice
-
-
-def service_of(interaction: discord.Interaction) -> Service:
-    return interaction.client.service  # type: ignore[attr-defined]
 
 
 def can_manage(interaction: discord.Interaction) -> bool:
@@ -39,57 +33,54 @@ async def refuse_option(interaction: discord.Interaction, exc: Exception) -> Non
     await send_reply(interaction, refuse(f"{exc} Nothing was changed."))
 
 
-def _choices(pairs: list[tuple[str, str]]) -> list[Choice[str]]:
-    """Autocomplete choices within Discord's limits (25, names and values of at most 100 characters); a
-    value too long to send whole is left out rather than cut."""
-    fits = [(name, value) for name, value in pairs if 0 < len(value) <= 100]
-    return [Choice(name=(name or value)[:100], value=value) for name, value in fits[:25]]
-
-
 async def game_autocomplete(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
     cur = current.lower()
-    pairs = []
-    for key in playable_keys():
-        title = front_for(key).title
-        if cur in key.lower() or cur in title.lower():
-            pairs.append((f"{title} ({key})", key))
-    return _choices(pairs)
+    return as_choices([(f"{u.title} ({u.key})", u.key) for u in units()
+                       if cur in u.key.lower() or cur in u.title.lower()])
 
 
 def resolve_game(text: str | None) -> str | None:
     """A game key from what was typed: the key itself or the game's title, in any case."""
-    if not isinstance(text, str):
-        return None
-    wanted = text.strip().lower()
-    for key in playable_keys():
-        if wanted in (key.lower(), front_for(key).title.lower()):
-            return key
-    return None
+    return resolve(text)
 
 
-def _new_game_key(interaction: discord.Interaction) -> str | None:
-    return resolve_game(getattr(interaction.namespace, "game", None))
-
-
-async def track_autocomplete(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
-    key = _new_game_key(interaction)
+async def _new_source(interaction: discord.Interaction, option: Option, current: str) -> list[tuple[str, str]]:
+    """Autocomplete of a ``/game new`` option, from the chosen game's own source for it."""
+    key = resolve(getattr(interaction.namespace, "game", None))
     if key is None:
         return []
-    return _choices(front_for(key).choices("track", current))
+    return unit_for(key).choices(option.name, current)
 
 
-def _seat_autocomplete(field: str):
-    async def complete(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
-        if interaction.channel_id is None:
-            return []
-        rec, _, seat = await service_of(interaction).current(interaction.channel_id, interaction.user.id)
-        if rec is None:
-            return []
-        taken = [s.options for i, s in enumerate(rec.seats) if i != seat]
-        return _choices(front_for(rec.game_key).choices(field, current, rec.setup.get("options", {}), taken))
+async def _join_source(interaction: discord.Interaction, option: Option, current: str) -> list[tuple[str, str]]:
+    """Autocomplete of a ``/game join`` option, from the channel's game: its setup and the other seats."""
+    if interaction.channel_id is None:
+        return []
+    rec, _, seat = await service_of(interaction).current(interaction.channel_id, interaction.user.id)
+    if rec is None:
+        return []
+    taken = [s.options for i, s in enumerate(rec.seats) if i != seat]
+    return unit_for(rec.game_key).choices(option.name, current, rec.setup.get("options", {}), taken)
 
-    complete.__name__ = f"{field}_autocomplete"
-    return complete
+
+def _merged(offered: dict[str, list[tuple[GameUnit, Option]]]) -> list[Option]:
+    """One optional Discord option per name that any game offers; its description says which games read
+    it, its range covers all of theirs. Each game checks its own options on the server."""
+    out = []
+    for name, offers in offered.items():
+        first = offers[0][1]
+        lows = [o.low for _, o in offers if o.low is not None]
+        highs = [o.high for _, o in offers if o.high is not None]
+        games = ", ".join(u.title for u, _ in offers)
+        out.append(Option(name, f"{first.description} ({games})"[:100], first.type, low=min(lows, default=None),
+                          high=max(highs, default=None), limit=max(o.limit for _, o in offers),
+                          complete=_any_source if any(o.complete for _, o in offers) else None))
+    return out
+
+
+def _any_source(ask: Any) -> list[tuple[str, str]]:
+    """A marker: the option has autocomplete (the game chosen supplies it)."""
+    return []
 
 
 async def action_autocomplete(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
@@ -103,7 +94,7 @@ async def action_autocomplete(interaction: discord.Interaction, current: str) ->
     acts = [str(a) for a in game.legal_actions()]
     hits = [a for a in acts if a.lower().startswith(cur)] + [a for a in acts if cur in a.lower()
                                                               and not a.lower().startswith(cur)]
-    return _choices([(a, a) for a in hits if len(a) <= 100])
+    return as_choices([(a, a) for a in hits if len(a) <= 100])
 
 
 async def kind_autocomplete(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
@@ -114,47 +105,50 @@ async def kind_autocomplete(interaction: discord.Interaction, current: str) -> l
     rec = await service.store.channel_game(interaction.channel_id)
     if rec is None:
         return []
-    return _choices([(k, k) for k in service.driver_kinds(rec.game_key) if current.lower() in k])
+    return as_choices([(k, k) for k in service.driver_kinds(rec.game_key) if current.lower() in k])
 
 
 @app_commands.guild_only()
 class GameGroup(app_commands.Group, name="game", description="Start, join and manage this channel's game"):
-    """One game per channel; these commands work the same for every game."""
+    """One game per channel; these commands work the same for every game. ``new`` and ``join`` offer the
+    options the games offer (:func:`bot.games.new_options`), built when the group is."""
 
-    @app_commands.command(name="new", description="Open a new game in this channel")
-    @app_commands.describe(game="Which game", track="Track or board (games that have several)",
-                           teams="Team racing", crew="Play with the crew characters and starting sets",
-                           play="Take a seat yourself (default: yes)")
-    @app_commands.autocomplete(game=game_autocomplete, track=track_autocomplete)
-    async def new(self, interaction: discord.Interaction, game: str, track: str | None = None,
-                  teams: bool | None = None, crew: bool | None = None,
-                  laps: app_commands.Range[int, 1, 5] | None = None, play: bool | None = None) -> None:
+    def __init__(self) -> None:
+        super().__init__()
+        game = Option("game", "Which game", required=True, complete=_any_source)
+        play = Option("play", "Take a seat yourself (default: yes)", "flag")
+        self.new_options = [*_merged(new_options()), play]
+        self.join_options = _merged(join_options())
+        self.add_command(make_command("new", "Open a new game in this channel", [game, *self.new_options],
+                                      self._new, self._new_source))
+        self.add_command(make_command("join", "Take a seat in this channel's game (again: change your options)",
+                                      self.join_options, self._join, _join_source))
+
+    @staticmethod
+    async def _new_source(interaction: discord.Interaction, option: Option, current: str
+                          ) -> list[tuple[str, str]]:
+        if option.name == "game":
+            return [(c.name, str(c.value)) for c in await game_autocomplete(interaction, current)]
+        return await _new_source(interaction, option, current)
+
+    async def _new(self, interaction: discord.Interaction, values: dict[str, Any]) -> None:
         try:
-            key = opt.text("game", game, required=True)
-            raw: dict[str, Any] = {"track": opt.text("track", track), "teams": opt.flag("teams", teams),
-                                   "crew": opt.flag("crew", crew), "laps": opt.integer("laps", laps, 1, 5)}
-            join = opt.flag("play", play)
+            key = opt.text("game", values.get("game"), required=True)
+            raw = check_values(self.new_options, values)
         except opt.BadOption as exc:
             await refuse_option(interaction, exc)
             return
         assert key is not None and interaction.channel_id is not None
-        key = resolve_game(key) or key
+        join = raw.pop("play")
+        key = resolve(key) or key
         reply = await service_of(interaction).new_game(
             guild_id=interaction.guild_id, channel_id=interaction.channel_id, user_id=interaction.user.id,
             user_name=interaction.user.display_name, game_key=key, options=raw, join=join is not False)
         await answer(interaction, reply)
 
-    @app_commands.command(name="join", description="Take a seat in this channel's game (again: change your options)")
-    @app_commands.describe(colour="Your colour", team="Your team number (team play)",
-                           character="Your crew character (crew play)", start_set="Your crew starting set")
-    @app_commands.rename(start_set="set")
-    @app_commands.autocomplete(colour=_seat_autocomplete("colour"), character=_seat_autocomplete("character"))
-    async def join(self, interaction: discord.Interaction, colour: str | None = None,
-                   team: app_commands.Range[int, 1, 8] | None = None, character: str | None = None,
-                   start_set: app_commands.Range[int, 1, 2] | None = None) -> None:
+    async def _join(self, interaction: discord.Interaction, values: dict[str, Any]) -> None:
         try:
-            raw = {"colour": opt.text("colour", colour), "team": opt.integer("team", team, 1, 8),
-                   "character": opt.text("character", character), "set": opt.integer("set", start_set, 1, 2)}
+            raw = check_values(self.join_options, values)
         except opt.BadOption as exc:
             await refuse_option(interaction, exc)
             return

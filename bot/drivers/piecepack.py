@@ -10,7 +10,6 @@ Ties go to the driver's own seeded dice.
 
 from __future__ import annotations
 
-from bot.drivers import register_driver
 from bot.drivers.base import DRIVER_STREAM, check_turn
 from rules.contract import Game
 from rules.dice import Dice
@@ -101,7 +100,6 @@ def score(game: PiecepackGame, seat: int) -> float:
     return mine - best_other
 
 
-@register_driver("piecepack", "smart")
 class GreedyDriver:
     """Plays the move whose outcome scores best for its own seat (one move of look-ahead)."""
 

@@ -23,7 +23,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from bot.drivers import register_driver
 from bot.drivers.base import DRIVER_STREAM, check_turn
 from rules.contract import Game
 from rules.dice import Dice
@@ -403,7 +402,6 @@ def victim_loss(ctx: Context, seat: int, frm: Hex, to: Hex, direction: Facing) -
 # The driver
 
 
-@register_driver("races", "smart")
 class RacingDriver:
     """Races round the racing line, buys and uses parts and junk, and answers every choice."""
 

@@ -1,161 +1,60 @@
-"""Per-game front ends: what the service and the Discord adapter need to know about each game.
+"""The games the game master runs: the one list of games, and the registry of their units.
 
-A game's rules register in :mod:`rules.registry`; its front end registers here. A front end says how the
-shared ``/game new`` and ``/game join`` options map onto the game's setup, draws the picture, narrates
-events, offers buttons chosen from the legal actions and may add its own command group (``/race``).
-Adding a game is adding a module to :data:`FRONT_MODULES`. A game without a front end still plays
-through :class:`BaseFront`: text narration, no picture, buttons when few actions are legal.
+A game is one unit (:class:`~bot.games.unit.GameUnit`): its rules class, setup options, command group as
+data, drivers, pictures, rule-lookup entries and the hooks of the terminal and the demo. :data:`GAMES`
+lists the module of each unit (the module defines ``GAME``); the first is the flagship. Registering a
+unit also registers its rules class and where its rule-lookup entries are in :mod:`rules.registry`.
+Everything else (the service, the store, the terminal, the command line, the Discord front) asks this
+module and never names a game.
+
+Tests register a game of their own with :func:`register` and take it away with :func:`unregister`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol, runtime_checkable
+import importlib
+from types import ModuleType
 
-from rules.contract import Event, Game, SetupError
-from rules.registry import game_class, game_keys, import_present
+from bot.games.unit import (
+    Ask,
+    ButtonSpec,
+    Command,
+    CommandGroup,
+    GameUnit,
+    LookupSource,
+    Option,
+    Refusal,
+    Standings,
+    fuzzy,
+)
+from rules import registry as rules_registry
+from rules.contract import Game, SetupError
 
-if TYPE_CHECKING:
-    from discord import app_commands
+#: The games, by the module of their unit, the flagship first. A new game adds its module here.
+GAMES: tuple[str, ...] = ("bot.games.races", "bot.games.piecepack")
 
-#: Modules whose import registers a front end. A new game adds its module here.
-FRONT_MODULES: tuple[str, ...] = ("bot.games.races", "bot.games.piecepack")
+#: The service and the Discord front call a unit a "front" where they use its setup, words and pictures.
+GameFront = GameUnit
 
-#: The shared ``/game new`` options every front end is offered (values arrive already typed).
-NEW_OPTIONS: tuple[str, ...] = ("track", "teams", "crew", "laps")
-#: The shared ``/game join`` options.
-JOIN_OPTIONS: tuple[str, ...] = ("colour", "team", "character", "set")
-
-ButtonStyle = Literal["primary", "secondary", "success", "danger"]
-
-#: Discord allows 25 buttons on a message (5 rows of 5); we offer fewer so the choice stays clear.
-MAX_BUTTONS = 10
-
-
-@dataclass(frozen=True, slots=True)
-class ButtonSpec:
-    """A button to offer: its label, the action notation it plays, and its colour."""
-
-    label: str
-    action: str
-    style: ButtonStyle = "secondary"
-
-
-@runtime_checkable
-class GameFront(Protocol):
-    """What each game module offers the service and the Discord front end."""
-
-    key: str
-    title: str
-
-    def setup_options(self, raw: Mapping[str, Any]) -> tuple[dict[str, Any], list[str]]:
-        """Check ``/game new`` options (only those given); return the game's ``options`` and notes for the
-        player (e.g. an option this game ignores). Raise :class:`SetupError` saying what is allowed."""
-        ...
-
-    def seat_options(self, raw: Mapping[str, Any], setup: Mapping[str, Any], taken: Sequence[Mapping[str, Any]]
-                     ) -> tuple[dict[str, Any], list[str]]:
-        """Check ``/game join`` options against the game's options and the other seats' choices."""
-        ...
-
-    def choices(self, field: str, current: str, setup: Mapping[str, Any] | None = None,
-                taken: Sequence[Mapping[str, Any]] = ()) -> list[tuple[str, str]]:
-        """Autocomplete (name, value) pairs for a shared option such as ``track`` or ``colour``."""
-        ...
-
-    def picture(self, view: dict[str, Any], events: Sequence[Event]) -> bytes | None:
-        """PNG of a view with the last events highlighted; called in a worker thread."""
-        ...
-
-    def narrate(self, events: Sequence[Event]) -> str:
-        """One line (or a few) telling what happened."""
-        ...
-
-    def describe(self, game: Game, viewer: int | None) -> str:
-        """Status text for ``viewer``: standings, whose turn, and that seat's hidden things if any."""
-        ...
-
-    def buttons(self, game: Game, seat: int) -> list[ButtonSpec]:
-        """Buttons for the common moves of ``seat`` now, each a legal action."""
-        ...
-
-    def command_group(self) -> app_commands.Group | None:
-        """This game's own slash command group (``/race``, ``/piecepack``), or None."""
-        ...
-
-
-class BaseFront:
-    """Sensible defaults; a game's front end subclasses this and overrides what it needs."""
-
-    key: ClassVar[str]
-    title: ClassVar[str]
-    #: shared ``/game new`` / ``/game join`` options this game reads; others are ignored with a note
-    uses_new: ClassVar[frozenset[str]] = frozenset()
-    uses_join: ClassVar[frozenset[str]] = frozenset()
-
-    def _ignored(self, raw: Mapping[str, Any], used: frozenset[str]) -> list[str]:
-        return [f"`{name}` is not used by {self.title}; ignored." for name in raw if name not in used]
-
-    def setup_options(self, raw: Mapping[str, Any]) -> tuple[dict[str, Any], list[str]]:
-        return {k: v for k, v in raw.items() if k in self.uses_new}, self._ignored(raw, self.uses_new)
-
-    def seat_options(self, raw: Mapping[str, Any], setup: Mapping[str, Any], taken: Sequence[Mapping[str, Any]]
-                     ) -> tuple[dict[str, Any], list[str]]:
-        return {k: v for k, v in raw.items() if k in self.uses_join}, self._ignored(raw, self.uses_join)
-
-    def choices(self, field: str, current: str, setup: Mapping[str, Any] | None = None,
-                taken: Sequence[Mapping[str, Any]] = ()) -> list[tuple[str, str]]:
-        return []
-
-    def picture(self, view: dict[str, Any], events: Sequence[Event]) -> bytes | None:
-        return None
-
-    def narrate(self, events: Sequence[Event]) -> str:
-        parts = []
-        for e in events:
-            parts.append(f"{e.text} {e.secret}" if e.secret else e.text)
-        return " ".join(p for p in parts if p)
-
-    def describe(self, game: Game, viewer: int | None) -> str:
-        names = game.seat_names
-        if game.is_over:
-            won = ", ".join(names[s] for s in game.winners) or "nobody"
-            return f"{self.title}: finished after {game.ply} moves. Winner: {won}."
-        turn = game.to_act
-        who = names[turn] if turn is not None else "nobody"
-        return f"{self.title}, move {game.ply}: {who} to act."
-
-    def buttons(self, game: Game, seat: int) -> list[ButtonSpec]:
-        if game.is_over or game.to_act != seat:
-            return []
-        acts = [str(a) for a in game.legal_actions()]
-        if len(acts) > 5:
-            return []
-        return [ButtonSpec(a, a, "primary" if i == 0 else "secondary") for i, a in enumerate(acts)]
-
-    def command_group(self) -> app_commands.Group | None:
-        return None
-
-
-class GenericFront(BaseFront):
-    """The front end of a game that has none of its own."""
-
-    def __init__(self, key: str) -> None:
-        cls = game_class(key)
-        self.key = key  # type: ignore[misc]
-        self.title = cls.title  # type: ignore[misc]
-
-
-_FRONTS: dict[str, GameFront] = {}
+_UNITS: dict[str, GameUnit] = {}
 _loaded = False
 
 
-def register_front(front: GameFront) -> GameFront:
-    """Make a front end known under its game key (returns it, so a module can write
-    ``FRONT = register_front(RaceFront())``)."""
-    _FRONTS[front.key] = front
-    return front
+def register(unit: GameUnit) -> GameUnit:
+    """Make a game known by its key: the unit here and its rules class in :mod:`rules.registry`. The
+    listed games come first, so a game registered later never takes the flagship's place."""
+    _load()
+    _UNITS[unit.key] = unit
+    rules_registry.register(unit.rules)
+    if unit.lookup is not None:
+        rules_registry.register_lookup(unit.key, unit.lookup.package, unit.lookup.path)
+    return unit
+
+
+def unregister(key: str) -> None:
+    """Forget a game (for tests that registered one of their own)."""
+    _UNITS.pop(key, None)
+    rules_registry.unregister(key)
 
 
 def _load() -> None:
@@ -163,29 +62,84 @@ def _load() -> None:
     if _loaded:
         return
     _loaded = True
-    import_present(FRONT_MODULES)
+    for name in GAMES:
+        unit = importlib.import_module(name).GAME
+        if unit.key not in _UNITS:
+            register(unit)
 
 
-def front_for(key: str) -> GameFront:
-    """The front end of game ``key``; a generic one if the game has none. Raises KeyError if the game
-    itself is unknown."""
+def unit_for(key: str) -> GameUnit:
+    """The unit of game ``key``; KeyError saying which games exist."""
     _load()
-    front = _FRONTS.get(key)
-    if front is None:
-        front = GenericFront(key)
-        _FRONTS[key] = front
-    return front
+    try:
+        return _UNITS[key]
+    except KeyError:
+        raise KeyError(f"unknown game {key!r}: choose one of {', '.join(_UNITS)}") from None
+
+
+def units() -> list[GameUnit]:
+    """Every game's unit, the flagship first."""
+    _load()
+    return list(_UNITS.values())
 
 
 def playable_keys() -> list[str]:
-    """Every registered game, for ``/game new``'s choices."""
-    _load()
-    return game_keys()
+    """Every game's key, the flagship first (``/game new``'s choices)."""
+    return [u.key for u in units()]
 
 
-def all_fronts() -> list[GameFront]:
-    return [front_for(k) for k in playable_keys()]
+def game_class(key: str) -> type[Game]:
+    """The rules class of game ``key`` (for the service and the store)."""
+    return unit_for(key).rules
 
 
-__all__ = ["JOIN_OPTIONS", "NEW_OPTIONS", "BaseFront", "ButtonSpec", "GameFront", "GenericFront", "SetupError",
-           "all_fronts", "front_for", "playable_keys", "register_front"]
+def resolve(text: str | None) -> str | None:
+    """A game key from what was typed: the key itself or the game's title, in any case."""
+    if not isinstance(text, str):
+        return None
+    wanted = text.strip().lower()
+    for unit in units():
+        if wanted in (unit.key.lower(), unit.title.lower()):
+            return unit.key
+    return None
+
+
+def tool(name: str) -> ModuleType:
+    """The module of the command-line tool ``name`` a game offers (``GameUnit.tools``): it has
+    ``add_arguments(parser)`` and ``run(args)``."""
+    for unit in units():
+        if name in unit.tools:
+            return importlib.import_module(unit.tools[name])
+    raise KeyError(f"no game offers a {name!r} tool")
+
+
+def new_options() -> dict[str, list[tuple[GameUnit, Option]]]:
+    """Every ``/game new`` option any game offers, by name, with the games that offer it."""
+    return _offered("new_options")
+
+
+def join_options() -> dict[str, list[tuple[GameUnit, Option]]]:
+    """Every ``/game join`` option any game offers, by name, with the games that offer it."""
+    return _offered("join_options")
+
+
+def _offered(attr: str) -> dict[str, list[tuple[GameUnit, Option]]]:
+    out: dict[str, list[tuple[GameUnit, Option]]] = {}
+    for unit in units():
+        for option in getattr(unit, attr):
+            out.setdefault(option.name, []).append((unit, option))
+    for name, offers in out.items():
+        kinds = {o.type for _, o in offers}
+        if len(kinds) > 1:
+            raise TypeError(f"games disagree on the type of option {name!r}: {sorted(kinds)}")
+    return out
+
+
+# The names the service and the Discord front use
+front_for = unit_for
+all_fronts = units
+
+__all__ = ["GAMES", "Ask", "ButtonSpec", "Command", "CommandGroup", "GameFront", "GameUnit", "LookupSource",
+           "Option", "Refusal", "SetupError", "Standings", "all_fronts", "front_for", "fuzzy", "game_class",
+           "join_options", "new_options", "playable_keys", "register", "resolve", "tool", "unit_for", "units",
+           "unregister"]

@@ -4,24 +4,22 @@ from __future__ import annotations
 
 import pytest
 
-import bot.games as fronts
+import bot.games as games
 import bot.service
-import rules.registry as registry
 from bot.service import Service
 from bot.store import SqliteStore
 from tests.bot.harness import DiscordHarness
 from tests.bot.helpers import USERS, make_bot
-from tests.bot.toygame import ToyGame, make_front
+from tests.bot.toygame import ToyGame, ToyUnit
 
 
 @pytest.fixture(autouse=True)
 def toy_game():
-    """Register the toy game and its front end for one test only, so other suites never see it."""
-    registry.register(ToyGame)
-    fronts.register_front(make_front())
+    """Register the toy game's unit for one test only, through the registry the real games use, so other
+    suites never see it."""
+    games.register(ToyUnit())
     yield ToyGame
-    registry._GAMES.pop(ToyGame.key, None)
-    fronts._FRONTS.pop(ToyGame.key, None)
+    games.unregister(ToyGame.key)
 
 
 @pytest.fixture(autouse=True)

@@ -8,11 +8,10 @@ import random
 
 import pytest
 
-from bot.games import front_for
+from bot.games import front_for, game_class, playable_keys
 from bot.service import Service
-from rules.registry import game_class, game_keys
 
-REAL_GAMES = [k for k in game_keys() if k != "toy"]
+REAL_GAMES = [k for k in playable_keys() if k != "toy"]
 
 
 @pytest.mark.parametrize("key", REAL_GAMES)

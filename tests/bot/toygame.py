@@ -11,6 +11,7 @@ import io
 from dataclasses import dataclass
 from typing import Any, Self
 
+from bot.games import Ask, ButtonSpec, Command, CommandGroup, GameUnit, Option, Refusal, Standings
 from rules.contract import Event, Game, IllegalAction, NotationError, SetupError
 from rules.dice import Dice
 
@@ -154,48 +155,90 @@ def tiny_png(view: dict[str, Any]) -> bytes:
     return out.getvalue()
 
 
-def make_front():
-    """The toy game's front end (not registered: tests/bot/conftest.py registers it for each test)."""
-    from bot.games import BaseFront, ButtonSpec
+# The toy's unit: registered by tests/bot/conftest.py for each test, through bot.games.register -----------
 
-    class ToyFront(BaseFront):
-        key = "toy"
-        title = "Race to Ten"
-        uses_new = frozenset({"track"})
-        uses_join = frozenset({"colour"})
+TRACKS = ("short", "long")
+COLOURS = ("red", "blue", "green")
 
-        def setup_options(self, raw):
-            opts, notes = super().setup_options(raw)
-            if "track" in opts and opts["track"] not in ("short", "long"):
-                raise SetupError(f"unknown track {opts['track']!r}: choose short or long")
-            return opts, notes
 
-        def seat_options(self, raw, setup, taken):
-            opts, notes = super().seat_options(raw, setup, taken)
-            colour = opts.get("colour")
-            if colour is not None:
-                if colour not in ("red", "blue", "green"):
-                    raise SetupError(f"no colour {colour!r}: choose red, blue or green")
-                if any(t.get("colour") == colour for t in taken):
-                    raise SetupError(f"{colour} is taken")
-            return opts, notes
+def _tracks(ask: Ask) -> list[tuple[str, str]]:
+    return [(t, t) for t in TRACKS if t.startswith(ask.current)]
 
-        def choices(self, field, current, setup=None, taken=()):
-            if field == "track":
-                return [(t, t) for t in ("short", "long") if t.startswith(current)]
-            if field == "colour":
-                used = {t.get("colour") for t in taken}
-                return [(c, c) for c in ("red", "blue", "green") if c not in used and c.startswith(current)]
-            return []
 
-        def picture(self, view, events):
-            return tiny_png(view)
+def _colours(ask: Ask) -> list[tuple[str, str]]:
+    used = {t.get("colour") for t in ask.taken}
+    return [(c, c) for c in COLOURS if c not in used and c.startswith(ask.current)]
 
-        def buttons(self, game, seat):
-            acts = [str(a) for a in game.legal_actions()]
-            if acts == ["roll"]:
-                return [ButtonSpec("Roll", "roll", "primary")]
-            return [ButtonSpec(f"Move {a.split()[1]}", a, "success") for a in acts if a.startswith("move")] + [
-                ButtonSpec("Pass", "pass", "secondary")]
 
-    return ToyFront()
+class ToyUnit(GameUnit):
+    """Race to Ten as a game unit: setup options, buttons, a picture, a hidden card; no command group."""
+
+    rules = ToyGame
+    new_options = (Option("track", "Short or long", complete=_tracks),)
+    join_options = (Option("colour", "Your colour", complete=_colours),)
+
+    def setup_options(self, raw):
+        opts, notes = super().setup_options(raw)
+        if "track" in opts and opts["track"] not in TRACKS:
+            raise SetupError(f"unknown track {opts['track']!r}: choose short or long")
+        return opts, notes
+
+    def seat_options(self, raw, setup, taken):
+        opts, notes = super().seat_options(raw, setup, taken)
+        colour = opts.get("colour")
+        if colour is not None:
+            if colour not in COLOURS:
+                raise SetupError(f"no colour {colour!r}: choose red, blue or green")
+            if any(t.get("colour") == colour for t in taken):
+                raise SetupError(f"{colour} is taken")
+        return opts, notes
+
+    def picture(self, view, events):
+        return tiny_png(view)
+
+    def buttons(self, game, seat):
+        acts = [str(a) for a in game.legal_actions()]
+        if acts == ["roll"]:
+            return [ButtonSpec("Roll", "roll", "primary")]
+        return [ButtonSpec(f"Move {a.split()[1]}", a, "success") for a in acts if a.startswith("move")] + [
+            ButtonSpec("Pass", "pass", "secondary")]
+
+    def hand_text(self, game, seat):
+        return f"Your card is {game.cards[seat]}."
+
+    def standings(self, game):
+        won = set(game.winners)
+        order = sorted(range(len(game.pos)), key=lambda s: (s not in won, -game.pos[s], s))
+        return Standings(("Name", "Square"), [(s, (game.names[s], str(game.pos[s]))) for s in order])
+
+    def progress(self, game):
+        return f"move {game.ply:>4}  " + "  ".join(f"{n} at {p}" for n, p in zip(game.names, game.pos, strict=True)), \
+            tuple(game.pos)
+
+
+def _move(ask: Ask) -> str:
+    n = ask.values["steps"]
+    if ask.legal and f"move {n}" not in {str(a) for a in ask.legal}:
+        raise Refusal(f"You can move at most {ask.game.rolled}.")
+    return f"move {n}"
+
+
+TOY_COMMANDS = CommandGroup(
+    name="toy",
+    description="Play Race to Ten in this channel",
+    no_game="There is no Race to Ten in this channel. Start one with `/game new game:toy`.",
+    no_seat="You have no card in this game.",
+    commands=(
+        Command.fixed("roll", "Roll the die"),
+        Command("move", "Move forward", (Option("steps", "How far (1 to 6)", "integer", required=True, low=1, high=6),),
+                play=_move),
+        Command.fixed("pass", "End your turn without moving"),
+        Command("card", "Your hidden card, only for you", look=True),
+    ),
+)
+
+
+class ToyUnitWithCommands(ToyUnit):
+    """The toy with its own ``/toy`` command group, described as data like the real games' groups."""
+
+    commands = TOY_COMMANDS

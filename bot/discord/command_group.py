@@ -1,0 +1,216 @@
+"""Slash commands built from commands described as data (:mod:`bot.games.unit`): a game's own group
+(``/race``) and the per-game options of ``/game new`` and ``/game join``.
+
+:func:`make_command` turns an option list into a discord.py command: the callback's signature is made
+from the options (types, ``Range`` limits, required or not), then the usual decorators add descriptions,
+fixed choices and autocomplete. Discord does not enforce ranges on what arrives, so every value is
+checked again here (:meth:`Option.check`) before anything else happens.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import logging
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from typing import Any, Optional
+
+import discord
+from discord import app_commands
+
+from bot.discord.replies import send_reply
+from bot.games import options as opt
+from bot.games.unit import Ask, Command, GameUnit, Option, Refusal
+from bot.service import Reply, Service, may_act, refuse
+
+log = logging.getLogger(__name__)
+
+Choice = app_commands.Choice
+Run = Callable[[discord.Interaction, dict[str, Any]], Awaitable[None]]
+Source = Callable[[discord.Interaction, Option, str], Awaitable[list[tuple[str, str]]]]
+
+MAX_CHOICES = 25
+
+
+def service_of(interaction: discord.Interaction) -> Service:
+    return interaction.client.service  # type: ignore[attr-defined,no-any-return]
+
+
+def as_choices(pairs: Sequence[tuple[str, str]]) -> list[Choice[str]]:
+    """Autocomplete choices within Discord's limits (25, names and values of at most 100 characters); a
+    value too long to send whole is left out rather than cut."""
+    fits = [(name, value) for name, value in pairs if 0 < len(value) <= 100]
+    return [Choice(name=(name or value)[:100], value=value) for name, value in fits[:MAX_CHOICES]]
+
+
+def _annotation(option: Option) -> Any:
+    if option.type == "flag":
+        base: Any = bool
+    elif option.type == "integer":
+        base = app_commands.Range[int, option.low, option.high] if option.low is not None and option.high is not None \
+            else int
+    else:
+        base = str
+    return base if option.required else Optional[base]  # noqa: UP045 (discord.py reads typing's Optional)
+
+
+def make_command(name: str, description: str, options: Sequence[Option], run: Run,
+                 source: Source | None = None) -> app_commands.Command[Any, ..., Any]:
+    """A slash command whose options are ``options``; ``run(interaction, values)`` gets the raw values by
+    option name, ``source(interaction, option, current)`` answers autocomplete of options that have one."""
+
+    async def callback(interaction: discord.Interaction, **values: Any) -> None:
+        await run(interaction, values)
+
+    params = [inspect.Parameter("interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                                annotation=discord.Interaction)]
+    for option in sorted(options, key=lambda o: not o.required):
+        params.append(inspect.Parameter(option.name, inspect.Parameter.KEYWORD_ONLY, annotation=_annotation(option),
+                                        default=inspect.Parameter.empty if option.required else None))
+    callback.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
+    callback.__name__ = callback.__qualname__ = name.replace("-", "_")
+    if options:
+        app_commands.describe(**{o.name: o.description[:100] for o in options})(callback)
+    fixed = {o.name: [Choice(name=n, value=v) for n, v in o.choices] for o in options if o.choices}
+    if fixed:
+        app_commands.choices(**fixed)(callback)
+    if source is not None:
+        completed = {o.name: _completer(o, source) for o in options if o.complete is not None and not o.choices}
+        if completed:
+            app_commands.autocomplete(**completed)(callback)
+    return app_commands.Command(name=name, description=description[:100], callback=callback)
+
+
+def _completer(option: Option, source: Source) -> Callable[..., Awaitable[list[Choice[str]]]]:
+    async def complete(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
+        return as_choices(await source(interaction, option, current or ""))
+
+    complete.__name__ = complete.__qualname__ = f"{option.name}_autocomplete"
+    return complete
+
+
+def check_values(options: Sequence[Option], values: Mapping[str, Any]) -> dict[str, Any]:
+    """Every option's value checked (None for those not given); raises :class:`BadOption`."""
+    return {o.name: o.check(values.get(o.name)) for o in options}
+
+
+def typed_so_far(interaction: discord.Interaction, options: Sequence[Option]) -> dict[str, Any]:
+    """The values of the other options as typed so far (for autocomplete)."""
+    return {o.name: getattr(interaction.namespace, o.name, None) for o in options}
+
+
+class GameCommandGroup(app_commands.Group):
+    """A game's own command group (``/race``), built from its :class:`~bot.games.unit.CommandGroup`.
+
+    Each command checks its options, then that the channel plays this game, then builds the action's
+    notation from the data's ``play`` (a :class:`Refusal` is answered privately) and hands it to the
+    service, which checks turn and legality like every other way of playing."""
+
+    def __init__(self, unit: GameUnit) -> None:
+        spec = unit.commands
+        assert spec is not None
+        super().__init__(name=spec.name, description=spec.description[:100], guild_only=True)
+        self.unit = unit
+        self.spec = spec
+        for command in spec.commands:
+            self.add_command(make_command(command.name, command.description, command.options,
+                                          self._runner(command), self._source(command)))
+
+    # Reading the channel -----------------------------------------------------------------------
+
+    async def _state(self, interaction: discord.Interaction) -> tuple[Any, Any, int | None]:
+        """The channel's record, running game and the asker's seat, when the channel plays this game."""
+        if interaction.channel_id is None:
+            return None, None, None
+        rec, game, seat = await service_of(interaction).current(interaction.channel_id, interaction.user.id)
+        if rec is None or rec.game_key != self.unit.key:
+            return None, None, None
+        return rec, game, seat
+
+    async def _channel_problem(self, interaction: discord.Interaction) -> Reply | None:
+        """A refusal when the channel holds no game of this kind (another game, or none)."""
+        assert interaction.channel_id is not None
+        rec = await service_of(interaction).store.channel_game(interaction.channel_id)
+        if rec is None:
+            return refuse(self.spec.no_game)
+        if rec.game_key != self.unit.key:
+            return refuse(f"This channel is playing `{rec.game_key}`, not {self.unit.title}. "
+                          f"`/game status` shows it.")
+        return None
+
+    @staticmethod
+    def _legal_of(game: Any, seat: int | None) -> Callable[[], list[Any]]:
+        def legal() -> list[Any]:
+            if game is None or seat is None or game.is_over or not may_act(game, seat):
+                return []
+            return list(game.legal_actions())
+
+        return legal
+
+    # Commands ----------------------------------------------------------------------------------
+
+    def _runner(self, command: Command) -> Run:
+        async def run(interaction: discord.Interaction, values: dict[str, Any]) -> None:
+            try:
+                checked = check_values(command.options, values)
+            except opt.BadOption as exc:
+                await send_reply(interaction, refuse(f"{exc} Nothing was changed."))
+                return
+            problem = await self._channel_problem(interaction)
+            if problem is not None:
+                await send_reply(interaction, problem)
+                return
+            if command.look:
+                await self._look(interaction)
+            else:
+                await self._play(interaction, command, checked)
+
+        return run
+
+    async def _play(self, interaction: discord.Interaction, command: Command, values: dict[str, Any]) -> None:
+        assert command.play is not None and interaction.channel_id is not None
+        _, game, seat = await self._state(interaction)
+        ask = Ask(game=game, seat=seat, values=values, legal_of=self._legal_of(game, seat))
+        try:
+            text = await asyncio.to_thread(command.play, ask)  # a long roll's whole moves take a while
+        except Refusal as exc:
+            await send_reply(interaction, refuse(f"{exc} Nothing was changed."))
+            return
+        await send_reply(interaction, await service_of(interaction).act(interaction.channel_id,
+                                                                       interaction.user.id, text))
+
+    async def _look(self, interaction: discord.Interaction) -> None:
+        """The asker's hidden things and player card, only for them."""
+        rec, game, seat = await self._state(interaction)
+        if game is None:
+            await send_reply(interaction, refuse(self.spec.not_started))
+            return
+        if seat is None:
+            await send_reply(interaction, refuse(self.spec.no_seat))
+            return
+        view = game.view(seat)
+        try:
+            png = await asyncio.to_thread(self.unit.card_picture, view, seat)
+        except Exception:
+            log.exception("drawing the player card failed")
+            png = None
+        text = self.unit.hand_text(game, seat) or "Nothing is hidden in this game."
+        await send_reply(interaction, Reply(text, ephemeral=True, png=png, filename=self.unit.card_filename,
+                                            game_id=rec.id))
+
+    # Autocomplete ------------------------------------------------------------------------------
+
+    def _source(self, command: Command) -> Source:
+        async def source(interaction: discord.Interaction, option: Option, current: str) -> list[tuple[str, str]]:
+            assert option.complete is not None
+            _, game, seat = await self._state(interaction)
+            ask = Ask(game=game, seat=seat, current=current, values=typed_so_far(interaction, command.options),
+                      legal_of=self._legal_of(game, seat))
+            return list(await asyncio.to_thread(lambda: list(option.complete(ask))))  # type: ignore[misc]
+
+        return source
+
+
+def game_groups(units: Sequence[GameUnit]) -> list[GameCommandGroup]:
+    """The command group of every game that has one."""
+    return [GameCommandGroup(unit) for unit in units if unit.commands is not None]

@@ -1,0 +1,123 @@
+"""The unit of Junkyard for a piecepack: ``/piecepack roll`` and ``/piecepack move``, destination
+buttons, the picture, the status lines and the standings."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+from bot.drivers.piecepack import GreedyDriver
+from bot.games.unit import (
+    Ask,
+    ButtonSpec,
+    Command,
+    CommandGroup,
+    DriverFactory,
+    GameUnit,
+    LookupSource,
+    Option,
+    Standings,
+)
+from render.piecepack import piecepack_png
+from rules.contract import Event, Game
+from rules.piecepack import PiecepackGame
+
+#: Discord shows at most 25 buttons; a roll of 5 rarely opens more than a dozen squares.
+MAX_DESTINATIONS = 20
+
+
+def destinations(game: Game | None) -> dict[str, Any]:
+    """Legal destination square → full-path move, empty outside the move phase."""
+    fn = getattr(game, "destinations", None)
+    if fn is None or game is None or game.is_over:
+        return {}
+    try:
+        return dict(fn())
+    except Exception:  # not in the move phase
+        return {}
+
+
+def destination_choices(ask: Ask) -> list[tuple[str, str]]:
+    """Squares the pawn can reach with the roll, named with their path; matched by square or path."""
+    cur = ask.current.strip().lower()
+    out = []
+    for square, move in destinations(ask.game).items():
+        path = str(move).removeprefix("move ")
+        if square.startswith(cur) or path.startswith(cur):
+            out.append((f"{square} (via {path})", square))
+    return out
+
+
+PIECEPACK_COMMANDS = CommandGroup(
+    name="piecepack",
+    description="Play Junkyard for a piecepack in this channel",
+    no_game="There is no piecepack game in this channel. Start one with `/game new game:piecepack`.",
+    commands=(
+        Command.fixed("roll", "Roll the die"),
+        Command("move", "Move your pawn: to a square (c2) or along a path (b1-b2-c2)", (
+            Option("to", "Destination square or full path; start typing for the legal ones", required=True,
+                   limit=60, complete=destination_choices),), play=lambda ask: f"move {ask.value('to')}"),
+    ),
+)
+
+
+class PiecepackUnit(GameUnit):
+    rules = PiecepackGame
+    commands = PIECEPACK_COMMANDS
+    drivers: ClassVar[Mapping[str, DriverFactory]] = {"smart": GreedyDriver}
+    lookup = LookupSource("rules.piecepack")
+
+    def picture(self, view: dict[str, Any], events: Sequence[Event]) -> bytes | None:
+        return piecepack_png(view, list(events))
+
+    def describe(self, game: Game, viewer: int | None) -> str:
+        view = game.view(viewer)
+        lines = []
+        for s in view["seats"]:
+            stack = " ".join(s["trash"]) or "no trash"
+            extra = ", carrying the good stuff" if s["carrying"] else ""
+            lines.append(f"{s['label']} on {s['square']} (home corner {s['corner']}): {stack}{extra}")
+        if view["carrier"] is None and not game.is_over:
+            lines.append(f"The good stuff lies in the centre ({view['centre']}).")
+        return super().describe(game, viewer) + "\n" + "\n".join(lines)
+
+    def buttons(self, game: Game, seat: int) -> list[ButtonSpec]:
+        if game.is_over or game.to_act != seat:
+            return []
+        dests = destinations(game)
+        if dests:
+            return [ButtonSpec(f"→ {sq}", str(move), "success") for sq, move in list(dests.items())[:MAX_DESTINATIONS]]
+        return [ButtonSpec("Roll", "roll", "primary")] if any(str(a) == "roll" for a in game.legal_actions()) else []
+
+    # The terminal and the demo -----------------------------------------------------------------
+
+    def seat_label(self, game: Game, seat: int) -> str:
+        name = game.seat_names[seat]
+        suit = game.view(None)["seats"][seat]["suit"]
+        return f"{name} ({suit})" if suit != name else name
+
+    def short_list(self, game: Game, seat: int) -> list[tuple[str, str]]:
+        dests = destinations(game)
+        if dests:
+            return [(f"move {sq}", f"path {str(m).removeprefix('move ')}") for sq, m in dests.items()]
+        return super().short_list(game, seat)
+
+    def situation(self, game: Game) -> str:
+        view = game.view(None)
+        return f"You rolled {view['roll']}: move exactly that far" if view.get("phase") == "move" else ""
+
+    def standings(self, game: Game) -> Standings:
+        won = set(game.winners)
+        seats = game.view(None)["seats"]
+        order = sorted(seats, key=lambda s: (s["seat"] not in won, not s["carrying"], len(s["trash"]), s["seat"]))
+        return Standings(("Name", "Suit", "Trash", "Good stuff"),
+                         [(s["seat"], (s["name"], s["suit"], " ".join(s["trash"]) or "none",
+                                       "carrying" if s["carrying"] else "")) for s in order])
+
+    def progress(self, game: Game) -> tuple[str, Any]:
+        seats = game.view(None)["seats"]
+        parts = [f"{s['suit']}: {len(s['trash'])} trash" + (", carrying" if s["carrying"] else "") for s in seats]
+        return f"move {game.ply:>4}  " + "  ".join(parts), tuple((len(s["trash"]), s["carrying"]) for s in seats)
+
+
+GAME = PiecepackUnit()

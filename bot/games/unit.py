@@ -1,0 +1,361 @@
+"""What a game unit is made of: options, commands described as data, buttons, and :class:`GameUnit`, the
+one object a game registers with everything it offers.
+
+Nothing here imports discord.py: the Discord front turns these descriptions into slash commands
+(:mod:`bot.discord.command_group`), the terminal and ``junkyard demo`` call the hooks directly.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
+
+from bot.games import options as opt
+from rules.contract import Event, Game, SetupError
+
+if TYPE_CHECKING:
+    from bot.drivers.base import Driver
+
+ButtonStyle = Literal["primary", "secondary", "success", "danger"]
+OptionType = Literal["text", "integer", "flag"]
+
+#: Discord allows 25 buttons on a message (5 rows of 5); we offer fewer so the choice stays clear.
+MAX_BUTTONS = 10
+#: autocomplete shows at most 25 choices
+MAX_CHOICES = 25
+
+
+@dataclass(frozen=True, slots=True)
+class ButtonSpec:
+    """A button to offer: its label, the action notation it plays, and its colour."""
+
+    label: str
+    action: str
+    style: ButtonStyle = "secondary"
+
+
+class Refusal(Exception):
+    """A command's options make no action: the message tells the player what is wrong and what is allowed."""
+
+
+# Asking: what a builder or an autocomplete source knows ----------------------------------------------
+
+
+@dataclass
+class Ask:
+    """What a command builder or an autocomplete source may look at. ``values`` holds the options given
+    (checked when building, as typed so far when completing); ``setup`` and ``taken`` are the lobby's
+    options and the other seats' options (for ``/game join``). ``legal`` is the asker's legal actions,
+    empty when it is not theirs to act; it is worked out on first use."""
+
+    game: Game | None = None
+    seat: int | None = None
+    current: str = ""
+    values: Mapping[str, Any] = field(default_factory=dict)
+    setup: Mapping[str, Any] = field(default_factory=dict)
+    taken: Sequence[Mapping[str, Any]] = ()
+    legal_of: Callable[[], list[Any]] | None = None
+    _legal: list[Any] | None = None
+
+    @property
+    def legal(self) -> list[Any]:
+        if self._legal is None:
+            self._legal = list(self.legal_of()) if self.legal_of is not None else []
+        return self._legal
+
+    def value(self, name: str) -> str:
+        """An option's value as text ("" when absent)."""
+        v = self.values.get(name)
+        return "" if v is None else str(v)
+
+
+Complete = Callable[[Ask], Iterable[tuple[str, str]]]
+
+
+@dataclass(frozen=True)
+class Option:
+    """One option of a command or of the setup: name, type, limits, fixed choices or an autocomplete
+    source (``complete(ask) -> [(name, value)]``, already matched against ``ask.current``)."""
+
+    name: str
+    description: str
+    type: OptionType = "text"
+    required: bool = False
+    low: int | None = None
+    high: int | None = None
+    #: longest text accepted
+    limit: int = opt.MAX_TEXT
+    choices: tuple[tuple[str, str], ...] = ()
+    complete: Complete | None = None
+
+    def check(self, value: Any) -> Any:
+        """The value, checked against type, range, length and fixed choices; raises :class:`BadOption`."""
+        if self.type == "integer":
+            low = self.low if self.low is not None else -(2**53)
+            high = self.high if self.high is not None else 2**53
+            number = opt.integer(self.name, value, low, high)
+            if number is None and self.required:
+                raise opt.BadOption(f"`{self.name}` is required.")
+            return number
+        if self.type == "flag":
+            return opt.flag(self.name, value)
+        checked = opt.text(self.name, value, required=self.required, limit=self.limit)
+        values = [v for _, v in self.choices]
+        if checked is not None and values and checked not in values:
+            raise opt.BadOption(f"`{self.name}` is {' or '.join(values)}.")
+        return checked
+
+
+@dataclass(frozen=True)
+class Command:
+    """One command of a game's group, as data. ``play(ask)`` builds the action's notation from the checked
+    options (raise :class:`Refusal` for options that make no action); the service plays it. A ``look``
+    command plays nothing: it shows the asker their hidden things (:meth:`GameUnit.hand_text`) and their
+    player card (:meth:`GameUnit.card_picture`), privately."""
+
+    name: str
+    description: str
+    options: tuple[Option, ...] = ()
+    play: Callable[[Ask], str] | None = None
+    look: bool = False
+
+    @staticmethod
+    def fixed(name: str, description: str, action: str | None = None) -> Command:
+        """A command without options that always plays the same action (its own name by default)."""
+        text = action or name
+        return Command(name, description, play=lambda ask: text)
+
+
+@dataclass(frozen=True)
+class CommandGroup:
+    """A game's own slash command group (``/race``), and what it answers when it cannot be used."""
+
+    name: str
+    description: str
+    commands: tuple[Command, ...]
+    #: the channel has no game of this kind
+    no_game: str
+    #: a ``look`` command before the game started, and by someone without a seat
+    not_started: str = "The game hasn't started yet; `/game start` begins it."
+    no_seat: str = "You have no seat in this game."
+
+    def command(self, name: str) -> Command:
+        for c in self.commands:
+            if c.name == name:
+                return c
+        raise KeyError(f"/{self.name} has no command {name!r}")
+
+
+# Matching typed text ---------------------------------------------------------------------------------
+
+
+def fuzzy(pairs: Iterable[tuple[str, str]], typed: str, limit: int = MAX_CHOICES) -> list[tuple[str, str]]:
+    """(name, value) pairs matching ``typed``: prefixes first, then substrings, then letters in order,
+    then close spellings; at most ``limit``, none with a value over 100 characters."""
+    items = [(n, v) for n, v in pairs if 0 < len(v) <= 100]
+    cur = " ".join(typed.lower().split())
+    if not cur:
+        return items[:limit]
+    tiers: list[list[tuple[str, str]]] = [[], [], [], []]
+    for name, value in items:
+        hay = f"{value.lower()} {name.lower()}"
+        if value.lower().startswith(cur) or name.lower().startswith(cur):
+            tiers[0].append((name, value))
+        elif cur in hay:
+            tiers[1].append((name, value))
+        elif _subsequence(cur.replace(" ", ""), hay.replace(" ", "")):
+            tiers[2].append((name, value))
+        elif difflib.SequenceMatcher(None, cur, value.lower()).ratio() >= 0.6:
+            tiers[3].append((name, value))
+    return [p for tier in tiers for p in tier][:limit]
+
+
+def _subsequence(needle: str, hay: str) -> bool:
+    it = iter(hay)
+    return all(ch in it for ch in needle)
+
+
+# The unit --------------------------------------------------------------------------------------------
+
+DriverFactory = Callable[[int], "Driver"]
+
+
+@dataclass(frozen=True)
+class LookupSource:
+    """Where a game's rule-lookup entries live: a package and a file inside it."""
+
+    package: str
+    path: tuple[str, ...] = ("data", "lookup.toml")
+
+
+@dataclass(frozen=True)
+class Standings:
+    """The final table: column heads, and one row per seat in finishing order (winners first)."""
+
+    head: tuple[str, ...]
+    rows: list[tuple[int, tuple[str, ...]]]
+
+
+class GameUnit:
+    """Everything one game offers, registered once in :mod:`bot.games`. A game subclasses this, sets the
+    class attributes and overrides the hooks it needs; the defaults serve a game with plain text.
+
+    - ``rules``: the rules class (its key, title, seats and notation);
+    - ``new_options`` / ``join_options``: what ``/game new`` and ``/game join`` offer for this game,
+      checked by :meth:`setup_options` and :meth:`seat_options` in the service;
+    - ``commands``: the game's own command group as data (or None);
+    - ``drivers``: computer players by kind (``"random"`` serves every game without listing it);
+    - ``lookup``: where its rule-lookup entries are;
+    - pictures (:meth:`picture`, :meth:`card_picture`, :meth:`replay`), words (:meth:`narrate`,
+      :meth:`describe`), buttons, and the hooks of the terminal and the demo.
+    """
+
+    rules: ClassVar[type[Game]]
+    key: ClassVar[str]
+    title: ClassVar[str]
+    new_options: ClassVar[tuple[Option, ...]] = ()
+    join_options: ClassVar[tuple[Option, ...]] = ()
+    commands: ClassVar[CommandGroup | None] = None
+    drivers: ClassVar[Mapping[str, DriverFactory]] = {}
+    lookup: ClassVar[LookupSource | None] = None
+    #: command-line tools the game adds (``junkyard track``): name → module with ``add_arguments``, ``run``
+    tools: ClassVar[Mapping[str, str]] = {}
+    #: how many play when nobody says (``junkyard play``/``demo``); the fewest the rules allow by default
+    default_players: ClassVar[int | None] = None
+    #: the file name of the player card picture
+    card_filename: ClassVar[str] = "card.png"
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        rules = cls.__dict__.get("rules")
+        if rules is not None:
+            cls.key = cls.__dict__.get("key", rules.key)
+            cls.title = cls.__dict__.get("title", rules.title)
+
+    @property
+    def players(self) -> int:
+        return self.default_players or self.rules.min_seats
+
+    # Setup -------------------------------------------------------------------------------------
+
+    def _checked(self, raw: Mapping[str, Any], offered: Sequence[Option]) -> tuple[dict[str, Any], list[str]]:
+        by_name = {o.name: o for o in offered}
+        out: dict[str, Any] = {}
+        notes = []
+        for name, value in raw.items():
+            option = by_name.get(name)
+            if option is None:
+                notes.append(f"`{name}` is not used by {self.title}; ignored.")
+                continue
+            try:
+                checked = option.check(value)
+            except opt.BadOption as exc:
+                raise SetupError(str(exc)) from None
+            if checked is not None:
+                out[name] = checked
+        return out, notes
+
+    def setup_options(self, raw: Mapping[str, Any]) -> tuple[dict[str, Any], list[str]]:
+        """Check ``/game new`` options (only those given); return the game's ``options`` and notes for the
+        player (an option this game ignores). Raise :class:`SetupError` saying what is allowed."""
+        return self._checked(raw, self.new_options)
+
+    def seat_options(self, raw: Mapping[str, Any], setup: Mapping[str, Any], taken: Sequence[Mapping[str, Any]]
+                     ) -> tuple[dict[str, Any], list[str]]:
+        """Check ``/game join`` options against the game's options and the other seats' choices."""
+        return self._checked(raw, self.join_options)
+
+    def choices(self, field: str, current: str, setup: Mapping[str, Any] | None = None,
+                taken: Sequence[Mapping[str, Any]] = ()) -> list[tuple[str, str]]:
+        """Autocomplete (name, value) pairs for a setup or seat option, from its source."""
+        for option in (*self.new_options, *self.join_options):
+            if option.name == field and option.complete is not None:
+                ask = Ask(current=current, setup=setup or {}, taken=taken)
+                return list(option.complete(ask))[:MAX_CHOICES]
+        return []
+
+    # Pictures and words ------------------------------------------------------------------------
+
+    def picture(self, view: dict[str, Any], events: Sequence[Event]) -> bytes | None:
+        """PNG of a view with the last events highlighted; called in a worker thread."""
+        return None
+
+    def card_picture(self, view: dict[str, Any], seat: int) -> bytes | None:
+        """PNG of ``seat``'s player card with its hidden things (only for that seat's eyes)."""
+        return None
+
+    def replay(self, setup: Mapping[str, Any], seed: int, actions: Sequence[str], cell_size: int | None = None
+               ) -> tuple[bytes, int] | None:
+        """An animated GIF of a game from its log, and its number of frames; None if the game has none."""
+        return None
+
+    @property
+    def has_replay(self) -> bool:
+        """Whether the game draws animated replays (it overrides :meth:`replay`)."""
+        return type(self).replay is not GameUnit.replay
+
+    def narrate(self, events: Sequence[Event]) -> str:
+        """One line (or a few) telling what happened; shows ``event.secret`` when it is set."""
+        parts = [f"{e.text} {e.secret}" if e.secret else e.text for e in events]
+        return " ".join(p for p in parts if p)
+
+    def describe(self, game: Game, viewer: int | None) -> str:
+        """Status text for ``viewer``: standings, whose turn, and that seat's hidden things if any."""
+        names = game.seat_names
+        if game.is_over:
+            won = ", ".join(names[s] for s in game.winners) or "nobody"
+            return f"{self.title}: finished after {game.ply} moves. Winner: {won}."
+        turn = game.to_act
+        who = names[turn] if turn is not None else "nobody"
+        return f"{self.title}, move {game.ply}: {who} to act."
+
+    def buttons(self, game: Game, seat: int) -> list[ButtonSpec]:
+        """Buttons for the common moves of ``seat`` now, each a legal action."""
+        if game.is_over or game.to_act != seat:
+            return []
+        acts = [str(a) for a in game.legal_actions()]
+        if len(acts) > 5:
+            return []
+        return [ButtonSpec(a, a, "primary" if i == 0 else "secondary") for i, a in enumerate(acts)]
+
+    # The terminal and the demo -----------------------------------------------------------------
+
+    def hand_text(self, game: Game, seat: int) -> str:
+        """What only ``seat`` may know (empty when the game hides nothing)."""
+        return ""
+
+    def seat_label(self, game: Game, seat: int) -> str:
+        """How a seat is named in a turn header: ``Player 2 (blue)``."""
+        return game.seat_names[seat]
+
+    def short_list(self, game: Game, seat: int) -> list[tuple[str, str]]:
+        """The moves worth offering ``seat`` now as (action, hint); the caller checks that it may act."""
+        return [(str(a), "") for a in game.legal_actions()]
+
+    def situation(self, game: Game) -> str:
+        """Where the turn stands, in a few words (empty when there is nothing to say)."""
+        return ""
+
+    def expand(self, game: Game, text: str) -> str:
+        """A shorthand typed at the terminal, in the game's notation (unchanged when it is none)."""
+        return text
+
+    def standings(self, game: Game) -> Standings:
+        """The final table; by default the winners first, then seat order."""
+        won = set(game.winners)
+        order = sorted(range(len(game.seat_names)), key=lambda s: (s not in won, s))
+        return Standings(("Name",), [(s, (game.seat_names[s],)) for s in order])
+
+    def progress(self, game: Game) -> tuple[str, Any]:
+        """A progress line for ``junkyard demo``, and what must change for a new line on a non-terminal."""
+        return "", game.ply // 50
+
+    def table_title(self, game: Game, players: str) -> str:
+        """The demo's heading: the game, where it is played and by whom."""
+        return f"{self.title}: {players}"
+
+
+__all__ = ["MAX_BUTTONS", "MAX_CHOICES", "Ask", "ButtonSpec", "ButtonStyle", "Command", "CommandGroup", "Complete",
+           "DriverFactory", "GameUnit", "LookupSource", "Option", "OptionType", "Refusal", "Standings", "fuzzy"]
