@@ -1,0 +1,1072 @@
+"""Schrottplatz Rally: scrap cars race round a lane track, parking for parts on the way.
+
+Rules come from ``rulebooks/schrottplatz-rally.de.txt`` (its sections are cited by their German titles,
+"Rundenablauf C" and so on) and the house rulings S1–S9 in ``RULINGS.md``; the decisions this package had
+to make beyond both are listed in its README ("Decisions").
+
+A turn is one ``roll`` (lever, booster and die in one action), then one ``move`` or ``park`` (two with the
+booster). A roll that cannot be used (a mis-shift, a car with no way forward) ends the turn by itself
+inside the ``roll`` action, so the player to act always has a legal action and there is no ``pass``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Self
+
+from rules.contract import Event, Game, IllegalAction, NotationError, SetupError
+from rules.dice import Dice
+from rules.rally import board as B
+from rules.rally.actions import Action, Move, Park, Path, Repair, Roll, parse_syntax
+from rules.rally.texts import COLOUR_KEYS, say
+from rules.rally.track import STOP, WAITING, Course, Track, find_track
+from rules.registry import register
+
+TURN, MOVE, OVER = "turn", "move", "over"
+_PHASES = (TURN, MOVE, OVER)
+MAX_LANE_CHANGES = 2
+DEFAULT_LAPS = 3
+MULTI = (WAITING, STOP)  # places that hold any number of cars
+
+# How a move ends
+DRIVE, PARK, PIT, HALT, SPIN, CRASH, SQUEEZE = "drive", "park", "pit", "halt", "spin", "accident", "squeeze"
+
+
+class Refusal(IllegalAction):
+    """An illegal action with its catalogue id and parameters, so a front end can say it in German."""
+
+    def __init__(self, msg: str, **params: Any) -> None:
+        self.msg, self.params = msg, params
+        super().__init__(say(msg, "en", **params))
+
+
+@dataclass
+class Car:
+    """One car: where it is, its board, its supplies and counters."""
+
+    at: str
+    progress: int  # rows driven from the arch: (lap - 1) * rows + offset; negative on the grid
+    gears: list[str]
+    fuel: int = B.START_FUEL
+    lever: str = "green"
+    stops: int = 0
+    restart: bool = True  # the next roll must be green (S3)
+    repair: int = 0  # 1: forced to park, gear 1 still broken; 2: may still take the parts for gear 2 (S6)
+    parked: int | None = None  # the car's place on the parking bar (order of parking), while it is parked
+    since: int = 0  # when it reached its place (orders cars sharing the waiting cell or stop sign)
+
+    def reserve(self) -> dict[str, int]:
+        """S7: everything the player owns that is not on the car (or, for mechanics, on the counters)."""
+        return {
+            "mechanic": B.TOTALS["mechanic"] - B.ON_COUNTERS - B.count(self.gears, "M"),
+            "body": B.TOTALS["body"] - B.count(self.gears, "B"),
+            "engine": B.TOTALS["engine"] - B.count(self.gears, "E"),
+            "fuel": B.TOTALS["fuel"] - self.fuel,
+        }
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"at": self.at, "progress": self.progress, "gears": list(self.gears), "fuel": self.fuel,
+                "lever": self.lever, "stops": self.stops, "restart": self.restart, "repair": self.repair,
+                "parked": self.parked, "since": self.since}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Car:
+        return cls(d["at"], d["progress"], list(d["gears"]), d["fuel"], d["lever"], d["stops"], d["restart"],
+                   d["repair"], d["parked"], d["since"])
+
+
+@dataclass(frozen=True)
+class Ending:
+    """One way a move can end: the cell, the cells driven (start excluded), and what happens there."""
+
+    cell: str
+    path: tuple[str, ...]
+    kind: str
+    progress: int  # the car's progress once there
+    changes: int = 0
+
+
+@dataclass
+class _Search:
+    """The result of a move search: the endings and every path that reaches each."""
+
+    endings: dict[str, Ending] = field(default_factory=dict)
+    paths: dict[str, set[tuple[str, ...]]] = field(default_factory=dict)
+    furthest: dict[str, Ending] = field(default_factory=dict)
+    furthest_paths: dict[str, set[tuple[str, ...]]] = field(default_factory=dict)
+    best: int = 0
+
+
+@register
+class RallyGame(Game):
+    """Schrottplatz Rally for 2–6 players. Seat ``i`` drives the car of colour ``COLOUR_KEYS[i]``."""
+
+    key: ClassVar[str] = "rally"
+    title: ClassVar[str] = "Schrottplatz Rally"
+    min_seats: ClassVar[int] = 2
+    max_seats: ClassVar[int] = 6
+    format_version: ClassVar[int] = 1
+
+    def __init__(self, names: list[str], track: Track, clockwise: bool, laps: int, cars: list[Car],
+                 order: list[int], turn_index: int, round_no: int, phase: str, roll: int | None,
+                 points: int | None, boost: str, seq: int, winner: int | None, ply: int,
+                 events: list[Event], last_move: dict[str, Any] | None, dice: Dice) -> None:
+        self.names = names
+        self.track = track
+        self.clockwise = clockwise
+        self.laps = laps
+        self.cars = cars
+        self.order = order
+        self.turn_index = turn_index
+        self.round = round_no
+        self.phase = phase
+        self.roll = roll
+        self.points = points
+        self.boost = boost  # "none", "pending" (a booster move follows this one) or "used"
+        self.seq = seq
+        self.winner = winner
+        self._ply = ply
+        self.events = events
+        self.last_move = last_move
+        self.dice = dice
+        self._cache: tuple[Any, _Search] | None = None
+
+    # Seats and places -----------------------------------------------------------------------------
+
+    @property
+    def n(self) -> int:
+        return len(self.names)
+
+    @property
+    def course(self) -> Course:
+        return self.track.course(self.clockwise)
+
+    @property
+    def turn(self) -> int:
+        return self.order[self.turn_index]
+
+    def who(self, seat: int) -> dict[str, Any]:
+        """Parameters naming a seat in texts."""
+        return {"car": COLOUR_KEYS[seat], "name": self.names[seat]}
+
+    def seat_at(self, place: str) -> int | None:
+        if place in MULTI:
+            return None
+        for seat, car in enumerate(self.cars):
+            if car.at == place:
+                return seat
+        return None
+
+    def occupied(self, exclude: int | None = None) -> set[str]:
+        return {c.at for s, c in enumerate(self.cars) if s != exclude and c.at not in MULTI}
+
+    def row_of(self, place: str) -> int:
+        """The row a place lies beside (its position on the loop)."""
+        if place == WAITING:
+            return self.course.pit_entry
+        if place == STOP:
+            return self.course.pit_exit
+        if place.startswith(WAITING + "."):
+            return self.track.pit.spots[int(place.split(".")[1]) - 1][0]
+        if "." in place:
+            return self.track.area_by_id[place.split(".")[0]].row
+        return int(place[:-1])
+
+    def is_cell(self, place: str) -> bool:
+        return place[-1] in "abc" and place[:-1].isdigit()
+
+    def is_spot(self, place: str) -> bool:
+        return "." in place
+
+    def spot_least(self, spot: str) -> int:
+        """The least number of players for which a spot is open."""
+        area, index = spot.split(".")
+        if area == WAITING:
+            return self.track.pit.spots[int(index) - 1][1]
+        return self.track.area_by_id[area].spots[int(index) - 1]
+
+    def spot_kind(self, spot: str) -> str:
+        area = spot.split(".")[0]
+        return "pit" if area == WAITING else self.track.area_by_id[area].kind
+
+    def valid_place(self, place: str) -> bool:
+        if place in MULTI:
+            return True
+        if self.is_cell(place):
+            return self.track.has_cell(int(place[:-1]), place[-1])
+        if self.is_spot(place):
+            area, _, index = place.partition(".")
+            if not index.isdigit():
+                return False
+            spots = (self.track.pit.spots if area == WAITING
+                     else self.track.area_by_id[area].spots if area in self.track.area_by_id else ())
+            return 1 <= int(index) <= len(spots)
+        return False
+
+    def open_spots(self, area_id: str) -> list[str]:
+        """The spots of a car park (or ``pit``) open to this many players (rule text "Parken", S1)."""
+        if area_id == WAITING:
+            names, least = self.track.pit.spot_names(), [s[1] for s in self.track.pit.spots]
+        else:
+            a = self.track.area_by_id[area_id]
+            names, least = a.spot_names(), list(a.spots)
+        return [nm for nm, lo in zip(names, least, strict=True) if lo <= self.n]
+
+    def laps_done(self, seat: int) -> int:
+        return max(0, self.cars[seat].progress // self.track.length)
+
+    def lap_of(self, seat: int) -> int:
+        """The lap being driven: 0 on the grid before the arch, 1 in the first lap, …"""
+        return self.cars[seat].progress // self.track.length + 1
+
+    # Creation -------------------------------------------------------------------------------------
+
+    @classmethod
+    def _options(cls, options: Any, n: int) -> tuple[Track, bool, int, list[list[str]]]:
+        if not isinstance(options, dict):
+            raise SetupError("`options` must be a mapping.")
+        known = {"track", "laps", "direction", "boards"}
+        unknown = set(options) - known
+        if unknown:
+            raise SetupError(f"Unknown options {', '.join(sorted(map(str, unknown)))}; "
+                             f"{cls.title} knows {', '.join(sorted(known))}.")
+        try:
+            track = find_track(str(options.get("track", "A")))
+        except KeyError as exc:
+            raise SetupError(str(exc.args[0])) from None
+        laps = options.get("laps", DEFAULT_LAPS)
+        if not isinstance(laps, int) or isinstance(laps, bool) or not 1 <= laps <= 5:
+            raise SetupError("`laps` is a whole number from 1 to 5 (S8).")
+        direction = str(options.get("direction", "clockwise")).lower()
+        if direction not in ("clockwise", "anticlockwise", "cw", "acw", "counterclockwise"):
+            raise SetupError("`direction` is `clockwise` or `anticlockwise` (setup step 5).")
+        boards_opt = options.get("boards", [])
+        if isinstance(boards_opt, str):
+            boards_opt = [boards_opt] * n
+        if not isinstance(boards_opt, list) or len(boards_opt) > n:
+            raise SetupError("`boards` is a list with a starting board per seat, such as \"1:M 2:M 3:BE 5:BE\".")
+        boards = []
+        for i in range(n):
+            text = boards_opt[i] if i < len(boards_opt) and boards_opt[i] else B.DEFAULT_BOARD
+            try:
+                gears = B.parse_board(str(text))
+            except ValueError as exc:
+                raise SetupError(f"Seat {i + 1}'s board: {exc}.") from None
+            why = B.check_start_board(gears)
+            if why:
+                raise SetupError(f"Seat {i + 1}'s board: {why} (setup step 2).")
+            boards.append(gears)
+        return track, direction in ("clockwise", "cw"), laps, boards
+
+    @classmethod
+    def _names(cls, seats: Any) -> list[str]:
+        if not isinstance(seats, list) or not cls.min_seats <= len(seats) <= cls.max_seats:
+            raise SetupError(f"{cls.title} needs {cls.min_seats} to {cls.max_seats} seats (S9).")
+        names = []
+        for i, seat in enumerate(seats):
+            name = seat.get("name") if isinstance(seat, dict) else seat
+            if not isinstance(name, str) or not name.strip():
+                raise SetupError(f"Seat {i + 1} needs a name.")
+            names.append(name.strip())
+        return names
+
+    @classmethod
+    def create(cls, setup: dict[str, Any], seed: int) -> Self:
+        """Cars on the grid in the order of a roll-off (setup step 5), boards as chosen, lever green."""
+        if not isinstance(setup, dict):
+            raise SetupError("The setup must be a mapping with `seats` and `options`.")
+        names = cls._names(setup.get("seats"))
+        track, clockwise, laps, boards = cls._options(setup.get("options") or {}, len(names))
+        dice = Dice.seeded(seed)
+        game = cls(names, track, clockwise, laps, [], [], 0, 1, TURN, None, None, "none", 0, None, 0, [], None,
+                   dice)
+        events: list[Event] = []
+        order = game._roll_off(list(range(len(names))), events)
+        grid = game.course.grid(len(names))
+        game.cars = [Car("", 0, boards[s]) for s in range(len(names))]
+        for place, seat in enumerate(order):
+            row = int(grid[place][:-1])
+            game.cars[seat].at = grid[place]
+            game.cars[seat].progress = -game.course.ahead(row, game.course.first_row)
+        game.order = order
+        events.append(game._event("grid", None, {"order": list(order)},
+                                  cars=", ".join(f"{i + 1}. {say('who', 'en', **game.who(s))}"
+                                                 for i, s in enumerate(order))))
+        events.append(game._event("round", None, {"round": 1, "order": list(order)}, round=1))
+        game.events = events
+        return game
+
+    def _roll_off(self, seats: list[int], events: list[Event]) -> list[int]:
+        """Setup step 5: highest roll first; players who tie roll again among themselves for their places."""
+        rolls = {s: self.dice.roll() for s in seats}
+        for s in seats:
+            events.append(self._event("grid_roll", s, {"die": rolls[s]}, die=rolls[s], **self.who(s)))
+        out: list[int] = []
+        for value in sorted(set(rolls.values()), reverse=True):
+            tied = [s for s in seats if rolls[s] == value]
+            if len(tied) > 1:
+                events.append(self._event("grid_tie", None, {"seats": tied, "die": value}, die=value,
+                                          cars=", ".join(say("who", "en", **self.who(s)) for s in tied)))
+                out += self._roll_off(tied, events)
+            else:
+                out += tied
+        return out
+
+    @classmethod
+    def from_position(cls, position: dict[str, Any]) -> Self:
+        """A race in the situation ``position`` describes (see README: "Position format")."""
+        from rules.rally.position import build
+
+        return build(cls, position)
+
+    # Contract properties --------------------------------------------------------------------------
+
+    @property
+    def to_act(self) -> int | None:
+        return None if self.phase == OVER else self.turn
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase == OVER
+
+    @property
+    def winners(self) -> list[int]:
+        return [] if self.winner is None else [self.winner]
+
+    @property
+    def seat_names(self) -> list[str]:
+        return list(self.names)
+
+    @property
+    def ply(self) -> int:
+        return self._ply
+
+    # Events ---------------------------------------------------------------------------------------
+
+    def _event(self, msg: str, seat: int | None, data: dict[str, Any] | None = None, **params: Any) -> Event:
+        d = dict(data or {})
+        d["msg"] = msg
+        d["params"] = {k: v for k, v in params.items()}
+        return Event(msg, say(msg, "en", **params), seat, d)
+
+    # Legal actions --------------------------------------------------------------------------------
+
+    def allowed_ranges(self, seat: int) -> list[str]:
+        """S3: up one range at most or down any number; green on a restart; never a range with no
+        working gear (the lever then goes to green)."""
+        car = self.cars[seat]
+        gears = self._gears_after_repair(car)
+        if car.restart:
+            return ["green"]
+        top = B.RANGES.index(car.lever) + 1
+        return [r for i, r in enumerate(B.RANGES) if i <= top and (r == "green" or B.working_in(gears, r))]
+
+    def _gears_after_repair(self, car: Car) -> list[str]:
+        gears = list(car.gears)
+        if car.repair:
+            gears[car.repair - 1] = self._repaired(gears[car.repair - 1])
+        return gears
+
+    @staticmethod
+    def _repaired(contents: str) -> str:
+        return contents if B.works(contents) else B.canonical(contents + "BE")
+
+    def legal_actions(self) -> list[Action]:
+        if self.phase == TURN:
+            car = self.cars[self.turn]
+            out: list[Action] = []
+            for r in self.allowed_ranges(self.turn):
+                out.append(Roll(r))
+                if car.fuel > 0:
+                    out.append(Roll(r, True))
+            if car.repair == 1 and not B.works(car.gears[1]):
+                out.append(Repair())
+            return out
+        if self.phase == MOVE:
+            return self._move_actions()
+        return []
+
+    def _move_actions(self) -> list[Action]:
+        out: list[Action] = []
+        for cell, end in self.endings().items():
+            if end.kind in (PARK, PIT):
+                out += [Park(cell, items) for items in self.placements(self.turn, cell)]
+            else:
+                out.append(Move(cell))
+        return out
+
+    def placements(self, seat: int, spot: str) -> list[tuple[tuple[str, int], ...]]:
+        """What may be placed where on parking at ``spot`` ("Ausstattung": the resource goes on the board
+        at once). A service the reserve cannot give gives nothing."""
+        car = self.cars[seat]
+        reserve = car.reserve()
+        kind = self.spot_kind(spot)
+
+        def free(letter: str) -> list[int]:
+            return [g for g in B.GEARS if letter not in car.gears[g - 1]]
+
+        if kind == "fuel":
+            return [()]
+        if kind in ("engine", "body", "mechanic"):
+            letter = kind[0].upper()
+            return [((letter.lower(), g),) for g in free(letter)] if reserve[kind] else [()]
+        # the pit lane: a mechanic, or two parts of any kind
+        out: list[tuple[tuple[str, int], ...]] = []
+        if reserve["mechanic"]:
+            out += [(("m", g),) for g in free("M")]
+        two: list[tuple[tuple[str, int], ...]] = []
+        fb, fe = free("B"), free("E")
+        if reserve["body"] >= 2:
+            two += [(("b", a), ("b", b)) for i, a in enumerate(fb) for b in fb[i + 1:]]
+        if reserve["body"] and reserve["engine"]:
+            two += [(("b", a), ("e", b)) for a in fb for b in fe]
+        if reserve["engine"] >= 2:
+            two += [(("e", a), ("e", b)) for i, a in enumerate(fe) for b in fe[i + 1:]]
+        if not two:  # fewer than two parts left: one part, if any
+            two += [(("b", g),) for g in fb if reserve["body"]] + [(("e", g),) for g in fe if reserve["engine"]]
+        out += two
+        return out or [()]
+
+    def endings(self) -> dict[str, Ending]:
+        """Every way the current move may end, by destination (empty outside the move phase)."""
+        return self._search().endings if self.phase == MOVE else {}
+
+    def _search(self) -> _Search:
+        seat, points = self.turn, self.points or 0
+        car = self.cars[seat]
+        key = (self._ply, seat, points, car.at, car.lever, tuple(c.at for c in self.cars))
+        if self._cache is not None and self._cache[0] == key:
+            return self._cache[1]
+        result = self.search(seat, points)
+        self._cache = (key, result)
+        return result
+
+    def search(self, seat: int, points: int) -> _Search:
+        """Rule text "Rundenablauf C", "Parken", "Boxengasse", S5: every path of ``points`` steps.
+
+        Steps go forward or sideways onto free cells (at most two lane changes), into a car park or the
+        pit lane from the lane beside it, or out of them. A path ends when its points are used, or early
+        by parking (braking is allowed for it), at the stop sign, or by spinning in a curve taken too fast.
+        A car standing before a car park's entry or exit may be driven round: its cell counts as a step
+        but cannot be where the move ends. If no path uses every point, the furthest cells reachable are
+        the endings, each an accident (S5).
+        """
+        car = self.cars[seat]
+        occupied = self.occupied(seat)
+        lever = B.RANGES.index(car.lever)
+        res = _Search()
+        start = car.at
+        left_area = start.split(".")[0] if self.is_spot(start) else None
+        curves = {r.number: r.curve for r in self.track.rows}
+
+        def add(ending: Ending) -> None:
+            res.paths.setdefault(ending.cell, set()).add(ending.path)
+            old = res.endings.get(ending.cell)
+            if old is None or ending.changes < old.changes:
+                res.endings[ending.cell] = ending
+
+        def visit(place: str, used: int, changes: int, path: list[str], progress: int, through: str) -> None:
+            if used and not through and used >= res.best:
+                if used > res.best:
+                    res.best, res.furthest, res.furthest_paths = used, {}, {}
+                res.furthest.setdefault(place, Ending(place, tuple(path), CRASH, progress, changes))
+                res.furthest_paths.setdefault(place, set()).add(tuple(path))
+            if used == points:
+                return
+            last = used + 1 == points
+            for nxt, kind, delta, change in self._steps(place):
+                if nxt in path or nxt == start or changes + change > MAX_LANE_CHANGES:
+                    continue
+                if through == "entry" and kind not in (PARK, "enter"):
+                    continue  # a car passed on the way in: only the turn-off it was passed for
+                if kind == PARK and nxt.split(".")[0] == left_area:
+                    continue
+                new_path = [*path, nxt]
+                prog = progress + delta
+                if kind in (PARK, PIT, HALT):
+                    if nxt in MULTI or nxt not in occupied:
+                        add(Ending(nxt, tuple(new_path), kind, prog, changes))
+                    continue
+                if nxt not in MULTI and nxt in occupied:
+                    if kind == "exit" and last:
+                        beyond = self._squeeze(nxt, occupied)
+                        if beyond is not None:
+                            add(Ending(beyond[0], (*new_path, beyond[0]), SQUEEZE, prog + beyond[1], changes))
+                    elif kind == "exit":
+                        visit(nxt, used + 1, changes, new_path, prog, "exit")
+                    elif not last and self._is_entry(nxt):
+                        visit(nxt, used + 1, changes + change, new_path, prog, "entry")
+                    continue
+                if kind == "forward" and curves[int(nxt[:-1])] is not None \
+                        and lever > B.RANGES.index(curves[int(nxt[:-1])] or "green"):
+                    add(Ending(nxt, tuple(new_path), SPIN, prog, changes))
+                    continue
+                if last:
+                    add(Ending(nxt, tuple(new_path), DRIVE, prog, changes + change))
+                    continue
+                visit(nxt, used + 1, changes + change, new_path, prog, "")
+
+        visit(start, 0, 0, [], car.progress, "")
+        if not res.endings and res.best > 0:
+            res.endings, res.paths = dict(res.furthest), dict(res.furthest_paths)
+        return res
+
+    def _is_entry(self, cell: str) -> bool:
+        """Whether a car may turn off from ``cell`` into a car park or the pit lane."""
+        row, col = int(cell[:-1]), cell[-1]
+        track = self.track
+        for side in ("L", "R"):
+            if track.edge(row, side) != col:
+                continue
+            if (row, side) in track.areas_by_row:
+                return True
+            if side == track.pit.side and row == self.course.pit_entry:
+                return True
+        return False
+
+    def _steps(self, place: str) -> list[tuple[str, str, int, int]]:
+        """(next place, kind, rows gained, lane changes) for one step from ``place``."""
+        course, track = self.course, self.track
+        out: list[tuple[str, str, int, int]] = []
+        if place == WAITING:
+            entry = course.pit_entry
+            for spot in self.open_spots(WAITING):
+                out.append((spot, PIT, course.ahead(entry, self.row_of(spot)), 0))
+            out.append((STOP, HALT, course.ahead(entry, course.pit_exit), 0))
+            return out
+        if place == STOP:
+            exit_row = course.pit_exit
+            return [(f"{exit_row}{track.edge(exit_row, track.pit.side)}", "exit", 0, 0)]
+        if self.is_spot(place):
+            area = place.split(".")[0]
+            if area == WAITING:
+                return [(STOP, HALT, course.ahead(self.row_of(place), course.pit_exit), 0)]
+            a = track.area_by_id[area]
+            return [(f"{a.row}{track.edge(a.row, a.side)}", "exit", 0, 0)]
+        row, col = int(place[:-1]), place[-1]
+        for side in ("L", "R"):
+            if track.edge(row, side) != col:
+                continue
+            area_here = track.areas_by_row.get((row, side))
+            if area_here is not None:
+                for spot in self.open_spots(area_here.id):
+                    out.append((spot, PARK, 0, 0))
+            if side == track.pit.side and row == course.pit_entry:
+                out.append((WAITING, "enter", 0, 0))
+        nxt_row = course.next_row(row)
+        if track.has_cell(nxt_row, col):
+            out.insert(0, (f"{nxt_row}{col}", "forward", 1, 0))
+        i = "abc".index(col)
+        for j in (i - 1, i + 1):
+            if 0 <= j < 3 and track.has_cell(row, "abc"[j]):
+                out.append((f"{row}{'abc'[j]}", "side", 0, 1))
+        return out
+
+    def _squeeze(self, cell: str, occupied: set[str]) -> tuple[str, int] | None:
+        """Rule text "Parken": pulling out with one point past a car before the exit, the car goes to the
+        first free cell behind that car, straight on in its lane (or the nearest lane where that one ends)."""
+        course, track = self.course, self.track
+        row, col = int(cell[:-1]), cell[-1]
+        for rows in range(1, track.length + 1):
+            row = course.next_row(row)
+            lanes = course.lanes_from_driver(row)
+            order = [col] if col in lanes else []
+            order += sorted((c for c in lanes if c != col), key=lambda c: abs("abc".index(c) - "abc".index(col)))
+            for c in order:
+                if f"{row}{c}" not in occupied:
+                    return f"{row}{c}", rows
+        return None
+
+    # Parsing --------------------------------------------------------------------------------------
+
+    def parse_action(self, text: str) -> Action:
+        parsed = parse_syntax(text)
+        if isinstance(parsed, Path):
+            return self._resolve_path(parsed)
+        return parsed
+
+    def _resolve_path(self, path: Path) -> Move:
+        """A written-out path: legal if it is one of the ways to its end; it then means ``move <end>``."""
+        self._need_phase(MOVE)
+        end = self.endings().get(path.cells[-1])
+        if end is None:
+            raise self._why_not_cell(path.cells[-1])
+        if not self._path_legal(path.cells):
+            raise Refusal("bad_path", path=" ".join(path.cells), cell=end.cell, best=" ".join(end.path))
+        return Move(end.cell)
+
+    def _path_legal(self, cells: tuple[str, ...]) -> bool:
+        return tuple(cells) in self._search().paths.get(cells[-1], set())
+
+    # Validation -----------------------------------------------------------------------------------
+
+    def _need_phase(self, wanted: str) -> None:
+        if self.phase == OVER:
+            raise Refusal("game_over", **self.who(self.winner or 0))
+        if self.phase == wanted:
+            return
+        if wanted == MOVE:
+            raise Refusal("roll_first", **self.who(self.turn), legal=self.describe_legal())
+        raise Refusal("move_first", **self.who(self.turn), points=self.points, legal=self.describe_legal())
+
+    def _why_not_cell(self, cell: str) -> Refusal:
+        seat, points = self.turn, self.points or 0
+        car = self.cars[seat]
+        legal = self.describe_legal()
+        if not self.valid_place(cell):
+            return Refusal("no_such_place", cell=cell, legal=legal)
+        other = self.seat_at(cell)
+        if other is not None and other != seat:
+            return Refusal("cell_taken", cell=cell, **{"other": COLOUR_KEYS[other]}, legal=legal)
+        if cell == car.at:
+            return Refusal("must_move", points=points, legal=legal)
+        if self.is_cell(cell):
+            ahead = self.course.ahead(self.row_of(car.at), self.row_of(cell))
+            if ahead > self.track.length // 2:
+                return Refusal("never_back", cell=cell, legal=legal)
+        return Refusal("not_reachable", cell=cell, points=points, legal=legal)
+
+    def _check(self, act: Action) -> None:
+        """Raise a specific :class:`Refusal` unless ``act`` is in :meth:`legal_actions`."""
+        if isinstance(act, Roll | Repair):
+            self._need_phase(TURN)
+            car = self.cars[self.turn]
+            if isinstance(act, Repair):
+                if car.repair != 1:
+                    raise Refusal("no_repair", legal=self.describe_legal())
+                if B.works(car.gears[1]):
+                    raise Refusal("repair_nothing", legal=self.describe_legal())
+                return
+            if act.range not in B.RANGES:
+                raise NotationError(f"{act.range!r} is not a rev range: green, yellow or red.")
+            if act.boost and car.fuel <= 0:
+                raise Refusal("no_fuel", legal=self.describe_legal())
+            if act.range not in self.allowed_ranges(self.turn):
+                if car.restart:
+                    raise Refusal("restart_green", range=act.range, legal=self.describe_legal())
+                if B.RANGES.index(act.range) > B.RANGES.index(car.lever) + 1:
+                    raise Refusal("shift_one_up", range=act.range, lever=car.lever, legal=self.describe_legal())
+                raise Refusal("range_broken", range=act.range, legal=self.describe_legal())
+            return
+        self._need_phase(MOVE)
+        cell = act.cell if isinstance(act, Move) else act.spot
+        end = self.endings().get(cell)
+        if end is None:
+            raise self._why_not_cell(cell)
+        if isinstance(act, Move) and end.kind in (PARK, PIT):
+            raise Refusal("use_park", cell=cell, example=str(Park(cell, self.placements(self.turn, cell)[0])))
+        if isinstance(act, Park):
+            if end.kind not in (PARK, PIT):
+                raise Refusal("not_a_spot", cell=cell)
+            options = self.placements(self.turn, cell)
+            if act.items not in options:
+                raise Refusal("bad_placement", spot=cell, items=" ".join(f"{k}{g}" for k, g in act.items) or "-",
+                              legal=", ".join(str(Park(cell, o)) for o in options[:8]))
+
+    def describe_legal(self, limit: int = 12) -> str:
+        if self.phase == MOVE:
+            parts = []
+            for cell, end in self.endings().items():
+                parts.append(f"park {cell}" if end.kind in (PARK, PIT) else f"move {cell}")
+            more = f" … and {len(parts) - limit} more" if len(parts) > limit else ""
+            return ", ".join(parts[:limit]) + more
+        return super().describe_legal(limit)
+
+    # Applying -------------------------------------------------------------------------------------
+
+    def _coerce(self, action: Action | Path | str) -> Action:
+        if isinstance(action, str):
+            return self.parse_action(action)
+        if isinstance(action, Path):
+            return self._resolve_path(action)
+        if isinstance(action, Roll | Move | Park | Repair):
+            return action
+        raise NotationError(f"Not a {self.title} action: {action!r}.")
+
+    def apply(self, action: Action | Path | str) -> list[Event]:
+        """Validate ``action`` completely, then play it on a copy and keep the copy; returns the events."""
+        act = self._coerce(action)
+        self._check(act)
+        work = type(self).from_dict(self.to_dict())
+        events = work._play(act)
+        work._ply += 1
+        work.events = events
+        self.__dict__.update(work.__dict__)
+        self._cache = None
+        return list(events)
+
+    def _play(self, act: Action) -> list[Event]:
+        events: list[Event] = []
+        seat = self.turn
+        if isinstance(act, Repair):
+            events += self._repair_gear(seat, 1)
+            self.cars[seat].repair = 2
+            events.append(self._event("repair_wait", seat, {}, **self.who(seat)))
+            self._end_turn(events)
+            return events
+        if isinstance(act, Roll):
+            self._roll(seat, act, events)
+            return events
+        end = self.endings()[act.cell if isinstance(act, Move) else act.spot]
+        self._drive(seat, end, act, events)
+        return events
+
+    def _roll(self, seat: int, act: Roll, events: list[Event]) -> None:
+        car = self.cars[seat]
+        if car.repair:
+            gear = car.repair
+            events += self._repair_gear(seat, gear)
+            if gear == 1 and not B.works(car.gears[1]):
+                pass  # gear 2 stays broken: the player chose to drive on
+            car.repair = 0
+        if act.range != car.lever:
+            events.append(self._event("shift", seat, {"from": car.lever, "to": act.range}, range=act.range,
+                                      **self.who(seat)))
+            car.lever = act.range
+        car.restart = False
+        self.boost = "none"
+        if act.boost:
+            car.fuel -= 1
+            self.boost = "pending"
+            events.append(self._event("booster", seat, {"fuel": car.fuel}, fuel=car.fuel, **self.who(seat)))
+        self._throw(seat, events, booster=False)
+
+    def _throw(self, seat: int, events: list[Event], booster: bool) -> None:
+        """Roll the player's die (or the booster die) and find the moves it allows."""
+        car = self.cars[seat]
+        die = self.dice.roll()
+        gear = B.gear_for(car.lever, die)
+        self.roll = die
+        events.append(self._event("booster_roll" if booster else "roll", seat, {"die": die, "gear": gear},
+                                  die=die, gear=gear, range=car.lever, **self.who(seat)))
+        if not B.works(car.gears[gear - 1]):
+            # S4: the gear the die names does not work
+            car.lever, car.restart = "green", True
+            events.append(self._event("misshift", seat, {"gear": gear}, gear=gear, **self.who(seat)))
+            self._lose_booster(seat, events)
+            self._end_turn(events)
+            return
+        self.points = gear
+        self.phase = MOVE
+        self._cache = None
+        found = self.search(seat, gear)
+        if found.endings:
+            return
+        # The roll cannot be used: nowhere to go at all.
+        self.phase = TURN
+        self.points = None
+        if self.is_cell(car.at):
+            self._crash(seat, events, moved=False)
+        else:
+            events.append(self._event("stuck", seat, {}, **self.who(seat)))
+        self._lose_booster(seat, events)
+        self._end_turn(events)
+
+    def _lose_booster(self, seat: int, events: list[Event]) -> None:
+        if self.boost == "pending":
+            events.append(self._event("booster_lost", seat, {}, **self.who(seat)))
+        self.boost = "none"
+
+    def _drive(self, seat: int, end: Ending, act: Action, events: list[Event]) -> None:
+        car = self.cars[seat]
+        start = car.at
+        laps_before = self.laps_done(seat)
+        self.seq += 1
+        car.at, car.progress, car.since = end.cell, end.progress, self.seq
+        if self.is_spot(start):
+            car.parked = None
+        self.last_move = {"seat": seat, "from": start, "path": list(end.path), "kind": end.kind}
+        self.phase = TURN
+        self.points = None
+        events.append(self._event("move", seat, {"from": start, "path": list(end.path), "kind": end.kind},
+                                  cells=" ".join(end.path), cell=end.cell, **self.who(seat)))
+        if end.kind == SQUEEZE:
+            events.append(self._event("squeeze", seat, {"cell": end.cell}, cell=end.cell, **self.who(seat)))
+        for lap in range(laps_before + 1, self.laps_done(seat) + 1):
+            events.append(self._event("lap", seat, {"lap": lap}, lap=lap, laps=self.laps, **self.who(seat)))
+        if self.laps_done(seat) >= self.laps:
+            self._win(seat, events)
+            return
+        if end.kind in (PARK, PIT):
+            assert isinstance(act, Park)
+            self._park(seat, end, act, events)
+        elif end.kind == HALT:
+            car.lever, car.restart = "green", True
+            events.append(self._event("halt", seat, {}, **self.who(seat)))
+        elif end.kind == SPIN:
+            self._spin(seat, end, events)
+        elif end.kind == CRASH:
+            self._crash(seat, events, moved=True)
+        if self.phase == OVER:
+            return
+        if end.kind in (DRIVE, SQUEEZE) and self.boost == "pending":
+            self.boost = "used"
+            self._throw(seat, events, booster=True)
+            return
+        self._lose_booster(seat, events)
+        self._end_turn(events)
+
+    def _park(self, seat: int, end: Ending, act: Park, events: list[Event]) -> None:
+        """Rule text "Rundenablauf D", "Parken", "Boxengasse": stop, lever to green, onto the parking bar,
+        take the spot's resource (in the pit lane: the chosen parts or mechanic, and a full tank)."""
+        car = self.cars[seat]
+        car.lever, car.restart = "green", True
+        car.stops += 1
+        car.parked = self.seq
+        kind = self.spot_kind(end.cell)
+        events.append(self._event("park", seat, {"spot": end.cell, "service": kind, "stops": car.stops},
+                                  spot=end.cell, service=kind, **self.who(seat)))
+        if kind in ("fuel", "pit"):
+            take = 1 if kind == "fuel" else car.reserve()["fuel"]
+            take = min(take, car.reserve()["fuel"])
+            car.fuel += take
+            events.append(self._event("take_fuel" if take else "take_none", seat, {"fuel": take},
+                                      count=take, item="fuel", **self.who(seat)))
+        if kind != "fuel":
+            if not act.items and kind != "pit":
+                events.append(self._event("take_none", seat, {}, item=kind, count=0, **self.who(seat)))
+            for letter, gear in act.items:
+                up = letter.upper()
+                car.gears[gear - 1] = B.canonical(car.gears[gear - 1] + up)
+                events.append(self._event("take", seat, {"item": B.ITEMS[up], "gear": gear},
+                                          item=B.ITEMS[up], gear=gear, **self.who(seat)))
+
+    def _spin(self, seat: int, end: Ending, events: list[Event]) -> None:
+        """S5: taken too fast, the curve spins the car; a die says which part it loses."""
+        car = self.cars[seat]
+        curve = self.track.row(int(end.cell[:-1])).curve
+        events.append(self._event("spin", seat, {"cell": end.cell, "limit": curve}, cell=end.cell, limit=curve,
+                                  range=car.lever, **self.who(seat)))
+        die = self.dice.roll()
+        letter = "B" if die <= 3 else "E"
+        events.append(self._event("loss_roll", seat, {"die": die}, die=die, item=B.ITEMS[letter], **self.who(seat)))
+        self._lose(seat, letter, events)
+        car.lever, car.restart = "green", True
+        self._check_roadworthy(seat, events)
+
+    def _crash(self, seat: int, events: list[Event], moved: bool) -> None:
+        """S5: boxed in with points left: the car stops and loses a body part (else an engine part)."""
+        car = self.cars[seat]
+        events.append(self._event("accident", seat, {"cell": car.at, "moved": moved}, cell=car.at,
+                                  **self.who(seat)))
+        letter = "B" if B.count(car.gears, "B") else "E"
+        self._lose(seat, letter, events)
+        car.lever, car.restart = "green", True
+        self._check_roadworthy(seat, events)
+
+    def _lose(self, seat: int, letter: str, events: list[Event]) -> None:
+        car = self.cars[seat]
+        gear = B.highest_with(car.gears, letter)
+        if gear is None:
+            events.append(self._event("lose_none", seat, {"item": B.ITEMS[letter]}, item=B.ITEMS[letter],
+                                      **self.who(seat)))
+            return
+        car.gears[gear - 1] = car.gears[gear - 1].replace(letter, "")
+        events.append(self._event("lose", seat, {"item": B.ITEMS[letter], "gear": gear}, item=B.ITEMS[letter],
+                                  gear=gear, **self.who(seat)))
+
+    def _check_roadworthy(self, seat: int, events: list[Event]) -> None:
+        """S6: no working gear in green: the car goes onto the last free spot it passed, to be repaired."""
+        car = self.cars[seat]
+        if B.roadworthy(car.gears):
+            return
+        here = self.row_of(car.at)
+        occupied = self.occupied(seat)
+        course, track = self.course, self.track
+        row = here
+        for _ in range(track.length):
+            for side in (course.driver_side, "R" if course.driver_side == "L" else "L"):
+                area = track.areas_by_row.get((row, side))
+                if area is None:
+                    continue
+                for spot in self.open_spots(area.id):
+                    if spot not in occupied:
+                        back = course.ahead(row, here)
+                        self.seq += 1
+                        car.at, car.progress, car.since = spot, car.progress - back, self.seq
+                        car.parked, car.stops, car.repair = self.seq, car.stops + 1, 1
+                        car.lever, car.restart = "green", True
+                        events.append(self._event("forced_park", seat, {"spot": spot, "back": back}, spot=spot,
+                                                  **self.who(seat)))
+                        return
+            row = course.prev_row(row)
+        car.repair = 1
+        events.append(self._event("forced_stay", seat, {}, **self.who(seat)))
+
+    def _repair_gear(self, seat: int, gear: int) -> list[Event]:
+        """S6: the parts a gear lacks come from the reserve (never a mechanic)."""
+        car = self.cars[seat]
+        before = car.gears[gear - 1]
+        if B.works(before):
+            return []
+        after = self._repaired(before)
+        reserve = car.reserve()
+        added = [ch for ch in after if ch not in before]
+        for ch in added:
+            assert reserve[B.ITEMS[ch]] > 0, "S7: the reserve always holds a part a green gear lacks"
+        car.gears[gear - 1] = after
+        return [self._event("repair", seat, {"gear": gear, "items": [B.ITEMS[c] for c in added]}, gear=gear,
+                            items=" + ".join(B.ITEMS[c] for c in added), **self.who(seat))]
+
+    def _win(self, seat: int, events: list[Event]) -> None:
+        """S8: the first car to finish the agreed laps wins at once."""
+        self.winner = seat
+        self.phase = OVER
+        self.points = None
+        self.boost = "none"
+        events.append(self._event("win", seat, {"standings": self.standings()}, laps=self.laps, **self.who(seat)))
+
+    def _end_turn(self, events: list[Event]) -> None:
+        self.phase = TURN
+        self.points = None
+        self.boost = "none"
+        self.turn_index += 1
+        if self.turn_index >= len(self.order):
+            self.order = self.next_order()
+            self.turn_index = 0
+            self.round += 1
+            events.append(self._event("round", None, {"round": self.round, "order": list(self.order)},
+                                      round=self.round))
+        nxt = self.turn
+        if self.cars[nxt].repair == 1:
+            events.append(self._event("repair_due", nxt, {}, **self.who(nxt)))
+
+    # Order and standings --------------------------------------------------------------------------
+
+    def position_key(self, seat: int) -> tuple[int, int, int]:
+        """Larger is further ahead: progress, then the driver's side of a row first (S9), then arrival."""
+        car = self.cars[seat]
+        if self.is_cell(car.at):
+            lanes = self.course.lanes_from_driver(int(car.at[:-1]))
+            side = len(lanes) - lanes.index(car.at[-1]) + 10
+        else:
+            side = 0
+        return car.progress, side, -car.since
+
+    def next_order(self) -> list[int]:
+        """Rule text "Festlegen der Zugreihenfolge", S9: cars on the track by position, then parked cars
+        in the order they parked (the parking bar)."""
+        seats = range(self.n)
+        driving = sorted((s for s in seats if self.cars[s].parked is None), key=self.position_key, reverse=True)
+        parked = sorted((s for s in seats if self.cars[s].parked is not None),
+                        key=lambda s: self.cars[s].parked or 0)
+        return driving + parked
+
+    def standings(self) -> list[int]:
+        """S8: the winner, then by laps done, fewer stops, and position on the track."""
+        def key(s: int) -> tuple[int, int, int, tuple[int, int, int]]:
+            return (1 if s == self.winner else 0, self.laps_done(s), -self.cars[s].stops, self.position_key(s))
+
+        return sorted(range(self.n), key=key, reverse=True)
+
+    # Persistence and views ------------------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "game": self.key,
+            "format_version": self.format_version,
+            "seats": [{"name": n} for n in self.names],
+            "track": self.track.key,
+            "direction": "clockwise" if self.clockwise else "anticlockwise",
+            "laps": self.laps,
+            "cars": [c.to_dict() for c in self.cars],
+            "order": list(self.order),
+            "turn_index": self.turn_index,
+            "round": self.round,
+            "phase": self.phase,
+            "roll": self.roll,
+            "points": self.points,
+            "boost": self.boost,
+            "seq": self.seq,
+            "winner": self.winner,
+            "ply": self._ply,
+            "events": [e.to_dict() for e in self.events],
+            "last_move": None if self.last_move is None else dict(self.last_move, path=list(self.last_move["path"])),
+            "dice": self.dice.to_dict(),
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Self:
+        if data.get("game", cls.key) != cls.key:
+            raise ValueError(f"not a {cls.key} game: {data.get('game')!r}")
+        if data.get("format_version") != cls.format_version:
+            raise ValueError(f"{cls.key} state format {data.get('format_version')!r} is not supported "
+                             f"(expected {cls.format_version})")
+        if data["phase"] not in _PHASES:
+            raise ValueError(f"unknown phase {data['phase']!r}")
+        lm = data.get("last_move")
+        return cls(
+            [s["name"] for s in data["seats"]],
+            find_track(data["track"]),
+            data["direction"] == "clockwise",
+            data["laps"],
+            [Car.from_dict(c) for c in data["cars"]],
+            list(data["order"]),
+            data["turn_index"],
+            data["round"],
+            data["phase"],
+            data["roll"],
+            data["points"],
+            data["boost"],
+            data["seq"],
+            data["winner"],
+            data["ply"],
+            [Event.from_dict(e) for e in data["events"]],
+            None if lm is None else dict(lm, path=list(lm["path"])),
+            Dice.from_dict(data["dice"]),
+        )
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """Everything on the table (this game hides nothing); only the dice generator is left out, as it
+        would tell the next rolls. ``moves`` lists the destinations of the player to act."""
+        moves = {cell: end.kind for cell, end in self.endings().items()}
+        return {
+            "game": self.key,
+            "title": self.title,
+            "viewer": seat,
+            "track": self.track.key,
+            "direction": "clockwise" if self.clockwise else "anticlockwise",
+            "laps": self.laps,
+            "rows": self.track.length,
+            "seats": [
+                {
+                    "seat": s,
+                    "name": self.names[s],
+                    "colour": COLOUR_KEYS[s],
+                    "at": c.at,
+                    "lap": self.lap_of(s),
+                    "laps_done": self.laps_done(s),
+                    "progress": c.progress,
+                    "gears": list(c.gears),
+                    "working": [g for g in B.GEARS if B.works(c.gears[g - 1])],
+                    "lever": c.lever,
+                    "fuel": c.fuel,
+                    "stops": c.stops,
+                    "reserve": c.reserve(),
+                    "restart": c.restart,
+                    "repair": c.repair,
+                    "parked": c.parked,
+                }
+                for s, c in enumerate(self.cars)
+            ],
+            "order": list(self.order),
+            "turn": self.turn,
+            "to_act": self.to_act,
+            "round": self.round,
+            "phase": self.phase,
+            "roll": self.roll,
+            "points": self.points,
+            "boost": self.boost,
+            "winner": self.winner,
+            "standings": self.standings(),
+            "ply": self._ply,
+            "events": [e.to_dict() for e in self.events],
+            "last_move": None if self.last_move is None else dict(self.last_move, path=list(self.last_move["path"])),
+            "moves": moves,
+        }
+
+    def replay(self, actions: Iterable[str]) -> Self:
+        for text in actions:
+            self.apply(text)
+        return self

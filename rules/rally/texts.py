@@ -1,0 +1,154 @@
+"""Every player-facing text of Schrottplatz Rally, in English and German, keyed by message id.
+
+Events carry their message id and parameters in ``data["msg"]`` and ``data["params"]``, and refusals
+(:class:`rules.rally.game.Refusal`) in ``msg`` and ``params``, so a front end can say them again in the
+player's language with :func:`say`. Both languages use the same placeholders. Parameters that name
+something the catalogue knows (a car colour, a rev range, a service, a part) are translated on the way:
+``car`` with ``name`` becomes ``who`` ("Red (Ann)", "Rot (Ann)"); ``range``, ``limit``, ``lever``,
+``service`` and ``item`` are looked up in :data:`WORDS`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+LANGS = ("en", "de")
+
+#: car colours by seat (avoiding green and yellow, the colours of the rev ranges and curves)
+COLOUR_KEYS: tuple[str, ...] = ("red", "blue", "orange", "purple", "white", "black")
+
+WORDS: dict[str, dict[str, str]] = {
+    "en": {
+        "red": "Red", "blue": "Blue", "orange": "Orange", "purple": "Purple", "white": "White", "black": "Black",
+        "green": "green", "yellow": "yellow", "range.red": "red",
+        "fuel": "petrol station", "engine": "warehouse", "body": "scrap heap", "mechanic": "workshop",
+        "pit": "pit lane",
+        "item.fuel": "fuel can", "item.engine": "engine part", "item.body": "body part", "item.mechanic": "mechanic",
+    },
+    "de": {
+        "red": "Rot", "blue": "Blau", "orange": "Orange", "purple": "Lila", "white": "Weiß", "black": "Schwarz",
+        "green": "grün", "yellow": "gelb", "range.red": "rot",
+        "fuel": "Tankstelle", "engine": "Lagerhalle", "body": "Schrotthaufen", "mechanic": "Werkstatt",
+        "pit": "Boxengasse",
+        "item.fuel": "Benzinkanister", "item.engine": "Motorteil", "item.body": "Karosserieteil",
+        "item.mechanic": "Mechaniker",
+    },
+}
+
+MESSAGES: dict[str, dict[str, str]] = {
+    # names
+    "who": {"en": "{who}", "de": "{who}"},
+    # setup and rounds
+    "grid_roll": {"en": "{who} rolls {die} for the start grid.", "de": "{who} würfelt {die} für die Startaufstellung."},
+    "grid_tie": {"en": "{cars} tie on {die} and roll again for their places.",
+                 "de": "{cars} haben beide {die} und würfeln ihre Plätze neu aus."},
+    "grid": {"en": "Start grid: {cars}.", "de": "Startaufstellung: {cars}."},
+    "round": {"en": "Round {round} begins.", "de": "Runde {round} beginnt."},
+    # the turn
+    "shift": {"en": "{who} shifts to {range}.", "de": "{who} schaltet auf {range}."},
+    "booster": {"en": "{who} spends a fuel can on the booster ({fuel} left).",
+                "de": "{who} opfert einen Benzinkanister für den Booster (noch {fuel})."},
+    "roll": {"en": "{who} rolls {die}: gear {gear} ({range}).", "de": "{who} würfelt {die}: Gang {gear} ({range})."},
+    "booster_roll": {"en": "{who} rolls the booster die: {die}, gear {gear} ({range}).",
+                     "de": "{who} würfelt mit dem Booster: {die}, Gang {gear} ({range})."},
+    "misshift": {"en": "Gear {gear} of {who} does not work: mis-shift! No move, the lever goes back to green.",
+                 "de": "Gang {gear} von {who} ist nicht funktionstüchtig: verschaltet! Kein Zug, der Hebel geht "
+                       "zurück auf grün."},
+    "stuck": {"en": "{who} cannot pull out and stays put.", "de": "{who} kommt nicht heraus und bleibt stehen."},
+    "booster_lost": {"en": "The booster of {who} is wasted.", "de": "Der Booster von {who} verpufft."},
+    "move": {"en": "{who} drives {cells}.", "de": "{who} fährt {cells}."},
+    "squeeze": {"en": "A car blocks the exit: {who} pulls in at {cell}, the first free cell past it.",
+                "de": "Ein Auto steht vor der Ausfahrt: {who} stellt sich auf {cell}, das erste freie Feld dahinter."},
+    "lap": {"en": "{who} completes lap {lap} of {laps}.", "de": "{who} beendet Runde {lap} von {laps}."},
+    "halt": {"en": "{who} halts at the stop sign and goes on next round.",
+             "de": "{who} hält am Stoppschild und fährt nächste Runde weiter."},
+    "park": {"en": "{who} parks at {spot} ({service}).", "de": "{who} parkt auf {spot} ({service})."},
+    "take_fuel": {"en": "{who} takes {count} fuel can(s).", "de": "{who} nimmt {count} Benzinkanister."},
+    "take_none": {"en": "{who} gets nothing here: the reserve is empty.",
+                  "de": "{who} bekommt hier nichts: der Vorrat ist leer."},
+    "take": {"en": "{who} puts a {item} on gear {gear}.", "de": "{who} setzt ein(en) {item} auf Gang {gear}."},
+    "spin": {"en": "{who} takes the {limit} curve at {cell} in {range} and spins!",
+             "de": "{who} fährt die {limit}e Kurve bei {cell} auf {range} an und dreht sich!"},
+    "loss_roll": {"en": "The damage die shows {die}: a {item}.",
+                  "de": "Der Schadenswürfel zeigt {die}: ein(e) {item}."},
+    "accident": {"en": "{who} is boxed in at {cell}: accident!", "de": "{who} ist bei {cell} eingekeilt: Unfall!"},
+    "lose": {"en": "{who} loses a {item} from gear {gear}.", "de": "{who} verliert ein(en) {item} von Gang {gear}."},
+    "lose_none": {"en": "{who} has no {item} to lose.", "de": "{who} hat kein(en) {item} zu verlieren."},
+    "forced_park": {"en": "{who} is not roadworthy and is pushed onto {spot} for repairs.",
+                    "de": "{who} ist nicht fahrbereit und wird zur Reparatur auf {spot} abgestellt."},
+    "forced_stay": {"en": "{who} is not roadworthy and no spot is free: it waits where it is for repairs.",
+                    "de": "{who} ist nicht fahrbereit und kein Parkplatz ist frei: es wartet zur Reparatur, wo es "
+                          "steht."},
+    "repair": {"en": "{who} repairs gear {gear} ({items}).", "de": "{who} repariert Gang {gear} ({items})."},
+    "repair_wait": {"en": "{who} waits a round to repair gear 2 as well.",
+                    "de": "{who} wartet eine Runde, um auch Gang 2 zu reparieren."},
+    "repair_due": {"en": "{who} may now repair: roll to drive on, or `repair` to wait for gear 2.",
+                   "de": "{who} darf jetzt reparieren: würfeln und weiterfahren oder `repair` und auf Gang 2 warten."},
+    "win": {"en": "{who} finishes {laps} laps first and wins the rally!",
+            "de": "{who} schafft als Erstes {laps} Runden und gewinnt die Rallye!"},
+    # refusals
+    "game_over": {"en": "The race is over: {who} won.", "de": "Das Rennen ist vorbei: {who} hat gewonnen."},
+    "roll_first": {"en": "{who} must roll first ({legal}).", "de": "{who} muss zuerst würfeln ({legal})."},
+    "move_first": {"en": "{who} has {points} points to drive first: {legal}.",
+                   "de": "{who} muss erst {points} Felder fahren: {legal}."},
+    "no_such_place": {"en": "There is no {cell} on this track. Legal: {legal}.",
+                      "de": "{cell} gibt es auf dieser Strecke nicht. Möglich: {legal}."},
+    "cell_taken": {"en": "{cell} is taken by {other}: a move ends on a free cell. Legal: {legal}.",
+                   "de": "Auf {cell} steht {other}: ein Zug endet auf einem freien Feld. Möglich: {legal}."},
+    "must_move": {"en": "You must use your {points} points: standing still is not allowed. Legal: {legal}.",
+                  "de": "Du musst deine {points} Punkte nutzen: Stehenbleiben gilt nicht. Möglich: {legal}."},
+    "never_back": {"en": "{cell} is behind you: cars never drive back. Legal: {legal}.",
+                   "de": "{cell} liegt hinter dir: niemals zurück. Möglich: {legal}."},
+    "not_reachable": {"en": "{cell} cannot be reached with exactly {points} points (forward or sideways, at most "
+                            "two lane changes, parking may brake). Legal: {legal}.",
+                      "de": "{cell} ist mit genau {points} Punkten nicht erreichbar (vorwärts oder seitwärts, "
+                            "höchstens zwei Spurwechsel, nur zum Parken darf gebremst werden). Möglich: {legal}."},
+    "no_repair": {"en": "Only a car pushed off for repairs may `repair`. Legal: {legal}.",
+                  "de": "Nur ein zur Reparatur abgestelltes Auto darf `repair`. Möglich: {legal}."},
+    "repair_nothing": {"en": "Gear 2 works already: there is nothing to wait for. Legal: {legal}.",
+                       "de": "Gang 2 funktioniert schon: Warten lohnt nicht. Möglich: {legal}."},
+    "no_fuel": {"en": "No fuel can on the car: the booster needs one. Legal: {legal}.",
+                "de": "Kein Benzinkanister im Auto: der Booster braucht einen. Möglich: {legal}."},
+    "restart_green": {"en": "Starting off, the lever must be on green, not {range}. Legal: {legal}.",
+                      "de": "Beim Anfahren muss der Hebel auf grün stehen, nicht auf {range}. Möglich: {legal}."},
+    "shift_one_up": {"en": "From {lever} the lever goes up one range at most, so not to {range}. Legal: {legal}.",
+                     "de": "Von {lever} aus geht der Hebel höchstens einen Bereich hoch, also nicht auf {range}. "
+                           "Möglich: {legal}."},
+    "range_broken": {"en": "No gear works in {range}: the lever would fall back to green. Legal: {legal}.",
+                     "de": "In {range} ist kein Gang funktionstüchtig: der Hebel fiele auf grün. Möglich: {legal}."},
+    "use_park": {"en": "{cell} is a parking spot: write `{example}`.",
+                 "de": "{cell} ist ein Parkplatz: schreib `{example}`."},
+    "not_a_spot": {"en": "{cell} is not a parking spot: write `move {cell}`.",
+                   "de": "{cell} ist kein Parkplatz: schreib `move {cell}`."},
+    "bad_placement": {"en": "At {spot} you cannot place {items}. For example: {legal}.",
+                      "de": "Auf {spot} kannst du {items} nicht so platzieren. Zum Beispiel: {legal}."},
+    "bad_path": {"en": "The path {path} is not a legal way to {cell}; one is {best}.",
+                 "de": "Der Weg {path} führt so nicht nach {cell}; möglich ist {best}."},
+}
+
+_TRANSLATED = {"range", "limit", "lever", "service"}
+
+
+def word(key: str, lang: str = "en") -> str:
+    table = WORDS.get(lang, WORDS["en"])
+    return table.get(key, WORDS["en"].get(key, key))
+
+
+def say(msg: str, lang: str = "en", **params: Any) -> str:
+    """The text of message ``msg`` in ``lang`` (English if the language is unknown)."""
+    lang = lang if lang in LANGS else "en"
+    template = MESSAGES[msg][lang]
+    values = dict(params)
+    if "car" in values:
+        colour = word(values["car"], lang)
+        name = values.get("name", colour)
+        values["who"] = colour if str(name).lower() == str(values["car"]).lower() else f"{colour} ({name})"
+    if "other" in values:
+        values["other"] = word(values["other"], lang)
+    for key in _TRANSLATED:
+        if key in values and isinstance(values[key], str):
+            values[key] = word(f"range.{values[key]}", lang) if f"range.{values[key]}" in WORDS[lang] \
+                else word(values[key], lang)
+    if "item" in values:
+        values["item"] = word(f"item.{values['item']}", lang)
+    return template.format(**values)
