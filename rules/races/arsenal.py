@@ -178,6 +178,35 @@ class Arsenal:
                                  {"kind": kind})
         return True
 
+    def _rehome(self: Races, kart: Kart, tiles: list[Tile], why: str) -> None:
+        """R10: a part covering the printed saddlebag: its tiles move to the kart's other saddlebags.
+
+        They go in the order they lay. With room in one saddlebag only they go there; with room in
+        several the player says which takes each tile (R14, one question at a time); tiles that find no
+        room are lost to the pile (move the ones to keep with 'bag' before fitting the part).
+        """
+        tiles = list(tiles)
+        while tiles:
+            bags = self._bags_with_room(kart)
+            if not bags:
+                for t in tiles:
+                    self._return_tile(t.kind)
+                self._emit("tiles-lost", f"{self._who(kart.seat)} loses {counted(len(tiles), 'tile')} from saddlebag "
+                           f"{PRINTED_BAG} ({why}).", kart.seat, location=PRINTED_BAG, count=len(tiles))
+                return
+            if len(bags) > 1 and self.choice is None:
+                self.choice = Choice("bag", kart.seat, [str(b) for b in bags],
+                                     f"Saddlebag {PRINTED_BAG} is covered: which saddlebag takes its next tile "
+                                     f"({len(tiles)} to place)?",
+                                     {"kind": tiles[0].kind, "tile": tiles[0].to_json(),
+                                      "queue": [t.to_json() for t in tiles[1:]], "why": why})
+                return
+            take = min(len(tiles), self._room(kart, bags[0]))
+            kart.bags[bags[0]].extend(tiles[:take])
+            tiles = tiles[take:]
+            self._emit("bag", f"{self._who(kart.seat)} moves {counted(take, 'tile')} from the covered saddlebag "
+                       f"{PRINTED_BAG} into saddlebag {bags[0]}.", kart.seat)
+
     def _take_tile(self, kart: Kart, kind: str) -> Tile | None:
         """Remove one tile of a kind from the kart's bags (face-down ones first)."""
         for face_up in (False, True):
@@ -601,22 +630,25 @@ class Arsenal:
         kart.bottle_tops -= spec.cost
         self.bottle_tops_left += spec.cost
         self.parts_left[buy.part] -= 1
-        if loc == PRINTED_BAG and kart.bags.get(PRINTED_BAG):
-            if buy.part == "jet-engine" and any(t.kind == "jet-fuel" for t in kart.bags[PRINTED_BAG]) \
-                    and self.dice_left["red"]:
-                # The rulebook lets one Jet Fuel be traded before the covered saddlebag is emptied.
-                fuel = next(t for t in kart.bags[PRINTED_BAG] if t.kind == "jet-fuel")
-                kart.bags[PRINTED_BAG].remove(fuel)
+        covered: list[Tile] = []
+        if loc == PRINTED_BAG:
+            tiles = kart.bags.get(PRINTED_BAG, [])
+            other_room = sum(self._room(kart, b) for b in kart.bags if b != PRINTED_BAG)
+            fuel = next((t for t in tiles if t.kind == "jet-fuel"), None)
+            if buy.part == "jet-engine" and fuel is not None and len(tiles) > other_room and self.dice_left["red"]:
+                # The rulebook lets a Jet Fuel be traded before the covered saddlebag's tiles are lost.
+                tiles.remove(fuel)
                 self._return_tile("jet-fuel")
                 kart.fuel["red"] += self.dice_left["red"]
-                self._emit("refuel", f"{self._who(kart.seat)} trades Jet Fuel for {self.dice_left['red']} red dice "
-                           "before the saddlebag is covered.", kart.seat)
+                self._emit("refuel", f"{self._who(kart.seat)} trades Jet Fuel for "
+                           f"{counted(self.dice_left['red'], 'red die')} before the saddlebag is covered.", kart.seat)
                 self.dice_left["red"] = 0
-            self._lose_bag(kart, PRINTED_BAG, f"covered by the {spec.name}")
+            covered = kart.bags.pop(PRINTED_BAG, [])
         self._fit(kart, buy.part, loc)
         price = counted(spec.cost, "bottle top")
         self._emit("buy", f"{self._who(kart.seat)} buys {a_an(spec.name)} for {price} and fits it at location {loc}.",
                    kart.seat, part=buy.part, location=loc)
+        self._rehome(kart, covered, f"covered by the {spec.name}")
 
     def _return_part(self: Races, kart: Kart, ret: act.Return) -> None:
         if self._pit_of_turn(kart) is None:
@@ -698,11 +730,11 @@ class Arsenal:
         part = giver.parts[loc]
         self._remove_part(giver, loc, "handed over")
         self.parts_left[part] -= 1
-        if loc == PRINTED_BAG and taker.bags.get(PRINTED_BAG):
-            self._lose_bag(taker, PRINTED_BAG, "covered")
+        covered = taker.bags.pop(PRINTED_BAG, []) if loc == PRINTED_BAG else []
         self._fit(taker, part, loc)
         self._emit("swap", f"{self._who(giver.seat)} hands the {catalogue.parts()[part].name} to "
                    f"{self._who(taker.seat)}.", kart.seat, part=part)
+        self._rehome(taker, covered, f"covered by the {catalogue.parts()[part].name}")
 
     # ----------------------------------------------------------------------------------------------
     # Traps going off

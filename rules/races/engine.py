@@ -234,7 +234,9 @@ class Races(Arsenal, Game):
         The box holds 100 junk tiles, 80 part cards, 80 bottle tops, 48 flags and 5 white and 7 red dice;
         these sums never change during a race.
         """
-        waiting = 1 if self.choice is not None and self.choice.kind == "bag" else 0
+        waiting = 0
+        if self.choice is not None and self.choice.kind == "bag":
+            waiting = 1 + len(self.choice.context.get("queue", []))
         return {
             "junk": len(self.junk) + len(self.board) + sum(k.tile_count for k in self.karts) + waiting,
             "parts": sum(self.parts_left.values()) + sum(len(k.parts) for k in self.karts),
@@ -822,7 +824,9 @@ class Races(Arsenal, Game):
         if choice.kind == "enter":
             self._place(kart, cell_from_json(match), Facing[choice.context["facing"]], "enter")
         elif choice.kind == "bag":
-            kart.bags[int(match)].append(Tile(choice.context["kind"]))
+            kart.bags[int(match)].append(Tile.from_json(choice.context.get("tile", choice.context["kind"])))
+            queue = [Tile.from_json(t) for t in choice.context.get("queue", [])]
+            self._rehome(kart, queue, str(choice.context.get("why", "covered")))
         elif choice.kind == "ram":
             mover = self.karts[self.turn.seat]
             target = cell_from_json(choice.context["target"])

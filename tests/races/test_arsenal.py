@@ -591,6 +591,47 @@ def test_covering_location_seven_loses_its_tiles_but_jet_fuel_is_traded_first():
     assert g2.junk[-2:] == ["jet-fuel", "turbo-fuel"]
 
 
+FULL_BOX = {"junk": 100, "parts": 80, "bottle_tops": 80, "flags": 48, "white": 5, "red": 7}
+
+
+def test_r10_jet_engine_moves_the_printed_saddlebags_tiles_to_an_empty_saddlebag_4():
+    """R10 / Jet Engine: the printed saddlebag's tiles are lost only without another saddlebag with room;
+    with an empty Saddlebag No.4 fitted they move there (and a Jet Fuel that fits is kept, not traded)."""
+    g = position([red(cell="I14", facing="NE", bottle_tops=7, parts={"4": "saddlebag-4"},
+                      bags={"7": ["jet-fuel", "glue", "oil+"]}), FAR])
+    g.apply("buy jet-engine")
+    r = kart(g, "red")
+    assert r.parts == {4: "saddlebag-4", 7: "jet-engine"} and 7 not in r.bags
+    assert [t.to_json() for t in r.bags[4]] == ["jet-fuel", "glue", "oil+"] and r.fuel["red"] == 0
+    assert not [e for e in g.last_events if e.kind == "tiles-lost"] and g.supply_counts() == FULL_BOX
+
+
+def test_r10_covering_location_seven_loses_only_the_tiles_that_find_no_room():
+    """R10: with room for three in Saddlebag No.4, three tiles move and the other two are lost."""
+    g = position([red(cell="C1", facing="SE", bottle_tops=4, parts={"4": "saddlebag-4"},
+                      bags={"4": ["bomb"], "7": ["glue", "oil", "acid", "spring", "magnet"]}), FAR])
+    pile = len(g.junk)
+    g.apply("buy smoke-screen")
+    r = kart(g, "red")
+    assert [t.kind for t in r.bags[4]] == ["bomb", "glue", "oil", "acid"]
+    assert g.junk[pile:] == ["spring", "magnet"] and g.supply_counts() == FULL_BOX
+
+
+def test_r10_r14_with_two_saddlebags_the_player_says_where_each_tile_goes():
+    """R10 with R14: with room in Saddlebags No.4 and No.5 the player chooses a bag for each tile in turn;
+    the question shows no tile kind to the others (R12)."""
+    g = position([red(cell="C1", facing="SE", bottle_tops=4, parts={"4": "saddlebag-4", "5": "saddlebag-5"},
+                      bags={"5": ["bomb"] * 3, "7": ["glue", "missile"]}), FAR], phase="parts")
+    g.apply("buy smoke-screen")
+    assert g.choice is not None and g.choice.kind == "bag" and g.choice.options == ["4", "5"] and g.to_act == 0
+    assert g.supply_counts() == FULL_BOX and "'glue'" not in str(g.view(1))
+    g.apply("choose 5")
+    # Saddlebag No.5 is now full, so the last tile goes to No.4 without a question
+    r = kart(g, "red")
+    assert g.choice is None and [t.kind for t in r.bags[5]] == ["bomb"] * 3 + ["glue"]
+    assert [t.kind for t in r.bags[4]] == ["missile"] and g.supply_counts() == FULL_BOX
+
+
 # Pit Stops ---------------------------------------------------------------------------------------------
 
 
