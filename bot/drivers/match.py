@@ -18,9 +18,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.drivers import driver_for
+from bot.games import game_class
 from rules.contract import Game
 from rules.invariants import refusal_problems, replay_problems
-from rules.registry import game_class
 
 Checker = Callable[[Any], list[str]]
 Probe = Callable[[random.Random, Any], str]
