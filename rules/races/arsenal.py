@@ -583,11 +583,18 @@ class Arsenal:
             self._emit("snatch", f"{self._who(kart.seat)}'s Bomb Catcher grabs at {self._who(target.seat)}'s "
                        f"location {location}: nothing there.", kart.seat, location=location)
             return
+        self._snatch(kart, target, location)
+
+    def _snatch(self: Races, kart: Kart, target: Kart, location: int) -> None:
+        """Bomb Catcher (R12): the tiles of the saddlebag hit are offered face down and one is drawn blind,
+        by the game's dice, so a tile kept face up can't be picked on purpose."""
+        tiles = target.bags[location]
+        tile = tiles.pop(self.dice.below(len(tiles)))
         self._emit("snatch", f"{self._who(kart.seat)}'s Bomb Catcher reaches into {self._who(target.seat)}'s "
-                   f"saddlebag {location}.", kart.seat, location=location)
-        self.choice = Choice("snatch", kart.seat, [str(i + 1) for i in range(len(tiles))],
-                             f"Pick one of the {len(tiles)} face-down tiles from saddlebag {location}.",
-                             {"seat": target.seat, "bag": location})
+                   f"saddlebag {location} and draws a tile blind.", kart.seat, location=location)
+        self._emit("snatched", f"{self._who(kart.seat)} snatches a tile from {self._who(target.seat)}.", kart.seat,
+                   secret=f"You snatched {tile.kind}.")
+        self._store_tile(kart, tile.kind, f"snatched from {target.colour}")
 
     # ----------------------------------------------------------------------------------------------
     # Phase 2: Pit Stops, fuel, team swaps

@@ -841,13 +841,8 @@ class Races(Arsenal, Game):
             who = self.karts[int(choice.context["seat"])]
             who.facing = Facing[match]
             self._emit("facing", f"{self._who(who.seat)} now faces {match}.", who.seat)
-        elif choice.kind == "snatch":
-            victim = self.karts[int(choice.context["seat"])]
-            bag = victim.bags[int(choice.context["bag"])]
-            tile = bag.pop(int(match) - 1)
-            self._emit("snatched", f"{self._who(kart.seat)} snatches a tile from {self._who(victim.seat)}.", kart.seat,
-                       secret=f"You snatched {tile.kind}.")
-            self._store_tile(kart, tile.kind, f"snatched from {victim.colour}")
+        elif choice.kind == "snatch":  # a question saved before snatches were drawn blind: draw blind now
+            self._snatch(kart, self.karts[int(choice.context["seat"])], int(choice.context["bag"]))
         else:  # pragma: no cover - every kind is handled above
             raise IllegalAction(f"unknown choice {choice.kind}")
 

@@ -693,16 +693,29 @@ def test_pit_stop_supply_runs_out():
 # Gadgets -----------------------------------------------------------------------------------------------
 
 
-def test_snatch_takes_a_tile_from_the_saddlebag_hit():
-    """Bomb Catcher: snatch rolls two dice; on a saddlebag, pick one of its tiles face down."""
+def test_snatch_draws_a_tile_blind_from_the_saddlebag_hit():
+    """Bomb Catcher / R12: snatch rolls two dice; on a saddlebag, one of its tiles is drawn blind by the
+    game's dice: no question, so a tile kept face up can't be picked on purpose."""
     g = deeds(red(parts={"8": "bomb-catcher"}), {"colour": "blue", "cell": "K4", "facing": "N",
-                                                 "bags": {"7": ["missile", "glue"]}}, dice=[3, 4])
+                                                 "bags": {"7": ["missile+", "glue"]}}, dice=[3, 4])
+    expected = ["missile", "glue"][g.dice.copy().below(2)]  # the draw uses the seeded generator
     g.apply("snatch blue")
-    assert g.choice is not None and g.choice.options == ["1", "2"]
-    assert "missile" not in str(g.view(0)["choice"])
-    g.apply("choose 2")
-    assert [t.kind for t in kart(g, "red").bags[7]] == ["glue"] and kart(g, "blue").tile_count == 1
+    assert g.choice is None
+    assert [t.kind for t in kart(g, "red").bags[7]] == [expected] and kart(g, "blue").tile_count == 1
+    snatched = next(e for e in g.last_events if e.kind == "snatched")
+    assert expected in (snatched.secret or "") and expected not in snatched.text
     assert "snatch blue" not in legal(g)  # one attempt a turn
+
+
+def test_snatch_draws_face_up_and_face_down_tiles_alike():
+    """R12: over many seeds the face-up tile is drawn about as often as the face-down one."""
+    drawn = []
+    for seed in range(40):
+        g = deeds(red(parts={"8": "bomb-catcher"}), {"colour": "blue", "cell": "K4", "facing": "N",
+                                                     "bags": {"7": ["missile+", "glue"]}}, dice=[3, 4], seed=seed)
+        g.apply("snatch blue")
+        drawn.append(kart(g, "red").bags[7][0].kind)
+    assert 8 <= drawn.count("missile") <= 32
 
 
 def test_snatch_misses_elsewhere_and_needs_room():
