@@ -7,6 +7,7 @@ engine's business; this module only knows their shape.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from rules.contract import NotationError
@@ -250,105 +251,179 @@ def _tile(text: str) -> str:
     return TILE_ALIASES.get(low, low)
 
 
-def parse(text: str, columns: int | None = None, rows: int | None = None) -> Action:
-    """Parse one action. ``columns``/``rows`` bound cell labels to the board when given."""
-    words = text.strip().split()
-    if not words:
-        raise NotationError("an action is needed; try one of: " + ", ".join(HELP))
-    verb, args = words[0].lower(), words[1:]
-    if verb == "done":
+@dataclass(frozen=True, slots=True)
+class _Board:
+    """The board size cell labels are checked against (None: any size)."""
+
+    columns: int | None
+    rows: int | None
+
+    def cell(self, text: str) -> Hex:
+        return _cell(text, self.columns, self.rows)
+
+
+def _nothing_after(verb: str, action: Action, hint: str = "") -> Callable[[list[str], _Board], Action]:
+    def parse_bare(args: list[str], board: _Board) -> Action:
         if args:
-            raise NotationError("'done' takes nothing after it")
-        return Done()
-    if verb == "reverse":
-        if args:
-            raise NotationError("'reverse' takes nothing after it: choose each backward step with 'step CELL'")
-        return Reverse()
-    if verb == "roll":
-        if not args:
-            raise NotationError("say how many green dice: 'roll 1', 'roll 2' or 'roll 3' (add '1w' or '1r' for fuel)")
-        green = _count(args[0], "", "green")
-        white = red = 0
-        for a in args[1:]:
-            low = a.lower()
-            if low.endswith("w"):
-                white = _count(low, "w", "white")
-            elif low.endswith("r"):
-                red = _count(low, "r", "red")
-            else:
-                raise NotationError(f"{a!r}: fuel dice are written like '2w' (white) or '1r' (red)")
-        return Roll(green, white, red)
-    if verb == "step":
-        args, leave = _leave(args)
-        if len(args) != 1:
-            raise NotationError("'step' takes one cell, like 'step F7', or left/straight/right, and maybe 'leave'")
-        rel = RELATIVE_STEPS.get(args[0].lower())
-        if rel is not None:
-            return Step(None, rel, leave)
-        return Step(_cell(args[0], columns, rows), None, leave)
-    if verb == "move":
-        args, leave = _leave(args)
-        if not args:
-            raise NotationError("'move' takes the cells of the path in order, like 'move F7 G7 H8'")
-        return Move(tuple(_cell(a, columns, rows) for a in args), leave)
-    if verb == "trap":
-        if len(args) not in (2, 3):
-            raise NotationError("'trap' takes a kind and a cell, and Oil its arrow: 'trap glue G7', 'trap oil G7 NE'")
-        kind = _tile(args[0])
-        if kind not in TRAP_KINDS:
-            raise NotationError(f"{args[0]!r} is not a trap; traps are {', '.join(TRAP_KINDS)}")
-        arrow = None
-        if len(args) == 3:
-            try:
-                arrow = Facing.parse(args[2])
-            except ValueError as exc:
-                raise NotationError(str(exc)) from None
-        return PlaceTrap(kind, _cell(args[1], columns, rows), arrow)
-    if verb in ("magnet", "missile", "bomb"):
+            raise NotationError(f"'{verb}' takes nothing after it{hint}")
+        return action
+
+    return parse_bare
+
+
+def _parse_roll(args: list[str], board: _Board) -> Action:
+    if not args:
+        raise NotationError("say how many green dice: 'roll 1', 'roll 2' or 'roll 3' (add '1w' or '1r' for fuel)")
+    green = _count(args[0], "", "green")
+    white = red = 0
+    for a in args[1:]:
+        low = a.lower()
+        if low.endswith("w"):
+            white = _count(low, "w", "white")
+        elif low.endswith("r"):
+            red = _count(low, "r", "red")
+        else:
+            raise NotationError(f"{a!r}: fuel dice are written like '2w' (white) or '1r' (red)")
+    return Roll(green, white, red)
+
+
+def _parse_step(args: list[str], board: _Board) -> Action:
+    args, leave = _leave(args)
+    if len(args) != 1:
+        raise NotationError("'step' takes one cell, like 'step F7', or left/straight/right, and maybe 'leave'")
+    rel = RELATIVE_STEPS.get(args[0].lower())
+    if rel is not None:
+        return Step(None, rel, leave)
+    return Step(board.cell(args[0]), None, leave)
+
+
+def _parse_move(args: list[str], board: _Board) -> Action:
+    args, leave = _leave(args)
+    if not args:
+        raise NotationError("'move' takes the cells of the path in order, like 'move F7 G7 H8'")
+    return Move(tuple(board.cell(a) for a in args), leave)
+
+
+def _parse_trap(args: list[str], board: _Board) -> Action:
+    if len(args) not in (2, 3):
+        raise NotationError("'trap' takes a kind and a cell, and Oil its arrow: 'trap glue G7', 'trap oil G7 NE'")
+    kind = _tile(args[0])
+    if kind not in TRAP_KINDS:
+        raise NotationError(f"{args[0]!r} is not a trap; traps are {', '.join(TRAP_KINDS)}")
+    arrow = None
+    if len(args) == 3:
+        try:
+            arrow = Facing.parse(args[2])
+        except ValueError as exc:
+            raise NotationError(str(exc)) from None
+    return PlaceTrap(kind, board.cell(args[1]), arrow)
+
+
+def _fire(verb: str) -> Callable[[list[str], _Board], Action]:
+    def parse_fire(args: list[str], board: _Board) -> Action:
         if len(args) != 2:
             raise NotationError(f"'{verb}' takes the cell to set it on and a target: '{verb} G7 blue'")
         target = args[1].lower()
         if not target.isalpha():
-            target = _cell(args[1], columns, rows).label
-        return Fire(verb, _cell(args[0], columns, rows), target)
-    if verb in ("snatch", "smash"):
+            target = board.cell(args[1]).label
+        return Fire(verb, board.cell(args[0]), target)
+
+    return parse_fire
+
+
+def _gadget(verb: str) -> Callable[[list[str], _Board], Action]:
+    def parse_gadget(args: list[str], board: _Board) -> Action:
         if len(args) != 1:
             raise NotationError(f"'{verb}' takes the colour of an adjacent kart: '{verb} blue'")
         return Gadget(verb, args[0].lower())
-    if verb == "buy":
-        if len(args) not in (1, 2):
-            raise NotationError("'buy' takes a part and maybe a location: 'buy mud-tyres 3'")
-        loc = _count(args[1], "", "location") if len(args) == 2 else None
-        return Buy(args[0].lower(), loc)
-    if verb == "return":
-        if len(args) != 1 or not args[0].isdigit():
-            raise NotationError("'return' takes a location number, 2 to 9: 'return 3'")
-        return Return(int(args[0]))
-    if verb == "refuel":
-        if len(args) != 1 or args[0].lower() not in ("white", "red"):
-            raise NotationError("'refuel' takes white (Turbo Fuel) or red (Jet Fuel)")
-        return Refuel(args[0].lower())
-    if verb == "swap":
-        if len(args) < 3 or args[1].lower() not in ("give", "take"):
-            raise NotationError("'swap' reads: swap COLOUR give|take KIND, or swap COLOUR give|take part LOCATION")
-        colour, direction = args[0].lower(), args[1].lower()
-        if args[2].lower() == "part":
-            if len(args) != 4 or not args[3].isdigit():
-                raise NotationError("a part swap names its location: 'swap blue give part 3'")
-            return Swap(colour, direction, None, int(args[3]))
-        if len(args) != 3:
-            raise NotationError("a tile swap names one tile: 'swap blue give oil'")
-        return Swap(colour, direction, _tile(args[2]))
-    if verb == "bag":
-        if len(args) != 3 or not (args[1].isdigit() and args[2].isdigit()):
-            raise NotationError("'bag' reads: bag KIND FROM TO, like 'bag oil 7 4'")
-        return BagMove(_tile(args[0]), int(args[1]), int(args[2]))
-    if verb in ("show", "hide"):
+
+    return parse_gadget
+
+
+def _parse_buy(args: list[str], board: _Board) -> Action:
+    if len(args) not in (1, 2):
+        raise NotationError("'buy' takes a part and maybe a location: 'buy mud-tyres 3'")
+    loc = _count(args[1], "", "location") if len(args) == 2 else None
+    return Buy(args[0].lower(), loc)
+
+
+def _parse_return(args: list[str], board: _Board) -> Action:
+    if len(args) != 1 or not args[0].isdigit():
+        raise NotationError("'return' takes a location number, 2 to 9: 'return 3'")
+    return Return(int(args[0]))
+
+
+def _parse_refuel(args: list[str], board: _Board) -> Action:
+    if len(args) != 1 or args[0].lower() not in ("white", "red"):
+        raise NotationError("'refuel' takes white (Turbo Fuel) or red (Jet Fuel)")
+    return Refuel(args[0].lower())
+
+
+def _parse_swap(args: list[str], board: _Board) -> Action:
+    if len(args) < 3 or args[1].lower() not in ("give", "take"):
+        raise NotationError("'swap' reads: swap COLOUR give|take KIND, or swap COLOUR give|take part LOCATION")
+    colour, direction = args[0].lower(), args[1].lower()
+    if args[2].lower() == "part":
+        if len(args) != 4 or not args[3].isdigit():
+            raise NotationError("a part swap names its location: 'swap blue give part 3'")
+        return Swap(colour, direction, None, int(args[3]))
+    if len(args) != 3:
+        raise NotationError("a tile swap names one tile: 'swap blue give oil'")
+    return Swap(colour, direction, _tile(args[2]))
+
+
+def _parse_bag(args: list[str], board: _Board) -> Action:
+    if len(args) != 3 or not (args[1].isdigit() and args[2].isdigit()):
+        raise NotationError("'bag' reads: bag KIND FROM TO, like 'bag oil 7 4'")
+    return BagMove(_tile(args[0]), int(args[1]), int(args[2]))
+
+
+def _flip(verb: str) -> Callable[[list[str], _Board], Action]:
+    def parse_flip(args: list[str], board: _Board) -> Action:
         if len(args) != 1:
             raise NotationError(f"'{verb}' takes one tile kind: '{verb} oil'")
         return Flip(_tile(args[0]), verb == "show")
-    if verb == "choose":
-        if len(args) != 1:
-            raise NotationError("'choose' takes one option, like 'choose NE' or 'choose F7'")
-        return Choose(args[0])
-    raise NotationError(f"unknown action {verb!r}; try one of: " + ", ".join(HELP))
+
+    return parse_flip
+
+
+def _parse_choose(args: list[str], board: _Board) -> Action:
+    if len(args) != 1:
+        raise NotationError("'choose' takes one option, like 'choose NE' or 'choose F7'")
+    return Choose(args[0])
+
+
+PARSERS: dict[str, Callable[[list[str], _Board], Action]] = {
+    "done": _nothing_after("done", Done()),
+    "reverse": _nothing_after("reverse", Reverse(), ": choose each backward step with 'step CELL'"),
+    "roll": _parse_roll,
+    "step": _parse_step,
+    "move": _parse_move,
+    "trap": _parse_trap,
+    "magnet": _fire("magnet"),
+    "missile": _fire("missile"),
+    "bomb": _fire("bomb"),
+    "snatch": _gadget("snatch"),
+    "smash": _gadget("smash"),
+    "buy": _parse_buy,
+    "return": _parse_return,
+    "refuel": _parse_refuel,
+    "swap": _parse_swap,
+    "bag": _parse_bag,
+    "show": _flip("show"),
+    "hide": _flip("hide"),
+    "choose": _parse_choose,
+}
+
+
+def parse(text: str, columns: int | None = None, rows: int | None = None) -> Action:
+    """Parse one action: the first word picks its parser from :data:`PARSERS`. ``columns``/``rows``
+    bound cell labels to the board when given."""
+    words = text.strip().split()
+    if not words:
+        raise NotationError("an action is needed; try one of: " + ", ".join(HELP))
+    verb, args = words[0].lower(), words[1:]
+    parser = PARSERS.get(verb)
+    if parser is None:
+        raise NotationError(f"unknown action {verb!r}; try one of: " + ", ".join(HELP))
+    return parser(args, _Board(columns, rows))

@@ -45,6 +45,11 @@ def test_notation_errors_say_what_was_expected(text, message):
         act.parse(text)
 
 
+def test_every_action_word_has_one_parser_and_one_help_line():
+    """Notation: the parser table and the help list name the same action words."""
+    assert set(act.PARSERS) == set(act.HELP) | {"hide"}
+
+
 def test_parse_errors_know_the_board_size():
     g = position([{"colour": "red", "cell": "J3", "facing": "SE"}, FAR], phase="move", points=2)
     with pytest.raises(NotationError, match="columns run from A to P"):
