@@ -116,7 +116,7 @@ async def test_the_toy_is_played_to_the_end_by_its_own_commands_and_buttons(th):
     board = await _started(th)
     users = [ANN, BOB]
     for turn in range(80):
-        rec, game, _ = await th.bot.service.current(CHANNEL_ID)
+        _, game, _ = await th.bot.service.current(CHANNEL_ID)
         if game is None:
             break
         user = users[game.to_act]
