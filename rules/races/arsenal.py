@@ -415,6 +415,8 @@ class Arsenal:
         cell = self.track.parse_cell(text)
         k = self.kart_at(cell)
         if k is not None and k.seat != kart.seat:
+            if not self.track.on_track(cell):
+                raise IllegalAction(f"{self._who(k.seat)} is in the stream on {cell.label}: no target there.")
             return k, cell
         if cell not in self.board:
             raise IllegalAction(f"Nothing to aim at on {cell.label}: choose a kart's colour, a trap or a junk tile.")

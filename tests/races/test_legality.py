@@ -366,9 +366,6 @@ def test_the_positions_reach_every_finite_phase():
     assert sum(n for p, n in seen.items() if p.startswith("choose")) >= 3, seen
 
 
-@pytest.mark.xfail(strict=True, reason="the engine takes a Missile aimed by cell label at a kart that is in the "
-                   "stream (Races._resolve_target checks only kart targets named by colour for being on the track), "
-                   "while legal_actions lists karts on the track only and the colour form is refused")
 def test_a_missile_aimed_by_cell_at_a_kart_in_the_stream_is_refused_like_the_list_says():
     """Accepted ⇒ listed, the Missile (rulebook: Missiles): a kart in the stream is no target, so aiming at
     its cell is refused just as aiming at its colour is."""
