@@ -19,8 +19,8 @@ from typing import Any
 
 import aiosqlite
 
+from rules.registry import game_class
 from rules.contract import Game
-from bot.games import game_class
 
 LOBBY, ACTIVE, FINISHED, ABORTED = "lobby", "active", "finished", "aborted"
 STATUSES = (LOBBY, ACTIVE, FINISHED, ABORTED)

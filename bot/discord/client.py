@@ -3,77 +3,180 @@ per game, and whose single dynamic button answers every action button ever sent.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
+import re
+from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord.command_group import game_groups
+from bot.delivery import Outbox
 from bot.discord.game_commands import GameGroup
-from bot.discord.replies import ActionButton, schedule_computers
+from bot.discord.replies import (
+    DEFER_AFTER,
+    ActionButton,
+    ChannelPoster,
+    answer_privately,
+    arm_defer,
+    play_computers,
+    schedule_computers,
+)
 from bot.discord.rules_command import rules_command
-from bot.games import units
-from bot.service import Service
+from bot.games import all_fronts
+from bot.service import FOREIGN_BUTTON, Service, clip_input
 from bot.store import SqliteStore, Store
 
 log = logging.getLogger(__name__)
 
 
+#: commands that answer at once without the service (no lock, no I/O): never deferred
+INSTANT_COMMANDS = frozenset({"rules"})
+#: games resumed at once after a restart; the others wait in the queue
+RESUME_WORKERS = 2
+#: the most characters of a user's input a log line carries
+LOGGED_INPUT = 60
+
+
 class JunkyardTree(app_commands.CommandTree):
-    """Logs unexpected errors and tells the user privately that nothing happened."""
+    """Defers slow commands in time, answers commands the bot no longer has, logs unexpected errors and tells
+    the user privately that nothing happened."""
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        if interaction.type is discord.InteractionType.application_command:
+            name = str((interaction.data or {}).get("name", ""))
+            if name not in INSTANT_COMMANDS:
+                await arm_defer(interaction, thinking=True)
+        return True
 
     async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
+        if isinstance(error, app_commands.CommandNotFound):
+            # Discord still offers a command this version dropped (before `junkyard sync`): not a bug here.
+            log.info("a command this version does not have: /%s", clip_input(error.name, LOGGED_INPUT))
+            if interaction.type is discord.InteractionType.autocomplete:
+                with contextlib.suppress(discord.HTTPException):
+                    await interaction.response.autocomplete([])
+                return
+            await answer_privately(interaction, "That command is not part of this version of the bot; nothing was "
+                                                "changed. Type `/` to see the current commands.")
+            return
         if isinstance(error, app_commands.CheckFailure | app_commands.TransformerError):
-            text = f"That can't be done here: {error}"
+            text = f"That can't be done here: {clip_input(error, 200)}"
         else:
             log.error("command %r failed", interaction.command and interaction.command.qualified_name,
                       exc_info=error)
             text = "Something went wrong; nothing was changed. Try `/game status`."
-        try:
-            if interaction.response.is_done():
-                await interaction.followup.send(text, ephemeral=True)
-            else:
-                await interaction.response.send_message(text, ephemeral=True)
-        except discord.HTTPException:
-            log.warning("could not report an error to the user")
+        await answer_privately(interaction, text)
 
 
 class JunkyardBot(commands.Bot):
     """The game master on Discord. ``store`` is opened in ``setup_hook`` and closed with the bot."""
 
     def __init__(self, store: Store | None = None, *, service: Service | None = None,
-                 intents: discord.Intents | None = None) -> None:
+                 intents: discord.Intents | None = None, defer_after: float = DEFER_AFTER) -> None:
         super().__init__(command_prefix=commands.when_mentioned, intents=intents or discord.Intents.default(),
                          tree_cls=JunkyardTree, help_command=None,
                          allowed_mentions=discord.AllowedMentions.none())
         self.store: Store = store if store is not None else (service.store if service else SqliteStore())
         self.service: Service = service or Service(self.store)
+        #: seconds an interaction waits for the service before it is deferred (0: defer at once)
+        self.defer_after = defer_after
+        #: posts what the service stored but no answer carried (crashes, failed answers), once
+        self.outbox = Outbox(self.service, ChannelPoster(self), min_channel_id=1,
+                             on_computers=lambda channel: schedule_computers(self, channel))
+        #: the background computer moves of each channel, owned here and cancelled on close
+        self.computer_tasks: dict[int, asyncio.Task[None]] = {}
+        self._background: list[asyncio.Task[Any]] = []
         self.add_app_commands()
 
     def add_app_commands(self) -> None:
         """Register every command on the tree (syncing with Discord is ``junkyard sync``'s job)."""
         self.tree.add_command(GameGroup())
         self.tree.add_command(rules_command)
-        for group in game_groups(units()):
-            self.tree.add_command(group)
+        for front in all_fronts():
+            group = front.command_group()
+            if group is not None:
+                self.tree.add_command(group)
 
     async def setup_hook(self) -> None:
         await self.store.open()
         self.add_dynamic_items(ActionButton)
 
     async def close(self) -> None:
+        tasks = [*self._background, *self.computer_tasks.values()]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        self._background.clear()
+        self.computer_tasks.clear()
         try:
             await super().close()
         finally:
+            await self.service.close()
             await self.store.close()
 
     async def on_ready(self) -> None:
         log.info("logged in as %s (%s) in %d servers", self.user, self.user and self.user.id, len(self.guilds))
-        await self.resume_computers()
+        self.start_background()
+
+    def start_background(self) -> None:
+        """Start, once, the outbox worker and the queue of games waiting on computers. Nothing is loaded
+        here: the bot serves at once, whatever the number of games; each game loads when touched."""
+        if self._background:
+            return
+        loop = asyncio.get_running_loop()
+        self._background.append(loop.create_task(self.outbox.run(), name="junkyard-outbox"))
+        self._background.append(loop.create_task(self.resume_computers(), name="junkyard-resume"))
 
     async def resume_computers(self) -> None:
-        """Games left waiting for a computer player (the bot stopped mid-sequence) play on."""
+        """Games left waiting for a computer player (the bot stopped mid-sequence) play on, a few at a time
+        from a queue, so the interactions of people are never starved."""
+        queue: asyncio.Queue[int] = asyncio.Queue()
         for channel_id in await self.service.channels_waiting_on_computers():
             if channel_id > 0:  # terminal games use negative channel ids; they are not Discord's
-                schedule_computers(self, channel_id)
+                queue.put_nowait(channel_id)
+
+        async def worker() -> None:
+            while not queue.empty():
+                channel_id = queue.get_nowait()
+                running = self.computer_tasks.get(channel_id)
+                if running is not None and not running.done():
+                    continue
+                task = asyncio.current_task()
+                assert task is not None
+                self.computer_tasks[channel_id] = task
+                try:
+                    await play_computers(self, channel_id)
+                finally:
+                    if self.computer_tasks.get(channel_id) is task:
+                        del self.computer_tasks[channel_id]
+
+        await asyncio.gather(*(worker() for _ in range(RESUME_WORKERS)))
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """A press of a component nothing here answers (a custom_id no game sent): a short private answer."""
+        if interaction.type is not discord.InteractionType.component:
+            return
+        cid = (interaction.data or {}).get("custom_id")
+        if isinstance(cid, str) and self._answered_by_views(interaction, cid):
+            return
+        log.info("a press of a button no game sent: %s", clip_input(cid, LOGGED_INPUT))
+        await answer_privately(interaction, FOREIGN_BUTTON)
+
+    def _answered_by_views(self, interaction: discord.Interaction, cid: str) -> bool:
+        """Whether discord.py will hand this press to a dynamic item or a stored view."""
+        store = self._connection._view_store
+        message = interaction.message
+        on_message = message is not None and any(
+            getattr(child, "custom_id", None) == cid
+            for row in message.components for child in getattr(row, "children", [row]))
+        patterns: dict[re.Pattern[str], Any] = getattr(store, "_dynamic_items", {})
+        if on_message and any(p.fullmatch(cid) for p in patterns):
+            return True
+        views: dict[Any, dict[Any, Any]] = getattr(store, "_views", {})
+        for key in (message.id if message is not None else None, None):
+            if any(k[1] == cid for k in views.get(key, {})):
+                return True
+        return False

@@ -4,6 +4,11 @@ Buttons are plain components whose custom_id carries game id, move number and ac
 (``jy:<game>:<version>:<action>``). One :class:`ActionButton` dynamic item, registered once at start-up,
 answers every press, so buttons keep working after restarts and for days. The buttons we send are not
 themselves dispatchable, so no per-message view is kept in memory and none can expire.
+
+Every interaction is answered within Discord's three seconds: when the service has not replied after
+``client.defer_after`` seconds the interaction is deferred (0: at once, before the service is asked), and
+the reply follows. A public board whose answer fails or expired goes to the channel as a plain message
+through the outbox, which records the message so it is never posted twice.
 """
 
 from __future__ import annotations
@@ -16,14 +21,19 @@ from typing import Any
 
 import discord
 
+from bot.delivery import Undeliverable
 from bot.games import ButtonSpec
-from bot.service import Private, Reply
+from bot.service import FOREIGN_BUTTON, Private, Reply, clip_input
 
 log = logging.getLogger(__name__)
 
 CUSTOM_ID_PREFIX = "jy"
 CUSTOM_ID_TEMPLATE = r"jy:(?P<game>[0-9]+):(?P<version>[0-9]+):(?P<action>[^\n]+)"
 MAX_CUSTOM_ID = 100
+#: the longest game id and move number a real button carries (digits)
+MAX_ID_DIGITS = 18
+#: seconds to wait for the service before deferring an interaction (Discord allows three to answer)
+DEFER_AFTER = 1.0
 MAX_CONTENT = 2000
 MAX_LABEL = 80
 
@@ -86,61 +96,174 @@ def _message_kwargs(reply: Reply) -> dict[str, Any]:
     return kwargs
 
 
+# Answering in time ---------------------------------------------------------------------------------
+
+
+async def arm_defer(interaction: discord.Interaction, *, thinking: bool) -> None:
+    """Defer ``interaction`` if no answer is under way after ``client.defer_after`` seconds (0: now, before
+    anything else happens). A command defers privately ("thinking"); a press defers as an update of its
+    message, which shows nothing."""
+    after = float(getattr(interaction.client, "defer_after", DEFER_AFTER))
+    if after <= 0:
+        await _defer(interaction, thinking)
+        return
+    loop = asyncio.get_running_loop()
+
+    def fire() -> None:
+        interaction.extras["jy_defer"] = loop.create_task(_defer(interaction, thinking))
+
+    interaction.extras["jy_timer"] = loop.call_later(after, fire)
+
+
+async def _defer(interaction: discord.Interaction, thinking: bool) -> None:
+    if interaction.response.is_done():
+        return
+    try:
+        if thinking:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+        else:
+            await interaction.response.defer()
+    except discord.HTTPException as exc:
+        log.warning("deferring an interaction failed (HTTP %s, code %s)", exc.status, exc.code)
+        return
+    interaction.extras["jy_deferred"] = "private" if thinking else "update"
+
+
+async def settle_defer(interaction: discord.Interaction) -> None:
+    """Stop the defer timer; if the deferral is on its way, wait for it."""
+    timer = interaction.extras.pop("jy_timer", None)
+    if timer is not None:
+        timer.cancel()
+    task = interaction.extras.pop("jy_defer", None)
+    if task is not None:
+        await asyncio.shield(task)
+
+
+async def answer_privately(interaction: discord.Interaction, text: str) -> None:
+    """A short private answer, whatever state the interaction is in; failures are only logged."""
+    await settle_defer(interaction)
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(clip(text), ephemeral=True)
+        else:
+            await interaction.response.send_message(clip(text), ephemeral=True)
+    except discord.HTTPException as exc:
+        log.warning("could not answer an interaction privately (HTTP %s, code %s)", exc.status, exc.code)
+
+
+async def _answer(interaction: discord.Interaction, reply: Reply, pressed: bool) -> int | None:
+    """Send ``reply`` as the interaction's answer; returns the id of the message it created (if any)."""
+    kwargs = _message_kwargs(reply)
+    response = interaction.response
+    if pressed and (reply.stale or reply.changed):
+        if response.is_done():
+            if interaction.extras.get("jy_deferred") == "update":  # the original is the pressed message
+                await interaction.edit_original_response(view=None)
+        else:
+            await response.edit_message(view=None)
+        message = await interaction.followup.send(ephemeral=reply.ephemeral, wait=True, **kwargs)
+        return message.id
+    if not response.is_done():
+        sent = await response.send_message(ephemeral=reply.ephemeral, **kwargs)
+        return sent.message_id
+    if interaction.extras.get("jy_deferred") == "private" and not reply.ephemeral:
+        # the private "thinking" placeholder takes the first follow-up: fill it, then post in public
+        await interaction.edit_original_response(content="Done: see the channel.")
+    message = await interaction.followup.send(ephemeral=reply.ephemeral, wait=True, **kwargs)
+    return message.id
+
+
 async def send_reply(interaction: discord.Interaction, reply: Reply, *, pressed: bool = False) -> None:
     """Answer ``interaction`` with ``reply``. ``pressed``: the interaction is a button press, whose
-    message loses its buttons once the board changed or the button proved stale."""
-    kwargs = _message_kwargs(reply)
-    if pressed and (reply.stale or reply.changed):
-        await interaction.response.edit_message(view=None)
-        await interaction.followup.send(ephemeral=reply.ephemeral, **kwargs)
-    elif interaction.response.is_done():
-        await interaction.followup.send(ephemeral=reply.ephemeral, **kwargs)
-    else:
-        await interaction.response.send_message(ephemeral=reply.ephemeral, **kwargs)
-    await send_private(interaction, reply)
+    message loses its buttons once the board changed or the button proved stale. A public board whose
+    answer fails goes to the channel as a plain message."""
+    await settle_defer(interaction)
+    client = interaction.client
+    message_id: int | None = None
+    answered = True
+    try:
+        message_id = await _answer(interaction, reply, pressed)
+    except discord.HTTPException as exc:
+        answered = False
+        log.warning("answering an interaction failed (HTTP %s, code %s)%s", exc.status, exc.code,
+                    "; the board goes to the channel" if reply.delivery is not None else "")
+    if reply.delivery is not None:
+        if reply.channel_id is None:
+            reply.channel_id = interaction.channel_id
+        if answered and message_id is not None:
+            await client.service.delivered(reply.delivery, message_id)  # type: ignore[attr-defined]
+        else:
+            await client.outbox.deliver(reply)  # type: ignore[attr-defined]
+            if pressed and interaction.message is not None and (reply.stale or reply.changed):
+                try:
+                    await interaction.message.edit(view=None)
+                except discord.HTTPException:
+                    log.info("could not remove the buttons of a pressed message")
+    await send_private(interaction, reply, answered=answered)
     if reply.computers_pending and interaction.channel_id is not None:
-        schedule_computers(interaction.client, interaction.channel_id)
-
-
-_running: dict[int, asyncio.Task[None]] = {}
+        schedule_computers(client, interaction.channel_id)
 
 
 def schedule_computers(client: discord.Client, channel_id: int) -> None:
-    """Let the computers of a channel's game move on in the background, posting to the channel."""
-    task = _running.get(channel_id)
+    """Let the computers of a channel's game move on in the background, posting to the channel. The task
+    belongs to the client (``client.computer_tasks``), which cancels it on close."""
+    tasks: dict[int, asyncio.Task[None]] = client.computer_tasks  # type: ignore[attr-defined]
+    task = tasks.get(channel_id)
     if task is not None and not task.done():
         return
     task = asyncio.get_running_loop().create_task(play_computers(client, channel_id),
                                                   name=f"junkyard-computers-{channel_id}")
-    _running[channel_id] = task
-    task.add_done_callback(lambda t: _running.pop(channel_id, None) if _running.get(channel_id) is t else None)
+    tasks[channel_id] = task
+    task.add_done_callback(lambda t: tasks.pop(channel_id, None) if tasks.get(channel_id) is t else None)
 
 
 async def play_computers(client: discord.Client, channel_id: int) -> None:
     """Post the computers' moves, a reply at a time, until a person is to act or the game ends."""
     service = client.service  # type: ignore[attr-defined]
-    channel = client.get_partial_messageable(channel_id)
+    outbox = client.outbox  # type: ignore[attr-defined]
     try:
         while True:
             reply = await service.play_computers(channel_id)
             if reply is None:
                 return
-            await channel.send(**_message_kwargs(reply))
+            if reply.delivery is not None:
+                await outbox.deliver(reply)
             for note in reply.private:  # a computer's move told a person something (a tile picked up)
                 await _direct_message(client, note)
             if not reply.computers_pending:
                 return
+    except asyncio.CancelledError:
+        raise
     except Exception:
         log.exception("computer moves in channel %s stopped", channel_id)
 
 
-async def send_private(interaction: discord.Interaction, reply: Reply) -> None:
-    """Hidden information: to the asker as an ephemeral follow-up, to anyone else by direct message."""
+class ChannelPoster:
+    """Posts plain channel messages for the outbox, with the record's nonce (Discord then posts a repeated
+    request once)."""
+
+    def __init__(self, client: discord.Client) -> None:
+        self.client = client
+
+    async def post(self, channel_id: int, reply: Reply, nonce: str) -> int | None:
+        channel = self.client.get_partial_messageable(channel_id)
+        try:
+            message = await channel.send(nonce=nonce, **_message_kwargs(reply))
+        except (discord.Forbidden, discord.NotFound) as exc:
+            raise Undeliverable(f"HTTP {exc.status}, code {exc.code}") from None
+        return message.id
+
+
+async def send_private(interaction: discord.Interaction, reply: Reply, *, answered: bool = True) -> None:
+    """Hidden information: to the asker as an ephemeral follow-up, to anyone else (and to the asker when the
+    interaction could not be answered) by direct message."""
     for note in reply.private:
-        text = clip(f"Only you see this: {note.text}")
-        if note.user_id == interaction.user.id:
-            await interaction.followup.send(text, ephemeral=True)
-            continue
+        if answered and note.user_id == interaction.user.id:
+            try:
+                await interaction.followup.send(clip(f"Only you see this: {note.text}"), ephemeral=True)
+                continue
+            except discord.HTTPException:
+                pass  # then by direct message
         await _direct_message(interaction.client, note)
 
 
@@ -159,27 +282,50 @@ class ActionButton(discord.ui.DynamicItem[discord.ui.Button], template=CUSTOM_ID
                  style: discord.ButtonStyle = discord.ButtonStyle.secondary) -> None:
         cid = custom_id(game_id, version, action)
         if cid is None:
-            raise ValueError(f"action {action!r} does not fit in a button")
+            raise ValueError("the action does not fit in a button")
         super().__init__(discord.ui.Button(label=label or action[:MAX_LABEL], style=style, custom_id=cid))
         self.game_id, self.version, self.action = game_id, version, action
+        #: what was wrong with the custom_id pressed (forged or damaged); None for a sound button
+        self.damage: str | None = None
+
+    @classmethod
+    def damaged(cls, what: str) -> ActionButton:
+        """A stand-in for a button whose custom_id no game of ours sent: it answers, privately, and plays nothing."""
+        item = cls(0, 0, "?")
+        item.damage = what
+        return item
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str]) -> ActionButton:
+        raw = match.string
+        if len(raw) > MAX_CUSTOM_ID or len(match["game"]) > MAX_ID_DIGITS or len(match["version"]) > MAX_ID_DIGITS:
+            return cls.damaged(f"custom_id of {len(raw)} characters: {clip_input(raw, 60)}")
         label = getattr(item, "label", None)
         style = getattr(item, "style", discord.ButtonStyle.secondary)
-        return cls(int(match["game"]), int(match["version"]), match["action"], label=label, style=style)
+        try:
+            return cls(int(match["game"]), int(match["version"]), match["action"], label=label, style=style)
+        except ValueError:
+            return cls.damaged(f"custom_id {clip_input(raw, 60)}")
 
     async def callback(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
-        service = interaction.client.service  # type: ignore[attr-defined]
-        if interaction.channel_id is None:
-            await interaction.response.send_message("This button only works in a server channel.", ephemeral=True)
+        if self.damage is not None:
+            log.info("a press of a button no game sent (%s)", self.damage)
+            await answer_privately(interaction, FOREIGN_BUTTON)
             return
+        if interaction.channel_id is None:
+            await answer_privately(interaction, "This button only works in a server channel.")
+            return
+        await arm_defer(interaction, thinking=False)
+        service = interaction.client.service  # type: ignore[attr-defined]
         try:
             reply = await service.act(interaction.channel_id, interaction.user.id, self.action, self.version,
                                       game_id=self.game_id)
         except Exception:
-            log.exception("button %s failed", self.custom_id)
+            log.exception("button %s failed", clip_input(self.custom_id))
             reply = Reply("Something went wrong; nothing was changed. Try `/game status`.", ok=False,
                           ephemeral=True)
-        await send_reply(interaction, reply, pressed=True)
+        try:
+            await send_reply(interaction, reply, pressed=True)
+        except Exception:
+            log.exception("answering button %s failed", clip_input(self.custom_id))

@@ -14,6 +14,12 @@ itself. Everything the bot sends passes through ``AsyncWebhookAdapter.request`` 
 follow-ups, edits) or ``HTTPClient.request`` (channel messages, direct messages); both are replaced by
 recorders that answer with plausible payloads. :class:`Sent` exposes content, the ephemeral flag (64),
 attached files and component custom_ids.
+
+Faults are injected at the same layer: ``h.fail("callback", 404, 10062)`` makes the next interaction
+callback fail as Discord does when the three seconds have passed, ``h.fail("followup", 500, times=2)`` the
+next two follow-ups with a server error (as discord.py raises it once its own retries are spent). Channel
+messages honour ``nonce`` with ``enforce_nonce`` as Discord does: a repeated nonce returns the message
+already posted instead of posting again.
 """
 
 from __future__ import annotations
@@ -25,6 +31,7 @@ import json
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from types import SimpleNamespace
 from typing import Any
 
 import discord
@@ -70,10 +77,16 @@ class Sent:
     message: dict[str, Any] | None = None
     #: a message to a direct-message channel
     dm: bool = False
+    #: the request failed (an injected fault): nothing was created
+    failed: bool = False
+    #: a channel message whose nonce was already used: Discord returned the earlier message
+    repeated: bool = False
 
     @property
     def creates_message(self) -> bool:
         """Whether this request posted a new message (not an edit, not an autocomplete answer)."""
+        if self.failed or self.repeated:
+            return False
         if self.kind == "callback":
             return self.response_type in (4, 5)
         return self.kind in ("followup", "channel")
@@ -87,6 +100,8 @@ class Sent:
             return "followup"
         if "/messages/" in self.path and self.method == "PATCH":
             return "edit"
+        if "/messages/" in self.path and self.method == "DELETE":
+            return "delete"
         if self.path == "/channels/{channel_id}/messages" and self.method == "POST":
             return "channel"
         return "other"
@@ -183,6 +198,31 @@ class DiscordHarness:
         self.users: dict[int, str] = {}
         self._saved: list[tuple[Any, str, Any]] = []
         self._dm_channels: set[int] = set()
+        self._faults: list[list[Any]] = []
+        self._nonces: dict[str, dict[str, Any]] = {}
+
+    # Faults ------------------------------------------------------------------------------------
+
+    def fail(self, kind: str, status: int, code: int = 0, *, times: int = 1) -> None:
+        """Make the next ``times`` requests of ``kind`` (callback, followup, edit, delete, channel) fail with
+        HTTP ``status`` and Discord error ``code`` (404/10062: the interaction expired)."""
+        self._faults.append([kind, status, code, times])
+
+    def _fault(self, sent: Sent) -> None:
+        for fault in self._faults:
+            kind, status, code, times = fault
+            if kind == sent.kind and times > 0:
+                fault[3] -= 1
+                sent.failed = True
+                response = SimpleNamespace(status=status, reason="Injected")
+                message = {"code": code, "message": {10062: "Unknown interaction"}.get(code, "Injected fault")}
+                if status >= 500:
+                    raise discord.DiscordServerError(response, message)  # type: ignore[arg-type]
+                if status == 404:
+                    raise discord.NotFound(response, message)  # type: ignore[arg-type]
+                if status == 403:
+                    raise discord.Forbidden(response, message)  # type: ignore[arg-type]
+                raise discord.HTTPException(response, message)  # type: ignore[arg-type]
 
     # Setup -------------------------------------------------------------------------------------
 
@@ -218,10 +258,12 @@ class DiscordHarness:
         del harness
 
     async def settle(self) -> None:
-        """Wait until every task the interaction started has finished (view timers excepted)."""
+        """Wait until every task the interaction started has finished (view timers and the bot's own
+        background loops excepted)."""
         current = asyncio.current_task()
+        background = set(getattr(self.bot, "_background", []))
         for _ in range(10_000):
-            pending = [t for t in asyncio.all_tasks() if t is not current and not t.done()
+            pending = [t for t in asyncio.all_tasks() if t is not current and not t.done() and t not in background
                        and "timeout" not in getattr(t.get_coro(), "__qualname__", "")]
             if not pending:
                 return
@@ -250,6 +292,7 @@ class DiscordHarness:
                                params: Any = None, **_: Any) -> Any:
         sent = Sent(route.method, route.path, route.url, _payload_from(payload, multipart), _read_files(files))
         self.sent.append(sent)
+        self._fault(sent)
         kind = sent.kind
         if kind == "callback":
             rtype = sent.payload.get("type")
@@ -273,6 +316,7 @@ class DiscordHarness:
             body = _payload_from(None, list(form))
         sent = Sent(route.method, route.path, route.url, body or {}, _read_files(files))
         self.sent.append(sent)
+        self._fault(sent)
         if route.method == "GET" and route.path == "/users/{user_id}":
             uid = int(route.url.rsplit("/", 1)[1])
             return user_payload(uid, self.users.get(uid))
@@ -284,8 +328,19 @@ class DiscordHarness:
         if sent.kind == "channel":
             cid = int(route.url.split("/channels/")[1].split("/")[0])
             sent.dm = cid in self._dm_channels
+            nonce = sent.payload.get("nonce")
+            if nonce is not None and sent.payload.get("enforce_nonce") and f"{cid}:{nonce}" in self._nonces:
+                sent.repeated = True
+                sent.message = self._nonces[f"{cid}:{nonce}"]
+                return sent.message
             sent.message = self._message(sent.payload, channel_id=cid, files=sent.files)
+            if nonce is not None:
+                self._nonces[f"{cid}:{nonce}"] = sent.message
             return sent.message
+        if sent.kind == "edit":
+            m = re.search(r"/channels/(\d+)/messages/(\d+)$", route.url)
+            if m:
+                return self._message(sent.payload, message_id=int(m.group(2)), channel_id=int(m.group(1)))
         return {}
 
     # Interactions ------------------------------------------------------------------------------
@@ -351,6 +406,12 @@ class DiscordHarness:
         if resolved:
             data["resolved"] = resolved
         return data
+
+    async def slash_raw(self, user_id: int, data: dict[str, Any], *, channel_id: int | None = None) -> list[Sent]:
+        """An application command with ``data`` as Discord sends it (e.g. a command the bot does not have)."""
+        payload = self._base(2, user_id, permissions=MEMBER_PERMS, channel_id=channel_id)
+        payload["data"] = data
+        return await self._dispatch(payload)
 
     async def slash(self, user_id: int, path: str, *, permissions: int = MEMBER_PERMS,
                     channel_id: int | None = None, **options: Any) -> list[Sent]:

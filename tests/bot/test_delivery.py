@@ -1,0 +1,327 @@
+"""Never lose a board: delivery records, answers within Discord's deadline, failed answers, start-up,
+forged input and bounded memory, all through the offline Discord stack with faults injected at the HTTP
+layer (see tests/bot/harness.py)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+
+import pytest
+
+from tests.bot.harness import CHANNEL_ID, DiscordHarness, Sent
+from tests.bot.helpers import ANN, BOB, EVE, USERS, make_bot, only, public
+
+OTHER = CHANNEL_ID + 1
+
+
+async def started(h: DiscordHarness) -> Sent:
+    only(await h.slash(ANN, "game new", game="toy"))
+    only(await h.slash(BOB, "game join", colour="blue"))
+    return only(await h.slash(ANN, "game start"))
+
+
+async def records(h: DiscordHarness):
+    return await h.bot.store.deliveries()
+
+
+def posted(sent: list[Sent]) -> list[Sent]:
+    """Public channel messages created (not interaction answers)."""
+    return [s for s in public(sent) if s.kind == "channel"]
+
+
+# Delivery records ---------------------------------------------------------------------------------
+
+
+async def test_every_board_is_recorded_with_the_message_that_showed_it(h):
+    board = await started(h)
+    sent = await h.press(ANN, board, "Roll")
+    [after] = public(sent)
+    start, roll = await records(h)
+    assert (start.version, start.message_id) == (0, int(board.message["id"]))
+    assert (roll.version, roll.message_id) == (1, int(after.message["id"]))
+    assert start.delivered and roll.delivered and not posted(sent)
+
+
+async def test_a_press_whose_answer_expired_posts_the_board_to_the_channel(h):
+    """The press is stored, but the callback comes too late (10062): the board, with the buttons of the new
+    move, goes to the channel as a plain message and the pressed message loses its buttons."""
+    board = await started(h)
+    h.fail("callback", 404, 10062)
+    sent = await h.press(ANN, board, "Roll")
+    [plain] = posted(sent)
+    assert plain.png and "rolled" in plain.content and all(":1:" in c for c in plain.custom_ids)
+    assert plain.payload["nonce"].startswith("jy-") and plain.payload["enforce_nonce"] is True
+    edits = [s for s in sent if s.kind == "edit" and f"/messages/{board.message['id']}" in s.url]
+    assert edits and edits[0].components == []
+    roll = (await records(h))[-1]
+    assert roll.version == 1 and roll.message_id == int(plain.message["id"])
+    assert (await h.bot.store.channel_game(CHANNEL_ID)).version == 1
+
+
+async def test_a_follow_up_failing_with_server_errors_goes_to_the_channel(h):
+    board = await started(h)
+    h.fail("followup", 500, times=2)
+    sent = await h.press(ANN, board, "Roll")
+    assert sent[0].response_type == 7  # the old buttons went
+    [plain] = posted(sent)
+    assert "rolled" in plain.content and (await records(h))[-1].message_id == int(plain.message["id"])
+
+
+async def test_a_command_whose_answer_failed_posts_its_board_once(h):
+    only(await h.slash(ANN, "game new", game="toy"))
+    only(await h.slash(BOB, "game join", colour="blue"))
+    h.fail("callback", 404, 10062)
+    sent = await h.slash(ANN, "game start")
+    [plain] = posted(sent)
+    assert "begins" in plain.content and plain.labels == ["Roll"]
+    assert [d.message_id for d in await records(h)] == [int(plain.message["id"])]
+
+
+async def test_when_the_channel_refuses_too_the_worker_posts_it_later(h):
+    board = await started(h)
+    h.fail("callback", 404, 10062)
+    h.fail("channel", 500)
+    sent = await h.press(ANN, board, "Roll")
+    assert not posted(sent)
+    [pending] = await h.bot.store.deliveries(pending=True)
+    assert pending.version == 1 and pending.claimed_by is None and pending.due_at > time.time()
+    assert await h.bot.outbox.flush() == 0  # not due yet
+    h.bot.outbox.clock = lambda: time.time() + 3600
+    before = len(h.sent)
+    assert await h.bot.outbox.flush() == 1
+    [plain] = posted(h.sent[before:])
+    assert plain.png and plain.custom_ids and (await records(h))[-1].message_id == int(plain.message["id"])
+    assert await h.bot.outbox.flush() == 0
+
+
+async def test_a_channel_that_is_gone_is_given_up(h):
+    board = await started(h)
+    h.fail("callback", 404, 10062)
+    h.fail("channel", 404, 10003)
+    await h.press(ANN, board, "Roll")
+    last = (await records(h))[-1]
+    assert last.delivered and last.message_id is None
+
+
+async def test_boards_stored_before_a_crash_are_posted_once_at_start_up(db_path):
+    """The process stopped between the commit and the post: the next start posts the board, once."""
+    async with DiscordHarness(make_bot(db_path)) as h1:
+        await started(h1)
+        reply = await h1.bot.service.act(CHANNEL_ID, ANN, "roll")  # stored; the post never happens
+        assert reply.delivery is not None
+    for run in range(2):
+        async with DiscordHarness(make_bot(db_path)) as h2:
+            h2.users.update(USERS)
+            posted_now = await h2.bot.outbox.flush(takeover=True)
+            assert posted_now == (1 if run == 0 else 0)
+            if run == 0:
+                [plain] = posted(h2.sent)
+                assert plain.png and "rolled" in plain.content and all(":1:" in c for c in plain.custom_ids)
+                assert (await records(h2))[-1].message_id == int(plain.message["id"])
+                sent = await h2.press(ANN, plain, plain.labels[0])  # its buttons play on
+                assert public(sent)
+
+
+async def test_a_repeated_post_after_a_crash_is_one_message(db_path):
+    """Posted, then the process stopped before recording it: posting again with the record's nonce returns
+    the message already there (Discord's enforce_nonce), and that is what gets recorded."""
+    async with DiscordHarness(make_bot(db_path)) as h:
+        await started(h)
+        reply = await h.bot.service.act(CHANNEL_ID, ANN, "roll")
+        reply.channel_id = CHANNEL_ID
+        first = await h.bot.outbox.poster.post(CHANNEL_ID, reply, f"jy-{reply.delivery}")
+        h.bot.service.owner = "the next run"
+        assert await h.bot.outbox.flush(takeover=True) == 1
+        assert len(posted(h.sent)) == 1 and (await records(h))[-1].message_id == first
+
+
+async def test_superseded_boards_are_told_in_text_and_only_the_newest_has_buttons(db_path):
+    async with DiscordHarness(make_bot(db_path)) as h1:
+        await started(h1)
+        await h1.bot.service.act(CHANNEL_ID, ANN, "roll")
+        await h1.bot.service.act(CHANNEL_ID, ANN, "pass")
+    async with DiscordHarness(make_bot(db_path)) as h2:
+        assert await h2.bot.outbox.flush(takeover=True) == 2
+        old, new = posted(h2.sent)
+        assert "rolled" in old.content and not old.png and not old.custom_ids
+        assert "passed" in new.content and new.png and new.labels == ["Roll"] and f"<@{BOB}>" in new.content
+
+
+async def test_terminal_channels_are_left_to_the_terminal(db_path):
+    async with DiscordHarness(make_bot(db_path)) as h:
+        svc = h.bot.service
+        await svc.new_game(guild_id=None, channel_id=-3, user_id=1, user_name="a", game_key="toy")
+        await svc.join(-3, 2, "b")
+        await svc.start(-3, 1)
+        assert await h.bot.outbox.flush(takeover=True) == 0
+
+
+# Answering in time ---------------------------------------------------------------------------------
+
+
+async def test_a_slow_press_is_deferred_in_time_then_answered(h, monkeypatch):
+    board = await started(h)
+    h.bot.defer_after = 0.05
+    act = h.bot.service.act
+
+    async def slow(*args, **kwargs):
+        await asyncio.sleep(0.3)
+        return await act(*args, **kwargs)
+
+    monkeypatch.setattr(h.bot.service, "act", slow)
+    sent = await h.press(ANN, board, "Roll")
+    assert sent[0].response_type == 6  # deferred as an update of the pressed message: nothing shows
+    assert sent[1].kind == "edit" and sent[1].components == []  # then its buttons go
+    [after] = public(sent)
+    assert after.kind == "followup" and "rolled" in after.content and after.png
+    assert (await records(h))[-1].message_id == int(after.message["id"])
+
+
+async def test_defer_at_once_comes_before_the_service_is_asked(h, monkeypatch):
+    board = await started(h)
+    h.bot.defer_after = 0
+    seen = []
+    act = h.bot.service.act
+
+    async def watch(*args, **kwargs):
+        seen.append([s.response_type for s in h.sent if s.kind == "callback"][-1])
+        return await act(*args, **kwargs)
+
+    monkeypatch.setattr(h.bot.service, "act", watch)
+    sent = await h.press(ANN, board, "Roll")
+    assert seen == [6] and public(sent)
+    r = await h.slash(EVE, "game play", action="roll")
+    assert r[0].response_type == 5 and r[0].ephemeral  # a private "thinking" answer first
+    assert r[-1].kind == "followup" and r[-1].ephemeral and "no seat" in r[-1].content
+
+
+async def test_a_deferred_command_posts_its_board_in_public_and_pings(h):
+    only(await h.slash(ANN, "game new", game="toy"))
+    only(await h.slash(BOB, "game join", colour="blue"))
+    h.bot.defer_after = 0
+    sent = await h.slash(ANN, "game start")
+    assert sent[0].response_type == 5 and sent[0].ephemeral
+    assert sent[1].kind == "edit"  # the private placeholder is filled first…
+    [board] = public(sent)  # …so the board is a message of its own, which notifies the pinged player
+    assert board.kind == "followup" and board.labels == ["Roll"] and board.allowed_users == [str(ANN)]
+
+
+# Forged and stale input -------------------------------------------------------------------------------
+
+
+def board_with(board: Sent, custom_id: str) -> dict:
+    """The board message as a forger would present it: with an extra button carrying ``custom_id``."""
+    msg = dict(board.message)
+    msg["components"] = [*msg["components"], {"type": 1, "components": [
+        {"type": 2, "style": 2, "label": "x", "custom_id": custom_id}]}]
+    return msg
+
+
+def no_long_user_input(caplog, given: str) -> None:
+    """No traceback, and no log line carries more than a short piece of what the user sent."""
+    for record in caplog.records:
+        message = record.getMessage()
+        assert record.exc_info is None, message
+        assert all(given[i:i + 100] not in message for i in range(0, len(given) - 99, 10)), message
+
+
+@pytest.mark.parametrize("forged", [
+    "jy:1:0:" + "roll" * 60,                 # longer than Discord allows, matching the button pattern
+    "jy:1:" + "9" * 40 + ":roll",            # a move number no game reaches
+    "jy:1:0:roll\nroll",                     # no button carries a line break
+    "xx:" + "a" * 300,                       # no pattern of ours at all
+])
+async def test_a_forged_custom_id_gets_a_short_private_answer(h, caplog, forged):
+    board = await started(h)
+    before = await h.bot.store.channel_game(CHANNEL_ID)
+    caplog.set_level(logging.DEBUG)
+    sent = await h.press_custom_id(EVE, board_with(board, forged), forged)
+    r = only(sent)
+    assert r.ephemeral and "nothing was changed" in r.content and len(r.content) < 200
+    assert await h.bot.store.channel_game(CHANNEL_ID) == before
+    no_long_user_input(caplog, forged)
+
+
+async def test_a_press_from_a_future_move_leaves_the_board_its_buttons(h, caplog):
+    board = await started(h)
+    forged = board.custom_ids[0].replace(":0:", ":5:")
+    sent = await h.press_custom_id(ANN, board_with(board, forged), forged)
+    r = only(sent)
+    assert r.response_type == 4 and r.ephemeral and "nothing was changed" in r.content
+    assert (await h.bot.store.channel_game(CHANNEL_ID)).version == 0
+    assert public(await h.press(ANN, board, "Roll"))  # the real button still plays
+
+
+async def test_a_command_the_bot_no_longer_has_is_answered_privately(h, caplog):
+    caplog.set_level(logging.DEBUG)
+    r = only(await h.slash_raw(ANN, {"id": "1", "name": "teleport" * 20, "type": 1, "options": []}))
+    assert r.ephemeral and "not part of this version" in r.content
+    assert not [rec for rec in caplog.records if rec.levelno >= logging.WARNING]
+    no_long_user_input(caplog, "teleport" * 20)
+    r = only(await h.slash_raw(ANN, {"id": "2", "name": "game", "type": 1,
+                                     "options": [{"name": "vanish", "type": 1, "options": []}]}))
+    assert r.ephemeral and "not part of this version" in r.content
+
+
+# Start-up and memory -------------------------------------------------------------------------------
+
+
+async def computer_game(h: DiscordHarness, channel: int) -> None:
+    svc = h.bot.service
+    await svc.new_game(guild_id=1, channel_id=channel, user_id=ANN, user_name="Ann", game_key="toy", join=False)
+    await svc.add_computer(channel, ANN)
+    await svc.join(channel, ANN, "Ann")
+
+
+async def test_start_up_loads_no_game_and_resumes_computers_from_the_queue(db_path):
+    async with DiscordHarness(make_bot(db_path)) as h1:
+        h1.bot.service.computer_moves_per_reply = 0  # the process stops before the computers move
+        for channel in (CHANNEL_ID, OTHER):
+            await computer_game(h1, channel)
+            assert (await h1.bot.service.start(channel, ANN)).computers_pending
+        h1.bot.service.owner = "the boards are posted"
+        assert await h1.bot.outbox.flush(takeover=True) == 2
+    async with DiscordHarness(make_bot(db_path)) as h2:
+        assert await h2.bot.store.waiting_on_computers() != []
+        await h2.bot.on_ready()
+        assert len(h2.bot.service._cache) == 0  # nothing loaded to serve
+        await h2.bot.resume_computers()
+        await h2.settle()
+        boards = posted(h2.sent)
+        assert {int(b.message["channel_id"]) for b in boards} == {CHANNEL_ID, OTHER}
+        assert all("Computer 1 (random) rolled" in b.content and f"<@{ANN}>, your turn." in b.content
+                   for b in boards), [b.content for b in boards]
+        assert await h2.bot.store.waiting_on_computers() == []
+
+
+async def test_closing_the_bot_cancels_its_background_work(db_path):
+    h = DiscordHarness(make_bot(db_path))
+    await h.__aenter__()
+    try:
+        await h.bot.on_ready()
+        background = list(h.bot._background)
+        hanging = asyncio.get_running_loop().create_task(asyncio.sleep(3600))
+        h.bot.computer_tasks[42] = hanging
+    finally:
+        await h.bot.close()
+        await h.__aexit__(None, None, None)
+    assert all(t.done() for t in [*background, hanging]) and not h.bot.computer_tasks
+
+
+async def test_locks_cache_and_drivers_stay_bounded(h):
+    svc = h.bot.service
+    svc._cache.size = 3
+    for channel in range(1, 8):
+        await computer_game(h, channel)
+        await svc.start(channel, ANN)
+    assert len(svc._locks) == 0  # nobody holds a lock: none is kept
+    assert len(svc._cache) <= 3
+    drivers = dict(svc._drivers)
+    assert drivers and all(key[1] == 0 for key in drivers)  # one driver per computer seat, kept
+    await svc.play_computers(7)
+    rec = await svc.store.channel_game(7)
+    await svc.act(7, ANN, "roll")
+    await svc.act(7, ANN, "pass")
+    assert svc._drivers.get((rec.id, 0, "random")) is drivers[(rec.id, 0, "random")]  # the same driver moved again
