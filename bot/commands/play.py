@@ -103,9 +103,8 @@ async def _play(args: argparse.Namespace, seats: list[SeatSpec]) -> int:
     except OSError as exc:
         print(f"junkyard play: cannot write pictures to {args.out}: {exc}", file=sys.stderr)
         return 1
-    kwargs = {} if args.seed is None else {"seed_source": lambda: args.seed}
     async with SqliteStore(db) as store:
-        service = Service(store, **kwargs)
+        service = Service(store) if args.seed is None else Service(store, seed_source=lambda: args.seed)
         channel = new_channel_id()
         first, names = await open_table(service, channel, args.game, game_options(args), seats)
         terminal = Terminal(service, channel, names, pictures, pause=args.pause, db_path=db)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import inspect
 import logging
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
 from typing import Any, Optional
 
 import discord
@@ -81,7 +81,8 @@ def make_command(name: str, description: str, options: Sequence[Option], run: Ru
     return app_commands.Command(name=name, description=description[:100], callback=callback)
 
 
-def _completer(option: Option, source: Source) -> Callable[..., Awaitable[list[Choice[str]]]]:
+def _completer(option: Option, source: Source
+               ) -> Callable[[discord.Interaction, str], Coroutine[Any, Any, list[Choice[str]]]]:
     async def complete(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
         return as_choices(await source(interaction, option, current or ""))
 
