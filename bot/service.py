@@ -21,8 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.drivers import Driver, driver_for, driver_kinds
-from bot.games import ButtonSpec, GameFront, front_for, playable_keys
-from rules.registry import game_class
+from bot.games import ButtonSpec, GameFront, front_for, game_class, playable_keys
 from bot.pictures import Pictures
 from bot.store import (
     ACTIVE,

@@ -19,7 +19,7 @@ from typing import Any
 
 import aiosqlite
 
-from rules.registry import game_class
+from bot.games import game_class
 from rules.contract import Game
 
 LOBBY, ACTIVE, FINISHED, ABORTED = "lobby", "active", "finished", "aborted"

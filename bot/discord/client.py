@@ -14,6 +14,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.delivery import Outbox
+from bot.discord.command_group import game_groups
 from bot.discord.game_commands import GameGroup
 from bot.discord.replies import (
     DEFER_AFTER,
@@ -25,7 +26,7 @@ from bot.discord.replies import (
     schedule_computers,
 )
 from bot.discord.rules_command import rules_command
-from bot.games import all_fronts
+from bot.games import units
 from bot.service import FOREIGN_BUTTON, Service, clip_input
 from bot.store import SqliteStore, Store
 
@@ -95,10 +96,8 @@ class JunkyardBot(commands.Bot):
         """Register every command on the tree (syncing with Discord is ``junkyard sync``'s job)."""
         self.tree.add_command(GameGroup())
         self.tree.add_command(rules_command)
-        for front in all_fronts():
-            group = front.command_group()
-            if group is not None:
-                self.tree.add_command(group)
+        for group in game_groups(units()):
+            self.tree.add_command(group)
 
     async def setup_hook(self) -> None:
         await self.store.open()
