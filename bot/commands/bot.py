@@ -20,6 +20,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="read the bot token from FILE instead of $DISCORD_TOKEN")
     parser.add_argument("--log-level", default="INFO", choices=["DEBUG", "INFO", "WARNING", "ERROR"],
                         help="logging level (default INFO)")
+    parser.add_argument("--cache-size", metavar="N", type=int, default=None,
+                        help="running games kept in memory; others load when touched (default 512)")
+    parser.add_argument("--picture-processes", metavar="N", type=int, default=None,
+                        help="processes drawing pictures (default: one per core; 0: threads only)")
 
 
 def _stop(signum: int, frame: object) -> None:
@@ -30,6 +34,8 @@ def run(args: argparse.Namespace) -> int:
     import discord
 
     from bot.discord import JunkyardBot
+    from bot.pictures import Pictures
+    from bot.service import CACHE_SIZE, Service
     from bot.store import SqliteStore
 
     try:
@@ -40,8 +46,15 @@ def run(args: argparse.Namespace) -> int:
     discord.utils.setup_logging(level=getattr(logging, args.log_level), root=True)
     path = args.db or default_db_path()
     log.info("using database %s", path)
-    client = JunkyardBot(SqliteStore(path))
+    service = Service(SqliteStore(path), pictures=Pictures(processes=args.picture_processes),
+                      cache_size=args.cache_size or CACHE_SIZE)
+    client = JunkyardBot(service=service)
     signal.signal(signal.SIGTERM, _stop)  # `docker stop`: close the connection and the database cleanly
-    # log_handler=None: logging is already set up above; the token never reaches a log line.
-    client.run(token, log_handler=None)
+    try:
+        # log_handler=None: logging is already set up above; the token never reaches a log line.
+        client.run(token, log_handler=None)
+    except discord.LoginFailure:
+        print("junkyard bot: Discord refused the token (wrong or revoked); get the bot's token from the "
+              "developer portal and set DISCORD_TOKEN or --token-file", file=sys.stderr)
+        return 2
     return 0

@@ -53,7 +53,12 @@ def run(args: argparse.Namespace) -> int:
         print(f"junkyard sync: {exc}", file=sys.stderr)
         return 2
     discord.utils.setup_logging(level=logging.INFO, root=True)
-    names = asyncio.run(sync(token, args.guild, args.clear))
+    try:
+        names = asyncio.run(sync(token, args.guild, args.clear))
+    except discord.LoginFailure:
+        print("junkyard sync: Discord refused the token (wrong or revoked); get the bot's token from the "
+              "developer portal and set DISCORD_TOKEN or --token-file", file=sys.stderr)
+        return 2
     where = f"server {args.guild}" if args.guild else "all servers (may take up to an hour to show)"
     print(f"registered {len(names)} commands on {where}: {', '.join('/' + n for n in names) or 'none'}")
     return 0

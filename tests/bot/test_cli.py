@@ -89,3 +89,31 @@ def test_bot_runs_with_the_token_and_never_logs_it(monkeypatch, tmp_path, caplog
     out = capsys.readouterr()
     assert SECRET not in caplog.text + out.out + out.err
     assert "using database" in caplog.text
+
+
+def _refuse_the_token(monkeypatch):
+    """Discord answers 401 to the login request, as it does for a wrong or revoked token."""
+    from types import SimpleNamespace
+
+    import discord
+
+    async def request(self, route, **kwargs):
+        raise discord.HTTPException(SimpleNamespace(status=401, reason="Unauthorized"),
+                                    {"code": 0, "message": "401: Unauthorized"})
+
+    monkeypatch.setattr(HTTPClient, "request", request)
+    monkeypatch.setattr("discord.utils.setup_logging", lambda **kwargs: None)
+    monkeypatch.setenv("DISCORD_TOKEN", SECRET)
+
+
+@pytest.mark.parametrize("command", [["bot", "--picture-processes", "0"], ["sync"]])
+def test_a_refused_token_is_one_line_and_status_2(monkeypatch, tmp_path, capsys, command):
+    import signal
+
+    _refuse_the_token(monkeypatch)
+    monkeypatch.setattr(signal, "signal", lambda *args: None)
+    monkeypatch.chdir(tmp_path)
+    assert main(command) == 2
+    out = capsys.readouterr()
+    assert out.out == "" and len(out.err.strip().splitlines()) == 1
+    assert "refused the token" in out.err and "Traceback" not in out.err and SECRET not in out.err
