@@ -114,12 +114,12 @@ def parse_syntax(text: str) -> Action | Path:
     if verb in ("move", "m", "drive"):
         if not rest:
             raise NotationError("`move` needs a cell after it, such as `move 14b`, `move pit` or `move stop`.")
+        if _SPOT.match(rest[-1]):
+            raise NotationError("To drive into a parking spot write `park <spot>`, such as `park F7.1`.")
         for cell in rest:
             if not _CELL.match(cell):
                 raise NotationError(f"{cell!r} is not a cell: track cells are a row number and a lane a–c "
                                     "(`14b`); the pit lane has `pit` (its waiting cell) and `stop`.")
-        if _SPOT.match(rest[-1]):
-            raise NotationError("To drive into a parking spot write `park <spot>`.")
         return Move(rest[0]) if len(rest) == 1 else Path(tuple(rest))
     if verb in ("park", "p"):
         if not rest or not _SPOT.match(rest[0]):

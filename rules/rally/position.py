@@ -124,7 +124,7 @@ def build(cls: type[RallyGame], position: dict[str, Any]) -> RallyGame:
         elif parked is not None:
             raise SetupError(f"cars: {colours[seat]} is not on a parking spot, so it has no `parked` place.")
         cars.append(Car(at, progress, gears, fuel, lever, int(spec.get("stops", 0)),
-                        bool(spec.get("restart", False)), repair, parked, 0))
+                        bool(spec.get("restart", game.is_spot(at) or at == "stop")), repair, parked, 0))
     seen: dict[str, int] = {}
     for seat, car in enumerate(cars):
         if car.at in ("pit", "stop"):

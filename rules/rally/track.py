@@ -327,6 +327,7 @@ class _Loader:
         lanes: list[str] = []
         curves: set[str | None] = set()
         signs: list[str] = []
+        bad = False
         for i, ch in enumerate(text):
             if ch == ".":
                 continue
@@ -334,12 +335,15 @@ class _Loader:
             if low not in CURVE_CHARS:
                 self.problem(number, column + i, f"{ch!r} is not a lane: use `o` (road), `g` (green curve), "
                              "`y` (yellow curve), upper case for a cell with a road sign, `.` for no lane")
+                bad = True
                 continue
             lanes.append(COLUMNS[i])
             curves.add(CURVE_CHARS[low])
             if ch.isupper():
                 signs.append(COLUMNS[i])
-        if not 2 <= len(lanes) <= 3:
+        if bad:
+            pass
+        elif not 2 <= len(lanes) <= 3:
             self.problem(number, column, f"row {row_no} has {len(lanes)} lane(s); every row has 2 or 3 (S1)")
         elif "".join(lanes) not in ("ab", "bc", "abc"):
             self.problem(number, column, f"the lanes of row {row_no} must lie side by side")
