@@ -13,16 +13,33 @@ import difflib
 import math
 import re
 import tomllib
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
+from importlib.resources.abc import Traversable
 from typing import Any
 
-#: Game key -> package whose ``data/lookup.toml`` holds the entries.
-GAME_PACKAGES: dict[str, str] = {
-    "races": "rules.races",
-    "piecepack": "rules.piecepack",
-}
+from rules import registry
+
+
+
+class _RegisteredPackages(Mapping[str, str]):
+    """Game key -> package holding its entries, as the list of games registered them in
+    :mod:`rules.registry` (the flagship first); read at each use, so a game registered later is seen."""
+
+    def __getitem__(self, key: str) -> str:
+        return registry.lookup_sources()[key][0]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(registry.lookup_sources())
+
+    def __len__(self) -> int:
+        return len(registry.lookup_sources())
+
+
+#: Game key -> package whose ``data/lookup.toml`` holds the entries (see :func:`rules.registry.register_lookup`).
+GAME_PACKAGES: Mapping[str, str] = _RegisteredPackages()
 
 #: Kinds of entry, in the order an empty query lists them.
 KINDS: tuple[str, ...] = ("howto", "section", "tile", "part", "crew", "ruling")
@@ -69,7 +86,7 @@ def normalize(text: str) -> str:
     return _NON_WORD.sub(" ", text.lower()).strip()
 
 
-def _resource(game_key: str):
+def _resource(game_key: str) -> Traversable:
     """The lookup file of a game, found through the top-level ``rules`` package.
 
     Resolving from ``rules`` keeps lookups working without importing the game's own package.
@@ -79,7 +96,7 @@ def _resource(game_key: str):
     except KeyError:
         raise KeyError(f"unknown game {game_key!r}: choose one of {', '.join(sorted(GAME_PACKAGES))}") from None
     top, *rest = package.split(".")
-    return resources.files(top).joinpath(*rest, *LOOKUP_FILE)
+    return resources.files(top).joinpath(*rest, *registry.lookup_sources()[game_key][1])
 
 
 def _entry(game_key: str, raw: dict[str, Any], where: str) -> RuleEntry:
