@@ -23,7 +23,6 @@ from typing import Any
 from rules import registry
 
 
-
 class _RegisteredPackages(Mapping[str, str]):
     """Game key -> package holding its entries, as the list of games registered them in
     :mod:`rules.registry` (the flagship first); read at each use, so a game registered later is seen."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import re
 
+from bot.games import units
 from rules import lookup
 
 _EMPHASIS = re.compile(r"\*\*(.+?)\*\*|(?<![\w*])\*(?!\s)(.+?)(?<!\s)\*(?![\w*])")
@@ -20,6 +21,7 @@ def plain(markdown: str) -> str:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    units()  # the list of games says where each game's entries are
     games = lookup.all_games()
     parser.add_argument("--game", choices=games, default=games[0] if games else None,
                         help=f"which game's rules (default: {games[0] if games else 'none'})")
