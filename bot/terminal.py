@@ -333,6 +333,20 @@ class Terminal:
         if len(items) > SHORT_LIST:
             self.say(f"   … and {len(items) - SHORT_LIST} more: type 'legal'")
 
+    def _help(self, game: Game) -> None:
+        """The terminal's commands, and the game's own commands as its description lists them (the same as
+        its Discord group): each is typed as the action it makes."""
+        self.say("Type an action in the game's notation (like the list shows), or the number of one in the "
+                 "last list. Commands:")
+        for name, what in COMMANDS.items():
+            self.say(f"  {name:<7} {what}")
+        group = unit_for(game.key).commands
+        if group is not None:
+            self.say(f"The game's actions (/{group.name} on Discord):")
+            for command in group.commands:
+                if not command.look:
+                    self.say(f"  {command.name:<7} {command.description}")
+
     def _private(self, seat: int, notes: Sequence[str], hand: str = "") -> None:
         """A block for one seat's eyes: hidden notes (a tile drawn), then its hand when given."""
         body = [*(n for n in notes if n), *([hand] if hand else [])]
@@ -370,10 +384,7 @@ class Terminal:
         if word in ("quit", "exit", "q"):
             return False
         if word in ("help", "?"):
-            self.say("Type an action in the game's notation (like the list shows), or the number of one in the "
-                     "last list. Commands:")
-            for name, what in COMMANDS.items():
-                self.say(f"  {name:<7} {what}")
+            self._help(game)
             return True
         if word == "legal":
             acts = [str(a) for a in game.legal_actions()]

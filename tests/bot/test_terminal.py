@@ -128,6 +128,8 @@ def test_terminal_commands_numbers_and_refusals(tmp_path, monkeypatch, capsys):
                      ["# a comment line", "help", "legal", "status", "hand", "log", "fly away", "99", "1", "quit"])
     assert code == 0
     assert "Commands:" in out and "legal" in out
+    # the game's own commands, from the same description the Discord group is built from
+    assert "The game's actions (/race on Discord):" in out and re.search(r"^  roll\s+Phase 3: roll", out, re.M)
     assert "Every legal action of Player 2 (blue)" in out
     assert "Sump Creek Loop" in out  # status
     assert "--- Player 2 (blue): your hand (only for Player 2's eyes) ---" in out
