@@ -317,7 +317,7 @@ def build_palette(image: Image.Image, extra: Sequence[Colour] = (), colors: int 
     a 1650×1240 board), so a cached board builds its palette once and every frame drawn on it reuses
     it. Put the colours of everything drawn on top (karts, highlights) in ``extra`` so they stay exact.
     """
-    extra = list(dict.fromkeys(tuple(c) for c in extra))
+    extra = list(dict.fromkeys((c[0], c[1], c[2]) for c in extra))
     if len(extra) > colors - 16:
         raise ValueError(f"{len(extra)} extra colours leave too little room in a {colors}-colour palette")
     rgb = image if image.mode == "RGB" else image.convert("RGB")

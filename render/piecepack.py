@@ -321,7 +321,7 @@ def _fit(d: ImageDraw.ImageDraw, text: str, width: float, size: int, bold: bool 
 def _draw_panel(d: ImageDraw.ImageDraw, lay: Layout, view: dict[str, Any]) -> None:
     x0 = lay.panel_x + 18
     w = lay.panel_w - 36
-    y = lay.margin
+    y: float = lay.margin
     t = lay.tile
     draw_text(d, (x0, y), "JUNKYARD", font(max(16, t // 5), bold=True), PANEL_TEXT, anchor="lt")
     y += t * 0.34

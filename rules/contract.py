@@ -122,7 +122,7 @@ class Game(ABC):
         """Parse notation; raises :class:`NotationError` saying what was expected."""
 
     @abstractmethod
-    def legal_actions(self) -> list[Action]:
+    def legal_actions(self) -> Sequence[Action]:
         """Every action the player to act may take now; never empty while the game runs."""
 
     @abstractmethod

@@ -268,11 +268,11 @@ class _Search:
         if self.best_node is None:
             return (self.best_v, -1, ())
         seed, link = self.best_node
-        cells: list[Hex] = []
+        driven: list[Hex] = []
         while link is not None:
-            cells.append(link[0])
+            driven.append(link[0])
             link = link[1]
-        return (self.best_v, seed, tuple(reversed(cells)))
+        return (self.best_v, seed, tuple(reversed(driven)))
 
     def _kept(self, q: int, layer: dict[State, Node]) -> list[tuple[State, Node]]:
         """The layer's states, cut to the :data:`BEAM` most promising while points are left."""
@@ -468,8 +468,9 @@ class RacingDriver:
         points = game.turn.points
         mode = mode_of(kart)
         allowed, _ = legal_plans(fld, kart.cell, kart.facing, points)
-        mine = {c: s for c, s in fld.karts.items() if s != seat}
-        base = Field(fld.track, mine, fld.bumped, fld.stop_cells, fld.bump_reach, (frozenset(mine.items()), fld.bumped))
+        others = {c: s for c, s in fld.karts.items() if s != seat}
+        base = Field(fld.track, others, fld.bumped, fld.stop_cells, fld.bump_reach,
+                     (frozenset(others.items()), fld.bumped))
         seeds: dict[State, tuple[float, int, tuple[Hex, ...]]] = {}
         left: dict[State, int] = {}
         firsts: list[Hex] = []
@@ -489,7 +490,8 @@ class RacingDriver:
                 best = found
         if best[1] < 0:
             if wholes:
-                return str(max(wholes, key=lambda m: path_value(ctx, kart.cell, kart.facing, mode, m.cells)))
+                here = kart.cell
+                return str(max(wholes, key=lambda m: path_value(ctx, here, kart.facing, mode, m.cells)))
             return str(actions[self.dice.below(len(actions))])
         if best[2]:
             # the engine lists one whole move per end cell: play it when it is as good as the best found
@@ -585,7 +587,7 @@ class RacingDriver:
     def _roll(self, game: Races, seat: int, legal: list[str]) -> str:
         kart = game.karts[seat]
         assert kart.cell is not None
-        rolls = [act.parse(t) for t in legal if t.startswith("roll")]
+        rolls = [r for r in map(act.parse, legal) if isinstance(r, act.Roll)]
         if not rolls:
             return "reverse" if "reverse" in legal else legal[0]
         terrain = game.track.terrain.get(kart.cell)
@@ -598,7 +600,7 @@ class RacingDriver:
                 return (-1.0, 0)
             return (float(dice), -r.red)
 
-        best = max(rolls, key=lambda r: worth(r))  # type: ignore[arg-type, union-attr]
+        best = max(rolls, key=worth)
         return str(best)
 
     # Phase 1 --------------------------------------------------------------------------------------

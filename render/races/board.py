@@ -100,7 +100,7 @@ class BoardBase:
 
     def palette(self, extra: Iterable[Colour] = ()) -> Image.Image:
         """The board's palette plus ``extra`` colours, built once per set of extra colours."""
-        key = tuple(dict.fromkeys(tuple(c) for c in extra))
+        key = tuple(dict.fromkeys((c[0], c[1], c[2]) for c in extra))
         with self._lock:
             pal = self._palettes.get(key)
             if pal is None:
@@ -197,7 +197,7 @@ def _draw_ground(img: Image.Image, draw: ImageDraw.ImageDraw, track: Track, geo:
     size = geo.cell_size
     bx0, by0, bx1, by1 = geo.board_box
     pad = round(size * 0.35)
-    area = [(bx0 - pad, by0 - pad), (bx1 + pad, by0 - pad), (bx1 + pad, by1 + pad), (bx0 - pad, by1 + pad)]
+    area: list[Point] = [(bx0 - pad, by0 - pad), (bx1 + pad, by0 - pad), (bx1 + pad, by1 + pad), (bx0 - pad, by1 + pad)]
     paint_texture(img, "junk", [area], size, seed_of(track.name))
     draw.rectangle([bx0 - pad, by0 - pad, bx1 + pad, by1 + pad], outline=STONE_DARK, width=max(2, size // 10))
     for cell in geo.cells():
@@ -266,8 +266,8 @@ def _draw_walls_and_line(draw: ImageDraw.ImageDraw, track: Track, geo: BoardGeom
                 walls.add(frozenset((cell, n)))
     wall_edges: list[tuple[Point, Point]] = []
     for pair in walls:
-        a, b = sorted(pair)
-        wall_edges.append(geo.edge_between(a, b))
+        lo, hi = sorted(pair)
+        wall_edges.append(geo.edge_between(lo, hi))
     for behind, ahead in track.line:
         a, b = geo.edge_between(behind, ahead)
         draw_checker_strip(draw, a, b, size * 0.34)

@@ -13,7 +13,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from render.common import Colour, draw_polygon, draw_text, encode_png, font, lighter, mix, regular_polygon
-from render.races.live import PILE_COLOURS, PRINTED_BAG, _fit
+from render.races.live import PILE_COLOURS, _fit
 from render.races.pieces import (
     KIND_NAMES,
     draw_cap_icon,
@@ -25,6 +25,7 @@ from render.races.pieces import (
 )
 from render.races.symbols import INK, PANEL, PANEL_LINE, TEXT, TEXT_DIM, WHITE
 from rules.races import catalogue
+from rules.races.state import PRINTED_BAG
 
 WIDTH, HEIGHT = 1190, 540
 SLOT_W, SLOT_H = 214, 178

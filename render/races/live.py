@@ -17,7 +17,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Mapping
 from functools import lru_cache
-from typing import Any
+from typing import Any, Protocol
 
 from PIL import Image, ImageDraw
 
@@ -35,7 +35,7 @@ from render.common import (
     text_box,
 )
 from render.races.board import BoardBase, board_base
-from render.races.geometry import facing_angle
+from render.races.geometry import BoardGeometry, facing_angle
 from render.races.pieces import (
     BUMP,
     KIND_NAMES,
@@ -64,7 +64,7 @@ from render.races.symbols import (
     TEXT_DIM,
     WHITE,
 )
-from rules.hexgrid import Facing, parse_label
+from rules.hexgrid import Facing, Hex, parse_label
 from rules.races import catalogue
 from rules.races.state import PRINTED_BAG
 from rules.races.track import Track, get_track
@@ -201,7 +201,7 @@ class PaletteKit:
         self.index: dict[tuple[int, ...], int] = {}
         for i in range(min(usable, len(entries) // 3) - 1, -1, -1):  # the first of equal colours wins
             self.index[tuple(entries[3 * i:3 * i + 3])] = i
-        self._sprites: dict[tuple, tuple[Image.Image, Image.Image, int, int]] = {}
+        self._sprites: dict[tuple[Any, ...], tuple[Image.Image, Image.Image, int, int]] = {}
         self._prepared: dict[int, tuple[Image.Image, Image.Image]] = {}
         self._lock = threading.Lock()
 
@@ -218,7 +218,7 @@ class PaletteKit:
             self.index[key] = hit
         return hit
 
-    def sprite(self, key: tuple) -> tuple[Image.Image, Image.Image, int, int]:
+    def sprite(self, key: tuple[Any, ...]) -> tuple[Image.Image, Image.Image, int, int]:
         """A live piece as (palette image, mask, x and y of its centre), quantized once."""
         hit = self._sprites.get(key)
         if hit is None:
@@ -233,8 +233,8 @@ class PaletteKit:
                 self._sprites[key] = hit
         return hit
 
-    def putter(self, img: Image.Image) -> Callable[[Point, tuple], None]:
-        def put(c: Point, key: tuple) -> None:
+    def putter(self, img: Image.Image) -> Callable[[Point, tuple[Any, ...]], None]:
+        def put(c: Point, key: tuple[Any, ...]) -> None:
             sprite, mask, ox, oy = self.sprite(key)
             img.paste(sprite, (round(c[0]) - ox, round(c[1]) - oy), mask)
 
@@ -284,24 +284,35 @@ def _overlay_patch(img: Image.Image, draw: ImageDraw.ImageDraw, overlay: Any, ba
     img.paste(kit.quantized(patch), (x0, y0))
 
 
+class CellPlaces(Protocol):
+    """Where cells are on a picture: what the live layers need of a :class:`BoardGeometry`."""
+
+    @property
+    def cell_size(self) -> int: ...
+
+    def centre(self, cell: Hex) -> Point: ...
+
+    def corners(self, cell: Hex) -> list[Point]: ...
+
+
 class _Shifted:
     """A board geometry seen through a crop: the same cells, ``(dx, dy)`` pixels up and left."""
 
-    def __init__(self, geo: Any, dx: float, dy: float) -> None:
+    def __init__(self, geo: BoardGeometry, dx: float, dy: float) -> None:
         self.geo, self.dx, self.dy = geo, dx, dy
         self.cell_size = geo.cell_size
 
-    def centre(self, cell: Any) -> Point:
+    def centre(self, cell: Hex) -> Point:
         x, y = self.geo.centre(cell)
         return x - self.dx, y - self.dy
 
-    def corners(self, cell: Any) -> list[Point]:
+    def corners(self, cell: Hex) -> list[Point]:
         return [(x - self.dx, y - self.dy) for x, y in self.geo.corners(cell)]
 
 
 def draw_live_layers(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], base: BoardBase, overlay: Any = None,
                      marks: bool = True, img: Image.Image | None = None, offset: tuple[int, int] = (0, 0),
-                     put: Callable[[Point, tuple], None] | None = None,
+                     put: Callable[[Point, tuple[Any, ...]], None] | None = None,
                      ink: Callable[[Colour], Any] | None = None) -> None:
     """Overlay, tiles, the last path, karts and marks, in that order (later ones on top).
 
@@ -310,7 +321,7 @@ def draw_live_layers(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], base: B
     corner of ``img`` on the board picture when ``img`` is a crop of it. ``put(centre, key)`` may
     replace the way pieces are put down, and ``ink(colour)`` the value lines are drawn with (a palette
     index on a palette image)."""
-    geo = base.geometry if offset == (0, 0) else _Shifted(base.geometry, *offset)
+    geo: CellPlaces = base.geometry if offset == (0, 0) else _Shifted(base.geometry, *offset)
     size = geo.cell_size
     karts = view.get("karts", [])
     colours = {k["seat"]: kart_colour(k["colour"]) for k in karts}
@@ -353,7 +364,7 @@ def draw_live_layers(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], base: B
                 put(polar(c, -35 + 55 * i, size * 0.72), ("mark", what))
 
 
-def _draw_piece(draw: ImageDraw.ImageDraw, c: Point, size: float, key: tuple) -> None:
+def _draw_piece(draw: ImageDraw.ImageDraw, c: Point, size: float, key: tuple[Any, ...]) -> None:
     what = key[0]
     if what == "back":
         draw_tile_back(draw, c, size)
@@ -369,7 +380,7 @@ def _draw_piece(draw: ImageDraw.ImageDraw, c: Point, size: float, key: tuple) ->
 
 
 @lru_cache(maxsize=1024)
-def _sprite(key: tuple, size: int) -> tuple[Image.Image, int, int]:
+def _sprite(key: tuple[Any, ...], size: int) -> tuple[Image.Image, int, int]:
     """A piece drawn once on a transparent square: (image, x and y of the centre in it)."""
     side = size * 4
     img = Image.new("RGBA", (side, side), (0, 0, 0, 0))
@@ -378,14 +389,15 @@ def _sprite(key: tuple, size: int) -> tuple[Image.Image, int, int]:
     return img.crop(box), side // 2 - box[0], side // 2 - box[1]
 
 
-def _paster(img: Image.Image | None, draw: ImageDraw.ImageDraw, size: int):
+def _paster(img: Image.Image | None, draw: ImageDraw.ImageDraw, size: int) -> Callable[[Point, tuple[Any, ...]], None]:
     """A function that puts a piece at a centre: a cached sprite pasted on ``img``, or drawn on ``draw``."""
     if img is None:
         return lambda c, key: _draw_piece(draw, c, size, key)
+    canvas = img
 
-    def put(c: Point, key: tuple) -> None:
+    def put(c: Point, key: tuple[Any, ...]) -> None:
         sprite, ox, oy = _sprite(key, size)
-        img.paste(sprite, (round(c[0]) - ox, round(c[1]) - oy), sprite)
+        canvas.paste(sprite, (round(c[0]) - ox, round(c[1]) - oy), sprite)
 
     return put
 
@@ -394,14 +406,16 @@ def _paster(img: Image.Image | None, draw: ImageDraw.ImageDraw, size: int):
 
 
 def _overlay_sets(overlay: Any) -> tuple[set[str], set[str]]:
-    if hasattr(overlay, "labels"):
-        return overlay.labels()
+    if hasattr(overlay, "labels"):  # a rules.races.reach.Reach
+        labels: tuple[set[str], set[str]] = overlay.labels()
+        return labels
     if isinstance(overlay, tuple) and len(overlay) == 2:
         return set(overlay[0]), set(overlay[1])
     return set(overlay), set()
 
 
-def _draw_overlay(img: Image.Image | None, draw: ImageDraw.ImageDraw, overlay: Any, geo, size: float) -> None:
+def _draw_overlay(img: Image.Image | None, draw: ImageDraw.ImageDraw, overlay: Any, geo: CellPlaces,
+                  size: float) -> None:
     """Where the move can end: cells tinted bright cyan with a rim; cells it can only drive through:
     a fainter tint. The cell labels stay readable through the tint."""
     ends, passes = _overlay_sets(overlay)
@@ -428,7 +442,7 @@ def _draw_overlay(img: Image.Image | None, draw: ImageDraw.ImageDraw, overlay: A
         draw.polygon(hex_ring(c, size, 0.9), outline=OVERLAY_END, width=max(1, round(size * 0.08)))
 
 
-def _draw_path(draw: ImageDraw.ImageDraw, turn: Mapping[str, Any], geo, size: float, colour: Colour,
+def _draw_path(draw: ImageDraw.ImageDraw, turn: Mapping[str, Any], geo: CellPlaces, size: float, colour: Colour,
                ink: Callable[[Colour], Any]) -> None:
     """The last move: a line in the mover's colour from where it started through every cell driven."""
     labels = list(turn.get("path") or [])
@@ -486,7 +500,7 @@ def draw_status(img: Image.Image, view: Mapping[str, Any], box: tuple[int, int, 
         img.paste(prepare(_key_image(w)), (x0, y1 - KEY_H))
 
 
-def _header_key(view: Mapping[str, Any]) -> tuple:
+def _header_key(view: Mapping[str, Any]) -> tuple[Any, ...]:
     turn = view.get("turn") or {}
     karts = view.get("karts", [])
     seat = turn.get("seat")
@@ -504,8 +518,8 @@ def _header_key(view: Mapping[str, Any]) -> tuple:
 
 
 @lru_cache(maxsize=256)
-def _header_image(w: int, number: int, name: str, colour: str, phase: str, dice: tuple, total: int, points: int,
-                  reversing: bool, winners: tuple, prompt: str, laps: int) -> Image.Image:
+def _header_image(w: int, number: int, name: str, colour: str, phase: str, dice: tuple[Any, ...], total: int,
+                  points: int, reversing: bool, winners: tuple[Any, ...], prompt: str, laps: int) -> Image.Image:
     img = Image.new("RGB", (w, HEADER_H), PANEL)
     d = ImageDraw.Draw(img)
     d.rectangle([0, 0, w - 1, HEADER_H - 1], outline=PANEL_LINE, width=1)
@@ -542,7 +556,7 @@ def _header_image(w: int, number: int, name: str, colour: str, phase: str, dice:
     return img
 
 
-def _row_key(k: Mapping[str, Any]) -> tuple:
+def _row_key(k: Mapping[str, Any]) -> tuple[Any, ...]:
     bags = k.get("bags", {})
     tiles = sum(len(v) for v in bags.values())
     capacity = 0
@@ -562,7 +576,8 @@ def _row_key(k: Mapping[str, Any]) -> tuple:
 
 
 @lru_cache(maxsize=512)
-def _row_image(w: int, h: int, key: tuple, active: bool, to_act: bool, winner: bool, laps: int) -> Image.Image:
+def _row_image(w: int, h: int, key: tuple[Any, ...], active: bool, to_act: bool, winner: bool,
+               laps: int) -> Image.Image:
     (seat, name, colour, flags, tops, white, red, tiles, capacity, parts, where, glued, bridge, team) = key
     bg = ACTIVE_ROW if active else PANEL
     img = Image.new("RGB", (w, h), bg)

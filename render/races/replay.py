@@ -19,6 +19,7 @@ from typing import Any
 from PIL import GifImagePlugin, Image, ImageChops, ImageDraw
 
 from render.common import build_palette, draw_text, font
+from render.races.board import BoardBase
 from render.races.live import (
     LIVE_COLOURS,
     PHASE_TITLES,
@@ -124,7 +125,7 @@ def _palette(track: str, cell_size: int) -> Image.Image:
     return out
 
 
-def _map_box(base) -> tuple[int, int, int, int]:
+def _map_box(base: BoardBase) -> tuple[int, int, int, int]:
     """The part of the board picture a replay shows: the map with its coordinates."""
     geo = base.geometry
     gutter = max(18, round(geo.cell_size * 0.85))
@@ -158,12 +159,12 @@ def _frame(view: Mapping[str, Any], kit: _Kit, last_turn: Mapping[str, Any] | No
 
 
 @lru_cache(maxsize=256)
-def _strip_p(kit: _Kit, part: str, key: tuple) -> Image.Image:
+def _strip_p(kit: _Kit, part: str, key: tuple[Any, ...]) -> Image.Image:
     w = kit.crop[2] - kit.crop[0]
     return kit.quantized(_strip_line(w, *key) if part == "line" else _strip_flags(w, *key))
 
 
-def _strip_keys(view: Mapping[str, Any]) -> tuple[tuple, tuple]:
+def _strip_keys(view: Mapping[str, Any]) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
     turn = view.get("turn") or {}
     karts = tuple((k["seat"], k["name"], k["colour"], int(k.get("flags", 0))) for k in view.get("karts", []))
     dice = tuple((c, tuple(turn.get("dice", {}).get(c, ()))) for c in ("green", "white", "red"))
@@ -176,8 +177,8 @@ def _strip_keys(view: Mapping[str, Any]) -> tuple[tuple, tuple]:
 
 
 @lru_cache(maxsize=64)
-def _strip_line(w: int, number: int, seat: int | None, phase: str, dice: tuple, names: tuple,
-                winners: tuple) -> Image.Image:
+def _strip_line(w: int, number: int, seat: int | None, phase: str, dice: tuple[Any, ...], names: tuple[Any, ...],
+                winners: tuple[Any, ...]) -> Image.Image:
     """The top line of the strip: the turn, who plays and the dice rolled."""
     img = Image.new("RGB", (w, STRIP_H // 2), PANEL)
     d = ImageDraw.Draw(img)
@@ -185,8 +186,8 @@ def _strip_line(w: int, number: int, seat: int | None, phase: str, dice: tuple, 
     by_seat = {s: (name, colour) for s, name, colour in names}
     bold = font(14, bold=True)
     if winners:
-        names = " & ".join(by_seat[s][0] for s in winners if s in by_seat)
-        line = f"{names} win{'s' if len(winners) == 1 else ''}!"
+        who = " & ".join(by_seat[s][0] for s in winners if s in by_seat)
+        line = f"{who} win{'s' if len(winners) == 1 else ''}!"
     elif seat in by_seat:
         line = f"turn {number} · {by_seat[seat][0]} · {PHASE_TITLES.get(phase, phase)}"
     else:
@@ -207,7 +208,7 @@ def _strip_line(w: int, number: int, seat: int | None, phase: str, dice: tuple, 
 
 
 @lru_cache(maxsize=64)
-def _strip_flags(w: int, karts: tuple, seat: int | None, laps: int) -> Image.Image:
+def _strip_flags(w: int, karts: tuple[Any, ...], seat: int | None, laps: int) -> Image.Image:
     """The bottom line of the strip: every kart with its flags (the one to play in yellow)."""
     img = Image.new("RGB", (w, STRIP_H - STRIP_H // 2), PANEL)
     d = ImageDraw.Draw(img)

@@ -16,6 +16,7 @@ import itertools
 from collections.abc import Iterable
 from typing import Any, ClassVar, Self
 
+from rules import contract
 from rules.contract import Event, Game, IllegalAction, NotationError, SetupError
 from rules.dice import Dice
 from rules.piecepack.actions import Action, Destination, Move, Roll, parse_syntax
@@ -477,7 +478,7 @@ class PiecepackGame(Game):
 
     # Applying -------------------------------------------------------------------------------------
 
-    def _coerce(self, action: Action | Destination | str) -> Action:
+    def _coerce(self, action: object) -> Action:
         if isinstance(action, str):
             return self.parse_action(action)
         if isinstance(action, Destination):
@@ -486,8 +487,9 @@ class PiecepackGame(Game):
             return action
         raise NotationError(f"Not a {self.title} action: {action!r}.")
 
-    def apply(self, action: Action | Destination | str) -> list[Event]:
-        """Validate ``action`` completely, then play it; returns the events it caused."""
+    def apply(self, action: contract.Action | str) -> list[Event]:
+        """Validate ``action`` (one of ours, a :class:`Destination` or notation; anything else is refused)
+        completely, then play it; returns the events it caused."""
         act = self._coerce(action)
         if isinstance(act, Roll):
             self._check_phase(ROLL)

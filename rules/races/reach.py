@@ -91,6 +91,9 @@ def _reverse_reach(fld: Field, seat: int, cell: Hex, facing: Facing, points: int
     return Reach(frozenset(ends), frozenset())
 
 
+Bumps = tuple[tuple[int, Hex], ...]  # (seat, cell it was pushed to) for each kart bumped so far
+
+
 @dataclass(frozen=True, slots=True)
 class _Way:
     """One legal-by-itself step from a state, with what R9 needs to weigh it for any points left."""
@@ -98,7 +101,7 @@ class _Way:
     plan: Plan
     reach: int  # plan cost + the look-ahead's longest drive after it (points are capped by the roll)
     stops: bool  # a rule stops the kart here (trap, fall, bump with no way round): it uses every point
-    bumps: tuple  # the bumps so far after this step
+    bumps: Bumps  # the bumps so far after this step
 
     def value(self, left: int) -> int:
         """Points out of ``left`` this step lets the kart use (as :meth:`Lookahead.plan_value`)."""
@@ -121,13 +124,13 @@ def _forward_reach(fld: Field, seat: int, cell: Hex, facing: Facing, points: int
     track = fld.track
     ends: set[Hex] = set()
     passes: set[Hex] = set()
-    fields: dict[tuple, Field] = {(): _without(fld, seat)}
-    ways_of: dict[tuple, list[_Way]] = {}
-    layers: dict[int, set[tuple[Hex, Facing, tuple]]] = {points: {(cell, facing, ())}}
+    fields: dict[Bumps, Field] = {(): _without(fld, seat)}
+    ways_of: dict[tuple[Hex, Facing, Bumps, bool, int], list[_Way]] = {}
+    layers: dict[int, set[tuple[Hex, Facing, Bumps]]] = {points: {(cell, facing, ())}}
     visited = 0
     exact = budget is not None
 
-    def ways(here: Hex, face: Facing, bumps: tuple, left: int, first: bool) -> list[_Way]:
+    def ways(here: Hex, face: Facing, bumps: Bumps, left: int, first: bool) -> list[_Way]:
         key = (here, face, bumps, first, left if here in track.gap_from else 0)
         hit = ways_of.get(key)
         if hit is not None:
