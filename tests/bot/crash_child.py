@@ -1,0 +1,131 @@
+"""The process the crash test kills: it plays a race through the service and posts every board through the
+outbox to a recording poster that stands in for Discord.
+
+``python -m tests.bot.crash_child GAME_DB POSTS_DB ACKS [--crash-at commit:N | post:N] [--recover-only]``
+
+At start it posts what the previous run left undelivered (as the bot does at start-up), then plays on:
+people's moves are random legal actions, computers move through the service. After each acknowledged
+move (the service replied that it is stored) a line ``game index action`` is appended to ACKS. The
+poster keeps every post in POSTS_DB and, like Discord with ``enforce_nonce``, answers a repeated nonce with
+the message already posted. ``--crash-at commit:N`` kills the process right after its Nth stored move,
+before the board is posted; ``post:N`` right after its Nth post, before the post is recorded.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import signal
+import sqlite3
+import sys
+
+from bot.delivery import Outbox
+from bot.drivers import driver_for
+from bot.pictures import Pictures
+from bot.service import Reply, Service
+from bot.store import SqliteStore
+
+CHANNEL = 4242
+PEOPLE = (11, 12)
+
+
+def die() -> None:
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+class RecordingPoster:
+    """Discord's side of the posts, in its own file: one row per message, a nonce posts once."""
+
+    def __init__(self, path: str, crash_after: int | None) -> None:
+        self.db = sqlite3.connect(path, isolation_level=None)
+        self.db.execute("PRAGMA journal_mode = WAL")
+        self.db.execute("PRAGMA synchronous = FULL")
+        self.db.execute("CREATE TABLE IF NOT EXISTS posts (id INTEGER PRIMARY KEY, channel INTEGER, nonce TEXT UNIQUE, "
+                        "version INTEGER, content TEXT, png INTEGER, buttons INTEGER)")
+        self.crash_after = crash_after
+        self.count = 0
+
+    async def post(self, channel_id: int, reply: Reply, nonce: str) -> int | None:
+        row = self.db.execute("SELECT id FROM posts WHERE nonce = ?", (nonce,)).fetchone()
+        if row is not None:
+            return int(row[0])
+        cur = self.db.execute("INSERT INTO posts (channel, nonce, version, content, png, buttons) VALUES "
+                              "(?, ?, ?, ?, ?, ?)", (channel_id, nonce, reply.version, reply.text,
+                                                     int(bool(reply.png)), len(reply.buttons)))
+        self.count += 1
+        if self.crash_after is not None and self.count >= self.crash_after:
+            die()  # posted, not yet recorded
+        return cur.lastrowid
+
+
+async def play(args: argparse.Namespace) -> int:
+    kind, _, n = (args.crash_at or ":").partition(":")
+    store = SqliteStore(args.game_db)
+    await store.open()
+    service = Service(store, seed_source=lambda: 7, pictures=Pictures(processes=0))
+    poster = RecordingPoster(args.posts_db, int(n) if kind == "post" else None)
+    outbox = Outbox(service, poster, min_channel_id=1)
+    commits = 0
+    with open(args.acks, "a", encoding="utf-8") as acks:
+
+        async def acknowledge(game_id: int, index: int, action: str) -> None:
+            nonlocal commits
+            acks.write(f"{game_id} {index} {action}\n")
+            acks.flush()
+            os.fsync(acks.fileno())
+            commits += 1
+            if kind == "commit" and commits >= int(n):
+                die()  # stored and acknowledged, not yet posted
+
+        async def deliver(reply: Reply | None) -> None:
+            while reply is not None:
+                if reply.delivery is not None:
+                    await outbox.deliver(reply)
+                reply = await service.play_computers(CHANNEL) if reply.computers_pending else None
+
+        await outbox.flush(takeover=True)
+        if args.recover_only:
+            await deliver(await service.play_computers(CHANNEL))
+            await store.close()
+            return 0
+        rec = await store.channel_game(CHANNEL)
+        if rec is None and not await store.channel_history(CHANNEL, 1):
+            await service.new_game(guild_id=1, channel_id=CHANNEL, user_id=PEOPLE[0], user_name="Ann",
+                                   game_key=args.game, options={}, seat_options={})
+            await service.join(CHANNEL, PEOPLE[1], "Bob")
+            await service.add_computer(CHANNEL, PEOPLE[0], "random")
+            reply = await service.start(CHANNEL, PEOPLE[0])
+            await deliver(reply)
+        await deliver(await service.play_computers(CHANNEL))  # what a crash left to the computers
+        for _ in range(args.moves):
+            rec, game, _ = await service.current(CHANNEL)
+            if rec is None or game is None or game.is_over:
+                break
+            seat = game.to_act
+            assert seat is not None
+            action = driver_for(args.game, "random", rec.version * 31 + 5).choose(game, seat)
+            reply = await service.act(CHANNEL, rec.seats[seat].user_id, action)
+            if not reply.ok:
+                print(f"refused: {reply.text[:200]}", file=sys.stderr)
+                return 1
+            await acknowledge(rec.id, rec.version, action)
+            await deliver(reply)
+    await store.close()
+    return 0
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("game_db")
+    parser.add_argument("posts_db")
+    parser.add_argument("acks")
+    parser.add_argument("--game", default="races")
+    parser.add_argument("--moves", type=int, default=10_000)
+    parser.add_argument("--crash-at", default=None)
+    parser.add_argument("--recover-only", action="store_true")
+    return asyncio.run(play(parser.parse_args()))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

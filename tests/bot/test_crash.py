@@ -1,0 +1,91 @@
+"""Crash test: a process plays a race through the service and is killed with SIGKILL at random moments and
+at the worst ones (between storing a move and posting its board, between posting and recording the post).
+After every restart no acknowledged move is lost, and in the end every board was posted exactly once: each
+delivery record holds the id of the one post made with its nonce, and no post lacks a record."""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from bot.store import SqliteStore
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def child(tmp: Path, *extra: str) -> subprocess.Popen[bytes]:
+    cmd = [sys.executable, "-m", "tests.bot.crash_child", str(tmp / "game.db"), str(tmp / "posts.db"),
+           str(tmp / "acks.txt"), *extra]
+    return subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            env={**os.environ, "PYTHONHASHSEED": "0"})
+
+
+def run_and_kill(tmp: Path, plan: str, rng: random.Random) -> int:
+    """One run: killed by itself at a chosen point (``commit:N``/``post:N``) or by us after a random delay.
+    Returns the signal or exit status."""
+    if plan == "random":
+        proc = child(tmp)
+        time.sleep(rng.uniform(0.6, 2.0))
+        proc.send_signal(signal.SIGKILL)
+    else:
+        proc = child(tmp, "--crash-at", plan)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode in (0, -signal.SIGKILL), err.decode()[-2000:]
+    return proc.returncode
+
+
+async def check(tmp: Path) -> tuple[int, int]:
+    """Every acknowledged move is in the log; every delivery record was posted once. Returns (moves, posts)."""
+    acks = [line.split(" ", 2) for line in (tmp / "acks.txt").read_text().splitlines()]
+    async with SqliteStore(tmp / "game.db") as store:
+        [rec] = await store.channel_history(4242, 5)
+        actions = await store.actions(rec.id)
+        for game_id, index, action in acks:
+            assert int(game_id) == rec.id and actions[int(index)].action == action, (index, action)
+        await store.check_consistency(rec.id)
+        records = await store.deliveries()
+    with sqlite3.connect(tmp / "posts.db") as posts:
+        rows = posts.execute("SELECT id, nonce FROM posts").fetchall()
+    by_nonce = {nonce: pid for pid, nonce in rows}
+    assert len(by_nonce) == len(rows)
+    assert all(d.delivered for d in records), [d for d in records if not d.delivered]
+    assert {f"jy-{d.id}": d.message_id for d in records} == by_nonce  # one post per record, no post without one
+    return len(actions), len(rows)
+
+
+async def crash_many(tmp: Path, plans: list[str], seed: int) -> None:
+    rng = random.Random(seed)
+    moves = 0
+    for plan in plans:
+        run_and_kill(tmp, plan, rng)
+        async with SqliteStore(tmp / "game.db") as store:
+            pending = await store.deliveries(pending=True)
+        if plan != "random":  # killed between the commit and the post, or before the post was recorded
+            assert pending, plan
+        recover = child(tmp, "--recover-only")
+        _, err = recover.communicate(timeout=120)
+        assert recover.returncode == 0, err.decode()[-2000:]
+        now, _ = await check(tmp)
+        assert now >= moves  # nothing acknowledged went missing
+        moves = now
+    assert moves > 0
+
+
+async def test_killed_at_the_worst_moments_no_move_or_board_is_lost(tmp_path):
+    await crash_many(tmp_path, ["commit:3", "post:2", "random"], seed=1)
+
+
+@pytest.mark.slow
+async def test_killed_twenty_times_no_move_or_board_is_lost(tmp_path):
+    rng = random.Random(2)
+    plans = [rng.choice([f"commit:{rng.randint(1, 6)}", f"post:{rng.randint(1, 6)}", "random", "random"])
+             for _ in range(22)]
+    await crash_many(tmp_path, plans, seed=3)
