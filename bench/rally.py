@@ -1,0 +1,64 @@
+"""Schrottplatz Rally: how often the smart driver beats the random one, and how fast the engine runs.
+
+``rally_drivers`` plays 200 two-player races, smart against random, the smart driver's seat alternating,
+100 on each built-in track, and prints the smart driver's win rate, the average rounds per race and the
+time per decision. ``rally_engine`` plays random races and prints the time per applied action.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+
+from bench.registry import Figures, benchmark
+from bot.drivers.base import RandomDriver
+from bot.drivers.rally import SmartDriver
+from rules.rally import RallyGame
+
+RACES = 200
+
+
+def duel(seed: int) -> tuple[bool, int, float, int]:
+    """One race; (smart won, rounds, seconds the smart driver thought, its decisions)."""
+    smart_seat = seed % 2
+    setup = {"seats": [{"name": "Smart"}, {"name": "Random"}] if smart_seat == 0 else
+             [{"name": "Random"}, {"name": "Smart"}], "options": {"track": "AB"[seed // 2 % 2]}}
+    g = RallyGame.create(setup, seed)
+    drivers = {smart_seat: SmartDriver(seed), 1 - smart_seat: RandomDriver(seed)}
+    thought, decisions = 0.0, 0
+    while not g.is_over:
+        seat = g.to_act
+        start = time.perf_counter()
+        action = drivers[seat].choose(g, seat)
+        if seat == smart_seat:
+            thought += time.perf_counter() - start
+            decisions += 1
+        g.apply(action)
+    return g.winners == [smart_seat], g.round, thought, decisions
+
+
+@benchmark("rally_drivers")
+def rally_drivers(races: int = RACES) -> Figures:
+    results = [duel(seed) for seed in range(races)]
+    wins = sum(r[0] for r in results)
+    return {
+        "rally_races": races,
+        "rally_smart_win_rate": round(wins / races, 3),
+        "rally_rounds_mean": round(statistics.mean(r[1] for r in results), 1),
+        "rally_smart_decision_ms": round(1000 * sum(r[2] for r in results) / max(1, sum(r[3] for r in results)), 2),
+    }
+
+
+@benchmark("rally_engine")
+def rally_engine(races: int = 20) -> Figures:
+    applied, spent = 0, 0.0
+    for seed in range(races):
+        g = RallyGame.create({"seats": [{"name": f"P{i}"} for i in range(4)]}, seed)
+        driver = RandomDriver(seed)
+        while not g.is_over:
+            action = driver.choose(g, g.to_act or 0)
+            start = time.perf_counter()
+            g.apply(action)
+            spent += time.perf_counter() - start
+            applied += 1
+    return {"rally_apply_us": round(1e6 * spent / applied, 1), "rally_actions_per_race": applied // races}
