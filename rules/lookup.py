@@ -208,6 +208,7 @@ SYNONYMS: tuple[tuple[str, ...], ...] = (
     ("jump", "leap"),
     ("player", "people", "seat"),
     ("hidden", "secret", "facedown"),
+    ("see", "visible", "reveal", "show", "look"),
     ("damage", "destroy", "destroyed", "break"),
     ("start", "begin", "beginning", "first"),
     ("steal", "snatch", "grab"),
