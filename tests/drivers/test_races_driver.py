@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from bot.drivers import driver_for, driver_kinds
+from bot.drivers import driver_for, driver_kinds, match
 from bot.drivers.base import RandomDriver
 from bot.drivers.match import MatchResult, play_match
 from bot.drivers.races import RacingDriver, mode_of, track_info
@@ -161,3 +161,16 @@ def test_racing_driver_beats_random_driver(track):
         kinds = ["smart", "random"] if seed % 2 == 0 else ["random", "smart"]
         r = play_race({"seats": [{"name": "A"}, {"name": "B"}], "options": {"track": track}}, seed, kinds)
         assert r.winners and kinds[r.winners[0]] == "smart"
+
+
+def test_a_checked_race_reports_a_driver_that_plays_an_unlisted_action(monkeypatch):
+    """The soak's check on drivers can fail: a driver naming an action that is not listed is reported."""
+
+    class Stubborn:
+        def choose(self, game: Races, seat: int) -> str:
+            return "roll 9"
+
+    monkeypatch.setattr(match, "driver_for", lambda key, kind, seed: Stubborn())
+    result = play_race({"seats": [{"name": "A"}, {"name": "B"}], "options": {"track": "A"}}, 1, ["smart", "smart"],
+                       check=True)
+    assert result.failures and "not listed as legal" in result.failures[-1]

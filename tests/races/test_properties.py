@@ -9,6 +9,7 @@ from collections import Counter
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from rules.contract import IllegalAction
 from rules.invariants import refusal_problems, replay_problems
 from rules.races import Races, catalogue
 from rules.races.invariants import full_box, problems, view_leaks
@@ -121,3 +122,16 @@ def test_the_checker_sees_a_lost_tile_two_karts_on_one_cell_and_a_leaked_face_do
 
     monkeypatch.setattr(g, "view", leaky)
     assert any("face-down tile on K3" in p for p in view_leaks(g, None))
+
+
+def test_the_checker_sees_a_refusal_that_changes_the_game(monkeypatch):
+    """A refused action must change nothing: a refusal that moved a kart first is reported."""
+    g = position([{"colour": "red", "cell": "J3", "facing": "SE"}, FAR])
+
+    def careless(text: str) -> list:
+        g.karts[0].flags += 1
+        raise IllegalAction("no")
+
+    monkeypatch.setattr(g, "apply", careless)
+    accepted, faults = refusal_problems(g, "roll 9")
+    assert not accepted and faults == ["the refused action 'roll 9' changed the game"]
