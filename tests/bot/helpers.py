@@ -8,7 +8,7 @@ from pathlib import Path
 from bot.discord import JunkyardBot
 from bot.service import Service
 from bot.store import SqliteStore
-from tests.bot.harness import Sent
+from tests.bot.harness import DiscordHarness, Sent
 
 ANN, BOB, EVE, MOD = 111_000_000_000_000_001, 222_000_000_000_000_002, 333_000_000_000_000_003, 444_000_000_000_004
 USERS = {ANN: "ann", BOB: "bob", EVE: "eve", MOD: "mod"}
@@ -30,3 +30,10 @@ def only(sent: list[Sent]) -> Sent:
 def public(sent: list[Sent]) -> list[Sent]:
     """The messages everyone in the channel sees."""
     return [s for s in sent if s.creates_message and not s.ephemeral and not s.dm]
+
+
+async def started(h: DiscordHarness) -> Sent:
+    """Ann opens a toy game, Bob joins as blue, Ann starts it: the first board."""
+    only(await h.slash(ANN, "game new", game="toy"))
+    only(await h.slash(BOB, "game join", colour="blue"))
+    return only(await h.slash(ANN, "game start"))

@@ -11,15 +11,9 @@ import time
 import pytest
 
 from tests.bot.harness import CHANNEL_ID, DiscordHarness, Sent
-from tests.bot.helpers import ANN, BOB, EVE, USERS, make_bot, only, public
+from tests.bot.helpers import ANN, BOB, EVE, USERS, make_bot, only, public, started
 
 OTHER = CHANNEL_ID + 1
-
-
-async def started(h: DiscordHarness) -> Sent:
-    only(await h.slash(ANN, "game new", game="toy"))
-    only(await h.slash(BOB, "game join", colour="blue"))
-    return only(await h.slash(ANN, "game start"))
 
 
 async def records(h: DiscordHarness):

@@ -5,13 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from tests.bot.harness import CHANNEL_ID, MANAGE_CHANNELS, MEMBER_PERMS, DiscordHarness, Sent
-from tests.bot.helpers import ANN, BOB, EVE, MOD, make_bot, only, public
-
-
-async def started(h: DiscordHarness) -> Sent:
-    only(await h.slash(ANN, "game new", game="toy"))
-    only(await h.slash(BOB, "game join", colour="blue"))
-    return only(await h.slash(ANN, "game start"))
+from tests.bot.helpers import ANN, BOB, EVE, MOD, make_bot, only, public, started
 
 
 async def test_new_join_start_posts_board_with_buttons(h):
