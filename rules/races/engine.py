@@ -21,8 +21,11 @@ from rules.hexgrid import Facing, Hex
 from rules.races import actions as act
 from rules.races import catalogue
 from rules.races.arsenal import Arsenal
+from rules.races.deeds import Deeds
+from rules.races.garage import Garage
 from rules.races.movement import Field, Plan, full_moves, has_step, legal_plans, step_plans
 from rules.races.progress import lap_step
+from rules.races.saddlebags import Saddlebags
 from rules.races.state import (
     PHASE_DEEDS,
     PHASE_ENTER,
@@ -39,6 +42,8 @@ from rules.races.state import (
     cell_from_json,
 )
 from rules.races.track import Terrain, Track, get_track
+from rules.races.traps import Traps
+from rules.races.weapons import Weapons
 from rules.races.words import counted
 from rules.registry import register
 
@@ -53,7 +58,7 @@ def _team_sizes_ok(sizes: list[int]) -> bool:
 
 
 @register
-class Races(Arsenal, Game):
+class Races(Game):
     key = "races"
     title = "Junkyard Races"
     min_seats = 2
@@ -82,6 +87,33 @@ class Races(Arsenal, Game):
         self.last_events: list[Event] = []
         self._events: list[Event] = []
         self._leaving: int | None = None  # R18: the seat whose step or move under way leaves junk tiles
+
+    # ------------------------------------------------------------------------------------------------
+    # The typed parts of the rules (rules/races/base.py): each a fresh view bound to this game
+
+    @property
+    def arsenal(self) -> Arsenal:
+        return Arsenal(self)
+
+    @property
+    def bags(self) -> Saddlebags:
+        return Saddlebags(self)
+
+    @property
+    def deeds(self) -> Deeds:
+        return Deeds(self)
+
+    @property
+    def weapons(self) -> Weapons:
+        return Weapons(self)
+
+    @property
+    def garage(self) -> Garage:
+        return Garage(self)
+
+    @property
+    def traps(self) -> Traps:
+        return Traps(self)
 
     # ------------------------------------------------------------------------------------------------
     # Creation
@@ -182,10 +214,10 @@ class Races(Arsenal, Game):
         cset = member.sets[(kart.crew_set or 1) - 1]
         for part, loc in cset.parts:
             self.parts_left[part] -= 1
-            self._fit(kart, part, loc)
+            self.garage.fit(kart, part, loc)
         for kind in cset.tiles:
             self.junk.remove(kind)
-            bag = next((loc for loc in self._bag_order(kart) if self._room(kart, loc) > 0), None)
+            bag = next((loc for loc in self.bags.order(kart) if self.bags.room(kart, loc) > 0), None)
             if bag is None:
                 raise SetupError(f"{member.name}'s starting set does not fit in the saddlebags")
             kart.bags[bag].append(Tile(kind))
@@ -255,28 +287,12 @@ class Races(Arsenal, Game):
     # ------------------------------------------------------------------------------------------------
     # Parts and bags (used by the crew setup now and the Pit Stops later)
 
-    def _fit(self, kart: Kart, part: str, loc: int) -> None:
-        spec = catalogue.parts()[part]
-        if loc not in spec.locations:
-            raise SetupError(f"{spec.name} does not fit location {loc}")
-        kart.parts[loc] = part
-        if spec.capacity:
-            kart.bags.setdefault(loc, [])
-        if loc == PRINTED_BAG:
-            kart.bags.pop(PRINTED_BAG, None)  # R10: a card on location 7 covers the printed saddlebag
-
     def capacity(self, kart: Kart, loc: int) -> int:
         """How many tiles the saddlebag at ``loc`` holds (0 where there is none), R10."""
         if loc == PRINTED_BAG:
             return catalogue.supply().printed_saddlebag if PRINTED_BAG not in kart.parts else 0
         part = kart.parts.get(loc)
         return catalogue.parts()[part].capacity if part else 0
-
-    def _room(self, kart: Kart, loc: int) -> int:
-        return self.capacity(kart, loc) - len(kart.bags.get(loc, []))
-
-    def _bag_order(self, kart: Kart) -> list[int]:
-        return sorted(kart.bags, key=lambda loc: (loc != PRINTED_BAG, loc))
 
     # ------------------------------------------------------------------------------------------------
     # Movement context
@@ -292,7 +308,7 @@ class Races(Arsenal, Game):
                 continue
             if tile.kind == "oil" and tile.arrow is not None:
                 oils.append((cell, cell.neighbour(tile.arrow)))
-            elif self._trap_stops(mover, tile.kind):
+            elif self.traps.stops(mover, tile.kind):
                 fixed.add(cell)
         return Field.make(self.track, karts, frozenset(self.turn.bumped), frozenset(fixed), tuple(sorted(oils)),
                           self._bump_reach(mover), mover.seat)
@@ -334,7 +350,7 @@ class Races(Arsenal, Game):
         kart = self.karts[self.turn.seat]
         phase = self.turn.phase
         if phase in (PHASE_DEEDS, PHASE_PARTS):
-            return [act.Done(), *self._phase_extras(kart, phase), *self._free_actions(kart)]
+            return [act.Done(), *self.arsenal.offers(kart, phase), *self.bags.free_actions(kart)]
         if phase == PHASE_ROLL:
             out: list[act.Action] = []
             if self.forward_possible(kart):
@@ -353,7 +369,7 @@ class Races(Arsenal, Game):
         if self.turn.reversing or not 1 < self.turn.points <= WHOLE_MOVE_LIMIT or kart.cell is None:
             return []
         avoid: frozenset[Hex] = frozenset()
-        if len(self._bags_with_room(kart)) > 1:
+        if len(self.bags.with_room(kart)) > 1:
             avoid = frozenset(c for c, t in self.board.items() if t.face_down)
         ends = full_moves(self.field(), kart.cell, kart.facing, self.turn.points, avoid)
         moves = [act.Move(path) for _, path in sorted(ends.items())]
@@ -380,7 +396,7 @@ class Races(Arsenal, Game):
         way = [gap.far if (gap := self.track.gap_cells.get(c)) is not None else c for c in cells]
         if not any(c in self.board and self.board[c].face_down for c in way):
             return "no face-down junk tile lies on the way, so there is nothing to leave: drop 'leave'"
-        if not self._bags_with_room(kart):
+        if not self.bags.with_room(kart):
             return "your saddlebags are full, so the tiles on the way stay where they are anyway: drop 'leave'"
         return None
 
@@ -420,11 +436,11 @@ class Races(Arsenal, Game):
         g._winners = list(self._winners)
         return g
 
-    def _emit(self, kind: str, text: str, seat: int | None = None, secret: str | None = None,
+    def emit(self, kind: str, text: str, seat: int | None = None, secret: str | None = None,
               **data: Any) -> None:
         self._events.append(Event(kind, text, seat, data, secret))
 
-    def _who(self, seat: int) -> str:
+    def who(self, seat: int) -> str:
         k = self.karts[seat]
         return f"{k.name} ({k.colour})"
 
@@ -448,10 +464,10 @@ class Races(Arsenal, Game):
                     raise IllegalAction("Reverse at least one cell before you stop.")
                 self._end_move(kart)
                 return
-            raise IllegalAction(self._not_now("'done'"))
+            raise IllegalAction(self.not_now("'done'"))
         if isinstance(action, (act.Roll, act.Reverse)):
             if phase != PHASE_ROLL:
-                raise IllegalAction(self._not_now(f"'{action}'"))
+                raise IllegalAction(self.not_now(f"'{action}'"))
             if isinstance(action, act.Reverse):
                 self._start_reverse(kart)
             else:
@@ -459,7 +475,7 @@ class Races(Arsenal, Game):
             return
         if isinstance(action, (act.Step, act.Move)):
             if phase != PHASE_MOVE:
-                raise IllegalAction(self._not_now("a step" if isinstance(action, act.Step) else "a move"))
+                raise IllegalAction(self.not_now("a step" if isinstance(action, act.Step) else "a move"))
             mark = (len(self._events), len(self.turn.path), self.turn.number, self.turn.reversing)
             cells = (self._resolve_step(kart, action),) if isinstance(action, act.Step) else action.cells
             if action.leave:
@@ -476,11 +492,11 @@ class Races(Arsenal, Game):
                 self._leaving = None
             self._announce_drive(kart, *mark)
             return
-        if self._do_arsenal(action):
+        if self.arsenal.do(action):
             return
-        raise IllegalAction(self._not_now(f"'{action}'"))
+        raise IllegalAction(self.not_now(f"'{action}'"))
 
-    def _not_now(self, what: str) -> str:
+    def not_now(self, what: str) -> str:
         names = {PHASE_DEEDS: "Phase 1 (dastardly deeds)", PHASE_PARTS: "Phase 2 (parts and fuel)",
                  PHASE_ROLL: "Phase 3 (roll for movement)", PHASE_MOVE: "Phase 5 (move)"}
         now = names.get(self.turn.phase, self.turn.phase)
@@ -531,14 +547,14 @@ class Races(Arsenal, Game):
         self.turn.total = total
         shown = "; ".join(f"{c} {', '.join(map(str, v))}" for c, v in dice.items())
         extra = f" + {bonus} for tyres" if bonus else ""
-        self._emit("roll", f"{self._who(kart.seat)} rolls {shown}{extra}: {total} to move.", kart.seat,
-                   dice=dice, total=total, bonus=bonus)
+        self.emit("roll", f"{self.who(kart.seat)} rolls {shown}{extra}: {total} to move.", kart.seat,
+                  dice=dice, total=total, bonus=bonus)
         self._deliver(sum(dice["green"]))
         if dice.get("red") and sum(1 for v in dice.values() for d in v if d == 6) >= 5:
             self._jet_explodes(kart)
             return
         if terrain is Terrain.MUD and total < 3:
-            self._emit("stuck", f"{self._who(kart.seat)} is stuck in the mud.", kart.seat, cell=kart.cell.label)
+            self.emit("stuck", f"{self.who(kart.seat)} is stuck in the mud.", kart.seat, cell=kart.cell.label)
             self.turn.marks.append([kart.cell.label, "stuck"])
             self._end_turn()
             return
@@ -549,11 +565,11 @@ class Races(Arsenal, Game):
 
     def _jet_explodes(self, kart: Kart) -> None:
         """Five or more sixes with red dice: the Jet Engine and all its fuel are lost, the turn ends."""
-        self._emit("jet-explodes", f"{self._who(kart.seat)}'s Jet Engine blows off the kart! The turn ends.",
-                   kart.seat)
+        self.emit("jet-explodes", f"{self.who(kart.seat)}'s Jet Engine blows off the kart! The turn ends.",
+                  kart.seat)
         for loc, part in list(kart.parts.items()):
             if part == "jet-engine":
-                self._remove_part(kart, loc, "blown off")
+                self.garage.remove_part(kart, loc, "blown off")
         self._end_turn()
 
     def _deliver(self, green: int) -> None:
@@ -562,15 +578,15 @@ class Races(Arsenal, Game):
         if cell is None:
             return
         if cell in self.board or self.kart_at(cell) is not None:
-            self._emit("no-delivery", f"Delivery Point {green} ({cell.label}) is occupied: no delivery.",
-                       number=green, cell=cell.label)
+            self.emit("no-delivery", f"Delivery Point {green} ({cell.label}) is occupied: no delivery.",
+                      number=green, cell=cell.label)
             return
         if not self.junk:
-            self._emit("no-delivery", "The junk pile is empty: no delivery.", number=green)
+            self.emit("no-delivery", "The junk pile is empty: no delivery.", number=green)
             return
         self.board[cell] = BoardTile(self.junk.pop(0), face_down=True)
-        self._emit("delivery", f"A junk tile is delivered to Delivery Point {green} ({cell.label}).",
-                   number=green, cell=cell.label)
+        self.emit("delivery", f"A junk tile is delivered to Delivery Point {green} ({cell.label}).",
+                  number=green, cell=cell.label)
 
     def _start_reverse(self, kart: Kart) -> None:
         if not self.reverse_possible(kart):
@@ -580,7 +596,7 @@ class Races(Arsenal, Game):
         self.turn.points = 3
         self.turn.move_from = kart.cell
         self.turn.move_facing = kart.facing
-        self._emit("reverse", f"{self._who(kart.seat)} reverses instead of rolling.", kart.seat)
+        self.emit("reverse", f"{self.who(kart.seat)} reverses instead of rolling.", kart.seat)
 
     # Phase 5 ----------------------------------------------------------------------------------------
 
@@ -656,12 +672,12 @@ class Races(Arsenal, Game):
         assert kart.cell is not None
         bumped = plan is not None and plan.bump is not None
         if self.turn.points > 0 and bumped and not has_step(self.field(), kart.cell, kart.facing, self.turn.points):
-            self._emit("blocked", f"No way round: {self._who(kart.seat)} stops on {kart.cell.label} and loses "
-                       f"{counted(self.turn.points, 'point')}.", kart.seat, cell=kart.cell.label)
+            self.emit("blocked", f"No way round: {self.who(kart.seat)} stops on {kart.cell.label} and loses "
+                      f"{counted(self.turn.points, 'point')}.", kart.seat, cell=kart.cell.label)
             self.turn.points = 0
         if self.turn.points > 0 and not has_step(self.field(), kart.cell, kart.facing, self.turn.points):
-            self._emit("blocked", f"Every way on is blocked: {self._who(kart.seat)} stops on {kart.cell.label} "
-                       f"with {counted(self.turn.points, 'point')} unused.", kart.seat, cell=kart.cell.label)
+            self.emit("blocked", f"Every way on is blocked: {self.who(kart.seat)} stops on {kart.cell.label} "
+                      f"with {counted(self.turn.points, 'point')} unused.", kart.seat, cell=kart.cell.label)
             self.turn.points = 0
         if self.turn.points <= 0:
             self._end_move(kart)
@@ -681,35 +697,35 @@ class Races(Arsenal, Game):
             self._push(victim, frm, to, plan.facing)
             self.turn.bumped.append(seat)
         if plan.over:
-            self._emit("jump", f"{self._who(kart.seat)} jumps the collapsed bridge at {start.label}!", kart.seat,
-                       cell=start.label)
+            self.emit("jump", f"{self.who(kart.seat)} jumps the collapsed bridge at {start.label}!", kart.seat,
+                      cell=start.label)
             kart.facing = plan.facing
             self.turn.path.extend(c.label for c in plan.over)
             kart.cell = plan.end
             if plan.falls:
                 self.turn.marks.append([plan.end.label, "splash"])
-                self._emit("fall", f"{self._who(kart.seat)} falls short and lands in the stream at {plan.end.label}.",
-                           kart.seat, cell=plan.end.label)
+                self.emit("fall", f"{self.who(kart.seat)} falls short and lands in the stream at {plan.end.label}.",
+                          kart.seat, cell=plan.end.label)
                 return
         else:
-            self._moved(kart, start, plan.target)
+            self.moved(kart, start, plan.target)
             kart.cell = plan.target
             kart.facing = plan.facing
         self.turn.path.append(plan.end.label)
         if victim is not None:
             self._pushed_arrives(victim)
-        self._arrive(kart, plan.end, "drive")
+        self.arrive(kart, plan.end, "drive")
 
     def _push(self, victim: Kart, frm: Hex, to: Hex, direction: Facing) -> None:
         """A bumped kart moves without turning (rulebook: Bumping Other Karts); see _pushed_arrives."""
-        self._emit("bump", f"{self._who(self.turn.seat)} bumps {self._who(victim.seat)} from {frm.label} to "
-                   f"{to.label}.", victim.seat, cell=frm.label, to=to.label, by=self.turn.seat)
+        self.emit("bump", f"{self.who(self.turn.seat)} bumps {self.who(victim.seat)} from {frm.label} to "
+                  f"{to.label}.", victim.seat, cell=frm.label, to=to.label, by=self.turn.seat)
         self.turn.marks.append([frm.label, "bump"])
         cur = frm
         # walk the push cell by cell so laps and bridge crossings count
         while cur != to:
             nxt = cur.neighbour(direction)
-            self._moved(victim, cur, nxt)
+            self.moved(victim, cur, nxt)
             cur = nxt
         victim.cell = to
 
@@ -719,14 +735,14 @@ class Races(Arsenal, Game):
         assert to is not None
         if self.track.is_stream(to):
             self.turn.marks.append([to.label, "splash"])
-            self._emit("splash", f"{self._who(victim.seat)} goes into the stream at {to.label}.", victim.seat,
-                       cell=to.label)
+            self.emit("splash", f"{self.who(victim.seat)} goes into the stream at {to.label}.", victim.seat,
+                      cell=to.label)
             return
-        self._arrive(victim, to, "bump")
+        self.arrive(victim, to, "bump")
         if victim.cell is not None and self.track.on_track(victim.cell):
-            self._bumped_next_to_bombs(victim)
+            self.traps.bumped_next_to_bombs(victim)
 
-    def _moved(self, kart: Kart, frm: Hex, to: Hex) -> None:
+    def moved(self, kart: Kart, frm: Hex, to: Hex) -> None:
         """Laps (R4) and bridge crossings, for every cell-to-cell move, driven or bumped."""
         kart.armed, kart.bridge_since_line, scored = lap_step(self.track, frm, to, kart.armed, kart.bridge_since_line)
         if scored:
@@ -734,11 +750,11 @@ class Races(Arsenal, Game):
 
     def _award_flag(self, kart: Kart) -> None:
         if kart.flags >= self.laps or self.flags_left <= 0:
-            self._emit("lap", f"{self._who(kart.seat)} completes a lap (no more flags to take).", kart.seat)
+            self.emit("lap", f"{self.who(kart.seat)} completes a lap (no more flags to take).", kart.seat)
             return
         kart.flags += 1
         self.flags_left -= 1
-        self._emit("lap", f"{self._who(kart.seat)} completes lap {kart.flags}!", kart.seat, flags=kart.flags)
+        self.emit("lap", f"{self.who(kart.seat)} completes lap {kart.flags}!", kart.seat, flags=kart.flags)
         self._check_win()
 
     def _check_win(self) -> None:
@@ -751,17 +767,17 @@ class Races(Arsenal, Game):
             for team, members in sorted(teams.items()):
                 if all(m.flags >= self.laps for m in members):
                     self._winners = [m.seat for m in members]
-                    names = ", ".join(self._who(m.seat) for m in members)
-                    self._emit("win", f"Team {team + 1} wins the race: {names}!", None, seats=self._winners)
+                    names = ", ".join(self.who(m.seat) for m in members)
+                    self.emit("win", f"Team {team + 1} wins the race: {names}!", None, seats=self._winners)
                     return
             return
         for k in self.karts:
             if k.flags >= self.laps:
                 self._winners = [k.seat]
-                self._emit("win", f"{self._who(k.seat)} wins the race!", k.seat, seats=[k.seat])
+                self.emit("win", f"{self.who(k.seat)} wins the race!", k.seat, seats=[k.seat])
                 return
 
-    def _arrive(self, kart: Kart, cell: Hex, how: str) -> None:
+    def arrive(self, kart: Kart, cell: Hex, how: str) -> None:
         """Hook: a kart enters a cell by driving, being bumped, landing or being placed."""
         value = self.track.bottle_tops.get(cell)
         if value:
@@ -771,28 +787,28 @@ class Races(Arsenal, Game):
             self.bottle_tops_left -= take
             note = "" if take == value else f" (capped at {cap})" if take < value else ""
             got = counted(take, "bottle top")
-            self._emit("bottle-tops", f"{self._who(kart.seat)} collects {got} at {cell.label}{note}.",
-                       kart.seat, cell=cell.label, amount=take)
+            self.emit("bottle-tops", f"{self.who(kart.seat)} collects {got} at {cell.label}{note}.",
+                      kart.seat, cell=cell.label, amount=take)
             self.turn.marks.append([cell.label, "bottle-tops"])
         tile = self.board.get(cell)
         if tile is not None and tile.face_down and self._leaving == kart.seat:
-            self._emit("leave", f"{self._who(kart.seat)} leaves the junk tile on {cell.label} where it lies.",
-                       kart.seat, cell=cell.label)
+            self.emit("leave", f"{self.who(kart.seat)} leaves the junk tile on {cell.label} where it lies.",
+                      kart.seat, cell=cell.label)
         elif tile is not None and tile.face_down:
             self._pick_up(kart, cell, tile)
         elif tile is not None:
-            self._trap(kart, cell, tile, how)
+            self.traps.meet(kart, cell, tile, how)
 
     def _pick_up(self, kart: Kart, cell: Hex, tile: BoardTile) -> None:
-        if not self._bags_with_room(kart):
-            self._emit("bags-full", f"{self._who(kart.seat)}'s saddlebags are full: the tile on {cell.label} stays.",
-                       kart.seat, cell=cell.label)
+        if not self.bags.with_room(kart):
+            self.emit("bags-full", f"{self.who(kart.seat)}'s saddlebags are full: the tile on {cell.label} stays.",
+                      kart.seat, cell=cell.label)
             return
         del self.board[cell]
         self.turn.marks.append([cell.label, "pickup"])
-        self._emit("pickup", f"{self._who(kart.seat)} picks up a junk tile at {cell.label}.", kart.seat,
-                   secret=f"You picked up {tile.kind}.", cell=cell.label)
-        self._store_tile(kart, tile.kind, f"from {cell.label}")
+        self.emit("pickup", f"{self.who(kart.seat)} picks up a junk tile at {cell.label}.", kart.seat,
+                  secret=f"You picked up {tile.kind}.", cell=cell.label)
+        self.bags.store(kart, tile.kind, f"from {cell.label}")
 
     def _end_move(self, kart: Kart) -> None:
         """Phase 5 is over: so is the turn."""
@@ -803,7 +819,7 @@ class Races(Arsenal, Game):
         self.turn.points = 0
         self._leaving = None  # a 'leave' speaks for this turn's step or move only (R18)
         if not self._winners:
-            self._turn_ends()
+            self.traps.turn_ends()
         if self._winners:
             self.turn.phase = PHASE_OVER
             return
@@ -826,7 +842,7 @@ class Races(Arsenal, Game):
         elif choice.kind == "bag":
             kart.bags[int(match)].append(Tile.from_json(choice.context.get("tile", choice.context["kind"])))
             queue = [Tile.from_json(t) for t in choice.context.get("queue", [])]
-            self._rehome(kart, queue, str(choice.context.get("why", "covered")))
+            self.bags.rehome(kart, queue, str(choice.context.get("why", "covered")))
         elif choice.kind == "ram":
             mover = self.karts[self.turn.seat]
             target = cell_from_json(choice.context["target"])
@@ -840,9 +856,9 @@ class Races(Arsenal, Game):
         elif choice.kind == "facing":
             who = self.karts[int(choice.context["seat"])]
             who.facing = Facing[match]
-            self._emit("facing", f"{self._who(who.seat)} now faces {match}.", who.seat)
+            self.emit("facing", f"{self.who(who.seat)} now faces {match}.", who.seat)
         elif choice.kind == "snatch":  # a question saved before snatches were drawn blind: draw blind now
-            self._snatch(kart, self.karts[int(choice.context["seat"])], int(choice.context["bag"]))
+            self.weapons.snatch(kart, self.karts[int(choice.context["seat"])], int(choice.context["bag"]))
         else:  # pragma: no cover - every kind is handled above
             raise IllegalAction(f"unknown choice {choice.kind}")
 
@@ -857,12 +873,12 @@ class Races(Arsenal, Game):
         if self.track.is_stream(kart.cell):
             landing = self.track.landing_for(kart.cell)
             if self.kart_at(landing.cell) is not None:
-                self._emit("turn-lost", f"{self._who(seat)}'s Landing Point {landing.cell.label} is taken: the turn "
-                           "is lost (R8).", seat, cell=landing.cell.label)
+                self.emit("turn-lost", f"{self.who(seat)}'s Landing Point {landing.cell.label} is taken: the turn "
+                          "is lost (R8).", seat, cell=landing.cell.label)
                 self._end_turn()
                 return
-            self._emit("landing", f"{self._who(seat)} climbs out of the stream at {landing.cell.label}.", seat,
-                       cell=landing.cell.label)
+            self.emit("landing", f"{self.who(seat)} climbs out of the stream at {landing.cell.label}.", seat,
+                      cell=landing.cell.label)
             self._place(kart, landing.cell, landing.facing, "land")
             if self.turn.seat != seat or self._winners or self.turn.phase != PHASE_DEEDS:
                 return  # a trap on the Landing Point ended the turn before the kart moved (R8)
@@ -870,8 +886,8 @@ class Races(Arsenal, Game):
             kart.glued = False
             self.turn.die_limit = 1
             if self.board.get(kart.cell) is not None and self.board[kart.cell].kind == "glue":
-                self._return_tile(self.board.pop(kart.cell).kind)
-            self._emit("unglued", f"{self._who(seat)} peels off the Glue: one die this turn.", seat)
+                self.return_tile(self.board.pop(kart.cell).kind)
+            self.emit("unglued", f"{self.who(seat)} peels off the Glue: one die this turn.", seat)
         self.turn.began_at = kart.cell
 
     def _enter_race(self, kart: Kart) -> None:
@@ -921,13 +937,13 @@ class Races(Arsenal, Game):
         kart.cell = cell
         kart.facing = facing
         if how == "enter":
-            self._emit("enter", f"{self._who(kart.seat)} lines up on {cell.label}.", kart.seat, cell=cell.label)
+            self.emit("enter", f"{self.who(kart.seat)} lines up on {cell.label}.", kart.seat, cell=cell.label)
         self.turn.began_at = cell
-        self._arrive(kart, cell, how)
+        self.arrive(kart, cell, how)
         if self.turn.phase == PHASE_ENTER and self.choice is None:
             self.turn.phase = PHASE_DEEDS
 
-    def _return_tile(self, kind: str) -> None:
+    def return_tile(self, kind: str) -> None:
         """A used trap or weapon goes to the bottom of the junk pile."""
         self.junk.append(kind)
 
@@ -941,19 +957,19 @@ class Races(Arsenal, Game):
             kart = self.karts[self.turn.seat]
             phase = self.turn.phase
             if phase == PHASE_DEEDS:
-                if self._phase_extras(kart, phase):
+                if self.arsenal.offers(kart, phase):
                     return
                 self.turn.phase = PHASE_PARTS
             elif phase == PHASE_PARTS:
-                if self._phase_extras(kart, phase):
+                if self.arsenal.offers(kart, phase):
                     return
                 self.turn.phase = PHASE_ROLL
             elif phase == PHASE_ROLL:
                 if self.forward_possible(kart) or self.reverse_possible(kart):
                     return
                 assert kart.cell is not None
-                self._emit("boxed-in", f"{self._who(kart.seat)} is boxed in on {kart.cell.label} and can't move.",
-                           kart.seat, cell=kart.cell.label)
+                self.emit("boxed-in", f"{self.who(kart.seat)} is boxed in on {kart.cell.label} and can't move.",
+                          kart.seat, cell=kart.cell.label)
                 self._end_turn()
             elif phase == PHASE_MOVE:
                 if self._move_actions(kart):
@@ -971,7 +987,7 @@ class Races(Arsenal, Game):
         if not cells:
             return
         verb = "backs up to" if backwards else "drives to" if len(cells) == 1 else "drives"
-        text = f"{self._who(kart.seat)} {verb} {', '.join(cells)}."
+        text = f"{self.who(kart.seat)} {verb} {', '.join(cells)}."
         self._events.insert(first_event, Event("drive", text, kart.seat, {"path": cells}))
 
     def _move_path(self, kart: Kart, cells: tuple[Hex, ...]) -> None:
@@ -981,17 +997,17 @@ class Races(Arsenal, Game):
         for i, cell in enumerate(cells):
             if self._winners or self.turn.seat != seat or self.turn.phase != PHASE_MOVE:
                 rest = " ".join(c.label for c in cells[i:])
-                self._emit("path-cut", f"The move ended before {rest}.", seat)
+                self.emit("path-cut", f"The move ended before {rest}.", seat)
                 return
             if self.choice is not None:
                 rest = " ".join(c.label for c in cells[i:])
-                self._emit("path-cut", f"The move pauses for a question before {rest}.", seat)
+                self.emit("path-cut", f"The move pauses for a question before {rest}.", seat)
                 return
             try:
                 self._step(self.karts[seat], cell)
             except IllegalAction as exc:
                 if self.dice.state != rolled_before:
-                    self._emit("path-cut", f"The move stopped at step {i + 1}: {exc}", seat)
+                    self.emit("path-cut", f"The move stopped at step {i + 1}: {exc}", seat)
                     return
                 raise IllegalAction(f"Step {i + 1} of the path: {exc}") from None
 

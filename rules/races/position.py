@@ -71,7 +71,7 @@ def build(cls: type[G], pos: dict[str, Any]) -> G:
             if part not in catalogue.parts():
                 raise SetupError(f"{part!r} is not a part; choose from {', '.join(catalogue.parts())}")
             game.parts_left[part] -= 1
-            game._fit(kart, part, int(loc_text))
+            game.garage.fit(kart, part, int(loc_text))
         for loc_text, tiles in kd.get("bags", {}).items():
             loc = int(loc_text)
             if loc not in kart.bags:

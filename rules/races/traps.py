@@ -1,0 +1,176 @@
+"""Junkyard Races traps going off: Glue, Oil, Acid, Spring and Time Bomb.
+
+Rulebook: Moving On Or Over Traps, Junk Tile List; rulings R8, R9, R15 and R16.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rules.hexgrid import Facing, Hex
+from rules.races import catalogue
+from rules.races.base import Part
+from rules.races.state import PHASE_MOVE, BoardTile, Choice, Kart
+
+if TYPE_CHECKING:
+    pass
+
+TYRES = ("grass-tyres", "mud-tyres")
+
+
+class Traps(Part):
+    """Traps on the board (game.traps): what each does to a kart that meets it, and the Time Bombs."""
+
+    def stops(self, kart: Kart, kind: str) -> bool:
+        """Whether a trap of this kind (Oil aside: see Field) would stop this kart driving onto it (R9)."""
+        if kind == "acid":
+            return any(p in TYRES for p in kart.parts.values())  # standard tyres are acid-proof
+        return kind in ("glue", "spring", "time-bomb")
+
+    def meet(self, kart: Kart, cell: Hex, tile: BoardTile, how: str) -> None:
+        """Hook: a kart arrives on a face-up trap by driving, being bumped, sliding, pulled or placed.
+
+        A kart put on its Landing Point (R8) or on a start cell (R15) meets the trap there as if it had
+        driven onto it before its move: where a trap would end a driving kart's move, its turn ends.
+        """
+        kind = tile.kind
+        placed = how in ("land", "enter") and kart.seat == self.g.turn.seat
+        mover = placed or (self.g.turn.phase == PHASE_MOVE and kart.seat == self.g.turn.seat and how == "drive")
+        caught = how in ("drive", "bump", "slide") or placed
+        if kind == "glue":
+            if caught:
+                kart.glued = True
+                self.g.turn.marks.append([cell.label, "glue"])
+                self.g.emit("glue", f"{self.g.who(kart.seat)} is stuck in Glue on {cell.label}.", kart.seat,
+                            cell=cell.label)
+                if mover:
+                    self.stop_move()
+        elif kind == "spring":
+            if mover:
+                self.spring(kart, cell)
+        elif kind == "acid":
+            if mover and any(p in TYRES for p in kart.parts.values()):
+                self.acid(kart, cell)
+        elif kind == "oil":
+            if caught:
+                self.oil(kart, cell, tile, mover)
+        elif kind == "time-bomb" and caught:
+            self.explode(cell, f"{self.g.who(kart.seat)} hits the Time Bomb on {cell.label}")
+            if mover:
+                self.stop_move()
+
+    def stop_move(self) -> None:
+        """A trap ends the mover's Phase 5 where it stands; before Phase 5 (a kart put on a trap on its
+        Landing Point or start cell) the move ends before it began, and with it the turn."""
+        self.g.turn.points = 0
+        self.g.turn.phase = PHASE_MOVE
+
+    def spring(self, kart: Kart, cell: Hex) -> None:
+        roll = self.g.dice.roll()
+        if roll >= 4:
+            self.g.emit("spring", f"{self.g.who(kart.seat)} hits the Spring on {cell.label} and rolls {roll}: it's "
+                        "stuck, drive on.", kart.seat, roll=roll, cell=cell.label)
+            return
+        self.g.board.pop(cell)
+        self.g.return_tile("spring")
+        back = self.g.turn.move_from
+        self.g.turn.marks.append([cell.label, "spring"])
+        if back is None or back == cell:
+            where = f"{cell.label}, where its move began"  # a kart put on the Spring before moving (R8, R15)
+        elif self.g.kart_at(back) is None:
+            kart.cell = back
+            where = back.label
+        else:
+            where = f"{cell.label} (its start cell is taken)"
+        self.g.emit("spring", f"{self.g.who(kart.seat)} hits the Spring on {cell.label}, rolls {roll} and is flung "
+                    f"back to {where}.", kart.seat, roll=roll, cell=cell.label)
+        self.stop_move()
+        self.g.choice = Choice("facing", kart.seat, [f.name for f in Facing], "The Spring flung you back: which way "
+                             "do you face?", {"seat": kart.seat})
+
+    def acid(self, kart: Kart, cell: Hex) -> None:
+        roll = self.g.dice.roll()
+        if roll in (1, 6):
+            self.g.emit("acid", f"{self.g.who(kart.seat)} skirts the Acid on {cell.label} (rolled {roll}).", kart.seat,
+                        roll=roll)
+            return
+        self.g.board.pop(cell)
+        self.g.return_tile("acid")
+        self.g.turn.marks.append([cell.label, "acid"])
+        part = kart.parts.get(roll)
+        if part in TYRES:
+            self.g.emit("acid", f"Acid on {cell.label} melts {self.g.who(kart.seat)}'s "
+                        f"{catalogue.parts()[part].name} at location {roll}!", kart.seat, roll=roll)
+            self.g.garage.remove_part(kart, roll, "melted")
+        else:
+            self.g.emit("acid", f"{self.g.who(kart.seat)} skids in the Acid on {cell.label} (rolled {roll}); no tyre "
+                        f"is at location {roll}.", kart.seat, roll=roll)
+        self.stop_move()
+
+    def oil(self, kart: Kart, cell: Hex, tile: BoardTile, mover: bool) -> None:
+        assert tile.arrow is not None
+        to = cell.neighbour(tile.arrow)
+        if self.g.kart_at(to) is not None:
+            self.g.emit("oil", f"{self.g.who(kart.seat)} crosses the Oil on {cell.label}: a kart blocks the skid.",
+                        kart.seat, cell=cell.label)
+            return
+        self.g.emit("oil", f"{self.g.who(kart.seat)} skids on the Oil on {cell.label} into {to.label}, spun round!",
+                    kart.seat, cell=cell.label, to=to.label)
+        self.g.board.pop(cell)
+        self.g.return_tile("oil")
+        self.g.turn.marks.append([cell.label, "oil"])
+        if mover:
+            self.stop_move()
+        kart.facing = kart.facing.opposite
+        self.g.moved(kart, cell, to)
+        kart.cell = to
+        if self.g.track.is_stream(to):
+            self.g.turn.marks.append([to.label, "splash"])
+            self.g.emit("splash", f"{self.g.who(kart.seat)} slides into the stream at {to.label}.", kart.seat,
+                        cell=to.label)
+            return
+        self.g.arrive(kart, to, "slide")
+
+    def frozen(self, bomb: Hex) -> bool:
+        return any(k.cell is not None and k.cell.distance(bomb) == 1 and k.has_part("freezer") for k in self.g.karts)
+
+    def explode(self, cell: Hex, why: str) -> None:
+        tile = self.g.board.pop(cell, None)
+        if tile is None:
+            return
+        self.g.return_tile(tile.kind)
+        self.g.turn.marks.append([cell.label, "blast"])
+        self.g.emit("time-bomb", f"{why}: the Time Bomb on {cell.label} explodes!", None, cell=cell.label)
+        start = self.g.turn.seat
+        order = self.g.karts[start:] + self.g.karts[:start]
+        for k in order:
+            if k.cell is not None and self.g.track.on_track(k.cell) and k.cell.distance(cell) <= 1:
+                self.g.weapons.blast(k, "the Time Bomb")
+
+    def tick(self, kart: Kart, bomb: Hex) -> None:
+        roll = self.g.dice.roll()
+        if roll >= 4:
+            self.g.emit("tick", f"{self.g.who(kart.seat)}, next to the Time Bomb on {bomb.label}, rolls {roll}: it "
+                        "keeps ticking.", kart.seat, roll=roll, cell=bomb.label)
+            return
+        self.explode(bomb, f"{self.g.who(kart.seat)} rolls {roll} next to it")
+
+    def bumped_next_to_bombs(self, kart: Kart) -> None:
+        """R16: a kart bumped next to a Time Bomb rolls for it at once."""
+        assert kart.cell is not None
+        for bomb in sorted(c for c, t in self.g.board.items() if t.kind == "time-bomb" and not t.face_down):
+            if bomb.distance(kart.cell) == 1 and not self.frozen(bomb):
+                self.tick(kart, bomb)
+
+    def turn_ends(self) -> None:
+        """Hook (R16): however a turn ends, every kart next to a Time Bomb rolls for it."""
+        start = self.g.turn.seat
+        order = self.g.karts[start:] + self.g.karts[:start]
+        for bomb in sorted(c for c, t in self.g.board.items() if t.kind == "time-bomb" and not t.face_down):
+            if self.frozen(bomb):
+                continue
+            for k in order:
+                if bomb not in self.g.board:
+                    break
+                if k.cell is not None and self.g.track.on_track(k.cell) and k.cell.distance(bomb) == 1:
+                    self.tick(k, bomb)
