@@ -33,7 +33,7 @@ MAX_CHOICES = 25
 
 
 def service_of(interaction: discord.Interaction) -> Service:
-    return interaction.client.service  # type: ignore[attr-defined,no-any-return]
+    return interaction.client.service  # type: ignore[attr-defined]
 
 
 def as_choices(pairs: Sequence[tuple[str, str]]) -> list[Choice[str]]:
