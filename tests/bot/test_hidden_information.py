@@ -25,6 +25,9 @@ from rules.contract import IllegalAction
 from rules.races import Races
 from rules.races import actions as act
 from rules.races.state import Tile
+from tests.bot.helpers import ANN as PERSON_A
+from tests.bot.helpers import BOB as PERSON_B
+from tests.bot.helpers import only, started
 from tests.races.conftest import PROVING_GROUND  # registers the Proving Ground test track
 
 CH, GUILD, ANN, BOB = 700, 7, 1, 2
@@ -298,3 +301,16 @@ def test_the_public_view_of_a_redrawn_twin_is_the_same_json():
             assert (kinds_a == kinds_b) if mine else all(x != y for x, y in zip(kinds_a, kinds_b, strict=True))
     assert json.dumps(game.view(None), sort_keys=True) == json.dumps(twin.view(None), sort_keys=True)
     assert game.to_dict() != twin.to_dict()
+
+
+# ------------------------------------------------------------------ /game log in Discord
+
+
+async def test_game_log_in_discord_shows_each_asker_their_own_moves_in_full(h):
+    """`/game log` answers only the asker: their own moves as typed, everyone else's as narrated."""
+    await started(h)
+    await h.slash(PERSON_A, "game play", action="roll")
+    mine = only(await h.slash(PERSON_A, "game log"))
+    assert mine.ephemeral and "`roll`" in mine.content and "only you see this" in mine.content
+    theirs = only(await h.slash(PERSON_B, "game log"))
+    assert theirs.ephemeral and "`roll`" not in theirs.content and "rolled" in theirs.content
