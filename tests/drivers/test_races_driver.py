@@ -174,3 +174,32 @@ def test_a_checked_race_reports_a_driver_that_plays_an_unlisted_action(monkeypat
     result = play_race({"seats": [{"name": "A"}, {"name": "B"}], "options": {"track": "A"}}, 1, ["smart", "smart"],
                        check=True)
     assert result.failures and "not listed as legal" in result.failures[-1]
+
+
+def test_the_lap_state_looked_ahead_is_the_one_the_engine_keeps():
+    """R4, one source: for every single step driven, the lap state and flag that the driver and the
+    standings predict (``rules.races.progress.mode_step``) are what the engine leaves the kart with."""
+    steps = scored_steps = 0
+    for seed in range(4):
+        rng = random.Random(seed)
+        g = Races.create({"seats": [{"name": "A"}, {"name": "B"}], "options": {"track": "AB"[seed % 2]}}, seed)
+        racer = RacingDriver(seed)
+        for _ in range(1500):
+            if g.is_over:
+                break
+            seat = g.to_act
+            assert seat is not None
+            legal = g.legal_actions()
+            singles = [a for a in legal if isinstance(a, act.Step) and a.cell is not None]
+            action = rng.choice(singles) if singles and seat == 1 else act.parse(racer.choose(g, seat))
+            kart = g.karts[seat]
+            frm, mode, flags = kart.cell, mode_of(kart), kart.flags
+            g.apply(action)
+            kart = g.karts[seat]
+            if not isinstance(action, act.Step) or frm is None or kart.cell != action.cell or flags >= g.laps:
+                continue
+            expected, scored = track_info(g.track).step_mode(frm, action.cell, mode)
+            assert (mode_of(kart), kart.flags - flags) == (expected, int(scored))
+            steps += 1
+            scored_steps += scored
+    assert steps > 300 and scored_steps >= 1
