@@ -1,19 +1,18 @@
-"""Rule lookup quality: top-1 and top-3 accuracy over the players' questions in tests/lookup, and how long
-one question takes to rank."""
+"""Rule lookup quality: top-1 and top-3 accuracy over the players' questions (rules/lookup_questions.py),
+and how long one question takes to rank."""
 
 from __future__ import annotations
 
 from bench.registry import benchmark, median_ms
 from bot.games import units
 from rules.lookup import search
+from rules.lookup_questions import QUESTIONS, accuracy
 
 units()  # the list of games says where each game's entries are
 
 
 @benchmark("lookup")
 def lookup_accuracy() -> dict[str, float | int | str]:
-    from tests.lookup.test_questions import QUESTIONS, accuracy
-
     top1, top3 = accuracy()
     misses = [q for g, q, want in QUESTIONS if [e.id for e in search(g, q, limit=1)] != [want]]
     return {
