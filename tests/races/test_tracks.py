@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-from collections import deque
+from collections.abc import Iterable, Iterator
 from functools import cache
 from pathlib import Path
 
@@ -48,6 +48,21 @@ def components(cells: set[Hex], track: Track, walls: bool = True) -> list[set[He
                     todo.append(n)
         out.append(comp)
     return out
+
+
+def drives_into(track: Track, start: Iterable[Hex], allowed: set[Hex], use_gaps: bool) -> set[Hex]:
+    """Every cell a forward move (R5; a jump too with ``use_gaps``) enters, driving from ``start`` in any
+    facing through ``allowed`` cells only."""
+    entered: set[Hex] = set()
+
+    def moves(state: State) -> Iterator[tuple[State, int]]:
+        for nxt, steps in track.drive_moves(state[0], state[1], use_gaps):
+            entered.add(nxt[0])
+            if nxt[0] in allowed:
+                yield nxt, steps
+
+    shortest_paths({(c, f): 0 for c in start for f in Facing}, moves)
+    return entered
 
 
 @cache
@@ -308,19 +323,8 @@ def test_r3_driving_a_bridge_against_its_arrows_is_impossible(track):
         _, to = crossing_direction(track, crossing)
         start_side, goal_side = (home, away) if to == "home" else (away, home)
         allowed = set(start_side) | {c for cells in bridges_of(track, crossing).values() for c in cells}
-        seen = {(c, f) for c in start_side for f in Facing}
-        todo = deque(seen)
-        while todo:
-            cell, facing = todo.popleft()
-            nexts = list(track.forward_successors(cell, facing))
-            jump = track.jump_landing(cell, facing)
-            if jump is not None:
-                nexts.append((jump[0].far, jump[0].facing))
-            for n, nf in nexts:
-                assert n not in goal_side, f"crossing {crossing} driven backwards into {n}"
-                if n in allowed and (n, nf) not in seen:
-                    seen.add((n, nf))
-                    todo.append((n, nf))
+        wrong = drives_into(track, start_side, allowed, use_gaps=True) & goal_side
+        assert not wrong, f"crossing {crossing} driven backwards into {sorted(wrong)}"
 
 
 def test_r3_red_arrows_mark_every_side_a_kart_on_a_bridge_can_be_bumped_into_the_stream(track):
@@ -523,17 +527,7 @@ def test_r3_each_crossing_can_be_made_over_a_whole_bridge(track):
             if name in collapsed:
                 continue
             allowed = set(src) | set(goal) | set(cells)
-            seen = {(c, f) for c in src for f in Facing}
-            todo = deque(seen)
-            made = False
-            while todo and not made:
-                cell, facing = todo.popleft()
-                for n, nf in list(track.forward_successors(cell, facing)):
-                    if n in goal:
-                        made = True
-                    if n in allowed and (n, nf) not in seen:
-                        seen.add((n, nf))
-                        todo.append((n, nf))
+            made = drives_into(track, src, allowed, use_gaps=False) & goal
             assert made, f"bridge {name} cannot be driven over"
 
 
