@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections import deque
 from typing import Any, Self
 
+from rules.contract import Action as ContractAction
 from rules.contract import Event, Game, IllegalAction, NotationError, SetupError, events_for
 from rules.dice import Dice
 from rules.hexgrid import Facing, Hex
@@ -406,9 +407,11 @@ class Races(Game):
     def parse_action(self, text: str) -> act.Action:
         return act.parse(text, self.track.columns, self.track.rows)
 
-    def apply(self, action: act.Action | str) -> list[Event]:
+    def apply(self, action: ContractAction | str) -> list[Event]:
         if isinstance(action, str):
             action = self.parse_action(action)
+        if not isinstance(action, act.Action):
+            raise IllegalAction(f"{action} is not a Junkyard Races action.")
         if self._winners:
             raise IllegalAction("The race is over.")
         work = self._clone()

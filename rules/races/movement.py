@@ -15,7 +15,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from rules.hexgrid import Facing, Hex
-from rules.races.track import Track
+from rules.races.track import Gap, Track
+
+Key = tuple[object, ...]  # a hashable summary of a field, for caches
+Move = tuple[Hex, Facing, int, Hex, bool]  # (cell stepped into, facing after, cost, where it ends, is a jump)
+Moves = dict[tuple[Hex, Facing], tuple[Move, ...]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,7 +36,7 @@ class Field:
     bumped: frozenset[int] = frozenset()
     stop_cells: frozenset[Hex] = frozenset()
     bump_reach: tuple[int, ...] = (1,)
-    key: tuple = field(default=(), compare=False)
+    key: Key = field(default=(), compare=False)
     fixed_stops: frozenset[Hex] | None = None  # None: ``stop_cells`` never change
     oils: tuple[tuple[Hex, Hex], ...] = ()
     mover: int | None = None
@@ -40,7 +44,7 @@ class Field:
     @classmethod
     def make(cls, track: Track, karts: dict[Hex, int], bumped: frozenset[int], fixed_stops: frozenset[Hex],
              oils: tuple[tuple[Hex, Hex], ...], bump_reach: tuple[int, ...], mover: int | None,
-             key: tuple = ()) -> Field:
+             key: Key = ()) -> Field:
         """A field whose Oil stops follow the karts: an Oil with a kart (not the mover) on its arrow cell
         does not fire, so it stops nobody."""
         live = frozenset(cell for cell, arrow in oils if karts.get(arrow, mover) == mover)
@@ -57,7 +61,7 @@ class Field:
         return Field.make(self.track, karts, self.bumped | {seat}, self.fixed_stops, self.oils, self.bump_reach,
                           self.mover, key)
 
-    def cache_key(self) -> tuple:
+    def cache_key(self) -> Key:
         return self.key or (frozenset(self.karts.items()), self.bumped)
 
 
@@ -154,7 +158,7 @@ def step_plans(
         if reversing:
             out[target] = "a kart is there, and karts can't be bumped while reversing"
             continue
-        plans: list[Plan] | str = []
+        plans: list[Plan] = []
         reason = ""
         for reach in fld.bump_reach:
             dest = _push(fld, victim, target, direction, reach)
@@ -168,7 +172,7 @@ def step_plans(
     return out
 
 
-def _jump_plans(fld: Field, gap, points: int, facing: Facing) -> list[Plan] | str:
+def _jump_plans(fld: Field, gap: Gap, points: int, facing: Facing) -> list[Plan] | str:
     """R7: a kart entering the gap flies straight on; short of the far end it falls in."""
     need = len(gap.cells) + 1
     first = gap.cells[0]
@@ -191,10 +195,10 @@ def _jump_plans(fld: Field, gap, points: int, facing: Facing) -> list[Plan] | st
 CAP = 128  # more movement points than any roll can give (15 dice of 6)
 
 
-_STATIC: dict[int, tuple[Track, dict]] = {}
+_STATIC: dict[int, tuple[Track, Moves]] = {}
 
 
-def static_moves(track: Track) -> dict[tuple[Hex, Facing], tuple[tuple[Hex, Facing, int, Hex, bool], ...]]:
+def static_moves(track: Track) -> Moves:
     """Per track: the forward moves from every (cell, facing) on an empty board.
 
     Each move is (cell stepped into, facing after, points it costs, where it ends, is a jump).
@@ -202,7 +206,7 @@ def static_moves(track: Track) -> dict[tuple[Hex, Facing], tuple[tuple[Hex, Faci
     cached = _STATIC.get(id(track))
     if cached is not None and cached[0] is track:
         return cached[1]
-    out: dict[tuple[Hex, Facing], tuple[tuple[Hex, Facing, int, Hex, bool], ...]] = {}
+    out: Moves = {}
     for cell in track.track_cells:
         gap = track.gap_from.get(cell)
         for facing in Facing:
@@ -227,7 +231,7 @@ class Lookahead:
     """
 
     def __init__(self) -> None:
-        self._memos: dict[tuple, dict[tuple[Hex, Facing], int]] = {}
+        self._memos: dict[Key, dict[tuple[Hex, Facing], int]] = {}
 
     def clear(self) -> None:
         self._memos.clear()
@@ -246,7 +250,8 @@ class Lookahead:
         value, _ = self._walk(fld, static_moves(fld.track), memo, set(), (cell, facing), 0)
         return value
 
-    def _walk(self, fld: Field, moves, memo, on_path: set, state: tuple[Hex, Facing], depth: int) -> tuple[int, bool]:
+    def _walk(self, fld: Field, moves: Moves, memo: dict[tuple[Hex, Facing], int], on_path: set[tuple[Hex, Facing]],
+              state: tuple[Hex, Facing], depth: int) -> tuple[int, bool]:
         """(longest walk from ``state`` capped at CAP, whether that value is exact)."""
         hit = memo.get(state)
         if hit is not None:
@@ -331,7 +336,7 @@ def legal_plans(
     return allowed, refused
 
 
-_FULL_CACHE: dict[tuple, dict[Hex, tuple[Hex, ...]]] = {}
+_FULL_CACHE: dict[Key, dict[Hex, tuple[Hex, ...]]] = {}
 
 
 def full_moves(
@@ -350,7 +355,7 @@ def full_moves(
         return hit
     moves = static_moves(fld.track)
     layers: list[dict[tuple[Hex, Facing], tuple[Hex, Facing]]] = []
-    frontier: dict = {(cell, facing): None}
+    frontier: list[tuple[Hex, Facing]] = [(cell, facing)]
     for step in range(points):
         last = step == points - 1
         nxt: dict[tuple[Hex, Facing], tuple[Hex, Facing]] = {}
@@ -360,20 +365,20 @@ def full_moves(
                     continue
                 nxt.setdefault((end, new_facing), state)
         if not nxt:
-            frontier = {}
+            frontier = []
             break
         layers.append(nxt)
-        frontier = nxt
+        frontier = list(nxt)
     out: dict[Hex, tuple[Hex, ...]] = {}
-    for end in sorted(frontier):
-        if end[0] in out:
+    for final in sorted(frontier):
+        if final[0] in out:
             continue
         path = []
-        state = end
+        here = final
         for layer in reversed(layers):
-            path.append(state[0])
-            state = layer[state]
-        out[end[0]] = tuple(reversed(path))
+            path.append(here[0])
+            here = layer[here]
+        out[final[0]] = tuple(reversed(path))
     if len(_FULL_CACHE) > 256:
         _FULL_CACHE.clear()
     _FULL_CACHE[key] = out

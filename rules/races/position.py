@@ -6,7 +6,7 @@ A rule test states its situation directly instead of playing fifty moves to reac
 
 from __future__ import annotations
 
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from rules.contract import SetupError
 from rules.hexgrid import Facing, parse_label
@@ -22,12 +22,15 @@ from rules.races.state import (
     Turn,
 )
 
-G = TypeVar("G")
+if TYPE_CHECKING:
+    from rules.races.engine import Races
+
+G = TypeVar("G", bound="Races")
 
 PHASES = {"start", PHASE_DEEDS, PHASE_PARTS, PHASE_ROLL, PHASE_MOVE}
 
 
-def _seat(game: Any, ref: Any) -> int:
+def _seat(game: Races, ref: object) -> int:
     if isinstance(ref, int):
         return ref
     seat = game.seat_by_colour(str(ref))
@@ -36,7 +39,7 @@ def _seat(game: Any, ref: Any) -> int:
     return seat
 
 
-def _take_junk(game: Any, kind: str) -> None:
+def _take_junk(game: Races, kind: str) -> None:
     if kind not in catalogue.JUNK_KINDS:
         raise SetupError(f"{kind!r} is not a junk tile; choose from {', '.join(catalogue.JUNK_KINDS)}")
     try:
@@ -52,7 +55,7 @@ def build(cls: type[G], pos: dict[str, Any]) -> G:
     options = {"track": pos.get("track", "A"), **pos.get("options", {})}
     seats = [{k: v for k, v in (("name", kd.get("name")), ("colour", kd.get("colour")), ("team", kd.get("team")))
               if v is not None} for kd in karts_in]
-    game: Any = cls.create({"seats": seats, "options": options}, int(pos.get("seed", 1)))
+    game = cls.create({"seats": seats, "options": options}, int(pos.get("seed", 1)))
     game.last_events = []
     game.choice = None
     for kart, kd in zip(game.karts, karts_in, strict=True):

@@ -88,7 +88,7 @@ class Weapons(Part):
         out = [(k.colour, k.cell) for k in self.g.karts
                if k.seat != kart.seat and k.cell is not None and self.g.track.on_track(k.cell)]
         out += [(c.label, c) for c in sorted(self.g.board)]
-        return out  # type: ignore[return-value]
+        return out
 
     def resolve_target(self, kart: Kart, text: str) -> tuple[Kart | None, Hex]:
         if text.isalpha():
