@@ -2,9 +2,10 @@
 every core draws and the event loop never waits on Pillow.
 
 A picture function is pure (a view and events in, PNG bytes out) and travels to a worker process by
-reference. Where processes are unavailable (no process support, a picture function that cannot travel,
-such as one defined inside a function), pictures are drawn in threads instead; ``processes=0`` asks for
-threads from the start.
+reference. The pool starts in the background on first use (starting processes must not stall the event
+loop); until its workers answer, pictures are drawn in threads. Where processes are unavailable (no
+process support, a picture function that cannot travel, such as one defined inside a function), pictures
+are drawn in threads instead; ``processes=0`` asks for threads from the start.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import asyncio
 import logging
 import multiprocessing
 import os
+import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -38,6 +40,8 @@ class Pictures:
         self.processes = cores() if processes is None else max(0, processes)
         self._pool: Executor | None = None
         self._broken = self.processes == 0
+        self._starting = False
+        self._ready = threading.Event()
         #: games whose picture function could not be drawn in a process: drawn in threads
         self._threads_for: set[str] = set()
 
@@ -46,25 +50,41 @@ class Pictures:
         return not self._broken
 
     def _executor(self) -> Executor | None:
+        """The pool once its workers run; None meanwhile (and for good when processes are unavailable)."""
         if self._broken:
             return None
-        if self._pool is None:
-            try:
-                methods = multiprocessing.get_all_start_methods()
-                context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
-                self._pool = ProcessPoolExecutor(max_workers=self.processes, mp_context=context)
-            except (OSError, ImportError, NotImplementedError, ValueError) as exc:
-                log.warning("no process pool for pictures (%s); drawing in threads", exc)
-                self._broken = True
-                return None
-        return self._pool
+        if self._ready.is_set():
+            return self._pool
+        self.start()
+        return None
 
     def start(self) -> None:
-        """Start the worker processes now (in the background), so the first picture does not wait for them."""
-        pool = self._executor()
-        if isinstance(pool, ProcessPoolExecutor):
-            for _ in range(self.processes):
-                pool.submit(os.getpid)
+        """Start the worker processes in a background thread (once)."""
+        if self._starting or self._broken:
+            return
+        self._starting = True
+        threading.Thread(target=self._start_pool, name="junkyard-pictures-start", daemon=True).start()
+
+    def _start_pool(self) -> None:
+        try:
+            methods = multiprocessing.get_all_start_methods()
+            context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+            pool = ProcessPoolExecutor(max_workers=self.processes, mp_context=context)
+            for future in [pool.submit(os.getpid) for _ in range(self.processes)]:
+                future.result(timeout=120)
+        except Exception as exc:
+            log.warning("no process pool for pictures (%s); drawing in threads", exc)
+            self._broken = True
+            return
+        self._pool = pool
+        self._ready.set()
+
+    def wait_ready(self, timeout: float | None = None) -> bool:
+        """Block until the workers run (for benchmarks and tests); False if they never will."""
+        if not self._broken:
+            self.start()
+            self._ready.wait(timeout)
+        return self._ready.is_set() and not self._broken
 
     async def draw(self, key: str, picture: Picture, view: dict[str, Any], events: Sequence[Any]) -> bytes | None:
         """``picture(view, events)`` in a worker process (or thread); ``key`` names the game it draws."""
@@ -84,6 +104,8 @@ class Pictures:
         return await asyncio.to_thread(picture, view, list(events))
 
     def close(self) -> None:
+        self._ready.clear()
+        self._broken = True
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
