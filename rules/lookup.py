@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from importlib.resources.abc import Traversable
+from itertools import pairwise
 from typing import Any
 
 from rules import registry
@@ -219,7 +220,9 @@ SYNONYMS: tuple[tuple[str, ...], ...] = (
     ("treasure", "prize", "loot"),
     ("pawn", "piece", "figure", "meeple"),
     ("discard", "throw", "drop", "dump"),
-    ("lap", "round", "circuit"),
+    ("lap", "circuit"),
+    ("around", "round"),
+    ("team", "teammate", "partner", "ally"),
     ("stuck", "sticky", "stick", "glued"),
     ("many", "number", "count", "amount", "total"),
     ("far", "distance", "range", "reach"),
@@ -240,6 +243,8 @@ PREFIX_WEIGHT = 0.8
 NAME_BONUS = 6.0
 #: ... and how much a question whose words all appear among an entry's names (title and aliases) adds.
 UNION_SHARE = 0.5
+#: ... and how much each pair of neighbouring question words found side by side in the entry adds.
+PHRASE_WEIGHT = 0.7
 #: Rulings retell the sections in detail; between two equal matches the section answers first.
 KIND_PRIOR = {"ruling": 0.95, "crew": 0.95}
 _BM25_K1 = 1.2
@@ -312,6 +317,8 @@ class _Doc:
     body: dict[str, int]
     length: int
     names: frozenset[str]
+    #: neighbouring topic words in the title, an alias or the text ("null tile", "good stuff")
+    pairs: frozenset[tuple[str, str]]
 
 
 @dataclass(frozen=True)
@@ -321,6 +328,10 @@ class _Index:
     #: every word seen in a title, alias or text (before stemming): what a misspelling is compared with
     surface: tuple[str, ...]
     average_length: float
+
+
+def _pairs(stems: list[str]) -> set[tuple[str, str]]:
+    return set(pairwise(stems))
 
 
 @cache
@@ -336,8 +347,10 @@ def _ranking_index(game_key: str) -> _Index:
         for s in body_stems:
             body[s] = body.get(s, 0) + 1
         alias_words = frozenset().union(*aliases) if aliases else frozenset()
+        pairs = {pair for text in (entry.title, *entry.aliases) for pair in _pairs(_stems(text))}
+        pairs.update(_pairs(body_stems))
         docs.append(_Doc(entry, position, title, aliases, alias_words, body, len(body_stems),
-                         frozenset(normalize(n) for n in entry.names)))
+                         frozenset(normalize(n) for n in entry.names), frozenset(pairs)))
         for s in set(body) | title | alias_words:
             df[s] = df.get(s, 0) + 1
         for text in (entry.title, *entry.aliases, entry.text):
@@ -414,6 +427,21 @@ def _name_match(index: _Index, name: frozenset[str], terms: list[dict[str, float
     return (sum(w * index.idf.get(s, 0.0) for s, w in covered.items()) / name_weight) * (hits / sum(weights))
 
 
+def _phrases(index: _Index, doc: _Doc, terms: list[dict[str, float]]) -> float:
+    """Two neighbouring words of the question found side by side in the entry: a phrase ("null tile")."""
+    total = 0.0
+    for first, second in pairwise(terms):
+        best = 0.0
+        for a, wa in first.items():
+            if wa < 0.5:
+                continue
+            for b, wb in second.items():
+                if wb >= 0.5 and (a, b) in doc.pairs:
+                    best = max(best, wa * wb * (index.idf[a] + index.idf[b]) / 2)
+        total += best
+    return total
+
+
 def _score(index: _Index, doc: _Doc, terms: list[dict[str, float]], query: str) -> float:
     total = 0.0
     matched = 0
@@ -438,6 +466,7 @@ def _score(index: _Index, doc: _Doc, terms: list[dict[str, float]], query: str) 
     in_names = sum(importance * max((w for s, w in options.items() if s in union), default=0.0)
                    for options, importance in zip(terms, weights, strict=True))
     total += NAME_BONUS * (names + UNION_SHARE * in_names / sum(weights))
+    total += PHRASE_WEIGHT * _phrases(index, doc, terms)
     if query in doc.names:
         total += 100.0
     return total * KIND_PRIOR.get(doc.entry.kind, 1.0)

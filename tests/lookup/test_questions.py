@@ -15,6 +15,11 @@ KNOWN_MISSES: set[str] = {
     "can I place a bomb on a space that already has a trap",  # Phase 1 first: it mentions placing traps
     "how many junk tiles are there",  # Phase 4 first: the delivery of junk tiles
     "who gets the treasure when the carrier is landed on",  # The good stuff first: it says so in brief
+    "how many laps is a race",  # R4 Laps first: the ruling on counting laps
+    "what if I fall short on a bridge jump",  # Bridges first: it also tells of falling short
+    "how do i turn around",  # the Missile Deflector first: its Missile turns round
+    "what happens if I roll a 5 but there is no 5 step path",  # Your turn first: it says the turn passes
+    "can the carrier land on other pawns",  # P6 The carrier first: the ruling says so too
 }
 
 
