@@ -58,15 +58,25 @@ def _move(ask: Ask) -> str:
     if len(cells) == 1 and ask.game is not None:
         whole = destinations(ask.game, ask.legal).get(cells[0].upper())
         if whole is not None:
-            return str(whole)
-    return "move " + " ".join(c.upper() for c in cells)
+            return str(whole) + _leave(ask)
+    return "move " + " ".join(c.upper() for c in cells) + _leave(ask)
 
 
 def _step(ask: Ask) -> str:
     low = ask.value("way").strip().lower()
     if low in act.RELATIVE_STEPS:
-        return f"step {low}"
-    return f"step {cell_of(ask, 'way')}"
+        return f"step {low}" + _leave(ask)
+    return f"step {cell_of(ask, 'way')}" + _leave(ask)
+
+
+def _leave(ask: Ask) -> str:
+    """R18: the notation's last word when the player chose to leave the junk tiles on the way."""
+    return f" {act.LEAVE}" if ask.values.get("leave") else ""
+
+
+#: R18: picking up is optional, chosen with the move (never asked at each tile).
+LEAVE_OPTION = Option("leave", "Leave the face-down junk tiles on the way where they lie (default: pick them up)",
+                      "flag")
 
 
 def _location(text: str) -> int:
@@ -154,7 +164,7 @@ def ac_move(ask: Ask) -> list[tuple[str, str]]:
 def ac_step(ask: Ask) -> list[tuple[str, str]]:
     pairs = []
     for a in _of(ask, act.Step):
-        if a.cell is not None:
+        if a.cell is not None and not a.leave:
             word = step_word(ask.game, a)
             pairs.append((f"{a.cell.label} ({word})" if word else a.cell.label, a.cell.label))
             if word:
@@ -280,10 +290,10 @@ RACE_COMMANDS = CommandGroup(
         Command.fixed("reverse", "Phase 3: reverse 1 to 3 cells instead of rolling"),
         Command("move", "Drive to a cell using your whole roll, or along a path of cells", (
             Option("to", "An end cell (start typing for the legal ones) or a path like `F7 G7 H8`", required=True,
-                   complete=ac_move),), play=_move),
+                   complete=ac_move), LEAVE_OPTION), play=_move),
         Command("step", "Phase 5: drive one cell: left, straight, right or a cell", (
             Option("way", "left, straight, right or a cell; start typing for the legal ones", required=True,
-                   complete=ac_step),), play=_step),
+                   complete=ac_step), LEAVE_OPTION), play=_step),
         Command.fixed("done", "End Phase 1 or 2, or stop reversing"),
         Command("hand", "Your kart card and saddlebag tiles, only for you", look=True),
         Command("buy", "Phase 2 in a Pit Stop: buy a part and fit it", (

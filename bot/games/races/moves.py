@@ -43,10 +43,11 @@ def step_word(game: Any, step: act.Step) -> str | None:
 
 def destinations(game: Any, actions: Sequence[Any]) -> dict[str, act.Move]:
     """End cell → whole move (a path spending every point), from the legal actions, furthest round the
-    race first (so the few that fit on buttons are the useful ones)."""
+    race first (so the few that fit on buttons are the useful ones). A move that leaves junk tiles where
+    they lie (R18) is the same destination: the plain move stands for it."""
     out: dict[str, act.Move] = {}
     for a in actions:
-        if isinstance(a, act.Move) and a.cells:
+        if isinstance(a, act.Move) and a.cells and not a.leave:
             out.setdefault(a.cells[-1].label, a)
     if len(out) < 2:
         return out

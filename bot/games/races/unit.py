@@ -127,7 +127,8 @@ class RacesUnit(GameUnit):
             return [ButtonSpec(choice_label(kind, a.option), str(a), "primary") for a in acts][:MAX_BUTTONS]
         out = self._roll_buttons(acts)
         steps = [a for a in acts if isinstance(a, act.Step)]
-        words = {w for a in steps if (w := step_word(g, a)) is not None}
+        words = {w for a in steps if not a.leave and (w := step_word(g, a)) is not None}
+        leaving = {w for a in steps if a.leave and (w := step_word(g, a)) is not None}
         back = bool(getattr(g.turn, "reversing", False))
         for turn in (-1, 0, 1):
             word = RELATIVE[turn]
@@ -136,6 +137,10 @@ class RacesUnit(GameUnit):
                 out.append(ButtonSpec(label, f"step {word}", "primary"))
         if any(isinstance(a, act.Done) for a in acts):
             out.append(ButtonSpec("Stop here" if back else "Done", "done", "danger" if steps else "secondary"))
+        for turn in (-1, 0, 1):  # R18: a face-down tile lies that way; the player may drive over it
+            word = RELATIVE[turn]
+            if word in leaving:
+                out.append(ButtonSpec(f"{word.capitalize()}, leave the tile", f"step {word} {act.LEAVE}"))
         for cell, move in destinations(g, acts).items():
             if len(str(move)) <= MAX_BUTTON_ACTION:
                 out.append(ButtonSpec(f"→ {cell}", str(move), "success"))
