@@ -5,7 +5,7 @@ from __future__ import annotations
 from rules.races import Races
 
 
-def test_oil_never_skids_a_bumped_kart_back_into_the_bumpers_cell():
+def test_oil_never_skids_a_bumped_kart_back_into_the_bumpers_cell() -> None:
     """Rulebook, Bumping Other Karts and the Oil tile; R2: one kart per cell.
 
     Orange on U12 drives south-west into Blue on T12, pushing Blue on to S13, where Oil points NE,

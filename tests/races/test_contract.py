@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from typing import Any
 
 import pytest
 
@@ -11,7 +12,7 @@ from rules.contract import IllegalAction, NotationError
 from rules.races import Races
 from rules.races import actions as act
 from rules.races.track import builtin_tracks
-from tests.races.conftest import FAR, position
+from tests.races.conftest import FAR, at, position
 
 
 @pytest.mark.parametrize(
@@ -19,7 +20,7 @@ from tests.races.conftest import FAR, position
     ["done", "roll 1", "roll 3", "roll 2 1w", "roll 1 2w 3r", "reverse", "step F7", "step left", "step straight",
      "move F7 G7 H8", "choose NE", "choose 2", "step F7 leave", "step left leave", "move F7 G7 H8 leave"],
 )
-def test_notation_round_trips(text):
+def test_notation_round_trips(text: str) -> None:
     """Notation: str(parse(text)) == text for every action shape."""
     assert str(act.parse(text)) == text
 
@@ -40,17 +41,17 @@ def test_notation_round_trips(text):
         ("choose", "one option"),
     ],
 )
-def test_notation_errors_say_what_was_expected(text, message):
+def test_notation_errors_say_what_was_expected(text: str, message: str) -> None:
     with pytest.raises(NotationError, match=message):
         act.parse(text)
 
 
-def test_every_action_word_has_one_parser_and_one_help_line():
+def test_every_action_word_has_one_parser_and_one_help_line() -> None:
     """Notation: the parser table and the help list name the same action words."""
     assert set(act.PARSERS) == set(act.HELP) | {"hide"}
 
 
-def test_parse_errors_know_the_board_size():
+def test_parse_errors_know_the_board_size() -> None:
     g = position([{"colour": "red", "cell": "J3", "facing": "SE"}, FAR], phase="move", points=2)
     with pytest.raises(NotationError, match="columns run from A to P"):
         g.apply("step Z3")
@@ -60,7 +61,7 @@ def test_parse_errors_know_the_board_size():
     "action",
     ["roll 1", "reverse", "step Z99", "step K5", "done", "choose D2", "move K4 K6", "step J4", "roll 4", "hello"],
 )
-def test_illegal_actions_leave_the_state_byte_for_byte_unchanged(action):
+def test_illegal_actions_leave_the_state_byte_for_byte_unchanged(action: str) -> None:
     """Contract: a refused action changes nothing."""
     g = position([{"colour": "red", "cell": "J3", "facing": "SE"}, FAR], phase="move", points=4,
                  board={"K3": "junk:oil"})
@@ -70,14 +71,14 @@ def test_illegal_actions_leave_the_state_byte_for_byte_unchanged(action):
     assert json.dumps(g.to_dict(), sort_keys=True) == before
 
 
-def test_every_legal_action_prints_in_notation_that_applies():
+def test_every_legal_action_prints_in_notation_that_applies() -> None:
     g = position([{"colour": "red", "cell": "J3", "facing": "SE"}, FAR], phase="roll")
     for a in g.legal_actions():
         copy = Races.from_dict(g.to_dict())
         copy.apply(str(a))
 
 
-def test_json_round_trip_is_exact_mid_move():
+def test_json_round_trip_is_exact_mid_move() -> None:
     g = position([{"colour": "red", "cell": "J3", "facing": "SE", "bags": {"7": ["oil+", "glue"]}}, FAR],
                  phase="move", points=4, board={"K3": "junk:magnet", "N3": "oil SE"})
     data = json.loads(json.dumps(g.to_dict()))
@@ -86,7 +87,7 @@ def test_json_round_trip_is_exact_mid_move():
     assert Races.from_dict(data) == g
 
 
-def test_from_dict_refuses_another_format_version():
+def test_from_dict_refuses_another_format_version() -> None:
     g = position([{"colour": "red", "cell": "J3", "facing": "SE"}, FAR])
     data = g.to_dict()
     data["format_version"] = 99
@@ -94,7 +95,7 @@ def test_from_dict_refuses_another_format_version():
         Races.from_dict(data)
 
 
-def test_views_hide_face_down_tiles_other_bags_and_the_dice_r12():
+def test_views_hide_face_down_tiles_other_bags_and_the_dice_r12() -> None:
     """R12: delivered tiles and other players' face-down saddlebag tiles stay hidden."""
     g = position([{"colour": "red", "cell": "J3", "facing": "SE", "bags": {"7": ["oil+", "glue"]}}, FAR],
                  phase="move", points=4, board={"K3": "junk:magnet"})
@@ -108,7 +109,7 @@ def test_views_hide_face_down_tiles_other_bags_and_the_dice_r12():
     assert '"magnet"' not in json.dumps(red)
 
 
-def test_pickup_secret_goes_only_to_the_owner():
+def test_pickup_secret_goes_only_to_the_owner() -> None:
     g = position([{"colour": "red", "cell": "J3", "facing": "SE"}, FAR], phase="move", points=3,
                  board={"K3": "junk:spring"})
     g.apply("step K3")
@@ -117,14 +118,14 @@ def test_pickup_secret_goes_only_to_the_owner():
     assert "spring" not in json.dumps(g.view(None)["events"])
 
 
-def test_dice_can_be_loaded_for_tests():
+def test_dice_can_be_loaded_for_tests() -> None:
     g = position([{"colour": "red", "cell": "J3", "facing": "SE"}, FAR], phase="roll", dice=[6, 5, 4])
     g.apply("roll 3")
     assert g.turn.dice["green"] == [6, 5, 4]
 
 
 @pytest.mark.parametrize("track", sorted(builtin_tracks()))
-def test_same_setup_seed_and_actions_give_the_same_game(track):
+def test_same_setup_seed_and_actions_give_the_same_game(track: Any) -> None:
     """Determinism: replaying the log from setup and seed gives the identical state."""
     setup = {"seats": [{"name": n} for n in "ABC"], "options": {"track": track}}
     g = Races.create(setup, 11)
@@ -142,21 +143,21 @@ def test_same_setup_seed_and_actions_give_the_same_game(track):
     assert again.to_dict() == g.to_dict()
 
 
-def test_the_worked_turn_in_the_notation_guide_plays_as_written():
+def test_the_worked_turn_in_the_notation_guide_plays_as_written() -> None:
     """NOTATION.md's worked turn, move for move."""
     g = position([{"colour": "red", "cell": "J3", "facing": "SE"}, {"colour": "blue", "cell": "K4", "facing": "N"}],
                  phase="roll", dice=[4, 2, 6])
     g.apply("roll 3")
     assert g.turn.points == 12 and g.board[g.track.deliveries[12]].face_down
     g.apply("step K4")
-    assert g.karts[1].cell.label == "L4" and g.turn.points == 11
+    assert at(g, "blue") == "L4" and g.turn.points == 11
     g.apply("move L3 M4 M5 M6 M7")
     assert g.karts[0].bottle_tops == 2 and g.turn.points == 6
     g.apply("move M8 M9 M10 M11 M12 M13")
-    assert g.karts[0].cell.label == "M13" and g.turn.seat == 1
+    assert at(g, "red") == "M13" and g.turn.seat == 1
 
 
-def test_the_view_keeps_the_turn_just_finished_for_the_picture():
+def test_the_view_keeps_the_turn_just_finished_for_the_picture() -> None:
     """After the dice pass, the view still holds the last move's path and happenings (last_turn)."""
     g = position([{"colour": "red", "cell": "J3", "facing": "SE"}, {"colour": "blue", "cell": "K4", "facing": "N"}],
                  phase="roll", dice=[1, 2])
@@ -168,7 +169,7 @@ def test_the_view_keeps_the_turn_just_finished_for_the_picture():
     assert view["last_turn"]["dice"] == {"green": [1, 2]}
 
 
-def test_steps_and_moves_are_narrated_before_what_happened_on_the_way():
+def test_steps_and_moves_are_narrated_before_what_happened_on_the_way() -> None:
     g = position([{"colour": "red", "cell": "J3", "facing": "SE"}, {"colour": "blue", "cell": "K4", "facing": "N"}],
                  phase="move", points=3)
     events = g.apply("step K4")

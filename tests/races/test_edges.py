@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -26,12 +27,12 @@ EDGE = sorted(c for c in WHOLE.track_cells
 ARSENAL = ["glue", "oil", "acid", "spring", "time-bomb", "missile", "bomb", "magnet"]
 
 
-def test_the_whole_board_track_reaches_every_edge():
+def test_the_whole_board_track_reaches_every_edge() -> None:
     assert {c.col for c in EDGE} >= {0, WHOLE.columns - 1} and {c.row for c in EDGE} >= {0, WHOLE.rows - 1}
     assert all(Hex.from_offset(c, r) in WHOLE.terrain for c in range(WHOLE.columns) for r in range(WHOLE.rows))
 
 
-def test_a_trap_held_in_column_a_lists_its_cells_on_the_board():
+def test_a_trap_held_in_column_a_lists_its_cells_on_the_board() -> None:
     """Phase 1 at the left edge: listing placements names only cells that exist (no column -1)."""
     g = Races.from_position({"track": "W", "phase": "deeds", "karts": [
         {"colour": "red", "cell": "A3", "facing": "N", "bags": {"7": ["glue"]}},
@@ -42,7 +43,7 @@ def test_a_trap_held_in_column_a_lists_its_cells_on_the_board():
 
 @pytest.mark.parametrize(("cell", "facing", "way"), [("A3", "NW", "straight"), ("P5", "NE", "straight"),
                                                       ("H1", "N", "straight"), ("A3", "NW", "left")])
-def test_a_relative_step_off_the_board_is_refused(cell, facing, way):
+def test_a_relative_step_off_the_board_is_refused(cell: str, facing: str, way: str) -> None:
     """Phase 5: 'step left/straight/right' past the edge is a friendly refusal that changes nothing."""
     g = Races.from_position({"track": "W", "phase": "move", "points": 2, "karts": [
         {"colour": "red", "cell": cell, "facing": facing}, {"colour": "blue", "cell": "H10", "facing": "N"}]})
@@ -53,7 +54,7 @@ def test_a_relative_step_off_the_board_is_refused(cell, facing, way):
 
 
 @st.composite
-def edge_positions(draw):
+def edge_positions(draw: st.DrawFn) -> dict[str, Any]:
     cell = draw(st.sampled_from(EDGE))
     others = [c for c in WHOLE.track_cells if c != cell]
     neighbours = [c for c in cell.neighbours() if c in WHOLE.track_cells]
@@ -69,7 +70,7 @@ def edge_positions(draw):
                "bags": {"7": ["glue"]}}
               for colour, c in zip(colours, cells, strict=False) if c != cell]
     phase = draw(st.sampled_from(["deeds", "roll", "move", "start"]))
-    pos = {"track": "W", "karts": karts, "phase": phase, "seed": draw(st.integers(0, 99))}
+    pos: dict[str, Any] = {"track": "W", "karts": karts, "phase": phase, "seed": draw(st.integers(0, 99))}
     if phase == "move":
         pos["points"] = draw(st.integers(1, 12))
         pos["reversing"] = draw(st.booleans()) and pos["points"] <= 3
@@ -78,7 +79,7 @@ def edge_positions(draw):
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(edge_positions(), st.integers(0, 10_000))
-def test_legal_actions_at_every_edge_never_crash_and_apply(pos, pick):
+def test_legal_actions_at_every_edge_never_crash_and_apply(pos: Any, pick: Any) -> None:
     """Fuzz: a kart on any border cell, any facing, with traps and weapons: listing the legal actions
     works, the player to act has one, and a legal action (and each relative step) applies or is refused."""
     g = Races.from_position(pos)

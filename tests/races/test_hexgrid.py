@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -24,7 +25,7 @@ def at(label: str) -> Hex:
 # Facings ---------------------------------------------------------------------------------------------
 
 
-def test_r1_six_facings_run_clockwise_from_north():
+def test_r1_six_facings_run_clockwise_from_north() -> None:
     assert [f.name for f in Facing] == ["N", "NE", "SE", "S", "SW", "NW"]
 
 
@@ -39,20 +40,20 @@ def test_r1_six_facings_run_clockwise_from_north():
         (Facing.NW, Facing.SW, Facing.N, Facing.SE),
     ],
 )
-def test_r5_turning_left_right_and_about(facing, left, right, opposite):
+def test_r5_turning_left_right_and_about(facing: Any, left: Any, right: Any, opposite: Any) -> None:
     assert facing.left is left
     assert facing.right is right
     assert facing.opposite is opposite
 
 
 @given(facings, st.integers(-20, 20))
-def test_turn_by_whole_turns_changes_nothing_and_steps_compose(facing, steps):
+def test_turn_by_whole_turns_changes_nothing_and_steps_compose(facing: Any, steps: Any) -> None:
     assert facing.turn(6 * steps) is facing
     assert facing.turn(steps).turn(-steps) is facing
     assert facing.turn(steps + 1) is facing.turn(steps).right
 
 
-def test_facing_parse_accepts_any_case_and_names_the_choices_when_wrong():
+def test_facing_parse_accepts_any_case_and_names_the_choices_when_wrong() -> None:
     assert Facing.parse(" ne ") is Facing.NE
     assert Facing.parse("s") is Facing.S
     with pytest.raises(ValueError, match=r"'E' is not a facing: use one of N, NE, SE, S, SW, NW"):
@@ -71,19 +72,19 @@ def test_facing_parse_accepts_any_case_and_names_the_choices_when_wrong():
         ("D5", {"N": "D4", "NE": "E5", "SE": "E6", "S": "D6", "SW": "C6", "NW": "C5"}),
     ],
 )
-def test_r1_neighbours_by_label_in_odd_q_layout(cell, expected):
+def test_r1_neighbours_by_label_in_odd_q_layout(cell: str, expected: dict[str, Any]) -> None:
     centre = at(cell)
     assert {f.name: centre.neighbour(f).label for f in Facing} == expected
     assert sorted(n.label for n in centre.neighbours()) == sorted(expected.values())
 
 
 @given(cells, facings)
-def test_stepping_and_stepping_back_returns_home(cell, facing):
+def test_stepping_and_stepping_back_returns_home(cell: Any, facing: Any) -> None:
     assert cell.neighbour(facing).neighbour(facing.opposite) == cell
 
 
 @given(cells)
-def test_six_distinct_neighbours_each_one_step_away_and_named_by_facing_to(cell):
+def test_six_distinct_neighbours_each_one_step_away_and_named_by_facing_to(cell: Any) -> None:
     ns = cell.neighbours()
     assert len(set(ns)) == 6
     for f, n in zip(Facing, ns, strict=True):
@@ -92,7 +93,7 @@ def test_six_distinct_neighbours_each_one_step_away_and_named_by_facing_to(cell)
         assert n.facing_to(cell) is f.opposite
 
 
-def test_facing_to_is_none_for_a_cell_that_is_not_adjacent():
+def test_facing_to_is_none_for_a_cell_that_is_not_adjacent() -> None:
     assert at("C5").facing_to(at("C5")) is None
     assert at("C5").facing_to(at("C7")) is None
     assert at("C5").facing_to(at("E5")) is None
@@ -103,12 +104,12 @@ def test_facing_to_is_none_for_a_cell_that_is_not_adjacent():
     [("A1", "A1", 0), ("A1", "A22", 21), ("A1", "AD1", 29), ("C5", "D5", 1), ("C5", "E4", 2), ("B2", "D4", 3),
      ("A1", "AD22", 36)],
 )
-def test_distance_examples(a, b, steps):
+def test_distance_examples(a: str, b: str, steps: int) -> None:
     assert at(a).distance(at(b)) == steps
     assert at(b).distance(at(a)) == steps
 
 
-def test_distance_equals_the_fewest_steps_found_by_walking():
+def test_distance_equals_the_fewest_steps_found_by_walking() -> None:
     start = at("O11")
     seen = {start: 0}
     frontier = [start]
@@ -124,13 +125,13 @@ def test_distance_equals_the_fewest_steps_found_by_walking():
 
 
 @given(cells, cells, cells)
-def test_distance_is_a_metric(a, b, c):
+def test_distance_is_a_metric(a: Any, b: Any, c: Any) -> None:
     assert a.distance(b) == b.distance(a) >= 0
     assert (a.distance(b) == 0) == (a == b)
     assert a.distance(c) <= a.distance(b) + b.distance(c)
 
 
-def test_line_walks_straight():
+def test_line_walks_straight() -> None:
     assert [c.label for c in at("C5").line(Facing.SE, 3)] == ["D5", "E6", "F6"]
     assert at("C5").line(Facing.N, 0) == []
 
@@ -138,7 +139,7 @@ def test_line_walks_straight():
 # Labels -------------------------------------------------------------------------------------------
 
 
-def test_r1_labels_round_trip_over_a_whole_30_by_22_board():
+def test_r1_labels_round_trip_over_a_whole_30_by_22_board() -> None:
     labels = [c.label for c in BOARD]
     assert len(set(labels)) == COLUMNS * ROWS
     for cell, label in zip(BOARD, labels, strict=True):
@@ -148,7 +149,7 @@ def test_r1_labels_round_trip_over_a_whole_30_by_22_board():
         assert str(cell) == label
 
 
-def test_r1_corner_labels():
+def test_r1_corner_labels() -> None:
     assert Hex.from_offset(0, 0).label == "A1"
     assert Hex.from_offset(29, 21).label == "AD22"
     assert Hex.from_offset(26, 0).label == "AA1"
@@ -156,12 +157,12 @@ def test_r1_corner_labels():
 
 @pytest.mark.parametrize(("col", "letters"), [(0, "A"), (25, "Z"), (26, "AA"), (29, "AD"), (51, "AZ"), (52, "BA"),
                                               (701, "ZZ"), (702, "AAA")])
-def test_column_letters_spreadsheet_style(col, letters):
+def test_column_letters_spreadsheet_style(col: int, letters: str) -> None:
     assert column_letters(col) == letters
     assert column_index(letters) == col
 
 
-def test_column_letters_round_trip_and_refuse_negative():
+def test_column_letters_round_trip_and_refuse_negative() -> None:
     assert all(column_index(column_letters(c)) == c for c in range(2000))
     with pytest.raises(ValueError, match="negative"):
         column_letters(-1)
@@ -184,12 +185,12 @@ def test_column_letters_round_trip_and_refuse_negative():
         ("F 7", r"'F 7' is not a cell label"),
     ],
 )
-def test_r1_parse_label_errors_name_what_is_wrong(text, message):
+def test_r1_parse_label_errors_name_what_is_wrong(text: str, message: str) -> None:
     with pytest.raises(ValueError, match=message):
         parse_label(text, COLUMNS, ROWS)
 
 
-def test_parse_label_without_bounds_accepts_any_size_and_trims_spaces():
+def test_parse_label_without_bounds_accepts_any_size_and_trims_spaces() -> None:
     assert parse_label(" ad22 ") == Hex.from_offset(29, 21)
     assert parse_label("ZZ99") == Hex.from_offset(701, 98)
 
@@ -198,13 +199,13 @@ def test_parse_label_without_bounds_accepts_any_size_and_trims_spaces():
 
 
 @pytest.mark.parametrize(("size", "origin"), [(1.0, (0.0, 0.0)), (23.5, (40.0, 60.0)), (37.0, (-5.0, 12.5))])
-def test_pixel_centre_and_pixel_to_hex_round_trip_over_the_board(size, origin):
+def test_pixel_centre_and_pixel_to_hex_round_trip_over_the_board(size: float, origin: tuple[Any, ...]) -> None:
     for cell in BOARD:
         x, y = cell.centre(size, origin)
         assert pixel_to_hex(x, y, size, origin) == cell
 
 
-def test_flat_top_layout_columns_are_one_and_a_half_sizes_apart_and_odd_columns_sit_lower():
+def test_flat_top_layout_columns_are_one_and_a_half_sizes_apart_and_odd_columns_sit_lower() -> None:
     size = 10.0
     a1, b1, a2 = (Hex.from_offset(0, 0), Hex.from_offset(1, 0), Hex.from_offset(0, 1))
     ax, ay = a1.centre(size)
@@ -217,7 +218,7 @@ def test_flat_top_layout_columns_are_one_and_a_half_sizes_apart_and_odd_columns_
 
 @settings(max_examples=200, deadline=None)
 @given(st.sampled_from(BOARD), st.floats(0, 2 * math.pi), st.floats(0, 0.85))
-def test_any_point_inside_a_cell_maps_back_to_it(cell, angle, fraction):
+def test_any_point_inside_a_cell_maps_back_to_it(cell: Any, angle: Any, fraction: Any) -> None:
     size = 20.0
     inner = size * math.sqrt(3) / 2  # distance from the centre to the middle of a side
     cx, cy = cell.centre(size, (3.0, 4.0))
@@ -225,7 +226,7 @@ def test_any_point_inside_a_cell_maps_back_to_it(cell, angle, fraction):
     assert pixel_to_hex(x, y, size, (3.0, 4.0)) == cell
 
 
-def test_corners_lie_on_the_circumcircle_starting_east():
+def test_corners_lie_on_the_circumcircle_starting_east() -> None:
     size = 12.0
     cell = at("H9")
     cx, cy = cell.centre(size)
@@ -236,7 +237,7 @@ def test_corners_lie_on_the_circumcircle_starting_east():
 
 
 @pytest.mark.parametrize("facing", list(Facing))
-def test_edge_towards_a_facing_is_the_side_shared_with_that_neighbour(facing):
+def test_edge_towards_a_facing_is_the_side_shared_with_that_neighbour(facing: Any) -> None:
     size = 16.0
     cell = at("H9")
     a, b = cell.edge(facing, size)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
@@ -15,7 +16,7 @@ TRACKS = sorted(t.alias for t in builtin_tracks().values())
 
 @pytest.mark.parametrize("seed", [0, pytest.param(1, marks=pytest.mark.slow), pytest.param(2, marks=pytest.mark.slow)])
 @pytest.mark.parametrize("track", TRACKS)
-def test_four_random_players_with_the_crew_finish_in_under_5000_actions(track, seed):
+def test_four_random_players_with_the_crew_finish_in_under_5000_actions(track: Any, seed: Any) -> None:
     """Race-Kart Crew setup, 4 seats, each action drawn uniformly from the legal actions; the box stays
     whole all along (seeds 1 and 2 run with the slow tests)."""
     rng = random.Random(seed)

@@ -10,13 +10,16 @@ import importlib.util
 import random
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from rules.hexgrid import Facing, parse_label
+from rules.hexgrid import Facing, Hex, parse_label
 from rules.races.track import (
     PitColour,
+    Problem,
     Terrain,
+    Track,
     TrackError,
     builtin_tracks,
     get_track,
@@ -28,11 +31,11 @@ HERE = Path(__file__).parent / "broken_tracks"
 BASE = HERE / "base.track"
 
 
-def at(label: str):
+def at(label: str) -> Hex:
     return parse_label(label)
 
 
-def problems_of(name: str) -> list:
+def problems_of(name: str) -> list[Problem]:
     with pytest.raises(TrackError) as info:
         load_track_file(HERE / f"{name}.track")
     return info.value.problems
@@ -62,14 +65,14 @@ BROKEN = [
 ]
 
 
-def test_the_base_of_the_broken_samples_loads():
+def test_the_base_of_the_broken_samples_loads() -> None:
     track = load_track_file(BASE)
     assert (track.name, track.alias, track.columns, track.rows) == ("Test Loop", "S", 12, 9)
     assert track.shortest_lap()[0] == 21
 
 
 @pytest.mark.parametrize(("name", "pattern", "line", "cell"), BROKEN, ids=[f"{b[0]}-{b[3]}" for b in BROKEN])
-def test_a_broken_file_gives_a_located_problem(name, pattern, line, cell):
+def test_a_broken_file_gives_a_located_problem(name: Any, pattern: Any, line: Any, cell: Any) -> None:
     problems = problems_of(name)
     matching = [p for p in problems if re.search(pattern, p.message)]
     assert matching, f"no problem matches {pattern!r}; got {[str(p) for p in problems]}"
@@ -78,7 +81,7 @@ def test_a_broken_file_gives_a_located_problem(name, pattern, line, cell):
     ], [str(p) for p in matching]
 
 
-def test_every_broken_sample_is_covered_and_every_problem_has_file_and_line():
+def test_every_broken_sample_is_covered_and_every_problem_has_file_and_line() -> None:
     names = sorted(p.stem for p in HERE.glob("*.track") if p.stem != "base")
     assert names == sorted({b[0] for b in BROKEN})
     for name in names:
@@ -87,20 +90,20 @@ def test_every_broken_sample_is_covered_and_every_problem_has_file_and_line():
             assert isinstance(p.line, int) and p.line > 0, str(p)
 
 
-def test_each_broken_sample_says_what_is_wrong_on_its_first_line():
+def test_each_broken_sample_says_what_is_wrong_on_its_first_line() -> None:
     for path in HERE.glob("*.track"):
         first = path.read_text(encoding="utf-8").splitlines()[0]
         assert first.startswith("# "), path.name
 
 
-def test_a_problem_reads_file_line_cell_then_message():
+def test_a_problem_reads_file_line_cell_then_message() -> None:
     p = next(p for p in problems_of("bridge_no_exit") if "no exit" in p.message)
     assert str(p) == "bridge_no_exit.track:41: [F8] bridge has no exit ('to' cells)"
     with pytest.raises(TrackError, match=r"1 problem\(s\) in track file:\n  bridge_no_exit.track:41: \[F8\]"):
         load_track_file(HERE / "bridge_no_exit.track")
 
 
-def test_all_problems_are_listed_at_once():
+def test_all_problems_are_listed_at_once() -> None:
     text = BASE.read_text(encoding="utf-8")
     text = text.replace(" 17 C6 18 C5", " 17 C6").replace("F2 1 G2 2 G8 3", "F2 1 G2 2 H8 3")
     text = text.replace("2a F8   from G8     to E8", "2a F8   from G8")
@@ -147,7 +150,7 @@ def test_all_problems_are_listed_at_once():
         ("[delivery]", "[deliveries]", r"section \[delivery\] is missing"),
     ],
 )
-def test_other_mistakes_are_named(old, new, pattern):
+def test_other_mistakes_are_named(old: str, new: str, pattern: str) -> None:
     text = BASE.read_text(encoding="utf-8")
     assert text.count(old) == 1
     with pytest.raises(TrackError) as info:
@@ -156,7 +159,7 @@ def test_other_mistakes_are_named(old, new, pattern):
     assert all(p.file == "edited.track" for p in info.value.problems)
 
 
-def test_damaged_files_never_raise_anything_but_track_error():
+def test_damaged_files_never_raise_anything_but_track_error() -> None:
     """Random damage to every line kind: the loader always answers with located problems."""
     lines = BASE.read_text(encoding="utf-8").splitlines()
     tokens = ["A1", "Z99", "b", "~", "G", "from", "to", "red", "N", "XX", "0", "-", "/", "[map]", "", "19", "2b",
@@ -189,11 +192,11 @@ def test_damaged_files_never_raise_anything_but_track_error():
 
 
 @pytest.fixture(scope="module")
-def small():
+def small() -> Track:
     return load_track_file(BASE)
 
 
-def test_terrain_pits_and_stream_cells(small):
+def test_terrain_pits_and_stream_cells(small: Any) -> None:
     assert small.terrain[at("C7")] is Terrain.GRASS
     assert small.terrain[at("J3")] is Terrain.MUD
     assert small.terrain[at("F2")] is Terrain.BRIDGE
@@ -205,7 +208,7 @@ def test_terrain_pits_and_stream_cells(small):
     assert len(small.track_cells) == 62 and len(small.stream_cells) == 14
 
 
-def test_r2_walls_stand_at_the_map_edge_off_the_track_and_where_listed(small):
+def test_r2_walls_stand_at_the_map_edge_off_the_track_and_where_listed(small: Any) -> None:
     assert small.wall_between(at("A5"), at("B4"))  # listed: the pit lane's side
     assert not small.wall_between(at("A5"), at("A4"))  # the lane's open end
     assert small.wall_between(at("C4"), at("D5"))  # D5 is junk
@@ -213,7 +216,7 @@ def test_r2_walls_stand_at_the_map_edge_off_the_track_and_where_listed(small):
     assert small.wall_between(at("A2"), parse_label("A2").neighbour(Facing.SW))  # off the board
 
 
-def test_r6_bridges_are_one_way(small):
+def test_r6_bridges_are_one_way(small: Any) -> None:
     assert small.may_step(at("E2"), at("F2")) and small.may_step(at("E3"), at("F2"))
     assert small.may_step(at("F2"), at("G2")) and small.may_step(at("G2"), at("H2"))
     assert not small.may_step(at("H2"), at("G2"))  # against the arrows
@@ -223,7 +226,7 @@ def test_r6_bridges_are_one_way(small):
     assert not small.may_step(at("F2"), at("G3"))  # into the water
 
 
-def test_r6_bumps_follow_arrows_and_red_sides(small):
+def test_r6_bumps_follow_arrows_and_red_sides(small: Any) -> None:
     assert small.may_bump(at("F2"), at("G3"))  # red SE: into the stream
     assert not small.may_bump(at("G2"), at("G3"))  # no red arrow that way
     assert small.may_bump(at("F2"), at("G2"))  # along the arrows
@@ -232,14 +235,14 @@ def test_r6_bumps_follow_arrows_and_red_sides(small):
     assert not small.may_bump(at("A5"), at("B4"))  # never over a wall
 
 
-def test_r8_every_stream_cell_has_its_landing_point(small):
+def test_r8_every_stream_cell_has_its_landing_point(small: Any) -> None:
     assert small.landing_for(at("F1")).cell == at("H2")
     assert small.landing_for(at("F1")).facing is Facing.SE
     assert small.landing_for(at("G9")).cell == at("E8")
     assert set(small.stream_landing) == set(small.stream_cells)
 
 
-def test_checkered_line_starts_deliveries_and_bottle_tops(small):
+def test_checkered_line_starts_deliveries_and_bottle_tops(small: Any) -> None:
     assert small.line_edges[(at("A4"), at("A3"))] == 1
     assert small.line_edges[(at("A3"), at("A4"))] == -1
     assert [(s.cell.label, s.facing) for s in small.starts] == [("B4", Facing.N), ("C4", Facing.N), ("B5", Facing.N)]
@@ -249,7 +252,7 @@ def test_checkered_line_starts_deliveries_and_bottle_tops(small):
     assert small.bridge_names == {"1a": (at("F2"), at("G2")), "2a": (at("F8"), at("G8"))}
 
 
-def test_parse_cell_knows_the_board_size(small):
+def test_parse_cell_knows_the_board_size(small: Any) -> None:
     assert small.parse_cell("l9") == at("L9")
     with pytest.raises(ValueError, match="columns run from A to L"):
         small.parse_cell("M1")
@@ -257,7 +260,7 @@ def test_parse_cell_knows_the_board_size(small):
         small.parse_cell("A10")
 
 
-def test_r7_a_kart_may_drive_into_a_gap_facing_it_or_turning_sixty_degrees():
+def test_r7_a_kart_may_drive_into_a_gap_facing_it_or_turning_sixty_degrees() -> None:
     track = get_track("A")
     gap = track.gaps[0]
     for facing in Facing:
@@ -269,7 +272,7 @@ def test_r7_a_kart_may_drive_into_a_gap_facing_it_or_turning_sixty_degrees():
     assert track.jump_landing(track.starts[0].cell, track.starts[0].facing) is None
 
 
-def test_get_track_by_name_or_alias_any_case_and_names_the_choices_when_unknown():
+def test_get_track_by_name_or_alias_any_case_and_names_the_choices_when_unknown() -> None:
     tracks = builtin_tracks()
     assert len(tracks) == 2
     for t in tracks.values():
@@ -286,7 +289,7 @@ HAVE_CLI = importlib.util.find_spec("bot.commands.track") is not None
 
 
 @pytest.mark.skipif(not HAVE_CLI, reason="the track command is not built yet")
-def test_track_check_prints_located_problems_and_fails(capsys):
+def test_track_check_prints_located_problems_and_fails(capsys: pytest.CaptureFixture[str]) -> None:
     from bot.cli import main
 
     path = HERE / "bridge_no_exit.track"
@@ -296,7 +299,7 @@ def test_track_check_prints_located_problems_and_fails(capsys):
 
 
 @pytest.mark.skipif(not HAVE_CLI, reason="the track command is not built yet")
-def test_track_check_passes_a_good_file(capsys):
+def test_track_check_passes_a_good_file(capsys: pytest.CaptureFixture[str]) -> None:
     from bot.cli import main
 
     assert main(["track", "--check", str(BASE)]) == 0

@@ -12,12 +12,13 @@ import itertools
 from collections.abc import Iterable, Iterator
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from rules.hexgrid import Facing, Hex
 from rules.races.paths import shortest_paths
-from rules.races.track import PitColour, Terrain, Track, builtin_tracks, get_track
+from rules.races.track import LapState, PitColour, Terrain, Track, builtin_tracks, get_track
 
 TRACKS = sorted(builtin_tracks().values(), key=lambda t: t.alias)
 ALIASES = [t.alias for t in TRACKS]
@@ -26,7 +27,7 @@ State = tuple[Hex, Facing]
 
 
 @pytest.fixture(params=ALIASES)
-def track(request) -> Track:
+def track(request: pytest.FixtureRequest) -> Track:
     return get_track(request.param)
 
 
@@ -112,11 +113,18 @@ def crossing_direction(track: Track, crossing: str) -> tuple[str, str]:
     tos = {side(x) for cells in bridges_of(track, crossing).values() for c in cells
            for x in track.bridges[c].exits} - {None}
     assert len(froms) == 1 and len(tos) == 1, (crossing, froms, tos)
-    return froms.pop(), tos.pop()
+    return str(froms.pop()), str(tos.pop())
+
+
+def step_facing(a: Hex, b: Hex) -> Facing:
+    """The facing of the step from ``a`` to its neighbour ``b``."""
+    facing = a.facing_to(b)
+    assert facing is not None, (a, b)
+    return facing
 
 
 @cache
-def lap_search(alias: str) -> tuple[int, dict, dict]:
+def lap_search(alias: str) -> tuple[int, dict[LapState, int], dict[LapState, int]]:
     """The lap graph (states: cell, facing, crossings done) from just past the line round to it.
 
     A lap may not cross the line forwards between its start and its finish, so the steps from the start
@@ -124,10 +132,10 @@ def lap_search(alias: str) -> tuple[int, dict, dict]:
     and each state's steps to the finish.
     """
     track = get_track(alias)
-    back: dict = {}  # the lap graph's edges, walked backwards
-    finish_from: dict = {}  # states one step before crossing the line forwards with both crossings done
+    back: dict[LapState, list[tuple[LapState, int]]] = {}  # the lap graph's edges, walked backwards
+    finish_from: dict[LapState, int] = {}  # states one step before crossing the line forwards with both crossings done
 
-    def moves(state):
+    def moves(state: LapState) -> Iterator[tuple[LapState, int]]:
         for nxt, cost in track.lap_moves(state):
             if nxt is None:
                 finish_from[state] = 1
@@ -169,19 +177,19 @@ def racing_line(alias: str, slack: int = 2) -> frozenset[Hex]:
 # R3: the set of tracks and their size ------------------------------------------------------------------
 
 
-def test_r3_two_tracks_one_per_side_of_the_board_called_a_and_b():
+def test_r3_two_tracks_one_per_side_of_the_board_called_a_and_b() -> None:
     assert ALIASES == ["A", "B"]
     assert len({t.name for t in TRACKS}) == 2
     assert all(t.description for t in TRACKS)
 
 
-def test_r3_track_loads_and_is_about_30_columns_by_22_rows(track):
+def test_r3_track_loads_and_is_about_30_columns_by_22_rows(track: Track) -> None:
     assert 28 <= track.columns <= 32
     assert 20 <= track.rows <= 24
     assert all(0 <= c.col < track.columns and 0 <= c.row < track.rows for c in track.terrain)
 
 
-def test_r3_a_looping_track_several_cells_wide(track):
+def test_r3_a_looping_track_several_cells_wide(track: Track) -> None:
     steps, path = track.shortest_lap()
     assert steps > 0 and path  # a way round exists
     assert len(track.track_cells) >= 5 * steps  # on average well over three cells wide
@@ -193,7 +201,7 @@ def test_r3_a_looping_track_several_cells_wide(track):
     assert widths[len(widths) // 2] >= 3
 
 
-def test_r3_tracks_differ_in_shape_and_stream_course():
+def test_r3_tracks_differ_in_shape_and_stream_course() -> None:
     a, b = TRACKS
     assert a.track_cells != b.track_cells
     shared = len(a.stream_cells & b.stream_cells)
@@ -203,7 +211,7 @@ def test_r3_tracks_differ_in_shape_and_stream_course():
 # R3: Checkered Line and start cells ---------------------------------------------------------------------
 
 
-def test_r3_checkered_line_is_a_chain_of_edges_across_the_track(track):
+def test_r3_checkered_line_is_a_chain_of_edges_across_the_track(track: Track) -> None:
     assert track.line
     for behind, ahead in track.line:
         assert behind.distance(ahead) == 1
@@ -227,7 +235,7 @@ def test_r3_checkered_line_is_a_chain_of_edges_across_the_track(track):
     assert not seen & behind_cells
 
 
-def test_r3_three_start_cells_behind_the_line_with_white_arrows_towards_it(track):
+def test_r3_three_start_cells_behind_the_line_with_white_arrows_towards_it(track: Track) -> None:
     assert len(track.starts) == 3
     assert len({s.cell for s in track.starts}) == 3
     ahead_cells = {b for _, b in track.line}
@@ -242,21 +250,21 @@ def test_r3_three_start_cells_behind_the_line_with_white_arrows_towards_it(track
 # R3: the stream and its crossings ------------------------------------------------------------------------
 
 
-def test_r3_stream_crosses_the_whole_board(track):
+def test_r3_stream_crosses_the_whole_board(track: Track) -> None:
     water = set(track.stream_cells) | set(track.bridges)
     parts = components(water, track, walls=False)
     last_col, last_row = track.columns - 1, track.rows - 1
     assert any({c.row for c in p} >= {0, last_row} or {c.col for c in p} >= {0, last_col} for p in parts)
 
 
-def test_r3_the_track_crosses_the_stream_twice_out_and_back(track):
+def test_r3_the_track_crosses_the_stream_twice_out_and_back(track: Track) -> None:
     assert len(sides(track.alias)) == 2  # the stream cuts the loop into exactly two stretches
     assert crossing_ids(track) == ["1", "2"]
     directions = {c: crossing_direction(track, c) for c in ("1", "2")}
     assert sorted(directions.values()) == [("away", "home"), ("home", "away")]
 
 
-def test_r3_each_crossing_has_a_whole_and_a_collapsed_bridge(track):
+def test_r3_each_crossing_has_a_whole_and_a_collapsed_bridge(track: Track) -> None:
     collapsed = collapsed_names(track)
     for crossing in ("1", "2"):
         names = bridges_of(track, crossing)
@@ -270,7 +278,7 @@ def test_r3_each_crossing_has_a_whole_and_a_collapsed_bridge(track):
             assert len(names[name]) == 2  # the two ends
 
 
-def test_r3_whole_bridges_are_one_chain_from_bank_to_bank(track):
+def test_r3_whole_bridges_are_one_chain_from_bank_to_bank(track: Track) -> None:
     collapsed = collapsed_names(track)
     for name, cells in track.bridge_names.items():
         if name in collapsed:
@@ -287,7 +295,7 @@ def test_r3_whole_bridges_are_one_chain_from_bank_to_bank(track):
         assert all(track.on_track(x) and not track.is_bridge(x) for x in track.bridges[lasts[0]].exits)
 
 
-def test_r3_collapsed_bridges_have_a_straight_gap_of_two_or_three_stream_cells(track):
+def test_r3_collapsed_bridges_have_a_straight_gap_of_two_or_three_stream_cells(track: Track) -> None:
     assert track.gaps
     for gap in track.gaps:
         assert 2 <= len(gap.cells) <= 3
@@ -297,11 +305,11 @@ def test_r3_collapsed_bridges_have_a_straight_gap_of_two_or_three_stream_cells(t
         assert track.bridges[gap.near].bridge == track.bridges[gap.far].bridge
 
 
-def test_r3_at_least_one_bridge_has_two_entry_cells(track):
+def test_r3_at_least_one_bridge_has_two_entry_cells(track: Track) -> None:
     assert any(len({e for e in b.entries if track.on_track(e)}) >= 2 for b in track.bridges.values())
 
 
-def test_r3_bridge_arrows_point_one_way_only(track):
+def test_r3_bridge_arrows_point_one_way_only(track: Track) -> None:
     for cell, b in track.bridges.items():
         assert b.entries and b.exits
         assert not b.entries & b.exits
@@ -316,7 +324,7 @@ def test_r3_bridge_arrows_point_one_way_only(track):
             assert not track.may_step(x, cell), f"{cell} can be entered from its exit {x}"
 
 
-def test_r3_driving_a_bridge_against_its_arrows_is_impossible(track):
+def test_r3_driving_a_bridge_against_its_arrows_is_impossible(track: Track) -> None:
     """From the stretch a crossing leads to, nothing drives back over that crossing to where it came from."""
     home, away = sides(track.alias)
     for crossing in ("1", "2"):
@@ -327,16 +335,16 @@ def test_r3_driving_a_bridge_against_its_arrows_is_impossible(track):
         assert not wrong, f"crossing {crossing} driven backwards into {sorted(wrong)}"
 
 
-def test_r3_red_arrows_mark_every_side_a_kart_on_a_bridge_can_be_bumped_into_the_stream(track):
+def test_r3_red_arrows_mark_every_side_a_kart_on_a_bridge_can_be_bumped_into_the_stream(track: Track) -> None:
     """A bump pushes the way the bumping kart drives; it drives onto a bridge cell only from an entry."""
     for cell, b in track.bridges.items():
         pushes = {e.facing_to(cell) for e in b.entries}
-        into_water = {f for f in pushes if track.is_stream(cell.neighbour(f))}
+        into_water = {f for f in pushes if f is not None and track.is_stream(cell.neighbour(f))}
         assert b.bump_sides == into_water, (cell, b.bump_sides, into_water)
     assert any(b.bump_sides for b in track.bridges.values())
 
 
-def test_r3_one_landing_point_per_crossing_beside_the_stream_past_the_crossing(track):
+def test_r3_one_landing_point_per_crossing_beside_the_stream_past_the_crossing(track: Track) -> None:
     assert sorted(track.landings) == ["1", "2"]
     home, away = sides(track.alias)
     for crossing, lp in track.landings.items():
@@ -353,13 +361,13 @@ def test_r3_one_landing_point_per_crossing_beside_the_stream_past_the_crossing(t
         assert to_line(track.alias)[(lp.cell, lp.facing)] <= cell_to_line(track.alias, lp.cell) + 1
 
 
-def test_r3_every_stream_cell_names_a_landing_point(track):
+def test_r3_every_stream_cell_names_a_landing_point(track: Track) -> None:
     assert set(track.stream_landing) == set(track.stream_cells)
     for cell in track.stream_cells:
         assert track.landing_for(cell).crossing in track.landings
 
 
-def test_r3_a_kart_that_falls_at_a_crossing_lands_past_that_crossing(track):
+def test_r3_a_kart_that_falls_at_a_crossing_lands_past_that_crossing(track: Track) -> None:
     for gap in track.gaps:
         crossing = track.bridges[gap.near].bridge[0]
         assert {track.stream_landing[c] for c in gap.cells} == {crossing}
@@ -375,7 +383,7 @@ def pit_cells(track: Track, colour: PitColour) -> list[Hex]:
     return sorted(c for c, p in track.pits.items() if p is colour)
 
 
-def test_r3_a_green_and_a_red_pit_stop_of_four_cells(track):
+def test_r3_a_green_and_a_red_pit_stop_of_four_cells(track: Track) -> None:
     assert set(track.pits.values()) == {PitColour.GREEN, PitColour.RED}
     for colour in PitColour:
         cells = pit_cells(track, colour)
@@ -384,7 +392,7 @@ def test_r3_a_green_and_a_red_pit_stop_of_four_cells(track):
 
 
 @pytest.mark.parametrize("colour", list(PitColour))
-def test_r3_each_pit_stop_is_a_lane_beside_the_track_entered_from_either_end(track, colour):
+def test_r3_each_pit_stop_is_a_lane_beside_the_track_entered_from_either_end(track: Track, colour: Any) -> None:
     cells = set(pit_cells(track, colour))
     links = {c: {n for n in c.neighbours() if n in cells and not track.wall_between(c, n)} for c in cells}
     ends = [c for c in cells if len(links[c]) == 1]
@@ -402,7 +410,7 @@ def test_r3_each_pit_stop_is_a_lane_beside_the_track_entered_from_either_end(tra
     assert way_in and way_out and not way_in & way_out
 
 
-def test_r3_green_pit_stop_is_just_before_the_checkered_line(track):
+def test_r3_green_pit_stop_is_just_before_the_checkered_line(track: Track) -> None:
     home, _ = sides(track.alias)
     ahead_cells = {b for _, b in track.line}
     for c in pit_cells(track, PitColour.GREEN):
@@ -411,7 +419,7 @@ def test_r3_green_pit_stop_is_just_before_the_checkered_line(track):
         assert share_of_lap(track.alias, c) >= 0.8
 
 
-def test_r3_red_pit_stop_is_about_halfway_round_by_lap_distance(track):
+def test_r3_red_pit_stop_is_about_halfway_round_by_lap_distance(track: Track) -> None:
     for c in pit_cells(track, PitColour.RED):
         share = share_of_lap(track.alias, c)
         assert 0.35 <= share <= 0.65, (c, share)
@@ -420,7 +428,7 @@ def test_r3_red_pit_stop_is_about_halfway_round_by_lap_distance(track):
 # R3: Delivery Points and Bottle Tops -------------------------------------------------------------------------
 
 
-def test_r3_delivery_points_3_to_18_each_once(track):
+def test_r3_delivery_points_3_to_18_each_once(track: Track) -> None:
     assert sorted(track.deliveries) == list(range(3, 19))
     cells = list(track.deliveries.values())
     assert len(set(cells)) == 16
@@ -430,14 +438,14 @@ def test_r3_delivery_points_3_to_18_each_once(track):
         assert track.on_track(c) and c not in track.pits and c not in starts and c not in landings
 
 
-def test_r3_delivery_points_are_spread_round_the_lap(track):
+def test_r3_delivery_points_are_spread_round_the_lap(track: Track) -> None:
     quarters = [0, 0, 0, 0]
     for c in track.deliveries.values():
         quarters[min(3, int(share_of_lap(track.alias, c) * 4))] += 1
     assert min(quarters) >= 2, quarters
 
 
-def test_r3_three_to_five_bottle_top_points_on_bridges_worth_one_to_three(track):
+def test_r3_three_to_five_bottle_top_points_on_bridges_worth_one_to_three(track: Track) -> None:
     assert 3 <= len(track.bottle_tops) <= 5
     for cell, value in track.bottle_tops.items():
         assert track.is_bridge(cell)
@@ -457,19 +465,19 @@ def near_line(track: Track, patch: set[Hex]) -> bool:
     return any(c in line or any(n in line for n in c.neighbours()) for c in patch)
 
 
-def test_r3_tarmac_is_most_of_the_track(track):
+def test_r3_tarmac_is_most_of_the_track(track: Track) -> None:
     land = [t for c, t in track.terrain.items() if track.on_track(c)]
     assert sum(t is Terrain.TARMAC for t in land) > 0.75 * len(land)
 
 
-def test_r3_three_grass_and_two_mud_patches_on_or_beside_the_racing_line(track):
+def test_r3_three_grass_and_two_mud_patches_on_or_beside_the_racing_line(track: Track) -> None:
     grass = [p for p in patches(track, Terrain.GRASS) if near_line(track, p)]
     mud = [p for p in patches(track, Terrain.MUD) if near_line(track, p)]
     assert len(grass) >= 3, [sorted(c.label for c in p) for p in patches(track, Terrain.GRASS)]
     assert len(mud) >= 2, [sorted(c.label for c in p) for p in patches(track, Terrain.MUD)]
 
 
-def test_r3_a_stretch_only_one_cell_wide(track):
+def test_r3_a_stretch_only_one_cell_wide(track: Track) -> None:
     """Two neighbouring land cells that every lap must drive through, one after the other."""
     _, path = track.shortest_lap()
     pinch = []
@@ -485,7 +493,7 @@ def test_r3_a_stretch_only_one_cell_wide(track):
 # R3: the lap ---------------------------------------------------------------------------------------------
 
 
-def test_r3_shortest_lap_is_26_to_36_steps(track):
+def test_r3_shortest_lap_is_26_to_36_steps(track: Track) -> None:
     steps, _ = track.shortest_lap()
     assert 26 <= steps <= 36
     best, _, _ = lap_search(track.alias)
@@ -493,12 +501,13 @@ def test_r3_shortest_lap_is_26_to_36_steps(track):
     assert track.shortest_lap(use_gaps=True)[0] <= steps
 
 
-def test_r3_the_shortest_lap_is_a_legal_drive_over_both_crossings(track):
+def test_r3_the_shortest_lap_is_a_legal_drive_over_both_crossings(track: Track) -> None:
     steps, path = track.shortest_lap()
     assert len(path) == steps - 1  # the cells between the two crossings of the line
     first_edge = [(b, a) for b, a in track.line if a == path[0]]
     assert first_edge
     facing = first_edge[0][0].facing_to(path[0])
+    assert facing is not None
     crossed = set()
     for a, b in itertools.pairwise(path):
         f = a.facing_to(b)
@@ -512,12 +521,12 @@ def test_r3_the_shortest_lap_is_a_legal_drive_over_both_crossings(track):
     assert any(track.line_edges.get((path[-1], n)) == 1 for n in path[-1].neighbours())
 
 
-def test_r3_every_track_cell_is_reachable_from_the_start_and_can_reach_the_line(track):
+def test_r3_every_track_cell_is_reachable_from_the_start_and_can_reach_the_line(track: Track) -> None:
     assert {c for c, _ in track.reachable_from_starts()} == set(track.track_cells)
     assert {c for c, _ in to_line(track.alias)} == set(track.track_cells)
 
 
-def test_r3_each_crossing_can_be_made_over_a_whole_bridge(track):
+def test_r3_each_crossing_can_be_made_over_a_whole_bridge(track: Track) -> None:
     home, away = sides(track.alias)
     collapsed = collapsed_names(track)
     for crossing in ("1", "2"):
@@ -531,7 +540,7 @@ def test_r3_each_crossing_can_be_made_over_a_whole_bridge(track):
             assert made, f"bridge {name} cannot be driven over"
 
 
-def test_r3_r7_each_crossing_can_be_attempted_over_a_collapsed_bridge_and_lands_on_the_far_end(track):
+def test_r3_r7_each_crossing_can_be_attempted_over_a_collapsed_bridge_and_lands_on_the_far_end(track: Track) -> None:
     home, away = sides(track.alias)
     for crossing in ("1", "2"):
         gaps = [g for g in track.gaps if track.bridges[g.near].bridge[0] == crossing]
@@ -539,7 +548,7 @@ def test_r3_r7_each_crossing_can_be_attempted_over_a_collapsed_bridge_and_lands_
         _, to = crossing_direction(track, crossing)
         goal = away if to == "away" else home
         for gap in gaps:
-            ways_in = [(e, gap.near.facing_to(e).opposite) for e in track.bridges[gap.near].entries]
+            ways_in = [(e, step_facing(gap.near, e).opposite) for e in track.bridges[gap.near].entries]
             jumps = [track.jump_landing(gap.near, f) for _, f in ways_in]
             assert any(j is not None and j[0] == gap for j in jumps), f"no way to drive into the gap at {gap.near}"
             assert all(j is None or j == (gap, len(gap.cells) + 1) for j in jumps)
@@ -547,7 +556,7 @@ def test_r3_r7_each_crossing_can_be_attempted_over_a_collapsed_bridge_and_lands_
             assert any(n in goal for n, _ in list(track.forward_successors(gap.far, gap.facing)))
 
 
-def test_the_track_folder_readme_lists_the_bundled_tracks_as_they_are():
+def test_the_track_folder_readme_lists_the_bundled_tracks_as_they_are() -> None:
     readme = (Path(__file__).parents[2] / "rules" / "races" / "tracks" / "README.md").read_text(encoding="utf-8")
     for t in TRACKS:
         row = (f"| {t.alias} | {t.name} | `{t.source}` | {t.shortest_lap()[0]} | {len(t.track_cells)} | "

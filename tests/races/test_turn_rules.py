@@ -6,11 +6,14 @@ names its rulebook section or ruling.
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from rules.contract import IllegalAction
 from rules.hexgrid import Facing, parse_label
 from rules.races import Races
+from rules.races.track import Track
 from tests.races.conftest import kart, legal, position
 
 RED_BLUE = [{"colour": "red", "cell": "J3", "facing": "SE"}, {"colour": "blue", "cell": "B12", "facing": "N"}]
@@ -21,25 +24,26 @@ RED_BLUE = [{"colour": "red", "cell": "J3", "facing": "SE"}, {"colour": "blue", 
 # Setup ---------------------------------------------------------------------------------------------
 
 
-def test_r15_first_kart_chooses_a_free_start_cell():
+def test_r15_first_kart_chooses_a_free_start_cell() -> None:
     """R15 / Game Set Up 6: karts start off the board and enter on a start cell of the player's choice."""
     g = Races.create({"seats": [{"name": "Ann"}, {"name": "Bo"}], "options": {"track": "T"}}, seed=3)
     assert all(k.cell is None for k in g.karts)
     assert sorted(legal(g)) == ["choose D2", "choose D3", "choose D4"]
     seat = g.to_act
+    assert seat is not None
     g.apply("choose D3")
     k = g.karts[seat]
     assert k.cell == parse_label("D3") and k.facing is Facing.SE
     assert g.phase == "roll"  # phases 1 and 2 offer nothing and are skipped
 
 
-def test_r15_second_kart_chooses_among_the_remaining_start_cells():
+def test_r15_second_kart_chooses_among_the_remaining_start_cells() -> None:
     """R15: taken start cells are not offered."""
     g = position([{"colour": "red", "cell": "D3", "facing": "SE"}, {"colour": "blue"}], turn="blue")
     assert sorted(legal(g)) == ["choose D2", "choose D4"]
 
 
-def test_r15_all_start_cells_taken_uses_nearest_free_cells_behind_the_line():
+def test_r15_all_start_cells_taken_uses_nearest_free_cells_behind_the_line() -> None:
     """R15: with all three start cells taken the kart goes on the nearest free cell behind the line."""
     g = position(
         [
@@ -61,7 +65,7 @@ def test_r15_all_start_cells_taken_uses_nearest_free_cells_behind_the_line():
     assert kart(g, "yellow").facing is Facing.SE
 
 
-def test_r15_a_kart_entering_onto_a_trap_gets_its_effect():
+def test_r15_a_kart_entering_onto_a_trap_gets_its_effect() -> None:
     """R15 with R8: a kart put on a start cell that holds a trap meets it before moving; Glue ends its turn."""
     g = position([{"colour": "red"}, {"colour": "blue", "cell": "B12", "facing": "N"}], turn="red",
                  board={"D3": "glue"})
@@ -70,7 +74,7 @@ def test_r15_a_kart_entering_onto_a_trap_gets_its_effect():
     assert g.turn.seat == g.seat_by_colour("blue")
 
 
-def test_r15_the_only_free_start_cell_with_oil_skids_the_entering_kart():
+def test_r15_the_only_free_start_cell_with_oil_skids_the_entering_kart() -> None:
     """R15 with R8: the one free start cell is taken without asking, and its Oil throws the kart."""
     g = position([{"colour": "red", "cell": "D2", "facing": "SE"}, {"colour": "blue", "cell": "D4", "facing": "SE"},
                   {"colour": "green"}], turn="green", board={"D3": "oil NW"})
@@ -79,7 +83,7 @@ def test_r15_the_only_free_start_cell_with_oil_skids_the_entering_kart():
     assert g.turn.seat == 0
 
 
-def test_r13_starting_player_is_drawn_with_the_seeded_dice():
+def test_r13_starting_player_is_drawn_with_the_seeded_dice() -> None:
     """R13: the starting player is drawn at random, and the same seed draws the same player."""
     setup = {"seats": [{"name": n} for n in "ABCD"], "options": {"track": "T"}}
     starters = {seed: Races.create(setup, seed).turn.seat for seed in range(40)}
@@ -87,7 +91,7 @@ def test_r13_starting_player_is_drawn_with_the_seeded_dice():
     assert all(Races.create(setup, s).turn.seat == starters[s] for s in range(10))
 
 
-def test_setup_refuses_bad_seat_counts_and_colours():
+def test_setup_refuses_bad_seat_counts_and_colours() -> None:
     """R13: 2 to 8 players, one kart colour each."""
     from rules.contract import SetupError
 
@@ -99,7 +103,7 @@ def test_setup_refuses_bad_seat_counts_and_colours():
         Races.create({"seats": [{"team": 0}, {"team": 0}, {"team": 1}], "options": {"track": "T", "teams": True}}, 1)
 
 
-def test_sequence_of_play_phases_cannot_be_returned_to():
+def test_sequence_of_play_phases_cannot_be_returned_to() -> None:
     """Sequence of Play: once a phase is left it cannot be returned to."""
     g = position(RED_BLUE, phase="roll", dice=[2, 2])
     g.apply("roll 2")
@@ -113,7 +117,7 @@ def test_sequence_of_play_phases_cannot_be_returned_to():
 # Phase 3 -------------------------------------------------------------------------------------------
 
 
-def test_phase3_tarmac_allows_one_to_three_green_dice():
+def test_phase3_tarmac_allows_one_to_three_green_dice() -> None:
     """Phase 3: normally up to three green dice, never fewer than one."""
     g = position(RED_BLUE, phase="roll")
     assert legal(g) == ["roll 1", "roll 2", "roll 3", "reverse"]
@@ -124,7 +128,7 @@ def test_phase3_tarmac_allows_one_to_three_green_dice():
 
 
 @pytest.mark.parametrize(("cell", "terrain"), [("G2", "grass"), ("J12", "mud"), ("M7", "bridge")])
-def test_phase3_grass_mud_and_bridge_starts_allow_one_green_die(cell, terrain):
+def test_phase3_grass_mud_and_bridge_starts_allow_one_green_die(cell: str, terrain: str) -> None:
     """Phase 3 (Grass, Mud, Bridge): starting there allows one green die and no fuel dice."""
     facing = "S" if cell == "M7" else "SE" if cell != "J12" else "NW"
     g = position(
@@ -139,7 +143,7 @@ def test_phase3_grass_mud_and_bridge_starts_allow_one_green_die(cell, terrain):
         g.apply("roll 1 1w")
 
 
-def test_phase3_turbo_fuel_dice_roll_with_the_green_and_go_back_to_the_supply():
+def test_phase3_turbo_fuel_dice_roll_with_the_green_and_go_back_to_the_supply() -> None:
     """Turbo Engine: white dice on a fitted engine are rolled together with the green; used ones return."""
     g = position(
         [{"colour": "red", "cell": "J3", "facing": "SE", "parts": {"6": "turbo-engine"}, "fuel": {"white": 2}},
@@ -153,14 +157,14 @@ def test_phase3_turbo_fuel_dice_roll_with_the_green_and_go_back_to_the_supply():
     assert kart(g, "red").fuel["white"] == 1 and g.dice_left["white"] == before + 1
 
 
-def test_phase3_fuel_dice_need_the_engine():
+def test_phase3_fuel_dice_need_the_engine() -> None:
     """Fuel: white dice only with a Turbo Engine fitted."""
     g = position([{"colour": "red", "cell": "J3", "facing": "SE", "fuel": {"white": 1}}, RED_BLUE[1]], phase="roll")
     with pytest.raises(IllegalAction, match="engine"):
         g.apply("roll 1 1w")
 
 
-def test_phase3_grass_tyres_add_one_each():
+def test_phase3_grass_tyres_add_one_each() -> None:
     """Grass / Grass Tyres: +1 per Grass Tyre fitted when starting on grass."""
     g = position(
         [{"colour": "red", "cell": "H3", "facing": "SE", "parts": {"3": "grass-tyres", "4": "grass-tyres"}},
@@ -171,7 +175,7 @@ def test_phase3_grass_tyres_add_one_each():
     assert g.turn.total == 6 and g.turn.points == 6
 
 
-def test_phase3_stuck_in_mud_on_one_or_two():
+def test_phase3_stuck_in_mud_on_one_or_two() -> None:
     """Mud: a 1 or 2 without Mud Tyres leaves the kart stuck until its next turn."""
     g = position([{"colour": "red", "cell": "J12", "facing": "NW"}, RED_BLUE[1]], phase="roll", dice=[2])
     g.apply("roll 1")
@@ -180,7 +184,7 @@ def test_phase3_stuck_in_mud_on_one_or_two():
     assert g.turn.seat == g.seat_by_colour("blue")
 
 
-def test_phase3_two_mud_tyres_never_stick():
+def test_phase3_two_mud_tyres_never_stick() -> None:
     """Mud Tyres: +1 each; with two fitted a roll of 1 still moves 3."""
     g = position(
         [{"colour": "red", "cell": "J12", "facing": "NW", "parts": {"3": "mud-tyres", "4": "mud-tyres"}}, RED_BLUE[1]],
@@ -190,7 +194,7 @@ def test_phase3_two_mud_tyres_never_stick():
     assert g.phase == "move" and g.turn.points == 3
 
 
-def test_phase3_one_mud_tyre_and_a_one_is_still_stuck():
+def test_phase3_one_mud_tyre_and_a_one_is_still_stuck() -> None:
     """Mud: the total with tyres below 3 is stuck (1 + one Mud Tyre = 2)."""
     g = position(
         [{"colour": "red", "cell": "J12", "facing": "NW", "parts": {"3": "mud-tyres"}}, RED_BLUE[1]],
@@ -203,7 +207,7 @@ def test_phase3_one_mud_tyre_and_a_one_is_still_stuck():
 # Reversing -----------------------------------------------------------------------------------------
 
 
-def test_reversing_one_to_three_cells_keeps_the_front_toward_the_cell_left():
+def test_reversing_one_to_three_cells_keeps_the_front_toward_the_cell_left() -> None:
     """Reversing / R5: back, back-left or back-right; the kart faces the cell it just left."""
     g = position(RED_BLUE, phase="roll")
     g.apply("reverse")
@@ -217,7 +221,7 @@ def test_reversing_one_to_three_cells_keeps_the_front_toward_the_cell_left():
     assert g.turn.seat == g.seat_by_colour("blue")  # three cells is the most
 
 
-def test_reversing_needs_at_least_one_cell_before_done():
+def test_reversing_needs_at_least_one_cell_before_done() -> None:
     """Reversing: 1, 2 or 3 cells: stopping before the first is not allowed."""
     g = position(RED_BLUE, phase="roll")
     g.apply("reverse")
@@ -226,7 +230,7 @@ def test_reversing_needs_at_least_one_cell_before_done():
         g.apply("done")
 
 
-def test_reversing_is_forced_when_no_forward_step_exists():
+def test_reversing_is_forced_when_no_forward_step_exists() -> None:
     """Bumping Other Karts (last movement rule): no forward step but room behind: the kart must reverse."""
     g = position([{"colour": "red", "cell": "O2", "facing": "NE"}, RED_BLUE[1]], phase="roll")
     assert legal(g) == ["reverse"]
@@ -234,7 +238,7 @@ def test_reversing_is_forced_when_no_forward_step_exists():
         g.apply("roll 3")
 
 
-def test_reversing_never_bumps():
+def test_reversing_never_bumps() -> None:
     """Reversing: you may not bump another kart when reversing."""
     g = position(
         [{"colour": "red", "cell": "J3", "facing": "SE"}, {"colour": "blue", "cell": "I3", "facing": "N"}],
@@ -256,7 +260,7 @@ GREEN_FOR = {n: dice for n, dice in [
 
 
 @pytest.mark.parametrize("number", range(3, 19))
-def test_phase4_delivers_a_face_down_tile_on_the_green_total(number, track):
+def test_phase4_delivers_a_face_down_tile_on_the_green_total(number: Any, track: Track) -> None:
     """Phase 4 / R12: a face-down junk tile goes to the Delivery Point of the green total."""
     dice = GREEN_FOR[number]
     g = position([{"colour": "red", "cell": "J3", "facing": "SE"}, {"colour": "blue", "cell": "L12", "facing": "N"}],
@@ -270,7 +274,7 @@ def test_phase4_delivers_a_face_down_tile_on_the_green_total(number, track):
     assert public["board"][cell.label] == {"kind": "junk", "face_down": True}
 
 
-def test_phase4_only_green_dice_count():
+def test_phase4_only_green_dice_count() -> None:
     """Phase 4: only the green total counts for deliveries."""
     g = position(
         [{"colour": "red", "cell": "J3", "facing": "SE", "parts": {"6": "turbo-engine"}, "fuel": {"white": 1}},
@@ -282,7 +286,7 @@ def test_phase4_only_green_dice_count():
 
 
 @pytest.mark.parametrize("occupant", ["kart", "tile", "trap"])
-def test_phase4_occupied_delivery_point_gets_nothing(occupant, track):
+def test_phase4_occupied_delivery_point_gets_nothing(occupant: str, track: Track) -> None:
     """Phase 4: a kart, a trap or another tile on the Delivery Point blocks the delivery."""
     cell = track.deliveries[7]
     karts = [{"colour": "red", "cell": "J3", "facing": "SE"}, {"colour": "blue", "cell": "B12", "facing": "N"}]

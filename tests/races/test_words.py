@@ -14,7 +14,7 @@ from tests.races.conftest import FAR, position
     [("oil", "an oil"), ("acid", "an acid"), ("glue", "a glue"), ("time bomb", "a time bomb"),
      ("Anti-magnetic Field Generator", "an Anti-magnetic Field Generator"), ("Jet Engine", "a Jet Engine")],
 )
-def test_a_or_an_follows_the_first_sound(noun, expected):
+def test_a_or_an_follows_the_first_sound(noun: str, expected: str) -> None:
     assert a_an(noun) == expected
 
 
@@ -23,18 +23,18 @@ def test_a_or_an_follows_the_first_sound(noun, expected):
     [(1, "tile", "1 tile"), (0, "tile", "0 tiles"), (3, "bottle top", "3 bottle tops"), (1, "point", "1 point"),
      (2, "white fuel die", "2 white fuel dice"), (1, "red die", "1 red die"), (2, "box", "2 boxes")],
 )
-def test_counted_nouns_take_the_right_form(n, noun, expected):
+def test_counted_nouns_take_the_right_form(n: int, noun: str, expected: str) -> None:
     assert counted(n, noun) == expected
 
 
-def test_plural_and_tile_names():
+def test_plural_and_tile_names() -> None:
     assert plural("die") == "dice" and tile_name("time-bomb") == "time bomb" and tile_name("oil") == "oil"
 
 
 @pytest.mark.parametrize(("trap", "text"), [("oil N", "K3 already holds an oil"), ("acid", "K3 already holds an acid"),
                                             ("glue", "K3 already holds a glue"),
                                             ("time-bomb", "K3 already holds a time bomb")])
-def test_refusal_names_the_trap_with_its_article(trap, text):
+def test_refusal_names_the_trap_with_its_article(trap: str, text: str) -> None:
     """Phase 1: the refusal for a taken cell reads 'holds an oil', never 'holds a oil'."""
     g = position([{"colour": "red", "cell": "J3", "facing": "SE", "bags": {"7": ["spring"]}}, FAR], phase="deeds",
                  board={"K3": trap})
@@ -42,7 +42,7 @@ def test_refusal_names_the_trap_with_its_article(trap, text):
         g.apply("trap spring K3")
 
 
-def test_event_texts_use_articles_and_plurals():
+def test_event_texts_use_articles_and_plurals() -> None:
     """A purchase names 'an Anti-magnetic Field Generator'; one bottle top is not 'bottle top(s)'."""
     g = position([{"colour": "red", "cell": "C1", "facing": "SE", "bottle_tops": 3}, FAR])
     g.apply("buy field-generator")
