@@ -1,12 +1,13 @@
 """Hidden information (R12): nothing public tells what a face-down junk tile or a hidden saddlebag tile is.
 
-Three checks:
+The checks:
 - the rules and the game's front: in random team races with crew starting sets, every hidden tile of the
   other players is given another kind in a twin of the game; everything public (the public view, the
   status text, the buttons, and the public events and narration of the next action) must not change;
 - the service: random races driven through the Service (two people, two computers) never show a private
   note or a raw action that names a tile in any public text: channel messages, buttons, the public log;
-- a computer that bumps a person's kart onto a face-down tile: that person is told privately what it was.
+- a computer that bumps a person's kart onto a face-down tile: that person is told privately what it was;
+- `/game log` in Discord: each asker sees their own moves as typed, everyone else's as the channel saw them.
 """
 
 from __future__ import annotations
