@@ -28,7 +28,7 @@ from rules.races import actions as act
 from rules.races.state import Tile
 from tests.bot.helpers import ANN as PERSON_A
 from tests.bot.helpers import BOB as PERSON_B
-from tests.bot.helpers import only, started
+from tests.bot.helpers import only, public, started
 from tests.races.conftest import PROVING_GROUND  # registers the Proving Ground test track
 
 CH, GUILD, ANN, BOB = 700, 7, 1, 2
@@ -315,3 +315,29 @@ async def test_game_log_in_discord_shows_each_asker_their_own_moves_in_full(h):
     assert mine.ephemeral and "`roll`" in mine.content and "only you see this" in mine.content
     theirs = only(await h.slash(PERSON_B, "game log"))
     assert theirs.ephemeral and "`roll`" not in theirs.content and "rolled" in theirs.content
+
+
+async def test_a_note_from_computer_moves_posted_later_reaches_its_person_by_direct_message(h):
+    """Computer moves past one reply's budget are posted from the background: a private note they carry
+    (a tile a person's kart picked up) is sent to that person directly, never to the channel."""
+    service = h.bot.service
+    service.computer_moves_per_reply = 1
+    original = service.play_computers
+
+    async def play_computers(channel_id: int) -> Reply | None:
+        reply = await original(channel_id)
+        if reply is not None:
+            reply.private.append(Private(0, PERSON_A, "You picked up Glue."))
+        return reply
+
+    service.play_computers = play_computers
+    only(await h.slash(PERSON_A, "game new", game="toy"))
+    only(await h.slash(PERSON_A, "game computer"))
+    only(await h.slash(PERSON_A, "game computer"))
+    board = only(await h.slash(PERSON_A, "game start"))
+    [after] = public(await h.press(PERSON_A, board, "Roll"))
+    sent = await h.press(PERSON_A, after, "Pass")
+    later = [s for s in public(sent) if s.kind == "channel"]
+    notes = [s for s in sent if s.dm and "You picked up Glue." in s.content]
+    assert later and len(notes) == len(later)
+    assert not any("Glue" in s.content for s in public(sent))
