@@ -13,7 +13,7 @@ from rules.races import catalogue
 from rules.races.base import Part
 from rules.races.state import PRINTED_BAG, Kart, Tile
 from rules.races.track import PitColour
-from rules.races.words import a_an, counted, tile_name
+from rules.races.words import a_an, counted, either, tile_name
 
 if TYPE_CHECKING:
     pass
@@ -94,9 +94,9 @@ class Garage(Part):
         if loc is None:
             free = [x for x in spec.locations if x not in kart.parts] or list(spec.locations[:1])
             if len(free) != 1:
-                where = ", ".join(map(str, spec.locations))
+                where = either([str(x) for x in free])
                 raise IllegalAction(f"Say where to fit the {spec.name}: location {where} (like 'buy {buy.part} "
-                                    f"{spec.locations[0]}').")
+                                    f"{free[0]}').")
             loc = free[0]
         if loc not in spec.locations:
             raise IllegalAction(f"The {spec.name} fits location {' or '.join(map(str, spec.locations))} only.")

@@ -35,3 +35,8 @@ def plural(noun: str) -> str:
 def counted(n: int, noun: str) -> str:
     """A number with its noun in the right form: ``1 tile``, ``0 tiles``, ``2 dice``."""
     return f"{n} {noun if n == 1 else plural(noun)}"
+
+
+def either(items: list[str]) -> str:
+    """Alternatives in words: ``3``, ``3 or 4``, ``3, 4 or 5``."""
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " or " + items[-1]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from rules.contract import IllegalAction
-from rules.races.words import a_an, counted, plural, tile_name
+from rules.races.words import a_an, counted, either, plural, tile_name
 from tests.races.conftest import FAR, position
 
 
@@ -29,6 +29,15 @@ def test_counted_nouns_take_the_right_form(n: int, noun: str, expected: str) -> 
 
 def test_plural_and_tile_names() -> None:
     assert plural("die") == "dice" and tile_name("time-bomb") == "time bomb" and tile_name("oil") == "oil"
+    assert either(["3"]) == "3" and either(["3", "4"]) == "3 or 4" and either(["3", "4", "5"]) == "3, 4 or 5"
+
+
+def test_a_part_that_fits_several_free_locations_asks_for_one_of_them() -> None:
+    """Pit Stops: 'buy mud-tyres' with locations 4 and 5 free (3 taken) names just those two."""
+    g = position([{"colour": "red", "cell": "C1", "facing": "SE", "bottle_tops": 4, "parts": {"3": "grass-tyres"}},
+                  FAR])
+    with pytest.raises(IllegalAction, match=r"location 4 or 5 \(like 'buy mud-tyres 4'\)"):
+        g.apply("buy mud-tyres")
 
 
 @pytest.mark.parametrize(("trap", "text"), [("oil N", "K3 already holds an oil"), ("acid", "K3 already holds an acid"),
