@@ -122,10 +122,11 @@ def test_driver_never_rolls_when_it_must_reverse():
         assert RacingDriver(0).choose(g, 0) in legal
 
 
-@pytest.mark.parametrize("index", range(6))
+@pytest.mark.parametrize("index", [0, 1, 2, *(pytest.param(i, marks=pytest.mark.slow) for i in range(3, 6))])
 def test_short_checked_races_keep_every_invariant(index):
-    """A CI-sized soak: short races, both tracks, 2–8 seats, mixed drivers, teams and crews sometimes;
-    after every action the engine's invariants hold, and the action log replays to the same state."""
+    """A CI-sized soak: short races, both tracks, 2 to 7 seats, mixed drivers, crews sometimes; after
+    every action the race's invariants hold, and the action log replays to the same state (the races
+    of 5 to 7 seats run with the slow tests; the property tests cover large fields too)."""
     rng = random.Random(1000 + index)
     setup, kinds = random_setup(index, rng)
     setup["options"]["laps"] = 1
