@@ -41,7 +41,7 @@ from rules.hexgrid import Facing, Hex
 from rules.races import Races, catalogue
 from rules.races import actions as act
 from rules.races.state import PHASE_DEEDS, PHASE_MOVE, PHASE_PARTS, PHASE_ROLL
-from rules.races.track import builtin_tracks
+from rules.races.track import Track, builtin_tracks
 from tests.races.conftest import position
 
 TRACKS = sorted(builtin_tracks())
@@ -79,9 +79,8 @@ def _race_positions() -> Iterator[Races]:
             g.apply(rng.choice(g.legal_actions()))
 
 
-def _oil_arrows(g: Races, cell: Hex) -> list[Facing]:
+def _oil_arrows(track: Track, cell: Hex) -> list[Facing]:
     """Arrows an Oil on ``cell`` may have (over no wall, onto the track or into the stream)."""
-    track = g.track
     return [f for f in Facing if not track.wall_between(cell, cell.neighbour(f))
             and (track.on_track(cell.neighbour(f)) or track.is_stream(cell.neighbour(f)))]
 
@@ -105,8 +104,7 @@ def _kart_spec(rng: random.Random, i: int, cell: Hex, teams: bool) -> dict[str, 
 
 def _situation(rng: random.Random, track_name: str) -> Races:
     """A random situation: karts within three cells of each other (the one to act sometimes in a Pit Stop)."""
-    probe = Races.create({"seats": [{}, {}], "options": {"track": track_name}}, 0)
-    track = probe.track
+    track = builtin_tracks()[track_name]
     cells = sorted(track.track_cells)
     centre = rng.choice(cells)
     close = [c for c in cells if c.distance(centre) <= 3]
@@ -123,8 +121,8 @@ def _situation(rng: random.Random, track_name: str) -> Races:
             continue
         if roll < 0.5:
             board[c.label] = "junk"
-        elif roll < 0.7 and _oil_arrows(probe, c):
-            board[c.label] = "oil " + rng.choice(_oil_arrows(probe, c)).name
+        elif roll < 0.7 and _oil_arrows(track, c):
+            board[c.label] = "oil " + rng.choice(_oil_arrows(track, c)).name
         else:
             board[c.label] = rng.choice(["glue", "acid", "spring", "time-bomb"])
     phase = rng.choice([PHASE_DEEDS, PHASE_DEEDS, PHASE_PARTS, PHASE_ROLL, PHASE_MOVE, PHASE_MOVE])
