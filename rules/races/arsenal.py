@@ -20,8 +20,6 @@ Decisions where the rulebook leaves a gap (each also told to players in the rule
 
 from __future__ import annotations
 
-from typing import Any
-
 from rules.contract import IllegalAction
 from rules.races import actions as act
 from rules.races.base import Part
@@ -32,6 +30,7 @@ class Arsenal(Part):
     """The arsenal's front door (game.arsenal): the offers of Phases 1 and 2 and their dispatch."""
 
     def offers(self, kart: Kart, phase: str) -> list[act.Action]:
+        """The deeds (Phase 1) or the parts, fuel and swaps (Phase 2) this kart may play now."""
         if kart.cell is None or not self.g.track.on_track(kart.cell):
             return []
         if phase == PHASE_DEEDS:
@@ -40,7 +39,7 @@ class Arsenal(Part):
             return self.g.garage.actions(kart)
         return []
 
-    def do(self, action: Any) -> bool:
+    def do(self, action: act.Action) -> bool:
         """Carry out an arsenal action; False when the action is not one of the arsenal's."""
         kart = self.g.karts[self.g.turn.seat]
         if isinstance(action, (act.BagMove, act.Flip)):

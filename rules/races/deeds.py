@@ -5,18 +5,12 @@ Rulebook: Phase 1, Junk Tile List; ruling R17.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from rules.contract import IllegalAction
 from rules.hexgrid import Facing, Hex
 from rules.races import actions as act
 from rules.races.base import Part
 from rules.races.state import BoardTile, Kart
 from rules.races.words import a_an, tile_name
-
-if TYPE_CHECKING:
-    pass
-
 
 
 class Deeds(Part):

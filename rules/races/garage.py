@@ -5,8 +5,6 @@ Rulebook: Phase 2, Part Cards, Turbo and Jet Fuel, Team Racing; rulings R10 and 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from rules.contract import IllegalAction, SetupError
 from rules.races import actions as act
 from rules.races import catalogue
@@ -14,9 +12,6 @@ from rules.races.base import Part
 from rules.races.state import PRINTED_BAG, Kart, Tile
 from rules.races.track import PitColour
 from rules.races.words import a_an, counted, either, tile_name
-
-if TYPE_CHECKING:
-    pass
 
 FUEL_TILE = {"white": "turbo-fuel", "red": "jet-fuel"}
 ENGINE_FOR = {"white": "turbo-engine", "red": "jet-engine"}

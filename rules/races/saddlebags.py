@@ -5,17 +5,11 @@ Rulebook: Junk Tile Storage, Saddlebags; rulings R10, R12 and R14.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from rules.contract import IllegalAction
 from rules.races import actions as act
 from rules.races.base import Part
 from rules.races.state import PRINTED_BAG, Choice, Kart, Tile
 from rules.races.words import a_an, counted, tile_name
-
-if TYPE_CHECKING:
-    pass
-
 
 
 class Saddlebags(Part):

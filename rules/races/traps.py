@@ -5,15 +5,10 @@ Rulebook: Moving On Or Over Traps, Junk Tile List; rulings R8, R9, R15 and R16.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from rules.hexgrid import Facing, Hex
 from rules.races import catalogue
 from rules.races.base import Part
 from rules.races.state import PHASE_MOVE, BoardTile, Choice, Kart
-
-if TYPE_CHECKING:
-    pass
 
 TYRES = ("grass-tyres", "mud-tyres")
 

@@ -6,7 +6,6 @@ Rulebook: Magnet, Missile, Bomb, Bomb Catcher, Missile Deflector, Smoke Screen G
 from __future__ import annotations
 
 from collections import deque
-from typing import TYPE_CHECKING
 
 from rules.contract import IllegalAction
 from rules.hexgrid import Facing, Hex
@@ -15,9 +14,6 @@ from rules.races import catalogue
 from rules.races.base import Part
 from rules.races.state import Choice, Kart
 from rules.races.words import a_an
-
-if TYPE_CHECKING:
-    pass
 
 MAGNET_REACH = 10  # cells counted, the target's and the Magnet's included
 
