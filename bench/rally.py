@@ -11,7 +11,7 @@ import statistics
 import time
 
 from bench.registry import Figures, benchmark
-from bot.drivers.base import RandomDriver
+from bot.drivers.base import Driver, RandomDriver
 from bot.drivers.rally import SmartDriver
 from rules.rally import RallyGame
 
@@ -24,10 +24,11 @@ def duel(seed: int) -> tuple[bool, int, float, int]:
     setup = {"seats": [{"name": "Smart"}, {"name": "Random"}] if smart_seat == 0 else
              [{"name": "Random"}, {"name": "Smart"}], "options": {"track": "AB"[seed // 2 % 2]}}
     g = RallyGame.create(setup, seed)
-    drivers = {smart_seat: SmartDriver(seed), 1 - smart_seat: RandomDriver(seed)}
+    drivers: dict[int, Driver] = {smart_seat: SmartDriver(seed), 1 - smart_seat: RandomDriver(seed)}
     thought, decisions = 0.0, 0
     while not g.is_over:
         seat = g.to_act
+        assert seat is not None
         start = time.perf_counter()
         action = drivers[seat].choose(g, seat)
         if seat == smart_seat:

@@ -143,5 +143,5 @@ def parse_syntax(text: str) -> Action | Path:
         raise NotationError("There is no `pass`: a car always has a move, and a car that cannot use its roll "
                             "stays where it is by itself. A car forced to park may `repair` to wait a round.")
     if _CELL.match(verb):
-        return Move(verb) if not rest else parse_syntax("move " + text)  # type: ignore[return-value]
+        return Move(verb) if not rest else parse_syntax("move " + text)
     raise NotationError(f"Unknown action {verb!r}: {EXPECTED}.")

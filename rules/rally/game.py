@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Self
 
+from rules.contract import Action as AnyAction
 from rules.contract import Event, Game, IllegalAction, NotationError, SetupError
 from rules.dice import Dice
 from rules.rally import board as B
@@ -675,7 +676,7 @@ class RallyGame(Game):
 
     # Applying -------------------------------------------------------------------------------------
 
-    def _coerce(self, action: Action | Path | str) -> Action:
+    def _coerce(self, action: AnyAction | str) -> Action:
         if isinstance(action, str):
             return self.parse_action(action)
         if isinstance(action, Path):
@@ -684,7 +685,7 @@ class RallyGame(Game):
             return action
         raise NotationError(f"Not a {self.title} action: {action!r}.")
 
-    def apply(self, action: Action | Path | str) -> list[Event]:
+    def apply(self, action: AnyAction | str) -> list[Event]:
         """Validate ``action`` completely, then play it on a copy and keep the copy; returns the events."""
         act = self._coerce(action)
         self._check(act)

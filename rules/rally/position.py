@@ -11,7 +11,7 @@ Every key is optional::
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from rules.contract import SetupError
 from rules.dice import Dice
@@ -22,12 +22,14 @@ from rules.rally.track import WAITING
 if TYPE_CHECKING:
     from rules.rally.game import RallyGame
 
+G = TypeVar("G", bound="RallyGame")
+
 KNOWN = {"players", "track", "direction", "laps", "cars", "order", "to_act", "round", "phase", "points", "boost",
          "roll", "load", "seed", "ply"}
 CAR_KEYS = {"at", "lap", "lever", "board", "fuel", "stops", "restart", "repair", "parked"}
 
 
-def build(cls: type[RallyGame], position: dict[str, Any]) -> RallyGame:
+def build(cls: type[G], position: dict[str, Any]) -> G:
     from rules.rally.game import MOVE, TURN, Car
 
     if not isinstance(position, dict):

@@ -261,7 +261,9 @@ class _Loader:
             raise TrackError(self.problems)
         return track
 
-    def read_map(self, lines: list[tuple[int, str]]):
+    def read_map(
+        self, lines: list[tuple[int, str]]
+    ) -> tuple[list[Row], int | None, list[ParkingArea], list[tuple[int, int, str, int, str]]]:
         rows: list[Row] = []
         arch: int | None = None
         arch_line = 0
