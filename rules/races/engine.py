@@ -304,12 +304,13 @@ class Races(Game):
         karts = {k.cell: k.seat for k in self.karts if k.cell is not None and self.track.on_track(k.cell)}
         fixed: set[Hex] = set()
         oils: list[tuple[Hex, Hex]] = []
+        traps = self.traps
         for cell, tile in self.board.items():
             if tile.face_down:
                 continue
             if tile.kind == "oil" and tile.arrow is not None:
                 oils.append((cell, cell.neighbour(tile.arrow)))
-            elif self.traps.stops(mover, tile.kind):
+            elif traps.stops(mover, tile.kind):
                 fixed.add(cell)
         return Field.make(self.track, karts, frozenset(self.turn.bumped), frozenset(fixed), tuple(sorted(oils)),
                           self._bump_reach(mover), mover.seat)
