@@ -6,8 +6,10 @@ action leaves the game exactly as it was. After every action the engine moves on
 whatever offers the player nothing (an empty Phase 1, the delivery of Phase 4, passing the dice), so
 the game always rests where a player has something to decide.
 
-The arsenal (traps, weapons, parts, pit stops) plugs in at the hooks marked "hook": entering a cell,
-the end of a move, the dice a kart may roll, how far a bump pushes, and damage.
+Everything beyond racing round the track is in typed parts of the game (``game.bags``, ``game.deeds``,
+``game.weapons``, ``game.garage``, ``game.traps``, ``game.arsenal``; see ``rules/races/base.py``). The
+engine calls them at the places marked "hook": entering a cell, the end of a turn, the dice a kart may
+roll and how far a bump pushes.
 """
 
 from __future__ import annotations
