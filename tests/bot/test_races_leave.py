@@ -57,3 +57,16 @@ def test_r18_destinations_stand_for_the_plain_move() -> None:
     g = _moving(2, board={"K3": "junk"})
     moves = [b.action for b in unit.buttons(g, 0) if b.action.startswith("move")]
     assert moves and not any(m.endswith(" leave") for m in moves)
+
+
+def test_r18_the_terminal_list_names_the_leave_step_apart() -> None:
+    """R18: the terminal's short list shows `step straight leave` beside `step straight`, each once."""
+    from bot.games.races.table import short_list
+
+    g = _moving(3, board={"K3": "junk"})
+    listed = [text for text, _ in short_list(g)]
+    assert len(listed) == len(set(listed)), listed
+    leaving = [t for t in listed if t.startswith("step") and t.endswith(" leave")]
+    assert leaving and all(t.removesuffix(" leave") in listed for t in leaving)
+    for text in leaving:
+        _moving(3, board={"K3": "junk"}).apply(text)

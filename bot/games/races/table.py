@@ -29,7 +29,9 @@ def short_list(game: Any) -> list[tuple[str, str]]:
         if isinstance(a, act.Step):
             word = step_word(game, a)
             cell = a.cell.label if a.cell is not None else ""
-            out.append((f"step {word}", cell) if word else (str(a), ""))
+            tail = f" {act.LEAVE}" if a.leave else ""
+            hint = f"{cell}, leaving the junk tile there" if a.leave else cell
+            out.append((f"step {word}{tail}", hint) if word else (str(a), ""))
     ahead = ahead_of(game)
     moves = sorted(((ahead(m.cells), m) for m in destinations(game, acts).values() if len(m.cells) > 1),
                    key=lambda vm: vm[0], reverse=True)
