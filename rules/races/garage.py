@@ -185,7 +185,9 @@ class Garage(Part):
             if not self.g.bags.with_room(taker):
                 raise IllegalAction(f"{self.g.who(taker.seat)}'s saddlebags are full.")
             self.g.bags.take(giver, swap.tile)
-            self.g.emit("swap", f"{self.g.who(giver.seat)} passes a tile to {self.g.who(taker.seat)}.", kart.seat)
+            # R12: the tile's kind is told to the receiving team mate alone (the giver named it).
+            self.g.emit("swap", f"{self.g.who(giver.seat)} passes a tile to {self.g.who(taker.seat)}.", taker.seat,
+                        secret=f"You received {a_an(tile_name(swap.tile))} tile from {self.g.who(giver.seat)}.")
             self.g.bags.store(taker, swap.tile, f"from {giver.colour}")
             return
         loc = swap.part_location

@@ -778,6 +778,17 @@ def test_team_mates_swap_tiles_when_adjacent() -> None:
         g.apply("swap green take oil")
 
 
+def test_r12_a_tile_given_to_a_team_mate_is_named_to_them_alone() -> None:
+    """R12 / Team Racing: the receiving team mate learns the tile's kind privately; the public sees a tile."""
+    g = team({"bags": {"7": ["oil"]}}, {"cell": "K4", "bags": {"7": ["glue"]}}, phase="parts")
+    blue = g.seat_by_colour("blue")
+    g.apply("swap blue give oil")
+    swap = next(e for e in g.last_events if e.kind == "swap")
+    assert swap.seat == blue and swap.secret is not None and "oil" in swap.secret
+    public = swap.for_viewer(None)
+    assert public is not None and "oil" not in public.text and public.secret is None
+
+
 def test_team_swaps_need_adjacent_karts() -> None:
     g = team({"bags": {"7": ["oil", "turbo-fuel"]}, "parts": {"6": "turbo-engine"}}, {"cell": "N3"}, phase="parts")
     with pytest.raises(IllegalAction, match="next to each other"):
