@@ -1,4 +1,4 @@
-"""Pictures of Schrottplatz Rally: the lane track with its cars and status strip, and a car board."""
+"""Pictures of Schrottplatz Rally: the lane track with its cars and status strip, a car board, a replay GIF."""
 
 from render.rally.board import car_board_png
 from render.rally.picture import CAR_COLOURS, picture, rally_image, rally_png

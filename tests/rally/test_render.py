@@ -78,3 +78,20 @@ def test_anticlockwise_and_six_cars_on_track_b():
                           "options": {"track": "B", "direction": "anticlockwise"}}, 2)
     img = decode(rally_png(g.view(None)))
     assert img.width > 1400 and img.height >= 760
+
+
+def test_replay_gif_has_a_frame_per_move():
+    from render.rally.replay import replay_gif, replay_views
+
+    setup = {"seats": [{"name": "A"}, {"name": "B"}], "options": {"laps": 1}}
+    g = RallyGame.create(setup, 3)
+    log = []
+    for _ in range(12):
+        action = str(g.legal_actions()[0])
+        g.apply(action)
+        log.append(action)
+    views = replay_views(setup, 3, log)
+    moves = sum(1 for a in log if a.startswith(("move", "park")))
+    assert len(views) == 1 + moves
+    gif = Image.open(io.BytesIO(replay_gif(views)))
+    assert gif.format == "GIF" and gif.n_frames == len(views)
