@@ -24,7 +24,7 @@ def imported_modules(path: Path) -> set[str]:
 
 
 @pytest.mark.parametrize(("package", "forbidden"), [("bench", "tests"), ("tests", "bench")])
-def test_neither_bench_nor_tests_imports_the_other(package, forbidden):
+def test_neither_bench_nor_tests_imports_the_other(package: str, forbidden: str) -> None:
     offenders = sorted(f"{path.relative_to(ROOT)} imports {module}"
                        for path in (ROOT / package).rglob("*.py")
                        for module in imported_modules(path)
@@ -32,7 +32,7 @@ def test_neither_bench_nor_tests_imports_the_other(package, forbidden):
     assert offenders == []
 
 
-def test_the_scan_sees_an_import_inside_a_function(tmp_path):
+def test_the_scan_sees_an_import_inside_a_function(tmp_path: Path) -> None:
     source = tmp_path / "sample.py"
     source.write_text("def f():\n    from tests.render import ring\n    import bench.registry\n")
     assert imported_modules(source) == {"tests.render", "bench.registry"}

@@ -53,7 +53,7 @@ def play(game: PiecepackGame, shadow: PiecepackGame, data: st.DataObject) -> lis
 
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32 - 1), players=st.integers(2, 4), data=st.data())
-def test_random_play_keeps_every_invariant(seed, players, data):
+def test_random_play_keeps_every_invariant(seed: int, players: int, data: st.DataObject) -> None:
     setup = {"seats": [{"name": f"Player {i + 1}"} for i in range(players)], "options": {}}
     game = PiecepackGame.create(setup, seed)
     log = play(game, PiecepackGame.create(setup, seed), data)
@@ -62,17 +62,17 @@ def test_random_play_keeps_every_invariant(seed, players, data):
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(players=st.integers(2, 4), data=st.data())
-def test_random_positions_keep_every_invariant(players, data):
+def test_random_positions_keep_every_invariant(players: int, data: st.DataObject) -> None:
     """Start from mid-game situations (clean pawns, a carrier, the good stuff in play) so steals,
     returns and wins come up often."""
     suits = SUITS[:players]
     corners = CORNERS_BY_PLAYERS[players]
     squares = data.draw(st.permutations([s for s in SQUARES if s not in corners]), label="squares")
-    pawns = {}
+    pawns: dict[str, str] = {}
     for seat, suit in enumerate(suits):
         pawns[suit] = corners[seat] if data.draw(st.integers(0, 3)) == 0 else squares[seat]
     holders = data.draw(st.lists(st.sampled_from(suits), min_size=1, max_size=players, unique=True), label="dirty")
-    trash = {suit: [] for suit in suits}
+    trash: dict[str, list[str]] = {suit: [] for suit in suits}
     for seat in range(players):
         for letter in TRASH_LETTERS:
             trash[data.draw(st.sampled_from(holders))].append(SUIT_CODES[seat] + letter)
@@ -90,7 +90,7 @@ def test_random_positions_keep_every_invariant(players, data):
     play(game, shadow, data)
 
 
-def test_the_checker_sees_shared_squares_lost_trash_and_a_carrier_with_trash():
+def test_the_checker_sees_shared_squares_lost_trash_and_a_carrier_with_trash() -> None:
     """Each invariant the checker states can fail: two pawns on one square, a trash piece gone from the
     box, the carrier of the good stuff holding trash (§4.C), a pawn on another's corner (P4)."""
     assert problems(pos()) == []

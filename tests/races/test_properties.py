@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -22,11 +24,12 @@ CREW = sorted(catalogue.crew())
 
 
 @st.composite
-def races(draw):
+def races(draw: st.DrawFn) -> tuple[dict[str, Any], int]:
     track = draw(st.sampled_from(TRACKS))
     seats = draw(st.integers(2, 8))
     teams = seats in (4, 6, 8) and draw(st.booleans())
-    seat_list = [{"name": f"P{i}", **({"team": i % 2} if teams else {})} for i in range(seats)]
+    seat_list: list[dict[str, Any]] = [{"name": f"P{i}", **({"team": i % 2} if teams else {})}
+                                       for i in range(seats)]
     if teams and seats == 8 and draw(st.booleans()):
         seat_list = [{"name": f"P{i}", "team": i % 4} for i in range(seats)]
     crew = draw(st.booleans())
@@ -41,7 +44,8 @@ def races(draw):
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(races(), st.lists(st.integers(0, 10_000), min_size=20, max_size=160), st.integers(0, 2**32))
-def test_random_legal_play_keeps_every_invariant(game_setup, picks, noise_seed):
+def test_random_legal_play_keeps_every_invariant(game_setup: tuple[dict[str, Any], int], picks: list[int],
+                                                  noise_seed: int) -> None:
     """After every listed action and every refused bit of noise the invariants hold; a refusal changes
     nothing, and the action log replays to the same state."""
     setup, seed = game_setup
@@ -67,7 +71,7 @@ def test_random_legal_play_keeps_every_invariant(game_setup, picks, noise_seed):
     assert replay_problems(g, setup, seed, log) == []
 
 
-def test_seeded_team_and_crew_races_play_every_kind_of_action_and_keep_the_box_whole():
+def test_seeded_team_and_crew_races_play_every_kind_of_action_and_keep_the_box_whole() -> None:
     """The whole arsenal in play: deeds, purchases, refuels, swaps, bag moves and choices all happen,
     and after every action the box's supplies are all accounted for and no view leaks a secret."""
     seen: Counter[str] = Counter()
@@ -92,13 +96,14 @@ def test_seeded_team_and_crew_races_play_every_kind_of_action_and_keep_the_box_w
         assert seen[verb], f"no {verb!r} was played"
 
 
-def test_the_box_holds_what_the_rulebook_lists():
+def test_the_box_holds_what_the_rulebook_lists() -> None:
     """Rulebook, Contents of Box: 100 junk tiles, 80 part cards, 80 bottle tops, 48 flags, 5 white and
     7 red dice; the invariant checker counts against these."""
     assert full_box() == {"junk": 100, "parts": 80, "bottle_tops": 80, "flags": 48, "white": 5, "red": 7}
 
 
-def test_the_checker_sees_a_lost_tile_two_karts_on_one_cell_and_a_leaked_face_down_tile(monkeypatch):
+def test_the_checker_sees_a_lost_tile_two_karts_on_one_cell_and_a_leaked_face_down_tile(
+        monkeypatch: pytest.MonkeyPatch) -> None:
     """Each invariant the checker states can fail: a tile gone from the box, two karts on one cell
     (rulebook, Bumping Other Karts When Moving), and a view showing a face-down tile's kind (R12)."""
 
@@ -115,7 +120,7 @@ def test_the_checker_sees_a_lost_tile_two_karts_on_one_cell_and_a_leaked_face_do
     g = game()
     honest = g.view
 
-    def leaky(seat: int | None) -> dict:
+    def leaky(seat: int | None) -> dict[str, Any]:
         out = honest(seat)
         out["board"] = {**out["board"], "K3": {"kind": "oil", "face_down": True}}
         return out
@@ -124,11 +129,11 @@ def test_the_checker_sees_a_lost_tile_two_karts_on_one_cell_and_a_leaked_face_do
     assert any("face-down tile on K3" in p for p in view_leaks(g, None))
 
 
-def test_the_checker_sees_a_refusal_that_changes_the_game(monkeypatch):
+def test_the_checker_sees_a_refusal_that_changes_the_game(monkeypatch: pytest.MonkeyPatch) -> None:
     """A refused action must change nothing: a refusal that moved a kart first is reported."""
     g = position([{"colour": "red", "cell": "J3", "facing": "SE"}, FAR])
 
-    def careless(text: str) -> list:
+    def careless(text: str) -> list[Any]:
         g.karts[0].flags += 1
         raise IllegalAction("no")
 
