@@ -15,12 +15,20 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from rules.contract import NotationError
 from rules.rally.board import RANGES
+from rules.rally.texts import say
 
-EXPECTED = ("expected `roll green|yellow|red [boost]`, `move <cell>` (such as `move 14b`), "
-            "`park <spot> [items]` (such as `park E18.1 e3` or `park pit.2 b3 e5`) or `repair`")
+
+class BadNotation(NotationError):
+    """Text that is not an action, with its catalogue id and parameters (see :mod:`rules.rally.texts`)."""
+
+    def __init__(self, msg: str, **params: Any) -> None:
+        self.msg, self.params = msg, params
+        super().__init__(say(msg, "en", **params))
+
 
 _CELL = re.compile(r"^(\d{1,2}[abc]|pit|stop)$")
 _SPOT = re.compile(r"^([fembFEMB]\d{1,2}|pit)\.(\d)$")
@@ -98,50 +106,45 @@ def normalise_spot(text: str) -> str:
 def parse_syntax(text: str) -> Action | Path:
     """Parse notation without looking at a game; raises :class:`NotationError` saying what was expected."""
     if not isinstance(text, str):
-        raise NotationError(f"Notation must be text, not {type(text).__name__}: {EXPECTED}.")
+        raise BadNotation("n_not_text", kind=type(text).__name__)
     words = [w for w in re.split(r"[\s,]+|-(?=\d|pit|stop)", text.strip().lower()) if w]
     if not words:
-        raise NotationError(f"Empty action: {EXPECTED}.")
+        raise BadNotation("n_empty")
     verb, rest = words[0], words[1:]
     if verb in ("roll", "r"):
         boost = False
         if rest and rest[-1] in ("boost", "b", "+", "booster"):
             boost, rest = True, rest[:-1]
         if len(rest) != 1 or rest[0] not in _RANGE_WORDS:
-            raise NotationError("`roll` needs the lever's range: `roll green`, `roll yellow` or `roll red`, "
-                                "and `boost` after it to spend a fuel can on the booster.")
+            raise BadNotation("n_roll_range")
         return Roll(_RANGE_WORDS[rest[0]], boost)
     if verb in ("move", "m", "drive"):
         if not rest:
-            raise NotationError("`move` needs a cell after it, such as `move 14b`, `move pit` or `move stop`.")
+            raise BadNotation("n_move_cell")
         if _SPOT.match(rest[-1]):
-            raise NotationError("To drive into a parking spot write `park <spot>`, such as `park F7.1`.")
+            raise BadNotation("n_use_park")
         for cell in rest:
             if not _CELL.match(cell):
-                raise NotationError(f"{cell!r} is not a cell: track cells are a row number and a lane a–c "
-                                    "(`14b`); the pit lane has `pit` (its waiting cell) and `stop`.")
+                raise BadNotation("n_not_cell", cell=cell)
         return Move(rest[0]) if len(rest) == 1 else Path(tuple(rest))
     if verb in ("park", "p"):
         if not rest or not _SPOT.match(rest[0]):
-            raise NotationError("`park` needs a spot such as `park F7.1` or `park pit.2`, then what to place "
-                                "where (`e3`: an engine part on gear 3; `m`, `b`, `e` with gears 1–6).")
+            raise BadNotation("n_park_spot")
         items = []
         for word in rest[1:]:
             m = _ITEM.match(word)
             if not m:
-                raise NotationError(f"{word!r} is not a placement: write a letter and a gear, such as `e3` "
-                                    "(m mechanic, b body part, e engine part; gears 1–6).")
+                raise BadNotation("n_not_placement", word=word)
             items.append((m.group(1), int(m.group(2))))
         return Park(normalise_spot(rest[0]), sort_items(items))
     if verb == "repair":
         if rest:
-            raise NotationError("`repair` takes nothing after it.")
+            raise BadNotation("n_repair_alone")
         return Repair()
     if verb in RANGES or verb in _RANGE_WORDS:
-        raise NotationError(f"Shifting and rolling are one action: `roll {_RANGE_WORDS[verb]}`.")
+        raise BadNotation("n_one_action", range=_RANGE_WORDS[verb])
     if verb in ("pass", "wait"):
-        raise NotationError("There is no `pass`: a car always has a move, and a car that cannot use its roll "
-                            "stays where it is by itself. A car forced to park may `repair` to wait a round.")
+        raise BadNotation("n_no_pass")
     if _CELL.match(verb):
         return Move(verb) if not rest else parse_syntax("move " + text)
-    raise NotationError(f"Unknown action {verb!r}: {EXPECTED}.")
+    raise BadNotation("n_unknown", verb=verb)

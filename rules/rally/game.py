@@ -16,10 +16,10 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Self
 
 from rules.contract import Action as AnyAction
-from rules.contract import Event, Game, IllegalAction, NotationError, SetupError
+from rules.contract import Event, Game, IllegalAction, SetupError
 from rules.dice import Dice
 from rules.rally import board as B
-from rules.rally.actions import Action, Move, Park, Path, Repair, Roll, parse_syntax
+from rules.rally.actions import Action, BadNotation, Move, Park, Path, Repair, Roll, parse_syntax
 from rules.rally.texts import COLOUR_KEYS, say
 from rules.rally.track import STOP, WAITING, Course, Track, find_track
 from rules.registry import register
@@ -640,7 +640,7 @@ class RallyGame(Game):
                     raise Refusal("repair_nothing", legal=self.describe_legal())
                 return
             if act.range not in B.RANGES:
-                raise NotationError(f"{act.range!r} is not a rev range: green, yellow or red.")
+                raise BadNotation("n_bad_range", range=act.range)
             if act.boost and car.fuel <= 0:
                 raise Refusal("no_fuel", legal=self.describe_legal())
             if act.range not in self.allowed_ranges(self.turn):
@@ -683,7 +683,7 @@ class RallyGame(Game):
             return self._resolve_path(action)
         if isinstance(action, Roll | Move | Park | Repair):
             return action
-        raise NotationError(f"Not a {self.title} action: {action!r}.")
+        raise BadNotation("n_not_action", action=repr(action))
 
     def apply(self, action: AnyAction | str) -> list[Event]:
         """Validate ``action`` completely, then play it on a copy and keep the copy; returns the events."""

@@ -1,8 +1,9 @@
 """Every player-facing text of Schrottplatz Rally, in English and German, keyed by message id.
 
-Events carry their message id and parameters in ``data["msg"]`` and ``data["params"]``, and refusals
-(:class:`rules.rally.game.Refusal`) in ``msg`` and ``params``, so a front end can say them again in the
-player's language with :func:`say`. Both languages use the same placeholders. Parameters that name
+Events carry their message id and parameters in ``data["msg"]`` and ``data["params"]``; refusals
+(:class:`rules.rally.game.Refusal`) and notation errors (:class:`rules.rally.actions.BadNotation`) carry
+them in ``msg`` and ``params``, so a front end can say them again in the player's language with
+:func:`say`. Both languages use the same placeholders. Parameters that name
 something the catalogue knows (a car colour, a rev range, a service, a part) are translated on the way:
 ``car`` with ``name`` becomes ``who`` ("Red (Ann)", "Rot (Ann)"); ``range``, ``limit``, ``lever``,
 ``service`` and ``item`` are looked up in :data:`WORDS`.
@@ -34,6 +35,11 @@ WORDS: dict[str, dict[str, str]] = {
         "item.mechanic": "Mechaniker",
     },
 }
+
+_EXPECTED_EN = ("expected `roll green|yellow|red [boost]`, `move <cell>` (such as `move 14b`), `park <spot> "
+                "[items]` (such as `park E18.1 e3` or `park pit.2 b3 e5`) or `repair`")
+_EXPECTED_DE = ("erwartet wird `roll green|yellow|red [boost]`, `move <Feld>` (etwa `move 14b`), `park <Platz> "
+                "[Teile]` (etwa `park E18.1 e3` oder `park pit.2 b3 e5`) oder `repair`")
 
 MESSAGES: dict[str, dict[str, str]] = {
     # names
@@ -124,6 +130,43 @@ MESSAGES: dict[str, dict[str, str]] = {
                       "de": "Auf {spot} kannst du {items} nicht so platzieren. Zum Beispiel: {legal}."},
     "bad_path": {"en": "The path {path} is not a legal way to {cell}; one is {best}.",
                  "de": "Der Weg {path} führt so nicht nach {cell}; möglich ist {best}."},
+    # notation errors
+    "n_not_text": {"en": "Notation must be text, not {kind}: " + _EXPECTED_EN + ".",
+                   "de": "Eine Aktion ist Text, nicht {kind}: " + _EXPECTED_DE + "."},
+    "n_empty": {"en": "Empty action: " + _EXPECTED_EN + ".", "de": "Leere Aktion: " + _EXPECTED_DE + "."},
+    "n_unknown": {"en": "Unknown action {verb!r}: " + _EXPECTED_EN + ".",
+                  "de": "Unbekannte Aktion {verb!r}: " + _EXPECTED_DE + "."},
+    "n_roll_range": {"en": "`roll` needs the lever's range: `roll green`, `roll yellow` or `roll red`, and `boost` "
+                           "after it to spend a fuel can on the booster.",
+                     "de": "`roll` braucht den Bereich des Hebels: `roll green`, `roll yellow` oder `roll red`, und "
+                           "`boost` dahinter, um einen Benzinkanister für den Booster zu opfern."},
+    "n_move_cell": {"en": "`move` needs a cell after it, such as `move 14b`, `move pit` or `move stop`.",
+                    "de": "`move` braucht ein Feld dahinter, etwa `move 14b`, `move pit` oder `move stop`."},
+    "n_use_park": {"en": "To drive into a parking spot write `park <spot>`, such as `park F7.1`.",
+                   "de": "Auf einen Parkplatz fährst du mit `park <Platz>`, etwa `park F7.1`."},
+    "n_not_cell": {"en": "{cell!r} is not a cell: track cells are a row number and a lane a–c (`14b`); the pit "
+                         "lane has `pit` (its waiting cell) and `stop`.",
+                   "de": "{cell!r} ist kein Feld: Streckenfelder sind Reihe und Spur a–c (`14b`); die Boxengasse "
+                         "hat `pit` (ihr Wartefeld) und `stop`."},
+    "n_park_spot": {"en": "`park` needs a spot such as `park F7.1` or `park pit.2`, then what to place where (`e3`: "
+                          "an engine part on gear 3; `m`, `b`, `e` with gears 1–6).",
+                    "de": "`park` braucht einen Platz wie `park F7.1` oder `park pit.2`, dann was wohin kommt (`e3`: "
+                          "ein Motorteil auf Gang 3; `m`, `b`, `e` mit Gang 1–6)."},
+    "n_not_placement": {"en": "{word!r} is not a placement: write a letter and a gear, such as `e3` (m mechanic, b "
+                              "body part, e engine part; gears 1–6).",
+                        "de": "{word!r} ist keine Platzierung: Buchstabe und Gang, etwa `e3` (m Mechaniker, b "
+                              "Karosserieteil, e Motorteil; Gänge 1–6)."},
+    "n_repair_alone": {"en": "`repair` takes nothing after it.", "de": "Hinter `repair` steht nichts."},
+    "n_one_action": {"en": "Shifting and rolling are one action: `roll {range}`.",
+                     "de": "Schalten und Würfeln sind eine Aktion: `roll {range}`."},
+    "n_no_pass": {"en": "There is no `pass`: a car always has a move, and a car that cannot use its roll stays "
+                        "where it is by itself. A car forced to park may `repair` to wait a round.",
+                  "de": "Es gibt kein `pass`: ein Auto hat immer einen Zug, und wer seinen Wurf nicht nutzen kann, "
+                        "bleibt von selbst stehen. Ein abgestelltes Auto darf mit `repair` eine Runde warten."},
+    "n_bad_range": {"en": "{range!r} is not a rev range: green, yellow or red.",
+                    "de": "{range!r} ist kein Drehzahlbereich: green, yellow oder red."},
+    "n_not_action": {"en": "Not a Schrottplatz Rally action: {action}.",
+                     "de": "Keine Aktion von Schrottplatz Rally: {action}."},
 }
 
 _TRANSLATED = {"range", "limit", "lever", "service"}
@@ -146,7 +189,7 @@ def say(msg: str, lang: str = "en", **params: Any) -> str:
     if "other" in values:
         values["other"] = word(values["other"], lang)
     for key in _TRANSLATED:
-        if key in values and isinstance(values[key], str):
+        if key in values and isinstance(values[key], str) and not msg.startswith("n_"):
             values[key] = word(f"range.{values[key]}", lang) if f"range.{values[key]}" in WORDS[lang] \
                 else word(values[key], lang)
     if "item" in values:

@@ -46,3 +46,13 @@ def test_colours_ranges_and_parts_are_translated():
     assert say("shift", "en", car="red", name="Red", range="red") == "Red shifts to red."
     assert say("lose", "de", car="blue", name="Bo", item="engine", gear=5) == \
         "Blau (Bo) verliert ein(en) Motorteil von Gang 5."
+
+
+def test_a_notation_error_in_german():
+    from rules import NotationError
+    from rules.rally import parse_syntax
+
+    with pytest.raises(NotationError) as info:
+        parse_syntax("move 14d")
+    error = info.value
+    assert say(error.msg, "de", **error.params).startswith("'14d' ist kein Feld")  # type: ignore[attr-defined]
