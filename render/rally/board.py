@@ -15,7 +15,8 @@ from PIL import Image, ImageDraw
 
 from render.common import Colour, Point, build_palette, draw_polygon, draw_text, encode_png, font, lighter
 from render.rally.picture import BLACK, CAR_COLOURS, LEVER, PANEL, PANEL_MUTED, PANEL_TEXT, WHITE, flat_car
-from rules.rally.board import GEARS, RANGE_GEARS, RANGES, TOTALS
+from rules.rally.board import RANGE_GEARS, RANGES, TOTALS
+from rules.rally.texts import say
 
 WIDTH, HEIGHT = 900, 430
 BODY: Colour = (246, 246, 246)
@@ -68,15 +69,15 @@ def _fuel_can(d: ImageDraw.ImageDraw, c: Point, h: float, full: bool) -> None:
         d.line([(x + w * 0.3, y - h * 0.1), (x - w * 0.3, y + h * 0.35)], fill=WHITE, width=2)
 
 
-def car_board_image(view: dict[str, Any], seat: int) -> Image.Image:
+def car_board_image(view: dict[str, Any], seat: int, lang: str = "en") -> Image.Image:
     s = view["seats"][seat]
     colour = CAR_COLOURS[s["colour"]]
     img = Image.new("RGB", (WIDTH, HEIGHT), PANEL)
     d = ImageDraw.Draw(img)
     flat_car(d, (30, 30), colour, seat + 1, 16)
-    draw_text(d, (56, 30), f"{s['name']} · car board", font(22, bold=True), PANEL_TEXT, anchor="lm")
-    status = "repair due" if s["repair"] == 1 else "may repair gear 2" if s["repair"] == 2 else \
-        "starts on green" if s["restart"] else ""
+    draw_text(d, (56, 30), say("p_board", lang, name=s["name"]), font(22, bold=True), PANEL_TEXT, anchor="lm")
+    status = say("p_repair_due", lang) if s["repair"] == 1 else say("p_repair_two", lang) if s["repair"] == 2 \
+        else say("p_starts_green", lang) if s["restart"] else ""
     if status:
         draw_text(d, (WIDTH - 20, 30), status, font(15, bold=True), CROSS, anchor="rm")
     # the lever
@@ -88,22 +89,24 @@ def car_board_image(view: dict[str, Any], seat: int) -> Image.Image:
     knob_y = top + (2 - RANGES.index(s["lever"])) * seg + seg / 2
     d.line([(lx, knob_y), (lx + 34, knob_y)], fill=BLACK, width=5)
     d.ellipse([lx + 24, knob_y - 14, lx + 52, knob_y + 14], fill=LEVER[s["lever"]], outline=BLACK, width=3)
-    draw_text(d, (lx, top + 3 * seg + 26), "lever", font(13), PANEL_MUTED)
+    draw_text(d, (lx, top + 3 * seg + 26), say("p_lever", lang), font(13), PANEL_MUTED)
     # gears: a column per range, lower gear at the bottom
     gx0, col_w, card_h = 120, 170, 140
     for i, r in enumerate(RANGES):
         x0 = gx0 + i * col_w
-        draw_text(d, (x0 + col_w / 2 - 6, 64), r.upper(), font(15, bold=True), LEVER[r] if r != "yellow" else
-                  (170, 140, 0))
+        heading_colour = LEVER[r] if r != "yellow" else (170, 140, 0)
+        draw_text(d, (x0 + col_w / 2 - 6, 64), say("p_range", lang, range=r).upper(), font(15, bold=True),
+                  heading_colour)
         for k, gear in enumerate(reversed(RANGE_GEARS[r])):
             y0 = 80 + k * (card_h + 12)
             contents = s["gears"][gear - 1]
             works = gear in s["working"]
             d.rounded_rectangle([x0, y0, x0 + col_w - 12, y0 + card_h], radius=12, fill=CARD,
                                 outline=LEVER[r], width=4 if works else 2)
-            draw_text(d, (x0 + 14, y0 + 20), f"gear {gear}", font(17, bold=True), PANEL_TEXT, anchor="lm")
+            draw_text(d, (x0 + 14, y0 + 20), say("p_gear", lang, gear=gear), font(17, bold=True), PANEL_TEXT,
+                      anchor="lm")
             faces = "1–3" if gear % 2 else "4–6"
-            draw_text(d, (x0 + 14, y0 + 42), f"die {faces} · {gear} cell{'s' if gear > 1 else ''}", font(12),
+            draw_text(d, (x0 + 14, y0 + 42), say("p_gear_die", lang, faces=faces, gear=gear), font(12),
                       PANEL_MUTED, anchor="lm")
             mark = (x0 + col_w - 34, y0 + 22)
             if works:
@@ -120,16 +123,17 @@ def car_board_image(view: dict[str, Any], seat: int) -> Image.Image:
                     _slot(d, c, 17, letter)
     # fuel, counters, reserve
     rx = gx0 + 3 * col_w + 10
-    draw_text(d, (rx, 64), "FUEL", font(15, bold=True), PANEL_TEXT, anchor="lm")
+    draw_text(d, (rx, 64), say("p_fuel", lang), font(15, bold=True), PANEL_TEXT, anchor="lm")
     for k in range(TOTALS["fuel"]):
         _fuel_can(d, (rx + 22 + k * 40, 104), 44, k < s["fuel"])
-    draw_text(d, (rx, 152), "COUNTERS", font(15, bold=True), PANEL_TEXT, anchor="lm")
+    draw_text(d, (rx, 152), say("p_counters", lang), font(15, bold=True), PANEL_TEXT, anchor="lm")
     laps = max(0, min(s["lap"], view["laps"]))
-    for k, (label, value) in enumerate((("stops", str(s["stops"])), ("lap", f"{laps}/{view['laps']}"))):
+    counters = (say("p_stops", lang, value=s["stops"]), say("p_lap_counter", lang, value=f"{laps}/{view['laps']}"))
+    for k, label in enumerate(counters):
         y = 184 + k * 34
         _mechanic(d, (rx + 14, y), 12, colour)
-        draw_text(d, (rx + 34, y), f"{label} {value}", font(17, bold=True), PANEL_TEXT, anchor="lm")
-    draw_text(d, (rx, 262), "RESERVE", font(15, bold=True), PANEL_TEXT, anchor="lm")
+        draw_text(d, (rx + 34, y), label, font(17, bold=True), PANEL_TEXT, anchor="lm")
+    draw_text(d, (rx, 262), say("p_reserve", lang), font(15, bold=True), PANEL_TEXT, anchor="lm")
     reserve = s["reserve"]
     items = (("M", "mechanic"), ("B", "body"), ("E", "engine"))
     for k, (letter, key) in enumerate(items):
@@ -138,13 +142,12 @@ def car_board_image(view: dict[str, Any], seat: int) -> Image.Image:
         draw_text(d, (rx + 40, y), f"× {reserve[key]}", font(17, bold=True), PANEL_TEXT, anchor="lm")
     _fuel_can(d, (rx + 150, 296), 30, True)
     draw_text(d, (rx + 170, 296), f"× {reserve['fuel']}", font(17, bold=True), PANEL_TEXT, anchor="lm")
-    _ = GEARS
     return img
 
 
-def car_board_png(view: dict[str, Any], seat: int) -> bytes:
-    """PNG bytes of the car board of ``seat`` in ``view`` (from ``RallyGame.view``)."""
-    img = car_board_image(view, seat)
+def car_board_png(view: dict[str, Any], seat: int, lang: str = "en") -> bytes:
+    """PNG bytes of the car board of ``seat`` in ``view`` (from ``RallyGame.view``), labelled in ``lang``."""
+    img = car_board_image(view, seat, lang)
     extra = [PANEL, PANEL_TEXT, PANEL_MUTED, BLACK, WHITE, BODY, ENGINE, EMPTY, TICK, CROSS, CARD,
              *LEVER.values(), *CAR_COLOURS.values()]
     return encode_png(img, palette=build_palette(img, extra, colors=64))

@@ -43,6 +43,7 @@ from render.common import (
     thick_line,
 )
 from render.rally.layout import GAP, LANE, SPOT_D, TrackLayout, centre, layout_for
+from rules.rally.texts import say
 from rules.rally.track import STOP, WAITING, Track, find_track
 
 CAR_COLOURS: dict[str, Colour] = {
@@ -370,15 +371,16 @@ def place_point(lay: TrackLayout, track: Track, clockwise: bool, where: str, ind
 # The picture ---------------------------------------------------------------------------------------
 
 
-def rally_png(view: dict[str, Any], events: Sequence[Any] | None = None) -> bytes:
-    """PNG bytes of the track and status strip for ``view`` (from ``RallyGame.view``)."""
+def rally_png(view: dict[str, Any], events: Sequence[Any] | None = None, lang: str = "en") -> bytes:
+    """PNG bytes of the track and status strip for ``view`` (from ``RallyGame.view``); the strip speaks
+    ``lang`` ("en" or "de")."""
     key = (view["track"], view["direction"] == "clockwise", len(view["seats"]))
     with _LOCK:
         palette = _palette(*key)
-    return encode_png(rally_image(view), palette=palette)
+    return encode_png(rally_image(view, lang), palette=palette)
 
 
-def rally_image(view: dict[str, Any]) -> Image.Image:
+def rally_image(view: dict[str, Any], lang: str = "en") -> Image.Image:
     """The picture as a Pillow image (RGB)."""
     clockwise = view["direction"] == "clockwise"
     track = find_track(view["track"])
@@ -415,35 +417,36 @@ def rally_image(view: dict[str, Any]) -> Image.Image:
                 draw_text(d, p, cell.split(".")[1], font(12, bold=True), ink_on(colour))
             else:
                 draw_text(d, (p[0], p[1] - 19), cell, font(12, bold=True), WHITE, stroke=BLACK, stroke_width=3)
-    _draw_panel(d, lay.width, img.height, view)
+    _draw_panel(d, lay.width, img.height, view, lang)
     return img
 
 
-def _status(view: dict[str, Any]) -> str:
+def _status(view: dict[str, Any], lang: str) -> str:
     seats = view["seats"]
     if view.get("winner") is not None:
-        return f"{seats[view['winner']]['name']} wins!"
+        return say("p_wins", lang, name=seats[view["winner"]]["name"])
     who = seats[view["turn"]]["name"]
     if view["phase"] == "move":
-        return f"{who}: drive {view['points']}" + (" (booster next)" if view.get("boost") == "pending" else "")
+        msg = "p_drive_boost" if view.get("boost") == "pending" else "p_drive"
+        return say(msg, lang, name=who, points=view["points"])
     if seats[view["turn"]]["repair"] == 1:
-        return f"{who}: repair or roll"
-    return f"{who}: shift and roll"
+        return say("p_repair", lang, name=who)
+    return say("p_roll", lang, name=who)
 
 
-def _draw_panel(d: ImageDraw.ImageDraw, x0: float, height: int, view: dict[str, Any]) -> None:
+def _draw_panel(d: ImageDraw.ImageDraw, x0: float, height: int, view: dict[str, Any], lang: str) -> None:
     x = x0 + 20
     w = PANEL_W - 40
     seats = view["seats"]
     y = 18.0
     draw_text(d, (x, y), "SCHROTTPLATZ RALLY", font(22, bold=True), PANEL_TEXT, anchor="lt")
     y += 32
-    draw_text(d, (x, y), f"Round {view['round']} · {view['laps']} laps · {view['direction']}", font(14),
-              PANEL_MUTED, anchor="lt")
+    header = say("p_header", lang, round=view["round"], laps=view["laps"], direction=view["direction"])
+    draw_text(d, (x, y), header, font(14), PANEL_MUTED, anchor="lt")
     y += 28
     actor = view["winner"] if view.get("winner") is not None else view["turn"]
     flat_car(d, (x + 14, y + 14), colour_of(seats[actor]["colour"]), actor + 1, 14)
-    status = _status(view)
+    status = _status(view, lang)
     size = 19
     while size > 11 and d.textlength(status, font=font(size, bold=True)) > w - 90:
         size -= 1
@@ -451,8 +454,8 @@ def _draw_panel(d: ImageDraw.ImageDraw, x0: float, height: int, view: dict[str, 
     draw_die(d, (x + w - 22, y + 14), 40, view.get("roll"))
     y += 50
     # the turn-order bar and the parking bar
-    draw_text(d, (x, y), "TURN ORDER", font(12, bold=True), PANEL_MUTED, anchor="lt")
-    draw_text(d, (x + w * 0.62, y), "PARKING BAR", font(12, bold=True), PANEL_MUTED, anchor="lt")
+    draw_text(d, (x, y), say("p_order", lang), font(12, bold=True), PANEL_MUTED, anchor="lt")
+    draw_text(d, (x + w * 0.62, y), say("p_parking", lang), font(12, bold=True), PANEL_MUTED, anchor="lt")
     y += 18
     bar_h = 38
     d.rounded_rectangle([x, y, x + w * 0.6 - 6, y + bar_h], radius=8, fill=(226, 220, 206))
@@ -486,7 +489,7 @@ def _draw_panel(d: ImageDraw.ImageDraw, x0: float, height: int, view: dict[str, 
             name = name[:-2] + "…" if not name.endswith("…") else name[:-3] + "…"
         draw_text(d, (x + 36, top + 16), name, font(16, bold=True), PANEL_TEXT, anchor="lm")
         lap = max(0, min(seat["lap"], view["laps"]))
-        info = f"lap {lap}/{view['laps']} · stops {seat['stops']}"
+        info = say("p_lap", lang, lap=lap, laps=view["laps"], stops=seat["stops"])
         draw_text(d, (x + w, top + 16), info, font(13), PANEL_TEXT, anchor="rm")
         line = top + 40
         # lever, gears, fuel
@@ -508,13 +511,13 @@ def _draw_panel(d: ImageDraw.ImageDraw, x0: float, height: int, view: dict[str, 
             cx = fx + k * 16
             draw_polygon(d, [(cx - 5, line - 5), (cx - 2, line - 9), (cx + 6, line - 9), (cx + 6, line + 9),
                              (cx - 5, line + 9)], BLACK)
-        notes = [f"at {seat['at']}"]
+        notes = [say("p_at", lang, place=seat["at"])]
         if seat["repair"]:
-            notes.append("repair")
+            notes.append(say("p_repair_note", lang))
         elif seat["restart"]:
-            notes.append("starts green")
+            notes.append(say("p_green", lang))
         if seat["parked"] is not None:
-            notes.append("parked")
+            notes.append(say("p_parked", lang))
         draw_text(d, (x + 8, line + 24), " · ".join(notes), font(12), PANEL_MUTED, anchor="lm")
 
 

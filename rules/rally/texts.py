@@ -22,6 +22,7 @@ WORDS: dict[str, dict[str, str]] = {
     "en": {
         "red": "Red", "blue": "Blue", "orange": "Orange", "purple": "Purple", "white": "White", "black": "Black",
         "green": "green", "yellow": "yellow", "range.red": "red",
+        "clockwise": "clockwise", "anticlockwise": "anticlockwise",
         "fuel": "petrol station", "engine": "warehouse", "body": "scrap heap", "mechanic": "workshop",
         "pit": "pit lane",
         "item.fuel": "fuel can", "item.engine": "engine part", "item.body": "body part", "item.mechanic": "mechanic",
@@ -29,6 +30,7 @@ WORDS: dict[str, dict[str, str]] = {
     "de": {
         "red": "Rot", "blue": "Blau", "orange": "Orange", "purple": "Lila", "white": "Weiß", "black": "Schwarz",
         "green": "grün", "yellow": "gelb", "range.red": "rot",
+        "clockwise": "im Uhrzeigersinn", "anticlockwise": "gegen den Uhrzeigersinn",
         "fuel": "Tankstelle", "engine": "Lagerhalle", "body": "Schrotthaufen", "mechanic": "Werkstatt",
         "pit": "Boxengasse",
         "item.fuel": "Benzinkanister", "item.engine": "Motorteil", "item.body": "Karosserieteil",
@@ -130,6 +132,34 @@ MESSAGES: dict[str, dict[str, str]] = {
                       "de": "Auf {spot} kannst du {items} nicht so platzieren. Zum Beispiel: {legal}."},
     "bad_path": {"en": "The path {path} is not a legal way to {cell}; one is {best}.",
                  "de": "Der Weg {path} führt so nicht nach {cell}; möglich ist {best}."},
+    # pictures
+    "p_wins": {"en": "{name} wins!", "de": "{name} gewinnt!"},
+    "p_drive": {"en": "{name}: drive {points}", "de": "{name}: {points} fahren"},
+    "p_drive_boost": {"en": "{name}: drive {points} (booster next)", "de": "{name}: {points} fahren (dann Booster)"},
+    "p_repair": {"en": "{name}: repair or roll", "de": "{name}: reparieren oder würfeln"},
+    "p_roll": {"en": "{name}: shift and roll", "de": "{name}: schalten und würfeln"},
+    "p_header": {"en": "Round {round} · {laps} laps · {direction}",
+                 "de": "Runde {round} · {laps} Runden · {direction}"},
+    "p_order": {"en": "TURN ORDER", "de": "ZUGREIHENFOLGE"},
+    "p_parking": {"en": "PARKING BAR", "de": "PARKLEISTE"},
+    "p_lap": {"en": "lap {lap}/{laps} · stops {stops}", "de": "Runde {lap}/{laps} · Stopps {stops}"},
+    "p_at": {"en": "at {place}", "de": "auf {place}"},
+    "p_repair_note": {"en": "repair", "de": "Reparatur"},
+    "p_green": {"en": "starts green", "de": "fährt grün an"},
+    "p_parked": {"en": "parked", "de": "geparkt"},
+    "p_board": {"en": "{name} · car board", "de": "{name} · Fahrzeugtableau"},
+    "p_repair_due": {"en": "repair due", "de": "Reparatur fällig"},
+    "p_repair_two": {"en": "may repair gear 2", "de": "darf Gang 2 reparieren"},
+    "p_starts_green": {"en": "starts on green", "de": "fährt in Grün an"},
+    "p_lever": {"en": "lever", "de": "Hebel"},
+    "p_gear": {"en": "gear {gear}", "de": "Gang {gear}"},
+    "p_gear_die": {"en": "die {faces} · {gear} cell(s)", "de": "Würfel {faces} · {gear} Feld(er)"},
+    "p_fuel": {"en": "FUEL", "de": "BENZIN"},
+    "p_counters": {"en": "COUNTERS", "de": "ZÄHLER"},
+    "p_stops": {"en": "stops {value}", "de": "Stopps {value}"},
+    "p_lap_counter": {"en": "lap {value}", "de": "Runde {value}"},
+    "p_reserve": {"en": "RESERVE", "de": "VORRAT"},
+    "p_range": {"en": "{range}", "de": "{range}"},
     # notation errors
     "n_not_text": {"en": "Notation must be text, not {kind}: " + _EXPECTED_EN + ".",
                    "de": "Eine Aktion ist Text, nicht {kind}: " + _EXPECTED_DE + "."},
@@ -169,7 +199,7 @@ MESSAGES: dict[str, dict[str, str]] = {
                      "de": "Keine Aktion von Schrottplatz Rally: {action}."},
 }
 
-_TRANSLATED = {"range", "limit", "lever", "service"}
+_TRANSLATED = {"range", "limit", "lever", "service", "direction"}
 
 
 def word(key: str, lang: str = "en") -> str:

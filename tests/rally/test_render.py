@@ -95,3 +95,9 @@ def test_replay_gif_has_a_frame_per_move():
     assert len(views) == 1 + moves
     gif = Image.open(io.BytesIO(replay_gif(views)))
     assert gif.format == "GIF" and gif.n_frames == len(views)
+
+
+def test_the_strip_and_the_board_speak_german():
+    view = scene().view(None)
+    assert rally_png(view, lang="de") != rally_png(view)
+    assert car_board_png(view, 0, lang="de") != car_board_png(view, 0)
