@@ -10,8 +10,10 @@ arch (which stands before row 4); F7 is a petrol station beside row 7 on the lef
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
+from rules.contract import Event
 from rules.rally import RallyGame
 
 
@@ -19,7 +21,7 @@ def pos(**position: Any) -> RallyGame:
     return RallyGame.from_position(position)
 
 
-def kinds(events) -> list[str]:
+def kinds(events: Sequence[Event]) -> list[str]:
     return [e.kind for e in events]
 
 

@@ -7,6 +7,7 @@ import re
 import tomllib
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -19,23 +20,24 @@ RULEBOOK = Path(__file__).resolve().parents[3] / "shared" / "rulebooks" / "schro
 WORD = re.compile(r"[A-Za-zÄÖÜäöüß0-9']+")
 
 
-def raw_entries() -> list[dict]:
+def raw_entries() -> list[dict[str, Any]]:
     text = resources.files("rules.rally").joinpath("data", "lookup.toml").read_text(encoding="utf-8")
-    return tomllib.loads(text)["entry"]
+    entries: list[dict[str, Any]] = tomllib.loads(text)["entry"]
+    return entries
 
 
-def by_id() -> dict[str, dict]:
+def by_id() -> dict[str, dict[str, Any]]:
     return {e["id"]: e for e in raw_entries()}
 
 
-def test_every_section_and_ruling_in_both_languages():
+def test_every_section_and_ruling_in_both_languages() -> None:
     ids = by_id()
     for key in SECTIONS + RULINGS:
         assert ids[key]["lang"] == "en", key
         assert ids[f"{key}-de"]["lang"] == "de", key
 
 
-def test_entries_fit_the_lookup_schema_apart_from_their_language():
+def test_entries_fit_the_lookup_schema_apart_from_their_language() -> None:
     """The lookup loader takes every entry once it knows the `lang` field (the only new field)."""
     for raw in raw_entries():
         assert raw["lang"] in ("en", "de")
@@ -43,7 +45,7 @@ def test_entries_fit_the_lookup_schema_apart_from_their_language():
         assert len(entry.text) <= MAX_TEXT
 
 
-def test_see_names_entries_of_the_same_language():
+def test_see_names_entries_of_the_same_language() -> None:
     ids = by_id()
     for raw in raw_entries():
         for ref in raw.get("see", []):
@@ -56,13 +58,13 @@ def test_see_names_entries_of_the_same_language():
     ("verschaltet", "ruling-s4-de"),
     ("what happens in a curve", "curves"),
 ])
-def test_questions_find_their_entry_by_its_names(question, entry):
+def test_questions_find_their_entry_by_its_names(question: str, entry: str) -> None:
     names = {normalize(n) for n in (by_id()[entry]["title"], *by_id()[entry].get("aliases", []))}
     assert normalize(question) in names
 
 
 @pytest.mark.skipif(not RULEBOOK.is_file(), reason="the rulebook is not beside the checkout")
-def test_our_own_words():
+def test_our_own_words() -> None:
     """No run of eight words of any entry is taken from the rule text."""
     book_words = [w.lower() for w in WORD.findall(RULEBOOK.read_text(encoding="utf-8"))]
     book = {tuple(book_words[i:i + 8]) for i in range(len(book_words) - 7)}

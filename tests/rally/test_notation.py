@@ -3,6 +3,8 @@ says what was expected."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from rules import IllegalAction, NotationError
@@ -26,7 +28,7 @@ from tests.rally.conftest import pos
     ("park pit.2 e5 b3", Park("pit.2", (("b", 3), ("e", 5)))),
     ("repair", Repair()),
 ])
-def test_parse(text, action):
+def test_parse(text: str, action: object) -> None:
     assert parse_syntax(text) == action
 
 
@@ -45,12 +47,12 @@ def test_parse(text, action):
     ("pass", "no `pass`"),
     ("jump 3", "Unknown action"),
 ])
-def test_errors_say_what_was_expected(text, hint):
+def test_errors_say_what_was_expected(text: str, hint: str) -> None:
     with pytest.raises(NotationError, match=hint):
         parse_syntax(text)
 
 
-def test_notation_errors_are_illegal_actions():
+def test_notation_errors_are_illegal_actions() -> None:
     assert issubclass(NotationError, IllegalAction)
 
 
@@ -61,7 +63,7 @@ def test_notation_errors_are_illegal_actions():
     {"cars": {"red": {"at": "6a"}}, "phase": "move", "points": 2},
     {"cars": {"red": {"at": "B20.1", "board": "1:E 3:M 4:M", "repair": 1}}},
 ])
-def test_every_legal_action_round_trips(position):
+def test_every_legal_action_round_trips(position: dict[str, Any]) -> None:
     g = pos(**position)
     actions = g.legal_actions()
     assert actions
@@ -69,7 +71,7 @@ def test_every_legal_action_round_trips(position):
         assert g.parse_action(str(action)) == action
 
 
-def test_a_path_parses_to_its_destination():
+def test_a_path_parses_to_its_destination() -> None:
     g = pos(cars={"red": {"at": "5a", "lever": "yellow"}}, phase="move", points=3)
     assert g.parse_action("move 5b 6b 7b") == Move("7b")
     assert str(Path(("5b", "6b"))) == "move 5b 6b"

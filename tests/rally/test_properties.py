@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import json
 import random
+from typing import Any
 
 import pytest
 
 from rules import IllegalAction
+from rules.contract import Event
 from rules.rally import RallyGame
 from rules.rally import board as B
 from rules.rally.game import MULTI
@@ -47,7 +49,7 @@ def check(g: RallyGame) -> None:
     assert again == g
 
 
-def check_supply_events(g: RallyGame, before: list[dict[str, int]], events) -> None:
+def check_supply_events(g: RallyGame, before: list[dict[str, int]], events: list[Event]) -> None:
     """Every change on a board is told by an event: take, lose, repair, a booster can or a full tank."""
     for seat in range(len(g.cars)):
         after = on_board(g, seat)
@@ -69,7 +71,7 @@ def check_supply_events(g: RallyGame, before: list[dict[str, int]], events) -> N
         assert {k: after[k] - before[seat][k] for k in after} == told, [e.kind for e in events]
 
 
-def race(seed: int, checked: bool = True) -> tuple[RallyGame, dict, list[str]]:
+def race(seed: int, checked: bool = True) -> tuple[RallyGame, dict[str, Any], list[str]]:
     rng = random.Random(seed)
     n = rng.randint(2, 6)
     setup = {"seats": [{"name": f"P{i}"} for i in range(n)],
@@ -100,7 +102,7 @@ def race(seed: int, checked: bool = True) -> tuple[RallyGame, dict, list[str]]:
 
 
 @pytest.mark.parametrize("seed", range(8))
-def test_random_races_keep_every_invariant_and_end(seed):
+def test_random_races_keep_every_invariant_and_end(seed: int) -> None:
     g, setup, log = race(seed)
     check(g)
     assert g.is_over, f"seed {seed}: the race did not end in {ACTION_CAP} actions"
@@ -110,6 +112,6 @@ def test_random_races_keep_every_invariant_and_end(seed):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("seed", range(100, 300))
-def test_random_races_soak(seed):
+def test_random_races_soak(seed: int) -> None:
     g, _, _ = race(seed)
     assert g.is_over

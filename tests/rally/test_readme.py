@@ -16,9 +16,11 @@ def section(title: str) -> str:
     return text[start:end]
 
 
-def test_the_worked_turn_replays_as_written():
+def test_the_worked_turn_replays_as_written() -> None:
     part = section("A worked turn")
-    position = json.loads(re.search(r"```json\n(.*?)\n```", part, re.S).group(1))
+    found = re.search(r"```json\n(.*?)\n```", part, re.S)
+    assert found is not None
+    position = json.loads(found.group(1))
     steps = re.findall(r"^\d+\. `([^`]+)` → (.*?)(?=^\d+\. |\n\n|\Z)", part, re.S | re.M)
     assert len(steps) == 3
     g = RallyGame.from_position(position)

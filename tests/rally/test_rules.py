@@ -24,12 +24,12 @@ def play_others(g: RallyGame, seat: int) -> None:
 # Spielvorbereitung und -aufbau / S7 -------------------------------------------------------------------
 
 
-def test_registered_under_the_rally_key():
+def test_registered_under_the_rally_key() -> None:
     assert game_class("rally") is RallyGame
     assert (RallyGame.min_seats, RallyGame.max_seats) == (2, 6)
 
 
-def test_spielvorbereitung_s7_each_player_owns_8_6_6_3():
+def test_spielvorbereitung_s7_each_player_owns_8_6_6_3() -> None:
     """Spielvorbereitung, S7: 8 mechanics (2 on the counters, 2 on the car, 4 in reserve), 6 body parts,
     6 engine parts, 3 fuel cans (2 on the car)."""
     g = RallyGame.create(setup(3), seed=4)
@@ -39,7 +39,7 @@ def test_spielvorbereitung_s7_each_player_owns_8_6_6_3():
         assert car.reserve() == {"mechanic": 4, "body": 4, "engine": 4, "fuel": 1}
 
 
-def test_s7_a_spot_gives_only_from_the_reserve():
+def test_s7_a_spot_gives_only_from_the_reserve() -> None:
     """S7: with no engine part left in reserve, the warehouse gives nothing."""
     g = pos(cars={"red": {"at": "17a", "board": "1:BE 2:BE 3:BE 4:BE 5:BE 6:BE"}}, phase="move", points=2)
     assert g.cars[0].reserve()["engine"] == 0
@@ -52,7 +52,7 @@ def test_s7_a_spot_gives_only_from_the_reserve():
 # Vor der ersten Runde ---------------------------------------------------------------------------------
 
 
-def test_vor_der_ersten_runde_step2_board_needs_a_working_gear_per_range():
+def test_vor_der_ersten_runde_step2_board_needs_a_working_gear_per_range() -> None:
     """Setup step 2: two mechanics, two body and two engine parts, each range with a working gear."""
     g = RallyGame.create(setup(2, boards=["2:M 4:M 5:BE 1:BE", ""]), seed=1)
     assert g.cars[0].gears == ["BE", "M", "", "M", "BE", ""]
@@ -63,12 +63,12 @@ def test_vor_der_ersten_runde_step2_board_needs_a_working_gear_per_range():
         RallyGame.create(setup(2, boards=["1:M 3:BE 5:BE"]), seed=1)
 
 
-def test_vor_der_ersten_runde_steps3_4_two_fuel_cans_and_the_lever_on_green():
+def test_vor_der_ersten_runde_steps3_4_two_fuel_cans_and_the_lever_on_green() -> None:
     g = RallyGame.create(setup(2), seed=2)
     assert all(c.fuel == 2 and c.lever == "green" for c in g.cars)
 
 
-def test_vor_der_ersten_runde_step5_grid_by_roll_ties_roll_again():
+def test_vor_der_ersten_runde_step5_grid_by_roll_ties_roll_again() -> None:
     """Setup step 5: highest roll takes pole; tied players roll again among themselves for their places."""
     g = RallyGame.create(setup(3), seed=5)  # rolls 6, 4, 6; the tie re-rolled 3 against 1
     assert kinds(g.events)[:6] == ["grid_roll", "grid_roll", "grid_roll", "grid_tie", "grid_roll", "grid_roll"]
@@ -78,26 +78,26 @@ def test_vor_der_ersten_runde_step5_grid_by_roll_ties_roll_again():
     assert all(g.lap_of(s) == 0 for s in range(3))
 
 
-def test_vor_der_ersten_runde_step5_direction_is_chosen():
+def test_vor_der_ersten_runde_step5_direction_is_chosen() -> None:
     """Setup step 5: the players choose the direction; anticlockwise the grid lies on the other side."""
     g = RallyGame.create(setup(2, direction="anticlockwise"), seed=5)
     assert {c.at for c in g.cars} == {"4c", "4b"}
     assert g.course.next_row(4) == 3
 
 
-def test_start_grid_is_reproducible_from_the_seed():
+def test_start_grid_is_reproducible_from_the_seed() -> None:
     a, b = RallyGame.create(setup(6), seed=9), RallyGame.create(setup(6), seed=9)
     assert a == b and a.order == b.order
 
 
 @pytest.mark.parametrize("options", [{"laps": 0}, {"laps": 6}, {"direction": "sideways"}, {"track": "Z"},
                                      {"colour": "red"}])
-def test_setup_options_are_checked(options):
+def test_setup_options_are_checked(options: dict[str, object]) -> None:
     with pytest.raises(SetupError):
         RallyGame.create(setup(2, **options), seed=1)
 
 
-def test_s9_two_to_six_players():
+def test_s9_two_to_six_players() -> None:
     with pytest.raises(SetupError, match="2 to 6"):
         RallyGame.create(setup(1), seed=1)
     with pytest.raises(SetupError, match="2 to 6"):
@@ -108,7 +108,7 @@ def test_s9_two_to_six_players():
 # Anfahren und funktionstüchtiger Gang / S2 / S3 -----------------------------------------------------
 
 
-def test_anfahren_first_round_only_green():
+def test_anfahren_first_round_only_green() -> None:
     """Anfahren, S3: in the first round every lever stands on green."""
     g = RallyGame.create(setup(2), seed=3)
     assert legal(g) == {"roll green", "roll green boost"}
@@ -116,7 +116,7 @@ def test_anfahren_first_round_only_green():
         g.apply("roll yellow")
 
 
-def test_s3_up_one_range_at_most_down_any():
+def test_s3_up_one_range_at_most_down_any() -> None:
     g = pos(cars={"red": {"at": "8a", "lever": "green"}})
     assert {"roll green", "roll yellow"} <= legal(g) and "roll red" not in legal(g)
     with pytest.raises(IllegalAction, match="up one range at most"):
@@ -125,7 +125,7 @@ def test_s3_up_one_range_at_most_down_any():
     assert {"roll green", "roll yellow", "roll red"} <= legal(g)
 
 
-def test_s3_no_range_without_a_working_gear():
+def test_s3_no_range_without_a_working_gear() -> None:
     """Anfahren, S3: a range with no working gear cannot be chosen (the lever goes to green)."""
     g = pos(cars={"red": {"at": "8a", "lever": "green", "board": "1:M 2:M 5:BE"}})
     assert "roll yellow" not in legal(g)
@@ -133,7 +133,7 @@ def test_s3_no_range_without_a_working_gear():
         g.apply("roll yellow")
 
 
-def test_s2_gears_by_die_and_what_makes_a_gear_work():
+def test_s2_gears_by_die_and_what_makes_a_gear_work() -> None:
     """Rundenablauf B, S2: dice 1–3 the lower gear, 4–6 the higher; 1/2, 3/4, 5/6 cells."""
     assert [B.gear_for(r, d) for r in B.RANGES for d in (1, 6)] == [1, 2, 3, 4, 5, 6]
     assert B.works("M") and B.works("BE") and B.works("MB")
@@ -143,7 +143,7 @@ def test_s2_gears_by_die_and_what_makes_a_gear_work():
     assert events[-1].data["gear"] == 4 and g.points == 4
 
 
-def test_s4_mis_shift_no_move_lever_green_booster_lost():
+def test_s4_mis_shift_no_move_lever_green_booster_lost() -> None:
     """Anfahren (Roadbook 5), S4: the die names a broken gear: no move, lever back to green, booster lost."""
     g = pos(cars={"red": {"at": "5b", "lever": "yellow", "board": "1:M 2:M 4:BE 5:BE"}}, load=[2])
     events = g.apply("roll yellow boost")
@@ -159,7 +159,7 @@ def test_s4_mis_shift_no_move_lever_green_booster_lost():
 # Rundenablauf A: booster ------------------------------------------------------------------------------
 
 
-def test_rundenablauf_a_booster_gives_a_second_move():
+def test_rundenablauf_a_booster_gives_a_second_move() -> None:
     g = pos(cars={"red": {"at": "5b"}, "blue": {"at": "40a"}}, load=[1, 4])
     g.apply("roll green boost")
     assert g.points == 1 and g.cars[0].fuel == 1
@@ -169,14 +169,14 @@ def test_rundenablauf_a_booster_gives_a_second_move():
     assert g.cars[0].at == "8b" and g.to_act == 1 and g.cars[0].fuel == 1
 
 
-def test_rundenablauf_a_booster_lost_when_first_roll_cannot_be_used():
+def test_rundenablauf_a_booster_lost_when_first_roll_cannot_be_used() -> None:
     """A) A first roll the car cannot use wastes the booster: here every way on is blocked."""
     g = pos(cars={"red": {"at": "21a"}, "blue": {"at": "22a"}, "orange": {"at": "21b"}}, players=3, load=[1])
     events = g.apply("roll green boost")
     assert "booster_lost" in kinds(events) and g.cars[0].fuel == 1 and g.to_act == 1
 
 
-def test_rundenablauf_a_no_booster_without_fuel():
+def test_rundenablauf_a_no_booster_without_fuel() -> None:
     g = pos(cars={"red": {"at": "8a", "fuel": 0}})
     assert legal(g) == {"roll green", "roll yellow"}
     with pytest.raises(IllegalAction, match="No fuel can"):
@@ -186,7 +186,7 @@ def test_rundenablauf_a_no_booster_without_fuel():
 # Rundenablauf C: moving -----------------------------------------------------------------------------
 
 
-def test_rundenablauf_c_forward_or_sideways_whole_roll():
+def test_rundenablauf_c_forward_or_sideways_whole_roll() -> None:
     """C) forward or sideways onto free cells, never back, every point used."""
     g = pos(cars={"red": {"at": "5b", "lever": "yellow"}, "blue": {"at": "6b"}}, phase="move", points=3)
     assert cells(g) == {"7a", "7c"}
@@ -198,7 +198,7 @@ def test_rundenablauf_c_forward_or_sideways_whole_roll():
         g.apply("move 6a")
 
 
-def test_rundenablauf_c_at_most_two_lane_changes():
+def test_rundenablauf_c_at_most_two_lane_changes() -> None:
     g = pos(cars={"red": {"at": "5a", "lever": "yellow"}}, phase="move", points=3)
     assert "5c" not in cells(g)  # 5a-5b-5c is two changes but only two points
     assert "6c" in cells(g)  # 5a 5b 5c 6c
@@ -209,7 +209,7 @@ def test_rundenablauf_c_at_most_two_lane_changes():
         g.apply("move 5b 5c 6c 6b")
 
 
-def test_rundenablauf_c_road_signs_are_cells():
+def test_rundenablauf_c_road_signs_are_cells() -> None:
     """C) a road sign is a cell like any other (row 8's middle lane carries one)."""
     track = find_track("A")
     assert track.row(8).signs == ("b",)
@@ -217,7 +217,7 @@ def test_rundenablauf_c_road_signs_are_cells():
     assert "8b" in cells(g)
 
 
-def test_rundenablauf_c_a_whole_path_may_be_written():
+def test_rundenablauf_c_a_whole_path_may_be_written() -> None:
     g = pos(cars={"red": {"at": "5a", "lever": "yellow"}}, phase="move", points=3)
     assert str(g.parse_action("move 5b 6b 7b")) == "move 7b"
     with pytest.raises(IllegalAction, match="not a legal way"):
@@ -227,7 +227,7 @@ def test_rundenablauf_c_a_whole_path_may_be_written():
 # Rundenablauf D, Parken -----------------------------------------------------------------------------
 
 
-def test_rundenablauf_d_parking_takes_the_resource_and_goes_on_the_parking_bar():
+def test_rundenablauf_d_parking_takes_the_resource_and_goes_on_the_parking_bar() -> None:
     """D), Parken: braking into a spot ends the move; lever to green, onto the parking bar, resource on
     the board at once."""
     g = pos(cars={"red": {"at": "5a", "lever": "red"}}, phase="move", points=5)
@@ -239,7 +239,7 @@ def test_rundenablauf_d_parking_takes_the_resource_and_goes_on_the_parking_bar()
     assert car.parked is not None
 
 
-def test_parken_spots_open_by_player_count():
+def test_parken_spots_open_by_player_count() -> None:
     """Parken: a spot is open from the number beside its P (F7: spots from 2 and from 3 players)."""
     g = pos(cars={"red": {"at": "6a"}}, phase="move", points=2)
     assert {a for a in legal(g) if a.startswith("park")} == {"park F7.1"}
@@ -247,14 +247,14 @@ def test_parken_spots_open_by_player_count():
     assert {a for a in legal(g) if a.startswith("park")} == {"park F7.1", "park F7.2"}
 
 
-def test_parken_a_full_car_park_cannot_be_used():
+def test_parken_a_full_car_park_cannot_be_used() -> None:
     g = pos(cars={"red": {"at": "6a"}, "blue": {"at": "F7.1"}}, phase="move", points=2)
     assert not any(a.startswith("park") for a in legal(g))
     with pytest.raises(IllegalAction, match="taken by Blue"):
         g.apply("park F7.1")
 
 
-def test_parken_a_car_before_the_entry_is_driven_round_and_counted():
+def test_parken_a_car_before_the_entry_is_driven_round_and_counted() -> None:
     """Parken: a car in front of the entry does not bar the way in; its cell counts as a step."""
     g = pos(cars={"red": {"at": "6a"}, "blue": {"at": "7a"}}, phase="move", points=2)
     assert g.endings()["F7.1"].path == ("7a", "F7.1")
@@ -263,7 +263,7 @@ def test_parken_a_car_before_the_entry_is_driven_round_and_counted():
     assert "park F7.1" not in legal(g)
 
 
-def test_parken_pulling_out_with_one_point_past_a_car():
+def test_parken_pulling_out_with_one_point_past_a_car() -> None:
     """Parken: pulling out with one point while a car stands before the spot: to the first free cell
     behind that car."""
     g = pos(cars={"red": {"at": "F7.1"}, "blue": {"at": "7a"}}, phase="move", points=1)
@@ -275,12 +275,12 @@ def test_parken_pulling_out_with_one_point_past_a_car():
     assert cells(g) == {"8b"}  # straight on is taken too: the nearest free cell of the next row
 
 
-def test_parken_pulling_out_with_more_points_drives_round():
+def test_parken_pulling_out_with_more_points_drives_round() -> None:
     g = pos(cars={"red": {"at": "F7.1"}, "blue": {"at": "7a"}}, phase="move", points=2)
     assert cells(g) == {"8a", "7b"}
 
 
-def test_parken_order_wait_the_parked_car_moves_last():
+def test_parken_order_wait_the_parked_car_moves_last() -> None:
     """Festlegen der Zugreihenfolge: a parked car leads but moves after those on the track."""
     g = pos(cars={"red": {"at": "E18.1"}, "blue": {"at": "9b"}}, order=["red", "blue"], load=[1, 1])
     assert g.next_order() == [1, 0]
@@ -295,7 +295,7 @@ def test_parken_order_wait_the_parked_car_moves_last():
     ("19a", "B20.1", " b6", "body"),
     ("9c", "M10.1", " m3", "mechanic"),
 ])
-def test_ausstattung_each_service_gives_its_resource(start, spot, placement, supply):
+def test_ausstattung_each_service_gives_its_resource(start: str, spot: str, placement: str, supply: str) -> None:
     """Ausstattung: petrol stations fuel, warehouses engine parts, scrap heaps body parts, workshops mechanics."""
     g = pos(cars={"red": {"at": start, "fuel": 1}}, phase="move", points=2)
     before = g.cars[0].reserve()[supply]
@@ -306,7 +306,7 @@ def test_ausstattung_each_service_gives_its_resource(start, spot, placement, sup
         assert letter in g.cars[0].gears[gear - 1]
 
 
-def test_ausstattung_placing_needs_a_free_place_on_that_gear():
+def test_ausstattung_placing_needs_a_free_place_on_that_gear() -> None:
     g = pos(cars={"red": {"at": "17a"}}, phase="move", points=2)  # gear 3 already has an engine part
     with pytest.raises(IllegalAction, match="cannot place e3"):
         g.apply("park E18.1 e3")
@@ -316,7 +316,7 @@ def test_ausstattung_placing_needs_a_free_place_on_that_gear():
 # Boxengasse -----------------------------------------------------------------------------------------
 
 
-def test_boxengasse_one_spot_two_parts_or_a_mechanic_fuel_included():
+def test_boxengasse_one_spot_two_parts_or_a_mechanic_fuel_included() -> None:
     """Boxengasse: one spot per stop: two parts (any mix) or one mechanic; the tank is filled as well."""
     g = pos(cars={"red": {"at": "29c", "fuel": 0, "lever": "yellow"}}, phase="move", points=3)
     options = {a for a in legal(g) if a.startswith("park pit.1")}
@@ -327,7 +327,7 @@ def test_boxengasse_one_spot_two_parts_or_a_mechanic_fuel_included():
     assert car.at == "pit.1" and car.fuel == 3 and B.works(car.gears[3]) and car.stops == 1
 
 
-def test_boxengasse_waiting_cell_is_one_cell_for_many_cars():
+def test_boxengasse_waiting_cell_is_one_cell_for_many_cars() -> None:
     """Boxengasse: the hatched area counts as one cell and holds several cars."""
     g = pos(cars={"red": {"at": "29c"}, "blue": {"at": "pit"}}, phase="move", points=2)
     assert "pit" in cells(g)
@@ -335,7 +335,7 @@ def test_boxengasse_waiting_cell_is_one_cell_for_many_cars():
     assert g.cars[0].at == g.cars[1].at == "pit"
 
 
-def test_boxengasse_halt_at_the_stop_sign_rest_lost_then_start_green():
+def test_boxengasse_halt_at_the_stop_sign_rest_lost_then_start_green() -> None:
     """Boxengasse: on the way out the car halts at the stop sign, losing its other points; it starts off
     from there on green next round (Anfahren)."""
     g = pos(cars={"red": {"at": "pit.1", "lever": "green"}, "blue": {"at": "50a"}}, phase="move", points=2)
@@ -345,7 +345,7 @@ def test_boxengasse_halt_at_the_stop_sign_rest_lost_then_start_green():
     assert legal(g) <= {"roll green", "roll green boost"}
 
 
-def test_boxengasse_stop_sign_leads_back_onto_the_track():
+def test_boxengasse_stop_sign_leads_back_onto_the_track() -> None:
     g = pos(cars={"red": {"at": "stop"}}, phase="move", points=2)
     assert cells(g) == {"36c", "35b"}
 
@@ -353,7 +353,7 @@ def test_boxengasse_stop_sign_leads_back_onto_the_track():
 # Fahrbereitschaft / S5 / S6 -------------------------------------------------------------------------
 
 
-def test_s5_spin_in_a_curve_taken_too_fast():
+def test_s5_spin_in_a_curve_taken_too_fast() -> None:
     """S5: entering a green curve in yellow spins the car there; a die (1–3) takes a body part from the
     highest gear that has one; next turn starts on green."""
     g = pos(cars={"red": {"at": "22a", "lever": "red"}}, phase="move", points=5, load=[2])
@@ -364,20 +364,20 @@ def test_s5_spin_in_a_curve_taken_too_fast():
     assert car.at == "25b" and car.gears[4] == "E" and car.lever == "green" and car.restart
 
 
-def test_s5_a_yellow_curve_allows_yellow():
+def test_s5_a_yellow_curve_allows_yellow() -> None:
     g = pos(cars={"red": {"at": "11b", "lever": "yellow"}}, phase="move", points=3)
     assert "14b" in cells(g) and g.endings()["14b"].kind == "drive"
     g = pos(cars={"red": {"at": "11b", "lever": "red"}}, phase="move", points=5)
     assert {e.kind for e in g.endings().values()} == {"spin"}
 
 
-def test_s5_spin_die_names_an_engine_part():
+def test_s5_spin_die_names_an_engine_part() -> None:
     g = pos(cars={"red": {"at": "22a", "lever": "red"}}, phase="move", points=5, load=[5])
     g.apply("move 25b")
     assert g.cars[0].gears == ["M", "M", "BE", "", "B", ""]
 
 
-def test_s5_accident_when_boxed_in():
+def test_s5_accident_when_boxed_in() -> None:
     """S5: with points left and every cell ahead and beside taken, the car stops and loses a body part."""
     g = pos(players=3, cars={"red": {"at": "21a"}, "blue": {"at": "22a"}, "orange": {"at": "22b"}},
             phase="move", points=2)
@@ -387,7 +387,7 @@ def test_s5_accident_when_boxed_in():
     assert "accident" in kinds(events) and g.cars[0].gears[4] == "E" and g.cars[0].restart
 
 
-def test_s6_not_roadworthy_forced_parking_and_repair():
+def test_s6_not_roadworthy_forced_parking_and_repair() -> None:
     """Fahrbereitschaft, S6: no working green gear: onto the last free spot passed; next turn the parts for
     gear 1 come from the reserve (never a mechanic), and the car may wait a round for gear 2."""
     g = pos(players=2, cars={"red": {"at": "22a", "lever": "red", "board": "1:BE 3:M 5:M"},
@@ -406,7 +406,7 @@ def test_s6_not_roadworthy_forced_parking_and_repair():
     assert kinds(events)[0] == "repair" and g.cars[0].gears[1] == "BE" and g.cars[0].repair == 0
 
 
-def test_s6_a_forced_car_may_drive_on_after_one_round():
+def test_s6_a_forced_car_may_drive_on_after_one_round() -> None:
     g = pos(cars={"red": {"at": "B20.1", "board": "1:E 3:M 4:M", "repair": 1, "restart": True}}, load=[1])
     events = g.apply("roll green")
     assert kinds(events)[0] == "repair" and g.cars[0].gears[0] == "BE" and g.cars[0].repair == 0
@@ -415,7 +415,7 @@ def test_s6_a_forced_car_may_drive_on_after_one_round():
 # Festlegen der Zugreihenfolge / S9 ------------------------------------------------------------------
 
 
-def test_s9_order_by_position_driver_side_first_parked_last():
+def test_s9_order_by_position_driver_side_first_parked_last() -> None:
     """Festlegen der Zugreihenfolge, S9: cars on the track by position; on one row the car with nobody on
     its driver's side (left lane, clockwise) is ahead; parked cars after them in the order they parked."""
     g = pos(players=5, cars={"red": {"at": "12c"}, "blue": {"at": "12b"}, "orange": {"at": "F7.1", "parked": 2},
@@ -423,12 +423,12 @@ def test_s9_order_by_position_driver_side_first_parked_last():
     assert g.next_order() == [3, 1, 0, 4, 2]
 
 
-def test_s9_driver_side_is_the_right_lane_anticlockwise():
+def test_s9_driver_side_is_the_right_lane_anticlockwise() -> None:
     g = pos(direction="anticlockwise", cars={"red": {"at": "50a"}, "blue": {"at": "50c"}})
     assert g.next_order() == [1, 0]
 
 
-def test_s9_order_is_recomputed_at_the_end_of_each_round():
+def test_s9_order_is_recomputed_at_the_end_of_each_round() -> None:
     g = pos(cars={"red": {"at": "5b"}, "blue": {"at": "9b"}}, order=["red", "blue"], load=[1, 1])
     g.apply("roll green")
     g.apply("move 6b")
@@ -441,7 +441,7 @@ def test_s9_order_is_recomputed_at_the_end_of_each_round():
 
 
 @pytest.mark.parametrize("key", ["A", "B"])
-def test_s1_builtin_tracks_have_everything(key):
+def test_s1_builtin_tracks_have_everything(key: str) -> None:
     """S1: 48–64 rows of 2–3 lanes, curves of both limits, every service with spots for 2 to 6 players,
     a pit lane with a waiting cell and spots."""
     t = find_track(key)
@@ -456,7 +456,7 @@ def test_s1_builtin_tracks_have_everything(key):
 # S8 winning -----------------------------------------------------------------------------------------
 
 
-def test_s8_first_to_finish_wins_at_once_stops_break_ties():
+def test_s8_first_to_finish_wins_at_once_stops_break_ties() -> None:
     """S8: the first car to complete the laps wins at once; standings rank laps, then fewer stops."""
     g = pos(laps=1, players=3, cars={"red": {"at": "2b", "lap": 1}, "blue": {"at": "50b", "lap": 1, "stops": 2},
                                      "orange": {"at": "40b", "lap": 1, "stops": 0}},
@@ -469,12 +469,12 @@ def test_s8_first_to_finish_wins_at_once_stops_break_ties():
         g.apply("roll green")
 
 
-def test_laps_count_from_one_to_five():
+def test_laps_count_from_one_to_five() -> None:
     assert RallyGame.create(setup(2), 1).laps == 3
     assert RallyGame.create(setup(2, laps=5), 1).laps == 5
 
 
-def test_a_lap_is_counted_when_crossing_the_arch():
+def test_a_lap_is_counted_when_crossing_the_arch() -> None:
     g = pos(cars={"red": {"at": "2b", "lap": 1}, "blue": {"at": "40a"}}, phase="move", points=2)
     events = g.apply("move 4b")
     assert "lap" in kinds(events) and g.laps_done(0) == 1
@@ -483,7 +483,7 @@ def test_a_lap_is_counted_when_crossing_the_arch():
 # Contract -------------------------------------------------------------------------------------------
 
 
-def test_refusal_changes_nothing_and_names_its_message():
+def test_refusal_changes_nothing_and_names_its_message() -> None:
     g = pos(cars={"red": {"at": "5b", "lever": "yellow"}, "blue": {"at": "6b"}}, phase="move", points=3)
     before = json.dumps(g.to_dict(), sort_keys=True)
     with pytest.raises(IllegalAction) as info:
@@ -492,7 +492,7 @@ def test_refusal_changes_nothing_and_names_its_message():
     assert json.dumps(g.to_dict(), sort_keys=True) == before
 
 
-def test_apply_accepts_exactly_the_legal_actions():
+def test_apply_accepts_exactly_the_legal_actions() -> None:
     g = pos(cars={"red": {"at": "29c", "lever": "yellow"}}, phase="move", points=3)
     for action in g.legal_actions():
         trial = RallyGame.from_dict(g.to_dict())
@@ -502,7 +502,7 @@ def test_apply_accepts_exactly_the_legal_actions():
             RallyGame.from_dict(g.to_dict()).apply(text)
 
 
-def test_view_hides_nothing_but_the_dice():
+def test_view_hides_nothing_but_the_dice() -> None:
     g = RallyGame.create(setup(3), seed=1)
     v = g.view(None)
     assert v == g.view(0) | {"viewer": None}

@@ -18,13 +18,13 @@ def fields(template: str) -> set[str]:
 
 
 @pytest.mark.parametrize("msg", sorted(MESSAGES))
-def test_both_languages_with_the_same_placeholders(msg):
+def test_both_languages_with_the_same_placeholders(msg: str) -> None:
     texts = MESSAGES[msg]
     assert set(texts) == set(LANGS)
     assert fields(texts["en"]) == fields(texts["de"])
 
 
-def test_events_say_themselves_again_in_german():
+def test_events_say_themselves_again_in_german() -> None:
     g = RallyGame.create({"seats": [{"name": "Ann"}, {"name": "Bob"}]}, 5)
     g.apply("roll green")
     for event in g.events:
@@ -33,7 +33,7 @@ def test_events_say_themselves_again_in_german():
         assert german and german != event.text
 
 
-def test_a_refusal_in_german():
+def test_a_refusal_in_german() -> None:
     g = pos(cars={"red": {"at": "8a", "fuel": 0}})
     with pytest.raises(IllegalAction) as info:
         g.apply("roll green boost")
@@ -41,14 +41,14 @@ def test_a_refusal_in_german():
     assert say(refusal.msg, "de", **refusal.params).startswith("Kein Benzinkanister")  # type: ignore[attr-defined]
 
 
-def test_colours_ranges_and_parts_are_translated():
+def test_colours_ranges_and_parts_are_translated() -> None:
     assert say("shift", "de", car="red", name="Ann", range="yellow") == "Rot (Ann) schaltet auf gelb."
     assert say("shift", "en", car="red", name="Red", range="red") == "Red shifts to red."
     assert say("lose", "de", car="blue", name="Bo", item="engine", gear=5) == \
         "Blau (Bo) verliert ein(en) Motorteil von Gang 5."
 
 
-def test_a_notation_error_in_german():
+def test_a_notation_error_in_german() -> None:
     from rules import NotationError
     from rules.rally import parse_syntax
 
