@@ -31,7 +31,7 @@ from rules import registry as rules_registry
 from rules.contract import Game, SetupError
 
 #: The games, by the module of their unit, the flagship first. A new game adds its module here.
-GAMES: tuple[str, ...] = ("bot.games.races", "bot.games.piecepack")
+GAMES: tuple[str, ...] = ("bot.games.races", "bot.games.piecepack", "bot.games.rally")
 
 #: The service and the Discord front call a unit a "front" where they use its setup, words and pictures.
 GameFront = GameUnit

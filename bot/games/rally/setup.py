@@ -1,0 +1,109 @@
+"""Schrottplatz Rally's setup: what ``/game new`` offers (track, laps, direction, one starting board for
+every car), with autocomplete, and how each value is checked on the server whatever the client sent.
+
+The rules give cars their colours in seat order and have no other choice per seat, so ``/game join``
+offers nothing for this game.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Mapping
+from functools import cache
+from typing import Any
+
+from bot.games.unit import Ask, Option, fuzzy
+from rules.contract import SetupError
+from rules.rally import board as B
+from rules.rally.game import DEFAULT_LAPS
+from rules.rally.track import builtin_tracks, find_track
+
+LAPS = (1, 5)
+DIRECTIONS = {"clockwise": "clockwise", "cw": "clockwise", "anticlockwise": "anticlockwise",
+              "acw": "anticlockwise", "counterclockwise": "anticlockwise", "im uhrzeigersinn": "clockwise",
+              "gegen den uhrzeigersinn": "anticlockwise"}
+
+
+def track_choices(ask: Ask) -> list[tuple[str, str]]:
+    pairs = []
+    for t in sorted(builtin_tracks().values(), key=lambda t: t.alias):
+        pairs.append((f"{t.alias}: {t.name} ({t.length} rows)", t.alias))
+    return fuzzy(pairs, ask.current)
+
+
+def direction_choices(ask: Ask) -> list[tuple[str, str]]:
+    return fuzzy([("clockwise (im Uhrzeigersinn)", "clockwise"),
+                  ("anticlockwise (gegen den Uhrzeigersinn)", "anticlockwise")], ask.current)
+
+
+@cache
+def starting_boards() -> tuple[str, ...]:
+    """Every starting board with both mechanics and both pairs of parts each on a gear of its own and a
+    working gear in every range (setup step 2), the default first."""
+    out = [B.DEFAULT_BOARD]
+    for working in itertools.combinations(B.GEARS, 4):
+        for mech in itertools.combinations(working, 2):
+            gears = [""] * 6
+            for g in working:
+                gears[g - 1] = "M" if g in mech else "BE"
+            text = B.board_text(gears)
+            if B.check_start_board(gears) is None and text not in out:
+                out.append(text)
+    return tuple(out)
+
+
+def board_words(text: str) -> str:
+    gears = B.parse_board(text)
+    parts = [f"{r} {'+'.join(str(g) for g in B.working_in(gears, r))}" for r in B.RANGES]
+    return f"{text} (working: {', '.join(parts)})"
+
+
+def board_choices(ask: Ask) -> list[tuple[str, str]]:
+    pairs = [(board_words(b) + (" – default" if b == B.DEFAULT_BOARD else ""), b) for b in starting_boards()]
+    return fuzzy(pairs, ask.current)
+
+
+NEW_OPTIONS = (
+    Option("track", "Track or board (games that have several)", complete=track_choices),
+    Option("laps", "Laps of the race (1 to 5)", "integer", low=LAPS[0], high=LAPS[1]),
+    Option("direction", "Driving direction: clockwise or anticlockwise", limit=30, complete=direction_choices),
+    Option("board", "Every car's starting board, like `1:M 2:M 3:BE 5:BE`", limit=40, complete=board_choices),
+)
+
+
+def setup_options(raw: Mapping[str, Any]) -> dict[str, Any]:
+    """The race's options from the ``/game new`` options given: a known track (A by default), 1 to 5 laps
+    (3 by default, S8), the direction (clockwise by default) and a legal starting board."""
+    opts: dict[str, Any] = {}
+    if raw.get("track") is not None:
+        try:
+            opts["track"] = find_track(str(raw["track"])).alias
+        except KeyError as exc:
+            raise SetupError(str(exc.args[0])) from None
+    laps = raw.get("laps")
+    if laps is not None:
+        if isinstance(laps, bool) or not isinstance(laps, int) or not LAPS[0] <= laps <= LAPS[1]:
+            raise SetupError(f"a rally lasts {LAPS[0]} to {LAPS[1]} laps (S8), not {laps!r}")
+        opts["laps"] = laps
+    else:
+        opts["laps"] = DEFAULT_LAPS
+    if raw.get("direction") is not None:
+        given = " ".join(str(raw["direction"]).lower().split())
+        if given not in DIRECTIONS:
+            raise SetupError(f"`direction` is clockwise or anticlockwise, not {str(raw['direction'])[:30]!r}")
+        opts["direction"] = DIRECTIONS[given]
+    if raw.get("board") is not None:
+        text = " ".join(str(raw["board"]).split())
+        try:
+            gears = B.parse_board(text)
+        except ValueError as exc:
+            raise SetupError(f"`board`: {exc}") from None
+        why = B.check_start_board(gears)
+        if why:
+            raise SetupError(f"`board`: {why} (setup step 2)")
+        opts["boards"] = B.board_text(gears)
+    return opts
+
+
+__all__ = ["LAPS", "NEW_OPTIONS", "board_choices", "direction_choices", "setup_options", "starting_boards",
+           "track_choices"]

@@ -1,0 +1,153 @@
+"""Schrottplatz Rally at the terminal, in the demo and in ``/game status``: the short list of moves,
+shorthands, where the turn stands, the car board as text, the standings (S8) and the progress line."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.games.rally.moves import (
+    best_items,
+    can_boost,
+    can_repair,
+    choice_hint,
+    choices,
+    kept_range,
+    range_hint,
+    ranges,
+)
+from bot.games.unit import Standings
+from rules.rally import board as B
+from rules.rally.actions import Park, Roll
+from rules.rally.game import RallyGame
+from rules.rally.texts import COLOUR_KEYS, say, word
+
+BAR = 10
+_RANGE_KEYS = {"g": "green", "y": "yellow", "r": "red", "green": "green", "yellow": "yellow", "red": "red",
+               "grün": "green", "gelb": "yellow", "rot": "red"}
+_BOOST_WORDS = ("boost", "b", "+", "booster")
+
+
+def who(game: RallyGame, seat: int, lang: str = "en") -> str:
+    """``Red (Ann)``: the car's colour and its player."""
+    return say("who", lang, car=COLOUR_KEYS[seat], name=game.names[seat])
+
+
+def place_words(game: RallyGame, seat: int) -> str:
+    car = game.cars[seat]
+    where = car.at
+    if car.at == "pit":
+        where = "pit lane (waiting)"
+    elif car.at == "stop":
+        where = "stop sign"
+    elif game.is_spot(car.at):
+        where = f"{car.at} ({word(game.spot_kind(car.at))}, parked)"
+    return where
+
+
+def short_list(game: RallyGame) -> list[tuple[str, str]]:
+    """Before the roll: each range the lever may take (with which of its gears work) and the same with the
+    booster, then repair; after it: every destination, best first, a car park with the placement that helps
+    most (``legal`` lists the other placements)."""
+    acts = list(game.legal_actions())
+    out: list[tuple[str, str]] = []
+    if game.phase == "move":
+        for c in choices(game, acts):
+            out.append((c.action, choice_hint(game, c)))
+        return out
+    fuel = game.cars[game.turn].fuel
+    for r in ranges(acts):
+        out.append((str(Roll(r)), range_hint(game, r)))
+    if can_boost(acts):
+        for r in ranges(acts):
+            out.append((str(Roll(r, True)), f"spend a fuel can ({fuel} on the car) for a second move"))
+    if can_repair(acts):
+        out.append(("repair", "wait a round to mend gear 2 as well"))
+    return out
+
+
+def situation(game: RallyGame) -> str:
+    """Where the turn stands: to roll (with the lever), to drive N cells, or a repair due."""
+    if game.is_over:
+        return ""
+    car = game.cars[game.turn]
+    if game.phase == "move":
+        gear = B.gear_for(car.lever, game.roll or 1)
+        extra = "; the booster move follows" if game.boost == "pending" else ""
+        return f"Round {game.round}: rolled {game.roll}, gear {gear} ({car.lever}): drive {game.points}{extra}"
+    if car.repair == 1:
+        return f"Round {game.round}: repairs due: roll green to drive on, or repair to wait for gear 2"
+    allowed = ranges(game.legal_actions())
+    must = " (it must be green now)" if allowed == ["green"] else ""
+    return f"Round {game.round}: the lever is on {car.lever}{must}: shift and roll"
+
+
+def expand(game: RallyGame, text: str) -> str:
+    """Shorthands: ``y`` or ``yellow`` rolls yellow, ``y+``/``y b`` with the booster, ``roll`` and ``boost``
+    keep the lever (green when it may not stay); a spot alone, or ``park SPOT`` without placements, parks
+    there with the placement that helps most. Anything else is the notation itself."""
+    words = text.lower().replace("+", " +").split()
+    if not words or game.is_over:
+        return text
+    acts = game.legal_actions()
+    boost = len(words) > 1 and words[-1] in _BOOST_WORDS
+    head = words[:-1] if boost else words
+    if len(head) == 1 and head[0] in _RANGE_KEYS:
+        return str(Roll(_RANGE_KEYS[head[0]], boost))
+    if head == ["roll"] or words == ["boost"]:
+        return str(Roll(kept_range(game, acts), boost or words == ["boost"]))
+    spot = head[-1] if head and head[0] in ("park", "p") and len(head) == 2 else head[0] if len(head) == 1 else ""
+    if "." in spot:
+        for a in acts:
+            if isinstance(a, Park) and a.spot.lower() == spot:
+                return str(Park(a.spot, best_items(game, game.turn, a.spot)))
+    return text
+
+
+def car_text(game: RallyGame, seat: int) -> str:
+    """A car board in words: lever, the six gears (which work), fuel, counters and the reserve (S7)."""
+    car = game.cars[seat]
+    gears = " ".join(f"{g}:{car.gears[g - 1] or '-'}{'✓' if B.works(car.gears[g - 1]) else ''}" for g in B.GEARS)
+    reserve = car.reserve()
+    notes = []
+    if car.repair == 1:
+        notes.append("pushed off for repairs: gear 1 is mended on your next turn")
+    elif car.repair == 2:
+        notes.append("gear 2 is mended on your next roll")
+    elif car.restart:
+        notes.append("the next roll must be green")
+    tail = f" ({'; '.join(notes)})" if notes else ""
+    return (f"Your car: {who(game, seat)}, at {place_words(game, seat)}, {laps_text(game, seat)} laps done. "
+            f"Lever {car.lever}{tail}. Gears {gears} (✓ works). Fuel cans {car.fuel}. Stops {car.stops}.\n"
+            f"Reserve: {reserve['mechanic']} mechanics, {reserve['body']} body parts, {reserve['engine']} engine "
+            f"parts, {reserve['fuel']} fuel can{'' if reserve['fuel'] == 1 else 's'}.")
+
+
+def laps_text(game: RallyGame, seat: int) -> str:
+    return f"{min(game.laps_done(seat), game.laps)}/{game.laps}"
+
+
+def standings(game: RallyGame) -> Standings:
+    """S8: the winner, then laps done, fewer stops, position on the track."""
+    rows: list[tuple[int, tuple[str, ...]]] = []
+    for s in game.standings():
+        car = game.cars[s]
+        rows.append((s, (game.names[s], COLOUR_KEYS[s], laps_text(game, s),
+                         str(car.stops), place_words(game, s))))
+    return Standings(("Name", "Car", "Laps", "Stops", "At"), rows)
+
+
+def progress_line(game: RallyGame) -> tuple[str, Any]:
+    """A bar per car: how far through the whole race it is, its laps and its stops."""
+    total = max(1, game.laps * game.track.length)
+    parts = []
+    for s, car in enumerate(game.cars):
+        share = min(1.0, max(0.0, car.progress / total))
+        filled = round(share * BAR)
+        parts.append(f"{COLOUR_KEYS[s]} [{'#' * filled}{'-' * (BAR - filled)}] "
+                     f"{laps_text(game, s)} s{car.stops}")
+    key = tuple((game.laps_done(s), c.stops) for s, c in enumerate(game.cars))
+    return f"move {game.ply:>4}  " + "  ".join(parts), key
+
+
+__all__ = ["car_text", "expand", "laps_text", "place_words", "progress_line", "short_list", "situation", "standings",
+           "who"]

@@ -1,0 +1,180 @@
+"""The Schrottplatz Rally unit: setup, the ``/rally`` commands, buttons, pictures, narration in English or
+German, and the terminal and demo hooks, gathered in one object the registry lists.
+
+Words for players come in two languages: :meth:`RallyUnit.narrate`, :meth:`RallyUnit.refusal` and
+:meth:`RallyUnit.buttons` take ``lang`` (``"en"`` or ``"de"``, English by default); :func:`language`
+turns a Discord locale into one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+from bot.drivers.rally import SmartDriver
+from bot.games.rally import setup, table
+from bot.games.rally.commands import RALLY_COMMANDS
+from bot.games.rally.moves import can_boost, can_repair, choices, kept_range, legal, range_word, ranges
+from bot.games.rally.replay import REPLAY_SIZE, replay_gif, replay_views
+from bot.games.rally.words import language, narrate, refusal
+from bot.games.unit import ButtonSpec, DriverFactory, GameUnit, LookupSource, Standings
+from render.rally import car_board_png, rally_png
+from rules.contract import Event, Game
+from rules.rally import board as B
+from rules.rally.game import CRASH, PARK, PIT, SPIN, RallyGame
+from rules.rally.texts import COLOUR_KEYS, word
+
+#: destinations offered as buttons: the best few moves, and the best few car-park or pit spots
+MOVE_BUTTONS = 5
+PARK_BUTTONS = 3
+MAX_LABEL = 80
+
+_BUTTON_WORDS = {
+    "en": {"roll": "Roll {range}", "boost": "Roll {range} + boost", "repair": "Repair: wait a round",
+           "spin": "spin!", "accident": "accident!", "park": "Park {spot}", "pit": "Pit {spot}"},
+    "de": {"roll": "Würfeln {range}", "boost": "Würfeln {range} + Booster", "repair": "Reparieren: eine Runde warten",
+           "spin": "Dreher!", "accident": "Unfall!", "park": "Parken {spot}", "pit": "Box {spot}"},
+}
+
+
+def _game(game: Game) -> RallyGame:
+    assert isinstance(game, RallyGame), f"not a rally: {type(game).__name__}"
+    return game
+
+
+class RallyUnit(GameUnit):
+    rules = RallyGame
+    new_options = setup.NEW_OPTIONS
+    commands = RALLY_COMMANDS
+    drivers: ClassVar[Mapping[str, DriverFactory]] = {"smart": SmartDriver}
+    lookup = LookupSource("rules.rally")
+    default_players = 3
+    card_filename = "car.png"
+
+    # Setup -------------------------------------------------------------------------------------
+
+    def setup_options(self, raw: Mapping[str, Any]) -> tuple[dict[str, Any], list[str]]:
+        _, notes = self._checked(raw, self.new_options)
+        return setup.setup_options(raw), notes
+
+    # Pictures ----------------------------------------------------------------------------------
+
+    def picture(self, view: dict[str, Any], events: Sequence[Event]) -> bytes | None:
+        return rally_png(view)
+
+    def card_picture(self, view: dict[str, Any], seat: int) -> bytes | None:
+        return car_board_png(view, seat)
+
+    def replay(self, setup_: Mapping[str, Any], seed: int, actions: Sequence[str], cell_size: int | None = None
+               ) -> tuple[bytes, int] | None:
+        views = replay_views(setup_, seed, actions)
+        return replay_gif(views, cell_size or REPLAY_SIZE), len(views)
+
+    # Words -------------------------------------------------------------------------------------
+
+    def narrate(self, events: Sequence[Event], lang: str = "en") -> str:
+        return narrate(events, lang)
+
+    def refusal(self, exc: Exception, lang: str = "en") -> str:
+        """A refused action worded for the player (German for ``lang="de"``)."""
+        return refusal(exc, lang)
+
+    @staticmethod
+    def language(locale: str | None) -> str:
+        """``"de"`` for a German Discord locale, else ``"en"``."""
+        return language(locale)
+
+    def describe(self, game: Game, viewer: int | None) -> str:
+        g = _game(game)
+        laps = f"{g.laps} lap{'s' if g.laps != 1 else ''}"
+        lines = [f"**{self.title}** on {g.track.name} ({g.track.alias}), {laps}, "
+                 f"{'clockwise' if g.clockwise else 'anticlockwise'} · round {g.round}, move {g.ply}."]
+        for rank, s in enumerate(g.standings(), 1):
+            car = g.cars[s]
+            works = " ".join(str(n) for n in B.GEARS if B.works(car.gears[n - 1]))
+            extra = " · repairs due" if car.repair == 1 else ""
+            lines.append(f"{rank}. {table.who(g, s)}: {table.laps_text(g, s)} laps, "
+                         f"at {table.place_words(g, s)}, lever {car.lever}, working gears {works or 'none'}, "
+                         f"fuel {car.fuel}, stops {car.stops}{extra}")
+        if g.is_over:
+            lines.append(f"The rally is over after {g.ply} moves: {table.who(g, g.winners[0])} wins. "
+                         "Places by laps, then fewer stops (S8).")
+            return "\n".join(lines)
+        order = ", ".join(word(COLOUR_KEYS[s]) for s in g.order)
+        lines.append(f"Turn order this round: {order}.")
+        lines.append(f"{table.who(g, g.turn)} to act: {table.situation(g)}.")
+        if viewer is not None and viewer == g.turn:
+            verbs = ["roll", "shift", "boost", "repair"] if g.phase == "turn" else ["move", "park"]
+            acts = g.legal_actions()
+            if g.phase == "turn":
+                verbs = [v for v in verbs if v != "boost" or can_boost(acts)]
+                verbs = [v for v in verbs if v != "repair" or can_repair(acts)]
+            lines.append("Commands for it: " + ", ".join(f"`/rally {v}`" for v in verbs) + ".")
+        return "\n".join(lines)
+
+    # Buttons -----------------------------------------------------------------------------------
+
+    def buttons(self, game: Game, seat: int, lang: str = "en") -> list[ButtonSpec]:
+        """The common flow: before the roll, one button per range the lever may take (the lever kept is the
+        primary one), the same with the booster, and repair; after it, the best few destinations and the
+        best few parking spots (with the placement that helps most). Everything else is a command."""
+        acts = legal(game, seat)
+        if not acts:
+            return []
+        g = _game(game)
+        words = _BUTTON_WORDS.get(lang, _BUTTON_WORDS["en"])
+        if g.phase == "turn":
+            kept = kept_range(g, acts)
+            out = [ButtonSpec(words["roll"].format(range=range_word(r, lang)), f"roll {r}",
+                              "primary" if r == kept else "secondary") for r in ranges(acts)]
+            if can_boost(acts):
+                out += [ButtonSpec(words["boost"].format(range=range_word(r, lang)),
+                                   f"roll {r} boost", "success") for r in ranges(acts)]
+            if can_repair(acts):
+                out.append(ButtonSpec(words["repair"], "repair", "danger"))
+            return out
+        found = choices(g, acts)
+        drives = [c for c in found if c.kind not in (PARK, PIT)][:MOVE_BUTTONS]
+        parks = [c for c in found if c.kind in (PARK, PIT)][:PARK_BUTTONS]
+        out = []
+        for c in drives:
+            warn = f" ({words['spin']})" if c.kind == SPIN else f" ({words['accident']})" if c.kind == CRASH else ""
+            out.append(ButtonSpec(f"→ {c.cell}{warn}", c.action, "danger" if warn else "success"))
+        for c in parks:
+            items = " ".join(c.action.split()[2:])
+            label = words["pit" if c.kind == PIT else "park"].format(spot=c.cell) + (f" {items}" if items else "")
+            out.append(ButtonSpec(label[:MAX_LABEL], c.action, "primary"))
+        return out
+
+    # The terminal and the demo -----------------------------------------------------------------
+
+    def hand_text(self, game: Game, seat: int) -> str:
+        return table.car_text(_game(game), seat)
+
+    def seat_label(self, game: Game, seat: int) -> str:
+        g = _game(game)
+        return f"{g.names[seat]} ({COLOUR_KEYS[seat]})" if 0 <= seat < len(g.names) else g.seat_names[seat]
+
+    def short_list(self, game: Game, seat: int) -> list[tuple[str, str]]:
+        return table.short_list(_game(game))
+
+    def situation(self, game: Game) -> str:
+        return table.situation(_game(game))
+
+    def expand(self, game: Game, text: str) -> str:
+        return table.expand(_game(game), text)
+
+    def standings(self, game: Game) -> Standings:
+        return table.standings(_game(game))
+
+    def progress(self, game: Game) -> tuple[str, Any]:
+        return table.progress_line(_game(game))
+
+    def table_title(self, game: Game, players: str) -> str:
+        g = _game(game)
+        laps = f"{g.laps} lap{'s' if g.laps != 1 else ''}"
+        return (f"{self.title} on {g.track.name} ({g.track.alias}), {'clockwise' if g.clockwise else 'anticlockwise'}:"
+                f" {players}, {laps}")
+
+
+GAME = RallyUnit()
