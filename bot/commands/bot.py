@@ -24,6 +24,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="running games kept in memory; others load when touched (default 512)")
     parser.add_argument("--picture-processes", metavar="N", type=int, default=None,
                         help="processes drawing pictures (default: one per core; 0: threads only)")
+    parser.add_argument("--defer-after", metavar="SECONDS", type=float, default=None,
+                        help="defer an interaction the service has not answered after this long (default 1.0; "
+                             "0: always defer first)")
 
 
 def _stop(signum: int, frame: object) -> None:
@@ -48,7 +51,8 @@ def run(args: argparse.Namespace) -> int:
     log.info("using database %s", path)
     service = Service(SqliteStore(path), pictures=Pictures(processes=args.picture_processes),
                       cache_size=args.cache_size or CACHE_SIZE)
-    client = JunkyardBot(service=service)
+    client = JunkyardBot(service=service) if args.defer_after is None else JunkyardBot(
+        service=service, defer_after=args.defer_after)
     signal.signal(signal.SIGTERM, _stop)  # `docker stop`: close the connection and the database cleanly
     try:
         # log_handler=None: logging is already set up above; the token never reaches a log line.

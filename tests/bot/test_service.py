@@ -434,3 +434,37 @@ async def test_host_leaving_a_running_game_hands_on_the_host_role(service):
     r = await service.leave(CH, ANN)
     assert r.ok and f"<@{BOB}> is the host now." in r.text
     assert (await service.store.channel_game(CH)).host_id == BOB
+
+
+# Delivery records ----------------------------------------------------------------------------------
+
+
+async def test_public_changes_of_a_running_game_carry_a_delivery_record(service):
+    """A move, a start, a computer taking a seat over and an abort each store what the channel must be
+    shown, in the same transaction; lobby chatter does not."""
+    await lobby(service)
+    assert (await service.join(CH, CAT, "Cat")).delivery is None
+    r = await service.start(CH, ANN)
+    moved = await service.act(CH, ANN, "roll")
+    left = await service.leave(CH, CAT)
+    ended = await service.abort(CH, ANN)
+    ids = [r.delivery, moved.delivery, left.delivery, ended.delivery]
+    records = await service.store.deliveries()
+    assert [d.id for d in records] == ids and all(d.channel_id == CH for d in records)
+    assert [d.version for d in records] == [0, 1, 1, 1]
+    assert records[1].payload["lines"] == [moved.text.splitlines()[0]] and records[1].payload["board"]
+    assert not records[3].payload["board"] and "ended the game" in records[3].payload["lines"][0]
+    assert all(d.claimed_by == service.owner and not d.delivered for d in records)
+
+
+async def test_computer_moves_join_the_record_of_the_reply_they_belong_to(service):
+    await service.new_game(guild_id=GUILD, channel_id=CH, user_id=ANN, user_name="Ann", game_key="toy")
+    await service.add_computer(CH, ANN)
+    await service.start(CH, ANN)
+    await service.act(CH, ANN, "roll")
+    r = await service.act(CH, ANN, "pass")
+    last = (await service.store.deliveries())[-1]
+    assert last.id == r.delivery and last.version == r.version == 4  # Ann's pass and the computer's turn
+    assert len(last.payload["lines"]) == 3 and "Computer 1 (random) rolled" in last.payload["lines"][1]
+    rebuilt = await service.delivery_reply(last)
+    assert rebuilt.text == r.text and rebuilt.png and [b.action for b in rebuilt.buttons] == ["roll"]

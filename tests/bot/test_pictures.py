@@ -1,0 +1,45 @@
+"""Pictures off the event loop: a process pool sized to the machine, threads when a picture cannot travel."""
+
+from __future__ import annotations
+
+from bot.games import unit_for
+from bot.pictures import Pictures, cores
+from rules.races import Races
+
+
+def race_view() -> dict:
+    return Races.create({"seats": [{"name": "A"}, {"name": "B"}], "options": {}}, 3).view(None)
+
+
+async def test_a_picture_is_drawn_in_a_worker_process_and_matches_the_same_drawn_here():
+    unit = unit_for("races")
+    view = race_view()
+    pictures = Pictures(processes=1)
+    try:
+        assert pictures.wait_ready(120) and pictures.uses_processes
+        drawn = await pictures.draw(unit.key, unit.picture, view, [])
+        assert drawn == unit.picture(view, []) and drawn.startswith(b"\x89PNG")
+        assert unit.key not in pictures._threads_for
+    finally:
+        pictures.close()
+
+
+async def test_a_picture_that_cannot_travel_is_drawn_in_a_thread():
+    pictures = Pictures(processes=1)
+    try:
+        assert pictures.wait_ready(120)
+
+        def local(view, events):  # defined in a function: no worker process can find it
+            return b"png" + bytes([len(events)])
+
+        assert await pictures.draw("local", local, {}, [1, 2]) == b"png\x02"
+        assert "local" in pictures._threads_for
+    finally:
+        pictures.close()
+
+
+async def test_no_processes_means_threads_and_the_default_is_one_per_core():
+    pictures = Pictures(processes=0)
+    assert not pictures.uses_processes and pictures.wait_ready(0) is False
+    assert await pictures.draw("x", lambda view, events: b"ok", {}, []) == b"ok"
+    assert Pictures().processes == cores() >= 1
