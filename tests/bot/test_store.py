@@ -12,6 +12,7 @@ from bot.store import (
     ChannelBusy,
     GameNotFound,
     InconsistentSnapshot,
+    Outgoing,
     Seat,
     SqliteStore,
     StaleVersion,
@@ -245,8 +246,6 @@ async def test_a_failing_migration_leaves_the_file_as_it_was(db_path, monkeypatc
 
 
 async def test_an_action_and_its_delivery_record_commit_together(store):
-    from bot.store import Outgoing
-
     rec, game = await started(store)
     game.apply("roll")
     out = Outgoing({"lines": ["Ann rolled."]}, owner="me", lease=60)
@@ -265,8 +264,6 @@ async def test_an_action_and_its_delivery_record_commit_together(store):
 
 
 async def test_a_refused_write_leaves_no_delivery_record(store):
-    from bot.store import Outgoing
-
     rec, _ = await started(store)
     out = Outgoing({"lines": ["x"]})
     with pytest.raises(StaleVersion):
@@ -276,9 +273,7 @@ async def test_a_refused_write_leaves_no_delivery_record(store):
 
 
 async def test_delivery_records_are_claimed_once_and_delivered_once(store):
-    from bot.store import Outgoing
-
-    rec, game = await started(store)
+    rec, _ = await started(store)
     held = Outgoing({"lines": ["held"]}, owner="writer", lease=60)
     free = Outgoing({"lines": ["free"]})
     await store.set_status(rec.id, "aborted", outgoing=held)
