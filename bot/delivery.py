@@ -63,6 +63,8 @@ class Outbox:
         self.batch = batch
         self.on_computers = on_computers
         self._attempts: dict[int, int] = {}
+        #: set once :meth:`run` has posted what was pending at start-up
+        self.caught_up = asyncio.Event()
 
     async def deliver(self, reply: Reply) -> bool:
         """Post ``reply`` (it has a delivery record) to its channel and record the message. On failure the
@@ -127,4 +129,5 @@ class Outbox:
                 raise
             except Exception:
                 log.exception("the outbox worker failed; it looks again in %s s", self.poll)
+            self.caught_up.set()
             await asyncio.sleep(self.poll)

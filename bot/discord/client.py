@@ -132,6 +132,8 @@ class JunkyardBot(commands.Bot):
     async def resume_computers(self) -> None:
         """Games left waiting for a computer player (the bot stopped mid-sequence) play on, a few at a time
         from a queue, so the interactions of people are never starved."""
+        if self._background:
+            await self.outbox.caught_up.wait()  # boards a crash left behind come first, in order
         queue: asyncio.Queue[int] = asyncio.Queue()
         for channel_id in await self.service.channels_waiting_on_computers():
             if channel_id > 0:  # terminal games use negative channel ids; they are not Discord's
