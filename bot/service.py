@@ -1,9 +1,12 @@
 """The game master's flow, shared by every front end (Discord, the terminal, tests).
 
 For an action: find the channel's game → check the user sits there and may act → take the channel's lock
-→ apply → store the action and the new snapshot in one transaction, expecting the version → draw the
-picture in a worker thread → return a :class:`Reply` that a front end turns into messages. Nothing here
-knows about Discord; nothing here knows about any one game.
+→ apply → store the action, the new snapshot and the delivery record of the public message in one
+transaction, expecting the version → draw the picture off the event loop (a process pool, see
+:mod:`bot.pictures`) → return a :class:`Reply` that a front end turns into messages and whose delivery it
+records (what it cannot post, :mod:`bot.delivery` posts). Games load when touched and stay in a bounded
+cache; channel locks live only while held. Nothing here knows about Discord; nothing here knows about any
+one game.
 """
 
 from __future__ import annotations
