@@ -71,9 +71,10 @@ def situation(game: RallyGame) -> str:
         return ""
     car = game.cars[game.turn]
     if game.phase == "move":
-        gear = B.gear_for(car.lever, game.roll or 1)
+        gear = game.points or 0  # a gear moves as many cells as its number (S2)
+        rolled = f"rolled {game.roll}, " if game.roll is not None else ""
         extra = "; the booster move follows" if game.boost == "pending" else ""
-        return f"Round {game.round}: rolled {game.roll}, gear {gear} ({car.lever}): drive {game.points}{extra}"
+        return f"Round {game.round}: {rolled}gear {gear} ({B.range_of(gear)}): drive {game.points}{extra}"
     if car.repair == 1:
         return f"Round {game.round}: repairs due: roll green to drive on, or repair to wait for gear 2"
     allowed = ranges(game.legal_actions())

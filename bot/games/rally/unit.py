@@ -31,9 +31,9 @@ MAX_LABEL = 80
 
 _BUTTON_WORDS = {
     "en": {"roll": "Roll {range}", "boost": "Roll {range} + boost", "repair": "Repair: wait a round",
-           "spin": "spin!", "accident": "accident!", "park": "Park {spot}", "pit": "Pit {spot}"},
+           "spin": "spin!", "accident": "accident!", "park": "Park {spot}", "pit": "Pit spot {spot}"},
     "de": {"roll": "Würfeln {range}", "boost": "Würfeln {range} + Booster", "repair": "Reparieren: eine Runde warten",
-           "spin": "Dreher!", "accident": "Unfall!", "park": "Parken {spot}", "pit": "Box {spot}"},
+           "spin": "Dreher!", "accident": "Unfall!", "park": "Parken {spot}", "pit": "Boxenplatz {spot}"},
 }
 
 
@@ -47,7 +47,10 @@ class RallyUnit(GameUnit):
     new_options = setup.NEW_OPTIONS
     commands = RALLY_COMMANDS
     drivers: ClassVar[Mapping[str, DriverFactory]] = {"smart": SmartDriver}
-    lookup = LookupSource("rules.rally")
+    #: the entries in ``rules/rally/data/lookup.toml`` carry a ``lang`` field the lookup loader does not read
+    #: yet, and two of their titles are the same word in both languages; until both are settled the rally
+    #: offers no ``/rules`` entries (``LookupSource("rules.rally")`` names them then)
+    lookup: ClassVar[LookupSource | None] = None
     default_players = 3
     card_filename = "car.png"
 
@@ -142,7 +145,8 @@ class RallyUnit(GameUnit):
             out.append(ButtonSpec(f"→ {c.cell}{warn}", c.action, "danger" if warn else "success"))
         for c in parks:
             items = " ".join(c.action.split()[2:])
-            label = words["pit" if c.kind == PIT else "park"].format(spot=c.cell) + (f" {items}" if items else "")
+            spot = c.cell.split(".")[1] if c.kind == PIT else c.cell
+            label = words["pit" if c.kind == PIT else "park"].format(spot=spot) + (f": {items}" if items else "")
             out.append(ButtonSpec(label[:MAX_LABEL], c.action, "primary"))
         return out
 
