@@ -1,8 +1,8 @@
 """The Schrottplatz Rally unit: setup, the ``/rally`` commands, buttons, pictures, narration in English or
 German, and the terminal and demo hooks, gathered in one object the registry lists.
 
-Words for players come in two languages: :meth:`RallyUnit.narrate`, :meth:`RallyUnit.refusal` and
-:meth:`RallyUnit.buttons` take ``lang`` (``"en"`` or ``"de"``, English by default); :func:`language`
+Words for players come in two languages: :meth:`RallyUnit.narrate`, :meth:`RallyUnit.refusal`,
+:meth:`RallyUnit.buttons` and the pictures take ``lang`` (``"en"`` or ``"de"``, English by default); :func:`language`
 turns a Discord locale into one.
 """
 
@@ -62,11 +62,11 @@ class RallyUnit(GameUnit):
 
     # Pictures ----------------------------------------------------------------------------------
 
-    def picture(self, view: dict[str, Any], events: Sequence[Event]) -> bytes | None:
-        return rally_png(view)
+    def picture(self, view: dict[str, Any], events: Sequence[Event], lang: str = "en") -> bytes | None:
+        return rally_png(view, events, lang)
 
-    def card_picture(self, view: dict[str, Any], seat: int) -> bytes | None:
-        return car_board_png(view, seat)
+    def card_picture(self, view: dict[str, Any], seat: int, lang: str = "en") -> bytes | None:
+        return car_board_png(view, seat, lang)
 
     def replay(self, setup_: Mapping[str, Any], seed: int, actions: Sequence[str], cell_size: int | None = None
                ) -> tuple[bytes, int] | None:
