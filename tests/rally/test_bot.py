@@ -237,11 +237,26 @@ def test_standings_put_fewer_stops_ahead_on_equal_laps():
                cars={"Ann": {"at": "30a", "lap": 2, "stops": 2}, "Bob": {"at": "10a", "lap": 2, "stops": 0},
                      "Cy": {"at": "40b", "lap": 3, "stops": 4}})
     table = GAME.standings(game)
-    assert table.head == ("Name", "Car", "Laps", "Stops", "At")
+    assert table.head == ("Name", "Car", "Laps done", "Stops", "At")
     assert [(seat, cells[2], cells[3]) for seat, cells in table.rows] == [(2, "2/3", "4"), (1, "1/3", "0"),
                                                                           (0, "1/3", "2")]
     status = GAME.describe(game, None).splitlines()
-    assert status[1].startswith("1. Orange (Cy): 2/3 laps") and status[3].startswith("3. Red (Ann)")
+    assert status[1] == "1. Orange (Cy): lap 3/3 · stops 4 · at 40b · lever green · gears 1 2 3 5 · fuel 2"
+    assert status[2].startswith("2. Blue (Bob): lap 2/3 · stops 0") and status[3].startswith("3. Red (Ann)")
+
+
+def test_status_in_german_with_the_parking_bar():
+    """S9: parked cars follow the others, in the order they parked; the status says so in German too."""
+    game = pos(players=["Ann", "Bob", "Cy"], to_act="Ann",
+               cars={"Ann": {"at": "30a"}, "Bob": {"at": "F7.1", "repair": 1, "board": "3:BE 5:BE 6:M"},
+                     "Cy": {"at": "40b"}})
+    lines = GAME.describe(game, 0, "de").splitlines()
+    assert lines[0].startswith("**Schrottplatz Rally** · Rostbogen-Ring (A) · Runde 2 · 3 Runden · im Uhrzeigersinn")
+    assert "Blau (Bob): Runde 1/3 · Stopps 0 · auf F7.1 · Hebel grün · Gänge 3 5 6 · Benzin 2 · geparkt · " \
+           "Reparatur fällig" in lines[3]
+    assert lines[4] == "Zugreihenfolge: Rot, Orange · Parkleiste: Blau"
+    assert lines[5] == "Rot (Ann): schalten und würfeln"
+    assert lines[6] == "Deine Befehle: `/rally roll`, `/rally shift`, `/rally boost`"
 
 
 def test_progress_line_per_car():
@@ -289,7 +304,7 @@ def test_a_person_races_two_computers_to_the_end_in_the_terminal(tmp_path, monke
     assert status == "finished"
     assert "=== Ann (red) to act (move 0) ===" in out and "Your car: Red (Ann)" in out
     assert "1. roll green   (gears 1 and 2 work)" in out
-    assert re.search(r"^Place\s+Name\s+Car\s+Laps\s+Stops\s+At\n1\s+\S.*\s1/1\s", out, re.M)
+    assert re.search(r"^Place\s+Name\s+Car\s+Laps done\s+Stops\s+At\n1\s+\S.*\s1/1\s", out, re.M)
     assert len(list(out_dir.glob("move-*.png"))) == version + 1
 
 
@@ -299,7 +314,7 @@ def test_computers_race_in_the_demo(tmp_path, capsys):
     captured = capsys.readouterr()
     assert "Schrottplatz Rally on Rostbogen-Ring (A), clockwise: 3 smart computers, 1 lap, seed 4." in captured.out
     moves = int(re.search(r"The game is over after (\d+) moves", captured.out).group(1))
-    assert re.search(r"^Place\s+Name\s+Car\s+Laps\s+Stops\s+At$", captured.out, re.M)
+    assert re.search(r"^Place\s+Name\s+Car\s+Laps done\s+Stops\s+At$", captured.out, re.M)
     assert len(list(out_dir.glob("move-*.png"))) == moves + 1
     assert (out_dir / "replay.gif").stat().st_size > 0 and f"{moves + 1} frames" in captured.out
     assert re.search(r"move\s+\d+\s+red \[[#-]{10}\] \d/1 s\d", captured.err)

@@ -186,8 +186,9 @@ async def test_status_shows_the_standings_and_what_to_do(h):
     game = await game_now(h)
     first = users_by_seat()[game.to_act]
     r = only(await h.slash(first, "game status"))
-    assert r.ephemeral and "Schrottplatz Rally" in r.content and "Turn order this round" in r.content
-    assert "`/rally roll`" in r.content and "stops 0" in r.content
+    assert r.ephemeral and "Schrottplatz Rally" in r.content and "Turn order: " in r.content
+    assert "Your commands: `/rally roll`, `/rally shift`, `/rally boost`" in r.content
+    assert "lap 1/1 · stops 0" in r.content and ": shift and roll" in r.content
 
 
 # A whole race ----------------------------------------------------------------------------------------
@@ -238,7 +239,7 @@ async def test_a_whole_three_player_race_by_commands_and_buttons(h):
         board = posted[-1]
     else:
         raise AssertionError("the race did not end")
-    assert "wins the rally" in board.content and "Places by laps, then fewer stops (S8)" in board.content
+    assert "wins the rally" in board.content and "Places: laps first, then fewer stops (S8)." in board.content
     assert board.png and not board.custom_ids
     assert {"button", "roll", "shift", "boost", "move", "park"} <= used, used
     rec = (await h.bot.service.store.channel_history(CHANNEL_ID, 1))[0]

@@ -13,6 +13,7 @@ from bot.games.rally.moves import (
     choices,
     kept_range,
     range_hint,
+    range_word,
     ranges,
 )
 from bot.games.unit import Standings
@@ -127,6 +128,66 @@ def laps_text(game: RallyGame, seat: int) -> str:
     return f"{min(game.laps_done(seat), game.laps)}/{game.laps}"
 
 
+#: the few sentences of the status the rules' catalogue does not hold
+_STATUS = {
+    "en": {"s8": "Places: laps first, then fewer stops (S8).", "commands": "Your commands:",
+           "gears": "gears", "fuel": "fuel", "move": "move {ply}"},
+    "de": {"s8": "Platzierung: erst Runden, dann weniger Stopps (S8).", "commands": "Deine Befehle:",
+           "gears": "Gänge", "fuel": "Benzin", "move": "Zug {ply}"},
+}
+
+
+def status_text(game: RallyGame, viewer: int | None, lang: str = "en") -> str:
+    """``/game status`` and the last board: the race, every car in the order of the standings (S8), the
+    turn order and the parking bar (S9), and what the player to act must do (with the commands for it
+    when ``viewer`` is that player)."""
+    words = _STATUS.get(lang, _STATUS["en"])
+    direction = word("clockwise" if game.clockwise else "anticlockwise", lang)
+    head = say("p_header", lang, round=game.round, laps=game.laps, direction=direction)
+    lines = [f"**{game.title}** · {game.track.name} ({game.track.alias}) · {head} · "
+             + words["move"].format(ply=game.ply)]
+    for rank, s in enumerate(game.standings(), 1):
+        car = game.cars[s]
+        works = " ".join(str(n) for n in B.GEARS if B.works(car.gears[n - 1])) or "–"
+        lap = min(max(1, game.lap_of(s)), game.laps)
+        notes = [say("p_lap", lang, lap=lap, laps=game.laps, stops=car.stops), say("p_at", lang, place=car.at),
+                 f"{say('p_lever', lang)} {range_word(car.lever, lang)}", f"{words['gears']} {works}",
+                 f"{words['fuel']} {car.fuel}"]
+        if car.parked is not None:
+            notes.append(say("p_parked", lang))
+        if car.repair == 1:
+            notes.append(say("p_repair_due", lang))
+        lines.append(f"{rank}. {who(game, s, lang)}: " + " · ".join(notes))
+    if game.is_over:
+        lines.append(say("p_wins", lang, name=who(game, game.winners[0], lang)) + " " + words["s8"])
+        return "\n".join(lines)
+    driving = [s for s in game.order if game.cars[s].parked is None]
+    parked = [s for s in game.order if game.cars[s].parked is not None]
+    bar = say("p_order", lang).capitalize() + ": " + ", ".join(word(COLOUR_KEYS[s], lang) for s in driving)
+    if parked:
+        bar += " · " + say("p_parking", lang).capitalize() + ": " + \
+            ", ".join(word(COLOUR_KEYS[s], lang) for s in parked)
+    lines.append(bar)
+    lines.append(_to_act(game, lang))
+    if viewer is not None and viewer == game.turn:
+        acts = game.legal_actions()
+        if game.phase == "turn":
+            verbs = ["roll", "shift"] + (["boost"] if can_boost(acts) else []) + (["repair"] if can_repair(acts)
+                                                                                   else [])
+        else:
+            verbs = sorted({str(a).split()[0] for a in acts})
+        lines.append(words["commands"] + " " + ", ".join(f"`/rally {v}`" for v in verbs))
+    return "\n".join(lines)
+
+
+def _to_act(game: RallyGame, lang: str) -> str:
+    name = who(game, game.turn, lang)
+    if game.phase == "move":
+        msg = "p_drive_boost" if game.boost == "pending" else "p_drive"
+        return say(msg, lang, name=name, points=game.points)
+    return say("p_repair" if game.cars[game.turn].repair == 1 else "p_roll", lang, name=name)
+
+
 def standings(game: RallyGame) -> Standings:
     """S8: the winner, then laps done, fewer stops, position on the track."""
     rows: list[tuple[int, tuple[str, ...]]] = []
@@ -134,7 +195,7 @@ def standings(game: RallyGame) -> Standings:
         car = game.cars[s]
         rows.append((s, (game.names[s], COLOUR_KEYS[s], laps_text(game, s),
                          str(car.stops), place_words(game, s))))
-    return Standings(("Name", "Car", "Laps", "Stops", "At"), rows)
+    return Standings(("Name", "Car", "Laps done", "Stops", "At"), rows)
 
 
 def progress_line(game: RallyGame) -> tuple[str, Any]:
@@ -150,5 +211,15 @@ def progress_line(game: RallyGame) -> tuple[str, Any]:
     return f"move {game.ply:>4}  " + "  ".join(parts), key
 
 
-__all__ = ["car_text", "expand", "laps_text", "place_words", "progress_line", "short_list", "situation", "standings",
-           "who"]
+__all__ = [
+    "car_text",
+    "expand",
+    "laps_text",
+    "place_words",
+    "progress_line",
+    "short_list",
+    "situation",
+    "standings",
+    "status_text",
+    "who",
+]

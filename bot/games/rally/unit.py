@@ -20,9 +20,8 @@ from bot.games.rally.words import language, narrate, refusal
 from bot.games.unit import ButtonSpec, DriverFactory, GameUnit, LookupSource, Standings
 from render.rally import car_board_png, rally_png
 from rules.contract import Event, Game
-from rules.rally import board as B
 from rules.rally.game import CRASH, PARK, PIT, SPIN, RallyGame
-from rules.rally.texts import COLOUR_KEYS, word
+from rules.rally.texts import COLOUR_KEYS
 
 #: destinations offered as buttons: the best few moves, and the best few car-park or pit spots
 MOVE_BUTTONS = 5
@@ -87,33 +86,10 @@ class RallyUnit(GameUnit):
         """``"de"`` for a German Discord locale, else ``"en"``."""
         return language(locale)
 
-    def describe(self, game: Game, viewer: int | None) -> str:
-        g = _game(game)
-        laps = f"{g.laps} lap{'s' if g.laps != 1 else ''}"
-        lines = [f"**{self.title}** on {g.track.name} ({g.track.alias}), {laps}, "
-                 f"{'clockwise' if g.clockwise else 'anticlockwise'} · round {g.round}, move {g.ply}."]
-        for rank, s in enumerate(g.standings(), 1):
-            car = g.cars[s]
-            works = " ".join(str(n) for n in B.GEARS if B.works(car.gears[n - 1]))
-            extra = " · repairs due" if car.repair == 1 else ""
-            lines.append(f"{rank}. {table.who(g, s)}: {table.laps_text(g, s)} laps, "
-                         f"at {table.place_words(g, s)}, lever {car.lever}, working gears {works or 'none'}, "
-                         f"fuel {car.fuel}, stops {car.stops}{extra}")
-        if g.is_over:
-            lines.append(f"The rally is over after {g.ply} moves: {table.who(g, g.winners[0])} wins. "
-                         "Places by laps, then fewer stops (S8).")
-            return "\n".join(lines)
-        order = ", ".join(word(COLOUR_KEYS[s]) for s in g.order)
-        lines.append(f"Turn order this round: {order}.")
-        lines.append(f"{table.who(g, g.turn)} to act: {table.situation(g)}.")
-        if viewer is not None and viewer == g.turn:
-            verbs = ["roll", "shift", "boost", "repair"] if g.phase == "turn" else ["move", "park"]
-            acts = g.legal_actions()
-            if g.phase == "turn":
-                verbs = [v for v in verbs if v != "boost" or can_boost(acts)]
-                verbs = [v for v in verbs if v != "repair" or can_repair(acts)]
-            lines.append("Commands for it: " + ", ".join(f"`/rally {v}`" for v in verbs) + ".")
-        return "\n".join(lines)
+    def describe(self, game: Game, viewer: int | None, lang: str = "en") -> str:
+        """The standings (laps, stops: S8), turn order and parking bar, and what the player to act must do,
+        worded from the rules' catalogue in ``lang``."""
+        return table.status_text(_game(game), viewer, lang)
 
     # Buttons -----------------------------------------------------------------------------------
 
