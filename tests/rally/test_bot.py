@@ -17,8 +17,10 @@ from bot.cli import main
 from bot.drivers import driver_for, driver_kinds
 from bot.drivers.rally import SmartDriver
 from bot.games.rally import GAME
+from bot.games.rally.commands import RALLY_COMMANDS, ac_items, ac_move, ac_range, ac_spot
 from bot.games.rally.setup import setup_options, starting_boards
 from bot.games.rally.words import language, narrate, refusal
+from bot.games.unit import Ask, Refusal
 from rules.contract import IllegalAction, NotationError, SetupError
 from rules.rally import RallyGame
 from rules.rally import board as B
@@ -318,3 +320,39 @@ def test_computers_race_in_the_demo(tmp_path, capsys):
     assert len(list(out_dir.glob("move-*.png"))) == moves + 1
     assert (out_dir / "replay.gif").stat().st_size > 0 and f"{moves + 1} frames" in captured.out
     assert re.search(r"move\s+\d+\s+red \[[#-]{10}\] \d/1 s\d", captured.err)
+
+
+# The /rally commands as data -------------------------------------------------------------------------
+
+
+def _ask(game: RallyGame, current: str = "", **values) -> Ask:
+    return Ask(game=game, seat=game.to_act, current=current, values=values, legal_of=game.legal_actions)
+
+
+def test_park_and_move_commands_build_the_notation():
+    """Rule text "Boxengasse": a park without placements takes the one that helps most; a path is passed on
+    for the rules to check; a spot typed into `move` is pointed to `park`."""
+    game = pos(players=3, to_act="red", phase="move", points=4,
+               cars={"red": {"at": "29c", "lever": "yellow", "restart": False, "fuel": 1,
+                             "board": "1:M 2:M 3:BE 4:BE 5:B"}})
+    park, move = RALLY_COMMANDS.command("park"), RALLY_COMMANDS.command("move")
+    assert park.play(_ask(game, spot="PIT.1")) == "park pit.1 m6"
+    assert park.play(_ask(game, spot="pit.1", items="B1, e5")) == "park pit.1 b1 e5"
+    assert move.play(_ask(game, to="30c 31c 32c 33c")) == "move 30c 31c 32c 33c"
+    assert game.parse_action("move 30c 31c 32c 33c") == game.parse_action("move 33c")
+    with pytest.raises(Refusal, match="is a parking spot"):
+        move.play(_ask(game, to="pit.2"))
+
+
+def test_park_autocomplete_lists_spots_then_their_placements_best_first():
+    game = pos(players=3, to_act="red", phase="move", points=4,
+               cars={"red": {"at": "29c", "lever": "yellow", "restart": False, "fuel": 1,
+                             "board": "1:M 2:M 3:BE 4:BE 5:B"}})
+    spots = ac_spot(_ask(game))
+    assert [v for _, v in spots] == ["pit.2", "pit.1"] and spots[0][0] == "pit.2: pit lane, best m6"
+    items = ac_items(_ask(game, spot="pit.1"))
+    assert items[0] == ("m6: mechanic on gear 6 (best)", "m6") and len(items) == 25
+    assert {v for _, v in ac_items(_ask(game, "e5", spot="pit.1"))} >= {"b1 e5", "e5 e6"}
+    moves = ac_move(_ask(game, "st"))
+    assert moves == [("stop: via 30c pit, halts at the stop sign", "stop")]
+    assert ac_range(_ask(game)) == []  # the roll is made: no range to choose

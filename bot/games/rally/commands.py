@@ -27,7 +27,7 @@ from rules.rally.actions import Move, Park
 _RANGE_WORDS = {"green": "green", "g": "green", "grün": "green", "gruen": "green", "yellow": "yellow", "y": "yellow",
                 "gelb": "yellow", "red": "red", "r": "red", "rot": "red"}
 _CELL = re.compile(r"^(\d{1,2}[abc]|pit|stop)$")
-_SPOT = re.compile(r"^([fembFEMB]\d{1,2}|pit)\.\d$")
+_SPOT = re.compile(r"^([fembFEMB]\d{1,2}|pit)\.\d$", re.IGNORECASE)
 _ITEM = re.compile(r"^[mbe][1-6]$")
 
 
@@ -72,7 +72,7 @@ def _park(ask: Ask) -> str:
     if not _SPOT.match(spot):
         raise Refusal("`spot` is a parking spot such as `F7.1` or `pit.2`; start typing for the ones you reach.")
     area, number = spot.split(".")
-    spot = f"{area if area.lower() == 'pit' else area.upper()}.{number}"
+    spot = f"{'pit' if area.lower() == 'pit' else area.upper()}.{number}"
     words = ask.value("items").lower().replace(",", " ").split()
     for w in words:
         if not _ITEM.match(w):
