@@ -5,6 +5,13 @@ tables). This module loads them and answers the ``/rules`` command and ``junkyar
 for an exact name, :func:`search` and :func:`answer` for a question in plain words, :func:`suggest` for
 autocomplete (the same ranking, with the last word taken as unfinished). It is pure: no discord, no I/O
 beyond reading package data.
+
+Entries are written in English or German (``lang``). A question is answered from the entries of the
+asker's language, with that language's filler words, stemmer and synonyms; a game with no entries in that
+language answers from its English ones (or from whatever it has), and a question the asker's entries
+cannot answer is tried on the other language's entries, each found entry replaced by its twin in the
+asker's language where it has one (``curves`` ↔ ``curves-de``). An entry whose ``lang`` differs from the
+asked language is such a fallback: front ends say so.
 """
 
 from __future__ import annotations
@@ -13,13 +20,16 @@ import difflib
 import math
 import re
 import tomllib
-from collections.abc import Iterator, Mapping
+import unicodedata
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from importlib.resources.abc import Traversable
 from itertools import pairwise
 from typing import Any
+
+import snowballstemmer  # type: ignore[import-untyped]
 
 from rules import registry
 
@@ -54,6 +64,20 @@ KIND_LABELS: dict[str, str] = {
     "ruling": "House ruling",
 }
 
+#: ... and in German.
+KIND_LABELS_DE: dict[str, str] = {
+    "howto": "So geht's",
+    "section": "Regel",
+    "tile": "Schrottplättchen",
+    "part": "Teilekarte",
+    "crew": "Rennteam",
+    "ruling": "Hausregel",
+}
+
+#: The languages entries are written in; English is the default and the fallback.
+LANGS: tuple[str, ...] = ("en", "de")
+DEFAULT_LANG = "en"
+
 #: A Discord embed description holds 4096 characters; we keep entries far shorter.
 MAX_TEXT = 1800
 
@@ -63,7 +87,8 @@ _NON_WORD = re.compile(r"[^0-9a-z]+")
 
 @dataclass(frozen=True)
 class RuleEntry:
-    """One lookup entry: what players type (title, aliases) and what the bot answers (text)."""
+    """One lookup entry: what players type (title, aliases) and what the bot answers (text), in one
+    language (``lang``)."""
 
     game: str
     id: str
@@ -74,6 +99,8 @@ class RuleEntry:
     see: tuple[str, ...] = ()
     #: Structured data for entries that carry numbers (part costs, crew starting sets).
     facts: dict[str, Any] = field(default_factory=dict, hash=False)
+    #: The language of title, aliases and text: "en" or "de".
+    lang: str = DEFAULT_LANG
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -81,9 +108,19 @@ class RuleEntry:
         return (self.title, *self.aliases, self.id)
 
 
+_FOLD = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "ß": "ss"})
+
+
+def fold(text: str) -> str:
+    """Lower case with umlauts and ß spelt out and other accents dropped: "Würfel" -> "wuerfel", "Straße"
+    -> "strasse", "Café" -> "cafe" (so a keyboard without umlauts finds the same words)."""
+    spelt = text.lower().translate(_FOLD)
+    return "".join(c for c in unicodedata.normalize("NFKD", spelt) if not unicodedata.combining(c))
+
+
 def normalize(text: str) -> str:
-    """Lower case, punctuation to spaces, single spaces: "Phase 3: Roll" -> "phase 3 roll"."""
-    return _NON_WORD.sub(" ", text.lower()).strip()
+    """Folded (:func:`fold`), punctuation to spaces, single spaces: "Phase 3: Roll" -> "phase 3 roll"."""
+    return _NON_WORD.sub(" ", fold(text)).strip()
 
 
 def _resource(game_key: str) -> Traversable:
@@ -105,9 +142,12 @@ def _entry(game_key: str, raw: dict[str, Any], where: str) -> RuleEntry:
         raise ValueError(f"{where}: entry {raw.get('id', '?')!r} lacks {', '.join(missing)}")
     if raw["kind"] not in KINDS:
         raise ValueError(f"{where}: entry {raw['id']!r} has kind {raw['kind']!r}; expected one of {', '.join(KINDS)}")
-    unknown = set(raw) - {"id", "title", "kind", "text", "aliases", "see", "facts"}
+    unknown = set(raw) - {"id", "title", "kind", "text", "aliases", "see", "facts", "lang"}
     if unknown:
         raise ValueError(f"{where}: entry {raw['id']!r} has unknown keys {', '.join(sorted(unknown))}")
+    lang = raw.get("lang", DEFAULT_LANG)
+    if lang not in LANGS:
+        raise ValueError(f"{where}: entry {raw['id']!r} has lang {lang!r}; expected one of {', '.join(LANGS)}")
     return RuleEntry(
         game=game_key,
         id=raw["id"],
@@ -117,6 +157,7 @@ def _entry(game_key: str, raw: dict[str, Any], where: str) -> RuleEntry:
         aliases=tuple(raw.get("aliases", ())),
         see=tuple(raw.get("see", ())),
         facts=dict(raw.get("facts", {})),
+        lang=lang,
     )
 
 
@@ -133,28 +174,87 @@ def all_games() -> list[str]:
     return [key for key in GAME_PACKAGES if _resource(key).is_file()]
 
 
-def entries(game_key: str) -> list[RuleEntry]:
-    """All entries of a game, in file order."""
-    return list(_load(game_key))
+def entries(game_key: str, lang: str | None = None) -> list[RuleEntry]:
+    """All entries of a game in file order; only those written in ``lang`` when it is given."""
+    return [e for e in _load(game_key) if lang is None or e.lang == lang]
+
+
+def languages(game_key: str) -> list[str]:
+    """The languages a game has entries in, in the order of :data:`LANGS`."""
+    have = {e.lang for e in _load(game_key)}
+    return [lang for lang in LANGS if lang in have]
+
+
+def pool_language(game_key: str, lang: str | None) -> str:
+    """The language whose entries answer an asker of ``lang``: that language when the game has entries in
+    it, else English, else the first the game has."""
+    have = languages(game_key)
+    for candidate in (lang, DEFAULT_LANG, *have):
+        if candidate in have:
+            return candidate
+    return DEFAULT_LANG
+
+
+def _other_languages(game_key: str, lang: str) -> list[str]:
+    return [other for other in languages(game_key) if other != lang]
+
+
+def twin(game_key: str, entry: RuleEntry, lang: str) -> RuleEntry | None:
+    """The same entry written in ``lang`` (``curves`` <-> ``curves-de``), or None when it has no twin."""
+    if entry.lang == lang:
+        return entry
+    base = entry.id.removesuffix(f"-{entry.lang}") if entry.lang != DEFAULT_LANG else entry.id
+    wanted = base if lang == DEFAULT_LANG else f"{base}-{lang}"
+    found = _by_id(game_key).get(wanted)
+    return found if found is not None and found.lang == lang else None
+
+
+def _in_language(game_key: str, found: list[RuleEntry], lang: str) -> list[RuleEntry]:
+    """Entries found in another language, each as its twin in ``lang`` where it has one; no entry twice."""
+    out: list[RuleEntry] = []
+    for entry in found:
+        mine = twin(game_key, entry, lang) or entry
+        if mine not in out:
+            out.append(mine)
+    return out
 
 
 @cache
-def _index(game_key: str) -> dict[str, RuleEntry]:
+def _by_id(game_key: str) -> dict[str, RuleEntry]:
+    return {e.id: e for e in _load(game_key)}
+
+
+@cache
+def _index(game_key: str, lang: str) -> dict[str, RuleEntry]:
     index: dict[str, RuleEntry] = {}
     for entry in _load(game_key):
-        for name in entry.names:
-            index.setdefault(normalize(name), entry)
+        if entry.lang == lang:
+            for name in entry.names:
+                index.setdefault(normalize(name), entry)
     return index
 
 
-def find(game_key: str, text: str) -> RuleEntry | None:
-    """The entry whose title, alias or id is ``text`` (case and punctuation ignored), or None."""
-    return _index(game_key).get(normalize(text))
+def find(game_key: str, text: str, lang: str | None = None) -> RuleEntry | None:
+    """The entry whose title, alias or id is ``text`` (case, accents and punctuation ignored), or None.
+
+    Names of the asker's language (:func:`pool_language`) come first; a name of another language gives
+    that entry's twin in the asker's language where it has one. Without ``lang``, English names first.
+    """
+    mine = pool_language(game_key, lang)
+    key = normalize(text)
+    entry = _index(game_key, mine).get(key)
+    if entry is not None:
+        return entry
+    for other in _other_languages(game_key, mine):
+        entry = _index(game_key, other).get(key)
+        if entry is not None:
+            return twin(game_key, entry, mine) or entry
+    return None
 
 
 def related(game_key: str, entry: RuleEntry) -> list[RuleEntry]:
     """The entries ``entry.see`` names, in its order (for a "See also" line)."""
-    by_id = {e.id: e for e in _load(game_key)}
+    by_id = _by_id(game_key)
     return [by_id[ref] for ref in entry.see if ref in by_id]
 
 
@@ -232,6 +332,74 @@ SYNONYMS: tuple[tuple[str, ...], ...] = (
     ("move", "drive", "moving", "driving"),
 )
 
+#: German filler words, folded as :func:`normalize` folds them ("für" is "fuer").
+GERMAN_STOP_WORDS: frozenset[str] = frozenset({
+    "aber", "alle", "alles", "als", "also", "am", "an", "andere", "anderen", "auch", "auf", "aus", "bei", "beim",
+    "bin", "bis", "bist", "bitte", "bzw", "da", "dabei", "dafuer", "damit", "dann", "darf", "darfst", "darueber",
+    "das", "dass", "davon", "dazu", "dein", "deine", "deinem", "deinen", "deiner", "dem", "den", "denn", "der",
+    "des", "dich", "die", "dies", "diese", "diesem", "diesen", "dieser", "dir", "doch", "dort", "du", "duerfen",
+    "durch", "ein", "eine", "einem", "einen", "einer", "eines", "eigentlich", "er", "erklaer", "erklaere",
+    "erklaeren", "es", "etwas", "euch", "euer", "fuer", "funktioniert", "funktionieren", "ganz", "geht", "gehen",
+    "genau", "gibt", "gilt", "gelten", "hab", "habe", "haben", "hallo", "hast", "hat", "hatte", "heisst", "hey",
+    "hier", "ich", "ihm", "ihn", "ihr", "ihre", "im", "in", "ins", "ist", "ja", "jemand", "jetzt", "kann",
+    "kannst", "koennen", "koennte", "macht", "machen", "mache", "mal", "man", "mein", "meine", "meinem", "meinen",
+    "meiner", "meins", "mich", "mir", "mit", "moechte", "muss", "musst", "muessen", "nicht", "noch", "nun", "nur",
+    "ob", "oder", "ok", "okay", "passiert", "passieren", "regel", "regeln", "sagt", "sein", "seine", "sich", "sie",
+    "sind", "so", "soll", "sollte", "sollen", "tun", "um", "und", "uns", "unser", "was", "weil", "welche",
+    "welchem", "welchen", "welcher", "welches", "wenn", "wer", "werden", "wie", "wieso", "will", "wir", "wird",
+    "wo", "wobei", "wofuer", "woher", "wohin", "wozu", "wuerde", "zu", "zum", "zur", "bedeutet", "bringt",
+    "bringen", "kriege", "krieg", "kriegt", "bekomme", "bekommt", "bekommen", "trotzdem", "her", "warum", "wann",
+    "dran", "drauf", "sowas", "ueberhaupt", "gerade", "schon", "einfach", "immer", "dieses", "jeder", "jede", "jedes",
+})
+
+#: German words that hint at what is asked ("wie viele") without naming a topic.
+GERMAN_WEAK_WORDS: frozenset[str] = frozenset({
+    "viele", "viel", "wieviele", "wieviel", "anzahl", "oft", "weit", "lange", "gross", "grosse",
+    # driving is what every question of a racing game is about
+    "fahren", "fahre", "faehrt", "faehrst", "fahrst",
+})
+
+#: German words for the same thing (written as players type them; folded and stemmed when used).
+GERMAN_SYNONYMS: tuple[tuple[str, ...], ...] = (
+    ("Kurve", "Kurven", "Kurvenreihe", "Biegung", "Kehre"),
+    ("verschalten", "verschaltet", "Fehlschaltung", "Verschaltung", "verschaltest"),
+    ("Boxengasse", "Box", "Boxen", "Pit", "Boxenstopp", "Boxenstop", "Pitstop", "Pitlane"),
+    ("Parkplatz", "parken", "geparkt", "Parkfeld", "Parkbucht", "Parkplätze"),
+    ("Mechaniker", "Mechanikerin", "Schrauber", "Monteur"),
+    ("Karosserieteil", "Karosserie", "Karosse", "Blech", "Karosserieteile"),
+    ("Motorteil", "Motor", "Motorteile", "Motorenteil"),
+    ("Benzin", "Tank", "tanken", "Kanister", "Benzinkanister", "Sprit", "Treibstoff", "Kraftstoff", "Tankstelle"),
+    ("Gang", "Gänge", "Gaenge"),
+    ("Schalthebel", "Hebel", "schalten", "Schaltung", "hochschalten", "runterschalten", "geschaltet"),
+    ("Runde", "Runden", "Rennrunde"),
+    ("Unfall", "Crash", "Zusammenstoß", "Unfälle", "crashen", "eingekeilt", "blockiert", "versperrt"),
+    ("gewinnen", "Sieg", "Sieger", "gewonnen", "gewinnt", "siegen", "Ziel"),
+    ("würfeln", "Würfel", "Wurf", "gewürfelt", "Augenzahl"),
+    ("fahren", "ziehen", "bewegen", "fährt", "vorwärts"),
+    ("Feld", "Felder", "Kästchen"),
+    ("Spieler", "Spielerin", "Person", "Personen", "Leute", "Mitspieler", "Spielerzahl"),
+    ("Dreher", "drehen", "schleudern", "Schleudern", "dreht", "ausbrechen"),
+    ("reparieren", "Reparatur", "flicken", "repariert"),
+    ("Auto", "Wagen", "Karre", "Schrottkarre", "Fahrzeug", "Rennwagen"),
+    ("Spur", "Fahrspur", "Spuren", "Spurwechsel"),
+    ("Vorrat", "Reserve", "Nachschub"),
+    ("Aufbau", "aufbauen", "bauen", "baue"),
+    ("Anfang", "Beginn", "anfangs", "Spielbeginn", "Startaufstellung"),
+    ("Stoppschild", "Stopp", "Stop", "Halt", "anhalten", "halten"),
+    ("Booster", "Boost", "Turbo", "Nitro"),
+    ("Grenze", "Limit", "Kurvenlimit", "Tempolimit"),
+    ("Drehzahlbereich", "Drehzahl", "Bereich", "Farbe"),
+    ("Reihenfolge", "Zugreihenfolge", "zuerst", "anfangen", "beginnt"),
+    ("Zug", "Spielzug"),
+    ("Teil", "Teile", "Ersatzteil", "Ersatzteile"),
+    ("Lagerhalle", "Lager", "Halle"),
+    ("Schrotthaufen", "Schrott", "Schrottplatz"),
+    ("Werkstatt", "Garage"),
+    ("verlieren", "verliert", "verloren", "weg", "abgeben"),
+    ("rückwärts", "zurück", "zurückfahren"),
+    ("schnell", "Tempo", "Geschwindigkeit"),
+)
+
 #: Weights: a title word counts this much over the BM25 text score, an alias word a little less.
 TITLE_WEIGHT = 3.0
 ALIAS_WEIGHT = 2.4
@@ -239,6 +407,8 @@ ALIAS_WEIGHT = 2.4
 SYNONYM_WEIGHT = 0.7
 TYPO_WEIGHT = 0.85
 PREFIX_WEIGHT = 0.8
+#: ... and a known word found inside an unknown compound ("Tankstellenbesuch") this much.
+PART_WEIGHT = 0.7
 #: How much matching a whole name (every word of a title or alias, nothing else) adds.
 NAME_BONUS = 6.0
 #: ... and how much a question whose words all appear among an entry's names (title and aliases) adds.
@@ -281,28 +451,102 @@ def stem(word: str) -> str:
     return w
 
 
+_GERMAN = snowballstemmer.stemmer("german")
+
+
+@cache
+def stem_de(word: str) -> str:
+    """A German stemmer (Snowball's): "Kurven" and "Kurve" are "kurv", "Gänge" and "Gang" are "gang",
+    "würfeln" and "wuerfeln" are "wurfel". Numbers and words with digits stay as they are."""
+    w = fold(word)
+    if len(w) <= 3 or not w.isalpha():
+        return w
+    return str(_GERMAN.stemWord(w))
+
+
+@dataclass(frozen=True)
+class Language:
+    """How questions and entries of one language are read: filler words, word stems, synonyms."""
+
+    code: str
+    stop_words: frozenset[str]
+    weak_words: frozenset[str]
+    synonyms: tuple[tuple[str, ...], ...]
+    stem: Callable[[str], str]
+    #: German runs words together ("Boxenstopp"): split an unknown word into known parts, with the
+    #: linking letters between them ("Boxen|gasse", "Kurven|grenze")
+    joins: tuple[str, ...] = ("",)
+
+
+LANGUAGES: dict[str, Language] = {
+    "en": Language("en", STOP_WORDS, WEAK_WORDS, SYNONYMS, stem),
+    "de": Language("de", GERMAN_STOP_WORDS, GERMAN_WEAK_WORDS, GERMAN_SYNONYMS, stem_de,
+                   joins=("", "s", "n", "en", "e", "es", "er")),
+}
+
+
 def _words(text: str) -> list[str]:
     return normalize(text).replace("'", " ").split()
 
 
-def _content(words: list[str]) -> list[str]:
+def _content(words: list[str], language: Language = LANGUAGES[DEFAULT_LANG]) -> list[str]:
     """The words that carry the topic; all of them when every word is a filler word."""
-    kept = [w for w in words if w not in STOP_WORDS]
+    kept = [w for w in words if w not in language.stop_words]
     return kept or words
 
 
-def _stems(text: str) -> list[str]:
-    return [stem(w) for w in _content(_words(text))]
+def _stems(text: str, language: Language = LANGUAGES[DEFAULT_LANG]) -> list[str]:
+    return [language.stem(w) for w in _content(_words(text), language)]
 
 
 @cache
-def _synonyms() -> dict[str, frozenset[str]]:
+def _synonyms(lang: str = DEFAULT_LANG) -> dict[str, frozenset[str]]:
+    language = LANGUAGES[lang]
     out: dict[str, set[str]] = {}
-    for group in SYNONYMS:
-        stems = {stem(w) for w in group}
+    for group in language.synonyms:
+        stems = {language.stem(w) for word in group for w in _words(word)}
         for s in stems:
             out.setdefault(s, set()).update(stems - {s})
     return {s: frozenset(others) for s, others in out.items()}
+
+
+# ------------------------------------------------------------------ which language a question is in
+
+#: Words that say a question is German, or English; words of both ("was", "die", "in") say nothing.
+_GERMAN_MARKS: frozenset[str] = frozenset({
+    "der", "das", "den", "dem", "des", "ein", "eine", "einen", "einem", "einer", "ich", "du", "mein", "meine",
+    "meinen", "dein", "deine", "ist", "sind", "wie", "wo", "wer", "wann", "warum", "wieso", "welche", "welcher",
+    "kann", "darf", "muss", "soll", "und", "oder", "nicht", "mit", "auf", "wenn", "passiert", "bringt", "gibt",
+    "es", "zu", "zum", "zur", "im", "auch", "noch", "nur", "viele", "mich", "mir", "sich", "bei", "vom", "von",
+    "nach", "kein", "keine", "habe", "hat", "fuer", "ueber", "wieviele", "darfst", "kannst", "muessen",
+})
+_ENGLISH_MARKS: frozenset[str] = frozenset({
+    "the", "what", "how", "is", "are", "can", "do", "does", "i", "my", "you", "your", "a", "of", "to", "and",
+    "if", "when", "where", "who", "which", "why", "happens", "happen", "many", "much", "with", "on", "it", "this",
+    "that", "get", "have", "there", "at", "into", "from", "after", "should", "must", "need", "whats",
+})
+_UMLAUT = re.compile(r"[äöüß]")
+
+
+def detect_language(text: str, game_key: str | None = None) -> str | None:
+    """The language a question is written in, "de" or "en", by a vote of its filler words (an umlaut
+    counts for German); None when the vote is even. With a game, an even vote goes to the language whose
+    entries know more of the question's words ("Boxengasse" alone is German)."""
+    words = _words(text)
+    german = sum(w in _GERMAN_MARKS for w in words) + (2 if _UMLAUT.search(text.lower()) else 0)
+    english = sum(w in _ENGLISH_MARKS for w in words)
+    if german != english:
+        return "de" if german > english else "en"
+    if game_key is None:
+        return None
+    known = {}
+    for lang in languages(game_key):
+        index = _ranking_index(game_key, lang)
+        language = LANGUAGES[lang]
+        known[lang] = sum(language.stem(w) in index.idf for w in _content(words, language))
+    if len(set(known.values())) < 2:
+        return None
+    return max(known, key=lambda lang: known[lang])
 
 
 @dataclass(frozen=True)
@@ -323,6 +567,7 @@ class _Doc:
 
 @dataclass(frozen=True)
 class _Index:
+    language: Language
     docs: tuple[_Doc, ...]
     idf: dict[str, float]
     #: every word seen in a title, alias or text (before stemming): what a misspelling is compared with
@@ -335,30 +580,66 @@ def _pairs(stems: list[str]) -> set[tuple[str, str]]:
 
 
 @cache
-def _ranking_index(game_key: str) -> _Index:
+def _ranking_index(game_key: str, lang: str = DEFAULT_LANG) -> _Index:
+    """The ranking index over a game's entries written in ``lang``, read with that language's rules."""
+    language = LANGUAGES[lang]
+    mine = [e for e in _load(game_key) if e.lang == lang]
+    vocabulary = {language.stem(w) for e in mine for text in (e.title, *e.aliases, e.text)
+                  for w in _content(_words(text), language)}
     docs = []
     df: dict[str, int] = {}
     surface: set[str] = set()
-    for position, entry in enumerate(_load(game_key)):
-        body_stems = _stems(entry.text)
-        title = frozenset(_stems(entry.title))
-        aliases = tuple(frozenset(_stems(a)) for a in entry.aliases)
+    for position, entry in enumerate(mine):
+        body_stems = _stems(entry.text, language)
+        title = frozenset(_stems(entry.title, language))
+        aliases = tuple(frozenset(_stems(a, language)) for a in entry.aliases)
         body: dict[str, int] = {}
         for s in body_stems:
             body[s] = body.get(s, 0) + 1
+        for part in _compound_parts(language, _content(_words(entry.text), language), vocabulary):
+            body[part] = body.get(part, 0) + 1
         alias_words = frozenset().union(*aliases) if aliases else frozenset()
-        pairs = {pair for text in (entry.title, *entry.aliases) for pair in _pairs(_stems(text))}
+        pairs = {pair for text in (entry.title, *entry.aliases) for pair in _pairs(_stems(text, language))}
         pairs.update(_pairs(body_stems))
         docs.append(_Doc(entry, position, title, aliases, alias_words, body, len(body_stems),
                          frozenset(normalize(n) for n in entry.names), frozenset(pairs)))
         for s in set(body) | title | alias_words:
             df[s] = df.get(s, 0) + 1
         for text in (entry.title, *entry.aliases, entry.text):
-            surface.update(w for w in _words(text) if w.isalpha() and len(w) >= 3 and w not in STOP_WORDS)
+            surface.update(w for w in _words(text)
+                           if w.isalpha() and len(w) >= 3 and w not in language.stop_words)
     n = len(docs)
     idf = {s: math.log(1 + (n - f + 0.5) / (f + 0.5)) for s, f in df.items()}
     average = sum(d.length for d in docs) / n if n else 1.0
-    return _Index(tuple(docs), idf, tuple(sorted(surface)), average or 1.0)
+    return _Index(language, tuple(docs), idf, tuple(sorted(surface)), average or 1.0)
+
+
+def _compound_parts(language: Language, words: list[str], vocabulary: set[str]) -> list[str]:
+    """The stems of the parts of an entry's German compounds, counted as words of the entry too: two
+    known words ("Motorteil": "motor" and "teil"), else a known first word of four letters or more and a
+    long rest ("Spurwechsel": "spur" and "wechsel"), so "Spur wechseln" finds it."""
+    if len(language.joins) == 1:
+        return []
+    parts = []
+    for word in words:
+        if len(word) < 7 or not word.isalpha():
+            continue
+        both, first = [], []
+        for cut in range(3, len(word) - 3):
+            head, tail = word[:cut], word[cut:]
+            for join in language.joins:
+                word_head = head[:len(head) - len(join)] if head.endswith(join) else ""
+                stem_head = language.stem(word_head)
+                if len(word_head) < 3 or stem_head not in vocabulary or word_head in language.stop_words:
+                    continue
+                if language.stem(tail) in vocabulary:
+                    both.append((len(tail), stem_head, language.stem(tail)))
+                elif not join and len(word_head) >= 4 and len(tail) >= 6 and stem_head == word_head:
+                    first.append((len(head), stem_head, language.stem(tail)))
+        best = max(both or first, default=None)
+        if best is not None:
+            parts += [best[1], best[2]]
+    return parts
 
 
 def _query_terms(index: _Index, text: str, partial: bool) -> list[dict[str, float]]:
@@ -366,8 +647,11 @@ def _query_terms(index: _Index, text: str, partial: bool) -> list[dict[str, floa
 
     ``partial``: the last word may be unfinished (autocomplete), so known words it begins also count.
     """
+    language = index.language
+    stem_of = language.stem
+    synonyms = _synonyms(language.code)
     raw = _words(text)
-    words = [part for word in _content(raw) for part in _split_compound(index, word)]
+    words = [part for word in _content(raw, language) for part in _split_compound(index, word)]
     terms = []
     for i, word in enumerate(words):
         options: dict[str, float] = {}
@@ -376,36 +660,80 @@ def _query_terms(index: _Index, text: str, partial: bool) -> list[dict[str, floa
             if s in index.idf and weight > options.get(s, 0.0):
                 options[s] = weight
 
-        s = stem(word)
+        s = stem_of(word)
         add(s, 1.0)
-        for other in _synonyms().get(s, ()):
+        for other in synonyms.get(s, ()):
             add(other, SYNONYM_WEIGHT)
         unfinished = partial and i == len(words) - 1 and raw and word == raw[-1]
         if unfinished:
             weight = PREFIX_WEIGHT if len(word) >= 3 else PREFIX_WEIGHT / 2
             for known in index.surface:
                 if known.startswith(word) and known != word:
-                    add(stem(known), weight)
+                    add(stem_of(known), weight)
         if s not in index.idf and word.isalpha() and len(word) >= 4:
             for close in difflib.get_close_matches(word, index.surface, n=3, cutoff=TYPO_RATIO):
                 ratio = difflib.SequenceMatcher(None, word, close).ratio()
-                add(stem(close), TYPO_WEIGHT * ratio)
-                for other in _synonyms().get(stem(close), ()):
+                add(stem_of(close), TYPO_WEIGHT * ratio)
+                for other in synonyms.get(stem_of(close), ()):
                     add(other, TYPO_WEIGHT * ratio * SYNONYM_WEIGHT)
-        if word in WEAK_WORDS:
+        if not options and len(language.joins) > 1:
+            # a German compound none of whose words is known as a whole ("Tankstellenbesuch"): its known part
+            for part in _known_part(index, word):
+                add(stem_of(part), PART_WEIGHT)
+                for other in synonyms.get(stem_of(part), ()):
+                    add(other, PART_WEIGHT * SYNONYM_WEIGHT)
+        if word in language.weak_words:
             options = {s: weight * WEAK_WEIGHT for s, weight in options.items()}
         terms.append(options)
     return terms
 
 
+def _known(index: _Index, word: str) -> bool:
+    """A word of at least three letters that some entry uses, itself or through a synonym."""
+    if len(word) < 3:
+        return False
+    s = index.language.stem(word)
+    return s in index.idf or bool(_synonyms(index.language.code).get(s, frozenset()) & index.idf.keys())
+
+
 def _split_compound(index: _Index, word: str) -> tuple[str, ...]:
-    """A word run together from two known words ("timebomb", "pitstop") as those two words."""
-    if len(word) >= 6 and word.isalpha():
-        known = set(index.surface)
-        for cut in range(3, len(word) - 2):
-            if word[:cut] in known and word[cut:] in known:
-                return word[:cut], word[cut:]
+    """A word run together from two known words ("timebomb", "pitstop", "Boxengasse" when only "Box" and
+    "Gasse" are known) as those two words; a word known as it is stays whole. German joins its words
+    with linking letters ("Boxen" is "Box" + "en"), which are dropped."""
+    if len(word) < 6 or not word.isalpha():
+        return (word,)
+    language = index.language
+    if len(language.joins) > 1 and language.stem(word) in index.idf:
+        return (word,)
+    known = set(index.surface)
+    for cut in range(3, len(word) - 2):
+        head, tail = word[:cut], word[cut:]
+        if len(language.joins) == 1:
+            if head in known and tail in known:
+                return head, tail
+            continue
+        if not _known(index, tail):
+            continue
+        for join in language.joins:
+            if head.endswith(join) and _known(index, head[:len(head) - len(join)]):
+                return head[:len(head) - len(join)], tail
     return (word,)
+
+
+def _known_part(index: _Index, word: str) -> tuple[str, ...]:
+    """The longest known word a German compound ends with or begins with ("Tankstellenbesuch": the
+    "Tankstelle"), at least four letters; nothing when none is known."""
+    if len(word) < 7 or not word.isalpha():
+        return ()
+    for size in range(len(word) - 3, 3, -1):
+        tail = word[len(word) - size:]
+        if _known(index, tail):
+            return (tail,)
+        head = word[:size]
+        for join in index.language.joins:
+            if head.endswith(join) and _known(index, head[:len(head) - len(join)]):
+                return (head[:len(head) - len(join)],)
+    return ()
 
 
 def _name_match(index: _Index, name: frozenset[str], terms: list[dict[str, float]], weights: list[float]
@@ -472,11 +800,11 @@ def _score(index: _Index, doc: _Doc, terms: list[dict[str, float]], query: str) 
     return total * KIND_PRIOR.get(doc.entry.kind, 1.0)
 
 
-def _ranked(game_key: str, text: str, partial: bool) -> list[tuple[float, RuleEntry]]:
-    index = _ranking_index(game_key)
+def _ranked(game_key: str, text: str, partial: bool, lang: str) -> list[tuple[float, RuleEntry]]:
+    index = _ranking_index(game_key, lang)
     query = normalize(text)
     terms = [t for t in _query_terms(index, text, partial) if t]
-    if not terms and query not in _index(game_key):
+    if not terms and query not in _index(game_key, lang):
         return []
     scored = []
     for doc in index.docs:
@@ -487,20 +815,39 @@ def _ranked(game_key: str, text: str, partial: bool) -> list[tuple[float, RuleEn
     return [(-item[0], item[3]) for item in scored]
 
 
-def search(game_key: str, question: str, limit: int = 3) -> list[RuleEntry]:
+def _best(game_key: str, text: str, partial: bool, lang: str | None, limit: int) -> list[RuleEntry]:
+    """The best entries in the asker's language; when none matches, the best of another language, each
+    as its twin in the asker's language where it has one."""
+    mine = pool_language(game_key, lang)
+    found = [entry for _, entry in _ranked(game_key, text, partial, mine)[:limit]]
+    for other in _other_languages(game_key, mine):
+        if found:
+            break
+        found = _in_language(game_key, [e for _, e in _ranked(game_key, text, partial, other)[:limit]], mine)
+    return found
+
+
+def search(game_key: str, question: str, limit: int = 3, lang: str | None = DEFAULT_LANG) -> list[RuleEntry]:
     """The entries that best answer a question asked in plain words, best first, at most ``limit``.
 
     Filler words are ignored, word forms and synonyms match ("bumped" finds Bumping, "water" the
     stream), misspelt words count as the words they are closest to, and a match in an entry's title or
-    aliases weighs more than one in its text. An exact name always comes first.
+    aliases weighs more than one in its text. An exact name always comes first. ``lang`` is the asker's
+    language: its entries answer, read with its filler words, stemmer and synonyms (see the module).
     """
-    return [entry for _, entry in _ranked(game_key, question, partial=False)[:max(0, limit)]]
+    if limit <= 0:
+        return []
+    return _best(game_key, question, False, lang, limit)
 
 
-def answer(game_key: str, question: str) -> tuple[RuleEntry | None, list[RuleEntry]]:
-    """The entry that answers ``question`` and up to two alternatives: an exact name, else the best match."""
-    exact = find(game_key, question)
-    found = search(game_key, question, limit=3 if exact is None else 4)
+def answer(game_key: str, question: str, lang: str | None = DEFAULT_LANG
+           ) -> tuple[RuleEntry | None, list[RuleEntry]]:
+    """The entry that answers ``question`` and up to two alternatives: an exact name, else the best match.
+
+    An entry whose ``lang`` is not ``lang`` is a fallback: the game has no entry in the asker's language.
+    """
+    exact = find(game_key, question, lang)
+    found = search(game_key, question, limit=3 if exact is None else 4, lang=lang)
     if exact is not None:
         return exact, [e for e in found if e.id != exact.id][:2]
     if not found:
@@ -508,15 +855,18 @@ def answer(game_key: str, question: str) -> tuple[RuleEntry | None, list[RuleEnt
     return found[0], found[1:3]
 
 
-def suggest(game_key: str, text: str, limit: int = 25) -> list[RuleEntry]:
+def suggest(game_key: str, text: str, limit: int = 25, lang: str | None = DEFAULT_LANG) -> list[RuleEntry]:
     """Entries that fit what a player has typed so far, best first, at most ``limit`` (autocomplete).
 
     The same ranking as :func:`search`, except that the last word may be unfinished ("time b" finds
-    Time Bomb). Empty text lists the how-to entries, then the sections, tiles, parts, crew and rulings.
+    Time Bomb). Empty text lists the how-to entries, then the sections, tiles, parts, crew and rulings
+    (of the asker's language).
     """
-    all_entries = _load(game_key)
     limit = max(0, min(limit, 25))
     if not normalize(text):
-        order = {e.id: i for i, e in enumerate(all_entries)}
-        return sorted(all_entries, key=lambda e: (KINDS.index(e.kind), order[e.id]))[:limit]
-    return [entry for _, entry in _ranked(game_key, text, partial=True)[:limit]]
+        mine = entries(game_key, pool_language(game_key, lang))
+        order = {e.id: i for i, e in enumerate(mine)}
+        return sorted(mine, key=lambda e: (KINDS.index(e.kind), order[e.id]))[:limit]
+    if limit == 0:
+        return []
+    return _best(game_key, text, True, lang, limit)

@@ -2,12 +2,18 @@
 the rule lookup's ranking, shared by its tests and ``python -m bench lookup``.
 
 Written the way people type into `/rules` or `junkyard rules`: short and long, with filler words,
-other word forms, synonyms and typos.
+other word forms, synonyms and typos. :data:`QUESTIONS` are asked in English, :data:`GERMAN_QUESTIONS`
+in German (by a player whose Discord speaks German) and must find the German entries.
 """
 
 from __future__ import annotations
 
+from rules import registry
 from rules.lookup import search
+
+#: Where Schrottplatz Rally keeps its entries (the list of games registers it; :func:`with_rally` does when
+#: the game's unit does not, so its questions can be asked on their own).
+RALLY_LOOKUP = ("rules.rally", ("data", "lookup.toml"))
 
 #: (game, question, the entry id that must come first)
 QUESTIONS: list[tuple[str, str, str]] = [
@@ -132,11 +138,77 @@ QUESTIONS: list[tuple[str, str, str]] = [
 ]
 
 
-def accuracy(questions: list[tuple[str, str, str]] = QUESTIONS) -> tuple[float, float]:
-    """Top-1 and top-3 accuracy of :func:`rules.lookup.search` over ``questions`` (fractions)."""
+#: (game, question asked in German, the German entry id that must come first)
+GERMAN_QUESTIONS: list[tuple[str, str, str]] = [
+    # ---------------------------------------------------------------- Schrottplatz Rally
+    ("rally", "Was passiert in der Kurve?", "curves-de"),
+    ("rally", "Was passiert, wenn ich zu schnell in die Kurve fahre?", "curves-de"),
+    ("rally", "was passiert wenn ich mich in der kurfe drehe", "curves-de"),
+    ("rally", "Was passiert nach einem Dreher?", "curves-de"),
+    ("rally", "Boxengasse", "pit-lane-de"),
+    ("rally", "Wie viele Teile bekomme ich in der Boxengasse?", "pit-lane-de"),
+    ("rally", "Muss ich am Stoppschild anhalten?", "pit-lane-de"),
+    ("rally", "wass pasiert wenn ich in der boxengase bin", "pit-lane-de"),
+    ("rally", "Boxenstop", "pit-lane-de"),
+    ("rally", "Was ist das schraffierte Feld?", "pit-lane-de"),
+    ("rally", "verschaltet", "ruling-s4-de"),
+    ("rally", "Was passiert, wenn ich mich verschalte?", "ruling-s4-de"),
+    ("rally", "Ich hab mich verschalten, darf ich trotzdem fahren?", "ruling-s4-de"),
+    ("rally", "wie viele Runden fahren wir?", "winning-de"),
+    ("rally", "Wie gewinne ich?", "winning-de"),
+    ("rally", "Wann zählt eine Runde?", "winning-de"),
+    ("rally", "Was mache ich bei Gleichstand?", "ruling-s8-de"),
+    ("rally", "Was ist der Stoppzähler?", "ruling-s8-de"),
+    ("rally", "was bringt die Tankstelle", "services-de"),
+    ("rally", "Tankstele", "services-de"),
+    ("rally", "Was gibt die Werkstatt?", "services-de"),
+    ("rally", "Wo bekomme ich Motorteile?", "services-de"),
+    ("rally", "Wo kriege ich ein Karosserieteil her?", "services-de"),
+    ("rally", "Wie funktioniert der Booster?", "booster-de"),
+    ("rally", "Was bringt mir der Boosterwürfel?", "booster-de"),
+    ("rally", "Kann ich den Booster verlieren?", "booster-de"),
+    ("rally", "Wie parke ich?", "parking-de"),
+    ("rally", "Was ist, wenn der Parkplatz voll ist?", "parking-de"),
+    ("rally", "Kann ich parken, wenn ein Auto vor der Einfahrt steht?", "parking-de"),
+    ("rally", "Was ist die Parkleiste?", "parking-bar-de"),
+    ("rally", "Wer fängt an?", "turn-order-de"),
+    ("rally", "Wie funktioniert die Zugreihenfolge?", "turn-order-de"),
+    ("rally", "Wer ist vorne, wenn zwei Autos in derselben Reihe stehen?", "turn-order-de"),
+    ("rally", "Wie viele Spieler können mitspielen?", "ruling-s9-de"),
+    ("rally", "Wie weit darf ich hochschalten?", "ruling-s3-de"),
+    ("rally", "Wann muss der Hebel auf grün?", "working-gear-de"),
+    ("rally", "Was ist ein funktionierender Gang?", "working-gear-de"),
+    ("rally", "Wie viele Gänge hat das Auto?", "ruling-s2-de"),
+    ("rally", "Was ist ein Unfall?", "ruling-s5-de"),
+    ("rally", "Ich bin eingekeilt und komme nicht weiter", "ruling-s5-de"),
+    ("rally", "Mein Auto ist nicht fahrbereit, was jetzt?", "roadworthy-de"),
+    ("rally", "Wie repariere ich mein Auto?", "roadworthy-de"),
+    ("rally", "Was bekommt jeder Spieler am Anfang?", "equipment-de"),
+    ("rally", "Wie baue ich das Spiel auf?", "before-first-round-de"),
+    ("rally", "Wie ist die Startaufstellung?", "before-first-round-de"),
+    ("rally", "Wie viele Felder fahre ich im gelben Bereich?", "how-far-de"),
+    ("rally", "wuerfeln", "how-far-de"),
+    ("rally", "Darf ich rückwärts fahren?", "moving-de"),
+    ("rally", "Wie oft darf ich die Spur wechseln?", "moving-de"),
+    ("rally", "Muss ich alle Punkte nutzen?", "moving-de"),
+    ("rally", "Wie läuft ein Zug ab?", "turn-de"),
+    ("rally", "Hausregel S5", "ruling-s5-de"),
+    ("rally", "Wie frage ich den Bot nach Regeln?", "howto-ask-de"),
+]
+
+
+def with_rally() -> None:
+    """Register Schrottplatz Rally's lookup file when the list of games has not (yet) done so."""
+    if "rally" not in registry.lookup_sources():
+        registry.register_lookup("rally", *RALLY_LOOKUP)
+
+
+def accuracy(questions: list[tuple[str, str, str]] = QUESTIONS, lang: str = "en") -> tuple[float, float]:
+    """Top-1 and top-3 accuracy of :func:`rules.lookup.search` over ``questions`` asked in ``lang``
+    (fractions)."""
     top1 = top3 = 0
     for game, question, expected in questions:
-        found = [e.id for e in search(game, question, limit=3)]
+        found = [e.id for e in search(game, question, limit=3, lang=lang)]
         top1 += bool(found) and found[0] == expected
         top3 += expected in found
     return top1 / len(questions), top3 / len(questions)
