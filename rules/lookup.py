@@ -784,8 +784,8 @@ def _score(index: _Index, doc: _Doc, terms: list[dict[str, float]], query: str) 
         if best > 0:
             matched += 1
         total += best
-    if not matched:
-        return 0.0
+    if not matched:  # no word matches; an exact name still does (an id such as "curves-de")
+        return 100.0 * KIND_PRIOR.get(doc.entry.kind, 1.0) if query in doc.names else 0.0
     total *= (matched / len(terms)) ** 2
     weights = [max(index.idf[s] * w for s, w in options.items()) for options in terms]
     names = max([_name_match(index, doc.title, terms, weights),

@@ -13,7 +13,7 @@ from rules.lookup import search
 
 #: Where Schrottplatz Rally keeps its entries (the list of games registers it; :func:`with_rally` does when
 #: the game's unit does not, so its questions can be asked on their own).
-RALLY_LOOKUP = ("rules.rally", ("data", "lookup.toml"))
+RALLY_LOOKUP: tuple[str, tuple[str, ...]] = ("rules.rally", ("data", "lookup.toml"))
 
 #: (game, question, the entry id that must come first)
 QUESTIONS: list[tuple[str, str, str]] = [

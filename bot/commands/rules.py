@@ -1,7 +1,9 @@
-"""``junkyard rules [--game G] QUESTION...``: ask the rule lookup a question in plain words, from a shell.
+"""``junkyard rules [--game G] [--lang de|en] QUESTION...``: ask the rule lookup a question in plain words,
+from a shell.
 
 Prints the entry that answers best (its title, then its text) and up to two other entries that also
-match, the same ranking as ``/rules`` in Discord.
+match, the same ranking as ``/rules`` in Discord. The question's language is ``--lang``, else guessed from
+its words; a German question is answered from the German entries where the game has them.
 """
 
 from __future__ import annotations
@@ -14,6 +16,23 @@ from rules import lookup
 
 _EMPHASIS = re.compile(r"\*\*(.+?)\*\*|(?<![\w*])\*(?!\s)(.+?)(?<!\s)\*(?![\w*])")
 
+#: What the command says around an entry, in each language.
+TEXTS: dict[str, dict[str, str]] = {
+    "en": {
+        "also": "Also: ",
+        "nothing": "Nothing in the rules matches {question!r}. Try a shorter question or a name "
+                   "(a tile, a part, a phase).",
+        "fallback": "(This entry is only written in {language}.)",
+    },
+    "de": {
+        "also": "Auch: ",
+        "nothing": "Nichts in den Regeln passt zu {question!r}. Versuch eine kürzere Frage oder einen Namen "
+                   "(eine Regel, ein Teil, eine Hausregel).",
+        "fallback": "(Diesen Eintrag gibt es nur auf {language}.)",
+    },
+}
+LANGUAGE_NAMES = {"en": {"en": "English", "de": "German"}, "de": {"en": "Englisch", "de": "Deutsch"}}
+
 
 def plain(markdown: str) -> str:
     """Entry text for a terminal: bold and italic markers dropped, everything else as written."""
@@ -25,6 +44,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     games = lookup.all_games()
     parser.add_argument("--game", choices=games, default=games[0] if games else None,
                         help=f"which game's rules (default: {games[0] if games else 'none'})")
+    parser.add_argument("--lang", choices=lookup.LANGS, default=None,
+                        help="the language of the question and answer (default: guessed from the question)")
     parser.add_argument("question", nargs="+", metavar="QUESTION",
                         help="what you want to know, in plain words: junkyard rules what does glue do")
 
@@ -34,15 +55,20 @@ def run(args: argparse.Namespace) -> int:
     if args.game is None:
         print("No game has rule lookup entries.")
         return 1
-    best, others = lookup.answer(args.game, question)
+    lang = args.lang or lookup.detect_language(question, args.game) or lookup.DEFAULT_LANG
+    texts = TEXTS[lang]
+    best, others = lookup.answer(args.game, question, lang)
     if best is None:
-        print(f"Nothing in the rules matches {question!r}. Try a shorter question or a name "
-              f"(a tile, a part, a phase).")
+        print(texts["nothing"].format(question=question))
         return 1
-    print(f"{best.title} ({lookup.KIND_LABELS[best.kind]}, {best.id})")
+    labels = lookup.KIND_LABELS_DE if lang == "de" else lookup.KIND_LABELS
+    print(f"{best.title} ({labels[best.kind]}, {best.id})")
     print()
     print(plain(best.text))
+    if best.lang != lang:
+        print()
+        print(texts["fallback"].format(language=LANGUAGE_NAMES[lang][best.lang]))
     if others:
         print()
-        print("Also: " + "; ".join(f"{e.title} ({e.id})" for e in others))
+        print(texts["also"] + "; ".join(f"{e.title} ({e.id})" for e in others))
     return 0

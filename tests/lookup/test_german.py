@@ -1,0 +1,241 @@
+"""The rule lookup in two languages: German questions find Schrottplatz Rally's German entries, English
+questions its English ones, and a game without German entries answers a German player in English.
+
+The German questions are ``rules.lookup_questions.GERMAN_QUESTIONS``; `python -m bench lookup` prints
+their top-1 and top-3 accuracy beside the English ones'.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.cli import main
+from rules import lookup
+from rules.lookup import (
+    answer,
+    detect_language,
+    entries,
+    find,
+    fold,
+    languages,
+    normalize,
+    search,
+    stem_de,
+    suggest,
+    twin,
+)
+from rules.lookup_questions import GERMAN_QUESTIONS, accuracy
+
+#: German questions the ranking still answers with another entry first (strict: a fix shows as a pass).
+KNOWN_MISSES: set[str] = {
+    "Wo kriege ich ein Karosserieteil her?",  # Equipment first: it lists the body parts each car owns
+    "Wann muss der Hebel auf grün?",  # S3 Shifting first: the ruling says when the lever must be green too
+    "Wie viele Gänge hat das Auto?",  # How far the car goes first: it names all six gears
+    "Was bekommt jeder Spieler am Anfang?",  # S9 first: "Spieler" is one of its names
+}
+
+
+def first(question: str, lang: str = "de") -> str:
+    found = search("rally", question, limit=1, lang=lang)
+    assert found, question
+    return found[0].id
+
+
+def _cases() -> list:
+    reason = "a known miss: another entry ranks first"
+    return [pytest.param(q, e, id=q, marks=[pytest.mark.xfail(strict=True, reason=reason)] if q in KNOWN_MISSES
+                         else []) for _, q, e in GERMAN_QUESTIONS]
+
+
+# ------------------------------------------------------------------ the German questions
+
+
+@pytest.mark.parametrize(("question", "expected"), _cases())
+def test_the_german_question_finds_its_german_entry_first(rally, question, expected):
+    found = [e.id for e in search(rally, question, limit=3, lang="de")]
+    assert found and found[0] == expected, f"{question!r} found {found}"
+
+
+def test_the_german_list_has_thirty_questions_each_naming_a_german_entry(rally):
+    assert len(GERMAN_QUESTIONS) >= 30
+    assert len({q for _, q, _ in GERMAN_QUESTIONS}) == len(GERMAN_QUESTIONS)
+    german = {e.id for e in entries(rally, "de")}
+    for game, question, expected in GERMAN_QUESTIONS:
+        assert game == rally and expected in german, question
+    assert {q for _, q, _ in GERMAN_QUESTIONS} >= KNOWN_MISSES
+
+
+def test_german_accuracy_meets_the_aim(rally):
+    """At least 85 % of the German questions find their entry first and 95 % within the first three."""
+    top1, top3 = accuracy(GERMAN_QUESTIONS, lang="de")
+    assert top1 >= 0.85 and top3 >= 0.95, (top1, top3)
+
+
+# ------------------------------------------------------------------ reading German words
+
+
+@pytest.mark.parametrize(("text", "folded"), [
+    ("Würfel", "wuerfel"), ("Gänge", "gaenge"), ("Größe", "groesse"), ("Straße", "strasse"), ("Café", "cafe"),
+])
+def test_umlauts_and_sharp_s_are_spelt_out(text, folded):
+    assert fold(text) == folded
+    assert normalize(f"{text}!") == folded
+
+
+@pytest.mark.parametrize(("words"), [
+    ("Kurve", "Kurven", "kurve"), ("Gang", "Gänge", "Gaenge"), ("würfeln", "wuerfeln", "Würfeln"),
+    ("Unfall", "Unfälle", "Unfaelle"), ("verschaltet", "verschalten", "verschalte"), ("Runde", "Runden"),
+    ("parken", "parke", "Parken"), ("Motorteil", "Motorteile"),
+])
+def test_the_german_stemmer_gives_word_forms_one_root(words):
+    assert len({stem_de(w) for w in words}) == 1, {w: stem_de(w) for w in words}
+
+
+def test_german_filler_words_do_not_have_to_appear_in_the_entry(rally):
+    assert {"was", "passiert", "wie", "ich", "darf", "kann", "der", "die", "das"} <= lookup.GERMAN_STOP_WORDS
+    assert first("Was passiert in der Kurve?") == first("Kurve") == "curves-de"
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    ("würfeln", "how-far-de"), ("wuerfeln", "how-far-de"), ("Unfälle", "ruling-s5-de"),
+    ("Unfaelle", "ruling-s5-de"), ("Gaenge", "how-far-de"),
+])
+def test_words_with_and_without_umlauts_find_the_same_entry(rally, question, expected):
+    assert first(question) == expected
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    ("Fehlschaltung", "ruling-s4-de"),  # verschalten
+    ("Pit", "pit-lane-de"),  # Boxengasse
+    ("Crash", "ruling-s5-de"),  # Unfall
+    ("Sprit", "services-de"),  # Benzin: the petrol station gives it
+    ("Kurven", "curves-de"),
+])
+def test_german_synonyms_match(rally, question, expected):
+    assert first(question) == expected
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    ("Boxenausfahrt", "pit-lane-de"),  # Box(en) + Ausfahrt: no entry has the whole word
+    ("Kurvengrenze", "curves-de"),  # Kurve(n) + Grenze
+    ("Wie oft darf ich die Spur wechseln?", "moving-de"),  # the entry says "Spurwechsel"
+])
+def test_german_compounds_are_split_into_known_words(rally, question, expected):
+    assert first(question) == expected
+
+
+def test_an_exact_name_of_either_language_comes_first_in_its_language(rally):
+    for entry in entries(rally):
+        for name in entry.names:
+            assert search(rally, name, limit=1, lang=entry.lang)[0].id == entry.id, name
+            assert find(rally, name, entry.lang) == entry, name
+
+
+def test_names_are_unique_within_each_language(rally):
+    for lang in languages(rally):
+        owner: dict[str, str] = {}
+        for e in entries(rally, lang):
+            for name in e.names:
+                key = normalize(name)
+                assert owner.setdefault(key, e.id) == e.id, f"{name!r} names both {owner[key]} and {e.id}"
+
+
+# ------------------------------------------------------------------ one language for each asker
+
+
+def test_rally_has_both_languages_and_every_entry_a_twin(rally):
+    assert languages(rally) == ["en", "de"]
+    for entry in entries(rally, "en"):
+        german = twin(rally, entry, "de")
+        assert german is not None and german.id == f"{entry.id}-de" and german.lang == "de"
+        assert twin(rally, german, "en") == entry
+    assert twin("races", find("races", "Glue"), "de") is None
+
+
+@pytest.mark.parametrize("question", ["Was passiert in der Kurve?", "Boxengasse", "wie viele Runden", "S5", ""])
+def test_a_german_asker_sees_german_entries_only(rally, question):
+    found = suggest(rally, question, lang="de")
+    assert found and all(e.lang == "de" for e in found)
+    if question:
+        best, others = answer(rally, question, "de")
+        assert best is not None and {e.lang for e in (best, *others)} == {"de"}
+
+
+@pytest.mark.parametrize("question", ["what happens in a curve", "pit lane", "how many laps", "S5", "Booster", ""])
+def test_an_english_asker_never_sees_german_entries(rally, question):
+    found = suggest(rally, question, lang="en")
+    assert found and all(e.lang == "en" for e in found)
+    if question:
+        best, others = answer(rally, question, "en")
+        assert best is not None and {e.lang for e in (best, *others)} == {"en"}
+
+
+def test_a_question_only_the_other_language_knows_gives_the_twin_in_the_askers_language(rally):
+    """"Boxengasse" is no English word, so the German entries answer it, as their English twins."""
+    assert search(rally, "Boxengasse", lang="en")[0].id == "pit-lane"
+    assert find(rally, "Boxengasse", "en").id == "pit-lane"
+    assert find(rally, "Pit lane", "de").id == "pit-lane-de"
+    assert find(rally, "S5", "de").id == "ruling-s5-de" and find(rally, "S5", "en").id == "ruling-s5"
+
+
+def test_a_german_asker_of_a_game_without_german_entries_gets_the_english_ones():
+    assert languages("races") == ["en"]
+    assert lookup.pool_language("races", "de") == "en"
+    best, _ = answer("races", "glue", "de")
+    assert best is not None and best.id == "tile-glue" and best.lang == "en"
+    assert find("races", "Glue", "de").id == "tile-glue"
+    assert suggest("races", "", lang="de") == suggest("races", "", lang="en")
+
+
+@pytest.mark.parametrize(("question", "lang"), [
+    ("Was passiert in der Kurve?", "de"), ("wie viele Runden fahren wir", "de"), ("Darf ich rückwärts fahren?", "de"),
+    ("what happens in a curve", "en"), ("how many laps", "en"), ("can I bump on a bridge", "en"),
+    ("Kurve", None), ("glue", None),
+])
+def test_the_language_of_a_question_is_voted_by_its_filler_words(question, lang):
+    assert detect_language(question) == lang
+
+
+def test_an_even_vote_goes_to_the_language_whose_entries_know_the_words(rally):
+    assert detect_language("Boxengasse", rally) == "de"
+    assert detect_language("pit lane", rally) == "en"
+    assert detect_language("zzzz", rally) is None
+
+
+# ------------------------------------------------------------------ the loader
+
+
+def test_the_loader_reads_the_language_and_defaults_to_english():
+    raw = {"id": "x", "title": "X", "kind": "section", "text": "words"}
+    assert lookup._entry("rally", raw, "test").lang == "en"
+    assert lookup._entry("rally", {**raw, "lang": "de"}, "test").lang == "de"
+    with pytest.raises(ValueError, match="lang 'fr'"):
+        lookup._entry("rally", {**raw, "lang": "fr"}, "test")
+    with pytest.raises(ValueError, match="unknown keys colour"):
+        lookup._entry("rally", {**raw, "colour": "red"}, "test")
+
+
+# ------------------------------------------------------------------ junkyard rules
+
+
+def test_junkyard_rules_answers_a_german_question_in_german(rally, capsys):
+    assert main(["rules", "--game", rally, "Was", "passiert", "in", "der", "Kurve?"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "Kurven (Regel, curves-de)"
+    assert out[-1].startswith("Auch: ")
+
+
+def test_junkyard_rules_takes_the_language_from_lang(rally, capsys):
+    assert main(["rules", "--game", rally, "--lang", "en", "Boxengasse"]) == 0
+    assert capsys.readouterr().out.startswith("Pit lane (Rule, pit-lane)")
+    assert main(["rules", "--game", rally, "--lang", "de", "S5"]) == 0
+    assert capsys.readouterr().out.startswith("S5 Kurven und Unfälle (Hausregel, ruling-s5-de)")
+
+
+def test_junkyard_rules_says_in_german_when_an_entry_is_only_english(capsys):
+    assert main(["rules", "--lang", "de", "glue"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Glue (Schrottplättchen, tile-glue)")
+    assert "(Diesen Eintrag gibt es nur auf Englisch.)" in out
+    assert main(["rules", "--lang", "de", "zzzz"]) == 1
+    assert "Nichts in den Regeln passt zu 'zzzz'" in capsys.readouterr().out
