@@ -3,12 +3,18 @@
 The topic may be a name (what autocomplete fills in) or a question in plain words ("can I bump on a
 bridge"): an exact name answers at once, anything else is ranked by the lookup's search, and the reply
 names the next best entries too. Autocomplete uses the same ranking.
+
+Questions and answers are in the user's language: German for a user whose Discord speaks German, English
+otherwise, or the one chosen with the ``language`` option. A game without entries in that language
+answers in English, and the footer says so.
 """
 
 from __future__ import annotations
 
 import importlib
+import inspect
 import logging
+from collections.abc import Callable
 from types import ModuleType
 from typing import Any
 
@@ -24,6 +30,57 @@ log = logging.getLogger(__name__)
 
 Choice = app_commands.Choice
 MAX_DESCRIPTION = 4000
+
+#: The languages of the lookup, as Discord locales name them (a locale of any other language reads English).
+LANGUAGES = ("en", "de")
+
+#: What /rules says around an entry, in each language.
+TEXTS: dict[str, dict[str, str]] = {
+    "en": {
+        "also": "Also: {titles}",
+        "fallback": "Not written in English yet: this is the {language} entry",
+        "unavailable": "The rules lookup is not available right now.",
+        "no_game": "No rules for a game called `{game}`. Games: {games}.",
+        "nothing": "Nothing in the {title} rules matches `{text}`. {hint}",
+        "did_you_mean": "Did you mean: {names}?",
+        "start_typing": "Start typing in `topic` for suggestions.",
+        "bad_option": "{error} Nothing was looked up.",
+    },
+    "de": {
+        "also": "Auch: {titles}",
+        "fallback": "Noch nicht auf Deutsch: dies ist der {language} Eintrag",
+        "unavailable": "Die Regelsuche ist gerade nicht erreichbar.",
+        "no_game": "Für ein Spiel namens `{game}` gibt es keine Regeln. Spiele: {games}.",
+        "nothing": "Nichts in den Regeln von {title} passt zu `{text}`. {hint}",
+        "did_you_mean": "Meintest du: {names}?",
+        "start_typing": "Tippe in `topic`, dann kommen Vorschläge.",
+        "bad_option": "{error} Es wurde nichts nachgeschlagen.",
+    },
+}
+#: The language of an entry, as an adjective in the footer of each language.
+LANGUAGE_WORDS = {"en": {"en": "English", "de": "German"}, "de": {"en": "englische", "de": "deutsche"}}
+
+
+def language_of(locale: discord.Locale | str | None) -> str:
+    """``"de"`` for a German Discord locale, else ``"en"``."""
+    value = str(getattr(locale, "value", locale) or "").lower()
+    return "de" if value == "de" or value.startswith("de-") else "en"
+
+
+def _language(interaction: discord.Interaction, given: Any) -> str:
+    """The language chosen with the ``language`` option, else the one of the user's Discord."""
+    if isinstance(given, str) and given in LANGUAGES:
+        return given
+    return language_of(getattr(interaction, "locale", None))
+
+
+def _call(fn: Callable[..., Any], *args: Any, lang: str, **kwargs: Any) -> Any:
+    """Call a lookup function, telling it the language when it takes one."""
+    try:
+        takes_lang = "lang" in inspect.signature(fn).parameters
+    except (TypeError, ValueError):
+        takes_lang = False
+    return fn(*args, **kwargs, lang=lang) if takes_lang else fn(*args, **kwargs)
 
 
 def lookup_module() -> ModuleType | None:
@@ -75,8 +132,9 @@ async def rules_topic_autocomplete(interaction: discord.Interaction, current: st
     key = await _game_for(interaction, getattr(interaction.namespace, "game", None))
     if mod is None or key is None or key not in _lookup_games():
         return []
+    lang = _language(interaction, getattr(interaction.namespace, "language", None))
     try:
-        found = mod.suggest(key, current[:100], limit=25)
+        found = _call(mod.suggest, key, current[:100], limit=25, lang=lang)
     except Exception:
         log.exception("rules.lookup.suggest failed")
         return []
@@ -85,43 +143,52 @@ async def rules_topic_autocomplete(interaction: discord.Interaction, current: st
 
 @app_commands.command(name="rules", description="Look up a rule, tile, part or ruling")
 @app_commands.describe(topic="What to look up (start typing for suggestions)",
-                       game="Which game (default: this channel's)", share="Post it for everyone (default: only you)")
+                       game="Which game (default: this channel's)", share="Post it for everyone (default: only you)",
+                       language="Answer in this language (default: your Discord's)")
+@app_commands.choices(language=[Choice(name="English", value="en"), Choice(name="Deutsch", value="de")])
 @app_commands.autocomplete(topic=rules_topic_autocomplete, game=rules_game_autocomplete)
 async def rules_command(interaction: discord.Interaction, topic: str, game: str | None = None,
-                        share: bool | None = None) -> None:
+                        share: bool | None = None, language: str | None = None) -> None:
     from bot.discord.replies import send_reply
 
+    lang = _language(interaction, language)
+    texts = TEXTS[lang]
     try:
         text = opt.text("topic", topic, required=True)
         given = opt.text("game", game)
         public = opt.flag("share", share)
     except opt.BadOption as exc:
-        await send_reply(interaction, refuse(f"{exc} Nothing was looked up."))
+        await send_reply(interaction, refuse(texts["bad_option"].format(error=exc)))
         return
     assert text is not None
     mod = lookup_module()
     key = await _game_for(interaction, given)
     games = _lookup_games()
     if mod is None:
-        await send_reply(interaction, refuse("The rules lookup is not available right now."))
+        await send_reply(interaction, refuse(texts["unavailable"]))
         return
     if key is None or key not in games:
-        await send_reply(interaction, refuse(f"No rules for a game called `{given}`. Games: {', '.join(games)}."))
+        await send_reply(interaction, refuse(texts["no_game"].format(game=given, games=", ".join(games))))
         return
-    entry = mod.find(key, text)
+    entry = _call(mod.find, key, text, lang=lang)
     others: list[Any] = []
     if entry is None and hasattr(mod, "search"):
-        found = mod.search(key, text, limit=3)
+        found = _call(mod.search, key, text, limit=3, lang=lang)
         if found:
             entry, others = found[0], list(found[1:])
     if entry is None:
-        near = mod.suggest(key, text, limit=5)
-        hint = ("Did you mean: " + ", ".join(f"`{e.title}`" for e in near) + "?") if near else \
-            "Start typing in `topic` for suggestions."
-        await send_reply(interaction, refuse(f"Nothing in the {_title(key)} rules matches `{text}`. {hint}"))
+        near = _call(mod.suggest, key, text, limit=5, lang=lang)
+        hint = texts["did_you_mean"].format(names=", ".join(f"`{e.title}`" for e in near)) if near else \
+            texts["start_typing"]
+        await send_reply(interaction, refuse(texts["nothing"].format(title=_title(key), text=text, hint=hint)))
         return
     embed = discord.Embed(title=str(entry.title)[:256], description=str(entry.text)[:MAX_DESCRIPTION])
-    also = f" · Also: {', '.join(str(e.title) for e in others)}" if others else ""
-    embed.set_footer(text=f"{_title(key)} · {entry.id}{also}"[:2048])
+    parts = [_title(key), str(entry.id)]
+    written = getattr(entry, "lang", lang)
+    if written != lang:
+        parts.append(texts["fallback"].format(language=LANGUAGE_WORDS[lang].get(written, written)))
+    if others:
+        parts.append(texts["also"].format(titles=", ".join(str(e.title) for e in others)))
+    embed.set_footer(text=" · ".join(parts)[:2048])
     await interaction.response.send_message(embed=embed, ephemeral=not public,
                                             allowed_mentions=discord.AllowedMentions.none())

@@ -1,7 +1,15 @@
-"""``/rules`` answers questions in plain words with the lookup's ranking, and autocompletes with it."""
+"""``/rules`` answers questions in plain words with the lookup's ranking, and autocompletes with it, in the
+language of the user's Discord (the interaction's ``locale``) or the one chosen with ``language``."""
 
 from __future__ import annotations
 
+from typing import Any
+
+import pytest
+
+from rules import registry
+from rules.lookup_questions import RALLY_LOOKUP
+from tests.bot.harness import MEMBER_PERMS, DiscordHarness, Sent
 from tests.bot.helpers import ANN, only
 
 
@@ -27,3 +35,81 @@ async def test_autocomplete_ranks_an_unfinished_question(h):
 async def test_a_question_nothing_matches_is_refused_privately(h):
     r = only(await h.slash(ANN, "rules", game="races", topic="zzzz qqqq"))
     assert r.ephemeral and "Nothing in the Junkyard Races rules matches" in r.content
+
+
+# ------------------------------------------------------------------ the user's language
+
+
+@pytest.fixture
+def rally_lookup(monkeypatch):
+    """Schrottplatz Rally's lookup file registered for one test, when the list of games has not done so."""
+    if "rally" not in registry.lookup_sources():
+        monkeypatch.setitem(registry._LOOKUPS, "rally", RALLY_LOOKUP)
+    return "rally"
+
+
+def _as(h: DiscordHarness, itype: int, user_id: int, locale: str, path: str, options: dict[str, Any],
+        focused: str | None = None) -> dict[str, Any]:
+    """An interaction payload from a user whose Discord speaks ``locale`` (Discord's ``locale`` field)."""
+    payload = h._base(itype, user_id, permissions=MEMBER_PERMS, channel_id=None)
+    payload["locale"] = locale
+    payload["data"] = h._command_data(path, options, focused)
+    return payload
+
+
+async def ask(h: DiscordHarness, locale: str, **options: Any) -> Sent:
+    return only(await h._dispatch(_as(h, 2, ANN, locale, "rules", options)))
+
+
+async def test_a_german_discord_user_is_answered_from_the_german_entries(h, rally_lookup):
+    r = await ask(h, "de", game=rally_lookup, topic="Was passiert, wenn ich zu schnell in die Kurve fahre?")
+    embed = r.embeds[0]
+    assert r.ephemeral and embed["title"] == "Kurven" and "Kurvenreihen" in embed["description"]
+    footer = embed["footer"]["text"]
+    assert footer.startswith("Schrottplatz Rally · curves-de") and "Auch: " in footer
+    r = await ask(h, "de", game=rally_lookup, topic="verschaltet")
+    assert r.embeds[0]["title"] == "S4 Verschaltet"
+
+
+async def test_an_english_discord_user_is_answered_from_the_english_entries(h, rally_lookup):
+    for locale in ("en-US", "en-GB", "fr"):
+        r = await ask(h, locale, game=rally_lookup, topic="what happens if I drive into a bend too fast")
+        assert r.embeds[0]["title"] == "Curves", locale
+        footer = r.embeds[0]["footer"]["text"]
+        assert footer.startswith("Schrottplatz Rally · curves ·") and "Also: " in footer
+    # a German word the English entries lack: the English twin of the German entry that knows it
+    r = await ask(h, "en-US", game=rally_lookup, topic="Boxengasse")
+    assert r.embeds[0]["title"] == "Pit lane"
+
+
+async def test_the_language_option_overrides_the_discord_locale(h, rally_lookup):
+    r = await ask(h, "de", game=rally_lookup, topic="curves", language="en")
+    assert r.embeds[0]["title"] == "Curves"
+    r = await ask(h, "en-US", game=rally_lookup, topic="Kurve", language="de")
+    assert r.embeds[0]["title"] == "Kurven"
+
+
+async def test_a_german_user_of_a_game_without_german_entries_reads_english_and_is_told(h):
+    r = await ask(h, "de", game="races", topic="can I bump on a bridge")
+    assert r.embeds[0]["title"] == "Bumping"
+    assert "Noch nicht auf Deutsch: dies ist der englische Eintrag" in r.embeds[0]["footer"]["text"]
+    r = await ask(h, "en-US", game="races", topic="can I bump on a bridge")
+    assert "Not written" not in r.embeds[0]["footer"]["text"]
+
+
+async def test_a_german_user_is_refused_in_german(h):
+    r = await ask(h, "de", game="races", topic="zzzz qqqq")
+    assert r.ephemeral and "Nichts in den Regeln von Junkyard Races passt zu `zzzz qqqq`" in r.content
+
+
+async def test_autocomplete_offers_the_users_language(h, rally_lookup):
+    async def choices(locale: str, topic: str) -> list[dict[str, Any]]:
+        sent = await h._dispatch(_as(h, 4, ANN, locale, "rules", {"game": rally_lookup, "topic": topic}, "topic"))
+        return only([s for s in sent if s.response_type == 8]).choices
+
+    german = await choices("de", "Kurv")
+    assert german[0] == {"name": "Kurven", "value": "curves-de"}
+    assert all(c["value"].endswith("-de") for c in german)
+    english = await choices("en-US", "curv")
+    assert english[0] == {"name": "Curves", "value": "curves"}
+    assert not any(c["value"].endswith("-de") for c in english)
