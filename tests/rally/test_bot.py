@@ -8,6 +8,8 @@ from __future__ import annotations
 import io
 import re
 import sqlite3
+from pathlib import Path
+from typing import Any
 
 import pytest
 from PIL import Image
@@ -29,7 +31,7 @@ from tests.rally.conftest import legal, pos
 # The unit in the registry ------------------------------------------------------------------------------
 
 
-def test_the_rally_is_one_of_the_games():
+def test_the_rally_is_one_of_the_games() -> None:
     assert games.unit_for("rally") is GAME and games.resolve("Schrottplatz Rally") == "rally"
     assert games.game_class("rally") is RallyGame and "rally" in games.playable_keys()
     assert driver_kinds("rally") == ["random", "smart"] and isinstance(driver_for("rally", "smart"), SmartDriver)
@@ -39,7 +41,7 @@ def test_the_rally_is_one_of_the_games():
 # Setup -----------------------------------------------------------------------------------------------
 
 
-def test_setup_defaults_three_laps_track_a_clockwise():
+def test_setup_defaults_three_laps_track_a_clockwise() -> None:
     """S8: three laps unless agreed otherwise; S1: the direction is chosen at setup."""
     opts, notes = GAME.setup_options({})
     assert opts == {"laps": 3} and notes == []
@@ -47,7 +49,7 @@ def test_setup_defaults_three_laps_track_a_clockwise():
     assert (game.laps, game.track.alias, game.clockwise) == (3, "A", True)
 
 
-def test_setup_options_are_checked_and_normalised():
+def test_setup_options_are_checked_and_normalised() -> None:
     opts = setup_options({"track": "kurbelwellen-kurs", "laps": 5, "direction": "ACW", "board": "5:eb 1:M 2:m 3:BE"})
     assert opts == {"track": "B", "laps": 5, "direction": "anticlockwise", "boards": "1:M 2:M 3:BE 5:BE"}
     opts, notes = GAME.setup_options({"laps": 1, "crew": True})
@@ -60,12 +62,12 @@ def test_setup_options_are_checked_and_normalised():
     ({"board": "1:M 2:M"}, "on its board, not 0 (setup step 2)"),
     ({"board": "1:M 2:M 3:B 4:E 5:BE"}, "the yellow range needs a working gear"),
 ])
-def test_bad_setup_options_are_refused(raw, words):
+def test_bad_setup_options_are_refused(raw: dict[str, Any], words: str) -> None:
     with pytest.raises(SetupError, match=re.escape(words)):
         GAME.setup_options(raw)
 
 
-def test_every_offered_starting_board_is_legal_and_the_default_comes_first():
+def test_every_offered_starting_board_is_legal_and_the_default_comes_first() -> None:
     """Setup step 2: 2 mechanics, 2 body and 2 engine parts, a working gear in every range."""
     boards = starting_boards()
     assert boards[0] == B.DEFAULT_BOARD and len(set(boards)) == len(boards) > 20
@@ -78,16 +80,17 @@ def test_every_offered_starting_board_is_legal_and_the_default_comes_first():
 # Buttons and shorthands ------------------------------------------------------------------------------
 
 
-def test_first_round_buttons_roll_green_only():
+def test_first_round_buttons_roll_green_only() -> None:
     """S3: the lever must be green in the first round; the booster needs a fuel can."""
     game = RallyGame.create({"seats": ["Ann", "Bob", "Cy"], "options": {}}, 3)
     seat = game.to_act
+    assert seat is not None
     assert [(b.label, b.action) for b in GAME.buttons(game, seat)] == [
         ("Roll green", "roll green"), ("Roll green + boost", "roll green boost")]
     assert GAME.buttons(game, (seat + 1) % 3) == []  # not their turn
 
 
-def test_roll_buttons_follow_the_lever_and_its_working_gears():
+def test_roll_buttons_follow_the_lever_and_its_working_gears() -> None:
     """S3: up one range at most, down any number; never a range without a working gear. The kept lever is
     the primary button; German labels for a German player."""
     game = pos(cars={"red": {"at": "12a", "lever": "yellow", "restart": False, "board": "1:M 2:M 3:BE 5:BE"}})
@@ -102,14 +105,14 @@ def test_roll_buttons_follow_the_lever_and_its_working_gears():
     assert [b.action for b in GAME.buttons(no_fuel, 0)] == ["roll green", "roll yellow"]
 
 
-def test_a_car_due_for_repairs_has_a_repair_button():
+def test_a_car_due_for_repairs_has_a_repair_button() -> None:
     """S6 / rule text "Fahrbereitschaft": roll green at once, or wait a round for gear 2 too."""
     game = pos(cars={"red": {"at": "F7.1", "repair": 1, "board": "3:BE 5:BE 6:M", "restart": True}})
     assert [b.action for b in GAME.buttons(game, 0)] == ["roll green", "roll green boost", "repair"]
     assert "repairs due" in GAME.situation(game)
 
 
-def test_move_buttons_are_the_best_destinations_and_the_parking_spots():
+def test_move_buttons_are_the_best_destinations_and_the_parking_spots() -> None:
     """After the roll: the best few cells and the car-park spots within reach (rule text "Parken": a car may
     brake to park), each a legal action, best first."""
     game = pos(players=["Ann", "Bob", "Cy"], to_act="Ann", phase="move", points=3,
@@ -121,7 +124,7 @@ def test_move_buttons_are_the_best_destinations_and_the_parking_spots():
     assert {b.action for b in buttons} == legal(game)
 
 
-def test_a_pit_stop_button_places_what_helps_most():
+def test_a_pit_stop_button_places_what_helps_most() -> None:
     """Rule text "Boxengasse": a mechanic or two parts; the button offers the placement that mends the most
     (here a mechanic on gear 6, which had nothing); the other placements stay legal through /rally park."""
     game = pos(players=3, to_act="red", phase="move", points=4,
@@ -134,7 +137,7 @@ def test_a_pit_stop_button_places_what_helps_most():
     assert len(legal(game)) > 50  # every placement is legal; only the best ones are buttons
 
 
-def test_spins_are_marked_on_their_buttons():
+def test_spins_are_marked_on_their_buttons() -> None:
     """S5: a destination where the car would spin is shown as such."""
     game = pos(to_act="red", phase="move", points=6,
                cars={"red": {"at": "7a", "lever": "red", "restart": False, "board": "1:M 2:M 3:BE 6:BE"}})
@@ -143,7 +146,7 @@ def test_spins_are_marked_on_their_buttons():
     assert all(game.endings()[b.action.split()[1]].kind == "spin" for b in spins)
 
 
-def test_shorthands_at_the_terminal():
+def test_shorthands_at_the_terminal() -> None:
     game = pos(cars={"red": {"at": "12a", "lever": "yellow", "restart": False}})
     assert GAME.expand(game, "y") == "roll yellow"
     assert GAME.expand(game, "r+") == "roll red boost"
@@ -158,7 +161,7 @@ def test_shorthands_at_the_terminal():
     assert GAME.expand(parking, "park pit.2 b1 e5") == "park pit.2 b1 e5"
 
 
-def test_short_list_offers_every_destination_once_best_first():
+def test_short_list_offers_every_destination_once_best_first() -> None:
     game = pos(players=3, to_act="red", phase="move", points=4,
                cars={"red": {"at": "29c", "lever": "yellow", "restart": False, "fuel": 1,
                              "board": "1:M 2:M 3:BE 4:BE 5:B"}})
@@ -170,7 +173,7 @@ def test_short_list_offers_every_destination_once_best_first():
     assert GAME.situation(game) == "Round 2: gear 4 (yellow): drive 4"
 
 
-def test_the_car_board_as_text():
+def test_the_car_board_as_text() -> None:
     """S2, S7: gears and what makes them work, fuel, stops, and the reserve."""
     game = pos(players=["Ann", "Bob"], cars={"Ann": {"at": "F7.1", "stops": 1, "fuel": 3}})
     text = GAME.hand_text(game, 0)
@@ -182,7 +185,7 @@ def test_the_car_board_as_text():
 # Words in two languages ------------------------------------------------------------------------------
 
 
-def test_a_turn_is_narrated_in_english_and_in_german():
+def test_a_turn_is_narrated_in_english_and_in_german() -> None:
     game = pos(players=["Ann", "Bob"], cars={"Ann": {"at": "5a"}, "Bob": {"at": "9b"}}, to_act="Ann", load=[2, 1])
     events = game.apply("roll yellow boost")
     assert narrate(events) == ("Red (Ann) shifts to yellow. Red (Ann) spends a fuel can on the booster (1 left). "
@@ -192,7 +195,7 @@ def test_a_turn_is_narrated_in_english_and_in_german():
     assert GAME.narrate(game.apply("move 8a"), "de").startswith("Rot (Ann) fährt 6a 7a 8a. Rot (Ann) würfelt mit")
 
 
-def test_the_start_grid_is_narrated_in_german_without_english_words():
+def test_the_start_grid_is_narrated_in_german_without_english_words() -> None:
     """Setup step 5: a roll-off, ties rolled again; the lists of cars are worded in German too."""
     game = RallyGame.create({"seats": ["Ann", "Bob", "Cy"], "options": {}}, 1)
     assert any(e.kind == "grid_tie" for e in game.events)
@@ -203,13 +206,13 @@ def test_the_start_grid_is_narrated_in_german_without_english_words():
     assert "Start grid: 1. " in narrate(game.events)
 
 
-def test_a_repair_is_narrated_with_german_part_names():
+def test_a_repair_is_narrated_with_german_part_names() -> None:
     game = pos(cars={"red": {"at": "F7.1", "repair": 1, "board": "3:BE 5:BE 6:M", "restart": True}}, load=[1])
     text = narrate(game.apply("repair"), "de")
     assert "repariert Gang 1 (Karosserieteil + Motorteil)" in text and "body" not in text
 
 
-def test_refusals_in_german_and_english():
+def test_refusals_in_german_and_english() -> None:
     """Refusals of the rules (here S3: green when starting off) and notation errors come from the
     catalogue, in the player's language."""
     game = RallyGame.create({"seats": ["Ann", "Bob"], "options": {}}, 3)
@@ -225,14 +228,14 @@ def test_refusals_in_german_and_english():
 
 @pytest.mark.parametrize(("locale", "lang"), [("de", "de"), ("de-AT", "de"), ("en-US", "en"), ("fr", "en"),
                                               (None, "en")])
-def test_discord_locales_choose_the_language(locale, lang):
+def test_discord_locales_choose_the_language(locale: str | None, lang: str) -> None:
     assert language(locale) == lang == GAME.language(locale)
 
 
 # Status and standings --------------------------------------------------------------------------------
 
 
-def test_standings_put_fewer_stops_ahead_on_equal_laps():
+def test_standings_put_fewer_stops_ahead_on_equal_laps() -> None:
     """S8: laps first; on equal laps the stop counter breaks the tie (fewer stops ahead), shown in the
     standings, whatever the places on the track."""
     game = pos(players=["Ann", "Bob", "Cy"], laps=3,
@@ -247,7 +250,7 @@ def test_standings_put_fewer_stops_ahead_on_equal_laps():
     assert status[2].startswith("2. Blue (Bob): lap 2/3 · stops 0") and status[3].startswith("3. Red (Ann)")
 
 
-def test_status_in_german_with_the_parking_bar():
+def test_status_in_german_with_the_parking_bar() -> None:
     """S9: parked cars follow the others, in the order they parked; the status says so in German too."""
     game = pos(players=["Ann", "Bob", "Cy"], to_act="Ann",
                cars={"Ann": {"at": "30a"}, "Bob": {"at": "F7.1", "repair": 1, "board": "3:BE 5:BE 6:M"},
@@ -261,7 +264,7 @@ def test_status_in_german_with_the_parking_bar():
     assert lines[6] == "Deine Befehle: `/rally roll`, `/rally shift`, `/rally boost`"
 
 
-def test_progress_line_per_car():
+def test_progress_line_per_car() -> None:
     game = pos(players=2, laps=1, cars={"red": {"at": "30a", "lap": 1, "stops": 1}})
     line, key = GAME.progress(game)
     assert re.search(r"red \[#{4,6}-+\] 0/1 s1\s+blue \[-+\] 0/1 s0", line) and key == ((0, 1), (0, 0))
@@ -270,12 +273,13 @@ def test_progress_line_per_car():
 # The replay ------------------------------------------------------------------------------------------
 
 
-def test_the_replay_has_a_frame_per_action_and_one_palette():
+def test_the_replay_has_a_frame_per_action_and_one_palette() -> None:
     setup = {"seats": [{"name": "A"}, {"name": "B"}], "options": {"laps": 1}}
     game = RallyGame.create(setup, 9)
     driver = SmartDriver(9)
     actions = []
     for _ in range(12):
+        assert game.to_act is not None
         action = driver.choose(game, game.to_act)
         game.apply(action)
         actions.append(action)
@@ -283,7 +287,7 @@ def test_the_replay_has_a_frame_per_action_and_one_palette():
     assert made is not None
     data, frames = made
     assert frames == len(actions) + 1
-    gif = Image.open(io.BytesIO(data))
+    gif: Any = Image.open(io.BytesIO(data))
     assert gif.format == "GIF" and gif.n_frames >= 2 and gif.size[0] < 1572  # scaled down from the board
     gif.seek(gif.n_frames - 1)
     assert gif.info.get("duration") == 4000
@@ -292,7 +296,8 @@ def test_the_replay_has_a_frame_per_action_and_one_palette():
 # The terminal and the demo ---------------------------------------------------------------------------
 
 
-def test_a_person_races_two_computers_to_the_end_in_the_terminal(tmp_path, monkeypatch, capsys):
+def test_a_person_races_two_computers_to_the_end_in_the_terminal(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
     """``junkyard play --game rally``: each turn the first of the numbered list (the best roll or
     destination), read from standard input, until a car finishes its lap."""
     db, out_dir = tmp_path / "rally.db", tmp_path / "pictures"
@@ -310,12 +315,14 @@ def test_a_person_races_two_computers_to_the_end_in_the_terminal(tmp_path, monke
     assert len(list(out_dir.glob("move-*.png"))) == version + 1
 
 
-def test_computers_race_in_the_demo(tmp_path, capsys):
+def test_computers_race_in_the_demo(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out_dir = tmp_path / "demo"
     assert main(["demo", "--game", "rally", "--seats", "3", "--laps", "1", "--seed", "4", "--out", str(out_dir)]) == 0
     captured = capsys.readouterr()
     assert "Schrottplatz Rally on Rostbogen-Ring (A), clockwise: 3 smart computers, 1 lap, seed 4." in captured.out
-    moves = int(re.search(r"The game is over after (\d+) moves", captured.out).group(1))
+    over = re.search(r"The game is over after (\d+) moves", captured.out)
+    assert over is not None
+    moves = int(over.group(1))
     assert re.search(r"^Place\s+Name\s+Car\s+Laps done\s+Stops\s+At$", captured.out, re.M)
     assert len(list(out_dir.glob("move-*.png"))) == moves + 1
     assert (out_dir / "replay.gif").stat().st_size > 0 and f"{moves + 1} frames" in captured.out
@@ -325,26 +332,27 @@ def test_computers_race_in_the_demo(tmp_path, capsys):
 # The /rally commands as data -------------------------------------------------------------------------
 
 
-def _ask(game: RallyGame, current: str = "", **values) -> Ask:
+def _ask(game: RallyGame, current: str = "", **values: Any) -> Ask:
     return Ask(game=game, seat=game.to_act, current=current, values=values, legal_of=game.legal_actions)
 
 
-def test_park_and_move_commands_build_the_notation():
+def test_park_and_move_commands_build_the_notation() -> None:
     """Rule text "Boxengasse": a park without placements takes the one that helps most; a path is passed on
     for the rules to check; a spot typed into `move` is pointed to `park`."""
     game = pos(players=3, to_act="red", phase="move", points=4,
                cars={"red": {"at": "29c", "lever": "yellow", "restart": False, "fuel": 1,
                              "board": "1:M 2:M 3:BE 4:BE 5:B"}})
-    park, move = RALLY_COMMANDS.command("park"), RALLY_COMMANDS.command("move")
-    assert park.play(_ask(game, spot="PIT.1")) == "park pit.1 m6"
-    assert park.play(_ask(game, spot="pit.1", items="B1, e5")) == "park pit.1 b1 e5"
-    assert move.play(_ask(game, to="30c 31c 32c 33c")) == "move 30c 31c 32c 33c"
+    park, move = RALLY_COMMANDS.command("park").play, RALLY_COMMANDS.command("move").play
+    assert park is not None and move is not None
+    assert park(_ask(game, spot="PIT.1")) == "park pit.1 m6"
+    assert park(_ask(game, spot="pit.1", items="B1, e5")) == "park pit.1 b1 e5"
+    assert move(_ask(game, to="30c 31c 32c 33c")) == "move 30c 31c 32c 33c"
     assert game.parse_action("move 30c 31c 32c 33c") == game.parse_action("move 33c")
     with pytest.raises(Refusal, match="is a parking spot"):
-        move.play(_ask(game, to="pit.2"))
+        move(_ask(game, to="pit.2"))
 
 
-def test_park_autocomplete_lists_spots_then_their_placements_best_first():
+def test_park_autocomplete_lists_spots_then_their_placements_best_first() -> None:
     game = pos(players=3, to_act="red", phase="move", points=4,
                cars={"red": {"at": "29c", "lever": "yellow", "restart": False, "fuel": 1,
                              "board": "1:M 2:M 3:BE 4:BE 5:B"}})

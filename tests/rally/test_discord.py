@@ -5,9 +5,15 @@ played by commands and buttons."""
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any, cast
+
 import pytest
 
+from bot.discord import JunkyardBot
 from bot.drivers.rally import SmartDriver
+from bot.service import Service
 from rules.rally import RallyGame
 from tests.bot.harness import CHANNEL_ID, DiscordHarness, Sent
 from tests.bot.helpers import ANN, BOB, EVE, MOD, USERS, make_bot, only, public
@@ -16,25 +22,35 @@ OTHER_CHANNEL = CHANNEL_ID + 7
 
 
 @pytest.fixture
-async def h(tmp_path):
+async def h(tmp_path: Path) -> AsyncIterator[DiscordHarness]:
     async with DiscordHarness(make_bot(tmp_path / "rally.db")) as harness:
         harness.users.update(USERS)
         yield harness
 
 
+def service(h: DiscordHarness) -> Service:
+    return cast(JunkyardBot, h.bot).service
+
+
 async def version(h: DiscordHarness) -> int:
-    rec = await h.bot.service.store.channel_game(CHANNEL_ID)
+    rec = await service(h).store.channel_game(CHANNEL_ID)
     assert rec is not None
-    return rec.version
+    return int(rec.version)
 
 
 async def game_now(h: DiscordHarness) -> RallyGame:
-    _, game, _ = await h.bot.service.current(CHANNEL_ID)
+    _, game, _ = await service(h).current(CHANNEL_ID)
     assert isinstance(game, RallyGame)
     return game
 
 
-async def start(h: DiscordHarness, **options) -> Sent:
+def first_user(game: RallyGame) -> int:
+    """The user whose car is to act."""
+    assert game.to_act is not None
+    return users_by_seat()[game.to_act]
+
+
+async def start(h: DiscordHarness, **options: Any) -> Sent:
     """Ann opens a rally (one lap unless told), Bob and Eve join, Ann starts it: the first board."""
     options.setdefault("laps", 1)
     r = only(await h.slash(ANN, "game new", game="rally", **options))
@@ -61,16 +77,18 @@ def button_for(board: Sent, action: str) -> str | None:
 # The group and the setup -------------------------------------------------------------------------------
 
 
-async def test_the_rally_group_is_built_from_its_data(h):
-    group = h.bot.tree.get_command("rally")
+async def test_the_rally_group_is_built_from_its_data(h: DiscordHarness) -> None:
+    tree = cast(JunkyardBot, h.bot).tree
+    group: Any = tree.get_command("rally")
     assert [c.name for c in group.commands] == ["roll", "shift", "boost", "move", "park", "repair", "board"]
     park = {p.name: p for p in group.get_command("park").parameters}
     assert park["spot"].required and park["spot"].autocomplete and not park["items"].required
-    new = {p.name for p in h.bot.tree.get_command("game").get_command("new").parameters}
+    game: Any = tree.get_command("game")
+    new = {p.name for p in game.get_command("new").parameters}
     assert {"track", "laps", "direction", "board"} <= new
 
 
-async def test_game_new_takes_the_rally_options_and_refuses_bad_values_privately(h):
+async def test_game_new_takes_the_rally_options_and_refuses_bad_values_privately(h: DiscordHarness) -> None:
     """Setup (S1, S8): laps 1 to 5, a known track, a direction, a legal starting board; Discord does not
     enforce any of it, so the server does, and a refusal opens no lobby."""
     for bad, words in (({"laps": 9}, "1 to 5"), ({"laps": 0}, "1 to 5"), ({"track": "Z"}, "no track 'Z'"),
@@ -80,13 +98,13 @@ async def test_game_new_takes_the_rally_options_and_refuses_bad_values_privately
                        ({"board": "1:Q"}, "is not a gear")):
         r = only(await h.slash(ANN, "game new", game="rally", **bad))
         assert r.ephemeral, (bad, r.content)
-        assert await h.bot.service.store.channel_game(CHANNEL_ID) is None, bad
+        assert await service(h).store.channel_game(CHANNEL_ID) is None, bad
         assert words in r.content, (bad, r.content)
     r = only(await h.slash(ANN, "game new", game="rally", track="B", laps=2, direction="anticlockwise",
                            board="1:M 3:M 2:BE 5:BE", teams=True))
     assert not r.ephemeral and "`teams` is not used by Schrottplatz Rally; ignored." in r.content
-    rec = await h.bot.service.store.channel_game(CHANNEL_ID)
-    assert rec.setup["options"] == {"track": "B", "laps": 2, "direction": "anticlockwise",
+    rec = await service(h).store.channel_game(CHANNEL_ID)
+    assert rec is not None and rec.setup["options"] == {"track": "B", "laps": 2, "direction": "anticlockwise",
                                     "boards": "1:M 2:BE 3:M 5:BE"}
     only(await h.slash(BOB, "game join"))
     only(await h.slash(ANN, "game start"))
@@ -95,7 +113,7 @@ async def test_game_new_takes_the_rally_options_and_refuses_bad_values_privately
     assert all(car.gears == ["M", "BE", "M", "", "BE", ""] for car in game.cars)
 
 
-async def test_setup_options_autocomplete(h):
+async def test_setup_options_autocomplete(h: DiscordHarness) -> None:
     tracks = await h.autocomplete(ANN, "game new", "track", game="rally", track="")
     assert [c["value"] for c in tracks] == ["A", "B"]
     ways = await h.autocomplete(ANN, "game new", "direction", game="rally", direction="anti")
@@ -107,12 +125,12 @@ async def test_setup_options_autocomplete(h):
 # Commands, autocomplete and buttons ------------------------------------------------------------------
 
 
-async def test_roll_buttons_then_moves_by_autocomplete(h):
+async def test_roll_buttons_then_moves_by_autocomplete(h: DiscordHarness) -> None:
     """The first round must roll green (S3): one Roll button and one with the booster; after the roll
     the destinations come from the legal actions, best first, as buttons and as autocomplete."""
     board = await start(h)
     game = await game_now(h)
-    first = users_by_seat()[game.to_act]
+    first = first_user(game)
     assert board.labels == ["Roll green", "Roll green + boost"] and f"<@{first}>" in board.content
     game.dice.load([5])  # gear 2: two cells
     [after] = public(await h.press(first, board, "Roll green"))
@@ -130,10 +148,10 @@ async def test_roll_buttons_then_moves_by_autocomplete(h):
     assert await version(h) == 2
 
 
-async def test_roll_range_autocomplete_and_the_booster_command(h):
+async def test_roll_range_autocomplete_and_the_booster_command(h: DiscordHarness) -> None:
     await start(h)
     game = await game_now(h)
-    first = users_by_seat()[game.to_act]
+    first = first_user(game)
     ranges = await h.autocomplete(first, "rally roll", "range")
     assert [c["value"] for c in ranges] == ["green"] and "gears 1 and 2 work" in ranges[0]["name"]
     game.dice.load([1, 1])
@@ -141,15 +159,15 @@ async def test_roll_range_autocomplete_and_the_booster_command(h):
     assert not r.ephemeral and "spends a fuel can on the booster (1 left)" in r.content
 
 
-async def test_refusals_are_private_and_change_nothing(h):
+async def test_refusals_are_private_and_change_nothing(h: DiscordHarness) -> None:
     """Out of turn, a stranger, option values that make no action, an action the rules refuse (S3: green
     at the start), a cell that is not on the track: each answered privately, the game unchanged."""
     await start(h)
     game = await game_now(h)
-    first = users_by_seat()[game.to_act]
+    first = first_user(game)
     other = next(u for u in users_by_seat() if u != first)
     before = await version(h)
-    cases = [
+    cases: list[tuple[int, str, dict[str, Any], str]] = [
         (other, "rally roll", {}, "It is not your turn"),
         (MOD, "rally roll", {}, "You have no seat in this game"),
         (first, "rally roll", {"range": "purple"}, "`range` is green, yellow or red"),
@@ -173,7 +191,7 @@ async def test_refusals_are_private_and_change_nothing(h):
     assert r.ephemeral and "There is no rally in this channel" in r.content
 
 
-async def test_the_car_board_is_shown_privately(h):
+async def test_the_car_board_is_shown_privately(h: DiscordHarness) -> None:
     await start(h)
     r = only(await h.slash(BOB, "rally board"))
     assert r.ephemeral and r.png and "Your car: Blue (Bob)" in r.content and "Reserve: 4 mechanics" in r.content
@@ -181,10 +199,10 @@ async def test_the_car_board_is_shown_privately(h):
     assert r.ephemeral and "You have no car in this rally." in r.content
 
 
-async def test_status_shows_the_standings_and_what_to_do(h):
+async def test_status_shows_the_standings_and_what_to_do(h: DiscordHarness) -> None:
     await start(h)
     game = await game_now(h)
-    first = users_by_seat()[game.to_act]
+    first = first_user(game)
     r = only(await h.slash(first, "game status"))
     assert r.ephemeral and "Schrottplatz Rally" in r.content and "Turn order: " in r.content
     assert "Your commands: `/rally roll`, `/rally shift`, `/rally boost`" in r.content
@@ -194,7 +212,7 @@ async def test_status_shows_the_standings_and_what_to_do(h):
 # A whole race ----------------------------------------------------------------------------------------
 
 
-async def test_a_whole_three_player_race_by_commands_and_buttons(h):
+async def test_a_whole_three_player_race_by_commands_and_buttons(h: DiscordHarness) -> None:
     """Ann, Bob and Eve race one lap to the finish. Each action is the one the smart driver picks; on
     alternate turns it is pressed as a button when the board offers it, else typed as the /rally command
     that makes it (roll, shift, boost, move, park, repair)."""
@@ -202,16 +220,18 @@ async def test_a_whole_three_player_race_by_commands_and_buttons(h):
     brain = SmartDriver(11)
     used: set[str] = set()
     for turn in range(600):
-        _, game, _ = await h.bot.service.current(CHANNEL_ID)
+        _, game, _ = await service(h).current(CHANNEL_ID)
         if game is None:
             break
         assert isinstance(game, RallyGame)
         seat = game.to_act
+        assert seat is not None
         user = users_by_seat()[seat]
         action = brain.choose(game, seat)
         words = action.split()
         cid = button_for(board, action)
         if cid is not None and turn % 2 and words[0] != "park":
+            assert board.message is not None
             sent = await h.press_custom_id(user, board.message, cid)
             used.add("button")
         elif words[0] == "roll":
@@ -242,5 +262,5 @@ async def test_a_whole_three_player_race_by_commands_and_buttons(h):
     assert "wins the rally" in board.content and "Places: laps first, then fewer stops (S8)." in board.content
     assert board.png and not board.custom_ids
     assert {"button", "roll", "shift", "boost", "move", "park"} <= used, used
-    rec = (await h.bot.service.store.channel_history(CHANNEL_ID, 1))[0]
+    rec = (await service(h).store.channel_history(CHANNEL_ID, 1))[0]
     assert rec.status == "finished" and rec.version > 30
