@@ -2,7 +2,7 @@
 
 A database holds 10,000 two-player Junkyard Races games (their snapshots; the action logs are left out,
 since start-up never reads them): 7,500 finished and 2,500 running, of which 250 wait on a computer.
-A fresh process starts the bot on it offline (the Discord harness stands in for the gateway and HTTP),
+A fresh process starts the bot on it offline (:mod:`bot.discord.offline` stands in for the gateway and HTTP),
 takes READY, and at once a player asks for ``/game status`` in a running game:
 
 * ``startup_10k_s``: from the process's start (before Python is up) to the status answer being sent
@@ -92,10 +92,10 @@ async def _serve(db: str, channel: int, started: float) -> dict[str, float]:
     """In the child process: start the bot, take READY, answer /game status, let the waiting games play."""
     imported = time.time()
     from bot.discord import JunkyardBot
+    from bot.discord.offline import MEMBER_PERMS, DiscordHarness
     from bot.pictures import Pictures
     from bot.service import Service
     from bot.store import SqliteStore
-    from tests.bot.harness import MEMBER_PERMS, DiscordHarness
 
     imported = time.time() - imported
     bot = JunkyardBot(service=Service(SqliteStore(db), pictures=Pictures()))

@@ -25,7 +25,7 @@ def imported_modules(path: Path) -> set[str]:
 
 #: Imports still waiting for the code they share to move into the product: each is a fault, listed so that
 #: any other such import fails at once; ``test_no_import_is_waiting`` turns red when the list can shrink.
-WAITING = {"bench/startup.py imports tests.bot.harness"}
+WAITING: set[str] = set()
 
 
 def crossings(package: str, forbidden: str) -> set[str]:
@@ -41,7 +41,6 @@ def test_neither_bench_nor_tests_imports_the_other(package: str, forbidden: str)
     assert sorted(crossings(package, forbidden) - WAITING) == []
 
 
-@pytest.mark.xfail(strict=True, reason="the start-up benchmark still drives the bot through the test harness")
 def test_no_import_is_waiting() -> None:
     assert crossings("bench", "tests") | crossings("tests", "bench") == set()
 

@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import io
+import os
+
+from PIL import Image
+
 from bot.games import unit_for
 from bot.pictures import Pictures, cores
 from rules.races import Races
@@ -11,14 +16,22 @@ def race_view() -> dict:
     return Races.create({"seats": [{"name": "A"}, {"name": "B"}], "options": {}}, 3).view(None)
 
 
-async def test_a_picture_is_drawn_in_a_worker_process_and_matches_the_same_drawn_here():
-    unit = unit_for("races")
-    view = race_view()
+def where_drawn(view: dict, events: list) -> bytes:
+    """A stand-in picture that says which process drew it."""
+    return f"{os.getpid()} {len(view)} {len(events)}".encode()
+
+
+async def test_a_picture_is_drawn_in_a_worker_process():
     pictures = Pictures(processes=1)
     try:
         assert pictures.wait_ready(120) and pictures.uses_processes
+        pid, *sizes = (await pictures.draw("toy", where_drawn, {"a": 1}, [1, 2])).split()
+        assert int(pid) != os.getpid() and sizes == [b"1", b"2"]
+        unit = unit_for("races")
+        view = race_view()
         drawn = await pictures.draw(unit.key, unit.picture, view, [])
-        assert drawn == unit.picture(view, []) and drawn.startswith(b"\x89PNG")
+        here = unit.picture(view, [])
+        assert Image.open(io.BytesIO(drawn)).size == Image.open(io.BytesIO(here)).size
         assert unit.key not in pictures._threads_for
     finally:
         pictures.close()

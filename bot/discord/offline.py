@@ -1,0 +1,460 @@
+"""Run the real discord.py stack offline: raw INTERACTION_CREATE payloads in, recorded HTTP requests out.
+
+The tests drive the bot through it, and so does the start-up benchmark; nothing in the running bot uses it.
+
+Usage::
+
+    async with DiscordHarness(JunkyardBot(SqliteStore(path))) as h:
+        sent = await h.slash(ANN, "game new", game="toy")
+        assert sent[0].content.startswith(...) and not sent[0].ephemeral
+        sent = await h.press(BOB, sent[-1], "Roll")          # a button of a recorded message, by label
+        names = await h.autocomplete(ANN, "game new", "track", game="toy", track="s")
+
+Interactions are built from payloads shaped like Discord's (application command type 2, component type 3,
+autocomplete type 4), parsed by ``bot._connection.parse_interaction_create`` and dispatched by discord.py
+itself. Everything the bot sends passes through ``AsyncWebhookAdapter.request`` (interaction responses,
+follow-ups, edits) or ``HTTPClient.request`` (channel messages, direct messages); both are replaced by
+recorders that answer with plausible payloads. :class:`Sent` exposes content, the ephemeral flag (64),
+attached files and component custom_ids.
+
+Faults are injected at the same layer: ``h.fail("callback", 404, 10062)`` makes the next interaction
+callback fail as Discord does when the three seconds have passed, ``h.fail("followup", 500, times=2)`` the
+next two follow-ups with a server error (as discord.py raises it once its own retries are spent). Channel
+messages honour ``nonce`` with ``enforce_nonce`` as Discord does: a repeated nonce returns the message
+already posted instead of posting again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import itertools
+import json
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from types import SimpleNamespace
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.http import HTTPClient
+from discord.webhook.async_ import AsyncWebhookAdapter
+
+APP_ID = 900_000_000_000_000_001
+BOT_ID = APP_ID
+GUILD_ID = 800_000_000_000_000_001
+CHANNEL_ID = 700_000_000_000_000_001
+EPHEMERAL = 64
+#: Permission bits: a plain member (view channel, send messages, use app commands) and Manage Channels.
+MEMBER_PERMS = (1 << 10) | (1 << 11) | (1 << 31)
+MANAGE_CHANNELS = 1 << 4
+
+_ids = itertools.count(600_000_000_000_000_001)
+
+
+def snowflake() -> int:
+    return next(_ids)
+
+
+def user_payload(user_id: int, name: str | None = None, *, bot: bool = False) -> dict[str, Any]:
+    name = name or f"user{user_id % 10000}"
+    return {"id": str(user_id), "username": name, "global_name": name.title(), "discriminator": "0",
+            "avatar": None, "bot": bot}
+
+
+def _now() -> str:
+    return dt.datetime.now(dt.UTC).isoformat()
+
+
+@dataclass
+class Sent:
+    """One request the bot made."""
+
+    method: str
+    path: str
+    url: str
+    payload: dict[str, Any]
+    files: list[tuple[str, bytes]] = field(default_factory=list)
+    message: dict[str, Any] | None = None
+    #: a message to a direct-message channel
+    dm: bool = False
+    #: the request failed (an injected fault): nothing was created
+    failed: bool = False
+    #: a channel message whose nonce was already used: Discord returned the earlier message
+    repeated: bool = False
+
+    @property
+    def creates_message(self) -> bool:
+        """Whether this request posted a new message (not an edit, not an autocomplete answer)."""
+        if self.failed or self.repeated:
+            return False
+        if self.kind == "callback":
+            return self.response_type in (4, 5)
+        return self.kind in ("followup", "channel")
+
+    @property
+    def kind(self) -> str:
+        """callback, followup, edit, channel or other."""
+        if self.path.endswith("/callback"):
+            return "callback"
+        if self.path == "/webhooks/{webhook_id}/{webhook_token}" and self.method == "POST":
+            return "followup"
+        if "/messages/" in self.path and self.method == "PATCH":
+            return "edit"
+        if "/messages/" in self.path and self.method == "DELETE":
+            return "delete"
+        if self.path == "/channels/{channel_id}/messages" and self.method == "POST":
+            return "channel"
+        return "other"
+
+    @property
+    def response_type(self) -> int | None:
+        return self.payload.get("type") if self.kind == "callback" else None
+
+    @property
+    def body(self) -> dict[str, Any]:
+        """The message part: the callback's ``data`` or the request itself."""
+        if self.kind == "callback":
+            return self.payload.get("data") or {}
+        return self.payload
+
+    @property
+    def content(self) -> str:
+        return self.body.get("content") or ""
+
+    @property
+    def flags(self) -> int:
+        return int(self.body.get("flags") or 0)
+
+    @property
+    def ephemeral(self) -> bool:
+        return bool(self.flags & EPHEMERAL)
+
+    @property
+    def embeds(self) -> list[dict[str, Any]]:
+        return list(self.body.get("embeds") or [])
+
+    @property
+    def components(self) -> list[dict[str, Any]] | None:
+        """The components sent (None when the request leaves them unchanged; [] when it removes them)."""
+        return self.body.get("components")
+
+    def buttons(self) -> list[dict[str, Any]]:
+        out = []
+        for row in self.components or []:
+            out.extend(c for c in row.get("components", []) if c.get("type") == 2)
+        return out
+
+    @property
+    def custom_ids(self) -> list[str]:
+        return [b["custom_id"] for b in self.buttons() if "custom_id" in b]
+
+    @property
+    def labels(self) -> list[str]:
+        return [b.get("label", "") for b in self.buttons()]
+
+    @property
+    def png(self) -> bytes | None:
+        for _, data in self.files:
+            if data.startswith(b"\x89PNG"):
+                return data
+        return None
+
+    @property
+    def choices(self) -> list[dict[str, Any]]:
+        """Autocomplete results (callback type 8)."""
+        return list(self.body.get("choices") or [])
+
+    @property
+    def allowed_users(self) -> list[str] | None:
+        am = self.body.get("allowed_mentions")
+        return None if am is None else [str(u) for u in am.get("users", [])]
+
+
+def _read_files(files: Iterable[discord.File] | None) -> list[tuple[str, bytes]]:
+    out = []
+    for f in files or []:
+        fp = f.fp
+        data = fp.getvalue() if hasattr(fp, "getvalue") else fp.read()
+        out.append((f.filename or "", bytes(data)))
+    return out
+
+
+def _payload_from(payload: dict[str, Any] | None, multipart: list[dict[str, Any]] | None) -> dict[str, Any]:
+    if payload is not None:
+        return payload
+    for part in multipart or []:
+        if part.get("name") == "payload_json":
+            return json.loads(part["value"])
+    return {}
+
+
+class DiscordHarness:
+    """Wraps a bot for offline interaction tests; use ``async with``."""
+
+    def __init__(self, bot: discord.Client, *, guild_id: int = GUILD_ID, channel_id: int = CHANNEL_ID) -> None:
+        self.bot = bot
+        self.guild_id, self.channel_id = guild_id, channel_id
+        self.sent: list[Sent] = []
+        self.users: dict[int, str] = {}
+        self._saved: list[tuple[Any, str, Any]] = []
+        self._dm_channels: set[int] = set()
+        self._faults: list[list[Any]] = []
+        self._nonces: dict[str, dict[str, Any]] = {}
+
+    # Faults ------------------------------------------------------------------------------------
+
+    def fail(self, kind: str, status: int, code: int = 0, *, times: int = 1) -> None:
+        """Make the next ``times`` requests of ``kind`` (callback, followup, edit, delete, channel) fail with
+        HTTP ``status`` and Discord error ``code`` (404/10062: the interaction expired)."""
+        self._faults.append([kind, status, code, times])
+
+    def _fault(self, sent: Sent) -> None:
+        for fault in self._faults:
+            kind, status, code, times = fault
+            if kind == sent.kind and times > 0:
+                fault[3] -= 1
+                sent.failed = True
+                response = SimpleNamespace(status=status, reason="Injected")
+                message = {"code": code, "message": {10062: "Unknown interaction"}.get(code, "Injected fault")}
+                if status >= 500:
+                    raise discord.DiscordServerError(response, message)  # type: ignore[arg-type]
+                if status == 404:
+                    raise discord.NotFound(response, message)  # type: ignore[arg-type]
+                if status == 403:
+                    raise discord.Forbidden(response, message)  # type: ignore[arg-type]
+                raise discord.HTTPException(response, message)  # type: ignore[arg-type]
+
+    # Setup -------------------------------------------------------------------------------------
+
+    async def __aenter__(self) -> DiscordHarness:
+        self._patch(AsyncWebhookAdapter, "request", self._webhook_request)
+        self._patch(HTTPClient, "request", self._http_request)
+        bot = self.bot
+        await bot._async_setup_hook()
+        bot._connection.user = discord.ClientUser(state=bot._connection, data=user_payload(BOT_ID, "junkyard",
+                                                                                            bot=True))
+        bot._connection.application_id = APP_ID
+        await bot.setup_hook()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        try:
+            await self.settle()
+            await self.bot.close()
+        finally:
+            for owner, name, value in reversed(self._saved):
+                setattr(owner, name, value)
+            self._saved.clear()
+
+    def _patch(self, owner: Any, name: str, replacement: Any) -> None:
+        self._saved.append((owner, name, owner.__dict__[name]))
+        harness = self
+
+        async def patched(_self: Any, *args: Any, **kwargs: Any) -> Any:
+            return await replacement(*args, **kwargs)
+
+        patched.__name__ = name
+        setattr(owner, name, patched)
+        del harness
+
+    async def settle(self) -> None:
+        """Wait until every task the interaction started has finished (view timers and the bot's own
+        background loops excepted)."""
+        current = asyncio.current_task()
+        background = set(getattr(self.bot, "_background", []))
+        for _ in range(10_000):
+            pending = [t for t in asyncio.all_tasks() if t is not current and not t.done() and t not in background
+                       and "timeout" not in getattr(t.get_coro(), "__qualname__", "")]
+            if not pending:
+                return
+            await asyncio.wait(pending, timeout=30)
+        raise RuntimeError("interaction tasks never settled")
+
+    # Recording ---------------------------------------------------------------------------------
+
+    def _message(self, body: dict[str, Any], *, message_id: int | None = None, channel_id: int | None = None,
+                 files: list[tuple[str, bytes]] = ()) -> dict[str, Any]:
+        mid = message_id or snowflake()
+        return {
+            "id": str(mid), "channel_id": str(channel_id or self.channel_id), "guild_id": str(self.guild_id),
+            "type": 0, "content": body.get("content") or "", "author": user_payload(BOT_ID, "junkyard", bot=True),
+            "attachments": [{"id": str(snowflake()), "filename": name, "size": len(data),
+                             "url": f"https://cdn.example/{name}", "proxy_url": f"https://cdn.example/{name}"}
+                            for name, data in files],
+            "embeds": body.get("embeds") or [], "components": body.get("components") or [],
+            "flags": int(body.get("flags") or 0), "timestamp": _now(), "edited_timestamp": None, "tts": False,
+            "mention_everyone": False, "mentions": [], "mention_roles": [], "pinned": False,
+            "application_id": str(APP_ID), "webhook_id": str(APP_ID),
+        }
+
+    async def _webhook_request(self, route: Any, session: Any = None, *, payload: dict[str, Any] | None = None,
+                               multipart: list[dict[str, Any]] | None = None, files: Any = None,
+                               params: Any = None, **_: Any) -> Any:
+        sent = Sent(route.method, route.path, route.url, _payload_from(payload, multipart), _read_files(files))
+        self.sent.append(sent)
+        self._fault(sent)
+        kind = sent.kind
+        if kind == "callback":
+            rtype = sent.payload.get("type")
+            if rtype in (4, 5, 7):
+                sent.message = self._message(sent.body, files=sent.files)
+                return {"interaction": {"id": str(route.webhook_id), "type": 2,
+                                        "response_message_id": sent.message["id"],
+                                        "response_message_loading": rtype == 5,
+                                        "response_message_ephemeral": sent.ephemeral},
+                        "resource": {"type": rtype, "message": sent.message}}
+            return {"interaction": {"id": str(route.webhook_id), "type": 2}}
+        if kind in ("followup", "edit"):
+            m = re.search(r"/messages/(\d+)$", route.url)
+            sent.message = self._message(sent.body, message_id=int(m.group(1)) if m else None, files=sent.files)
+            return sent.message
+        return None
+
+    async def _http_request(self, route: Any, *, files: Any = None, form: Any = None, **kwargs: Any) -> Any:
+        body = kwargs.get("json")
+        if body is None and form:
+            body = _payload_from(None, list(form))
+        sent = Sent(route.method, route.path, route.url, body or {}, _read_files(files))
+        self.sent.append(sent)
+        self._fault(sent)
+        if route.method == "GET" and route.path == "/users/{user_id}":
+            uid = int(route.url.rsplit("/", 1)[1])
+            return user_payload(uid, self.users.get(uid))
+        if route.path == "/users/@me/channels":
+            uid = int(sent.payload["recipient_id"])
+            dm_id = snowflake()
+            self._dm_channels.add(dm_id)
+            return {"id": str(dm_id), "type": 1, "recipients": [user_payload(uid, self.users.get(uid))]}
+        if sent.kind == "channel":
+            cid = int(route.url.split("/channels/")[1].split("/")[0])
+            sent.dm = cid in self._dm_channels
+            nonce = sent.payload.get("nonce")
+            if nonce is not None and sent.payload.get("enforce_nonce") and f"{cid}:{nonce}" in self._nonces:
+                sent.repeated = True
+                sent.message = self._nonces[f"{cid}:{nonce}"]
+                return sent.message
+            sent.message = self._message(sent.payload, channel_id=cid, files=sent.files)
+            if nonce is not None:
+                self._nonces[f"{cid}:{nonce}"] = sent.message
+            return sent.message
+        if sent.kind == "edit":
+            m = re.search(r"/channels/(\d+)/messages/(\d+)$", route.url)
+            if m:
+                return self._message(sent.payload, message_id=int(m.group(2)), channel_id=int(m.group(1)))
+        return {}
+
+    # Interactions ------------------------------------------------------------------------------
+
+    def _base(self, itype: int, user_id: int, *, permissions: int, channel_id: int | None) -> dict[str, Any]:
+        ch = channel_id or self.channel_id
+        user = user_payload(user_id, self.users.get(user_id))
+        return {
+            "id": str(snowflake()), "application_id": str(APP_ID), "type": itype, "token": f"token-{snowflake()}",
+            "version": 1, "guild_id": str(self.guild_id), "channel_id": str(ch),
+            "channel": {"id": str(ch), "type": 0, "guild_id": str(self.guild_id), "name": "games", "position": 0,
+                        "permission_overwrites": [], "nsfw": False, "parent_id": None},
+            "member": {"user": user, "roles": [], "joined_at": _now(), "deaf": False, "mute": False,
+                       "permissions": str(permissions), "flags": 0, "nick": None, "avatar": None},
+            "app_permissions": str((1 << 53) - 1), "locale": "en-US", "guild_locale": "en-US", "entitlements": [],
+            "authorizing_integration_owners": {"0": str(self.guild_id)}, "context": 0,
+            "attachment_size_limit": 10 * 1024 * 1024,
+        }
+
+    async def _dispatch(self, data: dict[str, Any]) -> list[Sent]:
+        start = len(self.sent)
+        self.bot._connection.parse_interaction_create(data)  # type: ignore[arg-type]
+        await self.settle()
+        return self.sent[start:]
+
+    def _command(self, path: str) -> tuple[list[str], app_commands.Command[Any, ..., Any]]:
+        names = path.split()
+        tree = self.bot.tree  # type: ignore[attr-defined]
+        cmd: Any = tree.get_command(names[0])
+        if cmd is None:
+            raise KeyError(f"no command /{names[0]}")
+        for name in names[1:]:
+            cmd = cmd.get_command(name)
+            if cmd is None:
+                raise KeyError(f"no command /{path}")
+        return names, cmd
+
+    def _command_data(self, path: str, options: dict[str, Any], focused: str | None = None
+                      ) -> dict[str, Any]:
+        names, cmd = self._command(path)
+        by_name = {p.display_name: p for p in cmd.parameters}
+        leaf: list[dict[str, Any]] = []
+        resolved: dict[str, dict[str, Any]] = {}
+        for name, value in options.items():
+            param = by_name.get(name)
+            if param is None:
+                raise KeyError(f"/{path} has no option {name!r}; it has {sorted(by_name)}")
+            otype = param.type.value
+            if otype in (6, 9) and isinstance(value, int):  # user / mentionable
+                resolved.setdefault("users", {})[str(value)] = user_payload(value, self.users.get(value))
+                resolved.setdefault("members", {})[str(value)] = {"roles": [], "joined_at": _now(), "deaf": False,
+                                                                   "mute": False, "permissions": "0", "flags": 0}
+                value = str(value)
+            entry: dict[str, Any] = {"name": name, "type": otype, "value": value}
+            if name == focused:
+                entry["focused"] = True
+            leaf.append(entry)
+        inner: list[dict[str, Any]] = leaf
+        for depth in range(len(names) - 1, 0, -1):
+            otype = 1 if depth == len(names) - 1 else 2
+            inner = [{"name": names[depth], "type": otype, "options": inner}]
+        data: dict[str, Any] = {"id": str(snowflake()), "name": names[0], "type": 1, "options": inner}
+        if resolved:
+            data["resolved"] = resolved
+        return data
+
+    async def slash_raw(self, user_id: int, data: dict[str, Any], *, channel_id: int | None = None) -> list[Sent]:
+        """An application command with ``data`` as Discord sends it (e.g. a command the bot does not have)."""
+        payload = self._base(2, user_id, permissions=MEMBER_PERMS, channel_id=channel_id)
+        payload["data"] = data
+        return await self._dispatch(payload)
+
+    async def slash(self, user_id: int, path: str, *, permissions: int = MEMBER_PERMS,
+                    channel_id: int | None = None, **options: Any) -> list[Sent]:
+        """Run ``/path`` (e.g. ``"game new"``) as ``user_id`` with options by their Discord names."""
+        data = self._base(2, user_id, permissions=permissions, channel_id=channel_id)
+        data["data"] = self._command_data(path, options)
+        return await self._dispatch(data)
+
+    async def autocomplete(self, user_id: int, path: str, focused: str, *, channel_id: int | None = None,
+                           **options: Any) -> list[dict[str, Any]]:
+        """The choices the bot offers while ``user_id`` types option ``focused`` of ``/path``."""
+        data = self._base(4, user_id, permissions=MEMBER_PERMS, channel_id=channel_id)
+        options.setdefault(focused, "")
+        data["data"] = self._command_data(path, options, focused)
+        sent = await self._dispatch(data)
+        results = [s for s in sent if s.response_type == 8]
+        assert len(results) == 1, f"expected one autocomplete answer, got {sent}"
+        return results[0].choices
+
+    async def press(self, user_id: int, message: Sent | dict[str, Any], button: str, *,
+                    permissions: int = MEMBER_PERMS, channel_id: int | None = None) -> list[Sent]:
+        """Press the button labelled (or with custom_id) ``button`` on a message the bot sent."""
+        msg = message.message if isinstance(message, Sent) else message
+        if msg is None:
+            raise ValueError("that request created no message")
+        cid = None
+        for row in msg.get("components", []):
+            for comp in row.get("components", []):
+                if button in (comp.get("label"), comp.get("custom_id")):
+                    cid = comp["custom_id"]
+        if cid is None:
+            raise KeyError(f"no button {button!r} on the message")
+        return await self.press_custom_id(user_id, msg, cid, permissions=permissions, channel_id=channel_id)
+
+    async def press_custom_id(self, user_id: int, message: dict[str, Any], custom_id: str, *,
+                              permissions: int = MEMBER_PERMS, channel_id: int | None = None) -> list[Sent]:
+        data = self._base(3, user_id, permissions=permissions, channel_id=channel_id)
+        data["message"] = message
+        data["data"] = {"custom_id": custom_id, "component_type": 2}
+        return await self._dispatch(data)
+
+    def messages(self) -> list[Sent]:
+        """Requests that created a message, in order."""
+        return [s for s in self.sent if s.creates_message]
