@@ -102,6 +102,7 @@ class JunkyardBot(commands.Bot):
     async def setup_hook(self) -> None:
         await self.store.open()
         self.add_dynamic_items(ActionButton)
+        self.service.pictures.start()  # the picture processes start while the gateway connects
 
     async def close(self) -> None:
         tasks = [*self._background, *self.computer_tasks.values()]
