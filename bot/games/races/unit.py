@@ -12,11 +12,12 @@ from bot.games.races.commands import RACE_COMMANDS
 from bot.games.races.moves import RELATIVE, choice_label, destinations, hand_text, legal, step_word, tiles_text
 from bot.games.unit import ButtonSpec, DriverFactory, GameUnit, LookupSource, Standings
 from render.races.card import kart_card_png
-from render.races.live import board_png
+from render.races.chat import board_chat_png, chat_png, reach_png
 from render.races.replay import REPLAY_CELL, replay_gif, replay_views
 from rules.contract import Event, Game
 from rules.races import Races
 from rules.races import actions as act
+from rules.races.reach import reach
 
 #: at most this many buttons on one message (Discord allows 5 rows of 5)
 MAX_BUTTONS = 20
@@ -55,7 +56,22 @@ class RacesUnit(GameUnit):
     # Pictures and words ------------------------------------------------------------------------
 
     def picture(self, view: dict[str, Any], events: Sequence[Event]) -> bytes | None:
-        return board_png(view)
+        """The picture posted after an action: a close-up of where the turn happened, sized for a chat."""
+        return chat_png(view)
+
+    def board_picture(self, view: dict[str, Any]) -> bytes | None:
+        """The whole board (cropped to the track) with every player's status, for ``/game board``."""
+        return board_chat_png(view)
+
+    def reach_picture(self, game: Game, seat: int) -> bytes | None:
+        """Where ``seat`` can drive with its roll (R9 included), for its eyes; None when it is not its move."""
+        g: Any = game
+        if game.is_over or game.to_act != seat:
+            return None
+        found = reach(g)
+        if not found.cells:
+            return None
+        return reach_png(game.view(seat), found)
 
     def card_picture(self, view: dict[str, Any], seat: int) -> bytes | None:
         return kart_card_png(view, seat)
