@@ -39,14 +39,14 @@ from __future__ import annotations
 
 import math
 import threading
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
 from PIL import Image, ImageDraw
 
-from render.common import draw_text, encode_png, font, text_box
+from render.common import Point, draw_text, encode_png, font, text_box
 from render.races.board import BoardBase, board_base
 from render.races.live import (
     ACTIVE_ROW,
@@ -317,6 +317,33 @@ def _canvas(kit: PaletteKit, frame: Frame, top: int) -> Image.Image:
     return kit.canvas.crop((x0, y0 - top, x1, y1))
 
 
+_VISIBLE: dict[tuple[str, int, tuple[int, int, int, int]], frozenset[str]] = {}
+
+
+def _visible(base: BoardBase, box: tuple[int, int, int, int]) -> frozenset[str]:
+    """Labels of the cells whose pieces can show in ``box`` (a cell of slack for pieces that overhang)."""
+    key = (base.track.name, base.geometry.cell_size, box)
+    hit = _VISIBLE.get(key)
+    if hit is None:
+        geo = base.geometry
+        pad = 2.2 * geo.cell_size
+        x0, y0, x1, y1 = box[0] - pad, box[1] - pad, box[2] + pad, box[3] + pad
+        hit = frozenset(c.label for c in geo.cells() if x0 <= geo.centre(c)[0] <= x1 and y0 <= geo.centre(c)[1] <= y1)
+        if len(_VISIBLE) > 4096:
+            _VISIBLE.clear()
+        _VISIBLE[key] = hit
+    return hit
+
+
+def _in_frame(view: Mapping[str, Any], visible: frozenset[str]) -> Mapping[str, Any]:
+    """The view with the tiles and karts outside the frame left out (karts keep their colours: a trap's
+    owner or the mover may be outside)."""
+    board = view.get("board") or {}
+    karts = view.get("karts") or []
+    return {**view, "board": {label: t for label, t in board.items() if label in visible},
+            "karts": [k if k.get("cell") is None or k["cell"] in visible else {**k, "cell": None} for k in karts]}
+
+
 def chat_image(view: Mapping[str, Any], frame: Frame | None = None, overlay: Any = None,
                last_turn: Mapping[str, Any] | None = None) -> Image.Image:
     """The chat picture of ``view`` as a palette image ready to encode (``frame`` by default from
@@ -329,10 +356,24 @@ def chat_image(view: Mapping[str, Any], frame: Frame | None = None, overlay: Any
     draw = ImageDraw.Draw(img)
     if overlay is not None:
         _overlay_crop(img, draw, overlay, base, kit, offset)
-    draw_live_layers(draw, with_last_move(view, last_turn), base, img=img, offset=offset, put=kit.putter(img),
-                     ink=kit.ink)
+    shown = _in_frame(with_last_move(view, last_turn), _visible(base, frame.box))
+    draw_live_layers(draw, shown, base, img=img, offset=offset, put=_putter(kit, img), ink=kit.ink)
     img.paste(kit.prepared(_strip_image(img.width, *_strip_key(view))), (0, 0))
     return img
+
+
+def _putter(kit: PaletteKit, img: Image.Image) -> Callable[[Point, tuple[Any, ...]], None]:
+    """Like :meth:`PaletteKit.putter`, pasting through the image core directly: a frame pastes a dozen
+    sprites, and the checks of ``Image.paste`` cost more than the pastes."""
+    img.load()
+    core = img.im
+
+    def put(c: Point, key: tuple[Any, ...]) -> None:
+        sprite, mask, ox, oy = kit.sprite(key)
+        x, y = round(c[0]) - ox, round(c[1]) - oy
+        core.paste(sprite.im, (x, y, x + sprite.width, y + sprite.height), mask.im)
+
+    return put
 
 
 def chat_png(view: Mapping[str, Any], *, frame: Frame | None = None, overlay: Any = None,

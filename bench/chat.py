@@ -1,0 +1,136 @@
+"""The pictures made for a chat column, and the where-can-I-go search behind the private picture.
+
+- ``chat_cell_px``: the smallest cell in any picture posted during real races, measured as a chat
+  shows it: a cell's width (flat side to flat side) × 550 / the picture's width (target: at least 16);
+- ``chat_render_ms``: median time of ``chat_png(view)`` for a close-up of the busy sample position,
+  encoding included; ``chat_encode_floor_ms``: encoding the same finished picture alone, timed turn
+  about with it; ``chat_render_ratio``: the first over the second (target: at most 1.15);
+- ``chat_png_bytes``: the largest picture posted in seeded 8-seat races of the smart driver on both
+  tracks, every action drawn (target: at most 150,000); ``chat_pictures`` counts them;
+- ``chat_board_png_bytes``, ``chat_board_ms``: the whole board cropped to the track (track B);
+- ``reach_worst_ms``: the slowest where-can-I-go search over many positions on both tracks with
+  every roll from 1 to 90 points (target: at most 20); ``reach_median_ms`` its median.
+"""
+
+from __future__ import annotations
+
+import io
+import random
+import statistics
+import time
+from collections.abc import Callable, Iterator
+
+from PIL import Image
+
+from bench.registry import Figures, benchmark
+from bot.drivers.races import RacingDriver
+from render.common import encode_png
+from render.races.chat import board_chat_png, cell_px_at, chat_frame, chat_image, chat_png
+from render.races.samples import busy_game
+from rules.contract import SetupError
+from rules.hexgrid import Facing
+from rules.races.engine import Races
+from rules.races.reach import reach
+from rules.races.track import get_track
+
+RACES = (("A", 1), ("B", 2), ("A", 3), ("B", 4))
+SEATS = 8
+MAX_ACTIONS = 3000
+REACH_POINTS = (1, 2, 3, 4, 6, 8, 10, 12, 14, 16, 18, 22, 26, 30, 40, 50, 60, 75, 90)
+REACH_POSITIONS = 12  # per track and roll
+
+
+def interleaved_ms(a: Callable[[], object], b: Callable[[], object], repeat: int) -> tuple[float, float]:
+    """Median times of ``a`` and ``b`` in milliseconds, run turn about so a busy machine slows both alike."""
+    a()
+    b()
+    ta: list[float] = []
+    tb: list[float] = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        a()
+        ta.append(time.perf_counter() - start)
+        start = time.perf_counter()
+        b()
+        tb.append(time.perf_counter() - start)
+    return round(statistics.median(ta) * 1000, 3), round(statistics.median(tb) * 1000, 3)
+
+
+def race_views(track: str, seed: int) -> Iterator[dict]:
+    """The public view after every action of a seeded 8-seat race of smart drivers."""
+    game = Races.create({"seats": [{"name": f"P{i + 1}"} for i in range(SEATS)], "options": {"track": track}}, seed)
+    drivers = [RacingDriver(i) for i in range(SEATS)]
+    for _ in range(MAX_ACTIONS):
+        if game.is_over:
+            return
+        seat = game.to_act
+        assert seat is not None
+        game.apply(drivers[seat].choose(game, seat))
+        yield game.view(None)
+
+
+def reach_positions(track_name: str, points: int, count: int, seed: int) -> Iterator[Races]:
+    """Positions with the mover anywhere on the track, any facing, and seven karts about."""
+    track = get_track(track_name)
+    rng = random.Random(f"{seed}-{track_name}-{points}")
+    cells = sorted(track.track_cells)
+    made = 0
+    while made < count:
+        cell = rng.choice(cells)
+        crowd = rng.sample([c for c in cells if c != cell], SEATS - 1)
+        karts = [{"colour": "red", "cell": cell.label, "facing": rng.choice(list(Facing)).name}]
+        karts += [{"cell": c.label, "facing": rng.choice(list(Facing)).name} for c in crowd]
+        try:
+            game = Races.from_position({"track": track_name, "karts": karts, "phase": "move", "points": points})
+        except SetupError:
+            continue
+        if game.phase != "move" or game.turn.seat != 0 or game.choice is not None:
+            continue
+        made += 1
+        yield game
+
+
+@benchmark("chat")
+def chat() -> Figures:
+    figures: Figures = {}
+    view = busy_game("A").view(None)
+    frame = chat_frame(view)
+    finished = chat_image(view)
+    render, floor = interleaved_ms(lambda: chat_png(view), lambda: encode_png(finished), repeat=41)
+    figures["chat_render_ms"] = render
+    figures["chat_encode_floor_ms"] = floor
+    figures["chat_render_ratio"] = round(render / floor, 3)
+    figures["chat_busy_pixels"] = f"{finished.width}x{finished.height} ({frame.zoom}, cell {frame.size})"
+    biggest = 0
+    smallest_cell = float("inf")
+    pictures = 0
+    drawing: list[float] = []
+    for track, seed in RACES:
+        for v in race_views(track, seed):
+            start = time.perf_counter()
+            data = chat_png(v)
+            drawing.append(time.perf_counter() - start)
+            pictures += 1
+            biggest = max(biggest, len(data))
+            width = Image.open(io.BytesIO(data)).width
+            smallest_cell = min(smallest_cell, cell_px_at(chat_frame(v).size, width))
+    figures["chat_png_bytes"] = biggest
+    figures["chat_cell_px"] = round(smallest_cell, 1)
+    figures["chat_pictures"] = pictures
+    figures["chat_race_render_median_ms"] = round(statistics.median(drawing) * 1000, 2)
+    board_view = busy_game("B").view(None)
+    board_chat_png(board_view)
+    start = time.perf_counter()
+    figures["chat_board_png_bytes"] = len(board_chat_png(board_view))
+    figures["chat_board_ms"] = round((time.perf_counter() - start) * 1000, 1)
+    times: list[float] = []
+    for track in ("A", "B"):
+        for points in REACH_POINTS:
+            for game in reach_positions(track, points, REACH_POSITIONS, seed=1):
+                start = time.perf_counter()
+                reach(game)
+                times.append(time.perf_counter() - start)
+    figures["reach_worst_ms"] = round(max(times) * 1000, 2)
+    figures["reach_median_ms"] = round(statistics.median(times) * 1000, 2)
+    figures["reach_searches"] = len(times)
+    return figures
