@@ -23,11 +23,6 @@ def imported_modules(path: Path) -> set[str]:
     return out
 
 
-#: Imports still waiting for the code they share to move into the product: each is a fault, listed so that
-#: any other such import fails at once; ``test_no_import_is_waiting`` turns red when the list can shrink.
-WAITING: set[str] = set()
-
-
 def crossings(package: str, forbidden: str) -> set[str]:
     """The imports of ``forbidden`` (or its modules) anywhere in ``package``."""
     return {f"{path.relative_to(ROOT)} imports {module}"
@@ -38,11 +33,7 @@ def crossings(package: str, forbidden: str) -> set[str]:
 
 @pytest.mark.parametrize(("package", "forbidden"), [("bench", "tests"), ("tests", "bench")])
 def test_neither_bench_nor_tests_imports_the_other(package: str, forbidden: str) -> None:
-    assert sorted(crossings(package, forbidden) - WAITING) == []
-
-
-def test_no_import_is_waiting() -> None:
-    assert crossings("bench", "tests") | crossings("tests", "bench") == set()
+    assert sorted(crossings(package, forbidden)) == []
 
 
 def test_the_scan_sees_an_import_inside_a_function(tmp_path: Path) -> None:
