@@ -264,3 +264,18 @@ async def test_a_whole_three_player_race_by_commands_and_buttons(h: DiscordHarne
     assert {"button", "roll", "shift", "boost", "move", "park"} <= used, used
     rec = (await service(h).store.channel_history(CHANNEL_ID, 1))[0]
     assert rec.status == "finished" and rec.version > 30
+
+
+# Rule lookup -----------------------------------------------------------------------------------------
+
+
+async def test_rules_lookup_answers_rally_questions_in_either_language(h: DiscordHarness) -> None:
+    """The unit names the rally's lookup entries: a German question finds the German entry (Boxengasse:
+    rule text "Boxengasse"; "verschaltet": S4), an English one the English entry, in a channel racing."""
+    await start(h)
+    choices = await h.autocomplete(ANN, "rules", "topic", topic="Boxengasse", language="de")
+    assert choices and choices[0]["value"] == "pit-lane-de"
+    r = only(await h.slash(ANN, "rules", topic="verschaltet", language="de"))
+    assert r.ephemeral and r.embeds and "S4" in r.embeds[0]["title"] + r.embeds[0]["description"]
+    r = only(await h.slash(ANN, "rules", topic="what happens in a curve"))
+    assert r.ephemeral and r.embeds[0]["title"] == "Curves"

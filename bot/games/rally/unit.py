@@ -46,10 +46,7 @@ class RallyUnit(GameUnit):
     new_options = setup.NEW_OPTIONS
     commands = RALLY_COMMANDS
     drivers: ClassVar[Mapping[str, DriverFactory]] = {"smart": SmartDriver}
-    #: the entries in ``rules/rally/data/lookup.toml`` carry a ``lang`` field the lookup loader does not read
-    #: yet, and two of their titles are the same word in both languages; until both are settled the rally
-    #: offers no ``/rules`` entries (``LookupSource("rules.rally")`` names them then)
-    lookup: ClassVar[LookupSource | None] = None
+    lookup = LookupSource("rules.rally")  # rules/rally/data/lookup.toml, in English and German
     default_players = 3
     card_filename = "car.png"
 
