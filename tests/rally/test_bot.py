@@ -15,6 +15,7 @@ import pytest
 from PIL import Image
 
 import bot.games as games
+import rules.registry
 from bot.cli import main
 from bot.drivers import driver_for, driver_kinds
 from bot.drivers.rally import SmartDriver
@@ -36,6 +37,7 @@ def test_the_rally_is_one_of_the_games() -> None:
     assert games.game_class("rally") is RallyGame and "rally" in games.playable_keys()
     assert driver_kinds("rally") == ["random", "smart"] and isinstance(driver_for("rally", "smart"), SmartDriver)
     assert GAME.has_replay and GAME.players == 3
+    assert rules.registry.lookup_sources()["rally"] == ("rules.rally", ("data", "lookup.toml"))
 
 
 # Setup -----------------------------------------------------------------------------------------------
