@@ -13,7 +13,9 @@ move on their own machine), replayed through :class:`bot.service.Service` on a t
   pool, as the bot does.
 * ``burst_200_s``: all 200 races act at the same moment; the time until the last reply, pictures in the
   pool; ``burst_200_single_core_s``: the same with the pool off (pictures in threads: one core);
-  ``loop_lag_p99_ms``: how late the event loop woke a 5 ms timer during the burst (99th percentile).
+  ``loop_lag_p99_ms``: how late the event loop woke a 5 ms timer during the burst (99th percentile);
+  ``burst_200_cores_used``: CPU seconds (this process and the picture processes) per second of the burst,
+  the share of the machine the burst got (on a machine other work shares, the speed-up is bounded by it).
 * ``service_200_cpu_ms_per_action``: CPU time (this process and the picture processes) per paced action.
 
 The machine's other load shows in every figure, so ``load_average_1m`` is reported with them.
@@ -59,7 +61,7 @@ def record(seed: int, laps: int) -> Script:
     options, _ = front.setup_options({"track": TRACK, "laps": laps})
     game = Races.create({"seats": [dict(s) for s in SEATS], "options": options}, seed)
     drivers = [driver_for("races", "smart", seed * 10 + i) for i in range(len(SEATS))]
-    moves = []
+    moves: list[tuple[int, str, dict[str, Any]]] = []
     while not game.is_over and len(moves) < 2000:
         seat = game.to_act
         assert seat is not None
@@ -277,7 +279,9 @@ async def _many_races(path: Path, scripts: list[Script], games: int, rate: float
             wall += took
         cpu = _cpu_seconds(pooled) - cpu
         pooled._cache.clear()  # both bursts load their games from the store
+        burst_cpu = _cpu_seconds(pooled)
         burst, lags, no_pool = await _burst(pooled, tables)
+        burst_cpu = _cpu_seconds(pooled) - burst_cpu
         single_burst, single_lags, no_single = await _burst(single, tables)
         return {
             "service_200_p50_ms": round(statistics.median(every), 1),
@@ -290,6 +294,7 @@ async def _many_races(path: Path, scripts: list[Script], games: int, rate: float
             "burst_200_s": round(burst, 2),
             "burst_200_single_core_s": round(single_burst, 2),
             "burst_200_speedup": round(single_burst / burst, 2),
+            "burst_200_cores_used": round(burst_cpu / burst, 2),
             "loop_lag_p99_ms": percentile(lags, 0.99),
             "loop_lag_p99_single_core_ms": percentile(single_lags, 0.99),
             "picture_processes": pooled.pictures.processes if pooled.pictures.uses_processes else 0,

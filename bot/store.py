@@ -15,7 +15,7 @@ import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, cast
 
 import aiosqlite
 
@@ -218,7 +218,8 @@ class Store(ABC):
 
     @abstractmethod
     async def replace_seats(self, game_id: int, *, version: int, seats: Sequence[Seat],
-                            expected_seats: Sequence[Seat]) -> GameRecord:
+                            expected_seats: Sequence[Seat], outgoing: Outgoing | None = None,
+                            computers_waiting: bool = False) -> GameRecord:
         """Change who sits where in a running game at ``version`` (a person handing over to a computer)."""
 
     @abstractmethod
@@ -497,7 +498,7 @@ class SqliteStore(Store):
         """Run one guarded UPDATE (plus ``extra`` statements) in a transaction, or raise StaleVersion.
         ``seats_guard``: the seats the caller read; the write fails if they changed meanwhile."""
         placeholders = ", ".join("?" for _ in statuses)
-        guard_sql, guard_params = "", ()
+        guard_sql, guard_params = "", cast(tuple[str, ...], ())
         if seats_guard is not None:
             guard_sql, guard_params = " AND seats = ?", (_dumps([s.to_dict() for s in seats_guard]),)
         async with self._lock:

@@ -47,7 +47,8 @@ class JunkyardTree(app_commands.CommandTree):
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         if interaction.type is discord.InteractionType.application_command:
-            name = str((interaction.data or {}).get("name", ""))
+            data: dict[str, Any] = dict(interaction.data or {})
+            name = str(data.get("name", ""))
             if name not in INSTANT_COMMANDS:
                 await arm_defer(interaction, thinking=True)
         return True
@@ -161,7 +162,8 @@ class JunkyardBot(commands.Bot):
         """A press of a component nothing here answers (a custom_id no game sent): a short private answer."""
         if interaction.type is not discord.InteractionType.component:
             return
-        cid = (interaction.data or {}).get("custom_id")
+        data: dict[str, Any] = dict(interaction.data or {})
+        cid = data.get("custom_id")
         if isinstance(cid, str) and self._answered_by_views(interaction, cid):
             return
         log.info("a press of a button no game sent: %s", clip_input(cid, LOGGED_INPUT))

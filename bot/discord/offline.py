@@ -31,7 +31,7 @@ import datetime as dt
 import itertools
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from types import SimpleNamespace
 from typing import Any
@@ -141,7 +141,7 @@ class Sent:
         return self.body.get("components")
 
     def buttons(self) -> list[dict[str, Any]]:
-        out = []
+        out: list[dict[str, Any]] = []
         for row in self.components or []:
             out.extend(c for c in row.get("components", []) if c.get("type") == 2)
         return out
@@ -233,8 +233,8 @@ class DiscordHarness:
         self._patch(HTTPClient, "request", self._http_request)
         bot = self.bot
         await bot._async_setup_hook()
-        bot._connection.user = discord.ClientUser(state=bot._connection, data=user_payload(BOT_ID, "junkyard",
-                                                                                            bot=True))
+        me = user_payload(BOT_ID, "junkyard", bot=True)
+        bot._connection.user = discord.ClientUser(state=bot._connection, data=me)  # type: ignore[arg-type]
         bot._connection.application_id = APP_ID
         await bot.setup_hook()
         return self
@@ -275,7 +275,7 @@ class DiscordHarness:
     # Recording ---------------------------------------------------------------------------------
 
     def _message(self, body: dict[str, Any], *, message_id: int | None = None, channel_id: int | None = None,
-                 files: list[tuple[str, bytes]] = ()) -> dict[str, Any]:
+                 files: Sequence[tuple[str, bytes]] = ()) -> dict[str, Any]:
         mid = message_id or snowflake()
         return {
             "id": str(mid), "channel_id": str(channel_id or self.channel_id), "guild_id": str(self.guild_id),

@@ -308,7 +308,7 @@ class ActionButton(discord.ui.DynamicItem[discord.ui.Button], template=CUSTOM_ID
         except ValueError:
             return cls.damaged(f"custom_id {clip_input(raw, 60)}")
 
-    async def callback(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
+    async def callback(self, interaction: discord.Interaction) -> None:
         if self.damage is not None:
             log.info("a press of a button no game sent (%s)", self.damage)
             await answer_privately(interaction, FOREIGN_BUTTON)
