@@ -11,12 +11,14 @@ die. Reversing (rulebook: Reversing) reaches up to the reverse steps left, and m
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from rules.hexgrid import Facing, Hex, parse_label
-from rules.races.movement import CAP, Field, Lookahead, Plan, step_plans
+from rules.races.movement import CAP, Field, Lookahead, Plan, static_moves, step_plans
 from rules.races.state import PHASE_MOVE
+from rules.races.track import Track
 
 if TYPE_CHECKING:
     from rules.races.engine import Races
@@ -66,9 +68,10 @@ def reach(game: Races) -> Reach:
         return Reach()
     if game.turn.reversing:
         return _reverse_reach(fld, kart.seat, kart.cell, kart.facing, points)
-    found = _forward_reach(fld, kart.seat, kart.cell, kart.facing, points, EXACT_BUDGET)
+    search = _layered_reach if points <= CAP else _forward_reach
+    found = search(fld, kart.seat, kart.cell, kart.facing, points, EXACT_BUDGET)
     if found is None:
-        found = _forward_reach(fld, kart.seat, kart.cell, kart.facing, points, None)
+        found = search(fld, kart.seat, kart.cell, kart.facing, points, None)
     assert found is not None
     return found
 
@@ -110,29 +113,25 @@ class _Way:
         return min(left, self.reach)
 
 
-def _forward_reach(fld: Field, seat: int, cell: Hex, facing: Facing, points: int, budget: int | None
-                   ) -> Reach | None:
-    """Breadth first, one layer per point spent. A state is (cell, facing, bumps so far); the mover is
-    off the field (it never blocks itself) except on the first step, which uses the engine's own field.
-    Each step is allowed exactly as :func:`legal_plans` allows it (R9 included): the ways out of a
-    state are worked out once and weighed again for each number of points left.
+class _Ways:
+    """The ways out of a state, worked out once per state and weighed again for each number of points
+    left: every step exactly as :func:`legal_plans` allows it, with what R9 needs to weigh it.
 
-    With a ``budget`` the search gives up (None) after visiting that many states. Without one it does
-    not follow bumps: a bumped kart is taken to stay where it was (an approximation whose size is
-    bounded by cells x facings x points)."""
-    look = Lookahead()
-    track = fld.track
-    ends: set[Hex] = set()
-    passes: set[Hex] = set()
-    fields: dict[Bumps, Field] = {(): _without(fld, seat)}
-    ways_of: dict[tuple[Hex, Facing, Bumps, bool, int], list[_Way]] = {}
-    layers: dict[int, set[tuple[Hex, Facing, Bumps]]] = {points: {(cell, facing, ())}}
-    visited = 0
-    exact = budget is not None
+    In an ``exact`` search a state's bumps so far change the field its ways are worked out on; otherwise
+    a bumped kart is taken to stay where it was (an approximation whose size is bounded by cells x
+    facings x points)."""
 
-    def ways(here: Hex, face: Facing, bumps: Bumps, left: int, first: bool) -> list[_Way]:
-        key = (here, face, bumps, first, left if here in track.gap_from else 0)
-        hit = ways_of.get(key)
+    def __init__(self, fld: Field, seat: int, exact: bool) -> None:
+        self.fld = fld
+        self.exact = exact
+        self.look = _Look()
+        self.fields: dict[Bumps, Field] = {(): _without(fld, seat)}
+        self._ways: dict[tuple[Hex, Facing, Bumps, bool, int], list[_Way]] = {}
+
+    def __call__(self, here: Hex, face: Facing, bumps: Bumps, left: int, first: bool) -> list[_Way]:
+        fld, fields, look, exact = self.fld, self.fields, self.look, self.exact
+        key = (here, face, bumps, first, left if here in fld.track.gap_from else 0)
+        hit = self._ways.get(key)
         if hit is not None:
             return hit
         f = fld if first else fields[bumps]
@@ -153,9 +152,40 @@ def _forward_reach(fld: Field, seat: int, cell: Hex, facing: Facing, points: int
                                                                                  left).values())
                 reach_ = CAP if plan.rule_stop or stuck else plan.cost + look.longest(after, plan.end, plan.facing)
                 out.append(_Way(plan, reach_, plan.rule_stop or stuck, nb))
-        ways_of[key] = out
+        self._ways[key] = out
         return out
 
+
+class _Look(Lookahead):
+    """The look-ahead with a memo per field that is never thrown away during one search: a search among
+    many karts meets hundreds of fields (one per set of bumps)."""
+
+    def _memo(self, fld: Field) -> dict[tuple[Hex, Facing], int]:
+        key = (fld.track.name, fld.cache_key(), fld.stop_cells, fld.bump_reach)
+        memo = self._memos.get(key)
+        if memo is None:
+            memo = self._memos[key] = {}
+        return memo
+
+
+def _forward_reach(fld: Field, seat: int, cell: Hex, facing: Facing, points: int, budget: int | None
+                   ) -> Reach | None:
+    """Breadth first, one layer per point spent. A state is (cell, facing, bumps so far); the mover is
+    off the field (it never blocks itself) except on the first step, which uses the engine's own field.
+    Each step is allowed exactly as :func:`legal_plans` allows it (R9 included): the ways out of a
+    state are worked out once and weighed again for each number of points left.
+
+    With a ``budget`` the search gives up (None) after visiting that many states. Without one it does
+    not follow bumps: a bumped kart is taken to stay where it was (an approximation whose size is
+    bounded by cells x facings x points).
+
+    This is the plain form of the search, one state at a time; :func:`_layered_reach` gives the same
+    answers by moving whole layers of states at once."""
+    ways = _Ways(fld, seat, budget is not None)
+    ends: set[Hex] = set()
+    passes: set[Hex] = set()
+    layers: dict[int, set[tuple[Hex, Facing, Bumps]]] = {points: {(cell, facing, ())}}
+    visited = 0
     for left in range(points, 0, -1):
         layer = layers.pop(left, set())
         visited += len(layer)
@@ -163,29 +193,223 @@ def _forward_reach(fld: Field, seat: int, cell: Hex, facing: Facing, points: int
             return None
         first = left == points
         for here, face, bumps in layer:
-            options = ways(here, face, bumps, left, first and not bumps)
-            if not options:
-                ends.add(here)  # every way on is blocked: the kart stops here
+            _spread(ways(here, face, bumps, left, first and not bumps), here, left, ends, passes,
+                    lambda rest, end, face_, bumps_: layers.setdefault(rest, set()).add((end, face_, bumps_)))
+    return Reach(frozenset(ends), frozenset(passes - ends), budget is not None)
+
+
+def _spread(options: list[_Way], here: Hex, left: int, ends: set[Hex], passes: set[Hex],
+            go: Callable[[int, Hex, Facing, Bumps], None]) -> None:
+    """One state's part of a layer: R9 weighs its ways for the points ``left``; the ways kept mark the
+    cells they end on or pass, and ``go(points left, cell, facing, bumps)`` takes each state after them."""
+    if not options:
+        ends.add(here)  # every way on is blocked: the kart stops here
+        return
+    # a way's value (as Lookahead.plan_value): a rule stop or a last step uses every point
+    values = [left if w.stops or w.plan.cost >= left else min(left, w.reach) for w in options]
+    best = max(values)
+    for way, value in zip(options, values, strict=True):
+        if value < best:
+            continue  # R9: this way would strand the kart short of its roll
+        plan = way.plan
+        if plan.over:
+            passes.update(plan.over)
+        rest = left - plan.cost
+        if way.stops or rest <= 0:
+            ends.add(plan.end)
+            continue
+        passes.add(plan.end)
+        go(rest, plan.end, plan.facing, way.bumps)
+
+
+# The layered search ------------------------------------------------------------------------------
+#
+# A layer of states is a bit set: bit ``facing * plane + cell`` for each (cell, facing), cells laid out
+# by their axial coordinates so that a step in one direction is the same shift for every cell. A state
+# whose every way is a plain step (no kart to bump, no jump) moves with its whole layer, a mask and a
+# shift per (facing, direction), whenever R9 weighs its ways alike: always when it has one way or every
+# way stops or leads on for ever, else once more points are left than its longest short drive. Every
+# other state goes one at a time through :func:`_spread`, exactly as in :func:`_forward_reach`.
+
+
+class _Grid:
+    """The bit layout of a track's cells and states."""
+
+    def __init__(self, track: Track) -> None:
+        cells = [Hex.from_offset(c, r) for c in range(track.columns) for r in range(track.rows)]
+        self.r0 = min(h.r for h in cells) - 1
+        self.width = track.columns + 2
+        self.plane = self.width * (max(h.r for h in cells) - self.r0 + 2)
+        self.plane_mask = (1 << self.plane) - 1
+        self.cell_at: dict[int, Hex] = {self.bit(h): h for h in cells}
+        self.moves = static_moves(track)
+        origin = Hex(0, 0)
+        self.delta = {f: self.bit(origin.neighbour(f)) - self.bit(origin) for f in Facing}
+
+    def bit(self, cell: Hex) -> int:
+        return cell.q + 1 + (cell.r - self.r0) * self.width
+
+    def state(self, cell: Hex, facing: Facing) -> int:
+        return int(facing) * self.plane + self.bit(cell)
+
+    def cells(self, states: int) -> int:
+        """The cells of a set of states (the facings folded together)."""
+        out = 0
+        plane, mask = self.plane, self.plane_mask
+        while states:
+            out |= states & mask
+            states >>= plane
+        return out
+
+
+_GRIDS: dict[str, tuple[Track, _Grid]] = {}
+
+
+def _grid(track: Track) -> _Grid:
+    hit = _GRIDS.get(track.name)
+    if hit is None or hit[0] is not track:
+        hit = _GRIDS[track.name] = (track, _Grid(track))
+    return hit[1]
+
+
+#: the (facing, direction) pairs of a forward step, and the shift each makes in the state bits
+_TURNS = tuple((f, d) for f in Facing for d in (f.left, f, f.right))
+
+
+class _Table:
+    """For one field (one set of bumps): which states move with their layer, by mask, and which go one
+    at a time; states are sorted when a layer first brings them."""
+
+    def __init__(self, grid: _Grid, fld: Field, look: Lookahead) -> None:
+        self.grid, self.fld, self.look = grid, fld, look
+        self.known = 0
+        self.single = 0  # states that go one at a time
+        self.blocked = 0  # states with no way on: the kart stops there
+        self.move = [0] * len(_TURNS)  # states whose step (facing, direction) drives on
+        self.stop = [0] * len(_TURNS)  # states whose step (facing, direction) ends on a trap
+        self.low: dict[int, int] = {}  # states whose ways R9 weighs apart up to so many points left
+        self.shift = [(int(d) - int(f)) * grid.plane + grid.delta[d] for f, d in _TURNS]
+
+    def learn(self, states: int) -> None:
+        """Sort the states not seen yet."""
+        grid, fld, look = self.grid, self.fld, self.look
+        self.known |= states
+        karts, stops = fld.karts, fld.stop_cells
+        while states:
+            low = states & -states
+            states ^= low
+            i = low.bit_length() - 1
+            facing = Facing(i // grid.plane)
+            cell = grid.cell_at[i % grid.plane]
+            moves = grid.moves.get((cell, facing), ())
+            if not moves:
+                self.blocked |= low
                 continue
-            # a way's value (as Lookahead.plan_value): a rule stop or a last step uses every point
-            values = [left if w.stops or w.plan.cost >= left else min(left, w.reach) for w in options]
-            best = max(values)
-            for way, value in zip(options, values, strict=True):
-                if value < best:
-                    continue  # R9: this way would strand the kart short of its roll
-                plan = way.plan
-                if plan.over:
-                    passes.update(plan.over)
-                rest = left - plan.cost
-                if way.stops or rest <= 0:
-                    ends.add(plan.end)
+            if any(jump or target in karts for target, _, _, _, jump in moves):
+                self.single |= low
+                continue
+            reaches = [CAP if target in stops else look.longest(fld, target, new_facing) + 1
+                       for target, new_facing, _, _, _ in moves]
+            short = [r for r in reaches if r < CAP]
+            if short and len(moves) > 1:
+                # R9 weighs these ways differently up to the longest short drive: one at a time up to
+                # there, and past it the ways that use the most points, with the layer
+                top = max(short)
+                self.low[top] = self.low.get(top, 0) | low
+                keep = top if len(short) == len(reaches) else CAP
+            else:
+                keep = 0
+            for (target, new_facing, _, _, _), r in zip(moves, reaches, strict=True):
+                if r < keep:
                     continue
-                passes.add(plan.end)
-                nxt = layers.get(rest)
-                if nxt is None:
-                    nxt = layers[rest] = set()
-                nxt.add((plan.end, plan.facing, way.bumps))
-    return Reach(frozenset(ends), frozenset(passes - ends), exact)
+                k = 3 * int(facing) + (int(new_facing) - int(facing) + 1) % 6
+                if target in stops:
+                    self.stop[k] |= low
+                else:
+                    self.move[k] |= low
+
+    def short_of(self, left: int) -> int:
+        """The states R9 weighs way by way with ``left`` points (see :meth:`learn`)."""
+        out = 0
+        for top, bits in self.low.items():
+            if top >= left:
+                out |= bits
+        return out
+
+
+def _layered_reach(fld: Field, seat: int, cell: Hex, facing: Facing, points: int, budget: int | None
+                   ) -> Reach | None:
+    """:func:`_forward_reach` with whole layers moved at once (same states, same answers)."""
+    grid = _grid(fld.track)
+    ways = _Ways(fld, seat, budget is not None)
+    tables: dict[Bumps, _Table] = {}
+    ends: set[Hex] = set()
+    passes: set[Hex] = set()
+    end_bits = pass_bits = 0
+    layers: dict[int, dict[Bumps, int]] = {}
+
+    def go(rest: int, end: Hex, face: Facing, bumps: Bumps) -> None:
+        group = layers.setdefault(rest, {})
+        group[bumps] = group.get(bumps, 0) | 1 << grid.state(end, face)
+
+    go(points, cell, facing, ())
+    visited = 0
+    for left in range(points, 0, -1):
+        groups = layers.pop(left, None)
+        if not groups:
+            continue
+        visited += sum(layer.bit_count() for layer in groups.values())
+        if budget is not None and visited > budget:
+            return None
+        if left == points:  # the first step, on the engine's own field
+            _spread(ways(cell, facing, (), left, True), cell, left, ends, passes, go)
+            continue
+        for bumps, layer in groups.items():
+            table = tables.get(bumps)
+            if table is None:
+                table = tables[bumps] = _Table(grid, ways.fields[bumps], ways.look)
+            new = layer & ~table.known
+            if new:
+                table.learn(new)
+            short = table.short_of(left) if table.low else 0
+            single = layer & (table.single | short)
+            layer &= ~short
+            moved = 0
+            for k, shift in enumerate(table.shift):
+                stopped = layer & table.stop[k]
+                if stopped:
+                    end_bits |= grid.cells(stopped << shift if shift >= 0 else stopped >> -shift)
+                going = layer & table.move[k]
+                if going:
+                    moved |= going << shift if shift >= 0 else going >> -shift
+            blocked = layer & table.blocked
+            if blocked:
+                end_bits |= grid.cells(blocked)
+            if moved:
+                if left <= 1:
+                    end_bits |= grid.cells(moved)
+                else:
+                    pass_bits |= grid.cells(moved)
+                    group = layers.setdefault(left - 1, {})
+                    group[bumps] = group.get(bumps, 0) | moved
+            while single:
+                low = single & -single
+                single ^= low
+                i = low.bit_length() - 1
+                here = grid.cell_at[i % grid.plane]
+                _spread(ways(here, Facing(i // grid.plane), bumps, left, False), here, left, ends, passes, go)
+    ends |= _cells_of(grid, end_bits)
+    passes |= _cells_of(grid, pass_bits)
+    return Reach(frozenset(ends), frozenset(passes - ends), budget is not None)
+
+
+def _cells_of(grid: _Grid, bits: int) -> set[Hex]:
+    out = set()
+    while bits:
+        low = bits & -bits
+        bits ^= low
+        out.add(grid.cell_at[low.bit_length() - 1])
+    return out
 
 
 def reachable_cells(game: Races) -> set[str]:
