@@ -75,6 +75,7 @@ class Outbox:
             message_id = await self.poster.post(reply.channel_id, reply, nonce_for(reply.delivery))
         except Undeliverable as exc:
             log.warning("delivery %s to channel %s given up: %s", reply.delivery, reply.channel_id, exc)
+            self._attempts.pop(reply.delivery, None)
             await self.service.delivered(reply.delivery, None)
             return False
         except Exception as exc:
