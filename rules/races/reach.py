@@ -68,10 +68,25 @@ def reach(game: Races) -> Reach:
         return Reach()
     if game.turn.reversing:
         return _reverse_reach(fld, kart.seat, kart.cell, kart.facing, points)
-    search = _layered_reach if points <= CAP else _forward_reach
-    found = search(fld, kart.seat, kart.cell, kart.facing, points, EXACT_BUDGET)
+    if points > CAP:
+        found = _forward_reach(fld, kart.seat, kart.cell, kart.facing, points, EXACT_BUDGET)
+        return found or _forward_reach(fld, kart.seat, kart.cell, kart.facing, points, None) or Reach()
+    return _layered(fld, kart.seat, kart.cell, kart.facing, points)
+
+
+def _layered(fld: Field, seat: int, cell: Hex, facing: Facing, points: int) -> Reach:
+    """The exact search, or past its budget the one that does not follow bumps (as
+    :func:`_forward_reach` decides), by layers. When the states that bumped nobody already overflow the
+    budget, the exact search is not tried: it would give up."""
+    look = _Look()
+    exact = _Ways(fld, seat, True, look)
+    tables: dict[Bumps, _Table] = {}
+    found = None
+    if _layered_reach(fld, seat, cell, facing, points, EXACT_BUDGET, exact, tables, unbumped=True) is not None:
+        found = _layered_reach(fld, seat, cell, facing, points, EXACT_BUDGET, exact, tables)
     if found is None:
-        found = search(fld, kart.seat, kart.cell, kart.facing, points, None)
+        plain: dict[Bumps, _Table] = {(): tables[()]} if () in tables else {}
+        found = _layered_reach(fld, seat, cell, facing, points, None, _Ways(fld, seat, False, look), plain)
     assert found is not None
     return found
 
@@ -121,10 +136,10 @@ class _Ways:
     a bumped kart is taken to stay where it was (an approximation whose size is bounded by cells x
     facings x points)."""
 
-    def __init__(self, fld: Field, seat: int, exact: bool) -> None:
+    def __init__(self, fld: Field, seat: int, exact: bool, look: Lookahead | None = None) -> None:
         self.fld = fld
         self.exact = exact
-        self.look = _Look()
+        self.look = look or _Look()
         self.fields: dict[Bumps, Field] = {(): _without(fld, seat)}
         self._ways: dict[tuple[Hex, Facing, Bumps, bool, int], list[_Way]] = {}
 
@@ -337,18 +352,26 @@ class _Table:
         return out
 
 
-def _layered_reach(fld: Field, seat: int, cell: Hex, facing: Facing, points: int, budget: int | None
+def _layered_reach(fld: Field, seat: int, cell: Hex, facing: Facing, points: int, budget: int | None,
+                   ways: _Ways | None = None, tables: dict[Bumps, _Table] | None = None, unbumped: bool = False
                    ) -> Reach | None:
-    """:func:`_forward_reach` with whole layers moved at once (same states, same answers)."""
+    """:func:`_forward_reach` with whole layers moved at once (same states, same answers).
+
+    ``ways`` and ``tables`` may be shared between searches of one position (the tables of a set of
+    bumps do not depend on the kind of search). With ``unbumped`` only the states that have bumped no
+    kart are followed: their count is a floor of the whole search's, so None then says the whole
+    search would give up too (any other answer is only a sign that it did not)."""
     grid = _grid(fld.track)
-    ways = _Ways(fld, seat, budget is not None)
-    tables: dict[Bumps, _Table] = {}
+    ways = ways or _Ways(fld, seat, budget is not None)
+    tables = {} if tables is None else tables
     ends: set[Hex] = set()
     passes: set[Hex] = set()
     end_bits = pass_bits = 0
     layers: dict[int, dict[Bumps, int]] = {}
 
     def go(rest: int, end: Hex, face: Facing, bumps: Bumps) -> None:
+        if unbumped and bumps:
+            return
         group = layers.setdefault(rest, {})
         group[bumps] = group.get(bumps, 0) | 1 << grid.state(end, face)
 

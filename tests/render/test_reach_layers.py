@@ -57,3 +57,23 @@ def test_a_roll_of_90_is_answered_on_the_track() -> None:
     found = reach(game)
     assert found.ends
     assert all(game.track.on_track(c) or game.track.is_stream(c) for c in found.cells)
+
+
+def plain_reach(game: Races) -> object:
+    """What the one-state-at-a-time search answers: exact within its budget, else without bumps."""
+    kart = game.karts[game.turn.seat]
+    assert kart.cell is not None
+    fld = game.field()
+    points = game.turn.points
+    return (_forward_reach(fld, kart.seat, kart.cell, kart.facing, points, EXACT_BUDGET)
+            or _forward_reach(fld, kart.seat, kart.cell, kart.facing, points, None))
+
+
+@pytest.mark.parametrize(("track", "points"), [("A", 9), ("B", 16), ("A", 24), ("B", 40)])
+def test_reach_answers_as_the_plain_search_small_rolls_and_big(track: str, points: int) -> None:
+    """Big rolls skip the exact search when the states that bumped nobody already overflow its budget:
+    the answer is still the one the plain search gives."""
+    rng = random.Random(f"whole-{track}-{points}")
+    for _ in range(2):
+        game = crowded(track, points, rng)
+        assert reach(game) == plain_reach(game), game.to_dict()
