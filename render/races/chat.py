@@ -31,8 +31,8 @@ At every zoom a cell is at least 16 px across (flat side to flat side) when the 
 
 ``board_chat_png(view)`` is the whole board for ``/game board`` and ``/game status``: the track's
 extent plus a cell, at the live board's cell size, with the full status panel beside it.
-``reach_png(view, reach)`` frames the cells a roll can reach (ends and cells passed) with the overlay
-of the live board.
+``reach_png(view, reach)`` frames the cells a roll can reach (ends and cells passed) and the kart, with
+one cell of margin (the tinted cells are their own context), and tints them as the live board does.
 """
 
 from __future__ import annotations
@@ -174,14 +174,14 @@ def _fits(box: tuple[float, float, float, float], w: int, h: int) -> bool:
     return box[2] - box[0] <= w and box[3] - box[1] <= h
 
 
-def _place(base: BoardBase, must: frozenset[Hex], want: frozenset[Hex], w: int, h: int, zoom: str
-           ) -> Frame | None:
-    box = _cells_box(base, must, MARGIN)
+def _place(base: BoardBase, must: frozenset[Hex], want: frozenset[Hex], w: int, h: int, zoom: str,
+           margin: int = MARGIN) -> Frame | None:
+    box = _cells_box(base, must, margin)
     if not _fits(box, w, h):
         return None
     held = must
     if want - must:
-        both = _cells_box(base, must | want, MARGIN)
+        both = _cells_box(base, must | want, margin)
         if _fits(both, w, h):
             box, held = both, must | want
     ex = _extent(base)
@@ -200,9 +200,9 @@ def track_frame(track: Track | str, size: int = WIDE_CELL) -> Frame:
     return Frame(size, box, "track", frozenset(base.track.terrain))
 
 
-def frame_cells(track: Track | str, must: Iterable[Hex], want: Iterable[Hex] = ()) -> Frame:
-    """The closest frame that holds ``must`` with its margin, with ``want`` too if it fits at that zoom
-    (see the framing rules above); the whole track when nothing closer holds it."""
+def frame_cells(track: Track | str, must: Iterable[Hex], want: Iterable[Hex] = (), margin: int = MARGIN) -> Frame:
+    """The closest frame that holds ``must`` with ``margin`` cells round it, with ``want`` too if it fits
+    at that zoom (see the framing rules above); the whole track when nothing closer holds it."""
     t = get_track(track) if isinstance(track, str) else track
     must_set = frozenset(c for c in must if c.on_board(t.columns, t.rows))
     want_set = frozenset(c for c in want if c.on_board(t.columns, t.rows))
@@ -212,7 +212,7 @@ def frame_cells(track: Track | str, must: Iterable[Hex], want: Iterable[Hex] = (
         return track_frame(t)
     for size, window, zoom in ((CLOSE_CELL, CLOSE_WINDOW, "close"), (WIDE_CELL, WIDE_WINDOW, "wide")):
         base = chat_base(t, size)
-        found = _place(base, must_set, want_set, *_window_px(size, window), zoom)
+        found = _place(base, must_set, want_set, *_window_px(size, window), zoom, margin)
         if found is not None:
             return found
     return track_frame(t)
@@ -388,7 +388,7 @@ def reach_frame(view: Mapping[str, Any], overlay: Any) -> Frame:
     track = get_track(view["track"])
     kart = _to_act(view)
     here = _cells([kart.get("cell")]) if kart else set()
-    return frame_cells(track, _cells(ends | passes) | here)
+    return frame_cells(track, _cells(ends | passes) | here, margin=1)
 
 
 def reach_png(view: Mapping[str, Any], overlay: Any) -> bytes:
