@@ -88,20 +88,31 @@ class Pictures:
 
     async def draw(self, key: str, picture: Picture, view: dict[str, Any], events: Sequence[Any]) -> bytes | None:
         """``picture(view, events)`` in a worker process (or thread); ``key`` names the game it draws."""
+        result: bytes | None = await self.call(key, picture, view, list(events))
+        return result
+
+    def ready_for(self, key: str) -> bool:
+        """Whether work for game ``key`` goes to a worker process now (not to a thread)."""
+        return key not in self._threads_for and self._executor() is not None
+
+    async def call(self, key: str, fn: Callable[..., Any], *args: Any) -> Any:
+        """``fn(*args)`` in a worker process, or in a thread while processes are not ready or when the call
+        cannot travel to one (``key`` names the game, remembered for next time). Other CPU work of a game
+        that needs nothing from this process (a move applied to its snapshot) goes the same way."""
         pool = None if key in self._threads_for else self._executor()
         if pool is not None:
             loop = asyncio.get_running_loop()
             try:
-                return await loop.run_in_executor(pool, picture, view, list(events))
+                return await loop.run_in_executor(pool, fn, *args)
             except BrokenProcessPool:
                 log.warning("the picture processes stopped; drawing in threads from now on")
                 self._broken = True
-            except Exception as exc:  # cannot travel to a process: this game draws in threads
+            except Exception as exc:  # cannot travel to a process: this game works in threads
                 if not _travel_problem(exc):
                     raise
-                log.info("pictures of %s are drawn in threads (%s)", key, type(exc).__name__)
+                log.info("work of %s is done in threads (%s)", key, type(exc).__name__)
                 self._threads_for.add(key)
-        return await asyncio.to_thread(picture, view, list(events))
+        return await asyncio.to_thread(fn, *args)
 
     def close(self) -> None:
         self._ready.clear()

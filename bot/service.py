@@ -120,6 +120,24 @@ def may_act(game: Game, seat: int) -> bool:
     return game.to_act == seat
 
 
+def after_move(computers: Sequence[bool], front: GameFront, game: Game) -> _After:
+    """The public view, buttons for the next person to act (none for a computer) and the status line."""
+    seat = game.to_act
+    person = seat is not None and 0 <= seat < len(computers) and not computers[seat]
+    return _After(game.view(None), front.buttons(game, seat) if person and seat is not None else [],
+                  front.describe(game, None))
+
+
+def step(key: str, state: dict[str, Any], text: str, computers: Sequence[bool]
+         ) -> tuple[str, list[Event], dict[str, Any], _After]:
+    """A move applied in a worker process to the game rebuilt from its snapshot: the action, its events,
+    the new snapshot, and the view, buttons and status line that follow. Raises IllegalAction as apply does."""
+    game = game_class(key).from_dict(state)
+    action = game.parse_action(text)
+    events = game.apply(action)
+    return str(action), events, game.to_dict(), after_move(computers, front_for(key), game)
+
+
 class ChannelLocks:
     """One lock per channel, dropped as soon as nobody holds or waits for it (memory stays bounded)."""
 
@@ -558,8 +576,16 @@ class Service:
             # While this move is applied and saved, the game object is ours alone: readers such as
             # autocomplete load a fresh copy from the snapshot.
             self.forget(rec.id)
+            after: _After | None = None
             try:
-                action, events, state = await asyncio.to_thread(self._apply, game, action_text.strip())
+                if self._remote(rec):
+                    # on a copy in a worker process (so the cores share the work); the copy replaces ours
+                    action, events, state, after = await self.pictures.call(
+                        rec.game_key, step, rec.game_key, rec.state, action_text.strip(),
+                        [s.is_computer for s in rec.seats])
+                    game = self.classes(rec.game_key).from_dict(state)
+                else:
+                    action, events, state = await asyncio.to_thread(self._apply, game, action_text.strip())
             except IllegalAction as exc:
                 self._keep(rec, game)  # unchanged, as the contract promises
                 return refuse(f"{exc}\nPossible now: {game.describe_legal()}")
@@ -580,9 +606,10 @@ class Service:
                               f"Look at the newest board and try again.", stale=True, game_id=rec.id)
             self._keep(rec, game)
             private = self._private_notes(rec, front, events)
-            rec, shown, _, told = await self._run_computers(rec, game, front, out)
+            rec, shown, lines, told = await self._run_computers(rec, game, front, out)
             pending = self._computer_to_act(rec, game)
-            after = await asyncio.to_thread(self._after_move, rec, front, game)
+            if after is None or lines:
+                after = await asyncio.to_thread(self._after_move, rec, front, game)
         png = await self._render(front, after.view, shown or public)
         text, mention = self._board_text(rec, game, after, out.payload)
         return Reply(text, png=png, mention=mention, buttons=after.buttons, private=private + told, game_id=rec.id,
@@ -768,10 +795,13 @@ class Service:
     @staticmethod
     def _after_move(rec: GameRecord, front: GameFront, game: Game) -> _After:
         """The public view, buttons for the next person to act and the status line (in a worker thread)."""
-        seat = game.to_act
-        person = seat is not None and 0 <= seat < len(rec.seats) and not rec.seats[seat].is_computer
-        return _After(game.view(None), front.buttons(game, seat) if person and seat is not None else [],
-                      front.describe(game, None))
+        return after_move([s.is_computer for s in rec.seats], front, game)
+
+    def _remote(self, rec: GameRecord) -> bool:
+        """Whether a move of this game is applied in a worker process: the pool runs, and the game's rules
+        and front are the registered ones a worker finds by key."""
+        return (rec.state is not None and self.classes is game_class and self.fronts is front_for
+                and self.pictures.ready_for(rec.game_key))
 
     # Queries -----------------------------------------------------------------------------------
 
