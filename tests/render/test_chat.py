@@ -231,7 +231,9 @@ def test_the_reach_picture_tints_every_cell_the_roll_reaches_and_holds_them_all(
             continue
         x, y = base.centre(cell)
         spot = (round(x - frame.box[0] - frame.size * 0.45), round(y - frame.box[1] + STRIP_H + frame.size * 0.3))
-        assert tinted.getpixel(spot)[2] > plain.getpixel(spot)[2], cell.label
+        after, before = tinted.getpixel(spot), plain.getpixel(spot)
+        assert isinstance(after, tuple) and isinstance(before, tuple)
+        assert after[2] > before[2], cell.label  # bluer
     assert picture_cell_px(data, frame) >= MIN_CELL_AT_550
 
 
