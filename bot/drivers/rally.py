@@ -98,7 +98,7 @@ def best_move(game: RallyGame, seat: int) -> tuple[float, str]:
 def range_value(game: RallyGame, seat: int, range_name: str) -> tuple[float, bool]:
     """The average best outcome of the two gears of a range, and whether both gears work."""
     car = game.cars[seat]
-    gears = game._gears_after_repair(car)
+    gears = game.gears_after_repair(seat)
     total, sound = 0.0, True
     trial = RallyGame.from_dict(game.to_dict())
     trial.cars[seat].lever = range_name
@@ -144,7 +144,7 @@ class SmartDriver:
         car = game.cars[seat]
         rolls = [a for a in actions if isinstance(a, Roll) and not a.boost]
         if any(isinstance(a, Repair) for a in actions):
-            gears = game._gears_after_repair(car)
+            gears = game.gears_after_repair(seat)
             if not B.working_in(gears, "yellow") and not B.working_in(gears, "red"):
                 return "repair"
         scored = []

@@ -16,6 +16,8 @@ from __future__ import annotations
 import re
 from typing import Final
 
+from rules.rally.texts import say
+
 RANGES: Final = ("green", "yellow", "red")
 RANGE_GEARS: Final[dict[str, tuple[int, int]]] = {"green": (1, 2), "yellow": (3, 4), "red": (5, 6)}
 GEARS: Final = (1, 2, 3, 4, 5, 6)
@@ -87,15 +89,15 @@ def roadworthy(gears: list[str]) -> bool:
     return bool(working_in(gears, "green"))
 
 
-def check_start_board(gears: list[str]) -> str | None:
-    """Why ``gears`` is not a legal starting board (setup step 2), or None."""
+def check_start_board(gears: list[str], lang: str = "en") -> str | None:
+    """Why ``gears`` is not a legal starting board (setup step 2), in ``lang``; None if it is one."""
     for letter, want in START_ITEMS.items():
         have = count(gears, letter)
         if have != want:
-            return f"a car starts with {want} {ITEMS[letter]}{'s' if want != 1 else ''} on its board, not {have}"
+            return say("board_count", lang, count=want, item=ITEMS[letter], have=have)
     for r in RANGES:
         if not working_in(gears, r):
-            return f"the {r} range needs a working gear at the start (a mechanic, or a body and an engine part)"
+            return say("board_range", lang, range=r)
     return None
 
 

@@ -291,9 +291,7 @@ class RallyGame(Game):
             game.cars[seat].at = grid[place]
             game.cars[seat].progress = -game.course.ahead(row, game.course.first_row)
         game.order = order
-        events.append(game._event("grid", None, {"order": list(order)},
-                                  cars=", ".join(f"{i + 1}. {say('who', 'en', **game.who(s))}"
-                                                 for i, s in enumerate(order))))
+        events.append(game._event("grid", None, {"order": list(order)}, seats=list(order), names=list(names)))
         events.append(game._event("round", None, {"round": 1, "order": list(order)}, round=1))
         game.events = events
         return game
@@ -308,7 +306,7 @@ class RallyGame(Game):
             tied = [s for s in seats if rolls[s] == value]
             if len(tied) > 1:
                 events.append(self._event("grid_tie", None, {"seats": tied, "die": value}, die=value,
-                                          cars=", ".join(say("who", "en", **self.who(s)) for s in tied)))
+                                          seats=list(tied), names=list(self.names)))
                 out += self._roll_off(tied, events)
             else:
                 out += tied
@@ -357,13 +355,17 @@ class RallyGame(Game):
         """S3: up one range at most or down any number; green on a restart; never a range with no
         working gear (the lever then goes to green)."""
         car = self.cars[seat]
-        gears = self._gears_after_repair(car)
+        gears = self.gears_after_repair(seat)
         if car.restart:
             return ["green"]
         top = B.RANGES.index(car.lever) + 1
         return [r for i, r in enumerate(B.RANGES) if i <= top and (r == "green" or B.working_in(gears, r))]
 
-    def _gears_after_repair(self, car: Car) -> list[str]:
+    def gears_after_repair(self, seat: int) -> list[str]:
+        """The gears of ``seat``'s car as its next roll will find them: a car pushed off for repairs (S6,
+        rule text "Fahrbereitschaft") first gets the parts its due gear lacks (gear 1, or gear 2 after a
+        ``repair``). Otherwise a copy of its gears as they are."""
+        car = self.cars[seat]
         gears = list(car.gears)
         if car.repair:
             gears[car.repair - 1] = self._repaired(gears[car.repair - 1])
@@ -608,25 +610,24 @@ class RallyGame(Game):
         if self.phase == wanted:
             return
         if wanted == MOVE:
-            raise Refusal("roll_first", **self.who(self.turn), legal=self.describe_legal())
-        raise Refusal("move_first", **self.who(self.turn), points=self.points, legal=self.describe_legal())
+            raise Refusal("roll_first", **self.who(self.turn))
+        raise Refusal("move_first", **self.who(self.turn), points=self.points)
 
     def _why_not_cell(self, cell: str) -> Refusal:
         seat, points = self.turn, self.points or 0
         car = self.cars[seat]
-        legal = self.describe_legal()
         if not self.valid_place(cell):
-            return Refusal("no_such_place", cell=cell, legal=legal)
+            return Refusal("no_such_place", cell=cell)
         other = self.seat_at(cell)
         if other is not None and other != seat:
-            return Refusal("cell_taken", cell=cell, **{"other": COLOUR_KEYS[other]}, legal=legal)
+            return Refusal("cell_taken", cell=cell, other=COLOUR_KEYS[other])
         if cell == car.at:
-            return Refusal("must_move", points=points, legal=legal)
+            return Refusal("must_move", points=points)
         if self.is_cell(cell):
             ahead = self.course.ahead(self.row_of(car.at), self.row_of(cell))
             if ahead > self.track.length // 2:
-                return Refusal("never_back", cell=cell, legal=legal)
-        return Refusal("not_reachable", cell=cell, points=points, legal=legal)
+                return Refusal("never_back", cell=cell)
+        return Refusal("not_reachable", cell=cell, points=points)
 
     def _check(self, act: Action) -> None:
         """Raise a specific :class:`Refusal` unless ``act`` is in :meth:`legal_actions`."""
@@ -635,20 +636,20 @@ class RallyGame(Game):
             car = self.cars[self.turn]
             if isinstance(act, Repair):
                 if car.repair != 1:
-                    raise Refusal("no_repair", legal=self.describe_legal())
+                    raise Refusal("no_repair")
                 if B.works(car.gears[1]):
-                    raise Refusal("repair_nothing", legal=self.describe_legal())
+                    raise Refusal("repair_nothing")
                 return
             if act.range not in B.RANGES:
                 raise BadNotation("n_bad_range", range=act.range)
             if act.boost and car.fuel <= 0:
-                raise Refusal("no_fuel", legal=self.describe_legal())
+                raise Refusal("no_fuel")
             if act.range not in self.allowed_ranges(self.turn):
                 if car.restart:
-                    raise Refusal("restart_green", range=act.range, legal=self.describe_legal())
+                    raise Refusal("restart_green", range=act.range)
                 if B.RANGES.index(act.range) > B.RANGES.index(car.lever) + 1:
-                    raise Refusal("shift_one_up", range=act.range, lever=car.lever, legal=self.describe_legal())
-                raise Refusal("range_broken", range=act.range, legal=self.describe_legal())
+                    raise Refusal("shift_one_up", range=act.range, lever=car.lever)
+                raise Refusal("range_broken", range=act.range)
             return
         self._need_phase(MOVE)
         cell = act.cell if isinstance(act, Move) else act.spot
@@ -662,8 +663,8 @@ class RallyGame(Game):
                 raise Refusal("not_a_spot", cell=cell)
             options = self.placements(self.turn, cell)
             if act.items not in options:
-                raise Refusal("bad_placement", spot=cell, items=" ".join(f"{k}{g}" for k, g in act.items) or "-",
-                              legal=", ".join(str(Park(cell, o)) for o in options[:8]))
+                raise Refusal("bad_placement", spot=cell, placed=" ".join(f"{k}{g}" for k, g in act.items) or "-",
+                              examples=", ".join(str(Park(cell, o)) for o in options[:3]))
 
     def describe_legal(self, limit: int = 12) -> str:
         if self.phase == MOVE:
@@ -907,8 +908,9 @@ class RallyGame(Game):
         for ch in added:
             assert reserve[B.ITEMS[ch]] > 0, "S7: the reserve always holds a part a green gear lacks"
         car.gears[gear - 1] = after
-        return [self._event("repair", seat, {"gear": gear, "items": [B.ITEMS[c] for c in added]}, gear=gear,
-                            items=" + ".join(B.ITEMS[c] for c in added), **self.who(seat))]
+        parts = [B.ITEMS[c] for c in added]
+        return [self._event("repair", seat, {"gear": gear, "items": parts}, gear=gear, parts=list(parts),
+                            **self.who(seat))]
 
     def _win(self, seat: int, events: list[Event]) -> None:
         """S8: the first car to finish the agreed laps wins at once."""

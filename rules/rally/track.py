@@ -59,7 +59,7 @@ class TrackError(ValueError):
     def __init__(self, problems: list[Problem]):
         self.problems = problems
         lines = "\n".join(f"  {p}" for p in problems)
-        super().__init__(f"{len(problems)} problem(s) in track file:\n{lines}")
+        super().__init__(f"{len(problems)} problem{'' if len(problems) == 1 else 's'} in track file:\n{lines}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -346,7 +346,7 @@ class _Loader:
         if bad:
             pass
         elif not 2 <= len(lanes) <= 3:
-            self.problem(number, column, f"row {row_no} has {len(lanes)} lane(s); every row has 2 or 3 (S1)")
+            self.problem(number, column, f"row {row_no} has {len(lanes)} lane{'' if len(lanes) == 1 else 's'}; every row has 2 or 3 (S1)")
         elif "".join(lanes) not in ("ab", "bc", "abc"):
             self.problem(number, column, f"the lanes of row {row_no} must lie side by side")
         if len(curves) > 1:

@@ -6,6 +6,7 @@ Sections are named by their German titles; every situation is stated with the po
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 
@@ -490,6 +491,36 @@ def test_refusal_changes_nothing_and_names_its_message() -> None:
         g.apply("move 6b")
     assert info.value.msg == "cell_taken"  # type: ignore[attr-defined]
     assert json.dumps(g.to_dict(), sort_keys=True) == before
+
+
+@pytest.mark.parametrize(("position", "text", "words"), [
+    ({"cars": {"red": {"at": "5b", "lever": "yellow"}, "blue": {"at": "6b"}}, "phase": "move", "points": 3},
+     "move 6b", "6b is taken by Blue: a move ends on a free cell."),
+    ({"cars": {"red": {"at": "5b", "lever": "yellow"}}, "phase": "move", "points": 3}, "move 5b",
+     "You must use your 3 points: standing still is not allowed."),
+    ({"cars": {"red": {"at": "5b", "lever": "green", "fuel": 0}}}, "roll green boost",
+     "No fuel can on the car: the booster needs one."),
+    ({"cars": {"red": {"at": "5b", "lever": "green"}}}, "roll red", "From green the lever goes up one range at "
+     "most, so not to red."),
+    ({"cars": {"red": {"at": "5b", "lever": "green"}}}, "move 6b", "Red must roll first."),
+])
+def test_refusals_say_what_is_wrong_without_listing_the_legal_actions(position: dict[str, Any], text: str,
+                                                                     words: str) -> None:
+    """A refusal says what is wrong; what is possible now is the front end's to add (``describe_legal``),
+    so the legal actions are never listed twice."""
+    g = RallyGame.from_position(position)
+    with pytest.raises(IllegalAction) as info:
+        g.apply(text)
+    assert str(info.value) == words
+    assert "Legal" not in str(info.value) and g.describe_legal() not in str(info.value)
+
+
+def test_a_wrong_placement_names_a_few_examples() -> None:
+    """Rule text "Parken": a spot's placements are the player's choice; a wrong one gets three examples."""
+    g = pos(cars={"red": {"at": "8c", "lever": "yellow"}}, phase="move", points=3)
+    with pytest.raises(IllegalAction) as info:
+        g.apply("park M10.1 e3")
+    assert str(info.value) == "At M10.1 you cannot place e3. For example: park M10.1 m3, park M10.1 m4, park M10.1 m5."
 
 
 def test_apply_accepts_exactly_the_legal_actions() -> None:

@@ -1,5 +1,6 @@
-"""The message catalogue: every text in English and German with the same placeholders; events and
-refusals carry their message id so a front end can say them in German."""
+"""The message catalogue: every text in English and German with the same placeholders, a text that counts
+something in a singular and a plural form; events and refusals carry their message id and data (seats,
+supply ids, numbers), never English words, so a front end can say them in German."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import pytest
 
 from rules import IllegalAction
 from rules.rally import RallyGame
-from rules.rally.texts import LANGS, MESSAGES, say
+from rules.rally.texts import LANGS, MESSAGES, PLURAL_FORMS, PLURALS, message_ids, say, template
 from tests.rally.conftest import pos
 
 
@@ -17,11 +18,68 @@ def fields(template: str) -> set[str]:
     return {f for _, f, _, _ in string.Formatter().parse(template) if f}
 
 
-@pytest.mark.parametrize("msg", sorted(MESSAGES))
+@pytest.mark.parametrize("msg", message_ids())
 def test_both_languages_with_the_same_placeholders(msg: str) -> None:
-    texts = MESSAGES[msg]
-    assert set(texts) == set(LANGS)
-    assert fields(texts["en"]) == fields(texts["de"])
+    """Every form of a message, in every language, has the same placeholders (so the texts can move to
+    translation catalogues under stable ids)."""
+    assert set(PLURALS.get(msg) or MESSAGES[msg]) == set(LANGS)
+    if msg in PLURALS:
+        assert all(set(PLURALS[msg][lang]) == set(PLURAL_FORMS) for lang in LANGS)
+    variants = {template(msg, lang, count) for lang in LANGS for count in (1, 2)}
+    assert len({frozenset(fields(t)) for t in variants}) == 1, variants
+
+
+@pytest.mark.parametrize(("msg", "params", "one", "two"), [
+    ("take_fuel", {"item": "fuel"}, "Red (Ann) takes 1 fuel can.", "Red (Ann) takes 2 fuel cans."),
+    ("win", {}, "Red (Ann) completes 1 lap first and wins the rally!",
+     "Red (Ann) completes 2 laps first and wins the rally!"),
+    ("move_first", {}, "Red (Ann) has 1 cell to drive first.", "Red (Ann) has 2 cells to drive first."),
+    ("board_count", {"item": "body", "have": 0}, "a car starts with 1 body part on its board, not 0",
+     "a car starts with 2 body parts on its board, not 0"),
+    ("p_gear_die", {"faces": "1–3"}, "die 1–3 · 1 cell", "die 1–3 · 2 cells"),
+])
+def test_counted_texts_read_right_at_one_and_two(msg: str, params: dict[str, object], one: str, two: str) -> None:
+    from rules.rally.texts import COUNT_BY
+
+    count = COUNT_BY[msg]
+    assert say(msg, "en", car="red", name="Ann", **params, **{count: 1}) == one
+    assert say(msg, "en", car="red", name="Ann", **params, **{count: 2}) == two
+
+
+def test_counted_texts_in_german() -> None:
+    assert say("win", "de", car="red", name="Ann", laps=1) == \
+        "Rot (Ann) schafft als Erstes 1 Runde und gewinnt die Rallye!"
+    assert say("win", "de", car="red", name="Ann", laps=3).endswith("3 Runden und gewinnt die Rallye!")
+    assert say("board_count", "de", count=2, item="engine", have=1) == \
+        "ein Auto beginnt mit 2 Motorteile auf dem Tableau, nicht mit 1"
+    assert say("p_header", "de", round=4, laps=1, direction="clockwise") == "Runde 4 · 1 Runde · im Uhrzeigersinn"
+
+
+@pytest.mark.parametrize(("item", "en", "de"), [
+    ("engine", "Red (Ann) loses an engine part from gear 5.", "Rot (Ann) verliert ein Motorteil von Gang 5."),
+    ("body", "Red (Ann) loses a body part from gear 5.", "Rot (Ann) verliert ein Karosserieteil von Gang 5."),
+])
+def test_parts_take_their_article(item: str, en: str, de: str) -> None:
+    assert say("lose", "en", car="red", name="Ann", item=item, gear=5) == en
+    assert say("lose", "de", car="red", name="Ann", item=item, gear=5) == de
+    assert say("take", "de", car="red", name="Ann", item="mechanic", gear=4) == \
+        "Rot (Ann) setzt einen Mechaniker auf Gang 4."
+    assert say("lose_none", "de", car="red", name="Ann", item="body") == \
+        "Rot (Ann) hat kein Karosserieteil zu verlieren."
+
+
+def test_events_carry_seats_and_supply_ids_not_words() -> None:
+    """Setup step 5 and S6: the start grid and a tie name seats (with every seat's name), a repair names
+    supply ids; the words come from the catalogue in the language asked for."""
+    g = RallyGame.create({"seats": [{"name": "Ann"}, {"name": "Bob"}, {"name": "Cy"}]}, 1)
+    grid = next(e for e in g.events if e.kind == "grid")
+    assert grid.data["params"] == {"seats": g.order, "names": ["Ann", "Bob", "Cy"]}
+    tie = next(e for e in g.events if e.kind == "grid_tie")
+    assert set(tie.data["params"]) == {"seats", "names", "die"} and len(tie.data["params"]["seats"]) >= 2
+    assert say("grid", "de", **grid.data["params"]).startswith("Startaufstellung: 1. ")
+    repair = pos(cars={"red": {"at": "F7.1", "repair": 1, "board": "3:BE 5:BE 6:M"}}).apply("repair")[0]
+    assert repair.data["params"]["parts"] == ["body", "engine"]
+    assert repair.text == "Red repairs gear 1 (body part + engine part)."
 
 
 def test_events_say_themselves_again_in_german() -> None:
@@ -45,7 +103,7 @@ def test_colours_ranges_and_parts_are_translated() -> None:
     assert say("shift", "de", car="red", name="Ann", range="yellow") == "Rot (Ann) schaltet auf gelb."
     assert say("shift", "en", car="red", name="Red", range="red") == "Red shifts to red."
     assert say("lose", "de", car="blue", name="Bo", item="engine", gear=5) == \
-        "Blau (Bo) verliert ein(en) Motorteil von Gang 5."
+        "Blau (Bo) verliert ein Motorteil von Gang 5."
 
 
 def test_a_notation_error_in_german() -> None:

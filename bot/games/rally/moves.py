@@ -71,8 +71,7 @@ def range_word(range_name: str, lang: str = "en") -> str:
 
 def range_hint(game: RallyGame, range_name: str, lang: str = "en") -> str:
     """Which gears of a range work (after a repair due now), so a player sees the risk of a mis-shift (S4)."""
-    car = game.cars[game.turn]
-    gears = game._gears_after_repair(car)
+    gears = game.gears_after_repair(game.turn)
     low, high = B.RANGE_GEARS[range_name]
     works = [g for g in (low, high) if B.works(gears[g - 1])]
     if lang == "de":

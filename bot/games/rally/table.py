@@ -20,7 +20,7 @@ from bot.games.unit import Standings
 from rules.rally import board as B
 from rules.rally.actions import Park, Roll
 from rules.rally.game import RallyGame
-from rules.rally.texts import COLOUR_KEYS, say, word
+from rules.rally.texts import COLOUR_KEYS, amount, say, word
 
 BAR = 10
 _RANGE_KEYS = {"g": "green", "y": "yellow", "r": "red", "green": "green", "yellow": "yellow", "red": "red",
@@ -120,8 +120,7 @@ def car_text(game: RallyGame, seat: int) -> str:
     tail = f" ({'; '.join(notes)})" if notes else ""
     return (f"Your car: {who(game, seat)}, at {place_words(game, seat)}, {laps_text(game, seat)} laps done. "
             f"Lever {car.lever}{tail}. Gears {gears} (✓ works). Fuel cans {car.fuel}. Stops {car.stops}.\n"
-            f"Reserve: {reserve['mechanic']} mechanics, {reserve['body']} body parts, {reserve['engine']} engine "
-            f"parts, {reserve['fuel']} fuel can{'' if reserve['fuel'] == 1 else 's'}.")
+            f"Reserve: {', '.join(amount(reserve[k], k) for k in ('mechanic', 'body', 'engine', 'fuel'))}.")
 
 
 def laps_text(game: RallyGame, seat: int) -> str:
