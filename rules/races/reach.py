@@ -76,14 +76,17 @@ def reach(game: Races) -> Reach:
 
 def _layered(fld: Field, seat: int, cell: Hex, facing: Facing, points: int) -> Reach:
     """The exact search, or past its budget the one that does not follow bumps (as
-    :func:`_forward_reach` decides), by layers. When the states that bumped nobody already overflow the
-    budget, the exact search is not tried: it would give up."""
+    :func:`_forward_reach` decides), by layers. The states that bumped nobody are counted first: when
+    they alone overflow the budget the exact search is not tried (it would give up), and otherwise
+    their counts let it give up as soon as it is sure to."""
     look = _Look()
     exact = _Ways(fld, seat, True, look)
     tables: dict[Bumps, _Table] = {}
     found = None
-    if _layered_reach(fld, seat, cell, facing, points, EXACT_BUDGET, exact, tables, unbumped=True) is not None:
-        found = _layered_reach(fld, seat, cell, facing, points, EXACT_BUDGET, exact, tables)
+    floor: dict[int, int] = {}
+    if _layered_reach(fld, seat, cell, facing, points, EXACT_BUDGET, exact, tables, unbumped=True,
+                      floor=floor) is not None:
+        found = _layered_reach(fld, seat, cell, facing, points, EXACT_BUDGET, exact, tables, floor=floor)
     if found is None:
         plain: dict[Bumps, _Table] = {(): tables[()]} if () in tables else {}
         found = _layered_reach(fld, seat, cell, facing, points, None, _Ways(fld, seat, False, look), plain)
@@ -323,7 +326,8 @@ class _Table:
             if any(jump or target in karts for target, _, _, _, jump in moves):
                 self.single |= low
                 continue
-            reaches = [CAP if target in stops else look.longest(fld, target, new_facing) + 1
+            # one way is always the best way (R9): no need to ask the look-ahead how far it leads
+            reaches = [CAP if target in stops or len(moves) == 1 else look.longest(fld, target, new_facing) + 1
                        for target, new_facing, _, _, _ in moves]
             short = [r for r in reaches if r < CAP]
             if short and len(moves) > 1:
@@ -353,14 +357,18 @@ class _Table:
 
 
 def _layered_reach(fld: Field, seat: int, cell: Hex, facing: Facing, points: int, budget: int | None,
-                   ways: _Ways | None = None, tables: dict[Bumps, _Table] | None = None, unbumped: bool = False
-                   ) -> Reach | None:
+                   ways: _Ways | None = None, tables: dict[Bumps, _Table] | None = None, unbumped: bool = False,
+                   floor: dict[int, int] | None = None) -> Reach | None:
     """:func:`_forward_reach` with whole layers moved at once (same states, same answers).
 
     ``ways`` and ``tables`` may be shared between searches of one position (the tables of a set of
     bumps do not depend on the kind of search). With ``unbumped`` only the states that have bumped no
     kart are followed: their count is a floor of the whole search's, so None then says the whole
-    search would give up too (any other answer is only a sign that it did not)."""
+    search would give up too (any other answer is only a sign that it did not).
+
+    ``floor`` maps points left to a number of states that layer will hold at least. An unbumped search
+    fills it with its own counts; a search given it gives up as soon as the states visited and those
+    still to come are sure to overflow the budget."""
     grid = _grid(fld.track)
     ways = ways or _Ways(fld, seat, budget is not None)
     tables = {} if tables is None else tables
@@ -377,12 +385,19 @@ def _layered_reach(fld: Field, seat: int, cell: Hex, facing: Facing, points: int
 
     go(points, cell, facing, ())
     visited = 0
+    to_come = [0] * (points + 1)  # to_come[n]: states the layers below n points will hold at least
+    if floor and not unbumped:
+        for n in range(1, points + 1):
+            to_come[n] = to_come[n - 1] + floor.get(n - 1, 0)
     for left in range(points, 0, -1):
         groups = layers.pop(left, None)
         if not groups:
             continue
-        visited += sum(layer.bit_count() for layer in groups.values())
-        if budget is not None and visited > budget:
+        count = sum(layer.bit_count() for layer in groups.values())
+        visited += count
+        if unbumped and floor is not None:
+            floor[left] = count
+        if budget is not None and visited + to_come[left] > budget:
             return None
         if left == points:  # the first step, on the engine's own field
             _spread(ways(cell, facing, (), left, True), cell, left, ends, passes, go)
