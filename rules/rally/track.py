@@ -346,7 +346,8 @@ class _Loader:
         if bad:
             pass
         elif not 2 <= len(lanes) <= 3:
-            self.problem(number, column, f"row {row_no} has {len(lanes)} lane{'' if len(lanes) == 1 else 's'}; every row has 2 or 3 (S1)")
+            lane_s = "lane" if len(lanes) == 1 else "lanes"
+            self.problem(number, column, f"row {row_no} has {len(lanes)} {lane_s}; every row has 2 or 3 (S1)")
         elif "".join(lanes) not in ("ab", "bc", "abc"):
             self.problem(number, column, f"the lanes of row {row_no} must lie side by side")
         if len(curves) > 1:
