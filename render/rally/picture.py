@@ -435,8 +435,19 @@ def _status(view: dict[str, Any], lang: str) -> str:
 
 
 def _draw_panel(d: ImageDraw.ImageDraw, x0: float, height: int, view: dict[str, Any], lang: str) -> None:
+    """The strip: the race and whose turn it is, the turn-order and parking bars, a line per car."""
     x = x0 + 20
     w = PANEL_W - 40
+    y = _draw_heading(d, x, w, view, lang)
+    y = _draw_bars(d, x, w, y, view, lang)
+    seats = view["seats"]
+    row_h = min(96.0, (height - y - 20) / max(1, len(seats)))
+    for rank, s in enumerate(view["standings"]):  # in the standings' order
+        _draw_car_line(d, x, w, y + rank * row_h, row_h, view, s, lang)
+
+
+def _draw_heading(d: ImageDraw.ImageDraw, x: float, w: float, view: dict[str, Any], lang: str) -> float:
+    """Title, round and laps, the car to act with what it must do, and the last die; returns the next y."""
     seats = view["seats"]
     y = 18.0
     draw_text(d, (x, y), "SCHROTTPLATZ RALLY", font(22, bold=True), PANEL_TEXT, anchor="lt")
@@ -452,8 +463,12 @@ def _draw_panel(d: ImageDraw.ImageDraw, x0: float, height: int, view: dict[str, 
         size -= 1
     draw_text(d, (x + 36, y + 14), status, font(size, bold=True), PANEL_TEXT, anchor="lm")
     draw_die(d, (x + w - 22, y + 14), 40, view.get("roll"))
-    y += 50
-    # the turn-order bar and the parking bar
+    return y + 50
+
+
+def _draw_bars(d: ImageDraw.ImageDraw, x: float, w: float, y: float, view: dict[str, Any], lang: str) -> float:
+    """The turn-order bar (cars on the track) and the parking bar (parked cars, S9); returns the next y."""
+    seats = view["seats"]
     draw_text(d, (x, y), say("p_order", lang), font(12, bold=True), PANEL_MUTED, anchor="lt")
     draw_text(d, (x + w * 0.62, y), say("p_parking", lang), font(12, bold=True), PANEL_MUTED, anchor="lt")
     y += 18
@@ -462,63 +477,63 @@ def _draw_panel(d: ImageDraw.ImageDraw, x0: float, height: int, view: dict[str, 
     d.rounded_rectangle([x + w * 0.62, y, x + w, y + bar_h], radius=8, fill=(214, 206, 190))
     driving = [s for s in view["order"] if seats[s]["parked"] is None]
     parked = [s for s in view["order"] if seats[s]["parked"] is not None]
-    slot = min(34.0, (w * 0.6 - 12) / max(1, len(driving)))
-    for i, s in enumerate(driving):
-        c = (x + 6 + slot * (i + 0.5), y + bar_h / 2)
-        flat_car(d, c, colour_of(seats[s]["colour"]), s + 1, 14)
-        if s == view.get("to_act"):
-            d.line([(c[0] - 12, y + bar_h - 3), (c[0] + 12, y + bar_h - 3)], fill=PANEL_TEXT, width=3)
-    pslot = min(34.0, (w * 0.38 - 12) / max(1, len(parked)))
-    for i, s in enumerate(parked):
-        c = (x + w * 0.62 + 6 + pslot * (i + 0.5), y + bar_h / 2)
-        flat_car(d, c, colour_of(seats[s]["colour"]), s + 1, 14)
-        if s == view.get("to_act"):
-            d.line([(c[0] - 12, y + bar_h - 3), (c[0] + 12, y + bar_h - 3)], fill=PANEL_TEXT, width=3)
-    y += bar_h + 16
-    # one line per car, in the standings' order
-    row_h = min(96.0, (height - y - 20) / max(1, len(seats)))
-    for rank, s in enumerate(view["standings"]):
-        seat = seats[s]
-        top = y + rank * row_h
-        if s == view.get("to_act"):
-            d.rounded_rectangle([x - 8, top - 4, x + w + 8, top + row_h - 8], radius=10,
-                                fill=lighter(colour_of(seat["colour"]), 0.8))
-        flat_car(d, (x + 14, top + 16), colour_of(seat["colour"]), s + 1, 14)
-        name = seat["name"]
-        while len(name) > 3 and d.textlength(name, font=font(16, bold=True)) > w * 0.5:
-            name = name[:-2] + "…" if not name.endswith("…") else name[:-3] + "…"
-        draw_text(d, (x + 36, top + 16), name, font(16, bold=True), PANEL_TEXT, anchor="lm")
-        lap = max(0, min(seat["lap"], view["laps"]))
-        info = say("p_lap", lang, lap=lap, laps=view["laps"], stops=seat["stops"])
-        draw_text(d, (x + w, top + 16), info, font(13), PANEL_TEXT, anchor="rm")
-        line = top + 40
-        # lever, gears, fuel
-        for i, r in enumerate(("green", "yellow", "red")):
-            cx = x + 8 + i * 18
-            fill = LEVER[r] if seat["lever"] == r else lighter(LEVER[r], 0.65)
-            d.rounded_rectangle([cx - 7, line - 8, cx + 7, line + 8], radius=3, fill=fill,
-                                outline=PANEL_TEXT if seat["lever"] == r else None, width=2)
-        gx = x + 70
-        for g in range(1, 7):
-            works = g in seat["working"]
-            cx = gx + (g - 1) * 26
-            rng = ("green", "green", "yellow", "yellow", "red", "red")[g - 1]
-            d.rounded_rectangle([cx - 11, line - 10, cx + 11, line + 10], radius=4,
-                                fill=LEVER[rng] if works else (214, 208, 196), outline=PANEL_TEXT, width=1)
-            draw_text(d, (cx, line), str(g), font(12, bold=True), PANEL_TEXT if works else PANEL_MUTED)
-        fx = gx + 6 * 26 + 8
-        for k in range(seat["fuel"]):
-            cx = fx + k * 16
-            draw_polygon(d, [(cx - 5, line - 5), (cx - 2, line - 9), (cx + 6, line - 9), (cx + 6, line + 9),
-                             (cx - 5, line + 9)], BLACK)
-        notes = [say("p_at", lang, place=seat["at"])]
-        if seat["repair"]:
-            notes.append(say("p_repair_note", lang))
-        elif seat["restart"]:
-            notes.append(say("p_green", lang))
-        if seat["parked"] is not None:
-            notes.append(say("p_parked", lang))
-        draw_text(d, (x + 8, line + 24), " · ".join(notes), font(12), PANEL_MUTED, anchor="lm")
+    for left, width, cars in ((x, w * 0.6, driving), (x + w * 0.62, w * 0.38, parked)):
+        slot = min(34.0, (width - 12) / max(1, len(cars)))
+        for i, s in enumerate(cars):
+            c = (left + 6 + slot * (i + 0.5), y + bar_h / 2)
+            flat_car(d, c, colour_of(seats[s]["colour"]), s + 1, 14)
+            if s == view.get("to_act"):
+                d.line([(c[0] - 12, y + bar_h - 3), (c[0] + 12, y + bar_h - 3)], fill=PANEL_TEXT, width=3)
+    return y + bar_h + 16
+
+
+def _draw_car_line(d: ImageDraw.ImageDraw, x: float, w: float, top: float, row_h: float, view: dict[str, Any],
+                   s: int, lang: str) -> None:
+    """One car: its number and player, lap and stops; its lever, working gears and fuel; where it is."""
+    seat = view["seats"][s]
+    if s == view.get("to_act"):
+        d.rounded_rectangle([x - 8, top - 4, x + w + 8, top + row_h - 8], radius=10,
+                            fill=lighter(colour_of(seat["colour"]), 0.8))
+    flat_car(d, (x + 14, top + 16), colour_of(seat["colour"]), s + 1, 14)
+    name = seat["name"]
+    while len(name) > 3 and d.textlength(name, font=font(16, bold=True)) > w * 0.5:
+        name = name[:-2] + "…" if not name.endswith("…") else name[:-3] + "…"
+    draw_text(d, (x + 36, top + 16), name, font(16, bold=True), PANEL_TEXT, anchor="lm")
+    lap = max(0, min(seat["lap"], view["laps"]))
+    info = say("p_lap", lang, lap=lap, laps=view["laps"], stops=seat["stops"])
+    draw_text(d, (x + w, top + 16), info, font(13), PANEL_TEXT, anchor="rm")
+    line = top + 40
+    _draw_car_gauges(d, x, line, seat)
+    notes = [say("p_at", lang, place=seat["at"])]
+    if seat["repair"]:
+        notes.append(say("p_repair_note", lang))
+    elif seat["restart"]:
+        notes.append(say("p_green", lang))
+    if seat["parked"] is not None:
+        notes.append(say("p_parked", lang))
+    draw_text(d, (x + 8, line + 24), " · ".join(notes), font(12), PANEL_MUTED, anchor="lm")
+
+
+def _draw_car_gauges(d: ImageDraw.ImageDraw, x: float, line: float, seat: dict[str, Any]) -> None:
+    """A car's lever (its range lit), its six gears (working ones in their range's colour) and its fuel."""
+    for i, r in enumerate(("green", "yellow", "red")):
+        cx = x + 8 + i * 18
+        fill = LEVER[r] if seat["lever"] == r else lighter(LEVER[r], 0.65)
+        d.rounded_rectangle([cx - 7, line - 8, cx + 7, line + 8], radius=3, fill=fill,
+                            outline=PANEL_TEXT if seat["lever"] == r else None, width=2)
+    gx = x + 70
+    for g in range(1, 7):
+        works = g in seat["working"]
+        cx = gx + (g - 1) * 26
+        rng = ("green", "green", "yellow", "yellow", "red", "red")[g - 1]
+        d.rounded_rectangle([cx - 11, line - 10, cx + 11, line + 10], radius=4,
+                            fill=LEVER[rng] if works else (214, 208, 196), outline=PANEL_TEXT, width=1)
+        draw_text(d, (cx, line), str(g), font(12, bold=True), PANEL_TEXT if works else PANEL_MUTED)
+    fx = gx + 6 * 26 + 8
+    for k in range(seat["fuel"]):
+        cx = fx + k * 16
+        draw_polygon(d, [(cx - 5, line - 5), (cx - 2, line - 9), (cx + 6, line - 9), (cx + 6, line + 9),
+                         (cx - 5, line + 9)], BLACK)
 
 
 picture = rally_png
