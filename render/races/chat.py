@@ -27,7 +27,8 @@ Framing rules
   plus a cell, so a close-up at the edge of the track shows track, not junkyard.
 
 At every zoom a cell is at least 16 px across (flat side to flat side) when the picture is shown
-550 px wide: 41 px in a close-up, 31 px in the wider view, 22 px for the whole of the widest track.
+550 px wide: 44 px in a close-up (688 px wide), 31 px in the wider view (732 px), 22 px for the whole
+of the widest track (1020 px). Only the tiles and karts inside the frame are drawn.
 
 ``board_chat_png(view)`` is the whole board for ``/game board`` and ``/game status``: the track's
 extent plus a cell, at the live board's cell size, with the full status panel beside it.
