@@ -263,3 +263,21 @@ def test_close_ups_match_their_reference_pictures(scene: str) -> None:
 
 def test_the_whole_board_matches_its_reference_picture() -> None:
     _compare(rgb(board_chat_png(SCENES["bumps_B"])).reduce(2), "chat_board_B_half.png")
+
+
+def test_the_race_unit_posts_the_close_up_and_offers_the_board_and_the_reach_picture() -> None:
+    """What the front end gets: the close-up after an action, the cropped whole board on request, and
+    the where-can-I-go picture only for the player whose move it is (R12: it is private)."""
+    from bot.games.races.unit import GAME
+
+    game = Races.from_position({
+        "track": "A",
+        "karts": [{"colour": "red", "cell": "U11", "facing": "N"}, {"colour": "blue", "cell": "U9", "facing": "N"}],
+        "turn": "red", "phase": "move", "points": 3,
+    })
+    view = game.view(None)
+    assert GAME.picture(view, []) == chat_png(view)
+    assert GAME.board_picture(view) == board_chat_png(view)
+    assert GAME.reach_picture(game, 1) is None
+    mine = GAME.reach_picture(game, 0)
+    assert mine == reach_png(game.view(0), reach(game))
