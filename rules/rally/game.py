@@ -247,18 +247,22 @@ class RallyGame(Game):
             boards_opt = [boards_opt] * n
         if not isinstance(boards_opt, list) or len(boards_opt) > n:
             raise SetupError("`boards` is a list with a starting board per seat, such as \"1:M 2:M 3:BE 5:BE\".")
-        boards = []
-        for i in range(n):
-            text = boards_opt[i] if i < len(boards_opt) and boards_opt[i] else B.DEFAULT_BOARD
-            try:
-                gears = B.parse_board(str(text))
-            except ValueError as exc:
-                raise SetupError(f"Seat {i + 1}'s board: {exc}.") from None
-            why = B.check_start_board(gears)
-            if why:
-                raise SetupError(f"Seat {i + 1}'s board: {why} (setup step 2).")
-            boards.append(gears)
+        boards = [cls._start_board(boards_opt[i] if i < len(boards_opt) and boards_opt[i] else B.DEFAULT_BOARD, i)
+                  for i in range(n)]
         return track, direction in ("clockwise", "cw"), laps, boards
+
+    @staticmethod
+    def _start_board(text: Any, seat: int) -> list[str]:
+        """A starting board as written (``"1:M 2:M 3:BE 5:BE"``), checked: 2 mechanics, 2 body and 2 engine
+        parts with a working gear in every range (setup step 2, S2, S7)."""
+        try:
+            gears = B.parse_board(str(text))
+        except ValueError as exc:
+            raise SetupError(f"Seat {seat + 1}'s board: {exc}.") from None
+        why = B.check_start_board(gears)
+        if why:
+            raise SetupError(f"Seat {seat + 1}'s board: {why} (setup step 2).")
+        return gears
 
     @classmethod
     def _names(cls, seats: Any) -> list[str]:
@@ -274,11 +278,18 @@ class RallyGame(Game):
 
     @classmethod
     def create(cls, setup: dict[str, Any], seed: int) -> Self:
-        """Cars on the grid in the order of a roll-off (setup step 5), boards as chosen, lever green."""
+        """Cars on the grid in the order of a roll-off (setup step 5), boards as chosen, lever green.
+
+        A seat may bring its own starting board (``{"name": "Ann", "board": "1:M 3:M 2:BE 5:BE"}``, setup
+        step 2: each player places their car's parts); it wins over the ``boards`` option, which wins over
+        the default board."""
         if not isinstance(setup, dict):
             raise SetupError("The setup must be a mapping with `seats` and `options`.")
         names = cls._names(setup.get("seats"))
         track, clockwise, laps, boards = cls._options(setup.get("options") or {}, len(names))
+        for i, seat in enumerate(setup["seats"]):
+            if isinstance(seat, dict) and seat.get("board"):
+                boards[i] = cls._start_board(seat["board"], i)
         dice = Dice.seeded(seed)
         game = cls(names, track, clockwise, laps, [], [], 0, 1, TURN, None, None, "none", 0, None, 0, [], None,
                    dice)

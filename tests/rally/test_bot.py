@@ -69,6 +69,17 @@ def test_bad_setup_options_are_refused(raw: dict[str, Any], words: str) -> None:
         GAME.setup_options(raw)
 
 
+def test_a_seat_brings_its_own_starting_board() -> None:
+    """Setup step 2: each player places their car's parts; ``/game join board:`` is checked like the game's
+    board and carried in the seat, which the rules read before the game's board and the default."""
+    seat, notes = GAME.seat_options({"board": " 5:eb 1:M 2:m 3:BE "}, {"laps": 3}, [])
+    assert seat == {"board": "1:M 2:M 3:BE 5:BE"} and notes == []
+    assert GAME.seat_options({}, {}, []) == ({}, [])
+    with pytest.raises(SetupError, match=re.escape("`board`: a car starts with 2 mechanics on its board, not 1")):
+        GAME.seat_options({"board": "1:M 2:BE 3:BE 5:BE"}, {}, [])
+    assert [o.name for o in GAME.join_options] == ["board"]
+
+
 def test_every_offered_starting_board_is_legal_and_the_default_comes_first() -> None:
     """Setup step 2: 2 mechanics, 2 body and 2 engine parts, a working gear in every range."""
     boards = starting_boards()

@@ -15,6 +15,7 @@ from bot.discord import JunkyardBot
 from bot.drivers.rally import SmartDriver
 from bot.service import Service
 from rules.rally import RallyGame
+from rules.rally import board as B
 from tests.bot.harness import CHANNEL_ID, DiscordHarness, Sent
 from tests.bot.helpers import ANN, BOB, EVE, MOD, USERS, make_bot, only, public
 
@@ -111,6 +112,23 @@ async def test_game_new_takes_the_rally_options_and_refuses_bad_values_privately
     game = await game_now(h)
     assert (game.track.alias, game.laps, game.clockwise) == ("B", 2, False)
     assert all(car.gears == ["M", "BE", "M", "", "BE", ""] for car in game.cars)
+
+
+async def test_each_player_places_their_own_parts_by_game_join(h: DiscordHarness) -> None:
+    """Setup step 2: each player places their car's parts, so ``/game join`` takes the player's own starting
+    board (checked: a working gear in every range, 2 of each part); a seat without one gets the game's."""
+    only(await h.slash(ANN, "game new", game="rally", board="1:M 2:M 3:BE 6:BE"))
+    r = only(await h.slash(BOB, "game join", board="1:M 2:M 3:B 4:E 5:BE"))
+    assert r.ephemeral and "the yellow range needs a working gear" in r.content
+    r = only(await h.slash(BOB, "game join", board="1:m 3:M 2:be 5:BE"))
+    assert not r.ephemeral, r.content
+    boards = await h.autocomplete(EVE, "game join", "board", board="3:M")
+    assert boards and "3:M" in boards[0]["value"]
+    only(await h.slash(EVE, "game join"))
+    only(await h.slash(ANN, "game start"))
+    game = await game_now(h)
+    assert [B.board_text(car.gears) for car in game.cars] == ["1:M 2:M 3:BE 6:BE", "1:M 2:BE 3:M 5:BE",
+                                                              "1:M 2:M 3:BE 6:BE"]
 
 
 async def test_setup_options_autocomplete(h: DiscordHarness) -> None:

@@ -6,6 +6,7 @@ Sections are named by their German titles; every situation is stated with the po
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import pytest
@@ -67,6 +68,21 @@ def test_vor_der_ersten_runde_step2_board_needs_a_working_gear_per_range() -> No
 def test_vor_der_ersten_runde_steps3_4_two_fuel_cans_and_the_lever_on_green() -> None:
     g = RallyGame.create(setup(2), seed=2)
     assert all(c.fuel == 2 and c.lever == "green" for c in g.cars)
+
+
+def test_vor_der_ersten_runde_step2_each_seat_places_its_own_parts() -> None:
+    """Setup step 2: each player places their parts so every range has a working gear; a seat's own board
+    wins over the game's ``boards`` option, which wins over the default (decision 25)."""
+    seats = [{"name": "Ann", "board": "1:M 3:M 2:BE 5:BE"}, {"name": "Bob"}, {"name": "Cy", "board": ""}]
+    g = RallyGame.create({"seats": seats, "options": {"boards": ["", "1:M 2:M 4:BE 6:BE"]}}, 1)
+    assert [B.board_text(c.gears) for c in g.cars] == ["1:M 2:BE 3:M 5:BE", "1:M 2:M 4:BE 6:BE", B.DEFAULT_BOARD]
+    for bad, words in (("1:M 2:M 3:BE 5:B 6:E", "the red range needs a working gear"),
+                       ("1:MBE 3:M 5:B", "a car starts with 2 engine parts on its board, not 1"),
+                       ("7:M", "is not a gear")):
+        seats[0]["board"] = bad
+        with pytest.raises(SetupError, match=re.escape(words)) as info:
+            RallyGame.create({"seats": seats}, 1)
+        assert str(info.value).startswith("Seat 1's board: ")
 
 
 def test_vor_der_ersten_runde_step5_grid_by_roll_ties_roll_again() -> None:

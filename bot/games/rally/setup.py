@@ -1,8 +1,7 @@
 """Schrottplatz Rally's setup: what ``/game new`` offers (track, laps, direction, one starting board for
-every car), with autocomplete, and how each value is checked on the server whatever the client sent.
-
-The rules give cars their colours in seat order and have no other choice per seat, so ``/game join``
-offers nothing for this game.
+every car) and what ``/game join`` offers (the player's own starting board: setup step 2 has each player
+place their car's parts), with autocomplete, and how each value is checked on the server whatever the
+client sent. Cars take their colours in seat order.
 """
 
 from __future__ import annotations
@@ -63,11 +62,29 @@ def board_choices(ask: Ask) -> list[tuple[str, str]]:
     return fuzzy(pairs, ask.current)
 
 
+def checked_board(value: Any, name: str = "board") -> str:
+    """A starting board as typed, checked (setup step 2: 2 mechanics, 2 body and 2 engine parts, a working
+    gear in every range; S2, S7) and written the standard way; raises :class:`SetupError` saying why not."""
+    text = " ".join(str(value).split())
+    try:
+        gears = B.parse_board(text)
+    except ValueError as exc:
+        raise SetupError(f"`{name}`: {exc}") from None
+    why = B.check_start_board(gears)
+    if why:
+        raise SetupError(f"`{name}`: {why} (setup step 2)")
+    return B.board_text(gears)
+
+
 NEW_OPTIONS = (
     Option("track", "Track or board (games that have several)", complete=track_choices),
     Option("laps", "Laps of the race (1 to 5)", "integer", low=LAPS[0], high=LAPS[1]),
     Option("direction", "Driving direction: clockwise or anticlockwise", limit=30, complete=direction_choices),
     Option("board", "Every car's starting board, like `1:M 2:M 3:BE 5:BE`", limit=40, complete=board_choices),
+)
+JOIN_OPTIONS = (
+    Option("board", "Your car's starting board, like `1:M 3:M 2:BE 5:BE` (default: the game's)", limit=40,
+           complete=board_choices),
 )
 
 
@@ -93,17 +110,15 @@ def setup_options(raw: Mapping[str, Any]) -> dict[str, Any]:
             raise SetupError(f"`direction` is clockwise or anticlockwise, not {str(raw['direction'])[:30]!r}")
         opts["direction"] = DIRECTIONS[given]
     if raw.get("board") is not None:
-        text = " ".join(str(raw["board"]).split())
-        try:
-            gears = B.parse_board(text)
-        except ValueError as exc:
-            raise SetupError(f"`board`: {exc}") from None
-        why = B.check_start_board(gears)
-        if why:
-            raise SetupError(f"`board`: {why} (setup step 2)")
-        opts["boards"] = B.board_text(gears)
+        opts["boards"] = checked_board(raw["board"])
     return opts
 
 
-__all__ = ["LAPS", "NEW_OPTIONS", "board_choices", "direction_choices", "setup_options", "starting_boards",
-           "track_choices"]
+def seat_options(raw: Mapping[str, Any]) -> dict[str, Any]:
+    """A seat's options from ``/game join``: its own starting board, if given (else the game's board, or the
+    default, applies)."""
+    return {"board": checked_board(raw["board"])} if raw.get("board") is not None else {}
+
+
+__all__ = ["JOIN_OPTIONS", "LAPS", "NEW_OPTIONS", "board_choices", "checked_board", "direction_choices",
+           "seat_options", "setup_options", "starting_boards", "track_choices"]

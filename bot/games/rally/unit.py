@@ -44,6 +44,7 @@ def _game(game: Game) -> RallyGame:
 class RallyUnit(GameUnit):
     rules = RallyGame
     new_options = setup.NEW_OPTIONS
+    join_options = setup.JOIN_OPTIONS
     commands = RALLY_COMMANDS
     drivers: ClassVar[Mapping[str, DriverFactory]] = {"smart": SmartDriver}
     lookup = LookupSource("rules.rally")  # rules/rally/data/lookup.toml, in English and German
@@ -55,6 +56,12 @@ class RallyUnit(GameUnit):
     def setup_options(self, raw: Mapping[str, Any]) -> tuple[dict[str, Any], list[str]]:
         _, notes = self._checked(raw, self.new_options)
         return setup.setup_options(raw), notes
+
+    def seat_options(self, raw: Mapping[str, Any], options: Mapping[str, Any], taken: Sequence[Mapping[str, Any]]
+                     ) -> tuple[dict[str, Any], list[str]]:
+        """``/game join``: the player's own starting board (setup step 2), checked."""
+        _, notes = self._checked(raw, self.join_options)
+        return setup.seat_options(raw), notes
 
     # Pictures ----------------------------------------------------------------------------------
 
