@@ -219,13 +219,23 @@ def frame_cells(track: Track | str, must: Iterable[Hex], want: Iterable[Hex] = (
     return track_frame(t)
 
 
+_LABELS: dict[str, Hex | None] = {}
+
+
 def _label(text: Any) -> Hex | None:
+    """The cell a label names (None for anything else), remembered: a frame reads a few dozen labels."""
     if not isinstance(text, str):
         return None
+    if text in _LABELS:
+        return _LABELS[text]
     try:
-        return parse_label(text)
+        cell: Hex | None = parse_label(text)
     except (ValueError, KeyError):
-        return None
+        cell = None
+    if len(_LABELS) > 4096:
+        _LABELS.clear()
+    _LABELS[text] = cell
+    return cell
 
 
 def _cells(labels: Iterable[Any]) -> set[Hex]:
@@ -327,7 +337,7 @@ def _visible(base: BoardBase, box: tuple[int, int, int, int]) -> frozenset[str]:
     hit = _VISIBLE.get(key)
     if hit is None:
         geo = base.geometry
-        pad = 2.2 * geo.cell_size
+        pad = 1.6 * geo.cell_size  # a kart sprite reaches 0.7 of a cell past its centre, a mark 1.2
         x0, y0, x1, y1 = box[0] - pad, box[1] - pad, box[2] + pad, box[3] + pad
         hit = frozenset(c.label for c in geo.cells() if x0 <= geo.centre(c)[0] <= x1 and y0 <= geo.centre(c)[1] <= y1)
         if len(_VISIBLE) > 4096:
