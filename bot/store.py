@@ -291,6 +291,48 @@ class Store(ABC):
         if replayed.to_dict() != rec.state:
             raise InconsistentSnapshot(f"game {game_id}: snapshot differs from a replay of its {n} actions")
 
+    # Timed events and settings --------------------------------------------------------------------
+
+    @abstractmethod
+    async def unmarked_turns(self, limit: int = 100) -> list[GameRecord]:
+        """Running games whose turn the timing has not seen yet (no mark, or a mark at another version)."""
+
+    @abstractmethod
+    async def turn_mark(self, game_id: int) -> TurnMark | None:
+        """Where the timing last saw the game's turn."""
+
+    @abstractmethod
+    async def mark_turn(self, game_id: int, *, version: int, seat: int | None, started_at: float,
+                        timers: Sequence[NewTimer]) -> None:
+        """In one transaction: the game's turn is seen at ``version``; its pending timers are replaced by
+        ``timers``."""
+
+    @abstractmethod
+    async def claim_timers(self, owner: str, *, now: float, lease: float, limit: int = 50,
+                           takeover: bool = False) -> list[Timer]:
+        """Pending timers due by ``now`` that nobody holds (``takeover``: also held by another owner), held by
+        ``owner`` for ``lease`` seconds."""
+
+    @abstractmethod
+    async def finish_timer(self, timer_id: int, *, then: NewTimer | None = None) -> bool:
+        """Mark a timer fired (False if it already was) and schedule ``then`` in the same transaction."""
+
+    @abstractmethod
+    async def timers(self, *, game_id: int | None = None, pending: bool = False) -> list[Timer]:
+        """Timers (of one game; only pending ones), in order."""
+
+    @abstractmethod
+    async def get_settings(self, scope: str, owner: int, target: int = 0) -> dict[str, Any]:
+        """The settings of ``scope`` (game, server, user) for ``owner`` (and ``target``); {} when none."""
+
+    @abstractmethod
+    async def put_settings(self, scope: str, owner: int, target: int, data: dict[str, Any]) -> None:
+        """Replace the settings of ``scope`` for ``owner`` and ``target``."""
+
+    @abstractmethod
+    async def all_settings(self, scope: str) -> list[tuple[int, int, dict[str, Any]]]:
+        """Every (owner, target, settings) of ``scope``."""
+
 
 # SQLite ----------------------------------------------------------------------------------------
 
@@ -346,6 +388,39 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX deliveries_due ON deliveries (due_at, id) WHERE delivered_at IS NULL;
     CREATE INDEX deliveries_by_game ON deliveries (game_id, id);
+    """,
+    # Timed events (turn notices, reminders, deadlines), the turn each running game was last seen at, and
+    # settings of games, servers and users.
+    """
+    CREATE TABLE timers (
+        id             INTEGER PRIMARY KEY AUTOINCREMENT,
+        game_id        INTEGER NOT NULL REFERENCES games (id),
+        kind           TEXT NOT NULL,
+        seat           INTEGER,
+        version        INTEGER NOT NULL,
+        due_at         REAL NOT NULL,
+        data           TEXT NOT NULL DEFAULT '{}',
+        claimed_by     TEXT,
+        claimed_until  REAL,
+        fired_at       REAL,
+        created_at     REAL NOT NULL
+    );
+    CREATE INDEX timers_due ON timers (due_at, id) WHERE fired_at IS NULL;
+    CREATE INDEX timers_by_game ON timers (game_id, id);
+    CREATE TABLE turns (
+        game_id     INTEGER PRIMARY KEY REFERENCES games (id),
+        version     INTEGER NOT NULL,
+        seat        INTEGER,
+        started_at  REAL NOT NULL,
+        acted_at    REAL NOT NULL
+    );
+    CREATE TABLE settings (
+        scope   TEXT NOT NULL,
+        owner   INTEGER NOT NULL,
+        target  INTEGER NOT NULL DEFAULT 0,
+        data    TEXT NOT NULL,
+        PRIMARY KEY (scope, owner, target)
+    );
     """,
 ]
 
@@ -705,3 +780,171 @@ class SqliteStore(Store):
         ) as cur:
             rows = await cur.fetchall()
         return [ActionRecord(*r) for r in rows]
+
+    # Timed events and settings --------------------------------------------------------------------
+
+    async def unmarked_turns(self, limit: int = 100) -> list[GameRecord]:
+        cols = ", ".join(f"g.{c.strip()}" for c in _GAME_COLUMNS.split(","))
+        async with self._lock, self.db.execute(
+            f"SELECT {cols} FROM games g LEFT JOIN turns t ON t.game_id = g.id WHERE g.status = 'active' "
+            f"AND (t.version IS NULL OR t.version != g.version) ORDER BY g.id LIMIT ?", (limit,)
+        ) as cur:
+            rows = await cur.fetchall()
+        return [_record(r) for r in rows]
+
+    async def turn_mark(self, game_id: int) -> TurnMark | None:
+        async with self._lock, self.db.execute(
+            "SELECT game_id, version, seat, started_at, acted_at FROM turns WHERE game_id = ?", (game_id,)
+        ) as cur:
+            row = await cur.fetchone()
+        return None if row is None else TurnMark(*row)
+
+    async def mark_turn(self, game_id: int, *, version: int, seat: int | None, started_at: float,
+                        timers: Sequence[NewTimer]) -> None:
+        now = self._clock()
+        async with self._lock:
+            await self._transaction()
+            try:
+                await self.db.execute(
+                    "INSERT INTO turns (game_id, version, seat, started_at, acted_at) VALUES (?, ?, ?, ?, ?) "
+                    "ON CONFLICT (game_id) DO UPDATE SET version = excluded.version, seat = excluded.seat, "
+                    "started_at = excluded.started_at, acted_at = excluded.acted_at",
+                    (game_id, version, seat, started_at, now))
+                await self.db.execute("DELETE FROM timers WHERE game_id = ? AND fired_at IS NULL", (game_id,))
+                for t in timers:
+                    await self._insert_timer(game_id, t, version, now)
+                await self.db.execute("COMMIT")
+            except BaseException:
+                if self.db.in_transaction:
+                    await self.db.execute("ROLLBACK")
+                raise
+
+    async def _insert_timer(self, game_id: int, t: NewTimer, version: int, now: float) -> None:
+        await self.db.execute(
+            "INSERT INTO timers (game_id, kind, seat, version, due_at, data, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (game_id, t.kind, t.seat, version, t.due_at, _dumps(t.data), now))
+
+    async def claim_timers(self, owner: str, *, now: float, lease: float, limit: int = 50,
+                           takeover: bool = False) -> list[Timer]:
+        free = "(claimed_until IS NULL OR claimed_until < ?" + (" OR claimed_by IS NOT ?)" if takeover else ")")
+        params: list[Any] = [now, now] + ([owner] if takeover else [])
+        async with self._lock:
+            await self._transaction()
+            try:
+                async with self.db.execute(
+                    f"SELECT {_TIMER_COLUMNS} FROM timers WHERE fired_at IS NULL AND due_at <= ? AND {free} "
+                    f"ORDER BY due_at, id LIMIT ?", (*params, limit)
+                ) as cur:
+                    rows = await cur.fetchall()
+                for r in rows:
+                    await self.db.execute("UPDATE timers SET claimed_by = ?, claimed_until = ? WHERE id = ?",
+                                          (owner, now + lease, r[0]))
+                await self.db.execute("COMMIT")
+            except BaseException:
+                if self.db.in_transaction:
+                    await self.db.execute("ROLLBACK")
+                raise
+        return [replace(_timer(r), claimed_by=owner, claimed_until=now + lease) for r in rows]
+
+    async def finish_timer(self, timer_id: int, *, then: NewTimer | None = None) -> bool:
+        now = self._clock()
+        async with self._lock:
+            await self._transaction()
+            try:
+                cur = await self.db.execute("UPDATE timers SET fired_at = ?, claimed_until = NULL "
+                                            "WHERE id = ? AND fired_at IS NULL", (now, timer_id))
+                done = cur.rowcount == 1
+                if done and then is not None:
+                    async with self.db.execute("SELECT game_id, version FROM timers WHERE id = ?",
+                                               (timer_id,)) as c:
+                        row = await c.fetchone()
+                    assert row is not None
+                    await self._insert_timer(row[0], then, row[1], now)
+                await self.db.execute("COMMIT")
+            except BaseException:
+                if self.db.in_transaction:
+                    await self.db.execute("ROLLBACK")
+                raise
+        return done
+
+    async def timers(self, *, game_id: int | None = None, pending: bool = False) -> list[Timer]:
+        where, params = [], []
+        if game_id is not None:
+            where.append("game_id = ?")
+            params.append(game_id)
+        if pending:
+            where.append("fired_at IS NULL")
+        sql = f"SELECT {_TIMER_COLUMNS} FROM timers" + (f" WHERE {' AND '.join(where)}" if where else "")
+        async with self._lock, self.db.execute(sql + " ORDER BY id", params) as cur:
+            rows = await cur.fetchall()
+        return [_timer(r) for r in rows]
+
+    async def get_settings(self, scope: str, owner: int, target: int = 0) -> dict[str, Any]:
+        async with self._lock, self.db.execute(
+            "SELECT data FROM settings WHERE scope = ? AND owner = ? AND target = ?", (scope, owner, target)
+        ) as cur:
+            row = await cur.fetchone()
+        return {} if row is None else dict(json.loads(row[0]))
+
+    async def put_settings(self, scope: str, owner: int, target: int, data: dict[str, Any]) -> None:
+        async with self._lock:
+            await self.db.execute(
+                "INSERT INTO settings (scope, owner, target, data) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT (scope, owner, target) DO UPDATE SET data = excluded.data",
+                (scope, owner, target, _dumps(data)))
+
+    async def all_settings(self, scope: str) -> list[tuple[int, int, dict[str, Any]]]:
+        async with self._lock, self.db.execute(
+            "SELECT owner, target, data FROM settings WHERE scope = ? ORDER BY owner, target", (scope,)
+        ) as cur:
+            rows = await cur.fetchall()
+        return [(r[0], r[1], dict(json.loads(r[2]))) for r in rows]
+
+
+# Timed events ------------------------------------------------------------------------------------
+
+_TIMER_COLUMNS = "id, game_id, kind, seat, version, due_at, data, claimed_by, claimed_until, fired_at, created_at"
+
+
+@dataclass(frozen=True, slots=True)
+class NewTimer:
+    """A timed event to schedule: what (``kind``), for which seat, when, with what extra data."""
+
+    kind: str
+    seat: int | None
+    due_at: float
+    data: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Timer:
+    """A stored timed event of a game at ``version``; ``fired_at`` is set once it has fired (or was dropped)."""
+
+    id: int
+    game_id: int
+    kind: str
+    seat: int | None
+    version: int
+    due_at: float
+    data: dict[str, Any]
+    claimed_by: str | None
+    claimed_until: float | None
+    fired_at: float | None
+    created_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class TurnMark:
+    """The turn a running game was last seen at: the version, the seat to act and since when it acts."""
+
+    game_id: int
+    version: int
+    seat: int | None
+    started_at: float
+    acted_at: float
+
+
+def _timer(row: Sequence[Any]) -> Timer:
+    return Timer(id=row[0], game_id=row[1], kind=row[2], seat=row[3], version=row[4], due_at=row[5],
+                 data=json.loads(row[6]), claimed_by=row[7], claimed_until=row[8], fired_at=row[9],
+                 created_at=row[10])
