@@ -86,6 +86,11 @@ def events_for(events: Sequence[Event], viewer: int | None) -> list[Event]:
     return out
 
 
+def tells_secret(events: Sequence[Event]) -> bool:
+    """Whether some of ``events`` told a seat something the others may not know (a tile drawn)."""
+    return any(e.private or e.secret is not None for e in events)
+
+
 class Game(ABC):
     """Base class of every game's rules object.
 
@@ -152,6 +157,13 @@ class Game(ABC):
     @abstractmethod
     def ply(self) -> int:
         """How many actions have been applied since setup."""
+
+    def undo_barrier(self, before: Self, events: Sequence[Event]) -> str | None:
+        """Why the action that led from ``before`` to this state (telling ``events``) can't be taken back,
+        or None when it can. An action may be taken back only while nothing new became known through it
+        (no die rolled, no tile drawn or turned up, no other random or hidden outcome) and the turn it was
+        played in goes on. By default a game takes nothing back."""
+        return f"{self.title} does not take moves back."
 
     def describe_legal(self, limit: int = 12) -> str:
         """A short list of legal actions for error messages and help."""

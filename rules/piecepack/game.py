@@ -13,7 +13,7 @@ legal action.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any, ClassVar, Self
 
 from rules import contract
@@ -372,6 +372,15 @@ class PiecepackGame(Game):
             assert self._cache is not None
             return list(self._cache[3])
         return []
+
+    def undo_barrier(self, before: Self, events: Sequence[Event]) -> str | None:
+        """The die is the only chance in the game and a move ends the turn, so nothing comes back once the
+        die is rolled; what is left of a turn can't be taken back either."""
+        if self.dice.to_dict() != before.dice.to_dict():
+            return "a roll can't be taken back: the die is known"
+        if self.turn != before.turn or self.to_act != before.to_act:
+            return "that turn is over"
+        return None
 
     def describe_legal(self, limit: int = 12) -> str:
         if self.phase == MOVE:

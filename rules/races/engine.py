@@ -15,10 +15,11 @@ roll and how far a bump pushes.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Sequence
 from typing import Any, Self
 
 from rules.contract import Action as ContractAction
-from rules.contract import Event, Game, IllegalAction, NotationError, SetupError, events_for
+from rules.contract import Event, Game, IllegalAction, NotationError, SetupError, events_for, tells_secret
 from rules.dice import Dice
 from rules.hexgrid import Facing, Hex
 from rules.races import actions as act
@@ -406,6 +407,22 @@ class Races(Game):
 
     # ------------------------------------------------------------------------------------------------
     # Applying actions
+
+    def undo_barrier(self, before: Self, events: Sequence[Event]) -> str | None:
+        """Only what the turn's own player did without learning anything new comes back: not a roll (nor a
+        trap or weapon die), not a tile picked up, shown or turned up, nor anything once the dice passed."""
+        if self.dice.to_dict() != before.dice.to_dict():
+            return "a roll can't be taken back: the dice are known"
+        if tells_secret(events):
+            return "a tile was picked up: what it is is known now"
+        if any(e.kind == "show" for e in events) or self._face_down() != before._face_down():
+            return "a tile was turned up: everyone has seen it"
+        if self.to_act != before.to_act or self.turn.number != before.turn.number:
+            return "that turn is over"
+        return None
+
+    def _face_down(self) -> int:
+        return sum(1 for t in self.board.values() if t.face_down)
 
     def parse_action(self, text: str) -> act.Action:
         return act.parse(text, self.track.columns, self.track.rows)

@@ -11,7 +11,7 @@ inside the ``roll`` action, so the player to act always has a legal action and t
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Self
 
@@ -676,6 +676,15 @@ class RallyGame(Game):
             if act.items not in options:
                 raise Refusal("bad_placement", spot=cell, placed=" ".join(f"{k}{g}" for k, g in act.items) or "-",
                               examples=", ".join(str(Park(cell, o)) for o in options[:3]))
+
+    def undo_barrier(self, before: Self, events: Sequence[Event]) -> str | None:
+        """A roll (the order roll of a new round included) shows a die, and a turn once over stays over;
+        a move the dice did not touch comes back."""
+        if self.dice.to_dict() != before.dice.to_dict():
+            return "a roll can't be taken back: the die is known"
+        if (self.round, self.turn_index) != (before.round, before.turn_index) or self.to_act != before.to_act:
+            return "that turn is over"
+        return None
 
     def describe_legal(self, limit: int = 12) -> str:
         if self.phase == MOVE:
