@@ -2,11 +2,14 @@
 
 ``rally_drivers`` plays 200 two-player races, smart against random, the smart driver's seat alternating,
 100 on each built-in track, and prints the smart driver's win rate, the average rounds per race and the
-time per decision. ``rally_engine`` plays random races and prints the time per applied action.
+time per decision. ``rally_smart_table`` plays 3-lap races of four smart cars and prints how often a car
+mis-shifts (S4: the mean and the worst per car), the fewest laps any car completed and the rounds per race.
+``rally_engine`` plays random races and prints the time per applied action.
 """
 
 from __future__ import annotations
 
+import collections
 import statistics
 import time
 
@@ -63,3 +66,31 @@ def rally_engine(races: int = 20) -> Figures:
             spent += time.perf_counter() - start
             applied += 1
     return {"rally_apply_us": round(1e6 * spent / applied, 1), "rally_actions_per_race": applied // races}
+
+
+@benchmark("rally_smart_table")
+def rally_smart_table(races: int = 20) -> Figures:
+    misshifts: list[int] = []
+    laps: list[int] = []
+    rounds: list[int] = []
+    for seed in range(races):
+        g = RallyGame.create({"seats": [{"name": f"P{i}"} for i in range(4)],
+                              "options": {"track": "AB"[seed % 2]}}, seed)
+        drivers = [SmartDriver(seed * 16 + i) for i in range(4)]
+        count: collections.Counter[int] = collections.Counter()
+        while not g.is_over:
+            seat = g.to_act
+            assert seat is not None
+            for event in g.apply(drivers[seat].choose(g, seat)):
+                if event.kind == "misshift":
+                    count[event.seat or 0] += 1
+        misshifts += [count[s] for s in range(4)]
+        laps += [g.laps_done(s) for s in range(4)]
+        rounds.append(g.round)
+    return {
+        "rally_table_races": races,
+        "rally_table_misshifts_mean": round(statistics.mean(misshifts), 2),
+        "rally_table_misshifts_max": max(misshifts),
+        "rally_table_fewest_laps": min(laps),
+        "rally_table_rounds_mean": round(statistics.mean(rounds), 1),
+    }

@@ -127,13 +127,14 @@ def test_a_car_due_for_repairs_has_a_repair_button() -> None:
 
 def test_move_buttons_are_the_best_destinations_and_the_parking_spots() -> None:
     """After the roll: the best few cells and the car-park spots within reach (rule text "Parken": a car may
-    brake to park), each a legal action, best first."""
+    brake to park), each a legal action, best first (gear 4 is broken, so lining up on the right lane for
+    the workshop M10 comes first)."""
     game = pos(players=["Ann", "Bob", "Cy"], to_act="Ann", phase="move", points=3,
                cars={"Ann": {"at": "5a", "lever": "yellow", "restart": False}, "Bob": {"at": "9b"},
                      "Cy": {"at": "12c"}})
     buttons = GAME.buttons(game, 0)
-    assert [b.action for b in buttons] == ["move 8a", "move 7b", "move 6a", "move 6c", "park F7.1", "park F7.2"]
-    assert buttons[0].label == "→ 8a" and buttons[-1].label == "Park F7.2"
+    assert [b.action for b in buttons] == ["move 6c", "move 7b", "move 8a", "move 6a", "park F7.1", "park F7.2"]
+    assert buttons[0].label == "→ 6c" and buttons[-1].label == "Park F7.2"
     assert {b.action for b in buttons} == legal(game)
 
 
