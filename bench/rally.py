@@ -4,19 +4,25 @@
 100 on each built-in track, and prints the smart driver's win rate, the average rounds per race and the
 time per decision. ``rally_smart_table`` plays 3-lap races of four smart cars and prints how often a car
 mis-shifts (S4: the mean and the worst per car), the fewest laps any car completed and the rounds per race.
-``rally_engine`` plays random races and prints the time per applied action.
+``rally_engine`` plays random races and prints the time per applied action. ``rally_soak`` plays checked
+races, smart against random (:func:`bot.drivers.match.play_match` with the rally's invariants,
+``rules.rally.invariants``, after every action and a probe that must be refused), and prints the failures
+with their seeds (none expected) and the time per checked action.
 """
 
 from __future__ import annotations
 
 import collections
+import random
 import statistics
 import time
 
 from bench.registry import Figures, benchmark
 from bot.drivers.base import Driver, RandomDriver
+from bot.drivers.match import play_match
 from bot.drivers.rally import SmartDriver
 from rules.rally import RallyGame
+from rules.rally.invariants import problems
 
 RACES = 200
 
@@ -94,3 +100,31 @@ def rally_smart_table(races: int = 20) -> Figures:
         "rally_table_fewest_laps": min(laps),
         "rally_table_rounds_mean": round(statistics.mean(rounds), 1),
     }
+
+
+PROBES = ("roll red boost", "move 99a", "park pit.9 m1", "repair", "move stop", "park F7.1 e9", "roll yellow")
+
+
+def probe(rng: random.Random, game: object) -> str:
+    """An action that is usually illegal here: the game must refuse it and change nothing."""
+    return rng.choice(PROBES)
+
+
+@benchmark("rally_soak")
+def rally_soak(races: int = 10) -> Figures:
+    failures: list[str] = []
+    actions, spent = 0, 0.0
+    for seed in range(races):
+        n = 2 + seed % 5
+        setup = {"seats": [{"name": f"P{i}"} for i in range(n)],
+                 "options": {"track": "AB"[seed % 2], "laps": 1 + seed % 2,
+                             "direction": ("clockwise", "anticlockwise")[seed // 2 % 2]}}
+        start = time.perf_counter()
+        result = play_match("rally", setup, seed, (["smart", "random"] * 3)[:n], problems=problems, probe=probe)
+        spent += time.perf_counter() - start
+        actions += len(result.actions)
+        failures += [f"seed {seed}: {f}" for f in result.failures]
+    for failure in failures:
+        print(failure)
+    return {"rally_soak_races": races, "rally_soak_failures": len(failures),
+            "rally_soak_checked_action_ms": round(1000 * spent / max(1, actions), 2)}

@@ -82,7 +82,7 @@ def turn_problems(game: RallyGame) -> list[str]:
     elif not game.is_over and not 0 <= game.turn_index < game.n:
         out.append(f"the turn index {game.turn_index} is outside the order")
     if game.is_over and (game.winner is None or game.laps_done(game.winner) < game.laps):
-        out.append(f"the race is over but {game.winner!r} has not completed {game.laps} laps (S8)")
+        out.append(f"the race is over but {game.winner!r} has not completed the race's laps ({game.laps}, S8)")
     if not game.is_over and any(game.laps_done(s) >= game.laps for s in range(game.n)):
         out.append("a car has completed every lap but the race goes on (S8)")
     return out

@@ -229,7 +229,7 @@ class _Reader:
         if not isinstance(points, int) or not _whole(points, 1, 6):
             raise SetupError("A position in the `move` phase needs `points`: the cells the gear moves, 1 to 6.")
         if B.range_of(points) != car.lever:
-            raise SetupError(f"{points} points come from gear {points}, a {B.range_of(points)} gear, but the "
+            raise SetupError(f"`points` {points} come from gear {points}, a {B.range_of(points)} gear, but the "
                              f"lever stands on {car.lever}.")
         if not B.works(car.gears[points - 1]):
             raise SetupError(f"gear {points} does not work, so it cannot have moved the car (S4).")

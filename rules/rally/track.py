@@ -410,7 +410,8 @@ class _Loader:
         for players in range(MIN_PLAYERS, MAX_PLAYERS + 1):
             open_spots = sum(1 for a in track.areas for s in a.spots if s <= players)
             if open_spots < players:
-                self.problem(None, 0, f"with {players} players only {open_spots} car-park spots are open: a car "
+                spots = "car-park spot is" if open_spots == 1 else "car-park spots are"
+                self.problem(None, 0, f"with {players} players only {open_spots} {spots} open: a car "
                              "that is not roadworthy must always find one (S6)")
 
 
