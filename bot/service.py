@@ -207,6 +207,8 @@ class Service:
         #: who holds the delivery records this process writes
         self.owner = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
         self.delivery_lease = DELIVERY_LEASE
+        #: whether a board may ping the player to act (their notice mode and quiet hours); None: always
+        self.ping_filter: Callable[[GameRecord, int], bool] | None = None
 
     async def close(self) -> None:
         """Stop the picture workers (the store is closed by its owner)."""
@@ -538,9 +540,10 @@ class Service:
     # Play --------------------------------------------------------------------------------------
 
     async def act(self, channel_id: int, user_id: int, action_text: str, expected_version: int | None = None,
-                  *, game_id: int | None = None) -> Reply:
+                  *, game_id: int | None = None, autopilot: bool = False) -> Reply:
         """Play ``action_text`` for ``user_id`` in the channel's game. ``expected_version`` and ``game_id``
-        come from buttons: a press from an older move is refused as stale."""
+        come from buttons: a press from an older move is refused as stale. ``autopilot``: the computer plays
+        for an absent player; the board and the log say so."""
         async with self.lock(channel_id):
             rec = await self.store.channel_game(channel_id)
             if game_id is not None and (rec is None or rec.id != game_id):
@@ -594,6 +597,8 @@ class Service:
                 return refuse("Something went wrong applying that move; nothing changed. Try `/game status`.")
             public = [e for e in (ev.for_viewer(None) for ev in events) if e is not None]
             narration = front.narrate(public)
+            if autopilot:
+                narration = f"**Autopilot** for {rec.seats[seat].name}: {narration or f'`{action}`'}"
             status = FINISHED if game.is_over else ACTIVE
             out = self._outgoing([narration or f"**{rec.seats[seat].name}** played `{action}`."], actor=seat)
             try:
@@ -638,6 +643,8 @@ class Service:
             text += "\n" + after.describe
         elif mention is not None:
             text += f"\n<@{mention}>, your turn."
+        if mention is not None and self.ping_filter is not None and not self.ping_filter(rec, mention):
+            mention = None  # named on the board, but not pinged (direct messages, no notices, quiet hours)
         return text, mention
 
     async def _ended_here(self, game_id: int, channel_id: int) -> bool:

@@ -26,9 +26,11 @@ from bot.discord.replies import (
     schedule_computers,
 )
 from bot.discord.rules_command import rules_command
+from bot.discord.timing_commands import DiscordMessenger
 from bot.games import units
 from bot.service import FOREIGN_BUTTON, Service, clip_input
 from bot.store import SqliteStore, Store
+from bot.timers import Ticker
 
 log = logging.getLogger(__name__)
 
@@ -90,6 +92,8 @@ class JunkyardBot(commands.Bot):
                              on_computers=lambda channel: schedule_computers(self, channel))
         #: the background computer moves of each channel, owned here and cancelled on close
         self.computer_tasks: dict[int, asyncio.Task[None]] = {}
+        #: turn notices, reminders, deadlines and the autopilot, from timers in the store
+        self.timers = Ticker(self.service, DiscordMessenger(self))
         self._background: list[asyncio.Task[Any]] = []
         self.add_app_commands()
 
@@ -102,6 +106,7 @@ class JunkyardBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         await self.store.open()
+        await self.timers.open()
         self.add_dynamic_items(ActionButton)
         self.service.pictures.start()  # the picture processes start while the gateway connects
 
@@ -130,6 +135,7 @@ class JunkyardBot(commands.Bot):
         loop = asyncio.get_running_loop()
         self._background.append(loop.create_task(self.outbox.run(), name="junkyard-outbox"))
         self._background.append(loop.create_task(self.resume_computers(), name="junkyard-resume"))
+        self._background.append(loop.create_task(self.timers.run(), name="junkyard-timers"))
 
     async def resume_computers(self) -> None:
         """Games left waiting for a computer player (the bot stopped mid-sequence) play on, a few at a time

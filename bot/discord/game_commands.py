@@ -12,6 +12,7 @@ from discord import app_commands
 from bot.discord import options as opt
 from bot.discord.command_group import as_choices, check_values, make_command, service_of
 from bot.discord.replies import send_reply
+from bot.discord.timing_commands import add_timing_commands
 from bot.games import GameUnit, Option, join_options, new_options, resolve, unit_for, units
 from bot.service import Reply, may_act, refuse
 
@@ -123,6 +124,7 @@ class GameGroup(app_commands.Group, name="game", description="Start, join and ma
                                       self._new, self._new_source))
         self.add_command(make_command("join", "Take a seat in this channel's game (again: change your options)",
                                       self.join_options, self._join, _join_source))
+        add_timing_commands(self)
 
     @staticmethod
     async def _new_source(interaction: discord.Interaction, option: Option, current: str

@@ -1,0 +1,97 @@
+"""When and how a player hears that it is their turn: modes, quiet hours, jump links and the texts.
+
+A turn notice goes out when the turn passes to a person: a mention on the board in the channel (the
+default), a direct message with a link to the board, or nothing. Reminders follow the same mode. During a
+player's quiet hours nothing pings them: what falls due then waits for the end of the quiet hours.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from bot.settings import CHANNEL, Prefs, Quiet
+
+_TIME = re.compile(r"^\s*([01]?\d|2[0-3])(?::([0-5]\d))?\s*$")
+
+
+class BadQuietHours(ValueError):
+    """Quiet hours that can't be read; the message says what is expected."""
+
+
+def parse_time(text: str) -> int:
+    """Minutes after midnight from ``HH:MM`` (or ``HH``)."""
+    m = _TIME.match(text or "")
+    if m is None:
+        raise BadQuietHours(f"`{text}` is not a time of day: write it as HH:MM, e.g. 22:30.")
+    return int(m.group(1)) * 60 + int(m.group(2) or 0)
+
+
+def zone(name: str) -> ZoneInfo:
+    try:
+        return ZoneInfo(name.strip())
+    except (ZoneInfoNotFoundError, ValueError):
+        raise BadQuietHours(f"`{name}` is not a time zone: use a name such as Europe/Berlin, "
+                            f"America/New_York or UTC.") from None
+
+
+def quiet_hours(start: str, end: str, tz: str) -> Quiet:
+    """Checked quiet hours; raises :class:`BadQuietHours`."""
+    q = Quiet(parse_time(start), parse_time(end), tz.strip())
+    zone(q.tz)
+    if q.start == q.end:
+        raise BadQuietHours("Quiet hours need different start and end times.")
+    return q
+
+
+def quiet_end(quiet: Quiet | None, now: float) -> float | None:
+    """When the quiet hours that hold at ``now`` end (a timestamp), or None if ``now`` is not quiet."""
+    if quiet is None:
+        return None
+    tz = zone(quiet.tz)
+    local = dt.datetime.fromtimestamp(now, tz)
+    minute = local.hour * 60 + local.minute
+    if quiet.start < quiet.end:
+        inside = quiet.start <= minute < quiet.end
+    else:  # over midnight
+        inside = minute >= quiet.start or minute < quiet.end
+    if not inside:
+        return None
+    end = local.replace(hour=quiet.end // 60, minute=quiet.end % 60, second=0, microsecond=0)
+    if end <= local:
+        end = (local + dt.timedelta(days=1)).replace(hour=quiet.end // 60, minute=quiet.end % 60, second=0,
+                                                     microsecond=0)
+    # a wall-clock time is turned into an instant in the zone itself (daylight saving changes included)
+    return dt.datetime(end.year, end.month, end.day, end.hour, end.minute, tzinfo=tz).timestamp()
+
+
+def pings_in_channel(prefs: Prefs, now: float) -> bool:
+    """Whether the board may mention the player with a ping now."""
+    return prefs.mode == CHANNEL and quiet_end(prefs.quiet, now) is None
+
+
+def jump_link(guild_id: int | None, channel_id: int, message_id: int) -> str:
+    """A link that opens the message in Discord."""
+    return f"https://discord.com/channels/{guild_id if guild_id is not None else '@me'}/{channel_id}/{message_id}"
+
+
+def hours(seconds: float) -> str:
+    """A waiting time in words: minutes, hours or days."""
+    if seconds < 3600:
+        return f"{max(1, round(seconds / 60))} min"
+    if seconds < 48 * 3600:
+        return f"{round(seconds / 3600)} h"
+    return f"{round(seconds / 86400)} days"
+
+
+def notice_text(title: str, channel_id: int, link: str | None) -> str:
+    return f"It's your turn in **{title}** in <#{channel_id}>." + (f" The board: {link}" if link else "")
+
+
+def reminder_text(user_id: int, title: str, waited: float, number: int, link: str | None, *, dm: bool) -> str:
+    """Reminder ``number`` (1–3) of a turn that has waited ``waited`` seconds."""
+    last = " (last reminder this turn)" if number >= 3 else ""
+    who = "" if dm else f"<@{user_id}>, "
+    text = f"{who}a reminder: your turn in **{title}** has waited {hours(waited)}{last}."
+    return text + (f" The board: {link}" if link else "")

@@ -1,0 +1,158 @@
+"""Settings of games, servers and players, for the timing of long races.
+
+A game's settings are the defaults below, overridden by its server's defaults (set by members who may
+manage channels), overridden by the game's own (set by its host). A player's preferences (how turn notices
+reach them, quiet hours, being away) are kept per user, for all their games or for one game; they are few
+and read on every board, so they are cached in memory and written through.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from bot.store import GameRecord, Store
+
+#: hours without acting before the player to act is reminded (0: never)
+DEFAULT_REMINDER = 12
+#: hours a player has for a turn (0: no limit)
+DEFAULT_TURN_LIMIT = 0
+#: what happens when the limit passes: the computer plays the turn, or the host is asked to kick
+AUTOPILOT, ASK_HOST = "autopilot", "ask-host"
+TIMEOUTS = (AUTOPILOT, ASK_HOST)
+#: missed turns before the host is asked to kick
+DEFAULT_KICK_AFTER = 3
+#: how turn notices reach a player
+CHANNEL, DM, OFF = "channel", "dm", "off"
+MODES = (CHANNEL, DM, OFF)
+
+GAME_DEFAULTS: dict[str, Any] = {"reminder": DEFAULT_REMINDER, "turn_limit": DEFAULT_TURN_LIMIT,
+                                 "on_timeout": AUTOPILOT, "kick_after": DEFAULT_KICK_AFTER}
+#: the longest reminder interval and turn limit, in hours (four weeks)
+MAX_HOURS = 24 * 28
+
+
+class BadSetting(ValueError):
+    """A setting's value is out of range; the message says what is allowed."""
+
+
+def check_game_settings(values: Mapping[str, Any]) -> dict[str, Any]:
+    """Checked game settings from what was given (None values dropped); raises :class:`BadSetting`."""
+    out: dict[str, Any] = {}
+    for name, value in values.items():
+        if value is None:
+            continue
+        if name in ("reminder", "turn_limit"):
+            if not isinstance(value, int) or not 0 <= value <= MAX_HOURS:
+                raise BadSetting(f"`{name}` is a number of hours from 0 (off) to {MAX_HOURS}.")
+        elif name == "kick_after":
+            if not isinstance(value, int) or not 1 <= value <= 20:
+                raise BadSetting("`kick_after` is a number of missed turns from 1 to 20.")
+        elif name == "on_timeout":
+            if value not in TIMEOUTS:
+                raise BadSetting(f"`on_timeout` is {' or '.join(TIMEOUTS)}.")
+        else:
+            raise BadSetting(f"There is no game setting `{name}`.")
+        out[name] = value
+    return out
+
+
+def describe_game_settings(s: Mapping[str, Any]) -> str:
+    """The settings in words."""
+    remind = f"after {s['reminder']} h without a move (at most 3 a turn)" if s["reminder"] else "off"
+    if s["turn_limit"]:
+        limit = f"{s['turn_limit']} h, then " + (
+            "the computer plays the turn (autopilot)" if s["on_timeout"] == AUTOPILOT
+            else f"the host is asked to kick after {s['kick_after']} missed turns")
+    else:
+        limit = "none"
+    return f"reminders: {remind}; turn limit: {limit}"
+
+
+@dataclass(frozen=True, slots=True)
+class Quiet:
+    """Quiet hours: from ``start`` to ``end`` (minutes after local midnight) in the time zone ``tz``."""
+
+    start: int
+    end: int
+    tz: str
+
+
+@dataclass(frozen=True, slots=True)
+class Prefs:
+    """A player's preferences as they apply to one game."""
+
+    mode: str = CHANNEL
+    quiet: Quiet | None = None
+    away_until: float | None = None
+
+
+class Settings:
+    """Game and server settings from the store; players' preferences cached (:meth:`load` at start-up)."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        #: (user, target game or 0 for all) → preferences as stored
+        self._users: dict[tuple[int, int], dict[str, Any]] = {}
+
+    async def load(self) -> None:
+        self._users = {(owner, target): data for owner, target, data in await self.store.all_settings("user")}
+
+    # Games and servers ---------------------------------------------------------------------------
+
+    async def server(self, guild_id: int | None) -> dict[str, Any]:
+        return await self.store.get_settings("server", guild_id) if guild_id is not None else {}
+
+    async def game(self, rec: GameRecord) -> dict[str, Any]:
+        """The game's settings in force: defaults ← server ← game."""
+        out = dict(GAME_DEFAULTS)
+        out.update(await self.server(rec.guild_id))
+        out.update({k: v for k, v in (await self.store.get_settings("game", rec.id)).items() if k in GAME_DEFAULTS})
+        return out
+
+    async def set_game(self, game_id: int, values: Mapping[str, Any]) -> None:
+        data = await self.store.get_settings("game", game_id)
+        data.update(check_game_settings(values))
+        await self.store.put_settings("game", game_id, 0, data)
+
+    async def set_server(self, guild_id: int, values: Mapping[str, Any]) -> None:
+        data = await self.server(guild_id)
+        data.update(check_game_settings(values))
+        await self.store.put_settings("server", guild_id, 0, data)
+
+    async def missed(self, game_id: int, seat: int) -> int:
+        """One more missed turn for ``seat`` in the game; returns how many it has missed."""
+        data = await self.store.get_settings("game", game_id)
+        missed = dict(data.get("missed", {}))
+        missed[str(seat)] = int(missed.get(str(seat), 0)) + 1
+        data["missed"] = missed
+        await self.store.put_settings("game", game_id, 0, data)
+        return int(missed[str(seat)])
+
+    # Players -------------------------------------------------------------------------------------
+
+    def prefs(self, user_id: int, game_id: int | None = None) -> Prefs:
+        """A player's preferences in a game: the game's own over those for all games."""
+        merged = dict(self._users.get((user_id, 0), {}))
+        if game_id is not None:
+            merged.update(self._users.get((user_id, game_id), {}))
+        q = merged.get("quiet")
+        quiet = Quiet(int(q["start"]), int(q["end"]), str(q["tz"])) if q else None
+        away = merged.get("away")
+        return Prefs(str(merged.get("mode", CHANNEL)), quiet, float(away) if away else None)
+
+    async def set_user(self, user_id: int, target: int, **values: Any) -> None:
+        """Change a player's preferences for one game (``target``) or all (0); a None value removes one."""
+        data = dict(self._users.get((user_id, target), {}))
+        for k, v in values.items():
+            if v is None:
+                data.pop(k, None)
+            else:
+                data[k] = v
+        await self.store.put_settings("user", user_id, target, data)
+        self._users[(user_id, target)] = data
+
+    def away_targets(self, user_id: int) -> list[int]:
+        """The targets (games, or 0 for all) where the user set an away time."""
+        return [t for (u, t), d in self._users.items() if u == user_id and d.get("away")]

@@ -1,0 +1,340 @@
+"""Timed events of long races: turn notices, reminders, deadlines and the autopilot, fired once.
+
+The ticker looks at the store, never at memory, so nothing is lost to a restart:
+
+- **sweep**: a running game whose turn it has not seen yet (the game's version moved since its mark) gets
+  the timers of its new turn, in one transaction with the mark: a direct-message notice, reminders every
+  ``reminder`` hours (at most three a turn), and a deadline after ``turn_limit`` hours (at once when the
+  player is away). A move that leaves the same player to act keeps the turn's deadline and reminder count.
+- **fire**: timers that fell due are claimed (so one process fires each), checked against the game (a
+  timer of an older move, or of a seat a computer took over, is dropped), carried out, then marked fired,
+  with the next reminder scheduled in the same transaction. A message carries a nonce made from its timer,
+  so a message repeated after a crash between sending and marking is posted once.
+
+What falls due during a player's quiet hours waits for their end. Autopilot moves are played through
+:meth:`Service.act` like a player's own (stored with their delivery record, so the board reaches the
+channel however the process fares), chosen by the game's best computer driver, and say so in the log.
+The clock is injectable: tests drive a fake one and call :meth:`Ticker.tick`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from bot import notices
+from bot.service import Reply, Service
+from bot.settings import AUTOPILOT, CHANNEL, DM, OFF, Settings
+from bot.store import ACTIVE, GameNotFound, GameRecord, NewTimer, Timer
+
+log = logging.getLogger(__name__)
+
+NOTICE, REMIND, DEADLINE = "notice", "remind", "deadline"
+#: reminders of one turn
+REMINDERS_PER_TURN = 3
+#: seconds between looks at the store in the running bot
+POLL_SECONDS = 20.0
+#: how long a claimed timer is held before another process may fire it
+LEASE = 120.0
+#: seconds before trying a timer again (the board not posted yet, a failed send)
+RETRY = 15.0
+#: attempts before a notice goes out without its link, or a failing message is given up
+TRIES = 6
+#: actions the autopilot plays in one turn at most
+AUTOPILOT_STEPS = 40
+#: the computer kind the autopilot prefers
+AUTOPILOT_KIND = "smart"
+
+
+class Messenger(Protocol):
+    """How the ticker reaches people (the Discord front end implements it)."""
+
+    async def to_channel(self, channel_id: int, text: str, mention: int | None, nonce: str) -> int | None: ...
+
+    async def to_user(self, user_id: int, text: str, nonce: str) -> int | None: ...
+
+    async def deliver(self, reply: Reply) -> None:
+        """Post a board reply that has a delivery record (an autopilot move), and what follows it."""
+
+
+def nonce_for(timer_id: int) -> str:
+    return f"jt-{timer_id}"
+
+
+class Ticker:
+    """The timing of every running game; ``run`` is the bot's background task."""
+
+    def __init__(self, service: Service, messenger: Messenger, *, clock: Callable[[], float] = time.time,
+                 poll: float = POLL_SECONDS) -> None:
+        self.service = service
+        self.store = service.store
+        self.messenger = messenger
+        self.clock = clock
+        self.poll = poll
+        self.settings = Settings(service.store)
+        self._started = False
+
+    async def open(self) -> None:
+        """Load the players' preferences (the store is open) and let boards follow them."""
+        await self.settings.load()
+        self.service.ping_filter = self.pings_in_channel
+
+    def pings_in_channel(self, rec: GameRecord, user_id: int) -> bool:
+        return notices.pings_in_channel(self.settings.prefs(user_id, rec.id), self.clock())
+
+    async def run(self) -> None:
+        """Tick every ``poll`` seconds until cancelled; the first tick takes over what a previous run held."""
+        takeover = True
+        while True:
+            try:
+                await self.tick(takeover=takeover)
+                takeover = False
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("the timing ticker failed; it looks again in %s s", self.poll)
+            await asyncio.sleep(self.poll)
+
+    async def tick(self, *, takeover: bool = False) -> int:
+        """See new turns, then fire what is due; returns how many timers fired."""
+        await self.sweep()
+        fired = 0
+        while True:
+            batch = await self.store.claim_timers(self.service.owner, now=self.clock(), lease=LEASE,
+                                                  takeover=takeover)
+            if not batch:
+                return fired
+            for t in batch:
+                try:
+                    await self.fire(t)
+                except Exception:
+                    log.exception("timer %s (%s) failed", t.id, t.kind)
+                    await self.store.finish_timer(t.id, then=self._again(t))
+                fired += 1
+            await self.sweep()  # an autopilot move starts a new turn
+
+    # Turns -------------------------------------------------------------------------------------
+
+    async def sweep(self) -> None:
+        while True:
+            recs = await self.store.unmarked_turns()
+            if not recs:
+                return
+            for rec in recs:
+                try:
+                    await self.mark(rec)
+                except Exception:
+                    log.exception("game %s: its turn could not be timed", rec.id)
+                    await self.store.mark_turn(rec.id, version=rec.version, seat=None, started_at=self.clock(),
+                                               timers=[])
+
+    async def mark(self, rec: GameRecord, *, again: bool = False) -> None:
+        """Schedule the timers of the game's current turn (replacing those of the last one). ``again``: the
+        turn was seen already; its timers follow changed settings or preferences."""
+        game = await self.service.load(rec)
+        seat = game.to_act
+        now = self.clock()
+        if seat is None or game.is_over or not 0 <= seat < len(rec.seats) or rec.seats[seat].is_computer:
+            await self.store.mark_turn(rec.id, version=rec.version, seat=seat, started_at=now, timers=[])
+            return
+        mark = await self.store.turn_mark(rec.id)
+        same = mark is not None and mark.seat == seat and (
+            (again and mark.version == rec.version) or (mark.version < rec.version and all(
+                a.seat == seat for a in await self.store.actions(rec.id, since=mark.version))))
+        started = mark.started_at if same and mark is not None else now
+        prefs = self.settings.prefs(rec.seats[seat].user_id, rec.id)
+        setting = await self.settings.game(rec)
+        old = await self.store.timers(game_id=rec.id)
+        pending = {t.kind: t for t in old if t.fired_at is None}
+        timers: list[NewTimer] = []
+        if same:
+            if NOTICE in pending:
+                timers.append(NewTimer(NOTICE, seat, pending[NOTICE].due_at, pending[NOTICE].data))
+        elif prefs.mode == DM:
+            timers.append(NewTimer(NOTICE, seat, now))
+        elif prefs.mode == CHANNEL:
+            end = notices.quiet_end(prefs.quiet, now)
+            if end is not None:  # the board did not ping them: the ping follows when the quiet hours end
+                timers.append(NewTimer(NOTICE, seat, end))
+        if setting["reminder"] and prefs.mode != OFF:
+            sent = sum(1 for t in old if t.kind == REMIND and t.fired_at is not None
+                       and t.data.get("turn") == started) if same else 0
+            if sent < REMINDERS_PER_TURN:
+                timers.append(NewTimer(REMIND, seat, now + setting["reminder"] * 3600.0,
+                                       {"turn": started, "number": sent + 1}))
+        if prefs.away_until is not None and prefs.away_until > now:
+            timers.append(NewTimer(DEADLINE, seat, now, {"turn": started, "away": True}))
+        elif setting["turn_limit"]:
+            timers.append(NewTimer(DEADLINE, seat, started + setting["turn_limit"] * 3600.0, {"turn": started}))
+        await self.store.mark_turn(rec.id, version=rec.version, seat=seat, started_at=started, timers=timers)
+
+    # Firing ------------------------------------------------------------------------------------
+
+    def _again(self, t: Timer) -> NewTimer | None:
+        tries = int(t.data.get("tries", 0)) + 1
+        if tries >= TRIES:
+            return None
+        return NewTimer(t.kind, t.seat, self.clock() + RETRY, {**t.data, "tries": tries})
+
+    async def fire(self, t: Timer) -> None:
+        """Carry out one claimed timer, then mark it fired."""
+        try:
+            rec = await self.store.get_game(t.game_id)
+        except GameNotFound:
+            await self.store.finish_timer(t.id)
+            return
+        if (rec.status != ACTIVE or rec.version != t.version or t.seat is None or not 0 <= t.seat < len(rec.seats)
+                or rec.seats[t.seat].is_computer):
+            await self.store.finish_timer(t.id)  # the game moved on, ended, or a computer took the seat
+            return
+        user = rec.seats[t.seat].user_id
+        prefs = self.settings.prefs(user, rec.id)
+        now = self.clock()
+        if t.kind in (NOTICE, REMIND):
+            end = notices.quiet_end(prefs.quiet, now)
+            if end is not None:
+                await self.store.finish_timer(t.id, then=NewTimer(t.kind, t.seat, end, t.data))
+                return
+            if prefs.mode == OFF:
+                await self.store.finish_timer(t.id)
+                return
+            link = await self.board_link(rec)
+            if link is None and int(t.data.get("tries", 0)) < TRIES - 1 and await self._board_pending(rec):
+                await self.store.finish_timer(t.id, then=self._again(t))  # the board is on its way
+                return
+            title = self.service.classes(rec.game_key).title
+            if t.kind == NOTICE:
+                if prefs.mode == DM:
+                    await self.messenger.to_user(user, notices.notice_text(title, rec.channel_id, link), nonce_for(t.id))
+                else:
+                    text = f"<@{user}>, your turn in **{title}** (your quiet hours are over)."
+                    await self.messenger.to_channel(rec.channel_id, text + (f" The board: {link}" if link else ""),
+                                                    user, nonce_for(t.id))
+                await self.store.finish_timer(t.id)
+                return
+            await self._remind(t, rec, user, prefs.mode, title, link, now)
+            return
+        if t.kind == DEADLINE:
+            setting = await self.settings.game(rec)
+            if t.data.get("away") or setting["on_timeout"] == AUTOPILOT:
+                await self.autopilot(rec, t.seat)
+            else:
+                await self._ask_host(rec, t, setting)
+            await self.store.finish_timer(t.id)
+            return
+        log.warning("timer %s has kind %r, which this version does not know; dropped", t.id, t.kind)
+        await self.store.finish_timer(t.id)
+
+    async def _remind(self, t: Timer, rec: GameRecord, user: int, mode: str, title: str, link: str | None,
+                      now: float) -> None:
+        number = int(t.data.get("number", 1))
+        waited = now - float(t.data.get("turn", now))
+        text = notices.reminder_text(user, title, waited, number, link, dm=mode == DM)
+        if mode == DM:
+            await self.messenger.to_user(user, text + f" (in <#{rec.channel_id}>)", nonce_for(t.id))
+        else:
+            await self.messenger.to_channel(rec.channel_id, text, user, nonce_for(t.id))
+        then = None
+        setting = await self.settings.game(rec)
+        if number < REMINDERS_PER_TURN and setting["reminder"]:
+            then = NewTimer(REMIND, t.seat, now + setting["reminder"] * 3600.0,
+                            {"turn": t.data.get("turn", now), "number": number + 1})
+        await self.store.finish_timer(t.id, then=then)
+
+    async def _ask_host(self, rec: GameRecord, t: Timer, setting: dict[str, Any]) -> None:
+        assert t.seat is not None
+        seat = rec.seats[t.seat]
+        missed = await self.settings.missed(rec.id, t.seat)
+        text = f"<@{seat.user_id}>'s time for this turn ({setting['turn_limit']} h) is up: {missed} missed."
+        mention = None
+        if missed >= setting["kick_after"]:
+            mention = rec.host_id
+            text += (f"\n<@{rec.host_id}>, {seat.name} has missed {missed} turns. `/game kick` hands their seat to "
+                     f"a computer; or wait for them.")
+        await self.messenger.to_channel(rec.channel_id, text, mention, nonce_for(t.id))
+
+    # Autopilot ---------------------------------------------------------------------------------
+
+    def _kind(self, game_key: str) -> str:
+        kinds = self.service.driver_kinds(game_key)
+        return AUTOPILOT_KIND if AUTOPILOT_KIND in kinds else self.service._takeover_kind(game_key)
+
+    async def autopilot(self, rec: GameRecord, seat: int) -> int:
+        """Play ``seat``'s turn with the game's computer, move by move, as that player; returns the moves
+        played. Each is announced on its board and in the log."""
+        user = rec.seats[seat].user_id
+        start = rec.version
+        played = 0
+        for _ in range(AUTOPILOT_STEPS):
+            rec = await self.store.get_game(rec.id)
+            if rec.status != ACTIVE or rec.state is None:
+                break
+            if any(a.seat != seat for a in await self.store.actions(rec.id, since=start)):
+                break  # the turn passed on (and came back): that is a new turn
+            game = await self.service.load(rec)
+            if game.to_act != seat or game.is_over:
+                break
+            text = await asyncio.to_thread(self._choose, rec, seat)
+            reply = await self.service.act(rec.channel_id, user, text, rec.version, game_id=rec.id, autopilot=True)
+            if not reply.ok:
+                log.warning("game %s: the autopilot's move %r was refused: %s", rec.id, text, reply.text[:120])
+                break
+            played += 1
+            await self.messenger.deliver(reply)
+        return played
+
+    def _choose(self, rec: GameRecord, seat: int) -> str:
+        """The computer's action for ``seat`` (on a copy of the game, in a worker thread)."""
+        assert rec.state is not None
+        game = self.service.classes(rec.game_key).from_dict(rec.state)
+        seed = (rec.seed * 1_000_003 + rec.version * 131 + seat) & ((1 << 62) - 1)
+        try:
+            return str(self.service.drivers(rec.game_key, self._kind(rec.game_key), seed).choose(game, seat))
+        except Exception:
+            log.exception("game %s: the autopilot's computer failed; a random move instead", rec.id)
+            game = self.service.classes(rec.game_key).from_dict(rec.state)
+            return str(self.service.drivers(rec.game_key, "random", seed).choose(game, seat))
+
+    # The board ---------------------------------------------------------------------------------
+
+    async def board_link(self, rec: GameRecord) -> str | None:
+        """A link to the newest posted board of the game."""
+        for d in reversed(await self.store.deliveries(game_id=rec.id)):
+            if d.payload.get("board") and d.message_id is not None:
+                return notices.jump_link(rec.guild_id, d.channel_id, d.message_id)
+        return None
+
+    async def _board_pending(self, rec: GameRecord) -> bool:
+        return any(d.payload.get("board") for d in await self.store.deliveries(game_id=rec.id, pending=True))
+
+    # Players' commands -------------------------------------------------------------------------
+
+    async def away(self, user_id: int, game_id: int | None, days: float) -> float:
+        """Put the user's seat (in one game, or all with None) on autopilot for ``days``; returns until when.
+        Their games' turns are looked at again, so a turn already waiting on them is played at once."""
+        until = self.clock() + days * 86400.0
+        await self.settings.set_user(user_id, game_id or 0, away=until)
+        await self.refresh(user_id)
+        return until
+
+    async def back(self, user_id: int) -> bool:
+        """Take the user off autopilot everywhere; False if they were not away."""
+        targets = self.settings.away_targets(user_id)
+        for target in targets:
+            await self.settings.set_user(user_id, target, away=None)
+        await self.refresh(user_id)
+        return bool(targets)
+
+    async def refresh(self, user_id: int | None = None) -> None:
+        """Look again at the turns of running games where ``user_id`` is to act (all when None), after a
+        change of preferences or settings: their timers follow the new ones."""
+        for rec in await self.store.open_games():
+            if user_id is None or rec.seat_of(user_id) is not None:
+                mark = await self.store.turn_mark(rec.id)
+                if mark is not None and mark.version == rec.version and (
+                        user_id is None or (mark.seat is not None and mark.seat < len(rec.seats)
+                                            and rec.seats[mark.seat].user_id == user_id)):
+                    await self.mark(rec, again=True)

@@ -1,0 +1,253 @@
+"""Turn notices, reminders, quiet hours, deadlines, the autopilot and restarts, on a fake clock through the
+offline Discord stack (see tests/bot/timing_helpers.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.bot.harness import CHANNEL_ID, GUILD_ID, MANAGE_CHANNELS, MEMBER_PERMS, DiscordHarness
+from tests.bot.helpers import ANN, BOB, EVE, USERS, only, public, started
+from tests.bot.timing_helpers import (
+    START,
+    Clock,
+    channel_posts,
+    created,
+    dms,
+    later,
+    pinged,
+    timed_bot,
+)
+
+
+@pytest.fixture
+def clock():
+    return Clock()
+
+
+@pytest.fixture
+async def t(db_path, clock):
+    async with DiscordHarness(timed_bot(db_path, clock)) as harness:
+        harness.users.update(USERS)
+        yield harness
+
+
+async def turn(h: DiscordHarness, user: int) -> list:
+    """``user`` rolls, then passes: their whole turn; the messages it made."""
+    sent = await h.slash(user, "game play", action="roll")
+    sent += await h.slash(user, "game play", action="pass")
+    return sent
+
+
+# Turn notices ---------------------------------------------------------------------------------------
+
+
+async def test_a_turn_notice_by_direct_message_links_to_the_board(t, clock):
+    only(await t.slash(BOB, "game notify", mode="dm"))
+    await started(t)
+    sent = await turn(t, ANN)
+    board = public(sent)[-1]
+    assert f"<@{BOB}>, your turn." in board.content and pinged(board) == []  # named, not pinged in the channel
+    notice = only(dms(await later(t, clock, 0)))
+    link = f"https://discord.com/channels/{GUILD_ID}/{CHANNEL_ID}/{board.message['id']}"
+    assert link in notice.content and "Race to Ten" in notice.content
+    assert board.custom_ids == ["jy:1:2:roll"]  # the linked message carries Bob's buttons of the current move
+    assert not created(await later(t, clock, 1))  # once
+
+
+async def test_channel_mode_pings_on_the_board_and_off_mode_not_at_all(t, clock):
+    only(await t.slash(EVE, "game notify", mode="off"))
+    only(await t.slash(ANN, "game new", game="toy"))
+    only(await t.slash(BOB, "game join"))
+    only(await t.slash(EVE, "game join"))
+    first = only(await t.slash(ANN, "game start"))
+    assert pinged(first) == [ANN]
+    assert pinged(public(await turn(t, ANN))[-1]) == [BOB]
+    eve_board = public(await turn(t, BOB))[-1]
+    assert f"<@{EVE}>" in eve_board.content and pinged(eve_board) == []
+    assert not created(await later(t, clock, 100))  # no notice, no reminders for Eve
+
+
+# Reminders ------------------------------------------------------------------------------------------
+
+
+async def test_three_reminders_a_turn_and_no_fourth(t, clock):
+    await started(t)
+    assert not created(await later(t, clock, 0))
+    assert not created(await later(t, clock, 11.9))
+    texts = []
+    for step in (0.1, 12, 12):
+        [r] = channel_posts(await later(t, clock, step))
+        assert pinged(r) == [ANN]
+        texts.append(r.content)
+    assert "waited 12 h" in texts[0] and "waited 36 h" in texts[2] and "last reminder" in texts[2]
+    assert not created(await later(t, clock, 12)) and not created(await later(t, clock, 200))
+
+
+async def test_acting_restarts_the_reminder_clock_but_not_the_count(t, clock):
+    await started(t)
+    await later(t, clock, 0)
+    assert len(channel_posts(await later(t, clock, 12))) == 1
+    await t.slash(ANN, "game play", action="roll")  # still Ann's turn
+    await later(t, clock, 0)
+    assert not created(await later(t, clock, 11))
+    [second] = channel_posts(await later(t, clock, 1))
+    assert "waited 24 h" in second.content
+    [third] = channel_posts(await later(t, clock, 12))
+    assert "last reminder" in third.content and not created(await later(t, clock, 48))
+
+
+async def test_game_settings_turn_reminders_off_and_server_defaults_need_manage_channels(t, clock):
+    await started(t)
+    await later(t, clock, 0)
+    refused = only(await t.slash(BOB, "game settings", reminder=2))
+    assert refused.ephemeral and "host" in refused.content
+    assert "turn limit: none" in only(await t.slash(BOB, "game settings")).content
+    refused = only(await t.slash(ANN, "game settings", scope="server", reminder=1))
+    assert refused.ephemeral and "manage channels" in refused.content
+    only(await t.slash(EVE, "game settings", scope="server", reminder=1, permissions=MEMBER_PERMS | MANAGE_CHANNELS))
+    assert len(channel_posts(await later(t, clock, 1))) == 1  # the server's default reaches the running game
+    changed = only(await t.slash(ANN, "game settings", reminder=0))
+    assert not changed.ephemeral and "reminders: off" in changed.content
+    assert not created(await later(t, clock, 30))
+
+
+# Quiet hours ----------------------------------------------------------------------------------------
+
+
+async def test_quiet_hours_hold_a_reminder_until_they_end(t, clock):
+    """Ann's quiet hours are 22:00–07:00 in Berlin (UTC+2 in June): the reminder due at midnight UTC
+    (02:00 there) waits until 07:00 Berlin, 05:00 UTC."""
+    only(await t.slash(ANN, "game quiet", start="22:00", end="07:00", timezone="Europe/Berlin"))
+    await started(t)
+    await later(t, clock, 0)
+    assert not created(await later(t, clock, 12))  # 00:00 UTC
+    assert not created(await later(t, clock, 4.9))  # 04:54 UTC
+    [ping] = channel_posts(await later(t, clock, 0.1))  # 05:00 UTC
+    assert pinged(ping) == [ANN] and clock() == START + 17 * 3600
+
+
+async def test_a_board_during_quiet_hours_pings_when_they_end(t, clock):
+    only(await t.slash(BOB, "game quiet", start="23:00", end="08:00", timezone="UTC"))
+    await started(t)
+    clock.advance(12)  # midnight UTC
+    board = public(await turn(t, ANN))[-1]
+    assert f"<@{BOB}>" in board.content and pinged(board) == []
+    assert not created(await later(t, clock, 0))
+    assert not created(await later(t, clock, 7.9))
+    [ping] = channel_posts(await later(t, clock, 0.1))
+    assert pinged(ping) == [BOB] and "quiet hours are over" in ping.content
+
+
+async def test_quiet_hours_are_checked(t):
+    bad = only(await t.slash(ANN, "game quiet", start="25:00", end="07:00", timezone="UTC"))
+    assert bad.ephemeral and "HH:MM" in bad.content
+    bad = only(await t.slash(ANN, "game quiet", start="22:00", end="07:00", timezone="Mars/Olympus"))
+    assert bad.ephemeral and "time zone" in bad.content
+
+
+# Deadlines and the autopilot ------------------------------------------------------------------------
+
+
+async def test_a_turn_limit_passing_makes_the_autopilot_play_the_turn_announced_and_logged(t, clock):
+    await started(t)
+    only(await t.slash(ANN, "game settings", turn_limit=6, reminder=0))
+    await turn(t, ANN)
+    await later(t, clock, 0)
+    assert not created(await later(t, clock, 5.9))
+    sent = await later(t, clock, 0.1)
+    boards = channel_posts(sent)
+    assert boards and all("**Autopilot** for Bob" in b.content for b in boards)
+    assert f"<@{ANN}>, your turn." in boards[-1].content  # the turn passed on
+    rec = await t.bot.store.channel_game(CHANNEL_ID)
+    acts = await t.bot.store.actions(rec.id)
+    assert [a.seat for a in acts] == [0, 0] + [1] * (len(acts) - 2) and len(acts) > 2
+    log = only(await t.slash(ANN, "game log")).content
+    assert "Autopilot" in log
+
+
+async def test_ask_host_after_missed_turns(t, clock):
+    await started(t)
+    only(await t.slash(ANN, "game settings", turn_limit=6, reminder=0, on_timeout="ask-host", kick_after=2))
+    await turn(t, ANN)
+    await later(t, clock, 0)
+    [first] = channel_posts(await later(t, clock, 6))
+    assert "1 missed" in first.content and pinged(first) == []
+    await turn(t, BOB)
+    await turn(t, ANN)
+    await later(t, clock, 0)
+    [second] = channel_posts(await later(t, clock, 6))
+    assert "2 missed" in second.content and pinged(second) == [ANN] and "/game kick" in second.content
+
+
+async def test_away_puts_the_seat_on_autopilot_until_back(t, clock):
+    await started(t)
+    said = only(await t.slash(BOB, "game away"))
+    assert "away" in said.content and not said.ephemeral
+    sent = await turn(t, ANN)
+    sent += await later(t, clock, 0)
+    assert any("**Autopilot** for Bob" in s.content for s in channel_posts(sent))
+    rec = await t.bot.store.channel_game(CHANNEL_ID)
+    game = await t.bot.service.load(rec)
+    assert game.to_act == 0  # Bob's turn was played at once
+    assert "back" in only(await t.slash(BOB, "game back")).content
+    await turn(t, ANN)
+    await later(t, clock, 0)
+    assert not created(await later(t, clock, 5))
+    rec = await t.bot.store.channel_game(CHANNEL_ID)
+    assert (await t.bot.service.load(rec)).to_act == 1  # Bob's turn waits for Bob
+    assert only(await t.slash(BOB, "game back")).ephemeral  # not away any more
+
+
+async def test_away_for_some_days_ends_by_itself(t, clock):
+    await started(t)
+    only(await t.slash(BOB, "game away", days=1))
+    clock.advance(25)
+    await turn(t, ANN)
+    await later(t, clock, 0)
+    rec = await t.bot.store.channel_game(CHANNEL_ID)
+    assert (await t.bot.service.load(rec)).to_act == 1
+
+
+# Restarts --------------------------------------------------------------------------------------------
+
+
+async def test_a_reminder_due_during_a_restart_is_sent_once(db_path, clock):
+    async with DiscordHarness(timed_bot(db_path, clock)) as h:
+        h.users.update(USERS)
+        await started(h)
+        await later(h, clock, 0)
+    clock.advance(30)  # down for 30 hours: two reminders came due meanwhile
+    async with DiscordHarness(timed_bot(db_path, clock)) as h:
+        [r] = channel_posts(await later(h, clock, 0))
+        assert pinged(r) == [ANN] and "waited 30 h" in r.content
+        assert not created(await later(h, clock, 1))
+    async with DiscordHarness(timed_bot(db_path, clock)) as h:
+        assert not created(await later(h, clock, 0))  # restarted again: nothing repeats
+        [r] = channel_posts(await later(h, clock, 11))  # the next one 12 h after the last
+        assert "waited 42 h" in r.content
+
+
+async def test_a_reminder_sent_but_not_marked_before_a_crash_is_posted_once(t, clock, monkeypatch):
+    """The process dies between sending and marking the timer fired: the next run sends it again with the
+    same nonce, and Discord keeps one message."""
+    await started(t)
+    await later(t, clock, 0)
+    store = t.bot.store
+    real = store.finish_timer
+
+    async def crash(*args, **kwargs):
+        raise SystemExit("killed")
+
+    monkeypatch.setattr(store, "finish_timer", crash)
+    clock.advance(12)
+    with pytest.raises(SystemExit):
+        await t.bot.timers.tick()
+    monkeypatch.setattr(store, "finish_timer", real)
+    t.bot.service.owner = "the next run"
+    start = len(t.sent)
+    await t.bot.timers.tick(takeover=True)
+    sent = t.sent[start:]
+    retry = [s for s in sent if s.kind == "channel"]
+    assert len(retry) == 1 and retry[0].repeated
+    assert len([s for s in channel_posts(t.sent) if "reminder" in s.content]) == 1
+    assert not created(await later(t, clock, 1))
