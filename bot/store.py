@@ -422,6 +422,46 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (scope, owner, target)
     );
     """,
+    # Who sits in which game (kept from the games' seats by triggers), so a user's games are one index
+    # read; and the results of finished games, one row per seat.
+    """
+    CREATE TABLE players (
+        user_id  INTEGER NOT NULL,
+        game_id  INTEGER NOT NULL REFERENCES games (id),
+        seat     INTEGER NOT NULL,
+        PRIMARY KEY (user_id, game_id, seat)
+    ) WITHOUT ROWID;
+    CREATE INDEX players_by_game ON players (game_id);
+    INSERT INTO players (user_id, game_id, seat)
+        SELECT json_extract(s.value, '$.user_id'), g.id, s.key FROM games g, json_each(g.seats) s;
+    CREATE TRIGGER players_of_new_game AFTER INSERT ON games BEGIN
+        INSERT INTO players (user_id, game_id, seat)
+            SELECT json_extract(value, '$.user_id'), NEW.id, key FROM json_each(NEW.seats);
+    END;
+    CREATE TRIGGER players_of_changed_seats AFTER UPDATE OF seats ON games WHEN NEW.seats IS NOT OLD.seats BEGIN
+        DELETE FROM players WHERE game_id = NEW.id;
+        INSERT INTO players (user_id, game_id, seat)
+            SELECT json_extract(value, '$.user_id'), NEW.id, key FROM json_each(NEW.seats);
+    END;
+    CREATE TABLE results (
+        game_id      INTEGER NOT NULL REFERENCES games (id),
+        seat         INTEGER NOT NULL,
+        user_id      INTEGER NOT NULL,
+        name         TEXT NOT NULL,
+        place        INTEGER NOT NULL,
+        winner       INTEGER NOT NULL,
+        moves        INTEGER NOT NULL,
+        game_key     TEXT NOT NULL,
+        guild_id     INTEGER,
+        channel_id   INTEGER NOT NULL,
+        started_at   REAL NOT NULL,
+        finished_at  REAL NOT NULL,
+        PRIMARY KEY (game_id, seat)
+    ) WITHOUT ROWID;
+    CREATE INDEX results_by_user ON results (user_id, game_key);
+    CREATE INDEX results_by_guild ON results (guild_id, game_key);
+    CREATE INDEX results_by_channel ON results (channel_id, finished_at);
+    """,
 ]
 
 _DELIVERY_COLUMNS = ("id, game_id, channel_id, version, kind, payload, due_at, attempts, claimed_by, claimed_until, "
@@ -899,6 +939,98 @@ class SqliteStore(Store):
         ) as cur:
             rows = await cur.fetchall()
         return [(r[0], r[1], dict(json.loads(r[2]))) for r in rows]
+
+    # Undo, players' games and results ------------------------------------------------------------
+
+    async def take_back(self, game_id: int, *, expected_version: int, count: int, state: dict[str, Any],
+                        outgoing: Outgoing | None = None) -> GameRecord:
+        """Drop the last ``count`` actions of a running game at ``expected_version`` and store ``state``, the
+        replay of the actions left, with ``outgoing``'s delivery record, in one transaction."""
+        if not 1 <= count <= expected_version:
+            raise ValueError(f"can't take back {count} of {expected_version} actions")
+        keep = expected_version - count
+
+        async def drop() -> None:
+            await self.db.execute("DELETE FROM actions WHERE game_id = ? AND idx >= ?", (game_id, keep))
+
+        return await self._write(
+            game_id, expected_version,
+            "UPDATE games SET version = ?, state = ?, updated_at = ?, computers_waiting = 0",
+            (keep, _dumps(state), self._clock()), (ACTIVE,), drop, outgoing=outgoing)
+
+    async def games_of_user(self, user_id: int, status: str = ACTIVE) -> list[GameRecord]:
+        """The games with ``status`` in which ``user_id`` has a seat, across servers, oldest first."""
+        async with self._lock, self.db.execute(
+            f"SELECT {', '.join('g.' + c for c in _GAME_COLUMNS.split(', '))} FROM players p "
+            "JOIN games g ON g.id = p.game_id WHERE p.user_id = ? AND g.status = ? GROUP BY g.id ORDER BY g.id",
+            (user_id, status),
+        ) as cur:
+            rows = await cur.fetchall()
+        return [_record(r) for r in rows]
+
+    async def record_results(self, game_id: int, rows: Sequence[Result], outgoing: Outgoing | None = None) -> bool:
+        """Store a finished game's results, and ``outgoing`` (the message of its end), in one transaction;
+        False, and nothing written, when its results are already stored or the game is not finished."""
+        async with self._lock:
+            await self._transaction()
+            try:
+                async with self.db.execute(
+                    "SELECT 1 FROM games WHERE id = ? AND status = 'finished' AND NOT EXISTS "
+                    "(SELECT 1 FROM results WHERE game_id = ?)", (game_id, game_id)) as cur:
+                    fresh = await cur.fetchone() is not None
+                if fresh:
+                    await self.db.executemany(
+                        f"INSERT INTO results ({_RESULT_COLUMNS}) VALUES ({', '.join('?' * 12)})",
+                        [(r.game_id, r.seat, r.user_id, r.name, r.place, int(r.winner), r.moves, r.game_key,
+                          r.guild_id, r.channel_id, r.started_at, r.finished_at) for r in rows])
+                    new_id = await self._put_outgoing(game_id, outgoing) if outgoing is not None else None
+                await self.db.execute("COMMIT")
+            except BaseException:
+                if self.db.in_transaction:
+                    await self.db.execute("ROLLBACK")
+                raise
+        if fresh and outgoing is not None:
+            outgoing.id = new_id
+        return fresh
+
+    async def results(self, *, game_id: int | None = None, user_id: int | None = None,
+                      guild_id: int | None = None, channel_id: int | None = None, limit: int = 10_000
+                      ) -> list[Result]:
+        """Result rows matching every filter given, newest game first, seats in finishing order."""
+        where, params = [], []
+        for column, value in (("game_id", game_id), ("user_id", user_id), ("guild_id", guild_id),
+                              ("channel_id", channel_id)):
+            if value is not None:
+                where.append(f"{column} = ?")
+                params.append(value)
+        sql = f"SELECT {_RESULT_COLUMNS} FROM results" + (f" WHERE {' AND '.join(where)}" if where else "")
+        async with self._lock, self.db.execute(
+            sql + " ORDER BY finished_at DESC, game_id DESC, place, seat LIMIT ?", (*params, limit)
+        ) as cur:
+            rows = await cur.fetchall()
+        return [Result(*r[:5], bool(r[5]), *r[6:]) for r in rows]
+
+
+_RESULT_COLUMNS = ("game_id, seat, user_id, name, place, winner, moves, game_key, guild_id, channel_id, started_at, "
+                   "finished_at")
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """One seat's result in a finished game: its place (1 is first), whether it won, and the game's length."""
+
+    game_id: int
+    seat: int
+    user_id: int
+    name: str
+    place: int
+    winner: bool
+    moves: int
+    game_key: str
+    guild_id: int | None
+    channel_id: int
+    started_at: float
+    finished_at: float
 
 
 # Timed events ------------------------------------------------------------------------------------

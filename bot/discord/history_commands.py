@@ -1,0 +1,101 @@
+"""The record and undo commands: ``/game undo``, ``/game mine``, ``/game history``, ``/game replay`` and the
+top-level ``/stats``. Each checks its options, calls :mod:`bot.undo` or :mod:`bot.history` and sends the
+reply; ``/game mine`` and ``/stats`` also work in direct messages."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+
+import discord
+from discord import app_commands
+
+from bot import history
+from bot.discord import options as opt
+from bot.discord.command_group import as_choices, service_of
+from bot.discord.replies import send_reply
+from bot.service import refuse
+from bot.store import GameRecord
+from bot.undo import MAX_UNDO, undo
+
+log = logging.getLogger(__name__)
+
+Choice = app_commands.Choice
+#: the mark of a command that may be used outside a server (read by the ``/game`` group's check)
+ANYWHERE = "anywhere"
+
+
+def jump_link(rec: GameRecord, message_id: int | None) -> str:
+    """A link that opens the game's channel, at its newest board when it is known."""
+    where = rec.guild_id if rec.guild_id is not None else "@me"
+    return f"https://discord.com/channels/{where}/{rec.channel_id}" + (f"/{message_id}" if message_id else "")
+
+
+async def _undo(interaction: discord.Interaction, moves: app_commands.Range[int, 1, MAX_UNDO] | None = None) -> None:
+    try:
+        count = opt.integer("moves", moves, 1, MAX_UNDO) or 1
+    except opt.BadOption as exc:
+        await send_reply(interaction, refuse(f"{exc} Nothing was changed."))
+        return
+    assert interaction.channel_id is not None
+    reply, stale = await undo(service_of(interaction), interaction.channel_id, interaction.user.id, count)
+    await send_reply(interaction, reply)
+    channel = interaction.client.get_partial_messageable(interaction.channel_id)
+    for message_id in stale:  # the boards of the moves taken back lose their buttons
+        with contextlib.suppress(discord.HTTPException):
+            await channel.get_partial_message(message_id).edit(view=None)
+
+
+async def _mine(interaction: discord.Interaction) -> None:
+    await send_reply(interaction, await history.mine(service_of(interaction), interaction.user.id, jump_link))
+
+
+async def _history(interaction: discord.Interaction) -> None:
+    assert interaction.channel_id is not None
+    await send_reply(interaction, await history.history(service_of(interaction), interaction.channel_id))
+
+
+async def _replay_source(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
+    if interaction.channel_id is None:
+        return []
+    return as_choices(await history.replay_choices(service_of(interaction), interaction.channel_id, current))
+
+
+async def _replay(interaction: discord.Interaction, game: str) -> None:
+    try:
+        text = opt.text("game", game, required=True, limit=100)
+    except opt.BadOption as exc:
+        await send_reply(interaction, refuse(f"{exc} Nothing was changed."))
+        return
+    assert text is not None and interaction.channel_id is not None
+    await send_reply(interaction, await history.replay(service_of(interaction), interaction.channel_id, text))
+
+
+def add_history_commands(group: app_commands.Group) -> None:
+    """Add undo, mine, history and replay to the ``/game`` group."""
+    undo_cmd = app_commands.Command(name="undo", description="Take back your last move(s) this turn, while "
+                                    "nothing new became known (no dice, no tile)", callback=_undo)
+    app_commands.describe(moves=f"How many of your last moves (1–{MAX_UNDO}, default 1)")(undo_cmd)
+    mine = app_commands.Command(name="mine", description="Your running games on every server: where it is your turn "
+                                "first (works in direct messages too)", callback=_mine)
+    mine.extras[ANYWHERE] = True
+    hist = app_commands.Command(name="history", description="This channel's finished games: date, players, "
+                                "winner, moves", callback=_history)
+    replay = app_commands.Command(name="replay", description="Post the replay and final standings of one of this "
+                                  "channel's finished games", callback=_replay)
+    app_commands.describe(game="The game (start typing: the channel's finished games)")(replay)
+    replay.autocomplete("game")(_replay_source)
+    for cmd in (undo_cmd, mine, hist, replay):
+        group.add_command(cmd)
+
+
+@app_commands.command(name="stats", description="A player's record per game, or this server's (no player)")
+@app_commands.describe(player="Whose record (default: the server's; in a direct message, yours)")
+@app_commands.allowed_contexts(guilds=True, dms=True, private_channels=False)
+async def stats_command(interaction: discord.Interaction, player: discord.User | None = None) -> None:
+    reply = await history.stats(service_of(interaction), interaction.guild_id, player.id if player else None,
+                                asker_id=interaction.user.id)
+    await send_reply(interaction, reply)
+
+
+__all__ = ["ANYWHERE", "add_history_commands", "jump_link", "stats_command"]

@@ -1,0 +1,132 @@
+"""Taking back a slip, for every game alike: ``undo`` drops the asker's last action(s) of their current turn
+while nothing new became known through them.
+
+The game decides what may come back (:meth:`rules.contract.Game.undo_barrier`); this module replays the
+log (the record of truth) to see each of the asker's trailing actions with the state before it and the
+events it told, drops the actions with a versioned write, and answers with the board as it stands again,
+through the service's usual board reply (delivery record, picture, buttons for the player to act).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from bot.store import ACTIVE, LOBBY, ActionRecord, GameRecord, StaleVersion
+from rules.contract import Game
+
+if TYPE_CHECKING:
+    from bot.service import Reply, Service
+
+#: the most actions one ``undo`` takes back
+MAX_UNDO = 20
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One of the asker's trailing actions: the state before it, and why it can't come back (None: it can)."""
+
+    action: ActionRecord
+    before: dict[str, Any]
+    barrier: str | None
+
+
+def trailing(actions: Sequence[ActionRecord], seat: int, user_id: int) -> list[ActionRecord]:
+    """The actions at the end of the log that ``user_id`` played in ``seat``, without anyone in between."""
+    out: list[ActionRecord] = []
+    for a in reversed(actions):
+        if a.seat != seat or a.user_id != user_id:
+            break
+        out.append(a)
+    return out[::-1]
+
+
+def replay_steps(cls: type[Game], rec: GameRecord, actions: Sequence[ActionRecord], count: int) -> list[Step]:
+    """Replay the log; for each of its last ``count`` actions the state before it and its barrier. Raises
+    ValueError when the replay does not end at the stored snapshot."""
+    game = cls.create(rec.setup, rec.seed)
+    split = len(actions) - count
+    for a in actions[:split]:
+        game.apply(a.action)
+    steps = []
+    for a in actions[split:]:
+        before = game.to_dict()
+        events = game.apply(a.action)
+        steps.append(Step(a, before, game.undo_barrier(cls.from_dict(before), events)))
+    if game.to_dict() != rec.state:
+        raise ValueError(f"game {rec.id}: the log does not replay to the stored state")
+    return steps
+
+
+def moves(n: int) -> str:
+    return "1 move" if n == 1 else f"{n} moves"
+
+
+async def undo(service: Service, channel_id: int, user_id: int, count: int = 1) -> tuple[Reply, list[int]]:
+    """Take back ``user_id``'s last ``count`` actions in the channel's game. Returns the reply and the ids of
+    the posted board messages that show the moves taken back (the front end removes their buttons)."""
+    from bot.service import Reply, may_act, refuse
+
+    if not 1 <= count <= MAX_UNDO:
+        return refuse(f"You can take back 1 to {MAX_UNDO} moves at a time."), []
+    async with service.lock(channel_id):
+        rec = await service.store.channel_game(channel_id)
+        if rec is None:
+            return refuse("There is no game in this channel, so there is nothing to take back."), []
+        if rec.status == LOBBY:
+            return refuse("The game hasn't started yet; there is nothing to take back."), []
+        seat = rec.seat_of(user_id)
+        if seat is None:
+            return refuse("You have no seat in this game, so there is nothing of yours to take back."), []
+        game = await service.load(rec)
+        if rec.status != ACTIVE or not may_act(game, seat):
+            return refuse("You can take back your moves only during your own turn, before anyone else acts."), []
+        actions = await service.store.actions(rec.id)
+        mine = trailing(actions, seat, user_id)[-MAX_UNDO:]
+        if not mine:
+            return refuse("You have made no move this turn, so there is nothing to take back."), []
+        cls, front = service.classes(rec.game_key), service.fronts(rec.game_key)
+        try:
+            steps = await asyncio.to_thread(replay_steps, cls, rec, actions, len(mine))
+        except Exception:
+            return refuse("This game's log can't be replayed here, so nothing can be taken back."), []
+        free = 0
+        for s in reversed(steps):
+            if s.barrier is not None:
+                break
+            free += 1
+        if count > free:
+            blocked = steps[len(steps) - free - 1]
+            reason = str(blocked.barrier).rstrip(".")
+            reason = reason[:1].upper() + reason[1:]
+            if free == 0:
+                text = f"Your last move, `{blocked.action.action}`, stays. {reason}."
+            else:
+                text = (f"Only your last {moves(free)} can be taken back; `{blocked.action.action}` before them "
+                        f"stays. {reason}.")
+            return refuse(text, game_id=rec.id), []
+        back = steps[len(steps) - count:]
+        said = [" ".join(s.action.narration.split()) or f"`{s.action.action}`" for s in back]
+        text = f"<@{user_id}> took back {moves(count)}: " + " / ".join(said)
+        state = back[0].before
+        game = cls.from_dict(state)
+        out = service._outgoing([text], actor=seat)
+        service.forget(rec.id)
+        try:
+            rec = await service.store.take_back(rec.id, expected_version=rec.version, count=count, state=state,
+                                                outgoing=out)
+        except StaleVersion:
+            return refuse("The game moved on meanwhile; nothing was taken back. Look at the newest board."), []
+        service._keep(rec, game)
+        stale = [d.message_id for d in await service.store.deliveries(game_id=rec.id)
+                 if d.version > rec.version and d.message_id is not None]
+        after = await asyncio.to_thread(service._after_move, rec, front, game)
+    png = await service._render(front, after.view, [])
+    text, mention = service._board_text(rec, game, after, out.payload)
+    return Reply(text, png=png, mention=mention, buttons=after.buttons, game_id=rec.id, version=rec.version,
+                 changed=True, delivery=out.id, channel_id=channel_id), stale
+
+
+__all__ = ["MAX_UNDO", "Step", "replay_steps", "trailing", "undo"]
