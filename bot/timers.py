@@ -208,7 +208,8 @@ class Ticker:
             title = self.service.classes(rec.game_key).title
             if t.kind == NOTICE:
                 if prefs.mode == DM:
-                    await self.messenger.to_user(user, notices.notice_text(title, rec.channel_id, link), nonce_for(t.id))
+                    text = notices.notice_text(title, rec.channel_id, link)
+                    await self.messenger.to_user(user, text, nonce_for(t.id))
                 else:
                     text = f"<@{user}>, your turn in **{title}** (your quiet hours are over)."
                     await self.messenger.to_channel(rec.channel_id, text + (f" The board: {link}" if link else ""),

@@ -12,10 +12,17 @@ from discord import app_commands
 
 from bot import notices
 from bot.discord import options as opt
-from bot.discord.command_group import service_of
 from bot.discord.replies import _direct_message, clip, schedule_computers, send_reply
 from bot.service import Reply, refuse
-from bot.settings import GAME_DEFAULTS, MAX_HOURS, MODES, TIMEOUTS, BadSetting, describe_game_settings
+from bot.settings import (
+    GAME_DEFAULTS,
+    MAX_HOURS,
+    MODES,
+    TIMEOUTS,
+    BadSetting,
+    check_game_settings,
+    describe_game_settings,
+)
 from bot.timers import Ticker
 
 log = logging.getLogger(__name__)
@@ -63,7 +70,7 @@ class DiscordMessenger:
 
 
 def ticker_of(interaction: discord.Interaction) -> Ticker:
-    return interaction.client.timers  # type: ignore[attr-defined, no-any-return]
+    return interaction.client.timers  # type: ignore[attr-defined]
 
 
 async def _private(interaction: discord.Interaction, text: str) -> None:
@@ -209,7 +216,6 @@ async def settings(interaction: discord.Interaction, scope: str | None = None,
         where = opt.text("scope", scope) or "game"
         if where not in SCOPES:
             raise opt.BadOption("`scope` is game or server.")
-        from bot.settings import check_game_settings
         checked = check_game_settings(values)
     except (opt.BadOption, BadSetting) as exc:
         await send_reply(interaction, refuse(f"{exc} Nothing was changed."))
@@ -246,11 +252,13 @@ async def settings(interaction: discord.Interaction, scope: str | None = None,
         return
     await ticker.settings.set_game(rec.id, checked)
     await _retime(ticker, interaction.channel_id)
-    text = f"<@{interaction.user.id}> changed this game's settings: {describe_game_settings(await ticker.settings.game(rec))}."
+    now = describe_game_settings(await ticker.settings.game(rec))
+    text = f"<@{interaction.user.id}> changed this game's settings: {now}."
     await send_reply(interaction, Reply(text))
 
 
 def add_timing_commands(group: app_commands.Group) -> None:
     """Add the timing commands to the ``/game`` group."""
-    for command in (notify, quiet, away, back, settings):
+    commands: tuple[app_commands.Command[Any, ..., None], ...] = (notify, quiet, away, back, settings)
+    for command in commands:
         group.add_command(command)
