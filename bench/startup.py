@@ -149,4 +149,4 @@ if __name__ == "__main__":
     result = asyncio.run(_serve(sys.argv[1], int(sys.argv[2]), float(sys.argv[3])))
     print(json.dumps(result), flush=True)
     sys.stderr.flush()
-    os._exit(0)  # the figures are out; skip closing the pools and the store
+    os._exit(0)  # the figures are out; skip closing the store (the picture workers follow this process out)

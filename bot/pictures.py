@@ -15,6 +15,7 @@ import logging
 import multiprocessing
 import os
 import threading
+import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -69,7 +70,8 @@ class Pictures:
         try:
             methods = multiprocessing.get_all_start_methods()
             context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
-            pool = ProcessPoolExecutor(max_workers=self.processes, mp_context=context)
+            pool = ProcessPoolExecutor(max_workers=self.processes, mp_context=context, initializer=_follow,
+                                       initargs=(os.getpid(),))
             for future in [pool.submit(os.getpid) for _ in range(self.processes)]:
                 future.result(timeout=120)
         except Exception as exc:
@@ -115,11 +117,24 @@ class Pictures:
         return await asyncio.to_thread(fn, *args)
 
     def close(self) -> None:
+        """Stop the workers (waiting for them to exit, so none outlives this process)."""
         self._ready.clear()
         self._broken = True
         if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool.shutdown(wait=True, cancel_futures=True)
             self._pool = None
+
+
+def _follow(owner: int) -> None:
+    """In a worker: exit when the process that owns the pool is gone (killed, say), instead of lingering."""
+
+    def watch() -> None:
+        while True:
+            time.sleep(1.0)
+            if not _alive(owner):
+                os._exit(0)
+
+    threading.Thread(target=watch, name="junkyard-follow-owner", daemon=True).start()
 
 
 def _travel_problem(exc: BaseException) -> bool:
@@ -127,3 +142,21 @@ def _travel_problem(exc: BaseException) -> bool:
     import pickle
 
     return isinstance(exc, pickle.PicklingError | AttributeError | TypeError | ImportError | KeyError)
+
+
+def _alive(pid: int) -> bool:
+    """Whether process ``pid`` runs (a killed process waiting to be reaped does not)."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] not in ("Z", "X")
+    except FileNotFoundError:
+        return False
+    except OSError:
+        pass
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        pass
+    return True

@@ -23,6 +23,7 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot import history
 from bot.drivers import Driver, driver_for, driver_kinds
 from bot.games import ButtonSpec, GameFront, front_for, game_class, playable_keys
 from bot.pictures import Pictures
@@ -212,7 +213,7 @@ class Service:
 
     async def close(self) -> None:
         """Stop the picture workers (the store is closed by its owner)."""
-        self.pictures.close()
+        await asyncio.to_thread(self.pictures.close)
 
     # Helpers -----------------------------------------------------------------------------------
 
@@ -701,6 +702,10 @@ class Service:
         if game.is_over:
             self.forget(rec.id, drivers=True)
             self._keep(rec, game)
+            try:  # the results and the end message (standings, replay), once; the final move stands regardless
+                await history.record_end(self, rec, game)
+            except Exception:
+                log.exception("game %s: recording its end failed", rec.id)
         return rec, shown, lines, self._private_notes(rec, front, played)
 
     def _driver(self, rec: GameRecord, seat: int, kind: str) -> Driver:
@@ -762,6 +767,8 @@ class Service:
         """The message of a delivery record the front end did not post (a crash, a failed answer). The
         board is drawn when the game still stands at the record's move; otherwise the moves are told in
         text only, since a newer board follows."""
+        if d.payload.get("finale"):
+            return await history.finale_reply(self, d)
         lines: list[str] = list(d.payload.get("lines", []))
         plain = Reply("\n".join(lines), game_id=d.game_id, version=d.version, changed=True, delivery=d.id,
                       channel_id=d.channel_id)

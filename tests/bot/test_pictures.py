@@ -92,3 +92,32 @@ async def test_moves_applied_in_worker_processes_play_as_moves_applied_here(tmp_
     here = await play(Pictures(processes=0), tmp_path / "here.db")
     assert there[2] and not here[2]
     assert there[:2] == here[:2]
+
+
+def test_the_workers_do_not_outlive_a_killed_bot():
+    """The bot is killed (no chance to stop its pool): its picture workers notice and exit."""
+    import subprocess
+    import sys
+    import time
+
+    script = ("import os, signal\n"
+              "from bot.pictures import Pictures\n"
+              "p = Pictures(processes=2)\n"
+              "assert p.wait_ready(120)\n"
+              "print(' '.join(str(pid) for pid in p._pool._processes), flush=True)\n"
+              "os.kill(os.getpid(), signal.SIGKILL)\n")
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    workers = [int(pid) for pid in proc.stdout.split()]
+    assert len(workers) == 2
+
+    def alive(pid: int) -> bool:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return False
+        return True
+
+    deadline = time.monotonic() + 10
+    while any(alive(pid) for pid in workers) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not any(alive(pid) for pid in workers)
