@@ -45,6 +45,8 @@ RETRY = 15.0
 TRIES = 6
 #: actions the autopilot plays in one turn at most
 AUTOPILOT_STEPS = 40
+#: games whose new turn one sweep times
+SWEEP_BATCH = 100
 #: the computer kind the autopilot prefers
 AUTOPILOT_KIND = "smart"
 
@@ -118,18 +120,19 @@ class Ticker:
 
     # Turns -------------------------------------------------------------------------------------
 
-    async def sweep(self) -> None:
-        while True:
-            recs = await self.store.unmarked_turns()
-            if not recs:
-                return
-            for rec in recs:
-                try:
-                    await self.mark(rec)
-                except Exception:
-                    log.exception("game %s: its turn could not be timed", rec.id)
-                    await self.store.mark_turn(rec.id, version=rec.version, seat=None, started_at=self.clock(),
-                                               timers=[])
+    async def sweep(self) -> int:
+        """Time the new turns of at most ``SWEEP_BATCH`` games (the rest follow at the next tick, so a bot
+        that starts with thousands of games never to be timed yet serves meanwhile); returns how many."""
+        recs = await self.store.unmarked_turns(SWEEP_BATCH)
+        for rec in recs:
+            try:
+                await self.mark(rec)
+            except Exception:
+                log.exception("game %s: its turn could not be timed", rec.id)
+                await self.store.mark_turn(rec.id, version=rec.version, seat=None, started_at=self.clock(),
+                                           timers=[])
+            await asyncio.sleep(0)  # let interactions in between
+        return len(recs)
 
     async def mark(self, rec: GameRecord, *, again: bool = False) -> None:
         """Schedule the timers of the game's current turn (replacing those of the last one). ``again``: the

@@ -251,3 +251,51 @@ async def test_a_reminder_sent_but_not_marked_before_a_crash_is_posted_once(t, c
     assert len(retry) == 1 and retry[0].repeated
     assert len([s for s in channel_posts(t.sent) if "reminder" in s.content]) == 1
     assert not created(await later(t, clock, 1))
+
+
+async def test_the_autopilot_plays_with_the_games_smart_computer(t, clock):
+    """A real game with a ``smart`` driver: the autopilot asks for that kind, and its moves are logged."""
+    pytest.importorskip("rules.piecepack")
+    asked = []
+    real = t.bot.service.drivers
+
+    def drivers(key, kind, seed):
+        asked.append(kind)
+        return real(key, kind, seed)
+
+    t.bot.service.drivers = drivers
+    only(await t.slash(ANN, "game new", game="piecepack"))
+    only(await t.slash(BOB, "game join"))
+    await t.slash(ANN, "game start")
+    rec = await t.bot.store.channel_game(CHANNEL_ID)
+    first = rec.seats[(await t.bot.service.load(rec)).to_act].user_id
+    sent = await t.slash(first, "game away")  # the turn waiting on them is played at once
+    assert any("**Autopilot** for" in s.content for s in channel_posts(sent))
+    rec = await t.bot.store.channel_game(CHANNEL_ID)
+    acts = await t.bot.store.actions(rec.id)
+    assert acts and asked and set(asked) == {"smart"}
+    assert all(a.narration.startswith("**Autopilot** for") for a in acts if a.user_id == first)
+    assert (await t.bot.service.load(rec)).to_act != rec.seat_of(first) or rec.status != "active"
+
+
+# The store's timers ----------------------------------------------------------------------------------
+
+
+async def test_a_timer_is_claimed_by_one_owner_and_fires_once(store):
+    from bot.store import NewTimer
+
+    rec = await store.create_game(guild_id=1, channel_id=5, game_key="toy", host_id=1, setup={}, seed=1)
+    await store.mark_turn(rec.id, version=0, seat=0, started_at=10.0,
+                          timers=[NewTimer("remind", 0, 100.0, {"number": 1}), NewTimer("deadline", 0, 500.0)])
+    assert await store.claim_timers("a", now=99.0, lease=60) == []
+    [claimed] = await store.claim_timers("a", now=100.0, lease=60)
+    assert claimed.kind == "remind" and claimed.data == {"number": 1}
+    assert await store.claim_timers("b", now=120.0, lease=60) == []  # held by a
+    assert [c.id for c in await store.claim_timers("b", now=120.0, lease=60, takeover=True)] == [claimed.id]
+    assert await store.finish_timer(claimed.id, then=NewTimer("remind", 0, 200.0, {"number": 2}))
+    assert not await store.finish_timer(claimed.id)  # once
+    pending = await store.timers(game_id=rec.id, pending=True)
+    assert sorted((p.kind, p.due_at) for p in pending) == [("deadline", 500.0), ("remind", 200.0)]
+    await store.mark_turn(rec.id, version=0, seat=1, started_at=20.0, timers=[])  # a new turn replaces them
+    assert await store.timers(game_id=rec.id, pending=True) == []
+    assert (await store.turn_mark(rec.id)).seat == 1
