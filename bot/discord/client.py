@@ -16,6 +16,7 @@ from discord.ext import commands
 from bot.delivery import Outbox
 from bot.discord.command_group import game_groups
 from bot.discord.game_commands import GameGroup
+from bot.discord.history_commands import stats_command
 from bot.discord.replies import (
     DEFER_AFTER,
     ActionButton,
@@ -101,6 +102,7 @@ class JunkyardBot(commands.Bot):
         """Register every command on the tree (syncing with Discord is ``junkyard sync``'s job)."""
         self.tree.add_command(GameGroup())
         self.tree.add_command(rules_command)
+        self.tree.add_command(stats_command)
         for group in game_groups(units()):
             self.tree.add_command(group)
 

@@ -11,6 +11,7 @@ from discord import app_commands
 
 from bot.discord import options as opt
 from bot.discord.command_group import as_choices, check_values, make_command, service_of
+from bot.discord.history_commands import ANYWHERE, add_history_commands
 from bot.discord.replies import send_reply
 from bot.discord.timing_commands import add_timing_commands
 from bot.games import GameUnit, Option, join_options, new_options, resolve, unit_for, units
@@ -109,7 +110,7 @@ async def kind_autocomplete(interaction: discord.Interaction, current: str) -> l
     return as_choices([(k, k) for k in service.driver_kinds(rec.game_key) if current.lower() in k])
 
 
-@app_commands.guild_only()
+@app_commands.allowed_contexts(guilds=True, dms=True, private_channels=False)
 class GameGroup(app_commands.Group, name="game", description="Start, join and manage this channel's game"):
     """One game per channel; these commands work the same for every game. ``new`` and ``join`` offer the
     options the games offer (:func:`bot.games.new_options`), built when the group is."""
@@ -125,6 +126,15 @@ class GameGroup(app_commands.Group, name="game", description="Start, join and ma
         self.add_command(make_command("join", "Take a seat in this channel's game (again: change your options)",
                                       self.join_options, self._join, _join_source))
         add_timing_commands(self)
+        add_history_commands(self)
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        """Outside a server only the commands marked to work anywhere answer (``/game mine``)."""
+        command = interaction.command
+        if interaction.guild_id is None and not (command is not None and command.extras.get(ANYWHERE)):
+            raise app_commands.NoPrivateMessage("this command works in a server channel; in direct messages "
+                                                "`/game mine` lists your games")
+        return True
 
     @staticmethod
     async def _new_source(interaction: discord.Interaction, option: Option, current: str
