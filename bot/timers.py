@@ -36,7 +36,7 @@ NOTICE, REMIND, DEADLINE = "notice", "remind", "deadline"
 #: reminders of one turn
 REMINDERS_PER_TURN = 3
 #: seconds between looks at the store in the running bot
-POLL_SECONDS = 20.0
+POLL_SECONDS = 10.0
 #: how long a claimed timer is held before another process may fire it
 LEASE = 120.0
 #: seconds before trying a timer again (the board not posted yet, a failed send)
