@@ -314,8 +314,8 @@ async def mine(service: Service, user_id: int, link: Linker, *, now: float | Non
             continue
         game = await service.load(rec)
         since = await _turn_since(service, rec, game.to_act)
-        boards = [d for d in await service.store.deliveries(game_id=rec.id) if d.message_id is not None]
-        jump = link(rec, boards[-1].message_id if boards else None)
+        posted = await service.store.posted_messages(rec.id, limit=1)
+        jump = link(rec, posted[0] if posted else None)
         title = _title(service, rec.game_key)
         if may_act(game, seat):
             mine_.append((since, f"{title} (move {rec.version}): your turn for {span(now - since)} · {jump}"))

@@ -333,6 +333,29 @@ class Store(ABC):
     async def all_settings(self, scope: str) -> list[tuple[int, int, dict[str, Any]]]:
         """Every (owner, target, settings) of ``scope``."""
 
+    @abstractmethod
+    async def take_back(self, game_id: int, *, expected_version: int, count: int, state: dict[str, Any],
+                        outgoing: Outgoing | None = None) -> GameRecord:
+        """Drop the last ``count`` actions of a running game at ``expected_version`` and store ``state``."""
+
+    @abstractmethod
+    async def games_of_user(self, user_id: int, status: str = ACTIVE) -> list[GameRecord]:
+        """The games with ``status`` in which ``user_id`` has a seat, across servers, oldest first."""
+
+    @abstractmethod
+    async def posted_messages(self, game_id: int, *, after_version: int = -1, limit: int = 20) -> list[int]:
+        """Ids of the posted messages of a game's delivery records past ``after_version``, newest first."""
+
+    @abstractmethod
+    async def record_results(self, game_id: int, rows: Sequence[Result], outgoing: Outgoing | None = None) -> bool:
+        """Store a finished game's results (once), with ``outgoing``'s delivery record."""
+
+    @abstractmethod
+    async def results(self, *, game_id: int | None = None, user_id: int | None = None,
+                      guild_id: int | None = None, channel_id: int | None = None, limit: int = 10_000
+                      ) -> list[Result]:
+        """Result rows matching every filter given, newest game first."""
+
 
 # SQLite ----------------------------------------------------------------------------------------
 
@@ -968,6 +991,14 @@ class SqliteStore(Store):
             rows = await cur.fetchall()
         return [_record(r) for r in rows]
 
+    async def posted_messages(self, game_id: int, *, after_version: int = -1, limit: int = 20) -> list[int]:
+        async with self._lock, self.db.execute(
+            "SELECT message_id FROM deliveries WHERE game_id = ? AND version > ? AND message_id IS NOT NULL "
+            "ORDER BY id DESC LIMIT ?", (game_id, after_version, limit)
+        ) as cur:
+            rows = await cur.fetchall()
+        return [int(r[0]) for r in rows]
+
     async def record_results(self, game_id: int, rows: Sequence[Result], outgoing: Outgoing | None = None) -> bool:
         """Store a finished game's results, and ``outgoing`` (the message of its end), in one transaction;
         False, and nothing written, when its results are already stored or the game is not finished."""
@@ -1008,7 +1039,9 @@ class SqliteStore(Store):
             sql + " ORDER BY finished_at DESC, game_id DESC, place, seat LIMIT ?", (*params, limit)
         ) as cur:
             rows = await cur.fetchall()
-        return [Result(*r[:5], bool(r[5]), *r[6:]) for r in rows]
+        return [Result(game_id=r[0], seat=r[1], user_id=r[2], name=r[3], place=r[4], winner=bool(r[5]), moves=r[6],
+                       game_key=r[7], guild_id=r[8], channel_id=r[9], started_at=r[10], finished_at=r[11])
+                for r in rows]
 
 
 _RESULT_COLUMNS = ("game_id, seat, user_id, name, place, winner, moves, game_key, guild_id, channel_id, started_at, "

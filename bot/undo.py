@@ -120,8 +120,7 @@ async def undo(service: Service, channel_id: int, user_id: int, count: int = 1) 
         except StaleVersion:
             return refuse("The game moved on meanwhile; nothing was taken back. Look at the newest board."), []
         service._keep(rec, game)
-        stale = [d.message_id for d in await service.store.deliveries(game_id=rec.id)
-                 if d.version > rec.version and d.message_id is not None]
+        stale = await service.store.posted_messages(rec.id, after_version=rec.version, limit=count + 5)
         after = await asyncio.to_thread(service._after_move, rec, front, game)
     png = await service._render(front, after.view, [])
     text, mention = service._board_text(rec, game, after, out.payload)

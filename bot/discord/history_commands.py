@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -73,16 +74,20 @@ async def _replay(interaction: discord.Interaction, game: str) -> None:
 
 def add_history_commands(group: app_commands.Group) -> None:
     """Add undo, mine, history and replay to the ``/game`` group."""
-    undo_cmd = app_commands.Command(name="undo", description="Take back your last move(s) this turn, while "
-                                    "nothing new became known (no dice, no tile)", callback=_undo)
+    Cmd = app_commands.Command[Any, ..., None]
+    undo_cmd: Cmd = app_commands.Command(
+        name="undo", description="Take back your last move(s) this turn, while nothing new became known (no dice, "
+        "no tile)", callback=_undo)
     app_commands.describe(moves=f"How many of your last moves (1–{MAX_UNDO}, default 1)")(undo_cmd)
-    mine = app_commands.Command(name="mine", description="Your running games on every server: where it is your turn "
-                                "first (works in direct messages too)", callback=_mine)
+    mine: Cmd = app_commands.Command(
+        name="mine", description="Your running games on every server: where it is your turn first (works in "
+        "direct messages too)", callback=_mine)
     mine.extras[ANYWHERE] = True
-    hist = app_commands.Command(name="history", description="This channel's finished games: date, players, "
-                                "winner, moves", callback=_history)
-    replay = app_commands.Command(name="replay", description="Post the replay and final standings of one of this "
-                                  "channel's finished games", callback=_replay)
+    hist: Cmd = app_commands.Command(
+        name="history", description="This channel's finished games: date, players, winner, moves", callback=_history)
+    replay: Cmd = app_commands.Command(
+        name="replay", description="Post the replay and final standings of one of this channel's finished games",
+        callback=_replay)
     app_commands.describe(game="The game (start typing: the channel's finished games)")(replay)
     replay.autocomplete("game")(_replay_source)
     for cmd in (undo_cmd, mine, hist, replay):
