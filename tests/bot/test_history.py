@@ -201,3 +201,27 @@ def test_a_replay_over_the_limit_is_drawn_at_smaller_sizes_until_it_fits(monkeyp
     rec = type("Rec", (), {"setup": {}, "seed": 1})()
     assert bot.history._fitting_gif(Front(), rec, ["roll"]) == b"G" * 20  # type: ignore[arg-type]
     assert asked == [None, 10]
+
+
+async def test_the_migration_fills_the_players_index_from_the_games_already_stored(db_path):
+    """A database from before the players index: its running games are found by player after the upgrade."""
+    import json
+    import sqlite3
+
+    from bot.store import MIGRATIONS
+
+    before = MIGRATIONS.index(next(m for m in MIGRATIONS if "CREATE TABLE players" in m))
+    db = sqlite3.connect(db_path)
+    db.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
+    db.execute("INSERT INTO schema_version (version) VALUES (?)", (before,))
+    for script in MIGRATIONS[:before]:
+        db.executescript(script)
+    seats = json.dumps([{"user_id": ANN, "name": "ann", "options": {}}, {"user_id": BOB, "name": "bob", "options": {}}])
+    db.execute("INSERT INTO games (guild_id, channel_id, game_key, status, host_id, setup, seed, seats, version, "
+               "state, created_at, updated_at) VALUES (1, 5, 'toy', 'active', ?, '{}', 1, ?, 0, '{}', 0, 0)",
+               (ANN, seats))
+    db.commit()
+    db.close()
+    async with SqliteStore(db_path) as store:
+        assert [r.channel_id for r in await store.games_of_user(BOB, ACTIVE)] == [5]
+        assert await store.schema_version() == len(MIGRATIONS)
