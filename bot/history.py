@@ -32,6 +32,8 @@ MAX_REPLAY_BYTES = 8_000_000
 REPLAY_SIZES: tuple[int | None, ...] = (None, 10, 8)
 #: seconds after the final board at which the end message falls due (the board goes first)
 END_DELAY = 2.0
+#: an end left unrecorded by a stop is still announced when it is at most this many seconds old
+FRESH_END = 3600.0
 #: games listed by ``/game history`` and offered by the replay autocomplete
 HISTORY_LIMIT = 10
 
@@ -83,9 +85,9 @@ def standings_text(front: GameFront, game: Game, rec: GameRecord) -> str:
 # The end of a game -----------------------------------------------------------------------------------
 
 
-async def record_end(service: Service, rec: GameRecord, game: Game) -> int | None:
-    """Store a finished game's results and its end message (once); the delivery record's id, or None when
-    they were stored before."""
+async def record_end(service: Service, rec: GameRecord, game: Game, *, announce: bool = True) -> int | None:
+    """Store a finished game's results and (``announce``) its end message, once; the delivery record's id,
+    or None when none was written."""
     if rec.status != FINISHED or not game.is_over:
         return None
     front = service.fronts(rec.game_key)
@@ -95,10 +97,27 @@ async def record_end(service: Service, rec: GameRecord, game: Game) -> int | Non
                    rec.version, rec.game_key, rec.guild_id, rec.channel_id, started, rec.updated_at)
             for seat, place in places(front, game) if seat < len(rec.seats)]
     out = Outgoing({"lines": [standings_text(front, game, rec)], "board": False, "finale": True},
-                   due_at=clock() + END_DELAY)
+                   due_at=clock() + END_DELAY) if announce else None
     if not await service.store.record_results(rec.id, rows, out):
         return None
-    return out.id
+    return out.id if out is not None else None
+
+
+async def settle_ends(service: Service, *, fresh: float = FRESH_END) -> int:
+    """Record the ends a stop left unrecorded (the final move was stored, its results not yet); only games
+    that ended within ``fresh`` seconds still get their end message, older ones (stored before results
+    were kept) only their results. Returns how many games were settled."""
+    settled = 0
+    for rec in await service.store.unrecorded_ends(limit=10_000):
+        try:
+            game = service.classes(rec.game_key).from_dict(rec.state or {})
+            await record_end(service, rec, game, announce=clock() - rec.updated_at <= fresh)
+        except Exception:  # a game that no longer loads keeps no results; the others go on
+            log.exception("game %s: its end could not be recorded", rec.id)
+            continue
+        settled += 1
+        await asyncio.sleep(0)  # let interactions in between
+    return settled
 
 
 async def finale_reply(service: Service, d: Delivery) -> Reply:

@@ -356,6 +356,10 @@ class Store(ABC):
                       ) -> list[Result]:
         """Result rows matching every filter given, newest game first."""
 
+    @abstractmethod
+    async def unrecorded_ends(self, limit: int = 50) -> list[GameRecord]:
+        """Finished games whose results are not stored yet (the process stopped in between), oldest first."""
+
 
 # SQLite ----------------------------------------------------------------------------------------
 
@@ -1042,6 +1046,14 @@ class SqliteStore(Store):
         return [Result(game_id=r[0], seat=r[1], user_id=r[2], name=r[3], place=r[4], winner=bool(r[5]), moves=r[6],
                        game_key=r[7], guild_id=r[8], channel_id=r[9], started_at=r[10], finished_at=r[11])
                 for r in rows]
+
+    async def unrecorded_ends(self, limit: int = 50) -> list[GameRecord]:
+        async with self._lock, self.db.execute(
+            f"SELECT {_GAME_COLUMNS} FROM games g WHERE status = 'finished' AND state IS NOT NULL AND NOT EXISTS "
+            "(SELECT 1 FROM results r WHERE r.game_id = g.id) ORDER BY id LIMIT ?", (limit,)
+        ) as cur:
+            rows = await cur.fetchall()
+        return [_record(r) for r in rows]
 
 
 _RESULT_COLUMNS = ("game_id, seat, user_id, name, place, winner, moves, game_key, guild_id, channel_id, started_at, "

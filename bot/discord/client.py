@@ -13,6 +13,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import history
 from bot.delivery import Outbox
 from bot.discord.command_group import game_groups
 from bot.discord.game_commands import GameGroup
@@ -136,6 +137,7 @@ class JunkyardBot(commands.Bot):
             return
         loop = asyncio.get_running_loop()
         self._background.append(loop.create_task(self.outbox.run(), name="junkyard-outbox"))
+        self._background.append(loop.create_task(history.settle_ends(self.service), name="junkyard-ends"))
         self._background.append(loop.create_task(self.resume_computers(), name="junkyard-resume"))
         self._background.append(loop.create_task(self.timers.run(), name="junkyard-timers"))
 

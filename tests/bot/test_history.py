@@ -225,3 +225,35 @@ async def test_the_migration_fills_the_players_index_from_the_games_already_stor
     async with SqliteStore(db_path) as store:
         assert [r.channel_id for r in await store.games_of_user(BOB, ACTIVE)] == [5]
         assert await store.schema_version() == len(MIGRATIONS)
+
+
+async def test_an_end_a_stop_left_unrecorded_is_recorded_at_start_up_and_announced_while_fresh(service, monkeypatch):
+    """The final move was stored but the process stopped before its results: they follow at start-up, with
+    the end message only for a game that ended lately (older games, kept before results were, stay quiet)."""
+    async def no_end(*args, **kwargs):
+        raise RuntimeError("stopped")
+
+    real = bot.history.record_end
+    monkeypatch.setattr(bot.history, "record_end", no_end)
+    ids = []
+    for channel in (11, 12):
+        await service.new_game(guild_id=1, channel_id=channel, user_id=ANN, user_name="ann", game_key="toy")
+        await service.join(channel, BOB, "bob")
+        await service.start(channel, ANN)
+        while (rec := await service.store.channel_game(channel)) is not None:
+            game = await service.load(rec)
+            user = rec.seats[game.to_act].user_id
+            await service.act(channel, user, "roll" if game.rolled is None else f"move {game.rolled}")
+        ids.append((await service.store.channel_history(channel, 1))[0].id)
+    monkeypatch.setattr(bot.history, "record_end", real)
+    assert [r.id for r in await service.store.unrecorded_ends()] == ids
+    old = (await service.store.get_game(ids[0])).updated_at
+    monkeypatch.setattr(bot.history, "clock", lambda: old + bot.history.FRESH_END + 1)
+    fresh = await service.store.get_game(ids[1])
+    await service.store.db.execute("UPDATE games SET updated_at = ? WHERE id = ?",
+                                   (old + bot.history.FRESH_END, fresh.id))
+    assert await bot.history.settle_ends(service) == 2
+    assert await service.store.unrecorded_ends() == []
+    assert {r.game_id for r in await service.store.results()} == set(ids)
+    ends = [d.game_id for d in await service.store.deliveries(pending=True) if d.payload.get("finale")]
+    assert ends == [ids[1]]
