@@ -338,6 +338,35 @@ def legal_plans(
 
 _FULL_CACHE: dict[Key, dict[Hex, tuple[Hex, ...]]] = {}
 
+#: per track: every (cell, facing) numbered, and from each the plain steps (no jump) as (state, cell entered)
+_PLAIN: dict[int, tuple[Track, dict[tuple[Hex, Facing], int], list[tuple[Hex, Facing]],
+                        list[tuple[tuple[int, Hex], ...]]]] = {}
+
+
+def _plain_steps(track: Track) -> tuple[dict[tuple[Hex, Facing], int], list[tuple[Hex, Facing]],
+                                        list[tuple[tuple[int, Hex], ...]]]:
+    cached = _PLAIN.get(id(track))
+    if cached is not None and cached[0] is track:
+        return cached[1], cached[2], cached[3]
+    moves = static_moves(track)
+    states = list(moves)
+    index = {state: i for i, state in enumerate(states)}
+    succ: list[tuple[tuple[int, Hex], ...]] = []
+    for state in states:
+        out = []
+        for target, new_facing, _cost, end, jump in moves[state]:
+            after = (end, new_facing)
+            if jump:
+                continue
+            if after not in index:
+                index[after] = len(states)
+                states.append(after)
+            out.append((index[after], target))
+        succ.append(tuple(out))
+    succ += [()] * (len(states) - len(succ))
+    _PLAIN[id(track)] = (track, index, states, succ)
+    return index, states, succ
+
 
 def full_moves(
     fld: Field, cell: Hex, facing: Facing, points: int, avoid: frozenset[Hex] = frozenset()
@@ -347,38 +376,47 @@ def full_moves(
     Plain steps bump nobody, enter no trap and jump no gap, so the field stays as it is and every such
     path obeys the whole-roll rule (R9) at each step. Cells in ``avoid`` may end a path but not be
     passed through (a pick-up there would stop to ask which saddlebag takes the tile). The search
-    tries straight on before turning, so each path is the first of its end cell in that order.
+    keeps, for each state, the first way that found it (states taken in the order they were found,
+    steps ahead-left, ahead, ahead-right), and each cell's path ends on its lowest facing.
     """
     key = (fld.track.name, fld.cache_key(), fld.stop_cells, cell, facing, points, avoid)
     hit = _FULL_CACHE.get(key)
     if hit is not None:
         return hit
-    moves = static_moves(fld.track)
-    layers: list[dict[tuple[Hex, Facing], tuple[Hex, Facing]]] = []
-    frontier: list[tuple[Hex, Facing]] = [(cell, facing)]
+    index, states, succ = _plain_steps(fld.track)
+    start = index.get((cell, facing))
+    if start is None:
+        index = dict(index)
+        start = index[(cell, facing)] = len(states)
+        states = [*states, (cell, facing)]
+        succ = [*succ, ()]
+    blocked = set(fld.karts) | fld.stop_cells
+    blocked_avoid = blocked | avoid
+    layers: list[dict[int, int]] = []
+    frontier: list[int] = [start]
     for step in range(points):
-        last = step == points - 1
-        nxt: dict[tuple[Hex, Facing], tuple[Hex, Facing]] = {}
+        bad = blocked if step == points - 1 else blocked_avoid
+        nxt: dict[int, int] = {}
         for state in frontier:
-            for target, new_facing, _cost, end, jump in moves.get(state, ()):
-                if jump or target in fld.karts or target in fld.stop_cells or (target in avoid and not last):
-                    continue
-                nxt.setdefault((end, new_facing), state)
+            for after, target in succ[state]:
+                if after not in nxt and target not in bad:
+                    nxt[after] = state
         if not nxt:
             frontier = []
             break
         layers.append(nxt)
         frontier = list(nxt)
     out: dict[Hex, tuple[Hex, ...]] = {}
-    for final in sorted(frontier):
-        if final[0] in out:
+    for final in sorted(frontier, key=states.__getitem__):
+        end_cell = states[final][0]
+        if end_cell in out:
             continue
         path = []
         here = final
         for layer in reversed(layers):
-            path.append(here[0])
+            path.append(states[here][0])
             here = layer[here]
-        out[final[0]] = tuple(reversed(path))
+        out[end_cell] = tuple(reversed(path))
     if len(_FULL_CACHE) > 256:
         _FULL_CACHE.clear()
     _FULL_CACHE[key] = out
