@@ -145,7 +145,7 @@ class Ticker:
             return
         mark = await self.store.turn_mark(rec.id)
         same = mark is not None and mark.seat == seat and (
-            (again and mark.version == rec.version) or (mark.version < rec.version and all(
+            (again and mark.version == rec.version) or (mark.version != rec.version and all(  # != : undo goes back
                 a.seat == seat for a in await self.store.actions(rec.id, since=mark.version))))
         started = mark.started_at if same and mark is not None else now
         prefs = self.settings.prefs(rec.seats[seat].user_id, rec.id)

@@ -104,3 +104,25 @@ async def dm(h: DiscordHarness, user_id: int, path: str, **options: object) -> l
     data["context"] = 1
     data["data"] = h._command_data(path, dict(options))
     return await h._dispatch(data)
+
+
+async def test_an_undo_keeps_the_turn_it_happened_in_no_second_notice(db_path):
+    """Taking back a move inside a turn goes back within that turn: the player's turn notice (by direct
+    message) is not sent again, and the turn keeps its start for reminders and limits."""
+    from tests.bot.helpers import USERS
+    from tests.bot.timing_helpers import Clock, dms, later, timed_bot
+
+    clock = Clock()
+    async with DiscordHarness(timed_bot(db_path, clock)) as t:
+        t.users.update(USERS)
+        for user in (ANN, BOB):
+            only(await t.slash(user, "game notify", mode="dm"))
+        first, _ = await races(t)
+        assert len(dms(await later(t, clock, 0))) == 1  # the first player's notice
+        rec = await t.bot.store.channel_game(t.channel_id)
+        started_at = (await t.bot.store.turn_mark(rec.id)).started_at
+        await t.slash(first, "game play", action=(await choices(t))[0])
+        assert dms(await later(t, clock, 1)) == []
+        only(public(await t.slash(first, "game undo")))
+        assert dms(await later(t, clock, 1)) == []
+        assert (await t.bot.store.turn_mark(rec.id)).started_at == started_at
