@@ -10,6 +10,7 @@ through the service's usual board reply (delivery record, picture, buttons for t
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -19,6 +20,8 @@ from rules.contract import Game
 
 if TYPE_CHECKING:
     from bot.service import Reply, Service
+
+log = logging.getLogger(__name__)
 
 #: the most actions one ``undo`` takes back
 MAX_UNDO = 20
@@ -91,12 +94,16 @@ async def undo(service: Service, channel_id: int, user_id: int, count: int = 1) 
         try:
             steps = await asyncio.to_thread(replay_steps, cls, rec, actions, len(mine))
         except Exception:
+            log.exception("game %s: its log did not replay for an undo", rec.id)
             return refuse("This game's log can't be replayed here, so nothing can be taken back."), []
         free = 0
         for s in reversed(steps):
             if s.barrier is not None:
                 break
             free += 1
+        if count > free == len(steps):
+            return refuse(f"You played only {moves(free)} this turn; `/game undo moves:{free}` takes "
+                          f"{'it' if free == 1 else 'them all'} back.", game_id=rec.id), []
         if count > free:
             blocked = steps[len(steps) - free - 1]
             reason = str(blocked.barrier).rstrip(".")
@@ -108,7 +115,8 @@ async def undo(service: Service, channel_id: int, user_id: int, count: int = 1) 
                         f"stays. {reason}.")
             return refuse(text, game_id=rec.id), []
         back = steps[len(steps) - count:]
-        said = [" ".join(s.action.narration.split()) or f"`{s.action.action}`" for s in back]
+        # the public narration only: the action as typed may name a hidden tile
+        said = [" ".join(s.action.narration.split()) or "(a move with nothing to show)" for s in back]
         text = f"<@{user_id}> took back {moves(count)}: " + " / ".join(said)
         state = back[0].before
         game = cls.from_dict(state)

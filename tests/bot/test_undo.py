@@ -126,3 +126,10 @@ async def test_an_undo_keeps_the_turn_it_happened_in_no_second_notice(db_path):
         only(public(await t.slash(first, "game undo")))
         assert dms(await later(t, clock, 1)) == []
         assert (await t.bot.store.turn_mark(rec.id)).started_at == started_at
+
+
+async def test_more_moves_than_you_played_this_turn_are_refused(h):
+    first, _ = await races(h)
+    await h.slash(first, "game play", action=(await choices(h))[0])
+    reply = only(await h.slash(first, "game undo", moves=3))
+    assert reply.ephemeral and reply.content == "You played only 1 move this turn; `/game undo moves:1` takes it back."
