@@ -310,9 +310,10 @@ async def stats(service: Service, guild_id: int | None, player_id: int | None, *
         return Reply("\n".join(["**This server's games**", *_server_lines(rows, service)]), ephemeral=True)
     who = player_id if player_id is not None else asker_id
     rows = await service.store.results(user_id=who, guild_id=guild_id)
-    where = "on this server" if guild_id is not None else "on every server"
+    where = "on this server" if guild_id is not None else "on all servers"
     if not rows:
-        return Reply(f"<@{who}> has no finished games {where} yet.", ephemeral=True)
+        return Reply(f"<@{who}> has no finished games {'on this server ' if guild_id is not None else ''}yet.",
+                     ephemeral=True)
     return Reply("\n".join([f"**<@{who}>'s record {where}**", *_record_lines(rows, service)]), ephemeral=True)
 
 

@@ -257,3 +257,12 @@ async def test_an_end_a_stop_left_unrecorded_is_recorded_at_start_up_and_announc
     assert {r.game_id for r in await service.store.results()} == set(ids)
     ends = [d.game_id for d in await service.store.deliveries(pending=True) if d.payload.get("finale")]
     assert ends == [ids[1]]
+
+
+async def test_stats_in_a_direct_message_show_your_record_on_all_servers(h):
+    board = await started(h)
+    await toy_win(h, board, ANN, BOB)
+    reply = only(await dm(h, ANN, "stats"))
+    assert reply.content.splitlines()[0] == f"**<@{ANN}>'s record on all servers**"
+    assert reply.content.splitlines()[1].startswith("**Race to Ten**: played 1, won 1, average place 1.0")
+    assert only(await dm(h, EVE, "stats")).content == f"<@{EVE}> has no finished games yet."
