@@ -27,6 +27,11 @@ if TYPE_CHECKING:
 #: of a second); past that the search starts again without following each bump
 EXACT_BUDGET = 15_000
 
+#: how near (in cells) a difference between two fields must come to a kart's way to change what its
+#: steps may do: a step looks at the cell entered, a push up to two cells past it, an Oil's arrow cell,
+#: and whether the bumping kart can step on from the cell it took (one more)
+NEAR = 4
+
 
 @dataclass(frozen=True)
 class Reach:
@@ -88,8 +93,7 @@ def _layered(fld: Field, seat: int, cell: Hex, facing: Facing, points: int) -> R
                       floor=floor) is not None:
         found = _layered_reach(fld, seat, cell, facing, points, EXACT_BUDGET, exact, tables, floor=floor)
     if found is None:
-        plain: dict[Bumps, _Table] = {(): tables[()]} if () in tables else {}
-        found = _layered_reach(fld, seat, cell, facing, points, None, _Ways(fld, seat, False, look), plain)
+        found = _layered_reach(fld, seat, cell, facing, points, None, _Ways(fld, seat, False, look))
     assert found is not None
     return found
 
@@ -145,6 +149,22 @@ class _Ways:
         self.look = look or _Look()
         self.fields: dict[Bumps, Field] = {(): _without(fld, seat)}
         self._ways: dict[tuple[Hex, Facing, Bumps, bool, int], list[_Way]] = {}
+        self.home = {s: c for c, s in self.fields[()].karts.items()}  # where each kart stood before any bump
+
+    def field(self, bumps: Bumps) -> Field:
+        """The field after ``bumps`` (each kart moved from where it stood to where it was pushed)."""
+        hit = self.fields.get(bumps)
+        if hit is None:
+            base = self.fields[()]
+            karts = dict(base.karts)
+            for seat, _ in bumps:
+                karts.pop(self.home[seat], None)
+            track = base.track
+            karts.update((to, seat) for seat, to in bumps if track.on_track(to))
+            bumped = base.bumped | {seat for seat, _ in bumps}
+            hit = self.fields[bumps] = Field(track, karts, bumped, base.stop_cells, base.bump_reach,
+                                             (frozenset(karts.items()), bumped))
+        return hit
 
     def __call__(self, here: Hex, face: Facing, bumps: Bumps, left: int, first: bool) -> list[_Way]:
         fld, fields, look, exact = self.fld, self.fields, self.look, self.exact
@@ -152,7 +172,7 @@ class _Ways:
         hit = self._ways.get(key)
         if hit is not None:
             return hit
-        f = fld if first else fields[bumps]
+        f = fld if first else self.field(bumps)
         out = []
         for plans in step_plans(f, here, face, left).values():
             if isinstance(plans, str):
@@ -163,7 +183,7 @@ class _Ways:
                     if exact:
                         nb = tuple(sorted((*bumps, (plan.bump[0], plan.bump[2]))))  # bumped once a turn
                         if nb not in fields:
-                            fields[nb] = fields[bumps].with_bump(*plan.bump)
+                            fields[nb] = self.field(bumps).with_bump(*plan.bump)
                         after = fields[nb] if not first else f.with_bump(*plan.bump)
                     bumped = after if exact else f.with_bump(*plan.bump)
                     stuck = not any(not isinstance(p, str) for p in step_plans(bumped, plan.end, plan.facing,
@@ -263,6 +283,8 @@ class _Grid:
         self.moves = static_moves(track)
         origin = Hex(0, 0)
         self.delta = {f: self.bit(origin.neighbour(f)) - self.bit(origin) for f in Facing}
+        self._back: tuple[list[tuple[int, int]], list[tuple[int, int]]] | None = None
+        self._cones: dict[Hex, tuple[list[int], bool]] = {}
 
     def bit(self, cell: Hex) -> int:
         return cell.q + 1 + (cell.r - self.r0) * self.width
@@ -278,6 +300,48 @@ class _Grid:
             out |= states & mask
             states >>= plane
         return out
+
+    def _backward(self) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+        """(shift, states with that plain step) per kind of step, and (jump state, the far end's states)."""
+        if self._back is None:
+            steps = [0] * len(_TURNS)
+            jumps = []
+            far_facings = sum(1 << (int(f) * self.plane) for f in Facing)
+            for (cell, facing), moves in self.moves.items():
+                bit = 1 << self.state(cell, facing)
+                for _, new_facing, _, end, jump in moves:
+                    if jump:
+                        jumps.append((bit, far_facings << self.bit(end)))
+                    else:
+                        steps[3 * int(facing) + (int(new_facing) - int(facing) + 1) % 6] |= bit
+            shifts = [(int(d) - int(f)) * self.plane + self.delta[d] for f, d in _TURNS]
+            self._back = ([(sh, st) for sh, st in zip(shifts, steps, strict=True) if st], jumps)
+        return self._back
+
+    def near(self, cell: Hex, points: int) -> int:
+        """The states from which a kart could come within :data:`NEAR` cells of ``cell`` driving at most
+        ``points`` forward steps (every plain step and jump of the track counted as one step, whatever
+        karts and traps stand about): a superset of the states whose moves can depend on that cell."""
+        cones, done = self._cones.get(cell) or ([sum(1 << self.state(c, f) for c in self.cell_at.values()
+                                                         if c.distance(cell) <= NEAR for f in Facing)], False)
+        if done or len(cones) > points:
+            return cones[min(points, len(cones) - 1)]
+        steps, jumps = self._backward()
+        here = cones[-1]
+        while len(cones) <= points:
+            grown = here
+            for shift, movers in steps:
+                grown |= (here >> shift if shift >= 0 else here << -shift) & movers
+            for src, far in jumps:
+                if here & far:
+                    grown |= src
+            if grown == here:
+                done = True  # no more growth: every later cone is this one
+                break
+            cones.append(grown)
+            here = grown
+        self._cones[cell] = (cones, done)
+        return here
 
 
 _GRIDS: dict[str, tuple[Track, _Grid]] = {}
@@ -298,8 +362,9 @@ class _Table:
     """For one field (one set of bumps): which states move with their layer, by mask, and which go one
     at a time; states are sorted when a layer first brings them."""
 
-    def __init__(self, grid: _Grid, fld: Field, look: Lookahead) -> None:
+    def __init__(self, grid: _Grid, fld: Field, look: Lookahead, ways: _Ways | None = None) -> None:
         self.grid, self.fld, self.look = grid, fld, look
+        self.ways = ways if ways is not None and not ways.exact else None  # bumps leave the field as it is
         self.known = 0
         self.single = 0  # states that go one at a time
         self.blocked = 0  # states with no way on: the kart stops there
@@ -324,7 +389,10 @@ class _Table:
                 self.blocked |= low
                 continue
             if any(jump or target in karts for target, _, _, _, jump in moves):
-                self.single |= low
+                if self.ways is None or any(jump for *_, jump in moves) or cell in fld.track.gap_from:
+                    self.single |= low
+                else:
+                    self._fold(low, cell, facing, self.ways(cell, facing, (), 0, False))
                 continue
             # one way is always the best way (R9): no need to ask the look-ahead how far it leads
             reaches = [CAP if target in stops or len(moves) == 1 else look.longest(fld, target, new_facing) + 1
@@ -346,6 +414,29 @@ class _Table:
                     self.stop[k] |= low
                 else:
                     self.move[k] |= low
+
+    def _fold(self, low: int, cell: Hex, facing: Facing, options: list[_Way]) -> None:
+        """A state beside a kart, when a bump leaves the field as it is (the search that does not follow
+        bumps): every way is one step, so R9 weighs them alike once more points are left than the
+        longest of their short drives, and past that they move with the layer like plain steps."""
+        if not options:
+            self.blocked |= low
+            return
+        short = [w.reach for w in options if not w.stops and w.reach < CAP]
+        if short:
+            top = max(short)
+            self.low[top] = self.low.get(top, 0) | low
+            kept = [w for w in options if w.stops or w.reach >= CAP]
+            if not kept:
+                kept = [w for w in options if w.reach == top]
+        else:
+            kept = options
+        for way in kept:
+            k = 3 * int(facing) + (int(way.plan.facing) - int(facing) + 1) % 6
+            if way.stops:
+                self.stop[k] |= low
+            else:
+                self.move[k] |= low
 
     def short_of(self, left: int) -> int:
         """The states R9 weighs way by way with ``left`` points (see :meth:`learn`)."""
@@ -393,6 +484,8 @@ def _layered_reach(fld: Field, seat: int, cell: Hex, facing: Facing, points: int
         groups = layers.pop(left, None)
         if not groups:
             continue
+        if ways.exact and (len(groups) > 1 or () not in groups):
+            groups = _merge(grid, ways, groups, left)
         count = sum(layer.bit_count() for layer in groups.values())
         visited += count
         if unbumped and floor is not None:
@@ -405,7 +498,7 @@ def _layered_reach(fld: Field, seat: int, cell: Hex, facing: Facing, points: int
         for bumps, layer in groups.items():
             table = tables.get(bumps)
             if table is None:
-                table = tables[bumps] = _Table(grid, ways.fields[bumps], ways.look)
+                table = tables[bumps] = _Table(grid, ways.field(bumps), ways.look, ways)
             new = layer & ~table.known
             if new:
                 table.learn(new)
@@ -439,6 +532,33 @@ def _layered_reach(fld: Field, seat: int, cell: Hex, facing: Facing, points: int
     ends |= _cells_of(grid, end_bits)
     passes |= _cells_of(grid, pass_bits)
     return Reach(frozenset(ends), frozenset(passes - ends), budget is not None)
+
+
+def _merge(grid: _Grid, ways: _Ways, groups: dict[Bumps, int], left: int) -> dict[Bumps, int]:
+    """Each state with only the bumps that can still matter to it: a bump matters while the kart can
+    come near the cell the bumped kart left or the cell it was pushed to with the points ``left`` (see
+    :meth:`_Grid.near`); the others are forgotten, as if that kart had stayed where it stood. Nothing
+    within the kart's reach tells the two fields apart, so the state's ways, the look-ahead's answers
+    up to the points left, and every cell it can still reach are the same: states that differ only in
+    such bumps are one state."""
+    out: dict[Bumps, int] = {}
+    home = ways.home
+    for bumps, layer in groups.items():
+        parts: list[tuple[Bumps, int]] = [((), layer)]
+        for bump in bumps:
+            seat, to = bump
+            near = grid.near(home[seat], left) | grid.near(to, left)
+            split: list[tuple[Bumps, int]] = []
+            for kept, bits in parts:
+                inside = bits & near
+                if inside:
+                    split.append(((*kept, bump), inside))
+                if bits ^ inside:
+                    split.append((kept, bits ^ inside))
+            parts = split
+        for kept, bits in parts:
+            out[kept] = out.get(kept, 0) | bits
+    return out
 
 
 def _cells_of(grid: _Grid, bits: int) -> set[Hex]:
