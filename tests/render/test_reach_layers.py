@@ -1,6 +1,7 @@
-"""The where-can-I-go search moves whole layers of states at once; it must name exactly the cells the
-plain one-state-at-a-time search names (which tests/render/test_overlay.py checks against driving every
-legal way through the engine), with R5, R6, R7, R9 and bumps (rulebook: Bumping Other Karts)."""
+"""The where-can-I-go search moves whole layers of states at once and forgets bumps that can no longer
+matter; it must name exactly the cells the plain one-state-at-a-time search names when that one follows
+every bump (which tests/render/test_overlay.py checks against driving every legal way through the
+engine), with R5, R6, R7, R9 and bumps (rulebook: Bumping Other Karts)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import pytest
 from rules.contract import SetupError
 from rules.hexgrid import Facing
 from rules.races.engine import Races
-from rules.races.reach import EXACT_BUDGET, _forward_reach, _layered_reach, reach
+from rules.races.reach import EXACT_BUDGET, Reach, _forward_reach, _layered_reach, reach
 from rules.races.track import get_track
 
 
@@ -36,6 +37,15 @@ def crowded(track_name: str, points: int, rng: random.Random) -> Races:
             return game
 
 
+def every_bump(game: Races) -> Reach:
+    """The plain search following every bump, with no budget: the exact answer."""
+    kart = game.karts[game.turn.seat]
+    assert kart.cell is not None
+    found = _forward_reach(game.field(), kart.seat, kart.cell, kart.facing, game.turn.points, 10**7)
+    assert found is not None
+    return found
+
+
 @pytest.mark.parametrize("track", ["A", "B"])
 @pytest.mark.parametrize("points", [3, 7, 12, 20])
 def test_the_layered_search_names_the_same_cells_as_the_plain_one(track: str, points: int) -> None:
@@ -48,7 +58,26 @@ def test_the_layered_search_names_the_same_cells_as_the_plain_one(track: str, po
         for budget in (EXACT_BUDGET, None):  # following every bump, and the approximation past the budget
             plain = _forward_reach(fld, 0, kart.cell, kart.facing, points, budget)
             layered = _layered_reach(fld, 0, kart.cell, kart.facing, points, budget)
-            assert plain == layered, (game.to_dict(), budget)
+            if layered is None:
+                # the layered search counts no more states than the plain one: both give up
+                assert plain is None, game.to_dict()
+            else:
+                assert layered == (plain or every_bump(game)), (game.to_dict(), budget)
+
+
+def test_forgetting_bumps_that_no_longer_matter_answers_exactly_where_the_plain_search_gives_up() -> None:
+    """A roll of 20 among seven karts: following every bump the plain search meets more states than its
+    budget; states that differ only in bumps the kart can no longer come near count once, the search
+    fits and names exactly the cells of the plain search without a budget (rulebook: Bumping Other
+    Karts, R9)."""
+    game = crowded("A", 20, random.Random("forget-A-20"))
+    kart = game.karts[0]
+    assert kart.cell is not None
+    fld = game.field()
+    assert _forward_reach(fld, 0, kart.cell, kart.facing, 20, EXACT_BUDGET) is None
+    found = reach(game)
+    assert found.exact
+    assert found == every_bump(game)
 
 
 def test_a_roll_of_90_is_answered_on_the_track() -> None:
@@ -59,21 +88,23 @@ def test_a_roll_of_90_is_answered_on_the_track() -> None:
     assert all(game.track.on_track(c) or game.track.is_stream(c) for c in found.cells)
 
 
-def plain_reach(game: Races) -> object:
-    """What the one-state-at-a-time search answers: exact within its budget, else without bumps."""
+def plain_reach(game: Races, exact: bool) -> Reach:
+    """What the one-state-at-a-time search answers: following every bump, or else not following them."""
+    if exact:
+        return every_bump(game)
     kart = game.karts[game.turn.seat]
     assert kart.cell is not None
-    fld = game.field()
-    points = game.turn.points
-    return (_forward_reach(fld, kart.seat, kart.cell, kart.facing, points, EXACT_BUDGET)
-            or _forward_reach(fld, kart.seat, kart.cell, kart.facing, points, None))
+    found = _forward_reach(game.field(), kart.seat, kart.cell, kart.facing, game.turn.points, None)
+    assert found is not None
+    return found
 
 
 @pytest.mark.parametrize(("track", "points"), [("A", 9), ("B", 16), ("A", 24), ("B", 40)])
 def test_reach_answers_as_the_plain_search_small_rolls_and_big(track: str, points: int) -> None:
     """Big rolls skip the exact search when the states that bumped nobody already overflow its budget:
-    the answer is still the one the plain search gives."""
+    the answer is still the one the plain search gives, following every bump when it says it is exact."""
     rng = random.Random(f"whole-{track}-{points}")
     for _ in range(2):
         game = crowded(track, points, rng)
-        assert reach(game) == plain_reach(game), game.to_dict()
+        found = reach(game)
+        assert found == plain_reach(game, found.exact), game.to_dict()
