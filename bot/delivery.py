@@ -7,8 +7,10 @@ worker posts as a plain channel message: at start-up, then whenever a record fal
 claimed before posting, so two workers never post the same one, and every post carries a nonce made
 from the record, so a post repeated after a crash between posting and recording is one message.
 
-The records have a kind and a due time, so later kinds (editing a posted message, reminders at a time)
-are claimed and fired through the same loop.
+The records have a kind and a due time. A ``post`` record posts a message; an ``edit`` record changes the
+message of the record it follows (the turn's message, see :mod:`bot.turn_messages`): it waits while that
+message is not posted yet, posts a new message (with its own nonce) when that one was deleted or never
+made it, and when a newer state of the same turn's message exists it is done without a request.
 """
 
 from __future__ import annotations
@@ -19,8 +21,9 @@ import time
 from collections.abc import Callable
 from typing import Protocol
 
+from bot import turn_messages
 from bot.service import Reply, Service
-from bot.store import POST, Delivery
+from bot.store import EDIT, POST, Delivery
 
 log = logging.getLogger(__name__)
 
@@ -36,6 +39,15 @@ class Poster(Protocol):
     """Posts a message to a channel and returns its id; raises :class:`Undeliverable` for good."""
 
     async def post(self, channel_id: int, reply: Reply, nonce: str) -> int | None: ...
+
+    async def edit(self, channel_id: int, message_id: int, reply: Reply) -> int | None:
+        """Show ``reply`` in message ``message_id`` (without a picture: keep the one it has; without buttons:
+        remove them); raises :class:`Undeliverable` when that message is gone."""
+        ...
+
+
+class _Wait(Exception):
+    """The message an edit changes is not posted yet."""
 
 
 def nonce_for(delivery_id: int) -> str:
@@ -72,7 +84,11 @@ class Outbox:
         if reply.delivery is None or reply.channel_id is None:
             raise ValueError("only a reply with a delivery record and a channel can be delivered")
         try:
-            message_id = await self.poster.post(reply.channel_id, reply, nonce_for(reply.delivery))
+            message_id = await self._send(reply.channel_id, reply, reply.delivery)
+        except _Wait:
+            log.info("delivery %s waits for the message it edits", reply.delivery)
+            await self.service.undelivered(reply.delivery, retry_at=self.clock() + retry_delay(1))
+            return False
         except Undeliverable as exc:
             log.warning("delivery %s to channel %s given up: %s", reply.delivery, reply.channel_id, exc)
             self._attempts.pop(reply.delivery, None)
@@ -89,9 +105,31 @@ class Outbox:
         await self.service.delivered(reply.delivery, message_id)
         return True
 
+    async def _send(self, channel_id: int, reply: Reply, delivery: int) -> int | None:
+        """Post ``reply``, or edit the turn's message it goes on with (a new post when that is gone)."""
+        if reply.edit_of is not None:
+            target = reply.message_id or await self._message_of(reply.edit_of)
+            if target is not None:
+                try:
+                    return await self.poster.edit(channel_id, target, reply)
+                except Undeliverable as exc:
+                    log.info("the message of delivery %s is gone (%s); posting it anew", delivery, exc)
+        return await self.poster.post(channel_id, reply, nonce_for(delivery))
+
+    async def _message_of(self, delivery_id: int) -> int | None:
+        """The message a record showed; raises :class:`_Wait` while it is not posted."""
+        target = await self.service.store.delivery(delivery_id)
+        if target is None:
+            return None
+        if not target.delivered:
+            raise _Wait
+        return target.message_id
+
     async def fire(self, d: Delivery) -> bool:
         """Carry out one claimed record."""
-        if d.kind != POST:
+        if d.kind == EDIT and await self._superseded(d):
+            return False
+        if d.kind not in (POST, EDIT):
             log.warning("delivery %s has kind %r, which this version does not know; left for later", d.id, d.kind)
             await self.service.undelivered(d.id, retry_at=self.clock() + 3600)
             return False
@@ -105,6 +143,22 @@ class Outbox:
         if posted and reply.computers_pending and self.on_computers is not None:
             self.on_computers(d.channel_id)
         return posted
+
+    async def _superseded(self, d: Delivery) -> bool:
+        """An edit record that a newer state of the same turn's message follows: done without a request
+        (the newer one shows more), recorded with the message it would have changed."""
+        if d.game_id is None:
+            return False
+        records = await self.service.store.deliveries(game_id=d.game_id)
+        if not turn_messages.same_turn_later(records, d):
+            return False
+        try:
+            message = d.payload.get(turn_messages.MESSAGE) or await self._message_of(d.payload[turn_messages.EDIT_OF])
+        except _Wait:  # its message is not posted yet: settle this one after it, with that message
+            await self.service.undelivered(d.id, retry_at=self.clock() + retry_delay(1))
+            return True
+        await self.service.delivered(d.id, message)
+        return True
 
     async def flush(self, *, takeover: bool = False) -> int:
         """Post every record that is due and free (``takeover``: also those a previous run of this program

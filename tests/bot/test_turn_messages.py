@@ -1,0 +1,129 @@
+"""One message per turn: moves that keep the turn edit its message, the move that passes it posts the next
+one (with the ping); computers' turns one message each; the edit path through the outbox survives a
+crash and falls back to a new post when the message is gone. Through the offline Discord stack."""
+
+from __future__ import annotations
+
+from bot import turn_messages
+from bot.store import EDIT, POST
+from tests.bot.harness import CHANNEL_ID, DiscordHarness, Sent
+from tests.bot.helpers import ANN, BOB, USERS, make_bot, only, public, started
+
+
+def edits_of(sent: list[Sent], message_id: str, *, pressed: bool = False) -> list[Sent]:
+    """Requests that changed message ``message_id``: a PATCH of it, or (``pressed``: the requests answer a
+    press on it) an UPDATE_MESSAGE answer."""
+    return [s for s in sent if not s.failed and (
+        (s.kind == "edit" and s.url.endswith(f"/messages/{message_id}"))
+        or (pressed and s.kind == "callback" and s.response_type == 7))]
+
+
+async def test_a_turn_of_several_moves_edits_one_message_and_the_next_turn_posts_with_the_ping(h):
+    board = await started(h)
+    mid = board.message["id"]
+    sent = await h.press(ANN, board, "Roll")
+    assert not public(sent)  # no new message while Ann's turn goes on
+    [answer] = sent
+    assert answer.response_type == 7 and not answer.ephemeral  # the press answers with the edit itself
+    assert "begins" in answer.content and "Ann rolled" in answer.content  # the turn's narration so far
+    assert answer.png and any(label.startswith("Move") for label in answer.labels)
+    assert all(":1:" in c for c in answer.custom_ids)
+    roll = (await h.bot.store.deliveries())[-1]
+    assert roll.kind == EDIT and roll.message_id == int(mid) and roll.delivered
+
+    edited = dict(board.message, components=answer.body["components"])  # the message as Discord now shows it
+    sent = await h.press(ANN, edited, "Pass")
+    [new] = public(sent)  # the turn passed: a new message, which pings Bob
+    assert new.allowed_users == [str(BOB)] and f"<@{BOB}>, your turn." in new.content
+    assert "Ann passed." in new.content and "begins" not in new.content
+    assert [e.components for e in edits_of(sent, mid, pressed=True)] == [[]]  # Ann's message keeps no buttons
+    last = (await h.bot.store.deliveries())[-1]
+    assert last.kind == POST and last.message_id == int(new.message["id"])
+    # one message a turn: two boards in the channel for the start and three moves
+    assert len([s for s in public(h.sent) if s.png]) == 2
+
+
+async def test_a_command_answers_privately_and_the_turn_message_is_edited(h):
+    board = await started(h)
+    sent = await h.slash(ANN, "game play", action="roll")
+    assert not public(sent)
+    ack = [s for s in sent if s.ephemeral]
+    assert ack and "turn's message" in ack[-1].content
+    [patch] = edits_of(sent, board.message["id"])
+    assert patch.kind == "edit" and "Ann rolled" in patch.content and patch.png and patch.labels[-1] == "Pass"
+    assert (await h.bot.store.deliveries())[-1].message_id == int(board.message["id"])
+
+
+async def test_an_edit_of_a_deleted_message_posts_a_new_one(h):
+    board = await started(h)
+    h.fail("callback", 404, 10062)  # the press answer expired…
+    h.fail("edit", 404, 10008)      # …and the message was deleted meanwhile
+    sent = await h.press(ANN, board, "Roll")
+    [plain] = [s for s in public(sent) if s.kind == "channel"]
+    assert "Ann rolled" in plain.content and plain.png and plain.labels[-1] == "Pass"
+    roll = (await h.bot.store.deliveries())[-1]
+    assert roll.message_id == int(plain.message["id"])
+    # the turn goes on in the new message
+    sent = await h.slash(ANN, "game play", action="move 1")
+    assert [s for s in public(sent) if f"<@{BOB}>" in s.content]
+
+
+async def test_computers_turns_are_one_message_each(h):
+    """Ann passes to two computers: each computer's turn is one message of its own, begun by the move that
+    passed the turn to it (as a person's turn is), then Ann's turn begins with a message that pings her."""
+    only(await h.slash(ANN, "game new", game="toy"))
+    only(await h.slash(ANN, "game computer"))
+    only(await h.slash(ANN, "game computer"))
+    board = only(await h.slash(ANN, "game start"))
+    sent = await h.press(ANN, board, "Roll")
+    sent = await h.press(ANN, dict(board.message, components=sent[0].body["components"]), "Pass")
+    new = public(sent)
+    assert len(new) == 3, [s.content for s in new]
+    first, second, third = (s.content.splitlines() for s in new)
+    assert first[0] == "Ann passed." and all(line.startswith("Computer 1") for line in first[1:])
+    assert second[0].startswith("Computer 1") and all(line.startswith("Computer 2") for line in second[1:])
+    assert third[0].startswith("Computer 2") and third[-1] == f"<@{ANN}>, your turn."
+    assert new[2].allowed_users == [str(ANN)] and new[0].allowed_users == []
+    records = await h.bot.store.deliveries()
+    assert [r.kind for r in records] == [POST, EDIT, POST, POST, POST]
+    assert all(r.delivered for r in records)
+
+
+async def test_an_edit_stored_before_a_crash_is_applied_once_at_start_up(db_path):
+    async with DiscordHarness(make_bot(db_path)) as h1:
+        board = await started(h1)
+        reply = await h1.bot.service.act(CHANNEL_ID, ANN, "roll")  # stored; the edit never happens
+        assert reply.edit_of is not None and reply.message_id == int(board.message["id"])
+    for run in range(2):
+        async with DiscordHarness(make_bot(db_path)) as h2:
+            h2.users.update(USERS)
+            assert await h2.bot.outbox.flush(takeover=True) == (1 if run == 0 else 0)
+            if run == 0:
+                [patch] = edits_of(h2.sent, board.message["id"])
+                assert "rolled" in patch.content and patch.png and all(":1:" in c for c in patch.custom_ids)
+                assert not public(h2.sent)  # no second message
+                [pending] = [d for d in await h2.bot.store.deliveries() if d.kind == EDIT]
+                assert pending.delivered and pending.message_id == int(board.message["id"])
+
+
+async def test_an_edit_stored_before_its_message_was_posted_waits_for_it(db_path):
+    """Both the turn's post and its edit were left by a crash: the post goes first, then the edit changes it;
+    an older edit that a newer one of the same turn follows is settled without a request."""
+    async with DiscordHarness(make_bot(db_path)) as h1:
+        await h1.bot.service.new_game(guild_id=1, channel_id=CHANNEL_ID, user_id=ANN, user_name="Ann",
+                                      game_key="toy")
+        await h1.bot.service.join(CHANNEL_ID, BOB, "Bob")
+        await h1.bot.service.start(CHANNEL_ID, ANN)
+        await h1.bot.service.act(CHANNEL_ID, ANN, "roll")
+    async with DiscordHarness(make_bot(db_path)) as h2:
+        assert await h2.bot.outbox.flush(takeover=True) == 2
+        [post] = public(h2.sent)
+        [patch] = edits_of(h2.sent, post.message["id"])
+        assert "Ann rolled" in patch.content and patch.labels[-1] == "Pass"
+        assert len(h2.sent) == 2
+
+
+async def test_narration_of_a_long_turn_keeps_its_newest_lines():
+    lines = [f"step {i} " + "x" * 90 for i in range(40)]
+    kept = turn_messages.trimmed(lines)
+    assert kept[0] == "…" and kept[-1] == lines[-1] and sum(len(x) + 1 for x in kept) <= 1500 + 2
