@@ -23,7 +23,7 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot import history
+from bot import history, turn_messages
 from bot.drivers import Driver, driver_for, driver_kinds
 from bot.games import ButtonSpec, GameFront, front_for, game_class, playable_keys
 from bot.pictures import Pictures
@@ -95,6 +95,12 @@ class Reply:
     delivery: int | None = None
     #: where the public message goes
     channel_id: int | None = None
+    #: the record goes on with a turn's message: the record whose message it edits (None: a new message),
+    #: and that message when known (see :mod:`bot.turn_messages`)
+    edit_of: int | None = None
+    message_id: int | None = None
+    #: the picture is the whole board (a new lap or round began), not the close-up
+    whole: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -205,6 +211,8 @@ class Service:
         self._cache = LRU(cache_size)
         #: each computer seat's driver, kept between its moves so its plans carry over: (game, seat, kind)
         self._drivers = LRU(cache_size * 2)
+        #: a computer's move that began the next turn, chosen but kept for the next reply: (game, version)
+        self._next_moves = LRU(cache_size)
         #: who holds the delivery records this process writes
         self.owner = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
         self.delivery_lease = DELIVERY_LEASE
@@ -266,6 +274,33 @@ class Service:
         except Exception:  # a picture is a nicety; the move stands without it
             log.exception("drawing %s failed", front.key)
             return None
+
+    async def _render_turn(self, front: GameFront, view: dict[str, Any], events: Sequence[Event],
+                           payload: Mapping[str, Any]) -> bytes | None:
+        """The picture of a turn's message: the whole board when a new period began, else the close-up."""
+        if not payload.get(turn_messages.WHOLE):
+            return await self._render(front, view, events)
+        try:
+            return await self.pictures.call(front.key, front.board_picture, view)  # type: ignore[no-any-return]
+        except Exception:
+            log.exception("drawing the whole board of %s failed", front.key)
+            return await self._render(front, view, events)
+
+    @staticmethod
+    def _period(front: GameFront, game: Game) -> Any:
+        hook = getattr(front, "period", None)
+        return hook(game) if callable(hook) else None
+
+    async def _plan_turn(self, out: Outgoing, rec: GameRecord, front: GameFront, game: Game, actor: int,
+                         lines: list[str]) -> None:
+        """Make ``out`` (the record of ``actor``'s move at ``rec.version``, ``game`` after it) an edit of the
+        turn's message while the turn goes on, else the post of the next turn's message."""
+        latest = await self.store.latest_delivery(rec.id)
+        if latest is not None and turn_messages.continues(latest, actor=actor, to_act=game.to_act,
+                                                          version=rec.version, over=game.is_over):
+            turn_messages.as_edit(out, latest, lines)
+        else:
+            turn_messages.as_post(out, latest, to_act=game.to_act, period=self._period(front, game))
 
     def _mention_for(self, rec: GameRecord, game: Game) -> int | None:
         seat = game.to_act
@@ -512,17 +547,19 @@ class Service:
             status = FINISHED if game.is_over else ACTIVE
             head = [f"**{cls.title}** begins! Seats: {self._seat_line(rec)}."]
             out = self._outgoing(head, describe=True)
+            turn_messages.as_post(out, None, to_act=game.to_act, period=self._period(front, game))
             rec = await self.store.start_game(rec.id, setup=setup, seats=rec.seats,
                                               state=await asyncio.to_thread(game.to_dict), status=status,
                                               outgoing=out, computers_waiting=self._computer_to_act(rec, game))
             self._keep(rec, game)
-            rec, shown, _, private = await self._run_computers(rec, game, front, out)
+            rec, shown, _, private, game = await self._run_computers(rec, game, front, out)
             after = await asyncio.to_thread(self._after_move, rec, front, game)
-        png = await self._render(front, after.view, shown)
+        png = await self._render_turn(front, after.view, shown, out.payload)
         text, mention = self._board_text(rec, game, after, out.payload)
         return Reply(text, png=png, mention=mention, buttons=after.buttons, private=private,
                      game_id=rec.id, version=rec.version, changed=True,
-                     computers_pending=self._computer_to_act(rec, game), delivery=out.id, channel_id=channel_id)
+                     computers_pending=self._computer_to_act(rec, game), delivery=out.id, channel_id=channel_id,
+                     **turn_messages.reply_fields(out.payload))
 
     async def abort(self, channel_id: int, user_id: int, *, can_manage: bool = False) -> Reply:
         async with self.lock(channel_id):
@@ -601,7 +638,9 @@ class Service:
             if autopilot:
                 narration = f"**Autopilot** for {rec.seats[seat].name}: {narration or f'`{action}`'}"
             status = FINISHED if game.is_over else ACTIVE
-            out = self._outgoing([narration or f"**{rec.seats[seat].name}** played `{action}`."], actor=seat)
+            line = narration or f"**{rec.seats[seat].name}** played `{action}`."
+            out = self._outgoing([line], actor=seat)
+            await self._plan_turn(out, rec, front, game, seat, [line])
             try:
                 rec = await self.store.append_action(rec.id, expected_version=rec.version, seat=seat,
                                                      user_id=user_id, action=str(action), state=state,
@@ -612,15 +651,15 @@ class Service:
                               f"Look at the newest board and try again.", stale=True, game_id=rec.id)
             self._keep(rec, game)
             private = self._private_notes(rec, front, events)
-            rec, shown, lines, told = await self._run_computers(rec, game, front, out)
+            rec, shown, lines, told, game = await self._run_computers(rec, game, front, out)
             pending = self._computer_to_act(rec, game)
             if after is None or lines:
                 after = await asyncio.to_thread(self._after_move, rec, front, game)
-        png = await self._render(front, after.view, shown or public)
+        png = await self._render_turn(front, after.view, shown or public, out.payload)
         text, mention = self._board_text(rec, game, after, out.payload)
         return Reply(text, png=png, mention=mention, buttons=after.buttons, private=private + told, game_id=rec.id,
                      version=rec.version, changed=True, computers_pending=pending, delivery=out.id,
-                     channel_id=channel_id)
+                     channel_id=channel_id, **turn_messages.reply_fields(out.payload))
 
     def _outgoing(self, lines: list[str], *, board: bool = True, actor: int | None = None,
                   describe: bool = False) -> Outgoing:
@@ -644,6 +683,8 @@ class Service:
             text += "\n" + after.describe
         elif mention is not None:
             text += f"\n<@{mention}>, your turn."
+        if payload.get(turn_messages.EDIT_OF) is not None:
+            mention = None  # the turn goes on in the message it began: nobody is pinged again
         if mention is not None and self.ping_filter is not None and not self.ping_filter(rec, mention):
             mention = None  # named on the board, but not pinged (direct messages, no notices, quiet hours)
         return text, mention
@@ -657,11 +698,14 @@ class Service:
         return old.channel_id == channel_id and not old.is_open
 
     async def _run_computers(self, rec: GameRecord, game: Game, front: GameFront, out: Outgoing | None = None
-                             ) -> tuple[GameRecord, list[Event], list[str], list[Private]]:
+                             ) -> tuple[GameRecord, list[Event], list[str], list[Private], Game]:
         """Let computer seats move while one is to act (channel lock held), within this reply's budget.
         Returns the new record, the public events of the last computer move, one line per move and the
         private notes those moves owe to people (a kart bumped onto a face-down tile picks it up, R12).
-        Each move's narration joins ``out``'s delivery record in the move's own transaction."""
+        Each move's narration joins ``out``'s delivery record in the move's own transaction, as long as the
+        turn goes on: a move that hands the turn on once ``out`` holds moves is kept for the next reply
+        (which posts the next turn's message) and not applied now, so each turn has its own message; the
+        game returned is then the one before that move."""
         shown: list[Event] = []
         lines: list[str] = []
         played: list[Event] = []
@@ -674,8 +718,12 @@ class Service:
             kind = rec.seats[seat].driver or "random"
             driver = self._driver(rec, seat, kind)
             self.forget(rec.id)
+            kept = self._next_moves.pop((rec.id, rec.version), None)
             try:
-                action, events, state = await asyncio.to_thread(self._drive, rec, game, seat, kind, driver)
+                if kept is not None:  # chosen last reply, when it began the next turn
+                    action, events, state = await asyncio.to_thread(self._apply, game, kept)
+                else:
+                    action, events, state = await asyncio.to_thread(self._drive, rec, game, seat, kind, driver)
             except Exception:
                 log.exception("game %s: the %s computer in seat %s failed", rec.id, kind, seat)
                 break
@@ -683,8 +731,18 @@ class Service:
             narration = front.narrate(public) or f"{rec.seats[seat].name} played `{action}`."
             if out is None:
                 out = self._outgoing([])
-            payload = dict(out.payload, lines=[*out.payload["lines"], narration])
-            before, out.payload = out.payload, payload
+            if out.payload["lines"] and game.to_act != seat and not game.is_over and rec.state is not None:
+                # the turn passes: that move opens the next turn's message, in the next reply
+                game = self.classes(rec.game_key).from_dict(rec.state)
+                self._keep(rec, game)
+                self._next_moves.put((rec.id, rec.version), str(action))
+                break
+            before, before_kind = out.payload, out.kind
+            if out.payload["lines"]:
+                out.payload = turn_messages.add_lines(out, [narration])
+            else:
+                out.payload = dict(out.payload, lines=[narration], actor=seat)
+                await self._plan_turn(out, rec, front, game, seat, [narration])
             try:
                 rec = await self.store.append_action(rec.id, expected_version=rec.version, seat=seat, user_id=None,
                                                      action=str(action), state=state,
@@ -692,7 +750,7 @@ class Service:
                                                      narration=narration, outgoing=out,
                                                      computers_waiting=self._computer_to_act(rec, game))
             except StaleVersion:
-                out.payload = before
+                out.payload, out.kind = before, before_kind
                 log.warning("game %s moved on while a computer played; its move was dropped", rec.id)
                 break
             self._keep(rec, game)
@@ -706,7 +764,7 @@ class Service:
                 await history.record_end(self, rec, game)
             except Exception:
                 log.exception("game %s: recording its end failed", rec.id)
-        return rec, shown, lines, self._private_notes(rec, front, played)
+        return rec, shown, lines, self._private_notes(rec, front, played), game
 
     def _driver(self, rec: GameRecord, seat: int, kind: str) -> Driver:
         """The seat's driver, kept while the game is in memory so its plans carry from move to move. Its seed
@@ -742,16 +800,16 @@ class Service:
             front = self.fronts(rec.game_key)
             before = rec.version
             out = self._outgoing([])
-            rec, shown, _, private = await self._run_computers(rec, game, front, out)
+            rec, shown, _, private, game = await self._run_computers(rec, game, front, out)
             if rec.version == before:
                 return None
             after = await asyncio.to_thread(self._after_move, rec, front, game)
             pending = self._computer_to_act(rec, game)
-        png = await self._render(front, after.view, shown)
+        png = await self._render_turn(front, after.view, shown, out.payload)
         text, mention = self._board_text(rec, game, after, out.payload)
         return Reply(text, png=png, mention=mention, buttons=after.buttons, private=private, game_id=rec.id,
                      version=rec.version, changed=True, computers_pending=pending, delivery=out.id,
-                     channel_id=channel_id)
+                     channel_id=channel_id, **turn_messages.reply_fields(out.payload))
 
     # Delivery ----------------------------------------------------------------------------------
 
@@ -771,7 +829,7 @@ class Service:
             return await history.finale_reply(self, d)
         lines: list[str] = list(d.payload.get("lines", []))
         plain = Reply("\n".join(lines), game_id=d.game_id, version=d.version, changed=True, delivery=d.id,
-                      channel_id=d.channel_id)
+                      channel_id=d.channel_id, **dict(turn_messages.reply_fields(d.payload), whole=False))
         if not d.payload.get("board") or d.game_id is None:
             return plain
         rec = await self.store.get_game(d.game_id)
@@ -781,10 +839,11 @@ class Service:
         front = self.fronts(rec.game_key)
         after = await asyncio.to_thread(self._after_move, rec, front, game)
         text, mention = self._board_text(rec, game, after, d.payload)
-        png = await self._render(front, after.view, [])
+        png = await self._render_turn(front, after.view, [], d.payload)
         return Reply(text, png=png, mention=mention, buttons=after.buttons if rec.status == ACTIVE else [],
                      game_id=rec.id, version=rec.version, changed=True, delivery=d.id, channel_id=d.channel_id,
-                     computers_pending=rec.status == ACTIVE and self._computer_to_act(rec, game))
+                     computers_pending=rec.status == ACTIVE and self._computer_to_act(rec, game),
+                     **turn_messages.reply_fields(d.payload))
 
     def _drive(self, rec: GameRecord, game: Game, seat: int, kind: str, driver: Driver
                ) -> tuple[Any, list[Event], dict[str, Any]]:

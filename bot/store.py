@@ -62,6 +62,8 @@ class InconsistentSnapshot(StoreError):
 #: kinds of delivery record: a message to post (a board, a narration); later kinds (editing a posted
 #: message, a reminder due at a time) use the same rows, claimed and fired once
 POST = "post"
+#: a new state of a message already posted (the turn's message); its payload names the record it follows
+EDIT = "edit"
 
 
 @dataclass(slots=True)
@@ -345,6 +347,15 @@ class Store(ABC):
     @abstractmethod
     async def posted_messages(self, game_id: int, *, after_version: int = -1, limit: int = 20) -> list[int]:
         """Ids of the posted messages of a game's delivery records past ``after_version``, newest first."""
+
+    async def delivery(self, delivery_id: int) -> Delivery | None:
+        """One delivery record by id (None when there is none)."""
+        return next((d for d in await self.deliveries() if d.id == delivery_id), None)
+
+    async def latest_delivery(self, game_id: int) -> Delivery | None:
+        """A game's newest delivery record (None when it has none)."""
+        found = await self.deliveries(game_id=game_id)
+        return found[-1] if found else None
 
     @abstractmethod
     async def record_results(self, game_id: int, rows: Sequence[Result], outgoing: Outgoing | None = None) -> bool:
@@ -994,6 +1005,20 @@ class SqliteStore(Store):
         ) as cur:
             rows = await cur.fetchall()
         return [_record(r) for r in rows]
+
+    async def delivery(self, delivery_id: int) -> Delivery | None:
+        async with self._lock, self.db.execute(
+            f"SELECT {_DELIVERY_COLUMNS} FROM deliveries WHERE id = ?", (delivery_id,)
+        ) as cur:
+            row = await cur.fetchone()
+        return _delivery(row) if row is not None else None
+
+    async def latest_delivery(self, game_id: int) -> Delivery | None:
+        async with self._lock, self.db.execute(
+            f"SELECT {_DELIVERY_COLUMNS} FROM deliveries WHERE game_id = ? ORDER BY id DESC LIMIT 1", (game_id,)
+        ) as cur:
+            row = await cur.fetchone()
+        return _delivery(row) if row is not None else None
 
     async def posted_messages(self, game_id: int, *, after_version: int = -1, limit: int = 20) -> list[int]:
         async with self._lock, self.db.execute(

@@ -96,6 +96,17 @@ def _message_kwargs(reply: Reply) -> dict[str, Any]:
     return kwargs
 
 
+def _edit_kwargs(reply: Reply) -> dict[str, Any]:
+    """An edit of a turn's message: its text, its picture (none given: the one it has stays) and its buttons
+    (none: they go)."""
+    kwargs: dict[str, Any] = {"content": clip(reply.text), "allowed_mentions": _mentions(reply), "view": None}
+    if reply.png:
+        kwargs["attachments"] = [discord.File(io.BytesIO(reply.png), filename=reply.filename)]
+    if reply.buttons and reply.game_id is not None and reply.version is not None:
+        kwargs["view"] = action_view(reply.game_id, reply.version, reply.buttons)
+    return kwargs
+
+
 # Answering in time ---------------------------------------------------------------------------------
 
 
@@ -179,6 +190,9 @@ async def send_reply(interaction: discord.Interaction, reply: Reply, *, pressed:
     answer fails goes to the channel as a plain message."""
     await settle_defer(interaction)
     client = interaction.client
+    if reply.edit_of is not None and reply.delivery is not None and not reply.ephemeral:
+        await _send_edit(interaction, reply, pressed)
+        return
     message_id: int | None = None
     answered = True
     try:
@@ -199,6 +213,54 @@ async def send_reply(interaction: discord.Interaction, reply: Reply, *, pressed:
                     await interaction.message.edit(view=None)
                 except discord.HTTPException:
                     log.info("could not remove the buttons of a pressed message")
+    await send_private(interaction, reply, answered=answered)
+    if reply.computers_pending and interaction.channel_id is not None:
+        schedule_computers(client, interaction.channel_id)
+
+
+#: the private answer to a command whose move edits the turn's message
+EDITED = "Done: the turn's message in the channel shows it."
+
+
+async def _send_edit(interaction: discord.Interaction, reply: Reply, pressed: bool) -> None:
+    """The turn goes on: its message changes. A press on that message answers with the edit itself
+    (UPDATE_MESSAGE, or an edit of the deferred original); a command, or a press elsewhere, answers briefly
+    and privately, and the message is edited in the channel. What the answer could not do the outbox does
+    (an edit in the channel, or a new post when the message is gone)."""
+    client = interaction.client
+    assert reply.delivery is not None
+    if reply.channel_id is None:
+        reply.channel_id = interaction.channel_id
+    message = interaction.message if pressed else None
+    on_turn_message = message is not None and reply.message_id is not None and message.id == reply.message_id
+    answered, edited = True, False
+    response = interaction.response
+    try:
+        if on_turn_message:
+            kwargs = _edit_kwargs(reply)
+            if response.is_done():  # deferred as an update: the original response is the pressed message
+                await interaction.edit_original_response(**kwargs)
+            else:
+                await response.edit_message(**kwargs)
+            edited = True
+        elif pressed:
+            if response.is_done():
+                if interaction.extras.get("jy_deferred") == "update":
+                    await interaction.edit_original_response(view=None)
+            else:
+                await response.edit_message(view=None)
+        elif response.is_done():
+            await interaction.edit_original_response(content=EDITED)
+        else:
+            await response.send_message(EDITED, ephemeral=True)
+    except discord.HTTPException as exc:
+        answered = False
+        log.warning("answering an interaction failed (HTTP %s, code %s); the turn's message is edited in the "
+                    "channel", exc.status, exc.code)
+    if edited and message is not None:
+        await client.service.delivered(reply.delivery, message.id)  # type: ignore[attr-defined]
+    else:
+        await client.outbox.deliver(reply)  # type: ignore[attr-defined]
     await send_private(interaction, reply, answered=answered)
     if reply.computers_pending and interaction.channel_id is not None:
         schedule_computers(client, interaction.channel_id)
@@ -252,6 +314,14 @@ class ChannelPoster:
         except (discord.Forbidden, discord.NotFound) as exc:
             raise Undeliverable(f"HTTP {exc.status}, code {exc.code}") from None
         return message.id
+
+    async def edit(self, channel_id: int, message_id: int, reply: Reply) -> int | None:
+        message = self.client.get_partial_messageable(channel_id).get_partial_message(message_id)
+        try:
+            await message.edit(**_edit_kwargs(reply))
+        except (discord.Forbidden, discord.NotFound) as exc:
+            raise Undeliverable(f"HTTP {exc.status}, code {exc.code}") from None
+        return message_id
 
 
 async def send_private(interaction: discord.Interaction, reply: Reply, *, answered: bool = True) -> None:
