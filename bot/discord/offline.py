@@ -83,6 +83,8 @@ class Sent:
     failed: bool = False
     #: a channel message whose nonce was already used: Discord returned the earlier message
     repeated: bool = False
+    #: an edit of a message everyone sees (a pressed message answered with UPDATE_MESSAGE, or edited later)
+    changes: bool = False
 
     @property
     def creates_message(self) -> bool:
@@ -202,6 +204,8 @@ class DiscordHarness:
         self._dm_channels: set[int] = set()
         self._faults: list[list[Any]] = []
         self._nonces: dict[str, dict[str, Any]] = {}
+        #: the message each press was made on, by interaction token (an UPDATE_MESSAGE answer changes it)
+        self._pressed: dict[str, dict[str, Any]] = {}
 
     # Faults ------------------------------------------------------------------------------------
 
@@ -296,9 +300,13 @@ class DiscordHarness:
         self.sent.append(sent)
         self._fault(sent)
         kind = sent.kind
+        pressed = self._pressed.get(route.url.split("/")[-2 if kind == "callback" else -3], {})
         if kind == "callback":
             rtype = sent.payload.get("type")
-            if rtype in (4, 5, 7):
+            if rtype == 7 and pressed:  # UPDATE_MESSAGE: the pressed message, as it now shows
+                sent.message = self._message(sent.body, message_id=int(pressed["id"]), files=sent.files)
+                sent.changes = not int(pressed.get("flags") or 0) & EPHEMERAL
+            elif rtype in (4, 5, 7):
                 sent.message = self._message(sent.body, files=sent.files)
                 return {"interaction": {"id": str(route.webhook_id), "type": 2,
                                         "response_message_id": sent.message["id"],
@@ -308,7 +316,11 @@ class DiscordHarness:
             return {"interaction": {"id": str(route.webhook_id), "type": 2}}
         if kind in ("followup", "edit"):
             m = re.search(r"/messages/(\d+)$", route.url)
-            sent.message = self._message(sent.body, message_id=int(m.group(1)) if m else None, files=sent.files)
+            mid = int(m.group(1)) if m else None
+            if route.url.endswith("/messages/@original") and pressed:  # a deferred press: its message
+                mid = int(pressed["id"])
+                sent.changes = not int(pressed.get("flags") or 0) & EPHEMERAL
+            sent.message = self._message(sent.body, message_id=mid, files=sent.files)
             return sent.message
         return None
 
@@ -342,7 +354,10 @@ class DiscordHarness:
         if sent.kind == "edit":
             m = re.search(r"/channels/(\d+)/messages/(\d+)$", route.url)
             if m:
-                return self._message(sent.payload, message_id=int(m.group(2)), channel_id=int(m.group(1)))
+                sent.changes = True
+                sent.message = self._message(sent.payload, message_id=int(m.group(2)), channel_id=int(m.group(1)),
+                                             files=sent.files)
+                return sent.message
         return {}
 
     # Interactions ------------------------------------------------------------------------------
@@ -453,6 +468,7 @@ class DiscordHarness:
         data = self._base(3, user_id, permissions=permissions, channel_id=channel_id)
         data["message"] = message
         data["data"] = {"custom_id": custom_id, "component_type": 2}
+        self._pressed[data["token"]] = message
         return await self._dispatch(data)
 
     def messages(self) -> list[Sent]:

@@ -28,8 +28,10 @@ def only(sent: list[Sent]) -> Sent:
 
 
 def public(sent: list[Sent]) -> list[Sent]:
-    """The messages everyone in the channel sees."""
-    return [s for s in sent if s.creates_message and not s.ephemeral and not s.dm]
+    """The messages everyone in the channel sees: those posted, and those changed to show something new (a
+    turn's message edited with the next state), each as it now shows."""
+    return [s for s in sent if not s.ephemeral and not s.dm
+            and (s.creates_message or (s.changes and not s.failed and bool(s.content)))]
 
 
 async def started(h: DiscordHarness) -> Sent:

@@ -145,6 +145,8 @@ class Scan:
         self.private: list[Private] = []
         #: pick-ups by people's karts the channel was told of
         self.pickups = 0
+        #: the text of the last public message (a turn's message grows by edits)
+        self.shown = ""
 
     def reply(self, r: Reply | None) -> Reply | None:
         if r is None:
@@ -153,9 +155,15 @@ class Scan:
             self.public.append(r.text)
             self.public.extend(f"{b.label} {b.action}" for b in r.buttons)
         self.private.extend(r.private)
+        news = r.text
+        if r.edit_of is not None:  # an edit of the turn's message: only the lines it adds are news
+            seen = set(self.shown.splitlines())
+            news = "\n".join(line for line in r.text.splitlines() if line not in seen)
+        if not r.ephemeral:
+            self.shown = r.text
         # a pick-up the channel reads about for a person comes with a private note for them (R12)
         for name, user in (("Ann", ANN), ("Bob", BOB)):
-            if re.search(rf"\b{name} \(\w+\) picks up a junk tile", r.text):
+            if re.search(rf"\b{name} \(\w+\) picks up a junk tile", news):
                 self.pickups += 1
                 assert any(p.user_id == user and "You picked up" in p.text for p in r.private), r.text
         return r
@@ -280,7 +288,9 @@ async def test_a_person_bumped_onto_a_tile_by_a_computer_is_told_privately(store
     assert (await service.new_game(guild_id=GUILD, channel_id=CH, user_id=ANN, user_name="Ann",
                                    game_key="races")).ok
     assert (await service.add_computer(CH, ANN, "random")).ok
-    r = await service.start(CH, ANN)  # the computer is to move: it bumps Ann at once
+    r = await service.start(CH, ANN)  # the computer is to move: it bumps Ann at once…
+    assert r.computers_pending
+    r = await service.play_computers(CH)  # …in the move that ends its turn, which opens the next message
     _, game, _ = await service.current(CH)
     assert game.karts[0].cell is not None and game.karts[0].cell.label == "L4"
     assert [t.kind for t in game.karts[0].bags[7]] == ["glue"]
@@ -337,7 +347,7 @@ async def test_a_note_from_computer_moves_posted_later_reaches_its_person_by_dir
     board = only(await h.slash(PERSON_A, "game start"))
     [after] = public(await h.press(PERSON_A, board, "Roll"))
     sent = await h.press(PERSON_A, after, "Pass")
-    later = [s for s in public(sent) if s.kind == "channel"]
+    later = [s for s in public(sent) if s.kind in ("channel", "edit")]  # posted, or the turn's message edited
     notes = [s for s in sent if s.dm and "You picked up Glue." in s.content]
     assert later and len(notes) == len(later)
     assert not any("Glue" in s.content for s in public(sent))

@@ -313,8 +313,14 @@ async def test_person_against_computer_to_the_end(service):
         assert r.ok, r.text
         if "Winner" in r.text:
             break
-        # the computer's whole turn is in the same reply, and Ann is asked again
-        assert "Computer 1 (random) rolled" in r.text and r.mention == ANN
+        # Ann's last move opens the computer's turn's message; the computer's move that ends its turn opens
+        # the next message, which asks Ann again
+        assert "Computer 1 (random) rolled" in r.text and r.computers_pending and r.mention is None
+        r = await service.play_computers(CH)
+        assert r is not None
+        if "Winner" in r.text:
+            break
+        assert r.text.startswith("Computer 1 (random)") and r.mention == ANN and not r.computers_pending
     assert r is not None and "Winner" in r.text
     last = (await service.store.channel_history(CH))[0]
     acts = await service.store.actions(last.id)
@@ -327,8 +333,9 @@ async def test_computer_in_the_first_seat_moves_at_start(service):
     await service.add_computer(CH, ANN)
     await service.join(CH, ANN, "Ann")
     r = await service.start(CH, ANN)
-    assert r.ok and "Computer 1 (random) rolled" in r.text and r.mention == ANN and r.version == 2
-    assert [b.action for b in r.buttons] == ["roll"]
+    assert r.ok and "Computer 1 (random) rolled" in r.text and r.version == 1 and r.computers_pending
+    r = await service.play_computers(CH)  # the move that ends the computer's turn opens Ann's message
+    assert r is not None and r.mention == ANN and r.version == 2 and [b.action for b in r.buttons] == ["roll"]
 
 
 async def test_a_computer_turn_left_over_is_played_on_request(service):
@@ -344,7 +351,9 @@ async def test_a_computer_turn_left_over_is_played_on_request(service):
     r = await service.act(CH, ANN, "roll")
     assert not r.ok and r.ephemeral and r.computers_pending and "still to move" in r.text
     r = await service.play_computers(CH)
-    assert r is not None and r.changed and "Computer 1 (random) rolled" in r.text and r.mention == ANN
+    assert r is not None and r.changed and "Computer 1 (random) rolled" in r.text and r.computers_pending
+    r = await service.play_computers(CH)
+    assert r is not None and r.mention == ANN
     assert not r.computers_pending and [b.action for b in r.buttons] == ["roll"]
     assert await service.play_computers(CH) is None
     assert (await service.act(CH, ANN, "roll")).ok
@@ -365,7 +374,9 @@ async def test_a_failing_computer_plays_a_random_move_instead(store, seeds, toy_
     await service.add_computer(CH, ANN, "clever")
     await service.join(CH, ANN, "Ann")
     r = await service.start(CH, ANN)
-    assert r.ok and "Computer 1 (clever) rolled" in r.text and r.mention == ANN
+    assert r.ok and "Computer 1 (clever) rolled" in r.text
+    r = await service.play_computers(CH)
+    assert r is not None and r.text.startswith("Computer 1 (clever)") and r.mention == ANN
 
 
 async def test_long_computer_sequences_come_in_several_replies(service):
@@ -409,7 +420,9 @@ async def test_leaving_a_running_game_hands_the_seat_to_a_computer(service):
     rec = await service.store.channel_game(CH)
     assert rec.seats[1].is_computer and rec.seats[1].name == "Bob (computer)" and rec.seat_of(BOB) is None
     r = await service.play_computers(CH)
-    assert "Bob rolled" in r.text and r.mention == ANN
+    assert "Bob rolled" in r.text and r.computers_pending  # the computer's turn: one message
+    r = await service.play_computers(CH)
+    assert r.text.startswith("Bob") and r.mention == ANN  # the move that passes the turn pings Ann
     rec = await service.store.channel_game(CH)
     await service.store.check_consistency(rec.id)
 
@@ -452,7 +465,9 @@ async def test_public_changes_of_a_running_game_carry_a_delivery_record(service)
     records = await service.store.deliveries()
     assert [d.id for d in records] == ids and all(d.channel_id == CH for d in records)
     assert [d.version for d in records] == [0, 1, 1, 1]
-    assert records[1].payload["lines"] == [moved.text.splitlines()[0]] and records[1].payload["board"]
+    # Ann's roll goes on with her turn: its record edits the start's message and holds the turn's narration
+    assert records[1].kind == "edit" and records[1].payload["edit_of"] == records[0].id
+    assert records[1].payload["lines"] == moved.text.splitlines()[:2] and records[1].payload["board"]
     assert not records[3].payload["board"] and "ended the game" in records[3].payload["lines"][0]
     assert all(d.claimed_by == service.owner and not d.delivered for d in records)
 
@@ -464,7 +479,8 @@ async def test_computer_moves_join_the_record_of_the_reply_they_belong_to(servic
     await service.act(CH, ANN, "roll")
     r = await service.act(CH, ANN, "pass")
     last = (await service.store.deliveries())[-1]
-    assert last.id == r.delivery and last.version == r.version == 4  # Ann's pass and the computer's turn
-    assert len(last.payload["lines"]) == 3 and "Computer 1 (random) rolled" in last.payload["lines"][1]
+    assert last.id == r.delivery and last.version == r.version == 3  # Ann's pass and the computer's turn…
+    assert len(last.payload["lines"]) == 2 and "Computer 1 (random) rolled" in last.payload["lines"][1]
+    assert r.computers_pending  # …up to the move that ends it, which opens the next message
     rebuilt = await service.delivery_reply(last)
-    assert rebuilt.text == r.text and rebuilt.png and [b.action for b in rebuilt.buttons] == ["roll"]
+    assert rebuilt.text == r.text and rebuilt.png and not rebuilt.buttons and rebuilt.computers_pending

@@ -10,6 +10,11 @@ from tests.bot.harness import CHANNEL_ID, DiscordHarness, Sent
 from tests.bot.helpers import ANN, BOB, USERS, make_bot, only, public, started
 
 
+def posts(sent: list[Sent]) -> list[Sent]:
+    """New messages everyone sees (not edits)."""
+    return [s for s in public(sent) if s.creates_message]
+
+
 def edits_of(sent: list[Sent], message_id: str, *, pressed: bool = False) -> list[Sent]:
     """Requests that changed message ``message_id``: a PATCH of it, or (``pressed``: the requests answer a
     press on it) an UPDATE_MESSAGE answer."""
@@ -22,7 +27,7 @@ async def test_a_turn_of_several_moves_edits_one_message_and_the_next_turn_posts
     board = await started(h)
     mid = board.message["id"]
     sent = await h.press(ANN, board, "Roll")
-    assert not public(sent)  # no new message while Ann's turn goes on
+    assert not posts(sent)  # no new message while Ann's turn goes on
     [answer] = sent
     assert answer.response_type == 7 and not answer.ephemeral  # the press answers with the edit itself
     assert "begins" in answer.content and "Ann rolled" in answer.content  # the turn's narration so far
@@ -33,20 +38,20 @@ async def test_a_turn_of_several_moves_edits_one_message_and_the_next_turn_posts
 
     edited = dict(board.message, components=answer.body["components"])  # the message as Discord now shows it
     sent = await h.press(ANN, edited, "Pass")
-    [new] = public(sent)  # the turn passed: a new message, which pings Bob
+    [new] = posts(sent)  # the turn passed: a new message, which pings Bob
     assert new.allowed_users == [str(BOB)] and f"<@{BOB}>, your turn." in new.content
     assert "Ann passed." in new.content and "begins" not in new.content
     assert [e.components for e in edits_of(sent, mid, pressed=True)] == [[]]  # Ann's message keeps no buttons
     last = (await h.bot.store.deliveries())[-1]
     assert last.kind == POST and last.message_id == int(new.message["id"])
     # one message a turn: two boards in the channel for the start and three moves
-    assert len([s for s in public(h.sent) if s.png]) == 2
+    assert len([s for s in posts(h.sent) if s.png]) == 2
 
 
 async def test_a_command_answers_privately_and_the_turn_message_is_edited(h):
     board = await started(h)
     sent = await h.slash(ANN, "game play", action="roll")
-    assert not public(sent)
+    assert not posts(sent)
     ack = [s for s in sent if s.ephemeral]
     assert ack and "turn's message" in ack[-1].content
     [patch] = edits_of(sent, board.message["id"])
@@ -59,13 +64,13 @@ async def test_an_edit_of_a_deleted_message_posts_a_new_one(h):
     h.fail("callback", 404, 10062)  # the press answer expired…
     h.fail("edit", 404, 10008)      # …and the message was deleted meanwhile
     sent = await h.press(ANN, board, "Roll")
-    [plain] = [s for s in public(sent) if s.kind == "channel"]
+    [plain] = [s for s in posts(sent) if s.kind == "channel"]
     assert "Ann rolled" in plain.content and plain.png and plain.labels[-1] == "Pass"
     roll = (await h.bot.store.deliveries())[-1]
     assert roll.message_id == int(plain.message["id"])
     # the turn goes on in the new message
     sent = await h.slash(ANN, "game play", action="move 1")
-    assert [s for s in public(sent) if f"<@{BOB}>" in s.content]
+    assert [s for s in posts(sent) if f"<@{BOB}>" in s.content]
 
 
 async def test_computers_turns_are_one_message_each(h):
@@ -77,7 +82,7 @@ async def test_computers_turns_are_one_message_each(h):
     board = only(await h.slash(ANN, "game start"))
     sent = await h.press(ANN, board, "Roll")
     sent = await h.press(ANN, dict(board.message, components=sent[0].body["components"]), "Pass")
-    new = public(sent)
+    new = posts(sent)
     assert len(new) == 3, [s.content for s in new]
     first, second, third = (s.content.splitlines() for s in new)
     assert first[0] == "Ann passed." and all(line.startswith("Computer 1") for line in first[1:])
@@ -101,7 +106,7 @@ async def test_an_edit_stored_before_a_crash_is_applied_once_at_start_up(db_path
             if run == 0:
                 [patch] = edits_of(h2.sent, board.message["id"])
                 assert "rolled" in patch.content and patch.png and all(":1:" in c for c in patch.custom_ids)
-                assert not public(h2.sent)  # no second message
+                assert not posts(h2.sent)  # no second message
                 [pending] = [d for d in await h2.bot.store.deliveries() if d.kind == EDIT]
                 assert pending.delivered and pending.message_id == int(board.message["id"])
 
@@ -117,7 +122,7 @@ async def test_an_edit_stored_before_its_message_was_posted_waits_for_it(db_path
         await h1.bot.service.act(CHANNEL_ID, ANN, "roll")
     async with DiscordHarness(make_bot(db_path)) as h2:
         assert await h2.bot.outbox.flush(takeover=True) == 2
-        [post] = public(h2.sent)
+        [post] = posts(h2.sent)
         [patch] = edits_of(h2.sent, post.message["id"])
         assert "Ann rolled" in patch.content and patch.labels[-1] == "Pass"
         assert len(h2.sent) == 2
