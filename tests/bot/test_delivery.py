@@ -25,6 +25,15 @@ def posted(sent: list[Sent]) -> list[Sent]:
     return [s for s in public(sent) if s.kind == "channel"]
 
 
+async def rolled(h: DiscordHarness) -> Sent:
+    """The toy started and Ann's roll shown in the turn's message (edited): her turn goes on, and her next
+    move (Pass) hands it to Bob, which posts the next message."""
+    board = await started(h)
+    [after] = public(await h.press(ANN, board, "Roll"))
+    assert after.message["id"] == board.message["id"]
+    return after
+
+
 # Delivery records ---------------------------------------------------------------------------------
 
 
@@ -41,26 +50,37 @@ async def test_every_board_is_recorded_with_the_message_that_showed_it(h):
 async def test_a_press_whose_answer_expired_posts_the_board_to_the_channel(h):
     """The press is stored, but the callback comes too late (10062): the board, with the buttons of the new
     move, goes to the channel as a plain message and the pressed message loses its buttons."""
-    board = await started(h)
+    board = await rolled(h)
     h.fail("callback", 404, 10062)
-    sent = await h.press(ANN, board, "Roll")
+    sent = await h.press(ANN, board, "Pass")
     [plain] = posted(sent)
-    assert plain.png and "rolled" in plain.content and all(":1:" in c for c in plain.custom_ids)
+    assert plain.png and "passed" in plain.content and all(":2:" in c for c in plain.custom_ids)
     assert plain.payload["nonce"].startswith("jy-") and plain.payload["enforce_nonce"] is True
     edits = [s for s in sent if s.kind == "edit" and f"/messages/{board.message['id']}" in s.url]
     assert edits and edits[0].components == []
-    roll = (await records(h))[-1]
-    assert roll.version == 1 and roll.message_id == int(plain.message["id"])
-    assert (await h.bot.store.channel_game(CHANNEL_ID)).version == 1
+    passed = (await records(h))[-1]
+    assert passed.version == 2 and passed.message_id == int(plain.message["id"])
+    assert (await h.bot.store.channel_game(CHANNEL_ID)).version == 2
+
+
+async def test_a_press_on_the_turn_message_whose_answer_expired_edits_it_in_the_channel(h):
+    board = await started(h)
+    h.fail("callback", 404, 10062)
+    sent = await h.press(ANN, board, "Roll")
+    assert not posted(sent)
+    [edit] = [s for s in sent if s.kind == "edit" and not s.failed]
+    assert edit.url.endswith(f"/messages/{board.message['id']}") and "rolled" in edit.content and edit.png
+    assert all(":1:" in c for c in edit.custom_ids)
+    assert (await records(h))[-1].message_id == int(board.message["id"])
 
 
 async def test_a_follow_up_failing_with_server_errors_goes_to_the_channel(h):
-    board = await started(h)
+    board = await rolled(h)
     h.fail("followup", 500, times=2)
-    sent = await h.press(ANN, board, "Roll")
+    sent = await h.press(ANN, board, "Pass")
     assert sent[0].response_type == 7  # the old buttons went
     [plain] = posted(sent)
-    assert "rolled" in plain.content and (await records(h))[-1].message_id == int(plain.message["id"])
+    assert "passed" in plain.content and (await records(h))[-1].message_id == int(plain.message["id"])
 
 
 async def test_a_command_whose_answer_failed_posts_its_board_once(h):
@@ -74,13 +94,13 @@ async def test_a_command_whose_answer_failed_posts_its_board_once(h):
 
 
 async def test_when_the_channel_refuses_too_the_worker_posts_it_later(h):
-    board = await started(h)
+    board = await rolled(h)
     h.fail("callback", 404, 10062)
     h.fail("channel", 500)
-    sent = await h.press(ANN, board, "Roll")
+    sent = await h.press(ANN, board, "Pass")
     assert not posted(sent)
     [pending] = await h.bot.store.deliveries(pending=True)
-    assert pending.version == 1 and pending.claimed_by is None and pending.due_at > time.time()
+    assert pending.version == 2 and pending.claimed_by is None and pending.due_at > time.time()
     assert await h.bot.outbox.flush() == 0  # not due yet
     h.bot.outbox.clock = lambda: time.time() + 3600
     before = len(h.sent)
@@ -91,10 +111,10 @@ async def test_when_the_channel_refuses_too_the_worker_posts_it_later(h):
 
 
 async def test_a_channel_that_is_gone_is_given_up(h):
-    board = await started(h)
+    board = await rolled(h)
     h.fail("callback", 404, 10062)
     h.fail("channel", 404, 10003)
-    await h.press(ANN, board, "Roll")
+    await h.press(ANN, board, "Pass")
     last = (await records(h))[-1]
     assert last.delivered and last.message_id is None
 
@@ -102,9 +122,9 @@ async def test_a_channel_that_is_gone_is_given_up(h):
 async def test_boards_stored_before_a_crash_are_posted_once_at_start_up(db_path):
     """The process stopped between the commit and the post: the next start posts the board, once."""
     async with DiscordHarness(make_bot(db_path)) as h1:
-        await started(h1)
-        reply = await h1.bot.service.act(CHANNEL_ID, ANN, "roll")  # stored; the post never happens
-        assert reply.delivery is not None
+        await rolled(h1)
+        reply = await h1.bot.service.act(CHANNEL_ID, ANN, "pass")  # stored; the post never happens
+        assert reply.delivery is not None and reply.edit_of is None
     for run in range(2):
         async with DiscordHarness(make_bot(db_path)) as h2:
             h2.users.update(USERS)
@@ -112,9 +132,9 @@ async def test_boards_stored_before_a_crash_are_posted_once_at_start_up(db_path)
             assert posted_now == (1 if run == 0 else 0)
             if run == 0:
                 [plain] = posted(h2.sent)
-                assert plain.png and "rolled" in plain.content and all(":1:" in c for c in plain.custom_ids)
+                assert plain.png and "passed" in plain.content and all(":2:" in c for c in plain.custom_ids)
                 assert (await records(h2))[-1].message_id == int(plain.message["id"])
-                sent = await h2.press(ANN, plain, plain.labels[0])  # its buttons play on
+                sent = await h2.press(BOB, plain, plain.labels[0])  # its buttons play on
                 assert public(sent)
 
 
@@ -122,8 +142,8 @@ async def test_a_repeated_post_after_a_crash_is_one_message(db_path):
     """Posted, then the process stopped before recording it: posting again with the record's nonce returns
     the message already there (Discord's enforce_nonce), and that is what gets recorded."""
     async with DiscordHarness(make_bot(db_path)) as h:
-        await started(h)
-        reply = await h.bot.service.act(CHANNEL_ID, ANN, "roll")
+        await rolled(h)
+        reply = await h.bot.service.act(CHANNEL_ID, ANN, "pass")
         reply.channel_id = CHANNEL_ID
         first = await h.bot.outbox.poster.post(CHANNEL_ID, reply, f"jy-{reply.delivery}")
         h.bot.service.owner = "the next run"
@@ -138,8 +158,10 @@ async def test_superseded_boards_are_told_in_text_and_only_the_newest_has_button
         await h1.bot.service.act(CHANNEL_ID, ANN, "pass")
     async with DiscordHarness(make_bot(db_path)) as h2:
         assert await h2.bot.outbox.flush(takeover=True) == 2
-        old, new = posted(h2.sent)
-        assert "rolled" in old.content and not old.png and not old.custom_ids
+        # the roll went on with the start's message: it is told there in text, its picture kept, no buttons
+        [old] = [s for s in h2.sent if s.kind == "edit"]
+        assert "rolled" in old.content and not old.files and old.components == []
+        [new] = posted(h2.sent)
         assert "passed" in new.content and new.png and new.labels == ["Roll"] and f"<@{BOB}>" in new.content
 
 
@@ -167,10 +189,9 @@ async def test_a_slow_press_is_deferred_in_time_then_answered(h, monkeypatch):
     monkeypatch.setattr(h.bot.service, "act", slow)
     sent = await h.press(ANN, board, "Roll")
     assert sent[0].response_type == 6  # deferred as an update of the pressed message: nothing shows
-    assert sent[1].kind == "edit" and sent[1].components == []  # then its buttons go
-    [after] = public(sent)
-    assert after.kind == "followup" and "rolled" in after.content and after.png
-    assert (await records(h))[-1].message_id == int(after.message["id"])
+    [after] = public(sent)  # then the pressed message, the turn's, shows the roll
+    assert after is sent[1] and after.kind == "edit" and "rolled" in after.content and after.png
+    assert after.message["id"] == board.message["id"] == str((await records(h))[-1].message_id)
 
 
 async def test_defer_at_once_comes_before_the_service_is_asked(h, monkeypatch):
@@ -283,10 +304,12 @@ async def test_start_up_loads_no_game_and_resumes_computers_from_the_queue(db_pa
         assert len(h2.bot.service._cache) == 0  # nothing loaded to serve
         await h2.bot.resume_computers()
         await h2.settle()
+        # each computer's roll edits its turn's message; the move that ends its turn posts Ann's
+        edits = [s for s in h2.sent if s.kind == "edit"]
+        assert len(edits) == 2 and all("Computer 1 (random) rolled" in e.content for e in edits)
         boards = posted(h2.sent)
         assert {int(b.message["channel_id"]) for b in boards} == {CHANNEL_ID, OTHER}
-        assert all("Computer 1 (random) rolled" in b.content and f"<@{ANN}>, your turn." in b.content
-                   for b in boards), [b.content for b in boards]
+        assert all(f"<@{ANN}>, your turn." in b.content for b in boards), [b.content for b in boards]
         assert await h2.bot.store.waiting_on_computers() == []
 
 
