@@ -27,11 +27,12 @@ async def play_by_buttons(h: DiscordHarness, board: Sent) -> Sent:
     for turn in range(60):
         user = seats[turn % 2]
         sent = await h.press(user, board, "Roll")
-        assert sent[0].response_type == 7 and sent[0].components == []  # the old message loses its buttons
-        [board] = public(sent)
-        moves = [label for label in board.labels if label.startswith("Move")]
-        sent = await h.press(user, board, moves[-1])
-        [board] = public(sent)
+        [edited] = public(sent)  # the turn goes on: the press answers with its message, edited
+        assert sent[0] is edited and edited.response_type == 7 and edited.message["id"] == board.message["id"]
+        moves = [label for label in edited.labels if label.startswith("Move")]
+        sent = await h.press(user, edited, moves[-1])
+        assert sent[0].response_type == 7 and sent[0].components == []  # the turn's message loses its buttons
+        [board] = public(sent)  # and the next turn's message is posted
         if "wins" in board.content:
             return board
         assert f"<@{seats[(turn + 1) % 2]}>, your turn." in board.content
@@ -54,7 +55,7 @@ async def test_play_by_slash_commands_of_a_game_group_is_optional(h):
     r = only(await h.slash(ANN, "game status"))
     assert r.ephemeral and "You can: roll" in r.content and r.labels == ["Roll"]
     sent = await h.press(ANN, r, "Roll")
-    assert [s.kind for s in sent][:2] == ["callback", "followup"] and not public(sent)[0].ephemeral
+    assert [s.kind for s in sent][:2] == ["callback", "edit"] and not public(sent)[0].ephemeral  # the turn's message
 
 
 async def test_stranger_and_out_of_turn_player_are_refused(h):
@@ -300,7 +301,8 @@ async def test_play_to_the_end_with_slash_commands(h):
         user, other = seats[turn % 2], seats[(turn + 1) % 2]
         assert await h.autocomplete(other, "game play", "action") == []  # not their turn: nothing offered
         assert [c["value"] for c in await h.autocomplete(user, "game play", "action")] == ["roll"]
-        only(await h.slash(user, "game play", action="roll"))
+        sent = await h.slash(user, "game play", action="roll")
+        assert [s.ephemeral for s in sent] == [True, False]  # a private answer; the turn's message is edited
         moves = [c["value"] for c in await h.autocomplete(user, "game play", "action", action="mo")]
         assert moves and all(m.startswith("move ") for m in moves)
         last = only(await h.slash(user, "game play", action=moves[-1]))
@@ -330,8 +332,9 @@ async def test_computer_player_by_slash_command(h):
     only(await h.slash(ANN, "game computer"))
     board = only(await h.slash(ANN, "game start"))
     [after] = public(await h.press(ANN, board, "Roll"))
-    [after] = public(await h.press(ANN, after, after.labels[0]))
-    assert "Computer 1 (random) rolled" in after.content and f"<@{ANN}>, your turn." in after.content
+    computer, after = public(await h.press(ANN, after, after.labels[0]))  # the computer's turn, then Ann's
+    assert "Computer 1 (random) rolled" in computer.content and not computer.labels
+    assert f"<@{ANN}>, your turn." in after.content
     assert after.allowed_users == [str(ANN)] and after.labels == ["Roll"]
 
 
@@ -348,7 +351,9 @@ async def test_long_computer_sequences_follow_as_channel_messages(h):
     [reply] = [s for s in public(sent) if s.kind == "followup"]
     assert "Computer 1 (random) rolled" in reply.content and reply.custom_ids == []
     follow = [s for s in public(sent) if s.kind == "channel"]
-    assert len(follow) == 3 and all(s.png for s in follow)
+    assert len(follow) == 2 and all(s.png for s in follow)  # one message for each computer's turn…
+    edits = [s for s in public(sent) if s.kind == "edit"]
+    assert len(edits) == 1 and "Computer 2 (random) rolled" in edits[0].content  # …edited as it goes on
     assert f"<@{ANN}>, your turn." in follow[-1].content and follow[-1].labels == ["Roll"]
     assert follow[-1].allowed_users == [str(ANN)]
     sent = await h.press(ANN, follow[-1], "Roll")
@@ -367,9 +372,10 @@ async def test_computer_sequence_cut_by_a_restart_resumes_when_ready(db_path):
     async with DiscordHarness(make_bot(db_path)) as h2:
         await h2.bot.resume_computers()
         await h2.settle()
+        [edit] = [s for s in h2.sent if s.kind == "edit"]  # the computer's roll goes on in the start's message
+        assert "Computer 1 (random) rolled" in edit.content and edit.url.endswith(board.message["id"])
         [posted] = [s for s in h2.sent if s.kind == "channel"]
-        assert "Computer 1 (random) rolled" in posted.content and f"<@{BOB}>, your turn." in posted.content
-        assert posted.labels == ["Roll"]
+        assert f"<@{BOB}>, your turn." in posted.content and posted.labels == ["Roll"]
 
 
 async def test_leaving_mid_game_lets_a_computer_play_on(h):
@@ -378,5 +384,5 @@ async def test_leaving_mid_game_lets_a_computer_play_on(h):
     [after] = public(await h.press(ANN, after, "Pass"))
     sent = await h.slash(BOB, "game leave")
     assert "A computer (random) plays" in sent[0].content and not sent[0].ephemeral
-    [posted] = [s for s in sent if s.kind == "channel"]
-    assert "rolled" in posted.content and f"<@{ANN}>, your turn." in posted.content
+    first, posted = [s for s in sent if s.kind == "channel"]  # the computer's turn, then Ann's
+    assert "rolled" in first.content and f"<@{ANN}>, your turn." in posted.content
