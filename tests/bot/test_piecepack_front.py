@@ -45,7 +45,7 @@ async def test_slash_roll_out_of_turn_and_bad_square_are_refused(h):
     r = only(await h.slash(first, "piecepack move", to="c2"))
     assert r.ephemeral and "roll" in r.content
     game.dice.load([4])
-    only(await h.slash(first, "piecepack roll"))
+    assert public(await h.slash(first, "piecepack roll"))
     r = only(await h.slash(first, "piecepack move", to="z9"))
     assert r.ephemeral and "Possible now: move to" in r.content
     assert (await h.bot.service.store.channel_game(CHANNEL_ID)).version == 1
