@@ -1,5 +1,5 @@
 """The process the crash test kills: it plays a race through the service and posts every board through the
-outbox to a recording poster that stands in for Discord.
+outbox to a recording poster that stands in for Discord (posts, and edits of a turn's message).
 
 ``python -m tests.bot.crash_child GAME_DB POSTS_DB ACKS [--crash-at commit:N | post:N] [--recover-only]``
 
@@ -20,7 +20,7 @@ import signal
 import sqlite3
 import sys
 
-from bot.delivery import Outbox
+from bot.delivery import Outbox, Undeliverable
 from bot.drivers import driver_for
 from bot.pictures import Pictures
 from bot.service import Reply, Service
@@ -43,6 +43,8 @@ class RecordingPoster:
         self.db.execute("PRAGMA synchronous = FULL")
         self.db.execute("CREATE TABLE IF NOT EXISTS posts (id INTEGER PRIMARY KEY, channel INTEGER, nonce TEXT UNIQUE, "
                         "version INTEGER, content TEXT, png INTEGER, buttons INTEGER)")
+        self.db.execute("CREATE TABLE IF NOT EXISTS edits (id INTEGER PRIMARY KEY, message INTEGER, version INTEGER, "
+                        "content TEXT, png INTEGER, buttons INTEGER)")
         self.crash_after = crash_after
         self.count = 0
 
@@ -57,6 +59,14 @@ class RecordingPoster:
         if self.crash_after is not None and self.count >= self.crash_after:
             die()  # posted, not yet recorded
         return cur.lastrowid
+
+    async def edit(self, channel_id: int, message_id: int, reply: Reply) -> int | None:
+        """A turn's message shows a new state (editing twice shows the same: an edit is idempotent)."""
+        if self.db.execute("SELECT id FROM posts WHERE id = ?", (message_id,)).fetchone() is None:
+            raise Undeliverable("unknown message")
+        self.db.execute("INSERT INTO edits (message, version, content, png, buttons) VALUES (?, ?, ?, ?, ?)",
+                        (message_id, reply.version, reply.text, int(bool(reply.png)), len(reply.buttons)))
+        return message_id
 
 
 async def play(args: argparse.Namespace) -> int:

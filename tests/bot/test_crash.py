@@ -1,7 +1,8 @@
 """Crash test: a process plays a race through the service and is killed with SIGKILL at random moments and
 at the worst ones (between storing a move and posting its board, between posting and recording the post).
-After every restart no acknowledged move is lost, and in the end every board was posted exactly once: each
-delivery record holds the id of the one post made with its nonce, and no post lacks a record."""
+After every restart no acknowledged move is lost, and in the end every board was delivered exactly once: each
+delivery record holds the id of the one post made with its nonce, or (a move that kept the turn) of the
+turn's message it edited; no post lacks a record, and every message shows the newest state of its turn."""
 
 from __future__ import annotations
 
@@ -53,11 +54,22 @@ async def check(tmp: Path) -> tuple[int, int]:
         await store.check_consistency(rec.id)
         records = await store.deliveries()
     with sqlite3.connect(tmp / "posts.db") as posts:
-        rows = posts.execute("SELECT id, nonce FROM posts").fetchall()
-    by_nonce = {nonce: pid for pid, nonce in rows}
+        rows = posts.execute("SELECT id, nonce, version FROM posts").fetchall()
+        edits = posts.execute("SELECT message, version FROM edits ORDER BY id").fetchall()
+    by_nonce = {nonce: pid for pid, nonce, _ in rows}
     assert len(by_nonce) == len(rows)
     assert all(d.delivered for d in records), [d for d in records if not d.delivered]
-    assert {f"jy-{d.id}": d.message_id for d in records} == by_nonce  # one post per record, no post without one
+    ids = {f"jy-{d.id}" for d in records}
+    assert set(by_nonce) <= ids  # no post without its record
+    for d in records:  # a record is one post (its nonce), or an edit of the message of its turn
+        if f"jy-{d.id}" in by_nonce:
+            assert d.message_id == by_nonce[f"jy-{d.id}"], d
+        else:
+            assert d.kind == "edit" and d.message_id in by_nonce.values(), d
+    # every message shows the newest state of its turn, whatever was edited in between
+    shown = {pid: version for pid, _, version in rows} | dict(edits)
+    for message, version in shown.items():
+        assert version == max(d.version for d in records if d.message_id == message), message
     return len(actions), len(rows)
 
 
