@@ -131,7 +131,7 @@ def after_move(computers: Sequence[bool], front: GameFront, game: Game) -> _Afte
     """The public view, buttons for the next person to act (none for a computer) and the status line."""
     seat = game.to_act
     person = seat is not None and 0 <= seat < len(computers) and not computers[seat]
-    return _After(game.view(None), front.buttons(game, seat) if person and seat is not None else [],
+    return _After(game.view(None), front.turn_buttons(game, seat) if person and seat is not None else [],
                   front.describe(game, None))
 
 
@@ -901,7 +901,7 @@ class Service:
                 text += f"\nYou can: {legal}"
             elif rec.status != ACTIVE:
                 text = f"(last game, {rec.status}) " + text
-        png = await self._render(front, view, [])
+        png = await self._render_turn(front, view, [], {turn_messages.WHOLE: True})  # the whole board
         return Reply(text, ephemeral=True, png=png, buttons=buttons, game_id=rec.id, version=rec.version,
                      computers_pending=rec.status == ACTIVE and self._computer_to_act(rec, game))
 
@@ -912,7 +912,7 @@ class Service:
         text = front.describe(game, seat)
         if not can_act or seat is None:
             return view, text, [], ""
-        return view, text, front.buttons(game, seat), game.describe_legal()
+        return view, text, front.turn_buttons(game, seat), game.describe_legal()
 
     async def log(self, channel_id: int, limit: int = 20, max_chars: int = 1900, *,
                   user_id: int | None = None) -> Reply:

@@ -10,6 +10,7 @@ import discord
 from discord import app_commands
 
 from bot.discord import options as opt
+from bot.discord.board_commands import add_board_commands
 from bot.discord.command_group import as_choices, check_values, make_command, service_of
 from bot.discord.history_commands import ANYWHERE, add_history_commands
 from bot.discord.replies import send_reply
@@ -126,6 +127,7 @@ class GameGroup(app_commands.Group, name="game", description="Start, join and ma
         self.add_command(make_command("join", "Take a seat in this channel's game (again: change your options)",
                                       self.join_options, self._join, _join_source))
         add_timing_commands(self)
+        add_board_commands(self)
         add_history_commands(self)
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:

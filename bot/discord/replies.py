@@ -23,6 +23,7 @@ import discord
 
 from bot.delivery import Undeliverable
 from bot.games import ButtonSpec
+from bot.games.unit import REACH_ACTION
 from bot.service import FOREIGN_BUTTON, Private, Reply, clip_input
 
 log = logging.getLogger(__name__)
@@ -382,6 +383,11 @@ class ActionButton(discord.ui.DynamicItem[discord.ui.Button], template=CUSTOM_ID
         if self.damage is not None:
             log.info("a press of a button no game sent (%s)", self.damage)
             await answer_privately(interaction, FOREIGN_BUTTON)
+            return
+        if self.action == REACH_ACTION:  # asks, privately, where the driver can go: plays nothing
+            from bot.discord.board_commands import answer_reach
+
+            await answer_reach(interaction, self.game_id)
             return
         if interaction.channel_id is None:
             await answer_privately(interaction, "This button only works in a server channel.")

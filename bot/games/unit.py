@@ -23,8 +23,13 @@ OptionType = Literal["text", "integer", "flag"]
 
 #: Discord allows 25 buttons on a message (5 rows of 5); we offer fewer so the choice stays clear.
 MAX_BUTTONS = 10
+#: Discord shows at most 25 buttons on a message
+MAX_BUTTONS_ON_MESSAGE = 25
 #: autocomplete shows at most 25 choices
 MAX_CHOICES = 25
+#: the button that asks, privately, where the player to act can go (it plays nothing)
+REACH_ACTION = "?reach"
+REACH_LABEL = "Where can I go?"
 
 
 @dataclass(frozen=True, slots=True)
@@ -286,6 +291,25 @@ class GameUnit:
         """PNG of ``seat``'s player card with its hidden things (only for that seat's eyes)."""
         return None
 
+    def board_picture(self, view: dict[str, Any]) -> bytes | None:
+        """PNG of the whole board (``/game board``, ``/game status``, the start of a new period); by default
+        the move's picture with nothing highlighted, for a game whose picture already shows everything."""
+        return self.picture(view, [])
+
+    def reach_picture(self, game: Game, seat: int) -> bytes | None:
+        """PNG of where ``seat`` can go now, for its eyes only; None when the game draws none. Called off the
+        event loop (it may search for a while)."""
+        return None
+
+    def offers_reach(self, game: Game, seat: int) -> bool:
+        """Whether ``seat`` may ask where it can go now (its movement, in a game that draws it)."""
+        return False
+
+    def period(self, game: Game) -> Any:
+        """What changes when the channel should see the whole board again (a new lap, a new round); None:
+        never. The turn's message that begins a new period shows the whole board instead of the close-up."""
+        return None
+
     def replay(self, setup: Mapping[str, Any], seed: int, actions: Sequence[str], cell_size: int | None = None
                ) -> tuple[bytes, int] | None:
         """An animated GIF of a game from its log, and its number of frames; None if the game has none."""
@@ -319,6 +343,14 @@ class GameUnit:
         if len(acts) > 5:
             return []
         return [ButtonSpec(a, a, "primary" if i == 0 else "secondary") for i, a in enumerate(acts)]
+
+    def turn_buttons(self, game: Game, seat: int) -> list[ButtonSpec]:
+        """The buttons of the turn's message for ``seat``: the game's own, and "Where can I go?" when the
+        player may ask it now."""
+        out = self.buttons(game, seat)
+        if self.offers_reach(game, seat):
+            out = [*out[: MAX_BUTTONS_ON_MESSAGE - 1], ButtonSpec(REACH_LABEL, REACH_ACTION)]
+        return out
 
     # The terminal and the demo -----------------------------------------------------------------
 
@@ -357,5 +389,5 @@ class GameUnit:
         return f"{self.title}: {players}"
 
 
-__all__ = ["MAX_BUTTONS", "MAX_CHOICES", "Ask", "ButtonSpec", "ButtonStyle", "Command", "CommandGroup", "Complete",
-           "DriverFactory", "GameUnit", "LookupSource", "Option", "OptionType", "Refusal", "Standings", "fuzzy"]
+__all__ = ["MAX_BUTTONS", "MAX_CHOICES", "REACH_ACTION", "REACH_LABEL", "Ask", "ButtonSpec", "ButtonStyle",
+           "Command", "CommandGroup", "Complete", "DriverFactory", "GameUnit", "LookupSource", "Option", "OptionType", "Refusal", "Standings", "fuzzy"]

@@ -11,6 +11,7 @@ import pytest
 
 from bot.drivers import driver_for
 from bot.games.races import FRONT, step_word
+from bot.games.unit import REACH_ACTION
 from rules.races.state import BoardTile
 from tests.bot.harness import CHANNEL_ID, DiscordHarness, Sent
 from tests.bot.helpers import ANN, BOB, EVE, make_bot, only, public
@@ -77,6 +78,9 @@ def assert_buttons_legal(game, board: Sent) -> None:
     for cid in board.custom_ids:
         assert len(cid) <= 100
         action = cid.split(":", 3)[3]
+        if action == REACH_ACTION:  # asks where the kart can go: offered only while it drives
+            assert game.phase == "move" and game.choice is None and game.turn.points > 0
+            continue
         if action.startswith("step ") and action.split()[1] in ("left", "straight", "right"):
             assert any(step_word(game, game.parse_action(a)) == action.split()[1] for a in legal
                        if a.startswith("step ")), action
@@ -148,8 +152,9 @@ async def test_buttons_offer_dice_steps_done_and_choices(h):
     assert [lab for lab in board.labels if lab.startswith("Roll")] == ["Roll 1", "Roll 2", "Roll 3"]
     game.dice.load([1])
     board = public(await h.press(user, board, "Roll 1"))[-1]
-    assert board.labels and all(lab.split()[-1] in ("left", "straight", "right", "Done") or lab.startswith("→")
-                                for lab in board.labels)
+    assert board.labels[-1] == "Where can I go?"  # while the kart drives, its player may ask privately
+    assert all(lab.split()[-1] in ("left", "straight", "right", "Done") or lab.startswith("→")
+               for lab in board.labels[:-1])
 
 
 async def test_stranger_and_player_out_of_turn_are_refused(h):

@@ -4,10 +4,17 @@ crash and falls back to a new post when the message is gone. Through the offline
 
 from __future__ import annotations
 
+import io
+
+from PIL import Image
+
 from bot import turn_messages
+from bot.games.races.unit import GAME as RACES
 from bot.store import EDIT, POST
+from rules.races import Races
 from tests.bot.harness import CHANNEL_ID, DiscordHarness, Sent
-from tests.bot.helpers import ANN, BOB, USERS, make_bot, only, public, started
+from tests.bot.helpers import ANN, BOB, EVE, USERS, make_bot, only, public, started
+from tests.bot.toygame import ToyUnit, tiny_png
 
 
 def posts(sent: list[Sent]) -> list[Sent]:
@@ -132,3 +139,86 @@ async def test_narration_of_a_long_turn_keeps_its_newest_lines():
     lines = [f"step {i} " + "x" * 90 for i in range(40)]
     kept = turn_messages.trimmed(lines)
     assert kept[0] == "…" and kept[-1] == lines[-1] and sum(len(x) + 1 for x in kept) <= 1500 + 2
+
+
+# The whole board, "Where can I go?" and the whole board at a new period ---------------------------------
+
+
+def png_size(data: bytes) -> tuple[int, int]:
+    with Image.open(io.BytesIO(data)) as img:
+        return img.size
+
+
+async def test_game_board_in_public_for_a_player_and_privately_for_anyone(h):
+    await started(h)
+    shown = only(await h.slash(ANN, "game board"))
+    assert not shown.ephemeral and shown.png and f"shown by <@{ANN}>" in shown.content
+    mine = only(await h.slash(EVE, "game board", private=True))
+    assert mine.ephemeral and mine.png and "whole board" in mine.content
+    refused = only(await h.slash(EVE, "game board"))
+    assert refused.ephemeral and not refused.png and "Only a player" in refused.content
+    assert (await h.bot.store.channel_game(CHANNEL_ID)).version == 0  # looking changes nothing
+
+
+async def test_the_turn_message_that_begins_a_new_period_shows_the_whole_board(h, monkeypatch):
+    """A game says when a new period begins (for a race: the first kart starts a new lap); the turn's
+    message posted then shows the whole board instead of the close-up, and keeps it while edited."""
+    monkeypatch.setattr(ToyUnit, "period", lambda self, game: sum(game.pos) > 0, raising=False)
+    whole = tiny_png({"pos": [0, 0], "names": ["x", "y"]})  # any PNG the close-up never is
+    monkeypatch.setattr(ToyUnit, "board_picture", lambda self, view: whole + b"whole", raising=False)
+    board = await started(h)
+    [rolled_] = public(await h.press(ANN, board, "Roll"))
+    assert not rolled_.png.endswith(b"whole")
+    [moved] = posts(await h.press(ANN, rolled_, "Move 1"))  # Ann is the first on the way: a new period
+    assert moved.png.endswith(b"whole")
+    [edited] = public(await h.press(BOB, moved, "Roll"))  # Bob's turn goes on in that message
+    assert edited.png.endswith(b"whole")
+    [nxt] = posts(await h.press(BOB, edited, "Pass"))  # the period is the same: the close-up again
+    assert not nxt.png.endswith(b"whole")
+
+
+def test_a_race_period_is_the_lap_the_leader_drives():
+    race = Races.create({"seats": [{"name": "a"}, {"name": "b"}], "options": {"laps": 3}}, 1)
+    assert RACES.period(race) == 0
+    race.karts[1].flags = 2
+    assert RACES.period(race) == 2
+
+
+async def race_to_drive(h: DiscordHarness) -> tuple[Sent, int, int]:
+    """A race on track A where the first player has entered and rolled: the turn's message, who drives, the other."""
+    only(await h.slash(ANN, "game new", game="races", track="A", laps=1))
+    only(await h.slash(ANN, "game join", colour="red"))
+    only(await h.slash(BOB, "game join", colour="blue"))
+    board = only(await h.slash(ANN, "game start"))
+    _, game, _ = await h.bot.service.current(CHANNEL_ID)
+    driver, other = (ANN, BOB) if game.to_act == 0 else (BOB, ANN)
+    assert "Where can I go?" not in board.labels  # choosing a start cell: not driving yet
+    board = public(await h.press(driver, board, board.labels[0]))[-1]
+    assert "Where can I go?" not in board.labels  # the dice are not rolled yet
+    board = public(await h.press(driver, board, "Roll 3"))[-1]
+    return board, driver, other
+
+
+async def test_where_can_i_go_answers_the_driver_privately_with_a_picture(h):
+    board, driver, other = await race_to_drive(h)
+    assert board.labels[-1] == "Where can I go?"
+    before = len(h.sent)
+    sent = await h.press(driver, board, "Where can I go?")
+    assert sent[0].response_type == 5 and sent[0].ephemeral  # deferred privately first
+    [answer] = [s for s in sent if s.png]
+    assert answer.ephemeral and answer.png.startswith(b"\x89PNG") and "only you see" in answer.content
+    assert not public(h.sent[before:])  # the turn's message is left as it is
+    refused = [s for s in await h.press(other, board, "Where can I go?") if s.content]
+    assert refused and all(s.ephemeral and not s.png for s in refused)
+    assert "Only the player driving" in refused[-1].content
+    status = only(await h.slash(driver, "game status"))
+    assert status.ephemeral and status.labels[-1] == "Where can I go?"
+    assert "Where can I go?" not in only(await h.slash(other, "game status")).labels
+
+
+async def test_status_shows_the_whole_board(h):
+    board, driver, _ = await race_to_drive(h)
+    status = only(await h.slash(driver, "game status"))
+    _, game, _ = await h.bot.service.current(CHANNEL_ID)
+    assert png_size(status.png) == png_size(RACES.board_picture(game.view(None)))
+    assert png_size(status.png) != png_size(board.png)  # not the close-up of the turn's message

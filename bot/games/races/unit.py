@@ -73,6 +73,19 @@ class RacesUnit(GameUnit):
             return None
         return reach_png(game.view(seat), found)
 
+    def offers_reach(self, game: Game, seat: int) -> bool:
+        """While ``seat`` drives: its roll is made and it has points to spend, no question pending."""
+        g: Any = game
+        if game.is_over or game.to_act != seat or g.choice is not None:
+            return False
+        return bool(g.phase == "move" and g.turn.points > 0)
+
+    def period(self, game: Game) -> Any:
+        """The lap the leader drives: the whole board comes with the turn in which the first kart starts a
+        new lap (every round would be a board per few turns; a lap is long enough to lose the overview)."""
+        karts: Any = getattr(game, "karts", ())
+        return max((k.flags for k in karts), default=0)
+
     def card_picture(self, view: dict[str, Any], seat: int) -> bytes | None:
         return kart_card_png(view, seat)
 

@@ -1,0 +1,54 @@
+"""``/game board`` (the whole board, to the channel or privately) and the "Where can I go?" button of a
+turn's message (a private picture for the player driving)."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot import boards
+from bot.discord import options as opt
+from bot.discord.replies import _defer, answer_privately, send_reply
+from bot.service import refuse
+
+log = logging.getLogger(__name__)
+
+
+@app_commands.command(name="board", description="The whole board: for the channel, or only for you")
+@app_commands.describe(private="Only you see it (default: the channel sees it)")
+async def board(interaction: discord.Interaction, private: bool | None = None) -> None:
+    try:
+        only_me = bool(opt.flag("private", private))
+    except opt.BadOption as exc:
+        await send_reply(interaction, refuse(f"{exc} Nothing was changed."))
+        return
+    assert interaction.channel_id is not None
+    service = interaction.client.service  # type: ignore[attr-defined]
+    await send_reply(interaction, await boards.whole_board(service, interaction.channel_id, interaction.user.id,
+                                                           private=only_me))
+
+
+async def answer_reach(interaction: discord.Interaction, game_id: int) -> None:
+    """A press of "Where can I go?": deferred privately at once (the search may take a while), then the
+    picture, or a private refusal; the turn's message is left as it is."""
+    if interaction.channel_id is None:
+        await answer_privately(interaction, "This button only works in a server channel.")
+        return
+    await _defer(interaction, True)
+    service = interaction.client.service  # type: ignore[attr-defined]
+    try:
+        reply = await boards.where_can_i_go(service, interaction.channel_id, interaction.user.id, game_id)
+    except Exception:
+        log.exception("where-can-I-go of game %s failed", game_id)
+        reply = refuse("Something went wrong drawing that; nothing was changed.")
+    await send_reply(interaction, reply)
+
+
+def add_board_commands(group: app_commands.Group) -> None:
+    """Add ``/game board`` to the ``/game`` group."""
+    commands: tuple[app_commands.Command[Any, ..., None], ...] = (board,)
+    for command in commands:
+        group.add_command(command)
