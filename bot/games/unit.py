@@ -390,4 +390,5 @@ class GameUnit:
 
 
 __all__ = ["MAX_BUTTONS", "MAX_CHOICES", "REACH_ACTION", "REACH_LABEL", "Ask", "ButtonSpec", "ButtonStyle",
-           "Command", "CommandGroup", "Complete", "DriverFactory", "GameUnit", "LookupSource", "Option", "OptionType", "Refusal", "Standings", "fuzzy"]
+           "Command", "CommandGroup", "Complete", "DriverFactory", "GameUnit", "LookupSource", "Option",
+           "OptionType", "Refusal", "Standings", "fuzzy"]
