@@ -82,17 +82,9 @@ def reach(game: Races) -> Reach:
 
 def _layered(fld: Field, seat: int, cell: Hex, facing: Facing, points: int) -> Reach:
     """The exact search, or past its budget the one that does not follow bumps (as
-    :func:`_forward_reach` decides), by layers. The states that bumped nobody are counted first: when
-    they alone overflow the budget the exact search is not tried (it would give up), and otherwise
-    their counts let it give up as soon as it is sure to."""
+    :func:`_forward_reach` decides), by layers."""
     look = _Look()
-    exact = _Ways(fld, seat, True, look)
-    tables: dict[Bumps, _Table] = {}
-    found = None
-    floor: dict[int, int] = {}
-    if _layered_reach(fld, seat, cell, facing, points, EXACT_BUDGET, exact, tables, unbumped=True,
-                      floor=floor) is not None:
-        found = _layered_reach(fld, seat, cell, facing, points, EXACT_BUDGET, exact, tables, floor=floor)
+    found = _layered_reach(fld, seat, cell, facing, points, EXACT_BUDGET, _Ways(fld, seat, True, look))
     if found is None:
         found = _layered_reach(fld, seat, cell, facing, points, None, _Ways(fld, seat, False, look))
     assert found is not None
@@ -449,45 +441,31 @@ class _Table:
 
 
 def _layered_reach(fld: Field, seat: int, cell: Hex, facing: Facing, points: int, budget: int | None,
-                   ways: _Ways | None = None, tables: dict[Bumps, _Table] | None = None, unbumped: bool = False,
-                   floor: dict[int, int] | None = None) -> Reach | None:
+                   ways: _Ways | None = None) -> Reach | None:
     """:func:`_forward_reach` with whole layers moved at once, and each state keeping only the bumps
     that can still matter to it (see :func:`_merge`): the same answers from fewer states, so the budget
     counts states that differ in what lies ahead of the kart.
 
-    ``ways`` and ``tables`` may be shared between searches of one position (the tables of a set of
-    bumps do not depend on the kind of search). With ``unbumped`` only the states that have bumped no
-    kart are followed: their count is a floor of the whole search's, so None then says the whole
-    search would give up too (any other answer is only a sign that it did not).
+    ``ways`` works out the ways out of each state (built for the kind of search when not given).
 
-    ``floor`` maps points left to a number of states that layer will hold at least. An unbumped search
-    fills it with its own counts; a search given it gives up as soon as the states visited and those
-    still to come are sure to overflow the budget.
-
-    With a budget the search also gives up when the states visited and, for each layer still to come,
-    as many as the layer in hand overflow it: the kart fans out as it drives on, so the layers seldom
+    With a budget the search gives up when the states visited and, for each layer still to come, as
+    many as the layer in hand overflow it: the kart fans out as it drives on, so the layers seldom
     shrink and a search that would overflow is dropped early, before it has spent its time (a forecast,
     not a bound: on the positions of the benchmark and of the tests it never dropped one that fits)."""
     grid = _grid(fld.track)
     ways = ways or _Ways(fld, seat, budget is not None)
-    tables = {} if tables is None else tables
+    tables: dict[Bumps, _Table] = {}
     ends: set[Hex] = set()
     passes: set[Hex] = set()
     end_bits = pass_bits = 0
     layers: dict[int, dict[Bumps, int]] = {}
 
     def go(rest: int, end: Hex, face: Facing, bumps: Bumps) -> None:
-        if unbumped and bumps:
-            return
         group = layers.setdefault(rest, {})
         group[bumps] = group.get(bumps, 0) | 1 << grid.state(end, face)
 
     go(points, cell, facing, ())
     visited = 0
-    to_come = [0] * (points + 1)  # to_come[n]: states the layers below n points will hold at least
-    if floor and not unbumped:
-        for n in range(1, points + 1):
-            to_come[n] = to_come[n - 1] + floor.get(n - 1, 0)
     for left in range(points, 0, -1):
         groups = layers.pop(left, None)
         if not groups:
@@ -496,9 +474,7 @@ def _layered_reach(fld: Field, seat: int, cell: Hex, facing: Facing, points: int
             groups = _merge(grid, ways, groups, left)
         count = sum(layer.bit_count() for layer in groups.values())
         visited += count
-        if unbumped and floor is not None:
-            floor[left] = count
-        if budget is not None and visited + max(to_come[left], count * (left - 1)) > budget:
+        if budget is not None and visited + count * (left - 1) > budget:
             return None
         if left == points:  # the first step, on the engine's own field
             _spread(ways(cell, facing, (), left, True), cell, left, ends, passes, go)
