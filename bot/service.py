@@ -29,6 +29,7 @@ from bot.games import ButtonSpec, GameFront, front_for, game_class, playable_key
 from bot.pictures import Pictures
 from bot.store import (
     ACTIVE,
+    EDIT,
     FINISHED,
     LOBBY,
     ChannelBusy,
@@ -293,14 +294,27 @@ class Service:
 
     async def _plan_turn(self, out: Outgoing, rec: GameRecord, front: GameFront, game: Game, actor: int,
                          lines: list[str]) -> None:
-        """Make ``out`` (the record of ``actor``'s move at ``rec.version``, ``game`` after it) an edit of the
-        turn's message while the turn goes on, else the post of the next turn's message."""
+        """Make ``out`` (the record of ``actor``'s move at ``rec.version``, ``game`` after it) an edit of
+        ``actor``'s turn's message while it is the newest, else the post of a new one. A move that hands
+        the turn to a person posts the message that pings them, which their moves then edit; a computer's
+        first move posts its own turn's message (its ping, if any, goes with it)."""
         latest = await self.store.latest_delivery(rec.id)
-        if latest is not None and turn_messages.continues(latest, actor=actor, to_act=game.to_act,
-                                                          version=rec.version, over=game.is_over):
+        pings = self._pings_next(rec, game, actor)
+        going = latest is not None and turn_messages.goes_on(latest, actor=actor, version=rec.version)
+        if going and not pings:
+            assert latest is not None
             turn_messages.as_edit(out, latest, lines)
         else:
-            turn_messages.as_post(out, latest, to_act=game.to_act, period=self._period(front, game))
+            computer = 0 <= actor < len(rec.seats) and rec.seats[actor].is_computer
+            turn_messages.as_post(out, latest, turn=game.to_act if pings and (going or not computer) else actor,
+                                  period=self._period(front, game))
+
+    @staticmethod
+    def _pings_next(rec: GameRecord, game: Game, actor: int) -> bool:
+        """Whether a move by ``actor`` handed the turn to a person (whom its message then pings)."""
+        nxt = game.to_act
+        return (nxt is not None and nxt != actor and not game.is_over and 0 <= nxt < len(rec.seats)
+                and not rec.seats[nxt].is_computer)
 
     def _mention_for(self, rec: GameRecord, game: Game) -> int | None:
         seat = game.to_act
@@ -547,7 +561,7 @@ class Service:
             status = FINISHED if game.is_over else ACTIVE
             head = [f"**{cls.title}** begins! Seats: {self._seat_line(rec)}."]
             out = self._outgoing(head, describe=True)
-            turn_messages.as_post(out, None, to_act=game.to_act, period=self._period(front, game))
+            turn_messages.as_post(out, None, turn=game.to_act, period=self._period(front, game))
             rec = await self.store.start_game(rec.id, setup=setup, seats=rec.seats,
                                               state=await asyncio.to_thread(game.to_dict), status=status,
                                               outgoing=out, computers_waiting=self._computer_to_act(rec, game))
@@ -702,10 +716,11 @@ class Service:
         """Let computer seats move while one is to act (channel lock held), within this reply's budget.
         Returns the new record, the public events of the last computer move, one line per move and the
         private notes those moves owe to people (a kart bumped onto a face-down tile picks it up, R12).
-        Each move's narration joins ``out``'s delivery record in the move's own transaction, as long as the
-        turn goes on: a move that hands the turn on once ``out`` holds moves is kept for the next reply
-        (which posts the next turn's message) and not applied now, so each turn has its own message; the
-        game returned is then the one before that move."""
+        Each move's narration joins ``out``'s delivery record in the move's own transaction while it shows
+        the same turn (see :mod:`bot.turn_messages`): the loop stops before another computer's turn (the
+        next reply posts its message), and a move that hands the turn to a person once ``out`` holds moves
+        is kept for the next reply (which posts the message that pings them) and not applied now; the game
+        returned is then the one before that move."""
         shown: list[Event] = []
         lines: list[str] = []
         played: list[Event] = []
@@ -715,6 +730,8 @@ class Service:
                 break
             seat = game.to_act
             assert seat is not None
+            if out is not None and out.payload["lines"] and out.payload.get(turn_messages.TURN) != seat:
+                break  # another seat's turn: a message of its own, in the next reply
             kind = rec.seats[seat].driver or "random"
             driver = self._driver(rec, seat, kind)
             self.forget(rec.id)
@@ -731,8 +748,10 @@ class Service:
             narration = front.narrate(public) or f"{rec.seats[seat].name} played `{action}`."
             if out is None:
                 out = self._outgoing([])
-            if out.payload["lines"] and game.to_act != seat and not game.is_over and rec.state is not None:
-                # the turn passes: that move opens the next turn's message, in the next reply
+            if (out.payload["lines"] and out.kind == EDIT and self._pings_next(rec, game, seat)
+                    and rec.state is not None):
+                # the turn passes to a person, and this turn's message is out already (an edit pings nobody):
+                # that move opens the message that pings them, in the next reply
                 game = self.classes(rec.game_key).from_dict(rec.state)
                 self._keep(rec, game)
                 self._next_moves.put((rec.id, rec.version), str(action))

@@ -1,9 +1,11 @@
 """One message per turn: which stored move posts a new message and which edits the turn's message.
 
-A channel follows a game through one message per turn. The move that hands the turn to someone (or the
-start of the game) posts a new message, which pings the player now to act; every further move of that
-player while the turn goes on (dice, steps, choices) edits that message: its picture, the narration
-accumulated over the turn and the buttons. Computers' turns work alike: one message each.
+A channel follows a game through one message per turn. The move that hands the turn to a person (or the
+start of the game) posts a new message, which pings them; every further move of theirs while the turn
+goes on (dice, steps, choices) edits that message: its picture, the narration accumulated over the turn
+and the buttons. A computer's turn is one message too, posted with its first move and holding its whole
+turn, so its picture shows its own drive; the move that ends a turn stays in that turn's message unless it
+hands the turn to a person (whose message it then begins, with the ping).
 
 Both go through the outbox (:mod:`bot.delivery`): a move's delivery record is of kind ``post`` or
 ``edit``. An edit record names the record it follows (``edit_of``), whose message it changes, and the
@@ -49,13 +51,11 @@ def trimmed(lines: Sequence[str], limit: int = NARRATION_CHARS) -> list[str]:
     return list(reversed(kept))
 
 
-def continues(latest: Delivery | None, *, actor: int | None, to_act: int | None, version: int, over: bool) -> bool:
-    """Whether a move by ``actor`` made at ``version`` goes on with the turn whose message ``latest`` is:
-    the newest record shows that seat's turn at the version the move was made at, and the same seat is
-    still to act after it."""
-    return (latest is not None and actor is not None and not over and to_act == actor
-            and latest.kind in (POST, EDIT) and bool(latest.payload.get("board"))
-            and latest.payload.get(TURN) == actor and latest.version == version)
+def goes_on(latest: Delivery | None, *, actor: int | None, version: int) -> bool:
+    """Whether a move by ``actor`` made at ``version`` goes on with the message ``latest`` posted: it is
+    the newest record, a board of that seat's turn, showing the game as the move found it."""
+    return (latest is not None and actor is not None and latest.kind in (POST, EDIT)
+            and bool(latest.payload.get("board")) and latest.payload.get(TURN) == actor and latest.version == version)
 
 
 def as_edit(out: Outgoing, latest: Delivery, lines: Sequence[str]) -> None:
@@ -69,12 +69,12 @@ def as_edit(out: Outgoing, latest: Delivery, lines: Sequence[str]) -> None:
         WHOLE: bool(before.get(WHOLE)), PERIOD: before.get(PERIOD)})
 
 
-def as_post(out: Outgoing, latest: Delivery | None, *, to_act: int | None, period: Any) -> None:
-    """Make ``out`` the record of a new turn's message (the seat ``to_act`` is pinged), showing the whole
-    board when ``period`` differs from the one the newest record saw."""
+def as_post(out: Outgoing, latest: Delivery | None, *, turn: int | None, period: Any) -> None:
+    """Make ``out`` the record of a new message, of seat ``turn``'s turn, showing the whole board when
+    ``period`` differs from the one the newest record saw."""
     out.kind = POST
     seen = latest.payload.get(PERIOD) if latest is not None else None
-    out.payload.update({TURN: to_act, PERIOD: period,
+    out.payload.update({TURN: turn, PERIOD: period,
                         WHOLE: period is not None and seen is not None and period != seen})
 
 

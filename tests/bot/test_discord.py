@@ -305,7 +305,7 @@ async def test_play_to_the_end_with_slash_commands(h):
         assert [s.ephemeral for s in sent] == [True, False]  # a private answer; the turn's message is edited
         moves = [c["value"] for c in await h.autocomplete(user, "game play", "action", action="mo")]
         assert moves and all(m.startswith("move ") for m in moves)
-        last = only(await h.slash(user, "game play", action=moves[-1]))
+        last = public(await h.slash(user, "game play", action=moves[-1]))[-1]  # the next turn's, or the last edit
         assert not last.ephemeral and last.png
         if "wins" in last.content:
             break
@@ -332,9 +332,9 @@ async def test_computer_player_by_slash_command(h):
     only(await h.slash(ANN, "game computer"))
     board = only(await h.slash(ANN, "game start"))
     [after] = public(await h.press(ANN, board, "Roll"))
-    computer, after = public(await h.press(ANN, after, after.labels[0]))  # the computer's turn, then Ann's
-    assert "Computer 1 (random) rolled" in computer.content and not computer.labels
-    assert f"<@{ANN}>, your turn." in after.content
+    mine, after = public(await h.press(ANN, after, after.labels[0]))  # Ann's turn ends; the computer's follows
+    assert "Ann moved" in mine.content and not mine.labels and mine.message["id"] == board.message["id"]
+    assert "Computer 1 (random) rolled" in after.content and f"<@{ANN}>, your turn." in after.content
     assert after.allowed_users == [str(ANN)] and after.labels == ["Roll"]
 
 
@@ -348,12 +348,14 @@ async def test_long_computer_sequences_follow_as_channel_messages(h):
     board = only(await h.slash(ANN, "game start"))
     [after] = public(await h.press(ANN, board, "Roll"))
     sent = await h.press(ANN, after, "Pass")
-    [reply] = [s for s in public(sent) if s.kind == "followup"]
-    assert "Computer 1 (random) rolled" in reply.content and reply.custom_ids == []
+    assert sent[0].response_type == 7 and "Ann passed." in sent[0].content and sent[0].custom_ids == []
     follow = [s for s in public(sent) if s.kind == "channel"]
-    assert len(follow) == 2 and all(s.png for s in follow)  # one message for each computer's turn…
     edits = [s for s in public(sent) if s.kind == "edit"]
-    assert len(edits) == 1 and "Computer 2 (random) rolled" in edits[0].content  # …edited as it goes on
+    # Computer 1's turn: posted with its roll, edited with its move; Computer 2's turn: posted with its
+    # roll; its move hands the turn to Ann in a message of its own, so that she is pinged
+    assert len(follow) == 3 and all(s.png for s in follow) and len(edits) == 1
+    assert "Computer 1 (random) rolled" in follow[0].content and "Computer 1" in edits[0].content.splitlines()[-1]
+    assert "Computer 2 (random) rolled" in follow[1].content
     assert f"<@{ANN}>, your turn." in follow[-1].content and follow[-1].labels == ["Roll"]
     assert follow[-1].allowed_users == [str(ANN)]
     sent = await h.press(ANN, follow[-1], "Roll")
@@ -384,5 +386,5 @@ async def test_leaving_mid_game_lets_a_computer_play_on(h):
     [after] = public(await h.press(ANN, after, "Pass"))
     sent = await h.slash(BOB, "game leave")
     assert "A computer (random) plays" in sent[0].content and not sent[0].ephemeral
-    first, posted = [s for s in sent if s.kind == "channel"]  # the computer's turn, then Ann's
-    assert "rolled" in first.content and f"<@{ANN}>, your turn." in posted.content
+    [posted] = [s for s in sent if s.kind == "channel"]  # the computer's whole turn, which pings Ann
+    assert "rolled" in posted.content and f"<@{ANN}>, your turn." in posted.content

@@ -9,6 +9,7 @@ import random
 import pytest
 
 from bot.games import front_for, game_class, playable_keys
+from bot.games.unit import REACH_ACTION
 from bot.service import Service
 from rules.contract import Game, IllegalAction
 
@@ -42,6 +43,8 @@ async def test_game_plays_through_the_service(key, store):
         actions = [str(a) for a in game.legal_actions()]
         assert actions, "the player to act must always have a legal action"
         for spec in r.buttons:  # a button plays a legal action (a short form of one is accepted too)
+            if spec.action == REACH_ACTION:  # asks where one can go: plays nothing
+                continue
             assert spec.action in actions or legal_on_a_copy(game, spec.action), spec
         user = rec.seats[game.to_act].user_id
         r = await service.act(10, user, rng.choice(actions))

@@ -313,14 +313,14 @@ async def test_person_against_computer_to_the_end(service):
         assert r.ok, r.text
         if "Winner" in r.text:
             break
-        # Ann's last move opens the computer's turn's message; the computer's move that ends its turn opens
-        # the next message, which asks Ann again
-        assert "Computer 1 (random) rolled" in r.text and r.computers_pending and r.mention is None
+        # Ann's last move ends her turn in its message; the computer's whole turn is a message of its own,
+        # which asks Ann again
+        assert "Computer 1 (random) rolled" not in r.text and r.computers_pending and r.mention is None
         r = await service.play_computers(CH)
         assert r is not None
         if "Winner" in r.text:
             break
-        assert r.text.startswith("Computer 1 (random)") and r.mention == ANN and not r.computers_pending
+        assert r.text.startswith("Computer 1 (random) rolled") and r.mention == ANN and not r.computers_pending
     assert r is not None and "Winner" in r.text
     last = (await service.store.channel_history(CH))[0]
     acts = await service.store.actions(last.id)
@@ -333,9 +333,8 @@ async def test_computer_in_the_first_seat_moves_at_start(service):
     await service.add_computer(CH, ANN)
     await service.join(CH, ANN, "Ann")
     r = await service.start(CH, ANN)
-    assert r.ok and "Computer 1 (random) rolled" in r.text and r.version == 1 and r.computers_pending
-    r = await service.play_computers(CH)  # the move that ends the computer's turn opens Ann's message
-    assert r is not None and r.mention == ANN and r.version == 2 and [b.action for b in r.buttons] == ["roll"]
+    assert r.ok and "Computer 1 (random) rolled" in r.text and r.mention == ANN and r.version == 2
+    assert [b.action for b in r.buttons] == ["roll"]
 
 
 async def test_a_computer_turn_left_over_is_played_on_request(service):
@@ -350,10 +349,10 @@ async def test_a_computer_turn_left_over_is_played_on_request(service):
     service.computer_moves_per_reply = 40
     r = await service.act(CH, ANN, "roll")
     assert not r.ok and r.ephemeral and r.computers_pending and "still to move" in r.text
-    r = await service.play_computers(CH)
+    r = await service.play_computers(CH)  # the computer's turn goes on in the start's message, posted already…
     assert r is not None and r.changed and "Computer 1 (random) rolled" in r.text and r.computers_pending
-    r = await service.play_computers(CH)
-    assert r is not None and r.mention == ANN
+    r = await service.play_computers(CH)  # …so the move that hands the turn to Ann posts the message that pings her
+    assert r is not None and r.mention == ANN and r.edit_of is None
     assert not r.computers_pending and [b.action for b in r.buttons] == ["roll"]
     assert await service.play_computers(CH) is None
     assert (await service.act(CH, ANN, "roll")).ok
@@ -374,9 +373,7 @@ async def test_a_failing_computer_plays_a_random_move_instead(store, seeds, toy_
     await service.add_computer(CH, ANN, "clever")
     await service.join(CH, ANN, "Ann")
     r = await service.start(CH, ANN)
-    assert r.ok and "Computer 1 (clever) rolled" in r.text
-    r = await service.play_computers(CH)
-    assert r is not None and r.text.startswith("Computer 1 (clever)") and r.mention == ANN
+    assert r.ok and "Computer 1 (clever) rolled" in r.text and r.mention == ANN
 
 
 async def test_long_computer_sequences_come_in_several_replies(service):
@@ -393,7 +390,7 @@ async def test_long_computer_sequences_come_in_several_replies(service):
     while r.computers_pending:
         r = await service.play_computers(CH)
         replies.append(r)
-    assert len(replies) == 3 and replies[-1].mention == ANN  # 4 computer actions, one per reply
+    assert len(replies) == 4 and replies[-1].mention == ANN  # 4 computer actions, one per reply
     rec = await service.store.channel_game(CH)
     assert rec.version == 6
     await service.store.check_consistency(rec.id)
@@ -420,9 +417,7 @@ async def test_leaving_a_running_game_hands_the_seat_to_a_computer(service):
     rec = await service.store.channel_game(CH)
     assert rec.seats[1].is_computer and rec.seats[1].name == "Bob (computer)" and rec.seat_of(BOB) is None
     r = await service.play_computers(CH)
-    assert "Bob rolled" in r.text and r.computers_pending  # the computer's turn: one message
-    r = await service.play_computers(CH)
-    assert r.text.startswith("Bob") and r.mention == ANN  # the move that passes the turn pings Ann
+    assert "Bob rolled" in r.text and r.mention == ANN
     rec = await service.store.channel_game(CH)
     await service.store.check_consistency(rec.id)
 
@@ -478,9 +473,10 @@ async def test_computer_moves_join_the_record_of_the_reply_they_belong_to(servic
     await service.start(CH, ANN)
     await service.act(CH, ANN, "roll")
     r = await service.act(CH, ANN, "pass")
+    assert r.edit_of is not None and r.computers_pending  # Ann's pass ends her turn, in its message
+    r = await service.play_computers(CH)
     last = (await service.store.deliveries())[-1]
-    assert last.id == r.delivery and last.version == r.version == 3  # Ann's pass and the computer's turn…
-    assert len(last.payload["lines"]) == 2 and "Computer 1 (random) rolled" in last.payload["lines"][1]
-    assert r.computers_pending  # …up to the move that ends it, which opens the next message
+    assert last.id == r.delivery and last.version == r.version == 4 and last.kind == "post"  # the computer's turn
+    assert len(last.payload["lines"]) == 2 and "Computer 1 (random) rolled" in last.payload["lines"][0]
     rebuilt = await service.delivery_reply(last)
-    assert rebuilt.text == r.text and rebuilt.png and not rebuilt.buttons and rebuilt.computers_pending
+    assert rebuilt.text == r.text and rebuilt.png and [b.action for b in rebuilt.buttons] == ["roll"]

@@ -79,7 +79,7 @@ def test_computers_play_the_toy_in_the_demo(tmp_path, capsys):
     moves = int(re.search(r"The game is over after (\d+) moves", captured.out).group(1))
     assert re.search(r"^Place\s+Name\s+Square$", captured.out, re.M)
     assert "No replay: Race to Ten has no animated replays." in captured.out
-    assert len(list(out_dir.glob("move-*.png"))) == moves + 1
+    assert 0 < len(list(out_dir.glob("message-*.png"))) <= moves // 2 + 1  # one message a turn, not a move
     assert re.search(r"move\s+\d+\s+Computer 1 \(random\) at \d+", captured.err)
 
 

@@ -81,23 +81,24 @@ async def test_an_edit_of_a_deleted_message_posts_a_new_one(h):
 
 
 async def test_computers_turns_are_one_message_each(h):
-    """Ann passes to two computers: each computer's turn is one message of its own, begun by the move that
-    passed the turn to it (as a person's turn is), then Ann's turn begins with a message that pings her."""
+    """Ann passes to two computers: her pass ends her turn in its message; each computer's whole turn is one
+    message of its own (its picture shows its own move), and the last one pings Ann."""
     only(await h.slash(ANN, "game new", game="toy"))
     only(await h.slash(ANN, "game computer"))
     only(await h.slash(ANN, "game computer"))
     board = only(await h.slash(ANN, "game start"))
     sent = await h.press(ANN, board, "Roll")
     sent = await h.press(ANN, dict(board.message, components=sent[0].body["components"]), "Pass")
+    assert sent[0].response_type == 7 and sent[0].content.splitlines()[-2] == "Ann passed."
     new = posts(sent)
-    assert len(new) == 3, [s.content for s in new]
-    first, second, third = (s.content.splitlines() for s in new)
-    assert first[0] == "Ann passed." and all(line.startswith("Computer 1") for line in first[1:])
-    assert second[0].startswith("Computer 1") and all(line.startswith("Computer 2") for line in second[1:])
-    assert third[0].startswith("Computer 2") and third[-1] == f"<@{ANN}>, your turn."
-    assert new[2].allowed_users == [str(ANN)] and new[0].allowed_users == []
+    assert len(new) == 2, [s.content for s in new]
+    first, second = (s.content.splitlines() for s in new)
+    assert all(line.startswith("Computer 1 (random) ") for line in first) and len(first) == 2
+    assert all(line.startswith("Computer 2 (random) ") for line in second[:-1]) and len(second) == 3
+    assert second[-1] == f"<@{ANN}>, your turn." and new[1].allowed_users == [str(ANN)]
+    assert new[0].allowed_users == [] and not new[0].labels and new[1].labels == ["Roll"]
     records = await h.bot.store.deliveries()
-    assert [r.kind for r in records] == [POST, EDIT, POST, POST, POST]
+    assert [r.kind for r in records] == [POST, EDIT, EDIT, POST, POST]
     assert all(r.delivered for r in records)
 
 
