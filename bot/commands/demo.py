@@ -5,8 +5,10 @@
     junkyard demo --game KEY                       another game
 
 The game runs through the same service and SQLite store as the Discord bot, on a temporary database unless
-``--db`` names one. A progress line goes to standard error; the board after every move (or every N-th,
-``--every``) and, for a game that draws them, an animated replay go to ``--out``; the standings go to standard output.
+``--db`` names one. A progress line goes to standard error; the standings go to standard output. ``--out``
+receives exactly the pictures a Discord channel would show: one message per turn, as its last edit left it
+(``message-NNNN.png``; ``message-NNNN-whole.png`` for the turn's message that shows the whole board at the
+start of a new lap or period), and, for a game that draws them, an animated replay.
 
 Exit codes: 0 done, 1 the game could not be set up or did not finish, 2 wrong usage.
 """
@@ -25,6 +27,7 @@ from typing import Any, TextIO
 
 from bot.commands.play import add_game_arguments, computer_kind, game_options
 from bot.games import GameUnit, unit_for
+from bot.service import COMPUTER_MOVES_PER_REPLY, Reply
 
 #: a game still running after this many moves is stopped (no real game comes near it)
 MOVE_CAP = 20_000
@@ -40,7 +43,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", metavar="DIR", default="junkyard-demo",
                         help="where pictures and the replay go (default ./junkyard-demo/)")
     parser.add_argument("--every", type=int, metavar="N", default=1,
-                        help="a board picture after every N-th move (default 1: every move)")
+                        help="the picture of every N-th message of the channel (default 1: every message)")
     parser.add_argument("--db", metavar="PATH", default=None,
                         help="keep the game in this SQLite file (default: a temporary one)")
 
@@ -81,7 +84,7 @@ async def _demo(args: argparse.Namespace, db: str) -> int:
     started = time.perf_counter()
     seed = args.seed if args.seed is not None else secrets.randbits(31)
     try:
-        pictures = term.PictureWriter(Path(args.out))
+        pictures = ChannelPictures(term.PictureWriter(Path(args.out)), args.every)
     except OSError as exc:
         print(f"junkyard demo: cannot write to {args.out}: {exc}", file=sys.stderr)
         return 1
@@ -94,17 +97,17 @@ async def _demo(args: argparse.Namespace, db: str) -> int:
             print(f"junkyard demo: {first.text}", file=sys.stderr)
             return 1
         game_id = first.game_id
-        pictures.write(first.png, first.version)
+        pictures.show(first)
         game = await service.load(await store.get_game(game_id))
         print(_title(game, args, seed), flush=True)
         progress = Progress(sys.stderr, unit_for(args.game))
         progress.update(game)
         try:
             while True:
-                reply = await term.play_computers(service, channel, args.every)
+                reply = await term.play_computers(service, channel, COMPUTER_MOVES_PER_REPLY)
                 if reply is None:
                     break
-                pictures.write(reply.png, reply.version)
+                pictures.show(reply)
                 rec = await store.get_game(game_id)
                 game = await service.load(rec)
                 progress.update(game)
@@ -125,14 +128,49 @@ async def _demo(args: argparse.Namespace, db: str) -> int:
     print(f"\n{_ending(game)}\n")
     print(term.format_standings(game))
     print()
-    if pictures.written:
-        print(f"Board pictures: {len(pictures.written)} in {pictures.dir}/ "
-              f"({pictures.written[0].name} … {pictures.written[-1].name})")
-    print(_replay(unit_for(args.game), rec.setup, rec.seed, actions, pictures.dir))
+    print(f"The channel: {pictures.messages} messages, {pictures.edits} edits of a turn's message, "
+          f"{pictures.wholes} whole boards ({len(actions)} moves).")
+    if pictures.paths:
+        print(f"Pictures: {len(pictures.paths)} in {pictures.writer.dir}/ "
+              f"({pictures.paths[0].name} … {pictures.paths[-1].name})")
+    print(_replay(unit_for(args.game), rec.setup, rec.seed, actions, pictures.writer.dir))
     if args.db:
         print(f"The game is game {game_id} in {args.db}.")
     print(f"{len(actions)} moves in {time.perf_counter() - started:.1f} s.")
     return 0
+
+
+class ChannelPictures:
+    """What a Discord channel would show of the replies: a reply of a new turn posts a message, a reply that
+    goes on with a turn edits that turn's message (see :mod:`bot.turn_messages`). Each message's picture is
+    written as the message ends (an edit overwrites it); every ``every``-th message only."""
+
+    def __init__(self, writer: Any, every: int = 1) -> None:
+        self.writer = writer
+        self.every = every
+        self.messages = 0
+        self.edits = 0
+        self.wholes = 0
+        self.paths: list[Path] = []
+        self._number: dict[int, int] = {}
+
+    def show(self, reply: Reply) -> None:
+        if reply.delivery is None:
+            return
+        number = self._number.get(reply.edit_of) if reply.edit_of is not None else None
+        if number is None:
+            self.messages += 1
+            number = self.messages
+            self.wholes += reply.whole
+        else:
+            self.edits += 1
+        self._number[reply.delivery] = number
+        if reply.png is None or (number - 1) % self.every:
+            return
+        name = f"message-{number:04d}{'-whole' if reply.whole else ''}.png"
+        path = self.writer.write(reply.png, reply.version, name)
+        if path is not None and path not in self.paths:
+            self.paths.append(path)
 
 
 def _title(game: Any, args: argparse.Namespace, seed: int) -> str:

@@ -22,9 +22,13 @@ def test_a_short_race_leaves_pictures_a_replay_and_the_standings(tmp_path, capsy
     assert [r[0] for r in rows] == ["1", "2"]
     assert rows[0][-2] == "1/1"  # the winner took the one flag of a one-lap race
     assert {r[-3] for r in rows} == {"red", "blue"}
-    # one board picture per move, and the replay with one frame per move and the start
-    pictures = sorted(out_dir.glob("move-*.png"))
-    assert [p.name for p in pictures] == [f"move-{i:04d}.png" for i in range(moves + 1)]
+    # the pictures a channel shows: one message per turn, as its last edit left it; the replay has one frame
+    # per move and the start
+    shown = re.search(r"The channel: (\d+) messages, (\d+) edits of a turn's message, (\d+) whole boards", out)
+    messages = int(shown.group(1))
+    pictures = sorted(out_dir.glob("message-*.png"))
+    assert [p.name.split("-")[1].split(".")[0] for p in pictures] == [f"{i:04d}" for i in range(1, messages + 1)]
+    assert 2 < messages < moves // 2  # a turn is a roll and a drive at least: far fewer messages than moves
     with Image.open(pictures[-1]) as img:
         assert img.format == "PNG" and img.width >= 550  # the chat picture: at least as wide as a chat shows it
     with Image.open(out_dir / "replay.gif") as gif:
@@ -44,10 +48,11 @@ def test_a_game_of_junkyard_for_a_piecepack_with_every_fifth_picture(tmp_path, c
     assert re.search(r"^Place\s+Name\s+Suit\s+Trash\s+Good stuff$", out, re.M)
     assert re.search(r"^1\s+.+carrying$", out, re.M)  # the winner brought the good stuff home
     assert "No replay" in out
-    names = sorted(p.name for p in out_dir.glob("move-*.png"))
-    # the start, then every fifth move, then the last
-    assert names[0] == "move-0000.png" and names[-1] == f"move-{moves:04d}.png"
-    assert len(names) == 1 + (moves + 4) // 5
+    messages = int(re.search(r"The channel: (\d+) messages", out).group(1))
+    names = sorted(p.name for p in out_dir.glob("message-*.png"))
+    # the first message, then every fifth one
+    assert names[0] == "message-0001.png" and names[1] == "message-0006.png"
+    assert len(names) == 1 + (messages - 1) // 5 and messages <= moves
 
 
 def test_demo_usage_errors(capsys):
@@ -55,3 +60,14 @@ def test_demo_usage_errors(capsys):
     assert "seats 2 to 8, not 1" in capsys.readouterr().err
     assert main(["demo", "--kind", "genius"]) == 2
     assert main(["demo", "--every", "0"]) == 2
+
+
+def test_a_race_of_laps_shows_the_whole_board_when_the_first_kart_starts_a_new_lap(tmp_path, capsys):
+    out_dir = tmp_path / "demo"
+    assert main(["demo", "--seats", "2", "--laps", "2", "--seed", "11", "--out", str(out_dir)]) == 0
+    out = capsys.readouterr().out
+    wholes = int(re.search(r"(\d+) whole boards", out).group(1))
+    boards = sorted(out_dir.glob("message-*-whole.png"))
+    assert len(boards) == wholes >= 1  # the leader's second lap (and the flag that ends the race)
+    with Image.open(boards[0]) as whole, Image.open(out_dir / "message-0001.png") as close:
+        assert whole.width > close.width  # the whole track, not the close-up of a move
