@@ -248,6 +248,8 @@ class Terminal:
         self._hinted = False
         #: "Player 2 (blue)" by seat
         self.labels: dict[int, str] = {}
+        #: the lines of the turn's message shown so far (a reply that edits it repeats them)
+        self._turn_lines: set[str] = set()
 
     def say(self, text: str = "") -> None:
         print(text, file=self.out, flush=True)
@@ -257,7 +259,11 @@ class Terminal:
         if reply.game_id is not None:
             self.game_id = reply.game_id
         lines = [ln for ln in plain(reply.text, self.names).splitlines() if not ln.rstrip().endswith(", your turn.")]
-        text = "\n".join(lines).strip()
+        if reply.edit_of is None:
+            self._turn_lines = set()
+        fresh = [ln for ln in lines if ln not in self._turn_lines]  # an edit of the turn's message: what is new
+        self._turn_lines.update(lines)
+        text = "\n".join(fresh).strip()
         if text:
             self.say(text)
         path = self.pictures.write(reply.png, reply.version)
