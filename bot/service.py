@@ -282,7 +282,7 @@ class Service:
         if not payload.get(turn_messages.WHOLE):
             return await self._render(front, view, events)
         try:
-            return await self.pictures.call(front.key, front.board_picture, view)  # type: ignore[no-any-return]
+            return await self.pictures.call(front.key, front.board_picture, view)
         except Exception:
             log.exception("drawing the whole board of %s failed", front.key)
             return await self._render(front, view, events)
