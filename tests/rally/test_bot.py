@@ -338,7 +338,7 @@ def test_computers_race_in_the_demo(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert over is not None
     moves = int(over.group(1))
     assert re.search(r"^Place\s+Name\s+Car\s+Laps done\s+Stops\s+At$", captured.out, re.M)
-    assert len(list(out_dir.glob("move-*.png"))) == moves + 1
+    assert 0 < len(list(out_dir.glob("message-*.png"))) <= moves  # the channel's messages: one a turn
     assert (out_dir / "replay.gif").stat().st_size > 0 and f"{moves + 1} frames" in captured.out
     assert re.search(r"move\s+\d+\s+red \[[#-]{10}\] \d/1 s\d", captured.err)
 
