@@ -147,6 +147,8 @@ class GameRecord:
     state: dict[str, Any] | None
     created_at: float
     updated_at: float
+    #: the public language of the game's messages ("en", "de"), from the server where it was opened
+    lang: str = "en"
 
     def seat_of(self, user_id: int) -> int | None:
         for i, s in enumerate(self.seats):
@@ -188,7 +190,8 @@ class Store(ABC):
 
     @abstractmethod
     async def create_game(self, *, guild_id: int | None, channel_id: int, game_key: str, host_id: int,
-                          setup: dict[str, Any], seed: int, seats: Sequence[Seat] = ()) -> GameRecord:
+                          setup: dict[str, Any], seed: int, seats: Sequence[Seat] = (), lang: str = "en"
+                          ) -> GameRecord:
         """A new game in the lobby; raises :class:`ChannelBusy` if the channel has an open game."""
 
     @abstractmethod
@@ -500,13 +503,18 @@ MIGRATIONS: list[str] = [
     CREATE INDEX results_by_guild ON results (guild_id, game_key);
     CREATE INDEX results_by_channel ON results (channel_id, finished_at);
     """,
+    # The game's public language ("en", "de"): the server's when the game was opened, for the messages
+    # everyone sees (computer turns and background posts too).
+    """
+    ALTER TABLE games ADD COLUMN lang TEXT NOT NULL DEFAULT 'en';
+    """,
 ]
 
 _DELIVERY_COLUMNS = ("id, game_id, channel_id, version, kind, payload, due_at, attempts, claimed_by, claimed_until, "
                      "message_id, delivered_at, created_at")
 
 _GAME_COLUMNS = ("id, guild_id, channel_id, game_key, status, host_id, setup, seed, seats, version, state, "
-                 "created_at, updated_at")
+                 "created_at, updated_at, lang")
 
 
 def _dumps(obj: Any) -> str:
@@ -518,7 +526,7 @@ def _record(row: Sequence[Any]) -> GameRecord:
         id=row[0], guild_id=row[1], channel_id=row[2], game_key=row[3], status=row[4], host_id=row[5],
         setup=json.loads(row[6]), seed=row[7], seats=[Seat.from_dict(s) for s in json.loads(row[8])],
         version=row[9], state=None if row[10] is None else json.loads(row[10]),
-        created_at=row[11], updated_at=row[12],
+        created_at=row[11], updated_at=row[12], lang=row[13] or "en",
     )
 
 
@@ -603,15 +611,17 @@ class SqliteStore(Store):
         await self.db.execute("BEGIN IMMEDIATE")
 
     async def create_game(self, *, guild_id: int | None, channel_id: int, game_key: str, host_id: int,
-                          setup: dict[str, Any], seed: int, seats: Sequence[Seat] = ()) -> GameRecord:
+                          setup: dict[str, Any], seed: int, seats: Sequence[Seat] = (), lang: str = "en"
+                          ) -> GameRecord:
         now = self._clock()
         async with self._lock:
             try:
                 cur = await self.db.execute(
                     "INSERT INTO games (guild_id, channel_id, game_key, status, host_id, setup, seed, seats, "
-                    "version, state, created_at, updated_at) VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, 0, NULL, ?, ?)",
+                    "version, state, created_at, updated_at, lang) "
+                    "VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, 0, NULL, ?, ?, ?)",
                     (guild_id, channel_id, game_key, host_id, _dumps(setup), seed,
-                     _dumps([s.to_dict() for s in seats]), now, now),
+                     _dumps([s.to_dict() for s in seats]), now, now, lang),
                 )
             except aiosqlite.IntegrityError as exc:
                 raise ChannelBusy(f"channel {channel_id} already has an open game") from exc

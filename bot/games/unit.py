@@ -8,10 +8,13 @@ Nothing here imports discord.py: the Discord front turns these descriptions into
 from __future__ import annotations
 
 import difflib
+import functools
+import inspect
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
+from bot import texts
 from bot.games import options as opt
 from rules.contract import Event, Game, SetupError
 
@@ -29,7 +32,7 @@ MAX_BUTTONS_ON_MESSAGE = 25
 MAX_CHOICES = 25
 #: the button that asks, privately, where the player to act can go (it plays nothing)
 REACH_ACTION = "?reach"
-REACH_LABEL = "Where can I go?"
+REACH_LABEL = texts.say("reach")
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +65,8 @@ class Ask:
     setup: Mapping[str, Any] = field(default_factory=dict)
     taken: Sequence[Mapping[str, Any]] = ()
     legal_of: Callable[[], list[Any]] | None = None
+    #: the asker's language (``"en"``/``"de"``), for refusals a builder words itself
+    lang: str = "en"
     _legal: list[Any] | None = None
 
     @property
@@ -182,6 +187,28 @@ def _subsequence(needle: str, hay: str) -> bool:
     return all(ch in it for ch in needle)
 
 
+# Languages -------------------------------------------------------------------------------------------
+
+
+@functools.lru_cache(maxsize=256)
+def _accepts_lang(fn: Callable[..., Any]) -> bool:
+    try:
+        params = inspect.signature(fn).parameters
+    except (TypeError, ValueError):
+        return False
+    return "lang" in params or any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values())
+
+
+def takes_lang(hook: Callable[..., Any]) -> bool:
+    """Whether a unit's hook takes ``lang`` (a unit written before languages came may not)."""
+    return _accepts_lang(getattr(hook, "__func__", hook))
+
+
+def worded(hook: Callable[..., Any], *args: Any, lang: str = "en") -> Any:
+    """Call a unit's text or picture hook in ``lang`` when it takes one (else it answers in English)."""
+    return hook(*args, lang=lang) if takes_lang(hook) else hook(*args)
+
+
 # The unit --------------------------------------------------------------------------------------------
 
 DriverFactory = Callable[[int], "Driver"]
@@ -283,18 +310,18 @@ class GameUnit:
 
     # Pictures and words ------------------------------------------------------------------------
 
-    def picture(self, view: dict[str, Any], events: Sequence[Event]) -> bytes | None:
-        """PNG of a view with the last events highlighted; called in a worker thread."""
+    def picture(self, view: dict[str, Any], events: Sequence[Event], lang: str = "en") -> bytes | None:
+        """PNG of a view with the last events highlighted, its words in ``lang``; called in a worker."""
         return None
 
-    def card_picture(self, view: dict[str, Any], seat: int) -> bytes | None:
-        """PNG of ``seat``'s player card with its hidden things (only for that seat's eyes)."""
+    def card_picture(self, view: dict[str, Any], seat: int, lang: str = "en") -> bytes | None:
+        """PNG of ``seat``'s player card with its hidden things (only for that seat's eyes), in ``lang``."""
         return None
 
-    def board_picture(self, view: dict[str, Any]) -> bytes | None:
+    def board_picture(self, view: dict[str, Any], lang: str = "en") -> bytes | None:
         """PNG of the whole board (``/game board``, ``/game status``, the start of a new period); by default
         the move's picture with nothing highlighted, for a game whose picture already shows everything."""
-        return self.picture(view, [])
+        return worded(self.picture, view, [], lang=lang)
 
     def reach_picture(self, game: Game, seat: int) -> bytes | None:
         """PNG of where ``seat`` can go now, for its eyes only; None when the game draws none. Called off the
@@ -320,13 +347,13 @@ class GameUnit:
         """Whether the game draws animated replays (it overrides :meth:`replay`)."""
         return type(self).replay is not GameUnit.replay
 
-    def narrate(self, events: Sequence[Event]) -> str:
-        """One line (or a few) telling what happened; shows ``event.secret`` when it is set."""
+    def narrate(self, events: Sequence[Event], lang: str = "en") -> str:
+        """One line (or a few) telling what happened, in ``lang``; shows ``event.secret`` when it is set."""
         parts = [f"{e.text} {e.secret}" if e.secret else e.text for e in events]
         return " ".join(p for p in parts if p)
 
-    def describe(self, game: Game, viewer: int | None) -> str:
-        """Status text for ``viewer``: standings, whose turn, and that seat's hidden things if any."""
+    def describe(self, game: Game, viewer: int | None, lang: str = "en") -> str:
+        """Status text for ``viewer`` in ``lang``: standings, whose turn, and that seat's hidden things."""
         names = game.seat_names
         if game.is_over:
             won = ", ".join(names[s] for s in game.winners) or "nobody"
@@ -335,8 +362,8 @@ class GameUnit:
         who = names[turn] if turn is not None else "nobody"
         return f"{self.title}, move {game.ply}: {who} to act."
 
-    def buttons(self, game: Game, seat: int) -> list[ButtonSpec]:
-        """Buttons for the common moves of ``seat`` now, each a legal action."""
+    def buttons(self, game: Game, seat: int, lang: str = "en") -> list[ButtonSpec]:
+        """Buttons for the common moves of ``seat`` now, each a legal action, labelled in ``lang``."""
         if game.is_over or game.to_act != seat:
             return []
         acts = [str(a) for a in game.legal_actions()]
@@ -344,19 +371,23 @@ class GameUnit:
             return []
         return [ButtonSpec(a, a, "primary" if i == 0 else "secondary") for i, a in enumerate(acts)]
 
-    def turn_buttons(self, game: Game, seat: int) -> list[ButtonSpec]:
+    def turn_buttons(self, game: Game, seat: int, lang: str = "en") -> list[ButtonSpec]:
         """The buttons of the turn's message for ``seat``: the game's own, and "Where can I go?" when the
-        player may ask it now."""
-        out = self.buttons(game, seat)
+        player may ask it now; labelled in ``lang``."""
+        out = worded(self.buttons, game, seat, lang=lang)
         if self.offers_reach(game, seat):
-            out = [*out[: MAX_BUTTONS_ON_MESSAGE - 1], ButtonSpec(REACH_LABEL, REACH_ACTION)]
+            out = [*out[: MAX_BUTTONS_ON_MESSAGE - 1], ButtonSpec(texts.say("reach", lang), REACH_ACTION)]
         return out
 
     # The terminal and the demo -----------------------------------------------------------------
 
-    def hand_text(self, game: Game, seat: int) -> str:
-        """What only ``seat`` may know (empty when the game hides nothing)."""
+    def hand_text(self, game: Game, seat: int, lang: str = "en") -> str:
+        """What only ``seat`` may know, in ``lang`` (empty when the game hides nothing)."""
         return ""
+
+    def refusal(self, exc: Exception, lang: str = "en") -> str:
+        """A refused action (:class:`IllegalAction`, :class:`Refusal`) worded for the player in ``lang``."""
+        return str(exc)
 
     def seat_label(self, game: Game, seat: int) -> str:
         """How a seat is named in a turn header: ``Player 2 (blue)``."""
@@ -391,4 +422,4 @@ class GameUnit:
 
 __all__ = ["MAX_BUTTONS", "MAX_CHOICES", "REACH_ACTION", "REACH_LABEL", "Ask", "ButtonSpec", "ButtonStyle",
            "Command", "CommandGroup", "Complete", "DriverFactory", "GameUnit", "LookupSource", "Option",
-           "OptionType", "Refusal", "Standings", "fuzzy"]
+           "OptionType", "Refusal", "Standings", "fuzzy", "takes_lang", "worded"]

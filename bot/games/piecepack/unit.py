@@ -1,5 +1,6 @@
 """The unit of Junkyard for a piecepack: ``/piecepack roll`` and ``/piecepack move``, destination
-buttons, the picture, the status lines and the standings."""
+buttons, the picture, the status lines and the standings. English only for now: the text and picture hooks
+accept ``lang`` and ignore it."""
 
 from __future__ import annotations
 
@@ -67,10 +68,10 @@ class PiecepackUnit(GameUnit):
     drivers: ClassVar[Mapping[str, DriverFactory]] = {"smart": GreedyDriver}
     lookup = LookupSource("rules.piecepack")
 
-    def picture(self, view: dict[str, Any], events: Sequence[Event]) -> bytes | None:
+    def picture(self, view: dict[str, Any], events: Sequence[Event], lang: str = "en") -> bytes | None:
         return piecepack_png(view, list(events))
 
-    def describe(self, game: Game, viewer: int | None) -> str:
+    def describe(self, game: Game, viewer: int | None, lang: str = "en") -> str:
         view = game.view(viewer)
         lines = []
         for s in view["seats"]:
@@ -81,7 +82,7 @@ class PiecepackUnit(GameUnit):
             lines.append(f"The good stuff lies in the centre ({view['centre']}).")
         return super().describe(game, viewer) + "\n" + "\n".join(lines)
 
-    def buttons(self, game: Game, seat: int) -> list[ButtonSpec]:
+    def buttons(self, game: Game, seat: int, lang: str = "en") -> list[ButtonSpec]:
         if game.is_over or game.to_act != seat:
             return []
         dests = destinations(game)

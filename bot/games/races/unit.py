@@ -1,5 +1,6 @@
 """The Junkyard Races unit: setup, the ``/race`` commands, buttons, pictures, narration and the terminal
-and demo hooks, gathered in one object the registry lists."""
+and demo hooks, gathered in one object the registry lists. Its words are English only for now: the text and
+picture hooks accept ``lang`` and ignore it."""
 
 from __future__ import annotations
 
@@ -55,11 +56,11 @@ class RacesUnit(GameUnit):
 
     # Pictures and words ------------------------------------------------------------------------
 
-    def picture(self, view: dict[str, Any], events: Sequence[Event]) -> bytes | None:
+    def picture(self, view: dict[str, Any], events: Sequence[Event], lang: str = "en") -> bytes | None:
         """The picture posted after an action: a close-up of where the turn happened, sized for a chat."""
         return chat_png(view)
 
-    def board_picture(self, view: dict[str, Any]) -> bytes | None:
+    def board_picture(self, view: dict[str, Any], lang: str = "en") -> bytes | None:
         """The whole board (cropped to the track) with every player's status, for ``/game board``."""
         return board_chat_png(view)
 
@@ -86,7 +87,7 @@ class RacesUnit(GameUnit):
         karts: Any = getattr(game, "karts", ())
         return max((k.flags for k in karts), default=0)
 
-    def card_picture(self, view: dict[str, Any], seat: int) -> bytes | None:
+    def card_picture(self, view: dict[str, Any], seat: int, lang: str = "en") -> bytes | None:
         return kart_card_png(view, seat)
 
     def replay(self, setup_: Mapping[str, Any], seed: int, actions: Sequence[str], cell_size: int | None = None
@@ -94,7 +95,7 @@ class RacesUnit(GameUnit):
         views = replay_views(dict(setup_), seed, list(actions))
         return replay_gif(views, cell_size=cell_size or REPLAY_CELL), len(views)
 
-    def narrate(self, events: Sequence[Event]) -> str:
+    def narrate(self, events: Sequence[Event], lang: str = "en") -> str:
         lines: list[str] = []
         for e in events:
             text = f"{e.text} {e.secret}" if e.secret else e.text
@@ -102,7 +103,7 @@ class RacesUnit(GameUnit):
                 lines.append(text)
         return "\n".join(lines)
 
-    def describe(self, game: Game, viewer: int | None) -> str:
+    def describe(self, game: Game, viewer: int | None, lang: str = "en") -> str:
         view = game.view(viewer)
         head = f"**{self.title}** on {view['track']}, {view['laps']} lap{'s' if view['laps'] != 1 else ''}"
         head += ", team racing" if view.get("teams") else ""
@@ -143,7 +144,7 @@ class RacesUnit(GameUnit):
 
     # Buttons -----------------------------------------------------------------------------------
 
-    def buttons(self, game: Game, seat: int) -> list[ButtonSpec]:
+    def buttons(self, game: Game, seat: int, lang: str = "en") -> list[ButtonSpec]:
         """The common flow: answers to a pending choice (R14); dice to roll or reverse; steps left, straight
         or right and whole moves to the cells furthest on; done. Everything else is a command. Buttons sit
         on a public message, so none may tell what a face-down tile is (a Refuel button would)."""
@@ -189,7 +190,7 @@ class RacesUnit(GameUnit):
 
     # The terminal and the demo -----------------------------------------------------------------
 
-    def hand_text(self, game: Game, seat: int) -> str:
+    def hand_text(self, game: Game, seat: int, lang: str = "en") -> str:
         return hand_text(game, seat)
 
     def seat_label(self, game: Game, seat: int) -> str:

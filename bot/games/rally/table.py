@@ -105,22 +105,39 @@ def expand(game: RallyGame, text: str) -> str:
     return text
 
 
-def car_text(game: RallyGame, seat: int) -> str:
-    """A car board in words: lever, the six gears (which work), fuel, counters and the reserve (S7)."""
+#: the car board in words, per language (the rules' catalogue names the supplies and the ranges)
+_CAR = {
+    "en": {"repair1": "pushed off for repairs: gear 1 is mended on your next turn",
+           "repair2": "gear 2 is mended on your next roll", "restart": "the next roll must be green",
+           "car": "Your car: {who}, at {at}, {laps} laps done. Lever {lever}{tail}. Gears {gears} (✓ works). "
+                  "Fuel cans {fuel}. Stops {stops}.\nReserve: {reserve}."},
+    "de": {"repair1": "zur Reparatur abgestellt: Gang 1 wird in deinem nächsten Zug repariert",
+           "repair2": "Gang 2 wird bei deinem nächsten Wurf repariert", "restart": "der nächste Wurf muss grün sein",
+           "car": "Dein Auto: {who}, auf {at}, {laps} Runden gefahren. Hebel {lever}{tail}. Gänge {gears} "
+                  "(✓ funktioniert). Benzinkanister {fuel}. Stopps {stops}.\nVorrat: {reserve}."},
+}
+
+
+def car_text(game: RallyGame, seat: int, lang: str = "en") -> str:
+    """A car board in words, in ``lang``: lever, the six gears (which work), fuel, counters and the
+    reserve (S7)."""
+    words = _CAR.get(lang, _CAR["en"])
     car = game.cars[seat]
     gears = " ".join(f"{g}:{car.gears[g - 1] or '-'}{'✓' if B.works(car.gears[g - 1]) else ''}" for g in B.GEARS)
     reserve = car.reserve()
     notes = []
     if car.repair == 1:
-        notes.append("pushed off for repairs: gear 1 is mended on your next turn")
+        notes.append(words["repair1"])
     elif car.repair == 2:
-        notes.append("gear 2 is mended on your next roll")
+        notes.append(words["repair2"])
     elif car.restart:
-        notes.append("the next roll must be green")
+        notes.append(words["restart"])
     tail = f" ({'; '.join(notes)})" if notes else ""
-    return (f"Your car: {who(game, seat)}, at {place_words(game, seat)}, {laps_text(game, seat)} laps done. "
-            f"Lever {car.lever}{tail}. Gears {gears} (✓ works). Fuel cans {car.fuel}. Stops {car.stops}.\n"
-            f"Reserve: {', '.join(amount(reserve[k], k) for k in ('mechanic', 'body', 'engine', 'fuel'))}.")
+    at = place_words(game, seat) if lang == "en" else car.at
+    return words["car"].format(
+        who=who(game, seat, lang), at=at, laps=laps_text(game, seat), lever=range_word(car.lever, lang), tail=tail,
+        gears=gears, fuel=car.fuel, stops=car.stops,
+        reserve=", ".join(amount(reserve[k], k, lang) for k in ("mechanic", "body", "engine", "fuel")))
 
 
 def laps_text(game: RallyGame, seat: int) -> str:

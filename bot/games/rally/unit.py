@@ -71,6 +71,9 @@ class RallyUnit(GameUnit):
     def card_picture(self, view: dict[str, Any], seat: int, lang: str = "en") -> bytes | None:
         return car_board_png(view, seat, lang)
 
+    def board_picture(self, view: dict[str, Any], lang: str = "en") -> bytes | None:
+        return rally_png(view, [], lang)
+
     def replay(self, setup_: Mapping[str, Any], seed: int, actions: Sequence[str], cell_size: int | None = None
                ) -> tuple[bytes, int] | None:
         views = replay_views(setup_, seed, actions)
@@ -132,8 +135,8 @@ class RallyUnit(GameUnit):
 
     # The terminal and the demo -----------------------------------------------------------------
 
-    def hand_text(self, game: Game, seat: int) -> str:
-        return table.car_text(_game(game), seat)
+    def hand_text(self, game: Game, seat: int, lang: str = "en") -> str:
+        return table.car_text(_game(game), seat, lang)
 
     def seat_label(self, game: Game, seat: int) -> str:
         g = _game(game)
