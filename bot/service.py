@@ -23,9 +23,10 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot import history, turn_messages
+from bot import history, texts, turn_messages
 from bot.drivers import Driver, driver_for, driver_kinds
 from bot.games import ButtonSpec, GameFront, front_for, game_class, playable_keys
+from bot.games.unit import takes_lang, worded
 from bot.pictures import Pictures
 from bot.store import (
     ACTIVE,
@@ -128,22 +129,23 @@ def may_act(game: Game, seat: int) -> bool:
     return game.to_act == seat
 
 
-def after_move(computers: Sequence[bool], front: GameFront, game: Game) -> _After:
-    """The public view, buttons for the next person to act (none for a computer) and the status line."""
+def after_move(computers: Sequence[bool], front: GameFront, game: Game, lang: str = "en") -> _After:
+    """The public view, buttons for the next person to act (none for a computer) and the status line, in
+    the game's public language ``lang``."""
     seat = game.to_act
     person = seat is not None and 0 <= seat < len(computers) and not computers[seat]
-    return _After(game.view(None), front.turn_buttons(game, seat) if person and seat is not None else [],
-                  front.describe(game, None))
+    buttons = worded(front.turn_buttons, game, seat, lang=lang) if person and seat is not None else []
+    return _After(game.view(None), buttons, worded(front.describe, game, None, lang=lang))
 
 
-def step(key: str, state: dict[str, Any], text: str, computers: Sequence[bool]
+def step(key: str, state: dict[str, Any], text: str, computers: Sequence[bool], lang: str = "en"
          ) -> tuple[str, list[Event], dict[str, Any], _After]:
     """A move applied in a worker process to the game rebuilt from its snapshot: the action, its events,
     the new snapshot, and the view, buttons and status line that follow. Raises IllegalAction as apply does."""
     game = game_class(key).from_dict(state)
     action = game.parse_action(text)
     events = game.apply(action)
-    return str(action), events, game.to_dict(), after_move(computers, front_for(key), game)
+    return str(action), events, game.to_dict(), after_move(computers, front_for(key), game, lang)
 
 
 class ChannelLocks:
@@ -269,23 +271,30 @@ class Service:
     def _can_manage(self, rec: GameRecord, user_id: int, can_manage: bool) -> bool:
         return can_manage or rec.host_id == user_id
 
-    async def _render(self, front: GameFront, view: dict[str, Any], events: Sequence[Event]) -> bytes | None:
+    async def _render(self, front: GameFront, view: dict[str, Any], events: Sequence[Event], lang: str = "en"
+                      ) -> bytes | None:
         try:
+            if takes_lang(front.picture):
+                drawn: bytes | None = await self.pictures.call(front.key, front.picture, view, list(events), lang)
+                return drawn
             return await self.pictures.draw(front.key, front.picture, view, list(events))
         except Exception:  # a picture is a nicety; the move stands without it
             log.exception("drawing %s failed", front.key)
             return None
 
     async def _render_turn(self, front: GameFront, view: dict[str, Any], events: Sequence[Event],
-                           payload: Mapping[str, Any]) -> bytes | None:
-        """The picture of a turn's message: the whole board when a new period began, else the close-up."""
+                           payload: Mapping[str, Any], lang: str = "en") -> bytes | None:
+        """The picture of a turn's message (its words in ``lang``): the whole board when a new period began,
+        else the close-up."""
         if not payload.get(turn_messages.WHOLE):
-            return await self._render(front, view, events)
+            return await self._render(front, view, events, lang)
         try:
+            if takes_lang(front.board_picture):
+                return await self.pictures.call(front.key, front.board_picture, view, lang)
             return await self.pictures.call(front.key, front.board_picture, view)
         except Exception:
             log.exception("drawing the whole board of %s failed", front.key)
-            return await self._render(front, view, events)
+            return await self._render(front, view, events, lang)
 
     @staticmethod
     def _period(front: GameFront, game: Game) -> Any:
@@ -327,14 +336,16 @@ class Service:
         """A seat as text: a mention for a person, the name for a computer."""
         return f"**{seat.name}**" if seat.is_computer else f"<@{seat.user_id}>"
 
-    def _private_notes(self, rec: GameRecord, front: GameFront, events: Sequence[Event]) -> list[Private]:
+    def _private_notes(self, rec: GameRecord, front: GameFront, events: Sequence[Event],
+                       langs: Mapping[int, str] | None = None) -> list[Private]:
+        """Each person's hidden events, in their language when known (``langs`` by seat), else the game's."""
         notes = []
         for seat, s in enumerate(rec.seats):
             if s.is_computer:
                 continue
             own = [e for e in events if e.seat == seat and (e.private or e.secret)]
             if own:
-                text = front.narrate(own)
+                text = worded(front.narrate, own, lang=(langs or {}).get(seat, rec.lang))
                 if text:
                     notes.append(Private(seat, s.user_id, text))
         return notes
@@ -353,8 +364,9 @@ class Service:
 
     async def new_game(self, *, guild_id: int | None, channel_id: int, user_id: int, user_name: str,
                        game_key: str, options: Mapping[str, Any] | None = None, join: bool = True,
-                       seat_options: Mapping[str, Any] | None = None) -> Reply:
-        """Open a lobby in the channel with ``game_key`` and the shared options given (None values dropped)."""
+                       seat_options: Mapping[str, Any] | None = None, lang: str = "en") -> Reply:
+        """Open a lobby in the channel with ``game_key`` and the shared options given (None values dropped).
+        ``lang``: the game's public language (the server's), kept for every message everyone sees."""
         try:
             cls = self.classes(game_key)
             front = self.fronts(game_key)
@@ -378,7 +390,7 @@ class Service:
             try:
                 rec = await self.store.create_game(guild_id=guild_id, channel_id=channel_id, game_key=game_key,
                                                    host_id=user_id, setup={"options": opts},
-                                                   seed=self.seed_source(), seats=seats)
+                                                   seed=self.seed_source(), seats=seats, lang=lang)
             except ChannelBusy:
                 busy = await self.store.channel_game(channel_id)
                 what = f"a game of {self.classes(busy.game_key).title} ({busy.status})" if busy else "a game"
@@ -568,7 +580,7 @@ class Service:
             self._keep(rec, game)
             rec, shown, _, private, game = await self._run_computers(rec, game, front, out)
             after = await asyncio.to_thread(self._after_move, rec, front, game)
-        png = await self._render_turn(front, after.view, shown, out.payload)
+        png = await self._render_turn(front, after.view, shown, out.payload, rec.lang)
         text, mention = self._board_text(rec, game, after, out.payload)
         return Reply(text, png=png, mention=mention, buttons=after.buttons, private=private,
                      game_id=rec.id, version=rec.version, changed=True,
@@ -592,10 +604,11 @@ class Service:
     # Play --------------------------------------------------------------------------------------
 
     async def act(self, channel_id: int, user_id: int, action_text: str, expected_version: int | None = None,
-                  *, game_id: int | None = None, autopilot: bool = False) -> Reply:
+                  *, game_id: int | None = None, autopilot: bool = False, lang: str | None = None) -> Reply:
         """Play ``action_text`` for ``user_id`` in the channel's game. ``expected_version`` and ``game_id``
         come from buttons: a press from an older move is refused as stale. ``autopilot``: the computer plays
-        for an absent player; the board and the log say so."""
+        for an absent player; the board and the log say so. ``lang``: the player's language, for what only
+        they see (refusals, their private notes); the channel reads the game's language."""
         async with self.lock(channel_id):
             rec = await self.store.channel_game(channel_id)
             if game_id is not None and (rec is None or rec.id != game_id):
@@ -605,29 +618,29 @@ class Service:
                               "changed.")  # another channel's, or forged: the message keeps its buttons
             if rec is None:
                 return self._no_game()
+            own = lang or rec.lang
             if rec.status == LOBBY:
-                return refuse(f"The game hasn't started yet. Seats: {self._seat_line(rec)}. "
-                              f"The host starts it with `/game start`.")
+                return refuse(texts.say("not_started", own, seats=self._seat_line(rec)))
             if expected_version is not None and expected_version > rec.version:
                 return refuse(FOREIGN_BUTTON)  # a move that never happened: forged; the board keeps its buttons
             if expected_version is not None and expected_version != rec.version:
-                return refuse(f"That button is from move {expected_version}; the game is at move {rec.version} "
-                              f"now. Use the newest message or `/game status`.", stale=True, game_id=rec.id)
+                return refuse(texts.say("stale_button", own, old=expected_version, now=rec.version),
+                              stale=True, game_id=rec.id)
             seat = rec.seat_of(user_id)
             if seat is None:
-                return refuse(f"You have no seat in this game. Players: {self._seat_line(rec)}.")
+                return refuse(texts.say("no_seat", own, seats=self._seat_line(rec)))
             game = await self.load(rec)
             front = self.fronts(rec.game_key)
             turn = game.to_act
             if self._computer_to_act(rec, game):
                 # Left over from a restart or a long computer sequence: the front end lets it play on.
                 assert turn is not None
-                reply = refuse(f"{self._who(rec.seats[turn])} is still to move; its moves follow in a moment.")
+                reply = refuse(texts.say("computer_to_move", own, who=self._who(rec.seats[turn])))
                 reply.computers_pending = True
                 return reply
             if not may_act(game, seat):
                 who = self._who(rec.seats[turn]) if turn is not None else "nobody"
-                return refuse(f"It is not your turn: {who} is to act.")
+                return refuse(texts.say("not_your_turn", own, who=who))
             # While this move is applied and saved, the game object is ours alone: readers such as
             # autocomplete load a fresh copy from the snapshot.
             self.forget(rec.id)
@@ -637,22 +650,23 @@ class Service:
                     # on a copy in a worker process (so the cores share the work); the copy replaces ours
                     action, events, state, after = await self.pictures.call(
                         rec.game_key, step, rec.game_key, rec.state, action_text.strip(),
-                        [s.is_computer for s in rec.seats])
+                        [s.is_computer for s in rec.seats], rec.lang)
                     game = self.classes(rec.game_key).from_dict(state)
                 else:
                     action, events, state = await asyncio.to_thread(self._apply, game, action_text.strip())
             except IllegalAction as exc:
                 self._keep(rec, game)  # unchanged, as the contract promises
-                return refuse(f"{exc}\nPossible now: {game.describe_legal()}")
+                return refuse(texts.say("possible_now", own, reason=front.refusal(exc, own),
+                                        legal=game.describe_legal()))
             except Exception:
                 log.exception("game %s: applying %r failed", rec.id, clip_input(action_text))
-                return refuse("Something went wrong applying that move; nothing changed. Try `/game status`.")
+                return refuse(texts.say("apply_failed", own))
             public = [e for e in (ev.for_viewer(None) for ev in events) if e is not None]
-            narration = front.narrate(public)
+            narration = worded(front.narrate, public, lang=rec.lang)
             if autopilot:
                 narration = f"**Autopilot** for {rec.seats[seat].name}: {narration or f'`{action}`'}"
             status = FINISHED if game.is_over else ACTIVE
-            line = narration or f"**{rec.seats[seat].name}** played `{action}`."
+            line = narration or texts.say("played", rec.lang, name=rec.seats[seat].name, action=action)
             out = self._outgoing([line], actor=seat)
             await self._plan_turn(out, rec, front, game, seat, [line])
             try:
@@ -664,12 +678,12 @@ class Service:
                 return refuse(f"The game moved on before your move was saved ({exc}); nothing was applied. "
                               f"Look at the newest board and try again.", stale=True, game_id=rec.id)
             self._keep(rec, game)
-            private = self._private_notes(rec, front, events)
+            private = self._private_notes(rec, front, events, {seat: own})
             rec, shown, lines, told, game = await self._run_computers(rec, game, front, out)
             pending = self._computer_to_act(rec, game)
             if after is None or lines:
                 after = await asyncio.to_thread(self._after_move, rec, front, game)
-        png = await self._render_turn(front, after.view, shown or public, out.payload)
+        png = await self._render_turn(front, after.view, shown or public, out.payload, rec.lang)
         text, mention = self._board_text(rec, game, after, out.payload)
         return Reply(text, png=png, mention=mention, buttons=after.buttons, private=private + told, game_id=rec.id,
                      version=rec.version, changed=True, computers_pending=pending, delivery=out.id,
@@ -696,7 +710,7 @@ class Service:
         if game.is_over or payload.get("describe"):
             text += "\n" + after.describe
         elif mention is not None:
-            text += f"\n<@{mention}>, your turn."
+            text += "\n" + texts.say("your_turn", rec.lang, user=mention)
         if payload.get(turn_messages.EDIT_OF) is not None:
             mention = None  # the turn goes on in the message it began: nobody is pinged again
         if mention is not None and self.ping_filter is not None and not self.ping_filter(rec, mention):
@@ -745,7 +759,8 @@ class Service:
                 log.exception("game %s: the %s computer in seat %s failed", rec.id, kind, seat)
                 break
             public = [e for e in (ev.for_viewer(None) for ev in events) if e is not None]
-            narration = front.narrate(public) or f"{rec.seats[seat].name} played `{action}`."
+            narration = (worded(front.narrate, public, lang=rec.lang)
+                         or texts.say("computer_played", rec.lang, name=rec.seats[seat].name, action=action))
             if out is None:
                 out = self._outgoing([])
             if (out.payload["lines"] and out.kind == EDIT and self._pings_next(rec, game, seat)
@@ -824,7 +839,7 @@ class Service:
                 return None
             after = await asyncio.to_thread(self._after_move, rec, front, game)
             pending = self._computer_to_act(rec, game)
-        png = await self._render_turn(front, after.view, shown, out.payload)
+        png = await self._render_turn(front, after.view, shown, out.payload, rec.lang)
         text, mention = self._board_text(rec, game, after, out.payload)
         return Reply(text, png=png, mention=mention, buttons=after.buttons, private=private, game_id=rec.id,
                      version=rec.version, changed=True, computers_pending=pending, delivery=out.id,
@@ -858,7 +873,7 @@ class Service:
         front = self.fronts(rec.game_key)
         after = await asyncio.to_thread(self._after_move, rec, front, game)
         text, mention = self._board_text(rec, game, after, d.payload)
-        png = await self._render_turn(front, after.view, [], d.payload)
+        png = await self._render_turn(front, after.view, [], d.payload, rec.lang)
         return Reply(text, png=png, mention=mention, buttons=after.buttons if rec.status == ACTIVE else [],
                      game_id=rec.id, version=rec.version, changed=True, delivery=d.id, channel_id=d.channel_id,
                      computers_pending=rec.status == ACTIVE and self._computer_to_act(rec, game),
@@ -887,7 +902,7 @@ class Service:
     @staticmethod
     def _after_move(rec: GameRecord, front: GameFront, game: Game) -> _After:
         """The public view, buttons for the next person to act and the status line (in a worker thread)."""
-        return after_move([s.is_computer for s in rec.seats], front, game)
+        return after_move([s.is_computer for s in rec.seats], front, game, rec.lang)
 
     def _remote(self, rec: GameRecord) -> bool:
         """Whether a move of this game is applied in a worker process: the pool runs, and the game's rules
@@ -897,8 +912,9 @@ class Service:
 
     # Queries -----------------------------------------------------------------------------------
 
-    async def status(self, channel_id: int, user_id: int | None = None) -> Reply:
-        """The board as ``user_id`` may see it, whose turn, and what they can do now (private)."""
+    async def status(self, channel_id: int, user_id: int | None = None, lang: str | None = None) -> Reply:
+        """The board as ``user_id`` may see it, whose turn, and what they can do now (private, in their
+        language ``lang``; the game's when not given)."""
         async with self.lock(channel_id):
             rec = await self.store.channel_game(channel_id)
             if rec is None:
@@ -915,23 +931,24 @@ class Service:
             game = await self.load(rec)
             seat = rec.seat_of(user_id) if user_id is not None else None
             can = rec.status == ACTIVE and seat is not None and may_act(game, seat)
-            view, text, buttons, legal = await asyncio.to_thread(self._status_parts, front, game, seat, can)
+            own = lang or rec.lang
+            view, text, buttons, legal = await asyncio.to_thread(self._status_parts, front, game, seat, can, own)
             if can:
-                text += f"\nYou can: {legal}"
+                text += "\n" + texts.say("you_can", own, legal=legal)
             elif rec.status != ACTIVE:
-                text = f"(last game, {rec.status}) " + text
-        png = await self._render_turn(front, view, [], {turn_messages.WHOLE: True})  # the whole board
+                text = texts.say("last_game", own, status=rec.status) + " " + text
+        png = await self._render_turn(front, view, [], {turn_messages.WHOLE: True}, own)  # the whole board
         return Reply(text, ephemeral=True, png=png, buttons=buttons, game_id=rec.id, version=rec.version,
                      computers_pending=rec.status == ACTIVE and self._computer_to_act(rec, game))
 
     @staticmethod
-    def _status_parts(front: GameFront, game: Game, seat: int | None, can_act: bool
+    def _status_parts(front: GameFront, game: Game, seat: int | None, can_act: bool, lang: str = "en"
                       ) -> tuple[dict[str, Any], str, list[ButtonSpec], str]:
         view = game.view(seat)
-        text = front.describe(game, seat)
+        text = worded(front.describe, game, seat, lang=lang)
         if not can_act or seat is None:
             return view, text, [], ""
-        return view, text, front.turn_buttons(game, seat), game.describe_legal()
+        return view, text, worded(front.turn_buttons, game, seat, lang=lang), game.describe_legal()
 
     async def log(self, channel_id: int, limit: int = 20, max_chars: int = 1900, *,
                   user_id: int | None = None) -> Reply:

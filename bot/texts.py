@@ -54,6 +54,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "**{name}** played `{action}`.",
         "de": "**{name}** spielte `{action}`.",
     },
+    "computer_played": {
+        "en": "{name} played `{action}`.",
+        "de": "{name} spielte `{action}`.",
+    },
     "your_turn": {
         "en": "<@{user}>, your turn.",
         "de": "<@{user}>, du bist dran.",
