@@ -103,21 +103,37 @@ async def record_end(service: Service, rec: GameRecord, game: Game, *, announce:
     return out.id if out is not None else None
 
 
+#: finished games read at a time when settling the ends a stop left unrecorded
+SETTLE_PAGE = 20
+
+
 async def settle_ends(service: Service, *, fresh: float = FRESH_END) -> int:
     """Record the ends a stop left unrecorded (the final move was stored, its results not yet); only games
     that ended within ``fresh`` seconds still get their end message, older ones (stored before results
-    were kept) only their results. Returns how many games were settled."""
+    were kept) only their results. Returns how many games were settled. The games are read a page at a
+    time, so thousands of them neither stall the event loop nor sit in memory at once."""
     settled = 0
-    for rec in await service.store.unrecorded_ends(limit=10_000):
-        try:
-            game = service.classes(rec.game_key).from_dict(rec.state or {})
-            await record_end(service, rec, game, announce=clock() - rec.updated_at <= fresh)
-        except Exception:  # a game that no longer loads keeps no results; the others go on
-            log.exception("game %s: its end could not be recorded", rec.id)
+    tried: set[int] = set()  # games that stay unrecorded after their try come first in every page
+    limit = SETTLE_PAGE
+    while True:
+        rows = await service.store.unrecorded_ends(limit=limit)
+        page = [r for r in rows if r.id not in tried]
+        if not page:
+            if len(rows) < limit:
+                return settled
+            limit += SETTLE_PAGE
             continue
-        settled += 1
-        await asyncio.sleep(0)  # let interactions in between
-    return settled
+        limit = len(rows) - len(page) + SETTLE_PAGE
+        for rec in page:
+            tried.add(rec.id)
+            try:
+                game = service.classes(rec.game_key).from_dict(rec.state or {})
+                await record_end(service, rec, game, announce=clock() - rec.updated_at <= fresh)
+            except Exception:  # a game that no longer loads keeps no results; the others go on
+                log.exception("game %s: its end could not be recorded", rec.id)
+                continue
+            settled += 1
+            await asyncio.sleep(0)  # let interactions in between
 
 
 async def finale_reply(service: Service, d: Delivery) -> Reply:
