@@ -58,6 +58,14 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "{name} played `{action}`.",
         "de": "{name} spielte `{action}`.",
     },
+    "refused": {
+        "en": "{reason} Nothing was changed.",
+        "de": "{reason} Es wurde nichts geändert.",
+    },
+    "nothing_hidden": {
+        "en": "Nothing is hidden in this game.",
+        "de": "In diesem Spiel ist nichts verdeckt.",
+    },
     "your_turn": {
         "en": "<@{user}>, your turn.",
         "de": "<@{user}>, du bist dran.",

@@ -18,9 +18,10 @@ from typing import Any, Optional
 import discord
 from discord import app_commands
 
+from bot import texts
 from bot.discord.replies import send_reply
 from bot.games import options as opt
-from bot.games.unit import Ask, Command, GameUnit, Option, Refusal
+from bot.games.unit import Ask, Command, GameUnit, Option, Refusal, worded
 from bot.service import Reply, Service, may_act, refuse
 
 log = logging.getLogger(__name__)
@@ -34,6 +35,19 @@ MAX_CHOICES = 25
 
 def service_of(interaction: discord.Interaction) -> Service:
     return interaction.client.service  # type: ignore[attr-defined]
+
+
+def languages(interaction: discord.Interaction) -> tuple[str, str]:
+    """The asker's language (their Discord locale) and the server's (its preferred locale; the asker's in
+    a direct message), each ``"de"`` or ``"en"``."""
+    own = texts.language(getattr(interaction, "locale", None))
+    guild = getattr(interaction, "guild_locale", None)
+    return own, texts.language(guild) if guild is not None else own
+
+
+def user_language(interaction: discord.Interaction) -> str:
+    """The asker's language, for what only they see."""
+    return languages(interaction)[0]
 
 
 def as_choices(pairs: Sequence[tuple[str, str]]) -> list[Choice[str]]:
@@ -155,7 +169,8 @@ class GameCommandGroup(app_commands.Group):
             try:
                 checked = check_values(command.options, values)
             except opt.BadOption as exc:
-                await send_reply(interaction, refuse(f"{exc} Nothing was changed."))
+                reason = self.unit.refusal(exc, user_language(interaction))
+                await send_reply(interaction, refuse(texts.say("refused", user_language(interaction), reason=reason)))
                 return
             problem = await self._channel_problem(interaction)
             if problem is not None:
@@ -171,14 +186,15 @@ class GameCommandGroup(app_commands.Group):
     async def _play(self, interaction: discord.Interaction, command: Command, values: dict[str, Any]) -> None:
         assert command.play is not None and interaction.channel_id is not None
         _, game, seat = await self._state(interaction)
-        ask = Ask(game=game, seat=seat, values=values, legal_of=self._legal_of(game, seat))
+        lang = user_language(interaction)
+        ask = Ask(game=game, seat=seat, values=values, legal_of=self._legal_of(game, seat), lang=lang)
         try:
             text = await asyncio.to_thread(command.play, ask)  # a long roll's whole moves take a while
         except Refusal as exc:
-            await send_reply(interaction, refuse(f"{exc} Nothing was changed."))
+            await send_reply(interaction, refuse(texts.say("refused", lang, reason=self.unit.refusal(exc, lang))))
             return
         await send_reply(interaction, await service_of(interaction).act(interaction.channel_id,
-                                                                       interaction.user.id, text))
+                                                                       interaction.user.id, text, lang=lang))
 
     async def _look(self, interaction: discord.Interaction) -> None:
         """The asker's hidden things and player card, only for them."""
@@ -190,12 +206,13 @@ class GameCommandGroup(app_commands.Group):
             await send_reply(interaction, refuse(self.spec.no_seat))
             return
         view = game.view(seat)
+        lang = user_language(interaction)
         try:
-            png = await asyncio.to_thread(self.unit.card_picture, view, seat)
+            png = await asyncio.to_thread(worded, self.unit.card_picture, view, seat, lang=lang)
         except Exception:
             log.exception("drawing the player card failed")
             png = None
-        text = self.unit.hand_text(game, seat) or "Nothing is hidden in this game."
+        text = worded(self.unit.hand_text, game, seat, lang=lang) or texts.say("nothing_hidden", lang)
         await send_reply(interaction, Reply(text, ephemeral=True, png=png, filename=self.unit.card_filename,
                                             game_id=rec.id))
 
@@ -206,7 +223,7 @@ class GameCommandGroup(app_commands.Group):
             assert option.complete is not None
             _, game, seat = await self._state(interaction)
             ask = Ask(game=game, seat=seat, current=current, values=typed_so_far(interaction, command.options),
-                      legal_of=self._legal_of(game, seat))
+                      legal_of=self._legal_of(game, seat), lang=user_language(interaction))
             return list(await asyncio.to_thread(lambda: list(option.complete(ask))))  # type: ignore[misc]
 
         return source

@@ -11,7 +11,7 @@ from discord import app_commands
 
 from bot.discord import options as opt
 from bot.discord.board_commands import add_board_commands
-from bot.discord.command_group import as_choices, check_values, make_command, service_of
+from bot.discord.command_group import as_choices, check_values, languages, make_command, service_of
 from bot.discord.history_commands import ANYWHERE, add_history_commands
 from bot.discord.replies import send_reply
 from bot.discord.timing_commands import add_timing_commands
@@ -157,7 +157,8 @@ class GameGroup(app_commands.Group, name="game", description="Start, join and ma
         key = resolve(key) or key
         reply = await service_of(interaction).new_game(
             guild_id=interaction.guild_id, channel_id=interaction.channel_id, user_id=interaction.user.id,
-            user_name=interaction.user.display_name, game_key=key, options=raw, join=join is not False)
+            user_name=interaction.user.display_name, game_key=key, options=raw, join=join is not False,
+            lang=languages(interaction)[1])
         await answer(interaction, reply)
 
     async def _join(self, interaction: discord.Interaction, values: dict[str, Any]) -> None:
@@ -194,12 +195,13 @@ class GameGroup(app_commands.Group, name="game", description="Start, join and ma
             return
         assert text is not None and interaction.channel_id is not None
         await answer(interaction, await service_of(interaction).act(interaction.channel_id, interaction.user.id,
-                                                                    text))
+                                                                    text, lang=languages(interaction)[0]))
 
     @app_commands.command(name="status", description="The board, whose turn it is and what you can do")
     async def status(self, interaction: discord.Interaction) -> None:
         assert interaction.channel_id is not None
-        await answer(interaction, await service_of(interaction).status(interaction.channel_id, interaction.user.id))
+        await answer(interaction, await service_of(interaction).status(interaction.channel_id, interaction.user.id,
+                                                                       lang=languages(interaction)[0]))
 
     @app_commands.command(name="log", description="The last moves of this channel's game (only you see it; "
                                                     "your own moves in full)")

@@ -200,6 +200,9 @@ class DiscordHarness:
         self.guild_id, self.channel_id = guild_id, channel_id
         self.sent: list[Sent] = []
         self.users: dict[int, str] = {}
+        #: each user's Discord locale (``en-US`` when not set) and the server's preferred one
+        self.locales: dict[int, str] = {}
+        self.guild_locale = "en-US"
         self._saved: list[tuple[Any, str, Any]] = []
         self._dm_channels: set[int] = set()
         self._faults: list[list[Any]] = []
@@ -372,7 +375,8 @@ class DiscordHarness:
                         "permission_overwrites": [], "nsfw": False, "parent_id": None},
             "member": {"user": user, "roles": [], "joined_at": _now(), "deaf": False, "mute": False,
                        "permissions": str(permissions), "flags": 0, "nick": None, "avatar": None},
-            "app_permissions": str((1 << 53) - 1), "locale": "en-US", "guild_locale": "en-US", "entitlements": [],
+            "app_permissions": str((1 << 53) - 1), "locale": self.locales.get(user_id, "en-US"),
+            "guild_locale": self.guild_locale, "entitlements": [],
             "authorizing_integration_owners": {"0": str(self.guild_id)}, "context": 0,
             "attachment_size_limit": 10 * 1024 * 1024,
         }

@@ -21,6 +21,7 @@ from typing import Any
 
 import discord
 
+from bot import texts
 from bot.delivery import Undeliverable
 from bot.games import ButtonSpec
 from bot.games.unit import REACH_ACTION
@@ -396,7 +397,7 @@ class ActionButton(discord.ui.DynamicItem[discord.ui.Button], template=CUSTOM_ID
         service = interaction.client.service  # type: ignore[attr-defined]
         try:
             reply = await service.act(interaction.channel_id, interaction.user.id, self.action, self.version,
-                                      game_id=self.game_id)
+                                      game_id=self.game_id, lang=texts.language(interaction.locale))
         except Exception:
             log.exception("button %s failed", clip_input(self.custom_id))
             reply = Reply("Something went wrong; nothing was changed. Try `/game status`.", ok=False,

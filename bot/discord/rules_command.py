@@ -21,6 +21,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot import texts
 from bot.discord import options as opt
 from bot.discord.game_commands import service_of
 from bot.games import front_for, playable_keys
@@ -63,8 +64,7 @@ LANGUAGE_WORDS = {"en": {"en": "English", "de": "German"}, "de": {"en": "englisc
 
 def language_of(locale: discord.Locale | str | None) -> str:
     """``"de"`` for a German Discord locale, else ``"en"``."""
-    value = str(getattr(locale, "value", locale) or "").lower()
-    return "de" if value == "de" or value.startswith("de-") else "en"
+    return texts.language(locale)
 
 
 def _language(interaction: discord.Interaction, given: Any) -> str:
