@@ -571,7 +571,7 @@ class Service:
             except (SetupError, ValueError) as exc:
                 return refuse(f"Can't start {cls.title}: {exc}")
             status = FINISHED if game.is_over else ACTIVE
-            head = [f"**{cls.title}** begins! Seats: {self._seat_line(rec)}."]
+            head = [texts.say("begins", rec.lang, title=cls.title, seats=self._seat_line(rec))]
             out = self._outgoing(head, describe=True)
             turn_messages.as_post(out, None, turn=game.to_act, period=self._period(front, game))
             rec = await self.store.start_game(rec.id, setup=setup, seats=rec.seats,

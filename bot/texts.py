@@ -66,6 +66,14 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "Nothing is hidden in this game.",
         "de": "In diesem Spiel ist nichts verdeckt.",
     },
+    "edited": {
+        "en": "Done: the turn's message in the channel shows it.",
+        "de": "Erledigt: Die Nachricht dieses Zugs im Kanal zeigt es.",
+    },
+    "begins": {
+        "en": "**{title}** begins! Seats: {seats}.",
+        "de": "**{title}** beginnt! Am Tisch: {seats}.",
+    },
     "your_turn": {
         "en": "<@{user}>, your turn.",
         "de": "<@{user}>, du bist dran.",

@@ -220,8 +220,8 @@ async def send_reply(interaction: discord.Interaction, reply: Reply, *, pressed:
         schedule_computers(client, interaction.channel_id)
 
 
-#: the private answer to a command whose move edits the turn's message
-EDITED = "Done: the turn's message in the channel shows it."
+#: the private answer to a command whose move edits the turn's message (in English; :mod:`bot.texts` has both)
+EDITED = texts.say("edited")
 
 
 async def _send_edit(interaction: discord.Interaction, reply: Reply, pressed: bool) -> None:
@@ -252,9 +252,9 @@ async def _send_edit(interaction: discord.Interaction, reply: Reply, pressed: bo
             else:
                 await response.edit_message(view=None)
         elif response.is_done():
-            await interaction.edit_original_response(content=EDITED)
+            await interaction.edit_original_response(content=texts.say("edited", texts.language(interaction.locale)))
         else:
-            await response.send_message(EDITED, ephemeral=True)
+            await response.send_message(texts.say("edited", texts.language(interaction.locale)), ephemeral=True)
     except discord.HTTPException as exc:
         answered = False
         log.warning("answering an interaction failed (HTTP %s, code %s); the turn's message is edited in the "

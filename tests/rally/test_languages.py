@@ -1,0 +1,140 @@
+"""Two languages at one table, through the offline Discord harness: each player reads what only they see
+(refusals, ``/game status``, their car board) in their own Discord language, and the channel reads the
+game's language, the server's preferred one when the game was opened. Also: every text table the rally's
+front words with has both languages and the same placeholders in each."""
+
+from __future__ import annotations
+
+import string
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import cast
+
+import pytest
+
+from bot import texts
+from bot.discord import JunkyardBot
+from bot.games.rally import table, unit
+from bot.service import Service
+from rules.rally import RallyGame
+from tests.bot.harness import CHANNEL_ID, DiscordHarness, Sent
+from tests.bot.helpers import ANN, BOB, USERS, make_bot, only, public
+
+
+@pytest.fixture
+async def h(tmp_path: Path) -> AsyncIterator[DiscordHarness]:
+    async with DiscordHarness(make_bot(tmp_path / "lang.db")) as harness:
+        harness.users.update(USERS)
+        yield harness
+
+
+def service(h: DiscordHarness) -> Service:
+    return cast(JunkyardBot, h.bot).service
+
+
+async def start(h: DiscordHarness, guild_locale: str) -> tuple[Sent, int, int]:
+    """Ann and Bob sit at a one-lap rally opened in a server whose locale is ``guild_locale``; the first
+    board, then the user to act and the other one."""
+    h.guild_locale = guild_locale
+    only(await h.slash(ANN, "game new", game="rally", laps=1))
+    only(await h.slash(BOB, "game join"))
+    board = only(await h.slash(ANN, "game start"))
+    _, game, _ = await service(h).current(CHANNEL_ID)
+    assert isinstance(game, RallyGame) and game.to_act is not None
+    mover = [ANN, BOB][game.to_act]
+    return board, mover, ANN if mover == BOB else BOB
+
+
+def one_private(sent: list[Sent]) -> str:
+    mine = [s for s in sent if s.ephemeral]
+    assert len(mine) == 1, [s.content for s in sent]
+    return mine[0].content
+
+
+async def test_in_a_german_server_each_player_reads_their_own_language_and_the_channel_german(
+        h: DiscordHarness) -> None:
+    """A German and an English player in a server whose locale is German: refusals, status and car board
+    in each player's language; the board in the channel (narration, standings, button labels) in German."""
+    board, mover, waiter = await start(h, "de")
+    h.locales[mover] = "de"  # the player to act reads German, the other English
+    assert "beginnt!" in board.content and "Zugreihenfolge" in board.content
+    assert board.labels and all(label.startswith("Würfeln") for label in board.labels), board.labels
+
+    # refusals: the German mover's illegal move, the English player out of turn; nothing changes
+    rec = await service(h).store.channel_game(CHANNEL_ID)
+    assert rec is not None and rec.lang == "de"
+    refused = one_private(await h.slash(mover, "game play", action="move 9a"))
+    assert "muss zuerst würfeln" in refused and "Jetzt möglich: roll green" in refused, refused
+    refused = one_private(await h.slash(waiter, "game play", action="roll green"))
+    assert refused.startswith("It is not your turn:"), refused
+    refused = one_private(await h.slash(waiter, "rally roll"))
+    assert refused.startswith("It is not your turn:"), refused
+    again = await service(h).store.channel_game(CHANNEL_ID)
+    assert again is not None and again.version == rec.version
+
+    # status and car board, privately, each in their own language
+    status = one_private(await h.slash(mover, "game status"))
+    assert "Zugreihenfolge" in status and "Du kannst: roll green" in status, status
+    status = one_private(await h.slash(waiter, "game status"))
+    assert "Turn order" in status and "Zugreihenfolge" not in status, status
+    assert one_private(await h.slash(mover, "rally board")).startswith("Dein Auto:")
+    assert one_private(await h.slash(waiter, "rally board")).startswith("Your car:")
+
+    # the German mover's roll: their private answer in German, the channel's message in German
+    sent = await h.slash(mover, "rally roll")
+    assert one_private(sent).startswith("Erledigt:")
+    channel = public(sent)
+    assert channel and "würfelt" in channel[-1].content and "rolls" not in channel[-1].content, channel[-1].content
+
+
+async def test_in_an_english_server_the_channel_reads_english_whoever_plays(h: DiscordHarness) -> None:
+    """The same table in a server whose locale is American English: a German player's move is told in
+    English in the channel, while the German player's own refusals stay German."""
+    board, mover, waiter = await start(h, "en-US")
+    h.locales[mover] = "de"
+    rec = await service(h).store.channel_game(CHANNEL_ID)
+    assert rec is not None and rec.lang == "en"
+    assert "begins!" in board.content and "Turn order" in board.content
+    assert board.labels and all(label.startswith("Roll") for label in board.labels), board.labels
+    refused = one_private(await h.slash(mover, "game play", action="move 9a"))
+    assert "Jetzt möglich:" in refused, refused
+    h.locales[waiter] = "de"
+    refused = one_private(await h.slash(waiter, "game play", action="roll green"))
+    assert refused.startswith("Du bist nicht am Zug:"), refused
+    channel = public(await h.slash(mover, "rally roll"))
+    assert channel and "rolls" in channel[-1].content and "würfelt" not in channel[-1].content, channel[-1].content
+
+
+async def test_a_button_press_is_answered_in_the_pressers_language(h: DiscordHarness) -> None:
+    """A press out of turn on the channel's button: refused in the presser's language."""
+    board, _, waiter = await start(h, "de")
+    h.locales[waiter] = "de"
+    sent = await h.press(waiter, board, board.custom_ids[0])
+    assert one_private(sent).startswith("Du bist nicht am Zug:")
+
+
+# The text tables ---------------------------------------------------------------------------------------
+
+
+def fields(text: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(text) if name}
+
+
+@pytest.mark.parametrize("name,tab", [("service", {k: v for k, v in texts.TEXTS.items()}),
+                                      ("rally buttons", {k: {lang: unit._BUTTON_WORDS[lang][k] for lang in texts.LANGS}
+                                                         for k in unit._BUTTON_WORDS["en"]}),
+                                      ("rally status", {k: {lang: table._STATUS[lang][k] for lang in texts.LANGS}
+                                                        for k in table._STATUS["en"]}),
+                                      ("rally car", {k: {lang: table._CAR[lang][k] for lang in texts.LANGS}
+                                                     for k in table._CAR["en"]})])
+def test_every_text_has_both_languages_with_the_same_placeholders(name: str, tab: dict[str, dict[str, str]]
+                                                                  ) -> None:
+    for msg, by_lang in tab.items():
+        assert set(by_lang) == set(texts.LANGS), (name, msg)
+        assert fields(by_lang["de"]) == fields(by_lang["en"]), (name, msg)
+        assert by_lang["de"] != by_lang["en"] or not by_lang["en"].strip("{}"), (name, msg)
+
+
+@pytest.mark.parametrize("locale,lang", [("de", "de"), ("de-AT", "de"), ("en-US", "en"), ("fr", "en"), (None, "en")])
+def test_a_discord_locale_gives_a_language(locale: str | None, lang: str) -> None:
+    assert texts.language(locale) == lang
