@@ -9,7 +9,8 @@ takes READY, and at once a player asks for ``/game status`` in a running game:
   (target: at most 0.5); ``startup_after_ready_s``: from READY to that answer;
   ``startup_first_answer_after_ready_s``: from READY to the first request answering the interaction (a
   deferral when the answer takes longer than the bot's defer delay);
-* ``startup_imports_s``: the process's own import time, for comparison;
+* ``startup_imports_s``: the process's own import time, for comparison (the child runs compiled, as the
+  installed package does);
 * ``rss_10k_mb``: the process's peak resident memory once the 250 waiting games have played on;
   ``startup_resumed_s``: when the last of them was done (from READY).
 """
@@ -83,6 +84,19 @@ def build(path: Path, games: int = GAMES, running: int = RUNNING, waiting: int =
     return asked
 
 
+def compiled() -> None:
+    """Import what the bot imports (the libraries too), so their byte code is written before the timed run."""
+    import PIL.Image
+    import PIL.PngImagePlugin  # noqa: F401
+
+    import bot.discord.offline  # noqa: F401
+    from bot.discord import JunkyardBot  # noqa: F401
+    from bot.games import units
+    from bot.pictures import Pictures  # noqa: F401
+
+    units()
+
+
 def _rss_mb(field: str) -> float:
     for line in Path("/proc/self/status").read_text().splitlines():
         if line.startswith(field + ":"):
@@ -116,7 +130,7 @@ async def _serve(db: str, channel: int, started: float) -> dict[str, float]:
     served = time.time()
     answer = next(s for s in harness.sent if s.png)
     assert answer.ephemeral, answer.content
-    await bot._background[1]  # the queue of games waiting on computers
+    await next(t for t in bot._background if t.get_name() == "junkyard-resume")  # games waiting on computers
     while bot.computer_tasks:
         await asyncio.gather(*bot.computer_tasks.values(), return_exceptions=True)
     resumed = time.time()
@@ -133,11 +147,18 @@ def run(games: int = GAMES, running: int = RUNNING, waiting: int = WAITING) -> d
         channel = build(db, games, running, waiting)
         root = Path(__file__).resolve().parents[1]
         log = Path(tmp) / "child.txt"
+        # The child runs compiled, as the installed package does (pip compiles it): its byte code is kept
+        # in a folder of its own, whatever this environment says about writing byte code.
+        env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+        env.update(PYTHONPATH=str(root), PYTHONPYCACHEPREFIX=str(Path(tmp) / "pyc"))
+        subprocess.run([sys.executable, "-m", "compileall", "-q", "bot", "rules", "render", "bench"], cwd=root,
+                       env=env, check=True, stdout=subprocess.DEVNULL)
+        subprocess.run([sys.executable, "-c", "import bench.startup as s; s.compiled()"], cwd=root, env=env,
+                       check=True, timeout=120)
         with log.open("w") as sink:  # a file, not a pipe: the picture processes outlive the child a moment
             started = time.time()
             code = subprocess.run([sys.executable, "-m", "bench.startup", str(db), str(channel), repr(started)],
-                                  cwd=root, stdout=sink, stderr=subprocess.STDOUT, timeout=600,
-                                  env={**os.environ, "PYTHONPATH": str(root)}).returncode
+                                  cwd=root, stdout=sink, stderr=subprocess.STDOUT, timeout=600, env=env).returncode
         text = log.read_text()
         if code != 0:
             raise RuntimeError(text[-2000:])

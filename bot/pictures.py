@@ -21,7 +21,12 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
+from bot.games import GAMES
+
 log = logging.getLogger(__name__)
+
+#: modules the worker processes load before their first picture (the fork server's, shared by them all)
+PRELOAD = ("bot.games", "PIL.Image", "PIL.PngImagePlugin", *GAMES)
 
 Picture = Callable[[dict[str, Any], Sequence[Any]], "bytes | None"]
 
@@ -69,7 +74,12 @@ class Pictures:
     def _start_pool(self) -> None:
         try:
             methods = multiprocessing.get_all_start_methods()
-            context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+            if "forkserver" in methods:
+                context = multiprocessing.get_context("forkserver")
+                # the fork server imports the games once; every worker starts from it with them loaded
+                context.set_forkserver_preload(list(PRELOAD))
+            else:
+                context = multiprocessing.get_context("spawn")
             pool = ProcessPoolExecutor(max_workers=self.processes, mp_context=context, initializer=_follow,
                                        initargs=(os.getpid(),))
             for future in [pool.submit(os.getpid) for _ in range(self.processes)]:
@@ -126,7 +136,11 @@ class Pictures:
 
 
 def _follow(owner: int) -> None:
-    """In a worker: exit when the process that owns the pool is gone (killed, say), instead of lingering."""
+    """In a worker: load the games (their rules, drawing and Pillow), then exit when the process that owns
+    the pool is gone (killed, say), instead of lingering."""
+    from bot.games import units
+
+    units()
 
     def watch() -> None:
         while True:

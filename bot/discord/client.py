@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 import logging
 import re
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import discord
@@ -41,6 +42,8 @@ log = logging.getLogger(__name__)
 INSTANT_COMMANDS = frozenset({"rules"})
 #: games resumed at once after a restart; the others wait in the queue
 RESUME_WORKERS = 2
+#: seconds after READY before the bot catches up on what a stop left behind (the outbox does not wait)
+CATCH_UP_AFTER = 1.0
 #: the most characters of a user's input a log line carries
 LOGGED_INPUT = 60
 
@@ -97,6 +100,8 @@ class JunkyardBot(commands.Bot):
         #: turn notices, reminders, deadlines and the autopilot, from timers in the store
         self.timers = Ticker(self.service, DiscordMessenger(self))
         self._background: list[asyncio.Task[Any]] = []
+        #: seconds after READY before games waiting on computers resume and unrecorded ends are settled
+        self.catch_up_after = CATCH_UP_AFTER
         self.add_app_commands()
 
     def add_app_commands(self) -> None:
@@ -137,9 +142,17 @@ class JunkyardBot(commands.Bot):
             return
         loop = asyncio.get_running_loop()
         self._background.append(loop.create_task(self.outbox.run(), name="junkyard-outbox"))
-        self._background.append(loop.create_task(history.settle_ends(self.service), name="junkyard-ends"))
-        self._background.append(loop.create_task(self.resume_computers(), name="junkyard-resume"))
+        self._background.append(loop.create_task(self._later(lambda: history.settle_ends(self.service)),
+                                                 name="junkyard-ends"))
+        self._background.append(loop.create_task(self._later(self.resume_computers), name="junkyard-resume"))
         self._background.append(loop.create_task(self.timers.run(), name="junkyard-timers"))
+
+    async def _later(self, work: Callable[[], Awaitable[Any]]) -> Any:
+        """``work`` once :attr:`catch_up_after` seconds have passed: catching up on what a stop left behind
+        (computers' moves, ends to record) waits, so the first interactions after READY get the loop and
+        the cores to themselves."""
+        await asyncio.sleep(self.catch_up_after)
+        return await work()
 
     async def resume_computers(self) -> None:
         """Games left waiting for a computer player (the bot stopped mid-sequence) play on, a few at a time
