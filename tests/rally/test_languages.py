@@ -14,7 +14,7 @@ import pytest
 
 from bot import texts
 from bot.discord import JunkyardBot
-from bot.games.rally import table, unit
+from bot.games.rally import commands, table, unit
 from bot.service import Service
 from rules.rally import RallyGame
 from tests.bot.harness import CHANNEL_ID, DiscordHarness, Sent
@@ -113,6 +113,37 @@ async def test_a_button_press_is_answered_in_the_pressers_language(h: DiscordHar
     assert one_private(sent).startswith("Du bist nicht am Zug:")
 
 
+async def test_a_command_whose_options_make_no_move_is_refused_in_the_askers_language(h: DiscordHarness) -> None:
+    """``/rally move`` with something that is no cell: the builder's refusal in the asker's language."""
+    _, mover, waiter = await start(h, "en-US")
+    h.locales[mover] = "de"
+    refused = one_private(await h.slash(mover, "rally move", to="zz"))
+    assert "ist kein Feld" in refused and refused.endswith("Es wurde nichts geändert."), refused
+    refused = one_private(await h.slash(waiter, "rally move", to="zz"))
+    assert "is not a cell" in refused and refused.endswith("Nothing was changed."), refused
+
+
+async def test_a_computers_moves_are_told_in_the_games_language(h: DiscordHarness) -> None:
+    """A computer at a table opened in a German server: its moves, posted for the channel without anyone's
+    interaction, are worded in the game's stored language."""
+    h.guild_locale = "de"
+    only(await h.slash(ANN, "game new", game="rally", laps=1))
+    only(await h.slash(ANN, "game computer", kind="random"))
+    only(await h.slash(ANN, "game start"))
+    rec = await service(h).store.channel_game(CHANNEL_ID)
+    assert rec is not None
+    for _ in range(12):
+        acts = await service(h).store.actions(rec.id)
+        if any(a.user_id is None for a in acts):
+            break
+        _, game, _ = await service(h).current(CHANNEL_ID)
+        assert game is not None
+        await h.slash(ANN, "game play", action=str(game.legal_actions()[0]))
+    by_computer = [a.narration for a in await service(h).store.actions(rec.id) if a.user_id is None]
+    assert by_computer and any("würfelt" in n for n in by_computer), by_computer
+    assert not any("rolls" in n for n in by_computer), by_computer
+
+
 # The text tables ---------------------------------------------------------------------------------------
 
 
@@ -125,6 +156,7 @@ def fields(text: str) -> set[str]:
                                                          for k in unit._BUTTON_WORDS["en"]}),
                                       ("rally status", {k: {lang: table._STATUS[lang][k] for lang in texts.LANGS}
                                                         for k in table._STATUS["en"]}),
+                                      ("rally commands", commands._REFUSALS),
                                       ("rally car", {k: {lang: table._CAR[lang][k] for lang in texts.LANGS}
                                                      for k in table._CAR["en"]})])
 def test_every_text_has_both_languages_with_the_same_placeholders(name: str, tab: dict[str, dict[str, str]]

@@ -31,6 +31,34 @@ _SPOT = re.compile(r"^([fembFEMB]\d{1,2}|pit)\.\d$", re.IGNORECASE)
 _ITEM = re.compile(r"^[mbe][1-6]$")
 
 
+#: what a command's options can get wrong, in the asker's language (``Ask.lang``)
+_REFUSALS = {
+    "range": {"en": "`range` is green, yellow or red.", "de": "`range` ist grün, gelb oder rot."},
+    "range_not": {"en": "`range` is green, yellow or red, not {text}.",
+                  "de": "`range` ist grün, gelb oder rot, nicht {text}."},
+    "to": {"en": "`to` names a cell, such as `14b`, `pit` or `stop`, or a path such as `13a 13b 14b`.",
+           "de": "`to` nennt ein Feld wie `14b`, `pit` oder `stop`, oder einen Weg wie `13a 13b 14b`."},
+    "to_spot": {"en": "{cell} is a parking spot: `/rally park spot:{cell}` drives in.",
+                "de": "{cell} ist ein Parkplatz: `/rally park spot:{cell}` fährt hinein."},
+    "not_cell": {"en": "{text} is not a cell: a row and a lane a–c (`14b`), `pit` (the pit lane's waiting cell) "
+                       "or `stop` (its stop sign).",
+                 "de": "{text} ist kein Feld: eine Reihe und eine Spur a–c (`14b`), `pit` (das Wartefeld der "
+                       "Boxengasse) oder `stop` (ihr Stoppschild)."},
+    "spot": {"en": "`spot` is a parking spot such as `F7.1` or `pit.2`; start typing for the ones you reach.",
+             "de": "`spot` ist ein Parkplatz wie `F7.1` oder `pit.2`; beginne zu tippen, dann erscheinen die "
+                   "erreichbaren."},
+    "placement": {"en": "{text} is not a placement: a letter and a gear, like `e4` (m mechanic, b body part, "
+                        "e engine part; gears 1–6).",
+                  "de": "{text} ist keine Platzierung: ein Buchstabe und ein Gang wie `e4` (m Mechaniker, "
+                        "b Karosserieteil, e Motorteil; Gänge 1–6)."},
+}
+
+
+def _refuse(ask: Ask, msg: str, **params: str) -> Refusal:
+    texts = _REFUSALS[msg]
+    return Refusal(texts.get(ask.lang, texts["en"]).format(**params))
+
+
 # Building the notation -------------------------------------------------------------------------------
 
 
@@ -38,11 +66,11 @@ def _range(ask: Ask, required: bool = False) -> str:
     text = ask.value("range").strip().lower()
     if not text:
         if required:
-            raise Refusal("`range` is green, yellow or red.")
+            raise _refuse(ask, "range")
         game = rally(ask.game)
         return kept_range(game, ask.legal) if game is not None and ask.legal else "green"
     if text not in _RANGE_WORDS:
-        raise Refusal(f"`range` is green, yellow or red, not {text[:20]!r}.")
+        raise _refuse(ask, "range_not", text=repr(text[:20]))
     return _RANGE_WORDS[text]
 
 
@@ -57,27 +85,25 @@ def _roll(boost: bool | None = None, required: bool = False) -> Callable[[Ask], 
 def _move(ask: Ask) -> str:
     cells = ask.value("to").lower().replace(",", " ").split()
     if not cells:
-        raise Refusal("`to` names a cell, such as `14b`, `pit` or `stop`, or a path such as `13a 13b 14b`.")
+        raise _refuse(ask, "to")
     if any(_SPOT.match(c) for c in cells):
-        raise Refusal(f"{cells[-1]} is a parking spot: `/rally park spot:{cells[-1]}` drives in.")
+        raise _refuse(ask, "to_spot", cell=cells[-1])
     for c in cells:
         if not _CELL.match(c):
-            raise Refusal(f"{c[:20]!r} is not a cell: a row and a lane a–c (`14b`), `pit` (the pit lane's "
-                          "waiting cell) or `stop` (its stop sign).")
+            raise _refuse(ask, "not_cell", text=repr(c[:20]))
     return "move " + " ".join(cells)
 
 
 def _park(ask: Ask) -> str:
     spot = ask.value("spot").strip()
     if not _SPOT.match(spot):
-        raise Refusal("`spot` is a parking spot such as `F7.1` or `pit.2`; start typing for the ones you reach.")
+        raise _refuse(ask, "spot")
     area, number = spot.split(".")
     spot = f"{'pit' if area.lower() == 'pit' else area.upper()}.{number}"
     words = ask.value("items").lower().replace(",", " ").split()
     for w in words:
         if not _ITEM.match(w):
-            raise Refusal(f"{w[:20]!r} is not a placement: a letter and a gear, like `e4` (m mechanic, b body "
-                          "part, e engine part; gears 1–6).")
+            raise _refuse(ask, "placement", text=repr(w[:20]))
     if words:
         return f"park {spot} " + " ".join(words)
     game = rally(ask.game)
