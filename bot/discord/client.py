@@ -100,7 +100,7 @@ class JunkyardBot(commands.Bot):
         #: turn notices, reminders, deadlines and the autopilot, from timers in the store
         self.timers = Ticker(self.service, DiscordMessenger(self))
         self._background: list[asyncio.Task[Any]] = []
-        #: seconds after READY before games waiting on computers resume and unrecorded ends are settled
+        #: seconds after READY before games waiting on computers resume, unrecorded ends are settled and timers run
         self.catch_up_after = CATCH_UP_AFTER
         self.add_app_commands()
 
@@ -145,12 +145,12 @@ class JunkyardBot(commands.Bot):
         self._background.append(loop.create_task(self._later(lambda: history.settle_ends(self.service)),
                                                  name="junkyard-ends"))
         self._background.append(loop.create_task(self._later(self.resume_computers), name="junkyard-resume"))
-        self._background.append(loop.create_task(self.timers.run(), name="junkyard-timers"))
+        self._background.append(loop.create_task(self._later(self.timers.run), name="junkyard-timers"))
 
     async def _later(self, work: Callable[[], Awaitable[Any]]) -> Any:
         """``work`` once :attr:`catch_up_after` seconds have passed: catching up on what a stop left behind
-        (computers' moves, ends to record) waits, so the first interactions after READY get the loop and
-        the cores to themselves."""
+        (computers' moves, ends to record, turns to time) waits, so the first interactions after READY get
+        the loop and the cores to themselves."""
         await asyncio.sleep(self.catch_up_after)
         return await work()
 
