@@ -338,17 +338,27 @@ class Service:
 
     def _private_notes(self, rec: GameRecord, front: GameFront, events: Sequence[Event],
                        langs: Mapping[int, str] | None = None) -> list[Private]:
-        """Each person's hidden events, in their language when known (``langs`` by seat), else the game's."""
+        """Each person's hidden events, in their language: ``langs`` by seat (the actor's now), else the one
+        they sat down with, else the game's."""
         notes = []
         for seat, s in enumerate(rec.seats):
             if s.is_computer:
                 continue
             own = [e for e in events if e.seat == seat and (e.private or e.secret)]
             if own:
-                text = worded(front.narrate, own, lang=(langs or {}).get(seat, rec.lang))
+                text = worded(front.narrate, own, lang=(langs or {}).get(seat) or s.lang or rec.lang)
                 if text:
                     notes.append(Private(seat, s.user_id, text))
         return notes
+
+    @staticmethod
+    def _lang_of(rec: GameRecord, user_id: int | None, lang: str | None) -> str:
+        """The language a user reads: the one given (their Discord's now), else the one they sat down with,
+        else the game's."""
+        if lang:
+            return lang
+        seat = rec.seat_of(user_id) if user_id is not None else None
+        return (rec.seats[seat].lang if seat is not None else None) or rec.lang
 
     @staticmethod
     def _seat_line(rec: GameRecord) -> str:
@@ -364,9 +374,11 @@ class Service:
 
     async def new_game(self, *, guild_id: int | None, channel_id: int, user_id: int, user_name: str,
                        game_key: str, options: Mapping[str, Any] | None = None, join: bool = True,
-                       seat_options: Mapping[str, Any] | None = None, lang: str = "en") -> Reply:
+                       seat_options: Mapping[str, Any] | None = None, lang: str = "en",
+                       user_lang: str | None = None) -> Reply:
         """Open a lobby in the channel with ``game_key`` and the shared options given (None values dropped).
-        ``lang``: the game's public language (the server's), kept for every message everyone sees."""
+        ``lang``: the game's public language (the server's), kept for every message everyone sees;
+        ``user_lang``: the host's own, for their private notes."""
         try:
             cls = self.classes(game_key)
             front = self.fronts(game_key)
@@ -385,7 +397,7 @@ class Service:
             except (SetupError, ValueError) as exc:
                 return refuse(f"Can't seat you: {exc}")
             notes += seat_notes
-            seats.append(Seat(user_id, user_name, seat_opts))
+            seats.append(Seat(user_id, user_name, seat_opts, lang=user_lang))
         async with self.lock(channel_id):
             try:
                 rec = await self.store.create_game(guild_id=guild_id, channel_id=channel_id, game_key=game_key,
@@ -403,8 +415,9 @@ class Service:
         return Reply(text, game_id=rec.id, version=rec.version)
 
     async def join(self, channel_id: int, user_id: int, user_name: str,
-                   seat_options: Mapping[str, Any] | None = None) -> Reply:
-        """Take a seat in the channel's lobby, or change your seat options there."""
+                   seat_options: Mapping[str, Any] | None = None, lang: str | None = None) -> Reply:
+        """Take a seat in the channel's lobby, or change your seat options there. ``lang``: the player's
+        language, for their private notes."""
         async with self.lock(channel_id):
             rec = await self.store.channel_game(channel_id)
             if rec is None:
@@ -424,10 +437,10 @@ class Service:
                 return refuse(f"Can't seat you: {exc}")
             seats = list(rec.seats)
             if mine is None:
-                seats.append(Seat(user_id, user_name, opts))
+                seats.append(Seat(user_id, user_name, opts, lang=lang))
                 verb = "joined"
             else:
-                seats[mine] = Seat(user_id, user_name, opts)
+                seats[mine] = Seat(user_id, user_name, opts, lang=lang or rec.seats[mine].lang)
                 verb = "changed seat options in"
             rec = await self.store.update_lobby(rec.id, seats=seats, expected_seats=rec.seats)
         text = f"<@{user_id}> {verb} the {cls.title} lobby. Seats: {self._seat_line(rec)}."
@@ -618,7 +631,7 @@ class Service:
                               "changed.")  # another channel's, or forged: the message keeps its buttons
             if rec is None:
                 return self._no_game()
-            own = lang or rec.lang
+            own = self._lang_of(rec, user_id, lang)
             if rec.status == LOBBY:
                 return refuse(texts.say("not_started", own, seats=self._seat_line(rec)))
             if expected_version is not None and expected_version > rec.version:
@@ -914,7 +927,7 @@ class Service:
 
     async def status(self, channel_id: int, user_id: int | None = None, lang: str | None = None) -> Reply:
         """The board as ``user_id`` may see it, whose turn, and what they can do now (private, in their
-        language ``lang``; the game's when not given)."""
+        language ``lang``; when not given, the one they sat down with, else the game's)."""
         async with self.lock(channel_id):
             rec = await self.store.channel_game(channel_id)
             if rec is None:
@@ -931,12 +944,12 @@ class Service:
             game = await self.load(rec)
             seat = rec.seat_of(user_id) if user_id is not None else None
             can = rec.status == ACTIVE and seat is not None and may_act(game, seat)
-            own = lang or rec.lang
+            own = self._lang_of(rec, user_id, lang)
             view, text, buttons, legal = await asyncio.to_thread(self._status_parts, front, game, seat, can, own)
             if can:
                 text += "\n" + texts.say("you_can", own, legal=legal)
             elif rec.status != ACTIVE:
-                text = texts.say("last_game", own, status=rec.status) + " " + text
+                text = texts.say("last_game", own, status=texts.status_word(rec.status, own)) + " " + text
         png = await self._render_turn(front, view, [], {turn_messages.WHOLE: True}, own)  # the whole board
         return Reply(text, ephemeral=True, png=png, buttons=buttons, game_id=rec.id, version=rec.version,
                      computers_pending=rec.status == ACTIVE and self._computer_to_act(rec, game))

@@ -110,12 +110,14 @@ class Delivery:
 class Seat:
     """One seat at a table: who sits there, under which name, with which seat options (colour, team…).
 
-    A computer seat names its ``driver`` kind and has a negative ``user_id`` no real user can have."""
+    A computer seat names its ``driver`` kind and has a negative ``user_id`` no real user can have. ``lang``
+    is the player's language when they sat down (their notes are worded in it), None when unknown."""
 
     user_id: int
     name: str
     options: dict[str, Any] = field(default_factory=dict)
     driver: str | None = None
+    lang: str | None = None
 
     @property
     def is_computer(self) -> bool:
@@ -125,11 +127,13 @@ class Seat:
         out = {"user_id": self.user_id, "name": self.name, "options": self.options}
         if self.driver is not None:
             out["driver"] = self.driver
+        if self.lang is not None:
+            out["lang"] = self.lang
         return out
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Seat:
-        return cls(int(d["user_id"]), str(d["name"]), dict(d.get("options", {})), d.get("driver"))
+        return cls(int(d["user_id"]), str(d["name"]), dict(d.get("options", {})), d.get("driver"), d.get("lang"))
 
 
 @dataclass(slots=True)

@@ -82,6 +82,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "(last game, {status})",
         "de": "(letztes Spiel, {status})",
     },
+    "status_finished": {"en": "finished", "de": "beendet"},
+    "status_aborted": {"en": "aborted", "de": "abgebrochen"},
     "reach": {
         "en": "Where can I go?",
         "de": "Wohin kann ich?",
@@ -95,10 +97,16 @@ def language(locale: object) -> str:
     return "de" if value == "de" or value.startswith("de-") else DEFAULT
 
 
+def status_word(status: str, lang: str = DEFAULT) -> str:
+    """A game's status (``finished``, ``aborted``) in ``lang``; an unknown one as it is."""
+    msg = f"status_{status}"
+    return say(msg, lang) if msg in TEXTS else status
+
+
 def say(msg: str, lang: str = DEFAULT, **params: Any) -> str:
     """Message ``msg`` in ``lang`` (English when that language has none) with its placeholders filled."""
     texts = TEXTS[msg]
     return texts.get(lang, texts[DEFAULT]).format(**params)
 
 
-__all__ = ["DEFAULT", "LANGS", "TEXTS", "language", "say"]
+__all__ = ["DEFAULT", "LANGS", "TEXTS", "language", "say", "status_word"]

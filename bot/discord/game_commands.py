@@ -158,7 +158,7 @@ class GameGroup(app_commands.Group, name="game", description="Start, join and ma
         reply = await service_of(interaction).new_game(
             guild_id=interaction.guild_id, channel_id=interaction.channel_id, user_id=interaction.user.id,
             user_name=interaction.user.display_name, game_key=key, options=raw, join=join is not False,
-            lang=languages(interaction)[1])
+            lang=languages(interaction)[1], user_lang=languages(interaction)[0])
         await answer(interaction, reply)
 
     async def _join(self, interaction: discord.Interaction, values: dict[str, Any]) -> None:
@@ -169,7 +169,7 @@ class GameGroup(app_commands.Group, name="game", description="Start, join and ma
             return
         assert interaction.channel_id is not None
         reply = await service_of(interaction).join(interaction.channel_id, interaction.user.id,
-                                                   interaction.user.display_name, raw)
+                                                   interaction.user.display_name, raw, lang=languages(interaction)[0])
         await answer(interaction, reply)
 
     @app_commands.command(name="leave", description="Give up your seat (in a running game a computer plays it on)")
