@@ -6,15 +6,18 @@ from __future__ import annotations
 
 import logging
 
+from bot.games.unit import takes_lang, worded
 from bot.service import Reply, Service, refuse
 from bot.store import ACTIVE, FINISHED, LOBBY
 
 log = logging.getLogger(__name__)
 
 
-async def whole_board(service: Service, channel_id: int, user_id: int, *, private: bool) -> Reply:
+async def whole_board(service: Service, channel_id: int, user_id: int, *, private: bool, lang: str | None = None
+                      ) -> Reply:
     """The channel's game (or its last one) as a whole-board picture. Public for a player of the game who
-    asks so (the channel sees it); private for anyone, with the asker's own view."""
+    asks so (the channel sees it, in the game's language); private for anyone, with the asker's own view
+    in their language ``lang``."""
     rec = await service.store.channel_game(channel_id)
     if rec is None:
         last = await service.store.channel_history(channel_id, 1)
@@ -31,8 +34,10 @@ async def whole_board(service: Service, channel_id: int, user_id: int, *, privat
     game = service.classes(rec.game_key).from_dict(rec.state)
     viewer = seat if private else None
     view = game.view(viewer)
+    lang = service.lang_of(rec, user_id, lang) if private else rec.lang  # the asker's, or the game's public one
     try:
-        png = await service.pictures.call(rec.game_key, front.board_picture, view)
+        words = (lang,) if takes_lang(front.board_picture) else ()
+        png = await service.pictures.call(rec.game_key, front.board_picture, view, *words)
     except Exception:
         log.exception("drawing the whole board of game %s failed", rec.id)
         return refuse("The board could not be drawn just now; nothing was changed. Try again in a moment.")
@@ -40,7 +45,7 @@ async def whole_board(service: Service, channel_id: int, user_id: int, *, privat
     head = f"The whole board of {service.classes(rec.game_key).title}, {when}"
     text = head + ("." if private else f", shown by <@{user_id}>.")
     if private:
-        text += "\n" + front.describe(game, viewer)
+        text += "\n" + worded(front.describe, game, viewer, lang=lang)
     return Reply(text, ephemeral=private, png=png, filename="board.png", game_id=rec.id, version=rec.version)
 
 

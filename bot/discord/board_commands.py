@@ -11,6 +11,7 @@ from discord import app_commands
 
 from bot import boards
 from bot.discord import options as opt
+from bot.discord.command_group import user_language
 from bot.discord.replies import _defer, answer_privately, send_reply
 from bot.service import refuse
 
@@ -28,7 +29,7 @@ async def board(interaction: discord.Interaction, private: bool | None = None) -
     assert interaction.channel_id is not None
     service = interaction.client.service  # type: ignore[attr-defined]
     await send_reply(interaction, await boards.whole_board(service, interaction.channel_id, interaction.user.id,
-                                                           private=only_me))
+                                                           private=only_me, lang=user_language(interaction)))
 
 
 async def answer_reach(interaction: discord.Interaction, game_id: int) -> None:

@@ -79,6 +79,7 @@ async def test_in_a_german_server_each_player_reads_their_own_language_and_the_c
     assert "Turn order" in status and "Zugreihenfolge" not in status, status
     assert one_private(await h.slash(mover, "rally board")).startswith("Dein Auto:")
     assert one_private(await h.slash(waiter, "rally board")).startswith("Your car:")
+    assert "Zugreihenfolge" in one_private(await h.slash(mover, "game board", private=True))
 
     # the German mover's roll: their private answer in German, the channel's message in German
     sent = await h.slash(mover, "rally roll")
