@@ -12,7 +12,6 @@ one game.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import os
 import secrets
@@ -21,7 +20,7 @@ import time
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from bot import history, texts, turn_messages
@@ -111,8 +110,6 @@ class _After:
     view: dict[str, Any]
     buttons: list[ButtonSpec]
     describe: str
-    #: the close-up after the move, when the worker that applied it drew it too
-    png: bytes | None = None
 
 
 #: the answer to a button that no game of ours sent (forged, or damaged on the way)
@@ -144,19 +141,11 @@ def after_move(computers: Sequence[bool], front: GameFront, game: Game, lang: st
 def step(key: str, state: dict[str, Any], text: str, computers: Sequence[bool], lang: str = "en"
          ) -> tuple[str, list[Event], dict[str, Any], _After]:
     """A move applied in a worker process to the game rebuilt from its snapshot: the action, its events,
-    the new snapshot, and the view, buttons and status line that follow. Raises IllegalAction as apply does.
-    When no computer plays next, the close-up after the move is drawn here too: one trip to the worker."""
+    the new snapshot, and the view, buttons and status line that follow. Raises IllegalAction as apply does."""
     game = game_class(key).from_dict(state)
     action = game.parse_action(text)
     events = game.apply(action)
-    front = front_for(key)
-    after = after_move(computers, front, game, lang)
-    seat = game.to_act
-    if seat is None or not (0 <= seat < len(computers) and computers[seat]):
-        public = [e for e in (ev.for_viewer(None) for ev in events) if e is not None]
-        with contextlib.suppress(Exception):  # else drawn again (and logged) by the service
-            after = replace(after, png=worded(front.picture, after.view, public, lang=lang))
-    return str(action), events, game.to_dict(), after
+    return str(action), events, game.to_dict(), after_move(computers, front_for(key), game, lang)
 
 
 class ChannelLocks:
@@ -707,10 +696,7 @@ class Service:
             pending = self._computer_to_act(rec, game)
             if after is None or lines:
                 after = await asyncio.to_thread(self._after_move, rec, front, game)
-        if after.png is not None and not shown and not out.payload.get(turn_messages.WHOLE):
-            png: bytes | None = after.png  # drawn by the worker that applied the move
-        else:
-            png = await self._render_turn(front, after.view, shown or public, out.payload, rec.lang)
+        png = await self._render_turn(front, after.view, shown or public, out.payload, rec.lang)
         text, mention = self._board_text(rec, game, after, out.payload)
         return Reply(text, png=png, mention=mention, buttons=after.buttons, private=private + told, game_id=rec.id,
                      version=rec.version, changed=True, computers_pending=pending, delivery=out.id,
