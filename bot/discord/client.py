@@ -30,6 +30,7 @@ from bot.discord.replies import (
 )
 from bot.discord.rules_command import rules_command
 from bot.discord.timing_commands import DiscordMessenger
+from bot.discord.translator import JunkyardTranslator
 from bot.games import units
 from bot.service import FOREIGN_BUTTON, Service, clip_input
 from bot.store import SqliteStore, Store
@@ -113,6 +114,7 @@ class JunkyardBot(commands.Bot):
             self.tree.add_command(group)
 
     async def setup_hook(self) -> None:
+        await self.tree.set_translator(JunkyardTranslator())  # the German command names `junkyard sync` sends
         await self.store.open()
         await self.timers.open()
         self.add_dynamic_items(ActionButton)

@@ -10,6 +10,7 @@ from typing import Any
 
 import discord
 from discord import app_commands
+from discord.app_commands import locale_str
 
 from bot import history
 from bot.discord import options as opt
@@ -78,7 +79,8 @@ def add_history_commands(group: app_commands.Group) -> None:
     undo_cmd: Cmd = app_commands.Command(
         name="undo", description="Take back your last move(s) this turn, while nothing new became known (no dice, "
         "no tile)", callback=_undo)
-    app_commands.describe(moves=f"How many of your last moves (1–{MAX_UNDO}, default 1)")(undo_cmd)
+    # described after it is built: a locale_str, so the translator words it too (a plain str would not be)
+    app_commands.describe(moves=locale_str(f"How many of your last moves (1–{MAX_UNDO}, default 1)"))(undo_cmd)
     mine: Cmd = app_commands.Command(
         name="mine", description="Your running games on every server: where it is your turn first (works in "
         "direct messages too)", callback=_mine)
@@ -88,7 +90,7 @@ def add_history_commands(group: app_commands.Group) -> None:
     replay: Cmd = app_commands.Command(
         name="replay", description="Post the replay and final standings of one of this channel's finished games",
         callback=_replay)
-    app_commands.describe(game="The game (start typing: the channel's finished games)")(replay)
+    app_commands.describe(game=locale_str("The game (start typing: the channel's finished games)"))(replay)
     replay.autocomplete("game")(_replay_source)
     for cmd in (undo_cmd, mine, hist, replay):
         group.add_command(cmd)

@@ -258,6 +258,11 @@ class GameUnit:
     default_players: ClassVar[int | None] = None
     #: the file name of the player card picture
     card_filename: ClassVar[str] = "card.png"
+    #: the game's command words in other languages: language → path → (name, description). A path is the
+    #: command's qualified name (``"race roll"``), an option's is that plus its name (``"race roll green"``),
+    #: a fixed choice's is ``"=value"`` (its description empty), a setup option's ``"new:laps"`` or
+    #: ``"join:colour"`` (for ``/game new`` and ``/game join``)
+    translations: ClassVar[Mapping[str, Mapping[str, tuple[str, str]]]] = {}
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)

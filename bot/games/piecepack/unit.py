@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from bot.drivers.piecepack import GreedyDriver
+from bot.games.piecepack.translations import GERMAN
 from bot.games.unit import (
     Ask,
     ButtonSpec,
@@ -67,6 +68,7 @@ class PiecepackUnit(GameUnit):
     commands = PIECEPACK_COMMANDS
     drivers: ClassVar[Mapping[str, DriverFactory]] = {"smart": GreedyDriver}
     lookup = LookupSource("rules.piecepack")
+    translations: ClassVar[Mapping[str, Mapping[str, tuple[str, str]]]] = {"de": GERMAN}
 
     def picture(self, view: dict[str, Any], events: Sequence[Event], lang: str = "en") -> bytes | None:
         return piecepack_png(view, list(events))

@@ -11,6 +11,7 @@ from bot.drivers.races import RacingDriver
 from bot.games.races import setup, table
 from bot.games.races.commands import RACE_COMMANDS
 from bot.games.races.moves import RELATIVE, choice_label, destinations, hand_text, legal, step_word, tiles_text
+from bot.games.races.translations import GERMAN
 from bot.games.unit import ButtonSpec, DriverFactory, GameUnit, LookupSource, Standings
 from render.races.card import kart_card_png
 from render.races.chat import board_chat_png, chat_png, reach_png
@@ -40,6 +41,7 @@ class RacesUnit(GameUnit):
     tools: ClassVar[Mapping[str, str]] = {"track": "bot.games.races.track_tool"}
     default_players = 4
     card_filename = "kart.png"
+    translations: ClassVar[Mapping[str, Mapping[str, tuple[str, str]]]] = {"de": GERMAN}
 
     # Setup -------------------------------------------------------------------------------------
 

@@ -16,6 +16,7 @@ from bot.games.rally import setup, table
 from bot.games.rally.commands import RALLY_COMMANDS
 from bot.games.rally.moves import can_boost, can_repair, choices, kept_range, legal, range_word, ranges
 from bot.games.rally.replay import REPLAY_SIZE, replay_gif, replay_views
+from bot.games.rally.translations import GERMAN
 from bot.games.rally.words import language, narrate, refusal
 from bot.games.unit import ButtonSpec, DriverFactory, GameUnit, LookupSource, Standings
 from render.rally import car_board_png, rally_png
@@ -50,6 +51,7 @@ class RallyUnit(GameUnit):
     lookup = LookupSource("rules.rally")  # rules/rally/data/lookup.toml, in English and German
     default_players = 3
     card_filename = "car.png"
+    translations: ClassVar[Mapping[str, Mapping[str, tuple[str, str]]]] = {"de": GERMAN}
 
     # Setup -------------------------------------------------------------------------------------
 
