@@ -74,12 +74,10 @@ class Pictures:
     def _start_pool(self) -> None:
         try:
             methods = multiprocessing.get_all_start_methods()
+            context: Any = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
             if "forkserver" in methods:
-                context = multiprocessing.get_context("forkserver")
                 # the fork server imports the games once; every worker starts from it with them loaded
                 context.set_forkserver_preload(list(PRELOAD))
-            else:
-                context = multiprocessing.get_context("spawn")
             pool = ProcessPoolExecutor(max_workers=self.processes, mp_context=context, initializer=_follow,
                                        initargs=(os.getpid(),))
             for future in [pool.submit(os.getpid) for _ in range(self.processes)]:
