@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -107,7 +108,13 @@ async def test_other_languages_keep_english(synced: tuple[list[dict[str, Any]], 
         assert set(command.get("name_localizations") or {}) == {DE}
 
 
-def test_games_agree_on_shared_setup_options() -> None:
-    """Two games offering the same /game new option give it one German name (or the table raises)."""
-    words = german_words()
-    assert words["new:laps"][0] == "runden"
+def test_games_agree_on_shared_setup_options(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two games offering the same /game new option must give it one German name: differing tables are
+    refused rather than one silently winning."""
+    one = SimpleNamespace(key="one", translations={"de": {"new:laps": ("runden", "Runden")}})
+    other = SimpleNamespace(key="other", translations={"de": {"new:laps": ("durchgänge", "Runden")}})
+    monkeypatch.setattr(tr.games, "units", lambda: [one, one])
+    assert german_words()["new:laps"] == ("runden", "Runden")
+    monkeypatch.setattr(tr.games, "units", lambda: [one, other])
+    with pytest.raises(ValueError, match="new:laps"):
+        german_words()
