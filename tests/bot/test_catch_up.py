@@ -1,0 +1,79 @@
+"""Start-up catch-up: what a stop left behind is settled a page at a time and after the first answers."""
+
+from __future__ import annotations
+
+import asyncio
+
+import bot.history
+from bot.discord import JunkyardBot
+from tests.bot.helpers import ANN, BOB
+
+
+async def finished_unrecorded(service, monkeypatch, channels) -> list[int]:
+    """Play a toy game to its end in each channel with its results left unrecorded (a stop in between)."""
+    async def no_end(*args, **kwargs):
+        raise RuntimeError("stopped")
+
+    real = bot.history.record_end
+    monkeypatch.setattr(bot.history, "record_end", no_end)
+    ids = []
+    for channel in channels:
+        await service.new_game(guild_id=1, channel_id=channel, user_id=ANN, user_name="ann", game_key="toy")
+        await service.join(channel, BOB, "bob")
+        await service.start(channel, ANN)
+        while (rec := await service.store.channel_game(channel)) is not None:
+            game = await service.load(rec)
+            user = rec.seats[game.to_act].user_id
+            await service.act(channel, user, "roll" if game.rolled is None else f"move {game.rolled}")
+        ids.append((await service.store.channel_history(channel, 1))[0].id)
+    monkeypatch.setattr(bot.history, "record_end", real)
+    return ids
+
+
+async def test_unrecorded_ends_are_settled_a_page_at_a_time_and_one_that_fails_stays_behind(service, monkeypatch):
+    """Thousands of unrecorded ends must not be read at once: pages of SETTLE_PAGE, a game that cannot be
+    settled is tried once and does not stop the others."""
+    ids = await finished_unrecorded(service, monkeypatch, range(21, 26))
+    monkeypatch.setattr(bot.history, "SETTLE_PAGE", 2)
+    real_end, real_read = bot.history.record_end, service.store.unrecorded_ends
+    limits: list[int] = []
+    tried: list[int] = []
+
+    async def record_end(service_, rec, game, **kwargs):
+        tried.append(rec.id)
+        if rec.id == ids[1]:
+            raise RuntimeError("this one does not load")
+        return await real_end(service_, rec, game, **kwargs)
+
+    async def unrecorded_ends(limit=50):
+        limits.append(limit)
+        return await real_read(limit=limit)
+
+    monkeypatch.setattr(bot.history, "record_end", record_end)
+    monkeypatch.setattr(service.store, "unrecorded_ends", unrecorded_ends)
+    assert await bot.history.settle_ends(service) == 4
+    assert sorted(tried) == sorted(ids)  # each tried once
+    assert [r.id for r in await real_read()] == [ids[1]]
+    assert max(limits) <= 2 + 1  # a page, plus the one left behind
+
+
+async def test_catching_up_waits_until_the_first_answers_had_the_loop(service, monkeypatch):
+    """Resuming computers, settling ends and timing turns start ``catch_up_after`` seconds after READY."""
+    client = JunkyardBot(service=service)
+    client.catch_up_after = 0.2
+    started: list[str] = []
+
+    async def resume() -> None:
+        started.append("resume")
+
+    monkeypatch.setattr(client, "resume_computers", resume)
+    client.start_background()
+    try:
+        await asyncio.sleep(0.05)
+        assert started == []
+        await asyncio.sleep(0.3)
+        assert started == ["resume"]
+    finally:
+        for task in client._background:
+            task.cancel()
+        await asyncio.gather(*client._background, return_exceptions=True)
