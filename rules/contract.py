@@ -192,3 +192,33 @@ class Game(ABC):
         return self.to_dict() == other.to_dict()
 
     __hash__ = None  # type: ignore[assignment]
+
+
+#: the phase a :class:`PhasedGame` is in once somebody has won
+OVER = "over"
+
+
+class PhasedGame(Game):
+    """A game that keeps its seats' ``names``, a ``phase`` (``OVER`` once won), a single ``winner``
+    and its action count ``_ply`` as attributes: the contract properties that follow from those."""
+
+    names: list[str]
+    phase: str
+    winner: int | None
+    _ply: int
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase == OVER
+
+    @property
+    def winners(self) -> list[int]:
+        return [] if self.winner is None else [self.winner]
+
+    @property
+    def seat_names(self) -> list[str]:
+        return list(self.names)
+
+    @property
+    def ply(self) -> int:
+        return self._ply

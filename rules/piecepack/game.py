@@ -17,7 +17,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any, ClassVar, Self
 
 from rules import contract
-from rules.contract import Event, Game, IllegalAction, NotationError, SetupError
+from rules.contract import OVER, Event, IllegalAction, NotationError, PhasedGame, SetupError
 from rules.dice import Dice
 from rules.piecepack.actions import Action, Destination, Move, Roll, parse_syntax
 from rules.piecepack.board import (
@@ -38,7 +38,7 @@ from rules.piecepack.board import (
 )
 from rules.registry import register
 
-ROLL, MOVE, OVER = "roll", "move", "over"
+ROLL, MOVE = "roll", "move"
 _PHASES = (ROLL, MOVE, OVER)
 
 
@@ -53,7 +53,7 @@ def _turns(path: tuple[str, ...]) -> int:
 
 
 @register
-class PiecepackGame(Game):
+class PiecepackGame(PhasedGame):
     """Junkyard (piecepack) for 2–4 players. Seat ``i`` plays suit ``SUITS[i]``."""
 
     key: ClassVar[str] = "piecepack"
@@ -271,22 +271,6 @@ class PiecepackGame(Game):
     @property
     def to_act(self) -> int | None:
         return None if self.phase == OVER else self.turn
-
-    @property
-    def is_over(self) -> bool:
-        return self.phase == OVER
-
-    @property
-    def winners(self) -> list[int]:
-        return [] if self.winner is None else [self.winner]
-
-    @property
-    def seat_names(self) -> list[str]:
-        return list(self.names)
-
-    @property
-    def ply(self) -> int:
-        return self._ply
 
     # Legal moves ----------------------------------------------------------------------------------
 

@@ -15,8 +15,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Self
 
+from rules.contract import OVER, Event, IllegalAction, PhasedGame, SetupError
 from rules.contract import Action as AnyAction
-from rules.contract import Event, Game, IllegalAction, SetupError
 from rules.dice import Dice
 from rules.rally import board as B
 from rules.rally.actions import Action, BadNotation, Move, Park, Path, Repair, Roll, parse_syntax
@@ -24,7 +24,7 @@ from rules.rally.texts import COLOUR_KEYS, say
 from rules.rally.track import STOP, WAITING, Course, Track, find_track
 from rules.registry import register
 
-TURN, MOVE, OVER = "turn", "move", "over"
+TURN, MOVE = "turn", "move"
 _PHASES = (TURN, MOVE, OVER)
 MAX_LANE_CHANGES = 2
 DEFAULT_LAPS = 3
@@ -100,7 +100,7 @@ class _Search:
 
 
 @register
-class RallyGame(Game):
+class RallyGame(PhasedGame):
     """Schrottplatz Rally for 2–6 players. Seat ``i`` drives the car of colour ``COLOUR_KEYS[i]``."""
 
     key: ClassVar[str] = "rally"
@@ -335,22 +335,6 @@ class RallyGame(Game):
     @property
     def to_act(self) -> int | None:
         return None if self.phase == OVER else self.turn
-
-    @property
-    def is_over(self) -> bool:
-        return self.phase == OVER
-
-    @property
-    def winners(self) -> list[int]:
-        return [] if self.winner is None else [self.winner]
-
-    @property
-    def seat_names(self) -> list[str]:
-        return list(self.names)
-
-    @property
-    def ply(self) -> int:
-        return self._ply
 
     # Events ---------------------------------------------------------------------------------------
 
