@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from pathlib import Path
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import GifImagePlugin, Image, ImageChops, ImageDraw, ImageFont
 
 Point = tuple[float, float]
 Colour = tuple[int, int, int]
@@ -352,3 +352,44 @@ def encode_png(
     buf = io.BytesIO()
     out.save(buf, format="PNG", compress_level=compress_level, optimize=False)
     return buf.getvalue()
+
+
+# Animated GIFs ---------------------------------------------------------------------------------
+
+#: the palette index a replay keeps free: in a frame after the first it means "unchanged since the last frame"
+GIF_UNCHANGED = 255
+_SAME = [255] + [0] * 255  # a difference of 0: the pixel did not change
+
+
+def gif_palette(image: Image.Image, extra: Sequence[Colour] = ()) -> Image.Image:
+    """The one palette every frame of a replay uses: ``image``'s colours and ``extra`` in 255 entries,
+    and a spare last entry (:data:`GIF_UNCHANGED`) that no picture uses, for transparency."""
+    pal = build_palette(image, extra, colors=255)
+    entries = [*(pal.getpalette() or [])[: 3 * 255], 255, 0, 255]
+    out = Image.new("P", (1, 1))
+    out.putpalette(entries)
+    return out
+
+
+def write_gif(frames: list[Image.Image], durations: list[int]) -> bytes:
+    """An animated GIF, looping for ever, of ``frames`` (all quantized to one :func:`gif_palette`) with ONE
+    global colour table. Each frame after the first keeps only the box that changed since the frame
+    before, and inside it every unchanged pixel is :data:`GIF_UNCHANGED`, which the LZW coder packs into
+    almost nothing. A frame equal to the one before only lengthens the one before."""
+    header, _ = GifImagePlugin.getheader(frames[0], None, {"loop": 0, "optimize": False})
+    parts: list[tuple[Image.Image, tuple[int, int], int]] = [(frames[0], (0, 0), durations[0])]
+    for prev, cur, ms in zip(frames, frames[1:], durations[1:], strict=False):
+        diff = ImageChops.difference(prev, cur)
+        box = diff.getbbox()
+        if box is None:
+            img, at, before = parts[-1]
+            parts[-1] = (img, at, before + ms)
+            continue
+        delta = cur.crop(box)
+        delta.paste(GIF_UNCHANGED, mask=diff.crop(box).point(_SAME, "1"))
+        parts.append((delta, (box[0], box[1]), ms))
+    out = bytearray(b"".join(header))
+    for img, at, ms in parts:
+        out += b"".join(GifImagePlugin.getdata(img, offset=at, duration=ms, disposal=1, transparency=GIF_UNCHANGED))
+    out += b";"
+    return bytes(out)

@@ -16,9 +16,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
-from PIL import GifImagePlugin, Image, ImageChops, ImageDraw
+from PIL import Image, ImageDraw
 
-from render.common import build_palette, draw_text, font
+from render.common import GIF_UNCHANGED, draw_text, font, gif_palette, write_gif
 from render.races.board import BoardBase
 from render.races.live import (
     LIVE_COLOURS,
@@ -65,34 +65,7 @@ def replay_gif(frames_views: Sequence[Mapping[str, Any]], *, cell_size: int = RE
         frames.append(_frame(view, kit, last_turn))
     durations = [frame_ms] * len(frames)
     durations[-1] = last_frame_ms
-    return _write_gif(frames, durations)
-
-
-def _write_gif(frames: list[Image.Image], durations: list[int]) -> bytes:
-    """An animated GIF with ONE global colour table. Each frame after the first keeps only the box
-    that changed since the frame before, and inside it every unchanged pixel is the spare transparent
-    index, which the LZW coder packs into almost nothing. A frame equal to the one before only
-    lengthens the one before."""
-    header, _ = GifImagePlugin.getheader(frames[0], None, {"loop": 0, "optimize": False})
-    parts: list[tuple[Image.Image, tuple[int, int], int]] = [(frames[0], (0, 0), durations[0])]
-    for prev, cur, ms in zip(frames, frames[1:], durations[1:], strict=False):
-        diff = ImageChops.difference(prev, cur)
-        box = diff.getbbox()
-        if box is None:
-            img, at, before = parts[-1]
-            parts[-1] = (img, at, before + ms)
-            continue
-        delta = cur.crop(box)
-        delta.paste(TRANSPARENT, mask=diff.crop(box).point(_SAME, "1"))
-        parts.append((delta, (box[0], box[1]), ms))
-    out = bytearray(b"".join(header))
-    for img, at, ms in parts:
-        out += b"".join(GifImagePlugin.getdata(img, offset=at, duration=ms, disposal=1, transparency=TRANSPARENT))
-    out += b";"
-    return bytes(out)
-
-
-_SAME = [255] + [0] * 255  # a difference of 0: the pixel did not change
+    return write_gif(frames, durations)
 
 
 class _Kit(PaletteKit):
@@ -100,7 +73,7 @@ class _Kit(PaletteKit):
     palette entry is kept out of reach: it means "unchanged")."""
 
     def __init__(self, track: str, cell_size: int) -> None:
-        super().__init__(_canvas(track, cell_size), _palette(track, cell_size), cell_size, usable=TRANSPARENT)
+        super().__init__(_canvas(track, cell_size), _palette(track, cell_size), cell_size, usable=GIF_UNCHANGED)
         self.base = live_base(track, cell_size)
         self.crop = _map_box(self.base)
 
@@ -110,19 +83,10 @@ def _kit(track: str, cell_size: int) -> _Kit:
     return _Kit(track, cell_size)
 
 
-TRANSPARENT = 255  # the palette index kept free for "unchanged since the last frame"
-
-
 @lru_cache(maxsize=8)
 def _palette(track: str, cell_size: int) -> Image.Image:
-    """The one palette every frame of a replay uses: the board's colours and the live colours in 255
-    entries, and a spare last entry that no picture uses, for transparency."""
-    base = live_base(track, cell_size)
-    pal = build_palette(base.image, LIVE_COLOURS, colors=255)
-    entries = [*(pal.getpalette() or [])[: 3 * 255], 255, 0, 255]
-    out = Image.new("P", (1, 1))
-    out.putpalette(entries)
-    return out
+    """The one palette every frame of a replay uses: the board's colours and the live colours."""
+    return gif_palette(live_base(track, cell_size).image, LIVE_COLOURS)
 
 
 def _map_box(base: BoardBase) -> tuple[int, int, int, int]:

@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from PIL import GifImagePlugin, Image, ImageChops
+from PIL import Image
 
-from render.common import build_palette, lighter, mix
+from render.common import gif_palette, lighter, mix, write_gif
 from render.rally.picture import (
     BLACK,
     CAR_COLOURS,
@@ -35,8 +35,6 @@ FULL_SIZE = 20
 FRAME_MS = 420
 ROLL_MS = 260  # a frame right after a roll shows the die and the destinations: shorter
 LAST_FRAME_MS = 4000
-TRANSPARENT = 255  # the palette entry kept free for "unchanged since the last frame"
-_SAME = [255] + [0] * 255
 
 
 def replay_views(setup: Mapping[str, Any], seed: int, actions: Iterable[str]) -> list[dict[str, Any]]:
@@ -56,15 +54,6 @@ def _extra_colours() -> list[tuple[int, int, int]]:
     return list(dict.fromkeys(extra))
 
 
-def _palette(first: Image.Image) -> Image.Image:
-    """255 colours for every frame, and a spare last entry that no picture uses (transparency)."""
-    pal = build_palette(first, _extra_colours(), colors=255)
-    entries = [*(pal.getpalette() or [])[: 3 * 255], 255, 0, 255]
-    out = Image.new("P", (1, 1))
-    out.putpalette(entries)
-    return out
-
-
 def replay_gif(views: Sequence[Mapping[str, Any]], size: int = REPLAY_SIZE) -> bytes:
     """GIF bytes of the race in ``views`` (public views, one frame each), looping for ever."""
     if not views:
@@ -78,33 +67,11 @@ def replay_gif(views: Sequence[Mapping[str, Any]], size: int = REPLAY_SIZE) -> b
         if scale < 1.0:
             img = img.resize((round(img.width * scale), round(img.height * scale)), Image.Resampling.BILINEAR)
         if palette is None:
-            palette = _palette(img)
+            palette = gif_palette(img, _extra_colours())
         frames.append(img.quantize(palette=palette, dither=Image.Dither.NONE))
         durations.append(ROLL_MS if view.get("phase") == "move" else FRAME_MS)
     durations[-1] = LAST_FRAME_MS
-    return _write_gif(frames, durations)
-
-
-def _write_gif(frames: list[Image.Image], durations: list[int]) -> bytes:
-    """One global colour table; each later frame only the box that changed since the one before, with its
-    unchanged pixels transparent; a frame equal to the one before lengthens that one instead."""
-    header, _ = GifImagePlugin.getheader(frames[0], None, {"loop": 0, "optimize": False})
-    parts: list[tuple[Image.Image, tuple[int, int], int]] = [(frames[0], (0, 0), durations[0])]
-    for prev, cur, ms in zip(frames, frames[1:], durations[1:], strict=False):
-        diff = ImageChops.difference(prev, cur)
-        box = diff.getbbox()
-        if box is None:
-            img, at, before = parts[-1]
-            parts[-1] = (img, at, before + ms)
-            continue
-        delta = cur.crop(box)
-        delta.paste(TRANSPARENT, mask=diff.crop(box).point(_SAME, "1"))
-        parts.append((delta, (box[0], box[1]), ms))
-    out = bytearray(b"".join(header))
-    for img, at, ms in parts:
-        out += b"".join(GifImagePlugin.getdata(img, offset=at, duration=ms, disposal=1, transparency=TRANSPARENT))
-    out += b";"
-    return bytes(out)
+    return write_gif(frames, durations)
 
 
 __all__ = ["REPLAY_SIZE", "replay_gif", "replay_views"]
