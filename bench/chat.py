@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterator
 
 from PIL import Image
 
-from bench.registry import Figures, benchmark
+from bench.registry import Figures, benchmark, interleaved_ms
 from bot.drivers.races import RacingDriver
 from render.common import encode_png
 from render.races.chat import board_chat_png, cell_px_at, chat_frame, chat_image, chat_png
@@ -42,22 +42,6 @@ SEATS = 8
 MAX_ACTIONS = 3000
 REACH_POINTS = (1, 2, 3, 4, 6, 8, 10, 12, 14, 16, 18, 22, 26, 30, 40, 50, 60, 75, 90)
 REACH_POSITIONS = 12  # per track and roll
-
-
-def interleaved_ms(a: Callable[[], object], b: Callable[[], object], repeat: int) -> tuple[float, float]:
-    """Median times of ``a`` and ``b`` in milliseconds, run turn about so a busy machine slows both alike."""
-    a()
-    b()
-    ta: list[float] = []
-    tb: list[float] = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        a()
-        ta.append(time.perf_counter() - start)
-        start = time.perf_counter()
-        b()
-        tb.append(time.perf_counter() - start)
-    return round(statistics.median(ta) * 1000, 3), round(statistics.median(tb) * 1000, 3)
 
 
 def race_views(track: str, seed: int) -> Iterator[dict]:
@@ -100,7 +84,7 @@ def chat() -> Figures:
     view = busy_game("A").view(None)
     frame = chat_frame(view)
     finished = chat_image(view)
-    render, floor = interleaved_ms(lambda: chat_png(view), lambda: encode_png(finished), repeat=41)
+    render, floor, _, _ = interleaved_ms(lambda: chat_png(view), lambda: encode_png(finished), repeat=41, digits=3)
     figures["chat_render_ms"] = render
     figures["chat_encode_floor_ms"] = floor
     figures["chat_render_ratio"] = round(render / floor, 3)

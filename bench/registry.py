@@ -34,3 +34,23 @@ def median_ms(fn: Callable[[], object], repeat: int = 7, warmup: int = 1) -> flo
         fn()
         times.append(time.perf_counter() - start)
     return round(statistics.median(times) * 1000, 2)
+
+
+def interleaved_ms(a: Callable[[], object], b: Callable[[], object], repeat: int, digits: int = 2
+                   ) -> tuple[float, float, float, float]:
+    """Median and best times of ``a`` and ``b`` in milliseconds, rounded to ``digits`` (median a, median b,
+    best a, best b), run turn about (after one warm-up each) so that a busy machine slows both alike
+    (their ratio is the figure that matters)."""
+    a()
+    b()
+    ta: list[float] = []
+    tb: list[float] = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        a()
+        ta.append(time.perf_counter() - start)
+        start = time.perf_counter()
+        b()
+        tb.append(time.perf_counter() - start)
+    return (round(statistics.median(ta) * 1000, digits), round(statistics.median(tb) * 1000, digits),
+            round(min(ta) * 1000, digits), round(min(tb) * 1000, digits))

@@ -13,11 +13,9 @@ its size, the where-can-I-go search, the Kart Card, and a 300-action replay GIF.
 from __future__ import annotations
 
 import random
-import statistics
 import time
-from collections.abc import Callable
 
-from bench.registry import Figures, benchmark, median_ms
+from bench.registry import Figures, benchmark, interleaved_ms, median_ms
 from render.common import encode_png
 from render.races.card import kart_card_png
 from render.races.live import LIVE_COLOURS, board_frame, board_png, live_base
@@ -46,25 +44,6 @@ def random_race(actions: int, seed: int = 7, players: int = 6, track: str = "A")
         game.apply(text)
         log.append(text)
     return setup, seed, log
-
-
-def interleaved_ms(a: Callable[[], object], b: Callable[[], object], repeat: int
-                   ) -> tuple[float, float, float, float]:
-    """Median and best times of ``a`` and ``b`` in milliseconds (median a, median b, best a, best b),
-    run turn about so that a busy machine slows both alike (their ratio is the figure that matters)."""
-    a()
-    b()
-    ta: list[float] = []
-    tb: list[float] = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        a()
-        ta.append(time.perf_counter() - start)
-        start = time.perf_counter()
-        b()
-        tb.append(time.perf_counter() - start)
-    return (round(statistics.median(ta) * 1000, 2), round(statistics.median(tb) * 1000, 2),
-            round(min(ta) * 1000, 2), round(min(tb) * 1000, 2))
 
 
 @benchmark("render_live")
