@@ -401,6 +401,22 @@ class _Loader:
             self.problem(line, str(exc))
             return None
 
+    def neighbours(self, token: str, number: int, no_pair: str, apart: str) -> tuple[Hex, Hex] | None:
+        """The two cells a token like 'F7/F8' names, when both read as cells and are neighbours; otherwise
+        None, with a problem: ``no_pair`` when there is no '/', ``apart`` when the cells do not touch."""
+        a_text, sep, b_text = token.partition("/")
+        if not sep:
+            self.problem(number, no_pair)
+            return None
+        a = self.cell(a_text, number)
+        b = self.cell(b_text, number)
+        if a is None or b is None:
+            return None
+        if a.distance(b) != 1:
+            self.problem(number, apart, a)
+            return None
+        return a, b
+
     def need_track(self, cell: Hex, number: int, what: str) -> bool:
         """Whether ``cell`` is a track cell; a problem saying what it is instead if not."""
         if cell not in self.terrain:
@@ -539,17 +555,11 @@ class _Loader:
     def read_walls(self) -> None:
         for number, line in self.lines("walls"):
             for token in line.split():
-                a_text, sep, b_text = token.partition("/")
-                if not sep:
-                    self.problem(number, f"wall {token!r} should name two neighbouring cells as 'F7/F8'")
+                pair = self.neighbours(token, number, f"wall {token!r} should name two neighbouring cells as 'F7/F8'",
+                                       f"wall {token}: the two cells are not neighbours")
+                if pair is None:
                     continue
-                a = self.cell(a_text, number)
-                b = self.cell(b_text, number)
-                if a is None or b is None:
-                    continue
-                if a.distance(b) != 1:
-                    self.problem(number, f"wall {token}: the two cells are not neighbours", a)
-                    continue
+                a, b = pair
                 if a not in self.terrain or b not in self.terrain:
                     self.problem(number, f"wall {token}: a wall already stands where the map ends", a)
                     continue
@@ -730,17 +740,11 @@ class _Loader:
 
     def read_line_edges(self, number: int, tokens: list[str]) -> None:
         for token in tokens:
-            a_text, sep, b_text = token.partition("/")
-            if not sep:
-                self.problem(number, f"line edge {token!r} should read BEHIND/AHEAD, like 'E20/E19'")
+            pair = self.neighbours(token, number, f"line edge {token!r} should read BEHIND/AHEAD, like 'E20/E19'",
+                                   f"line edge {token}: cells are not neighbours")
+            if pair is None:
                 continue
-            a = self.cell(a_text, number)
-            b = self.cell(b_text, number)
-            if a is None or b is None:
-                continue
-            if a.distance(b) != 1:
-                self.problem(number, f"line edge {token}: cells are not neighbours", a)
-                continue
+            a, b = pair
             if self.need_track(a, number, "cell behind the line") and self.need_track(b, number,
                                                                                         "cell ahead of the line"):
                 self.line_edges.append((a, b))
