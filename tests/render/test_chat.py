@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import io
 import json
-import os
 from pathlib import Path
 from typing import Any
 
@@ -37,9 +36,9 @@ from rules.hexgrid import SQRT3, Hex, parse_label
 from rules.races.engine import Races
 from rules.races.reach import reach
 from rules.races.track import get_track
+from tests.render.pictures import assert_matches_reference
 
 DATA = Path(__file__).parent / "data"
-REFERENCES = Path(__file__).parent / "reference"
 SCENES: dict[str, dict[str, Any]] = json.loads((DATA / "chat_scenes.json").read_text())
 MIN_CELL_AT_550 = 16
 MAX_BYTES = 150_000
@@ -242,27 +241,13 @@ def test_the_reach_picture_tints_every_cell_the_roll_reaches_and_holds_them_all(
 REFERENCE_SCENES = ["start_A", "jump_A", "bumps_B", "missile_A"]
 
 
-def _compare(picture: Image.Image, name: str) -> None:
-    path = REFERENCES / name
-    if os.environ.get("JUNKYARD_UPDATE_REFERENCES"):
-        picture.quantize(colors=256, method=Image.Quantize.FASTOCTREE).save(path, optimize=True)
-    reference = Image.open(path).convert("RGB")
-    assert picture.size == reference.size
-    histogram = ImageChops.difference(picture, reference).convert("L").histogram()
-    total = picture.width * picture.height
-    mean = sum(i * n for i, n in enumerate(histogram)) / total
-    far = sum(histogram[48:]) / total
-    assert mean < 4, f"mean difference {mean:.2f} from {name}"
-    assert far < 0.01, f"{far:.2%} of pixels differ a lot from {name}"
-
-
 @pytest.mark.parametrize("scene", REFERENCE_SCENES)
 def test_close_ups_match_their_reference_pictures(scene: str) -> None:
-    _compare(rgb(chat_png(SCENES[scene])), f"chat_{scene}.png")
+    assert_matches_reference(rgb(chat_png(SCENES[scene])), f"chat_{scene}.png")
 
 
 def test_the_whole_board_matches_its_reference_picture() -> None:
-    _compare(rgb(board_chat_png(SCENES["bumps_B"])).reduce(2), "chat_board_B_half.png")
+    assert_matches_reference(rgb(board_chat_png(SCENES["bumps_B"])).reduce(2), "chat_board_B_half.png")
 
 
 def test_the_race_unit_posts_the_close_up_and_offers_the_board_and_the_reach_picture() -> None:

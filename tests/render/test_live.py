@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import io
 import json
-import os
 from pathlib import Path
 
 import pytest
@@ -22,9 +21,9 @@ from render.races.pieces import kart_colour
 from render.races.samples import busy_game
 from rules.hexgrid import Facing, parse_label
 from rules.races.engine import Races
+from tests.render.pictures import assert_matches_reference
 
 DATA = Path(__file__).parent / "data"
-REFERENCES = Path(__file__).parent / "reference"
 MAX_BYTES = 200_000
 
 
@@ -41,17 +40,7 @@ def rgb(data: bytes) -> Image.Image:
 @pytest.mark.parametrize("track", ["A", "B"])
 def test_live_board_matches_its_reference_picture(track: str) -> None:
     picture = rgb(board_png(busy_view(track))).reduce(2)
-    reference_path = REFERENCES / f"live_busy_{track}_half.png"
-    if os.environ.get("JUNKYARD_UPDATE_REFERENCES"):
-        picture.quantize(colors=256, method=Image.Quantize.FASTOCTREE).save(reference_path, optimize=True)
-    reference = Image.open(reference_path).convert("RGB")
-    assert picture.size == reference.size
-    histogram = ImageChops.difference(picture, reference).convert("L").histogram()
-    total = picture.width * picture.height
-    mean = sum(i * n for i, n in enumerate(histogram)) / total
-    far = sum(histogram[48:]) / total
-    assert mean < 4, f"mean difference {mean:.2f} from {reference_path.name}"
-    assert far < 0.01, f"{far:.2%} of pixels differ a lot from {reference_path.name}"
+    assert_matches_reference(picture, f"live_busy_{track}_half.png")
 
 
 @pytest.mark.parametrize("track", ["A", "B"])
