@@ -7,7 +7,7 @@ are legal, reports what happened as events, serialises to plain JSON and hides s
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol, Self
 
@@ -192,6 +192,16 @@ class Game(ABC):
         return self.to_dict() == other.to_dict()
 
     __hash__ = None  # type: ignore[assignment]
+
+
+def public_views(game: Game, actions: Iterable[str]) -> list[dict[str, Any]]:
+    """The public view of ``game`` now and after each of ``actions`` (applied to ``game`` in turn): what a
+    replay draws, rebuilt from a logged game's setup, seed and actions."""
+    views = [game.view(None)]
+    for text in actions:
+        game.apply(text)
+        views.append(game.view(None))
+    return views
 
 
 #: the phase a :class:`PhasedGame` is in once somebody has won

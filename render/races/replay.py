@@ -31,6 +31,7 @@ from render.races.live import (
 )
 from render.races.pieces import draw_die, draw_flag, draw_kart, kart_colour
 from render.races.symbols import PANEL, PANEL_LINE, TEXT
+from rules.contract import public_views
 
 REPLAY_CELL = 14
 STRIP_H = 58
@@ -42,12 +43,7 @@ def replay_views(setup: Mapping[str, Any], seed: int, actions: Iterable[str]) ->
     """The public view before the first action and after every action of a logged game."""
     from rules.races.engine import Races
 
-    game = Races.create(dict(setup), int(seed))
-    views = [game.view(None)]
-    for text in actions:
-        game.apply(text)
-        views.append(game.view(None))
-    return views
+    return public_views(Races.create(dict(setup), int(seed)), actions)
 
 
 def replay_gif(frames_views: Sequence[Mapping[str, Any]], *, cell_size: int = REPLAY_CELL,

@@ -27,6 +27,7 @@ from render.rally.picture import (
     WHITE,
     rally_image,
 )
+from rules.contract import public_views
 from rules.rally.game import RallyGame
 
 #: ``cell_size`` as ``junkyard replay --size`` gives it (8–32); 20 is the board picture's own size
@@ -39,12 +40,7 @@ LAST_FRAME_MS = 4000
 
 def replay_views(setup: Mapping[str, Any], seed: int, actions: Iterable[str]) -> list[dict[str, Any]]:
     """The public view before the first action and after every action of a logged race."""
-    game = RallyGame.create(dict(setup), int(seed))
-    views = [game.view(None)]
-    for text in actions:
-        game.apply(text)
-        views.append(game.view(None))
-    return views
+    return public_views(RallyGame.create(dict(setup), int(seed)), actions)
 
 
 def _extra_colours() -> list[tuple[int, int, int]]:
