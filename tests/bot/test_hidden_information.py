@@ -93,7 +93,7 @@ def public_events(events: list) -> list[dict[str, Any]]:
     return [e.to_dict() for e in (ev.for_viewer(None) for ev in events) if e is not None]
 
 
-@pytest.mark.parametrize("seed", [11, 12, *(pytest.param(s, marks=pytest.mark.slow) for s in (13, 14, 15))])
+@pytest.mark.parametrize("seed", [11, *(pytest.param(s, marks=pytest.mark.slow) for s in (12, 13, 14, 15))])
 def test_what_is_public_does_not_depend_on_hidden_tiles(seed):
     """R12: redraw every hidden tile and nothing public changes, before or after the next action."""
     rng = random.Random(seed)
@@ -196,7 +196,7 @@ def secret_lines(notes: list[Private]) -> Iterator[str]:
         yield from (line.strip() for line in note.text.splitlines() if line.strip())
 
 
-@pytest.mark.parametrize("seed", [1, 2, *(pytest.param(s, marks=pytest.mark.slow) for s in (3, 4))])
+@pytest.mark.parametrize("seed", [1, *(pytest.param(s, marks=pytest.mark.slow) for s in (2, 3, 4))])
 async def test_no_public_text_tells_a_hidden_tile(store, seed):
     """R12 over random races: channel messages, buttons and the public log show no private note and no
     raw action naming a tile; the asker's own copy of the log shows their own moves in full."""

@@ -331,9 +331,9 @@ def test_a_person_races_two_computers_to_the_end_in_the_terminal(tmp_path: Path,
 
 def test_computers_race_in_the_demo(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out_dir = tmp_path / "demo"
-    assert main(["demo", "--game", "rally", "--seats", "3", "--laps", "1", "--seed", "4", "--out", str(out_dir)]) == 0
+    assert main(["demo", "--game", "rally", "--seats", "2", "--laps", "1", "--seed", "4", "--out", str(out_dir)]) == 0
     captured = capsys.readouterr()
-    assert "Schrottplatz Rally on Rostbogen-Ring (A), clockwise: 3 smart computers, 1 lap, seed 4." in captured.out
+    assert "Schrottplatz Rally on Rostbogen-Ring (A), clockwise: 2 smart computers, 1 lap, seed 4." in captured.out
     over = re.search(r"The game is over after (\d+) moves", captured.out)
     assert over is not None
     moves = int(over.group(1))
