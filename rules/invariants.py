@@ -69,13 +69,20 @@ def refusal_problems(game: Game, text: str) -> tuple[bool, list[str]]:
 
 
 def replay_problems(game: Game, setup: dict[str, Any], seed: int, log: Sequence[str]) -> list[str]:
-    """A new game from ``setup`` and ``seed`` that plays ``log`` must reach exactly ``game``'s state."""
-    replay = type(game).create(setup, seed)
-    try:
-        for text in log:
-            replay.apply(text)
-    except IllegalAction as exc:
-        return [f"the replay refused {text!r}: {exc}"]
-    if replay.to_dict() != game.to_dict():
-        return ["the replay of the action log does not reproduce the final state"]
-    return []
+    """A new game from ``setup`` and ``seed`` that plays ``log`` must reach exactly ``game``'s state, and so
+    must one loaded from its JSON before every action, as a stored game is played from its snapshot."""
+    problems: list[str] = []
+    for stored in (False, True):
+        replay = type(game).create(setup, seed)
+        how = "loaded from its snapshot before every action" if stored else "played straight through"
+        try:
+            for text in log:
+                if stored:
+                    replay = type(game).from_dict(json.loads(json.dumps(replay.to_dict())))
+                replay.apply(text)
+        except IllegalAction as exc:
+            problems.append(f"the replay ({how}) refused {text!r}: {exc}")
+            continue
+        if replay.to_dict() != game.to_dict():
+            problems.append(f"the replay of the action log ({how}) does not reproduce the final state")
+    return problems

@@ -124,8 +124,10 @@ class Saddlebags(Part):
                     kart.seat)
 
     def flip(self, kart: Kart, flip: act.Flip) -> None:
-        for tiles in kart.bags.values():
-            for t in tiles:
+        # In location order, as everywhere else: the bags' insertion order is not part of the state, so a
+        # game loaded from its snapshot must turn the same tile as the game that was never stored.
+        for loc in sorted(kart.bags):
+            for t in kart.bags[loc]:
                 if t.kind == flip.kind and t.face_up != flip.face_up:
                     t.face_up = flip.face_up
                     if flip.face_up:

@@ -583,6 +583,18 @@ def test_tiles_move_between_saddlebags_in_your_own_turn() -> None:
     assert g.view(1)["karts"][0]["bags"]["7"] == ["hidden"]
 
 
+def test_showing_a_tile_turns_the_same_one_in_a_game_loaded_from_its_snapshot() -> None:
+    """Saddlebags / R12: 'show' turns the first such tile in location order, whatever order the bags came in,
+    so a stored game (played from its JSON) and one never stored agree on which tile everyone sees."""
+    g = position([red(parts={"5": "saddlebag-5"}, bags={"7": ["oil"], "5": ["oil"]}), FAR],
+                 phase="deeds")
+    stored = type(g).from_dict(g.to_dict())
+    for game in (g, stored):
+        game.apply("show oil")
+    assert g.to_dict() == stored.to_dict()
+    assert g.view(1)["karts"][0]["bags"] == {"5": ["oil+"], "7": ["hidden"]}
+
+
 def test_covering_location_seven_loses_its_tiles_but_jet_fuel_is_traded_first() -> None:
     """Jet Engine / R10: fitting it over the printed saddlebag loses its tiles; a Jet Fuel may fill it first."""
     g2 = position([red(cell="H14", facing="NE", bottle_tops=7, bags={"7": ["jet-fuel", "turbo-fuel"]}), FAR])
