@@ -97,6 +97,12 @@ async def play(args: argparse.Namespace) -> int:
         await outbox.flush(takeover=True)
         if args.recover_only:
             await deliver(await service.play_computers(CHANNEL))
+            # as the bot's outbox worker would, stay until what falls due later (the end message) is posted
+            for _ in range(100):
+                if not await store.deliveries(pending=True):
+                    break
+                await asyncio.sleep(0.1)
+                await outbox.flush()
             await store.close()
             return 0
         rec = await store.channel_game(CHANNEL)
