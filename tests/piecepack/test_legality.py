@@ -27,7 +27,7 @@ from rules.piecepack.board import CORNERS_BY_PLAYERS, KING_NEIGHBOURS, SQUARES, 
 from tests.legality import listed_but_refused
 from tests.piecepack.conftest import pos
 
-GAMES = 3  # seeded random games, every position sampled
+GAMES = 2  # seeded random games, every position sampled
 SITUATIONS = 60
 
 
