@@ -1,0 +1,107 @@
+"""Catalogues of player-facing texts: one gettext ``.po`` file per language and domain.
+
+A domain is a folder (``rules/races/locale``, ``bot/locale``…) holding ``en.po``, ``de.po``… Each entry's
+``msgid`` is a stable message id (``possible_now``), never English prose, and its ``msgstr`` the text in
+that language with ``{named}`` placeholders for :meth:`str.format`. A text that counts something is a
+plural entry (``msgid_plural`` repeats the id) and is asked for with ``count=``; the catalogue's
+``Plural-Forms`` header chooses the form, so German and English each count in their own way. Every
+language's text of an id has the same placeholders as the English one (checked by the tests).
+
+Files are read when a language is first asked for (Babel parses them; the stdlib's gettext looks them up),
+so importing a game costs nothing until it speaks.
+"""
+
+from __future__ import annotations
+
+import gettext
+import io
+import string
+from collections.abc import Iterator
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+#: the languages every catalogue has; English is the fallback and the source of the ids
+LANGS = ("en", "de")
+DEFAULT = "en"
+
+
+class Catalogue:
+    """The texts of one domain (a folder of ``<lang>.po`` files) in every language."""
+
+    def __init__(self, folder: str | Path) -> None:
+        self.folder = Path(folder)
+        self._loaded: dict[str, gettext.GNUTranslations] = {}
+
+    def _file(self, lang: str) -> Path:
+        return self.folder / f"{lang}.po"
+
+    def _translations(self, lang: str) -> gettext.GNUTranslations:
+        if lang not in self._loaded:
+            from babel.messages.mofile import write_mo
+            from babel.messages.pofile import read_po
+
+            with self._file(lang).open("rb") as fh:
+                catalog = read_po(fh, locale=lang)
+            buf = io.BytesIO()
+            write_mo(buf, catalog, use_fuzzy=False)
+            buf.seek(0)
+            self._loaded[lang] = gettext.GNUTranslations(buf)
+        return self._loaded[lang]
+
+    @cached_property
+    def ids(self) -> frozenset[str]:
+        """Every message id of the domain (those of the English catalogue)."""
+        return frozenset(self.entries(DEFAULT))
+
+    def entries(self, lang: str) -> dict[str, tuple[str, ...]]:
+        """``id → forms`` of a language's file as written (one form, or one per plural form)."""
+        from babel.messages.pofile import read_po
+
+        with self._file(lang).open("rb") as fh:
+            catalog = read_po(fh, locale=lang)
+        out: dict[str, tuple[str, ...]] = {}
+        for message in catalog:
+            if not message.id:
+                continue
+            key = message.id[0] if isinstance(message.id, (tuple, list)) else message.id
+            forms = message.string if isinstance(message.string, (tuple, list)) else (message.string,)
+            out[str(key)] = tuple(str(f or "") for f in forms)
+        return out
+
+    def template(self, msg: str, lang: str = DEFAULT, count: int | None = None) -> str:
+        """The unfilled text of ``msg`` in ``lang`` (English when that language lacks it)."""
+        if msg not in self.ids:
+            raise KeyError(f"no message {msg!r} in {self.folder}")
+        tried = (lang, DEFAULT) if lang != DEFAULT else (DEFAULT,)
+        for code in tried:
+            if code not in LANGS or not self._file(code).exists():
+                continue
+            tr = self._translations(code)
+            text = tr.gettext(msg) if count is None else msg
+            if text == msg:  # a plural entry, or asked with a count
+                text = tr.ngettext(msg, msg, 1 if count is None else count)
+            if text != msg:
+                return text
+        return msg
+
+    def say(self, msg: str, lang: str = DEFAULT, count: int | None = None, **params: Any) -> str:
+        """Message ``msg`` in ``lang`` with its placeholders filled; ``count`` picks the plural form and is
+        itself available as ``{count}``."""
+        if count is not None:
+            params.setdefault("count", count)
+        return self.template(msg, lang, count).format(**params)
+
+
+def placeholders(text: str) -> frozenset[str]:
+    """The names of the ``{placeholders}`` in a text."""
+    return frozenset(_fields(text))
+
+
+def _fields(text: str) -> Iterator[str]:
+    for _, field, _, _ in string.Formatter().parse(text):
+        if field is not None:
+            yield field.split(".")[0].split("[")[0]
+
+
+__all__ = ["DEFAULT", "LANGS", "Catalogue", "placeholders"]
