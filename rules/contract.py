@@ -14,7 +14,17 @@ from typing import Any, ClassVar, Protocol, Self
 
 class IllegalAction(ValueError):
     """An action the rules do not allow now; the message tells the player what is wrong and what is
-    possible. The game is unchanged when this is raised."""
+    possible. The game is unchanged when this is raised.
+
+    ``msg`` and ``params``, when given, name the text in the game's catalogue (see
+    :mod:`rules.catalogue`) and its parameters, so a front end can say it again in another language;
+    ``str(exc)`` is the English text.
+    """
+
+    def __init__(self, *args: object, msg: str | None = None, params: dict[str, Any] | None = None) -> None:
+        super().__init__(*args)
+        self.msg = msg
+        self.params: dict[str, Any] = dict(params or {})
 
 
 class NotationError(IllegalAction):

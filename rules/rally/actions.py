@@ -26,8 +26,7 @@ class BadNotation(NotationError):
     """Text that is not an action, with its catalogue id and parameters (see :mod:`rules.rally.texts`)."""
 
     def __init__(self, msg: str, **params: Any) -> None:
-        self.msg, self.params = msg, params
-        super().__init__(say(msg, "en", **params))
+        super().__init__(say(msg, "en", **params), msg=msg, params=params)
 
 
 _CELL = re.compile(r"^(\d{1,2}[abc]|pit|stop)$")

@@ -38,8 +38,7 @@ class Refusal(IllegalAction):
     """An illegal action with its catalogue id and parameters, so a front end can say it in German."""
 
     def __init__(self, msg: str, **params: Any) -> None:
-        self.msg, self.params = msg, params
-        super().__init__(say(msg, "en", **params))
+        super().__init__(say(msg, "en", **params), msg=msg, params=params)
 
 
 @dataclass
