@@ -13,7 +13,7 @@ import json
 import os
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, cast
 
@@ -32,6 +32,42 @@ DEFAULT_DB = "junkyard.db"
 def default_db_path() -> str:
     """``JUNKYARD_DB`` from the environment, else ``junkyard.db`` in the working directory."""
     return os.environ.get("JUNKYARD_DB") or DEFAULT_DB
+
+
+def open_store(url: str | os.PathLike[str] | None = None, *, clock: Callable[[], float] = time.time) -> Store:
+    """The store a database address names, not yet opened (``async with`` or ``open()`` opens it):
+    ``postgresql://…`` or ``postgres://…`` is a PostgreSQL database, anything else a SQLite file;
+    None means ``JUNKYARD_DB``, else ``junkyard.db``. PostgreSQL's driver is imported only when asked for."""
+    where = str(url) if url is not None else default_db_path()
+    if is_database_url(where):
+        from bot.pgstore import PostgresStore
+
+        return PostgresStore(where, clock=clock)
+    return SqliteStore(where, clock=clock)
+
+
+def is_database_url(where: str) -> bool:
+    """Whether ``where`` names a PostgreSQL database (``postgresql://…``, ``postgres://…``) and not a file."""
+    return where.startswith(("postgresql://", "postgres://"))
+
+
+def shard_of(guild_id: int | None, shard_count: int) -> int:
+    """The shard a server's games belong to: Discord's rule, ``(guild_id >> 22) % shard_count``; games outside
+    any server (the terminal's) belong to shard 0."""
+    return ((guild_id or 0) >> 22) % shard_count
+
+
+#: The tables a copy between databases moves, in an order that respects their references, each with the
+#: columns of its primary key (``players`` is not among them: each store derives it from the games' seats).
+COPY_TABLES: dict[str, tuple[str, ...]] = {
+    "games": ("id",),
+    "actions": ("game_id", "idx"),
+    "deliveries": ("id",),
+    "timers": ("id",),
+    "turns": ("game_id",),
+    "settings": ("scope", "owner", "target"),
+    "results": ("game_id", "seat"),
+}
 
 
 class StoreError(Exception):
@@ -177,7 +213,10 @@ class ActionRecord:
 
 
 class Store(ABC):
-    """The storage interface the service uses; SQLite here, a PostgreSQL backend could follow."""
+    """The storage interface the service uses: SQLite here, PostgreSQL in :mod:`bot.pgstore`."""
+
+    #: (shard count, the shards served) once :meth:`set_shards` narrowed the store; None serves every game
+    _shards: tuple[int, tuple[int, ...]] | None = None
 
     async def __aenter__(self) -> Store:
         await self.open()
@@ -354,6 +393,52 @@ class Store(ABC):
     @abstractmethod
     async def posted_messages(self, game_id: int, *, after_version: int = -1, limit: int = 20) -> list[int]:
         """Ids of the posted messages of a game's delivery records past ``after_version``, newest first."""
+
+    # Shards ------------------------------------------------------------------------------------------
+
+    def set_shards(self, count: int, ids: Sequence[int] | None = None) -> None:
+        """Serve only the games of shards ``ids`` out of ``count`` (None: all of them): from now on the
+        queries that find work (:meth:`open_games`, :meth:`waiting_on_computers`, :meth:`claim_deliveries`,
+        :meth:`claim_timers`, :meth:`unmarked_turns`, :meth:`unrecorded_ends`) return those games only.
+        A game's shard is its server's (:func:`shard_of`)."""
+        if count < 1:
+            raise ValueError(f"a shard count is at least 1, not {count}")
+        chosen = tuple(sorted({int(i) for i in ids})) if ids is not None else tuple(range(count))
+        if not chosen or chosen[0] < 0 or chosen[-1] >= count:
+            raise ValueError(f"shard ids must lie in 0..{count - 1}, not {list(ids or [])}")
+        self._shards = None if len(chosen) == count else (int(count), chosen)
+
+    @property
+    def shards(self) -> tuple[int, tuple[int, ...]] | None:
+        """(shard count, shards served), or None when the store serves every game."""
+        return self._shards
+
+    def _shard_sql(self, guild: str) -> str:
+        """`` AND …`` keeping rows whose server (the SQL expression ``guild``) is in a served shard; ''."""
+        if self._shards is None:
+            return ""
+        count, ids = self._shards
+        return f" AND ((COALESCE({guild}, 0) >> 22) % {count}) IN ({', '.join(str(i) for i in ids)})"
+
+    @staticmethod
+    def _guild_of(game_id: str) -> str:
+        """The SQL expression of the server of the game whose id is the SQL expression ``game_id``."""
+        return f"(SELECT sg.guild_id FROM games sg WHERE sg.id = {game_id})"
+
+    # Raw rows, for copying between backends -------------------------------------------------------
+
+    def tables(self) -> list[str]:
+        """The tables a copy moves, referenced tables before those referring to them."""
+        return list(COPY_TABLES)
+
+    @abstractmethod
+    def rows(self, table: str, *, batch: int = 1000) -> AsyncIterator[dict[str, Any]]:
+        """Every row of ``table`` as a dict of its columns, in primary key order, read ``batch`` at a time."""
+
+    @abstractmethod
+    async def insert_rows(self, table: str, rows: Sequence[dict[str, Any]]) -> int:
+        """Insert rows as :meth:`rows` gives them, primary keys kept, in one transaction; later new rows get
+        keys past them. Returns how many were inserted."""
 
     async def delivery(self, delivery_id: int) -> Delivery | None:
         """One delivery record by id (None when there is none)."""
@@ -647,7 +732,7 @@ class SqliteStore(Store):
 
     async def open_games(self, status: str = ACTIVE) -> list[GameRecord]:
         async with self._lock, self.db.execute(
-            f"SELECT {_GAME_COLUMNS} FROM games WHERE status = ? ORDER BY id", (status,)
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE status = ?{self._shard_sql('guild_id')} ORDER BY id", (status,)
         ) as cur:
             rows = await cur.fetchall()
         return [_record(r) for r in rows]
@@ -807,7 +892,8 @@ class SqliteStore(Store):
 
     async def waiting_on_computers(self) -> list[tuple[int, int]]:
         async with self._lock, self.db.execute(
-            "SELECT id, channel_id FROM games WHERE status = 'active' AND computers_waiting = 1 ORDER BY id"
+            "SELECT id, channel_id FROM games WHERE status = 'active' AND computers_waiting = 1"
+            f"{self._shard_sql('guild_id')} ORDER BY id"
         ) as cur:
             rows = await cur.fetchall()
         return [(r[0], r[1]) for r in rows]
@@ -822,6 +908,7 @@ class SqliteStore(Store):
         if min_channel_id is not None:
             channel = " AND channel_id >= ?"
             params.append(min_channel_id)
+        channel += self._shard_sql(self._guild_of("deliveries.game_id"))
         async with self._lock:
             await self._transaction()
             try:
@@ -879,7 +966,8 @@ class SqliteStore(Store):
         cols = ", ".join(f"g.{c.strip()}" for c in _GAME_COLUMNS.split(","))
         async with self._lock, self.db.execute(
             f"SELECT {cols} FROM games g LEFT JOIN turns t ON t.game_id = g.id WHERE g.status = 'active' "
-            f"AND (t.version IS NULL OR t.version != g.version) ORDER BY g.id LIMIT ?", (limit,)
+            f"AND (t.version IS NULL OR t.version != g.version){self._shard_sql('g.guild_id')} ORDER BY g.id LIMIT ?",
+            (limit,)
         ) as cur:
             rows = await cur.fetchall()
         return [_record(r) for r in rows]
@@ -924,8 +1012,8 @@ class SqliteStore(Store):
             await self._transaction()
             try:
                 async with self.db.execute(
-                    f"SELECT {_TIMER_COLUMNS} FROM timers WHERE fired_at IS NULL AND due_at <= ? AND {free} "
-                    f"ORDER BY due_at, id LIMIT ?", (*params, limit)
+                    f"SELECT {_TIMER_COLUMNS} FROM timers WHERE fired_at IS NULL AND due_at <= ? AND {free}"
+                    f"{self._shard_sql(self._guild_of('timers.game_id'))} ORDER BY due_at, id LIMIT ?", (*params, limit)
                 ) as cur:
                     rows = await cur.fetchall()
                 for r in rows:
@@ -1089,10 +1177,55 @@ class SqliteStore(Store):
     async def unrecorded_ends(self, limit: int = 50) -> list[GameRecord]:
         async with self._lock, self.db.execute(
             f"SELECT {_GAME_COLUMNS} FROM games g WHERE status = 'finished' AND state IS NOT NULL AND NOT EXISTS "
-            "(SELECT 1 FROM results r WHERE r.game_id = g.id) ORDER BY id LIMIT ?", (limit,)
+            f"(SELECT 1 FROM results r WHERE r.game_id = g.id){self._shard_sql('g.guild_id')} ORDER BY id LIMIT ?",
+            (limit,)
         ) as cur:
             rows = await cur.fetchall()
         return [_record(r) for r in rows]
+
+    # Raw rows, for copying between backends -----------------------------------------------------
+
+    async def rows(self, table: str, *, batch: int = 1000) -> AsyncIterator[dict[str, Any]]:
+        keys = _copy_keys(table)
+        order = ", ".join(keys)
+        last: tuple[Any, ...] | None = None
+        while True:
+            after = "" if last is None else f" WHERE ({order}) > ({', '.join('?' for _ in keys)})"
+            async with self._lock, self.db.execute(
+                f"SELECT * FROM {table}{after} ORDER BY {order} LIMIT {int(batch)}", last or ()
+            ) as cur:
+                names = [d[0] for d in cur.description]
+                found = [dict(zip(names, r, strict=True)) for r in await cur.fetchall()]
+            for r in found:
+                yield r
+            if len(found) < batch:
+                return
+            last = tuple(found[-1][k] for k in keys)
+
+    async def insert_rows(self, table: str, rows: Sequence[dict[str, Any]]) -> int:
+        _copy_keys(table)
+        if not rows:
+            return 0
+        columns = list(rows[0])
+        sql = f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join('?' for _ in columns)})"
+        async with self._lock:
+            await self._transaction()
+            try:
+                # AUTOINCREMENT's counter follows explicit keys by itself
+                await self.db.executemany(sql, [tuple(r[c] for c in columns) for r in rows])
+                await self.db.execute("COMMIT")
+            except BaseException:
+                if self.db.in_transaction:
+                    await self.db.execute("ROLLBACK")
+                raise
+        return len(rows)
+
+
+def _copy_keys(table: str) -> tuple[str, ...]:
+    """The primary key columns of a table a copy moves; :class:`StoreError` for any other name."""
+    if table not in COPY_TABLES:
+        raise StoreError(f"no table {table!r} to copy (there are {', '.join(COPY_TABLES)})")
+    return COPY_TABLES[table]
 
 
 _RESULT_COLUMNS = ("game_id, seat, user_id, name, place, winner, moves, game_key, guild_id, channel_id, started_at, "

@@ -79,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
 async def _demo(args: argparse.Namespace, db: str) -> int:
     from bot import terminal as term
     from bot.service import Service
-    from bot.store import SqliteStore
+    from bot.store import open_store
 
     started = time.perf_counter()
     seed = args.seed if args.seed is not None else secrets.randbits(31)
@@ -88,7 +88,7 @@ async def _demo(args: argparse.Namespace, db: str) -> int:
     except OSError as exc:
         print(f"junkyard demo: cannot write to {args.out}: {exc}", file=sys.stderr)
         return 1
-    async with SqliteStore(db) as store:
+    async with open_store(db) as store:
         service = Service(store, seed_source=lambda: seed)
         channel = term.new_channel_id()
         first, _ = await term.open_table(service, channel, args.game, game_options(args),

@@ -94,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
 
 async def _play(args: argparse.Namespace, seats: list[SeatSpec]) -> int:
     from bot.service import Service
-    from bot.store import SqliteStore, default_db_path
+    from bot.store import default_db_path, open_store
     from bot.terminal import PictureWriter, Terminal, new_channel_id, open_table
 
     db = args.db or default_db_path()
@@ -103,7 +103,7 @@ async def _play(args: argparse.Namespace, seats: list[SeatSpec]) -> int:
     except OSError as exc:
         print(f"junkyard play: cannot write pictures to {args.out}: {exc}", file=sys.stderr)
         return 1
-    async with SqliteStore(db) as store:
+    async with open_store(db) as store:
         service = Service(store) if args.seed is None else Service(store, seed_source=lambda: args.seed)
         channel = new_channel_id()
         first, names = await open_table(service, channel, args.game, game_options(args), seats)

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import os
+import uuid
+
 import pytest
 
 import bot.games as games
 import bot.service
 from bot.service import Service
-from bot.store import SqliteStore
+from bot.store import SqliteStore, Store
 from tests.bot.harness import DiscordHarness
 from tests.bot.helpers import USERS, make_bot
 from tests.bot.toygame import ToyGame, ToyUnit
@@ -40,6 +43,51 @@ async def store(db_path):
     await s.open()
     yield s
     await s.close()
+
+
+#: the PostgreSQL server the store's contract tests also run on (a URL); without it they skip
+TEST_PG = os.environ.get("JUNKYARD_TEST_PG")
+PG_SKIP = "PostgreSQL store tests need JUNKYARD_TEST_PG=postgresql://…"
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+async def twin_stores(request, tmp_path):
+    """A function opening stores of one backend on one fresh database: two calls are two processes' views
+    of it. SQLite: one file. PostgreSQL: a schema of its own in ``JUNKYARD_TEST_PG``, dropped afterwards."""
+    opened: list[Store] = []
+    schema = f"test_{uuid.uuid4().hex[:16]}"
+
+    def make(**kwargs) -> Store:
+        if request.param == "sqlite":
+            s: Store = SqliteStore(tmp_path / "contract.db", **kwargs)
+        else:
+            if TEST_PG is None:
+                pytest.skip(PG_SKIP)
+            from bot.pgstore import PostgresStore
+
+            s = PostgresStore(TEST_PG, schema=schema, **kwargs)
+        opened.append(s)
+        return s
+
+    yield make
+    for s in opened:
+        await s.close()
+    if request.param == "postgresql" and TEST_PG is not None:
+        import asyncpg
+
+        con = await asyncpg.connect(TEST_PG)
+        try:
+            await con.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+        finally:
+            await con.close()
+
+
+@pytest.fixture
+async def any_store(twin_stores):
+    """A fresh, open store on each backend (the PostgreSQL one skips without ``JUNKYARD_TEST_PG``)."""
+    s = twin_stores()
+    await s.open()
+    return s
 
 
 @pytest.fixture

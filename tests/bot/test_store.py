@@ -20,6 +20,13 @@ from bot.store import (
 )
 from tests.bot.toygame import ToyGame
 
+
+@pytest.fixture
+def store(any_store):
+    """The contract tests run on every backend."""
+    return any_store
+
+
 SEATS = [Seat(1, "Ann", {"colour": "red"}), Seat(2, "Bob", {})]
 SETUP = {"seats": [{"name": "Ann", "colour": "red"}, {"name": "Bob"}], "options": {}}
 
