@@ -16,6 +16,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "sync": ("bot.commands.sync", "register the slash commands with Discord and exit"),
     "replay": ("bot.commands.replay", "an animated GIF of a Junkyard Races game, from the store or a log file"),
     "rules": ("bot.commands.rules", "ask the rule lookup a question in plain words: junkyard rules how do bumps work"),
+    "db": ("bot.commands.db", "copy every game between databases (SQLite file ⇄ PostgreSQL): junkyard db copy FROM TO"),
 }
 
 

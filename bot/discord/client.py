@@ -85,10 +85,10 @@ class JunkyardBot(commands.Bot):
     """The game master on Discord. ``store`` is opened in ``setup_hook`` and closed with the bot."""
 
     def __init__(self, store: Store | None = None, *, service: Service | None = None,
-                 intents: discord.Intents | None = None, defer_after: float = DEFER_AFTER) -> None:
+                 intents: discord.Intents | None = None, defer_after: float = DEFER_AFTER, **options: Any) -> None:
         super().__init__(command_prefix=commands.when_mentioned, intents=intents or discord.Intents.default(),
                          tree_cls=JunkyardTree, help_command=None,
-                         allowed_mentions=discord.AllowedMentions.none())
+                         allowed_mentions=discord.AllowedMentions.none(), **options)  # options: shards
         self.store: Store = store if store is not None else (service.store if service else SqliteStore())
         self.service: Service = service or Service(self.store)
         #: seconds an interaction waits for the service before it is deferred (0: defer at once)

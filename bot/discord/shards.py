@@ -1,0 +1,86 @@
+"""The bot connected for some of Discord's shards (``junkyard bot --shard-count N --shard-ids 0,1``).
+
+A server's games belong to its shard (:func:`bot.store.shard_of`), direct messages to shard 0. The store
+hands this process only its own shards' work; the bot answers only its own shards' interactions, should
+Discord ever deliver another's.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import discord
+from discord.ext import commands
+
+from bot.discord.client import JunkyardBot
+from bot.discord.replies import answer_privately
+from bot.store import shard_of
+
+log = logging.getLogger(__name__)
+
+#: the private answer to an interaction of a server another process serves
+OTHER_SHARD = ("This server is served by another process of the bot, which did not get your request; nothing "
+               "was changed. Try again in a moment.")
+
+
+def _guild_of(data: dict[str, Any]) -> int | None:
+    raw = data.get("guild_id")
+    return int(raw) if raw is not None else None
+
+
+class ShardedJunkyardBot(JunkyardBot, commands.AutoShardedBot):
+    """The game master connected for ``shard_ids`` of ``shard_count`` shards, in one process."""
+
+    def __init__(self, *args: Any, shard_count: int, shard_ids: Sequence[int], **kwargs: Any) -> None:
+        super().__init__(*args, shard_count=shard_count, shard_ids=list(shard_ids), **kwargs)
+        self.served: frozenset[int] = frozenset(shard_ids)
+        self._refusals: set[asyncio.Task[None]] = set()
+        state = self._connection
+        parse: Callable[[Any], None] = state.parse_interaction_create
+
+        def parse_interaction(data: Any) -> None:
+            if self.serves(_guild_of(data)):
+                parse(data)
+            else:
+                self._answer_elsewhere(data)
+
+        # the gateway reads the parsers' table; the offline harness calls the method: both are filtered
+        state.parsers["INTERACTION_CREATE"] = parse_interaction
+        setattr(state, "parse_interaction_create", parse_interaction)  # noqa: B010 (an instance's method)
+
+    def serves(self, guild_id: int | None) -> bool:
+        """Whether this process serves the server's games (its shard is one of ours)."""
+        assert self.shard_count is not None
+        return shard_of(guild_id, self.shard_count) in self.served
+
+    def _answer_elsewhere(self, data: Any) -> None:
+        """An interaction of another shard's server: nothing is played; the user is told privately."""
+        guild = _guild_of(data)
+        log.info("an interaction of server %s (shard %s) reached shards %s; refused", guild,
+                 shard_of(guild, self.shard_count or 1), sorted(self.served))
+        if data.get("type") == 1:  # a ping: nothing to answer
+            return
+        interaction: discord.Interaction = discord.Interaction(data=data, state=self._connection)
+
+        async def answer() -> None:
+            if interaction.type is discord.InteractionType.autocomplete:
+                with contextlib.suppress(discord.HTTPException):
+                    await interaction.response.autocomplete([])
+                return
+            await answer_privately(interaction, OTHER_SHARD)
+
+        task = asyncio.get_running_loop().create_task(answer(), name="junkyard-other-shard")
+        self._refusals.add(task)
+        task.add_done_callback(self._refusals.discard)
+
+
+def make_bot(*, shards: tuple[int, Sequence[int]] | None, **kwargs: Any) -> JunkyardBot:
+    """The bot for ``shards`` = (count, ids), or the unsharded bot (one connection, every server) for None."""
+    if shards is None:
+        return JunkyardBot(**kwargs)
+    count, ids = shards
+    return ShardedJunkyardBot(shard_count=count, shard_ids=ids, **kwargs)
