@@ -81,6 +81,8 @@ class Catalogue:
             text = tr.gettext(msg) if count is None else msg
             if text == msg:  # a plural entry, or asked with a count
                 text = tr.ngettext(msg, msg, 1 if count is None else count)
+            if text == msg and count is not None:  # asked with a count, but the text counts nothing
+                text = tr.gettext(msg)
             if text != msg:
                 return text
         return msg

@@ -106,7 +106,7 @@ def car_board_image(view: dict[str, Any], seat: int, lang: str = "en") -> Image.
             draw_text(d, (x0 + 14, y0 + 20), say("p_gear", lang, gear=gear), font(17, bold=True), PANEL_TEXT,
                       anchor="lm")
             faces = "1–3" if gear % 2 else "4–6"
-            draw_text(d, (x0 + 14, y0 + 42), say("p_gear_die", lang, faces=faces, gear=gear), font(12),
+            draw_text(d, (x0 + 14, y0 + 42), say("p_gear_die", lang, faces=faces, gear=gear, count=gear), font(12),
                       PANEL_MUTED, anchor="lm")
             mark = (x0 + col_w - 34, y0 + 22)
             if works:

@@ -452,7 +452,8 @@ def _draw_heading(d: ImageDraw.ImageDraw, x: float, w: float, view: dict[str, An
     y = 18.0
     draw_text(d, (x, y), "SCHROTTPLATZ RALLY", font(22, bold=True), PANEL_TEXT, anchor="lt")
     y += 32
-    header = say("p_header", lang, round=view["round"], laps=view["laps"], direction=view["direction"])
+    header = say("p_header", lang, round=view["round"], laps=view["laps"], count=view["laps"],
+                 direction=view["direction"])
     draw_text(d, (x, y), header, font(14), PANEL_MUTED, anchor="lt")
     y += 28
     actor = view["winner"] if view.get("winner") is not None else view["turn"]

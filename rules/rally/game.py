@@ -605,7 +605,7 @@ class RallyGame(PhasedGame):
             return
         if wanted == MOVE:
             raise Refusal("roll_first", **self.who(self.turn))
-        raise Refusal("move_first", **self.who(self.turn), points=self.points)
+        raise Refusal("move_first", **self.who(self.turn), points=self.points, count=self.points)
 
     def _why_not_cell(self, cell: str) -> Refusal:
         seat, points = self.turn, self.points or 0
@@ -616,12 +616,12 @@ class RallyGame(PhasedGame):
         if other is not None and other != seat:
             return Refusal("cell_taken", cell=cell, other=COLOUR_KEYS[other])
         if cell == car.at:
-            return Refusal("must_move", points=points)
+            return Refusal("must_move", points=points, count=points)
         if self.is_cell(cell):
             ahead = self.course.ahead(self.row_of(car.at), self.row_of(cell))
             if ahead > self.track.length // 2:
                 return Refusal("never_back", cell=cell)
-        return Refusal("not_reachable", cell=cell, points=points)
+        return Refusal("not_reachable", cell=cell, points=points, count=points)
 
     def _check(self, act: Action) -> None:
         """Raise a specific :class:`Refusal` unless ``act`` is in :meth:`legal_actions`."""
@@ -921,7 +921,8 @@ class RallyGame(PhasedGame):
         self.phase = OVER
         self.points = None
         self.boost = "none"
-        events.append(self._event("win", seat, {"standings": self.standings()}, laps=self.laps, **self.who(seat)))
+        events.append(self._event("win", seat, {"standings": self.standings()}, laps=self.laps,
+                                  count=self.laps, **self.who(seat)))
 
     def _end_turn(self, events: list[Event]) -> None:
         self.phase = TURN

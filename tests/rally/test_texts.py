@@ -10,7 +10,7 @@ import pytest
 
 from rules import IllegalAction
 from rules.rally import RallyGame
-from rules.rally.texts import LANGS, MESSAGES, PLURAL_FORMS, PLURALS, message_ids, say, template
+from rules.rally.texts import CATALOGUE, LANGS, message_ids, say, template
 from tests.rally.conftest import pos
 
 
@@ -22,37 +22,36 @@ def fields(template: str) -> set[str]:
 def test_both_languages_with_the_same_placeholders(msg: str) -> None:
     """Every form of a message, in every language, has the same placeholders (so the texts can move to
     translation catalogues under stable ids)."""
-    assert set(PLURALS.get(msg) or MESSAGES[msg]) == set(LANGS)
-    if msg in PLURALS:
-        assert all(set(PLURALS[msg][lang]) == set(PLURAL_FORMS) for lang in LANGS)
+    assert all(msg in CATALOGUE.entries(lang) for lang in LANGS)
+    assert len({len(CATALOGUE.entries(lang)[msg]) for lang in LANGS}) == 1  # counted in both, or in neither
     variants = {template(msg, lang, count) for lang in LANGS for count in (1, 2)}
     assert len({frozenset(fields(t)) for t in variants}) == 1, variants
 
 
-@pytest.mark.parametrize(("msg", "params", "one", "two"), [
-    ("take_fuel", {"item": "fuel"}, "Red (Ann) takes 1 fuel can.", "Red (Ann) takes 2 fuel cans."),
-    ("win", {}, "Red (Ann) completes 1 lap first and wins the rally!",
+@pytest.mark.parametrize(("msg", "params", "count", "one", "two"), [
+    ("take_fuel", {"item": "fuel"}, "count", "Red (Ann) takes 1 fuel can.", "Red (Ann) takes 2 fuel cans."),
+    ("win", {}, "laps", "Red (Ann) completes 1 lap first and wins the rally!",
      "Red (Ann) completes 2 laps first and wins the rally!"),
-    ("move_first", {}, "Red (Ann) has 1 cell to drive first.", "Red (Ann) has 2 cells to drive first."),
-    ("board_count", {"item": "body", "have": 0}, "a car starts with 1 body part on its board, not 0",
+    ("move_first", {}, "points", "Red (Ann) has 1 cell to drive first.", "Red (Ann) has 2 cells to drive first."),
+    ("board_count", {"item": "body", "have": 0}, "count", "a car starts with 1 body part on its board, not 0",
      "a car starts with 2 body parts on its board, not 0"),
-    ("p_gear_die", {"faces": "1–3"}, "die 1–3 · 1 cell", "die 1–3 · 2 cells"),
+    ("p_gear_die", {"faces": "1–3"}, "gear", "die 1–3 · 1 cell", "die 1–3 · 2 cells"),
 ])
-def test_counted_texts_read_right_at_one_and_two(msg: str, params: dict[str, object], one: str, two: str) -> None:
-    from rules.rally.texts import COUNT_BY
-
-    count = COUNT_BY[msg]
-    assert say(msg, "en", car="red", name="Ann", **params, **{count: 1}) == one
-    assert say(msg, "en", car="red", name="Ann", **params, **{count: 2}) == two
+def test_counted_texts_read_right_at_one_and_two(msg: str, params: dict[str, object], count: str, one: str,
+                                                 two: str) -> None:
+    """A counted text is a plural entry asked for with ``count`` (the number it shows as ``count``)."""
+    assert say(msg, "en", car="red", name="Ann", **{**params, count: 1, "count": 1}) == one
+    assert say(msg, "en", car="red", name="Ann", **{**params, count: 2, "count": 2}) == two
 
 
 def test_counted_texts_in_german() -> None:
-    assert say("win", "de", car="red", name="Ann", laps=1) == \
+    assert say("win", "de", car="red", name="Ann", laps=1, count=1) == \
         "Rot (Ann) schafft als Erstes 1 Runde und gewinnt die Rallye!"
-    assert say("win", "de", car="red", name="Ann", laps=3).endswith("3 Runden und gewinnt die Rallye!")
+    assert say("win", "de", car="red", name="Ann", laps=3, count=3).endswith("3 Runden und gewinnt die Rallye!")
     assert say("board_count", "de", count=2, item="engine", have=1) == \
         "ein Auto beginnt mit 2 Motorteile auf dem Tableau, nicht mit 1"
-    assert say("p_header", "de", round=4, laps=1, direction="clockwise") == "Runde 4 · 1 Runde · im Uhrzeigersinn"
+    assert say("p_header", "de", round=4, laps=1, count=1, direction="clockwise") == \
+        "Runde 4 · 1 Runde · im Uhrzeigersinn"
 
 
 @pytest.mark.parametrize(("item", "en", "de"), [

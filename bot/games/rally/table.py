@@ -159,7 +159,7 @@ def status_text(game: RallyGame, viewer: int | None, lang: str = "en") -> str:
     when ``viewer`` is that player)."""
     words = _STATUS.get(lang, _STATUS["en"])
     direction = word("clockwise" if game.clockwise else "anticlockwise", lang)
-    head = say("p_header", lang, round=game.round, laps=game.laps, direction=direction)
+    head = say("p_header", lang, round=game.round, laps=game.laps, count=game.laps, direction=direction)
     lines = [f"**{game.title}** · {game.track.name} ({game.track.alias}) · {head} · "
              + words["move"].format(ply=game.ply)]
     for rank, s in enumerate(game.standings(), 1):
