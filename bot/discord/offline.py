@@ -192,11 +192,20 @@ def _payload_from(payload: dict[str, Any] | None, multipart: list[dict[str, Any]
     return {}
 
 
-class DiscordHarness:
-    """Wraps a bot for offline interaction tests; use ``async with``."""
+#: the defer delay a harness gives its bot unless told otherwise: a service quicker than this is answered
+#: directly, the shape most tests state (the bot itself defers every acting interaction first)
+ANSWER_DIRECTLY = 1.0
 
-    def __init__(self, bot: discord.Client, *, guild_id: int = GUILD_ID, channel_id: int = CHANNEL_ID) -> None:
+
+class DiscordHarness:
+    """Wraps a bot for offline interaction tests; use ``async with``. ``defer_after``: the bot's defer delay
+    for the run (None: the bot's own, which defers first, as the bot in service does)."""
+
+    def __init__(self, bot: discord.Client, *, guild_id: int = GUILD_ID, channel_id: int = CHANNEL_ID,
+                 defer_after: float | None = ANSWER_DIRECTLY) -> None:
         self.bot = bot
+        if defer_after is not None and hasattr(bot, "defer_after"):
+            bot.defer_after = defer_after
         self.guild_id, self.channel_id = guild_id, channel_id
         self.sent: list[Sent] = []
         self.users: dict[int, str] = {}

@@ -5,10 +5,12 @@ Buttons are plain components whose custom_id carries game id, move number and ac
 answers every press, so buttons keep working after restarts and for days. The buttons we send are not
 themselves dispatchable, so no per-message view is kept in memory and none can expire.
 
-Every interaction is answered within Discord's three seconds: when the service has not replied after
-``client.defer_after`` seconds the interaction is deferred (0: at once, before the service is asked), and
-the reply follows. A public board whose answer fails or expired goes to the channel as a plain message
-through the outbox, which records the message so it is never posted twice.
+Every interaction is answered within Discord's three seconds: an interaction that acts is deferred before
+anything that can wait (a lock, the store, a picture), and the reply follows. A press defers as an update of
+its message (nothing shows; the turn's message is then edited, a refusal is a private follow-up); a command
+defers privately ("thinking"), so a refusal stays private and a public board follows as a message of its
+own, which notifies the player it pings. A public board whose answer fails or expired goes to the channel as
+a plain message through the outbox, which records the message so it is never posted twice.
 """
 
 from __future__ import annotations
@@ -34,8 +36,9 @@ CUSTOM_ID_TEMPLATE = r"jy:(?P<game>[0-9]+):(?P<version>[0-9]+):(?P<action>[^\n]+
 MAX_CUSTOM_ID = 100
 #: the longest game id and move number a real button carries (digits)
 MAX_ID_DIGITS = 18
-#: seconds to wait for the service before deferring an interaction (Discord allows three to answer)
-DEFER_AFTER = 1.0
+#: seconds an acting interaction waits before it is deferred: none, it is deferred first. (A positive delay
+#: answers directly when the service is quicker; the tests that state the shapes of direct answers use one.)
+DEFER_AFTER = 0.0
 MAX_CONTENT = 2000
 MAX_LABEL = 80
 
@@ -113,9 +116,9 @@ def _edit_kwargs(reply: Reply) -> dict[str, Any]:
 
 
 async def arm_defer(interaction: discord.Interaction, *, thinking: bool) -> None:
-    """Defer ``interaction`` if no answer is under way after ``client.defer_after`` seconds (0: now, before
-    anything else happens). A command defers privately ("thinking"); a press defers as an update of its
-    message, which shows nothing."""
+    """Defer ``interaction`` now, before anything that can wait happens (``client.defer_after`` of 0, the
+    default), or if no answer is under way after that many seconds. A command defers privately
+    ("thinking"); a press defers as an update of its message, which shows nothing."""
     after = float(getattr(interaction.client, "defer_after", DEFER_AFTER))
     if after <= 0:
         await _defer(interaction, thinking)
@@ -164,6 +167,22 @@ async def answer_privately(interaction: discord.Interaction, text: str) -> None:
         log.warning("could not answer an interaction privately (HTTP %s, code %s)", exc.status, exc.code)
 
 
+async def answer_with(interaction: discord.Interaction, *, public: bool, **message: Any) -> None:
+    """Answer a command with ``message`` (an embed, say), whether it was deferred or not: a public answer to a
+    private deferral fills the placeholder with a short note and follows as a message of its own."""
+    await settle_defer(interaction)
+    if not interaction.response.is_done():
+        await interaction.response.send_message(ephemeral=not public, **message)
+        return
+    if public and interaction.extras.get("jy_deferred") == "private":
+        await interaction.edit_original_response(content=DONE)
+    await interaction.followup.send(ephemeral=not public, **message)
+
+
+#: the private placeholder of a command whose answer is public, filled once that answer follows
+DONE = "Done: see the channel."
+
+
 async def _answer(interaction: discord.Interaction, reply: Reply, pressed: bool) -> int | None:
     """Send ``reply`` as the interaction's answer; returns the id of the message it created (if any)."""
     kwargs = _message_kwargs(reply)
@@ -181,7 +200,7 @@ async def _answer(interaction: discord.Interaction, reply: Reply, pressed: bool)
         return sent.message_id
     if interaction.extras.get("jy_deferred") == "private" and not reply.ephemeral:
         # the private "thinking" placeholder takes the first follow-up: fill it, then post in public
-        await interaction.edit_original_response(content="Done: see the channel.")
+        await interaction.edit_original_response(content=DONE)
     message = await interaction.followup.send(ephemeral=reply.ephemeral, wait=True, **kwargs)
     return message.id
 

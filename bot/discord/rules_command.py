@@ -149,7 +149,7 @@ async def rules_topic_autocomplete(interaction: discord.Interaction, current: st
 @app_commands.autocomplete(topic=rules_topic_autocomplete, game=rules_game_autocomplete)
 async def rules_command(interaction: discord.Interaction, topic: str, game: str | None = None,
                         share: bool | None = None, language: str | None = None) -> None:
-    from bot.discord.replies import send_reply
+    from bot.discord.replies import answer_with, arm_defer, send_reply
 
     lang = _language(interaction, language)
     texts = TEXTS[lang]
@@ -161,6 +161,8 @@ async def rules_command(interaction: discord.Interaction, topic: str, game: str 
         await send_reply(interaction, refuse(texts["bad_option"].format(error=exc)))
         return
     assert text is not None
+    if not given:  # the channel's game is read from the store: deferred first, so the answer is in time
+        await arm_defer(interaction, thinking=True)
     mod = lookup_module()
     key = await _game_for(interaction, given)
     games = _lookup_games()
@@ -190,5 +192,4 @@ async def rules_command(interaction: discord.Interaction, topic: str, game: str 
     if others:
         parts.append(texts["also"].format(titles=", ".join(str(e.title) for e in others)))
     embed.set_footer(text=" · ".join(parts)[:2048])
-    await interaction.response.send_message(embed=embed, ephemeral=not public,
-                                            allowed_mentions=discord.AllowedMentions.none())
+    await answer_with(interaction, public=bool(public), embed=embed, allowed_mentions=discord.AllowedMentions.none())

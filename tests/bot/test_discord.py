@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
+import asyncio
+import inspect
+import time
 from dataclasses import dataclass
 
+import pytest
+
+import bot.games as games
 from tests.bot.harness import CHANNEL_ID, MANAGE_CHANNELS, MEMBER_PERMS, DiscordHarness, Sent
-from tests.bot.helpers import ANN, BOB, EVE, MOD, make_bot, only, public, started
+from tests.bot.helpers import ANN, BOB, EVE, MOD, USERS, make_bot, only, public, started
+from tests.bot.toygame import ToyUnitWithCommands
 
 
 async def test_new_join_start_posts_board_with_buttons(h):
@@ -388,3 +395,179 @@ async def test_leaving_mid_game_lets_a_computer_play_on(h):
     assert "A computer (random) plays" in sent[0].content and not sent[0].ephemeral
     [posted] = [s for s in sent if s.kind == "channel"]  # the computer's whole turn, which pings Ann
     assert "rolled" in posted.content and f"<@{ANN}>, your turn." in posted.content
+
+
+# Deferred first, as the bot runs in service -------------------------------------------------------------
+
+@pytest.fixture
+async def hd(db_path):
+    """The harness around a bot with its own defer delay (the toy with its ``/toy`` group): every acting
+    interaction is deferred first."""
+    games.register(ToyUnitWithCommands())
+    async with DiscordHarness(make_bot(db_path), defer_after=None) as harness:
+        harness.users.update(USERS)
+        yield harness
+
+
+async def started_deferred(h: DiscordHarness) -> Sent:
+    """As :func:`started`, each answer deferred first: the first board."""
+    for user, path, options in ((ANN, "game new", {"game": "toy"}), (BOB, "game join", {"colour": "blue"}),
+                                (ANN, "game start", {})):
+        sent = await h.slash(user, path, **options)
+        assert sent[0].response_type == 5 and sent[0].ephemeral
+        [answer] = public(sent)
+    return answer
+
+
+class Waits:
+    """Records, for every call that can wait (a store method, a channel's lock), whether the interaction under
+    way had already been deferred: its first request a deferral (5: privately "thinking", 6: an update)."""
+
+    def __init__(self, h: DiscordHarness, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.h, self.mark, self.calls = h, 0, []
+        store, service = h.bot.store, h.bot.service
+        for name, method in inspect.getmembers(store, inspect.iscoroutinefunction):
+            if not name.startswith("_"):
+                monkeypatch.setattr(store, name, self._watch(name, method))
+        lock = service.lock
+
+        def watched_lock(channel_id: int):
+            self._note("lock")
+            return lock(channel_id)
+
+        monkeypatch.setattr(service, "lock", watched_lock)
+
+    def _watch(self, name, method):
+        async def watched(*args, **kwargs):
+            self._note(name)
+            return await method(*args, **kwargs)
+
+        return watched
+
+    def _note(self, name: str) -> None:
+        first = self.h.sent[self.mark] if len(self.h.sent) > self.mark else None
+        self.calls.append((name, first is not None and first.response_type in (5, 6)))
+
+    async def run(self, interaction) -> list[Sent]:
+        """Run one interaction (a coroutine of the harness); asserts it waited on nothing before its deferral."""
+        self.mark, self.calls = len(self.h.sent), []
+        sent = await interaction
+        assert sent and sent[0].response_type in (5, 6), sent[:1]
+        assert self.calls and all(deferred for _, deferred in self.calls), self.calls
+        return sent
+
+
+async def test_every_acting_interaction_is_deferred_before_it_waits_on_the_store_or_a_lock(hd, monkeypatch):
+    w = Waits(hd, monkeypatch)
+    new = await w.run(hd.slash(ANN, "game new", game="toy"))
+    assert new[0].response_type == 5 and new[0].ephemeral  # privately "thinking" first…
+    [opened] = public(new)  # …then the public answer, a message of its own
+    assert opened.kind == "followup" and "Race to Ten" in opened.content
+    await w.run(hd.slash(BOB, "game join", colour="blue"))
+    sent = await w.run(hd.slash(ANN, "game start"))
+    [board] = public(sent)
+    assert board.labels == ["Roll"] and board.allowed_users == [str(ANN)]  # a new message: the ping notifies
+    sent = await w.run(hd.press(ANN, board, "Roll"))
+    assert sent[0].response_type == 6 and not sent[0].ephemeral  # a press defers as an update: nothing shows
+    [after] = public(sent)  # the turn's message is edited in place
+    assert after.kind == "edit" and after.url.endswith("/messages/@original") and "rolled" in after.content
+    assert after.message["id"] == board.message["id"]
+    sent = await w.run(hd.slash(ANN, "toy pass"))
+    [next_board] = [s for s in public(sent) if s.creates_message]
+    assert f"<@{BOB}>, your turn." in next_board.content
+    for interaction in (hd.slash(ANN, "game status"), hd.slash(BOB, "toy card"), hd.slash(ANN, "game log"),
+                        hd.slash(ANN, "game board", private=True), hd.slash(ANN, "stats"),
+                        hd.slash(ANN, "game mine"), hd.slash(ANN, "game history")):
+        sent = await w.run(interaction)
+        assert sent[0].response_type == 5 and all(s.ephemeral for s in sent), [s.content for s in sent]
+        assert sent[1].content or sent[1].files or sent[1].embeds  # the placeholder is filled
+
+
+async def test_a_slow_service_still_answers_and_each_board_reaches_the_channel_once(hd, monkeypatch):
+    """The service takes longer than Discord's three seconds would allow undeferred (here scaled down): the
+    deferral went first, and every board of a whole game is one public message, recorded with its id."""
+    board = await started_deferred(hd)
+    act = hd.bot.service.act
+
+    async def slow(*args, **kwargs):
+        await asyncio.sleep(0.05)
+        return await act(*args, **kwargs)
+
+    monkeypatch.setattr(hd.bot.service, "act", slow)
+    seats, posts = [ANN, BOB], [board]
+    for turn in range(60):
+        user = seats[turn % 2]
+        sent = await hd.press(user, board, "Roll")
+        assert sent[0].response_type == 6
+        [board] = public(sent)
+        moves = [label for label in board.labels if label.startswith("Move")]
+        sent = await hd.press(user, board, moves[-1])
+        assert sent[0].response_type == 6
+        [board] = public(sent)  # the next turn's message, or the last turn's edited with the end
+        if "wins" in board.content:
+            break
+        assert board.creates_message and board.kind == "followup"
+        posts.append(board)
+    assert "Winner" in board.content
+    hd.bot.outbox.clock = lambda: time.time() + 60  # the final standings follow a moment later
+    before = len(hd.sent)
+    assert await hd.bot.outbox.flush() == 1
+    [standings] = public(hd.sent[before:])
+    assert standings.kind == "channel" and "final standings" in standings.content
+    posts.append(standings)
+    records = await hd.bot.store.deliveries()
+    assert all(d.delivered for d in records), [(d.kind, d.version, d.payload) for d in records if not d.delivered]
+    shown = [int(p.message["id"]) for p in posts]
+    assert len(set(shown)) == len(shown) == len({d.message_id for d in records})
+    assert {d.message_id for d in records} == set(shown)  # each message one board's, each board one message
+
+
+async def test_refusals_after_a_deferral_stay_private(hd):
+    board = await started_deferred(hd)
+    before = await hd.bot.store.channel_game(CHANNEL_ID)
+    sent = await hd.press(EVE, board, "Roll")
+    assert [s.response_type for s in sent] == [6, None] and sent[1].ephemeral and "no seat" in sent[1].content
+    sent = await hd.slash(BOB, "game start")
+    assert sent[0].response_type == 5 and all(s.ephemeral for s in sent) and not public(sent)
+    assert "already" in sent[1].content or "running" in sent[1].content, sent[1].content
+    sent = await hd.slash(EVE, "game play", action="roll")
+    assert all(s.ephemeral for s in sent) and "no seat" in sent[-1].content
+    assert await hd.bot.store.channel_game(CHANNEL_ID) == before
+
+
+async def test_a_deferred_press_whose_follow_up_fails_posts_the_board_to_the_channel_once(hd):
+    board = await started_deferred(hd)
+    [board] = public(await hd.press(ANN, board, "Roll"))
+    hd.fail("followup", 500, times=2)
+    sent = await hd.press(ANN, board, "Pass")
+    assert sent[0].response_type == 6
+    [plain] = [s for s in public(sent) if s.creates_message]
+    assert plain.kind == "channel" and "passed" in plain.content and plain.payload["nonce"].startswith("jy-")
+    assert (await hd.bot.store.deliveries())[-1].message_id == int(plain.message["id"])
+
+
+async def test_a_deferral_that_came_too_late_posts_the_board_to_the_channel(hd):
+    only(public(await hd.slash(ANN, "game new", game="toy")))
+    only(public(await hd.slash(BOB, "game join", colour="blue")))
+    hd.fail("callback", 404, 10062, times=2)  # the interaction expired before the deferral reached Discord
+    sent = await hd.slash(ANN, "game start")
+    [plain] = public(sent)
+    assert plain.kind == "channel" and plain.labels == ["Roll"]
+    assert [d.message_id for d in await hd.bot.store.deliveries()] == [int(plain.message["id"])]
+
+
+async def test_rules_of_the_channel_game_are_deferred_first_and_shared_in_public(hd, monkeypatch):
+    """/rules without a game reads the channel's game from the store: it defers first, privately; shared,
+    the answer follows in public."""
+    import bot.discord.rules_command as rc
+
+    monkeypatch.setattr(rc, "lookup_module", lambda: FakeLookup)
+    await started_deferred(hd)
+    sent = await hd.slash(ANN, "rules", topic="win")
+    assert sent[0].response_type == 5 and all(s.ephemeral for s in sent) and sent[-1].embeds
+    sent = await hd.slash(ANN, "rules", topic="win", share=True)
+    assert sent[0].response_type == 5 and sent[0].ephemeral
+    [shared] = public(sent)
+    assert shared.embeds[0]["title"] == "Winning"
+    sent = await hd.slash(ANN, "rules", game="toy", topic="win")  # a game named: nothing to wait for
+    assert only(sent).response_type == 4 and sent[0].ephemeral
