@@ -212,6 +212,8 @@ class PostgresStore(Store):
             con = await asyncpg.connect(self.url)
             try:
                 await con.execute(f'CREATE SCHEMA IF NOT EXISTS "{self.schema}"')
+            except asyncpg.UniqueViolationError:
+                pass  # another process created it at the same moment
             finally:
                 await con.close()
             settings["search_path"] = f'"{self.schema}"'

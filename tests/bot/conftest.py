@@ -55,16 +55,18 @@ async def twin_stores(request, tmp_path):
     """A function opening stores of one backend on one fresh database: two calls are two processes' views
     of it. SQLite: one file. PostgreSQL: a schema of its own in ``JUNKYARD_TEST_PG``, dropped afterwards."""
     opened: list[Store] = []
-    schema = f"test_{uuid.uuid4().hex[:16]}"
+    schemas: dict[str, str] = {}
 
-    def make(**kwargs) -> Store:
+    def make(db: str = "main", **kwargs) -> Store:
+        """A store (not yet open) on the test's database ``db``: the same name is the same database."""
         if request.param == "sqlite":
-            s: Store = SqliteStore(tmp_path / "contract.db", **kwargs)
+            s: Store = SqliteStore(tmp_path / f"contract-{db}.db", **kwargs)
         else:
             if TEST_PG is None:
                 pytest.skip(PG_SKIP)
             from bot.pgstore import PostgresStore
 
+            schema = schemas.setdefault(db, f"test_{uuid.uuid4().hex[:16]}")
             s = PostgresStore(TEST_PG, schema=schema, **kwargs)
         opened.append(s)
         return s
@@ -72,12 +74,13 @@ async def twin_stores(request, tmp_path):
     yield make
     for s in opened:
         await s.close()
-    if request.param == "postgresql" and TEST_PG is not None:
+    if schemas and TEST_PG is not None:
         import asyncpg
 
         con = await asyncpg.connect(TEST_PG)
         try:
-            await con.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+            for schema in schemas.values():
+                await con.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
         finally:
             await con.close()
 

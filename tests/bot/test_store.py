@@ -1,8 +1,13 @@
-"""The SQLite store: migrations, compare-and-swap writes, one open game per channel, snapshot = replay."""
+"""The store's contract, on SQLite and on PostgreSQL: migrations, compare-and-swap writes, one open game per
+channel, snapshot = replay, delivery records and timers claimed once, shards, raw rows for copying.
+
+The PostgreSQL variants run against ``JUNKYARD_TEST_PG`` (each test in a schema of its own) and skip without
+it; "two processes" are two stores with pools of their own on one database."""
 
 from __future__ import annotations
 
 import asyncio
+import json
 import sqlite3
 
 import pytest
@@ -12,11 +17,18 @@ from bot.store import (
     ChannelBusy,
     GameNotFound,
     InconsistentSnapshot,
+    NewTimer,
     Outgoing,
+    Result,
     Seat,
     SqliteStore,
     StaleVersion,
+    Store,
+    StoreError,
     default_db_path,
+    is_database_url,
+    open_store,
+    shard_of,
 )
 from tests.bot.toygame import ToyGame
 
@@ -31,15 +43,25 @@ SEATS = [Seat(1, "Ann", {"colour": "red"}), Seat(2, "Bob", {})]
 SETUP = {"seats": [{"name": "Ann", "colour": "red"}, {"name": "Bob"}], "options": {}}
 
 
-async def started(store: SqliteStore, channel: int = 100, seed: int = 7):
-    rec = await store.create_game(guild_id=5, channel_id=channel, game_key="toy", host_id=1, setup={"options": {}},
+async def started(store: Store, channel: int = 100, seed: int = 7, guild: int | None = 5):
+    rec = await store.create_game(guild_id=guild, channel_id=channel, game_key="toy", host_id=1, setup={"options": {}},
                                   seed=seed, seats=SEATS)
     game = ToyGame.create(SETUP, seed)
     rec = await store.start_game(rec.id, setup=SETUP, seats=SEATS, state=game.to_dict())
     return rec, game
 
 
-async def play(store: SqliteStore, rec, game: ToyGame, text: str):
+async def raw_execute(store: Store, sql: str, *params: object) -> None:
+    """Run one statement with ``?`` placeholders behind the store's back (to damage a row on purpose)."""
+    if isinstance(store, SqliteStore):
+        await store.db.execute(sql, params)
+        return
+    parts = sql.split("?")
+    await store.pool.execute("".join(p + (f"${i + 1}" if i < len(parts) - 1 else "") for i, p in enumerate(parts)),
+                             *params)
+
+
+async def play(store: Store, rec, game: ToyGame, text: str):
     game.apply(text)
     return await store.append_action(rec.id, expected_version=rec.version, seat=0, user_id=1, action=text,
                                      state=game.to_dict(), status="finished" if game.is_over else "active")
@@ -177,17 +199,16 @@ async def test_consistency_check_catches_a_bad_snapshot(store):
     rec, game = await started(store)
     rec = await play(store, rec, game, "roll")
     game.pos[1] = 5
-    await store.db.execute("UPDATE games SET state = ? WHERE id = ?", (__import__("json").dumps(game.to_dict()),
-                                                                       rec.id))
+    await raw_execute(store, "UPDATE games SET state = ? WHERE id = ?", json.dumps(game.to_dict()), rec.id)
     with pytest.raises(InconsistentSnapshot):
         await store.check_consistency(rec.id)
 
 
-async def test_restart_sees_everything(db_path):
-    async with SqliteStore(db_path) as store:
+async def test_restart_sees_everything(twin_stores):
+    async with twin_stores() as store:
         rec, game = await started(store)
         rec = await play(store, rec, game, "roll")
-    async with SqliteStore(db_path) as store:
+    async with twin_stores() as store:
         again = await store.channel_game(100)
         assert again == rec
         assert ToyGame.from_dict(again.state) == game
@@ -309,3 +330,347 @@ async def test_the_queue_of_games_waiting_on_computers(store):
     game.apply("pass")
     await store.append_action(rec.id, expected_version=1, seat=0, user_id=1, action="pass", state=game.to_dict())
     assert await store.waiting_on_computers() == []
+
+
+# Timers, settings, results, undo, players' games ------------------------------------------------------------
+
+
+async def test_a_timer_is_claimed_by_one_owner_and_fires_once(store):
+    rec = await store.create_game(guild_id=1, channel_id=5, game_key="toy", host_id=1, setup={}, seed=1)
+    await store.mark_turn(rec.id, version=0, seat=0, started_at=10.0, timers=[NewTimer("remind", 0, 100.0, {"n": 1})])
+    assert await store.claim_timers("a", now=99.0, lease=60) == []
+    [claimed] = await store.claim_timers("a", now=100.0, lease=60)
+    assert (claimed.kind, claimed.data, claimed.claimed_by, claimed.claimed_until) == ("remind", {"n": 1}, "a", 160.0)
+    assert await store.claim_timers("b", now=120.0, lease=60) == []  # held by a
+    assert [c.id for c in await store.claim_timers("b", now=120.0, lease=60, takeover=True)] == [claimed.id]
+    assert await store.finish_timer(claimed.id, then=NewTimer("remind", 0, 200.0, {"n": 2}))
+    assert not await store.finish_timer(claimed.id)
+    [pending] = await store.timers(game_id=rec.id, pending=True)
+    assert (pending.due_at, pending.data, pending.version) == (200.0, {"n": 2}, 0)
+    assert len(await store.timers(game_id=rec.id)) == 2
+    await store.mark_turn(rec.id, version=0, seat=1, started_at=20.0, timers=[])  # a new turn replaces them
+    assert await store.timers(game_id=rec.id, pending=True) == []
+    mark = await store.turn_mark(rec.id)
+    assert (mark.version, mark.seat, mark.started_at) == (0, 1, 20.0)
+
+
+async def test_unmarked_turns_are_running_games_at_a_version_the_timing_has_not_seen(store):
+    rec, game = await started(store)
+    assert [g.id for g in await store.unmarked_turns()] == [rec.id]
+    await store.mark_turn(rec.id, version=0, seat=0, started_at=1.0, timers=[])
+    assert await store.unmarked_turns() == []
+    await play(store, rec, game, "roll")
+    assert [g.version for g in await store.unmarked_turns()] == [1]
+
+
+async def test_settings_by_scope_owner_and_target(store):
+    assert await store.get_settings("game", 7) == {}
+    await store.put_settings("game", 7, 0, {"notify": "dm"})
+    await store.put_settings("game", 7, 0, {"notify": "off"})  # replaced, not merged
+    await store.put_settings("game", 7, 9, {"notify": "channel"})
+    await store.put_settings("server", 7, 0, {"remind_hours": 6})
+    assert await store.get_settings("game", 7) == {"notify": "off"}
+    assert await store.all_settings("game") == [(7, 0, {"notify": "off"}), (7, 9, {"notify": "channel"})]
+
+
+async def test_results_are_recorded_once_with_their_end_message(store):
+    rec, _ = await started(store)
+    assert await store.unrecorded_ends() == []
+    with pytest.raises(StaleVersion):  # not finished: nothing to record, and a running game can't be re-finished
+        await store.set_status(rec.id, "finished", from_statuses=("lobby",))
+    rows = [Result(rec.id, seat, user, name, place, place == 1, 3, "toy", 5, 100, 1.0, 2.0)
+            for seat, user, name, place in ((0, 1, "Ann", 2), (1, 2, "Bob", 1))]
+    assert not await store.record_results(rec.id, rows)  # still running
+    await store.set_status(rec.id, "finished")
+    assert [g.id for g in await store.unrecorded_ends()] == [rec.id]
+    end = Outgoing({"lines": ["Bob won."]})
+    assert await store.record_results(rec.id, rows, end)
+    assert end.id is not None and (await store.delivery(end.id)).payload == {"lines": ["Bob won."]}
+    assert not await store.record_results(rec.id, rows, Outgoing({"lines": ["again"]}))
+    assert len(await store.deliveries(game_id=rec.id)) == 1
+    assert await store.unrecorded_ends() == []
+    assert [(r.name, r.place, r.winner) for r in await store.results(game_id=rec.id)] == [("Bob", 1, True),
+                                                                                          ("Ann", 2, False)]
+    assert [r.seat for r in await store.results(user_id=1)] == [0]
+    assert await store.results(guild_id=6) == [] and len(await store.results(channel_id=100)) == 2
+
+
+async def test_take_back_drops_the_last_actions_at_the_expected_version(store):
+    rec, game = await started(store)
+    before = game.to_dict()
+    rec = await play(store, rec, game, "roll")
+    rec = await play(store, rec, game, "pass")
+    with pytest.raises(StaleVersion):
+        await store.take_back(rec.id, expected_version=1, count=1, state=before)
+    with pytest.raises(ValueError):
+        await store.take_back(rec.id, expected_version=2, count=3, state=before)
+    back = await store.take_back(rec.id, expected_version=2, count=2, state=before, outgoing=Outgoing({"l": 1}))
+    assert (back.version, back.state) == (0, before) and await store.actions(rec.id) == []
+    assert (await store.latest_delivery(rec.id)).version == 0
+
+
+async def test_a_users_games_follow_the_seats(store):
+    rec = await store.create_game(guild_id=5, channel_id=100, game_key="toy", host_id=1, setup={}, seed=1,
+                                  seats=SEATS[:1])
+    assert [g.id for g in await store.games_of_user(1, "lobby")] == [rec.id]
+    assert await store.games_of_user(2, "lobby") == []
+    await store.update_lobby(rec.id, seats=[*SEATS, Seat(1, "Ann again")])
+    assert [g.id for g in await store.games_of_user(1, "lobby")] == [rec.id]  # two seats, one game
+    assert [g.id for g in await store.games_of_user(2, "lobby")] == [rec.id]
+    await store.update_lobby(rec.id, seats=SEATS[1:])
+    assert await store.games_of_user(1, "lobby") == []
+
+
+async def test_hosts_seats_and_posted_messages(store):
+    rec, game = await started(store)
+    await store.set_host(rec.id, 2)
+    assert (await store.get_game(rec.id)).host_id == 2
+    robot = [SEATS[0], Seat(-1, "Robot", driver="smart")]
+    with pytest.raises(StaleVersion):
+        await store.replace_seats(rec.id, version=0, seats=robot, expected_seats=robot)  # seats were not these
+    rec = await store.replace_seats(rec.id, version=0, seats=robot, expected_seats=SEATS, computers_waiting=True)
+    assert rec.seats == robot and await store.waiting_on_computers() == [(rec.id, 100)]
+    out = Outgoing({"lines": ["a"]})
+    await play(store, rec, game, "roll")
+    rec = await store.append_action(rec.id, expected_version=1, seat=0, user_id=1, action="pass",
+                                    state=game.to_dict(), outgoing=out)
+    assert await store.delivery(out.id) == await store.latest_delivery(rec.id)
+    assert await store.delivery(out.id + 1000) is None
+    assert await store.mark_delivered(out.id, 555)
+    assert await store.posted_messages(rec.id) == [555]
+    assert await store.posted_messages(rec.id, after_version=2) == []
+
+
+# Across processes: two stores with connections of their own on one database ---------------------------------
+
+
+async def test_fifty_concurrent_presses_from_two_processes_apply_once(twin_stores):
+    a, b = twin_stores(), twin_stores()
+    await a.open()
+    await b.open()
+    rec, game = await started(a)
+    game.apply("roll")
+    presses = [(a if i % 2 else b).append_action(rec.id, expected_version=0, seat=0, user_id=1, action="roll",
+                                                 state=game.to_dict(), outgoing=Outgoing({"press": i}))
+               for i in range(50)]
+    results = await asyncio.gather(*presses, return_exceptions=True)
+    assert [type(r) for r in results if isinstance(r, BaseException) and not isinstance(r, StaleVersion)] == []
+    assert sum(not isinstance(r, BaseException) for r in results) == 1
+    assert len(await b.actions(rec.id)) == 1 and (await a.get_game(rec.id)).version == 1
+    assert len(await a.deliveries(game_id=rec.id)) == 1  # the refused presses left no record
+
+
+async def test_two_processes_claim_each_delivery_and_timer_once(twin_stores):
+    a, b = twin_stores(), twin_stores()
+    await a.open()
+    await b.open()
+    for channel in range(1, 25):
+        rec, _ = await started(a, channel=channel)
+        await a.mark_turn(rec.id, version=0, seat=0, started_at=0.0, timers=[NewTimer("remind", 0, 5.0)])
+        await a.set_status(rec.id, "aborted", outgoing=Outgoing({"channel": channel}))
+    now = a._clock()
+
+    async def drain(store: Store, owner: str, claim) -> list[int]:
+        got: list[int] = []
+        while batch := await claim(store, owner):
+            got += [x.id for x in batch]
+            await asyncio.sleep(0)
+        return got
+
+    for claim in (lambda s, o: s.claim_deliveries(o, now=now, lease=60, limit=3),
+                  lambda s, o: s.claim_timers(o, now=now, lease=60, limit=3)):
+        taken = await asyncio.gather(*(drain(s, f"{name}{i}", claim) for i in range(3) for name, s in
+                                       (("a", a), ("b", b))))
+        every = [i for ids in taken for i in ids]
+        assert len(every) == len(set(every)) == 24
+
+
+async def test_a_dead_processs_lease_passes_to_another_once(twin_stores):
+    a, b, c = twin_stores(), twin_stores(), twin_stores()
+    for s in (a, b, c):
+        await s.open()
+    rec, _ = await started(a)
+    await a.mark_turn(rec.id, version=0, seat=0, started_at=0.0, timers=[NewTimer("deadline", 0, 1.0)])
+    board = Outgoing({"lines": ["board"]}, owner="a", lease=10)  # held by its writer: no attempt yet
+    await a.set_status(rec.id, "aborted", outgoing=board)
+    now = a._clock()
+    assert [t.claimed_by for t in await a.claim_timers("a", now=now, lease=10)] == ["a"]
+    await a.close()  # killed while holding the board and the deadline
+    assert await b.claim_deliveries("b", now=now + 5, lease=10) == []
+    assert await b.claim_timers("b", now=now + 5, lease=10) == []
+    late = await asyncio.gather(b.claim_deliveries("b", now=now + 10.5, lease=10),
+                                c.claim_deliveries("c", now=now + 10.5, lease=10))
+    assert sorted(len(x) for x in late) == [0, 1] and [*late[0], *late[1]][0].attempts == 1
+    timers = await asyncio.gather(b.claim_timers("b", now=now + 10.5, lease=10),
+                                  c.claim_timers("c", now=now + 10.5, lease=10))
+    assert sorted(len(x) for x in timers) == [0, 1]
+    [timer] = [*timers[0], *timers[1]]
+    assert await c.finish_timer(timer.id) and not await b.finish_timer(timer.id)
+
+
+# Shards ------------------------------------------------------------------------------------------------------
+
+
+def test_a_servers_shard_is_discords():
+    """Discord's rule: shard = (guild_id >> 22) % shard_count; games outside a server are shard 0's."""
+    assert shard_of(41771983423143937, 1) == 0
+    assert shard_of(3 << 22, 2) == 1 and shard_of(3 << 22, 4) == 3 and shard_of(4 << 22, 4) == 0
+    assert shard_of(None, 3) == 0
+
+
+async def test_shards_narrow_every_query_that_finds_work(store):
+    even, odd = 2 << 22, 3 << 22  # shard 0 and shard 1 of 2
+    games = {}
+    for channel, guild in ((1, even), (2, odd), (3, None)):
+        rec, game = await started(store, channel=channel, guild=guild)
+        game.apply("roll")
+        await store.append_action(rec.id, expected_version=0, seat=0, user_id=1, action="roll",
+                                  state=game.to_dict(), computers_waiting=True, outgoing=Outgoing({"c": channel}))
+        await store.mark_turn(rec.id, version=0, seat=0, started_at=0.0, timers=[NewTimer("remind", 0, 1.0)])
+        games[guild] = rec.id
+    ended, _ = await started(store, channel=4, guild=odd)
+    await store.set_status(ended.id, "finished")
+    now = store._clock()
+
+    async def seen() -> dict[str, set[int]]:
+        return {
+            "open": {g.id for g in await store.open_games()},
+            "computers": {g for g, _ in await store.waiting_on_computers()},
+            "unmarked": {g.id for g in await store.unmarked_turns()},
+            "ends": {g.id for g in await store.unrecorded_ends()},
+            "deliveries": {d.game_id for d in await store.claim_deliveries("x", now=now, lease=0.001)},
+            "timers": {t.game_id for t in await store.claim_timers("x", now=now, lease=0.001)},
+        }
+
+    store.set_shards(2, [1])
+    assert await seen() == {"open": {games[odd]}, "computers": {games[odd]}, "unmarked": {games[odd]},
+                            "ends": {ended.id}, "deliveries": {games[odd]}, "timers": {games[odd]}}
+    now += 1
+    store.set_shards(2, [0])
+    assert await seen() == {"open": {games[even], games[None]}, "computers": {games[even], games[None]},
+                            "unmarked": {games[even], games[None]}, "ends": set(),
+                            "deliveries": {games[even], games[None]}, "timers": {games[even], games[None]}}
+    now += 1
+    store.set_shards(2)  # every shard again
+    assert store.shards is None and (await seen())["deliveries"] == {*games.values()}
+    assert await store.channel_game(2) is not None  # a game found by its channel is any shard's
+
+
+def test_impossible_shards_are_refused():
+    store = SqliteStore(":memory:")
+    for count, ids in ((0, None), (2, [2]), (2, [-1]), (2, [])):
+        with pytest.raises(ValueError):
+            store.set_shards(count, ids)
+    store.set_shards(4, [3, 1, 1])
+    assert store.shards == (4, (1, 3))
+
+
+# Raw rows for copying --------------------------------------------------------------------------------------
+
+
+async def filled(store: Store) -> list[int]:
+    """A store with a bit of everything: running, finished and lobby games, records, timers, settings, results."""
+    ids = []
+    for channel in (10, 11, 12):
+        rec, game = await started(store, channel=channel, guild=channel << 22)
+        for text in ("roll", "pass", "roll"):
+            rec = await play(store, rec, game, text)
+        await store.mark_turn(rec.id, version=rec.version, seat=0, started_at=1.5, timers=[NewTimer("remind", 0, 9.25)])
+        ids.append(rec.id)
+    out = Outgoing({"lines": ["the end"]}, owner="w", lease=5)
+    await store.set_status(ids[0], "finished", outgoing=out)
+    await store.mark_delivered(out.id, 123456789012345678)
+    await store.record_results(ids[0], [Result(ids[0], 0, 1, "Ann", 1, True, 3, "toy", 10 << 22, 10, 1.0, 2.5)])
+    await store.create_game(guild_id=None, channel_id=-7, game_key="toy", host_id=1, setup={}, seed=2**61,
+                            seats=SEATS)
+    await store.put_settings("server", 10 << 22, 0, {"lang": "de"})
+    return ids
+
+
+async def copy(source: Store, target: Store) -> None:
+    for table in source.tables():
+        await target.insert_rows(table, [r async for r in source.rows(table, batch=2)])
+
+
+async def dump(store: Store) -> dict[str, list[dict]]:
+    return {t: [r async for r in store.rows(t)] for t in store.tables()}
+
+
+async def test_rows_copy_into_an_empty_database_and_new_rows_follow_them(twin_stores):
+    source, target = twin_stores(), twin_stores("copy")
+    await source.open()
+    await target.open()
+    ids = await filled(source)
+    await copy(source, target)
+    assert await dump(target) == await dump(source)
+    assert len((await dump(source))["actions"]) == 9
+    for game_id in ids:
+        await target.check_consistency(game_id)
+    assert {g.id for g in await target.games_of_user(2)} == set(ids[1:])  # who sits where is derived again
+    new, _ = await started(target, channel=13)
+    assert new.id > max(g["id"] for g in (await dump(source))["games"])
+    await target.set_status(new.id, "aborted", outgoing=(out := Outgoing({"x": 1})))
+    assert out.id > max(d["id"] for d in (await dump(source))["deliveries"])
+    with pytest.raises(StoreError):
+        [r async for r in source.rows("players")]
+
+
+@pytest.mark.parametrize("twin_stores", ["postgresql"], indirect=True)
+async def test_rows_round_trip_sqlite_postgresql_sqlite(twin_stores, tmp_path):
+    async with SqliteStore(tmp_path / "a.db") as first, twin_stores() as middle, \
+            SqliteStore(tmp_path / "b.db") as last:
+        await filled(first)
+        await copy(first, middle)
+        await copy(middle, last)
+        assert await dump(last) == await dump(middle) == await dump(first)
+
+
+def test_the_address_picks_the_backend(monkeypatch):
+    assert is_database_url("postgresql://u:p@h/db") and is_database_url("postgres://h/db")
+    assert not is_database_url("junkyard.db") and not is_database_url("/data/postgresql.db")
+    monkeypatch.setenv("JUNKYARD_DB", "/data/x.db")
+    store = open_store(None)
+    assert isinstance(store, SqliteStore) and store.path == "/data/x.db"
+    from bot.pgstore import PostgresStore
+
+    monkeypatch.setenv("JUNKYARD_DB", "postgres://u@h/db")
+    assert isinstance(open_store(None), PostgresStore)
+    assert isinstance(open_store("postgresql://u@h/db"), PostgresStore)
+
+
+# PostgreSQL's migrations ------------------------------------------------------------------------------------
+
+pg_only = pytest.mark.parametrize("twin_stores", ["postgresql"], indirect=True)
+
+
+@pg_only
+async def test_postgresql_migrates_an_empty_database_once_even_when_processes_start_together(twin_stores):
+    from bot.pgstore import PG_MIGRATIONS
+
+    stores = [twin_stores() for _ in range(3)]
+    await asyncio.gather(*(s.open() for s in stores))
+    assert [await s.schema_version() for s in stores] == [len(PG_MIGRATIONS)] * 3
+    await started(stores[0])
+    async with twin_stores() as again:
+        assert (await again.channel_game(100)).seats == SEATS
+
+
+@pg_only
+async def test_postgresql_refuses_a_newer_schema_and_keeps_a_failed_migration_out(twin_stores, monkeypatch):
+    import bot.pgstore as pg
+
+    store = twin_stores()
+    await store.open()
+    await started(store)
+    await store.pool.execute("UPDATE schema_version SET version = 999")
+    with pytest.raises(StoreError, match="newer"):
+        await twin_stores().open()
+    await store.pool.execute("UPDATE schema_version SET version = $1", len(pg.PG_MIGRATIONS))
+    monkeypatch.setattr(pg, "PG_MIGRATIONS", [*pg.PG_MIGRATIONS, "ALTER TABLE games ADD COLUMN note TEXT; NOT SQL;"])
+    with pytest.raises(Exception, match="syntax"):
+        await twin_stores().open()
+    monkeypatch.undo()
+    assert await store.schema_version() == len(pg.PG_MIGRATIONS)
+    columns = await store.pool.fetch("SELECT column_name FROM information_schema.columns WHERE table_name = "
+                                     "'games' AND table_schema = $1", store.schema)
+    assert "note" not in {r[0] for r in columns} and await store.channel_game(100) is not None
