@@ -33,7 +33,7 @@ from bot.discord.timing_commands import DiscordMessenger
 from bot.discord.translator import JunkyardTranslator
 from bot.games import units
 from bot.service import FOREIGN_BUTTON, Service, clip_input
-from bot.store import SqliteStore, Store
+from bot.store import Store, open_store
 from bot.timers import Ticker
 
 log = logging.getLogger(__name__)
@@ -89,7 +89,7 @@ class JunkyardBot(commands.Bot):
         super().__init__(command_prefix=commands.when_mentioned, intents=intents or discord.Intents.default(),
                          tree_cls=JunkyardTree, help_command=None,
                          allowed_mentions=discord.AllowedMentions.none(), **options)  # options: shards
-        self.store: Store = store if store is not None else (service.store if service else SqliteStore())
+        self.store: Store = store if store is not None else (service.store if service else open_store())
         self.service: Service = service or Service(self.store)
         #: seconds an interaction waits for the service before it is deferred (0: defer at once)
         self.defer_after = defer_after
