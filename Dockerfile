@@ -12,6 +12,8 @@ COPY rules ./rules
 COPY render ./render
 RUN pip install --no-cache-dir .
 
+# The database: a SQLite file on the /data volume by default; a postgresql://user:password@host/db URL in
+# JUNKYARD_DB (docker run -e JUNKYARD_DB=…) shares one PostgreSQL database between several bot processes.
 ENV JUNKYARD_DB=/data/junkyard.db
 RUN mkdir -p /data && chown junkyard:junkyard /data
 VOLUME ["/data"]
