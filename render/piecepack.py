@@ -6,7 +6,8 @@ the centre, each suit's start coin on its corner, pawns in suit colours with the
 beside them (letters, and a count badge), the good stuff (the golden "F" pyramid) in the centre or on its
 carrier, square names, the last move's path as an arrow, and where the player to act may move (dots in
 the mover's colour, or a ring of it round a pawn it can land on). The panel says whose turn it is, shows the
-last roll as a die and lists every player's trash.
+last roll as a die and lists every player's trash. Its words come from the game's catalogue
+(:mod:`rules.piecepack.texts`) in the language asked for (``lang``: ``"en"`` or ``"de"``).
 
 Suit colours (kept in :data:`SUIT_COLOURS`): Suns red, Moons black, Crowns green, Arms blue.
 
@@ -38,7 +39,8 @@ from render.common import (
     star_polygon,
     thick_line,
 )
-from rules.piecepack.board import COLUMNS, SIZE, SUIT_CODES, SUITS, coords, face_name
+from rules.piecepack.board import COLUMNS, SIZE, SUIT_CODES, SUITS, coords
+from rules.piecepack.texts import face, say, suit_word
 
 SUIT_COLOURS: dict[str, Colour] = {
     "Suns": (200, 40, 40),
@@ -281,29 +283,61 @@ def _draw_stack(d: ImageDraw.ImageDraw, lay: Layout, sq: str, trash: Sequence[st
     draw_text(d, (bx, by), str(len(trash)), font(max(9, round(t * 0.14)), bold=True), WHITE)
 
 
-def _draw_die(d: ImageDraw.ImageDraw, c: Point, size: float, face: int | None) -> None:
+def _draw_die(d: ImageDraw.ImageDraw, c: Point, size: float, rolled: int | None, lang: str = "en") -> None:
     x, y = c
     h = size / 2
     d.rounded_rectangle([x - h, y - h, x + h, y + h], radius=size / 6, fill=WHITE, outline=PANEL_TEXT, width=2)
-    if face is None:
+    if rolled is None:
         draw_text(d, c, "–", font(round(size * 0.5), bold=True), PANEL_MUTED)
-    elif face == 0:
-        draw_text(d, c, "null", font(round(size * 0.26), bold=True), PANEL_MUTED)
-    elif face == 1:
+    elif rolled == 0:
+        draw_text(d, c, say("picture.die_null", lang), font(round(size * 0.26), bold=True), PANEL_MUTED)
+    elif rolled == 1:
         draw_text(d, c, "A", font(round(size * 0.55), bold=True), PANEL_TEXT)
     else:
-        draw_text(d, c, str(face), font(round(size * 0.55), bold=True), PANEL_TEXT)
+        draw_text(d, c, str(rolled), font(round(size * 0.55), bold=True), PANEL_TEXT)
 
 
-def _status_line(view: dict[str, Any]) -> str:
+def _status_line(view: dict[str, Any], lang: str = "en") -> str:
     seats = view["seats"]
     if view.get("winner") is not None:
-        return f"{seats[view['winner']]['name']} wins!"
+        return say("picture.wins", lang, name=seats[view["winner"]]["name"])
     who = seats[view["turn"]]["name"]
     if view["phase"] == "move":
-        n = view["roll"]
-        return f"{who} to move {n} step{'s' if n != 1 else ''}"
-    return f"{who} to roll"
+        return say("picture.to_move", lang, name=who, count=view["roll"])
+    return say("picture.to_roll", lang, name=who)
+
+
+def _roll_line(view: dict[str, Any], lang: str = "en") -> str:
+    """Who rolled what, beside the die."""
+    roll = view.get("roll")
+    roller = next((e.get("seat") for e in view.get("events", []) if e.get("kind") == "roll"), None)
+    if roll is None:
+        return say("picture.no_roll", lang)
+    if roller is not None:
+        return say("picture.rolled", lang, name=view["seats"][roller]["name"], face=face(roll))
+    return say("picture.last_roll", lang, face=face(roll))
+
+
+def panel_texts(view: dict[str, Any], lang: str = "en") -> list[str]:
+    """Every line of words the panel shows for ``view``, in order (for checking a language's words)."""
+    out = [say("picture.title", lang), _status_line(view, lang), _roll_line(view, lang)]
+    winner = view.get("winner")
+    for s in view["seats"]:
+        out.append(_player_title(s, lang))
+        if s["carrying"]:
+            out.append(say("picture.brought_home", lang) if s["seat"] == winner
+                       else say("picture.carrying", lang, corner=s["corner"]))
+        else:
+            n = len(s["trash"])
+            out.append(say("picture.trash", lang, pieces=n) if n else say("picture.clean", lang))
+    if view.get("carrier") is None and winner is None:
+        out.append(say("picture.centre", lang))
+    return out
+
+
+def _player_title(s: dict[str, Any], lang: str) -> str:
+    suit = suit_word(SUITS.index(s["suit"]), lang)
+    return suit if s["name"] in (s["suit"], suit) else say("picture.player", lang, name=s["name"], suit=suit)
 
 
 def _fit(d: ImageDraw.ImageDraw, text: str, width: float, size: int, bold: bool = False) -> tuple[str, Any]:
@@ -318,29 +352,21 @@ def _fit(d: ImageDraw.ImageDraw, text: str, width: float, size: int, bold: bool 
     return text + "…", f
 
 
-def _draw_panel(d: ImageDraw.ImageDraw, lay: Layout, view: dict[str, Any]) -> None:
+def _draw_panel(d: ImageDraw.ImageDraw, lay: Layout, view: dict[str, Any], lang: str = "en") -> None:
     x0 = lay.panel_x + 18
     w = lay.panel_w - 36
     y: float = lay.margin
     t = lay.tile
-    draw_text(d, (x0, y), "JUNKYARD", font(max(16, t // 5), bold=True), PANEL_TEXT, anchor="lt")
+    draw_text(d, (x0, y), say("picture.title", lang), font(max(16, t // 5), bold=True), PANEL_TEXT, anchor="lt")
     y += t * 0.34
-    status, f = _fit(d, _status_line(view), w, max(14, t // 6), bold=True)
+    status, f = _fit(d, _status_line(view, lang), w, max(14, t // 6), bold=True)
     winner = view.get("winner")
     draw_text(d, (x0, y), status, f, SUIT_COLOURS[view["seats"][winner if winner is not None else view["turn"]]
                                                   ["suit"]], anchor="lt")
     y += t * 0.34
     die = t * 0.5
-    _draw_die(d, (x0 + die / 2, y + die / 2), die, view.get("roll"))
-    roll = view.get("roll")
-    roller = next((e.get("seat") for e in view.get("events", []) if e.get("kind") == "roll"), None)
-    if roll is None:
-        label = "no roll yet"
-    elif roller is not None:
-        label = f"{view['seats'][roller]['name']} rolled {face_name(roll)}"
-    else:
-        label = f"last roll: {face_name(roll)}"
-    label, lf = _fit(d, label, w - die - 12, max(12, t // 8))
+    _draw_die(d, (x0 + die / 2, y + die / 2), die, view.get("roll"), lang)
+    label, lf = _fit(d, _roll_line(view, lang), w - die - 12, max(12, t // 8))
     draw_text(d, (x0 + die + 12, y + die / 2), label, lf, PANEL_MUTED, anchor="lm")
     y += die + t * 0.22
     footer = t * 0.4
@@ -352,18 +378,19 @@ def _draw_panel(d: ImageDraw.ImageDraw, lay: Layout, view: dict[str, Any]) -> No
             d.rounded_rectangle([x0 - 10, y - 4, x0 + w + 10, y + row_h - 8], radius=10, fill=fill)
         r = row_h * 0.2
         suit_disc(d, s["suit"], (x0 + r + 4, y + r + 6), r, ring=PANEL, ring_width=0)
-        title = s["name"] if s["name"] == s["suit"] else f"{s['name']} · {s['suit']}"
-        name, nf = _fit(d, title, w - 2 * r - 18, max(13, t // 7), bold=True)
+        name, nf = _fit(d, _player_title(s, lang), w - 2 * r - 18, max(13, t // 7), bold=True)
         draw_text(d, (x0 + 2 * r + 16, y + r + 6), name, nf, PANEL_TEXT, anchor="lm")
         line_y = y + 2 * r + 16
         if s["carrying"]:
             pyramid(d, (x0 + r + 4, line_y + r * 0.6), r * 1.4, GOLD, "F", edge=GOLD_EDGE)
-            note = "brought the good stuff home" if s["seat"] == winner else f"has the good stuff · home {s['corner']}"
-            draw_text(d, (x0 + 2 * r + 16, line_y + r * 0.6), note,
-                      font(max(11, t // 9)), PANEL_TEXT, anchor="lm")
+            note = (say("picture.brought_home", lang) if s["seat"] == winner
+                    else say("picture.carrying", lang, corner=s["corner"]))
+            note, notef = _fit(d, note, w - 2 * r - 16, max(11, t // 9))
+            draw_text(d, (x0 + 2 * r + 16, line_y + r * 0.6), note, notef, PANEL_TEXT, anchor="lm")
         else:
             n = len(s["trash"])
-            draw_text(d, (x0, line_y + r * 0.6), f"trash {n}" if n else "clean", font(max(11, t // 9), bold=bool(n)),
+            words = say("picture.trash", lang, pieces=n) if n else say("picture.clean", lang)
+            draw_text(d, (x0, line_y + r * 0.6), words, font(max(11, t // 9), bold=bool(n)),
                       PANEL_TEXT if n else SUIT_COLOURS["Crowns"], anchor="lm")
             px = x0 + t * 0.62
             step = min(r * 1.35, (x0 + w - px) / max(1, n))
@@ -374,23 +401,25 @@ def _draw_panel(d: ImageDraw.ImageDraw, lay: Layout, view: dict[str, Any]) -> No
     if view.get("carrier") is None and winner is None:
         fy = lay.height - lay.margin - t * 0.1
         pyramid(d, (x0 + t * 0.12, fy - t * 0.1), t * 0.22, GOLD, "F", edge=GOLD_EDGE)
-        draw_text(d, (x0 + t * 0.3, fy - t * 0.1), "good stuff in the centre", font(max(11, t // 9)), PANEL_MUTED,
+        draw_text(d, (x0 + t * 0.3, fy - t * 0.1), say("picture.centre", lang), font(max(11, t // 9)), PANEL_MUTED,
                   anchor="lm")
 
 
-def piecepack_png(view: dict[str, Any], events: Sequence[Any] | None = None, tile: int = DEFAULT_TILE) -> bytes:
-    """PNG bytes of the board and status panel for ``view`` (from ``PiecepackGame.view``).
+def piecepack_png(view: dict[str, Any], events: Sequence[Any] | None = None, tile: int = DEFAULT_TILE,
+                  lang: str = "en") -> bytes:
+    """PNG bytes of the board and status panel for ``view`` (from ``PiecepackGame.view``), its words in
+    ``lang``.
 
     ``events`` is accepted for the front end's common call shape; the last move is read from the view.
     """
     corners = tuple((s["suit"], s["corner"]) for s in view["seats"])
     with _BASE_LOCK:
         palette = _palette(corners, tile)
-    return encode_png(piecepack_image(view, tile), palette=palette)
+    return encode_png(piecepack_image(view, tile, lang), palette=palette)
 
 
-def piecepack_image(view: dict[str, Any], tile: int = DEFAULT_TILE) -> Image.Image:
-    """The picture as a Pillow image (RGB)."""
+def piecepack_image(view: dict[str, Any], tile: int = DEFAULT_TILE, lang: str = "en") -> Image.Image:
+    """The picture as a Pillow image (RGB), its words in ``lang``."""
     lay = Layout(tile)
     corners = tuple((s["suit"], s["corner"]) for s in view["seats"])
     with _BASE_LOCK:
@@ -416,11 +445,11 @@ def piecepack_image(view: dict[str, Any], tile: int = DEFAULT_TILE) -> Image.Ima
         ring = GOLD if s["seat"] == winner else (PATH if active else WHITE)
         suit_disc(d, s["suit"], pawn_c, tile * 0.24, ring=ring, ring_width=max(3, tile // 24))
         _draw_stack(d, lay, sq, s["trash"], s["carrying"])
-    _draw_panel(d, lay, view)
+    _draw_panel(d, lay, view, lang)
     return img
 
 
 #: the name the Discord front end looks for
 picture = piecepack_png
 
-__all__ = ["SUIT_COLOURS", "picture", "piecepack_image", "piecepack_png"]
+__all__ = ["SUIT_COLOURS", "panel_texts", "picture", "piecepack_image", "piecepack_png"]

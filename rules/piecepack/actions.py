@@ -12,10 +12,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from rules.contract import NotationError
 from rules.piecepack.board import is_square
-
-EXPECTED = "expected `roll` or `move` followed by a path of squares such as `move b1-b2-c2` or a destination `move c2`"
+from rules.piecepack.texts import bad_notation
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,31 +70,28 @@ def parse_syntax(text: str) -> Roll | Move | Destination:
     matter. One square is a destination, two or more a full path. Raises :class:`NotationError`.
     """
     if not isinstance(text, str):
-        raise NotationError(f"Notation must be text, not {type(text).__name__}: {EXPECTED}.")
+        raise bad_notation("notation.not_text", kind=type(text).__name__)
     words = [w for w in _SEPARATORS.split(text.strip().lower()) if w]
     if not words:
-        raise NotationError(f"Empty action: {EXPECTED}.")
+        raise bad_notation("notation.empty")
     verb = words[0]
     if verb in ("roll", "r"):
         if len(words) > 1:
-            raise NotationError(f"`roll` takes nothing after it (got {' '.join(words[1:])!r}).")
+            raise bad_notation("notation.roll_alone", rest=" ".join(words[1:]))
         return Roll()
     if verb in ("move", "m", "mv"):
         squares = words[1:]
         if not squares:
-            raise NotationError("`move` needs squares after it, such as `move b1-b2-c2` or `move c2`.")
+            raise bad_notation("notation.move_squares")
     elif is_square(verb):
         squares = words
     elif verb == "pass":
-        raise NotationError(
-            "There is no `pass` action: when a roll leaves no legal move the turn passes by itself (P3). "
-            f"Otherwise {EXPECTED}."
-        )
+        raise bad_notation("notation.no_pass")
     else:
-        raise NotationError(f"Unknown action {verb!r}: {EXPECTED}.")
+        raise bad_notation("notation.unknown", verb=verb)
     for sq in squares:
         if not is_square(sq):
-            raise NotationError(f"{sq!r} is not a square: squares are a1 to e5 (columns a–e, rows 1–5).")
+            raise bad_notation("notation.not_square", square=sq)
     if len(squares) == 1:
         return Destination(squares[0])
     return Move(tuple(squares))

@@ -17,8 +17,9 @@ from collections.abc import Iterable, Sequence
 from typing import Any, ClassVar, Self
 
 from rules import contract
-from rules.contract import OVER, Event, IllegalAction, NotationError, PhasedGame, SetupError
+from rules.contract import OVER, Event, IllegalAction, PhasedGame, SetupError
 from rules.dice import Dice
+from rules.piecepack import texts
 from rules.piecepack.actions import Action, Destination, Move, Roll, parse_syntax
 from rules.piecepack.board import (
     CENTRE,
@@ -30,11 +31,9 @@ from rules.piecepack.board import (
     SUITS,
     TRASH_LETTERS,
     coords,
-    face_name,
     is_diagonal,
     is_square,
     is_step,
-    piece_name,
 )
 from rules.registry import register
 
@@ -113,6 +112,10 @@ class PiecepackGame(PhasedGame):
         name, suit = self.names[seat], SUITS[seat]
         return suit if name == suit else f"{suit} ({name})"
 
+    def who(self, seat: int) -> dict[str, Any]:
+        """Seat ``seat`` as a text parameter (worded in any language by :func:`rules.piecepack.texts.say`)."""
+        return texts.seat(seat, self.names[seat])
+
     def seat_at(self, square: str) -> int | None:
         for seat, sq in enumerate(self.pawns):
             if sq == square:
@@ -159,7 +162,7 @@ class PiecepackGame(PhasedGame):
         corners = CORNERS_BY_PLAYERS[n]
         trash = [[SUIT_CODES[s] + letter for letter in TRASH_LETTERS] for s in range(n)]
         game = cls(names, list(corners), trash, None, first, first, ROLL, None, None, 0, [], None, dice)
-        game.events = [Event("start", f"{game.label(first)} is drawn to start; play goes clockwise.", first)]
+        game.events = [texts.event("start", "event.start", first, who=game.who(first))]
         return game
 
     @classmethod
@@ -368,9 +371,7 @@ class PiecepackGame(PhasedGame):
 
     def describe_legal(self, limit: int = 12) -> str:
         if self.phase == MOVE:
-            dests = list(self.destinations())
-            more = f" … and {len(dests) - limit} more" if len(dests) > limit else ""
-            return "move to " + ", ".join(dests[:limit]) + more
+            return texts.legal_word(list(self.destinations()), "en", limit)
         return super().describe_legal(limit)
 
     # Parsing and validation -----------------------------------------------------------------------
@@ -388,86 +389,84 @@ class PiecepackGame(PhasedGame):
         moves = self.destinations()
         if dest.square in moves:
             return moves[dest.square]
-        raise IllegalAction(self._why_not_destination(dest.square))
+        raise self._why_not_destination(dest.square)
 
     def _check_phase(self, wanted: str) -> None:
         if self.phase == OVER:
-            raise IllegalAction(f"The game is over: {self.label(self.winner or 0)} won.")
+            raise texts.refuse("refuse.game_over", who=self.who(self.winner or 0))
         if self.phase == wanted:
             return
-        who = self.label(self.turn)
         if wanted == MOVE:
-            raise IllegalAction(f"{who} must `roll` first.")
-        raise IllegalAction(f"{who} already rolled {face_name(self.roll or 0)}: now move ({self.describe_legal()}).")
+            raise texts.refuse("refuse.roll_first", who=self.who(self.turn))
+        raise texts.refuse("refuse.rolled_already", who=self.who(self.turn), face=texts.face(self.roll or 0),
+                           legal=self._legal())
 
-    def _legal_hint(self) -> str:
-        return f" Legal: {self.describe_legal()}."
+    def _legal(self) -> dict[str, Any]:
+        """The legal destinations, as the parameter every refusal of a move ends with."""
+        return texts.legal(self.destinations())
 
-    def _why_not_destination(self, square: str) -> str:
+    def _refuse(self, msg: str, **params: Any) -> IllegalAction:
+        """A refused move: message ``msg``, then the legal destinations."""
+        return texts.refuse(msg, **params, legal=self._legal())
+
+    def _why_not_destination(self, square: str) -> IllegalAction:
         seat, steps = self.turn, self.roll or 0
         here = self.pawns[seat]
         owner = self.corner_owner(square)
         other = self.seat_at(square)
         if square == here:
-            reason = f"Your pawn is already on {square}: a move may not come back to where it started (P3)."
-        elif owner is not None and owner != seat:
-            reason = f"{square} is {SUITS[owner]}' start corner: you may pass over it but not stop there (P4)."
-        elif square == CENTRE:
-            reason = self._why_not_centre(seat)
-        elif self.carrier == seat and other is not None:
-            reason = f"While carrying the good stuff you may not land on {self.label(other)} on {square} (P6)."
-        else:
-            reason = f"No path of exactly {steps} step{'s' if steps != 1 else ''} from {here} ends on {square} (P3)."
-        return reason + self._legal_hint()
+            return self._refuse("refuse.same_square", square=square)
+        if owner is not None and owner != seat:
+            return self._refuse("refuse.corner", square=square, owner=texts.suit(owner))
+        if square == CENTRE:
+            return self._why_not_centre(seat)
+        if self.carrier == seat and other is not None:
+            return self._refuse("refuse.carrier_lands", them=self.who(other), square=square)
+        return self._refuse("refuse.no_path", count=steps, here=here, square=square)
 
-    def _why_not_centre(self, seat: int) -> str:
+    def _why_not_centre(self, seat: int) -> IllegalAction:
         if self.carrier == seat:
-            return "You carry the good stuff: the centre is behind you, head for your start corner (P6)."
+            return self._refuse("refuse.centre_carrier")
         if self.trash[seat]:
-            k = len(self.trash[seat])
-            pieces = f"{k} piece{'s' if k != 1 else ''}"
-            return f"You still carry {pieces} of trash: only a clean pawn may enter the centre (§4.C, P5)."
+            return self._refuse("refuse.centre_trash", count=len(self.trash[seat]))
         if self.carrier is not None:
-            return f"The good stuff is not in the centre: {self.label(self.carrier)} carries it (P5)."
-        return f"The centre can only be reached as the last of exactly {self.roll} steps (P5)."
+            return self._refuse("refuse.centre_carried", who=self.who(self.carrier))
+        return self._refuse("refuse.centre_exact", count=self.roll or 0)
 
-    def _why_not_path(self, path: tuple[str, ...]) -> str | None:
-        """Why ``path`` is not a legal move now, or None if it is."""
+    def _why_not_path(self, path: tuple[str, ...]) -> IllegalAction | None:
+        """Why ``path`` is not a legal move now (the refusal to raise), or None if it is."""
         if path in self._legal_set():
             return None
         seat, steps = self.turn, self.roll or 0
         here = self.pawns[seat]
         carrying = self.carrier == seat
         if path[0] != here:
-            return f"Your pawn is on {here}: a path starts there, like `move {here}-…` (or name only the destination)."
+            return self._refuse("refuse.wrong_start", here=here)
         if len(path) - 1 != steps:
-            return (
-                f"You rolled {face_name(steps)}: the path needs exactly {steps} step{'s' if steps != 1 else ''}, "
-                f"this one has {len(path) - 1} (P3)."
-            )
+            return self._refuse("refuse.wrong_length", face=texts.face(steps), count=steps, length=len(path) - 1)
         seen = {here}
         for i, (a, b) in enumerate(itertools.pairwise(path)):
             last = i == len(path) - 2
             if not is_step(a, b):
-                return f"{a} to {b} is not a single step."
+                return self._refuse("refuse.not_a_step", start=a, end=b)
             if is_diagonal(a, b) and not carrying:
-                return f"{a} to {b} is diagonal: only the pawn carrying the good stuff steps diagonally (§4.C, P6)."
+                return self._refuse("refuse.diagonal", start=a, end=b)
             if b in seen:
-                return f"The path enters {b} twice: a move never visits a square twice (P3)."
+                return self._refuse("refuse.twice", square=b)
             seen.add(b)
             if b == CENTRE and not last:
-                return "The centre can only be the last step of a move: nobody passes through it (P5)."
+                return self._refuse("refuse.centre_through")
             other = self.seat_at(b)
             if carrying and other is not None:
-                verb = "land on" if last else "pass over"
-                return f"While carrying the good stuff you may not {verb} {self.label(other)} on {b} (P6)."
+                msg = "refuse.carrier_lands" if last else "refuse.carrier_passes"
+                return self._refuse(msg, them=self.who(other), square=b)
         dest = path[-1]
         if dest == CENTRE:
             return self._why_not_centre(seat)
         owner = self.corner_owner(dest)
         if owner is not None and owner != seat:
-            return f"{dest} is {SUITS[owner]}' start corner: you may pass over it but not stop there (P4)."
-        return "That path is not a legal move."
+            return self._refuse("refuse.corner", square=dest, owner=texts.suit(owner))
+        return self._refuse("refuse.not_legal")
 
     # Applying -------------------------------------------------------------------------------------
 
@@ -478,7 +477,7 @@ class PiecepackGame(PhasedGame):
             return self._resolve(action)
         if isinstance(action, Roll | Move):
             return action
-        raise NotationError(f"Not a {self.title} action: {action!r}.")
+        raise texts.bad_notation("notation.not_action", action=repr(action))
 
     def apply(self, action: contract.Action | str) -> list[Event]:
         """Validate ``action`` (one of ours, a :class:`Destination` or notation; anything else is refused)
@@ -491,10 +490,10 @@ class PiecepackGame(PhasedGame):
             self._check_phase(MOVE)
             if not isinstance(act.path, tuple) or not all(isinstance(s, str) and is_square(s) for s in act.path) \
                     or len(act.path) < 2:
-                raise NotationError("A move is a path of at least two squares, such as `move b1-b2`.")
+                raise texts.bad_notation("notation.short_path")
             why = self._why_not_path(act.path)
             if why is not None:
-                raise IllegalAction(why + self._legal_hint())
+                raise why
             events = self._do_move(act.path)
         self._ply += 1
         self.events = events
@@ -505,8 +504,8 @@ class PiecepackGame(PhasedGame):
         seat = self.turn
         dice = self.dice.copy()
         face = dice.roll(6) - 1  # a d6 stands in for the piecepack die: 1 → Null, 2 → Ace, 3–6 → 2–5
-        who = self.label(seat)
-        events = [Event("roll", f"{who} rolls {face_name(face)}.", seat, {"face": face})]
+        who = self.who(seat)
+        events = [texts.event("roll", "event.roll", seat, {"face": face}, who=who, face=texts.face(face))]
         paths = self._paths_for(seat, face)
         self.dice = dice
         self.roll = face
@@ -514,9 +513,12 @@ class PiecepackGame(PhasedGame):
             self.phase = MOVE
             return events
         nxt = (seat + 1) % self.n
-        why = "a Null means no move" if face == 0 else f"no path of exactly {face} steps is open"
-        events.append(Event("pass", f"{who} cannot move ({why}); {self.label(nxt)} rolls next.", seat,
-                            {"face": face, "next": nxt}))
+        data = {"face": face, "next": nxt}
+        if face == 0:
+            events.append(texts.event("pass", "event.pass_null", seat, data, who=who, next=self.who(nxt)))
+        else:
+            events.append(texts.event("pass", "event.pass_blocked", seat, data, who=who, next=self.who(nxt),
+                                      count=face))
         self.turn = nxt
         self.phase = ROLL
         return events
@@ -524,12 +526,12 @@ class PiecepackGame(PhasedGame):
     def _do_move(self, path: tuple[str, ...]) -> list[Event]:
         seat = self.turn
         dest = path[-1]
-        who = self.label(seat)
-        events = [Event("move", f"{who} moves {'-'.join(path)}.", seat, {"path": list(path)})]
+        who = self.who(seat)
+        events = [texts.event("move", "event.move", seat, {"path": list(path)}, who=who, path="-".join(path))]
         victim = self.seat_at(dest)
         if dest == CENTRE and self.carrier is None:
             self.carrier = seat
-            events.append(Event("take", f"{who} picks up the good stuff in the centre.", seat, {"square": dest}))
+            events.append(texts.event("take", "event.take", seat, {"square": dest}, who=who))
         elif victim is not None:
             events += self._land_on(seat, victim, dest)
         self.pawns[seat] = dest
@@ -537,8 +539,7 @@ class PiecepackGame(PhasedGame):
         if self.carrier == seat and dest == self.corners[seat]:
             self.winner = seat
             self.phase = OVER
-            events.append(Event("win", f"{who} brings the good stuff home to {dest} and wins!", seat,
-                                {"square": dest}))
+            events.append(texts.event("win", "event.win", seat, {"square": dest}, who=who, square=dest))
             return events
         self.turn = (seat + 1) % self.n
         self.phase = ROLL
@@ -547,26 +548,25 @@ class PiecepackGame(PhasedGame):
     def _land_on(self, seat: int, victim: int, square: str) -> list[Event]:
         """P7 / §4.B, §4.D: the lander gives its top trash piece if it has any; a carried good stuff
         goes back to the centre, or to a clean lander; the landed-on pawn goes home."""
-        who, them = self.label(seat), self.label(victim)
-        events = [Event("land", f"{who} lands on {them} on {square}.", seat, {"square": square, "victim": victim})]
+        who, them = self.who(seat), self.who(victim)
+        events = [texts.event("land", "event.land", seat, {"square": square, "victim": victim}, who=who, them=them,
+                              square=square)]
         had_trash = bool(self.trash[seat])
         if had_trash:
             piece = self.trash[seat].pop()
             self.trash[victim].append(piece)
-            events.append(Event("gift", f"{who} hands {piece_name(piece)} to {them}.", seat,
-                                {"piece": piece, "to": victim}))
+            events.append(texts.event("gift", "event.gift", seat, {"piece": piece, "to": victim}, who=who, them=them,
+                                      piece=texts.piece(piece)))
         if self.carrier == victim:
             if had_trash:
                 self.carrier = None
-                events.append(Event("return", "The good stuff goes back to the centre.", victim,
-                                    {"square": CENTRE}))
+                events.append(texts.event("return", "event.return", victim, {"square": CENTRE}))
             else:
                 self.carrier = seat
-                events.append(Event("steal", f"{who} steals the good stuff from {them}.", seat,
-                                    {"from": victim}))
+                events.append(texts.event("steal", "event.steal", seat, {"from": victim}, who=who, them=them))
         home = self.corners[victim]
         self.pawns[victim] = home
-        events.append(Event("home", f"{them} goes back to {home}.", victim, {"square": home}))
+        events.append(texts.event("home", "event.home", victim, {"square": home}, who=them, square=home))
         return events
 
     # Persistence and views ------------------------------------------------------------------------

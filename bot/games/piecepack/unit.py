@@ -1,6 +1,7 @@
 """The unit of Junkyard for a piecepack: ``/piecepack roll`` and ``/piecepack move``, destination
-buttons, the picture, the status lines and the standings. English only for now: the text and picture hooks
-accept ``lang`` and ignore it."""
+buttons, the picture, the status lines and the standings. Narration, refusals, the status text, button
+labels, destination choices and the picture's words follow ``lang`` (``"en"`` or ``"de"``), worded from the
+rules' catalogue (:mod:`rules.piecepack.texts`)."""
 
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ from bot.games.unit import (
 )
 from render.piecepack import piecepack_png
 from rules.contract import Event, Game
-from rules.piecepack import PiecepackGame
+from rules.piecepack import PiecepackGame, texts
 
 #: Discord shows at most 25 buttons; a roll of 5 rarely opens more than a dozen squares.
 MAX_DESTINATIONS = 20
@@ -46,7 +47,7 @@ def destination_choices(ask: Ask) -> list[tuple[str, str]]:
     for square, move in destinations(ask.game).items():
         path = str(move).removeprefix("move ")
         if square.startswith(cur) or path.startswith(cur):
-            out.append((f"{square} (via {path})", square))
+            out.append((texts.say("choice.destination", ask.lang, square=square, path=path), square))
     return out
 
 
@@ -71,26 +72,46 @@ class PiecepackUnit(GameUnit):
     translations: ClassVar[Mapping[str, Mapping[str, tuple[str, str]]]] = {"de": GERMAN}
 
     def picture(self, view: dict[str, Any], events: Sequence[Event], lang: str = "en") -> bytes | None:
-        return piecepack_png(view, list(events))
+        return piecepack_png(view, list(events), lang=lang)
+
+    def narrate(self, events: Sequence[Event], lang: str = "en") -> str:
+        """The events in ``lang`` (an event stored without a catalogue id keeps its English text)."""
+        return texts.narrate(events, lang)
+
+    def refusal(self, exc: Exception, lang: str = "en") -> str:
+        """A refused action or notation error in ``lang``."""
+        return texts.refusal_text(exc, lang)
 
     def describe(self, game: Game, viewer: int | None, lang: str = "en") -> str:
+        """Whose turn it is (or who won), then every seat's square, home corner and trash, in ``lang``."""
         view = game.view(viewer)
-        lines = []
+        names = game.seat_names
+        if game.is_over:
+            won = " & ".join(names[s] for s in game.winners)
+            lines = [texts.say("status.over", lang, count=game.ply, name=won)]
+        else:
+            turn = game.to_act
+            lines = [texts.say("status.turn", lang, ply=game.ply, name=names[turn] if turn is not None else "–")]
         for s in view["seats"]:
-            stack = " ".join(s["trash"]) or "no trash"
-            extra = ", carrying the good stuff" if s["carrying"] else ""
-            lines.append(f"{s['label']} on {s['square']} (home corner {s['corner']}): {stack}{extra}")
+            msg = "status.seat_carrying" if s["carrying"] else "status.seat"
+            stack = " ".join(s["trash"]) or texts.say("status.no_trash", lang)
+            lines.append(texts.say(msg, lang, who=texts.seat(s["seat"], s["name"]), square=s["square"],
+                                   corner=s["corner"], stack=stack))
         if view["carrier"] is None and not game.is_over:
-            lines.append(f"The good stuff lies in the centre ({view['centre']}).")
-        return super().describe(game, viewer) + "\n" + "\n".join(lines)
+            lines.append(texts.say("status.centre", lang, square=view["centre"]))
+        return "\n".join(lines)
 
     def buttons(self, game: Game, seat: int, lang: str = "en") -> list[ButtonSpec]:
+        """One button per reachable square after the roll (the square is the label in every language);
+        before it, the roll."""
         if game.is_over or game.to_act != seat:
             return []
         dests = destinations(game)
         if dests:
             return [ButtonSpec(f"→ {sq}", str(move), "success") for sq, move in list(dests.items())[:MAX_DESTINATIONS]]
-        return [ButtonSpec("Roll", "roll", "primary")] if any(str(a) == "roll" for a in game.legal_actions()) else []
+        if any(str(a) == "roll" for a in game.legal_actions()):
+            return [ButtonSpec(texts.say("button.roll", lang), "roll", "primary")]
+        return []
 
     # The terminal and the demo -----------------------------------------------------------------
 
