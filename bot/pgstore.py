@@ -514,8 +514,9 @@ class PostgresStore(Store):
                         timers: Sequence[NewTimer]) -> None:
         now = self._clock()
         async with self.pool.acquire() as con, con.transaction():
-            # the game's row lock makes two processes marking the same turn take turns
-            await con.execute("SELECT 1 FROM games WHERE id = $1 FOR UPDATE", game_id)
+            # the game's row lock makes two processes marking the same turn, or a timer firing meanwhile, take
+            # turns (NO KEY: rows referring to the game may still be written, so no deadlock with them)
+            await con.execute("SELECT 1 FROM games WHERE id = $1 FOR NO KEY UPDATE", game_id)
             await con.execute(
                 "INSERT INTO turns (game_id, version, seat, started_at, acted_at) VALUES ($1, $2, $3, $4, $5) "
                 "ON CONFLICT (game_id) DO UPDATE SET version = excluded.version, seat = excluded.seat, "
@@ -546,6 +547,10 @@ class PostgresStore(Store):
     async def finish_timer(self, timer_id: int, *, then: NewTimer | None = None) -> bool:
         now = self._clock()
         async with self.pool.acquire() as con, con.transaction():
+            # the game's row first, as mark_turn takes it: a new turn replaces either both or none of a fired
+            # timer and its follower
+            await con.execute("SELECT 1 FROM games WHERE id = (SELECT game_id FROM timers WHERE id = $1) "
+                              "FOR NO KEY UPDATE", timer_id)
             row = await con.fetchrow("UPDATE timers SET fired_at = $1, claimed_until = NULL "
                                      "WHERE id = $2 AND fired_at IS NULL RETURNING game_id, version", now, timer_id)
             if row is not None and then is not None:
@@ -603,8 +608,8 @@ class PostgresStore(Store):
         processes recording the same end take turns, so the second finds the results there."""
         new_id: int | None = None
         async with self.pool.acquire() as con, con.transaction():
-            locked = await con.fetchval("SELECT 1 FROM games WHERE id = $1 AND status = 'finished' FOR UPDATE",
-                                        game_id)
+            locked = await con.fetchval(
+                "SELECT 1 FROM games WHERE id = $1 AND status = 'finished' FOR NO KEY UPDATE", game_id)
             fresh = locked is not None and await con.fetchval(
                 "SELECT 1 FROM results WHERE game_id = $1 LIMIT 1", game_id) is None
             if fresh:

@@ -508,6 +508,25 @@ async def test_a_dead_processs_lease_passes_to_another_once(twin_stores):
     assert await c.finish_timer(timer.id) and not await b.finish_timer(timer.id)
 
 
+async def test_a_new_turn_and_a_firing_timer_from_two_processes_leave_only_the_new_turns_timers(twin_stores):
+    """A fired reminder schedules its follower in the same transaction; a new turn seen meanwhile by another
+    process replaces the game's pending timers. Whichever goes first, only the new turn's timers stay."""
+    a, b = twin_stores(), twin_stores()
+    await a.open()
+    await b.open()
+    games = []
+    for channel in range(1, 13):
+        rec, _ = await started(a, channel=channel)
+        await a.mark_turn(rec.id, version=0, seat=0, started_at=0.0, timers=[NewTimer("remind", 0, 1.0)])
+        games.append(rec.id)
+    claimed = {t.game_id: t for t in await a.claim_timers("a", now=2.0, lease=60)}
+    await asyncio.gather(*(job for g in games for job in (
+        a.finish_timer(claimed[g].id, then=NewTimer("remind", 0, 50.0, {"follower": True})),
+        b.mark_turn(g, version=0, seat=1, started_at=3.0, timers=[NewTimer("remind", 1, 99.0)]))))
+    for g in games:
+        assert [(t.seat, t.due_at) for t in await b.timers(game_id=g, pending=True)] == [(1, 99.0)]
+
+
 # Shards ------------------------------------------------------------------------------------------------------
 
 
