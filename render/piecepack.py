@@ -300,8 +300,8 @@ def _draw_die(d: ImageDraw.ImageDraw, c: Point, size: float, rolled: int | None,
 def _status_line(view: dict[str, Any], lang: str = "en") -> str:
     seats = view["seats"]
     if view.get("winner") is not None:
-        return say("picture.wins", lang, name=seats[view["winner"]]["name"])
-    who = seats[view["turn"]]["name"]
+        return say("picture.wins", lang, name=_name(seats[view["winner"]], lang))
+    who = _name(seats[view["turn"]], lang)
     if view["phase"] == "move":
         return say("picture.to_move", lang, name=who, count=view["roll"])
     return say("picture.to_roll", lang, name=who)
@@ -314,7 +314,7 @@ def _roll_line(view: dict[str, Any], lang: str = "en") -> str:
     if roll is None:
         return say("picture.no_roll", lang)
     if roller is not None:
-        return say("picture.rolled", lang, name=view["seats"][roller]["name"], face=face(roll))
+        return say("picture.rolled", lang, name=_name(view["seats"][roller], lang), face=face(roll))
     return say("picture.last_roll", lang, face=face(roll))
 
 
@@ -333,6 +333,11 @@ def panel_texts(view: dict[str, Any], lang: str = "en") -> list[str]:
     if view.get("carrier") is None and winner is None:
         out.append(say("picture.centre", lang))
     return out
+
+
+def _name(s: dict[str, Any], lang: str) -> str:
+    """A seat's player name, or its suit in ``lang`` when the player is named after the suit."""
+    return suit_word(SUITS.index(s["suit"]), lang) if s["name"] == s["suit"] else str(s["name"])
 
 
 def _player_title(s: dict[str, Any], lang: str) -> str:

@@ -80,6 +80,11 @@ def seat_word(number: int, name: str, lang: str = "en") -> str:
     return CATALOGUE.say("seat.named", _lang(lang), suit=word, name=name)
 
 
+def name_word(number: int, name: str, lang: str = "en") -> str:
+    """A seat's player name, or its suit in ``lang`` when the player is named after the suit."""
+    return suit_word(number, lang) if name == SUITS[number] else name
+
+
 def face_word(number: int, lang: str = "en", article: bool = False) -> str:
     """A die face in ``lang``; with ``article`` as the object of "rolls" ("ein Ass")."""
     return CATALOGUE.say(f"{'a_face' if article else 'face'}.{number}", _lang(lang))
@@ -187,5 +192,5 @@ def refusal_text(exc: Exception, lang: str = "en") -> str:
 
 
 __all__ = ["CATALOGUE", "LEGAL_LIMIT", "bad_notation", "event", "event_text", "face", "face_word", "legal",
-           "legal_word", "narrate", "piece", "piece_word", "refusal_text", "refuse", "say", "seat", "seat_word",
-           "suit", "suit_word"]
+           "legal_word", "name_word", "narrate", "piece", "piece_word", "refusal_text", "refuse", "say", "seat",
+           "seat_word", "suit", "suit_word"]

@@ -87,11 +87,11 @@ class PiecepackUnit(GameUnit):
         view = game.view(viewer)
         names = game.seat_names
         if game.is_over:
-            won = " & ".join(names[s] for s in game.winners)
+            won = " & ".join(texts.name_word(s, names[s], lang) for s in game.winners)
             lines = [texts.say("status.over", lang, count=game.ply, name=won)]
         else:
-            turn = game.to_act
-            lines = [texts.say("status.turn", lang, ply=game.ply, name=names[turn] if turn is not None else "–")]
+            turn = game.to_act if game.to_act is not None else 0
+            lines = [texts.say("status.turn", lang, ply=game.ply, name=texts.name_word(turn, names[turn], lang))]
         for s in view["seats"]:
             msg = "status.seat_carrying" if s["carrying"] else "status.seat"
             stack = " ".join(s["trash"]) or texts.say("status.no_trash", lang)
