@@ -112,8 +112,8 @@ class _After:
     describe: str
 
 
-#: the answer to a button that no game of ours sent (forged, or damaged on the way)
-FOREIGN_BUTTON = "That button is not one this game sent; nothing was changed. Use the newest board or `/game status`."
+#: the answer to a button that no game of ours sent (forged, or damaged on the way), in English
+FOREIGN_BUTTON = texts.say("move.foreign_button")
 
 
 def refuse(text: str, *, stale: bool = False, game_id: int | None = None) -> Reply:
@@ -264,9 +264,9 @@ class Service:
         return rec, game, seat
 
     @staticmethod
-    def _no_game() -> Reply:
-        return refuse(f"There is no game in this channel. Start one with `/game new` (games: "
-                      f"{', '.join(playable_keys())}).")
+    def _no_game(lang: str | None = None) -> Reply:
+        """The refusal when the channel has no game, in the asker's language."""
+        return refuse(texts.say("lobby.no_game", lang or texts.DEFAULT, games=", ".join(playable_keys())))
 
     def _can_manage(self, rec: GameRecord, user_id: int, can_manage: bool) -> bool:
         return can_manage or rec.host_id == user_id
@@ -361,9 +361,9 @@ class Service:
         return (rec.seats[seat].lang if seat is not None else None) or rec.lang
 
     @staticmethod
-    def _seat_line(rec: GameRecord) -> str:
+    def _seat_line(rec: GameRecord, lang: str = texts.DEFAULT) -> str:
         if not rec.seats:
-            return "nobody yet"
+            return texts.say("lobby.nobody_yet", lang)
         parts = []
         for i, s in enumerate(rec.seats):
             opts = ", ".join(f"{k} {v}" for k, v in s.options.items())
@@ -378,24 +378,25 @@ class Service:
                        user_lang: str | None = None) -> Reply:
         """Open a lobby in the channel with ``game_key`` and the shared options given (None values dropped).
         ``lang``: the game's public language (the server's), kept for every message everyone sees;
-        ``user_lang``: the host's own, for their private notes."""
+        ``user_lang``: the host's own, for their private notes and refusals."""
+        own = user_lang or lang
         try:
             cls = self.classes(game_key)
             front = self.fronts(game_key)
         except KeyError:
-            return refuse(f"There is no game called `{game_key}`. Choose one of: {', '.join(playable_keys())}.")
+            return refuse(texts.say("lobby.no_such_game", own, game=game_key, games=", ".join(playable_keys())))
         raw = {k: v for k, v in (options or {}).items() if v is not None}
         try:
             opts, notes = front.setup_options(raw)
         except (SetupError, ValueError) as exc:
-            return refuse(f"Can't set up {cls.title}: {exc}")
+            return refuse(texts.say("lobby.cant_set_up", own, title=cls.title, error=exc))
         seats: list[Seat] = []
         if join:
             raw_seat = {k: v for k, v in (seat_options or {}).items() if v is not None}
             try:
                 seat_opts, seat_notes = front.seat_options(raw_seat, opts, [])
             except (SetupError, ValueError) as exc:
-                return refuse(f"Can't seat you: {exc}")
+                return refuse(texts.say("lobby.cant_seat", own, error=exc))
             notes += seat_notes
             seats.append(Seat(user_id, user_name, seat_opts, lang=user_lang))
         async with self.lock(channel_id):
@@ -405,11 +406,13 @@ class Service:
                                                    seed=self.seed_source(), seats=seats, lang=lang)
             except ChannelBusy:
                 busy = await self.store.channel_game(channel_id)
-                what = f"a game of {self.classes(busy.game_key).title} ({busy.status})" if busy else "a game"
-                return refuse(f"This channel already has {what}. Finish it, or ask its host to `/game abort`.")
-        opt_text = ", ".join(f"{k} {v}" for k, v in opts.items()) or "standard setup"
-        text = (f"<@{user_id}> opened a game of **{cls.title}** ({opt_text}). Join with `/game join`; "
-                f"{cls.min_seats}–{cls.max_seats} players; the host starts it with `/game start`.")
+                if busy is None:
+                    return refuse(texts.say("lobby.busy", own))
+                return refuse(texts.say("lobby.busy_game", own, title=self.classes(busy.game_key).title,
+                                        status=texts.status_word(busy.status, own)))
+        opt_text = ", ".join(f"{k} {v}" for k, v in opts.items()) or texts.say("lobby.standard_setup", lang)
+        text = texts.say("lobby.opened", lang, user=user_id, title=cls.title, options=opt_text, low=cls.min_seats,
+                         high=cls.max_seats)
         if notes:
             text += "\n" + "\n".join(notes)
         return Reply(text, game_id=rec.id, version=rec.version)
@@ -421,54 +424,57 @@ class Service:
         async with self.lock(channel_id):
             rec = await self.store.channel_game(channel_id)
             if rec is None:
-                return self._no_game()
+                return self._no_game(lang)
+            own = self.lang_of(rec, user_id, lang)
             if rec.status != LOBBY:
-                return refuse("The game has already started; seats can't change now. Watch, or start the next "
-                              "one when it ends.")
+                return refuse(texts.say("lobby.started_already", own))
             cls, front = self.classes(rec.game_key), self.fronts(rec.game_key)
             mine = rec.seat_of(user_id)
             others = [s.options for i, s in enumerate(rec.seats) if i != mine]
             if mine is None and len(rec.seats) >= cls.max_seats:
-                return refuse(f"The table is full: {cls.title} seats at most {cls.max_seats}.")
+                return refuse(texts.say("lobby.full", own, title=cls.title, max=cls.max_seats))
             raw = {k: v for k, v in (seat_options or {}).items() if v is not None}
             try:
                 opts, notes = front.seat_options(raw, rec.setup.get("options", {}), others)
             except (SetupError, ValueError) as exc:
-                return refuse(f"Can't seat you: {exc}")
+                return refuse(texts.say("lobby.cant_seat", own, error=exc))
             seats = list(rec.seats)
             if mine is None:
                 seats.append(Seat(user_id, user_name, opts, lang=lang))
-                verb = "joined"
+                said = "lobby.joined"
             else:
                 seats[mine] = Seat(user_id, user_name, opts, lang=lang or rec.seats[mine].lang)
-                verb = "changed seat options in"
+                said = "lobby.changed_options"
             rec = await self.store.update_lobby(rec.id, seats=seats, expected_seats=rec.seats)
-        text = f"<@{user_id}> {verb} the {cls.title} lobby. Seats: {self._seat_line(rec)}."
+        text = texts.say(said, rec.lang, user=user_id, title=cls.title, seats=self._seat_line(rec, rec.lang))
         if notes:
             text += "\n" + "\n".join(notes)
         return Reply(text, game_id=rec.id)
 
-    async def leave(self, channel_id: int, user_id: int) -> Reply:
+    async def leave(self, channel_id: int, user_id: int, lang: str | None = None) -> Reply:
+        """Give up a seat (``lang``: the asker's language, for a refusal)."""
         async with self.lock(channel_id):
             rec = await self.store.channel_game(channel_id)
             if rec is None:
-                return self._no_game()
+                return self._no_game(lang)
             mine = rec.seat_of(user_id)
             if mine is None:
-                return refuse("You have no seat in this channel's game.")
+                return refuse(texts.say("lobby.no_seat_here", self.lang_of(rec, user_id, lang)))
             if rec.status != LOBBY:
-                return await self._hand_to_computer(rec, mine, f"<@{user_id}> left the game.")
-            return await self._remove_seat(rec, mine, f"<@{user_id}> left the lobby.")
+                return await self._hand_to_computer(rec, mine, texts.say("lobby.left_game", rec.lang, user=user_id),
+                                                    lang)
+            return await self._remove_seat(rec, mine, texts.say("lobby.left_lobby", rec.lang, user=user_id))
 
     def _takeover_kind(self, game_key: str) -> str:
         """The computer that takes over a seat: the game's own kind if it has one, else random."""
         kinds = [k for k in self.driver_kinds(game_key) if k != "random"]
         return kinds[0] if kinds else "random"
 
-    async def _hand_to_computer(self, rec: GameRecord, seat: int, text: str) -> Reply:
-        """A person leaves a running game: a computer plays their seat on. When nobody is left, it ends."""
+    async def _hand_to_computer(self, rec: GameRecord, seat: int, text: str, lang: str | None = None) -> Reply:
+        """A person leaves a running game: a computer plays their seat on. When nobody is left, it ends.
+        ``text`` says who left (in the game's language); ``lang``: the asker's, for a refusal."""
         if all(s.is_computer for i, s in enumerate(rec.seats) if i != seat):
-            text = f"{text} Nobody is left to play, so the game ends. The channel is free."
+            text = texts.say("lobby.nobody_left", rec.lang, text=text)
             out = self._outgoing([text], board=False)
             await self.store.set_status(rec.id, "aborted", from_statuses=(ACTIVE,), outgoing=out)
             self.forget(rec.id, drivers=True)
@@ -477,13 +483,13 @@ class Service:
         old = rec.seats[seat]
         uid = min([-1, *(s.user_id - 1 for s in rec.seats if s.user_id < 0)])
         seats = list(rec.seats)
-        seats[seat] = Seat(uid, f"{old.name} (computer)", dict(old.options), kind)
+        seats[seat] = Seat(uid, texts.say("lobby.computer_name", rec.lang, name=old.name), dict(old.options), kind)
         host = None
         if old.user_id == rec.host_id:
             host = next(s for s in seats if not s.is_computer).user_id
-        text = f"{text} A computer ({kind}) plays {old.name}'s seat from now on."
+        text = texts.say("lobby.computer_takes_over", rec.lang, text=text, kind=kind, name=old.name)
         if host is not None:
-            text += f" <@{host}> is the host now."
+            text = texts.say("lobby.new_host", rec.lang, text=text, host=host)
         game = await self.load(rec)
         out = self._outgoing([text], board=False)
         waiting = game.to_act == seat and not game.is_over
@@ -491,7 +497,7 @@ class Service:
             rec = await self.store.replace_seats(rec.id, version=rec.version, seats=seats, expected_seats=rec.seats,
                                                  outgoing=out, computers_waiting=waiting)
         except StaleVersion:
-            return refuse("The game moved on meanwhile; nothing changed. Try again.")
+            return refuse(texts.say("lobby.moved_on", lang or texts.DEFAULT))
         if host is not None:
             rec = await self._set_host(rec, host)
         return Reply(text, game_id=rec.id, computers_pending=self._computer_to_act(rec, game), delivery=out.id,
@@ -505,86 +511,99 @@ class Service:
         seats = [s for i, s in enumerate(rec.seats) if i != seat]
         if not seats:
             await self.store.set_status(rec.id, "aborted", from_statuses=(LOBBY,))
-            return Reply(text + " The lobby is empty and closed.", game_id=rec.id)
+            return Reply(texts.say("lobby.empty_closed", rec.lang, text=text), game_id=rec.id)
         host = None
         if rec.seats[seat].user_id == rec.host_id:
             host = seats[0].user_id
-            text += f" <@{host}> is the host now."
+            text = texts.say("lobby.new_host", rec.lang, text=text, host=host)
         rec = await self.store.update_lobby(rec.id, seats=seats, host_id=host, expected_seats=rec.seats)
-        return Reply(f"{text} Seats: {self._seat_line(rec)}.", game_id=rec.id)
+        return Reply(texts.say("lobby.seats_now", rec.lang, text=text, seats=self._seat_line(rec, rec.lang)),
+                     game_id=rec.id)
 
-    async def kick(self, channel_id: int, actor_id: int, target_id: int, *, can_manage: bool = False) -> Reply:
+    async def kick(self, channel_id: int, actor_id: int, target_id: int, *, can_manage: bool = False,
+                   lang: str | None = None) -> Reply:
+        """Remove a player (``lang``: the asker's language, for a refusal)."""
         async with self.lock(channel_id):
             rec = await self.store.channel_game(channel_id)
             if rec is None:
-                return self._no_game()
+                return self._no_game(lang)
+            own = self.lang_of(rec, actor_id, lang)
             if not self._can_manage(rec, actor_id, can_manage):
-                return refuse(f"Only the host (<@{rec.host_id}>) or someone who may manage this channel can kick.")
+                return refuse(texts.say("lobby.only_host_kick", own, host=rec.host_id))
             seat = rec.seat_of(target_id)
             if seat is None:
-                return refuse(f"<@{target_id}> has no seat here. Seats: {self._seat_line(rec)}.")
+                return refuse(texts.say("lobby.no_seat_for", own, user=target_id, seats=self._seat_line(rec, own)))
             who = self._who(rec.seats[seat])
             if rec.status != LOBBY:
                 if rec.seats[seat].is_computer:
-                    return refuse("A computer can't leave a running game; `/game abort` ends the game.")
-                return await self._hand_to_computer(rec, seat, f"{who} was removed from the game.")
-            return await self._remove_seat(rec, seat, f"{who} was removed from the lobby.")
+                    return refuse(texts.say("lobby.computer_cant_leave", own))
+                return await self._hand_to_computer(rec, seat, texts.say("lobby.removed_game", rec.lang, who=who),
+                                                    own)
+            return await self._remove_seat(rec, seat, texts.say("lobby.removed_lobby", rec.lang, who=who))
 
     async def add_computer(self, channel_id: int, user_id: int, kind: str = "random", *,
-                           can_manage: bool = False) -> Reply:
-        """Seat a computer player of ``kind`` (see :mod:`bot.drivers`) in the lobby."""
+                           can_manage: bool = False, lang: str | None = None) -> Reply:
+        """Seat a computer player of ``kind`` (see :mod:`bot.drivers`) in the lobby (``lang``: the asker's
+        language, for a refusal)."""
         async with self.lock(channel_id):
             rec = await self.store.channel_game(channel_id)
             if rec is None:
-                return self._no_game()
+                return self._no_game(lang)
+            own = self.lang_of(rec, user_id, lang)
             if rec.status != LOBBY:
-                return refuse("Seats can't change while the game runs.")
+                return refuse(texts.say("lobby.seats_fixed", own))
             if not self._can_manage(rec, user_id, can_manage):
-                return refuse(f"Only the host (<@{rec.host_id}>) or someone who may manage this channel can seat "
-                              f"a computer player.")
+                return refuse(texts.say("lobby.only_host_computer", own, host=rec.host_id))
             cls = self.classes(rec.game_key)
             kinds = self.driver_kinds(rec.game_key)
             if kind not in kinds:
-                return refuse(f"There is no `{kind}` computer player for {cls.title}: choose {', '.join(kinds)}.")
+                return refuse(texts.say("lobby.no_such_computer", own, kind=kind, title=cls.title,
+                                        kinds=", ".join(kinds)))
             if len(rec.seats) >= cls.max_seats:
-                return refuse(f"The table is full: {cls.title} seats at most {cls.max_seats}.")
+                return refuse(texts.say("lobby.full", own, title=cls.title, max=cls.max_seats))
             number = sum(s.is_computer for s in rec.seats) + 1
             uid = min([-1, *(s.user_id - 1 for s in rec.seats if s.user_id < 0)])
-            seat = Seat(uid, f"Computer {number} ({kind})", {}, kind)
+            seat = Seat(uid, texts.say("lobby.computer_seat_name", rec.lang, number=number, kind=kind), {}, kind)
             rec = await self.store.update_lobby(rec.id, seats=[*rec.seats, seat], expected_seats=rec.seats)
-        return Reply(f"{seat.name} takes a seat. Seats: {self._seat_line(rec)}.", game_id=rec.id)
+        return Reply(texts.say("lobby.computer_sits", rec.lang, name=seat.name, seats=self._seat_line(rec, rec.lang)),
+                     game_id=rec.id)
 
-    async def kick_seat(self, channel_id: int, actor_id: int, seat_number: int, *, can_manage: bool = False
-                        ) -> Reply:
+    async def kick_seat(self, channel_id: int, actor_id: int, seat_number: int, *, can_manage: bool = False,
+                        lang: str | None = None) -> Reply:
         """Remove seat ``seat_number`` (1-based, as the seat list shows) from the lobby: a person or a computer."""
         rec = await self.store.channel_game(channel_id)
         if rec is None:
-            return self._no_game()
+            return self._no_game(lang)
         if not 1 <= seat_number <= len(rec.seats):
-            return refuse(f"There is no seat {seat_number}. Seats: {self._seat_line(rec)}.")
-        return await self.kick(channel_id, actor_id, rec.seats[seat_number - 1].user_id, can_manage=can_manage)
+            own = self.lang_of(rec, actor_id, lang)
+            return refuse(texts.say("lobby.no_such_seat", own, number=seat_number, seats=self._seat_line(rec, own)))
+        return await self.kick(channel_id, actor_id, rec.seats[seat_number - 1].user_id, can_manage=can_manage,
+                               lang=lang)
 
-    async def start(self, channel_id: int, user_id: int, *, can_manage: bool = False) -> Reply:
+    async def start(self, channel_id: int, user_id: int, *, can_manage: bool = False, lang: str | None = None
+                    ) -> Reply:
+        """Start the lobby's game (``lang``: the asker's language, for a refusal)."""
         async with self.lock(channel_id):
             rec = await self.store.channel_game(channel_id)
             if rec is None:
-                return self._no_game()
+                return self._no_game(lang)
+            own = self.lang_of(rec, user_id, lang)
             if rec.status != LOBBY:
-                return refuse("The game is already running. `/game status` shows the board.")
+                return refuse(texts.say("lobby.running_already", own))
             if not self._can_manage(rec, user_id, can_manage):
-                return refuse(f"Only the host (<@{rec.host_id}>) or someone who may manage this channel can start.")
+                return refuse(texts.say("lobby.only_host_start", own, host=rec.host_id))
             cls, front = self.classes(rec.game_key), self.fronts(rec.game_key)
             if not cls.min_seats <= len(rec.seats) <= cls.max_seats:
-                return refuse(f"{cls.title} needs {cls.min_seats}–{cls.max_seats} players; "
-                              f"{len(rec.seats)} seated ({self._seat_line(rec)}). More can `/game join`.")
+                return refuse(texts.say("lobby.seat_count", own, title=cls.title, low=cls.min_seats,
+                                        high=cls.max_seats, count=len(rec.seats), seats=self._seat_line(rec, own)))
             setup = {"seats": [{"name": s.name, **s.options} for s in rec.seats],
                      "options": dict(rec.setup.get("options", {}))}
             try:
                 game = await asyncio.to_thread(cls.create, setup, rec.seed)
             except (SetupError, ValueError) as exc:
-                return refuse(f"Can't start {cls.title}: {exc}")
+                return refuse(texts.say("lobby.cant_start", own, title=cls.title, error=exc))
             status = FINISHED if game.is_over else ACTIVE
-            head = [texts.say("begins", rec.lang, title=cls.title, seats=self._seat_line(rec))]
+            head = [texts.say("begins", rec.lang, title=cls.title, seats=self._seat_line(rec, rec.lang))]
             out = self._outgoing(head, describe=True)
             turn_messages.as_post(out, None, turn=game.to_act, period=self._period(front, game))
             rec = await self.store.start_game(rec.id, setup=setup, seats=rec.seats,
@@ -600,15 +619,17 @@ class Service:
                      computers_pending=self._computer_to_act(rec, game), delivery=out.id, channel_id=channel_id,
                      **turn_messages.reply_fields(out.payload))
 
-    async def abort(self, channel_id: int, user_id: int, *, can_manage: bool = False) -> Reply:
+    async def abort(self, channel_id: int, user_id: int, *, can_manage: bool = False, lang: str | None = None
+                    ) -> Reply:
+        """End the channel's game without a winner (``lang``: the asker's language, for a refusal)."""
         async with self.lock(channel_id):
             rec = await self.store.channel_game(channel_id)
             if rec is None:
-                return self._no_game()
+                return self._no_game(lang)
             if not self._can_manage(rec, user_id, can_manage):
-                return refuse(f"Only the host (<@{rec.host_id}>) or someone who may manage this channel can abort.")
+                return refuse(texts.say("lobby.only_host_abort", self.lang_of(rec, user_id, lang), host=rec.host_id))
             title = self.classes(rec.game_key).title
-            text = f"<@{user_id}> ended the game of {title} after {rec.version} moves. The channel is free."
+            text = texts.say("lobby.aborted", rec.lang, user=user_id, title=title, count=rec.version)
             out = self._outgoing([text], board=False)
             await self.store.set_status(rec.id, "aborted", outgoing=out)
             self.forget(rec.id, drivers=True)
@@ -625,23 +646,25 @@ class Service:
         async with self.lock(channel_id):
             rec = await self.store.channel_game(channel_id)
             if game_id is not None and (rec is None or rec.id != game_id):
+                own = lang or texts.DEFAULT
                 if await self._ended_here(game_id, channel_id):
-                    return refuse("That button belongs to a game that has ended.", stale=True, game_id=game_id)
-                return refuse("That button belongs to a game that is not running in this channel; nothing was "
-                              "changed.")  # another channel's, or forged: the message keeps its buttons
+                    return refuse(texts.say("move.ended_button", own), stale=True, game_id=game_id)
+                # another channel's, or forged: the message keeps its buttons
+                return refuse(texts.say("move.other_game_button", own))
             if rec is None:
-                return self._no_game()
+                return self._no_game(lang)
             own = self.lang_of(rec, user_id, lang)
             if rec.status == LOBBY:
-                return refuse(texts.say("not_started", own, seats=self._seat_line(rec)))
+                return refuse(texts.say("not_started", own, seats=self._seat_line(rec, own)))
             if expected_version is not None and expected_version > rec.version:
-                return refuse(FOREIGN_BUTTON)  # a move that never happened: forged; the board keeps its buttons
+                # a move that never happened: forged; the board keeps its buttons
+                return refuse(texts.say("move.foreign_button", own))
             if expected_version is not None and expected_version != rec.version:
                 return refuse(texts.say("stale_button", own, old=expected_version, now=rec.version),
                               stale=True, game_id=rec.id)
             seat = rec.seat_of(user_id)
             if seat is None:
-                return refuse(texts.say("no_seat", own, seats=self._seat_line(rec)))
+                return refuse(texts.say("no_seat", own, seats=self._seat_line(rec, own)))
             game = await self.load(rec)
             front = self.fronts(rec.game_key)
             turn = game.to_act
@@ -652,7 +675,7 @@ class Service:
                 reply.computers_pending = True
                 return reply
             if not may_act(game, seat):
-                who = self._who(rec.seats[turn]) if turn is not None else "nobody"
+                who = self._who(rec.seats[turn]) if turn is not None else texts.say("move.nobody", own)
                 return refuse(texts.say("not_your_turn", own, who=who))
             # While this move is applied and saved, the game object is ours alone: readers such as
             # autocomplete load a fresh copy from the snapshot.
@@ -677,7 +700,9 @@ class Service:
             public = [e for e in (ev.for_viewer(None) for ev in events) if e is not None]
             narration = worded(front.narrate, public, lang=rec.lang)
             if autopilot:
-                narration = f"**Autopilot** for {rec.seats[seat].name}: {narration or f'`{action}`'}"
+                name = rec.seats[seat].name
+                narration = (texts.say("move.autopilot", rec.lang, name=name, narration=narration) if narration
+                             else texts.say("move.autopilot_action", rec.lang, name=name, action=action))
             status = FINISHED if game.is_over else ACTIVE
             line = narration or texts.say("played", rec.lang, name=rec.seats[seat].name, action=action)
             out = self._outgoing([line], actor=seat)
@@ -688,8 +713,7 @@ class Service:
                                                      status=status, narration=narration, outgoing=out,
                                                      computers_waiting=self._computer_to_act(rec, game))
             except StaleVersion as exc:
-                return refuse(f"The game moved on before your move was saved ({exc}); nothing was applied. "
-                              f"Look at the newest board and try again.", stale=True, game_id=rec.id)
+                return refuse(texts.say("move.moved_on", own, error=exc), stale=True, game_id=rec.id)
             self._keep(rec, game)
             private = self._private_notes(rec, front, events, {seat: own})
             rec, shown, lines, told, game = await self._run_computers(rec, game, front, out)
@@ -935,12 +959,13 @@ class Service:
                 if history and history[0].state is not None:
                     rec = history[0]
                 else:
-                    return self._no_game()
+                    return self._no_game(lang)
             cls, front = self.classes(rec.game_key), self.fronts(rec.game_key)
             if rec.status == LOBBY:
-                return Reply(f"**{cls.title}** lobby (host <@{rec.host_id}>). Seats: {self._seat_line(rec)}. "
-                             f"{cls.min_seats}–{cls.max_seats} players; `/game join` to sit down, "
-                             f"`/game start` to begin.", ephemeral=True, game_id=rec.id)
+                own = self.lang_of(rec, user_id, lang)
+                return Reply(texts.say("lobby.status", own, title=cls.title, host=rec.host_id,
+                                       seats=self._seat_line(rec, own), low=cls.min_seats, high=cls.max_seats),
+                             ephemeral=True, game_id=rec.id)
             game = await self.load(rec)
             seat = rec.seat_of(user_id) if user_id is not None else None
             can = rec.status == ACTIVE and seat is not None and may_act(game, seat)
@@ -964,31 +989,34 @@ class Service:
         return view, text, worded(front.turn_buttons, game, seat, lang=lang), game.describe_legal()
 
     async def log(self, channel_id: int, limit: int = 20, max_chars: int = 1900, *,
-                  user_id: int | None = None) -> Reply:
+                  user_id: int | None = None, lang: str | None = None) -> Reply:
         """The last ``limit`` moves of the channel's game (or its last finished one), as many of the newest
         as fit in ``max_chars``.
 
         Every move shows its public form only, the narration everyone saw when it was played: the action
         as typed may name a face-down tile (``bag acid 7 5``), so it is shown only in the moves of
-        ``user_id`` themselves, whose copy of the log nobody else sees (R12)."""
+        ``user_id`` themselves, whose copy of the log nobody else sees (R12). In the asker's ``lang``, but
+        each move as the channel was told it."""
         rec = await self.store.channel_game(channel_id)
         if rec is None:
             history = await self.store.channel_history(channel_id, 1)
             if not history:
-                return self._no_game()
+                return self._no_game(lang)
             rec = history[0]
+        own = self.lang_of(rec, user_id, lang)
         limit = max(1, min(limit, 100))
         acts = await self.store.actions(rec.id, since=max(0, rec.version - limit))
         title = self.classes(rec.game_key).title
+        status = texts.status_word(rec.status, own)
         if not acts:
-            return Reply(f"{title} ({rec.status}): no moves yet.", ephemeral=True, game_id=rec.id)
+            return Reply(texts.say("log.no_moves", own, title=title, status=status), ephemeral=True, game_id=rec.id)
         lines: list[str] = []
         used = 0
         first = acts[-1].index
         mine = False
         for a in reversed(acts):
             who = rec.seats[a.seat].name if a.seat is not None and a.seat < len(rec.seats) else "?"
-            said = " ".join(a.narration.split()) or "(a move with nothing to show)"
+            said = " ".join(a.narration.split()) or texts.say("log.nothing_to_show", own)
             own = user_id is not None and a.user_id == user_id
             line = f"{a.index + 1}. {who}" + (f" `{a.action}`" if own else "") + f": {said}"
             if lines and used + len(line) + 1 > max_chars - 120:
@@ -997,7 +1025,7 @@ class Service:
             used += len(line) + 1
             first = a.index
             mine = mine or own
-        head = f"{title} ({rec.status}), moves {first + 1}–{acts[-1].index + 1}:"
+        head = texts.say("log.head", own, title=title, status=status, first=first + 1, last=acts[-1].index + 1)
         if mine:
-            head += " (your own moves as you typed them: only you see this)"
+            head += texts.say("log.own_moves", own)
         return Reply(head + "\n" + "\n".join(reversed(lines)), ephemeral=True, game_id=rec.id, version=rec.version)

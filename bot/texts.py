@@ -1,6 +1,7 @@
-"""The service's own words in English and German: the few texts a player sees around a move (a refusal's
-"Possible now", whose turn it is, a stale button), keyed by a stable message id with the same placeholders
-in both languages. A game's own words come from its unit (which takes ``lang``).
+"""The service's own words in every language: lobby, settings, notices and reminders, undo, history, the
+refusals around a move, the Discord front's fallbacks. They live in the catalogue ``bot/locale``
+(``en.po``, ``de.po``; see :mod:`rules.catalogue`), keyed by stable message ids with the same placeholders
+in every language. A game's own words come from its unit (which takes ``lang``).
 
 :func:`say` words an id in a language; :func:`language` turns a Discord locale (or any locale text) into
 ``"de"`` or ``"en"``.
@@ -8,87 +9,13 @@ in both languages. A game's own words come from its unit (which takes ``lang``).
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
-#: the languages a text may be asked for; English is the fallback
-LANGS = ("en", "de")
-DEFAULT = "en"
+from rules.catalogue import DEFAULT, LANGS, Catalogue
 
-TEXTS: dict[str, dict[str, str]] = {
-    "possible_now": {
-        "en": "{reason}\nPossible now: {legal}",
-        "de": "{reason}\nJetzt möglich: {legal}",
-    },
-    "you_can": {
-        "en": "You can: {legal}",
-        "de": "Du kannst: {legal}",
-    },
-    "not_your_turn": {
-        "en": "It is not your turn: {who} is to act.",
-        "de": "Du bist nicht am Zug: {who} ist dran.",
-    },
-    "no_seat": {
-        "en": "You have no seat in this game. Players: {seats}.",
-        "de": "Du hast keinen Platz in diesem Spiel. Am Tisch: {seats}.",
-    },
-    "not_started": {
-        "en": "The game hasn't started yet. Seats: {seats}. The host starts it with `/game start`.",
-        "de": "Das Spiel hat noch nicht begonnen. Am Tisch: {seats}. Wer es eröffnet hat, startet es mit "
-              "`/game start`.",
-    },
-    "stale_button": {
-        "en": "That button is from move {old}; the game is at move {now} now. Use the newest message or "
-              "`/game status`.",
-        "de": "Dieser Knopf stammt von Zug {old}; das Spiel ist jetzt bei Zug {now}. Nimm die neueste Nachricht "
-              "oder `/game status`.",
-    },
-    "computer_to_move": {
-        "en": "{who} is still to move; its moves follow in a moment.",
-        "de": "{who} ist noch am Zug; seine Züge folgen gleich.",
-    },
-    "apply_failed": {
-        "en": "Something went wrong applying that move; nothing changed. Try `/game status`.",
-        "de": "Beim Ausführen dieses Zugs ging etwas schief; nichts wurde geändert. Versuch `/game status`.",
-    },
-    "played": {
-        "en": "**{name}** played `{action}`.",
-        "de": "**{name}** spielte `{action}`.",
-    },
-    "computer_played": {
-        "en": "{name} played `{action}`.",
-        "de": "{name} spielte `{action}`.",
-    },
-    "refused": {
-        "en": "{reason} Nothing was changed.",
-        "de": "{reason} Es wurde nichts geändert.",
-    },
-    "nothing_hidden": {
-        "en": "Nothing is hidden in this game.",
-        "de": "In diesem Spiel ist nichts verdeckt.",
-    },
-    "edited": {
-        "en": "Done: the turn's message in the channel shows it.",
-        "de": "Erledigt: Die Nachricht dieses Zugs im Kanal zeigt es.",
-    },
-    "begins": {
-        "en": "**{title}** begins! Seats: {seats}.",
-        "de": "**{title}** beginnt! Am Tisch: {seats}.",
-    },
-    "your_turn": {
-        "en": "<@{user}>, your turn.",
-        "de": "<@{user}>, du bist dran.",
-    },
-    "last_game": {
-        "en": "(last game, {status})",
-        "de": "(letztes Spiel, {status})",
-    },
-    "status_finished": {"en": "finished", "de": "beendet"},
-    "status_aborted": {"en": "aborted", "de": "abgebrochen"},
-    "reach": {
-        "en": "Where can I go?",
-        "de": "Wohin kann ich?",
-    },
-}
+#: the service's texts in every language
+CATALOGUE = Catalogue(Path(__file__).parent / "locale")
 
 
 def language(locale: object) -> str:
@@ -98,15 +25,27 @@ def language(locale: object) -> str:
 
 
 def status_word(status: str, lang: str = DEFAULT) -> str:
-    """A game's status (``finished``, ``aborted``) in ``lang``; an unknown one as it is."""
+    """A game's status (``finished``, ``aborted``…) in ``lang``; an unknown one as it is."""
     msg = f"status_{status}"
-    return say(msg, lang) if msg in TEXTS else status
+    return say(msg, lang) if msg in CATALOGUE.ids else status
 
 
-def say(msg: str, lang: str = DEFAULT, **params: Any) -> str:
-    """Message ``msg`` in ``lang`` (English when that language has none) with its placeholders filled."""
-    texts = TEXTS[msg]
-    return texts.get(lang, texts[DEFAULT]).format(**params)
+def language_name(lang: str, in_lang: str = DEFAULT) -> str:
+    """A language's name (``de`` → "German", "Deutsch") in ``in_lang``."""
+    msg = f"language.{lang}"
+    return say(msg, in_lang) if msg in CATALOGUE.ids else lang
 
 
-__all__ = ["DEFAULT", "LANGS", "TEXTS", "language", "say", "status_word"]
+def ordinal(n: int, lang: str = DEFAULT) -> str:
+    """A place: "1st", "2nd", "11th" in English, "1.", "2." in German."""
+    last = n % 10 if not 10 <= n % 100 <= 20 else 0
+    return say(f"history.ordinal.{last}" if last in (1, 2, 3) else "history.ordinal", lang, n=n)
+
+
+def say(msg: str, lang: str = DEFAULT, count: int | None = None, **params: Any) -> str:
+    """Message ``msg`` in ``lang`` (English when that language has none) with its placeholders filled;
+    ``count`` picks the plural form of a text that counts something and is itself ``{count}``."""
+    return CATALOGUE.say(msg, lang if lang in LANGS else DEFAULT, count=count, **params)
+
+
+__all__ = ["CATALOGUE", "DEFAULT", "LANGS", "language", "language_name", "ordinal", "say", "status_word"]

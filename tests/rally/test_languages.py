@@ -152,8 +152,7 @@ def fields(text: str) -> set[str]:
     return {name for _, name, _, _ in string.Formatter().parse(text) if name}
 
 
-@pytest.mark.parametrize("name,tab", [("service", {k: v for k, v in texts.TEXTS.items()}),
-                                      ("rally buttons", {k: {lang: unit._BUTTON_WORDS[lang][k] for lang in texts.LANGS}
+@pytest.mark.parametrize("name,tab", [("rally buttons", {k: {lang: unit._BUTTON_WORDS[lang][k] for lang in texts.LANGS}
                                                          for k in unit._BUTTON_WORDS["en"]}),
                                       ("rally status", {k: {lang: table._STATUS[lang][k] for lang in texts.LANGS}
                                                         for k in table._STATUS["en"]}),
