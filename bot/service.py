@@ -1003,20 +1003,21 @@ class Service:
             if not history:
                 return self._no_game(lang)
             rec = history[0]
-        own = self.lang_of(rec, user_id, lang)
+        reader = self.lang_of(rec, user_id, lang)
         limit = max(1, min(limit, 100))
         acts = await self.store.actions(rec.id, since=max(0, rec.version - limit))
         title = self.classes(rec.game_key).title
-        status = texts.status_word(rec.status, own)
+        status = texts.status_word(rec.status, reader)
         if not acts:
-            return Reply(texts.say("log.no_moves", own, title=title, status=status), ephemeral=True, game_id=rec.id)
+            return Reply(texts.say("log.no_moves", reader, title=title, status=status), ephemeral=True,
+                         game_id=rec.id)
         lines: list[str] = []
         used = 0
         first = acts[-1].index
         mine = False
         for a in reversed(acts):
             who = rec.seats[a.seat].name if a.seat is not None and a.seat < len(rec.seats) else "?"
-            said = " ".join(a.narration.split()) or texts.say("log.nothing_to_show", own)
+            said = " ".join(a.narration.split()) or texts.say("log.nothing_to_show", reader)
             own = user_id is not None and a.user_id == user_id
             line = f"{a.index + 1}. {who}" + (f" `{a.action}`" if own else "") + f": {said}"
             if lines and used + len(line) + 1 > max_chars - 120:
@@ -1025,7 +1026,7 @@ class Service:
             used += len(line) + 1
             first = a.index
             mine = mine or own
-        head = texts.say("log.head", own, title=title, status=status, first=first + 1, last=acts[-1].index + 1)
+        head = texts.say("log.head", reader, title=title, status=status, first=first + 1, last=acts[-1].index + 1)
         if mine:
-            head += texts.say("log.own_moves", own)
+            head += texts.say("log.own_moves", reader)
         return Reply(head + "\n" + "\n".join(reversed(lines)), ephemeral=True, game_id=rec.id, version=rec.version)
