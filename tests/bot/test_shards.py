@@ -77,6 +77,25 @@ def test_the_bot_runs_the_shards_it_is_given_and_its_store_serves_their_games(mo
         assert bot.shard_count == int(flags[1]) and bot.shard_ids == (ids or list(range(int(flags[1]))))
 
 
+@pytest.mark.parametrize("how", ["--db", "JUNKYARD_DB"])
+def test_a_postgresql_url_runs_the_bot_on_postgresql_and_its_password_stays_out_of_the_log(monkeypatch, caplog, how):
+    import logging
+    import signal
+
+    seen = {}
+    monkeypatch.setattr(JunkyardBot, "run", lambda self, token, **kwargs: seen.setdefault("bot", self))
+    monkeypatch.setattr(signal, "signal", lambda *args: None)
+    monkeypatch.setattr("discord.utils.setup_logging", lambda **kwargs: None)
+    monkeypatch.setenv("DISCORD_TOKEN", SECRET)
+    url = "postgresql://jy:s3cret@db.example:5432/games"
+    monkeypatch.setenv("JUNKYARD_DB", url if how == "JUNKYARD_DB" else "elsewhere.db")
+    with caplog.at_level(logging.INFO):
+        assert main(["bot", "--shard-count", "2", "--shard-ids", "1", *([how, url] if how == "--db" else [])]) == 0
+    store = seen["bot"].store
+    assert type(store).__name__ == "PostgresStore" and store.shards == (2, (1,))  # not connected yet
+    assert "postgresql://jy:***@db.example:5432/games" in caplog.text and "s3cret" not in caplog.text
+
+
 def test_a_database_url_is_logged_without_its_password():
     assert shown_db("postgresql://jy:s3cret@db.example:5432/games") == "postgresql://jy:***@db.example:5432/games"
     assert shown_db("postgresql://db.example/games") == "postgresql://db.example/games"
