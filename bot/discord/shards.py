@@ -2,7 +2,9 @@
 
 A server's games belong to its shard (:func:`bot.store.shard_of`), direct messages to shard 0. The store
 hands this process only its own shards' work; the bot answers only its own shards' interactions, should
-Discord ever deliver another's.
+Discord ever deliver another's. A player's preferences (notices, quiet hours, away) are kept in each
+process's memory; a player may change them through any process, for games of every shard, so each process
+reads them again every tick and times anew the turns of players whose preferences changed elsewhere.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from typing import Any
 import discord
 from discord.ext import commands
 
+from bot import timers
 from bot.discord.client import JunkyardBot
 from bot.discord.replies import answer_privately
 from bot.store import shard_of
@@ -51,6 +54,34 @@ class ShardedJunkyardBot(JunkyardBot, commands.AutoShardedBot):
         # the gateway reads the parsers' table; the offline harness calls the method: both are filtered
         state.parsers["INTERACTION_CREATE"] = parse_interaction
         setattr(state, "parse_interaction_create", parse_interaction)  # noqa: B010 (an instance's method)
+
+    def start_background(self) -> None:
+        if self._background:
+            return
+        super().start_background()
+        self._background.append(asyncio.get_running_loop().create_task(
+            self._later(self._follow_preferences), name="junkyard-preferences"))
+
+    async def _follow_preferences(self) -> None:
+        while True:
+            await asyncio.sleep(timers.POLL_SECONDS)
+            try:
+                await self.follow_preferences()
+            except Exception:
+                log.exception("players' preferences could not be read again")
+
+    async def follow_preferences(self) -> set[int]:
+        """Read the players' preferences again; the turns of those whose preferences another process changed
+        are timed anew here (their notices, reminders, an away player's autopilot). Returns those players."""
+        settings = self.timers.settings
+        before = dict(settings._users)
+        await settings.load()
+        now = settings._users
+        changed = {user for user, target in before.keys() | now.keys()
+                   if before.get((user, target)) != now.get((user, target))}
+        for user in sorted(changed):
+            await self.timers.refresh(user)
+        return changed
 
     def serves(self, guild_id: int | None) -> bool:
         """Whether this process serves the server's games (its shard is one of ours)."""

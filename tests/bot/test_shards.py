@@ -191,3 +191,29 @@ async def test_each_process_resumes_and_times_only_its_own_shards_games(db_path)
         assert await store.waiting_on_computers() == []
         for game_id in reminded.values():
             assert (await store.timers(game_id=game_id))[0].fired_at is not None
+
+
+async def test_preferences_changed_through_another_process_are_followed_at_the_next_tick(db_path):
+    """Ann goes away in all her games through the process of shard 0 (the one her command reached); the
+    process of shard 1 reads her preferences again at its next tick and puts her turn in its own shard's
+    game on autopilot."""
+    from bot.timers import DEADLINE, Ticker
+
+    async with DiscordHarness(sharded(db_path, 1)) as h1:
+        service1 = h1.bot.service
+        await service1.new_game(guild_id=GUILD_1, channel_id=2001, user_id=ANN, user_name="ann", game_key="toy")
+        await service1.join(2001, BOB, "bob")
+        await service1.start(2001, ANN)
+        await h1.bot.timers.sweep()
+        rec = await h1.bot.store.channel_game(2001)
+        assert rec is not None and rec.seats[(await service1.load(rec)).to_act].user_id == ANN
+        assert not [t for t in await h1.bot.store.timers(game_id=rec.id) if t.kind == DEADLINE]
+        assert await h1.bot.follow_preferences() == set()  # nothing changed elsewhere yet
+        async with SqliteStore(db_path) as store0:
+            store0.set_shards(2, [0])
+            await Ticker(Service(store0), messenger=None).away(ANN, None, 1.0)  # type: ignore[arg-type]
+        assert h1.bot.timers.settings.prefs(ANN, rec.id).away_until is None  # its memory is behind
+        assert await h1.bot.follow_preferences() == {ANN}
+        assert h1.bot.timers.settings.prefs(ANN, rec.id).away_until is not None
+        [deadline] = [t for t in await h1.bot.store.timers(game_id=rec.id, pending=True) if t.kind == DEADLINE]
+        assert deadline.data.get("away") and deadline.due_at <= time.time()
