@@ -17,7 +17,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from babel.numbers import format_decimal
+
+from bot import texts
 from bot.games import GameFront
+from bot.games.unit import worded
 from bot.store import ACTIVE, FINISHED, Delivery, GameRecord, Outgoing, Result
 from rules.contract import Game
 
@@ -44,21 +48,22 @@ clock: Callable[[], float] = time.time
 Linker = Callable[[GameRecord, int | None], str]
 
 
-def ordinal(n: int) -> str:
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
+def ordinal(n: int, lang: str = texts.DEFAULT) -> str:
+    """A place in words: "1st", "2nd" ("1.", "2." in German)."""
+    return texts.ordinal(n, lang)
 
 
-def span(seconds: float) -> str:
+def span(seconds: float, lang: str = texts.DEFAULT) -> str:
     """A waiting time in words: ``45 min``, ``3 h 20 min``, ``2 d 4 h``."""
     minutes = max(0, int(seconds // 60))
     if minutes < 60:
-        return f"{minutes} min"
+        return texts.say("span.min", lang, count=minutes)
     hours, minutes = divmod(minutes, 60)
     if hours < 24:
-        return f"{hours} h {minutes} min" if minutes else f"{hours} h"
+        return texts.say("span.h_min", lang, hours=hours, minutes=minutes) if minutes \
+            else texts.say("span.h", lang, count=hours)
     days, hours = divmod(hours, 24)
-    return f"{days} d {hours} h" if hours else f"{days} d"
+    return texts.say("span.d_h", lang, count=days, hours=hours) if hours else texts.say("span.d", lang, count=days)
 
 
 def places(front: GameFront, game: Game) -> list[tuple[int, int]]:
@@ -69,16 +74,18 @@ def places(front: GameFront, game: Game) -> list[tuple[int, int]]:
     return [(seat, 1 if seat in won else i + 1) for i, seat in enumerate(order)]
 
 
-def standings_text(front: GameFront, game: Game, rec: GameRecord) -> str:
-    """The final table as lines: place, player, the game's own columns."""
-    table = front.standings(game)
+def standings_text(front: GameFront, game: Game, rec: GameRecord, lang: str | None = None) -> str:
+    """The final table as lines: place, player, the game's own columns; in ``lang`` (the game's when not
+    given)."""
+    lang = lang or rec.lang
+    table = worded(front.standings, game, lang=lang)
     place = dict(places(front, game))
-    lines = [f"**{front.title}: final standings** after {rec.version} moves"]
+    lines = [texts.say("history.final_standings", lang, title=front.title, count=rec.version)]
     for seat, cells in table.rows:
         who = rec.seats[seat].name if seat < len(rec.seats) else game.seat_names[seat]
         rest = [f"{h.lower()} {c}" for h, c in zip(table.head[1:], cells[1:], strict=False) if c]
         mark = " 🏆" if seat in game.winners else ""
-        lines.append(f"{ordinal(place[seat])} {who}{mark}" + (f" ({', '.join(rest)})" if rest else ""))
+        lines.append(f"{ordinal(place[seat], lang)} {who}{mark}" + (f" ({', '.join(rest)})" if rest else ""))
     return "\n".join(lines)
 
 
@@ -144,14 +151,14 @@ async def finale_reply(service: Service, d: Delivery) -> Reply:
     gif, note = None, ""
     if d.game_id is not None:
         rec = await service.store.get_game(d.game_id)
-        gif, note = await replay_gif(service, rec)
+        gif, note = await replay_gif(service, rec, rec.lang)
     return Reply(text + note, png=gif, filename=f"replay-{d.game_id}.gif", game_id=d.game_id, version=d.version,
                  changed=True, delivery=d.id, channel_id=d.channel_id)
 
 
-async def replay_gif(service: Service, rec: GameRecord) -> tuple[bytes | None, str]:
-    """The game's animated replay, smaller until it fits :data:`MAX_REPLAY_BYTES`; and a note when there is
-    none to post."""
+async def replay_gif(service: Service, rec: GameRecord, lang: str = texts.DEFAULT) -> tuple[bytes | None, str]:
+    """The game's animated replay, smaller until it fits :data:`MAX_REPLAY_BYTES`; and a note (in ``lang``)
+    when there is none to post."""
     front = service.fronts(rec.game_key)
     if not front.has_replay:
         return None, ""
@@ -160,9 +167,9 @@ async def replay_gif(service: Service, rec: GameRecord) -> tuple[bytes | None, s
         gif = await asyncio.to_thread(_fitting_gif, front, rec, actions)
     except Exception:  # a replay is a nicety; the record stands without it
         log.exception("the replay of game %s failed", rec.id)
-        return None, "\n(The replay could not be drawn.)"
+        return None, texts.say("history.no_replay_drawn", lang)
     if gif is None:
-        return None, "\n(The replay is too large to post, even drawn small.)"
+        return None, texts.say("history.replay_too_large", lang)
     return gif, ""
 
 
@@ -193,17 +200,18 @@ class Finished:
     def winners(self) -> list[str]:
         return [r.name for r in self.seats if r.winner]
 
-    def line(self, title: str) -> str:
+    def line(self, title: str, lang: str = texts.DEFAULT) -> str:
         players = ", ".join(r.name for r in self.seats)
-        won = ", ".join(self.winners) or "nobody"
-        return (f"#{self.game_id} · <t:{int(self.finished_at)}:d> · {title} · {players} · won by {won} · "
-                f"{self.moves} moves")
+        won = ", ".join(self.winners) or texts.say("history.nobody", lang)
+        return texts.say("history.line", lang, game=self.game_id, stamp=int(self.finished_at), title=title,
+                         players=players, won=won, count=self.moves)
 
-    def label(self, title: str) -> str:
+    def label(self, title: str, lang: str = texts.DEFAULT) -> str:
         """A line without markup (autocomplete shows plain text)."""
         day = time.strftime("%Y-%m-%d", time.gmtime(self.finished_at))
-        return f"#{self.game_id} {day} {title}: {', '.join(r.name for r in self.seats)}, won by " \
-               f"{', '.join(self.winners) or 'nobody'}"
+        return texts.say("history.label", lang, game=self.game_id, day=day, title=title,
+                         players=", ".join(r.name for r in self.seats),
+                         won=", ".join(self.winners) or texts.say("history.nobody", lang))
 
 
 def finished(rows: Sequence[Result]) -> list[Finished]:
@@ -227,55 +235,58 @@ async def channel_finished(service: Service, channel_id: int, limit: int = HISTO
     return finished(await service.store.results(channel_id=channel_id, limit=limit * 8))[:limit]
 
 
-async def history(service: Service, channel_id: int, limit: int = HISTORY_LIMIT) -> Reply:
-    """The channel's finished games, newest first: date, game, players, winner, moves."""
+async def history(service: Service, channel_id: int, limit: int = HISTORY_LIMIT, *, lang: str = texts.DEFAULT
+                  ) -> Reply:
+    """The channel's finished games, newest first: date, game, players, winner, moves (in the asker's
+    ``lang``)."""
     from bot.service import Reply
 
     games = await channel_finished(service, channel_id, limit)
     if not games:
-        return Reply("No finished games in this channel yet.", ephemeral=True)
-    lines = ["**Finished games in this channel** (newest first; `/game replay` shows one again):"]
-    lines += [g.line(_title(service, g.game_key)) for g in games]
+        return Reply(texts.say("history.none", lang), ephemeral=True)
+    lines = [texts.say("history.head", lang)]
+    lines += [g.line(_title(service, g.game_key), lang) for g in games]
     return Reply("\n".join(lines), ephemeral=True)
 
 
-async def replay_choices(service: Service, channel_id: int, current: str) -> list[tuple[str, str]]:
+async def replay_choices(service: Service, channel_id: int, current: str, lang: str = texts.DEFAULT
+                         ) -> list[tuple[str, str]]:
     """(label, game id) of the channel's finished games matching what was typed."""
     cur = current.strip().lower().lstrip("#")
     out = []
     for g in await channel_finished(service, channel_id, 25):
-        label = g.label(_title(service, g.game_key))
+        label = g.label(_title(service, g.game_key), lang)
         if not cur or cur in label.lower():
             out.append((label[:100], str(g.game_id)))
     return out
 
 
-async def replay(service: Service, channel_id: int, game_text: str) -> Reply:
-    """The replay and final standings of one of the channel's finished games, for everyone."""
+async def replay(service: Service, channel_id: int, game_text: str, *, lang: str = texts.DEFAULT) -> Reply:
+    """The replay and final standings of one of the channel's finished games, for everyone (in the game's
+    language; a refusal in the asker's ``lang``)."""
     from bot.service import Reply, refuse
 
     digits = game_text.strip().lstrip("#").split(" ")[0]
     known = await channel_finished(service, channel_id, 25)
     if not digits.isdigit():
-        return refuse(f"`{game_text[:40]}` is not a game number; choose one of the channel's finished games "
-                      f"(`/game history` lists them).")
+        return refuse(texts.say("history.not_a_number", lang, text=game_text[:40]))
     game_id = int(digits)
     rows = await service.store.results(game_id=game_id)
     if not rows or rows[0].channel_id != channel_id:
-        numbers = ", ".join(f"#{g.game_id}" for g in known) or "none yet"
-        return refuse(f"Game #{game_id} is not a finished game of this channel. Finished here: {numbers}.")
+        numbers = ", ".join(f"#{g.game_id}" for g in known) or texts.say("history.none_yet", lang)
+        return refuse(texts.say("history.not_here", lang, game=game_id, numbers=numbers))
     rec = await service.store.get_game(game_id)
     game = service.classes(rec.game_key).from_dict(rec.state) if rec.state is not None else None
     front = service.fronts(rec.game_key)
     text = standings_text(front, game, rec) if game is not None else f"{front.title} #{game_id}"
-    gif, note = await replay_gif(service, rec)
+    gif, note = await replay_gif(service, rec, rec.lang)
     if gif is None and not note:
-        note = f"\n({front.title} has no animated replays.)"
-    return Reply(f"Replay of game #{game_id}\n{text}{note}", png=gif, filename=f"replay-{game_id}.gif",
-                 game_id=game_id)
+        note = texts.say("history.no_animation", rec.lang, title=front.title)
+    return Reply(texts.say("history.replay", rec.lang, game=game_id, text=text) + note, png=gif,
+                 filename=f"replay-{game_id}.gif", game_id=game_id)
 
 
-def _record_lines(rows: Sequence[Result], service: Service) -> list[str]:
+def _record_lines(rows: Sequence[Result], service: Service, lang: str = texts.DEFAULT) -> list[str]:
     """One player's record, per game: played, won, average place, best and longest games."""
     lines = []
     by_game: dict[str, list[Result]] = {}
@@ -286,13 +297,14 @@ def _record_lines(rows: Sequence[Result], service: Service) -> list[str]:
         avg = sum(r.place for r in rs) / len(rs)
         best = min(rs, key=lambda r: (r.place, r.moves, -r.game_id))
         longest = max(rs, key=lambda r: (r.moves, r.game_id))
-        lines.append(f"**{_title(service, key)}**: played {len(rs)}, won {won}, average place {avg:.1f}; best: "
-                     f"{ordinal(best.place)} in {best.moves} moves (#{best.game_id}); longest: "
-                     f"{longest.moves} moves (#{longest.game_id})")
+        lines.append(texts.say("history.record_line", lang, title=_title(service, key), played=len(rs), won=won,
+                               average=format_decimal(avg, format="0.0", locale=lang),
+                               best=ordinal(best.place, lang), best_moves=best.moves, best_game=best.game_id,
+                               longest_moves=longest.moves, longest_game=longest.game_id))
     return lines
 
 
-def _server_lines(rows: Sequence[Result], service: Service) -> list[str]:
+def _server_lines(rows: Sequence[Result], service: Service, lang: str = texts.DEFAULT) -> list[str]:
     """A server's record, per game: games finished, the most wins, the shortest and longest games."""
     lines = []
     by_game: dict[str, list[Finished]] = {}
@@ -307,36 +319,40 @@ def _server_lines(rows: Sequence[Result], service: Service) -> list[str]:
         shortest = min(games, key=lambda g: (g.moves, g.game_id))
         longest = max(games, key=lambda g: (g.moves, g.game_id))
         top = sorted(wins.items(), key=lambda kv: (-kv[1], kv[0][1]))[:3]
-        leaders = ", ".join(f"<@{uid}> {n}" for (uid, _), n in top) or "nobody yet"
-        lines.append(f"**{_title(service, key)}**: {len(games)} finished; most wins: {leaders}; shortest: "
-                     f"{shortest.moves} moves (#{shortest.game_id}); longest: {longest.moves} moves "
-                     f"(#{longest.game_id})")
+        leaders = ", ".join(f"<@{uid}> {n}" for (uid, _), n in top) or texts.say("lobby.nobody_yet", lang)
+        lines.append(texts.say("history.server_line", lang, title=_title(service, key), count=len(games),
+                               leaders=leaders, shortest_moves=shortest.moves, shortest_game=shortest.game_id,
+                               longest_moves=longest.moves, longest_game=longest.game_id))
     return lines
 
 
-async def stats(service: Service, guild_id: int | None, player_id: int | None, *, asker_id: int) -> Reply:
+async def stats(service: Service, guild_id: int | None, player_id: int | None, *, asker_id: int,
+                lang: str = texts.DEFAULT) -> Reply:
     """``player_id``'s record per game on this server (everywhere, in a direct message), or the server's
-    record when no player is named in a server."""
+    record when no player is named in a server; in the asker's ``lang``."""
     from bot.service import Reply
 
     if player_id is None and guild_id is not None:
         rows = await service.store.results(guild_id=guild_id)
         if not rows:
-            return Reply("No finished games on this server yet.", ephemeral=True)
-        return Reply("\n".join(["**This server's games**", *_server_lines(rows, service)]), ephemeral=True)
+            return Reply(texts.say("history.server_none", lang), ephemeral=True)
+        return Reply("\n".join([texts.say("history.server_head", lang), *_server_lines(rows, service, lang)]),
+                     ephemeral=True)
     who = player_id if player_id is not None else asker_id
     rows = await service.store.results(user_id=who, guild_id=guild_id)
-    where = "on this server" if guild_id is not None else "on all servers"
+    here = guild_id is not None
     if not rows:
-        return Reply(f"<@{who}> has no finished games {'on this server ' if guild_id is not None else ''}yet.",
+        return Reply(texts.say("history.player_none_here" if here else "history.player_none", lang, user=who),
                      ephemeral=True)
-    return Reply("\n".join([f"**<@{who}>'s record {where}**", *_record_lines(rows, service)]), ephemeral=True)
+    head = texts.say("history.player_head_here" if here else "history.player_head", lang, user=who)
+    return Reply("\n".join([head, *_record_lines(rows, service, lang)]), ephemeral=True)
 
 
 # A player's games across servers ---------------------------------------------------------------------
 
 
-async def mine(service: Service, user_id: int, link: Linker, *, now: float | None = None) -> Reply:
+async def mine(service: Service, user_id: int, link: Linker, *, now: float | None = None,
+               lang: str = texts.DEFAULT) -> Reply:
     """The running games where ``user_id`` has a seat: first those where it is their turn, longest waiting
     first, each with a jump link and how long it has waited; then those waiting on others."""
     from bot.service import Reply, may_act
@@ -354,21 +370,24 @@ async def mine(service: Service, user_id: int, link: Linker, *, now: float | Non
         jump = link(rec, posted[0] if posted else None)
         title = _title(service, rec.game_key)
         if may_act(game, seat):
-            mine_.append((since, f"{title} (move {rec.version}): your turn for {span(now - since)} · {jump}"))
+            mine_.append((since, texts.say("history.mine_turn", lang, title=title, move=rec.version,
+                                           waited=span(now - since, lang), jump=jump)))
         else:
             turn = game.to_act
-            who = rec.seats[turn].name if turn is not None and turn < len(rec.seats) else "nobody"
-            others.append((since, f"{title} (move {rec.version}): waiting on {who} for {span(now - since)} · {jump}"))
+            who = rec.seats[turn].name if turn is not None and turn < len(rec.seats) \
+                else texts.say("history.nobody", lang)
+            others.append((since, texts.say("history.mine_waiting", lang, title=title, move=rec.version, who=who,
+                                            waited=span(now - since, lang), jump=jump)))
     if not mine_ and not others:
-        return Reply("You have no running games. `/game new` opens one in a channel.", ephemeral=True)
+        return Reply(texts.say("history.mine_none", lang), ephemeral=True)
     lines = []
     if mine_:
-        lines.append("**Your turn:**")
+        lines.append(texts.say("history.mine_turn_head", lang))
         lines += [f"- {text}" for _, text in sorted(mine_)]
     else:
-        lines.append("It is your turn in none of your games.")
+        lines.append(texts.say("history.mine_no_turn", lang))
     if others:
-        lines.append("**Waiting on others:**")
+        lines.append(texts.say("history.mine_waiting_head", lang))
         lines += [f"- {text}" for _, text in sorted(others)]
     return Reply("\n".join(lines), ephemeral=True)
 

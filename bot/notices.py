@@ -9,22 +9,32 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from bot import texts
 from bot.settings import CHANNEL, Prefs, Quiet
 
 _TIME = re.compile(r"^\s*([01]?\d|2[0-3])(?::([0-5]\d))?\s*$")
 
 
 class BadQuietHours(ValueError):
-    """Quiet hours that can't be read; the message says what is expected."""
+    """Quiet hours that can't be read; the message (in English; :meth:`say` in another language) says what
+    is expected."""
+
+    def __init__(self, msg: str, **params: Any) -> None:
+        super().__init__(texts.say(msg, **params))
+        self.msg, self.params = msg, params
+
+    def say(self, lang: str) -> str:
+        return texts.say(self.msg, lang, **self.params)
 
 
 def parse_time(text: str) -> int:
     """Minutes after midnight from ``HH:MM`` (or ``HH``)."""
     m = _TIME.match(text or "")
     if m is None:
-        raise BadQuietHours(f"`{text}` is not a time of day: write it as HH:MM, e.g. 22:30.")
+        raise BadQuietHours("quiet.bad_time", text=text)
     return int(m.group(1)) * 60 + int(m.group(2) or 0)
 
 
@@ -32,8 +42,7 @@ def zone(name: str) -> ZoneInfo:
     try:
         return ZoneInfo(name.strip())
     except (ZoneInfoNotFoundError, ValueError):
-        raise BadQuietHours(f"`{name}` is not a time zone: use a name such as Europe/Berlin, "
-                            f"America/New_York or UTC.") from None
+        raise BadQuietHours("quiet.bad_zone", name=name) from None
 
 
 def quiet_hours(start: str, end: str, tz: str) -> Quiet:
@@ -41,7 +50,7 @@ def quiet_hours(start: str, end: str, tz: str) -> Quiet:
     q = Quiet(parse_time(start), parse_time(end), tz.strip())
     zone(q.tz)
     if q.start == q.end:
-        raise BadQuietHours("Quiet hours need different start and end times.")
+        raise BadQuietHours("quiet.same")
     return q
 
 
@@ -76,22 +85,31 @@ def jump_link(guild_id: int | None, channel_id: int, message_id: int) -> str:
     return f"https://discord.com/channels/{guild_id if guild_id is not None else '@me'}/{channel_id}/{message_id}"
 
 
-def hours(seconds: float) -> str:
+def hours(seconds: float, lang: str = texts.DEFAULT) -> str:
     """A waiting time in words: minutes, hours or days."""
     if seconds < 3600:
-        return f"{max(1, round(seconds / 60))} min"
+        return texts.say("notice.wait_min", lang, count=max(1, round(seconds / 60)))
     if seconds < 48 * 3600:
-        return f"{round(seconds / 3600)} h"
-    return f"{round(seconds / 86400)} days"
+        return texts.say("notice.wait_h", lang, count=round(seconds / 3600))
+    return texts.say("notice.wait_days", lang, count=round(seconds / 86400))
 
 
-def notice_text(title: str, channel_id: int, link: str | None) -> str:
-    return f"It's your turn in **{title}** in <#{channel_id}>." + (f" The board: {link}" if link else "")
+def with_link(text: str, link: str | None, lang: str = texts.DEFAULT) -> str:
+    """A notice with the link to its board, when there is one."""
+    return texts.say("notice.board", lang, text=text, link=link) if link else text
 
 
-def reminder_text(user_id: int, title: str, waited: float, number: int, link: str | None, *, dm: bool) -> str:
-    """Reminder ``number`` (1–3) of a turn that has waited ``waited`` seconds."""
-    last = " (last reminder this turn)" if number >= 3 else ""
-    who = "" if dm else f"<@{user_id}>, "
-    text = f"{who}a reminder: your turn in **{title}** has waited {hours(waited)}{last}."
-    return text + (f" The board: {link}" if link else "")
+def notice_text(title: str, channel_id: int, link: str | None, lang: str = texts.DEFAULT) -> str:
+    return with_link(texts.say("notice.turn", lang, title=title, channel=channel_id), link, lang)
+
+
+def reminder_text(user_id: int, title: str, waited: float, number: int, link: str | None, *, dm: bool,
+                  lang: str = texts.DEFAULT) -> str:
+    """Reminder ``number`` (1–3) of a turn that has waited ``waited`` seconds, in ``lang``."""
+    last = "_last" if number >= 3 else ""
+    if dm:
+        text = texts.say(f"notice.reminder_dm{last}", lang, title=title, waited=hours(waited, lang))
+    else:
+        said = texts.say(f"notice.reminder{last}", lang, title=title, waited=hours(waited, lang))
+        text = texts.say("notice.to_user", lang, user=user_id, text=said)
+    return with_link(text, link, lang)

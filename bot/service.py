@@ -69,6 +69,8 @@ class Private:
     seat: int
     user_id: int
     text: str
+    #: the language ``text`` is in (the words around it follow it)
+    lang: str = texts.DEFAULT
 
 
 @dataclass(slots=True)
@@ -346,9 +348,10 @@ class Service:
                 continue
             own = [e for e in events if e.seat == seat and (e.private or e.secret)]
             if own:
-                text = worded(front.narrate, own, lang=(langs or {}).get(seat) or s.lang or rec.lang)
+                lang = (langs or {}).get(seat) or s.lang or rec.lang
+                text = worded(front.narrate, own, lang=lang)
                 if text:
-                    notes.append(Private(seat, s.user_id, text))
+                    notes.append(Private(seat, s.user_id, text, lang))
         return notes
 
     @staticmethod

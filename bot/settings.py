@@ -1,9 +1,10 @@
 """Settings of games, servers and players, for the timing of long races.
 
 A game's settings are the defaults below, overridden by its server's defaults (set by members who may
-manage channels), overridden by the game's own (set by its host). A player's preferences (how turn notices
-reach them, quiet hours, being away) are kept per user, for all their games or for one game; they are few
-and read on every board, so they are cached in memory and written through.
+manage channels), overridden by the game's own (set by its host). A server also keeps its public language
+(:data:`LANGUAGE`: the language of what its channels read; a new game takes it). A player's preferences (how
+turn notices reach them, quiet hours, being away) are kept per user, for all their games or for one game;
+they are few and read on every board, so they are cached in memory and written through.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from bot import texts
 from bot.store import GameRecord, Store
 
 #: hours without acting before the player to act is reminded (0: never)
@@ -31,43 +33,64 @@ GAME_DEFAULTS: dict[str, Any] = {"reminder": DEFAULT_REMINDER, "turn_limit": DEF
                                  "on_timeout": AUTOPILOT, "kick_after": DEFAULT_KICK_AFTER}
 #: the longest reminder interval and turn limit, in hours (four weeks)
 MAX_HOURS = 24 * 28
+#: the server setting of its public language (``en``, ``de``): what its channels read
+LANGUAGE = "language"
 
 
 class BadSetting(ValueError):
-    """A setting's value is out of range; the message says what is allowed."""
+    """A setting's value is out of range; the message (in English; :meth:`say` in another language) says
+    what is allowed."""
+
+    def __init__(self, msg: str, **params: Any) -> None:
+        super().__init__(texts.say(msg, **params))
+        self.msg, self.params = msg, params
+
+    def say(self, lang: str) -> str:
+        return texts.say(self.msg, lang, **self.params)
 
 
-def check_game_settings(values: Mapping[str, Any]) -> dict[str, Any]:
-    """Checked game settings from what was given (None values dropped); raises :class:`BadSetting`."""
+def check_game_settings(values: Mapping[str, Any], *, server: bool = False) -> dict[str, Any]:
+    """Checked game settings from what was given (None values dropped), with the server's language when
+    ``server``; raises :class:`BadSetting`."""
     out: dict[str, Any] = {}
     for name, value in values.items():
         if value is None:
             continue
         if name in ("reminder", "turn_limit"):
             if not isinstance(value, int) or not 0 <= value <= MAX_HOURS:
-                raise BadSetting(f"`{name}` is a number of hours from 0 (off) to {MAX_HOURS}.")
+                raise BadSetting(f"settings.bad_{name}", max=MAX_HOURS)
         elif name == "kick_after":
             if not isinstance(value, int) or not 1 <= value <= 20:
-                raise BadSetting("`kick_after` is a number of missed turns from 1 to 20.")
+                raise BadSetting("settings.bad_kick_after")
         elif name == "on_timeout":
             if value not in TIMEOUTS:
-                raise BadSetting(f"`on_timeout` is {' or '.join(TIMEOUTS)}.")
+                raise BadSetting("settings.bad_on_timeout")
+        elif name == LANGUAGE and server:
+            if value not in texts.LANGS:
+                raise BadSetting("settings.bad_language")
         else:
-            raise BadSetting(f"There is no game setting `{name}`.")
+            raise BadSetting("settings.bad_name", name=name)
         out[name] = value
     return out
 
 
-def describe_game_settings(s: Mapping[str, Any]) -> str:
-    """The settings in words."""
-    remind = f"after {s['reminder']} h without a move (at most 3 a turn)" if s["reminder"] else "off"
-    if s["turn_limit"]:
-        limit = f"{s['turn_limit']} h, then " + (
-            "the computer plays the turn (autopilot)" if s["on_timeout"] == AUTOPILOT
-            else f"the host is asked to kick after {s['kick_after']} missed turns")
+def describe_game_settings(s: Mapping[str, Any], lang: str = texts.DEFAULT) -> str:
+    """The settings in words, in ``lang``."""
+    remind = texts.say("settings.remind_after", lang, count=s["reminder"]) if s["reminder"] \
+        else texts.say("settings.off", lang)
+    if not s["turn_limit"]:
+        limit = texts.say("settings.none", lang)
+    elif s["on_timeout"] == AUTOPILOT:
+        limit = texts.say("settings.limit_autopilot", lang, count=s["turn_limit"])
     else:
-        limit = "none"
-    return f"reminders: {remind}; turn limit: {limit}"
+        limit = texts.say("settings.limit_ask_host", lang, hours=s["turn_limit"], count=s["kick_after"])
+    return texts.say("settings.summary", lang, remind=remind, limit=limit)
+
+
+def describe_server_settings(s: Mapping[str, Any], lang: str = texts.DEFAULT) -> str:
+    """A server's defaults in words, its public language with them."""
+    language = texts.language_name(str(s.get(LANGUAGE, texts.DEFAULT)), lang)
+    return describe_game_settings(s, lang) + "; " + texts.say("settings.language_line", lang, language=language)
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,10 +127,15 @@ class Settings:
     async def server(self, guild_id: int | None) -> dict[str, Any]:
         return await self.store.get_settings("server", guild_id) if guild_id is not None else {}
 
+    async def language(self, guild_id: int | None, fallback: str) -> str:
+        """The server's public language: the one set, else ``fallback`` (its Discord's preferred locale)."""
+        lang = (await self.server(guild_id)).get(LANGUAGE)
+        return str(lang) if lang in texts.LANGS else fallback
+
     async def game(self, rec: GameRecord) -> dict[str, Any]:
         """The game's settings in force: defaults ← server ← game."""
         out = dict(GAME_DEFAULTS)
-        out.update(await self.server(rec.guild_id))
+        out.update({k: v for k, v in (await self.server(rec.guild_id)).items() if k in GAME_DEFAULTS})
         out.update({k: v for k, v in (await self.store.get_settings("game", rec.id)).items() if k in GAME_DEFAULTS})
         return out
 
@@ -118,7 +146,7 @@ class Settings:
 
     async def set_server(self, guild_id: int, values: Mapping[str, Any]) -> None:
         data = await self.server(guild_id)
-        data.update(check_game_settings(values))
+        data.update(check_game_settings(values, server=True))
         await self.store.put_settings("server", guild_id, 0, data)
 
     async def missed(self, game_id: int, seat: int) -> int:

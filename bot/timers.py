@@ -25,12 +25,21 @@ import time
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from bot import notices
+from bot import notices, texts
 from bot.service import Reply, Service
 from bot.settings import AUTOPILOT, CHANNEL, DM, OFF, Settings
 from bot.store import ACTIVE, GameNotFound, GameRecord, NewTimer, Timer
 
 log = logging.getLogger(__name__)
+
+
+def own_lang(rec: GameRecord, seat: int | None) -> str:
+    """The language a seat's player reads what is sent to them alone: the one they sat down with, else the
+    game's."""
+    if seat is not None and 0 <= seat < len(rec.seats) and rec.seats[seat].lang:
+        return str(rec.seats[seat].lang)
+    return rec.lang
+
 
 NOTICE, REMIND, DEADLINE = "notice", "remind", "deadline"
 #: reminders of one turn
@@ -210,12 +219,12 @@ class Ticker:
                 return
             title = self.service.classes(rec.game_key).title
             if t.kind == NOTICE:
-                if prefs.mode == DM:
-                    text = notices.notice_text(title, rec.channel_id, link)
+                if prefs.mode == DM:  # in the player's own language; the channel reads the game's
+                    text = notices.notice_text(title, rec.channel_id, link, own_lang(rec, t.seat))
                     await self.messenger.to_user(user, text, nonce_for(t.id))
                 else:
-                    text = f"<@{user}>, your turn in **{title}** (your quiet hours are over)."
-                    await self.messenger.to_channel(rec.channel_id, text + (f" The board: {link}" if link else ""),
+                    text = texts.say("notice.quiet_over", rec.lang, user=user, title=title)
+                    await self.messenger.to_channel(rec.channel_id, notices.with_link(text, link, rec.lang),
                                                     user, nonce_for(t.id))
                 await self.store.finish_timer(t.id)
                 return
@@ -236,9 +245,11 @@ class Ticker:
                       now: float) -> None:
         number = int(t.data.get("number", 1))
         waited = now - float(t.data.get("turn", now))
-        text = notices.reminder_text(user, title, waited, number, link, dm=mode == DM)
+        lang = own_lang(rec, t.seat) if mode == DM else rec.lang
+        text = notices.reminder_text(user, title, waited, number, link, dm=mode == DM, lang=lang)
         if mode == DM:
-            await self.messenger.to_user(user, text + f" (in <#{rec.channel_id}>)", nonce_for(t.id))
+            await self.messenger.to_user(user, texts.say("notice.in_channel", lang, text=text, channel=rec.channel_id),
+                                         nonce_for(t.id))
         else:
             await self.messenger.to_channel(rec.channel_id, text, user, nonce_for(t.id))
         then = None
@@ -252,12 +263,11 @@ class Ticker:
         assert t.seat is not None
         seat = rec.seats[t.seat]
         missed = await self.settings.missed(rec.id, t.seat)
-        text = f"<@{seat.user_id}>'s time for this turn ({setting['turn_limit']} h) is up: {missed} missed."
+        text = texts.say("notice.time_up", rec.lang, user=seat.user_id, hours=setting["turn_limit"], count=missed)
         mention = None
         if missed >= setting["kick_after"]:
             mention = rec.host_id
-            text += (f"\n<@{rec.host_id}>, {seat.name} has missed {missed} turns. `/game kick` hands their seat to "
-                     f"a computer; or wait for them.")
+            text = texts.say("notice.ask_host", rec.lang, text=text, host=rec.host_id, name=seat.name, count=missed)
         await self.messenger.to_channel(rec.channel_id, text, mention, nonce_for(t.id))
 
     # Autopilot ---------------------------------------------------------------------------------

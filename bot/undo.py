@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from bot import texts
 from bot.store import ACTIVE, LOBBY, ActionRecord, GameRecord, StaleVersion
 from rules.contract import Game
 
@@ -63,61 +64,64 @@ def replay_steps(cls: type[Game], rec: GameRecord, actions: Sequence[ActionRecor
     return steps
 
 
-def moves(n: int) -> str:
-    return "1 move" if n == 1 else f"{n} moves"
+def moves(n: int, lang: str = texts.DEFAULT) -> str:
+    """A number of moves in words: "1 move", "3 Züge"."""
+    return texts.say("undo.moves", lang, count=n)
 
 
-async def undo(service: Service, channel_id: int, user_id: int, count: int = 1) -> tuple[Reply, list[int]]:
+async def undo(service: Service, channel_id: int, user_id: int, count: int = 1, *, lang: str | None = None
+               ) -> tuple[Reply, list[int]]:
     """Take back ``user_id``'s last ``count`` actions in the channel's game. Returns the reply and the ids of
-    the posted board messages that show the moves taken back (the front end removes their buttons)."""
+    the posted board messages that show the moves taken back (the front end removes their buttons). A
+    refusal is in the asker's ``lang``; what the channel reads, in the game's."""
     from bot.service import Reply, may_act, refuse
 
+    own = lang or texts.DEFAULT
     if not 1 <= count <= MAX_UNDO:
-        return refuse(f"You can take back 1 to {MAX_UNDO} moves at a time."), []
+        return refuse(texts.say("undo.range", own, max=MAX_UNDO)), []
     async with service.lock(channel_id):
         rec = await service.store.channel_game(channel_id)
         if rec is None:
-            return refuse("There is no game in this channel, so there is nothing to take back."), []
+            return refuse(texts.say("undo.no_game", own)), []
+        own = service.lang_of(rec, user_id, lang)
         if rec.status == LOBBY:
-            return refuse("The game hasn't started yet; there is nothing to take back."), []
+            return refuse(texts.say("undo.not_started", own)), []
         seat = rec.seat_of(user_id)
         if seat is None:
-            return refuse("You have no seat in this game, so there is nothing of yours to take back."), []
+            return refuse(texts.say("undo.no_seat", own)), []
         game = await service.load(rec)
         if rec.status != ACTIVE or not may_act(game, seat):
-            return refuse("You can take back your moves only during your own turn, before anyone else acts."), []
+            return refuse(texts.say("undo.not_your_turn", own)), []
         actions = await service.store.actions(rec.id)
         mine = trailing(actions, seat, user_id)[-MAX_UNDO:]
         if not mine:
-            return refuse("You have made no move this turn, so there is nothing to take back."), []
+            return refuse(texts.say("undo.nothing", own)), []
         cls, front = service.classes(rec.game_key), service.fronts(rec.game_key)
         try:
             steps = await asyncio.to_thread(replay_steps, cls, rec, actions, len(mine))
         except Exception:
             log.exception("game %s: its log did not replay for an undo", rec.id)
-            return refuse("This game's log can't be replayed here, so nothing can be taken back."), []
+            return refuse(texts.say("undo.no_replay", own)), []
         free = 0
         for s in reversed(steps):
             if s.barrier is not None:
                 break
             free += 1
         if count > free == len(steps):
-            return refuse(f"You played only {moves(free)} this turn; `/game undo moves:{free}` takes "
-                          f"{'it' if free == 1 else 'them all'} back.", game_id=rec.id), []
+            return refuse(texts.say("undo.only_played", own, count=free), game_id=rec.id), []
         if count > free:
             blocked = steps[len(steps) - free - 1]
             reason = str(blocked.barrier).rstrip(".")
             reason = reason[:1].upper() + reason[1:]
             if free == 0:
-                text = f"Your last move, `{blocked.action.action}`, stays. {reason}."
+                text = texts.say("undo.last_stays", own, action=blocked.action.action, reason=reason)
             else:
-                text = (f"Only your last {moves(free)} can be taken back; `{blocked.action.action}` before them "
-                        f"stays. {reason}.")
+                text = texts.say("undo.only_last", own, count=free, action=blocked.action.action, reason=reason)
             return refuse(text, game_id=rec.id), []
         back = steps[len(steps) - count:]
         # the public narration only: the action as typed may name a hidden tile
-        said = [" ".join(s.action.narration.split()) or "(a move with nothing to show)" for s in back]
-        text = f"<@{user_id}> took back {moves(count)}: " + " / ".join(said)
+        said = [" ".join(s.action.narration.split()) or texts.say("log.nothing_to_show", rec.lang) for s in back]
+        text = texts.say("undo.took_back", rec.lang, user=user_id, count=count, moves=" / ".join(said))
         state = back[0].before
         game = cls.from_dict(state)
         out = service._outgoing([text], actor=seat)
@@ -126,11 +130,11 @@ async def undo(service: Service, channel_id: int, user_id: int, count: int = 1) 
             rec = await service.store.take_back(rec.id, expected_version=rec.version, count=count, state=state,
                                                 outgoing=out)
         except StaleVersion:
-            return refuse("The game moved on meanwhile; nothing was taken back. Look at the newest board."), []
+            return refuse(texts.say("undo.moved_on", own)), []
         service._keep(rec, game)
         stale = await service.store.posted_messages(rec.id, after_version=rec.version, limit=count + 5)
         after = await asyncio.to_thread(service._after_move, rec, front, game)
-    png = await service._render(front, after.view, [])
+    png = await service._render(front, after.view, [], rec.lang)
     text, mention = service._board_text(rec, game, after, out.payload)
     return Reply(text, png=png, mention=mention, buttons=after.buttons, game_id=rec.id, version=rec.version,
                  changed=True, delivery=out.id, channel_id=channel_id), stale

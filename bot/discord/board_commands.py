@@ -9,7 +9,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot import boards
+from bot import boards, texts
 from bot.discord import options as opt
 from bot.discord.command_group import user_language
 from bot.discord.replies import _defer, answer_privately, send_reply
@@ -24,7 +24,7 @@ async def board(interaction: discord.Interaction, private: bool | None = None) -
     try:
         only_me = bool(opt.flag("private", private))
     except opt.BadOption as exc:
-        await send_reply(interaction, refuse(f"{exc} Nothing was changed."))
+        await send_reply(interaction, refuse(texts.say("refused", user_language(interaction), reason=exc)))
         return
     assert interaction.channel_id is not None
     service = interaction.client.service  # type: ignore[attr-defined]
@@ -36,7 +36,7 @@ async def answer_reach(interaction: discord.Interaction, game_id: int) -> None:
     """A press of "Where can I go?": deferred privately at once (the search may take a while), then the
     picture, or a private refusal; the turn's message is left as it is."""
     if interaction.channel_id is None:
-        await answer_privately(interaction, "This button only works in a server channel.")
+        await answer_privately(interaction, texts.say("move.server_only_button", user_language(interaction)))
         return
     await _defer(interaction, True)
     service = interaction.client.service  # type: ignore[attr-defined]
@@ -44,7 +44,7 @@ async def answer_reach(interaction: discord.Interaction, game_id: int) -> None:
         reply = await boards.where_can_i_go(service, interaction.channel_id, interaction.user.id, game_id)
     except Exception:
         log.exception("where-can-I-go of game %s failed", game_id)
-        reply = refuse("Something went wrong drawing that; nothing was changed.")
+        reply = refuse(texts.say("move.drawing_failed", user_language(interaction)))
     await send_reply(interaction, reply)
 
 

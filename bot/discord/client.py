@@ -14,7 +14,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import history
+from bot import history, texts
 from bot.delivery import Outbox
 from bot.discord.command_group import game_groups
 from bot.discord.game_commands import GameGroup
@@ -32,7 +32,7 @@ from bot.discord.rules_command import rules_command
 from bot.discord.timing_commands import DiscordMessenger
 from bot.discord.translator import JunkyardTranslator
 from bot.games import units
-from bot.service import FOREIGN_BUTTON, Service, clip_input
+from bot.service import Service, clip_input
 from bot.store import Store, open_store
 from bot.timers import Ticker
 
@@ -69,15 +69,16 @@ class JunkyardTree(app_commands.CommandTree):
                 with contextlib.suppress(discord.HTTPException):
                     await interaction.response.autocomplete([])
                 return
-            await answer_privately(interaction, "That command is not part of this version of the bot; nothing was "
-                                                "changed. Type `/` to see the current commands.")
+            lang = texts.language(interaction.locale)
+            await answer_privately(interaction, texts.say("discord.unknown_command", lang))
             return
+        lang = texts.language(interaction.locale)
         if isinstance(error, app_commands.CheckFailure | app_commands.TransformerError):
-            text = f"That can't be done here: {clip_input(error, 200)}"
+            text = texts.say("discord.cant_here", lang, error=clip_input(error, 200))
         else:
             log.error("command %r failed", interaction.command and interaction.command.qualified_name,
                       exc_info=error)
-            text = "Something went wrong; nothing was changed. Try `/game status`."
+            text = texts.say("move.something_wrong", lang)
         await answer_privately(interaction, text)
 
 
@@ -192,7 +193,7 @@ class JunkyardBot(commands.Bot):
         if isinstance(cid, str) and self._answered_by_views(interaction, cid):
             return
         log.info("a press of a button no game sent: %s", clip_input(cid, LOGGED_INPUT))
-        await answer_privately(interaction, FOREIGN_BUTTON)
+        await answer_privately(interaction, texts.say("move.foreign_button", texts.language(interaction.locale)))
 
     def _answered_by_views(self, interaction: discord.Interaction, cid: str) -> bool:
         """Whether discord.py will hand this press to a dynamic item or a stored view."""

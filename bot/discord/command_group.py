@@ -50,6 +50,16 @@ def user_language(interaction: discord.Interaction) -> str:
     return languages(interaction)[0]
 
 
+async def server_language(interaction: discord.Interaction) -> str:
+    """The language the server's channels read: the server's setting (``/game settings scope:server
+    language:``), else its Discord's preferred locale (the asker's in a direct message)."""
+    guild = languages(interaction)[1]
+    timers = getattr(interaction.client, "timers", None)
+    if interaction.guild_id is None or timers is None:
+        return guild
+    return str(await timers.settings.language(interaction.guild_id, guild))
+
+
 def as_choices(pairs: Sequence[tuple[str, str]]) -> list[Choice[str]]:
     """Autocomplete choices within Discord's limits (25, names and values of at most 100 characters); a
     value too long to send whole is left out rather than cut."""
@@ -149,8 +159,8 @@ class GameCommandGroup(app_commands.Group):
         if rec is None:
             return refuse(self.spec.no_game)
         if rec.game_key != self.unit.key:
-            return refuse(f"This channel is playing `{rec.game_key}`, not {self.unit.title}. "
-                          f"`/game status` shows it.")
+            return refuse(texts.say("move.wrong_game", user_language(interaction), game=rec.game_key,
+                                    title=self.unit.title))
         return None
 
     @staticmethod

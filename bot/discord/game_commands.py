@@ -9,9 +9,18 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot import texts
 from bot.discord import options as opt
 from bot.discord.board_commands import add_board_commands
-from bot.discord.command_group import as_choices, check_values, languages, make_command, service_of
+from bot.discord.command_group import (
+    as_choices,
+    check_values,
+    languages,
+    make_command,
+    server_language,
+    service_of,
+    user_language,
+)
 from bot.discord.history_commands import ANYWHERE, add_history_commands
 from bot.discord.replies import send_reply
 from bot.discord.timing_commands import add_timing_commands
@@ -33,7 +42,7 @@ async def answer(interaction: discord.Interaction, reply: Reply) -> None:
 
 
 async def refuse_option(interaction: discord.Interaction, exc: Exception) -> None:
-    await send_reply(interaction, refuse(f"{exc} Nothing was changed."))
+    await send_reply(interaction, refuse(texts.say("refused", user_language(interaction), reason=exc)))
 
 
 async def game_autocomplete(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
@@ -134,8 +143,7 @@ class GameGroup(app_commands.Group, name="game", description="Start, join and ma
         """Outside a server only the commands marked to work anywhere answer (``/game mine``)."""
         command = interaction.command
         if interaction.guild_id is None and not (command is not None and command.extras.get(ANYWHERE)):
-            raise app_commands.NoPrivateMessage("this command works in a server channel; in direct messages "
-                                                "`/game mine` lists your games")
+            raise app_commands.NoPrivateMessage(texts.say("discord.server_only", user_language(interaction)))
         return True
 
     @staticmethod
@@ -158,7 +166,7 @@ class GameGroup(app_commands.Group, name="game", description="Start, join and ma
         reply = await service_of(interaction).new_game(
             guild_id=interaction.guild_id, channel_id=interaction.channel_id, user_id=interaction.user.id,
             user_name=interaction.user.display_name, game_key=key, options=raw, join=join is not False,
-            lang=languages(interaction)[1], user_lang=languages(interaction)[0])
+            lang=await server_language(interaction), user_lang=languages(interaction)[0])
         await answer(interaction, reply)
 
     async def _join(self, interaction: discord.Interaction, values: dict[str, Any]) -> None:
@@ -175,13 +183,14 @@ class GameGroup(app_commands.Group, name="game", description="Start, join and ma
     @app_commands.command(name="leave", description="Give up your seat (in a running game a computer plays it on)")
     async def leave(self, interaction: discord.Interaction) -> None:
         assert interaction.channel_id is not None
-        await answer(interaction, await service_of(interaction).leave(interaction.channel_id, interaction.user.id))
+        await answer(interaction, await service_of(interaction).leave(interaction.channel_id, interaction.user.id,
+                                                                      lang=user_language(interaction)))
 
     @app_commands.command(name="start", description="Start the game (host)")
     async def start(self, interaction: discord.Interaction) -> None:
         assert interaction.channel_id is not None
         reply = await service_of(interaction).start(interaction.channel_id, interaction.user.id,
-                                                    can_manage=can_manage(interaction))
+                                                    can_manage=can_manage(interaction), lang=user_language(interaction))
         await answer(interaction, reply)
 
     @app_commands.command(name="play", description="Play an action in the game's notation (any game)")
@@ -215,13 +224,14 @@ class GameGroup(app_commands.Group, name="game", description="Start, join and ma
             return
         assert interaction.channel_id is not None
         await answer(interaction, await service_of(interaction).log(interaction.channel_id, limit,
-                                                                    user_id=interaction.user.id))
+                                                                    user_id=interaction.user.id,
+                                                                    lang=user_language(interaction)))
 
     @app_commands.command(name="abort", description="End this channel's game without a winner (host or moderators)")
     async def abort(self, interaction: discord.Interaction) -> None:
         assert interaction.channel_id is not None
         reply = await service_of(interaction).abort(interaction.channel_id, interaction.user.id,
-                                                    can_manage=can_manage(interaction))
+                                                    can_manage=can_manage(interaction), lang=user_language(interaction))
         await answer(interaction, reply)
 
     @app_commands.command(name="kick",
@@ -235,17 +245,17 @@ class GameGroup(app_commands.Group, name="game", description="Start, join and ma
             await refuse_option(interaction, exc)
             return
         if (player is None) == (number is None):
-            await answer(interaction, refuse("Name either a `player` or a `seat` number to remove."))
+            await answer(interaction, refuse(texts.say("lobby.kick_which", user_language(interaction))))
             return
         assert interaction.channel_id is not None
         service = service_of(interaction)
         if player is not None:
             reply = await service.kick(interaction.channel_id, interaction.user.id, player.id,
-                                       can_manage=can_manage(interaction))
+                                       can_manage=can_manage(interaction), lang=user_language(interaction))
         else:
             assert number is not None
             reply = await service.kick_seat(interaction.channel_id, interaction.user.id, number,
-                                            can_manage=can_manage(interaction))
+                                            can_manage=can_manage(interaction), lang=user_language(interaction))
         await answer(interaction, reply)
 
     @app_commands.command(name="computer", description="Seat a computer player in the lobby (host or moderators)")
@@ -259,5 +269,6 @@ class GameGroup(app_commands.Group, name="game", description="Start, join and ma
             return
         assert interaction.channel_id is not None
         reply = await service_of(interaction).add_computer(interaction.channel_id, interaction.user.id, chosen,
-                                                           can_manage=can_manage(interaction))
+                                                           can_manage=can_manage(interaction),
+                                                           lang=user_language(interaction))
         await answer(interaction, reply)

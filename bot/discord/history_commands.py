@@ -12,9 +12,9 @@ import discord
 from discord import app_commands
 from discord.app_commands import locale_str
 
-from bot import history
+from bot import history, texts
 from bot.discord import options as opt
-from bot.discord.command_group import as_choices, service_of
+from bot.discord.command_group import as_choices, service_of, user_language
 from bot.discord.replies import send_reply
 from bot.service import refuse
 from bot.store import GameRecord
@@ -37,10 +37,11 @@ async def _undo(interaction: discord.Interaction, moves: app_commands.Range[int,
     try:
         count = opt.integer("moves", moves, 1, MAX_UNDO) or 1
     except opt.BadOption as exc:
-        await send_reply(interaction, refuse(f"{exc} Nothing was changed."))
+        await send_reply(interaction, refuse(texts.say("refused", user_language(interaction), reason=exc)))
         return
     assert interaction.channel_id is not None
-    reply, stale = await undo(service_of(interaction), interaction.channel_id, interaction.user.id, count)
+    reply, stale = await undo(service_of(interaction), interaction.channel_id, interaction.user.id, count,
+                              lang=user_language(interaction))
     await send_reply(interaction, reply)
     channel = interaction.client.get_partial_messageable(interaction.channel_id)
     for message_id in stale:  # the boards of the moves taken back lose their buttons
@@ -49,12 +50,14 @@ async def _undo(interaction: discord.Interaction, moves: app_commands.Range[int,
 
 
 async def _mine(interaction: discord.Interaction) -> None:
-    await send_reply(interaction, await history.mine(service_of(interaction), interaction.user.id, jump_link))
+    await send_reply(interaction, await history.mine(service_of(interaction), interaction.user.id, jump_link,
+                                                    lang=user_language(interaction)))
 
 
 async def _history(interaction: discord.Interaction) -> None:
     assert interaction.channel_id is not None
-    await send_reply(interaction, await history.history(service_of(interaction), interaction.channel_id))
+    await send_reply(interaction, await history.history(service_of(interaction), interaction.channel_id,
+                                                       lang=user_language(interaction)))
 
 
 async def _replay_source(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
@@ -67,10 +70,11 @@ async def _replay(interaction: discord.Interaction, game: str) -> None:
     try:
         text = opt.text("game", game, required=True, limit=100)
     except opt.BadOption as exc:
-        await send_reply(interaction, refuse(f"{exc} Nothing was changed."))
+        await send_reply(interaction, refuse(texts.say("refused", user_language(interaction), reason=exc)))
         return
     assert text is not None and interaction.channel_id is not None
-    await send_reply(interaction, await history.replay(service_of(interaction), interaction.channel_id, text))
+    await send_reply(interaction, await history.replay(service_of(interaction), interaction.channel_id, text,
+                                                      lang=user_language(interaction)))
 
 
 def add_history_commands(group: app_commands.Group) -> None:
@@ -101,7 +105,7 @@ def add_history_commands(group: app_commands.Group) -> None:
 @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=False)
 async def stats_command(interaction: discord.Interaction, player: discord.User | None = None) -> None:
     reply = await history.stats(service_of(interaction), interaction.guild_id, player.id if player else None,
-                                asker_id=interaction.user.id)
+                                asker_id=interaction.user.id, lang=user_language(interaction))
     await send_reply(interaction, reply)
 
 

@@ -27,7 +27,7 @@ from bot import texts
 from bot.delivery import Undeliverable
 from bot.games import ButtonSpec
 from bot.games.unit import REACH_ACTION
-from bot.service import FOREIGN_BUTTON, Private, Reply, clip_input
+from bot.service import Private, Reply, clip_input
 
 log = logging.getLogger(__name__)
 
@@ -175,12 +175,17 @@ async def answer_with(interaction: discord.Interaction, *, public: bool, **messa
         await interaction.response.send_message(ephemeral=not public, **message)
         return
     if public and interaction.extras.get("jy_deferred") == "private":
-        await interaction.edit_original_response(content=DONE)
+        await interaction.edit_original_response(content=done(interaction))
     await interaction.followup.send(ephemeral=not public, **message)
 
 
 #: the private placeholder of a command whose answer is public, filled once that answer follows
-DONE = "Done: see the channel."
+DONE = texts.say("discord.done_see_channel")
+
+
+def done(interaction: discord.Interaction) -> str:
+    """:data:`DONE` in the asker's language."""
+    return texts.say("discord.done_see_channel", texts.language(interaction.locale))
 
 
 async def _answer(interaction: discord.Interaction, reply: Reply, pressed: bool) -> int | None:
@@ -200,7 +205,7 @@ async def _answer(interaction: discord.Interaction, reply: Reply, pressed: bool)
         return sent.message_id
     if interaction.extras.get("jy_deferred") == "private" and not reply.ephemeral:
         # the private "thinking" placeholder takes the first follow-up: fill it, then post in public
-        await interaction.edit_original_response(content=DONE)
+        await interaction.edit_original_response(content=done(interaction))
     message = await interaction.followup.send(ephemeral=reply.ephemeral, wait=True, **kwargs)
     return message.id
 
@@ -351,7 +356,8 @@ async def send_private(interaction: discord.Interaction, reply: Reply, *, answer
     for note in reply.private:
         if answered and note.user_id == interaction.user.id:
             try:
-                await interaction.followup.send(clip(f"Only you see this: {note.text}"), ephemeral=True)
+                await interaction.followup.send(clip(texts.say("discord.only_you", note.lang, text=note.text)),
+                                                ephemeral=True)
                 continue
             except discord.HTTPException:
                 pass  # then by direct message
@@ -361,7 +367,7 @@ async def send_private(interaction: discord.Interaction, reply: Reply, *, answer
 async def _direct_message(client: discord.Client, note: Private) -> None:
     try:
         user = client.get_user(note.user_id) or await client.fetch_user(note.user_id)
-        await user.send(clip(f"Only you see this: {note.text}"))
+        await user.send(clip(texts.say("discord.only_you", note.lang, text=note.text)))
     except discord.HTTPException:
         log.info("could not send a private note to user %s (direct messages closed?)", note.user_id)
 
@@ -402,7 +408,7 @@ class ActionButton(discord.ui.DynamicItem[discord.ui.Button], template=CUSTOM_ID
     async def callback(self, interaction: discord.Interaction) -> None:
         if self.damage is not None:
             log.info("a press of a button no game sent (%s)", self.damage)
-            await answer_privately(interaction, FOREIGN_BUTTON)
+            await answer_privately(interaction, texts.say("move.foreign_button", texts.language(interaction.locale)))
             return
         if self.action == REACH_ACTION:  # asks, privately, where the driver can go: plays nothing
             from bot.discord.board_commands import answer_reach
@@ -410,7 +416,8 @@ class ActionButton(discord.ui.DynamicItem[discord.ui.Button], template=CUSTOM_ID
             await answer_reach(interaction, self.game_id)
             return
         if interaction.channel_id is None:
-            await answer_privately(interaction, "This button only works in a server channel.")
+            await answer_privately(interaction, texts.say("move.server_only_button",
+                                                          texts.language(interaction.locale)))
             return
         await arm_defer(interaction, thinking=False)
         service = interaction.client.service  # type: ignore[attr-defined]
@@ -419,7 +426,7 @@ class ActionButton(discord.ui.DynamicItem[discord.ui.Button], template=CUSTOM_ID
                                       game_id=self.game_id, lang=texts.language(interaction.locale))
         except Exception:
             log.exception("button %s failed", clip_input(self.custom_id))
-            reply = Reply("Something went wrong; nothing was changed. Try `/game status`.", ok=False,
+            reply = Reply(texts.say("move.something_wrong", texts.language(interaction.locale)), ok=False,
                           ephemeral=True)
         try:
             await send_reply(interaction, reply, pressed=True)

@@ -10,18 +10,21 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot import notices
+from bot import notices, texts
 from bot.discord import options as opt
+from bot.discord.command_group import server_language, user_language
 from bot.discord.replies import _direct_message, clip, schedule_computers, send_reply
 from bot.service import Reply, refuse
 from bot.settings import (
     GAME_DEFAULTS,
+    LANGUAGE,
     MAX_HOURS,
     MODES,
     TIMEOUTS,
     BadSetting,
     check_game_settings,
     describe_game_settings,
+    describe_server_settings,
 )
 from bot.timers import Ticker
 
@@ -77,6 +80,18 @@ async def _private(interaction: discord.Interaction, text: str) -> None:
     await send_reply(interaction, Reply(text, ephemeral=True))
 
 
+async def _refuse(interaction: discord.Interaction, msg: str, **params: Any) -> None:
+    """A private refusal in the asker's language."""
+    await send_reply(interaction, refuse(texts.say(msg, user_language(interaction), **params)))
+
+
+async def _refuse_error(interaction: discord.Interaction, exc: Exception) -> None:
+    """A bad option's refusal in the asker's language (an error that words itself, else its English)."""
+    lang = user_language(interaction)
+    say = getattr(exc, "say", None)
+    await _refuse(interaction, "refused", reason=say(lang) if callable(say) else str(exc))
+
+
 async def _retime(ticker: Ticker, channel_id: int | None) -> None:
     """The channel's running game follows changed settings at once."""
     if channel_id is None:
@@ -96,24 +111,24 @@ async def notify(interaction: discord.Interaction, mode: str, this_game: bool | 
         chosen = opt.text("mode", mode, required=True)
         only_here = opt.flag("this_game", this_game)
     except opt.BadOption as exc:
-        await send_reply(interaction, refuse(f"{exc} Nothing was changed."))
+        await _refuse_error(interaction, exc)
         return
     if chosen not in MODES:
-        await send_reply(interaction, refuse(f"`mode` is {', '.join(MODES)}. Nothing was changed."))
+        await _refuse(interaction, "notify.bad_mode")
         return
     ticker = ticker_of(interaction)
-    target, where = 0, "in all your games"
+    lang = user_language(interaction)
+    target, where = 0, "notify.all_games"
     if only_here:
         rec = await ticker.store.channel_game(interaction.channel_id or 0)
         if rec is None:
-            await send_reply(interaction, refuse("There is no game in this channel; leave out `this_game`."))
+            await _refuse(interaction, "notify.no_game")
             return
-        target, where = rec.id, "in this channel's game"
+        target, where = rec.id, "notify.this_game"
     await ticker.settings.set_user(interaction.user.id, target, mode=chosen)
     await ticker.refresh(interaction.user.id)
-    said = {"channel": "a mention on the board", "dm": "a direct message with a link to the board",
-            "off": "no notices or reminders"}[chosen]
-    await _private(interaction, f"Turn notices {where}: {said}.")
+    await _private(interaction, texts.say("notify.set", lang, where=texts.say(where, lang),
+                                          mode=texts.say(f"notify.mode_{chosen}", lang)))
 
 
 @app_commands.command(name="quiet", description="Your quiet hours: no pings then; they follow when they end")
@@ -127,32 +142,32 @@ async def quiet(interaction: discord.Interaction, start: str | None = None, end:
         values = [opt.text(n, v, limit=40) for n, v in (("start", start), ("end", end), ("timezone", timezone))]
         off = opt.flag("clear", clear)
     except opt.BadOption as exc:
-        await send_reply(interaction, refuse(f"{exc} Nothing was changed."))
+        await _refuse_error(interaction, exc)
         return
+    lang = user_language(interaction)
     if off:
         await ticker.settings.set_user(user, 0, quiet=None)
         await ticker.refresh(user)
-        await _private(interaction, "Your quiet hours are removed.")
+        await _private(interaction, texts.say("quiet.removed", lang))
         return
     if not any(values):
         q = ticker.settings.prefs(user).quiet
-        await _private(interaction, "You have no quiet hours. Set them with `/game quiet start:22:00 end:07:00 "
-                                    "timezone:Europe/Berlin`." if q is None else
-                       f"Your quiet hours: {q.start // 60:02}:{q.start % 60:02}–{q.end // 60:02}:{q.end % 60:02} "
-                       f"({q.tz}).")
+        await _private(interaction, texts.say("quiet.none", lang) if q is None else texts.say(
+            "quiet.now", lang, start=f"{q.start // 60:02}:{q.start % 60:02}", end=f"{q.end // 60:02}:{q.end % 60:02}",
+            tz=q.tz))
         return
     if not all(values):
-        await send_reply(interaction, refuse("Give `start`, `end` and `timezone` together. Nothing was changed."))
+        await _refuse(interaction, "quiet.together")
         return
     s, e, tz = (v or "" for v in values)
     try:
         q = notices.quiet_hours(s, e, tz)
     except notices.BadQuietHours as exc:
-        await send_reply(interaction, refuse(f"{exc} Nothing was changed."))
+        await _refuse_error(interaction, exc)
         return
     await ticker.settings.set_user(user, 0, quiet={"start": q.start, "end": q.end, "tz": q.tz})
     await ticker.refresh(user)
-    await _private(interaction, f"Quiet hours set: {s}–{e} ({q.tz}). Pings that fall due then wait for the end.")
+    await _private(interaction, texts.say("quiet.set", lang, start=s, end=e, tz=q.tz))
 
 
 @app_commands.command(name="away", description="Put your seat on autopilot (the computer plays your turns)")
@@ -164,22 +179,22 @@ async def away(interaction: discord.Interaction, days: app_commands.Range[int, 1
         n = opt.integer("days", days, 1, MAX_AWAY_DAYS)
         all_games = opt.flag("everywhere", everywhere)
     except opt.BadOption as exc:
-        await send_reply(interaction, refuse(f"{exc} Nothing was changed."))
+        await _refuse_error(interaction, exc)
         return
     ticker = ticker_of(interaction)
     game_id = None
+    lang = await server_language(interaction)  # said in the channel
     if not all_games:
         rec = await ticker.store.channel_game(interaction.channel_id or 0)
         if rec is None or rec.seat_of(interaction.user.id) is None:
-            await send_reply(interaction, refuse("You have no seat in this channel's game; use `everywhere:true` "
-                                                 "for all your games."))
+            await _refuse(interaction, "away.no_seat")
             return
-        game_id = rec.id
+        game_id, lang = rec.id, rec.lang
     until = await ticker.away(interaction.user.id, game_id, n or AWAY_FOR_GOOD)
-    when = "until `/game back`" if n is None else \
-        f"until <t:{int(until)}:f> ({dt.datetime.fromtimestamp(until, dt.UTC):%Y-%m-%d %H:%M} UTC)"
-    where = "in all your games" if game_id is None else "in this game"
-    text = f"<@{interaction.user.id}> is away {where} {when}: the autopilot plays their turns."
+    when = texts.say("away.for_good", lang) if n is None else texts.say(
+        "away.until", lang, stamp=int(until), utc=f"{dt.datetime.fromtimestamp(until, dt.UTC):%Y-%m-%d %H:%M}")
+    where = texts.say("away.all_games" if game_id is None else "away.this_game", lang)
+    text = texts.say("away.set", lang, user=interaction.user.id, where=where, when=when)
     await send_reply(interaction, Reply(text))
     await ticker.tick()
 
@@ -188,9 +203,11 @@ async def away(interaction: discord.Interaction, days: app_commands.Range[int, 1
 async def back(interaction: discord.Interaction) -> None:
     ticker = ticker_of(interaction)
     if not await ticker.back(interaction.user.id):
-        await send_reply(interaction, refuse("You were not away."))
+        await _refuse(interaction, "away.not_away")
         return
-    await send_reply(interaction, Reply(f"<@{interaction.user.id}> is back and plays their own turns again."))
+    rec = await ticker.store.channel_game(interaction.channel_id or 0)
+    lang = rec.lang if rec is not None else await server_language(interaction)
+    await send_reply(interaction, Reply(texts.say("away.back", lang, user=interaction.user.id)))
 
 
 SCOPES = ("game", "server")
@@ -202,59 +219,71 @@ SCOPES = ("game", "server")
                        reminder="Hours without a move before a reminder (0: off; default 12)",
                        turn_limit="Hours a player has for a turn (0: no limit, the default)",
                        on_timeout="When the turn limit passes: the autopilot plays, or the host is asked",
-                       kick_after="Missed turns before the host is asked to kick (with on_timeout ask-host)")
+                       kick_after="Missed turns before the host is asked to kick (with on_timeout ask-host)",
+                       language="The language the server's channels read (with scope server; default: the "
+                                "server's Discord language)")
 @app_commands.choices(scope=[Choice(name=s, value=s) for s in SCOPES],
-                      on_timeout=[Choice(name=t, value=t) for t in TIMEOUTS])
+                      on_timeout=[Choice(name=t, value=t) for t in TIMEOUTS],
+                      language=[Choice(name="English", value="en"), Choice(name="Deutsch", value="de")])
 async def settings(interaction: discord.Interaction, scope: str | None = None,
                    reminder: app_commands.Range[int, 0, MAX_HOURS] | None = None,
                    turn_limit: app_commands.Range[int, 0, MAX_HOURS] | None = None,
-                   on_timeout: str | None = None, kick_after: app_commands.Range[int, 1, 20] | None = None) -> None:
+                   on_timeout: str | None = None, kick_after: app_commands.Range[int, 1, 20] | None = None,
+                   language: str | None = None) -> None:
     values: dict[str, Any] = {"reminder": reminder, "turn_limit": turn_limit, "on_timeout": on_timeout,
                               "kick_after": kick_after}
     ticker = ticker_of(interaction)
+    lang = user_language(interaction)
     try:
-        where = opt.text("scope", scope) or "game"
+        where = opt.text("scope", scope) or ("server" if language is not None else "game")
         if where not in SCOPES:
-            raise opt.BadOption("`scope` is game or server.")
-        checked = check_game_settings(values)
+            await _refuse(interaction, "refused", reason=texts.say("settings.scope", lang))
+            return
+        if language is not None and where != "server":
+            await _refuse(interaction, "settings.language_game_only")
+            return
+        checked = check_game_settings({**values, LANGUAGE: language} if where == "server" else values,
+                                      server=where == "server")
     except (opt.BadOption, BadSetting) as exc:
-        await send_reply(interaction, refuse(f"{exc} Nothing was changed."))
+        await _refuse_error(interaction, exc)
         return
     manage = bool(interaction.permissions.manage_channels)
     if where == "server":
         if interaction.guild_id is None:
-            await send_reply(interaction, refuse("Server settings are set in a server."))
+            await _refuse(interaction, "settings.server_only")
             return
         if not checked:
-            current = {**GAME_DEFAULTS, **await ticker.settings.server(interaction.guild_id)}
-            await _private(interaction, f"This server's defaults for new games: {describe_game_settings(current)}.")
+            current = {**GAME_DEFAULTS, LANGUAGE: await server_language(interaction),
+                       **await ticker.settings.server(interaction.guild_id)}
+            await _private(interaction, texts.say("settings.server_now", lang,
+                                                  settings=describe_server_settings(current, lang)))
             return
         if not manage:
-            await send_reply(interaction, refuse("Only members who may manage channels set the server's defaults."))
+            await _refuse(interaction, "settings.server_manage")
             return
         await ticker.settings.set_server(interaction.guild_id, checked)
-        current = {**GAME_DEFAULTS, **await ticker.settings.server(interaction.guild_id)}
-        await _private(interaction, f"Server defaults: {describe_game_settings(current)}. Games without their own "
-                                    f"settings follow them.")
+        current = {**GAME_DEFAULTS, LANGUAGE: await server_language(interaction),
+                   **await ticker.settings.server(interaction.guild_id)}
+        await _private(interaction, texts.say("settings.server_set", lang,
+                                              settings=describe_server_settings(current, lang)))
         await ticker.refresh()
         return
     rec = await ticker.store.channel_game(interaction.channel_id or 0)
     if rec is None:
-        await send_reply(interaction, refuse("There is no game in this channel; use `scope:server` for the "
-                                             "server's defaults."))
+        await _refuse(interaction, "settings.no_game")
         return
     if not checked:
-        await _private(interaction, f"This game's settings: {describe_game_settings(await ticker.settings.game(rec))}.")
+        await _private(interaction, texts.say("settings.game_now", lang, settings=describe_game_settings(
+            await ticker.settings.game(rec), lang)))
         return
     if not (manage or rec.host_id == interaction.user.id):
-        await send_reply(interaction, refuse(f"Only the host (<@{rec.host_id}>) or someone who may manage this "
-                                             f"channel changes the game's settings."))
+        await _refuse(interaction, "settings.only_host", host=rec.host_id)
         return
     await ticker.settings.set_game(rec.id, checked)
     await _retime(ticker, interaction.channel_id)
-    now = describe_game_settings(await ticker.settings.game(rec))
-    text = f"<@{interaction.user.id}> changed this game's settings: {now}."
-    await send_reply(interaction, Reply(text))
+    now = describe_game_settings(await ticker.settings.game(rec), rec.lang)
+    await send_reply(interaction, Reply(texts.say("settings.game_set", rec.lang, user=interaction.user.id,
+                                                  settings=now)))
 
 
 def add_timing_commands(group: app_commands.Group) -> None:

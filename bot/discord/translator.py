@@ -74,6 +74,8 @@ GERMAN: Mapping[str, tuple[str, str]] = {
                                              "der Standard)"),
     "game settings on_timeout": ("bei_fristende", "Wenn die Zugfrist abläuft: der Autopilot spielt, oder der "
                                                   "Gastgeber wird gefragt"),
+    "game settings language": ("sprache", "Die Sprache in den Kanälen des Servers (mit Bereich Server; Standard: "
+                                          "die Discord-Sprache des Servers)"),
     "=autopilot": ("Autopilot", ""),
     "=ask-host": ("Gastgeber fragen", ""),
     "game settings kick_after": ("entfernen_nach", "Verpasste Züge, bis der Gastgeber gefragt wird, ob er "
