@@ -72,7 +72,9 @@ def test_every_english_text_has_a_german_one_with_the_same_placeholders(domain: 
 # The ids the code asks for -----------------------------------------------------------------------------
 
 #: callables whose first argument is a message id of the domain of the module they come from
-ID_FIRST = {"say", "template", "Refusal", "BadNotation", "BadSetting", "BadQuietHours"}
+ID_FIRST = {"say", "template", "Refusal", "BadNotation", "BadSetting", "BadQuietHours", "_event"}
+#: methods of a game whose second argument is the id of the event they make (``emit(kind, msg, …)``)
+ID_SECOND = {"emit"}
 
 
 def _module_file(module: str) -> Path | None:
@@ -99,7 +101,7 @@ def _names(tree: ast.Module, path: Path) -> dict[str, Path | None]:
         if isinstance(node, ast.ImportFrom):
             module = node.module or ""
             if node.level:
-                module = ".".join(package.split(".")[: len(package.split(".")) - node.level + 1] + [module])
+                module = ".".join([*package.split(".")[: len(package.split(".")) - node.level + 1], module])
             for alias in node.names:
                 local = alias.asname or alias.name
                 out[local] = _module_file(f"{module}.{alias.name}") or _module_file(module)
@@ -131,7 +133,17 @@ def asked_ids() -> Iterator[tuple[str, int, Path, str, bool]]:
             names = _names(tree, path)
             own = _domain_of(path)
             for node in ast.walk(tree):
-                if not isinstance(node, ast.Call) or not node.args:
+                if not isinstance(node, ast.Call):
+                    continue
+                if own is not None:  # IllegalAction(text, msg=…) and its kind: the id of a refusal
+                    for keyword in node.keywords:
+                        if keyword.arg == "msg":
+                            for text, exact in _literals(keyword.value):
+                                yield str(path.relative_to(ROOT)), node.lineno, own, text, exact
+                    if isinstance(node.func, ast.Attribute) and node.func.attr in ID_SECOND and len(node.args) > 1:
+                        for text, exact in _literals(node.args[1]):
+                            yield str(path.relative_to(ROOT)), node.lineno, own, text, exact
+                if not node.args:
                     continue
                 func, domain = node.func, None
                 if isinstance(func, ast.Name) and func.id in ID_FIRST:
