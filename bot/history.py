@@ -175,7 +175,7 @@ async def replay_gif(service: Service, rec: GameRecord, lang: str = texts.DEFAUL
 
 def _fitting_gif(front: GameFront, rec: GameRecord, actions: Sequence[str]) -> bytes | None:
     for size in REPLAY_SIZES:
-        made = front.replay(rec.setup, rec.seed, actions, size)
+        made = worded(front.replay, rec.setup, rec.seed, actions, size, lang=rec.lang)
         if made is None:
             return None
         if len(made[0]) <= MAX_REPLAY_BYTES:

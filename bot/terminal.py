@@ -6,7 +6,8 @@ Local players get made-up user ids (see :func:`local_user`); computer seats are 
 :meth:`Service.act` exactly as ``/game play`` does; the terminal only adds conveniences a keyboard wants:
 numbers that pick from the last list shown, the game's own shorthands (:meth:`GameUnit.expand`), and the
 extra commands in :data:`COMMANDS`. Several people may share one keyboard (hotseat): a player's hidden things are
-printed only when that player is to act.
+printed only when that player is to act. Everything is said in the game's language (``--lang``): the
+service's texts, the game's and the terminal's own.
 
 :mod:`bot.commands.play` (``junkyard play``) and :mod:`bot.commands.demo` (``junkyard demo``) build on this.
 """
@@ -22,7 +23,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
+from bot import texts
 from bot.games import unit_for
+from bot.games.unit import worded
 from bot.service import Reply, Service, may_act
 from bot.store import ACTIVE, GameRecord
 from rules.contract import Game
@@ -33,14 +36,8 @@ HOST_ID = 1000
 FIRST_USER_ID = 1001
 #: items in the short list of moves before "… and N more"
 SHORT_LIST = 24
-COMMANDS: dict[str, str] = {
-    "help": "this help",
-    "legal": "every legal action, numbered",
-    "status": "the standings and whose turn it is",
-    "hand": "your hidden things again (tiles, parts, fuel)",
-    "log": "the last moves",
-    "quit": "stop the game (it stays in the database, marked aborted)",
-}
+#: the terminal's own commands (what each does: ``terminal.cmd.<name>`` of the catalogue)
+COMMANDS: tuple[str, ...] = ("help", "legal", "status", "hand", "log", "quit")
 
 
 def local_user(index: int) -> int:
@@ -89,31 +86,31 @@ def parse_seats(spec: str, kinds: Sequence[str]) -> list[SeatSpec]:
 
 
 async def open_table(service: Service, channel_id: int, game_key: str, options: Mapping[str, Any],
-                     seats: Sequence[SeatSpec]) -> tuple[Reply, dict[int, str]]:
-    """Open a lobby, seat everyone in order and start the game. Returns the reply of the start (or the
-    first refusal) and the names of the local players by user id. From here on the service plays no
+                     seats: Sequence[SeatSpec], lang: str = texts.DEFAULT) -> tuple[Reply, dict[int, str]]:
+    """Open a lobby, seat everyone in order and start the game (in ``lang``). Returns the reply of the start
+    (or the first refusal) and the names of the local players by user id. From here on the service plays no
     computer moves inside a person's reply: :meth:`Service.play_computers` plays them (see
     :func:`play_computers`)."""
     humans = [i for i, s in enumerate(seats) if s.is_human]
     names: dict[int, str] = {}
     host = local_user(humans[0]) if humans else HOST_ID
     reply = await service.new_game(guild_id=None, channel_id=channel_id, user_id=host, user_name="host",
-                                   game_key=game_key, options=dict(options), join=False)
+                                   game_key=game_key, options=dict(options), join=False, lang=lang, user_lang=lang)
     notes = [line for line in reply.text.splitlines()[1:] if line.strip()]
     if not reply.ok:
         return reply, names
     for i, seat in enumerate(seats):
         if seat.is_human:
             uid = local_user(i)
-            names[uid] = seat.name or f"Player {i + 1}"
-            reply = await service.join(channel_id, uid, names[uid])
+            names[uid] = seat.name or texts.say("terminal.player", lang, number=i + 1)
+            reply = await service.join(channel_id, uid, names[uid], lang=lang)
         else:
-            reply = await service.add_computer(channel_id, host, seat.kind)
+            reply = await service.add_computer(channel_id, host, seat.kind, lang=lang)
         if not reply.ok:
             return reply, names
     # computers move later, through Service.play_computers, so every move gets its own reply and picture
     service.computer_moves_per_reply = 0
-    reply = await service.start(channel_id, host)
+    reply = await service.start(channel_id, host, lang=lang)
     if notes and reply.ok:
         reply.text = "\n".join([*notes, reply.text])
     return reply, names
@@ -133,28 +130,28 @@ async def play_computers(service: Service, channel_id: int, moves: int = 1) -> R
 _MENTION = re.compile(r"<@(-?\d+)>")
 
 
-def plain(text: str, names: Mapping[int, str]) -> str:
+def plain(text: str, names: Mapping[int, str], lang: str = texts.DEFAULT) -> str:
     """Chat text for a terminal: mentions become names, bold and code marks go."""
-    text = _MENTION.sub(lambda m: names.get(int(m.group(1)), "someone"), text)
+    text = _MENTION.sub(lambda m: names.get(int(m.group(1)), texts.say("terminal.someone", lang)), text)
     return text.replace("**", "").replace("`", "")
 
 
-def seat_label(game: Game, seat: int) -> str:
+def seat_label(game: Game, seat: int, lang: str = texts.DEFAULT) -> str:
     """How the game names a seat in a turn header: ``Player 2 (blue)``, ``Player 2 (Moons)``."""
-    return unit_for(game.key).seat_label(game, seat)
+    return str(worded(unit_for(game.key).seat_label, game, seat, lang=lang))
 
 
-def short_list(game: Game, seat: int) -> list[tuple[str, str]]:
+def short_list(game: Game, seat: int, lang: str = texts.DEFAULT) -> list[tuple[str, str]]:
     """The moves worth offering ``seat`` now as (action, hint), as the game lists them (a move only once
     per cell it ends on, say). Empty when the seat may not act."""
     if game.is_over or not may_act(game, seat):
         return []
-    return unit_for(game.key).short_list(game, seat)
+    return list(worded(unit_for(game.key).short_list, game, seat, lang=lang))
 
 
-def situation(game: Game) -> str:
+def situation(game: Game, lang: str = texts.DEFAULT) -> str:
     """Where the turn stands, in a few words: the phase and the points to drive, or the roll to move."""
-    return unit_for(game.key).situation(game)
+    return str(worded(unit_for(game.key).situation, game, lang=lang))
 
 
 def expand(game: Game, text: str) -> str:
@@ -163,18 +160,19 @@ def expand(game: Game, text: str) -> str:
     return unit_for(game.key).expand(game, text)
 
 
-def hand_text(game: Game, seat: int) -> str:
+def hand_text(game: Game, seat: int, lang: str = texts.DEFAULT) -> str:
     """What only ``seat`` may know (empty when the game hides nothing)."""
-    return unit_for(game.key).hand_text(game, seat)
+    return str(worded(unit_for(game.key).hand_text, game, seat, lang=lang))
 
 
 # Standings -------------------------------------------------------------------------------------------
 
 
-def standings(game: Game) -> list[dict[str, Any]]:
+def standings(game: Game, lang: str = texts.DEFAULT) -> list[dict[str, Any]]:
     """Every seat in finishing order (the winners first): ``place, seat`` and the game's columns by their
-    heads (``Name``, ``Colour``, ``Flags`` …). Winners share first place; the rest follow in order."""
-    table = unit_for(game.key).standings(game)
+    heads (``Name``, ``Colour``, ``Flags`` …; in ``lang`` when the game words them). Winners share first
+    place; the rest follow in order."""
+    table = worded(unit_for(game.key).standings, game, lang=lang)
     won = set(game.winners)
     rows = []
     place = 0
@@ -184,10 +182,10 @@ def standings(game: Game) -> list[dict[str, Any]]:
     return rows
 
 
-def format_standings(game: Game) -> str:
-    """The standings as a small table."""
-    head = ("Place", *unit_for(game.key).standings(game).head)
-    body = [(str(r["place"]), *(str(r[h]) for h in head[1:])) for r in standings(game)]
+def format_standings(game: Game, lang: str = texts.DEFAULT) -> str:
+    """The standings as a small table, in ``lang``."""
+    head = (texts.say("terminal.place", lang), *worded(unit_for(game.key).standings, game, lang=lang).head)
+    body = [(str(r["place"]), *(str(r[h]) for h in head[1:])) for r in standings(game, lang)]
     widths = [max(len(x) for x in col) for col in zip(head, *body, strict=True)]
     lines = ["  ".join(x.ljust(w) for x, w in zip(line, widths, strict=True)).rstrip() for line in (head, *body)]
     return "\n".join(lines)
@@ -225,8 +223,10 @@ class Terminal:
 
     def __init__(self, service: Service, channel_id: int, names: Mapping[int, str], pictures: PictureWriter, *,
                  inp: TextIO | None = None, out: TextIO | None = None, pause: float = 0.0,
-                 db_path: str | None = None) -> None:
+                 db_path: str | None = None, lang: str = texts.DEFAULT) -> None:
         self.service = service
+        #: the language of everything shown (the game's)
+        self.lang = lang
         self.channel_id = channel_id
         self.names = dict(names)
         self.pictures = pictures
@@ -254,11 +254,16 @@ class Terminal:
     def say(self, text: str = "") -> None:
         print(text, file=self.out, flush=True)
 
+    def words(self, msg: str, count: int | None = None, **params: Any) -> str:
+        """A text of the catalogue in the game's language."""
+        return texts.say(msg, self.lang, count=count, **params)
+
     def show(self, reply: Reply, actor: int | None = None) -> None:
         """Print a reply: its text, where its picture went, and hidden notes for the right eyes only."""
         if reply.game_id is not None:
             self.game_id = reply.game_id
-        lines = [ln for ln in plain(reply.text, self.names).splitlines() if not ln.rstrip().endswith(", your turn.")]
+        ping = texts.say("your_turn", self.lang, user=0).partition(">")[2]  # ", your turn." after the mention
+        lines = [ln for ln in plain(reply.text, self.names, self.lang).splitlines() if not ln.rstrip().endswith(ping)]
         if reply.edit_of is None:
             self._turn_lines = set()
         fresh = [ln for ln in lines if ln not in self._turn_lines]  # an edit of the turn's message: what is new
@@ -268,7 +273,7 @@ class Terminal:
             self.say(text)
         path = self.pictures.write(reply.png, reply.version)
         if path is not None:
-            self.say(f"  [board: {path}]")
+            self.say(self.words("terminal.board", path=path))
         for note in reply.private:
             if note.seat == actor:
                 self._private(note.seat, [note.text])
@@ -281,7 +286,7 @@ class Terminal:
         try:
             return await self._play(first)
         except (KeyboardInterrupt, asyncio.CancelledError):
-            await self._stop("Interrupted")
+            await self._stop(self.words("terminal.why.interrupted"))
             raise
 
     async def _play(self, first: Reply) -> int:
@@ -290,7 +295,7 @@ class Terminal:
             return 1
         _, game, _ = await self.service.current(self.channel_id)
         if game is not None:
-            self.labels = {s: seat_label(game, s) for s in range(len(game.seat_names))}
+            self.labels = {s: seat_label(game, s, self.lang) for s in range(len(game.seat_names))}
         while True:
             await self._computers()
             rec, game, _ = await self.service.current(self.channel_id)
@@ -303,9 +308,9 @@ class Terminal:
             self._turn_header(rec, game, seat)
             line = self._read(game, seat)
             if line is None:
-                return await self._stop("End of input")
+                return await self._stop(self.words("terminal.why.end_of_input"))
             if not await self._handle(line, rec, game, seat, user):
-                return await self._stop("Stopped")
+                return await self._stop(self.words("terminal.why.stopped"))
 
     async def _computers(self) -> None:
         """Let computer seats play while one is to act, one move (and one picture) at a time."""
@@ -324,46 +329,44 @@ class Terminal:
         self._listed = (seat, game.ply)
         if self._last_seat != seat:
             self._last_seat = seat
-            self.say(f"\n=== {seat_label(game, seat)} to act (move {game.ply}) ===")
-            self._private(seat, self.notes.pop(seat, []), hand_text(game, seat))
-        items = short_list(game, seat)
+            self.say(self.words("terminal.to_act", seat=seat_label(game, seat, self.lang), move=game.ply))
+            self._private(seat, self.notes.pop(seat, []), hand_text(game, seat, self.lang))
+        items = short_list(game, seat, self.lang)
         self.numbered = [a for a, _ in items]
-        where = situation(game)
-        if self._hinted:
-            self.say(f"{where}. Your moves:" if where else "Your moves:")
-        else:
-            self._hinted = True
-            self.say((f"{where}. " if where else "") +
-                     "Your moves (type one, or its number; 'legal' lists every one, 'help' the commands):")
+        where = situation(game, self.lang)
+        msg = "terminal.moves" if self._hinted else "terminal.moves_hint"
+        self._hinted = True
+        self.say(self.words(f"{msg}_where", where=where) if where else self.words(msg))
         self._numbered(items[:SHORT_LIST])
         if len(items) > SHORT_LIST:
-            self.say(f"   … and {len(items) - SHORT_LIST} more: type 'legal'")
+            self.say(self.words("terminal.more", count=len(items) - SHORT_LIST))
 
     def _help(self, game: Game) -> None:
         """The terminal's commands, and the game's own commands as its description lists them (the same as
         its Discord group): each is typed as the action it makes."""
-        self.say("Type an action in the game's notation (like the list shows), or the number of one in the "
-                 "last list. Commands:")
-        for name, what in COMMANDS.items():
-            self.say(f"  {name:<7} {what}")
-        group = unit_for(game.key).commands
+        self.say(self.words("terminal.help"))
+        for name in COMMANDS:
+            self.say(f"  {name:<7} {self.words(f'terminal.cmd.{name}')}")
+        unit = unit_for(game.key)
+        group = unit.commands
         if group is not None:
-            self.say(f"The game's actions (/{group.name} on Discord):")
+            own = unit.translations.get(self.lang, {})  # the words Discord shows in this language
+            self.say(self.words("terminal.help_actions", group=own.get(group.name, (group.name, ""))[0]))
             for command in group.commands:
                 if not command.look:
-                    self.say(f"  {command.name:<7} {command.description}")
+                    said = own.get(f"{group.name} {command.name}", ("", command.description))[1]
+                    self.say(f"  {command.name:<7} {said}")
 
     def _private(self, seat: int, notes: Sequence[str], hand: str = "") -> None:
         """A block for one seat's eyes: hidden notes (a tile drawn), then its hand when given."""
         body = [*(n for n in notes if n), *([hand] if hand else [])]
         if not body:
             return
-        who = self.labels.get(seat, f"Seat {seat + 1}")
+        who = self.labels.get(seat, self.words("terminal.seat", number=seat + 1))
         name = who.split(" (")[0]
-        self.say(f"--- {who}: your hand (only for {name}'s eyes) ---" if hand else
-                 f"--- {who}: only for {name}'s eyes ---")
+        self.say(self.words("terminal.hand_head" if hand else "terminal.only_head", who=who, name=name))
         for part in body:
-            self.say(plain(part, self.names))
+            self.say(plain(part, self.names, self.lang))
         self.say("---")
 
     def _numbered(self, items: Sequence[tuple[str, str]]) -> None:
@@ -374,7 +377,7 @@ class Terminal:
         """The next line that says something (None at the end of the input)."""
         while True:
             if not self.echo:
-                print(f"{seat_label(game, seat)}> ", end="", file=self.out, flush=True)
+                print(f"{seat_label(game, seat, self.lang)}> ", end="", file=self.out, flush=True)
             line = self.inp.readline()
             if not line:
                 return None
@@ -395,32 +398,32 @@ class Terminal:
         if word == "legal":
             acts = [str(a) for a in game.legal_actions()]
             self.numbered = acts
-            self.say(f"Every legal action of {seat_label(game, seat)} ({len(acts)}):")
+            self.say(self.words("terminal.every_legal", seat=seat_label(game, seat, self.lang), count=len(acts)))
             self._numbered([(a, "") for a in acts])
             return True
         if word == "status":
-            reply = await self.service.status(self.channel_id, None)
-            self.say(plain(reply.text, self.names))
+            reply = await self.service.status(self.channel_id, None, lang=self.lang)
+            self.say(plain(reply.text, self.names, self.lang))
             if self.pictures.latest is not None:
-                self.say(f"  [board: {self.pictures.latest}]")
+                self.say(self.words("terminal.board", path=self.pictures.latest))
             return True
         if word == "hand":
-            text = hand_text(game, seat)
-            self._private(seat, [] if text else ["Nothing is hidden in this game."], text)
+            text = hand_text(game, seat, self.lang)
+            self._private(seat, [] if text else [self.words("nothing_hidden")], text)
             return True
         if word == "log":
-            self.say(plain((await self.service.log(self.channel_id)).text, self.names))
+            self.say(plain((await self.service.log(self.channel_id, lang=self.lang)).text, self.names, self.lang))
             return True
         if word.isdigit():
             n = int(word)
             if not 1 <= n <= len(self.numbered):
-                self.say(f"There is no number {n} in the last list (1–{len(self.numbered)}).")
+                self.say(self.words("terminal.no_number", number=n, max=len(self.numbered)))
                 return True
             line = self.numbered[n - 1]
         action = expand(game, line)
-        reply = await self.service.act(self.channel_id, user, action)
+        reply = await self.service.act(self.channel_id, user, action, lang=self.lang)
         if not reply.ok:
-            self.say(plain(reply.text, self.names))
+            self.say(plain(reply.text, self.names, self.lang))
             return True
         self.show(reply, actor=seat)
         return True
@@ -435,8 +438,8 @@ class Terminal:
         if rec is None or rec.state is None:
             return 1
         game = await self.service.load(rec)
-        self.say("\n=== Final standings ===")
-        self.say(format_standings(game))
+        self.say(self.words("terminal.final_standings"))
+        self.say(format_standings(game, self.lang))
         self._where(rec)
         return 0
 
@@ -444,19 +447,19 @@ class Terminal:
         """Leave a running game: it is marked aborted and stays in the database."""
         rec = await self._record()
         if rec is not None and rec.is_open:
-            await self.service.abort(self.channel_id, rec.host_id)
-            self.say(f"\n{why}: the game stops after {rec.version} moves (kept as aborted).")
+            await self.service.abort(self.channel_id, rec.host_id, lang=self.lang)
+            self.say(self.words("terminal.stops", why=why, count=rec.version))
             self._where(rec)
         return 0
 
     def _where(self, rec: GameRecord) -> None:
-        db = f" in {self.db_path}" if self.db_path else ""
-        line = f"Game {rec.id} is stored{db}."
+        line = self.words("terminal.stored_in", game=rec.id, db=self.db_path) if self.db_path \
+            else self.words("terminal.stored", game=rec.id)
         if self.db_path and unit_for(rec.game_key).has_replay:
-            line += f" Its replay: junkyard replay {rec.id} --db {self.db_path} --out replay.gif"
+            line = self.words("terminal.replay_hint", text=line, game=rec.id, db=self.db_path)
         self.say(line)
         if self.pictures.latest is not None:
-            self.say(f"Board pictures: {self.pictures.dir}/ (last: {self.pictures.latest.name})")
+            self.say(self.words("terminal.pictures", folder=self.pictures.dir, name=self.pictures.latest.name))
 
 
 def _is_tty(stream: TextIO) -> bool:

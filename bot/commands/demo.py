@@ -3,6 +3,7 @@
     junkyard demo --out demo                       the flagship game with its usual number of computers
     junkyard demo --seats 2 --laps 1 --seed 7      a short race, the same every time
     junkyard demo --game KEY                       another game
+    junkyard demo --lang de                        in German: the texts and the words on the pictures
 
 The game runs through the same service and SQLite store as the Discord bot, on a temporary database unless
 ``--db`` names one. A progress line goes to standard error; the standings go to standard output. ``--out``
@@ -27,7 +28,9 @@ from typing import Any, TextIO
 
 from bot.commands.play import add_game_arguments, computer_kind, game_options
 from bot.games import GameUnit, unit_for
+from bot.games.unit import worded
 from bot.service import COMPUTER_MOVES_PER_REPLY, Reply
+from bot.texts import DEFAULT, say
 
 #: a game still running after this many moves is stopped (no real game comes near it)
 MOVE_CAP = 20_000
@@ -82,6 +85,7 @@ async def _demo(args: argparse.Namespace, db: str) -> int:
     from bot.store import open_store
 
     started = time.perf_counter()
+    lang = args.lang
     seed = args.seed if args.seed is not None else secrets.randbits(31)
     try:
         pictures = ChannelPictures(term.PictureWriter(Path(args.out)), args.every)
@@ -92,14 +96,14 @@ async def _demo(args: argparse.Namespace, db: str) -> int:
         service = Service(store, seed_source=lambda: seed)
         channel = term.new_channel_id()
         first, _ = await term.open_table(service, channel, args.game, game_options(args),
-                                         [term.SeatSpec(args.kind)] * args.seats)
+                                         [term.SeatSpec(args.kind)] * args.seats, lang=args.lang)
         if not first.ok or first.game_id is None:
             print(f"junkyard demo: {first.text}", file=sys.stderr)
             return 1
         game_id = first.game_id
         pictures.show(first)
         game = await service.load(await store.get_game(game_id))
-        print(_title(game, args, seed), flush=True)
+        print(_title(game, args, seed, lang), flush=True)
         progress = Progress(sys.stderr, unit_for(args.game))
         progress.update(game)
         try:
@@ -122,21 +126,21 @@ async def _demo(args: argparse.Namespace, db: str) -> int:
         game = await service.load(rec)
         if not game.is_over:
             await service.abort(channel, term.HOST_ID)
-            print(f"junkyard demo: the game stopped unfinished after {rec.version} moves", file=sys.stderr)
+            print(f"junkyard demo: {say('demo.unfinished', lang, count=rec.version)}", file=sys.stderr)
             return 1
         actions = [a.action for a in await store.actions(game_id)]
-    print(f"\n{_ending(game)}\n")
-    print(term.format_standings(game))
+    print(f"\n{_ending(game, lang)}\n")
+    print(term.format_standings(game, lang))
     print()
-    print(f"The channel: {pictures.messages} messages, {pictures.edits} edits of a turn's message, "
-          f"{pictures.wholes} whole boards ({len(actions)} moves).")
+    print(say("demo.channel", lang, messages=pictures.messages, edits=pictures.edits, wholes=pictures.wholes,
+              moves=len(actions)))
     if pictures.paths:
-        print(f"Pictures: {len(pictures.paths)} in {pictures.writer.dir}/ "
-              f"({pictures.paths[0].name} … {pictures.paths[-1].name})")
-    print(_replay(unit_for(args.game), rec.setup, rec.seed, actions, pictures.writer.dir))
+        print(say("demo.pictures", lang, count=len(pictures.paths), folder=pictures.writer.dir,
+                  first=pictures.paths[0].name, last=pictures.paths[-1].name))
+    print(_replay(unit_for(args.game), rec.setup, rec.seed, actions, pictures.writer.dir, lang))
     if args.db:
-        print(f"The game is game {game_id} in {args.db}.")
-    print(f"{len(actions)} moves in {time.perf_counter() - started:.1f} s.")
+        print(say("demo.stored", lang, game=game_id, db=args.db))
+    print(say("demo.timing", lang, count=len(actions), seconds=f"{time.perf_counter() - started:.1f}"))
     return 0
 
 
@@ -173,24 +177,27 @@ class ChannelPictures:
             self.paths.append(path)
 
 
-def _title(game: Any, args: argparse.Namespace, seed: int) -> str:
-    return f"{unit_for(game.key).table_title(game, f'{args.seats} {args.kind} computers')}, seed {seed}."
+def _title(game: Any, args: argparse.Namespace, seed: int, lang: str = DEFAULT) -> str:
+    players = say("demo.computers", lang, count=args.seats, kind=args.kind)
+    return say("demo.title", lang, title=worded(unit_for(game.key).table_title, game, players, lang=lang), seed=seed)
 
 
-def _ending(game: Any) -> str:
-    won = ", ".join(game.seat_names[s] for s in game.winners) or "nobody"
-    return f"The game is over after {game.ply} moves. Winner: {won}."
+def _ending(game: Any, lang: str = DEFAULT) -> str:
+    won = ", ".join(game.seat_names[s] for s in game.winners) or say("history.nobody", lang)
+    return say("demo.over", lang, count=game.ply, won=won)
 
 
-def _replay(unit: GameUnit, setup: dict[str, Any], seed: int, actions: list[str], out: Path) -> str:
-    """Write the animated replay, if the game draws one; a line saying what happened."""
-    made = unit.replay(setup, seed, actions)
+def _replay(unit: GameUnit, setup: dict[str, Any], seed: int, actions: list[str], out: Path,
+            lang: str = DEFAULT) -> str:
+    """Write the animated replay (its words in ``lang`` when the game words them), if the game draws one; a
+    line saying what happened."""
+    made = worded(unit.replay, setup, seed, actions, lang=lang)
     if made is None:
-        return f"No replay: {unit.title} has no animated replays."
+        return say("demo.no_replay", lang, title=unit.title)
     data, frames = made
     path = out / "replay.gif"
     path.write_bytes(data)
-    return f"Replay: {path} ({len(data) // 1024} KB, {frames} frames)"
+    return say("demo.replay", lang, path=path, kb=len(data) // 1024, frames=frames)
 
 
 class Progress:

@@ -4,6 +4,7 @@
     junkyard play --seats human,human,smart,random   two people take turns at the keyboard (hotseat)
     junkyard play --game KEY --seats human,smart     another game
     junkyard play --laps 1 < moves.txt               a script: one action per line, ends cleanly at its end
+    junkyard play --lang de                          everything in German (the game, the pictures, the terminal)
 
 The game runs through the same service and SQLite store as the Discord bot (``--db``), in the same
 notation. Board pictures go to ``--out`` (one PNG per move).
@@ -20,6 +21,7 @@ from pathlib import Path
 
 from bot.games import GameUnit, new_options, playable_keys, unit_for
 from bot.terminal import SeatSpec
+from rules.catalogue import DEFAULT, LANGS
 
 
 def computer_kind(unit: GameUnit) -> str:
@@ -33,10 +35,12 @@ def default_seats(unit: GameUnit) -> str:
 
 
 def add_game_arguments(parser: argparse.ArgumentParser) -> None:
-    """``--game`` and every game's ``/game new`` options (``--track``, ``--laps`` …), each saying which
-    games read it; the chosen game's unit checks them."""
+    """``--game``, ``--lang`` and every game's ``/game new`` options (``--track``, ``--laps`` …), each saying
+    which games read it; the chosen game's unit checks them."""
     keys = playable_keys()
     parser.add_argument("--game", choices=keys, default=keys[0], help=f"which game (default {keys[0]})")
+    parser.add_argument("--lang", choices=LANGS, default=DEFAULT,
+                        help=f"the game's language: what is shown and the words on the pictures (default {DEFAULT})")
     for name, offers in new_options().items():
         option = offers[0][1]
         games = ", ".join(unit.title for unit, _ in offers)
@@ -106,8 +110,8 @@ async def _play(args: argparse.Namespace, seats: list[SeatSpec]) -> int:
     async with open_store(db) as store:
         service = Service(store) if args.seed is None else Service(store, seed_source=lambda: args.seed)
         channel = new_channel_id()
-        first, names = await open_table(service, channel, args.game, game_options(args), seats)
-        terminal = Terminal(service, channel, names, pictures, pause=args.pause, db_path=db)
+        first, names = await open_table(service, channel, args.game, game_options(args), seats, lang=args.lang)
+        terminal = Terminal(service, channel, names, pictures, pause=args.pause, db_path=db, lang=args.lang)
         if not first.ok:
             terminal.show(first)
             await service.abort(channel, 0, can_manage=True)
