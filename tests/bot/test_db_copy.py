@@ -121,6 +121,9 @@ async def test_a_demo_race_round_trips_sqlite_postgresql_sqlite(demo_db, tmp_pat
                 assert await replays(back) == await replays(pg) == await replays(source)
             with pytest.raises(TargetNotEmpty, match="games: 1 rows"):  # PostgreSQL holds the race now
                 await copy_stores(source, pg)
+            [game] = original["games"]  # a new game on PostgreSQL gets an id past the copied ones
+            rec = await pg.create_game(guild_id=1, channel_id=99, game_key="races", host_id=1, setup={}, seed=1)
+            assert rec.id > game["id"]
     finally:
         await pg.close()
         import asyncpg
