@@ -41,7 +41,8 @@ async def answer_reach(interaction: discord.Interaction, game_id: int) -> None:
     await _defer(interaction, True)
     service = interaction.client.service  # type: ignore[attr-defined]
     try:
-        reply = await boards.where_can_i_go(service, interaction.channel_id, interaction.user.id, game_id)
+        reply = await boards.where_can_i_go(service, interaction.channel_id, interaction.user.id, game_id,
+                                            lang=user_language(interaction))
     except Exception:
         log.exception("where-can-I-go of game %s failed", game_id)
         reply = refuse(texts.say("move.drawing_failed", user_language(interaction)))
