@@ -4,12 +4,14 @@ works (in English)."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from typing import Any
 
 from bot.games.unit import takes_lang
 from bot.service import Service
 from rules.contract import Event, Game
+from tests.bot.helpers import BOB as BOB_ID
 from tests.bot.toygame import ToyUnit
 
 CHANNEL = 5
@@ -77,3 +79,116 @@ async def test_the_channel_reads_the_games_language_and_each_player_their_own(st
 def test_a_hook_without_lang_is_called_without_it() -> None:
     """A unit written before languages: its hooks are called in English, without ``lang``."""
     assert not takes_lang(ToyUnit().picture) and takes_lang(WordedToy().narrate)
+
+
+# A race through Discord, a German and an English player ------------------------------------------------
+
+#: what the service says to each player privately, by language: (check, start of the text)
+PRIVATE = {
+    "de": {"out_of_turn": "Du bist nicht am Zug: ", "illegal": "\nJetzt möglich: ", "hand": "Dein Kart (",
+           "status": "\nDu kannst: ", "done": "Erledigt: ", "reach": "Wohin du mit diesem Wurf kommst",
+           "not_host": "Nur der Gastgeber (<@", "note": "Nur du siehst das: "},
+    "en": {"out_of_turn": "It is not your turn: ", "illegal": "\nPossible now: ", "hand": "Your kart (",
+           "status": "\nYou can: ", "done": "Done: ", "reach": "Where you can go with this roll",
+           "not_host": "Only the host (<@", "note": "Only you see this: "},
+}
+NOTES = tuple(words["note"] for words in PRIVATE.values())
+#: the checks every player must meet in a race (a hidden thing may not come their way)
+EVERY = {"out_of_turn", "illegal", "hand", "status", "done", "reach"}
+#: what the channel reads around the race, by the server's language
+CHANNEL_WORDS = {
+    "de": {"opened": "hat ein Spiel **Junkyard Races** eröffnet", "joined": "ist der Lobby von Junkyard Races beigetreten",
+           "begins": "**Junkyard Races** beginnt!", "ping": ", du bist dran.", "status": "auf Sump Creek Loop, 1 Runde",
+           "standings": "**Junkyard Races: Endstand** nach ", "reach": "Wohin kann ich?"},
+    "en": {"opened": "opened a game of **Junkyard Races**", "joined": "joined the Junkyard Races lobby",
+           "begins": "**Junkyard Races** begins!", "ping": ", your turn.", "status": "on Sump Creek Loop, 1 lap",
+           "standings": "**Junkyard Races: final standings** after ", "reach": "Where can I go?"},
+}
+
+
+def _text_in(sent: list[Any], where: str) -> str:
+    private = [s.content for s in sent if s.ephemeral and s.content]
+    assert private, (where, [s.content for s in sent])
+    return private[-1]
+
+
+async def race_in_two_languages(h: Any, server: str) -> tuple[dict[int, set[str]], list[str]]:
+    """Ann (Discord in German) and Bob (in English) race one lap on a server whose Discord speaks
+    ``server``. Each private answer is checked against its reader's language as it comes; returns which
+    checks each player met and what the channel read."""
+    from bot.drivers import driver_for
+    from bot.games.unit import REACH_ACTION
+    from tests.bot.harness import CHANNEL_ID
+    from tests.bot.helpers import ANN, BOB, only, public
+
+    h.guild_locale = {"de": "de", "en": "en-US"}[server]
+    h.locales.update({ANN: "de", BOB: "en-US"})
+    lang = {ANN: "de", BOB: "en"}
+    met: dict[int, set[str]] = {ANN: set(), BOB: set()}
+    channel: list[str] = []
+
+    def expect(user: int, check: str, text: str) -> None:
+        assert PRIVATE[lang[user]][check] in text, (user, check, text)
+        met[user].add(check)
+
+    for user, path, options in ((ANN, "game new", {"game": "races", "track": "A", "laps": 1}),
+                                (ANN, "game join", {"colour": "red"}), (BOB, "game join", {"colour": "blue"})):
+        channel += [s.content for s in public(await h.slash(user, path, **options))]
+    expect(BOB, "not_host", _text_in(await h.slash(BOB, "game start"), "start"))
+    channel += [s.content for s in public(await h.slash(ANN, "game start"))]
+    users = {0: ANN, 1: BOB}
+    drivers = {0: driver_for("races", "smart", 11), 1: driver_for("races", "smart", 12)}
+    for _ in range(400):
+        _, game, _ = await h.bot.service.current(CHANNEL_ID)
+        if game is None or game.is_over:
+            break
+        seat = game.to_act
+        mover, other = users[seat], users[1 - seat]
+        if {"out_of_turn"} - met[other]:
+            expect(other, "out_of_turn", _text_in(await h.slash(other, "game play", action="roll 1"), "out of turn"))
+        if {"illegal", "hand", "status"} - met[mover]:
+            expect(mover, "illegal", _text_in(await h.slash(mover, "game play", action="fly away"), "illegal"))
+            expect(mover, "hand", _text_in(await h.slash(mover, "race hand"), "hand"))
+            expect(mover, "status", _text_in(await h.slash(mover, "game status"), "status"))
+        sent = await h.slash(mover, "game play", action=drivers[seat].choose(game, seat))
+        for text in (s.content for s in sent if s.ephemeral and s.content):
+            # a hidden thing the move told the mover, or (a turn's message edited) that the move is done
+            expect(mover, "note" if text.startswith(NOTES) else "done", text)
+        shown = public(sent)
+        assert shown, [s.content for s in sent]
+        channel += [s.content for s in shown]
+        board = shown[-1]
+        if "reach" not in met[mover] and any(c.split(":", 3)[3] == REACH_ACTION for c in board.custom_ids):
+            assert board.labels[-1] == CHANNEL_WORDS[server]["reach"], board.labels
+            expect(mover, "reach", _text_in(await h.press(mover, board, board.labels[-1]), "reach"))
+    else:
+        raise AssertionError("the race did not end")
+    h.bot.outbox.clock = lambda: time.time() + 60  # the final standings follow a moment later
+    before = len(h.sent)
+    assert await h.bot.outbox.flush() == 1
+    channel += [only(public(h.sent[before:])).content]
+    return met, channel
+
+
+def _channel_reads(channel: list[str], server: str) -> None:
+    words = CHANNEL_WORDS[server]
+    other = CHANNEL_WORDS["en" if server == "de" else "de"]
+    said = "\n".join(channel)
+    for key in ("opened", "joined", "begins", "ping", "status", "standings"):
+        assert words[key] in said, (key, said[:2000])
+        assert other[key] not in said, (key, said[:2000])
+    assert all(PRIVATE[lang][check] not in said for lang in PRIVATE for check in ("out_of_turn", "done")), said
+
+
+async def test_a_race_with_a_german_and_an_english_player_on_a_german_server(h) -> None:
+    """Each player's private answers (refusals, hand, status, the reach answer, the confirmation of a move)
+    in their own Discord's language; the channel in German, the server's language."""
+    met, channel = await race_in_two_languages(h, "de")
+    assert all(EVERY <= checks for checks in met.values()) and "not_host" in met[BOB_ID], met
+    _channel_reads(channel, "de")
+
+
+async def test_the_same_race_on_an_english_server_reads_english_in_the_channel(h) -> None:
+    met, channel = await race_in_two_languages(h, "en")
+    assert all(EVERY <= checks for checks in met.values()) and "not_host" in met[BOB_ID], met
+    _channel_reads(channel, "en")
