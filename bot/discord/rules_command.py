@@ -35,31 +35,7 @@ MAX_DESCRIPTION = 4000
 #: The languages of the lookup, as Discord locales name them (a locale of any other language reads English).
 LANGUAGES = ("en", "de")
 
-#: What /rules says around an entry, in each language.
-TEXTS: dict[str, dict[str, str]] = {
-    "en": {
-        "also": "Also: {titles}",
-        "fallback": "Not written in English yet: this is the {language} entry",
-        "unavailable": "The rules lookup is not available right now.",
-        "no_game": "No rules for a game called `{game}`. Games: {games}.",
-        "nothing": "Nothing in the {title} rules matches `{text}`. {hint}",
-        "did_you_mean": "Did you mean: {names}?",
-        "start_typing": "Start typing in `topic` for suggestions.",
-        "bad_option": "{error} Nothing was looked up.",
-    },
-    "de": {
-        "also": "Auch: {titles}",
-        "fallback": "Noch nicht auf Deutsch: dies ist der {language} Eintrag",
-        "unavailable": "Die Regelsuche ist gerade nicht erreichbar.",
-        "no_game": "Für ein Spiel namens `{game}` gibt es keine Regeln. Spiele: {games}.",
-        "nothing": "Nichts in den Regeln von {title} passt zu `{text}`. {hint}",
-        "did_you_mean": "Meintest du: {names}?",
-        "start_typing": "Tippe in `topic`, dann kommen Vorschläge.",
-        "bad_option": "{error} Es wurde nichts nachgeschlagen.",
-    },
-}
-#: The language of an entry, as an adjective in the footer of each language.
-LANGUAGE_WORDS = {"en": {"en": "English", "de": "German"}, "de": {"en": "englische", "de": "deutsche"}}
+#: What /rules says around an entry comes from the service's catalogue (``rules.*`` in ``bot/locale``).
 
 
 def language_of(locale: discord.Locale | str | None) -> str:
@@ -152,13 +128,16 @@ async def rules_command(interaction: discord.Interaction, topic: str, game: str 
     from bot.discord.replies import answer_with, arm_defer, send_reply
 
     lang = _language(interaction, language)
-    texts = TEXTS[lang]
+
+    def said(msg: str, **params: Any) -> str:
+        return texts.say(f"rules.{msg}", lang, **params)
+
     try:
         text = opt.text("topic", topic, required=True)
         given = opt.text("game", game)
         public = opt.flag("share", share)
     except opt.BadOption as exc:
-        await send_reply(interaction, refuse(texts["bad_option"].format(error=exc)))
+        await send_reply(interaction, refuse(said("bad_option", error=exc)))
         return
     assert text is not None
     if not given:  # the channel's game is read from the store: deferred first, so the answer is in time
@@ -167,10 +146,10 @@ async def rules_command(interaction: discord.Interaction, topic: str, game: str 
     key = await _game_for(interaction, given)
     games = _lookup_games()
     if mod is None:
-        await send_reply(interaction, refuse(texts["unavailable"]))
+        await send_reply(interaction, refuse(said("unavailable")))
         return
     if key is None or key not in games:
-        await send_reply(interaction, refuse(texts["no_game"].format(game=given, games=", ".join(games))))
+        await send_reply(interaction, refuse(said("no_game", game=given, games=", ".join(games))))
         return
     entry = _call(mod.find, key, text, lang=lang)
     others: list[Any] = []
@@ -180,16 +159,16 @@ async def rules_command(interaction: discord.Interaction, topic: str, game: str 
             entry, others = found[0], list(found[1:])
     if entry is None:
         near = _call(mod.suggest, key, text, limit=5, lang=lang)
-        hint = texts["did_you_mean"].format(names=", ".join(f"`{e.title}`" for e in near)) if near else \
-            texts["start_typing"]
-        await send_reply(interaction, refuse(texts["nothing"].format(title=_title(key), text=text, hint=hint)))
+        hint = said("did_you_mean", names=", ".join(f"`{e.title}`" for e in near)) if near else said("start_typing")
+        await send_reply(interaction, refuse(said("nothing", title=_title(key), text=text, hint=hint)))
         return
     embed = discord.Embed(title=str(entry.title)[:256], description=str(entry.text)[:MAX_DESCRIPTION])
     parts = [_title(key), str(entry.id)]
     written = getattr(entry, "lang", lang)
     if written != lang:
-        parts.append(texts["fallback"].format(language=LANGUAGE_WORDS[lang].get(written, written)))
+        adjective = said(f"language.{written}") if f"rules.language.{written}" in texts.CATALOGUE.ids else written
+        parts.append(said("fallback", language=adjective))
     if others:
-        parts.append(texts["also"].format(titles=", ".join(str(e.title) for e in others)))
+        parts.append(said("also", titles=", ".join(str(e.title) for e in others)))
     embed.set_footer(text=" · ".join(parts)[:2048])
     await answer_with(interaction, public=bool(public), embed=embed, allowed_mentions=discord.AllowedMentions.none())
