@@ -39,7 +39,7 @@ from bot.timers import Ticker
 log = logging.getLogger(__name__)
 
 
-#: commands that answer at once without the service (no lock, no I/O): never deferred
+#: commands that answer at once without the service (no lock, no I/O), or defer themselves when they must read
 INSTANT_COMMANDS = frozenset({"rules"})
 #: games resumed at once after a restart; the others wait in the queue
 RESUME_WORKERS = 2
@@ -50,8 +50,9 @@ LOGGED_INPUT = 60
 
 
 class JunkyardTree(app_commands.CommandTree):
-    """Defers slow commands in time, answers commands the bot no longer has, logs unexpected errors and tells
-    the user privately that nothing happened."""
+    """Defers every command that reads or stores a game before its callback runs (privately: a refusal stays
+    private), answers commands the bot no longer has, logs unexpected errors and tells the user privately that
+    nothing happened."""
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         if interaction.type is discord.InteractionType.application_command:
@@ -92,7 +93,7 @@ class JunkyardBot(commands.Bot):
                          allowed_mentions=discord.AllowedMentions.none(), **options)  # options: shards
         self.store: Store = store if store is not None else (service.store if service else open_store())
         self.service: Service = service or Service(self.store)
-        #: seconds an interaction waits for the service before it is deferred (0: defer at once)
+        #: seconds an acting interaction waits before it is deferred (0, the default: it is deferred first)
         self.defer_after = defer_after
         #: posts what the service stored but no answer carried (crashes, failed answers), once
         self.outbox = Outbox(self.service, ChannelPoster(self), min_channel_id=1,
