@@ -8,6 +8,8 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+import pytest
+
 from bot.games.unit import takes_lang
 from bot.service import Service
 from rules.contract import Event, Game
@@ -193,3 +195,152 @@ async def test_the_same_race_on_an_english_server_reads_english_in_the_channel(h
     met, channel = await race_in_two_languages(h, "en")
     assert all(checks >= EVERY for checks in met.values()) and "not_host" in met[BOB_ID], met
     _channel_reads(channel, "en")
+
+
+# The server's language -----------------------------------------------------------------------------
+
+
+async def test_a_server_sets_its_language_and_new_games_take_it(h) -> None:
+    """The server's public language defaults to its Discord locale; who may manage channels sets it with
+    /game settings, and the next game's channel reads it whatever the asker's Discord speaks."""
+    from tests.bot.harness import CHANNEL_ID, MANAGE_CHANNELS, MEMBER_PERMS
+    from tests.bot.helpers import ANN, BOB, only
+
+    h.guild_locale = "en-US"
+    h.locales[ANN] = "de"
+    shown = only(await h.slash(ANN, "game settings", scope="server"))
+    assert shown.ephemeral and "Sprache in den Kanälen: Englisch" in shown.content, shown.content
+    refused = only(await h.slash(ANN, "game settings", language="de"))  # a member who may not manage channels
+    assert refused.ephemeral and "Nur wer Kanäle verwalten darf" in refused.content, refused.content
+    refused = only(await h.slash(BOB, "game settings", scope="game", language="de",
+                                 permissions=MEMBER_PERMS | MANAGE_CHANNELS))
+    assert refused.ephemeral and "server setting" in refused.content, refused.content
+    set_ = only(await h.slash(BOB, "game settings", language="de", permissions=MEMBER_PERMS | MANAGE_CHANNELS))
+    assert set_.ephemeral and "language of the channels: German" in set_.content, set_.content
+    opened = only(await h.slash(BOB, "game new", game="toy"))  # Bob's Discord speaks English
+    assert not opened.ephemeral and "hat ein Spiel **Race to Ten** eröffnet" in opened.content, opened.content
+    rec = await h.bot.service.store.channel_game(CHANNEL_ID)
+    assert rec is not None and rec.lang == "de"
+    only(await h.slash(BOB, "game settings", language="en", permissions=MEMBER_PERMS | MANAGE_CHANNELS))
+    assert rec.lang == (await h.bot.service.store.channel_game(CHANNEL_ID)).lang == "de"  # a game keeps its own
+
+
+async def test_without_a_setting_a_new_game_reads_the_servers_discord_locale(h) -> None:
+    from tests.bot.harness import CHANNEL_ID
+    from tests.bot.helpers import ANN, only
+
+    h.guild_locale = "de"
+    opened = only(await h.slash(ANN, "game new", game="toy"))  # Ann's Discord speaks English
+    assert "hat ein Spiel" in opened.content, opened.content
+    assert (await h.bot.service.store.channel_game(CHANNEL_ID)).lang == "de"
+
+
+def test_server_settings_check_and_describe_the_language() -> None:
+    from bot.settings import GAME_DEFAULTS, BadSetting, check_game_settings, describe_server_settings
+
+    assert check_game_settings({"language": "de"}, server=True) == {"language": "de"}
+    with pytest.raises(BadSetting) as bad:
+        check_game_settings({"language": "fr"}, server=True)
+    assert str(bad.value) == "`language` is en (English) or de (German)."
+    assert bad.value.say("de") == "`sprache` ist en (Englisch) oder de (Deutsch)."
+    with pytest.raises(BadSetting):
+        check_game_settings({"language": "de"})  # a game's own settings have no language
+    assert describe_server_settings({**GAME_DEFAULTS, "language": "de"}, "de") == (
+        "Erinnerungen: nach 12 Stunden ohne Zug (höchstens 3 pro Zug); Zugfrist: keine; Sprache in den Kanälen: "
+        "Deutsch")
+
+
+# The service's own texts in German -------------------------------------------------------------------
+
+
+async def test_lobby_refusals_and_announcements_in_each_language(store, toy_game) -> None:
+    """Refusals go to the asker in their language; what the lobby tells the channel, in the game's."""
+    service = Service(store, seed_source=lambda: 4, fronts=lambda key: WordedToy())
+    assert (await service.join(CHANNEL, 2, "bob", lang="de")).text.startswith("In diesem Kanal läuft kein Spiel.")
+    opened = await service.new_game(guild_id=1, channel_id=CHANNEL, user_id=1, user_name="ann", game_key="toy",
+                                    lang="de", user_lang="en")
+    assert opened.text.startswith("<@1> hat ein Spiel **Race to Ten** eröffnet (Standardaufbau).")
+    again = await service.new_game(guild_id=1, channel_id=CHANNEL, user_id=2, user_name="bob", game_key="toy",
+                                   lang="de", user_lang="en")
+    assert not again.ok and again.text.startswith("This channel already has a game of Race to Ten (lobby).")
+    assert (await service.start(CHANNEL, 2, lang="de")).text.startswith("Nur der Gastgeber (<@1>)")
+    assert (await service.start(CHANNEL, 1, lang="en")).text.startswith("Race to Ten needs 2–")
+    joined = await service.join(CHANNEL, 2, "bob", lang="en")
+    assert joined.text == "<@2> ist der Lobby von Race to Ten beigetreten. Am Tisch: 1. <@1>; 2. <@2>."
+    computer = await service.add_computer(CHANNEL, 1, "nobody", lang="de")
+    assert computer.text.startswith("Für Race to Ten gibt es keinen Computerspieler `nobody`")
+    assert (await service.leave(CHANNEL, 3, lang="de")).text == "Du hast keinen Platz im Spiel dieses Kanals."
+    left = await service.leave(CHANNEL, 2, lang="en")
+    assert left.text == "<@2> hat die Lobby verlassen. Am Tisch: 1. <@1>."
+    aborted = await service.abort(CHANNEL, 1)
+    assert aborted.text == "<@1> hat das Spiel Race to Ten nach 0 Zügen beendet. Der Kanal ist frei."
+
+
+async def test_the_log_undo_and_history_answer_in_the_askers_language(store, toy_game) -> None:
+    from bot import history, undo
+
+    service, _ = await table(store, toy_game)
+    _, game, _ = await service.current(CHANNEL)
+    assert game is not None and game.to_act is not None
+    mover = game.to_act + 1
+    assert (await service.log(CHANNEL, user_id=3, lang="en")).text == "Race to Ten (active): no moves yet."
+    assert (await service.log(CHANNEL, user_id=3, lang="de")).text == "Race to Ten (läuft): noch keine Züge."
+    reply, _ = await undo.undo(service, CHANNEL, 3 - mover, 1, lang="de")
+    assert reply.text.startswith("Du kannst deine Züge nur während deines eigenen Zugs zurücknehmen")
+    reply, _ = await undo.undo(service, CHANNEL, mover, 99, lang="de")
+    assert reply.text == "Du kannst 1 bis 20 Züge auf einmal zurücknehmen."
+    none = await history.history(service, CHANNEL + 1, lang="de")
+    assert none.text == "In diesem Kanal ist noch kein Spiel zu Ende gegangen."
+    mine = await history.mine(service, mover, lambda rec, message: "LINK", lang="de")
+    assert mine.text.startswith("**Du bist dran:**\n- Race to Ten (Zug "), mine.text
+    assert history.span(2 * 86400 + 3 * 3600, "de") == "2 Tagen 3 Std." and history.span(90, "en") == "1 min"
+
+
+def test_notices_and_reminders_in_each_language() -> None:
+    from bot import notices
+
+    assert notices.notice_text("Race to Ten", 5, None, "de") == "Du bist dran in **Race to Ten** in <#5>."
+    assert notices.reminder_text(7, "Race to Ten", 3 * 3600, 3, "L", dm=False, lang="de") == (
+        "<@7>, eine Erinnerung: dein Zug in **Race to Ten** wartet seit 3 Stunden (letzte Erinnerung in diesem "
+        "Zug). Das Brett: L")
+    assert notices.reminder_text(7, "Race to Ten", 60, 1, None, dm=True) == \
+        "a reminder: your turn in **Race to Ten** has waited 1 min."
+    with pytest.raises(notices.BadQuietHours) as bad:
+        notices.quiet_hours("25:00", "07:00", "UTC")
+    assert bad.value.say("de") == "`25:00` ist keine Uhrzeit: schreib sie als HH:MM, z. B. 22:30."
+
+
+# The terminal ----------------------------------------------------------------------------------------
+
+
+def test_junkyard_play_in_german(tmp_path, monkeypatch, capsys) -> None:
+    """``--lang de``: the service's texts, the terminal's own words and the game's command help in German;
+    what is typed stays the notation."""
+    from tests.bot.test_terminal import play, stored
+
+    db = tmp_path / "play.db"
+    code, out = play(monkeypatch, capsys, ["--game", "rally", "--laps", "1", "--seats", "human,smart", "--seed", "5",
+                                           "--lang", "de", "--db", str(db), "--out", str(tmp_path / "out")],
+                     ["help", "legal", "fly away", "99", "1", "quit"])
+    assert code == 0
+    assert "Schrottplatz Rally beginnt! Am Tisch: 1. Spieler 1; 2. Computer 1 (smart)." in out
+    assert "Befehle:" in out and "  legal   jede erlaubte Aktion, nummeriert" in out
+    assert "Die Aktionen des Spiels (/rallye auf Discord):" in out
+    assert "Jede erlaubte Aktion von " in out and "Jetzt möglich: roll green" in out
+    assert "In der letzten Liste gibt es keine Nummer 99" in out
+    assert "Beendet: Das Spiel endet nach " in out and "(als abgebrochen gespeichert)" in out
+    assert "Brettbilder: " in out and "[Brett: " in out
+    assert not any(english in out for english in ("Your moves", "begins!", "Possible now", "kept as aborted"))
+    assert stored(db)[0] == "aborted"
+
+
+def test_junkyard_demo_in_german(tmp_path, capsys) -> None:
+    from bot.cli import main
+
+    out_dir = tmp_path / "demo"
+    assert main(["demo", "--game", "rally", "--seats", "2", "--laps", "1", "--seed", "3", "--lang", "de",
+                 "--out", str(out_dir)]) == 0
+    out = capsys.readouterr().out
+    assert ", Startwert 3." in out and "Das Spiel ist nach " in out and "Sieg: " in out
+    assert "Der Kanal: " in out and "Wiederholung: " in out and "Platz  " in out
+    assert (out_dir / "replay.gif").exists() and sorted(out_dir.glob("message-*.png"))
