@@ -18,6 +18,7 @@ import json
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg  # type: ignore[import-untyped]
 
@@ -187,6 +188,15 @@ _IDENTITY_TABLES = ("games", "deliveries", "timers")
 Body = Callable[[Any], Awaitable[Any]]
 
 
+def shown_url(url: str) -> str:
+    """A database URL fit for logs and messages: its password replaced by ``***``."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    netloc = parts.netloc.replace(f":{parts.password}@", ":***@", 1)
+    return urlunsplit(parts._replace(netloc=netloc))
+
+
 class PostgresStore(Store):
     """Games in a PostgreSQL database shared by any number of processes, through an asyncpg pool.
 
@@ -208,17 +218,20 @@ class PostgresStore(Store):
         if self._pool is not None:
             return
         settings: dict[str, str] = {}
-        if self.schema is not None:
-            con = await asyncpg.connect(self.url)
-            try:
-                await con.execute(f'CREATE SCHEMA IF NOT EXISTS "{self.schema}"')
-            except asyncpg.UniqueViolationError:
-                pass  # another process created it at the same moment
-            finally:
-                await con.close()
-            settings["search_path"] = f'"{self.schema}"'
-        pool = await asyncpg.create_pool(self.url, min_size=self._sizes[0], max_size=self._sizes[1],
-                                         server_settings=settings or None)
+        try:
+            if self.schema is not None:
+                con = await asyncpg.connect(self.url)
+                try:
+                    await con.execute(f'CREATE SCHEMA IF NOT EXISTS "{self.schema}"')
+                except asyncpg.UniqueViolationError:
+                    pass  # another process created it at the same moment
+                finally:
+                    await con.close()
+                settings["search_path"] = f'"{self.schema}"'
+            pool = await asyncpg.create_pool(self.url, min_size=self._sizes[0], max_size=self._sizes[1],
+                                             server_settings=settings or None)
+        except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
+            raise StoreError(f"cannot open the PostgreSQL database {shown_url(self.url)}: {exc}") from exc
         try:
             async with pool.acquire() as con:
                 await self._migrate(con)

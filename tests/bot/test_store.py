@@ -693,3 +693,14 @@ async def test_postgresql_refuses_a_newer_schema_and_keeps_a_failed_migration_ou
     columns = await store.pool.fetch("SELECT column_name FROM information_schema.columns WHERE table_name = "
                                      "'games' AND table_schema = $1", store.schema)
     assert "note" not in {r[0] for r in columns} and await store.channel_game(100) is not None
+
+
+async def test_an_unreachable_postgresql_database_is_one_line_without_its_password():
+    from bot.pgstore import PostgresStore, shown_url
+
+    assert shown_url("postgresql://jy:secret@db:5432/x") == "postgresql://jy:***@db:5432/x"
+    assert shown_url("postgres://db/x") == "postgres://db/x"
+    with pytest.raises(StoreError, match=r"cannot open the PostgreSQL database postgresql://jy:\*\*\*@127.0.0.1:9/x") \
+            as err:
+        await PostgresStore("postgresql://jy:secret@127.0.0.1:9/x").open()
+    assert "secret" not in str(err.value)
