@@ -48,7 +48,10 @@ class Event:
     ``text`` is public narration. ``secret`` is extra narration only ``seat`` may read (the tile a
     player picked up); views for anyone else drop it. ``data`` carries machine-readable details for
     pictures and logs (cells as labels, dice as ints) and must itself hold nothing secret unless the
-    event is ``private``, in which case only ``seat`` ever sees the event at all.
+    event is ``private``, in which case only ``seat`` ever sees the event at all. A game whose texts come
+    from a catalogue puts the public narration's message id and parameters in ``data["msg"]`` and
+    ``data["params"]``, and the secret narration's in ``secret_data`` (``{"msg": ..., "params": ...}``),
+    which views for anyone but ``seat`` drop exactly like ``secret``.
     """
 
     kind: str
@@ -57,6 +60,7 @@ class Event:
     data: dict[str, Any] = field(default_factory=dict)
     secret: str | None = None
     private: bool = False
+    secret_data: dict[str, Any] | None = None
 
     def for_viewer(self, viewer: int | None) -> Event | None:
         """This event as ``viewer`` (a seat, or None for the public) may see it."""
@@ -64,9 +68,9 @@ class Event:
             return self
         if self.private:
             return None
-        if self.secret is None:
+        if self.secret is None and self.secret_data is None:
             return self
-        return Event(self.kind, self.text, self.seat, self.data, None, False)
+        return Event(self.kind, self.text, self.seat, self.data, None, False, None)
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"kind": self.kind, "text": self.text}
@@ -78,12 +82,15 @@ class Event:
             out["secret"] = self.secret
         if self.private:
             out["private"] = True
+        if self.secret_data is not None:
+            out["secret_data"] = self.secret_data
         return out
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Event:
+        secret_data = d.get("secret_data")
         return cls(d["kind"], d["text"], d.get("seat"), dict(d.get("data", {})), d.get("secret"),
-                   bool(d.get("private", False)))
+                   bool(d.get("private", False)), dict(secret_data) if secret_data is not None else None)
 
 
 def events_for(events: Sequence[Event], viewer: int | None) -> list[Event]:
@@ -98,7 +105,7 @@ def events_for(events: Sequence[Event], viewer: int | None) -> list[Event]:
 
 def tells_secret(events: Sequence[Event]) -> bool:
     """Whether some of ``events`` told a seat something the others may not know (a tile drawn)."""
-    return any(e.private or e.secret is not None for e in events)
+    return any(e.private or e.secret is not None or e.secret_data is not None for e in events)
 
 
 class Game(ABC):

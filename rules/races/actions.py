@@ -11,7 +11,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from rules.contract import NotationError
-from rules.hexgrid import Facing, Hex, parse_label
+from rules.hexgrid import Facing, Hex, column_index, column_letters, parse_label
+from rules.races.texts import bad_notation
 
 LEAVE = "leave"  # R18: the last word of a step or move that drives past face-down junk tiles
 
@@ -229,13 +230,34 @@ def _cell(text: str, columns: int | None, rows: int | None) -> Hex:
     try:
         return parse_label(text, columns, rows)
     except ValueError as exc:
-        raise NotationError(str(exc)) from None
+        raise _cell_error(text.strip(), columns, rows, exc) from None
+
+
+def _cell_error(raw: str, columns: int | None, rows: int | None, exc: ValueError) -> NotationError:
+    """What is wrong with a label :func:`parse_label` refused, as a message of the catalogue."""
+    letters = raw.rstrip("-0123456789")
+    digits = raw[len(letters):]
+    if not raw:
+        return bad_notation("notation.cell_needed")
+    if raw.isdigit():
+        return bad_notation("notation.cell_letters_first", text=raw)
+    if raw.isalpha():
+        return bad_notation("notation.cell_needs_row", text=raw)
+    if not (letters.isalpha() and digits.lstrip("-").isdigit()):
+        return bad_notation("notation.not_a_cell", text=raw)
+    if int(digits) < 1:
+        return bad_notation("notation.rows_from_one", text=raw)
+    if columns is not None and column_index(letters.upper()) >= columns:
+        return bad_notation("notation.columns_run", text=raw, last=column_letters(columns - 1))
+    if rows is not None:
+        return bad_notation("notation.rows_run", text=raw, rows=rows)
+    return NotationError(str(exc))  # pragma: no cover - parse_label refuses nothing else
 
 
 def _count(text: str, suffix: str, what: str) -> int:
     body = text[: -len(suffix)] if suffix and text.lower().endswith(suffix) else text
     if not body.isdigit():
-        raise NotationError(f"{text!r}: expected a number of {what} dice, like '2{suffix}'")
+        raise bad_notation("notation.dice_number", text=text, colour=what, suffix=suffix)
     return int(body)
 
 
@@ -262,10 +284,11 @@ class _Board:
         return _cell(text, self.columns, self.rows)
 
 
-def _nothing_after(verb: str, action: Action, hint: str = "") -> Callable[[list[str], _Board], Action]:
+def _nothing_after(verb: str, action: Action,
+                   msg: str = "notation.nothing_after") -> Callable[[list[str], _Board], Action]:
     def parse_bare(args: list[str], board: _Board) -> Action:
         if args:
-            raise NotationError(f"'{verb}' takes nothing after it{hint}")
+            raise bad_notation(msg, verb=verb)
         return action
 
     return parse_bare
@@ -273,7 +296,7 @@ def _nothing_after(verb: str, action: Action, hint: str = "") -> Callable[[list[
 
 def _parse_roll(args: list[str], board: _Board) -> Action:
     if not args:
-        raise NotationError("say how many green dice: 'roll 1', 'roll 2' or 'roll 3' (add '1w' or '1r' for fuel)")
+        raise bad_notation("notation.roll")
     green = _count(args[0], "", "green")
     white = red = 0
     for a in args[1:]:
@@ -283,14 +306,14 @@ def _parse_roll(args: list[str], board: _Board) -> Action:
         elif low.endswith("r"):
             red = _count(low, "r", "red")
         else:
-            raise NotationError(f"{a!r}: fuel dice are written like '2w' (white) or '1r' (red)")
+            raise bad_notation("notation.fuel_dice", text=a)
     return Roll(green, white, red)
 
 
 def _parse_step(args: list[str], board: _Board) -> Action:
     args, leave = _leave(args)
     if len(args) != 1:
-        raise NotationError("'step' takes one cell, like 'step F7', or left/straight/right, and maybe 'leave'")
+        raise bad_notation("notation.step")
     rel = RELATIVE_STEPS.get(args[0].lower())
     if rel is not None:
         return Step(None, rel, leave)
@@ -300,29 +323,29 @@ def _parse_step(args: list[str], board: _Board) -> Action:
 def _parse_move(args: list[str], board: _Board) -> Action:
     args, leave = _leave(args)
     if not args:
-        raise NotationError("'move' takes the cells of the path in order, like 'move F7 G7 H8'")
+        raise bad_notation("notation.move")
     return Move(tuple(board.cell(a) for a in args), leave)
 
 
 def _parse_trap(args: list[str], board: _Board) -> Action:
     if len(args) not in (2, 3):
-        raise NotationError("'trap' takes a kind and a cell, and Oil its arrow: 'trap glue G7', 'trap oil G7 NE'")
+        raise bad_notation("notation.trap")
     kind = _tile(args[0])
     if kind not in TRAP_KINDS:
-        raise NotationError(f"{args[0]!r} is not a trap; traps are {', '.join(TRAP_KINDS)}")
+        raise bad_notation("notation.not_a_trap", text=args[0], traps=list(TRAP_KINDS))
     arrow = None
     if len(args) == 3:
         try:
             arrow = Facing.parse(args[2])
-        except ValueError as exc:
-            raise NotationError(str(exc)) from None
+        except ValueError:
+            raise bad_notation("notation.not_a_facing", text=args[2]) from None
     return PlaceTrap(kind, board.cell(args[1]), arrow)
 
 
 def _fire(verb: str) -> Callable[[list[str], _Board], Action]:
     def parse_fire(args: list[str], board: _Board) -> Action:
         if len(args) != 2:
-            raise NotationError(f"'{verb}' takes the cell to set it on and a target: '{verb} G7 blue'")
+            raise bad_notation("notation.fire", verb=verb)
         target = args[1].lower()
         if not target.isalpha():
             target = board.cell(args[1]).label
@@ -334,7 +357,7 @@ def _fire(verb: str) -> Callable[[list[str], _Board], Action]:
 def _gadget(verb: str) -> Callable[[list[str], _Board], Action]:
     def parse_gadget(args: list[str], board: _Board) -> Action:
         if len(args) != 1:
-            raise NotationError(f"'{verb}' takes the colour of an adjacent kart: '{verb} blue'")
+            raise bad_notation("notation.gadget", verb=verb)
         return Gadget(verb, args[0].lower())
 
     return parse_gadget
@@ -342,46 +365,48 @@ def _gadget(verb: str) -> Callable[[list[str], _Board], Action]:
 
 def _parse_buy(args: list[str], board: _Board) -> Action:
     if len(args) not in (1, 2):
-        raise NotationError("'buy' takes a part and maybe a location: 'buy mud-tyres 3'")
-    loc = _count(args[1], "", "location") if len(args) == 2 else None
+        raise bad_notation("notation.buy")
+    if len(args) == 2 and not args[1].isdigit():
+        raise bad_notation("notation.location_number", text=args[1])
+    loc = int(args[1]) if len(args) == 2 else None
     return Buy(args[0].lower(), loc)
 
 
 def _parse_return(args: list[str], board: _Board) -> Action:
     if len(args) != 1 or not args[0].isdigit():
-        raise NotationError("'return' takes a location number, 2 to 9: 'return 3'")
+        raise bad_notation("notation.return")
     return Return(int(args[0]))
 
 
 def _parse_refuel(args: list[str], board: _Board) -> Action:
     if len(args) != 1 or args[0].lower() not in ("white", "red"):
-        raise NotationError("'refuel' takes white (Turbo Fuel) or red (Jet Fuel)")
+        raise bad_notation("notation.refuel")
     return Refuel(args[0].lower())
 
 
 def _parse_swap(args: list[str], board: _Board) -> Action:
     if len(args) < 3 or args[1].lower() not in ("give", "take"):
-        raise NotationError("'swap' reads: swap COLOUR give|take KIND, or swap COLOUR give|take part LOCATION")
+        raise bad_notation("notation.swap")
     colour, direction = args[0].lower(), args[1].lower()
     if args[2].lower() == "part":
         if len(args) != 4 or not args[3].isdigit():
-            raise NotationError("a part swap names its location: 'swap blue give part 3'")
+            raise bad_notation("notation.swap_part")
         return Swap(colour, direction, None, int(args[3]))
     if len(args) != 3:
-        raise NotationError("a tile swap names one tile: 'swap blue give oil'")
+        raise bad_notation("notation.swap_tile")
     return Swap(colour, direction, _tile(args[2]))
 
 
 def _parse_bag(args: list[str], board: _Board) -> Action:
     if len(args) != 3 or not (args[1].isdigit() and args[2].isdigit()):
-        raise NotationError("'bag' reads: bag KIND FROM TO, like 'bag oil 7 4'")
+        raise bad_notation("notation.bag")
     return BagMove(_tile(args[0]), int(args[1]), int(args[2]))
 
 
 def _flip(verb: str) -> Callable[[list[str], _Board], Action]:
     def parse_flip(args: list[str], board: _Board) -> Action:
         if len(args) != 1:
-            raise NotationError(f"'{verb}' takes one tile kind: '{verb} oil'")
+            raise bad_notation("notation.flip", verb=verb)
         return Flip(_tile(args[0]), verb == "show")
 
     return parse_flip
@@ -389,13 +414,13 @@ def _flip(verb: str) -> Callable[[list[str], _Board], Action]:
 
 def _parse_choose(args: list[str], board: _Board) -> Action:
     if len(args) != 1:
-        raise NotationError("'choose' takes one option, like 'choose NE' or 'choose F7'")
+        raise bad_notation("notation.choose")
     return Choose(args[0])
 
 
 PARSERS: dict[str, Callable[[list[str], _Board], Action]] = {
     "done": _nothing_after("done", Done()),
-    "reverse": _nothing_after("reverse", Reverse(), ": choose each backward step with 'step CELL'"),
+    "reverse": _nothing_after("reverse", Reverse(), "notation.reverse_alone"),
     "roll": _parse_roll,
     "step": _parse_step,
     "move": _parse_move,
@@ -421,9 +446,9 @@ def parse(text: str, columns: int | None = None, rows: int | None = None) -> Act
     bound cell labels to the board when given."""
     words = text.strip().split()
     if not words:
-        raise NotationError("an action is needed; try one of: " + ", ".join(HELP))
+        raise bad_notation("notation.empty", verbs=list(HELP))
     verb, args = words[0].lower(), words[1:]
     parser = PARSERS.get(verb)
     if parser is None:
-        raise NotationError(f"unknown action {verb!r}; try one of: " + ", ".join(HELP))
+        raise bad_notation("notation.unknown", verb=verb, verbs=list(HELP))
     return parser(args, _Board(columns, rows))

@@ -20,10 +20,10 @@ Decisions where the rulebook leaves a gap (each also told to players in the rule
 
 from __future__ import annotations
 
-from rules.contract import IllegalAction
 from rules.races import actions as act
 from rules.races.base import Part
 from rules.races.state import PHASE_DEEDS, PHASE_PARTS, Kart
+from rules.races.texts import refuse
 
 
 class Arsenal(Part):
@@ -44,7 +44,7 @@ class Arsenal(Part):
         kart = self.g.karts[self.g.turn.seat]
         if isinstance(action, (act.BagMove, act.Flip)):
             if self.g.turn.phase not in (PHASE_DEEDS, PHASE_PARTS):
-                raise IllegalAction("Tiles are moved between saddlebags, shown or hidden in Phase 1 or 2 of your turn.")
+                raise refuse("refuse.bag_phase")
             if isinstance(action, act.BagMove):
                 self.g.bags.move(kart, action)
             else:
@@ -54,7 +54,7 @@ class Arsenal(Part):
         parts = (act.Buy, act.Return, act.Refuel, act.Swap)
         if isinstance(action, deeds):
             if self.g.turn.phase != PHASE_DEEDS:
-                raise IllegalAction(self.g.not_now(f"'{action}'") + " Traps and weapons belong to Phase 1.")
+                raise refuse("refuse.not_now_deeds", **self.g.not_now(f"'{action}'"))
             if isinstance(action, act.PlaceTrap):
                 self.g.deeds.place_trap(kart, action)
             elif isinstance(action, act.Gadget):
@@ -68,7 +68,7 @@ class Arsenal(Part):
             return True
         if isinstance(action, parts):
             if self.g.turn.phase != PHASE_PARTS:
-                raise IllegalAction(self.g.not_now(f"'{action}'") + " Buying, refuelling and swapping are Phase 2.")
+                raise refuse("refuse.not_now_parts", **self.g.not_now(f"'{action}'"))
             if isinstance(action, act.Buy):
                 self.g.garage.buy(kart, action)
             elif isinstance(action, act.Return):

@@ -5,12 +5,11 @@ Rulebook: Phase 1, Junk Tile List; ruling R17.
 
 from __future__ import annotations
 
-from rules.contract import IllegalAction
 from rules.hexgrid import Facing, Hex
 from rules.races import actions as act
 from rules.races.base import Part
 from rules.races.state import BoardTile, Kart
-from rules.races.words import a_an, tile_name
+from rules.races.texts import Said, kart_of, refuse, said
 
 
 class Deeds(Part):
@@ -60,33 +59,34 @@ class Deeds(Part):
                 out.append(cell)
         return out
 
-    def placement_problem(self, kart: Kart, cell: Hex, what: str) -> str | None:
+    def placement_problem(self, kart: Kart, cell: Hex, what: str) -> Said | None:
         assert kart.cell is not None
+        at = cell.label
         if kart.cell.distance(cell) != 1:
-            return f"{cell.label} is not next to your kart"
+            return said("place.not_next", cell=at)
         if self.g.track.is_stream(cell):
-            return f"{cell.label} is in the stream, and nothing is set on the water"
+            return said("place.stream", cell=at)
         if not self.g.track.on_track(cell):
-            return f"{cell.label} is off the track"
+            return said("place.off_track", cell=at)
         if cell in self.g.track.pits:
-            return f"{cell.label} is in a Pit Stop, where nothing may be set"
+            return said("place.pit", cell=at)
         wall = self.g.track.wall_between(kart.cell, cell)
         if wall and what != "missile" and not (what == "bomb" and kart.has_part("bomb-launcher")):
-            return f"a wall stands between your kart and {cell.label}"
+            return said("place.wall", cell=at)
         if what in ("missile", "bomb"):
             return None  # R17: set on a trap, a junk tile or a kart, they leave that cell at once
         if self.g.kart_at(cell) is not None:
-            return f"a kart is on {cell.label}"
+            return said("place.kart", cell=at)
         if cell in self.g.board:
             tile = self.g.board[cell]
-            return f"{cell.label} already holds {'a junk tile' if tile.face_down else a_an(tile_name(tile.kind))}"
+            return said("place.junk", cell=at) if tile.face_down else said("place.trap", cell=at, tile=tile.kind)
         return None
 
     def check_placement(self, kart: Kart, cell: Hex, what: str) -> None:
         problem = self.placement_problem(kart, cell, what)
         if problem is not None:
-            choices = ", ".join(c.label for c in self.placement_cells(kart, what)) or "none"
-            raise IllegalAction(f"Can't set it there: {problem}. Cells you can use: {choices}.")
+            choices = [c.label for c in self.placement_cells(kart, what)]
+            raise refuse("refuse.placement", problem=problem, cells=choices)
 
     def oil_arrow_ok(self, cell: Hex, arrow: Facing) -> bool:
         to = cell.neighbour(arrow)
@@ -97,22 +97,23 @@ class Deeds(Part):
         self.check_placement(kart, trap.cell, "trap")
         if trap.kind == "oil":
             if trap.arrow is None:
-                raise IllegalAction("Oil needs its arrow: the way it throws a kart, like 'trap oil G7 NE'.")
+                raise refuse("refuse.oil_arrow")
             if not self.oil_arrow_ok(trap.cell, trap.arrow):
-                raise IllegalAction(f"Oil's arrow can't point {trap.arrow.name} from {trap.cell.label}: a wall is "
-                                    "there.")
+                raise refuse("refuse.oil_wall", arrow=trap.arrow.name, cell=trap.cell.label)
         elif trap.arrow is not None:
-            raise IllegalAction(f"Only Oil has an arrow; 'trap {trap.kind} {trap.cell.label}' is enough.")
+            raise refuse("refuse.arrow_oil_only", action=f"trap {trap.kind} {trap.cell.label}")
         tile = self.g.bags.take(kart, trap.kind)
         assert tile is not None
         self.g.board[trap.cell] = BoardTile(trap.kind, face_down=False, arrow=trap.arrow, owner=kart.seat)
-        arrow = f" pointing {trap.arrow.name}" if trap.arrow else ""
-        self.g.emit("trap", f"{self.g.who(kart.seat)} sets {a_an(tile_name(trap.kind))}{arrow} on {trap.cell.label}.",
-                    kart.seat, cell=trap.cell.label, tile=trap.kind)
+        params = {"who": kart_of(kart), "tile": trap.kind, "cell": trap.cell.label}
+        if trap.arrow:
+            self.g.emit("trap", "event.trap_arrow", kart.seat, {**params, "arrow": trap.arrow.name},
+                        cell=trap.cell.label, tile=trap.kind)
+        else:
+            self.g.emit("trap", "event.trap", kart.seat, params, cell=trap.cell.label, tile=trap.kind)
 
     def target_kart(self, colour: str) -> Kart:
         seat = self.g.seat_by_colour(colour)
         if seat is None:
-            racing = ", ".join(k.colour for k in self.g.karts)
-            raise IllegalAction(f"No kart is {colour}; the karts are {racing}.")
+            raise refuse("refuse.no_such_kart", typed=colour, karts=[k.colour for k in self.g.karts])
         return self.g.karts[seat]

@@ -45,10 +45,10 @@ from rules.races.state import (
     Turn,
     cell_from_json,
 )
+from rules.races.texts import Said, kart_of, plain, reason_of, refuse, said, said_back, say
 from rules.races.track import Terrain, Track, get_track
 from rules.races.traps import Traps
 from rules.races.weapons import Weapons
-from rules.races.words import counted
 from rules.registry import register
 
 WHOLE_MOVE_LIMIT = 30  # longer moves are listed as single steps only, to keep legal_actions quick
@@ -146,8 +146,8 @@ class Races(Game):
             for k in g.karts:
                 g._apply_crew_set(k)
         first = g.dice.below(len(g.karts))
-        g._events = [Event("start", f"{g.karts[first].name} ({g.karts[first].colour}) is drawn to start.", first,
-                           {"seat": first})]
+        g._events = []
+        g.emit("start", "event.start", first, {"who": g.kart_of(first)}, seat=first)
         g._begin_turn(first, 1)
         g._advance()
         g.last_events = g._events
@@ -431,9 +431,9 @@ class Races(Game):
         if isinstance(action, str):
             action = self.parse_action(action)
         if not isinstance(action, act.Action):
-            raise IllegalAction(f"{action} is not a Junkyard Races action.")
+            raise refuse("refuse.not_an_action", action=str(action))
         if self._winners:
-            raise IllegalAction("The race is over.")
+            raise refuse("refuse.race_over")
         work = self._clone()
         work._events = []
         work._do(action)
@@ -459,9 +459,22 @@ class Races(Game):
         g._winners = list(self._winners)
         return g
 
-    def emit(self, kind: str, text: str, seat: int | None = None, secret: str | None = None,
-              **data: Any) -> None:
-        self._events.append(Event(kind, text, seat, data, secret))
+    def emit(self, kind: str, msg: str, seat: int | None = None, params: dict[str, Any] | None = None, /,
+             secret: str | None = None, secret_params: dict[str, Any] | None = None, **data: Any) -> None:
+        """Tell an event: message ``msg`` of the catalogue with ``params`` (public; rules/races/texts.py), and
+        maybe the secret message ``secret`` with ``secret_params`` that only ``seat`` may read."""
+        said_params = plain(params or {})
+        data = {**data, "msg": msg, "params": said_params}
+        hidden: dict[str, Any] | None = None
+        if secret is not None:
+            hidden = {"msg": secret, "params": plain(secret_params or {})}
+        self._events.append(Event(kind, say(msg, "en", **said_params), seat, data,
+                                  say(secret, "en", **hidden["params"]) if hidden and secret else None,
+                                  secret_data=hidden))
+
+    def kart_of(self, seat: int) -> dict[str, str]:
+        """A kart as a message parameter (worded "Ann (red)" in each language)."""
+        return kart_of(self.karts[seat])
 
     def who(self, seat: int) -> str:
         k = self.karts[seat]
@@ -470,12 +483,12 @@ class Races(Game):
     def _do(self, action: act.Action) -> None:
         if self.choice is not None:
             if not isinstance(action, act.Choose):
-                raise IllegalAction(f"First answer this: {self.choice.prompt} "
-                                    f"(choose {' / '.join(self.choice.options)})")
+                ask = self.choice.context.get("ask") or str(self.choice.prompt)
+                raise refuse("refuse.answer_first", question=ask, options=self.choice.options)
             self._answer(action.option)
             return
         if isinstance(action, act.Choose):
-            raise IllegalAction("Nothing is being asked right now.")
+            raise refuse("refuse.nothing_asked")
         kart = self.karts[self.turn.seat]
         phase = self.turn.phase
         if isinstance(action, act.Done):
@@ -484,13 +497,13 @@ class Races(Game):
                 return
             if phase == PHASE_MOVE and self.turn.reversing:
                 if not self.turn.reverse_steps:
-                    raise IllegalAction("Reverse at least one cell before you stop.")
+                    raise refuse("refuse.reverse_first")
                 self._end_move(kart)
                 return
-            raise IllegalAction(self.not_now("'done'"))
+            raise refuse("refuse.not_now", **self.not_now("'done'"))
         if isinstance(action, (act.Roll, act.Reverse)):
             if phase != PHASE_ROLL:
-                raise IllegalAction(self.not_now(f"'{action}'"))
+                raise refuse("refuse.not_now", **self.not_now(f"'{action}'"))
             if isinstance(action, act.Reverse):
                 self._start_reverse(kart)
             else:
@@ -498,13 +511,14 @@ class Races(Game):
             return
         if isinstance(action, (act.Step, act.Move)):
             if phase != PHASE_MOVE:
-                raise IllegalAction(self.not_now("a step" if isinstance(action, act.Step) else "a move"))
+                what = said("what.step") if isinstance(action, act.Step) else said("what.move")
+                raise refuse("refuse.not_now", **self.not_now(what))
             mark = (len(self._events), len(self.turn.path), self.turn.number, self.turn.reversing)
             cells = (self._resolve_step(kart, action),) if isinstance(action, act.Step) else action.cells
             if action.leave:
                 problem = self._leave_problem(kart, cells)
                 if problem is not None:
-                    raise IllegalAction(f"'{action}': {problem}.")
+                    raise refuse("refuse.leave_pointless", action=str(action), problem=problem)
                 self._leaving = kart.seat
             try:
                 if isinstance(action, act.Step):
@@ -517,39 +531,40 @@ class Races(Game):
             return
         if self.arsenal.do(action):
             return
-        raise IllegalAction(self.not_now(f"'{action}'"))
+        raise refuse("refuse.not_now", **self.not_now(f"'{action}'"))
 
-    def not_now(self, what: str) -> str:
-        names = {PHASE_DEEDS: "Phase 1 (dastardly deeds)", PHASE_PARTS: "Phase 2 (parts and fuel)",
-                 PHASE_ROLL: "Phase 3 (roll for movement)", PHASE_MOVE: "Phase 5 (move)"}
-        now = names.get(self.turn.phase, self.turn.phase)
-        return f"You can't play {what} in {now}. You can: {self.describe_legal()}."
+    def not_now(self, what: str, limit: int = 12) -> dict[str, Any]:
+        """The parameters of a refusal of ``what`` (an action in quotes, or a :class:`Said`) in this phase:
+        the phase, and the legal actions (the first ``limit``, and how many more)."""
+        acts = [str(a) for a in self.legal_actions()]
+        more = said("refuse.more", count=len(acts) - limit) if len(acts) > limit else ""
+        return {"what": what, "phase": self.turn.phase, "legal": acts[:limit], "more": more}
 
     # Phase 3 ----------------------------------------------------------------------------------------
 
     def _roll(self, kart: Kart, roll: act.Roll) -> None:
         assert kart.cell is not None
         if not self.forward_possible(kart):
-            raise IllegalAction(f"No forward step is possible from {kart.cell.label}: you must reverse instead "
-                                "(rulebook: Reversing).")
+            raise refuse("refuse.no_forward_step", cell=kart.cell.label)
         g, w, r = self.dice_allowed(kart)
         terrain = self.track.terrain[kart.cell]
         if not 1 <= roll.green <= g:
             if self.turn.die_limit is not None:
-                raise IllegalAction("Glue: you may roll one die this turn.")
+                raise refuse("refuse.glue_one_die")
             if g == 1:
-                raise IllegalAction(f"Starting on {terrain.value} you may roll one green die only.")
-            raise IllegalAction(f"You may roll 1 to {g} green dice.")
+                raise refuse("refuse.one_green_die", terrain=terrain.value)
+            raise refuse("refuse.green_dice", most=g)
         if roll.white > w or roll.red > r:
-            have = []
+            have: list[Said] = []
             if kart.has_part("turbo-engine"):
-                have.append(f"{kart.fuel['white']} white on your Turbo Engine")
+                have.append(said("refuse.have_turbo", dice=kart.fuel["white"]))
             if kart.has_part("jet-engine"):
-                have.append(f"{kart.fuel['red']} red on your Jet Engine")
+                have.append(said("refuse.have_jet", dice=kart.fuel["red"]))
             if (w, r) == (0, 0) and have and terrain in (Terrain.GRASS, Terrain.MUD, Terrain.BRIDGE):
-                raise IllegalAction(f"Fuel dice can't be used when starting on {terrain.value}.")
-            raise IllegalAction("Fuel dice need a fitted engine and fuel on it: you have "
-                                + (", ".join(have) if have else "no engine") + ".")
+                raise refuse("refuse.no_fuel_dice_here", terrain=terrain.value)
+            if not have:
+                raise refuse("refuse.fuel_no_engine")
+            raise refuse("refuse.fuel_dice", have=have)
         dice = {"green": self.dice.rolls(roll.green)}
         if roll.white:
             dice["white"] = self.dice.rolls(roll.white)
@@ -568,16 +583,16 @@ class Races(Game):
         total += bonus
         self.turn.dice = dice
         self.turn.total = total
-        shown = "; ".join(f"{c} {', '.join(map(str, v))}" for c, v in dice.items())
-        extra = f" + {bonus} for tyres" if bonus else ""
-        self.emit("roll", f"{self.who(kart.seat)} rolls {shown}{extra}: {total} to move.", kart.seat,
+        shown = [said("event.dice_of", colour=c, dice=", ".join(map(str, v))) for c, v in dice.items()]
+        self.emit("roll", "event.roll_bonus" if bonus else "event.roll", kart.seat,
+                  {"who": self.kart_of(kart.seat), "dice": shown, "bonus": bonus, "count": total},
                   dice=dice, total=total, bonus=bonus)
         self._deliver(sum(dice["green"]))
         if dice.get("red") and sum(1 for v in dice.values() for d in v if d == 6) >= 5:
             self._jet_explodes(kart)
             return
         if terrain is Terrain.MUD and total < 3:
-            self.emit("stuck", f"{self.who(kart.seat)} is stuck in the mud.", kart.seat, cell=kart.cell.label)
+            self.emit("stuck", "event.stuck", kart.seat, {"who": self.kart_of(kart.seat)}, cell=kart.cell.label)
             self.turn.marks.append([kart.cell.label, "stuck"])
             self._end_turn()
             return
@@ -588,11 +603,10 @@ class Races(Game):
 
     def _jet_explodes(self, kart: Kart) -> None:
         """Five or more sixes with red dice: the Jet Engine and all its fuel are lost, the turn ends."""
-        self.emit("jet-explodes", f"{self.who(kart.seat)}'s Jet Engine blows off the kart! The turn ends.",
-                  kart.seat)
+        self.emit("jet-explodes", "event.jet_explodes", kart.seat, {"who": self.kart_of(kart.seat)})
         for loc, part in list(kart.parts.items()):
             if part == "jet-engine":
-                self.garage.remove_part(kart, loc, "blown off")
+                self.garage.remove_part(kart, loc, said("why.blown_off"))
         self._end_turn()
 
     def _deliver(self, green: int) -> None:
@@ -601,25 +615,25 @@ class Races(Game):
         if cell is None:
             return
         if cell in self.board or self.kart_at(cell) is not None:
-            self.emit("no-delivery", f"Delivery Point {green} ({cell.label}) is occupied: no delivery.",
+            self.emit("no-delivery", "event.delivery_occupied", None, {"number": green, "cell": cell.label},
                       number=green, cell=cell.label)
             return
         if not self.junk:
-            self.emit("no-delivery", "The junk pile is empty: no delivery.", number=green)
+            self.emit("no-delivery", "event.pile_empty", None, number=green)
             return
         self.board[cell] = BoardTile(self.junk.pop(0), face_down=True)
-        self.emit("delivery", f"A junk tile is delivered to Delivery Point {green} ({cell.label}).",
-                  number=green, cell=cell.label)
+        self.emit("delivery", "event.delivery", None, {"number": green, "cell": cell.label}, number=green,
+                  cell=cell.label)
 
     def _start_reverse(self, kart: Kart) -> None:
         if not self.reverse_possible(kart):
-            raise IllegalAction("There is no room to reverse here.")
+            raise refuse("refuse.no_room_to_reverse")
         self.turn.phase = PHASE_MOVE
         self.turn.reversing = True
         self.turn.points = 3
         self.turn.move_from = kart.cell
         self.turn.move_facing = kart.facing
-        self.emit("reverse", f"{self.who(kart.seat)} reverses instead of rolling.", kart.seat)
+        self.emit("reverse", "event.reverse", kart.seat, {"who": self.kart_of(kart.seat)})
 
     # Phase 5 ----------------------------------------------------------------------------------------
 
@@ -634,9 +648,8 @@ class Races(Game):
             target = kart.cell.neighbour(kart.facing.turn(turn))
         if not target.on_board(self.track.columns, self.track.rows):
             way = {-1: "left", 0: "straight", 1: "right"}[turn]
-            back = " backwards" if self.turn.reversing else ""
-            raise IllegalAction(f"'step {way}'{back} from {kart.cell.label} leads off the board: there is no cell "
-                                "there.")
+            msg = "refuse.step_off_board_back" if self.turn.reversing else "refuse.step_off_board"
+            raise refuse(msg, step=way, cell=kart.cell.label)
         return target
 
     def _step(self, kart: Kart, target: Hex) -> None:
@@ -646,10 +659,9 @@ class Races(Game):
             opts = step_plans(fld, kart.cell, kart.facing, self.turn.points, reversing=True)
             plans = opts.get(target)
             if plans is None:
-                raise IllegalAction(self._step_help(kart, target, {c: p for c, p in opts.items()
-                                                                   if not isinstance(p, str)}))
+                raise self._step_help(kart, target, {c: p for c, p in opts.items() if not isinstance(p, str)})
             if isinstance(plans, str):
-                raise IllegalAction(f"You can't reverse to {target.label}: {plans}.")
+                raise refuse("refuse.cant_reverse_to", cell=target.label, reason=plans)
             self.turn.reverse_steps += 1
             self.turn.points -= plans[0].cost
             self._carry_out(kart, plans[0])
@@ -658,26 +670,26 @@ class Races(Game):
             return
         allowed, refused = legal_plans(fld, kart.cell, kart.facing, self.turn.points)
         if target in refused:
-            raise IllegalAction(f"You can't drive to {target.label}: {refused[target]}.")
+            raise refuse("refuse.cant_drive_to", cell=target.label, reason=refused[target])
         plans_ok = allowed.get(target)
         if plans_ok is None:
-            raise IllegalAction(self._step_help(kart, target, allowed))
+            raise self._step_help(kart, target, allowed)
         if len(plans_ok) > 1:
             # Battering Ram (R14): the player chooses how far the bumped kart goes.
             context: dict[str, Any] = {"target": target.label}
             if self._leaving == kart.seat:
                 context["leave"] = True  # R18: the step said to leave the junk tile there
-            self.choice = Choice("ram", kart.seat, [str(i + 1) for i in range(len(plans_ok))],
-                                 f"Bump the kart on {target.label} one or two cells?", context)
+            ask = said("ask.ram", cell=target.label)
+            context["ask"] = ask.to_data()
+            self.choice = Choice("ram", kart.seat, [str(i + 1) for i in range(len(plans_ok))], ask, context)
             return
         self._drive(kart, plans_ok[0])
 
-    def _step_help(self, kart: Kart, target: Hex, opts: dict[Hex, Any]) -> str:
+    def _step_help(self, kart: Kart, target: Hex, opts: dict[Hex, Any]) -> IllegalAction:
         assert kart.cell is not None
-        where = ", ".join(c.label for c in opts)
-        way = "reverse" if self.turn.reversing else "step"
-        return (f"{target.label} is not next to your kart the way it can go: from {kart.cell.label} facing "
-                f"{kart.facing.name} you can {way} to {where}.")
+        msg = "refuse.not_next_reverse" if self.turn.reversing else "refuse.not_next"
+        return refuse(msg, target=target.label, cell=kart.cell.label, facing=kart.facing.name,
+                      cells=[c.label for c in opts])
 
     def _drive(self, kart: Kart, plan: Plan) -> None:
         """A forward step in Phase 5, then whatever it triggers, then the end of the move if due."""
@@ -695,12 +707,12 @@ class Races(Game):
         assert kart.cell is not None
         bumped = plan is not None and plan.bump is not None
         if self.turn.points > 0 and bumped and not has_step(self.field(), kart.cell, kart.facing, self.turn.points):
-            self.emit("blocked", f"No way round: {self.who(kart.seat)} stops on {kart.cell.label} and loses "
-                      f"{counted(self.turn.points, 'point')}.", kart.seat, cell=kart.cell.label)
+            params = {"who": self.kart_of(kart.seat), "cell": kart.cell.label, "count": self.turn.points}
+            self.emit("blocked", "event.no_way_round", kart.seat, params, cell=kart.cell.label)
             self.turn.points = 0
         if self.turn.points > 0 and not has_step(self.field(), kart.cell, kart.facing, self.turn.points):
-            self.emit("blocked", f"Every way on is blocked: {self.who(kart.seat)} stops on {kart.cell.label} "
-                      f"with {counted(self.turn.points, 'point')} unused.", kart.seat, cell=kart.cell.label)
+            params = {"who": self.kart_of(kart.seat), "cell": kart.cell.label, "count": self.turn.points}
+            self.emit("blocked", "event.blocked", kart.seat, params, cell=kart.cell.label)
             self.turn.points = 0
         if self.turn.points <= 0:
             self._end_move(kart)
@@ -720,15 +732,15 @@ class Races(Game):
             self._push(victim, frm, to, plan.facing)
             self.turn.bumped.append(seat)
         if plan.over:
-            self.emit("jump", f"{self.who(kart.seat)} jumps the collapsed bridge at {start.label}!", kart.seat,
+            self.emit("jump", "event.jump", kart.seat, {"who": self.kart_of(kart.seat), "cell": start.label},
                       cell=start.label)
             kart.facing = plan.facing
             self.turn.path.extend(c.label for c in plan.over)
             kart.cell = plan.end
             if plan.falls:
                 self.turn.marks.append([plan.end.label, "splash"])
-                self.emit("fall", f"{self.who(kart.seat)} falls short and lands in the stream at {plan.end.label}.",
-                          kart.seat, cell=plan.end.label)
+                self.emit("fall", "event.fall", kart.seat, {"who": self.kart_of(kart.seat), "cell": plan.end.label},
+                          cell=plan.end.label)
                 return
         else:
             self.moved(kart, start, plan.target)
@@ -741,8 +753,9 @@ class Races(Game):
 
     def _push(self, victim: Kart, frm: Hex, to: Hex, direction: Facing) -> None:
         """A bumped kart moves without turning (rulebook: Bumping Other Karts); see _pushed_arrives."""
-        self.emit("bump", f"{self.who(self.turn.seat)} bumps {self.who(victim.seat)} from {frm.label} to "
-                  f"{to.label}.", victim.seat, cell=frm.label, to=to.label, by=self.turn.seat)
+        params = {"who": self.kart_of(self.turn.seat), "victim": self.kart_of(victim.seat), "cell": frm.label,
+                  "to": to.label}
+        self.emit("bump", "event.bump", victim.seat, params, cell=frm.label, to=to.label, by=self.turn.seat)
         self.turn.marks.append([frm.label, "bump"])
         cur = frm
         # walk the push cell by cell so laps and bridge crossings count
@@ -758,7 +771,7 @@ class Races(Game):
         assert to is not None
         if self.track.is_stream(to):
             self.turn.marks.append([to.label, "splash"])
-            self.emit("splash", f"{self.who(victim.seat)} goes into the stream at {to.label}.", victim.seat,
+            self.emit("splash", "event.splash", victim.seat, {"who": self.kart_of(victim.seat), "cell": to.label},
                       cell=to.label)
             return
         self.arrive(victim, to, "bump")
@@ -773,11 +786,11 @@ class Races(Game):
 
     def _award_flag(self, kart: Kart) -> None:
         if kart.flags >= self.laps or self.flags_left <= 0:
-            self.emit("lap", f"{self.who(kart.seat)} completes a lap (no more flags to take).", kart.seat)
+            self.emit("lap", "event.lap_no_flag", kart.seat, {"who": self.kart_of(kart.seat)})
             return
         kart.flags += 1
         self.flags_left -= 1
-        self.emit("lap", f"{self.who(kart.seat)} completes lap {kart.flags}!", kart.seat, flags=kart.flags)
+        self.emit("lap", "event.lap", kart.seat, {"who": self.kart_of(kart.seat), "lap": kart.flags}, flags=kart.flags)
         self._check_win()
 
     def _check_win(self) -> None:
@@ -790,14 +803,14 @@ class Races(Game):
             for team, members in sorted(teams.items()):
                 if all(m.flags >= self.laps for m in members):
                     self._winners = [m.seat for m in members]
-                    names = ", ".join(self.who(m.seat) for m in members)
-                    self.emit("win", f"Team {team + 1} wins the race: {names}!", None, seats=self._winners)
+                    names = [self.kart_of(m.seat) for m in members]
+                    self.emit("win", "event.team_wins", None, {"team": team + 1, "karts": names}, seats=self._winners)
                     return
             return
         for k in self.karts:
             if k.flags >= self.laps:
                 self._winners = [k.seat]
-                self.emit("win", f"{self.who(k.seat)} wins the race!", k.seat, seats=[k.seat])
+                self.emit("win", "event.wins", k.seat, {"who": self.kart_of(k.seat)}, seats=[k.seat])
                 return
 
     def arrive(self, kart: Kart, cell: Hex, how: str) -> None:
@@ -808,15 +821,14 @@ class Races(Game):
             take = max(0, min(value, cap - kart.bottle_tops, self.bottle_tops_left))
             kart.bottle_tops += take
             self.bottle_tops_left -= take
-            note = "" if take == value else f" (capped at {cap})" if take < value else ""
-            got = counted(take, "bottle top")
-            self.emit("bottle-tops", f"{self.who(kart.seat)} collects {got} at {cell.label}{note}.",
-                      kart.seat, cell=cell.label, amount=take)
+            msg = "event.bottle_tops_capped" if take < value else "event.bottle_tops"
+            self.emit("bottle-tops", msg, kart.seat, {"who": self.kart_of(kart.seat), "count": take, "cell": cell.label,
+                                                      "cap": cap}, cell=cell.label, amount=take)
             self.turn.marks.append([cell.label, "bottle-tops"])
         tile = self.board.get(cell)
         if tile is not None and tile.face_down and self._leaving == kart.seat:
-            self.emit("leave", f"{self.who(kart.seat)} leaves the junk tile on {cell.label} where it lies.",
-                      kart.seat, cell=cell.label)
+            self.emit("leave", "event.leave", kart.seat, {"who": self.kart_of(kart.seat), "cell": cell.label},
+                      cell=cell.label)
         elif tile is not None and tile.face_down:
             self._pick_up(kart, cell, tile)
         elif tile is not None:
@@ -824,14 +836,14 @@ class Races(Game):
 
     def _pick_up(self, kart: Kart, cell: Hex, tile: BoardTile) -> None:
         if not self.bags.with_room(kart):
-            self.emit("bags-full", f"{self.who(kart.seat)}'s saddlebags are full: the tile on {cell.label} stays.",
-                      kart.seat, cell=cell.label)
+            self.emit("bags-full", "event.bags_full", kart.seat, {"who": self.kart_of(kart.seat), "cell": cell.label},
+                      cell=cell.label)
             return
         del self.board[cell]
         self.turn.marks.append([cell.label, "pickup"])
-        self.emit("pickup", f"{self.who(kart.seat)} picks up a junk tile at {cell.label}.", kart.seat,
-                  secret=f"You picked up {tile.kind}.", cell=cell.label)
-        self.bags.store(kart, tile.kind, f"from {cell.label}")
+        self.emit("pickup", "event.pickup", kart.seat, {"who": self.kart_of(kart.seat), "cell": cell.label},
+                  secret="secret.pickup", secret_params={"tile": tile.kind}, cell=cell.label)
+        self.bags.store(kart, tile.kind, said("where.from_cell", cell=cell.label))
 
     def _end_move(self, kart: Kart) -> None:
         """Phase 5 is over: so is the turn."""
@@ -857,7 +869,7 @@ class Races(Game):
         assert choice is not None
         match = next((o for o in choice.options if o.lower() == option.lower()), None)
         if match is None:
-            raise IllegalAction(f"{option!r} is not one of the choices: {' / '.join(choice.options)}.")
+            raise refuse("refuse.not_a_choice", option=option, options=choice.options)
         self.choice = None
         kart = self.karts[choice.seat]
         if choice.kind == "enter":
@@ -865,7 +877,7 @@ class Races(Game):
         elif choice.kind == "bag":
             kart.bags[int(match)].append(Tile.from_json(choice.context.get("tile", choice.context["kind"])))
             queue = [Tile.from_json(t) for t in choice.context.get("queue", [])]
-            self.bags.rehome(kart, queue, str(choice.context.get("why", "covered")))
+            self.bags.rehome(kart, queue, said_back(choice.context.get("why"), "why.covered"))
         elif choice.kind == "ram":
             mover = self.karts[self.turn.seat]
             target = cell_from_json(choice.context["target"])
@@ -879,11 +891,11 @@ class Races(Game):
         elif choice.kind == "facing":
             who = self.karts[int(choice.context["seat"])]
             who.facing = Facing[match]
-            self.emit("facing", f"{self.who(who.seat)} now faces {match}.", who.seat)
+            self.emit("facing", "event.facing", who.seat, {"who": self.kart_of(who.seat), "facing": match})
         elif choice.kind == "snatch":  # a question saved before snatches were drawn blind: draw blind now
             self.weapons.snatch(kart, self.karts[int(choice.context["seat"])], int(choice.context["bag"]))
         else:  # pragma: no cover - every kind is handled above
-            raise IllegalAction(f"unknown choice {choice.kind}")
+            raise refuse("refuse.unknown_choice", kind=choice.kind)
 
     # Turns ------------------------------------------------------------------------------------------
 
@@ -896,11 +908,11 @@ class Races(Game):
         if self.track.is_stream(kart.cell):
             landing = self.track.landing_for(kart.cell)
             if self.kart_at(landing.cell) is not None:
-                self.emit("turn-lost", f"{self.who(seat)}'s Landing Point {landing.cell.label} is taken: the turn "
-                          "is lost (R8).", seat, cell=landing.cell.label)
+                self.emit("turn-lost", "event.turn_lost", seat, {"who": self.kart_of(seat), "cell": landing.cell.label},
+                          cell=landing.cell.label)
                 self._end_turn()
                 return
-            self.emit("landing", f"{self.who(seat)} climbs out of the stream at {landing.cell.label}.", seat,
+            self.emit("landing", "event.landing", seat, {"who": self.kart_of(seat), "cell": landing.cell.label},
                       cell=landing.cell.label)
             self._place(kart, landing.cell, landing.facing, "land")
             if self.turn.seat != seat or self._winners or self.turn.phase != PHASE_DEEDS:
@@ -910,7 +922,7 @@ class Races(Game):
             self.turn.die_limit = 1
             if self.board.get(kart.cell) is not None and self.board[kart.cell].kind == "glue":
                 self.return_tile(self.board.pop(kart.cell).kind)
-            self.emit("unglued", f"{self.who(seat)} peels off the Glue: one die this turn.", seat)
+            self.emit("unglued", "event.unglued", seat, {"who": self.kart_of(seat)})
         self.turn.began_at = kart.cell
 
     def _enter_race(self, kart: Kart) -> None:
@@ -930,8 +942,8 @@ class Races(Game):
         by_cell = {s.cell: s.facing for s in free}
         facings = {by_cell.get(c, facing) for c in cells}
         enter_facing = facings.pop() if len(facings) == 1 else facing
-        self.choice = Choice("enter", kart.seat, [c.label for c in cells], "Choose your start cell.",
-                             {"facing": enter_facing.name})
+        self.choice = Choice("enter", kart.seat, [c.label for c in cells], said("ask.start_cell"),
+                             {"facing": enter_facing.name, "ask": said("ask.start_cell").to_data()})
 
     def _overflow_start_cells(self) -> list[Hex]:
         """R15: all three start cells taken: the free cells behind the line nearest a start cell."""
@@ -960,7 +972,8 @@ class Races(Game):
         kart.cell = cell
         kart.facing = facing
         if how == "enter":
-            self.emit("enter", f"{self.who(kart.seat)} lines up on {cell.label}.", kart.seat, cell=cell.label)
+            self.emit("enter", "event.enter", kart.seat, {"who": self.kart_of(kart.seat), "cell": cell.label},
+                      cell=cell.label)
         self.turn.began_at = cell
         self.arrive(kart, cell, how)
         if self.turn.phase == PHASE_ENTER and self.choice is None:
@@ -991,8 +1004,8 @@ class Races(Game):
                 if self.forward_possible(kart) or self.reverse_possible(kart):
                     return
                 assert kart.cell is not None
-                self.emit("boxed-in", f"{self.who(kart.seat)} is boxed in on {kart.cell.label} and can't move.",
-                          kart.seat, cell=kart.cell.label)
+                self.emit("boxed-in", "event.boxed_in", kart.seat, {"who": self.kart_of(kart.seat),
+                                                                     "cell": kart.cell.label}, cell=kart.cell.label)
                 self._end_turn()
             elif phase == PHASE_MOVE:
                 if self._move_actions(kart):
@@ -1009,9 +1022,11 @@ class Races(Game):
         cells = turn.path[path_from:]
         if not cells:
             return
-        verb = "backs up to" if backwards else "drives to" if len(cells) == 1 else "drives"
-        text = f"{self.who(kart.seat)} {verb} {', '.join(cells)}."
-        self._events.insert(first_event, Event("drive", text, kart.seat, {"path": cells}))
+        msg = "event.back_up" if backwards else "event.drive_to" if len(cells) == 1 else "event.drive"
+        params = {"who": self.kart_of(kart.seat), "cells": list(cells)}
+        event = Event("drive", say(msg, "en", **params), kart.seat,
+                      {"path": cells, "msg": msg, "params": plain(params)})
+        self._events.insert(first_event, event)
 
     def _move_path(self, kart: Kart, cells: tuple[Hex, ...]) -> None:
         """Drive a whole path: each cell must be a legal step when it is reached."""
@@ -1020,19 +1035,19 @@ class Races(Game):
         for i, cell in enumerate(cells):
             if self._winners or self.turn.seat != seat or self.turn.phase != PHASE_MOVE:
                 rest = " ".join(c.label for c in cells[i:])
-                self.emit("path-cut", f"The move ended before {rest}.", seat)
+                self.emit("path-cut", "event.path_ended", seat, {"rest": rest})
                 return
             if self.choice is not None:
                 rest = " ".join(c.label for c in cells[i:])
-                self.emit("path-cut", f"The move pauses for a question before {rest}.", seat)
+                self.emit("path-cut", "event.path_paused", seat, {"rest": rest})
                 return
             try:
                 self._step(self.karts[seat], cell)
             except IllegalAction as exc:
                 if self.dice.state != rolled_before:
-                    self.emit("path-cut", f"The move stopped at step {i + 1}: {exc}", seat)
+                    self.emit("path-cut", "event.path_stopped", seat, {"step": i + 1, "reason": reason_of(exc)})
                     return
-                raise IllegalAction(f"Step {i + 1} of the path: {exc}") from None
+                raise refuse("refuse.path_step", step=i + 1, reason=reason_of(exc)) from None
 
     # ------------------------------------------------------------------------------------------------
     # Serialisation and views

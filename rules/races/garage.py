@@ -5,13 +5,13 @@ Rulebook: Phase 2, Part Cards, Turbo and Jet Fuel, Team Racing; rulings R10 and 
 
 from __future__ import annotations
 
-from rules.contract import IllegalAction, SetupError
+from rules.contract import SetupError
 from rules.races import actions as act
 from rules.races import catalogue
 from rules.races.base import Part
 from rules.races.state import PRINTED_BAG, Kart, Tile
+from rules.races.texts import Said, kart_of, refuse, said
 from rules.races.track import PitColour
-from rules.races.words import a_an, counted, either, tile_name
 
 FUEL_TILE = {"white": "turbo-fuel", "red": "jet-fuel"}
 ENGINE_FOR = {"white": "turbo-engine", "red": "jet-engine"}
@@ -47,7 +47,7 @@ class Garage(Part):
             out += self.swap_actions(kart)
         return out
 
-    def remove_part(self, kart: Kart, location: int, why: str) -> None:
+    def remove_part(self, kart: Kart, location: int, why: Said) -> None:
         part = kart.parts.pop(location)
         self.g.parts_left[part] += 1
         spec = catalogue.parts()[part]
@@ -57,8 +57,8 @@ class Garage(Part):
         for colour, engine in ENGINE_FOR.items():
             if part == engine and kart.fuel[colour]:
                 self.g.dice_left[colour] += kart.fuel[colour]
-                lost = counted(kart.fuel[colour], colour + " fuel die")
-                self.g.emit("fuel-lost", f"{self.g.who(kart.seat)} loses {lost}.", kart.seat)
+                self.g.emit("fuel-lost", "event.fuel_lost", kart.seat, {"who": kart_of(kart), "fuel": colour,
+                                                                         "count": kart.fuel[colour]})
                 kart.fuel[colour] = 0
         if location == PRINTED_BAG:
             kart.bags[PRINTED_BAG] = []  # the printed saddlebag is uncovered again (R10)
@@ -74,30 +74,27 @@ class Garage(Part):
         parts = catalogue.parts()
         spec = parts.get(buy.part)
         if spec is None:
-            raise IllegalAction(f"No part is called {buy.part!r}; parts: {', '.join(parts)}.")
+            raise refuse("refuse.no_such_part", typed=buy.part, parts=list(parts))
         pit = self.pit_of_turn(kart)
         if pit is None:
-            raise IllegalAction("Parts are bought only when your turn began stopped in a Pit Stop.")
+            raise refuse("refuse.buy_in_pit")
         if spec.pile != pit.value:
-            raise IllegalAction(f"The {spec.name} is a {spec.pile} part: buy it at the {spec.pile} Pit Stop.")
+            raise refuse("refuse.other_pile", part=buy.part, pile=spec.pile)
         if self.g.parts_left[buy.part] <= 0:
-            raise IllegalAction(f"No {spec.name} cards are left in the supply.")
+            raise refuse("refuse.no_cards_left", part=buy.part)
         if kart.bottle_tops < spec.cost:
-            raise IllegalAction(f"The {spec.name} costs {counted(spec.cost, 'bottle top')}; you have "
-                                f"{kart.bottle_tops}.")
+            raise refuse("refuse.cost", part=buy.part, count=spec.cost, have=kart.bottle_tops)
         loc = buy.location
         if loc is None:
             free = [x for x in spec.locations if x not in kart.parts] or list(spec.locations[:1])
             if len(free) != 1:
-                where = either([str(x) for x in free])
-                raise IllegalAction(f"Say where to fit the {spec.name}: location {where} (like 'buy {buy.part} "
-                                    f"{free[0]}').")
+                raise refuse("refuse.say_where", part=buy.part, locations=[str(x) for x in free],
+                             example=f"buy {buy.part} {free[0]}")
             loc = free[0]
         if loc not in spec.locations:
-            raise IllegalAction(f"The {spec.name} fits location {' or '.join(map(str, spec.locations))} only.")
+            raise refuse("refuse.fits_only", part=buy.part, locations=[str(x) for x in spec.locations])
         if loc in kart.parts:
-            held = parts[kart.parts[loc]].name
-            raise IllegalAction(f"Location {loc} holds your {held}: 'return {loc}' first to make room.")
+            raise refuse("refuse.location_taken", location=loc, held=kart.parts[loc])
         kart.bottle_tops -= spec.cost
         self.g.bottle_tops_left += spec.cost
         self.g.parts_left[buy.part] -= 1
@@ -111,43 +108,40 @@ class Garage(Part):
                 tiles.remove(fuel)
                 self.g.return_tile("jet-fuel")
                 kart.fuel["red"] += self.g.dice_left["red"]
-                dice = counted(self.g.dice_left["red"], "red die")
-                self.g.emit("refuel", f"{self.g.who(kart.seat)} trades Jet Fuel for {dice} before the saddlebag is "
-                            "covered.", kart.seat)
+                self.g.emit("refuel", "event.trade_jet_fuel", kart.seat, {"who": kart_of(kart),
+                                                                          "count": self.g.dice_left["red"]})
                 self.g.dice_left["red"] = 0
             covered = kart.bags.pop(PRINTED_BAG, [])
         self.fit(kart, buy.part, loc)
-        price = counted(spec.cost, "bottle top")
-        self.g.emit("buy", f"{self.g.who(kart.seat)} buys {a_an(spec.name)} for {price} and fits it at location {loc}.",
-                    kart.seat, part=buy.part, location=loc)
-        self.g.bags.rehome(kart, covered, f"covered by the {spec.name}")
+        self.g.emit("buy", "event.buy", kart.seat, {"who": kart_of(kart), "part": buy.part, "count": spec.cost,
+                                                    "location": loc}, part=buy.part, location=loc)
+        self.g.bags.rehome(kart, covered, said("why.covered_by", part=buy.part))
 
     def return_part(self, kart: Kart, ret: act.Return) -> None:
         if self.pit_of_turn(kart) is None:
-            raise IllegalAction("Parts are returned only when your turn began stopped in a Pit Stop.")
+            raise refuse("refuse.return_in_pit")
         if ret.location not in kart.parts:
-            fitted = ", ".join(f"{loc} ({catalogue.parts()[p].name})" for loc, p in sorted(kart.parts.items()))
-            raise IllegalAction(f"Nothing is fitted at location {ret.location}; fitted: {fitted or 'nothing'}.")
-        name = catalogue.parts()[kart.parts[ret.location]].name
-        self.remove_part(kart, ret.location, "returned")
-        self.g.emit("return", f"{self.g.who(kart.seat)} returns the {name}.", kart.seat, location=ret.location)
+            fitted = [said("word.fitted", location=loc, part=p) for loc, p in sorted(kart.parts.items())]
+            raise refuse("refuse.nothing_fitted", location=ret.location, fitted=fitted)
+        part = kart.parts[ret.location]
+        self.remove_part(kart, ret.location, said("why.returned"))
+        self.g.emit("return", "event.return", kart.seat, {"who": kart_of(kart), "part": part}, location=ret.location)
 
     def refuel(self, kart: Kart, refuel: act.Refuel) -> None:
-        engine = catalogue.parts()[ENGINE_FOR[refuel.colour]].name
-        if not kart.has_part(ENGINE_FOR[refuel.colour]):
-            raise IllegalAction(f"{refuel.colour.capitalize()} fuel dice need {a_an(engine)} fitted.")
+        engine = ENGINE_FOR[refuel.colour]
+        if not kart.has_part(engine):
+            raise refuse("refuse.fuel_needs_engine", fuel=refuel.colour, engine=engine)
         kind = FUEL_TILE[refuel.colour]
         self.g.bags.need(kart, kind)
         have = self.g.dice_left[refuel.colour]
         if have <= 0:
-            raise IllegalAction(f"No {refuel.colour} dice are left in the supply.")
+            raise refuse("refuse.no_fuel_left", fuel=refuel.colour)
         self.g.bags.take(kart, kind)
         self.g.return_tile(kind)
         kart.fuel[refuel.colour] += have
         self.g.dice_left[refuel.colour] = 0
-        dice = counted(have, refuel.colour + " die")
-        self.g.emit("refuel", f"{self.g.who(kart.seat)} fills the {engine} with {dice}.", kart.seat,
-                    colour=refuel.colour, dice=have)
+        self.g.emit("refuel", "event.refuel", kart.seat, {"who": kart_of(kart), "engine": engine, "fuel": refuel.colour,
+                                                          "count": have}, colour=refuel.colour, dice=have)
 
     def teammates(self, kart: Kart) -> list[Kart]:
         return [k for k in self.g.karts if k.seat != kart.seat and k.team == kart.team]
@@ -172,41 +166,41 @@ class Garage(Part):
 
     def swap(self, kart: Kart, swap: act.Swap) -> None:
         if not self.g.teams:
-            raise IllegalAction("Swaps are for team racing.")
+            raise refuse("refuse.swap_teams")
         mate = self.g.deeds.target_kart(swap.colour)
         if mate not in self.teammates(kart):
-            raise IllegalAction(f"{self.g.who(mate.seat)} is not on your team.")
+            raise refuse("refuse.not_team_mate", who=kart_of(mate))
         giver, taker = (kart, mate) if swap.direction == "give" else (mate, kart)
         if swap.tile is not None:
             if mate not in self.g.deeds.adjacent_karts(kart):
-                raise IllegalAction("Team mates swap tiles only when their karts are next to each other.")
+                raise refuse("refuse.swap_tiles_adjacent")
             if swap.tile not in self.g.bags.kinds(giver):
-                raise IllegalAction(f"{self.g.who(giver.seat)} has no {tile_name(swap.tile)} tile.")
+                raise refuse("refuse.has_no_tile", who=kart_of(giver), tile=swap.tile)
             if not self.g.bags.with_room(taker):
-                raise IllegalAction(f"{self.g.who(taker.seat)}'s saddlebags are full.")
+                raise refuse("refuse.bags_full_of", who=kart_of(taker))
             self.g.bags.take(giver, swap.tile)
             # R12: the tile's kind is told to the receiving team mate alone (the giver named it).
-            self.g.emit("swap", f"{self.g.who(giver.seat)} passes a tile to {self.g.who(taker.seat)}.", taker.seat,
-                        secret=f"You received {a_an(tile_name(swap.tile))} tile from {self.g.who(giver.seat)}.")
-            self.g.bags.store(taker, swap.tile, f"from {giver.colour}")
+            self.g.emit("swap", "event.pass_tile", taker.seat, {"who": kart_of(giver), "taker": kart_of(taker)},
+                        secret="secret.received", secret_params={"tile": swap.tile, "who": kart_of(giver)})
+            self.g.bags.store(taker, swap.tile, said("where.from_kart", colour=giver.colour))
             return
         loc = swap.part_location
         assert loc is not None
         pit_a = self.g.track.pits.get(kart.cell) if kart.cell else None
         pit_b = self.g.track.pits.get(mate.cell) if mate.cell else None
         if pit_a is None or pit_a != pit_b:
-            raise IllegalAction("Team mates swap parts only when both karts stand in the same Pit Stop.")
+            raise refuse("refuse.swap_parts_pit")
         if loc not in giver.parts:
-            raise IllegalAction(f"{self.g.who(giver.seat)} has nothing fitted at location {loc}.")
+            raise refuse("refuse.nothing_at", who=kart_of(giver), location=loc)
         if loc in taker.parts:
-            raise IllegalAction(f"{self.g.who(taker.seat)} already has a part at location {loc}.")
+            raise refuse("refuse.part_at", who=kart_of(taker), location=loc)
         if giver.bags.get(loc):
-            raise IllegalAction(f"Empty saddlebag {loc} before handing it over.")
+            raise refuse("refuse.empty_bag_first", location=loc)
         part = giver.parts[loc]
-        self.remove_part(giver, loc, "handed over")
+        self.remove_part(giver, loc, said("why.handed_over"))
         self.g.parts_left[part] -= 1
         covered = taker.bags.pop(PRINTED_BAG, []) if loc == PRINTED_BAG else []
         self.fit(taker, part, loc)
-        self.g.emit("swap", f"{self.g.who(giver.seat)} hands the {catalogue.parts()[part].name} to "
-                    f"{self.g.who(taker.seat)}.", kart.seat, part=part)
-        self.g.bags.rehome(taker, covered, f"covered by the {catalogue.parts()[part].name}")
+        params = {"who": kart_of(giver), "part": part, "taker": kart_of(taker)}
+        self.g.emit("swap", "event.hand_part", kart.seat, params, part=part)
+        self.g.bags.rehome(taker, covered, said("why.covered_by", part=part))

@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from rules.hexgrid import Facing, Hex
+from rules.races.texts import said
 from rules.races.track import Gap, Track
 
 Key = tuple[object, ...]  # a hashable summary of a field, for caches
@@ -98,16 +99,16 @@ def _push(fld: Field, victim: int, at: Hex, direction: Facing, reach: int) -> He
     """Where a kart on ``at`` ends when pushed ``reach`` cells, or why it cannot be pushed."""
     track = fld.track
     if victim in fld.bumped:
-        return "that kart has already been bumped this turn, and a kart is bumped at most once a turn"
+        return said("why.bumped_once")
     cur = at
     for _ in range(reach):
         nxt = cur.neighbour(direction)
         if track.wall_between(cur, nxt):
-            return "a wall stands behind it, and no kart is bumped over a wall"
+            return said("why.wall_behind")
         if not track.may_bump(cur, nxt):
-            return "the bridge arrows do not let it be pushed that way"
+            return said("why.bridge_push")
         if nxt in fld.karts:
-            return "another kart stands right behind it, and only one kart can be bumped at a time"
+            return said("why.kart_behind")
         cur = nxt
         if track.is_stream(cur):
             break
@@ -136,19 +137,19 @@ def step_plans(
             out[target] = _jump_plans(fld, gap, points, new_facing)
             continue
         if target not in track.terrain:
-            out[target] = "that is off the track, behind a wall"
+            out[target] = said("why.off_track")
             continue
         if track.is_stream(target):
-            out[target] = "karts don't drive into the stream; cross it only by a bridge"
+            out[target] = said("why.stream")
             continue
         if track.wall_between(cell, target):
-            out[target] = "a wall is in the way"
+            out[target] = said("why.wall")
             continue
         if not track.may_step(cell, target):
             if track.is_bridge(target):
-                out[target] = "the bridge can't be entered from here: follow its white arrows"
+                out[target] = said("why.bridge_enter")
             else:
-                out[target] = "a kart leaves a bridge only where its white arrows point"
+                out[target] = said("why.bridge_leave")
             continue
         trap = target in fld.stop_cells
         victim = fld.karts.get(target)
@@ -156,10 +157,10 @@ def step_plans(
             out[target] = [Plan(target, new_facing, 1, target, trap=trap)]
             continue
         if reversing:
-            out[target] = "a kart is there, and karts can't be bumped while reversing"
+            out[target] = said("why.no_bump_reversing")
             continue
         plans: list[Plan] = []
-        reason = ""
+        reason: str = ""
         for reach in fld.bump_reach:
             dest = _push(fld, victim, target, direction, reach)
             if isinstance(dest, str):
@@ -168,7 +169,7 @@ def step_plans(
             after = fld.with_bump(victim, target, dest) if fld.oils else fld
             plans.append(Plan(target, new_facing, 1, target, bump=(victim, target, dest),
                               trap=target in after.stop_cells))
-        out[target] = plans if plans else f"the kart there can't be bumped: {reason}"
+        out[target] = plans if plans else said("why.no_bump", reason=reason)
     return out
 
 
@@ -329,10 +330,7 @@ def legal_plans(
             allowed[target] = ok
         else:
             used = max(v for _, v in scored)
-            refused[target] = (
-                f"you must use your whole roll (R9): that way you would be stuck after {used} of your "
-                f"{points} points, but another way uses {best}"
-            )
+            refused[target] = said("why.whole_roll", used=used, count=points, best=best)
     return allowed, refused
 
 

@@ -5,11 +5,10 @@ Rulebook: Junk Tile Storage, Saddlebags; rulings R10, R12 and R14.
 
 from __future__ import annotations
 
-from rules.contract import IllegalAction
 from rules.races import actions as act
 from rules.races.base import Part
 from rules.races.state import PRINTED_BAG, Choice, Kart, Tile
-from rules.races.words import a_an, counted, tile_name
+from rules.races.texts import Said, kart_of, plain, refuse, said
 
 
 class Saddlebags(Part):
@@ -40,7 +39,7 @@ class Saddlebags(Part):
     def with_room(self, kart: Kart) -> list[int]:
         return [loc for loc in self.order(kart) if self.room(kart, loc) > 0]
 
-    def store(self, kart: Kart, kind: str, where: str) -> bool:
+    def store(self, kart: Kart, kind: str, where: Said) -> bool:
         """Put a tile in a saddlebag; with room in several the player chooses (R14). False: no room."""
         bags = self.with_room(kart)
         if not bags:
@@ -50,11 +49,11 @@ class Saddlebags(Part):
             # in the first bag with room rather than the second question being lost.
             kart.bags[bags[0]].append(Tile(kind))
         else:
-            self.g.choice = Choice("bag", kart.seat, [str(b) for b in bags], f"Which saddlebag takes the tile {where}?",
-                                 {"kind": kind})
+            ask = said("ask.bag", where=where)
+            self.g.choice = Choice("bag", kart.seat, [str(b) for b in bags], ask, {"kind": kind, "ask": ask.to_data()})
         return True
 
-    def rehome(self, kart: Kart, tiles: list[Tile], why: str) -> None:
+    def rehome(self, kart: Kart, tiles: list[Tile], why: Said | str) -> None:
         """R10: a part covering the printed saddlebag: its tiles move to the kart's other saddlebags.
 
         They go in the order they lay. With room in one saddlebag only they go there; with room in
@@ -67,21 +66,22 @@ class Saddlebags(Part):
             if not bags:
                 for t in tiles:
                     self.g.return_tile(t.kind)
-                self.g.emit("tiles-lost", f"{self.g.who(kart.seat)} loses {counted(len(tiles), 'tile')} from saddlebag "
-                            f"{PRINTED_BAG} ({why}).", kart.seat, location=PRINTED_BAG, count=len(tiles))
+                self.g.emit("tiles-lost", "event.tiles_lost", kart.seat,
+                            {"who": kart_of(kart), "count": len(tiles), "location": PRINTED_BAG, "why": why},
+                            location=PRINTED_BAG, count=len(tiles))
                 return
             if len(bags) > 1 and self.g.choice is None:
-                self.g.choice = Choice("bag", kart.seat, [str(b) for b in bags],
-                                     f"Saddlebag {PRINTED_BAG} is covered: which saddlebag takes its next tile "
-                                     f"({len(tiles)} to place)?",
-                                     {"kind": tiles[0].kind, "tile": tiles[0].to_json(),
-                                      "queue": [t.to_json() for t in tiles[1:]], "why": why})
+                ask = said("ask.covered_bag", location=PRINTED_BAG, count=len(tiles))
+                self.g.choice = Choice("bag", kart.seat, [str(b) for b in bags], ask,
+                                       {"kind": tiles[0].kind, "tile": tiles[0].to_json(),
+                                        "queue": [t.to_json() for t in tiles[1:]], "why": plain(why),
+                                        "ask": ask.to_data()})
                 return
             take = min(len(tiles), self.room(kart, bags[0]))
             kart.bags[bags[0]].extend(tiles[:take])
             tiles = tiles[take:]
-            self.g.emit("bag", f"{self.g.who(kart.seat)} moves {counted(take, 'tile')} from the covered saddlebag "
-                        f"{PRINTED_BAG} into saddlebag {bags[0]}.", kart.seat)
+            self.g.emit("bag", "event.rehome", kart.seat, {"who": kart_of(kart), "count": take, "location": PRINTED_BAG,
+                                                           "dest": bags[0]})
 
     def take(self, kart: Kart, kind: str) -> Tile | None:
         """Remove one tile of a kind from the kart's bags (face-down ones first)."""
@@ -94,34 +94,33 @@ class Saddlebags(Part):
 
     def need(self, kart: Kart, kind: str) -> None:
         if kind not in self.kinds(kart):
-            held = ", ".join(sorted(self.kinds(kart))) or "nothing"
-            raise IllegalAction(f"You have no {tile_name(kind)} tile (your saddlebags hold: {held}).")
+            raise refuse("refuse.no_tile", tile=kind, tiles=sorted(self.kinds(kart)))
 
-    def lose(self, kart: Kart, loc: int, why: str) -> None:
+    def lose(self, kart: Kart, loc: int, why: Said) -> None:
         tiles = kart.bags.get(loc, [])
         if tiles:
             for t in tiles:
                 self.g.return_tile(t.kind)
-            lost = counted(len(tiles), "tile")
-            self.g.emit("tiles-lost", f"{self.g.who(kart.seat)} loses {lost} from saddlebag {loc} ({why}).",
-                        kart.seat, location=loc, count=len(tiles))
+            self.g.emit("tiles-lost", "event.tiles_lost", kart.seat,
+                        {"who": kart_of(kart), "count": len(tiles), "location": loc, "why": why},
+                        location=loc, count=len(tiles))
         kart.bags[loc] = []
 
     def move(self, kart: Kart, move: act.BagMove) -> None:
         if move.source not in kart.bags or move.dest not in kart.bags:
-            where = ", ".join(map(str, sorted(kart.bags)))
-            raise IllegalAction(f"Your saddlebags are at {'location' if len(kart.bags) == 1 else 'locations'} {where}.")
+            where = [str(loc) for loc in sorted(kart.bags)]
+            raise refuse("refuse.bags_at", count=len(where), locations=where)
         if move.source == move.dest:
-            raise IllegalAction("Name two different saddlebags.")
+            raise refuse("refuse.two_bags")
         tiles = kart.bags[move.source]
         index = next((i for i, t in enumerate(tiles) if t.kind == move.kind), None)
         if index is None:
-            raise IllegalAction(f"Saddlebag {move.source} holds no {tile_name(move.kind)}.")
+            raise refuse("refuse.bag_lacks", location=move.source, tile=move.kind)
         if self.room(kart, move.dest) <= 0:
-            raise IllegalAction(f"Saddlebag {move.dest} is full.")
+            raise refuse("refuse.bag_full", location=move.dest)
         kart.bags[move.dest].append(tiles.pop(index))
-        self.g.emit("bag", f"{self.g.who(kart.seat)} moves a tile from saddlebag {move.source} to {move.dest}.",
-                    kart.seat)
+        self.g.emit("bag", "event.bag_move", kart.seat, {"who": kart_of(kart), "location": move.source,
+                                                         "dest": move.dest})
 
     def flip(self, kart: Kart, flip: act.Flip) -> None:
         # In location order, as everywhere else: the bags' insertion order is not part of the state, so a
@@ -131,10 +130,9 @@ class Saddlebags(Part):
                 if t.kind == flip.kind and t.face_up != flip.face_up:
                     t.face_up = flip.face_up
                     if flip.face_up:
-                        self.g.emit("show", f"{self.g.who(kart.seat)} shows {a_an(tile_name(flip.kind))} tile.",
-                                    kart.seat, tile=flip.kind)
+                        self.g.emit("show", "event.show", kart.seat, {"who": kart_of(kart), "tile": flip.kind},
+                                    tile=flip.kind)
                     else:
-                        self.g.emit("hide", f"{self.g.who(kart.seat)} turns a tile face down.", kart.seat)
+                        self.g.emit("hide", "event.hide", kart.seat, {"who": kart_of(kart)})
                     return
-        state = "face down" if flip.face_up else "face up"
-        raise IllegalAction(f"You have no {tile_name(flip.kind)} tile {state}.")
+        raise refuse("refuse.none_face_down" if flip.face_up else "refuse.none_face_up", tile=flip.kind)

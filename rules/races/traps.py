@@ -6,9 +6,9 @@ Rulebook: Moving On Or Over Traps, Junk Tile List; rulings R8, R9, R15 and R16.
 from __future__ import annotations
 
 from rules.hexgrid import Facing, Hex
-from rules.races import catalogue
 from rules.races.base import Part
 from rules.races.state import PHASE_MOVE, BoardTile, Choice, Kart
+from rules.races.texts import Said, kart_of, said
 
 TYRES = ("grass-tyres", "mud-tyres")
 
@@ -36,7 +36,7 @@ class Traps(Part):
             if caught:
                 kart.glued = True
                 self.g.turn.marks.append([cell.label, "glue"])
-                self.g.emit("glue", f"{self.g.who(kart.seat)} is stuck in Glue on {cell.label}.", kart.seat,
+                self.g.emit("glue", "event.glue", kart.seat, {"who": kart_of(kart), "cell": cell.label},
                             cell=cell.label)
                 if mover:
                     self.stop_move()
@@ -50,7 +50,7 @@ class Traps(Part):
             if caught:
                 self.oil(kart, cell, tile, mover)
         elif kind == "time-bomb" and caught:
-            self.explode(cell, f"{self.g.who(kart.seat)} hits the Time Bomb on {cell.label}")
+            self.explode(cell, said("why.hits_time_bomb", who=kart_of(kart), cell=cell.label))
             if mover:
                 self.stop_move()
 
@@ -63,54 +63,54 @@ class Traps(Part):
     def spring(self, kart: Kart, cell: Hex) -> None:
         roll = self.g.dice.roll()
         if roll >= 4:
-            self.g.emit("spring", f"{self.g.who(kart.seat)} hits the Spring on {cell.label} and rolls {roll}: it's "
-                        "stuck, drive on.", kart.seat, roll=roll, cell=cell.label)
+            params = {"who": kart_of(kart), "cell": cell.label, "roll": roll}
+            self.g.emit("spring", "event.spring_stuck", kart.seat, params, roll=roll, cell=cell.label)
             return
         self.g.board.pop(cell)
         self.g.return_tile("spring")
         back = self.g.turn.move_from
         self.g.turn.marks.append([cell.label, "spring"])
-        if back is None or back == cell:
-            where = f"{cell.label}, where its move began"  # a kart put on the Spring before moving (R8, R15)
+        params = {"who": kart_of(kart), "cell": cell.label, "roll": roll}
+        if back is None or back == cell:  # a kart put on the Spring before moving (R8, R15)
+            self.g.emit("spring", "event.spring_where_began", kart.seat, params, roll=roll, cell=cell.label)
         elif self.g.kart_at(back) is None:
             kart.cell = back
-            where = back.label
+            self.g.emit("spring", "event.spring", kart.seat, {**params, "to": back.label}, roll=roll, cell=cell.label)
         else:
-            where = f"{cell.label} (its start cell is taken)"
-        self.g.emit("spring", f"{self.g.who(kart.seat)} hits the Spring on {cell.label}, rolls {roll} and is flung "
-                    f"back to {where}.", kart.seat, roll=roll, cell=cell.label)
+            self.g.emit("spring", "event.spring_start_taken", kart.seat, params, roll=roll, cell=cell.label)
         self.stop_move()
-        self.g.choice = Choice("facing", kart.seat, [f.name for f in Facing], "The Spring flung you back: which way "
-                             "do you face?", {"seat": kart.seat})
+        ask = said("ask.spring_facing")
+        self.g.choice = Choice("facing", kart.seat, [f.name for f in Facing], ask, {"seat": kart.seat,
+                                                                                   "ask": ask.to_data()})
 
     def acid(self, kart: Kart, cell: Hex) -> None:
         roll = self.g.dice.roll()
         if roll in (1, 6):
-            self.g.emit("acid", f"{self.g.who(kart.seat)} skirts the Acid on {cell.label} (rolled {roll}).", kart.seat,
-                        roll=roll)
+            params = {"who": kart_of(kart), "cell": cell.label, "roll": roll}
+            self.g.emit("acid", "event.acid_skirted", kart.seat, params, roll=roll)
             return
         self.g.board.pop(cell)
         self.g.return_tile("acid")
         self.g.turn.marks.append([cell.label, "acid"])
         part = kart.parts.get(roll)
         if part in TYRES:
-            self.g.emit("acid", f"Acid on {cell.label} melts {self.g.who(kart.seat)}'s "
-                        f"{catalogue.parts()[part].name} at location {roll}!", kart.seat, roll=roll)
-            self.g.garage.remove_part(kart, roll, "melted")
+            self.g.emit("acid", "event.acid_melts", kart.seat, {"who": kart_of(kart), "cell": cell.label, "part": part,
+                                                                "location": roll}, roll=roll)
+            self.g.garage.remove_part(kart, roll, said("why.melted"))
         else:
-            self.g.emit("acid", f"{self.g.who(kart.seat)} skids in the Acid on {cell.label} (rolled {roll}); no tyre "
-                        f"is at location {roll}.", kart.seat, roll=roll)
+            params = {"who": kart_of(kart), "cell": cell.label, "roll": roll}
+            self.g.emit("acid", "event.acid_no_tyre", kart.seat, params, roll=roll)
         self.stop_move()
 
     def oil(self, kart: Kart, cell: Hex, tile: BoardTile, mover: bool) -> None:
         assert tile.arrow is not None
         to = cell.neighbour(tile.arrow)
         if self.g.kart_at(to) is not None:
-            self.g.emit("oil", f"{self.g.who(kart.seat)} crosses the Oil on {cell.label}: a kart blocks the skid.",
-                        kart.seat, cell=cell.label)
+            self.g.emit("oil", "event.oil_blocked", kart.seat, {"who": kart_of(kart), "cell": cell.label},
+                        cell=cell.label)
             return
-        self.g.emit("oil", f"{self.g.who(kart.seat)} skids on the Oil on {cell.label} into {to.label}, spun round!",
-                    kart.seat, cell=cell.label, to=to.label)
+        self.g.emit("oil", "event.oil", kart.seat, {"who": kart_of(kart), "cell": cell.label, "to": to.label},
+                    cell=cell.label, to=to.label)
         self.g.board.pop(cell)
         self.g.return_tile("oil")
         self.g.turn.marks.append([cell.label, "oil"])
@@ -121,7 +121,7 @@ class Traps(Part):
         kart.cell = to
         if self.g.track.is_stream(to):
             self.g.turn.marks.append([to.label, "splash"])
-            self.g.emit("splash", f"{self.g.who(kart.seat)} slides into the stream at {to.label}.", kart.seat,
+            self.g.emit("splash", "event.slide_splash", kart.seat, {"who": kart_of(kart), "cell": to.label},
                         cell=to.label)
             return
         self.g.arrive(kart, to, "slide")
@@ -129,26 +129,26 @@ class Traps(Part):
     def frozen(self, bomb: Hex) -> bool:
         return any(k.cell is not None and k.cell.distance(bomb) == 1 and k.has_part("freezer") for k in self.g.karts)
 
-    def explode(self, cell: Hex, why: str) -> None:
+    def explode(self, cell: Hex, why: Said) -> None:
         tile = self.g.board.pop(cell, None)
         if tile is None:
             return
         self.g.return_tile(tile.kind)
         self.g.turn.marks.append([cell.label, "blast"])
-        self.g.emit("time-bomb", f"{why}: the Time Bomb on {cell.label} explodes!", None, cell=cell.label)
+        self.g.emit("time-bomb", "event.time_bomb", None, {"why": why, "cell": cell.label}, cell=cell.label)
         start = self.g.turn.seat
         order = self.g.karts[start:] + self.g.karts[:start]
         for k in order:
             if k.cell is not None and self.g.track.on_track(k.cell) and k.cell.distance(cell) <= 1:
-                self.g.weapons.blast(k, "the Time Bomb")
+                self.g.weapons.blast(k, "time-bomb")
 
     def tick(self, kart: Kart, bomb: Hex) -> None:
         roll = self.g.dice.roll()
         if roll >= 4:
-            self.g.emit("tick", f"{self.g.who(kart.seat)}, next to the Time Bomb on {bomb.label}, rolls {roll}: it "
-                        "keeps ticking.", kart.seat, roll=roll, cell=bomb.label)
+            self.g.emit("tick", "event.tick", kart.seat, {"who": kart_of(kart), "cell": bomb.label, "roll": roll},
+                        roll=roll, cell=bomb.label)
             return
-        self.explode(bomb, f"{self.g.who(kart.seat)} rolls {roll} next to it")
+        self.explode(bomb, said("why.rolls_next_to_it", who=kart_of(kart), roll=roll))
 
     def bumped_next_to_bombs(self, kart: Kart) -> None:
         """R16: a kart bumped next to a Time Bomb rolls for it at once."""

@@ -7,13 +7,11 @@ from __future__ import annotations
 
 from collections import deque
 
-from rules.contract import IllegalAction
 from rules.hexgrid import Facing, Hex
 from rules.races import actions as act
-from rules.races import catalogue
 from rules.races.base import Part
 from rules.races.state import Choice, Kart
-from rules.races.words import a_an
+from rules.races.texts import Said, kart_of, refuse, said
 
 MAGNET_REACH = 10  # cells counted, the target's and the Magnet's included
 
@@ -59,25 +57,23 @@ class Weapons(Part):
         self.g.deeds.check_placement(kart, fire.cell, "magnet")
         target = self.g.deeds.target_kart(fire.target)
         if target.has_part("field-generator"):
-            raise IllegalAction(f"{self.g.who(target.seat)} has an Anti-magnetic Field Generator: magnets don't work "
-                                "on it.")
+            raise refuse("refuse.field_generator", who=kart_of(target))
         path = self.magnet_path(kart, target, fire.cell)
         if path is None:
-            raise IllegalAction(f"The Magnet on {fire.cell.label} can't reach {self.g.who(target.seat)}: it pulls at "
-                                "most 10 cells counted round karts and walls, never against a bridge's arrows.")
+            raise refuse("refuse.magnet_reach", cell=fire.cell.label, who=kart_of(target), reach=MAGNET_REACH)
         self.g.bags.take(kart, "magnet")
         self.g.return_tile("magnet")
         assert target.cell is not None
-        self.g.emit("magnet", f"{self.g.who(kart.seat)}'s Magnet on {fire.cell.label} pulls {self.g.who(target.seat)} "
-                    f"from {target.cell.label}.", target.seat, cell=fire.cell.label, frm=target.cell.label,
-                    by=kart.seat)
+        self.g.emit("magnet", "event.magnet", target.seat, {"who": kart_of(kart), "cell": fire.cell.label,
+                                                            "victim": kart_of(target), "frm": target.cell.label},
+                    cell=fire.cell.label, frm=target.cell.label, by=kart.seat)
         self.g.turn.marks.append([fire.cell.label, "magnet"])
         target.cell = fire.cell
         self.g.arrive(target, fire.cell, "pull")
         options = [f.name for f in Facing]
-        self.g.choice = self.g.choice or Choice("facing", kart.seat, options,
-                                            f"Which way does {target.colour} face on {fire.cell.label}?",
-                                            {"seat": target.seat})
+        if self.g.choice is None:
+            ask = said("ask.magnet_facing", colour=target.colour, cell=fire.cell.label)
+            self.g.choice = Choice("facing", kart.seat, options, ask, {"seat": target.seat, "ask": ask.to_data()})
 
     def strike_targets(self, kart: Kart) -> list[tuple[str, Hex]]:
         """Karts on the track (other than your own) and tiles on the board: (target text, cell)."""
@@ -90,18 +86,18 @@ class Weapons(Part):
         if text.isalpha():
             target = self.g.deeds.target_kart(text)
             if target.seat == kart.seat:
-                raise IllegalAction("Aim at another kart, a trap or a junk tile, not your own kart.")
+                raise refuse("refuse.aim_own_kart")
             if target.cell is None or not self.g.track.on_track(target.cell):
-                raise IllegalAction(f"{self.g.who(target.seat)} is not on the track.")
+                raise refuse("refuse.not_on_track", who=kart_of(target))
             return target, target.cell
         cell = self.g.track.parse_cell(text)
         k = self.g.kart_at(cell)
         if k is not None and k.seat != kart.seat:
             if not self.g.track.on_track(cell):
-                raise IllegalAction(f"{self.g.who(k.seat)} is in the stream on {cell.label}: no target there.")
+                raise refuse("refuse.target_in_stream", who=kart_of(k), cell=cell.label)
             return k, cell
         if cell not in self.g.board:
-            raise IllegalAction(f"Nothing to aim at on {cell.label}: choose a kart's colour, a trap or a junk tile.")
+            raise refuse("refuse.nothing_to_aim_at", cell=cell.label)
         return None, cell
 
     def bomb_line(self, start: Hex, target: Hex) -> bool:
@@ -125,8 +121,7 @@ class Weapons(Part):
         self.g.deeds.check_placement(kart, fire.cell, "missile")
         target, cell = self.resolve_target(kart, fire.target)
         if cell == fire.cell:
-            raise IllegalAction(f"A Missile set on {cell.label} leaves that cell at once and can't hit what is on it "
-                                "(R17): set it on another cell.")
+            raise refuse("refuse.missile_same_cell", cell=cell.label)
         self.g.bags.take(kart, "missile")
         dice = self.g.dice.rolls(3 if kart.has_part("missile-launcher") else 2)
         self.strike(kart, "missile", fire.cell, target, cell, dice)
@@ -136,8 +131,7 @@ class Weapons(Part):
         self.g.deeds.check_placement(kart, fire.cell, "bomb")
         target, cell = self.resolve_target(kart, fire.target)
         if not self.bomb_line(fire.cell, cell):
-            raise IllegalAction(f"A Bomb on {fire.cell.label} has no straight, clear line to {cell.label}: it rolls "
-                                "only in a straight line over empty track, never over a wall.")
+            raise refuse("refuse.bomb_line", start=fire.cell.label, cell=cell.label)
         self.g.bags.take(kart, "bomb")
         dice = self.g.dice.rolls(2 if kart.has_part("bomb-launcher") else 1)
         self.strike(kart, "bomb", fire.cell, target, cell, dice)
@@ -147,23 +141,21 @@ class Weapons(Part):
         distance = start.distance(cell)
         smoke = 2 if target is not None and target.has_part("smoke-screen") else 0
         reach = sum(dice) - smoke
-        name = weapon.capitalize()
-        what = self.g.who(target.seat) if target is not None else f"the tile on {cell.label}"
-        shown = ", ".join(map(str, dice)) + (" - 2 for the Smoke Screen" if smoke else "")
+        what: dict[str, str] | Said = kart_of(target) if target is not None else said("word.tile_on", cell=cell.label)
+        params = {"who": kart_of(kart), "weapon": weapon, "start": start.label, "target": what, "distance": distance,
+                  "dice": ", ".join(map(str, dice)), "smoke": said("word.smoke") if smoke else ""}
         self.g.turn.marks.append([start.label, weapon])
         if reach < distance:
             self.g.return_tile(weapon)
-            self.g.emit(weapon, f"{self.g.who(kart.seat)}'s {name} from {start.label} at {what} ({distance} away) "
-                        f"rolls {shown}: a dud.", kart.seat, dice=dice, hit=False, cell=cell.label)
+            self.g.emit(weapon, "event.dud", kart.seat, params, dice=dice, hit=False, cell=cell.label)
             return
-        self.g.emit(weapon, f"{self.g.who(kart.seat)}'s {name} from {start.label} at {what} ({distance} away) rolls "
-                    f"{shown}: it gets there!", kart.seat, dice=dice, hit=True, cell=cell.label)
+        self.g.emit(weapon, "event.strike", kart.seat, params, dice=dice, hit=True, cell=cell.label)
         self.g.return_tile(weapon)
         if target is None:
             tile = self.g.board.pop(cell)
             self.g.return_tile(tile.kind)
             self.g.turn.marks.append([cell.label, "blast"])
-            self.g.emit("destroyed", f"The tile on {cell.label} is destroyed.", None, cell=cell.label)
+            self.g.emit("destroyed", "event.tile_destroyed", None, {"cell": cell.label}, cell=cell.label)
             return
         if weapon == "missile":
             self.missile_lands(kart, target)
@@ -171,12 +163,12 @@ class Weapons(Part):
             if target.has_part("bomb-catcher"):
                 roll = self.g.dice.roll()
                 if roll >= 4:
-                    self.g.emit("caught", f"{self.g.who(target.seat)}'s Bomb Catcher rolls {roll} and catches the "
-                                "Bomb!", target.seat, roll=roll)
+                    self.g.emit("caught", "event.caught", target.seat, {"who": kart_of(target), "roll": roll},
+                                roll=roll)
                     return
-                self.g.emit("catch-missed", f"{self.g.who(target.seat)}'s Bomb Catcher rolls {roll} and misses.",
-                            target.seat, roll=roll)
-            self.blast(target, "the Bomb")
+                self.g.emit("catch-missed", "event.catch_missed", target.seat, {"who": kart_of(target), "roll": roll},
+                            roll=roll)
+            self.blast(target, "bomb")
 
     def missile_lands(self, sender: Kart, target: Kart) -> None:
         """Missile Deflector ping-pong: 5 or 6 sends it back; whoever misses is hit."""
@@ -186,66 +178,66 @@ class Weapons(Part):
                 break
             roll = self.g.dice.roll()
             if roll < 5:
-                self.g.emit("deflect-missed", f"{self.g.who(victim.seat)}'s Missile Deflector rolls {roll}: no luck.",
-                            victim.seat, roll=roll)
+                params = {"who": kart_of(victim), "roll": roll}
+                self.g.emit("deflect-missed", "event.deflect_missed", victim.seat, params, roll=roll)
                 break
-            self.g.emit("deflected", f"{self.g.who(victim.seat)}'s Missile Deflector rolls {roll} and sends the "
-                        f"Missile back at {self.g.who(other.seat)}!", victim.seat, roll=roll)
+            self.g.emit("deflected", "event.deflected", victim.seat, {"who": kart_of(victim), "roll": roll,
+                                                                      "other": kart_of(other)}, roll=roll)
             victim, other = other, victim
-        self.blast(victim, "the Missile")
+        self.blast(victim, "missile")
 
     def blast(self, kart: Kart, source: str) -> None:
-        """An explosion hits a kart: it spins to face the other way and rolls two dice for damage."""
+        """An explosion (``source``: missile, bomb or time-bomb) hits a kart: it spins to face the other way and
+        rolls two dice for damage."""
         kart.facing = kart.facing.opposite
         assert kart.cell is not None
         self.g.turn.marks.append([kart.cell.label, "blast"])
-        self.g.emit("hit", f"{source.capitalize()} hits {self.g.who(kart.seat)}, spinning it round.", kart.seat,
-                    cell=kart.cell.label)
+        self.g.emit("hit", "event.hit", kart.seat, {"weapon": source, "who": kart_of(kart)}, cell=kart.cell.label)
         self.damage(kart, self.g.dice.roll() + self.g.dice.roll(), "damage")
 
     def damage(self, kart: Kart, location: int, how: str) -> None:
         """Locations 2–9 of the Kart Card: the part there is destroyed; a saddlebag hit loses its tiles."""
         if not 2 <= location <= 9:
-            self.g.emit(how, f"{self.g.who(kart.seat)} rolls {location} for damage: nothing is hit.", kart.seat,
+            self.g.emit(how, "event.damage_miss", kart.seat, {"who": kart_of(kart), "location": location},
                         location=location)
             return
         part = kart.parts.get(location)
         if part is None:
             if location in kart.bags:
-                self.g.emit(how, f"{self.g.who(kart.seat)} rolls {location}: the saddlebag there is hit.", kart.seat,
+                self.g.emit(how, "event.damage_bag", kart.seat, {"who": kart_of(kart), "location": location},
                             location=location)
-                self.g.bags.lose(kart, location, "hit")
+                self.g.bags.lose(kart, location, said("why.hit"))
                 return
-            self.g.emit(how, f"{self.g.who(kart.seat)} rolls {location} for damage: nothing is fitted there.",
-                        kart.seat, location=location)
+            self.g.emit(how, "event.damage_empty", kart.seat, {"who": kart_of(kart), "location": location},
+                        location=location)
             return
-        self.g.emit(how, f"{self.g.who(kart.seat)} rolls {location}: the {catalogue.parts()[part].name} is destroyed.",
-                    kart.seat, location=location, part=part)
-        self.g.garage.remove_part(kart, location, "destroyed")
+        self.g.emit(how, "event.damage_part", kart.seat, {"who": kart_of(kart), "location": location, "part": part},
+                    location=location, part=part)
+        self.g.garage.remove_part(kart, location, said("why.destroyed"))
 
     def gadget(self, kart: Kart, gadget: act.Gadget) -> None:
         part = "bomb-catcher" if gadget.use == "snatch" else "missile-deflector"
-        name = catalogue.parts()[part].name
+        snatch = gadget.use == "snatch"
         if not kart.has_part(part):
-            raise IllegalAction(f"{a_an(gadget.use).capitalize()} needs {a_an(name)} fitted.")
+            raise refuse("refuse.snatch_needs" if snatch else "refuse.smash_needs")
         if gadget.use in self.g.turn.gadgets:
-            raise IllegalAction(f"One {gadget.use} attempt a turn, at one kart.")
+            raise refuse("refuse.one_snatch" if snatch else "refuse.one_smash")
         target = self.g.deeds.target_kart(gadget.target)
         if target not in self.g.deeds.adjacent_karts(kart):
-            raise IllegalAction(f"{self.g.who(target.seat)} is not next to your kart.")
-        if gadget.use == "snatch" and not self.g.bags.with_room(kart):
-            raise IllegalAction("Your saddlebags are full: there is no room for a snatched tile.")
+            raise refuse("refuse.not_adjacent", who=kart_of(target))
+        if snatch and not self.g.bags.with_room(kart):
+            raise refuse("refuse.no_room_to_snatch")
         self.g.turn.gadgets.append(gadget.use)
         location = self.g.dice.roll() + self.g.dice.roll()
         if gadget.use == "smash":
-            self.g.emit("smash", f"{self.g.who(kart.seat)} swings the Missile Deflector at {self.g.who(target.seat)}.",
-                        kart.seat, location=location)
+            self.g.emit("smash", "event.smash", kart.seat, {"who": kart_of(kart), "victim": kart_of(target)},
+                        location=location)
             self.damage(target, location, "smash-roll")
             return
         tiles = target.bags.get(location, []) if location in target.bags and self.g.capacity(target, location) else []
         if not tiles:
-            self.g.emit("snatch", f"{self.g.who(kart.seat)}'s Bomb Catcher grabs at {self.g.who(target.seat)}'s "
-                        f"location {location}: nothing there.", kart.seat, location=location)
+            self.g.emit("snatch", "event.snatch_nothing", kart.seat, {"who": kart_of(kart), "victim": kart_of(target),
+                                                                      "location": location}, location=location)
             return
         self.snatch(kart, target, location)
 
@@ -254,11 +246,11 @@ class Weapons(Part):
         by the game's dice, so a tile kept face up can't be picked on purpose."""
         tiles = target.bags[location]
         tile = tiles.pop(self.g.dice.below(len(tiles)))
-        self.g.emit("snatch", f"{self.g.who(kart.seat)}'s Bomb Catcher reaches into {self.g.who(target.seat)}'s "
-                    f"saddlebag {location} and draws a tile blind.", kart.seat, location=location)
-        self.g.emit("snatched", f"{self.g.who(kart.seat)} snatches a tile from {self.g.who(target.seat)}.", kart.seat,
-                    secret=f"You snatched {tile.kind}.")
-        self.g.bags.store(kart, tile.kind, f"snatched from {target.colour}")
+        self.g.emit("snatch", "event.snatch", kart.seat, {"who": kart_of(kart), "victim": kart_of(target),
+                                                          "location": location}, location=location)
+        self.g.emit("snatched", "event.snatched", kart.seat, {"who": kart_of(kart), "victim": kart_of(target)},
+                    secret="secret.snatched", secret_params={"tile": tile.kind})
+        self.g.bags.store(kart, tile.kind, said("where.snatched", colour=target.colour))
 
 
 def _direction(a: Hex, b: Hex) -> Facing | None:

@@ -174,6 +174,7 @@ def test_steps_and_moves_are_narrated_before_what_happened_on_the_way() -> None:
                  phase="move", points=3)
     events = g.apply("step K4")
     assert [e.kind for e in events][:2] == ["drive", "bump"]
-    assert events[0].text == "Player 1 (red) drives to K4." and events[0].data == {"path": ["K4"]}
+    assert events[0].text == "Player 1 (red) drives to K4." and events[0].data["path"] == ["K4"]
+    assert events[0].data["msg"] == "event.drive_to"
     events = g.apply("move L3 M3")
     assert events[0].text == "Player 1 (red) drives L3, M3."
