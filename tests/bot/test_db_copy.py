@@ -14,7 +14,7 @@ import pytest
 from bot.cli import main
 from bot.commands.db import TargetNotEmpty, copy_stores
 from bot.store import SqliteStore, Store
-from tests.bot.conftest import PG_SKIP, TEST_PG
+from tests.bot.test_pg_processes import need_pg
 
 
 @pytest.fixture(scope="module")
@@ -100,12 +100,11 @@ async def test_the_check_finds_a_copy_that_lost_rows(demo_db, tmp_path, monkeypa
 
 async def test_a_demo_race_round_trips_sqlite_postgresql_sqlite(demo_db, tmp_path):
     """SQLite → PostgreSQL → SQLite: the same rows in every table and the same replays at each step."""
-    if TEST_PG is None:
-        pytest.skip(PG_SKIP)
+    url = need_pg()
     from bot.pgstore import PostgresStore
 
     schema = f"copy_{uuid.uuid4().hex[:12]}"
-    pg = PostgresStore(TEST_PG, schema=schema)
+    pg = PostgresStore(url, schema=schema)
     try:
         async with SqliteStore(demo_db) as source:
             await pg.open()
@@ -128,7 +127,7 @@ async def test_a_demo_race_round_trips_sqlite_postgresql_sqlite(demo_db, tmp_pat
         await pg.close()
         import asyncpg
 
-        con = await asyncpg.connect(TEST_PG)
+        con = await asyncpg.connect(url)
         try:
             await con.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
         finally:
