@@ -48,8 +48,8 @@ def test_every_id_has_english_and_german_with_the_same_placeholders() -> None:
 
 def test_every_id_the_code_uses_is_in_the_catalogue_and_every_entry_is_used() -> None:
     code = "\n".join(p.read_text(encoding="utf-8") for p in SOURCES)
-    used = set(re.findall(r"\"((?:event|refuse|notation|status|button|choice|picture|legal|seat)\.[a-z_]+)\"",
-                          code))
+    areas = "event|refuse|notation|status|button|choice|picture|legal|seat|terminal|standings|progress"
+    used = set(re.findall(rf"\"((?:{areas})\.[a-z_]+)\"", code))
     assert used and used <= texts.CATALOGUE.ids, used - texts.CATALOGUE.ids
     unused = {m for m in texts.CATALOGUE.ids - used if not BUILT.fullmatch(m) and m != "piece"}
     assert not unused
@@ -220,3 +220,19 @@ def test_german_picture_words() -> None:
     assert panel_texts(view, "en")[1:3] == ["Ann to move 2 steps", "Ann rolled 2"]
     german, english = piecepack_image(view, lang="de"), piecepack_image(view)
     assert german.size == english.size and german.tobytes() != english.tobytes()
+
+
+def test_german_terminal_words_standings_and_progress() -> None:
+    """The terminal and the demo in German: seat labels, the short list, the situation, the final table
+    (the winner first, §5) and the progress line."""
+    g = pos(players=["Ann", "Bob"], pawns={"Suns": "b1", "Moons": "c3"}, good="Moons",
+            trash={"Suns": ["SA", "MA"], "Moons": []}, to_act="Moons", phase="move", roll=2)
+    assert [GAME.seat_label(g, s, "de") for s in (0, 1)] == ["Ann (Sonnen)", "Bob (Monde)"]
+    assert GAME.situation(g, "de") == "Du hast 2 gewürfelt: zieh genau so weit"
+    assert ("move e5", "Pfad c3-d4-e5") in GAME.short_list(g, 1, "de")
+    g.apply("move e5")
+    assert g.is_over and g.winners == [1]
+    table = GAME.standings(g, "de")
+    assert table.head == ("Name", "Farbe", "Müll", "Gutes Zeug")
+    assert table.rows == [(1, ("Bob", "Monde", "keiner", "trägt es")), (0, ("Ann", "Sonnen", "SA MA", ""))]
+    assert GAME.progress(g, "de")[0] == "Zug    1  Sonnen: 2 Müll  Monde: 0 Müll, trägt"

@@ -24,6 +24,7 @@ from bot.games.unit import (
 from render.piecepack import piecepack_png
 from rules.contract import Event, Game
 from rules.piecepack import PiecepackGame, texts
+from rules.piecepack.board import SUITS
 
 #: Discord shows at most 25 buttons; a roll of 5 rarely opens more than a dozen squares.
 MAX_DESTINATIONS = 20
@@ -115,33 +116,44 @@ class PiecepackUnit(GameUnit):
 
     # The terminal and the demo -----------------------------------------------------------------
 
-    def seat_label(self, game: Game, seat: int) -> str:
+    def seat_label(self, game: Game, seat: int, lang: str = "en") -> str:
+        """``Ann (Suns)`` / ``Ann (Sonnen)``; just the suit for a player named after it."""
         name = game.seat_names[seat]
-        suit = game.view(None)["seats"][seat]["suit"]
-        return f"{name} ({suit})" if suit != name else name
+        if name == SUITS[seat]:
+            return texts.suit_word(seat, lang)
+        return texts.say("terminal.seat", lang, name=name, suit=texts.suit(seat))
 
-    def short_list(self, game: Game, seat: int) -> list[tuple[str, str]]:
+    def short_list(self, game: Game, seat: int, lang: str = "en") -> list[tuple[str, str]]:
         dests = destinations(game)
         if dests:
-            return [(f"move {sq}", f"path {str(m).removeprefix('move ')}") for sq, m in dests.items()]
+            return [(f"move {sq}", texts.say("terminal.path", lang, path=str(m).removeprefix("move ")))
+                    for sq, m in dests.items()]
         return super().short_list(game, seat)
 
-    def situation(self, game: Game) -> str:
+    def situation(self, game: Game, lang: str = "en") -> str:
         view = game.view(None)
-        return f"You rolled {view['roll']}: move exactly that far" if view.get("phase") == "move" else ""
+        return texts.say("terminal.rolled", lang, roll=view["roll"]) if view.get("phase") == "move" else ""
 
-    def standings(self, game: Game) -> Standings:
+    def standings(self, game: Game, lang: str = "en") -> Standings:
         won = set(game.winners)
         seats = game.view(None)["seats"]
         order = sorted(seats, key=lambda s: (s["seat"] not in won, not s["carrying"], len(s["trash"]), s["seat"]))
-        return Standings(("Name", "Suit", "Trash", "Good stuff"),
-                         [(s["seat"], (s["name"], s["suit"], " ".join(s["trash"]) or "none",
-                                       "carrying" if s["carrying"] else "")) for s in order])
+        head = tuple(texts.say(m, lang) for m in ("standings.name", "standings.suit", "standings.trash",
+                                                  "standings.good"))
+        none, carrying = texts.say("standings.no_trash", lang), texts.say("standings.carrying", lang)
+        return Standings(head, [(s["seat"], (texts.name_word(s["seat"], s["name"], lang),
+                                             texts.suit_word(s["seat"], lang), " ".join(s["trash"]) or none,
+                                             carrying if s["carrying"] else "")) for s in order])
 
-    def progress(self, game: Game) -> tuple[str, Any]:
+    def progress(self, game: Game, lang: str = "en") -> tuple[str, Any]:
         seats = game.view(None)["seats"]
-        parts = [f"{s['suit']}: {len(s['trash'])} trash" + (", carrying" if s["carrying"] else "") for s in seats]
-        return f"move {game.ply:>4}  " + "  ".join(parts), tuple((len(s["trash"]), s["carrying"]) for s in seats)
+        parts = [texts.say("progress.seat_carrying" if s["carrying"] else "progress.seat", lang,
+                           suit=texts.suit(s["seat"]), pieces=len(s["trash"])) for s in seats]
+        line = "  ".join([texts.say("progress.move", lang, ply=game.ply), *parts])
+        return line, tuple((len(s["trash"]), s["carrying"]) for s in seats)
+
+    def table_title(self, game: Game, players: str, lang: str = "en") -> str:
+        return texts.say("terminal.title", lang, players=players)
 
 
 GAME = PiecepackUnit()
