@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import sqlite3
 import time
 from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator, Callable, Sequence
@@ -610,6 +611,28 @@ def _dumps(obj: Any) -> str:
     return json.dumps(obj, separators=(",", ":"), sort_keys=True)
 
 
+_SELECT_GAME = f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?"
+
+
+def _put_outgoing(db: sqlite3.Connection, game_id: int, out: Outgoing, now: float) -> int:
+    """Insert ``out``'s delivery record, or update the one it already has, inside the transaction under way
+    on ``db`` (in the connection's thread). The record takes the channel and the version from the game row as
+    this transaction leaves it."""
+    payload = _dumps(out.payload)
+    if out.id is not None:
+        cur = db.execute("UPDATE deliveries SET payload = ?, version = (SELECT version FROM games WHERE id = ?) "
+                         "WHERE id = ? AND delivered_at IS NULL", (payload, game_id, out.id))
+        if cur.rowcount == 1:
+            return out.id
+    cur = db.execute(
+        "INSERT INTO deliveries (game_id, channel_id, version, kind, payload, due_at, claimed_by, claimed_until, "
+        "created_at) SELECT id, channel_id, version, ?, ?, ?, ?, ?, ? FROM games WHERE id = ?",
+        (out.kind, payload, now if out.due_at is None else out.due_at, out.owner,
+         now + out.lease if out.owner is not None else None, now, game_id))
+    assert cur.lastrowid is not None
+    return cur.lastrowid
+
+
 def _record(row: Sequence[Any]) -> GameRecord:
     return GameRecord(
         id=row[0], guild_id=row[1], channel_id=row[2], game_key=row[3], status=row[4], host_id=row[5],
@@ -745,61 +768,55 @@ class SqliteStore(Store):
         return [_record(r) for r in rows]
 
     async def _write(self, game_id: int, expected_version: int, sql: str, params: Sequence[Any],
-                     statuses: Sequence[str], extra: Callable[[], Any] | None = None,
+                     statuses: Sequence[str], extra: Sequence[tuple[str, Sequence[Any]]] = (),
                      seats_guard: Sequence[Seat] | None = None, outgoing: Outgoing | None = None) -> GameRecord:
-        """Run one guarded UPDATE (plus ``extra`` statements) in a transaction, or raise StaleVersion.
-        ``seats_guard``: the seats the caller read; the write fails if they changed meanwhile."""
+        """Run one guarded UPDATE (plus the ``extra`` statements) in a transaction, or raise StaleVersion.
+        ``seats_guard``: the seats the caller read; the write fails if they changed meanwhile. The whole
+        transaction, the row read back included, is one trip to the connection's thread: when many games
+        write at once, the store is held for one hand-over instead of one per statement."""
         placeholders = ", ".join("?" for _ in statuses)
         guard_sql, guard_params = "", cast(tuple[str, ...], ())
         if seats_guard is not None:
             guard_sql, guard_params = " AND seats = ?", (_dumps([s.to_dict() for s in seats_guard]),)
-        async with self._lock:
-            await self._transaction()
+        update = f"{sql} WHERE id = ? AND version = ? AND status IN ({placeholders}){guard_sql}"
+        values = (*params, game_id, expected_version, *statuses, *guard_params)
+        now = self._clock()
+
+        def write(db: sqlite3.Connection) -> tuple[bool, int | None, Any]:
+            db.execute("BEGIN IMMEDIATE")
             try:
-                cur = await self.db.execute(
-                    f"{sql} WHERE id = ? AND version = ? AND status IN ({placeholders}){guard_sql}",
-                    (*params, game_id, expected_version, *statuses, *guard_params),
-                )
-                if cur.rowcount != 1:
-                    await self.db.execute("ROLLBACK")
-                    try:
-                        now = await self._fetch_game(game_id)
-                    except GameNotFound:
-                        raise StaleVersion(game_id, expected_version, None) from None
-                    raise StaleVersion(game_id, expected_version, now.version, now.status)
-                if extra is not None:
-                    await extra()
-                if outgoing is not None:
-                    new_id = await self._put_outgoing(game_id, outgoing)
-                await self.db.execute("COMMIT")
-            except StaleVersion:
-                raise
+                if db.execute(update, values).rowcount != 1:
+                    db.execute("ROLLBACK")
+                    return False, None, db.execute(_SELECT_GAME, (game_id,)).fetchone()
+                for statement, args in extra:
+                    db.execute(statement, args)
+                new_id = _put_outgoing(db, game_id, outgoing, now) if outgoing is not None else None
+                db.execute("COMMIT")
             except BaseException:
-                if self.db.in_transaction:
-                    await self.db.execute("ROLLBACK")
+                if db.in_transaction:
+                    db.execute("ROLLBACK")
                 raise
-            if outgoing is not None:
-                outgoing.id = new_id  # only once committed: a rolled-back insert never happened
-            return await self._fetch_game(game_id)
+            return True, new_id, db.execute(_SELECT_GAME, (game_id,)).fetchone()
+
+        async with self._lock:
+            done, new_id, row = await self._in_thread(write)
+        if not done:
+            if row is None:
+                raise StaleVersion(game_id, expected_version, None)
+            raise StaleVersion(game_id, expected_version, row[9], row[4])
+        if outgoing is not None:
+            outgoing.id = new_id  # only once committed: a rolled-back insert never happened
+        return _record(row)
+
+    async def _in_thread(self, work: Callable[[sqlite3.Connection], Any]) -> Any:
+        """``work(connection)`` in the connection's own thread, as one trip (the caller holds the lock): queued
+        as aiosqlite queues its own statements (its ``_execute``, on its sqlite3 connection)."""
+        db = self.db
+        return await db._execute(work, db._conn)
 
     async def _put_outgoing(self, game_id: int, out: Outgoing) -> int:
-        """Insert ``out``'s delivery record, or update the one it already has (inside the caller's transaction).
-        The record takes the channel and the version from the game row as this transaction leaves it."""
-        now = self._clock()
-        payload = _dumps(out.payload)
-        if out.id is not None:
-            cur = await self.db.execute(
-                "UPDATE deliveries SET payload = ?, version = (SELECT version FROM games WHERE id = ?) "
-                "WHERE id = ? AND delivered_at IS NULL", (payload, game_id, out.id))
-            if cur.rowcount == 1:
-                return out.id
-        cur = await self.db.execute(
-            "INSERT INTO deliveries (game_id, channel_id, version, kind, payload, due_at, claimed_by, claimed_until, "
-            "created_at) SELECT id, channel_id, version, ?, ?, ?, ?, ?, ? FROM games WHERE id = ?",
-            (out.kind, payload, now if out.due_at is None else out.due_at, out.owner,
-             now + out.lease if out.owner is not None else None, now, game_id))
-        assert cur.lastrowid is not None
-        return cur.lastrowid
+        """Insert ``out``'s delivery record, or update the one it already has (inside the caller's transaction)."""
+        return await self._in_thread(lambda db: _put_outgoing(db, game_id, out, self._clock()))
 
     async def update_lobby(self, game_id: int, *, seats: Sequence[Seat], setup: dict[str, Any] | None = None,
                            host_id: int | None = None, expected_seats: Sequence[Seat] | None = None
@@ -851,16 +868,12 @@ class SqliteStore(Store):
             raise ValueError(f"after an action a game is active or finished, not {status!r}")
         now = self._clock()
 
-        async def insert() -> None:
-            await self.db.execute(
-                "INSERT INTO actions (game_id, idx, seat, user_id, action, narration, at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (game_id, expected_version, seat, user_id, action, narration, now),
-            )
-
+        insert = ("INSERT INTO actions (game_id, idx, seat, user_id, action, narration, at) "
+                  "VALUES (?, ?, ?, ?, ?, ?, ?)", (game_id, expected_version, seat, user_id, action, narration, now))
         return await self._write(
             game_id, expected_version,
             "UPDATE games SET version = version + 1, state = ?, status = ?, updated_at = ?, computers_waiting = ?",
-            (_dumps(state), status, now, int(computers_waiting and status == ACTIVE)), (ACTIVE,), insert,
+            (_dumps(state), status, now, int(computers_waiting and status == ACTIVE)), (ACTIVE,), [insert],
             outgoing=outgoing,
         )
 
@@ -1090,13 +1103,11 @@ class SqliteStore(Store):
             raise ValueError(f"can't take back {count} of {expected_version} actions")
         keep = expected_version - count
 
-        async def drop() -> None:
-            await self.db.execute("DELETE FROM actions WHERE game_id = ? AND idx >= ?", (game_id, keep))
-
+        drop = ("DELETE FROM actions WHERE game_id = ? AND idx >= ?", (game_id, keep))
         return await self._write(
             game_id, expected_version,
             "UPDATE games SET version = ?, state = ?, updated_at = ?, computers_waiting = 0",
-            (keep, _dumps(state), self._clock()), (ACTIVE,), drop, outgoing=outgoing)
+            (keep, _dumps(state), self._clock()), (ACTIVE,), [drop], outgoing=outgoing)
 
     async def games_of_user(self, user_id: int, status: str = ACTIVE) -> list[GameRecord]:
         """The games with ``status`` in which ``user_id`` has a seat, across servers, oldest first."""
