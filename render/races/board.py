@@ -73,6 +73,7 @@ from render.races.symbols import (
     paint_texture,
     seed_of,
 )
+from render.races.words import say
 from rules.hexgrid import Facing, Hex, column_letters
 from rules.races.track import Terrain, Track
 
@@ -87,6 +88,8 @@ class BoardBase:
     track: Track
     geometry: BoardGeometry
     image: Image.Image
+    #: the language of the title and the legend
+    lang: str = "en"
     _png: bytes | None = field(default=None, repr=False)
     _palettes: dict[tuple[Colour, ...], Image.Image] = field(default_factory=dict, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
@@ -117,39 +120,41 @@ class BoardBase:
 #: costs over level 3 buy about 15% fewer bytes for nothing.
 STATIC_COMPRESS_LEVEL = 6
 
-_CACHE: OrderedDict[tuple[str, int, bool], BoardBase] = OrderedDict()
+_CACHE: OrderedDict[tuple[str, int, bool, str], BoardBase] = OrderedDict()
 _CACHE_SIZE = 8  # about 6 MB each at the default size
 _CACHE_LOCK = threading.Lock()
 
 
-def board_base(track: Track, cell_size: int | None = None, legend: bool = True) -> BoardBase:
-    """The cached static board of ``track`` at ``cell_size`` (drawn on first use; shared, read-only).
+def board_base(track: Track, cell_size: int | None = None, legend: bool = True, lang: str = "en") -> BoardBase:
+    """The cached static board of ``track`` at ``cell_size`` (drawn on first use; shared, read-only), its
+    title and legend in ``lang``.
 
     Without the ``legend`` the whole side panel is the ``status_box``, free for live layers.
     """
     size = int(cell_size) if cell_size else default_cell_size(track.columns)
-    key = (track.name, size, legend)
+    key = (track.name, size, legend, lang)
     with _CACHE_LOCK:
         hit = _CACHE.get(key)
         if hit is not None and (hit.track is track or hit.track == track):
             _CACHE.move_to_end(key)
             return hit
-        geo = geometry_for(track.columns, track.rows, size, legend_height(size, panel_width(size)) if legend else 0)
-        base = BoardBase(track, geo, _draw_board(track, geo, legend))
+        height = legend_height(size, panel_width(size), lang) if legend else 0
+        geo = geometry_for(track.columns, track.rows, size, height)
+        base = BoardBase(track, geo, _draw_board(track, geo, legend, lang), lang)
         _CACHE[key] = base
         while len(_CACHE) > _CACHE_SIZE:
             _CACHE.popitem(last=False)
         return base
 
 
-def board_image(track: Track, cell_size: int | None = None) -> Image.Image:
+def board_image(track: Track, cell_size: int | None = None, lang: str = "en") -> Image.Image:
     """A fresh copy of the static board, ready to draw karts and tiles on."""
-    return board_base(track, cell_size).image.copy()
+    return board_base(track, cell_size, lang=lang).image.copy()
 
 
-def track_png(track: Track, cell_size: int | None = None) -> bytes:
-    """The static board as PNG bytes (encoded once per track and size)."""
-    return board_base(track, cell_size).png()
+def track_png(track: Track, cell_size: int | None = None, lang: str = "en") -> bytes:
+    """The static board as PNG bytes (encoded once per track, size and language)."""
+    return board_base(track, cell_size, lang=lang).png()
 
 
 def _bridge_angle(track: Track, geo: BoardGeometry, cell: Hex) -> float:
@@ -167,7 +172,7 @@ def _bridge_angle(track: Track, geo: BoardGeometry, cell: Hex) -> float:
     return angle_of(ein, eout)
 
 
-def _draw_board(track: Track, geo: BoardGeometry, legend: bool = True) -> Image.Image:
+def _draw_board(track: Track, geo: BoardGeometry, legend: bool = True, lang: str = "en") -> Image.Image:
     """The whole static picture, layer by layer from the ground up."""
     img = Image.new("RGB", (geo.width, geo.height), FRAME)
     draw = ImageDraw.Draw(img)
@@ -183,9 +188,9 @@ def _draw_board(track: Track, geo: BoardGeometry, legend: bool = True) -> Image.
     _draw_numbers(draw, track, geo)
     _draw_cell_labels(draw, track, geo)
     _draw_coordinates(draw, geo)
-    _draw_title(draw, track, geo)
+    _draw_title(draw, track, geo, lang)
     if legend:
-        draw_legend(img, draw, geo)
+        draw_legend(img, draw, geo, lang)
     else:
         x0, y0, x1, y1 = geo.panel_box
         draw.rectangle([x0, y0 + 10, x1, y1], fill=PANEL, outline=PANEL_LINE, width=2)
@@ -410,7 +415,7 @@ def _draw_coordinates(draw: ImageDraw.ImageDraw, geo: BoardGeometry) -> None:
         draw_text(draw, (bx1 + gutter * 0.62, yr), str(row + 1), fnt, TEXT_DIM)
 
 
-def _draw_title(draw: ImageDraw.ImageDraw, track: Track, geo: BoardGeometry) -> None:
+def _draw_title(draw: ImageDraw.ImageDraw, track: Track, geo: BoardGeometry, lang: str = "en") -> None:
     x0, y0, x1, y1 = geo.title_box
     h = y1 - y0
     draw.rectangle([x0, y0, x1, y1], fill=(22, 20, 18))
@@ -425,11 +430,11 @@ def _draw_title(draw: ImageDraw.ImageDraw, track: Track, geo: BoardGeometry) -> 
             draw.rectangle([fx + 2 + i * sq, fy + j * sq, fx + 2 + (i + 1) * sq - 1, fy + (j + 1) * sq - 1],
                            fill=colour)
     tx = fx + 2 + 5 * sq + 16
-    title = f"Junkyard Races · {track.name}"
+    title = say("board.title", lang, track=track.name)
     big = font(max(20, round(h * 0.4)), bold=True)
     draw_text(draw, (tx, y0 + h * 0.36), title, big, TEXT, anchor="lm")
     tw, _ = text_box(draw, title, big)
-    draw_text(draw, (tx + tw + 14, y0 + h * 0.39), f"track {track.alias}", font(max(13, round(h * 0.24))), TEXT_DIM,
-              anchor="lm")
+    draw_text(draw, (tx + tw + 14, y0 + h * 0.39), say("board.track", lang, alias=track.alias),
+              font(max(13, round(h * 0.24))), TEXT_DIM, anchor="lm")
     if track.description:
         draw_text(draw, (tx, y0 + h * 0.76), track.description, font(max(12, round(h * 0.2))), TEXT_DIM, anchor="lm")

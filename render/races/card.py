@@ -12,10 +12,9 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from render.common import Colour, draw_polygon, draw_text, encode_png, font, lighter, mix, regular_polygon
+from render.common import Colour, draw_polygon, draw_text, encode_png, font, lighter, mix, regular_polygon, text_box
 from render.races.live import PILE_COLOURS, _fit
 from render.races.pieces import (
-    KIND_NAMES,
     draw_cap_icon,
     draw_die,
     draw_flag,
@@ -24,6 +23,7 @@ from render.races.pieces import (
     kart_colour,
 )
 from render.races.symbols import INK, PANEL, PANEL_LINE, TEXT, TEXT_DIM, WHITE
+from render.races.words import CATALOGUE, colour_name, facing_name, kind_name, part_name, say
 from rules.races import catalogue
 from rules.races.state import PRINTED_BAG
 
@@ -36,25 +36,12 @@ CARD = (58, 54, 49)
 SLOT = (74, 69, 62)
 EMPTY_SLOT = (50, 47, 43)
 
-#: what each location is for, in our words (R10), shown on an empty slot
-LOCATION_NOTES = {
-    2: "launcher",
-    3: "tyres",
-    4: "tyres or saddlebag",
-    5: "tyres or saddlebag",
-    6: "engine or ram",
-    7: "saddlebag (printed)",
-    8: "bomb gadget",
-    9: "missile / magnet gadget",
-}
+def kart_card_png(view: Mapping[str, Any], seat: int, lang: str = "en") -> bytes:
+    """PNG bytes of the Kart Card of ``seat`` as ``view`` shows it, labelled in ``lang``."""
+    return encode_png(kart_card_image(view, seat, lang))
 
 
-def kart_card_png(view: Mapping[str, Any], seat: int) -> bytes:
-    """PNG bytes of the Kart Card of ``seat`` as ``view`` shows it."""
-    return encode_png(kart_card_image(view, seat))
-
-
-def kart_card_image(view: Mapping[str, Any], seat: int) -> Image.Image:
+def kart_card_image(view: Mapping[str, Any], seat: int, lang: str = "en") -> Image.Image:
     kart = next((k for k in view.get("karts", []) if k["seat"] == seat), None)
     if kart is None:
         raise ValueError(f"no kart in seat {seat}")
@@ -62,41 +49,44 @@ def kart_card_image(view: Mapping[str, Any], seat: int) -> Image.Image:
     img = Image.new("RGB", (WIDTH, HEIGHT), (30, 28, 26))
     d = ImageDraw.Draw(img)
     d.rounded_rectangle([8, 8, WIDTH - 8, HEIGHT - 8], radius=18, fill=CARD, outline=colour, width=4)
-    _title(d, view, kart, colour)
+    _title(d, view, kart, colour, lang)
     parts = {int(loc): pid for loc, pid in kart.get("parts", {}).items()}
     bags = {int(loc): tiles for loc, tiles in kart.get("bags", {}).items()}
     fuel = kart.get("fuel", {})
     for i, loc in enumerate(range(2, 10)):
         x = GRID_X + (i % 4) * (SLOT_W + GAP)
         y = GRID_Y + (i // 4) * (SLOT_H + GAP)
-        _slot(d, (x, y, x + SLOT_W, y + SLOT_H), loc, parts.get(loc), bags.get(loc), fuel)
-    _side(d, view, kart)
+        _slot(d, (x, y, x + SLOT_W, y + SLOT_H), loc, parts.get(loc), bags.get(loc), fuel, lang)
+    _side(d, view, kart, lang)
     viewer = view.get("viewer")
     if viewer == seat:
-        note = "your own card: you see your face-down tiles; an eye marks a tile you show everyone"
+        note = say("card.note_own", lang)
     elif viewer is None:
-        note = "as everyone sees it: face-down tiles show their backs"
+        note = say("card.note_public", lang)
     else:
-        note = "as you see it: face-down tiles show their backs"
-    draw_text(d, (GRID_X, HEIGHT - 24), f"Standard tyres (no location) are acid-proof · {note}", font(13),
-              TEXT_DIM, anchor="lm")
+        note = say("card.note_other", lang)
+    footer = _fit(d, say("card.footer", lang, note=note), font(13), WIDTH - 2 * GRID_X)
+    draw_text(d, (GRID_X, HEIGHT - 24), footer, font(13), TEXT_DIM, anchor="lm")
     return img
 
 
-def _title(d: ImageDraw.ImageDraw, view: Mapping[str, Any], kart: Mapping[str, Any], colour: Colour) -> None:
+def _title(d: ImageDraw.ImageDraw, view: Mapping[str, Any], kart: Mapping[str, Any], colour: Colour,
+           lang: str = "en") -> None:
     d.rounded_rectangle([8, 8, WIDTH - 8, 92], radius=18, fill=mix(CARD, colour, 0.35))
     d.rectangle([8, 60, WIDTH - 8, 92], fill=mix(CARD, colour, 0.35))
     draw_kart(d, (64, 50), 74, 0, colour, str(kart["seat"] + 1))
     big = font(30, bold=True)
     draw_text(d, (118, 36), _fit(d, str(kart["name"]), big, 520), big, WHITE, anchor="lm", stroke=INK,
               stroke_width=2)
-    bits = [f"{kart['colour']} kart", f"seat {kart['seat'] + 1}"]
+    bits = [say("card.kart", lang, colour=colour_name(kart["colour"], lang)),
+            say("card.seat", lang, seat=kart["seat"] + 1)]
     if kart.get("team") is not None:
-        bits.append(f"team {kart['team'] + 1}")
+        bits.append(say("card.team", lang, team=kart["team"]))
     if kart.get("crew"):
-        bits.append(f"crew: {kart['crew']}")
+        bits.append(say("card.crew", lang, crew=kart["crew"]))
     draw_text(d, (120, 72), " · ".join(bits), font(16), WHITE, anchor="lm", stroke=INK, stroke_width=1)
-    draw_text(d, (WIDTH - 28, 36), "Kart Card", font(22, bold=True), WHITE, anchor="rm", stroke=INK, stroke_width=2)
+    draw_text(d, (WIDTH - 28, 36), say("card.title", lang), font(22, bold=True), WHITE, anchor="rm", stroke=INK,
+              stroke_width=2)
 
 
 def _location_badge(d: ImageDraw.ImageDraw, centre: tuple[float, float], loc: int) -> None:
@@ -106,7 +96,7 @@ def _location_badge(d: ImageDraw.ImageDraw, centre: tuple[float, float], loc: in
 
 
 def _slot(d: ImageDraw.ImageDraw, box: tuple[int, int, int, int], loc: int, pid: str | None,
-          tiles: list[str] | None, fuel: Mapping[str, int]) -> None:
+          tiles: list[str] | None, fuel: Mapping[str, int], lang: str = "en") -> None:
     x0, y0, x1, y1 = box
     specs = catalogue.parts()
     spec = specs.get(pid) if pid else None
@@ -116,31 +106,38 @@ def _slot(d: ImageDraw.ImageDraw, box: tuple[int, int, int, int], loc: int, pid:
         d.rounded_rectangle([x0, y0, x1, y0 + 40], radius=12, fill=pile)
         d.rectangle([x0, y0 + 28, x1, y0 + 40], fill=pile)
         name_font = font(17, bold=True, condensed=True)
-        draw_text(d, (x0 + 44, y0 + 21), _fit(d, spec.name, name_font, SLOT_W - 52), name_font, WHITE, anchor="lm")
+        name = _fit(d, part_name(spec.id, lang), name_font, SLOT_W - 52)
+        draw_text(d, (x0 + 44, y0 + 21), name, name_font, WHITE, anchor="lm")
     elif loc == PRINTED_BAG:
         d.rounded_rectangle(box, radius=12, fill=SLOT, outline=PANEL_LINE, width=2)
-        draw_text(d, (x0 + 44, y0 + 21), "Saddlebag (printed)", font(16, bold=True, condensed=True), TEXT,
-                  anchor="lm")
+        bag_font = font(16, bold=True, condensed=True)
+        draw_text(d, (x0 + 44, y0 + 21), _fit(d, say("card.printed_bag", lang), bag_font, SLOT_W - 48), bag_font,
+                  TEXT, anchor="lm")
     else:
         d.rounded_rectangle(box, radius=12, fill=EMPTY_SLOT, outline=PANEL_LINE, width=2)
-        draw_text(d, (x0 + 44, y0 + 21), "empty", font(16, bold=True), TEXT_DIM, anchor="lm")
-        draw_text(d, ((x0 + x1) / 2, (y0 + y1) / 2 + 14), LOCATION_NOTES.get(loc, ""), font(14), TEXT_DIM)
+        draw_text(d, (x0 + 44, y0 + 21), say("card.empty", lang), font(16, bold=True), TEXT_DIM, anchor="lm")
+        if f"card.slot_{loc}" in CATALOGUE.ids:
+            purpose = _fit(d, say(f"card.slot_{loc}", lang), font(14), SLOT_W - 16)
+            draw_text(d, ((x0 + x1) / 2, (y0 + y1) / 2 + 14), purpose, font(14), TEXT_DIM)
     _location_badge(d, (x0 + 22, y0 + 21), loc)
     if tiles is not None:
         capacity = catalogue.supply().printed_saddlebag if spec is None else spec.capacity
-        _bag(d, box, tiles, capacity)
+        _bag(d, box, tiles, capacity, lang)
     if spec is not None and loc == PRINTED_BAG:
-        draw_text(d, ((x0 + x1) / 2, y1 - 38), "covers the printed saddlebag", font(12, condensed=True), TEXT_DIM)
+        covers = _fit(d, say("card.covers", lang), font(12, condensed=True), SLOT_W - 12)
+        draw_text(d, ((x0 + x1) / 2, y1 - 38), covers, font(12, condensed=True), TEXT_DIM)
     if pid == "turbo-engine":
-        _fuel(d, box, "white", int(fuel.get("white", 0)), "Turbo Fuel dice")
+        _fuel(d, box, "white", int(fuel.get("white", 0)), "card.turbo_dice", lang)
     elif pid == "jet-engine":
-        _fuel(d, box, "red", int(fuel.get("red", 0)), "Jet Fuel dice")
+        _fuel(d, box, "red", int(fuel.get("red", 0)), "card.jet_dice", lang)
     elif spec is not None and tiles is None:
-        draw_text(d, ((x0 + x1) / 2, (y0 + y1) / 2 + 20), f"{spec.pile} pile · cost {spec.cost}", font(14),
-                  TEXT_DIM)
+        pile_msg = f"card.pile_{spec.pile}"
+        text = say(pile_msg, lang, cost=spec.cost) if pile_msg in CATALOGUE.ids else f"{spec.pile} · {spec.cost}"
+        draw_text(d, ((x0 + x1) / 2, (y0 + y1) / 2 + 20), text, font(14), TEXT_DIM)
 
 
-def _bag(d: ImageDraw.ImageDraw, box: tuple[int, int, int, int], tiles: list[str], capacity: int) -> None:
+def _bag(d: ImageDraw.ImageDraw, box: tuple[int, int, int, int], tiles: list[str], capacity: int,
+         lang: str = "en") -> None:
     """The saddlebag's tile spaces: each tile as the view shows it, empty spaces as outlines."""
     x0, y0, x1, y1 = box
     n = max(capacity, len(tiles))
@@ -159,15 +156,23 @@ def _bag(d: ImageDraw.ImageDraw, box: tuple[int, int, int, int], tiles: list[str
         else:
             h = side * 0.44
             d.rounded_rectangle([cx - h, cy - h, cx + h, cy + h], radius=5, outline=PANEL_LINE, width=2)
-    known = [KIND_NAMES.get(t.rstrip("+"), t) + (" (shown)" if t.endswith("+") else "")
-             for t in tiles if t != "hidden"]
+    known = [say("card.shown", lang, tile=kind_name(t.rstrip("+"), lang)) if t.endswith("+")
+             else kind_name(t, lang) for t in tiles if t != "hidden"]
     if known:
         small = font(12, condensed=True)
-        draw_text(d, ((x0 + x1) / 2, y1 - 40), _fit(d, ", ".join(known), small, SLOT_W - 16), small, TEXT)
-    draw_text(d, ((x0 + x1) / 2, y1 - 16), f"{len(tiles)} of {capacity} tiles", font(14), TEXT_DIM)
+        lines = [", ".join(known)]
+        if rows == 1 and len(known) > 1 and text_box(d, lines[0], small)[0] > SLOT_W - 16:
+            half = (len(known) + 1) // 2  # a long list on two lines, under one row of tiles
+            lines = [", ".join(known[:half]) + ",", ", ".join(known[half:])]
+        for i, line in enumerate(lines):
+            y = y1 - 40 - 14 * (len(lines) - 1 - i)
+            draw_text(d, ((x0 + x1) / 2, y), _fit(d, line, small, SLOT_W - 16), small, TEXT)
+    draw_text(d, ((x0 + x1) / 2, y1 - 16), say("card.bag_tiles", lang, count=len(tiles), capacity=capacity), font(14),
+              TEXT_DIM)
 
 
-def _fuel(d: ImageDraw.ImageDraw, box: tuple[int, int, int, int], colour: str, n: int, label: str) -> None:
+def _fuel(d: ImageDraw.ImageDraw, box: tuple[int, int, int, int], colour: str, n: int, label: str,
+          lang: str = "en") -> None:
     x0, y0, x1, y1 = box
     side = 26
     if n:
@@ -178,11 +183,12 @@ def _fuel(d: ImageDraw.ImageDraw, box: tuple[int, int, int, int], colour: str, n
             draw_die(d, (sx + (i % per_row) * (side + 6) + side / 2, y0 + 74 + (i // per_row) * (side + 6)), side,
                      colour, 6 - (i % 6))
     else:
-        draw_text(d, ((x0 + x1) / 2, y0 + 80), "no fuel", font(15), TEXT_DIM)
-    draw_text(d, ((x0 + x1) / 2, y1 - 16), f"{label}: {n}", font(14), TEXT_DIM)
+        draw_text(d, ((x0 + x1) / 2, y0 + 80), say("card.no_fuel", lang), font(15), TEXT_DIM)
+    dice = _fit(d, say(label, lang, count=n), font(14), SLOT_W - 12)
+    draw_text(d, ((x0 + x1) / 2, y1 - 16), dice, font(14), TEXT_DIM)
 
 
-def _side(d: ImageDraw.ImageDraw, view: Mapping[str, Any], kart: Mapping[str, Any]) -> None:
+def _side(d: ImageDraw.ImageDraw, view: Mapping[str, Any], kart: Mapping[str, Any], lang: str = "en") -> None:
     """Flags, bottle tops and where the kart is, in the right-hand column."""
     x0, x1 = SIDE_X, WIDTH - 24
     y = GRID_Y
@@ -191,16 +197,16 @@ def _side(d: ImageDraw.ImageDraw, view: Mapping[str, Any], kart: Mapping[str, An
     small = font(14)
     laps = int(view.get("laps", 5))
     flags = int(kart.get("flags", 0))
-    draw_text(d, (x0 + 14, y + 22), "Flags", head, TEXT, anchor="lm")
-    draw_text(d, (x1 - 14, y + 22), f"{flags} of {laps}", small, TEXT_DIM, anchor="rm")
+    draw_text(d, (x0 + 14, y + 22), say("card.flags", lang), head, TEXT, anchor="lm")
+    draw_text(d, (x1 - 14, y + 22), say("card.of", lang, count=flags, total=laps), small, TEXT_DIM, anchor="rm")
     fw = (x1 - x0 - 24) / max(laps, 1)
     for i in range(laps):
         draw_flag(d, (x0 + 14 + fw * i + fw / 2, y + 58), min(30, fw - 4), i < flags)
     y += 96
     tops = int(kart.get("bottle_tops", 0))
     cap = catalogue.supply().bottle_top_cap
-    draw_text(d, (x0 + 14, y), "Bottle tops", head, TEXT, anchor="lm")
-    draw_text(d, (x1 - 14, y), f"{tops} of {cap}", small, TEXT_DIM, anchor="rm")
+    draw_text(d, (x0 + 14, y), say("card.bottle_tops", lang), head, TEXT, anchor="lm")
+    draw_text(d, (x1 - 14, y), say("card.of", lang, count=tops, total=cap), small, TEXT_DIM, anchor="rm")
     per_row = 5
     cw = (x1 - x0 - 24) / per_row
     for i in range(cap):
@@ -211,12 +217,13 @@ def _side(d: ImageDraw.ImageDraw, view: Mapping[str, Any], kart: Mapping[str, An
         else:
             d.ellipse([cx - 10, cy - 10, cx + 10, cy + 10], outline=PANEL_LINE, width=2)
     y += 104
-    draw_text(d, (x0 + 14, y), "On the track", head, TEXT, anchor="lm")
+    draw_text(d, (x0 + 14, y), say("card.on_track", lang), head, TEXT, anchor="lm")
     where = kart.get("cell")
-    lines = [f"on {where}, facing {kart.get('facing', '?')}" if where else "not entered yet"]
+    facing = facing_name(str(kart.get("facing", "?")), lang)
+    lines = [say("card.where", lang, cell=where, facing=facing) if where else say("card.not_entered", lang)]
     if kart.get("glued"):
-        lines.append("stuck in Glue: one die next turn")
-    lines.append("bridge crossed since the line" if kart.get("bridge_since_line") else "no bridge since the line")
+        lines.append(say("card.glued", lang))
+    lines.append(say("card.bridge" if kart.get("bridge_since_line") else "card.no_bridge", lang))
     for i, line in enumerate(lines):
         draw_text(d, (x0 + 14, y + 24 + 20 * i), _fit(d, line, small, x1 - x0 - 28), small, TEXT_DIM, anchor="lm")
 

@@ -57,6 +57,7 @@ from render.races.live import (
     ROW_H,
     PaletteKit,
     _draw_overlay,
+    _fit,
     _overlay_sets,
     _Shifted,
     draw_live_layers,
@@ -66,6 +67,7 @@ from render.races.live import (
 )
 from render.races.pieces import BUMP, draw_die, draw_flag, draw_kart, kart_colour
 from render.races.symbols import PANEL, PANEL_LINE, TEXT, TEXT_DIM
+from render.races.words import phase_short, say
 from rules.hexgrid import SQRT3, Facing, Hex, parse_label
 from rules.races.track import Track, get_track
 
@@ -91,9 +93,6 @@ STRIP_LINE = PANEL_LINE
 STRIP_TEXT = TEXT
 STRIP_DIM = TEXT_DIM
 ACTIVE_CHIP = ACTIVE_ROW
-
-PHASE_SHORT = {"enter": "entering", "deeds": "deeds", "parts": "parts and fuel", "roll": "roll", "move": "move",
-               "over": "race over"}
 
 #: event data fields that name a cell
 EVENT_CELL_FIELDS = ("cell", "to", "frm")
@@ -356,9 +355,9 @@ def _in_frame(view: Mapping[str, Any], visible: frozenset[str]) -> Mapping[str, 
 
 
 def chat_image(view: Mapping[str, Any], frame: Frame | None = None, overlay: Any = None,
-               last_turn: Mapping[str, Any] | None = None) -> Image.Image:
+               last_turn: Mapping[str, Any] | None = None, lang: str = "en") -> Image.Image:
     """The chat picture of ``view`` as a palette image ready to encode (``frame`` by default from
-    :func:`chat_frame`; ``overlay`` as for :func:`render.races.live.board_png`)."""
+    :func:`chat_frame`; ``overlay`` as for :func:`render.races.live.board_png`), its strip in ``lang``."""
     frame = frame or chat_frame(view)
     base = chat_base(view["track"], frame.size)
     kit = live_kit(base)
@@ -369,7 +368,7 @@ def chat_image(view: Mapping[str, Any], frame: Frame | None = None, overlay: Any
         _overlay_crop(img, draw, overlay, base, kit, offset)
     shown = _in_frame(with_last_move(view, last_turn), _visible(base, frame.box))
     draw_live_layers(draw, shown, base, img=img, offset=offset, put=_putter(kit, img), ink=kit.ink)
-    img.paste(kit.prepared(_strip_image(img.width, *_strip_key(view))), (0, 0))
+    img.paste(kit.prepared(_strip_image(img.width, *_strip_key(view), lang)), (0, 0))
     return img
 
 
@@ -388,9 +387,9 @@ def _putter(kit: PaletteKit, img: Image.Image) -> Callable[[Point, tuple[Any, ..
 
 
 def chat_png(view: Mapping[str, Any], *, frame: Frame | None = None, overlay: Any = None,
-             last_turn: Mapping[str, Any] | None = None) -> bytes:
-    """PNG bytes of the picture posted after a move: the close-up of :func:`chat_frame`."""
-    return encode_png(chat_image(view, frame, overlay, last_turn))
+             last_turn: Mapping[str, Any] | None = None, lang: str = "en") -> bytes:
+    """PNG bytes of the picture posted after a move: the close-up of :func:`chat_frame`, worded in ``lang``."""
+    return encode_png(chat_image(view, frame, overlay, last_turn, lang))
 
 
 def reach_frame(view: Mapping[str, Any], overlay: Any) -> Frame:
@@ -402,10 +401,10 @@ def reach_frame(view: Mapping[str, Any], overlay: Any) -> Frame:
     return frame_cells(track, _cells(ends | passes) | here, margin=1)
 
 
-def reach_png(view: Mapping[str, Any], overlay: Any) -> bytes:
+def reach_png(view: Mapping[str, Any], overlay: Any, lang: str = "en") -> bytes:
     """PNG bytes of the private "where can I go" picture: the reachable cells tinted as on the live
     board (bright where the move can end, faint where it can only pass), framed to hold them all."""
-    return encode_png(chat_image(view, reach_frame(view, overlay), overlay=overlay))
+    return encode_png(chat_image(view, reach_frame(view, overlay), overlay=overlay, lang=lang))
 
 
 def _overlay_crop(img: Image.Image, draw: ImageDraw.ImageDraw, overlay: Any, base: BoardBase, kit: PaletteKit,
@@ -421,8 +420,8 @@ def _overlay_crop(img: Image.Image, draw: ImageDraw.ImageDraw, overlay: Any, bas
 
 
 def board_chat_image(view: Mapping[str, Any], overlay: Any = None,
-                     last_turn: Mapping[str, Any] | None = None) -> Image.Image:
-    """The whole track (its extent plus a cell) with the live board's status panel beside it."""
+                     last_turn: Mapping[str, Any] | None = None, lang: str = "en") -> Image.Image:
+    """The whole track (its extent plus a cell) with the live board's status panel beside it, in ``lang``."""
     frame = track_frame(view["track"], LIVE_CELL)
     base = chat_base(view["track"], LIVE_CELL)
     kit = live_kit(base)
@@ -444,14 +443,14 @@ def board_chat_image(view: Mapping[str, Any], overlay: Any = None,
     draw_live_layers(draw, with_last_move(view, last_turn), base, img=img, offset=offset, put=kit.putter(img),
                      ink=kit.ink)
     x0 = frame.width + gap
-    draw_status(img, view, (x0, 8, x0 + panel_w, height - 8), prepare=kit.prepared)
+    draw_status(img, view, (x0, 8, x0 + panel_w, height - 8), prepare=kit.prepared, lang=lang)
     return img
 
 
 def board_chat_png(view: Mapping[str, Any], *, overlay: Any = None,
-                   last_turn: Mapping[str, Any] | None = None) -> bytes:
-    """PNG bytes of the whole board cropped to the track, with the status panel."""
-    return encode_png(board_chat_image(view, overlay, last_turn))
+                   last_turn: Mapping[str, Any] | None = None, lang: str = "en") -> bytes:
+    """PNG bytes of the whole board cropped to the track, with the status panel in ``lang``."""
+    return encode_png(board_chat_image(view, overlay, last_turn, lang))
 
 
 # The status strip ----------------------------------------------------------------------------------
@@ -476,8 +475,8 @@ def _strip_key(view: Mapping[str, Any]) -> tuple[Any, ...]:
 @lru_cache(maxsize=512)
 def _strip_image(w: int, number: int, name: str, colour: str, phase: str, dice: tuple[Any, ...], total: int,
                  points: int, reversing: bool, chips: tuple[Any, ...], laps: int, to_act: int | None,
-                 over: bool) -> Image.Image:
-    """Two lines: whose turn and the dice; then every kart's seat number and flags."""
+                 over: bool, lang: str = "en") -> Image.Image:
+    """Two lines: whose turn and the dice; then every kart's seat number and flags (words in ``lang``)."""
     img = Image.new("RGB", (w, STRIP_H), STRIP_BG)
     d = ImageDraw.Draw(img)
     d.line([(0, STRIP_H - 1), (w, STRIP_H - 1)], fill=STRIP_LINE, width=2)
@@ -488,12 +487,13 @@ def _strip_image(w: int, number: int, name: str, colour: str, phase: str, dice: 
     if over:
         draw_flag(d, (x + 8, y1), 16, True)
         won = " & ".join(f"#{s + 1}" for s, _, _, w_ in chips if w_)
-        draw_text(d, (x + 22, y1), f"Race over: won by {won} after {number} turns", bold, BUMP, anchor="lm")
+        over_text = _fit(d, say("strip.over", lang, count=number, names=won), bold, w - x - 30)
+        draw_text(d, (x + 22, y1), over_text, bold, BUMP, anchor="lm")
     else:
         if colour:
             draw_kart(d, (x + 12, y1), 24, 0, kart_colour(colour), "")
             x += 28
-        head = f"{name} · turn {number} · {PHASE_SHORT.get(phase, phase)}"
+        head = say("strip.head", lang, name=name, number=number, phase=phase_short(phase, lang))
         draw_text(d, (x, y1), head, bold, STRIP_TEXT, anchor="lm")
         x += text_box(d, head, bold)[0] + 14
         rolled = [(c, v) for c, vals in dice for v in vals]
@@ -505,8 +505,8 @@ def _strip_image(w: int, number: int, name: str, colour: str, phase: str, dice: 
             draw_text(d, (x + 3, y1), f"= {total}", bold, STRIP_TEXT, anchor="lm")
             x += text_box(d, f"= {total}", bold)[0] + 12
         if phase == "move":
-            left = f"{points} to go" + (" reversing" if reversing else "")
-            draw_text(d, (x, y1), left, bold, BUMP, anchor="lm")
+            left = say("strip.to_go_reversing" if reversing else "strip.to_go", lang, count=points)
+            draw_text(d, (x, y1), _fit(d, left, bold, w - x - 6), bold, BUMP, anchor="lm")
     y2 = 43
     step = max(62.0, min(84.0, (w - 12) / max(1, len(chips))))
     x = 8.0

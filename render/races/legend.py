@@ -53,6 +53,7 @@ from render.races.symbols import (
     paint_texture,
     seed_of,
 )
+from render.races.words import say
 from rules.races.track import PitColour, Terrain
 
 # Legend ----------------------------------------------------------------------------------------
@@ -156,25 +157,26 @@ def _sym_divider(img: Image.Image, draw: ImageDraw.ImageDraw, c: Point, s: float
     draw_crossing_badge(draw, polar(c, 0, s * 0.45), s * 0.9, "2")
 
 
-LEGEND: tuple[tuple[LegendSymbol, str, str], ...] = (
-    (_swatch_texture(Terrain.TARMAC.value), "Tarmac", "the racing surface"),
-    (_swatch_texture(Terrain.GRASS.value), "Grass", "start a turn here: one green die"),
-    (_swatch_texture(Terrain.MUD.value), "Mud", "one green die; a 1 or 2 is stuck"),
-    (_swatch_texture("junk"), "Junk", "off the track"),
-    (_sym_wall, "Wall", "no kart crosses; missiles fly over"),
-    (_swatch_texture(Terrain.STREAM.value), "Stream", "never driven into; bumped karts swim"),
-    (_sym_divider, "Stream section", "its water leads to that Landing Point"),
-    (_sym_landing, "Landing Point", "leave the water here, facing the arrow"),
-    (_sym_bridge, "Bridge", "one way: follow its white arrows"),
-    (_sym_red, "Red arrow", "bumped this way: into the stream"),
-    (_sym_collapsed, "Collapsed bridge", "jump straight across the gap"),
-    (_sym_checkered, "Checkered Line", "cross it forwards to count a lap"),
-    (_sym_start, "Start cell", "enter the race here, facing the arrow"),
-    (_sym_pit(PitColour.GREEN), "Green Pit Stop", "stop here to buy green parts"),
-    (_sym_pit(PitColour.RED), "Red Pit Stop", "stop here to buy red parts"),
-    (_sym_delivery, "Delivery Point", "junk tiles arrive on this green total"),
-    (_sym_cap, "Bottle Top Collection Point", "drive over: collect that many tops"),
-    (_sym_label, "Cell label", "column letters, then row number"),
+#: the legend's entries: symbol and catalogue key (``legend.<key>`` names it, ``legend.<key>_note`` explains)
+LEGEND: tuple[tuple[LegendSymbol, str], ...] = (
+    (_swatch_texture(Terrain.TARMAC.value), "tarmac"),
+    (_swatch_texture(Terrain.GRASS.value), "grass"),
+    (_swatch_texture(Terrain.MUD.value), "mud"),
+    (_swatch_texture("junk"), "junk"),
+    (_sym_wall, "wall"),
+    (_swatch_texture(Terrain.STREAM.value), "stream"),
+    (_sym_divider, "section"),
+    (_sym_landing, "landing"),
+    (_sym_bridge, "bridge"),
+    (_sym_red, "red_arrow"),
+    (_sym_collapsed, "collapsed"),
+    (_sym_checkered, "line"),
+    (_sym_start, "start"),
+    (_sym_pit(PitColour.GREEN), "green_pit"),
+    (_sym_pit(PitColour.RED), "red_pit"),
+    (_sym_delivery, "delivery"),
+    (_sym_cap, "caps"),
+    (_sym_label, "label"),
 )
 
 
@@ -190,19 +192,20 @@ LEGEND_TOP = 56
 NAME_H, NOTE_H = 19, 15
 
 
-def legend_height(size: int, panel_w: int) -> int:
+def legend_height(size: int, panel_w: int, lang: str = "en") -> int:
     """Pixels the legend takes in a side panel ``panel_w`` wide, on a board of ``size`` cells."""
-    return _legend_layout(size, panel_w).height
+    return _legend_layout(size, panel_w, lang).height
 
 
 @lru_cache(maxsize=32)
-def _legend_layout(size: int, panel_w: int) -> _LegendLayout:
+def _legend_layout(size: int, panel_w: int, lang: str = "en") -> _LegendLayout:
     """Symbol size, wrapped notes and row heights of the legend in a panel ``panel_w`` wide."""
     sym = max(15, min(26, round(size * 0.72)))
     text_x = 20 + sym * 2 + 14
     measure = ImageDraw.Draw(Image.new("L", (1, 1)))
     rows = []
-    for _, _, note in LEGEND:
+    for _, key in LEGEND:
+        note = say(f"legend.{key}_note", lang)
         lines = tuple(_wrap(measure, note, font(13, condensed=True), panel_w - text_x - 10))
         rows.append((max(round(sym * 2.2 + 4), NAME_H + NOTE_H * len(lines) + 10), lines))
     return _LegendLayout(sym, text_x, tuple(rows), LEGEND_TOP + sum(h for h, _ in rows) + COMPASS_H + 10)
@@ -211,17 +214,20 @@ def _legend_layout(size: int, panel_w: int) -> _LegendLayout:
 COMPASS_H = 124  # the facings compass under the legend entries
 
 
-def draw_legend(img: Image.Image, draw: ImageDraw.ImageDraw, geo: BoardGeometry) -> None:
+def draw_legend(img: Image.Image, draw: ImageDraw.ImageDraw, geo: BoardGeometry, lang: str = "en") -> None:
+    """The legend of the static board's symbols and the facings compass, worded in ``lang``."""
     x0, y0, x1, y1 = geo.panel_box
-    layout = _legend_layout(geo.cell_size, x1 - x0)
+    layout = _legend_layout(geo.cell_size, x1 - x0, lang)
     sym = layout.symbol
     draw.rectangle([x0, y0 + 10, x1, y1], fill=PANEL, outline=PANEL_LINE, width=2)
-    draw_text(draw, (x0 + 16, y0 + 34), "Legend", font(22, bold=True), TEXT, anchor="lm")
+    draw_text(draw, (x0 + 16, y0 + 34), say("legend.title", lang), font(22, bold=True), TEXT, anchor="lm")
     name_font = font(14, bold=True)
     note_font = font(13, condensed=True)
     y = y0 + LEGEND_TOP
     text_x = x0 + layout.text_x
-    for (symbol, name, _), (row_h, lines) in zip(LEGEND, layout.rows, strict=True):
+    name_w = x1 - text_x - 10
+    for (symbol, key), (row_h, lines) in zip(LEGEND, layout.rows, strict=True):
+        name = _wrap(draw, say(f"legend.{key}", lang), name_font, name_w, max_lines=1)[0]
         c = (x0 + 20 + sym, y + row_h / 2)
         symbol(img, draw, c, sym)
         top = y + row_h / 2 - (NAME_H + NOTE_H * len(lines)) / 2
@@ -231,8 +237,8 @@ def draw_legend(img: Image.Image, draw: ImageDraw.ImageDraw, geo: BoardGeometry)
         y += row_h
     radius = (COMPASS_H - 36) / 2
     draw_compass(draw, (x1 - 26 - radius * 1.3, y + COMPASS_H / 2), radius)
-    draw_text(draw, (x0 + 20, y + COMPASS_H / 2 - 12), "Facings", name_font, TEXT, anchor="lm")
-    for i, line in enumerate(("up the picture is N;", "a kart faces one of", "the six sides of its cell")):
+    draw_text(draw, (x0 + 20, y + COMPASS_H / 2 - 12), say("legend.facings", lang), name_font, TEXT, anchor="lm")
+    for i, line in enumerate(say("legend.facings_note", lang).split("\n")):
         draw_text(draw, (x0 + 20, y + COMPASS_H / 2 + 8 + 15 * i), line, note_font, TEXT_DIM, anchor="lm")
     sx0, sy0, sx1, sy1 = geo.status_box
     if sy1 - sy0 > 30:

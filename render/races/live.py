@@ -38,7 +38,6 @@ from render.races.board import BoardBase, board_base
 from render.races.geometry import BoardGeometry, facing_angle
 from render.races.pieces import (
     BUMP,
-    KIND_NAMES,
     PATH_CASING,
     PIECE_COLOURS,
     draw_cap_icon,
@@ -64,6 +63,7 @@ from render.races.symbols import (
     TEXT_DIM,
     WHITE,
 )
+from render.races.words import part_short, phase_title, say
 from rules.hexgrid import Facing, Hex, parse_label
 from rules.races import catalogue
 from rules.races.state import PRINTED_BAG
@@ -77,32 +77,6 @@ OVERLAY_END_ALPHA = 100
 OVERLAY_PASS_ALPHA = 44
 ACTIVE_ROW = (62, 58, 52)
 
-PHASE_TITLES = {
-    "enter": "entering the race",
-    "deeds": "Phase 1: dastardly deeds",
-    "parts": "Phase 2: parts and fuel",
-    "roll": "Phase 3: roll",
-    "move": "Phase 5: move",
-    "over": "race over",
-}
-
-#: short names for the parts strip of the status panel (the Kart Card spells them out)
-PART_SHORT = {
-    "grass-tyres": "Grass",
-    "mud-tyres": "Mud",
-    "saddlebag-4": "Bag",
-    "saddlebag-5": "Bag",
-    "freezer": "Freez",
-    "field-generator": "Field",
-    "smoke-screen": "Smoke",
-    "turbo-engine": "Turbo",
-    "jet-engine": "Jet",
-    "bomb-catcher": "Catch",
-    "missile-deflector": "Defl",
-    "battering-ram": "Ram",
-    "missile-launcher": "MisL",
-    "bomb-launcher": "BmbL",
-}
 PILE_COLOURS = {"green": (36, 120, 60), "red": (150, 40, 36)}
 LOCATIONS = tuple(range(2, 10))
 
@@ -124,43 +98,45 @@ def live_colours() -> tuple[Colour, ...]:
 LIVE_COLOURS = live_colours()
 
 
-def live_base(track: Track | str, size: int | None = None) -> BoardBase:
-    """The cached board the live pictures draw on (no legend: the side panel holds the status)."""
+def live_base(track: Track | str, size: int | None = None, lang: str = "en") -> BoardBase:
+    """The cached board the live pictures draw on (no legend: the side panel holds the status); its
+    title in ``lang``."""
     t = get_track(track) if isinstance(track, str) else track
-    return board_base(t, size or LIVE_CELL, legend=False)
+    return board_base(t, size or LIVE_CELL, legend=False, lang=lang)
 
 
 # Public entry points -----------------------------------------------------------------------------
 
 
 def board_png(view: Mapping[str, Any], *, overlay: Any = None, size: int | None = None,
-              last_turn: Mapping[str, Any] | None = None) -> bytes:
+              last_turn: Mapping[str, Any] | None = None, lang: str = "en") -> bytes:
     """PNG bytes of the live board for ``view`` (``game.view(seat)`` or ``game.view(None)``).
 
     ``overlay`` marks where the player to act can go: a :class:`rules.races.reach.Reach`, a pair
     (end labels, pass labels), or a plain set of labels (all drawn as ends). Once the dice have passed,
     the new turn has no path yet: the move just finished stays on the picture, taken from
     ``last_turn`` (the ``turn`` of an earlier view) or else the view's own ``last_turn``; without
-    either, the marks come from the view's events.
+    either, the marks come from the view's events. The title and the status panel speak ``lang``.
     """
-    return encode_png(board_frame(view, overlay=overlay, size=size, last_turn=last_turn))
+    return encode_png(board_frame(view, overlay=overlay, size=size, last_turn=last_turn, lang=lang))
 
 
 def board_frame(view: Mapping[str, Any], base: BoardBase | None = None, *, overlay: Any = None,
-                size: int | None = None, last_turn: Mapping[str, Any] | None = None) -> Image.Image:
+                size: int | None = None, last_turn: Mapping[str, Any] | None = None,
+                lang: str = "en") -> Image.Image:
     """The finished live picture as a palette image, ready to encode.
 
     It starts from the board already quantized to its palette and puts down pieces that were
     quantized once (sprites, status rows), so no frame is ever quantized as a whole: a move costs a
     copy, some pastes and the PNG encoding."""
-    base = base or live_base(view["track"], size)
+    base = base or live_base(view["track"], size, lang)
     kit = live_kit(base)
     img = kit.canvas.copy()
     draw = ImageDraw.Draw(img)
     if overlay is not None:
         _overlay_patch(img, draw, overlay, base, kit)
     draw_live_layers(draw, with_last_move(view, last_turn), base, img=img, put=kit.putter(img), ink=kit.ink)
-    draw_status(img, view, base.geometry.status_box, prepare=kit.prepared)
+    draw_status(img, view, base.geometry.status_box, prepare=kit.prepared, lang=lang)
     return img
 
 
@@ -251,13 +227,13 @@ class PaletteKit:
         return hit[1]
 
 
-_KITS: dict[tuple[str, int], PaletteKit] = {}
+_KITS: dict[tuple[str, int, str], PaletteKit] = {}
 _KITS_LOCK = threading.Lock()
 
 
 def live_kit(base: BoardBase) -> PaletteKit:
-    """The palette kit of a live board (one per track and cell size)."""
-    key = (base.track.name, base.geometry.cell_size)
+    """The palette kit of a live board (one per track, cell size and language of the title)."""
+    key = (base.track.name, base.geometry.cell_size, base.lang)
     kit = _KITS.get(key)
     if kit is None or kit.canvas.size != base.image.size:
         with _KITS_LOCK:
@@ -476,12 +452,13 @@ KEY_H = 112
 
 
 def draw_status(img: Image.Image, view: Mapping[str, Any], box: tuple[int, int, int, int],
-                prepare: Callable[[Image.Image], Image.Image] = lambda panel: panel) -> None:
-    """Whose turn, the dice, one row per player, and a key of the symbols, inside ``box``.
-    ``prepare`` turns each (cached) panel into what is pasted (a palette image on a palette frame)."""
+                prepare: Callable[[Image.Image], Image.Image] = lambda panel: panel, lang: str = "en") -> None:
+    """Whose turn, the dice, one row per player, and a key of the symbols, inside ``box``, worded in
+    ``lang``. ``prepare`` turns each (cached) panel into what is pasted (a palette image on a palette
+    frame)."""
     x0, y0, x1, y1 = box
     w = x1 - x0
-    header = _header_image(w, *_header_key(view))
+    header = _header_image(w, *_header_key(view), lang)
     img.paste(prepare(header), (x0, y0))
     karts = view.get("karts", [])
     to_act = view.get("to_act")
@@ -493,11 +470,11 @@ def draw_status(img: Image.Image, view: Mapping[str, Any], box: tuple[int, int, 
     y = y0 + HEADER_H
     for k in karts:
         active = k["seat"] == turn_seat and view.get("phase") != "over"
-        row = _row_image(w, row_h, _row_key(k), active, k["seat"] == to_act, k["seat"] in winners, laps)
+        row = _row_image(w, row_h, _row_key(k), active, k["seat"] == to_act, k["seat"] in winners, laps, lang)
         img.paste(prepare(row), (x0, y))
         y += row_h
     if y1 - y >= KEY_H:
-        img.paste(prepare(_key_image(w)), (x0, y1 - KEY_H))
+        img.paste(prepare(_key_image(w, lang)), (x0, y1 - KEY_H))
 
 
 def _header_key(view: Mapping[str, Any]) -> tuple[Any, ...]:
@@ -519,7 +496,8 @@ def _header_key(view: Mapping[str, Any]) -> tuple[Any, ...]:
 
 @lru_cache(maxsize=256)
 def _header_image(w: int, number: int, name: str, colour: str, phase: str, dice: tuple[Any, ...], total: int,
-                  points: int, reversing: bool, winners: tuple[Any, ...], prompt: str, laps: int) -> Image.Image:
+                  points: int, reversing: bool, winners: tuple[Any, ...], prompt: str, laps: int,
+                  lang: str = "en") -> Image.Image:
     img = Image.new("RGB", (w, HEADER_H), PANEL)
     d = ImageDraw.Draw(img)
     d.rectangle([0, 0, w - 1, HEADER_H - 1], outline=PANEL_LINE, width=1)
@@ -527,17 +505,18 @@ def _header_image(w: int, number: int, name: str, colour: str, phase: str, dice:
     small = font(14)
     if winners:
         draw_flag(d, (26, 30), 30, True)
-        draw_text(d, (48, 24), "Race over", big, TEXT, anchor="lm")
-        won = f"won by {' & '.join(winners)}"
+        draw_text(d, (48, 24), say("panel.race_over", lang), big, TEXT, anchor="lm")
+        won = say("panel.won_by", lang, names=" & ".join(winners))
         draw_text(d, (48, 50), _fit(d, won, font(16, bold=True), w - 60), font(16, bold=True), BUMP, anchor="lm")
-        turns = f"{number} turn{'s' if number != 1 else ''}"
-        draw_text(d, (16, 84), f"after {turns}, {laps} lap{'s' if laps != 1 else ''} to win", small, TEXT_DIM,
-                  anchor="lm")
+        after = say("panel.after", lang, turns=say("panel.turns", lang, count=number),
+                    laps=say("panel.laps", lang, count=laps))
+        draw_text(d, (16, 84), _fit(d, after, small, w - 28), small, TEXT_DIM, anchor="lm")
         return img
     kc = kart_colour(colour) if colour else TEXT
     draw_kart(d, (28, 30), 34, 0, kc, "")
-    draw_text(d, (52, 22), _fit(d, f"{name} to play", big, w - 64), big, TEXT, anchor="lm")
-    draw_text(d, (52, 44), f"turn {number} · {PHASE_TITLES.get(phase, phase)}", small, TEXT_DIM, anchor="lm")
+    draw_text(d, (52, 22), _fit(d, say("panel.to_play", lang, name=name), big, w - 64), big, TEXT, anchor="lm")
+    turn = say("panel.turn", lang, number=number, phase=phase_title(phase, lang))
+    draw_text(d, (52, 44), _fit(d, turn, small, w - 64), small, TEXT_DIM, anchor="lm")
     x = 18.0
     rolled = [(c, v) for c, vals in dice for v in vals]
     if rolled:
@@ -549,8 +528,8 @@ def _header_image(w: int, number: int, name: str, colour: str, phase: str, dice:
         draw_text(d, (x + 4, 80), label, font(18, bold=True), TEXT, anchor="lm")
         x += text_box(d, label, font(18, bold=True))[0] + 14
     if phase == "move":
-        left = f"{points} to go" + (" (reversing)" if reversing else "")
-        draw_text(d, (x, 80), left, font(15, bold=True), BUMP, anchor="lm")
+        left = say("panel.to_go_reversing" if reversing else "panel.to_go", lang, count=points)
+        draw_text(d, (x, 80), _fit(d, left, font(15, bold=True), w - x - 8), font(15, bold=True), BUMP, anchor="lm")
     if prompt:
         draw_text(d, (16, 104), _fit(d, prompt, small, w - 28), small, TEXT, anchor="lm")
     return img
@@ -568,7 +547,7 @@ def _row_key(k: Mapping[str, Any]) -> tuple[Any, ...]:
         elif loc_i in parts:
             capacity += catalogue.parts()[parts[loc_i]].capacity
     fuel = k.get("fuel", {})
-    where = "waiting to enter" if k.get("cell") is None else k["cell"]
+    where = k.get("cell")
     return (k["seat"], k["name"], k["colour"], int(k.get("flags", 0)), int(k.get("bottle_tops", 0)),
             int(fuel.get("white", 0)), int(fuel.get("red", 0)), tiles, capacity,
             tuple(sorted(parts.items())), where, bool(k.get("glued")), bool(k.get("bridge_since_line")),
@@ -577,7 +556,7 @@ def _row_key(k: Mapping[str, Any]) -> tuple[Any, ...]:
 
 @lru_cache(maxsize=512)
 def _row_image(w: int, h: int, key: tuple[Any, ...], active: bool, to_act: bool, winner: bool,
-               laps: int) -> Image.Image:
+               laps: int, lang: str = "en") -> Image.Image:
     (seat, name, colour, flags, tops, white, red, tiles, capacity, parts, where, glued, bridge, team) = key
     bg = ACTIVE_ROW if active else PANEL
     img = Image.new("RGB", (w, h), bg)
@@ -590,14 +569,15 @@ def _row_image(w: int, h: int, key: tuple[Any, ...], active: bool, to_act: bool,
         draw_polygon(d, [(8, 12), (16, 18), (8, 24)], TEXT)
     draw_kart(d, (36, 18), 30, 0, kc, str(seat + 1))
     name_font = font(15, bold=True)
-    label = name + (f" · team {team + 1}" if team is not None else "")
+    label = name if team is None else say("panel.team", lang, name=name, team=team)
     flag_w = 17 * laps
-    tag_w = 52 if winner else 0
+    tag = say("panel.winner", lang)
+    tag_w = max(52, round(text_box(d, tag, font(12, bold=True))[0]) + 12) if winner else 0
     draw_text(d, (58, 18), _fit(d, label, name_font, w - 70 - flag_w - tag_w), name_font, TEXT, anchor="lm")
     for i in range(laps):
         draw_flag(d, (w - flag_w - 4 + 17 * i + 8, 18), 15, i < flags)
     if winner:
-        draw_text(d, (w - flag_w - 8, 18), "winner", font(12, bold=True), BUMP, anchor="rm")
+        draw_text(d, (w - flag_w - 8, 18), tag, font(12, bold=True), BUMP, anchor="rm")
     # second line: bottle tops, fuel dice, saddlebag tiles, where the kart is
     y = 42
     small = font(13)
@@ -615,24 +595,20 @@ def _row_image(w: int, h: int, key: tuple[Any, ...], active: bool, to_act: bool,
         draw_tile_back(d, (x + 8, y), 17)
         draw_text(d, (x + 19, y), f"{tiles}/{capacity}", bold, TEXT, anchor="lm")
         x += 52
-    tags = []
-    if where == "waiting to enter":
-        tags.append(where)
-    else:
-        tags.append(where)
+    tags = [say("panel.waiting", lang) if where is None else where]
     if glued:
-        tags.append("glued")
+        tags.append(say("panel.glued", lang))
     if bridge:
-        tags.append("bridge done")
+        tags.append(say("panel.bridge_done", lang))
     draw_text(d, (x, y), _fit(d, " · ".join(tags), small, w - x - 8), small, TEXT_DIM, anchor="lm")
     # third line: the parts strip, locations 2-9
     if h >= 80:
-        _parts_strip(d, dict(parts), 8, 58, w - 16, min(24, h - 62))
+        _parts_strip(d, dict(parts), 8, 58, w - 16, min(24, h - 62), lang)
     return img
 
 
 def _parts_strip(d: ImageDraw.ImageDraw, parts: Mapping[int, str], x0: float, y0: float, width: float,
-                 h: float) -> None:
+                 h: float, lang: str = "en") -> None:
     cell_w = width / len(LOCATIONS)
     num_font = font(9, bold=True)
     name_font = font(11, bold=True, condensed=True)
@@ -644,30 +620,31 @@ def _parts_strip(d: ImageDraw.ImageDraw, parts: Mapping[int, str], x0: float, y0
         if pid:
             fill = PILE_COLOURS.get(specs[pid].pile, PANEL_LINE) if pid in specs else PANEL_LINE
             d.rounded_rectangle([bx0, y0, bx1, y0 + h], radius=4, fill=fill, outline=lighter(fill, 0.3))
-            text = PART_SHORT.get(pid, pid[:5])
+            text = _fit(d, part_short(pid, lang), name_font, cell_w)
             draw_text(d, ((bx0 + bx1) / 2 + 3, y0 + h / 2 + 1), text, name_font, WHITE)
         else:
             d.rounded_rectangle([bx0, y0, bx1, y0 + h], radius=4, outline=PANEL_LINE)
             if loc == PRINTED_BAG:
-                draw_text(d, ((bx0 + bx1) / 2 + 3, y0 + h / 2 + 1), "bag", name_font, TEXT_DIM)
+                bag = _fit(d, say("panel.bag", lang), name_font, cell_w)
+                draw_text(d, ((bx0 + bx1) / 2 + 3, y0 + h / 2 + 1), bag, name_font, TEXT_DIM)
         draw_text(d, (bx0 + 2, y0 + 1), str(loc), num_font, mix(TEXT_DIM, WHITE, 0.3), anchor="lt")
 
 
 @lru_cache(maxsize=8)
-def _key_image(w: int) -> Image.Image:
-    """A key to the live symbols: tiles and traps, and the marks of the last move."""
+def _key_image(w: int, lang: str = "en") -> Image.Image:
+    """A key to the live symbols: tiles and traps, and the marks of the last move, named in ``lang``."""
     img = Image.new("RGB", (w, KEY_H), PANEL)
     d = ImageDraw.Draw(img)
     d.rectangle([0, 0, w - 1, KEY_H - 1], outline=PANEL_LINE, width=1)
     small = font(12, condensed=True)
     items: list[tuple[str, Any]] = [
-        ("junk tile", lambda c: draw_tile_back(d, c, 22)),
-        *[(KIND_NAMES[k], (lambda kk: (lambda c: draw_trap(d, c, 22, kk, -30.0 if kk == "oil" else None)))(k))
+        (say("key.junk", lang), lambda c: draw_tile_back(d, c, 22)),
+        *[(say(f"key.{k}", lang), (lambda kk: (lambda c: draw_trap(d, c, 22, kk, -30.0 if kk == "oil" else None)))(k))
           for k in ("glue", "oil", "acid", "spring", "time-bomb")],
-        ("bump", lambda c: draw_mark(d, c, 26, "bump")),
-        ("pick-up", lambda c: draw_mark(d, c, 26, "pickup")),
-        ("splash", lambda c: _splash_key(d, c)),
-        ("blast", lambda c: draw_mark(d, c, 26, "blast")),
+        (say("key.bump", lang), lambda c: draw_mark(d, c, 26, "bump")),
+        (say("key.pickup", lang), lambda c: draw_mark(d, c, 26, "pickup")),
+        (say("key.splash", lang), lambda c: _splash_key(d, c)),
+        (say("key.blast", lang), lambda c: draw_mark(d, c, 26, "blast")),
     ]
     cols = 5
     cw = (w - 12) / cols
@@ -675,7 +652,7 @@ def _key_image(w: int) -> Image.Image:
         cx = 6 + cw * (i % cols) + cw / 2
         cy = 26 + 50 * (i // cols)
         sym((cx, cy))
-        draw_text(d, (cx, cy + 20), label, small, TEXT_DIM)
+        draw_text(d, (cx, cy + 20), _fit(d, label, small, cw), small, TEXT_DIM)
     return img
 
 

@@ -49,18 +49,6 @@ KIND_COLOURS: dict[str, Colour] = {
     "turbo-fuel": (240, 240, 236),
     "jet-fuel": (222, 60, 40),
 }
-KIND_NAMES: dict[str, str] = {
-    "glue": "Glue",
-    "oil": "Oil",
-    "acid": "Acid",
-    "spring": "Spring",
-    "time-bomb": "Time Bomb",
-    "bomb": "Bomb",
-    "missile": "Missile",
-    "magnet": "Magnet",
-    "turbo-fuel": "Turbo Fuel",
-    "jet-fuel": "Jet Fuel",
-}
 FLAG_ON = (250, 250, 246)
 FLAG_OFF = (84, 78, 70)
 DICE_COLOURS: dict[str, tuple[Colour, Colour]] = {  # body, pips

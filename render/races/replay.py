@@ -22,7 +22,6 @@ from render.common import GIF_UNCHANGED, draw_text, font, gif_palette, write_gif
 from render.races.board import BoardBase
 from render.races.live import (
     LIVE_COLOURS,
-    PHASE_TITLES,
     PaletteKit,
     _fit,
     draw_live_layers,
@@ -31,6 +30,7 @@ from render.races.live import (
 )
 from render.races.pieces import draw_die, draw_flag, draw_kart, kart_colour
 from render.races.symbols import PANEL, PANEL_LINE, TEXT
+from render.races.words import phase_title, say
 from rules.contract import public_views
 
 REPLAY_CELL = 14
@@ -47,8 +47,9 @@ def replay_views(setup: Mapping[str, Any], seed: int, actions: Iterable[str]) ->
 
 
 def replay_gif(frames_views: Sequence[Mapping[str, Any]], *, cell_size: int = REPLAY_CELL,
-               frame_ms: int = FRAME_MS, last_frame_ms: int = LAST_FRAME_MS) -> bytes:
-    """GIF bytes of the race in ``frames_views`` (public views, one frame each), looping for ever."""
+               frame_ms: int = FRAME_MS, last_frame_ms: int = LAST_FRAME_MS, lang: str = "en") -> bytes:
+    """GIF bytes of the race in ``frames_views`` (public views, one frame each), looping for ever; the
+    strip's words in ``lang``."""
     if not frames_views:
         raise ValueError("a replay needs at least one view")
     kit = _kit(frames_views[0]["track"], cell_size)
@@ -58,7 +59,7 @@ def replay_gif(frames_views: Sequence[Mapping[str, Any]], *, cell_size: int = RE
         turn = view.get("turn") or {}
         if turn.get("path") or turn.get("marks"):
             last_turn = turn
-        frames.append(_frame(view, kit, last_turn))
+        frames.append(_frame(view, kit, last_turn, lang))
     durations = [frame_ms] * len(frames)
     durations[-1] = last_frame_ms
     return write_gif(frames, durations)
@@ -104,7 +105,7 @@ def _canvas(track: str, cell_size: int) -> Image.Image:
     return out
 
 
-def _frame(view: Mapping[str, Any], kit: _Kit, last_turn: Mapping[str, Any] | None) -> Image.Image:
+def _frame(view: Mapping[str, Any], kit: _Kit, last_turn: Mapping[str, Any] | None, lang: str = "en") -> Image.Image:
     """One frame, drawn straight on the palette canvas (no quantizing per frame)."""
     img = kit.canvas.copy()
     draw = ImageDraw.Draw(img)
@@ -113,7 +114,7 @@ def _frame(view: Mapping[str, Any], kit: _Kit, last_turn: Mapping[str, Any] | No
     x0, y0, _, y1 = kit.crop
     draw_live_layers(draw, shown, kit.base, img=img, offset=(x0, y0), put=kit.putter(img), ink=kit.ink)
     line, flags = _strip_keys(view)
-    img.paste(_strip_p(kit, "line", line), (0, y1 - y0))
+    img.paste(_strip_p(kit, "line", (*line, lang)), (0, y1 - y0))
     img.paste(_strip_p(kit, "flags", flags), (0, y1 - y0 + STRIP_H // 2))
     return img
 
@@ -138,8 +139,8 @@ def _strip_keys(view: Mapping[str, Any]) -> tuple[tuple[Any, ...], tuple[Any, ..
 
 @lru_cache(maxsize=64)
 def _strip_line(w: int, number: int, seat: int | None, phase: str, dice: tuple[Any, ...], names: tuple[Any, ...],
-                winners: tuple[Any, ...]) -> Image.Image:
-    """The top line of the strip: the turn, who plays and the dice rolled."""
+                winners: tuple[Any, ...], lang: str = "en") -> Image.Image:
+    """The top line of the strip: the turn, who plays and the dice rolled (words in ``lang``)."""
     img = Image.new("RGB", (w, STRIP_H // 2), PANEL)
     d = ImageDraw.Draw(img)
     d.line([(0, 0), (w, 0)], fill=PANEL_LINE, width=2)
@@ -147,11 +148,11 @@ def _strip_line(w: int, number: int, seat: int | None, phase: str, dice: tuple[A
     bold = font(14, bold=True)
     if winners:
         who = " & ".join(by_seat[s][0] for s in winners if s in by_seat)
-        line = f"{who} win{'s' if len(winners) == 1 else ''}!"
+        line = say("replay.wins", lang, count=len(winners), names=who)
     elif seat in by_seat:
-        line = f"turn {number} · {by_seat[seat][0]} · {PHASE_TITLES.get(phase, phase)}"
+        line = say("replay.turn_of", lang, number=number, name=by_seat[seat][0], phase=phase_title(phase, lang))
     else:
-        line = f"turn {number}"
+        line = say("replay.turn", lang, number=number)
     x = 10
     if seat in by_seat and not winners:
         draw_kart(d, (x + 12, 15), 22, 0, kart_colour(by_seat[seat][1]), "")

@@ -1,6 +1,7 @@
 """The ``/race`` command group as data: one command per kind of action, each option with its type, range
 and autocomplete source, and how the options make the action's notation. Everything offered comes from
 the engine's ``legal_actions()``; what a command builds is checked by the engine again when it is played.
+Refusals and the names of choices speak the asker's language (``Ask.lang``); values stay notation.
 """
 
 from __future__ import annotations
@@ -8,7 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 from bot.games import options as opt
-from bot.games.races.moves import FACINGS, destinations, part_name, resolve_part, step_word
+from bot.games.races import texts
+from bot.games.races.moves import FACINGS, destinations, part_name, prompt, resolve_part, step_word
 from bot.games.unit import Ask, Command, CommandGroup, Option, Refusal, fuzzy
 from rules.hexgrid import parse_label
 from rules.races import actions as act
@@ -22,14 +24,32 @@ def _bounds(ask: Ask) -> tuple[int | None, int | None]:
     return (track.columns, track.rows) if track is not None else (None, None)
 
 
-def cell_of(ask: Ask, name: str) -> str:
+def _refuse(ask: Ask, msg: str, **params: Any) -> Refusal:
+    """A refusal worded in the asker's language."""
+    return Refusal(texts.say(msg, ask.lang, **params))
+
+
+def _option(ask: Ask, command: str, name: str) -> str:
+    """An option's name as the asker's Discord shows it (``location``; German ``platz``)."""
+    return texts.command_name(f"race {command} {name}", ask.lang)
+
+
+def _why(ask: Ask, exc: Exception, given: Any) -> str:
+    """Why a text is not a cell: the reader's own words in English, in another language that it is none."""
+    if texts.lang_of(ask.lang) == "en":
+        return str(exc)
+    return texts.say("refuse.not_a_cell", ask.lang, given=repr(str(given or ""))[:40])
+
+
+def cell_of(ask: Ask, name: str, command: str = "") -> str:
     """A cell label checked against the track; refuses what is not one."""
     try:
         text = opt.text(name, ask.values.get(name), required=True, limit=8)
         assert text is not None
         return parse_label(text, *_bounds(ask)).label
     except (opt.BadOption, ValueError) as exc:
-        raise Refusal(f"`{name}`: {exc}. A cell is a column and a row, like `F7`.") from None
+        raise _refuse(ask, "refuse.cell", option=_option(ask, command, name) if command else name,
+                      error=_why(ask, exc, ask.values.get(name))) from None
 
 
 def _of(ask: Ask, kind: type) -> list[Any]:
@@ -54,7 +74,7 @@ def _move(ask: Ask) -> str:
         try:
             parse_label(c, *_bounds(ask))
         except ValueError as exc:
-            raise Refusal(f"`to`: {exc}. Name cells like `F7`, or a path like `F7 G7 H8`.") from None
+            raise _refuse(ask, "refuse.path", option=_option(ask, "move", "to"), error=_why(ask, exc, c)) from None
     if len(cells) == 1 and ask.game is not None:
         whole = destinations(ask.game, ask.legal).get(cells[0].upper())
         if whole is not None:
@@ -66,7 +86,7 @@ def _step(ask: Ask) -> str:
     low = ask.value("way").strip().lower()
     if low in act.RELATIVE_STEPS:
         return f"step {low}" + _leave(ask)
-    return f"step {cell_of(ask, 'way')}" + _leave(ask)
+    return f"step {cell_of(ask, 'way', 'step')}" + _leave(ask)
 
 
 def _leave(ask: Ask) -> str:
@@ -79,9 +99,10 @@ LEAVE_OPTION = Option("leave", "Leave the face-down junk tiles on the way where 
                       "flag")
 
 
-def _location(text: str) -> int:
+def _location(ask: Ask, command: str) -> int:
+    text = ask.value("location")
     if not text.strip().isdigit() or not 2 <= int(text.strip()) <= 9:
-        raise Refusal("`location` is a number from 2 to 9.")
+        raise _refuse(ask, "refuse.location", option=_option(ask, command, "location"))
     return int(text.strip())
 
 
@@ -89,31 +110,32 @@ def _buy(ask: Ask) -> str:
     part = ask.value("part")
     pid = resolve_part(part)
     if pid is None:
-        raise Refusal(f"There is no part called {part[:40]!r}; parts are: {', '.join(catalogue.parts())}.")
+        raise _refuse(ask, "refuse.no_part", given=repr(part[:40]), parts=", ".join(catalogue.parts()))
     where = ask.value("location")
-    return str(act.Buy(pid, _location(where) if where.strip() else None))
+    return str(act.Buy(pid, _location(ask, "buy") if where.strip() else None))
 
 
 def _trap(ask: Ask) -> str:
     tile = ask.value("tile")
     kind = _tile_kind(tile)
     if kind not in act.TRAP_KINDS:
-        raise Refusal(f"{tile[:30]!r} is not a trap; traps are {', '.join(act.TRAP_KINDS)}.")
-    label = cell_of(ask, "cell")
+        raise _refuse(ask, "refuse.not_trap", given=repr(tile[:30]), traps=", ".join(act.TRAP_KINDS))
+    label = cell_of(ask, "cell", "trap")
     arrow = ask.value("arrow").strip().upper()
     if arrow and arrow not in FACINGS:
-        raise Refusal(f"`arrow` is one of {', '.join(FACINGS)}.")
+        raise _refuse(ask, "refuse.arrow", option=_option(ask, "trap", "arrow"), facings=", ".join(FACINGS))
     return f"trap {kind} {label}" + (f" {arrow}" if arrow else "")
 
 
 def _fire(weapon: str) -> Any:
     def build(ask: Ask) -> str:
-        label = cell_of(ask, "cell")
+        label = cell_of(ask, "cell", weapon)
         aim = ask.value("target").strip().lower()
         if not aim.isalpha():
-            aim = cell_of(ask, "target")
+            aim = cell_of(ask, "target", weapon)
         elif aim not in catalogue.colours():
-            raise Refusal(f"`target` is a kart colour ({', '.join(catalogue.colours())}) or a cell.")
+            raise _refuse(ask, "refuse.target", option=_option(ask, weapon, "target"),
+                          colours=", ".join(catalogue.colours()))
         return f"{weapon} {label} {aim}"
 
     return build
@@ -123,7 +145,8 @@ def _gadget(use: str) -> Any:
     def build(ask: Ask) -> str:
         aim = ask.value("target").strip().lower()
         if aim not in catalogue.colours():
-            raise Refusal(f"`target` is a kart colour: {', '.join(catalogue.colours())}.")
+            raise _refuse(ask, "refuse.kart", option=_option(ask, use, "target"),
+                          colours=", ".join(catalogue.colours()))
         return f"{use} {aim}"
 
     return build
@@ -132,7 +155,7 @@ def _gadget(use: str) -> Any:
 def _choose(ask: Ask) -> str:
     text = ask.value("option")
     if " " in text:
-        raise Refusal("`option` is one word, like `NE`, `F7` or `2`.")
+        raise _refuse(ask, "refuse.one_word", option=_option(ask, "choose", "option"))
     return f"choose {text}"
 
 
@@ -140,7 +163,7 @@ def _flip(verb: str) -> Any:
     def build(ask: Ask) -> str:
         kind = _tile_kind(ask.value("tile"))
         if kind not in catalogue.JUNK_KINDS:
-            raise Refusal(f"`tile` is one of {', '.join(catalogue.JUNK_KINDS)}.")
+            raise _refuse(ask, "refuse.tile", option=_option(ask, verb, "tile"), kinds=", ".join(catalogue.JUNK_KINDS))
         return f"{verb} {kind}"
 
     return build
@@ -156,7 +179,7 @@ def _words(verb: str, option: str) -> Any:
 def ac_move(ask: Ask) -> list[tuple[str, str]]:
     if ask.game is None:
         return []
-    pairs = [(f"{cell} (via {str(m).removeprefix('move ')})", cell)
+    pairs = [(texts.say("choice.via", ask.lang, cell=cell, path=str(m).removeprefix("move ")), cell)
              for cell, m in destinations(ask.game, ask.legal).items()]
     return fuzzy(pairs, ask.current)
 
@@ -166,9 +189,10 @@ def ac_step(ask: Ask) -> list[tuple[str, str]]:
     for a in _of(ask, act.Step):
         if a.cell is not None and not a.leave:
             word = step_word(ask.game, a)
-            pairs.append((f"{a.cell.label} ({word})" if word else a.cell.label, a.cell.label))
+            way = texts.way(word, ask.lang) if word else ""
+            pairs.append((f"{a.cell.label} ({way})" if word else a.cell.label, a.cell.label))
             if word:
-                pairs.append((f"{word} ({a.cell.label})", word))
+                pairs.append((f"{way} ({a.cell.label})", word))
     return fuzzy(pairs, ask.current)
 
 
@@ -176,7 +200,8 @@ def ac_buy_part(ask: Ask) -> list[tuple[str, str]]:
     seen: dict[str, str] = {}
     for a in _of(ask, act.Buy):
         spec = catalogue.parts().get(a.part)
-        seen.setdefault(a.part, f"{part_name(a.part)} ({spec.cost} bottle tops)" if spec else a.part)
+        seen.setdefault(a.part, texts.say("choice.part", ask.lang, count=spec.cost, name=part_name(a.part, ask.lang))
+                        if spec else a.part)
     return fuzzy([(n, pid) for pid, n in seen.items()], ask.current)
 
 
@@ -184,19 +209,25 @@ def ac_buy_location(ask: Ask) -> list[tuple[str, str]]:
     part = resolve_part(ask.value("part"))
     locs = sorted({a.location for a in _of(ask, act.Buy) if a.location is not None
                    and (part is None or a.part == part)})
-    return fuzzy([(f"location {loc}", str(loc)) for loc in locs], ask.current)
+    return fuzzy([(texts.say("choice.location", ask.lang, location=loc), str(loc)) for loc in locs], ask.current)
 
 
 def ac_return(ask: Ask) -> list[tuple[str, str]]:
     game: Any = ask.game
     kart = game.karts[game.turn.seat] if game is not None else None
-    pairs = [(f"{a.location}: {part_name(kart.parts.get(a.location, '?')) if kart else ''}", str(a.location))
+    pairs = [(f"{a.location}: {part_name(kart.parts.get(a.location, '?'), ask.lang) if kart else ''}", str(a.location))
              for a in _of(ask, act.Return)]
     return fuzzy(pairs, ask.current)
 
 
+def _kind_choice(ask: Ask, kind: str) -> tuple[str, str]:
+    """A tile kind to choose: its name in the asker's language, and the notation when that differs."""
+    name = texts.tile(kind, ask.lang)
+    return (kind if name.replace(" ", "-") == kind else f"{name} ({kind})"), kind
+
+
 def ac_trap_kind(ask: Ask) -> list[tuple[str, str]]:
-    return fuzzy([(k, k) for k in sorted({a.kind for a in _of(ask, act.PlaceTrap)})], ask.current)
+    return fuzzy([_kind_choice(ask, k) for k in sorted({a.kind for a in _of(ask, act.PlaceTrap)})], ask.current)
 
 
 def ac_trap_cell(ask: Ask) -> list[tuple[str, str]]:
@@ -237,19 +268,20 @@ def ac_swap(ask: Ask) -> list[tuple[str, str]]:
 
 def ac_choose(ask: Ask) -> list[tuple[str, str]]:
     game: Any = ask.game
-    prompt = game.choice.prompt if game is not None and game.choice is not None else ""
-    pairs = [(f"{a.option} ({prompt})" if prompt else a.option, a.option) for a in _of(ask, act.Choose)]
+    asked = prompt(game, ask.lang) if game is not None else ""
+    pairs = [(f"{a.option} ({asked})" if asked else a.option, a.option) for a in _of(ask, act.Choose)]
     return fuzzy(pairs, ask.current)
 
 
 def ac_bag(ask: Ask) -> list[tuple[str, str]]:
-    pairs = [(f"{a.kind} from bag {a.source} to bag {a.dest}", f"{a.kind} {a.source} {a.dest}")
-             for a in _of(ask, act.BagMove)]
+    pairs = [(texts.say("choice.bag", ask.lang, kind=texts.tile(a.kind, ask.lang), source=a.source, dest=a.dest),
+              f"{a.kind} {a.source} {a.dest}") for a in _of(ask, act.BagMove)]
     return fuzzy(pairs, ask.current)
 
 
 def ac_flip(face_up: bool) -> Any:
-    return lambda ask: fuzzy([(a.kind, a.kind) for a in _of(ask, act.Flip) if a.face_up == face_up], ask.current)
+    return lambda ask: fuzzy([_kind_choice(ask, a.kind) for a in _of(ask, act.Flip) if a.face_up == face_up],
+                             ask.current)
 
 
 # The group -------------------------------------------------------------------------------------------
@@ -302,7 +334,7 @@ RACE_COMMANDS = CommandGroup(
             play=_buy),
         Command("return", "Phase 2 in a Pit Stop: give back the part at a location", (
             Option("location", "The location (2 to 9) of the part", required=True, complete=ac_return),),
-            play=lambda ask: f"return {_location(ask.value('location'))}"),
+            play=lambda ask: f"return {_location(ask, 'return')}"),
         Command("refuel", "Phase 2: trade a fuel tile for fuel dice", (
             Option("fuel", "white (Turbo Fuel) or red (Jet Fuel)", required=True,
                    choices=(("white (Turbo)", "white"), ("red (Jet)", "red"))),),

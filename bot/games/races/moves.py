@@ -1,5 +1,6 @@
 """What the Junkyard Races front ends read off the legal actions: steps by their relative word, whole moves
-by their end cell (furthest round the race first), names of parts and crew, a kart's tiles as text."""
+by their end cell (furthest round the race first), names of parts and crew, a kart's tiles as text (in the
+language asked for)."""
 
 from __future__ import annotations
 
@@ -8,10 +9,13 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from bot.drivers.races import mode_of, track_info
+from bot.games.races import texts
 from bot.service import may_act
+from rules.catalogue import LANGS
 from rules.contract import Game
 from rules.races import actions as act
 from rules.races import catalogue
+from rules.races.state import PRINTED_BAG
 
 log = logging.getLogger(__name__)
 
@@ -80,21 +84,59 @@ def ahead_of(game: Any) -> Callable[[Sequence[Any]], tuple[float, int]]:
     return ahead
 
 
-def choice_label(kind: str, option: str) -> str:
-    """A button label for an answer to a pending choice."""
-    return {"bag": f"Bag {option}", "ram": f"Push {option}", "snatch": f"Tile {option}"}.get(kind, option)
+def choice_label(kind: str, option: str, lang: str = "en") -> str:
+    """A button label for an answer to a pending choice, in ``lang`` (the option itself is notation)."""
+    if kind == "bag":
+        return texts.say("button.bag", lang, option=option)
+    if kind == "ram" and option.isdigit():
+        return texts.say("button.ram", lang, count=int(option))
+    if kind == "snatch":
+        return texts.say("button.snatch", lang, option=option)
+    if kind == "facing":
+        return texts.facing(option, lang)
+    return option
 
 
-def part_name(pid: str) -> str:
-    spec = catalogue.parts().get(pid)
-    return spec.name if spec else pid
+def prompt(game: Any, lang: str = "en") -> str:
+    """The pending question (R14) in ``lang``: the rules' question when the choice names it, else (a choice
+    stored before questions had ids) its English prompt, or in another language the question of its kind."""
+    choice = game.choice
+    if choice is None:
+        return ""
+    context = choice.context or {}
+    asked = texts.rules_text(context.get("ask"), lang)
+    if asked is not None:
+        return asked
+    if texts.lang_of(lang) == "en":
+        return str(choice.prompt)
+    if choice.kind == "enter":
+        return texts.say("prompt.enter", lang)
+    if choice.kind == "ram" and context.get("target"):
+        return texts.say("prompt.ram", lang, cell=context["target"])
+    if choice.kind == "bag" and "tile" in context:
+        return texts.say("prompt.bag_covered", lang, count=1 + len(context.get("queue") or ()), bag=PRINTED_BAG)
+    if choice.kind == "bag":
+        return texts.say("prompt.bag", lang)
+    if choice.kind == "facing":
+        seat = context.get("seat", choice.seat)
+        if seat == choice.seat:
+            return texts.say("prompt.spring", lang)
+        kart = game.karts[seat]
+        return texts.say("prompt.magnet", lang, colour=texts.colour(kart.colour, lang), cell=kart.cell.label)
+    return texts.say("prompt.other", lang)
+
+
+def part_name(pid: str, lang: str = "en") -> str:
+    """A part's name in ``lang`` (its id when there is no such part)."""
+    return texts.part(pid, lang) if pid in catalogue.parts() else pid
 
 
 def resolve_part(text: str) -> str | None:
-    """A part id from its id or name, in any case, with spaces or hyphens."""
+    """A part id from its id or its name in any language, in any case, with spaces or hyphens."""
     want = "-".join(text.lower().replace("_", " ").split())
-    for pid, spec in catalogue.parts().items():
-        if want in (pid, "-".join(spec.name.lower().split())):
+    for pid in catalogue.parts():
+        names = {pid, *("-".join(texts.part(pid, lang).lower().split()) for lang in LANGS)}
+        if want in names:
             return pid
     return None
 
@@ -107,23 +149,24 @@ def resolve_crew(text: str) -> str | None:
     return None
 
 
-def tiles_text(kart: Mapping[str, Any]) -> str:
-    """A kart's saddlebag tiles as its owner sees them (``+`` marks a tile kept face up)."""
+def tiles_text(kart: Mapping[str, Any], lang: str = "en") -> str:
+    """A kart's saddlebag tiles as its owner sees them (``+`` marks a tile kept face up), in ``lang``."""
     bags = kart.get("bags") or {}
     parts = []
     for loc, tiles in sorted(bags.items(), key=lambda kv: int(kv[0])):
         if tiles:
-            shown = ", ".join(t.removesuffix("+") + (" (face up)" if t.endswith("+") else "") for t in tiles)
-            parts.append(f"bag {loc}: {shown}")
-    return "; ".join(parts) or "no tiles"
+            shown = ", ".join(texts.say("tiles.face_up", lang, tile=texts.tile(t.removesuffix("+"), lang))
+                              if t.endswith("+") else texts.tile(t, lang) for t in tiles)
+            parts.append(texts.say("tiles.bag", lang, bag=loc, tiles=shown))
+    return "; ".join(parts) or texts.say("tiles.none", lang)
 
 
-def hand_text(game: Game, seat: int) -> str:
-    """Everything only ``seat`` may know about its kart: tiles, parts, bottle tops, fuel dice."""
+def hand_text(game: Game, seat: int, lang: str = "en") -> str:
+    """Everything only ``seat`` may know about its kart: tiles, parts, bottle tops, fuel dice, in ``lang``."""
     kart = game.view(seat)["karts"][seat]
-    parts = ", ".join(f"{loc}: {part_name(p)}" for loc, p in sorted((kart.get("parts") or {}).items(),
-                                                                      key=lambda kv: int(kv[0])))
+    parts = ", ".join(f"{loc}: {part_name(p, lang)}" for loc, p in sorted((kart.get("parts") or {}).items(),
+                                                                            key=lambda kv: int(kv[0])))
     fuel = kart.get("fuel") or {}
-    return (f"Your kart ({kart['colour']}). Tiles: {tiles_text(kart)}.\nParts: {parts or 'none'}. "
-            f"Bottle tops: {kart.get('bottle_tops', 0)}. Fuel dice: {fuel.get('white', 0)} white, "
-            f"{fuel.get('red', 0)} red.")
+    return texts.say("hand.text", lang, colour=texts.colour(kart["colour"], lang), tiles=tiles_text(kart, lang),
+                     parts=parts or texts.say("hand.no_parts", lang), tops=kart.get("bottle_tops", 0),
+                     white=fuel.get("white", 0), red=fuel.get("red", 0))

@@ -1,6 +1,7 @@
 """The Junkyard Races unit: setup, the ``/race`` commands, buttons, pictures, narration and the terminal
-and demo hooks, gathered in one object the registry lists. Its words are English only for now: the text and
-picture hooks accept ``lang`` and ignore it."""
+and demo hooks, gathered in one object the registry lists. The text and picture hooks speak ``lang``
+(English or German): the front's texts come from :mod:`bot.games.races.texts`, the pictures' words from
+:mod:`render.races.words`."""
 
 from __future__ import annotations
 
@@ -8,9 +9,18 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from bot.drivers.races import RacingDriver
-from bot.games.races import setup, table
+from bot.games.races import setup, table, texts
 from bot.games.races.commands import RACE_COMMANDS
-from bot.games.races.moves import RELATIVE, choice_label, destinations, hand_text, legal, step_word, tiles_text
+from bot.games.races.moves import (
+    RELATIVE,
+    choice_label,
+    destinations,
+    hand_text,
+    legal,
+    prompt,
+    step_word,
+    tiles_text,
+)
 from bot.games.races.translations import GERMAN
 from bot.games.unit import ButtonSpec, DriverFactory, GameUnit, LookupSource, Standings
 from render.races.card import kart_card_png
@@ -25,10 +35,6 @@ from rules.races.reach import reach
 MAX_BUTTONS = 20
 #: an action longer than this does not go on a button: ``jy:<game>:<move>:`` must still fit in 100
 MAX_BUTTON_ACTION = 72
-
-
-def _count(n: int, noun: str) -> str:
-    return f"{n} {noun}" + ("" if n == 1 else "s")
 
 
 class RacesUnit(GameUnit):
@@ -59,14 +65,15 @@ class RacesUnit(GameUnit):
     # Pictures and words ------------------------------------------------------------------------
 
     def picture(self, view: dict[str, Any], events: Sequence[Event], lang: str = "en") -> bytes | None:
-        """The picture posted after an action: a close-up of where the turn happened, sized for a chat."""
-        return chat_png(view)
+        """The picture posted after an action: a close-up of where the turn happened, sized for a chat, its
+        strip in ``lang``."""
+        return chat_png(view, lang=lang)
 
     def board_picture(self, view: dict[str, Any], lang: str = "en") -> bytes | None:
         """The whole board (cropped to the track) with every player's status, for ``/game board``."""
-        return board_chat_png(view)
+        return board_chat_png(view, lang=lang)
 
-    def reach_picture(self, game: Game, seat: int) -> bytes | None:
+    def reach_picture(self, game: Game, seat: int, lang: str = "en") -> bytes | None:
         """Where ``seat`` can drive with its roll (R9 included), for its eyes; None when it is not its move."""
         g: Any = game
         if game.is_over or game.to_act != seat:
@@ -74,7 +81,7 @@ class RacesUnit(GameUnit):
         found = reach(g)
         if not found.cells:
             return None
-        return reach_png(game.view(seat), found)
+        return reach_png(game.view(seat), found, lang)
 
     def offers_reach(self, game: Game, seat: int) -> bool:
         """While ``seat`` drives: its roll is made and it has points to spend, no question pending."""
@@ -90,12 +97,12 @@ class RacesUnit(GameUnit):
         return max((k.flags for k in karts), default=0)
 
     def card_picture(self, view: dict[str, Any], seat: int, lang: str = "en") -> bytes | None:
-        return kart_card_png(view, seat)
+        return kart_card_png(view, seat, lang)
 
-    def replay(self, setup_: Mapping[str, Any], seed: int, actions: Sequence[str], cell_size: int | None = None
-               ) -> tuple[bytes, int] | None:
+    def replay(self, setup_: Mapping[str, Any], seed: int, actions: Sequence[str], cell_size: int | None = None,
+               lang: str = "en") -> tuple[bytes, int] | None:
         views = replay_views(dict(setup_), seed, list(actions))
-        return replay_gif(views, cell_size=cell_size or REPLAY_CELL), len(views)
+        return replay_gif(views, cell_size=cell_size or REPLAY_CELL, lang=lang), len(views)
 
     def narrate(self, events: Sequence[Event], lang: str = "en") -> str:
         lines: list[str] = []
@@ -106,42 +113,50 @@ class RacesUnit(GameUnit):
         return "\n".join(lines)
 
     def describe(self, game: Game, viewer: int | None, lang: str = "en") -> str:
+        """The race for ``viewer`` in ``lang``: track and laps, every kart's standing, whose turn it is, and
+        that seat's own tiles and commands."""
         view = game.view(viewer)
-        head = f"**{self.title}** on {view['track']}, {view['laps']} lap{'s' if view['laps'] != 1 else ''}"
-        head += ", team racing" if view.get("teams") else ""
-        lines = [head + f", move {view['ply']}."]
+        head = "describe.head_teams" if view.get("teams") else "describe.head"
+        lines = [texts.say(head, lang, count=view["laps"], title=self.title, track=view["track"], ply=view["ply"])]
         for k in view["karts"]:
-            where = f"{k['cell']} facing {k.get('facing', '?')}" if k.get("cell") else "not on the track yet"
+            where = texts.say("describe.where", lang, cell=k["cell"], facing=texts.facing(k.get("facing", "?"), lang)) \
+                if k.get("cell") else texts.say("describe.not_entered", lang)
             tiles = sum(len(t) for t in (k.get("bags") or {}).values())
-            team = f", team {k['team']}" if k.get("team") is not None else ""
-            lines.append(f"{k['name']} ({k['colour']}{team}): {where}, "
-                         f"{k.get('flags', 0)}/{view['laps']} flags, {_count(k.get('bottle_tops', 0), 'bottle top')}, "
-                         f"{_count(len(k.get('parts') or {}), 'part')}, {_count(tiles, 'tile')}")
+            team = k.get("team")
+            lines.append(texts.say(
+                "describe.kart" if team is None else "describe.kart_team", lang, name=k["name"],
+                colour=texts.colour(k["colour"], lang), team=team, where=where, flags=k.get("flags", 0),
+                laps=view["laps"], tops=texts.say("describe.bottle_tops", lang, count=k.get("bottle_tops", 0)),
+                parts=texts.say("describe.parts", lang, count=len(k.get("parts") or {})),
+                tiles=texts.say("describe.tiles", lang, count=tiles)))
         if game.is_over:
-            won = ", ".join(game.seat_names[s] for s in game.winners) or "nobody"
-            lines.append(f"The race is over after {game.ply} moves. Winner: {won}.")
+            won = ", ".join(game.seat_names[s] for s in game.winners) or texts.say("describe.nobody", lang)
+            lines.append(texts.say("describe.over", lang, count=game.ply, winners=won))
             return "\n".join(lines)
-        lines += self._turn_lines(game, view, viewer)
+        lines += self._turn_lines(game, view, viewer, lang)
         return "\n".join(lines)
 
-    def _turn_lines(self, game: Game, view: dict[str, Any], viewer: int | None) -> list[str]:
+    def _turn_lines(self, game: Game, view: dict[str, Any], viewer: int | None, lang: str = "en") -> list[str]:
         lines = []
         turn = game.to_act
         if turn is not None:
             who = game.seat_names[turn]
             choice = view.get("choice")
+            phase = texts.say(f"phase.{view['phase']}", lang)
             if choice:
-                lines.append(f"{who} to choose: {choice['prompt']} ({' / '.join(choice['options'])})")
+                lines.append(texts.say("describe.choose", lang, who=who, prompt=prompt(game, lang),
+                                       options=" / ".join(choice["options"])))
+            elif view["phase"] == "move" and view["turn"].get("points"):
+                lines.append(texts.say("describe.drive", lang, count=view["turn"]["points"], who=who, phase=phase))
             else:
-                pts = view["turn"].get("points")
-                extra = f", {pts} points to drive" if view["phase"] == "move" and pts else ""
-                lines.append(f"{who} to act, phase: {view['phase']}{extra}.")
+                lines.append(texts.say("describe.act", lang, who=who, phase=phase))
         if viewer is not None and 0 <= viewer < len(view["karts"]):
-            lines.append(f"Your tiles: {tiles_text(view['karts'][viewer])}.")
+            lines.append(texts.say("describe.your_tiles", lang, tiles=tiles_text(view["karts"][viewer], lang)))
             if turn == viewer:
                 verbs = sorted({str(a).split()[0] for a in game.legal_actions()})
                 if verbs:
-                    lines.append("Commands for it: " + ", ".join(f"`/race {v}`" for v in verbs) + ".")
+                    commands = ", ".join(f"`{texts.command(v, lang)}`" for v in verbs)
+                    lines.append(texts.say("describe.commands", lang, commands=commands))
         return lines
 
     # Buttons -----------------------------------------------------------------------------------
@@ -156,8 +171,8 @@ class RacesUnit(GameUnit):
         g: Any = game
         if isinstance(acts[0], act.Choose):
             kind = g.choice.kind if g.choice is not None else ""
-            return [ButtonSpec(choice_label(kind, a.option), str(a), "primary") for a in acts][:MAX_BUTTONS]
-        out = self._roll_buttons(acts)
+            return [ButtonSpec(choice_label(kind, a.option, lang), str(a), "primary") for a in acts][:MAX_BUTTONS]
+        out = self._roll_buttons(acts, lang)
         steps = [a for a in acts if isinstance(a, act.Step)]
         words = {w for a in steps if not a.leave and (w := step_word(g, a)) is not None}
         leaving = {w for a in steps if a.leave and (w := step_word(g, a)) is not None}
@@ -165,60 +180,63 @@ class RacesUnit(GameUnit):
         for turn in (-1, 0, 1):
             word = RELATIVE[turn]
             if word in words:
-                label = f"Back {word}" if back else f"{'↖↑↗'[turn + 1]} {word}"
+                way = texts.way(word, lang)
+                label = texts.say("button.back", lang, way=way) if back else f"{'↖↑↗'[turn + 1]} {way}"
                 out.append(ButtonSpec(label, f"step {word}", "primary"))
         if any(isinstance(a, act.Done) for a in acts):
-            out.append(ButtonSpec("Stop here" if back else "Done", "done", "danger" if steps else "secondary"))
+            done = texts.say("button.stop" if back else "button.done", lang)
+            out.append(ButtonSpec(done, "done", "danger" if steps else "secondary"))
         for turn in (-1, 0, 1):  # R18: a face-down tile lies that way; the player may drive over it
             word = RELATIVE[turn]
             if word in leaving:
-                out.append(ButtonSpec(f"{word.capitalize()}, leave the tile", f"step {word} {act.LEAVE}"))
+                label = texts.say("button.leave", lang, way=texts.way(word, lang).capitalize())
+                out.append(ButtonSpec(label, f"step {word} {act.LEAVE}"))
         for cell, move in destinations(g, acts).items():
             if len(str(move)) <= MAX_BUTTON_ACTION:
                 out.append(ButtonSpec(f"→ {cell}", str(move), "success"))
         return out[:MAX_BUTTONS]
 
     @staticmethod
-    def _roll_buttons(acts: Sequence[Any]) -> list[ButtonSpec]:
+    def _roll_buttons(acts: Sequence[Any], lang: str = "en") -> list[ButtonSpec]:
         rolls = [a for a in acts if isinstance(a, act.Roll)]
-        out = [ButtonSpec(f"Roll {a.green}", str(a), "primary") for a in rolls if not (a.white or a.red)]
+        out = [ButtonSpec(texts.say("button.roll", lang, green=a.green), str(a), "primary")
+               for a in rolls if not (a.white or a.red)]
         if any(isinstance(a, act.Reverse) for a in acts):
-            out.append(ButtonSpec("Reverse", "reverse", "secondary"))
+            out.append(ButtonSpec(texts.say("button.reverse", lang), "reverse", "secondary"))
         for a in rolls:
             if a.white or a.red:
-                fuel = (f" +{a.white} white" if a.white else "") + (f" +{a.red} red" if a.red else "")
-                out.append(ButtonSpec(f"Roll {a.green}{fuel}", str(a), "success"))
+                msg = "button.roll_both" if a.white and a.red else "button.roll_white" if a.white else "button.roll_red"
+                out.append(ButtonSpec(texts.say(msg, lang, green=a.green, white=a.white, red=a.red), str(a), "success"))
         return out
 
     # The terminal and the demo -----------------------------------------------------------------
 
     def hand_text(self, game: Game, seat: int, lang: str = "en") -> str:
-        return hand_text(game, seat)
+        return hand_text(game, seat, lang)
 
-    def seat_label(self, game: Game, seat: int) -> str:
+    def seat_label(self, game: Game, seat: int, lang: str = "en") -> str:
         karts: Any = getattr(game, "karts", ())
         name = game.seat_names[seat]
-        return f"{name} ({karts[seat].colour})" if 0 <= seat < len(karts) else name
+        return f"{name} ({texts.colour(karts[seat].colour, lang)})" if 0 <= seat < len(karts) else name
 
-    def short_list(self, game: Game, seat: int) -> list[tuple[str, str]]:
-        return table.short_list(game)
+    def short_list(self, game: Game, seat: int, lang: str = "en") -> list[tuple[str, str]]:
+        return table.short_list(game, lang)
 
-    def situation(self, game: Game) -> str:
-        return table.situation(game)
+    def situation(self, game: Game, lang: str = "en") -> str:
+        return table.situation(game, lang)
 
     def expand(self, game: Game, text: str) -> str:
         return table.expand(game, text)
 
-    def standings(self, game: Game) -> Standings:
-        return table.standings(game)
+    def standings(self, game: Game, lang: str = "en") -> Standings:
+        return table.standings(game, lang)
 
-    def progress(self, game: Game) -> tuple[str, Any]:
-        return table.progress_line(game)
+    def progress(self, game: Game, lang: str = "en") -> tuple[str, Any]:
+        return table.progress_line(game, lang)
 
-    def table_title(self, game: Game, players: str) -> str:
+    def table_title(self, game: Game, players: str, lang: str = "en") -> str:
         g: Any = game
-        laps = f"{g.laps} lap{'s' if g.laps != 1 else ''}"
-        return f"{self.title} on {g.track.name}: {players}, {laps}"
+        return texts.say("table.title", lang, count=g.laps, title=self.title, track=g.track.name, players=players)
 
 
 GAME = RacesUnit()
