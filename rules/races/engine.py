@@ -393,16 +393,16 @@ class Races(Game):
         steps += [act.Step(c, None, True) for c in cells if self._leave_problem(kart, (c,)) is None]
         return steps + ([act.Done()] if self.turn.reversing and self.turn.reverse_steps else [])
 
-    def _leave_problem(self, kart: Kart, cells: tuple[Hex, ...]) -> str | None:
+    def _leave_problem(self, kart: Kart, cells: tuple[Hex, ...]) -> Said | None:
         """R18: why 'leave' means nothing for a step or move through ``cells``, or None when it matters.
 
         The way is the cells driven to; a cell in a collapsed bridge's gap stands for its far end.
         """
         way = [gap.far if (gap := self.track.gap_cells.get(c)) is not None else c for c in cells]
         if not any(c in self.board and self.board[c].face_down for c in way):
-            return "no face-down junk tile lies on the way, so there is nothing to leave: drop 'leave'"
+            return said("why.nothing_to_leave")
         if not self.bags.with_room(kart):
-            return "your saddlebags are full, so the tiles on the way stay where they are anyway: drop 'leave'"
+            return said("why.leave_bags_full")
         return None
 
     # ------------------------------------------------------------------------------------------------
@@ -410,15 +410,16 @@ class Races(Game):
 
     def undo_barrier(self, before: Self, events: Sequence[Event]) -> str | None:
         """Only what the turn's own player did without learning anything new comes back: not a roll (nor a
-        trap or weapon die), not a tile picked up, shown or turned up, nor anything once the dice passed."""
+        trap or weapon die), not a tile picked up, shown or turned up, nor anything once the dice passed. The
+        reason is a :class:`Said`, so a front end can word it in the player's language."""
         if self.dice.to_dict() != before.dice.to_dict():
-            return "a roll can't be taken back: the dice are known"
+            return said("undo.roll")
         if tells_secret(events):
-            return "a tile was picked up: what it is is known now"
+            return said("undo.picked_up")
         if any(e.kind == "show" for e in events) or self._face_down() != before._face_down():
-            return "a tile was turned up: everyone has seen it"
+            return said("undo.turned_up")
         if self.to_act != before.to_act or self.turn.number != before.turn.number:
-            return "that turn is over"
+            return said("undo.turn_over")
         return None
 
     def _face_down(self) -> int:
@@ -1118,7 +1119,9 @@ class Races(Game):
         choice = None
         if self.choice is not None:
             choice = self.choice.to_dict()
-            choice.pop("context", None)
+            context = choice.pop("context", None) or {}
+            if "ask" in context:  # the question's id and parameters (what the prompt says, no more)
+                choice["ask"] = context["ask"]
         return {
             "game": self.key,
             "viewer": seat,

@@ -232,6 +232,14 @@ def narrate(events: Sequence[Event], lang: str = "en") -> str:
     return "\n".join(lines)
 
 
+def prompt_text(choice: Mapping[str, Any], lang: str = "en") -> str:
+    """The question a game asks (a view's ``choice``) in ``lang``; a question stored without an id keeps its
+    English prompt."""
+    ask = choice.get("ask") or {}
+    text = _said_again(ask.get("msg"), ask.get("params"), lang) if isinstance(ask, Mapping) else None
+    return str(choice.get("prompt", "")) if text is None else text
+
+
 def refusal_text(exc: Exception, lang: str = "en") -> str:
     """A refused action in ``lang``: said again from its id, or its own text when it has none."""
     text = _said_again(getattr(exc, "msg", None), getattr(exc, "params", None), lang)
@@ -246,6 +254,7 @@ __all__ = [
     "kart_of",
     "narrate",
     "plain",
+    "prompt_text",
     "reason_of",
     "refusal_text",
     "refuse",
@@ -253,4 +262,5 @@ __all__ = [
     "said_back",
     "say",
     "secret_text",
+    "template",
 ]

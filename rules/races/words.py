@@ -1,17 +1,35 @@
-"""Small English helpers for the texts players read: "an oil", "a glue", "1 tile", "3 tiles".
+"""The words of Junkyard Races and the English rules for articles and plurals.
 
-Every message that names a tile, a part or a count goes through these, so articles and plurals are
-right everywhere.
+The game's words (junk tiles, parts, directions, terrain, phases) and every form a language needs of them
+("an oil", "einen Ölfleck", "den Turbomotor") live in the catalogue (``rules/races/locale``), and the
+messages pick their forms there (see :mod:`rules.races.texts`). The English helpers below are the rules
+those English forms follow ("an oil", "a glue", "1 tile", "3 tiles"); the tests check the catalogue
+against them, and front ends use them for nouns the catalogue doesn't hold.
 """
 
 from __future__ import annotations
 
+from rules.races.texts import CATALOGUE, template
+
 IRREGULAR = {"die": "dice"}
 
 
-def tile_name(kind: str) -> str:
-    """A junk tile kind as words: ``time-bomb`` -> ``time bomb``."""
+def word(wid: str, lang: str = "en", form: str = "") -> str:
+    """A word of the catalogue in ``lang``: ``word("part.jet-engine", "de", "a")`` → ``ein Jet-Triebwerk``."""
+    return template(f"{wid}.{form}" if form else wid, lang)
+
+
+def tile_name(kind: str, lang: str = "en") -> str:
+    """A junk tile kind as words: ``time-bomb`` -> ``time bomb`` (``Zeitbombe`` in German)."""
+    if f"tile.{kind}" in CATALOGUE.ids:
+        return word(f"tile.{kind}", lang)
     return kind.replace("-", " ")
+
+
+def part_name(part: str, lang: str = "en", form: str = "") -> str:
+    """A part's name: ``jet-engine`` -> ``Jet Engine``; ``form`` ``a``, ``the_acc`` or ``the_dat`` adds the
+    article the language needs there."""
+    return word(f"part.{part}", lang, form)
 
 
 def a_an(noun: str) -> str:
@@ -37,6 +55,8 @@ def counted(n: int, noun: str) -> str:
     return f"{n} {noun if n == 1 else plural(noun)}"
 
 
-def either(items: list[str]) -> str:
-    """Alternatives in words: ``3``, ``3 or 4``, ``3, 4 or 5``."""
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " or " + items[-1]
+def either(items: list[str], lang: str = "en") -> str:
+    """Alternatives in words: ``3``, ``3 or 4``, ``3, 4 or 5`` (``3, 4 oder 5``)."""
+    if len(items) == 1:
+        return items[0]
+    return ", ".join(items[:-1]) + f" {word('word.or', lang)} " + items[-1]

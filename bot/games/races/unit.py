@@ -29,6 +29,7 @@ from render.races.replay import REPLAY_CELL, replay_gif, replay_views
 from rules.contract import Event, Game
 from rules.races import Races
 from rules.races import actions as act
+from rules.races import texts as race_texts
 from rules.races.reach import reach
 
 #: at most this many buttons on one message (Discord allows 5 rows of 5)
@@ -105,12 +106,12 @@ class RacesUnit(GameUnit):
         return replay_gif(views, cell_size=cell_size or REPLAY_CELL, lang=lang), len(views)
 
     def narrate(self, events: Sequence[Event], lang: str = "en") -> str:
-        lines: list[str] = []
-        for e in events:
-            text = f"{e.text} {e.secret}" if e.secret else e.text
-            if text and (not lines or lines[-1] != text):
-                lines.append(text)
-        return "\n".join(lines)
+        """The events in ``lang``, from the rules' catalogue; a secret only where the viewer's events kept it."""
+        return race_texts.narrate(events, lang)
+
+    def refusal(self, exc: Exception, lang: str = "en") -> str:
+        """A refused action (or notation error) in ``lang``, said again from its catalogue id."""
+        return race_texts.refusal_text(exc, lang)
 
     def describe(self, game: Game, viewer: int | None, lang: str = "en") -> str:
         """The race for ``viewer`` in ``lang``: track and laps, every kart's standing, whose turn it is, and
