@@ -1,10 +1,13 @@
 """The process the crash test kills: it plays a race through the service and posts every board through the
 outbox to a recording poster that stands in for Discord (posts, and edits of a turn's message).
 
-``python -m tests.bot.crash_child GAME_DB POSTS_DB ACKS [--crash-at commit:N | post:N] [--recover-only]``
+``python -m tests.bot.crash_child GAME_DB POSTS_DB ACKS [--games N] [--crash-at commit:N | post:N] [--recover-only]``
 
 At start it posts what the previous run left undelivered (as the bot does at start-up), then plays on:
-people's moves are random legal actions, computers move through the service. After each acknowledged
+people's moves are random legal actions, computers move through the service. When a race ends, the next
+opens in the same channel (its host opens it, a second person joins, a computer is seated, the host
+starts it; a run that finds a lobby a crash interrupted goes on from there), until ``--games`` races were
+played there. After each acknowledged
 move (the service replied that it is stored) a line ``game index action`` is appended to ACKS. The
 poster keeps every post in POSTS_DB and, like Discord with ``enforce_nonce``, answers a repeated nonce with
 the message already posted. ``--crash-at commit:N`` kills the process right after its Nth stored move,
@@ -20,6 +23,7 @@ import signal
 import sqlite3
 import sys
 
+from bot import history
 from bot.delivery import Outbox, Undeliverable
 from bot.drivers import driver_for
 from bot.pictures import Pictures
@@ -27,6 +31,8 @@ from bot.service import Reply, Service
 from bot.store import SqliteStore
 
 CHANNEL = 4242
+#: a race of one lap on the shortest track: several end in a run
+OPTIONS = {"laps": 1, "track": "A"}
 PEOPLE = (11, 12)
 
 
@@ -70,6 +76,7 @@ class RecordingPoster:
 
 
 async def play(args: argparse.Namespace) -> int:
+    history.END_DELAY = 0.0  # a race's end message falls due with its last board: runs need not wait for it
     kind, _, n = (args.crash_at or ":").partition(":")
     store = SqliteStore(args.game_db)
     await store.open()
@@ -105,28 +112,48 @@ async def play(args: argparse.Namespace) -> int:
                 await outbox.flush()
             await store.close()
             return 0
-        rec = await store.channel_game(CHANNEL)
-        if rec is None and not await store.channel_history(CHANNEL, 1):
-            await service.new_game(guild_id=1, channel_id=CHANNEL, user_id=PEOPLE[0], user_name="Ann",
-                                   game_key=args.game, options={}, seat_options={})
-            await service.join(CHANNEL, PEOPLE[1], "Bob")
-            await service.add_computer(CHANNEL, PEOPLE[0], "random")
-            reply = await service.start(CHANNEL, PEOPLE[0])
-            await deliver(reply)
         await deliver(await service.play_computers(CHANNEL))  # what a crash left to the computers
-        for _ in range(args.moves):
+        moves = 0
+        while moves < args.moves:
             rec, game, _ = await service.current(CHANNEL)
-            if rec is None or game is None or game.is_over:
+            if rec is None:  # the last race ended (or none began): the next one opens, while races are left
+                played = await store.channel_history(CHANNEL, args.games)
+                if len(played) >= args.games:
+                    break
+                seed = 7 + len(played)
+                service.seed_source = lambda: seed  # each race its own dice
+                step = await service.new_game(guild_id=1, channel_id=CHANNEL, user_id=PEOPLE[0], user_name="Ann",
+                                              game_key=args.game, options=OPTIONS, seat_options={})
+            elif game is None:  # a lobby, perhaps left half set up by a crash: seats, then the start
+                users = {seat.user_id for seat in rec.seats}
+                if PEOPLE[1] not in users:
+                    step = await service.join(CHANNEL, PEOPLE[1], "Bob")
+                elif len(rec.seats) < 3:
+                    step = await service.add_computer(CHANNEL, PEOPLE[0], "random")
+                else:
+                    step = await service.start(CHANNEL, PEOPLE[0])
+            else:
+                step = None
+            if step is not None:
+                if not step.ok:
+                    print(f"refused: {step.text[:200]}", file=sys.stderr)
+                    return 1
+                await deliver(step)
+                continue
+            assert game is not None
+            if game.is_over:
                 break
             seat = game.to_act
             assert seat is not None
-            action = driver_for(args.game, "random", rec.version * 31 + 5).choose(game, seat)
+            action = driver_for(args.game, "random", rec.id * 1000 + rec.version * 31 + 5).choose(game, seat)
             reply = await service.act(CHANNEL, rec.seats[seat].user_id, action)
             if not reply.ok:
                 print(f"refused: {reply.text[:200]}", file=sys.stderr)
                 return 1
             await acknowledge(rec.id, rec.version, action)
+            moves += 1
             await deliver(reply)
+            await outbox.flush()  # what fell due meanwhile (the end message of the race before)
     await store.close()
     return 0
 
@@ -137,6 +164,7 @@ def main() -> int:
     parser.add_argument("posts_db")
     parser.add_argument("acks")
     parser.add_argument("--game", default="races")
+    parser.add_argument("--games", type=int, default=3, help="races played in the channel, one after another")
     parser.add_argument("--moves", type=int, default=10_000)
     parser.add_argument("--crash-at", default=None)
     parser.add_argument("--recover-only", action="store_true")

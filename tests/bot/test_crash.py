@@ -22,36 +22,42 @@ from bot.store import SqliteStore
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def child(tmp: Path, *extra: str) -> subprocess.Popen[bytes]:
+def child(tmp: Path, *extra: str, games: int = 3) -> subprocess.Popen[bytes]:
     cmd = [sys.executable, "-m", "tests.bot.crash_child", str(tmp / "game.db"), str(tmp / "posts.db"),
-           str(tmp / "acks.txt"), *extra]
+           str(tmp / "acks.txt"), "--games", str(games), *extra]
     return subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                             env={**os.environ, "PYTHONHASHSEED": "0"})
 
 
-def run_and_kill(tmp: Path, plan: str, rng: random.Random) -> int:
-    """One run: killed by itself at a chosen point (``commit:N``/``post:N``) or by us after a random delay.
-    Returns the signal or exit status."""
+def run_and_kill(tmp: Path, plan: str, rng: random.Random, games: int) -> int:
+    """One run: killed by itself at a chosen point (``commit:N``/``post:N``), by us after a random delay
+    (``random``), or not at all (``finish``: it plays the races left). Returns the signal or exit status."""
     if plan == "random":
-        proc = child(tmp)
+        proc = child(tmp, games=games)
         time.sleep(rng.uniform(0.6, 2.0))
         proc.send_signal(signal.SIGKILL)
+    elif plan == "finish":
+        proc = child(tmp, games=games)
     else:
-        proc = child(tmp, "--crash-at", plan)
+        proc = child(tmp, "--crash-at", plan, games=games)
     _, err = proc.communicate(timeout=120)
     assert proc.returncode in (0, -signal.SIGKILL), err.decode()[-2000:]
     return proc.returncode
 
 
-async def check(tmp: Path) -> tuple[int, int]:
-    """Every acknowledged move is in the log; every delivery record was posted once. Returns (moves, posts)."""
+async def check(tmp: Path) -> tuple[int, int, int]:
+    """Every acknowledged move is in the log of its race; every delivery record was posted once. Returns
+    (moves, posts, races opened in the channel)."""
     acks = [line.split(" ", 2) for line in (tmp / "acks.txt").read_text().splitlines()]
     async with SqliteStore(tmp / "game.db") as store:
-        [rec] = await store.channel_history(4242, 5)
-        actions = await store.actions(rec.id)
+        races = await store.channel_history(4242, 100)
+        assert [r.status for r in races[1:]] == ["finished"] * (len(races) - 1)  # one open race at most
+        logs = {r.id: await store.actions(r.id) for r in races}
         for game_id, index, action in acks:
-            assert int(game_id) == rec.id and actions[int(index)].action == action, (index, action)
-        await store.check_consistency(rec.id)
+            assert logs[int(game_id)][int(index)].action == action, (game_id, index, action)
+        for rec in races:
+            if rec.status != "lobby":
+                await store.check_consistency(rec.id)
         records = await store.deliveries()
     with sqlite3.connect(tmp / "posts.db") as posts:
         rows = posts.execute("SELECT id, nonce, version FROM posts").fetchall()
@@ -70,36 +76,41 @@ async def check(tmp: Path) -> tuple[int, int]:
     shown = {pid: version for pid, _, version in rows} | dict(edits)
     for message, version in shown.items():
         assert version == max(d.version for d in records if d.message_id == message), message
-    return len(actions), len(rows)
+    return sum(len(log) for log in logs.values()), len(rows), len(races)
 
 
-async def crash_many(tmp: Path, plans: list[str], seed: int) -> None:
+async def crash_many(tmp: Path, plans: list[str], seed: int, games: int) -> None:
+    """Each plan a run and, after it, a restart that posts what it left; then a run plays the races left.
+    In the end ``games`` races were played one after another in the channel."""
     rng = random.Random(seed)
     moves = 0
-    for plan in plans:
-        code = run_and_kill(tmp, plan, rng)
+    for plan in [*plans, "finish"]:
+        code = run_and_kill(tmp, plan, rng, games)
         async with SqliteStore(tmp / "game.db") as store:
             pending = await store.deliveries(pending=True)
-        if plan != "random" and code == -signal.SIGKILL:
+        if plan not in ("random", "finish") and code == -signal.SIGKILL:
             # killed between the commit and the post, or before the post was recorded (a run that found the
-            # race already over ends by itself before reaching its crash point)
+            # races all over ends by itself before reaching its crash point)
             assert pending, plan
-        recover = child(tmp, "--recover-only")
+        recover = child(tmp, "--recover-only", games=games)
         _, err = recover.communicate(timeout=120)
         assert recover.returncode == 0, err.decode()[-2000:]
-        now, _ = await check(tmp)
+        now, _, _ = await check(tmp)
         assert now >= moves  # nothing acknowledged went missing
         moves = now
-    assert moves > 0
+    _, _, races = await check(tmp)
+    async with SqliteStore(tmp / "game.db") as store:
+        assert await store.channel_game(4242) is None
+    assert races == games and moves > 0
 
 
 async def test_killed_at_the_worst_moments_no_move_or_board_is_lost(tmp_path):
-    await crash_many(tmp_path, ["commit:3", "post:2", "random"], seed=1)
+    await crash_many(tmp_path, ["commit:3", "post:2", "random"], seed=1, games=2)
 
 
 @pytest.mark.slow
 async def test_killed_twenty_times_no_move_or_board_is_lost(tmp_path):
     rng = random.Random(2)
-    plans = [rng.choice([f"commit:{rng.randint(1, 6)}", f"post:{rng.randint(1, 6)}", "random", "random"])
+    plans = [rng.choice([f"commit:{rng.randint(1, 60)}", f"post:{rng.randint(1, 40)}", "random", "random"])
              for _ in range(22)]
-    await crash_many(tmp_path, plans, seed=3)
+    await crash_many(tmp_path, plans, seed=3, games=6)
