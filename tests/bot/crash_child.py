@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import itertools
 import os
 import signal
 import sqlite3
@@ -120,8 +121,7 @@ async def play(args: argparse.Namespace) -> int:
                 played = await store.channel_history(CHANNEL, args.games)
                 if len(played) >= args.games:
                     break
-                seed = 7 + len(played)
-                service.seed_source = lambda: seed  # each race its own dice
+                service.seed_source = itertools.repeat(7 + len(played)).__next__  # each race its own dice
                 step = await service.new_game(guild_id=1, channel_id=CHANNEL, user_id=PEOPLE[0], user_name="Ann",
                                               game_key=args.game, options=OPTIONS, seat_options={})
             elif game is None:  # a lobby, perhaps left half set up by a crash: seats, then the start
