@@ -19,6 +19,7 @@ from bot.games.races.texts import CATALOGUE
 from bot.games.races.unit import GAME
 from bot.games.unit import Ask, Refusal
 from rules.catalogue import placeholders
+from rules.contract import SetupError
 from rules.races.engine import Races
 
 ANN = {"name": "Ann", "colour": "red", "cell": "T9", "facing": "S", "flags": 1, "bottle_tops": 3,
@@ -142,6 +143,20 @@ def test_race_commands_refuse_in_the_askers_language_with_its_option_names() -> 
     ask = Ask(game=game, seat=0, values={"to": "7F"}, lang="de")
     with pytest.raises(Refusal, match=r"^`ziel`: '7F' ist kein Feld dieser Strecke\. Nenne Felder wie `F7`"):
         _play("move", ask)
+
+
+def test_setting_up_a_race_refuses_and_notes_in_german() -> None:
+    with pytest.raises(SetupError, match=r"^ein Rennen dauert 1 bis 5 Runden, nicht 9$"):
+        GAME.setup_options({"laps": 9}, "de")
+    with pytest.raises(SetupError, match=r"^'pink' ist keine Kartfarbe; wähle aus red, blue"):
+        GAME.seat_options({"colour": "pink"}, {"track": "Sump Creek Loop"}, [], "de")
+    with pytest.raises(SetupError, match=r"^red ist schon vergeben; frei sind: blue, "):
+        GAME.seat_options({"colour": "red"}, {"track": "Sump Creek Loop"}, [{"colour": "red"}], "de")
+    seat, notes = GAME.seat_options({"colour": "blue", "team": 2}, {"track": "Sump Creek Loop"}, [], "de")
+    assert seat == {"colour": "blue"}
+    assert notes == ["`team` zählt nur im Teamrennen (`/spiel neu teams:True`); ignoriert."]
+    _, notes = GAME.seat_options({"team": 2}, {"track": "Sump Creek Loop"}, [])
+    assert notes == ["`team` only counts in team racing (`/game new teams:True`); ignored."]
 
 
 def test_autocomplete_names_are_german_and_values_stay_notation() -> None:

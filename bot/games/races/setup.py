@@ -1,11 +1,13 @@
 """Junkyard Races' setup: what ``/game new`` (track, team racing, crew, laps) and ``/game join`` (colour,
-team, crew character and starting set) offer, and how each is checked."""
+team, crew character and starting set) offer, and how each is checked (refusals and notes in the language
+asked for)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from bot.games.races import texts
 from bot.games.races.moves import resolve_crew
 from bot.games.unit import Ask, Option, fuzzy
 from rules.contract import SetupError
@@ -49,7 +51,7 @@ JOIN_OPTIONS = (
 )
 
 
-def setup_options(raw: Mapping[str, Any]) -> dict[str, Any]:
+def setup_options(raw: Mapping[str, Any], lang: str = "en") -> dict[str, Any]:
     """The race's options from the ``/game new`` options given: a known track (A by default), team racing,
     the crew, 1 to 5 laps."""
     opts: dict[str, Any] = {}
@@ -66,52 +68,52 @@ def setup_options(raw: Mapping[str, Any]) -> dict[str, Any]:
     if raw.get("laps") is not None:
         laps = raw["laps"]
         if isinstance(laps, bool) or not isinstance(laps, int) or not LAPS[0] <= laps <= LAPS[1]:
-            raise SetupError(f"a race lasts {LAPS[0]} to {LAPS[1]} laps, not {laps!r}")
+            raise SetupError(texts.say("setup.laps", lang, low=LAPS[0], high=LAPS[1], given=repr(laps)))
         opts["laps"] = laps
     return opts
 
 
-def seat_options(raw: Mapping[str, Any], setup: Mapping[str, Any], taken: Sequence[Mapping[str, Any]]
-                 ) -> tuple[dict[str, Any], list[str]]:
+def seat_options(raw: Mapping[str, Any], setup: Mapping[str, Any], taken: Sequence[Mapping[str, Any]],
+                 lang: str = "en") -> tuple[dict[str, Any], list[str]]:
     """A kart's colour (free, known), team (team racing only), crew member and starting set (crew only)."""
     seat: dict[str, Any] = {}
     notes: list[str] = []
     if raw.get("colour") is not None:
-        seat["colour"] = _colour(str(raw["colour"]), taken)
+        seat["colour"] = _colour(str(raw["colour"]), taken, lang)
     if raw.get("team") is not None:
         if setup.get("teams"):
             seat["team"] = int(raw["team"])
         else:
-            notes.append("`team` only counts in team racing (`/game new teams:True`); ignored.")
+            notes.append(texts.say("setup.team_ignored", lang))
     crew_given = raw.get("character") is not None or raw.get("set") is not None
     if crew_given and not setup.get("crew"):
-        notes.append("`character` and `set` only count with the crew setup (`/game new crew:True`); ignored.")
+        notes.append(texts.say("setup.crew_ignored", lang))
     elif crew_given:
         if raw.get("character") is not None:
-            seat["crew"] = _character(str(raw["character"]), taken)
+            seat["crew"] = _character(str(raw["character"]), taken, lang)
         if raw.get("set") is not None:
             if raw["set"] not in (1, 2):
-                raise SetupError("the starting set is 1 or 2")
+                raise SetupError(texts.say("setup.set", lang))
             seat["crew_set"] = int(raw["set"])
     return seat, notes
 
 
-def _colour(given: str, taken: Sequence[Mapping[str, Any]]) -> str:
+def _colour(given: str, taken: Sequence[Mapping[str, Any]], lang: str = "en") -> str:
     colour = given.strip().lower()
     colours = catalogue.colours()
     if colour not in colours:
-        raise SetupError(f"{given!r} is not a kart colour; choose from {', '.join(colours)}")
+        raise SetupError(texts.say("setup.not_colour", lang, given=repr(given), colours=", ".join(colours)))
     if any(t.get("colour") == colour for t in taken):
         free = [c for c in colours if all(t.get("colour") != c for t in taken)]
-        raise SetupError(f"{colour} is taken; free colours: {', '.join(free)}")
+        raise SetupError(texts.say("setup.colour_taken", lang, colour=colour, free=", ".join(free)))
     return colour
 
 
-def _character(given: str, taken: Sequence[Mapping[str, Any]]) -> str:
+def _character(given: str, taken: Sequence[Mapping[str, Any]], lang: str = "en") -> str:
     cid = resolve_crew(given)
     if cid is None:
         names = ", ".join(m.name for m in catalogue.crew().values())
-        raise SetupError(f"{given!r} is not in the crew; choose from {names}")
+        raise SetupError(texts.say("setup.not_crew", lang, given=repr(given), names=names))
     if any(t.get("crew") == cid for t in taken):
-        raise SetupError(f"{catalogue.crew()[cid].name} already races for someone else")
+        raise SetupError(texts.say("setup.crew_taken", lang, name=catalogue.crew()[cid].name))
     return cid

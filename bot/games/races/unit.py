@@ -52,15 +52,15 @@ class RacesUnit(GameUnit):
 
     # Setup -------------------------------------------------------------------------------------
 
-    def setup_options(self, raw: Mapping[str, Any]) -> tuple[dict[str, Any], list[str]]:
-        opts = setup.setup_options(raw)
+    def setup_options(self, raw: Mapping[str, Any], lang: str = "en") -> tuple[dict[str, Any], list[str]]:
+        opts = setup.setup_options(raw, lang)
         _, notes = self._checked(raw, self.new_options)
         return opts, notes
 
-    def seat_options(self, raw: Mapping[str, Any], options: Mapping[str, Any], taken: Sequence[Mapping[str, Any]]
-                     ) -> tuple[dict[str, Any], list[str]]:
+    def seat_options(self, raw: Mapping[str, Any], options: Mapping[str, Any], taken: Sequence[Mapping[str, Any]],
+                     lang: str = "en") -> tuple[dict[str, Any], list[str]]:
         _, notes = self._checked(raw, self.join_options)
-        seat, more = setup.seat_options(raw, options, taken)
+        seat, more = setup.seat_options(raw, options, taken, lang)
         return seat, notes + more
 
     # Pictures and words ------------------------------------------------------------------------
