@@ -164,7 +164,7 @@ async def replay_gif(service: Service, rec: GameRecord, lang: str = texts.DEFAUL
         return None, ""
     actions = [a.action for a in await service.store.actions(rec.id)]
     try:
-        gif = await asyncio.to_thread(_fitting_gif, front, rec, actions)
+        gif = await asyncio.to_thread(_fitting_gif, front, rec, actions, rec.lang)
     except Exception:  # a replay is a nicety; the record stands without it
         log.exception("the replay of game %s failed", rec.id)
         return None, texts.say("history.no_replay_drawn", lang)
@@ -173,9 +173,11 @@ async def replay_gif(service: Service, rec: GameRecord, lang: str = texts.DEFAUL
     return gif, ""
 
 
-def _fitting_gif(front: GameFront, rec: GameRecord, actions: Sequence[str]) -> bytes | None:
+def _fitting_gif(front: GameFront, rec: GameRecord, actions: Sequence[str], lang: str = texts.DEFAULT
+                 ) -> bytes | None:
+    """The replay at the largest size that fits, its words in ``lang`` when the game words them."""
     for size in REPLAY_SIZES:
-        made = worded(front.replay, rec.setup, rec.seed, actions, size, lang=rec.lang)
+        made = worded(front.replay, rec.setup, rec.seed, actions, size, lang=lang)
         if made is None:
             return None
         if len(made[0]) <= MAX_REPLAY_BYTES:
