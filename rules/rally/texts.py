@@ -104,3 +104,6 @@ def say(msg: str, lang: str = "en", count: int | None = None, **params: Any) -> 
     if isinstance(values.get("parts"), list):
         values["parts"] = " + ".join(word(f"item.{p}", lang) for p in values["parts"])
     return text.format(**values)
+
+
+__all__ = ["CATALOGUE", "COLOUR_KEYS", "LANGS", "amount", "message_ids", "say", "template", "word"]
