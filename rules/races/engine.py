@@ -46,7 +46,7 @@ from rules.races.state import (
     cell_from_json,
 )
 from rules.races.texts import Said, kart_of, plain, reason_of, refuse, said, said_back, say
-from rules.races.track import Terrain, Track, get_track
+from rules.races.track import Terrain, Track, get_track, track_choices
 from rules.races.traps import Traps
 from rules.races.weapons import Weapons
 from rules.registry import register
@@ -159,16 +159,16 @@ class Races(Game):
         """Check a setup and fill in defaults; raises SetupError saying what is wrong."""
         seats = list(setup.get("seats", []))
         if not cls.min_seats <= len(seats) <= cls.max_seats:
-            raise SetupError(f"Junkyard Races takes 2 to 8 players, not {len(seats)}")
+            raise SetupError(said("setup.players", count=len(seats), least=cls.min_seats, most=cls.max_seats))
         options = dict(setup.get("options", {}))
         track_name = str(options.get("track", "A"))
         try:
             track = get_track(track_name)
-        except KeyError as exc:
-            raise SetupError(str(exc.args[0])) from None
+        except KeyError:
+            raise SetupError(said("setup.no_track", typed=track_name, tracks=track_choices())) from None
         laps = int(options.get("laps", catalogue.supply().laps_to_win))
         if not 1 <= laps <= 5:
-            raise SetupError("a race lasts 1 to 5 laps")
+            raise SetupError(said("setup.laps"))
         colours = catalogue.colours()
         free = [c for c in colours if c not in {s.get("colour") for s in seats}]
         out_seats = []
@@ -178,20 +178,20 @@ class Races(Game):
             if not s.get("colour"):
                 s["colour"] = free.pop(0)
             if s["colour"] not in colours:
-                raise SetupError(f"{s['colour']!r} is not a kart colour; choose from {', '.join(colours)}")
+                raise SetupError(said("setup.colour", typed=s["colour"], colours=colours))
             out_seats.append(s)
         used = [s["colour"] for s in out_seats]
         if len(set(used)) != len(used):
-            raise SetupError("two players chose the same kart colour")
+            raise SetupError(said("setup.same_colour"))
         teams = bool(options.get("teams", False))
         if teams:
             sizes: dict[int, int] = {}
             for s in out_seats:
                 if s.get("team") is None:
-                    raise SetupError(f"team racing: {s['name']} has no team")
+                    raise SetupError(said("setup.no_team", name=s["name"]))
                 sizes[int(s["team"])] = sizes.get(int(s["team"]), 0) + 1
             if not _team_sizes_ok(list(sizes.values())):
-                raise SetupError("team racing needs 2 teams of 3 or 4, or 2 to 4 teams of 2 (R13)")
+                raise SetupError(said("setup.team_sizes"))
         else:
             for s in out_seats:
                 s.pop("team", None)
@@ -201,11 +201,11 @@ class Races(Game):
             chosen = [s.get("crew") for s in out_seats]
             for s in out_seats:
                 if s.get("crew") not in roster:
-                    raise SetupError(f"crew setup: {s['name']} needs a crew member ({', '.join(roster)})")
+                    raise SetupError(said("setup.crew_member", name=s["name"], crew=list(roster)))
                 if s.get("crew_set") not in (1, 2):
-                    raise SetupError(f"crew setup: {s['name']} needs starting set 1 or 2")
+                    raise SetupError(said("setup.crew_set", name=s["name"]))
             if len(set(chosen)) != len(chosen):
-                raise SetupError("crew setup: each crew member races once")
+                raise SetupError(said("setup.crew_once"))
         else:
             for s in out_seats:
                 s.pop("crew", None)
@@ -223,7 +223,7 @@ class Races(Game):
             self.junk.remove(kind)
             bag = next((loc for loc in self.bags.order(kart) if self.bags.room(kart, loc) > 0), None)
             if bag is None:
-                raise SetupError(f"{member.name}'s starting set does not fit in the saddlebags")
+                raise SetupError(said("setup.set_too_big", name=member.name))
             kart.bags[bag].append(Tile(kind))
         take = min(cset.bottle_tops, self.bottle_tops_left)
         kart.bottle_tops += take

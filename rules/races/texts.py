@@ -241,8 +241,12 @@ def prompt_text(choice: Mapping[str, Any], lang: str = "en") -> str:
 
 
 def refusal_text(exc: Exception, lang: str = "en") -> str:
-    """A refused action in ``lang``: said again from its id, or its own text when it has none."""
-    text = _said_again(getattr(exc, "msg", None), getattr(exc, "params", None), lang)
+    """A refused action in ``lang``: said again from its id, or its own text when it has none. A setup the
+    rules refuse (:class:`SetupError`) carries its reason as a :class:`Said`, worded the same way."""
+    msg, params = getattr(exc, "msg", None), getattr(exc, "params", None)
+    if msg is None and exc.args and isinstance(exc.args[0], Said):
+        msg, params = exc.args[0].msg, exc.args[0].params
+    text = _said_again(msg, params, lang)
     return str(exc) if text is None else text
 
 

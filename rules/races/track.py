@@ -948,5 +948,10 @@ def get_track(name: str) -> Track:
     for t in tracks.values():
         if wanted in (t.name.lower(), t.alias.lower()):
             return t
-    choices = ", ".join(f"{t.name} ({t.alias})" for t in sorted(tracks.values(), key=lambda t: t.alias))
-    raise KeyError(f"no track called {name!r}; choose one of: {choices}")
+    raise KeyError(f"no track called {name!r}; choose one of: {', '.join(track_choices())}")
+
+
+def track_choices() -> list[str]:
+    """Every track a race may be set on, as "name (alias)", by alias."""
+    tracks = {**builtin_tracks(), **_extra}
+    return [f"{t.name} ({t.alias})" for t in sorted(tracks.values(), key=lambda t: t.alias)]

@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 
 from rules.catalogue import placeholders
-from rules.contract import Event, IllegalAction, NotationError, events_for
+from rules.contract import Event, IllegalAction, NotationError, SetupError, events_for
 from rules.hexgrid import Facing
-from rules.races import catalogue
+from rules.races import Races, catalogue
 from rules.races.state import PHASE_NUMBERS
 from rules.races.texts import (
     CATALOGUE,
@@ -33,7 +33,8 @@ from tests.races.conftest import FAR, position
 
 RULES = Path(__file__).parents[2] / "rules" / "races"
 #: a message id named in the rules' code: a quoted dotted id of one of the catalogue's areas
-ID_IN_CODE = re.compile(r"""["']((?:refuse|event|secret|ask|why|where|word|what|place|notation|undo)\.[a-z_]+)["']""")
+AREAS = "refuse|event|secret|ask|why|where|word|what|place|notation|undo|setup"
+ID_IN_CODE = re.compile(rf"""["']((?:{AREAS})\.[a-z_]+)["']""")
 
 
 def ids_in_code() -> set[str]:
@@ -60,6 +61,9 @@ def test_every_id_the_rules_use_is_in_both_languages() -> None:
     assert sorted(used - set(en)) == [] and sorted(used - set(de)) == []
     assert set(en) == set(de)
     assert all(all(form.strip() for form in de[msg]) for msg in de)
+    areas = AREAS.split("|")
+    unused = {m for m in en if m.split(".")[0] in areas and m not in used}
+    assert unused == {"word.and", "word.none", "word.nothing"}  # asked for by list formats ({cells:none})
 
 
 def test_german_texts_have_the_english_placeholders_and_plural_forms() -> None:
@@ -151,6 +155,15 @@ def test_notation_errors_are_german_too() -> None:
     assert refusal_text(exc, "de") == "'xr': erwartet wird eine Zahl für die Würfel (rot), etwa '2r'"
     exc = refused(g, "step Q0")
     assert str(exc) == "'Q0': rows start at 1" and refusal_text(exc, "de") == "'Q0': die Reihen beginnen bei 1"
+
+
+def test_a_refused_setup_is_german_too() -> None:
+    """Setup (R13): a team race with teams of unequal size is refused, worded in either language."""
+    seats = [{"name": n, "team": t} for n, t in (("Ann", 0), ("Bob", 0), ("Cid", 0), ("Dee", 1))]
+    with pytest.raises(SetupError) as info:
+        Races.normalise_setup({"seats": seats, "options": {"teams": True}})
+    assert str(info.value) == "team racing needs 2 teams of 3 or 4, or 2 to 4 teams of 2 (R13)"
+    assert refusal_text(info.value, "de") == "ein Teamrennen braucht 2 Teams zu 3 oder 4 oder 2 bis 4 Teams zu 2 (R13)"
 
 
 def test_a_refusal_without_an_id_keeps_its_text() -> None:
