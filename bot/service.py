@@ -114,10 +114,6 @@ class _After:
     describe: str
 
 
-#: the answer to a button that no game of ours sent (forged, or damaged on the way), in English
-FOREIGN_BUTTON = texts.say("move.foreign_button")
-
-
 def refuse(text: str, *, stale: bool = False, game_id: int | None = None) -> Reply:
     """A private refusal: what is wrong and what is possible."""
     return Reply(text, ok=False, ephemeral=True, stale=stale, game_id=game_id)
