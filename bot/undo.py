@@ -16,8 +16,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from bot import texts
+from bot.games import GameFront
+from bot.games.unit import worded
 from bot.store import ACTIVE, LOBBY, ActionRecord, GameRecord, StaleVersion
-from rules.contract import Game
+from rules.contract import Game, IllegalAction
 
 if TYPE_CHECKING:
     from bot.service import Reply, Service
@@ -62,6 +64,18 @@ def replay_steps(cls: type[Game], rec: GameRecord, actions: Sequence[ActionRecor
     if game.to_dict() != rec.state:
         raise ValueError(f"game {rec.id}: the log does not replay to the stored state")
     return steps
+
+
+def barrier_text(front: GameFront, barrier: object, lang: str) -> str:
+    """Why a move can't come back, as a sentence in ``lang``: a reason that carries its catalogue id
+    (``msg``, ``params``) is said again by the game's front; any other as the game gave it."""
+    text = str(barrier)
+    msg = getattr(barrier, "msg", None)
+    if isinstance(msg, str):
+        exc = IllegalAction(text, msg=msg, params=dict(getattr(barrier, "params", None) or {}))
+        text = str(worded(front.refusal, exc, lang=lang))
+    text = text.rstrip(".")
+    return text[:1].upper() + text[1:]
 
 
 def moves(n: int, lang: str = texts.DEFAULT) -> str:
@@ -111,8 +125,7 @@ async def undo(service: Service, channel_id: int, user_id: int, count: int = 1, 
             return refuse(texts.say("undo.only_played", own, count=free), game_id=rec.id), []
         if count > free:
             blocked = steps[len(steps) - free - 1]
-            reason = str(blocked.barrier).rstrip(".")
-            reason = reason[:1].upper() + reason[1:]
+            reason = barrier_text(front, blocked.barrier, own)
             if free == 0:
                 text = texts.say("undo.last_stays", own, action=blocked.action.action, reason=reason)
             else:

@@ -344,3 +344,21 @@ def test_junkyard_demo_in_german(tmp_path, capsys) -> None:
     assert ", Startwert 3." in out and "Das Spiel ist nach " in out and "Sieg: " in out
     assert "Der Kanal: " in out and "Wiederholung: " in out and "Platz  " in out
     assert (out_dir / "replay.gif").exists() and sorted(out_dir.glob("message-*.png"))
+
+
+async def test_why_a_move_stays_is_told_in_the_askers_language(h) -> None:
+    """A roll can't be taken back (the dice are known): the refusal and the game's reason both in German
+    for a German player; the same in English for an English one."""
+    from tests.bot.helpers import only
+    from tests.bot.test_undo import choices, races
+
+    first, _ = await races(h)
+    await h.slash(first, "game play", action=(await choices(h))[0])
+    await h.slash(first, "game play", action="roll 1")
+    h.locales[first] = "de"
+    reply = only(await h.slash(first, "game undo"))
+    assert reply.ephemeral and reply.content == (
+        "Dein letzter Zug, `roll 1`, bleibt. Ein Wurf lässt sich nicht zurücknehmen: die Würfel sind bekannt.")
+    h.locales[first] = "en-US"
+    assert only(await h.slash(first, "game undo")).content == (
+        "Your last move, `roll 1`, stays. A roll can't be taken back: the dice are known.")
