@@ -7,7 +7,8 @@
 - ``pieces``: karts, tiles and traps, dice, flags and the marks of the last move;
 - ``live``: the live board of a view (``board_png``) with the "where can I go" overlay;
 - ``card``: one player's Kart Card (``kart_card_png``);
-- ``replay``: an animated GIF of a whole race (``replay_gif``, ``replay_views``).
+- ``replay``: an animated GIF of a whole race (``replay_gif``, ``replay_views``);
+- ``words``: the words on the pictures in English or German (``locale/``); every picture takes ``lang``.
 """
 
 from render.races.board import BoardBase, board_base, board_image, track_png
