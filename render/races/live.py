@@ -63,7 +63,7 @@ from render.races.symbols import (
     TEXT_DIM,
     WHITE,
 )
-from render.races.words import part_short, phase_title, say
+from render.races.words import part_short, phase_title, question, say
 from rules.hexgrid import Facing, Hex, parse_label
 from rules.races import catalogue
 from rules.races.state import PRINTED_BAG
@@ -458,7 +458,7 @@ def draw_status(img: Image.Image, view: Mapping[str, Any], box: tuple[int, int, 
     frame)."""
     x0, y0, x1, y1 = box
     w = x1 - x0
-    header = _header_image(w, *_header_key(view), lang)
+    header = _header_image(w, *_header_key(view, lang), lang)
     img.paste(prepare(header), (x0, y0))
     karts = view.get("karts", [])
     to_act = view.get("to_act")
@@ -477,7 +477,7 @@ def draw_status(img: Image.Image, view: Mapping[str, Any], box: tuple[int, int, 
         img.paste(prepare(_key_image(w, lang)), (x0, y1 - KEY_H))
 
 
-def _header_key(view: Mapping[str, Any]) -> tuple[Any, ...]:
+def _header_key(view: Mapping[str, Any], lang: str = "en") -> tuple[Any, ...]:
     turn = view.get("turn") or {}
     karts = view.get("karts", [])
     seat = turn.get("seat")
@@ -490,7 +490,7 @@ def _header_key(view: Mapping[str, Any]) -> tuple[Any, ...]:
     win_names = tuple(k["name"] for k in karts if k["seat"] in winners)
     choice = view.get("choice") or {}
     return (int(turn.get("number", 1)), name, colour, view.get("phase", ""), dice, int(turn.get("total", 0)),
-            int(turn.get("points", 0)), bool(turn.get("reversing")), win_names, str(choice.get("prompt", "")),
+            int(turn.get("points", 0)), bool(turn.get("reversing")), win_names, question(choice, lang),
             int(view.get("laps", 5)))
 
 
@@ -530,8 +530,10 @@ def _header_image(w: int, number: int, name: str, colour: str, phase: str, dice:
     if phase == "move":
         left = say("panel.to_go_reversing" if reversing else "panel.to_go", lang, count=points)
         draw_text(d, (x, 80), _fit(d, left, font(15, bold=True), w - x - 8), font(15, bold=True), BUMP, anchor="lm")
-    if prompt:
-        draw_text(d, (16, 104), _fit(d, prompt, small, w - 28), small, TEXT, anchor="lm")
+    if prompt:  # a longer question (German) in a narrower font before it is shortened
+        fnt = next((f for f in (small, font(13, condensed=True), font(12, condensed=True))
+                    if text_box(d, prompt, f)[0] <= w - 28), font(12, condensed=True))
+        draw_text(d, (16, 104), _fit(d, prompt, fnt, w - 28), fnt, TEXT, anchor="lm")
     return img
 
 

@@ -8,11 +8,13 @@ language is the game's public language, a Kart Card its owner's.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from rules.catalogue import LANGS, Catalogue
 from rules.races.texts import CATALOGUE as RULES
+from rules.races.texts import say as rules_say
 
 CATALOGUE = Catalogue(Path(__file__).parent / "locale")
 
@@ -31,6 +33,20 @@ def rules_word(prefix: str, key: str, lang: str = "en") -> str:
     """A word of the rules' catalogue (``part.mud-tyres``, ``tile.oil``…); an unknown key as it is."""
     msg = f"{prefix}.{key}"
     return RULES.say(msg, lang if lang in LANGS else "en") if msg in RULES.ids else key
+
+
+def question(choice: Mapping[str, Any], lang: str = "en") -> str:
+    """A view's pending question (R14) in ``lang``: the rules' text from its id; in English the stored
+    prompt. A question stored before questions had ids is left out in other languages."""
+    if lang not in LANGS or lang == "en":
+        return str(choice.get("prompt", ""))
+    ask = choice.get("ask") or (choice.get("context") or {}).get("ask")
+    if isinstance(ask, Mapping) and ask.get("msg") in RULES.ids:
+        try:
+            return rules_say(str(ask["msg"]), lang, **dict(ask.get("params") or {}))
+        except (KeyError, IndexError, ValueError, TypeError):
+            pass
+    return ""
 
 
 def part_name(pid: str, lang: str = "en") -> str:
@@ -69,4 +85,4 @@ def phase_short(phase: str, lang: str = "en") -> str:
 
 
 __all__ = ["CATALOGUE", "colour_name", "facing_name", "kind_name", "part_name", "part_short", "phase_short",
-           "phase_title", "rules_word", "say"]
+           "phase_title", "question", "rules_word", "say"]

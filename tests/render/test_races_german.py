@@ -23,7 +23,7 @@ from render.races.chat import board_chat_png, chat_png, reach_png
 from render.races.live import board_png
 from render.races.replay import replay_gif
 from render.races.samples import busy_game
-from render.races.words import CATALOGUE, kind_name, part_name
+from render.races.words import CATALOGUE, kind_name, part_name, question
 from rules.catalogue import placeholders
 from rules.contract import public_views
 from rules.races.engine import Races
@@ -185,3 +185,17 @@ def test_a_team_is_named_by_the_number_its_players_joined_with(record: Any) -> N
     assert "Farbe: rot · Platz 1 · Team 1" in card_texts
     panel = [text for _, text in record(lambda: board_chat_png(game.view(None), lang="en"))]
     assert "Bob · team 2" in panel
+
+
+def test_the_status_panel_asks_the_pending_question_in_german(record: Any) -> None:
+    """R14: a kart picking up a tile with room in two saddlebags is asked which one; the panel says so."""
+    karts = [{"name": "Ann", "colour": "red", "cell": "T9", "facing": "S", "parts": {"4": "saddlebag-4"}},
+             {"name": "Bob", "colour": "blue", "cell": "J9", "facing": "SE"}]
+    game = Races.from_position({"track": "A", "karts": karts, "turn": "red", "phase": "move", "points": 1,
+                                "board": {"T10": "junk:oil"}})
+    game.apply("step T10")
+    view = game.view(None)
+    german = [text for _, text in record(lambda: board_chat_png(view, lang="de"))]
+    english = [text for _, text in record(lambda: board_chat_png(view, lang="en"))]
+    assert view["choice"]["prompt"] in english and view["choice"]["prompt"] not in german
+    assert question(view["choice"], "de") in german and "Satteltasche" in question(view["choice"], "de")
