@@ -359,15 +359,24 @@ class Service:
         seat = rec.seat_of(user_id) if user_id is not None else None
         return (rec.seats[seat].lang if seat is not None else None) or rec.lang
 
-    @staticmethod
-    def _seat_line(rec: GameRecord, lang: str = texts.DEFAULT) -> str:
+    def _seat_line(self, rec: GameRecord, lang: str = texts.DEFAULT) -> str:
+        """The seats in order, each with its options in the words of ``lang``."""
         if not rec.seats:
             return texts.say("lobby.nobody_yet", lang)
         parts = []
         for i, s in enumerate(rec.seats):
-            opts = ", ".join(f"{k} {v}" for k, v in s.options.items())
+            opts = self._option_words(rec.game_key, "join", s.options, lang)
             parts.append(f"{i + 1}. {Service._who(s)}" + (f" ({opts})" if opts else ""))
         return "; ".join(parts)
+
+    def _option_words(self, game_key: str, command: str, options: Mapping[str, Any], lang: str) -> str:
+        """Options as ``name value`` pairs, each named as the game's commands name it in ``lang`` (``farbe red``
+        for ``colour red``); values stay as they were given."""
+        try:
+            words = getattr(self.fronts(game_key), "translations", {}).get(lang, {})
+        except KeyError:
+            words = {}
+        return ", ".join(f"{words.get(f'{command}:{name}', (name, ''))[0]} {value}" for name, value in options.items())
 
     # Lobby -------------------------------------------------------------------------------------
 
@@ -409,7 +418,7 @@ class Service:
                     return refuse(texts.say("lobby.busy", own))
                 return refuse(texts.say("lobby.busy_game", own, title=self.classes(busy.game_key).title,
                                         status=texts.status_word(busy.status, own)))
-        opt_text = ", ".join(f"{k} {v}" for k, v in opts.items()) or texts.say("lobby.standard_setup", lang)
+        opt_text = self._option_words(game_key, "new", opts, lang) or texts.say("lobby.standard_setup", lang)
         text = texts.say("lobby.opened", lang, user=user_id, title=cls.title, options=opt_text, low=cls.min_seats,
                          high=cls.max_seats)
         if notes:

@@ -88,24 +88,29 @@ def test_a_hook_without_lang_is_called_without_it() -> None:
 #: what the service says to each player privately, by language: (check, start of the text)
 PRIVATE = {
     "de": {"out_of_turn": "Du bist nicht am Zug: ", "illegal": "\nJetzt möglich: ", "hand": "Dein Kart (",
+           "why": "unbekannte Aktion 'fly'",
            "status": "\nDu kannst: ", "done": "Erledigt: ", "reach": "Wohin du mit diesem Wurf kommst",
            "not_host": "Nur der Gastgeber (<@", "note": "Nur du siehst das: "},
     "en": {"out_of_turn": "It is not your turn: ", "illegal": "\nPossible now: ", "hand": "Your kart (",
+           "why": "unknown action 'fly'",
            "status": "\nYou can: ", "done": "Done: ", "reach": "Where you can go with this roll",
            "not_host": "Only the host (<@", "note": "Only you see this: "},
 }
 NOTES = tuple(words["note"] for words in PRIVATE.values())
 #: the checks every player must meet in a race (a hidden thing may not come their way)
-EVERY = {"out_of_turn", "illegal", "hand", "status", "done", "reach"}
+EVERY = {"out_of_turn", "illegal", "why", "hand", "status", "done", "reach"}
 #: what the channel reads around the race, by the server's language
 CHANNEL_WORDS = {
     "de": {"opened": "hat ein Spiel **Junkyard Races** eröffnet",
            "joined": "ist der Lobby von Junkyard Races beigetreten",
            "begins": "**Junkyard Races** beginnt!", "ping": ", du bist dran.", "status": "auf Sump Creek Loop, 1 Runde",
-           "standings": "**Junkyard Races: Endstand** nach ", "reach": "Wohin kann ich?"},
+           "standings": "**Junkyard Races: Endstand** nach ", "reach": "Wohin kann ich?",
+           # the game's own words: a seat's option, the narration, the end
+           "option": "(farbe red)", "roll": " würfelt grün ", "end": "Das Rennen ist nach "},
     "en": {"opened": "opened a game of **Junkyard Races**", "joined": "joined the Junkyard Races lobby",
            "begins": "**Junkyard Races** begins!", "ping": ", your turn.", "status": "on Sump Creek Loop, 1 lap",
-           "standings": "**Junkyard Races: final standings** after ", "reach": "Where can I go?"},
+           "standings": "**Junkyard Races: final standings** after ", "reach": "Where can I go?",
+           "option": "(colour red)", "roll": " rolls green ", "end": "The race is over after "},
 }
 
 
@@ -150,7 +155,9 @@ async def race_in_two_languages(h: Any, server: str) -> tuple[dict[int, set[str]
         if {"out_of_turn"} - met[other]:
             expect(other, "out_of_turn", _text_in(await h.slash(other, "game play", action="roll 1"), "out of turn"))
         if {"illegal", "hand", "status"} - met[mover]:
-            expect(mover, "illegal", _text_in(await h.slash(mover, "game play", action="fly away"), "illegal"))
+            refused = _text_in(await h.slash(mover, "game play", action="fly away"), "illegal")
+            expect(mover, "illegal", refused)  # the service's words
+            expect(mover, "why", refused)  # the game's
             expect(mover, "hand", _text_in(await h.slash(mover, "race hand"), "hand"))
             expect(mover, "status", _text_in(await h.slash(mover, "game status"), "status"))
         sent = await h.slash(mover, "game play", action=drivers[seat].choose(game, seat))
@@ -177,7 +184,7 @@ def _channel_reads(channel: list[str], server: str) -> None:
     words = CHANNEL_WORDS[server]
     other = CHANNEL_WORDS["en" if server == "de" else "de"]
     said = "\n".join(channel)
-    for key in ("opened", "joined", "begins", "ping", "status", "standings"):
+    for key in ("opened", "joined", "begins", "ping", "status", "standings", "option", "roll", "end"):
         assert words[key] in said, (key, said[:2000])
         assert other[key] not in said, (key, said[:2000])
     assert all(PRIVATE[lang][check] not in said for lang in PRIVATE for check in ("out_of_turn", "done")), said
