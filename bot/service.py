@@ -369,6 +369,13 @@ class Service:
             parts.append(f"{i + 1}. {Service._who(s)}" + (f" ({opts})" if opts else ""))
         return "; ".join(parts)
 
+    @staticmethod
+    def _setup_hook(hook: Callable[..., Any], *args: Any, lang: str, own: str) -> Any:
+        """A unit's setup check (``setup_options``, ``seat_options``): what it refuses is said in the asker's
+        language ``own``, the notes it adds for the channel in the game's ``lang``."""
+        checked = worded(hook, *args, lang=own)
+        return checked if own == lang else worded(hook, *args, lang=lang)
+
     def _option_words(self, game_key: str, command: str, options: Mapping[str, Any], lang: str) -> str:
         """Options as ``name value`` pairs, each named as the game's commands name it in ``lang`` (``farbe red``
         for ``colour red``); values stay as they were given."""
@@ -395,16 +402,17 @@ class Service:
             return refuse(texts.say("lobby.no_such_game", own, game=game_key, games=", ".join(playable_keys())))
         raw = {k: v for k, v in (options or {}).items() if v is not None}
         try:
-            opts, notes = front.setup_options(raw)
+            opts, notes = self._setup_hook(front.setup_options, raw, lang=lang, own=own)
         except (SetupError, ValueError) as exc:
-            return refuse(texts.say("lobby.cant_set_up", own, title=cls.title, error=exc))
+            why = worded(front.refusal, exc, lang=own)
+            return refuse(texts.say("lobby.cant_set_up", own, title=cls.title, error=why))
         seats: list[Seat] = []
         if join:
             raw_seat = {k: v for k, v in (seat_options or {}).items() if v is not None}
             try:
-                seat_opts, seat_notes = front.seat_options(raw_seat, opts, [])
+                seat_opts, seat_notes = self._setup_hook(front.seat_options, raw_seat, opts, [], lang=lang, own=own)
             except (SetupError, ValueError) as exc:
-                return refuse(texts.say("lobby.cant_seat", own, error=exc))
+                return refuse(texts.say("lobby.cant_seat", own, error=worded(front.refusal, exc, lang=own)))
             notes += seat_notes
             seats.append(Seat(user_id, user_name, seat_opts, lang=user_lang))
         async with self.lock(channel_id):
@@ -443,9 +451,10 @@ class Service:
                 return refuse(texts.say("lobby.full", own, title=cls.title, max=cls.max_seats))
             raw = {k: v for k, v in (seat_options or {}).items() if v is not None}
             try:
-                opts, notes = front.seat_options(raw, rec.setup.get("options", {}), others)
+                opts, notes = self._setup_hook(front.seat_options, raw, rec.setup.get("options", {}), others,
+                                               lang=rec.lang, own=own)
             except (SetupError, ValueError) as exc:
-                return refuse(texts.say("lobby.cant_seat", own, error=exc))
+                return refuse(texts.say("lobby.cant_seat", own, error=worded(front.refusal, exc, lang=own)))
             seats = list(rec.seats)
             if mine is None:
                 seats.append(Seat(user_id, user_name, opts, lang=lang))
@@ -609,7 +618,8 @@ class Service:
             try:
                 game = await asyncio.to_thread(cls.create, setup, rec.seed)
             except (SetupError, ValueError) as exc:
-                return refuse(texts.say("lobby.cant_start", own, title=cls.title, error=exc))
+                return refuse(texts.say("lobby.cant_start", own, title=cls.title, error=worded(front.refusal, exc,
+                                                                                                  lang=own)))
             status = FINISHED if game.is_over else ACTIVE
             head = [texts.say("begins", rec.lang, title=cls.title, seats=self._seat_line(rec, rec.lang))]
             out = self._outgoing(head, describe=True)

@@ -369,3 +369,15 @@ async def test_why_a_move_stays_is_told_in_the_askers_language(h) -> None:
     h.locales[first] = "en-US"
     assert only(await h.slash(first, "game undo")).content == (
         "Your last move, `roll 1`, stays. A roll can't be taken back: the dice are known.")
+
+
+async def test_a_setup_the_game_refuses_is_explained_in_the_askers_language(store) -> None:
+    """The game's own reason (too many laps) inside the service's refusal, both in the asker's language."""
+    service = Service(store, seed_source=lambda: 4)
+    refused = await service.new_game(guild_id=1, channel_id=CHANNEL, user_id=1, user_name="ann", game_key="races",
+                                     options={"laps": 9}, lang="en", user_lang="de")
+    assert not refused.ok and refused.text.startswith("Junkyard Races lässt sich so nicht aufbauen: ")
+    assert "Runden" in refused.text and "laps" not in refused.text, refused.text
+    refused = await service.new_game(guild_id=1, channel_id=CHANNEL, user_id=1, user_name="ann", game_key="races",
+                                     options={"laps": 9}, lang="de", user_lang="en")
+    assert refused.text.startswith("Can't set up Junkyard Races: ") and "laps" in refused.text, refused.text
