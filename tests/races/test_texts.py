@@ -260,3 +260,16 @@ def test_reasons_survive_pickling_for_worker_processes() -> None:
     reason = said("place.trap", cell="K3", tile="oil")
     again = pickle.loads(pickle.dumps(reason))
     assert (again, again.msg, again.params) == ("K3 already holds an oil", "place.trap", {"cell": "K3", "tile": "oil"})
+
+
+def test_the_races_unit_narrates_and_refuses_in_the_language_asked_for() -> None:
+    """The bot's race unit words events and refusals from this catalogue (German for a German player)."""
+    from bot.games.races import FRONT
+
+    g = position([{"colour": "red", "cell": "J3", "facing": "SE", "name": "Ann"}, FAR], phase="move", points=1,
+                 board={"K3": "junk:oil"})
+    events = g.apply("step K3")
+    assert FRONT.narrate(events, "de").endswith("Du hast ein Plättchen aufgesammelt: Öl.")
+    assert FRONT.narrate(events_for(events, 1), "de") == (
+        "Ann (rot) fährt auf K3.\nAnn (rot) sammelt bei K3 ein Schrottplättchen auf.")
+    assert FRONT.refusal(refused(g, "done"), "de").startswith("'done' ist in Phase 3 (Bewegungswurf) nicht erlaubt.")
