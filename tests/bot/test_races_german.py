@@ -60,7 +60,7 @@ def test_the_hand_in_german_names_tiles_and_parts_as_the_rules_do() -> None:
     assert GAME.hand_text(race(phase="roll"), 0, "de") == (
         "Dein Kart (rot). Plättchen: Tasche 7: Öl, Leim (aufgedeckt).\n"
         "Teile: 4: Satteltasche Nr. 4, 6: Turbomotor. Kronkorken: 3. Treibstoffwürfel: 2 weiß, 0 rot.")
-    assert GAME.hand_text(race(phase="roll"), 1, "de").startswith("Dein Kart (blau). Plättchen: keine Plättchen.\n"
+    assert GAME.hand_text(race(phase="roll"), 1, "de").startswith("Dein Kart (blau). Plättchen: keine.\n"
                                                                  "Teile: keine.")
 
 
