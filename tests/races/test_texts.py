@@ -19,11 +19,13 @@ from rules.races.state import PHASE_NUMBERS
 from rules.races.texts import (
     CATALOGUE,
     WORDS,
+    Said,
     event_text,
     narrate,
     prompt_text,
     refusal_text,
     said,
+    said_back,
     say,
     secret_text,
 )
@@ -241,6 +243,32 @@ def test_the_secret_of_a_pickup_is_german_for_its_seat_only() -> None:
     public = g.view(None)["events"]
     assert all("secret_data" not in e and "secret" not in e for e in public) and "glue" not in repr(public)
     assert Event.from_dict(pickup.to_dict()) == pickup
+
+
+def test_a_tile_passed_to_a_team_mate_is_told_to_the_receiver_alone_in_german() -> None:
+    """Team Racing / R12: the receiving team mate reads which tile came; the giver's and the others' views
+    of the event say only that a tile was passed."""
+    karts = [{"colour": "red", "cell": "J3", "facing": "SE", "name": "Ann", "team": 0, "bags": {"7": ["time-bomb"]}},
+             {"colour": "blue", "cell": "K4", "facing": "N", "name": "Bob", "team": 0},
+             {"colour": "green", "cell": "B12", "facing": "N", "team": 1},
+             {"colour": "yellow", "cell": "L12", "facing": "N", "team": 1}]
+    g = position(karts, options={"teams": True}, phase="parts")
+    events = g.apply("swap blue give time-bomb")
+    assert narrate(events_for(events, 1), "de") == (
+        "Ann (rot) gibt Bob (blau) ein Plättchen. Du hast von Ann (rot) ein Plättchen bekommen: Zeitbombe.")
+    assert narrate(events_for(events, 1), "en") == (
+        "Ann (red) passes a tile to Bob (blue). You received a time bomb tile from Ann (red).")
+    for viewer in (None, 0, 2):
+        assert narrate(events_for(events, viewer), "de") == "Ann (rot) gibt Bob (blau) ein Plättchen."
+        assert "time-bomb" not in repr([e.to_dict() for e in events_for(events, viewer)])
+
+
+def test_reasons_stored_before_they_had_ids_still_read() -> None:
+    """A question saved by an older version keeps its English reason; a stored id is worded again."""
+    assert said_back("covered by the Jet Engine", "why.covered") == "covered by the Jet Engine"
+    assert said_back(None, "why.covered").msg == "why.covered"
+    again = said_back({"msg": "why.covered_by", "params": {"part": "jet-engine"}}, "why.covered")
+    assert isinstance(again, Said) and say(again.msg, "de", **again.params) == "verdeckt durch das Jet-Triebwerk"
 
 
 def test_a_question_is_asked_in_german() -> None:
