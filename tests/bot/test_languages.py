@@ -381,3 +381,32 @@ async def test_a_setup_the_game_refuses_is_explained_in_the_askers_language(stor
     refused = await service.new_game(guild_id=1, channel_id=CHANNEL, user_id=1, user_name="ann", game_key="races",
                                      options={"laps": 9}, lang="de", user_lang="en")
     assert refused.text.startswith("Can't set up Junkyard Races: ") and "laps" in refused.text, refused.text
+
+
+# Notices and reminders through the ticker ------------------------------------------------------------
+
+
+async def test_a_direct_notice_in_the_players_language_and_the_channels_reminders_in_the_games(db_path) -> None:
+    """Bob's Discord speaks German on an English server: his direct-message notice is German; the channel's
+    word that a turn limit passed, and the host's question, are English (the game's language)."""
+    from tests.bot.harness import DiscordHarness
+    from tests.bot.helpers import ANN, BOB, USERS, only
+    from tests.bot.test_timing import turn
+    from tests.bot.timing_helpers import Clock, channel_posts, dms, later, timed_bot
+
+    clock = Clock()
+    async with DiscordHarness(timed_bot(db_path, clock)) as t:
+        t.users.update(USERS)
+        t.locales[BOB] = "de"
+        only(await t.slash(BOB, "game notify", mode="dm"))
+        only(await t.slash(ANN, "game new", game="toy"))
+        only(await t.slash(BOB, "game join", colour="blue"))
+        only(await t.slash(ANN, "game start"))
+        only(await t.slash(ANN, "game settings", turn_limit=6, reminder=0, on_timeout="ask-host", kick_after=1))
+        await turn(t, ANN)
+        notice = only(dms(await later(t, clock, 0)))
+        assert notice.content.startswith("Du bist dran in **Race to Ten** in <#"), notice.content
+        assert "Das Brett: https://discord.com/channels/" in notice.content
+        [late] = channel_posts(await later(t, clock, 6))
+        assert late.content.startswith(f"<@{BOB}>'s time for this turn (6 h) is up: 1 missed."), late.content
+        assert f"<@{ANN}>, Bob has missed 1 turn. `/game kick`" in late.content
