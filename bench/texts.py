@@ -7,6 +7,8 @@ the median time per call; texts are said on every move, status and picture.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from bench.registry import Figures, benchmark, median_ms
 
 CALLS = 2000
@@ -17,7 +19,7 @@ def texts_say() -> Figures:
     from bot import texts
     from rules.rally import texts as rally
 
-    cases = {
+    cases: dict[str, Callable[[str], str]] = {
         "service": lambda lang: texts.say("your_turn", lang, user=5),
         "rally_event": lambda lang: rally.say("lose", lang, car="red", name="Ann", item="engine", gear=5),
         "rally_counted": lambda lang: rally.say("win", lang, car="red", name="Ann", laps=3, count=3),
@@ -25,6 +27,10 @@ def texts_say() -> Figures:
     out: Figures = {}
     for name, say in cases.items():
         for lang in ("en", "de"):
-            ms = median_ms(lambda say=say, lang=lang: [say(lang) for _ in range(CALLS)])
+            def run(say: Callable[[str], str] = say, lang: str = lang) -> None:
+                for _ in range(CALLS):
+                    say(lang)
+
+            ms = median_ms(run)
             out[f"{name}_{lang}_us"] = round(ms * 1000 / CALLS, 2)
     return out
