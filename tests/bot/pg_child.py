@@ -9,9 +9,10 @@
     the bot's outbox and timing ticker, as a second live process runs them (it takes over nothing a live
     process holds): every POLL seconds it posts the boards that are due and free and fires the timers, to
     a recording stand-in for Discord (POSTS_DB, a SQLite file: one row per message with its nonce, the
-    process and the time). Records are held for LEASE seconds. ``--hang``: the first post and the first
-    timer message never return (the process prints ``holding post`` / ``holding timer`` and waits to be
-    killed), so it dies holding what it claimed. Without it the process stops once nothing is due.
+    process and the time, and one per claim of boards or timers). Records are held for LEASE seconds.
+    ``--hang``: the first post and the first timer message never return (the process prints ``holding
+    post`` / ``holding timer`` and waits to be killed), so it dies holding what it claimed. Without it the
+    process stops once nothing is due.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ import os
 import sqlite3
 import sys
 import time
+from typing import Any
 
 import bot.timers
 from bot.delivery import Outbox, Undeliverable
@@ -46,8 +48,24 @@ class Recorder:
                         "kind TEXT, version INTEGER, pid INTEGER, at REAL, tries INTEGER DEFAULT 1)")
         self.db.execute("CREATE TABLE IF NOT EXISTS edits (id INTEGER PRIMARY KEY, message INTEGER, version INTEGER, "
                         "pid INTEGER, at REAL)")
+        self.db.execute("CREATE TABLE IF NOT EXISTS claims (kind TEXT, ids TEXT, pid INTEGER, at REAL)")
         self.hang = hang
         self.holding: set[str] = set()
+
+    def watch(self, store: PostgresStore) -> None:
+        """Record every claim the process makes (what, which ids, when)."""
+        for kind, name in (("deliveries", "claim_deliveries"), ("timers", "claim_timers")):
+            claim = getattr(store, name)
+
+            async def recorded(*args: Any, _claim: Any = claim, _kind: str = kind, **kwargs: Any) -> Any:
+                at = time.time()
+                got = await _claim(*args, **kwargs)
+                if got:
+                    self.db.execute("INSERT INTO claims (kind, ids, pid, at) VALUES (?, ?, ?, ?)",
+                                    (_kind, json.dumps([x.id for x in got]), os.getpid(), at))
+                return got
+
+            setattr(store, name, recorded)
 
     async def _hold(self, what: str) -> None:
         if self.hang:
@@ -111,6 +129,7 @@ async def work(args: argparse.Namespace) -> int:
     service = Service(store, pictures=Pictures(processes=0))
     service.delivery_lease = args.lease
     recorder = Recorder(args.posts_db, args.hang)
+    recorder.watch(store)
     outbox = Outbox(service, recorder, min_channel_id=1)
     ticker = Ticker(service, recorder)
     await ticker.open()

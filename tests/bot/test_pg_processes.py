@@ -157,10 +157,10 @@ async def test_work_a_killed_process_held_is_done_once_by_the_other_within_a_tic
     owner_a = expect(a, "owner ").split(" ", 1)[1]
     held = {expect(a, "holding "), expect(a, "holding ")}
     assert held == {"holding post", "holding timer"}
-    claims = [d.claimed_until for d in await store.deliveries(pending=True) if d.claimed_by == owner_a]
+    claims_a = [d.claimed_until for d in await store.deliveries(pending=True) if d.claimed_by == owner_a]
     [t] = await store.timers(game_id=reminded, pending=True)
-    assert len(claims) == 3 and t.claimed_by == owner_a and t.claimed_until is not None  # A holds it all
-    expiry = min([*claims, t.claimed_until])
+    assert len(claims_a) == 3 and t.claimed_by == owner_a and t.claimed_until is not None  # A holds it all
+    expiry = min([*claims_a, t.claimed_until])
     b = child("work", TEST_PG, schema, posts, LEASE, POLL)
     expect(b, "owner ")
     assert time.time() < expiry  # B is running before A's hold ends
@@ -171,6 +171,7 @@ async def test_work_a_killed_process_held_is_done_once_by_the_other_within_a_tic
     with sqlite3.connect(posts) as db:
         rows = db.execute("SELECT nonce, kind, pid, at, tries, id FROM posts").fetchall()
     records = {f"jy-{d.id}": d for d in await store.deliveries() if d.game_id in boards}
+    records_ids = [d.id for d in records.values()]
     assert all(d.delivered for d in records.values())
     board_posts = {nonce: row for nonce, *row in rows if nonce.startswith("jy-")}
     assert set(board_posts) == set(records)  # every board once, with its record's nonce
@@ -180,6 +181,12 @@ async def test_work_a_killed_process_held_is_done_once_by_the_other_within_a_tic
     assert len(timer_posts) == 1 and timer_posts[0][2] == b.pid and timer_posts[0][4] == 1
     fired = next(x for x in await store.timers(game_id=reminded) if x.id == timer.id)
     assert fired.fired_at is not None
-    times = [row[3] for row in rows]
-    assert min(times) >= expiry, "B took work A still held"
-    assert max(times) <= max([*claims, t.claimed_until]) + POLL + SLACK, (max(times) - expiry)
+    with sqlite3.connect(posts) as db:
+        claims = db.execute("SELECT kind, ids, pid, at FROM claims ORDER BY at").fetchall()
+    for kind, (start, end), ids in (("deliveries", (min(claims_a), max(claims_a)), sorted(records_ids)),
+                                    ("timers", (t.claimed_until, t.claimed_until), [timer.id])):
+        taken = [(json.loads(i), at) for k, i, pid, at in claims if k == kind and pid == b.pid]
+        assert sorted(x for got, _ in taken for x in got) == ids  # B claimed each once
+        first = min(at for _, at in taken)
+        assert first >= start, f"B took {kind} A still held"
+        assert first <= end + POLL + SLACK, f"B took {kind} {first - end:.2f} s after A's hold ended"
