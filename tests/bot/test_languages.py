@@ -4,6 +4,7 @@ works (in English)."""
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Sequence
 from typing import Any
@@ -333,7 +334,10 @@ def test_junkyard_play_in_german(tmp_path, monkeypatch, capsys) -> None:
     assert "Schrottplatz Rally beginnt! Am Tisch: 1. Spieler 1; 2. Computer 1 (smart)." in out
     assert "Befehle:" in out and "  legal   jede erlaubte Aktion, nummeriert" in out
     assert "Die Aktionen des Spiels (/rallye auf Discord):" in out
-    assert "Jede erlaubte Aktion von " in out and "Jetzt möglich: roll green" in out
+    assert "Jede erlaubte Aktion von Spieler 1 (rot) (" in out and "Jetzt möglich: roll green" in out
+    assert "=== Spieler 1 (rot) ist am Zug (Zug 0) ===" in out  # the game's seat label
+    assert "Runde 1: der Hebel steht auf grün (jetzt muss es grün sein): schalten und würfeln." in out  # its situation
+    assert "(Gänge 1 und 2 funktionieren)" in out  # and its hints
     assert "In der letzten Liste gibt es keine Nummer 99" in out
     assert "Beendet: Das Spiel endet nach " in out and "(als abgebrochen gespeichert)" in out
     assert "Brettbilder: " in out and "[Brett: " in out
@@ -348,8 +352,10 @@ def test_junkyard_demo_in_german(tmp_path, capsys) -> None:
     assert main(["demo", "--game", "rally", "--seats", "2", "--laps", "1", "--seed", "3", "--lang", "de",
                  "--out", str(out_dir)]) == 0
     out = capsys.readouterr().out
-    assert ", Startwert 3." in out and "Das Spiel ist nach " in out and "Sieg: " in out
-    assert "Der Kanal: " in out and "Wiederholung: " in out and "Platz  " in out
+    assert "Schrottplatz Rally auf Rostbogen-Ring (A), im Uhrzeigersinn: 2 Computer (smart), 1 Runde, Startwert 3." \
+        in out
+    assert "Das Spiel ist nach " in out and "Sieg: " in out and "Der Kanal: " in out and "Wiederholung: " in out
+    assert re.search(r"^Platz\s+Name\s+Auto\s+Runden\s+Stopps\s+Wo$", out, re.M), out
     assert (out_dir / "replay.gif").exists() and sorted(out_dir.glob("message-*.png"))
 
 

@@ -33,19 +33,19 @@ def who(game: RallyGame, seat: int, lang: str = "en") -> str:
     return say("who", lang, car=COLOUR_KEYS[seat], name=game.names[seat])
 
 
-def place_words(game: RallyGame, seat: int) -> str:
+def place_words(game: RallyGame, seat: int, lang: str = "en") -> str:
+    """Where a car stands, in words: a cell, the pit lane, the stop sign or a parking spot."""
     car = game.cars[seat]
-    where = car.at
     if car.at == "pit":
-        where = "pit lane (waiting)"
-    elif car.at == "stop":
-        where = "stop sign"
-    elif game.is_spot(car.at):
-        where = f"{car.at} ({word(game.spot_kind(car.at))}, parked)"
-    return where
+        return say("t_at_pit", lang)
+    if car.at == "stop":
+        return say("t_at_stop", lang)
+    if game.is_spot(car.at):
+        return say("t_at_parked", lang, spot=car.at, service=game.spot_kind(car.at))
+    return car.at
 
 
-def short_list(game: RallyGame) -> list[tuple[str, str]]:
+def short_list(game: RallyGame, lang: str = "en") -> list[tuple[str, str]]:
     """Before the roll: each range the lever may take (with which of its gears work) and the same with the
     booster, then repair; after it: every destination, best first, a car park with the placement that helps
     most (``legal`` lists the other placements)."""
@@ -53,34 +53,34 @@ def short_list(game: RallyGame) -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = []
     if game.phase == "move":
         for c in choices(game, acts):
-            out.append((c.action, choice_hint(game, c)))
+            out.append((c.action, choice_hint(game, c, lang)))
         return out
     fuel = game.cars[game.turn].fuel
     for r in ranges(acts):
-        out.append((str(Roll(r)), range_hint(game, r)))
+        out.append((str(Roll(r)), range_hint(game, r, lang)))
     if can_boost(acts):
         for r in ranges(acts):
-            out.append((str(Roll(r, True)), f"spend a fuel can ({fuel} on the car) for a second move"))
+            out.append((str(Roll(r, True)), say("t_boost_hint", lang, fuel=fuel)))
     if can_repair(acts):
-        out.append(("repair", "wait a round to mend gear 2 as well"))
+        out.append(("repair", say("t_repair_hint", lang)))
     return out
 
 
-def situation(game: RallyGame) -> str:
+def situation(game: RallyGame, lang: str = "en") -> str:
     """Where the turn stands: to roll (with the lever), to drive N cells, or a repair due."""
     if game.is_over:
         return ""
     car = game.cars[game.turn]
     if game.phase == "move":
         gear = game.points or 0  # a gear moves as many cells as its number (S2)
-        rolled = f"rolled {game.roll}, " if game.roll is not None else ""
-        extra = "; the booster move follows" if game.boost == "pending" else ""
-        return f"Round {game.round}: {rolled}gear {gear} ({B.range_of(gear)}): drive {game.points}{extra}"
+        msg = "t_sit_drive" + ("_rolled" if game.roll is not None else "") + \
+            ("_boost" if game.boost == "pending" else "")
+        return say(msg, lang, round=game.round, die=game.roll, gear=gear, range=B.range_of(gear),
+                   points=game.points)
     if car.repair == 1:
-        return f"Round {game.round}: repairs due: roll green to drive on, or repair to wait for gear 2"
+        return say("t_sit_repair", lang, round=game.round)
     allowed = ranges(game.legal_actions())
-    must = " (it must be green now)" if allowed == ["green"] else ""
-    return f"Round {game.round}: the lever is on {car.lever}{must}: shift and roll"
+    return say("t_sit_roll_green" if allowed == ["green"] else "t_sit_roll", lang, round=game.round, lever=car.lever)
 
 
 def expand(game: RallyGame, text: str) -> str:
@@ -204,14 +204,14 @@ def _to_act(game: RallyGame, lang: str) -> str:
     return say("p_repair" if game.cars[game.turn].repair == 1 else "p_roll", lang, name=name)
 
 
-def standings(game: RallyGame) -> Standings:
+def standings(game: RallyGame, lang: str = "en") -> Standings:
     """S8: the winner, then laps done, fewer stops, position on the track."""
     rows: list[tuple[int, tuple[str, ...]]] = []
     for s in game.standings():
         car = game.cars[s]
-        rows.append((s, (game.names[s], COLOUR_KEYS[s], laps_text(game, s),
-                         str(car.stops), place_words(game, s))))
-    return Standings(("Name", "Car", "Laps done", "Stops", "At"), rows)
+        rows.append((s, (game.names[s], word(COLOUR_KEYS[s], lang).lower(), laps_text(game, s),
+                         str(car.stops), place_words(game, s, lang))))
+    return Standings(tuple(say(f"t_head_{h}", lang) for h in ("name", "car", "laps", "stops", "at")), rows)
 
 
 def progress_line(game: RallyGame) -> tuple[str, Any]:

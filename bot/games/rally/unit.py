@@ -22,7 +22,7 @@ from bot.games.unit import ButtonSpec, DriverFactory, GameUnit, LookupSource, St
 from render.rally import car_board_png, rally_png
 from rules.contract import Event, Game
 from rules.rally.game import CRASH, PARK, PIT, SPIN, RallyGame
-from rules.rally.texts import COLOUR_KEYS
+from rules.rally.texts import COLOUR_KEYS, say, word
 
 #: destinations offered as buttons: the best few moves, and the best few car-park or pit spots
 MOVE_BUTTONS = 5
@@ -140,30 +140,31 @@ class RallyUnit(GameUnit):
     def hand_text(self, game: Game, seat: int, lang: str = "en") -> str:
         return table.car_text(_game(game), seat, lang)
 
-    def seat_label(self, game: Game, seat: int) -> str:
+    def seat_label(self, game: Game, seat: int, lang: str = "en") -> str:
         g = _game(game)
-        return f"{g.names[seat]} ({COLOUR_KEYS[seat]})" if 0 <= seat < len(g.names) else g.seat_names[seat]
+        if not 0 <= seat < len(g.names):
+            return g.seat_names[seat]
+        return f"{g.names[seat]} ({word(COLOUR_KEYS[seat], lang).lower()})"
 
-    def short_list(self, game: Game, seat: int) -> list[tuple[str, str]]:
-        return table.short_list(_game(game))
+    def short_list(self, game: Game, seat: int, lang: str = "en") -> list[tuple[str, str]]:
+        return table.short_list(_game(game), lang)
 
-    def situation(self, game: Game) -> str:
-        return table.situation(_game(game))
+    def situation(self, game: Game, lang: str = "en") -> str:
+        return table.situation(_game(game), lang)
 
     def expand(self, game: Game, text: str) -> str:
         return table.expand(_game(game), text)
 
-    def standings(self, game: Game) -> Standings:
-        return table.standings(_game(game))
+    def standings(self, game: Game, lang: str = "en") -> Standings:
+        return table.standings(_game(game), lang)
 
     def progress(self, game: Game) -> tuple[str, Any]:
         return table.progress_line(_game(game))
 
-    def table_title(self, game: Game, players: str) -> str:
+    def table_title(self, game: Game, players: str, lang: str = "en") -> str:
         g = _game(game)
-        laps = f"{g.laps} lap{'s' if g.laps != 1 else ''}"
-        return (f"{self.title} on {g.track.name} ({g.track.alias}), {'clockwise' if g.clockwise else 'anticlockwise'}:"
-                f" {players}, {laps}")
+        return say("t_title", lang, count=g.laps, title=self.title, track=g.track.name, alias=g.track.alias,
+                   direction="clockwise" if g.clockwise else "anticlockwise", players=players, laps=g.laps)
 
 
 GAME = RallyUnit()
