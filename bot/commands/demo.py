@@ -104,7 +104,7 @@ async def _demo(args: argparse.Namespace, db: str) -> int:
         pictures.show(first)
         game = await service.load(await store.get_game(game_id))
         print(_title(game, args, seed, lang), flush=True)
-        progress = Progress(sys.stderr, unit_for(args.game))
+        progress = Progress(sys.stderr, unit_for(args.game), lang)
         progress.update(game)
         try:
             while True:
@@ -203,16 +203,17 @@ def _replay(unit: GameUnit, setup: dict[str, Any], seed: int, actions: list[str]
 class Progress:
     """A one-line progress display: redrawn in place on a terminal, a new line on each change otherwise."""
 
-    def __init__(self, stream: TextIO, unit: GameUnit) -> None:
+    def __init__(self, stream: TextIO, unit: GameUnit, lang: str = DEFAULT) -> None:
         self.stream = stream
         self.unit = unit
+        self.lang = lang
         self.tty = _is_tty(stream)
         self.last_key: Any = None
         self.width = shutil.get_terminal_size((100, 20)).columns - 1
 
     def update(self, game: Any) -> None:
-        line, key = self.unit.progress(game)
-        line = line or f"move {game.ply:>4}"
+        line, key = worded(self.unit.progress, game, lang=self.lang)
+        line = line or say("board.at_move", self.lang, move=f"{game.ply:>4}")
         if self.tty:
             print("\r" + line[: self.width].ljust(self.width), end="", file=self.stream, flush=True)
         elif key != self.last_key:

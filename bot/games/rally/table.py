@@ -214,17 +214,17 @@ def standings(game: RallyGame, lang: str = "en") -> Standings:
     return Standings(tuple(say(f"t_head_{h}", lang) for h in ("name", "car", "laps", "stops", "at")), rows)
 
 
-def progress_line(game: RallyGame) -> tuple[str, Any]:
+def progress_line(game: RallyGame, lang: str = "en") -> tuple[str, Any]:
     """A bar per car: how far through the whole race it is, its laps and its stops."""
     total = max(1, game.laps * game.track.length)
     parts = []
     for s, car in enumerate(game.cars):
         share = min(1.0, max(0.0, car.progress / total))
         filled = round(share * BAR)
-        parts.append(f"{COLOUR_KEYS[s]} [{'#' * filled}{'-' * (BAR - filled)}] "
+        parts.append(f"{word(COLOUR_KEYS[s], lang).lower()} [{'#' * filled}{'-' * (BAR - filled)}] "
                      f"{laps_text(game, s)} s{car.stops}")
     key = tuple((game.laps_done(s), c.stops) for s, c in enumerate(game.cars))
-    return f"move {game.ply:>4}  " + "  ".join(parts), key
+    return say("p_move", lang, move=f"{game.ply:>4}") + "  " + "  ".join(parts), key
 
 
 __all__ = [

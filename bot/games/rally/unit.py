@@ -158,8 +158,8 @@ class RallyUnit(GameUnit):
     def standings(self, game: Game, lang: str = "en") -> Standings:
         return table.standings(_game(game), lang)
 
-    def progress(self, game: Game) -> tuple[str, Any]:
-        return table.progress_line(_game(game))
+    def progress(self, game: Game, lang: str = "en") -> tuple[str, Any]:
+        return table.progress_line(_game(game), lang)
 
     def table_title(self, game: Game, players: str, lang: str = "en") -> str:
         g = _game(game)
