@@ -2,8 +2,11 @@
 every core draws and the event loop never waits on Pillow.
 
 A picture function is pure (a view and events in, PNG bytes out) and travels to a worker process by
-reference. The pool starts in the background on first use (starting processes must not stall the event
-loop); until its workers answer, pictures are drawn in threads. Where processes are unavailable (no
+reference. The pool starts in the background on first use, or when its owner says (``start_on_use``
+False: the bot starts it once the first interactions after a start were served, so the processes starting
+do not take the cores from them); until its workers answer, pictures are drawn in threads. Before the
+workers take work, each draws the first picture the threads drew, so that their first real picture finds
+the game's drawing code warm (its board drawn once, its fonts loaded). Where processes are unavailable (no
 process support, a picture function that cannot travel, such as one defined inside a function), pictures
 are drawn in threads instead; ``processes=0`` asks for threads from the start.
 """
@@ -42,8 +45,12 @@ def cores() -> int:
 class Pictures:
     """Draws pictures in a process pool (``processes``: a number, or None for one per core; 0: threads)."""
 
-    def __init__(self, processes: int | None = None) -> None:
+    def __init__(self, processes: int | None = None, *, start_on_use: bool = True) -> None:
         self.processes = cores() if processes is None else max(0, processes)
+        #: whether the first picture starts the pool (else :meth:`start` does)
+        self.start_on_use = start_on_use
+        #: the first picture drawn in a thread (function and arguments): each worker draws it before work
+        self._sample: tuple[Callable[..., Any], tuple[Any, ...]] | None = None
         self._pool: Executor | None = None
         self._broken = self.processes == 0
         self._starting = False
@@ -61,7 +68,8 @@ class Pictures:
             return None
         if self._ready.is_set():
             return self._pool
-        self.start()
+        if self.start_on_use:
+            self.start()
         return None
 
     def start(self) -> None:
@@ -82,12 +90,25 @@ class Pictures:
                                        initargs=(os.getpid(),))
             for future in [pool.submit(os.getpid) for _ in range(self.processes)]:
                 future.result(timeout=120)
+            self._warm(pool)
         except Exception as exc:
             log.warning("no process pool for pictures (%s); drawing in threads", exc)
             self._broken = True
             return
         self._pool = pool
         self._ready.set()
+
+    def _warm(self, pool: Executor) -> None:
+        """Each worker draws the first picture drawn in a thread (if any), before the pool takes work."""
+        if self._sample is None:
+            return
+        fn, args = self._sample
+        self._sample = None
+        try:
+            for future in [pool.submit(fn, *args) for _ in range(self.processes)]:
+                future.result(timeout=120)
+        except Exception as exc:  # a warm-up only: the pool serves all the same
+            log.info("warming the picture processes failed (%s)", type(exc).__name__)
 
     def wait_ready(self, timeout: float | None = None) -> bool:
         """Block until the workers run (for benchmarks and tests); False if they never will."""
@@ -98,7 +119,10 @@ class Pictures:
 
     async def draw(self, key: str, picture: Picture, view: dict[str, Any], events: Sequence[Any]) -> bytes | None:
         """``picture(view, events)`` in a worker process (or thread); ``key`` names the game it draws."""
-        result: bytes | None = await self.call(key, picture, view, list(events))
+        args = (view, list(events))
+        if self._sample is None and not self._ready.is_set() and not self._broken:
+            self._sample = (picture, args)
+        result: bytes | None = await self.call(key, picture, *args)
         return result
 
     def ready_for(self, key: str) -> bool:

@@ -120,7 +120,9 @@ class JunkyardBot(commands.Bot):
         await self.store.open()
         await self.timers.open()
         self.add_dynamic_items(ActionButton)
-        self.service.pictures.start()  # the picture processes start while the gateway connects
+        # the picture processes start with the catch-up work, after the first interactions (pictures are
+        # drawn in threads until then): starting processes takes the cores the first answers need
+        self.service.pictures.start_on_use = False
 
     async def close(self) -> None:
         tasks = [*self._background, *self.computer_tasks.values()]
@@ -146,10 +148,14 @@ class JunkyardBot(commands.Bot):
             return
         loop = asyncio.get_running_loop()
         self._background.append(loop.create_task(self.outbox.run(), name="junkyard-outbox"))
+        self._background.append(loop.create_task(self._later(self._start_pictures), name="junkyard-pictures"))
         self._background.append(loop.create_task(self._later(lambda: history.settle_ends(self.service)),
                                                  name="junkyard-ends"))
         self._background.append(loop.create_task(self._later(self.resume_computers), name="junkyard-resume"))
         self._background.append(loop.create_task(self._later(self.timers.run), name="junkyard-timers"))
+
+    async def _start_pictures(self) -> None:
+        self.service.pictures.start()
 
     async def _later(self, work: Callable[[], Awaitable[Any]]) -> Any:
         """``work`` once :attr:`catch_up_after` seconds have passed: catching up on what a stop left behind

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import time
 
 import pytest
@@ -342,3 +343,32 @@ async def test_locks_cache_and_drivers_stay_bounded(h):
     await svc.act(7, ANN, "roll")
     await svc.act(7, ANN, "pass")
     assert svc._drivers.get((rec.id, 0, "random")) is drivers[(rec.id, 0, "random")]  # the same driver moved again
+
+
+def drawn_where(view: dict, events: list) -> bytes:
+    """A stand-in picture that notes, in the file the view names, which process drew it."""
+    with open(view["log"], "a", encoding="ascii") as f:
+        f.write(f"{os.getpid()}\n")
+    return b"png"
+
+
+async def test_the_picture_processes_start_after_the_first_answers_and_warm_up_first(db_path, tmp_path):
+    """At start the bot draws in threads (starting processes would take the cores the first answers need);
+    the pool starts with the catch-up work, and its worker draws the first picture before it takes work."""
+    from bot.pictures import Pictures
+
+    log = tmp_path / "drawn.txt"
+    pictures = Pictures(processes=1)
+    bot = make_bot(db_path)
+    bot.service.pictures = pictures
+    try:
+        async with DiscordHarness(bot) as h:
+            assert await pictures.draw("toy", drawn_where, {"log": str(log)}, []) == b"png"
+            assert log.read_text().split() == [str(os.getpid())] and not pictures._starting  # a thread
+            h.bot.catch_up_after = 0
+            await h.bot.on_ready()
+            assert await asyncio.to_thread(pictures.wait_ready, 120)
+            drawn = log.read_text().split()
+            assert len(drawn) == 2 and drawn[1] != drawn[0]  # the worker drew it too, before any work
+    finally:
+        pictures.close()
