@@ -154,6 +154,9 @@ def asked_ids() -> Iterator[tuple[str, int, Path, str, bool]]:
                         domain = _domain_of(names["CATALOGUE"]) if "CATALOGUE" in names else own
                     elif func.value.id in names:
                         domain = _domain_of(names[func.value.id])
+                elif isinstance(func, ast.Attribute) and func.attr == "words" and isinstance(func.value, ast.Name) \
+                        and func.value.id == "self" and "texts" in names:
+                    domain = _domain_of(names["texts"])  # a class's own helper for its module's texts
                 if domain is None:
                     continue
                 for text, exact in _literals(node.args[0]):
@@ -167,6 +170,7 @@ def test_the_scan_finds_the_ids_the_code_asks_for() -> None:
     assert ("bot/discord/timing_commands.py", "notify.set") in found
     assert ("rules/rally/game.py", "must_move") in found
     assert any(where == "bot/settings.py" and text == "settings.bad_" for where, text in found)  # an f-string
+    assert ("bot/terminal.py", "terminal.to_act") in found
 
 
 def test_every_id_the_code_asks_for_exists_in_its_domain() -> None:
