@@ -125,6 +125,18 @@ def _literals(node: ast.AST) -> Iterator[tuple[str, bool]]:
             yield start, False
 
 
+def _helpers(tree: ast.Module) -> dict[str, int]:
+    """A module's own helpers that take a message id: function or method name → the position of its ``msg``
+    parameter among the arguments of a call (``self`` not counted)."""
+    out: dict[str, int] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            params = [a.arg for a in node.args.args]
+            if "msg" in params:
+                out[node.name] = params.index("msg") - (1 if params[0] in ("self", "cls") else 0)
+    return out
+
+
 def asked_ids() -> Iterator[tuple[str, int, Path, str, bool]]:
     """(file, line, domain, id, exact) of every id the code asks a catalogue for by a literal."""
     for package in PACKAGES:
@@ -132,9 +144,20 @@ def asked_ids() -> Iterator[tuple[str, int, Path, str, bool]]:
             tree = ast.parse(path.read_text(encoding="utf-8"))
             names = _names(tree, path)
             own = _domain_of(path)
+            helpers = _helpers(tree)
             for node in ast.walk(tree):
                 if not isinstance(node, ast.Call):
                     continue
+                called = node.func.id if isinstance(node.func, ast.Name) else \
+                    node.func.attr if isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name) \
+                    and node.func.value.id == "self" else None
+                if called in helpers and called not in ID_FIRST and "texts" in names \
+                        and len(node.args) > helpers[called]:
+                    # a module's own wrapper (the terminal's ``words``, a command's ``_refuse``) of its texts
+                    domain = _domain_of(names["texts"])
+                    if domain is not None:
+                        for text, exact in _literals(node.args[helpers[called]]):
+                            yield str(path.relative_to(ROOT)), node.lineno, domain, text, exact
                 if own is not None:  # IllegalAction(text, msg=…) and its kind: the id of a refusal
                     for keyword in node.keywords:
                         if keyword.arg == "msg":
@@ -154,9 +177,7 @@ def asked_ids() -> Iterator[tuple[str, int, Path, str, bool]]:
                         domain = _domain_of(names["CATALOGUE"]) if "CATALOGUE" in names else own
                     elif func.value.id in names:
                         domain = _domain_of(names[func.value.id])
-                elif isinstance(func, ast.Attribute) and func.attr == "words" and isinstance(func.value, ast.Name) \
-                        and func.value.id == "self" and "texts" in names:
-                    domain = _domain_of(names["texts"])  # a class's own helper for its module's texts
+
                 if domain is None:
                     continue
                 for text, exact in _literals(node.args[0]):
@@ -170,7 +191,8 @@ def test_the_scan_finds_the_ids_the_code_asks_for() -> None:
     assert ("bot/discord/timing_commands.py", "notify.set") in found
     assert ("rules/rally/game.py", "must_move") in found
     assert any(where == "bot/settings.py" and text == "settings.bad_" for where, text in found)  # an f-string
-    assert ("bot/terminal.py", "terminal.to_act") in found
+    assert ("bot/terminal.py", "terminal.to_act") in found  # a wrapper of the module's texts
+    assert ("bot/discord/timing_commands.py", "notify.bad_mode") in found
 
 
 def test_every_id_the_code_asks_for_exists_in_its_domain() -> None:

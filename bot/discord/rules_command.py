@@ -129,15 +129,12 @@ async def rules_command(interaction: discord.Interaction, topic: str, game: str 
 
     lang = _language(interaction, language)
 
-    def said(msg: str, **params: Any) -> str:
-        return texts.say(f"rules.{msg}", lang, **params)
-
     try:
         text = opt.text("topic", topic, required=True)
         given = opt.text("game", game)
         public = opt.flag("share", share)
     except opt.BadOption as exc:
-        await send_reply(interaction, refuse(said("bad_option", error=exc)))
+        await send_reply(interaction, refuse(texts.say("rules.bad_option", lang, error=exc)))
         return
     assert text is not None
     if not given:  # the channel's game is read from the store: deferred first, so the answer is in time
@@ -146,10 +143,10 @@ async def rules_command(interaction: discord.Interaction, topic: str, game: str 
     key = await _game_for(interaction, given)
     games = _lookup_games()
     if mod is None:
-        await send_reply(interaction, refuse(said("unavailable")))
+        await send_reply(interaction, refuse(texts.say("rules.unavailable", lang)))
         return
     if key is None or key not in games:
-        await send_reply(interaction, refuse(said("no_game", game=given, games=", ".join(games))))
+        await send_reply(interaction, refuse(texts.say("rules.no_game", lang, game=given, games=", ".join(games))))
         return
     entry = _call(mod.find, key, text, lang=lang)
     others: list[Any] = []
@@ -159,16 +156,18 @@ async def rules_command(interaction: discord.Interaction, topic: str, game: str 
             entry, others = found[0], list(found[1:])
     if entry is None:
         near = _call(mod.suggest, key, text, limit=5, lang=lang)
-        hint = said("did_you_mean", names=", ".join(f"`{e.title}`" for e in near)) if near else said("start_typing")
-        await send_reply(interaction, refuse(said("nothing", title=_title(key), text=text, hint=hint)))
+        hint = texts.say("rules.did_you_mean", lang, names=", ".join(f"`{e.title}`" for e in near)) if near \
+            else texts.say("rules.start_typing", lang)
+        await send_reply(interaction, refuse(texts.say("rules.nothing", lang, title=_title(key), text=text, hint=hint)))
         return
     embed = discord.Embed(title=str(entry.title)[:256], description=str(entry.text)[:MAX_DESCRIPTION])
     parts = [_title(key), str(entry.id)]
     written = getattr(entry, "lang", lang)
     if written != lang:
-        adjective = said(f"language.{written}") if f"rules.language.{written}" in texts.CATALOGUE.ids else written
-        parts.append(said("fallback", language=adjective))
+        adjective = texts.say(f"rules.language.{written}", lang) if f"rules.language.{written}" in texts.CATALOGUE.ids \
+            else written
+        parts.append(texts.say("rules.fallback", lang, language=adjective))
     if others:
-        parts.append(said("also", titles=", ".join(str(e.title) for e in others)))
+        parts.append(texts.say("rules.also", lang, titles=", ".join(str(e.title) for e in others)))
     embed.set_footer(text=" · ".join(parts)[:2048])
     await answer_with(interaction, public=bool(public), embed=embed, allowed_mentions=discord.AllowedMentions.none())
