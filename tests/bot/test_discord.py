@@ -475,6 +475,10 @@ async def test_every_acting_interaction_is_deferred_before_it_waits_on_the_store
     sent = await w.run(hd.slash(ANN, "toy pass"))
     [next_board] = [s for s in public(sent) if s.creates_message]
     assert f"<@{BOB}>, your turn." in next_board.content
+    sent = await w.run(hd.slash(BOB, "game play", action="roll"))  # the turn goes on: its message is edited
+    assert sent[1].url.endswith("/messages/@original") and "turn's message" in sent[1].content  # privately
+    [edited] = public(sent)
+    assert edited.url.endswith(f"/messages/{next_board.message['id']}") and "rolled" in edited.content
     for interaction in (hd.slash(ANN, "game status"), hd.slash(BOB, "toy card"), hd.slash(ANN, "game log"),
                         hd.slash(ANN, "game board", private=True), hd.slash(ANN, "stats"),
                         hd.slash(ANN, "game mine"), hd.slash(ANN, "game history")):
