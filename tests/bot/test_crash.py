@@ -1,5 +1,6 @@
-"""Crash test: a process plays a race through the service and is killed with SIGKILL at random moments and
-at the worst ones (between storing a move and posting its board, between posting and recording the post).
+"""Crash test: a process plays races through the service, one after another in the same channel, and is
+killed with SIGKILL at random moments and at the worst ones (between storing a move and posting its board,
+between posting and recording the post).
 After every restart no acknowledged move is lost, and in the end every board was delivered exactly once: each
 delivery record holds the id of the one post made with its nonce, or (a move that kept the turn) of the
 turn's message it edited; no post lacks a record, and every message shows the newest state of its turn."""
