@@ -16,22 +16,22 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from rules.hexgrid import Facing, Hex, parse_label
-from rules.races.movement import CAP, Field, Lookahead, Plan, static_moves, step_plans
+from rules.races.movement import CAP, Field, Lookahead, Plan, _push, has_step, static_moves, step_plans
 from rules.races.state import PHASE_MOVE
 from rules.races.track import Track
 
 if TYPE_CHECKING:
     from rules.races.engine import Races
 
-#: states the exact search may visit (states that differ only in bumps the kart can no longer come near
-#: count once; a roll of 18 among eight karts visits about 8,000); past that the search starts again
-#: without following each bump
-EXACT_BUDGET = 15_000
+#: how many free steps from a trap, a jump or a kart to bump the look-ahead is sure to go all the way
+#: without walking (see :meth:`_Table.near_stops`)
+SURE_LEVELS = 6
 
-#: how near (in cells) a difference between two fields must come to a kart's way to change what its
-#: steps may do: a step looks at the cell entered, a push up to two cells past it, an Oil's arrow cell,
-#: and whether the bumping kart can step on from the cell it took (one more)
-NEAR = 4
+#: states each part of the exact search may visit (states that differ only in bumps the kart can no
+#: longer come near count once, states whose every walk stays on known ends are not followed; a roll
+#: of 18 among eight karts visits about 5,000); past that the search starts again without following
+#: each bump
+EXACT_BUDGET = 15_000
 
 
 @dataclass(frozen=True)
@@ -55,7 +55,8 @@ def _without(fld: Field, seat: int) -> Field:
     """The field with the mover taken off, so it stays the same while the mover drives on (the
     look-ahead's memo is kept per field: that is what makes the search quick)."""
     karts = {c: s for c, s in fld.karts.items() if s != seat}
-    return Field(fld.track, karts, fld.bumped, fld.stop_cells, fld.bump_reach, (frozenset(karts.items()), fld.bumped))
+    return Field(fld.track, karts, fld.bumped, fld.stop_cells, fld.bump_reach, (frozenset(karts.items()), fld.bumped),
+                 fld.fixed_stops, fld.oils, fld.mover)
 
 
 def reach(game: Races) -> Reach:
@@ -82,13 +83,34 @@ def reach(game: Races) -> Reach:
 
 def _layered(fld: Field, seat: int, cell: Hex, facing: Facing, points: int) -> Reach:
     """The exact search, or past its budget the one that does not follow bumps (as
-    :func:`_forward_reach` decides), by layers."""
+    :func:`_forward_reach` decides), by layers.
+
+    The exact search first drives every way that bumps nobody (when no way bumps a kart, that is the
+    whole search): the cells those ways end on are ends of the move, and then, following every bump,
+    states whose every walk stays on such cells need not be followed (see :func:`_layered_reach`).
+    Each part has the budget."""
     look = _Look()
-    found = _layered_reach(fld, seat, cell, facing, points, EXACT_BUDGET, _Ways(fld, seat, True, look))
+    ways = _Ways(fld, seat, True, look)
+    tables: dict[Bumps, _Table] = {}
+    tally = _Tally()
+    found = _layered_reach(fld, seat, cell, facing, points, EXACT_BUDGET, ways, tables=tables, unbumped=tally)
+    if found is not None and tally.bumped:
+        grid = _grid(fld.track)
+        known = 0
+        for end in found.ends:
+            known |= 1 << grid.bit(end)
+        found = _layered_reach(fld, seat, cell, facing, points, EXACT_BUDGET, ways, known, tables)
     if found is None:
         found = _layered_reach(fld, seat, cell, facing, points, None, _Ways(fld, seat, False, look))
     assert found is not None
     return found
+
+
+@dataclass
+class _Tally:
+    """What a search that leaves out the ways bumping a kart met."""
+
+    bumped: bool = False  # some way bumped a kart (and was left out)
 
 
 def _reverse_reach(fld: Field, seat: int, cell: Hex, facing: Facing, points: int) -> Reach:
@@ -142,7 +164,17 @@ class _Ways:
         self.look = look or _Look()
         self.fields: dict[Bumps, Field] = {(): _without(fld, seat)}
         self._ways: dict[tuple[Hex, Facing, Bumps, bool, int], list[_Way]] = {}
+        #: the look-ahead on the field after some bumps, when a search keeps its own (else ``look``)
+        self.longest: Callable[[Bumps, Hex, Facing], int] | None = None
         self.home = {s: c for c, s in self.fields[()].karts.items()}  # where each kart stood before any bump
+
+    def changed(self, bumps: Bumps) -> list[Hex]:
+        """The cells where the field after ``bumps`` differs from the one before any bump: where each
+        bumped kart stood and where it went, and an Oil whose arrow points at one of them."""
+        cells = [self.home[seat] for seat, _ in bumps] + [to for _, to in bumps]
+        base = self.fields[()]
+        cells += [oil for oil, arrow in base.oils if arrow in cells]
+        return cells
 
     def field(self, bumps: Bumps) -> Field:
         """The field after ``bumps`` (each kart moved from where it stood to where it was pushed)."""
@@ -155,8 +187,12 @@ class _Ways:
             track = base.track
             karts.update((to, seat) for seat, to in bumps if track.on_track(to))
             bumped = base.bumped | {seat for seat, _ in bumps}
-            hit = self.fields[bumps] = Field(track, karts, bumped, base.stop_cells, base.bump_reach,
-                                             (frozenset(karts.items()), bumped))
+            key = (frozenset(karts.items()), bumped)
+            if base.fixed_stops is None:
+                hit = Field(track, karts, bumped, base.stop_cells, base.bump_reach, key)
+            else:  # an Oil stops a kart only while its arrow cell is free: bumps can change that
+                hit = Field.make(track, karts, bumped, base.fixed_stops, base.oils, base.bump_reach, base.mover, key)
+            self.fields[bumps] = hit
         return hit
 
     def __call__(self, here: Hex, face: Facing, bumps: Bumps, left: int, first: bool) -> list[_Way]:
@@ -171,18 +207,26 @@ class _Ways:
             if isinstance(plans, str):
                 continue
             for plan in plans:
-                after, nb, stuck = f, bumps, False
-                if plan.bump is not None:
-                    if exact:
-                        nb = tuple(sorted((*bumps, (plan.bump[0], plan.bump[2]))))  # bumped once a turn
-                        if nb not in fields:
-                            fields[nb] = self.field(bumps).with_bump(*plan.bump)
-                        after = fields[nb] if not first else f.with_bump(*plan.bump)
+                after, nb = f, bumps
+                if plan.bump is not None and exact:
+                    nb = tuple(sorted((*bumps, (plan.bump[0], plan.bump[2]))))  # bumped once a turn
+                    if nb not in fields:
+                        fields[nb] = self.field(bumps).with_bump(*plan.bump)
+                    after = fields[nb] if not first else f.with_bump(*plan.bump)
+                if plan.rule_stop:
+                    out.append(_Way(plan, CAP, True, nb))
+                    continue
+                if exact and not first and self.longest is not None:
+                    far = self.longest(nb, plan.end, plan.facing)
+                else:
+                    far = look.longest(after, plan.end, plan.facing)
+                # a bump with no way round stops the kart; on the bumped field a look-ahead that drives
+                # on has found a way
+                stuck = False
+                if plan.bump is not None and (far == 0 or not exact):
                     bumped = after if exact else f.with_bump(*plan.bump)
-                    stuck = not any(not isinstance(p, str) for p in step_plans(bumped, plan.end, plan.facing,
-                                                                                 left).values())
-                reach_ = CAP if plan.rule_stop or stuck else plan.cost + look.longest(after, plan.end, plan.facing)
-                out.append(_Way(plan, reach_, plan.rule_stop or stuck, nb))
+                    stuck = not has_step(bumped, plan.end, plan.facing, left)
+                out.append(_Way(plan, CAP if stuck else plan.cost + far, stuck, nb))
         self._ways[key] = out
         return out
 
@@ -276,8 +320,29 @@ class _Grid:
         self.moves = static_moves(track)
         origin = Hex(0, 0)
         self.delta = {f: self.bit(origin.neighbour(f)) - self.bit(origin) for f in Facing}
+        #: the shift a step of each kind makes in the state bits
+        self.shift = [(int(d) - int(f)) * self.plane + self.delta[d] for f, d in _TURNS]
+        #: per state bit: its steps on an empty track, as (step kind, cell entered, facing after, is a jump,
+        #: the shift to the state after it when it is not a jump)
+        self.out: dict[int, tuple[tuple[int, Hex, Facing, bool, int], ...]] = {}
+        for (cell, facing), static in self.moves.items():
+            kinds = [3 * int(facing) + (int(after) - int(facing) + 1) % 6 for _, after, _, _, _ in static]
+            self.out[self.state(cell, facing)] = tuple(
+                (k, target, after, jump, self.shift[k])
+                for k, (target, after, _, _, jump) in zip(kinds, static, strict=True))
+        self.jump_states = {i for i, steps in self.out.items() if any(step[3] for step in steps)}
+        #: the states with a step of each kind on the empty track (jumps aside), with a jump, on the track
+        self.steps = [0] * len(_TURNS)
+        self.jumps = self.track_states = 0
+        for i, steps in self.out.items():
+            self.track_states |= 1 << i
+            for k, _, _, jump, _ in steps:
+                if jump:
+                    self.jumps |= 1 << i
+                else:
+                    self.steps[k] |= 1 << i
         self._back: tuple[list[tuple[int, int]], list[tuple[int, int]]] | None = None
-        self._cones: dict[Hex, tuple[list[int], bool]] = {}
+        self._cones: dict[tuple[Hex, int], tuple[list[int], bool]] = {}
 
     def bit(self, cell: Hex) -> int:
         return cell.q + 1 + (cell.r - self.r0) * self.width
@@ -292,6 +357,27 @@ class _Grid:
         while states:
             out |= states & mask
             states >>= plane
+        return out
+
+    def settled(self, known: int) -> list[int]:
+        """``[n]``: the states from which every walk of at most ``n`` forward steps (jumps aside: a state
+        with one is never settled) stays on cells in ``known`` (a bit per cell), this state's included;
+        the list ends where it stops changing (the last one holds for every longer walk)."""
+        plane = self.plane
+        spread = known
+        for f in range(1, len(Facing)):
+            spread |= known << (f * plane)
+        start = here = spread & self.track_states & ~self.jumps
+        out = [here]
+        while here:
+            leave = 0
+            for k, sh in enumerate(self.shift):
+                leave |= self.steps[k] & ~(here >> sh if sh >= 0 else here << -sh)
+            nxt = start & ~leave
+            if nxt == here:
+                break
+            here = nxt
+            out.append(here)
         return out
 
     def _backward(self) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
@@ -311,12 +397,36 @@ class _Grid:
             self._back = ([(sh, st) for sh, st in zip(shifts, steps, strict=True) if st], jumps)
         return self._back
 
-    def near(self, cell: Hex, points: int) -> int:
-        """The states from which a kart could come within :data:`NEAR` cells of ``cell`` driving at most
+    def entering(self, cells: int, k: int) -> int:
+        """The states whose step of kind ``k`` (no jump) enters one of ``cells`` (a bit per cell)."""
+        f, d = _TURNS[k]
+        back = self.delta[d]
+        return ((cells >> back if back >= 0 else cells << -back) << (int(f) * self.plane)) & self.steps[k]
+
+    def _around(self, cell: Hex, radius: int) -> int:
+        """The states (every facing) of the board's cells within ``radius`` of ``cell``."""
+        cells = 0
+        for dq in range(-radius, radius + 1):
+            for dr in range(max(-radius, -dq - radius), min(radius, radius - dq) + 1):
+                near = Hex(cell.q + dq, cell.r + dr)
+                bit = self.bit(near)
+                if self.cell_at.get(bit) == near:
+                    cells |= 1 << bit
+        return sum(cells << (int(f) * self.plane) for f in Facing)
+
+    def cones(self, cell: Hex, points: int, radius: int) -> list[int]:
+        """``[n]`` is :meth:`near` with ``n`` points, for ``n`` up to ``points`` (shorter when the
+        last one holds for more points)."""
+        self.near(cell, points, radius)
+        cones, _ = self._cones[(cell, radius)]
+        return cones
+
+    def near(self, cell: Hex, points: int, radius: int) -> int:
+        """The states from which a kart could come within ``radius`` cells of ``cell`` driving at most
         ``points`` forward steps (every plain step and jump of the track counted as one step, whatever
-        karts and traps stand about): a superset of the states whose moves can depend on that cell."""
-        cones, done = self._cones.get(cell) or ([sum(1 << self.state(c, f) for c in self.cell_at.values()
-                                                         if c.distance(cell) <= NEAR for f in Facing)], False)
+        karts and traps stand about)."""
+        key = (cell, radius)
+        cones, done = self._cones.get(key) or ([self._around(cell, radius)], False)
         if done or len(cones) > points:
             return cones[min(points, len(cones) - 1)]
         steps, jumps = self._backward()
@@ -333,7 +443,7 @@ class _Grid:
                 break
             cones.append(grown)
             here = grown
-        self._cones[cell] = (cones, done)
+        self._cones[key] = (cones, done)
         return here
 
 
@@ -353,65 +463,226 @@ _TURNS = tuple((f, d) for f in Facing for d in (f.left, f, f.right))
 
 class _Table:
     """For one field (one set of bumps): which states move with their layer, by mask, and which go one
-    at a time; states are sorted when a layer first brings them."""
+    at a time; states are sorted when a layer first brings them.
 
-    def __init__(self, grid: _Grid, fld: Field, look: Lookahead, ways: _Ways | None = None) -> None:
-        self.grid, self.fld, self.look = grid, fld, look
+    A kart it cannot bump (already bumped, or nothing behind it to go to) is no way at all, as in
+    :func:`step_plans`: a state beside one moves by mask with its other ways. A state whose ways R9
+    weighs apart (some lead to an early stop) keeps them, each with its reach, and is weighed for the
+    points left by :meth:`weigh`, without building its plans."""
+
+    def __init__(self, grid: _Grid, fld: Field, ways: _Ways | None = None) -> None:
+        self.grid, self.fld = grid, fld
         self.ways = ways if ways is not None and not ways.exact else None  # bumps leave the field as it is
         self.known = 0
-        self.single = 0  # states that go one at a time
+        self.single = 0  # states that go one at a time: a jump, or a kart to bump
         self.blocked = 0  # states with no way on: the kart stops there
         self.move = [0] * len(_TURNS)  # states whose step (facing, direction) drives on
         self.stop = [0] * len(_TURNS)  # states whose step (facing, direction) ends on a trap
         self.low: dict[int, int] = {}  # states whose ways R9 weighs apart up to so many points left
-        self.shift = [(int(d) - int(f)) * grid.plane + grid.delta[d] for f, d in _TURNS]
+        self.weighed: dict[int, list[tuple[int, int, bool]]] = {}  # such a state: (step kind, reach, stops)
+        self.steps: list[tuple[int, int, int]] = []  # (shift, move, stop) for each step kind in use
+        self._pushable: dict[tuple[Hex, Facing, bool], bool] = {}
+        self._memo: dict[int, int] = {}  # the look-ahead's answers on this field, by state bit
+        self.sure = 0  # states from which the look-ahead surely goes all the way (see :meth:`near_stops`)
+        self.sooner: list[int] = []
+        self._from_base: tuple[_Table, list[Hex], int] | None = None
+
+    def near_stops(self, levels: int) -> None:
+        """Work out ``sooner[n]``: the states from which at most ``n`` free steps lead to a step the
+        look-ahead counts as going all the way (a trap, a jump, a kart it can bump), on this field."""
+        grid, fld = self.grid, self.fld
+        shift = grid.shift
+        karts = stops = 0
+        for cell in fld.karts:
+            karts |= 1 << grid.bit(cell)
+        for cell in fld.stop_cells:
+            stops |= 1 << grid.bit(cell)
+        bumpable = [0] * len(Facing)
+        for cell in fld.karts:
+            for d in Facing:
+                if self._bumps(cell, d, True):
+                    bumpable[d] |= 1 << grid.bit(cell)
+        ends = grid.jumps
+        free = []
+        for k, (_, d) in enumerate(_TURNS):
+            ends |= grid.entering(stops | bumpable[d], k)
+            free.append(grid.steps[k] & ~grid.entering(karts | stops, k))
+        # a kart that can drive six turns one way round, all free, is back where it began: it can
+        # drive on for ever
+        for turn in (0, 2):  # left, right
+            ring = grid.track_states
+            for _ in range(len(Facing)):
+                ring = _back_along(ring, [(shift[k], free[k]) for k in range(turn, len(_TURNS), 3)])
+            ends |= ring
+        self.sooner = [ends]
+        for _ in range(levels):
+            here = ends
+            for k, sh in enumerate(shift):
+                if free[k]:
+                    here |= free[k] & (ends >> sh if sh >= 0 else ends << -sh)
+            if here == ends:
+                break
+            self.sooner.append(here)
+            ends = here
+        self.sure = ends
+
+    def near_base(self, base: _Table, changed: list[Hex], radius: int) -> None:
+        """What the base field's :meth:`near_stops` says for this field: a state whose way to such a
+        step stays clear of the cells where this field differs from the base one (the ``changed``
+        cells, as far as a step looks: ``radius``) has the same way here. Worked out when first
+        asked (see :meth:`far`)."""
+        self._from_base = (base, changed, radius)
+
+    def _sure(self) -> int:
+        if self._from_base is not None:
+            base, changed, radius = self._from_base
+            self._from_base = None
+            grid = self.grid
+            cones = [grid.cones(cell, len(base.sooner), radius) for cell in changed]
+            sure = 0
+            for n, sooner in enumerate(base.sooner):
+                near = 0
+                for cone in cones:
+                    near |= cone[min(n, len(cone) - 1)]
+                sure |= sooner & ~near
+            self.sure = sure
+        return self.sure
 
     def learn(self, states: int) -> None:
         """Sort the states not seen yet."""
-        grid, fld, look = self.grid, self.fld, self.look
+        grid, fld = self.grid, self.fld
         self.known |= states
-        karts, stops = fld.karts, fld.stop_cells
+        karts, stops, out, jumps = fld.karts, fld.stop_cells, grid.out, grid.jump_states
+        memo, move, stop = self._memo, self.move, self.stop
         while states:
             low = states & -states
             states ^= low
             i = low.bit_length() - 1
-            facing = Facing(i // grid.plane)
-            cell = grid.cell_at[i % grid.plane]
-            moves = grid.moves.get((cell, facing), ())
+            if i in jumps:
+                self.single |= low
+                continue
+            moves = out.get(i, ())
+            for m in moves:
+                if m[1] in karts:
+                    break
+            else:
+                m = None
+            if m is not None:  # a kart ahead
+                if any(self._bumps(target, facing) for _, target, facing, _, _ in moves if target in karts):
+                    cell = grid.cell_at[i % grid.plane]
+                    if self.ways is None or cell in fld.track.gap_from:
+                        self.single |= low
+                    else:
+                        facing = Facing(i // grid.plane)
+                        self._fold(i, cell, facing, self.ways(cell, facing, (), 0, False))
+                    continue
+                moves = tuple(m for m in moves if m[1] not in karts)  # no way past a kart it cannot bump
             if not moves:
                 self.blocked |= low
                 continue
-            if any(jump or target in karts for target, _, _, _, jump in moves):
-                if self.ways is None or any(jump for *_, jump in moves) or cell in fld.track.gap_from:
-                    self.single |= low
+            if len(moves) == 1:
+                # one way is always the best way (R9): no need to ask the look-ahead how far it leads
+                k, target = moves[0][0], moves[0][1]
+                if target in stops:
+                    stop[k] |= low
                 else:
-                    self._fold(low, cell, facing, self.ways(cell, facing, (), 0, False))
+                    move[k] |= low
                 continue
-            # one way is always the best way (R9): no need to ask the look-ahead how far it leads
-            reaches = [CAP if target in stops or len(moves) == 1 else look.longest(fld, target, new_facing) + 1
-                       for target, new_facing, _, _, _ in moves]
+            reaches = []
+            for _, target, _, _, sh in moves:
+                if target in stops:
+                    reaches.append(CAP)
+                    continue
+                far = memo.get(i + sh)
+                if far is None:
+                    far = self.far(i + sh)
+                reaches.append(far + 1 if far < CAP else CAP)
             short = [r for r in reaches if r < CAP]
-            if short and len(moves) > 1:
-                # R9 weighs these ways differently up to the longest short drive: one at a time up to
+            if short:
+                # R9 weighs these ways differently up to the longest short drive: way by way up to
                 # there, and past it the ways that use the most points, with the layer
                 top = max(short)
                 self.low[top] = self.low.get(top, 0) | low
+                self.weighed[i] = [(m[0], r, m[1] in stops) for m, r in zip(moves, reaches, strict=True)]
                 keep = top if len(short) == len(reaches) else CAP
             else:
                 keep = 0
-            for (target, new_facing, _, _, _), r in zip(moves, reaches, strict=True):
+            for m, r in zip(moves, reaches, strict=True):
                 if r < keep:
                     continue
-                k = 3 * int(facing) + (int(new_facing) - int(facing) + 1) % 6
-                if target in stops:
-                    self.stop[k] |= low
+                if m[1] in stops:
+                    stop[m[0]] |= low
                 else:
-                    self.move[k] |= low
+                    move[m[0]] |= low
+        self.steps = [(shift, move, stop) for shift, move, stop in zip(grid.shift, self.move, self.stop, strict=True)
+                      if move or stop]
 
-    def _fold(self, low: int, cell: Hex, facing: Facing, options: list[_Way]) -> None:
+    def far(self, i: int) -> int:
+        """How far a kart can still drive from state ``i``: :meth:`Lookahead.longest` on state bits."""
+        hit = self._memo.get(i)
+        if hit is None:
+            if self._sure() >> i & 1:
+                return CAP
+            hit, _ = self._walk(i, set(), 0)
+        return hit
+
+    def _walk(self, i: int, on_path: set[int], depth: int) -> tuple[int, bool]:
+        """(longest walk from state ``i`` capped at CAP, whether that value is exact), step for step as
+        :meth:`Lookahead._walk`: a trap, a jump or a kart that can be bumped lets the kart go all the way."""
+        memo = self._memo
+        hit = memo.get(i)
+        if hit is not None:
+            return hit, True
+        if self.sure >> i & 1:
+            return CAP, True
+        if i in on_path:
+            return CAP, True  # a loop: the kart can drive on for ever
+        if depth >= CAP:
+            return CAP - depth, False
+        on_path.add(i)
+        best, exact = 0, True
+        stops, karts, shift = self.fld.stop_cells, self.fld.karts, self.grid.shift
+        for k, target, facing, jump, _ in self.grid.out.get(i, ()):
+            if jump or target in stops:
+                best = CAP
+                break
+            if target in karts:
+                if self._bumps(target, facing, True):
+                    best = CAP
+                    break
+                continue
+            sub, sub_exact = self._walk(i + shift[k], on_path, depth + 1)
+            value = min(CAP, 1 + sub)
+            if value > best:
+                best, exact = value, sub_exact
+            elif value == best:
+                exact = exact and sub_exact
+            if best >= CAP:
+                break
+        on_path.discard(i)
+        if best >= CAP:
+            best, exact = CAP, True
+        if exact:
+            memo[i] = best
+        return best, exact
+
+    def _bumps(self, target: Hex, direction: Facing, first: bool = False) -> bool:
+        """Whether the kart on ``target`` can be bumped on in ``direction`` (as :func:`step_plans` asks)."""
+        key = (target, direction, first)
+        hit = self._pushable.get(key)
+        if hit is None:
+            fld = self.fld
+            reaches = fld.bump_reach[:1] if first else fld.bump_reach  # the look-ahead tries the first
+            hit = self._pushable[key] = any(not isinstance(_push(fld, fld.karts[target], target, direction, r), str)
+                                            for r in reaches)
+        return hit
+
+    def _fold(self, i: int, cell: Hex, facing: Facing, options: list[_Way]) -> None:
         """A state beside a kart, when a bump leaves the field as it is (the search that does not follow
         bumps): every way is one step, so R9 weighs them alike once more points are left than the
         longest of their short drives, and past that they move with the layer like plain steps."""
+        low = 1 << i
+        kinds = [3 * int(facing) + (int(w.plan.facing) - int(facing) + 1) % 6 for w in options]
         if not options:
             self.blocked |= low
             return
@@ -419,17 +690,39 @@ class _Table:
         if short:
             top = max(short)
             self.low[top] = self.low.get(top, 0) | low
+            self.weighed[i] = [(k, w.reach, w.stops) for k, w in zip(kinds, options, strict=True)]
             kept = [w for w in options if w.stops or w.reach >= CAP]
             if not kept:
                 kept = [w for w in options if w.reach == top]
         else:
             kept = options
-        for way in kept:
-            k = 3 * int(facing) + (int(way.plan.facing) - int(facing) + 1) % 6
+        for k, way in zip(kinds, options, strict=True):
+            if way not in kept:
+                continue
             if way.stops:
                 self.stop[k] |= low
             else:
                 self.move[k] |= low
+
+    def weigh(self, states: int, left: int) -> tuple[int, int]:
+        """R9 for states whose ways lead to early stops (see :meth:`learn`), as :func:`_spread` weighs
+        them: (the states where a kept way stops, the states its other kept ways drive on to)."""
+        ends = moved = 0
+        shift = self.grid.shift
+        while states:
+            low = states & -states
+            states ^= low
+            i = low.bit_length() - 1
+            ways = self.weighed[i]
+            values = [left if stops or left <= 1 else min(left, r) for _, r, stops in ways]
+            best = max(values)
+            for (k, _, stops), value in zip(ways, values, strict=True):
+                if value == best:
+                    if stops or left <= 1:
+                        ends |= 1 << (i + shift[k])
+                    else:
+                        moved |= 1 << (i + shift[k])
+        return ends, moved
 
     def short_of(self, left: int) -> int:
         """The states R9 weighs way by way with ``left`` points (see :meth:`learn`)."""
@@ -441,12 +734,20 @@ class _Table:
 
 
 def _layered_reach(fld: Field, seat: int, cell: Hex, facing: Facing, points: int, budget: int | None,
-                   ways: _Ways | None = None) -> Reach | None:
+                   ways: _Ways | None = None, known: int = 0, tables: dict[Bumps, _Table] | None = None,
+                   unbumped: _Tally | None = None) -> Reach | None:
     """:func:`_forward_reach` with whole layers moved at once, and each state keeping only the bumps
     that can still matter to it (see :func:`_merge`): the same answers from fewer states, so the budget
     counts states that differ in what lies ahead of the kart.
 
-    ``ways`` works out the ways out of each state (built for the kind of search when not given).
+    ``ways`` works out the ways out of each state (built for the kind of search when not given);
+    ``tables`` keeps the sorted states of each field (shared by searches with the same ``ways``).
+
+    A state is dropped when every cell any walk of the points left could touch from it is already an
+    end: cells found so far and ``known``, a bit per cell of cells known to be ends of this move (see
+    :meth:`_Grid.settled`). It cannot change the answer, and it is not counted. With ``unbumped`` the
+    search follows only the ways that bump nobody (its ends are some of the move's ends, found
+    cheaply) and notes whether it left any out.
 
     With a budget the search gives up when the states visited and, for each layer still to come, as
     many as the layer in hand overflow it: the kart fans out as it drives on, so the layers seldom
@@ -454,24 +755,48 @@ def _layered_reach(fld: Field, seat: int, cell: Hex, facing: Facing, points: int
     not a bound: on the positions of the benchmark and of the tests it never dropped one that fits)."""
     grid = _grid(fld.track)
     ways = ways or _Ways(fld, seat, budget is not None)
-    tables: dict[Bumps, _Table] = {}
+    tables = {} if tables is None else tables
     ends: set[Hex] = set()
     passes: set[Hex] = set()
-    end_bits = pass_bits = 0
+    end_states = pass_states = 0  # as state bits, folded into cells at the end
     layers: dict[int, dict[Bumps, int]] = {}
 
+    def table_of(bumps: Bumps) -> _Table:
+        table = tables[bumps] = _Table(grid, ways.field(bumps), ways)
+        if ways.exact and bumps:
+            table.near_base(tables.get(()) or table_of(()), ways.changed(bumps), near_radius(ways.fld))
+        elif ways.exact:
+            table.near_stops(SURE_LEVELS)
+        return table
+
+    if ways.exact:  # the ways' look-ahead on a bumped field asks that field's table
+        ways.longest = lambda bumps, end, face: (tables.get(bumps) or table_of(bumps)).far(grid.state(end, face))
+
     def go(rest: int, end: Hex, face: Facing, bumps: Bumps) -> None:
+        if bumps and unbumped is not None:
+            unbumped.bumped = True
+            return
         group = layers.setdefault(rest, {})
         group[bumps] = group.get(bumps, 0) | 1 << grid.state(end, face)
 
     go(points, cell, facing, ())
     visited = 0
+    settled_for, settled_by = -1, [0]
     for left in range(points, 0, -1):
         groups = layers.pop(left, None)
         if not groups:
             continue
         if ways.exact and (len(groups) > 1 or () not in groups):
             groups = _merge(grid, ways, groups, left)
+        if left < points:
+            known |= grid.cells(end_states)
+            for end in ends:
+                known |= 1 << grid.bit(end)
+            if known != settled_for:
+                settled_for, settled_by = known, grid.settled(known)
+            settled = settled_by[min(left, len(settled_by) - 1)]
+            if settled:
+                groups = {bumps: layer & ~settled for bumps, layer in groups.items() if layer & ~settled}
         count = sum(layer.bit_count() for layer in groups.values())
         visited += count
         if budget is not None and visited + count * (left - 1) > budget:
@@ -480,31 +805,33 @@ def _layered_reach(fld: Field, seat: int, cell: Hex, facing: Facing, points: int
             _spread(ways(cell, facing, (), left, True), cell, left, ends, passes, go)
             continue
         for bumps, layer in groups.items():
-            table = tables.get(bumps)
-            if table is None:
-                table = tables[bumps] = _Table(grid, ways.field(bumps), ways.look, ways)
+            table = tables.get(bumps) or table_of(bumps)
             new = layer & ~table.known
             if new:
                 table.learn(new)
-            short = table.short_of(left) if table.low else 0
-            single = layer & (table.single | short)
-            layer &= ~short
+            single = layer & table.single
             moved = 0
-            for k, shift in enumerate(table.shift):
-                stopped = layer & table.stop[k]
+            if table.low:
+                short = table.short_of(left) & layer
+                if short:
+                    layer ^= short
+                    stopped, moved = table.weigh(short, left)
+                    end_states |= stopped
+            for shift, move, stop in table.steps:
+                stopped = layer & stop
                 if stopped:
-                    end_bits |= grid.cells(stopped << shift if shift >= 0 else stopped >> -shift)
-                going = layer & table.move[k]
+                    end_states |= stopped << shift if shift >= 0 else stopped >> -shift
+                going = layer & move
                 if going:
                     moved |= going << shift if shift >= 0 else going >> -shift
             blocked = layer & table.blocked
             if blocked:
-                end_bits |= grid.cells(blocked)
+                end_states |= blocked
             if moved:
                 if left <= 1:
-                    end_bits |= grid.cells(moved)
+                    end_states |= moved
                 else:
-                    pass_bits |= grid.cells(moved)
+                    pass_states |= moved
                     group = layers.setdefault(left - 1, {})
                     group[bumps] = group.get(bumps, 0) | moved
             while single:
@@ -513,25 +840,33 @@ def _layered_reach(fld: Field, seat: int, cell: Hex, facing: Facing, points: int
                 i = low.bit_length() - 1
                 here = grid.cell_at[i % grid.plane]
                 _spread(ways(here, Facing(i // grid.plane), bumps, left, False), here, left, ends, passes, go)
-    ends |= _cells_of(grid, end_bits)
-    passes |= _cells_of(grid, pass_bits)
+    ends |= _cells_of(grid, grid.cells(end_states) | known)
+    passes |= _cells_of(grid, grid.cells(pass_states))
     return Reach(frozenset(ends), frozenset(passes - ends), budget is not None)
 
 
 def _merge(grid: _Grid, ways: _Ways, groups: dict[Bumps, int], left: int) -> dict[Bumps, int]:
-    """Each state with only the bumps that can still matter to it: a bump matters while the kart can
-    come near the cell the bumped kart left or the cell it was pushed to with the points ``left`` (see
-    :meth:`_Grid.near`); the others are forgotten, as if that kart had stayed where it stood. Nothing
-    within the kart's reach tells the two fields apart, so the state's ways, the look-ahead's answers
-    up to the points left, and every cell it can still reach are the same: states that differ only in
-    such bumps are one state."""
+    """Each state with only the bumps that can still matter to it; the others are forgotten, as if that
+    kart had stayed where it stood, so states that differ only in such bumps are one state.
+
+    A bump changes the field in two cells, the one the bumped kart left and the one it was pushed to
+    (and whether that kart may still be bumped, which is only asked on the cell it stands on). With
+    ``left`` points the kart is in states at most ``left - 1`` steps ahead when it looks at cells, and
+    from each it looks at most ``1 + push`` cells away (see :func:`near_radius`); its look-ahead's walks
+    within the points left stay among the same states. A bump matters while the kart can come that
+    near one of its two cells (:meth:`_Grid.near`); if it cannot, nothing it can still ask tells the two
+    fields apart: its ways, the look-ahead's answers up to the points left, and every cell it can
+    still reach are the same."""
     out: dict[Bumps, int] = {}
-    home = ways.home
+    home, track = ways.home, ways.fld.track
+    radius = near_radius(ways.fld)
     for bumps, layer in groups.items():
         parts: list[tuple[Bumps, int]] = [((), layer)]
         for bump in bumps:
             seat, to = bump
-            near = grid.near(home[seat], left) | grid.near(to, left)
+            near = grid.near(home[seat], left - 1, radius)
+            if track.on_track(to):  # a kart pushed into the stream has left the field
+                near |= grid.near(to, left - 1, radius)
             split: list[tuple[Bumps, int]] = []
             for kept, bits in parts:
                 inside = bits & near
@@ -542,6 +877,22 @@ def _merge(grid: _Grid, ways: _Ways, groups: dict[Bumps, int], left: int) -> dic
             parts = split
         for kept, bits in parts:
             out[kept] = out.get(kept, 0) | bits
+    return out
+
+
+def near_radius(fld: Field) -> int:
+    """How far from the cell a kart stands on its step can look: the cell it enters (1), a kart pushed
+    on from there (1 + the longest push), an Oil's arrow cell next to the cell entered (2); the kart's
+    look-ahead and its check for a way round a bump look the same way from the states they pass."""
+    return max(2, 1 + max(fld.bump_reach))
+
+
+def _back_along(states: int, steps: list[tuple[int, int]]) -> int:
+    """The states with a step (shift, states that may take it) into ``states``."""
+    out = 0
+    for sh, movers in steps:
+        if movers:
+            out |= movers & (states >> sh if sh >= 0 else states << -sh)
     return out
 
 

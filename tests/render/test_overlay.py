@@ -27,10 +27,29 @@ def game_at(points: int, karts: list[dict[str, Any]] | None = None, **extra: Any
 
 def drive_every_way(game: Races) -> tuple[set[str], set[str]]:
     """Brute force through the engine: (cells where the move ends, cells driven or flown through)
-    over every sequence of legal single steps."""
+    over every sequence of legal single steps, with every answer to a Battering Ram's question. A
+    step onto a face-up trap that ends the move ends it on the trap's cell, as the reach names it
+    (an Oil then moves the kart on)."""
     ends: set[str] = set()
     visited: set[str] = set()
     seat = game.turn.seat
+
+    def step(g: Races, action: act.Step, nxt: Races) -> None:
+        cell = nxt.karts[seat].cell
+        assert cell is not None and action.cell is not None
+        over = nxt.turn.seat != seat or nxt.phase != "move"
+        tile = g.board.get(action.cell)
+        if over and tile is not None and not tile.face_down:
+            cell = action.cell
+        visited.add(cell.label)
+        gap = g.track.gap_cells.get(action.cell)
+        if gap is not None:  # R7: a jump flies over the gap, or falls into it
+            flown = gap.cells[: gap.cells.index(cell) + 1] if cell in gap.cells else gap.cells
+            visited.update(c.label for c in flown)
+        if over:
+            ends.add(cell.label)
+        else:
+            go(nxt)
 
     def go(g: Races) -> None:
         for action in g.legal_actions():
@@ -38,17 +57,13 @@ def drive_every_way(game: Races) -> tuple[set[str], set[str]]:
                 continue
             nxt = Races.from_dict(g.to_dict())
             nxt.apply(action)
-            cell = nxt.karts[seat].cell
-            assert cell is not None
-            visited.add(cell.label)
-            gap = g.track.gap_cells.get(action.cell) if action.cell is not None else None
-            if gap is not None:  # R7: a jump flies over the gap, or falls into it
-                flown = gap.cells[: gap.cells.index(cell) + 1] if cell in gap.cells else gap.cells
-                visited.update(c.label for c in flown)
-            if nxt.turn.seat != seat or nxt.phase != "move":
-                ends.add(cell.label)
+            if nxt.choice is not None and nxt.choice.kind == "ram":  # R14: one cell or two
+                for option in nxt.choice.options:
+                    pushed = Races.from_dict(nxt.to_dict())
+                    pushed.apply(act.Choose(option))
+                    step(g, action, pushed)
             else:
-                go(nxt)
+                step(g, action, nxt)
 
     go(game)
     return ends, visited - ends
@@ -80,6 +95,33 @@ def test_reach_agrees_with_the_engine_in_a_one_lane_stretch() -> None:
     found = reach(game)
     assert {c.label for c in found.ends} == ends
     assert {c.label for c in found.passes} == passes
+
+
+def test_a_bump_off_an_oils_arrow_cell_lets_the_oil_stop_the_kart() -> None:
+    """An Oil stops a kart only while no kart stands on the cell its arrow points at (R9, Field): here
+    the kart on O8 keeps the Oil on P8 from firing until red bumps it away (rulebook: Bumping Other
+    Karts); after that, driving onto P8 ends the move, so P8 is an end, as driving every legal way
+    through the engine finds."""
+    game = game_at(4, [{"colour": "red", "cell": "M9", "facing": "N"}, {"colour": "blue", "cell": "O8", "facing": "N"},
+                       {"colour": "green", "cell": "K9", "facing": "NE"},
+                       {"colour": "yellow", "cell": "M7", "facing": "N"},
+                       {"colour": "purple", "cell": "M6", "facing": "NE"}],
+                   board={"J9": "oil NE", "P8": "oil NW"})
+    ends, passes = drive_every_way(game)
+    found = reach(game)
+    assert "P8" in ends
+    assert ({c.label for c in found.ends}, {c.label for c in found.passes}) == (ends, passes)
+
+
+def test_reach_agrees_with_the_engine_with_a_battering_ram() -> None:
+    """R14: with a Battering Ram the player chooses to push the kart one cell or two, and each choice
+    leads on differently; the reach names what every choice through the engine reaches."""
+    game = game_at(3, [{"colour": "red", "cell": "J9", "facing": "SE", "parts": {"6": "battering-ram"}},
+                       {"colour": "blue", "cell": "K9", "facing": "SE"},
+                       {"colour": "green", "cell": "L11", "facing": "N"}])
+    ends, passes = drive_every_way(game)
+    found = reach(game)
+    assert ({c.label for c in found.ends}, {c.label for c in found.passes}) == (ends, passes)
 
 
 def test_reversing_reaches_up_to_the_reverse_steps_left() -> None:

@@ -6,28 +6,47 @@ engine), with R5, R6, R7, R9 and bumps (rulebook: Bumping Other Karts)."""
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
 from rules.contract import SetupError
 from rules.hexgrid import Facing
 from rules.races.engine import Races
-from rules.races.reach import EXACT_BUDGET, Reach, _forward_reach, _layered_reach, reach
+from rules.races.movement import Lookahead
+from rules.races.reach import (
+    EXACT_BUDGET,
+    Bumps,
+    Reach,
+    _forward_reach,
+    _grid,
+    _layered_reach,
+    _Table,
+    _Tally,
+    _Ways,
+    reach,
+)
 from rules.races.track import get_track
 
 
-def crowded(track_name: str, points: int, rng: random.Random) -> Races:
-    """The mover anywhere on the track with any facing, seven karts and two traps about."""
+def crowded(track_name: str, points: int, rng: random.Random, ram: bool = False, oils: int = 0) -> Races:
+    """The mover anywhere on the track with any facing, seven karts and two traps about; with ``ram``
+    the mover has a Battering Ram, and ``oils`` Oils lie about too, their arrows at a kart when they can."""
     track = get_track(track_name)
     cells = sorted(track.track_cells)
     while True:
         cell = rng.choice(cells)
         near = [c for c in cells if 1 <= c.distance(cell) <= 6]
         crowd = rng.sample(near, 7)
-        karts = [{"colour": "red", "cell": cell.label, "facing": rng.choice(list(Facing)).name}]
+        karts: list[dict[str, Any]] = [{"colour": "red", "cell": cell.label, "facing": rng.choice(list(Facing)).name}]
         karts += [{"cell": c.label, "facing": rng.choice(list(Facing)).name} for c in crowd]
+        if ram:
+            karts[0]["parts"] = {"6": "battering-ram"}
         free = [c for c in near if c not in crowd]
         board = {c.label: kind for c, kind in zip(rng.sample(free, 2), ("glue", "acid"), strict=True)}
+        for spot in rng.sample([c for c in free if c.label not in board], oils):
+            aims = [f for f in Facing if spot.neighbour(f) in crowd] or list(Facing)
+            board[spot.label] = f"oil {rng.choice(aims).name}"
         try:
             game = Races.from_position({"track": track_name, "karts": karts, "board": board, "phase": "move",
                                         "points": points})
@@ -108,3 +127,79 @@ def test_reach_answers_as_the_plain_search_small_rolls_and_big(track: str, point
         game = crowded(track, points, rng)
         found = reach(game)
         assert found == plain_reach(game, found.exact), game.to_dict()
+
+
+@pytest.mark.parametrize(("track", "points", "ram", "oils"),
+                         [("A", 8, True, 0), ("B", 12, True, 0), ("A", 10, False, 2), ("B", 14, True, 2)])
+def test_a_battering_ram_and_oils_give_the_same_cells_as_following_every_bump(track: str, points: int, ram: bool,
+                                                                              oils: int) -> None:
+    """A Battering Ram pushes a kart one or two cells (rulebook: Bumping Other Karts, R14), so a bump
+    matters from one cell further away; an Oil stops a kart only while no kart stands on its arrow
+    cell, which a bump can change (R9). Forgetting bumps and skipping settled states, the search still
+    names exactly the cells of the plain search following every bump."""
+    rng = random.Random(f"ram-oil-{track}-{points}")
+    for _ in range(2):
+        game = crowded(track, points, rng, ram, oils)
+        found = reach(game)
+        assert found.exact, game.to_dict()
+        assert found == every_bump(game), game.to_dict()
+
+
+@pytest.mark.parametrize("track", ["A", "B"])
+def test_the_look_ahead_on_state_bits_answers_as_the_engines(track: str) -> None:
+    """R9's look-ahead: the search's own walk on state bits (with the states it is sure of without
+    walking) gives :meth:`Lookahead.longest` on every field it met, bumped fields included."""
+    game = crowded(track, 14, random.Random(f"look-{track}"), oils=1)
+    kart = game.karts[0]
+    assert kart.cell is not None
+    fld = game.field()
+    ways = _Ways(fld, 0, True)
+    tables: dict[Bumps, _Table] = {}
+    assert _layered_reach(fld, 0, kart.cell, kart.facing, 14, EXACT_BUDGET, ways, tables=tables) is not None
+    assert len(tables) > 3  # some bumped fields
+    grid = _grid(game.track)
+    look = Lookahead()
+    for table in tables.values():
+        for state in list(grid.out)[::7]:
+            cell, facing = grid.cell_at[state % grid.plane], Facing(state // grid.plane)
+            assert table.far(state) == look.longest(table.fld, cell, facing), (cell.label, facing.name)
+
+
+@pytest.mark.parametrize("track", ["A", "B"])
+def test_settled_states_walk_only_on_known_cells(track: str) -> None:
+    """A state counts as settled for ``n`` points exactly when every walk of at most ``n`` forward
+    steps from it (R5, R6; a jump over a collapsed bridge never settles, R7) stays on known cells."""
+    grid = _grid(get_track(track))
+    rng = random.Random(f"settled-{track}")
+    cells = sorted(grid.cell_at)
+    for _ in range(3):
+        known = sum(1 << bit for bit in rng.sample(cells, len(cells) * 3 // 4))
+        by_points = grid.settled(known)
+        for points in (0, 1, 2, 4, 7):
+            settled = by_points[min(points, len(by_points) - 1)]
+            for state in list(grid.out)[::5]:
+                walks, seen, fine = {state}, set(), state not in grid.jump_states
+                seen.add(state % grid.plane)
+                for _ in range(points):
+                    walks = {s + step[4] for s in walks for step in grid.out.get(s, ()) if not step[3]}
+                    fine = fine and not any(s in grid.jump_states for s in walks)
+                    seen |= {s % grid.plane for s in walks}
+                fine = fine and all(known >> cell & 1 for cell in seen)
+                assert bool(settled >> state & 1) == fine, (state, points)
+
+
+def test_the_ways_that_bump_nobody_end_on_ends_of_the_move() -> None:
+    """The first part of the exact search drives only the ways that bump nobody: every cell they end
+    on or drive through is one the move can end on or drive through (R9 weighs those ways as in the
+    move itself), so the cells it ends on may settle states of the second part."""
+    for points in (6, 12, 18):
+        game = crowded("B", points, random.Random(f"unbumped-{points}"))
+        kart = game.karts[0]
+        assert kart.cell is not None
+        tally = _Tally()
+        fld = game.field()
+        part = _layered_reach(fld, 0, kart.cell, kart.facing, points, None, _Ways(fld, 0, True), unbumped=tally)
+        assert part is not None and tally.bumped
+        whole = every_bump(game)
+        assert part.ends <= whole.ends and part.cells <= whole.cells
+        assert part != whole
