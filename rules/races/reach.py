@@ -12,7 +12,7 @@ die. Reversing (rulebook: Reversing) reaches up to the reverse steps left, and m
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from rules.hexgrid import Facing, Hex, parse_label
@@ -26,6 +26,10 @@ if TYPE_CHECKING:
 #: how many free steps from a trap, a jump or a kart to bump the look-ahead is sure to go all the way
 #: without walking (see :meth:`_Table.near_stops`)
 SURE_LEVELS = 6
+
+#: how many points a state may have left to be dropped as settled (see :meth:`_Grid.settled`): a walk
+#: longer than that seldom stays on cells known as ends
+SETTLED_STEPS = 12
 
 #: states each part of the exact search may visit (states that differ only in bumps the kart can no
 #: longer come near count once, states whose every walk stays on known ends are not followed; a roll
@@ -99,7 +103,8 @@ def _layered(fld: Field, seat: int, cell: Hex, facing: Facing, points: int) -> R
         known = 0
         for end in found.ends:
             known |= 1 << grid.bit(end)
-        found = _layered_reach(fld, seat, cell, facing, points, EXACT_BUDGET, ways, known, tables)
+        found = _layered_reach(fld, seat, cell, facing, points, EXACT_BUDGET, ways, known, tables,
+                               expect=tally.layers)
     if found is None:
         found = _layered_reach(fld, seat, cell, facing, points, None, _Ways(fld, seat, False, look))
     assert found is not None
@@ -111,6 +116,7 @@ class _Tally:
     """What a search that leaves out the ways bumping a kart met."""
 
     bumped: bool = False  # some way bumped a kart (and was left out)
+    layers: dict[int, int] = field(default_factory=dict)  # how many states it visited with so many points left
 
 
 def _reverse_reach(fld: Field, seat: int, cell: Hex, facing: Facing, points: int) -> Reach:
@@ -359,24 +365,21 @@ class _Grid:
             states >>= plane
         return out
 
-    def settled(self, known: int) -> list[int]:
-        """``[n]``: the states from which every walk of at most ``n`` forward steps (jumps aside: a state
-        with one is never settled) stays on cells in ``known`` (a bit per cell), this state's included;
-        the list ends where it stops changing (the last one holds for every longer walk)."""
+    def settled(self, known: int, steps: int) -> list[int]:
+        """``[n]`` for ``n`` up to ``steps``: the states from which every walk of at most ``n`` forward
+        steps (jumps aside: a state with one is never settled) stays on cells in ``known`` (a bit per
+        cell), this state's included. The list ends early when the states run out."""
         plane = self.plane
         spread = known
         for f in range(1, len(Facing)):
             spread |= known << (f * plane)
         start = here = spread & self.track_states & ~self.jumps
         out = [here]
-        while here:
+        while here and len(out) <= steps:
             leave = 0
             for k, sh in enumerate(self.shift):
                 leave |= self.steps[k] & ~(here >> sh if sh >= 0 else here << -sh)
-            nxt = start & ~leave
-            if nxt == here:
-                break
-            here = nxt
+            here = start & ~leave
             out.append(here)
         return out
 
@@ -735,7 +738,7 @@ class _Table:
 
 def _layered_reach(fld: Field, seat: int, cell: Hex, facing: Facing, points: int, budget: int | None,
                    ways: _Ways | None = None, known: int = 0, tables: dict[Bumps, _Table] | None = None,
-                   unbumped: _Tally | None = None) -> Reach | None:
+                   unbumped: _Tally | None = None, expect: dict[int, int] | None = None) -> Reach | None:
     """:func:`_forward_reach` with whole layers moved at once, and each state keeping only the bumps
     that can still matter to it (see :func:`_merge`): the same answers from fewer states, so the budget
     counts states that differ in what lies ahead of the kart.
@@ -751,8 +754,10 @@ def _layered_reach(fld: Field, seat: int, cell: Hex, facing: Facing, points: int
 
     With a budget the search gives up when the states visited and, for each layer still to come, as
     many as the layer in hand overflow it: the kart fans out as it drives on, so the layers seldom
-    shrink and a search that would overflow is dropped early, before it has spent its time (a forecast,
-    not a bound: on the positions of the benchmark and of the tests it never dropped one that fits)."""
+    shrink and a search that would overflow is dropped early, before it has spent its time. Given
+    ``expect``, the layer sizes of the search that bumped nobody, it also gives up when the layers to
+    come, as many times those as the layer in hand is, would overflow it (forecasts, not bounds: on
+    the positions of the benchmark and of the tests they never dropped one that fits)."""
     grid = _grid(fld.track)
     ways = ways or _Ways(fld, seat, budget is not None)
     tables = {} if tables is None else tables
@@ -788,19 +793,24 @@ def _layered_reach(fld: Field, seat: int, cell: Hex, facing: Facing, points: int
             continue
         if ways.exact and (len(groups) > 1 or () not in groups):
             groups = _merge(grid, ways, groups, left)
-        if left < points:
+        if known and left <= SETTLED_STEPS:
             known |= grid.cells(end_states)
             for end in ends:
                 known |= 1 << grid.bit(end)
             if known != settled_for:
-                settled_for, settled_by = known, grid.settled(known)
-            settled = settled_by[min(left, len(settled_by) - 1)]
+                settled_for, settled_by = known, grid.settled(known, SETTLED_STEPS)
+            settled = settled_by[left] if left < len(settled_by) else 0
             if settled:
                 groups = {bumps: layer & ~settled for bumps, layer in groups.items() if layer & ~settled}
         count = sum(layer.bit_count() for layer in groups.values())
         visited += count
         if budget is not None and visited + count * (left - 1) > budget:
             return None
+        if unbumped is not None:
+            unbumped.layers[left] = count
+        elif (budget is not None and expect and expect.get(left)
+              and visited + count * sum(expect.get(n, 0) for n in range(1, left)) / expect[left] > budget):
+            return None  # the layers still to come as many times the first part's as this one is
         if left == points:  # the first step, on the engine's own field
             _spread(ways(cell, facing, (), left, True), cell, left, ends, passes, go)
             continue
