@@ -710,8 +710,7 @@ class Service:
                     action, events, state = await asyncio.to_thread(self._apply, game, action_text.strip())
             except IllegalAction as exc:
                 self._keep(rec, game)  # unchanged, as the contract promises
-                return refuse(texts.say("possible_now", own, reason=front.refusal(exc, own),
-                                        legal=game.describe_legal()))
+                return refuse(front.refused_move(game, exc, own))  # with what is possible, said once
             except Exception:
                 log.exception("game %s: applying %r failed", rec.id, clip_input(action_text))
                 return refuse(texts.say("apply_failed", own))
@@ -1004,7 +1003,8 @@ class Service:
         text = worded(front.describe, game, seat, lang=lang)
         if not can_act or seat is None:
             return view, text, [], ""
-        return view, text, worded(front.turn_buttons, game, seat, lang=lang), game.describe_legal()
+        return view, text, worded(front.turn_buttons, game, seat, lang=lang), \
+            worded(game.describe_legal, lang=lang)
 
     async def log(self, channel_id: int, limit: int = 20, max_chars: int = 1900, *,
                   user_id: int | None = None, lang: str | None = None) -> Reply:

@@ -182,10 +182,12 @@ class Game(ABC):
         played in goes on. By default a game takes nothing back."""
         return f"{self.title} does not take moves back."
 
-    def describe_legal(self, limit: int = 12) -> str:
-        """A short list of legal actions for error messages and help."""
+    def describe_legal(self, limit: int = 12, lang: str = "en") -> str:
+        """A short list of what is possible now, for refusals and status, in ``lang``: the actions in the
+        notation players type. The default lists the first ``limit`` legal actions and counts the rest
+        (``… (+3)``, in no language); a game with its own words overrides it."""
         acts = [str(a) for a in self.legal_actions()]
-        more = f" … and {len(acts) - limit} more" if len(acts) > limit else ""
+        more = f", … (+{len(acts) - limit})" if len(acts) > limit else ""
         return ", ".join(acts[:limit]) + more
 
     # Persistence and views ---------------------------------------------------------------------

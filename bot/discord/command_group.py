@@ -157,7 +157,7 @@ class GameCommandGroup(app_commands.Group):
         assert interaction.channel_id is not None
         rec = await service_of(interaction).store.channel_game(interaction.channel_id)
         if rec is None:
-            return refuse(self.spec.no_game)
+            return refuse(self.spec.answer("no_game", user_language(interaction)))
         if rec.game_key != self.unit.key:
             return refuse(texts.say("move.wrong_game", user_language(interaction), game=rec.game_key,
                                     title=self.unit.title))
@@ -179,7 +179,7 @@ class GameCommandGroup(app_commands.Group):
             try:
                 checked = check_values(command.options, values)
             except opt.BadOption as exc:
-                reason = self.unit.refusal(exc, user_language(interaction))
+                reason = exc.say(user_language(interaction))
                 await send_reply(interaction, refuse(texts.say("refused", user_language(interaction), reason=reason)))
                 return
             problem = await self._channel_problem(interaction)
@@ -209,14 +209,14 @@ class GameCommandGroup(app_commands.Group):
     async def _look(self, interaction: discord.Interaction) -> None:
         """The asker's hidden things and player card, only for them."""
         rec, game, seat = await self._state(interaction)
+        lang = user_language(interaction)
         if game is None:
-            await send_reply(interaction, refuse(self.spec.not_started))
+            await send_reply(interaction, refuse(self.spec.answer("not_started", lang)))
             return
         if seat is None:
-            await send_reply(interaction, refuse(self.spec.no_seat))
+            await send_reply(interaction, refuse(self.spec.answer("no_seat", lang)))
             return
         view = game.view(seat)
-        lang = user_language(interaction)
         try:
             png = await asyncio.to_thread(worded, self.unit.card_picture, view, seat, lang=lang)
         except Exception:

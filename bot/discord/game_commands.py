@@ -42,7 +42,9 @@ async def answer(interaction: discord.Interaction, reply: Reply) -> None:
 
 
 async def refuse_option(interaction: discord.Interaction, exc: Exception) -> None:
-    await send_reply(interaction, refuse(texts.say("refused", user_language(interaction), reason=exc)))
+    lang = user_language(interaction)
+    reason = exc.say(lang) if isinstance(exc, opt.BadOption) else exc
+    await send_reply(interaction, refuse(texts.say("refused", lang, reason=reason)))
 
 
 async def game_autocomplete(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
@@ -61,7 +63,7 @@ async def _new_source(interaction: discord.Interaction, option: Option, current:
     key = resolve(getattr(interaction.namespace, "game", None))
     if key is None:
         return []
-    return unit_for(key).choices(option.name, current)
+    return unit_for(key).choices(option.name, current, lang=user_language(interaction))
 
 
 async def _join_source(interaction: discord.Interaction, option: Option, current: str) -> list[tuple[str, str]]:
@@ -72,7 +74,8 @@ async def _join_source(interaction: discord.Interaction, option: Option, current
     if rec is None:
         return []
     taken = [s.options for i, s in enumerate(rec.seats) if i != seat]
-    return unit_for(rec.game_key).choices(option.name, current, rec.setup.get("options", {}), taken)
+    return unit_for(rec.game_key).choices(option.name, current, rec.setup.get("options", {}), taken,
+                                          lang=user_language(interaction))
 
 
 def _merged(offered: dict[str, list[tuple[GameUnit, Option]]]) -> list[Option]:

@@ -5,9 +5,22 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot import texts
+
 
 class BadOption(ValueError):
-    """An option value outside what the command accepts; the message says what is allowed."""
+    """An option value outside what the command accepts; the message says what is allowed. It carries its
+    message id (``option.required``…) and parameters, so :meth:`say` words it in any language; ``str`` is
+    the English text."""
+
+    def __init__(self, msg: str, **params: Any) -> None:
+        super().__init__(texts.say(msg, texts.DEFAULT, **params))
+        self.msg = msg
+        self.params = params
+
+    def say(self, lang: str = texts.DEFAULT) -> str:
+        """The refusal in ``lang``."""
+        return texts.say(self.msg, lang, **self.params)
 
 
 MAX_TEXT = 100
@@ -17,17 +30,17 @@ def text(name: str, value: Any, *, required: bool = False, limit: int = MAX_TEXT
     """A short single-line string, stripped; None when absent (unless required)."""
     if value is None:
         if required:
-            raise BadOption(f"`{name}` is required.")
+            raise BadOption("option.required", name=name)
         return None
     if not isinstance(value, str):
-        raise BadOption(f"`{name}` must be text.")
+        raise BadOption("option.not_text", name=name)
     value = value.strip()
     if not value:
         if required:
-            raise BadOption(f"`{name}` can't be empty.")
+            raise BadOption("option.empty", name=name)
         return None
     if len(value) > limit or "\n" in value:
-        raise BadOption(f"`{name}` must be one line of at most {limit} characters.")
+        raise BadOption("option.too_long", name=name, limit=limit)
     return value
 
 
@@ -36,9 +49,9 @@ def integer(name: str, value: Any, low: int, high: int) -> int | None:
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int):
-        raise BadOption(f"`{name}` must be a whole number from {low} to {high}.")
+        raise BadOption("option.not_number", name=name, low=low, high=high)
     if not low <= value <= high:
-        raise BadOption(f"`{name}` must be from {low} to {high}, not {value}.")
+        raise BadOption("option.out_of_range", name=name, low=low, high=high, value=value)
     return value
 
 
@@ -46,5 +59,10 @@ def flag(name: str, value: Any) -> bool | None:
     if value is None:
         return None
     if not isinstance(value, bool):
-        raise BadOption(f"`{name}` must be true or false.")
+        raise BadOption("option.not_flag", name=name)
     return value
+
+
+def refusal_text(exc: Exception, lang: str = texts.DEFAULT) -> str:
+    """An option's refusal in ``lang`` (any other exception as its own text)."""
+    return exc.say(lang) if isinstance(exc, BadOption) else str(exc)

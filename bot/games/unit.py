@@ -107,14 +107,14 @@ class Option:
             high = self.high if self.high is not None else 2**53
             number = opt.integer(self.name, value, low, high)
             if number is None and self.required:
-                raise opt.BadOption(f"`{self.name}` is required.")
+                raise opt.BadOption("option.required", name=self.name)
             return number
         if self.type == "flag":
             return opt.flag(self.name, value)
         checked = opt.text(self.name, value, required=self.required, limit=self.limit)
         values = [v for _, v in self.choices]
         if checked is not None and values and checked not in values:
-            raise opt.BadOption(f"`{self.name}` is {' or '.join(values)}.")
+            raise opt.BadOption("option.one_of", name=self.name, values=", ".join(f"`{v}`" for v in values))
         return checked
 
 
@@ -140,16 +140,31 @@ class Command:
 
 @dataclass(frozen=True)
 class CommandGroup:
-    """A game's own slash command group (``/race``), and what it answers when it cannot be used."""
+    """A game's own slash command group (``/race``), and what it answers when it cannot be used. Each answer
+    is a message id of the game's ``words`` (``words(msg, lang)``, its catalogue) or of the service's
+    catalogue (the defaults), or else plain text for a game that speaks only English."""
 
     name: str
     description: str
     commands: tuple[Command, ...]
     #: the channel has no game of this kind
-    no_game: str
+    no_game: str = "group.no_game"
     #: a ``look`` command before the game started, and by someone without a seat
-    not_started: str = "The game hasn't started yet; `/game start` begins it."
-    no_seat: str = "You have no seat in this game."
+    not_started: str = "group.not_started"
+    no_seat: str = "group.no_seat"
+    #: the game's own words: ``(msg, lang) -> text`` for the ids it gives above (None: only the service's)
+    words: Callable[[str, str], str] | None = None
+    #: the game's title, for the default answers
+    title: str = ""
+
+    def answer(self, which: Literal["no_game", "not_started", "no_seat"], lang: str = texts.DEFAULT) -> str:
+        """One of the answers above in ``lang``."""
+        msg = getattr(self, which)
+        if msg in texts.CATALOGUE.ids:
+            return texts.say(msg, lang, group=self.name, title=self.title or self.name)
+        if self.words is not None:
+            return self.words(msg, lang)
+        return str(msg)
 
     def command(self, name: str) -> Command:
         for c in self.commands:
@@ -207,6 +222,12 @@ def takes_lang(hook: Callable[..., Any]) -> bool:
 def worded(hook: Callable[..., Any], *args: Any, lang: str = "en") -> Any:
     """Call a unit's text or picture hook in ``lang`` when it takes one (else it answers in English)."""
     return hook(*args, lang=lang) if takes_lang(hook) else hook(*args)
+
+
+def legal_list(game: Game, lang: str = "en", limit: int = 12) -> str:
+    """The short list of what is possible now (:meth:`Game.describe_legal`), in ``lang`` when the game words it;
+    the actions themselves stay in the notation players type."""
+    return str(worded(game.describe_legal, limit, lang=lang))
 
 
 # The unit --------------------------------------------------------------------------------------------
@@ -277,39 +298,41 @@ class GameUnit:
 
     # Setup -------------------------------------------------------------------------------------
 
-    def _checked(self, raw: Mapping[str, Any], offered: Sequence[Option]) -> tuple[dict[str, Any], list[str]]:
+    def _checked(self, raw: Mapping[str, Any], offered: Sequence[Option], lang: str = texts.DEFAULT
+                 ) -> tuple[dict[str, Any], list[str]]:
         by_name = {o.name: o for o in offered}
         out: dict[str, Any] = {}
         notes = []
         for name, value in raw.items():
             option = by_name.get(name)
             if option is None:
-                notes.append(f"`{name}` is not used by {self.title}; ignored.")
+                notes.append(texts.say("option.ignored", lang, name=name, title=self.title))
                 continue
             try:
                 checked = option.check(value)
             except opt.BadOption as exc:
-                raise SetupError(str(exc)) from None
+                raise SetupError(exc.say(lang)) from None
             if checked is not None:
                 out[name] = checked
         return out, notes
 
-    def setup_options(self, raw: Mapping[str, Any]) -> tuple[dict[str, Any], list[str]]:
+    def setup_options(self, raw: Mapping[str, Any], lang: str = texts.DEFAULT) -> tuple[dict[str, Any], list[str]]:
         """Check ``/game new`` options (only those given); return the game's ``options`` and notes for the
-        player (an option this game ignores). Raise :class:`SetupError` saying what is allowed."""
-        return self._checked(raw, self.new_options)
+        player (an option this game ignores) in ``lang``. Raise :class:`SetupError` saying what is allowed."""
+        return self._checked(raw, self.new_options, lang)
 
-    def seat_options(self, raw: Mapping[str, Any], setup: Mapping[str, Any], taken: Sequence[Mapping[str, Any]]
-                     ) -> tuple[dict[str, Any], list[str]]:
+    def seat_options(self, raw: Mapping[str, Any], setup: Mapping[str, Any], taken: Sequence[Mapping[str, Any]],
+                     lang: str = texts.DEFAULT) -> tuple[dict[str, Any], list[str]]:
         """Check ``/game join`` options against the game's options and the other seats' choices."""
-        return self._checked(raw, self.join_options)
+        return self._checked(raw, self.join_options, lang)
 
     def choices(self, field: str, current: str, setup: Mapping[str, Any] | None = None,
-                taken: Sequence[Mapping[str, Any]] = ()) -> list[tuple[str, str]]:
-        """Autocomplete (name, value) pairs for a setup or seat option, from its source."""
+                taken: Sequence[Mapping[str, Any]] = (), lang: str = texts.DEFAULT) -> list[tuple[str, str]]:
+        """Autocomplete (name, value) pairs for a setup or seat option, from its source: names in ``lang``
+        (the asker's), values as the option takes them."""
         for option in (*self.new_options, *self.join_options):
             if option.name == field and option.complete is not None:
-                ask = Ask(current=current, setup=setup or {}, taken=taken)
+                ask = Ask(current=current, setup=setup or {}, taken=taken, lang=lang)
                 return list(option.complete(ask))[:MAX_CHOICES]
         return []
 
@@ -361,11 +384,11 @@ class GameUnit:
         """Status text for ``viewer`` in ``lang``: standings, whose turn, and that seat's hidden things."""
         names = game.seat_names
         if game.is_over:
-            won = ", ".join(names[s] for s in game.winners) or "nobody"
-            return f"{self.title}: finished after {game.ply} moves. Winner: {won}."
+            won = ", ".join(names[s] for s in game.winners) or texts.say("move.nobody", lang)
+            return texts.say("unit.over", lang, count=game.ply, title=self.title, winners=won)
         turn = game.to_act
-        who = names[turn] if turn is not None else "nobody"
-        return f"{self.title}, move {game.ply}: {who} to act."
+        who = names[turn] if turn is not None else texts.say("move.nobody", lang)
+        return texts.say("unit.turn", lang, title=self.title, ply=game.ply, name=who)
 
     def buttons(self, game: Game, seat: int, lang: str = "en") -> list[ButtonSpec]:
         """Buttons for the common moves of ``seat`` now, each a legal action, labelled in ``lang``."""
@@ -391,8 +414,17 @@ class GameUnit:
         return ""
 
     def refusal(self, exc: Exception, lang: str = "en") -> str:
-        """A refused action (:class:`IllegalAction`, :class:`Refusal`) worded for the player in ``lang``."""
-        return str(exc)
+        """A refused action (:class:`IllegalAction`, :class:`Refusal`, an option's
+        :class:`~bot.games.options.BadOption`) worded for the player in ``lang``."""
+        return opt.refusal_text(exc, lang)
+
+    def refused_move(self, game: Game, exc: Exception, lang: str = "en") -> str:
+        """A refused move for the player in ``lang``: the game's reason, and what is possible now unless the
+        reason already lists it (a refusal whose parameters carry ``legal``)."""
+        reason = worded(self.refusal, exc, lang=lang)
+        if "legal" in (getattr(exc, "params", None) or {}):
+            return str(reason)
+        return texts.say("possible_now", lang, reason=reason, legal=legal_list(game, lang))
 
     def seat_label(self, game: Game, seat: int) -> str:
         """How a seat is named in a turn header: ``Player 2 (blue)``."""
@@ -427,4 +459,4 @@ class GameUnit:
 
 __all__ = ["MAX_BUTTONS", "MAX_CHOICES", "REACH_ACTION", "REACH_LABEL", "Ask", "ButtonSpec", "ButtonStyle",
            "Command", "CommandGroup", "Complete", "DriverFactory", "GameUnit", "LookupSource", "Option",
-           "OptionType", "Refusal", "Standings", "fuzzy", "takes_lang", "worded"]
+           "OptionType", "Refusal", "Standings", "fuzzy", "legal_list", "takes_lang", "worded"]

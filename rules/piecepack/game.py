@@ -369,10 +369,11 @@ class PiecepackGame(PhasedGame):
             return "that turn is over"
         return None
 
-    def describe_legal(self, limit: int = 12) -> str:
+    def describe_legal(self, limit: int = 12, lang: str = "en") -> str:
+        """The destinations a move may end on (``move to b1, a2``), worded in ``lang``; else the notation."""
         if self.phase == MOVE:
-            return texts.legal_word(list(self.destinations()), "en", limit)
-        return super().describe_legal(limit)
+            return texts.legal_word(list(self.destinations()), lang, limit)
+        return super().describe_legal(limit, lang)
 
     # Parsing and validation -----------------------------------------------------------------------
 

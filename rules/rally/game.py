@@ -669,14 +669,15 @@ class RallyGame(PhasedGame):
             return "that turn is over"
         return None
 
-    def describe_legal(self, limit: int = 12) -> str:
+    def describe_legal(self, limit: int = 12, lang: str = "en") -> str:
+        """Where the roll may end (``move 7, park 9``: the notation as typed), the rest counted in ``lang``."""
         if self.phase == MOVE:
             parts = []
             for cell, end in self.endings().items():
                 parts.append(f"park {cell}" if end.kind in (PARK, PIT) else f"move {cell}")
-            more = f" … and {len(parts) - limit} more" if len(parts) > limit else ""
-            return ", ".join(parts[:limit]) + more
-        return super().describe_legal(limit)
+            shown = ", ".join(parts[:limit])
+            return say("legal_more", lang, count=len(parts) - limit, shown=shown) if len(parts) > limit else shown
+        return super().describe_legal(limit, lang)
 
     # Applying -------------------------------------------------------------------------------------
 

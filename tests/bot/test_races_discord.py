@@ -249,7 +249,8 @@ async def test_malformed_options_are_refused_and_change_nothing(h):
         r = only(await h.slash(user, path, **opts))
         assert r.ephemeral and words in r.content, (path, r.content)
     r = only(await h.slash(user, "race buy", part="mud-tyres"))
-    assert r.ephemeral and "Possible now" in r.content  # a real part, but not now: the engine refuses
+    # a real part, but not now: the engine refuses, listing what is possible once
+    assert r.ephemeral and "You can: roll 1" in r.content and "Possible now" not in r.content, r.content
     only(await h.slash(EVE, "game new", game="piecepack", channel_id=OTHER_CHANNEL))
     r = only(await h.slash(EVE, "race roll", green=1, channel_id=OTHER_CHANNEL))
     assert r.ephemeral and "not Junkyard Races" in r.content

@@ -55,7 +55,8 @@ def destination_choices(ask: Ask) -> list[tuple[str, str]]:
 PIECEPACK_COMMANDS = CommandGroup(
     name="piecepack",
     description="Play Junkyard for a piecepack in this channel",
-    no_game="There is no piecepack game in this channel. Start one with `/game new game:piecepack`.",
+    no_game="refuse.no_game",
+    words=texts.say,
     commands=(
         Command.fixed("roll", "Roll the die"),
         Command("move", "Move your pawn: to a square (c2) or along a path (b1-b2-c2)", (

@@ -311,9 +311,10 @@ def _flip_command(face_up: bool) -> Command:
 RACE_COMMANDS = CommandGroup(
     name="race",
     description="Drive your kart in this channel's Junkyard Races",
-    no_game="There is no race in this channel. Start one with `/game new game:races`.",
-    not_started="The race hasn't started yet; `/game start` begins it.",
-    no_seat="You have no kart in this race.",
+    no_game="command.no_race",
+    not_started="command.not_started",
+    no_seat="command.no_kart",
+    words=texts.say,
     commands=(
         Command("roll", "Phase 3: roll green dice, plus white (Turbo) or red (Jet) fuel dice", (
             Option("green", "Green dice, 1 to 3", "integer", required=True, low=1, high=3),

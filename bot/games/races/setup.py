@@ -29,7 +29,13 @@ def track_choices(ask: Ask) -> list[tuple[str, str]]:
 
 def colour_choices(ask: Ask) -> list[tuple[str, str]]:
     used = {t.get("colour") for t in ask.taken}
-    return fuzzy([(c, c) for c in catalogue.colours() if c not in used], ask.current)
+    return fuzzy([(_named(texts.colour(c, ask.lang), c), c) for c in catalogue.colours() if c not in used],
+                 ask.current)
+
+
+def _named(word: str, value: str) -> str:
+    """A choice's name in the asker's words, with the value typed when they differ (``rot (red)``)."""
+    return word if word.lower() == value.lower() else f"{word} ({value})"
 
 
 def character_choices(ask: Ask) -> list[tuple[str, str]]:

@@ -23,6 +23,7 @@ from bot.games.rally.moves import (
 )
 from bot.games.unit import Ask, Command, CommandGroup, Option, Refusal, fuzzy
 from rules.rally.actions import Move, Park
+from rules.rally.texts import say as rally_say
 
 _RANGE_WORDS = {"green": "green", "g": "green", "grün": "green", "gruen": "green", "yellow": "yellow", "y": "yellow",
                 "gelb": "yellow", "red": "red", "r": "red", "rot": "red"}
@@ -172,9 +173,10 @@ _BOOST = Option("boost", "Spend a fuel can on the booster: a second move after t
 RALLY_COMMANDS = CommandGroup(
     name="rally",
     description="Drive your car in this channel's Schrottplatz Rally",
-    no_game="There is no rally in this channel. Start one with `/game new game:rally`.",
-    not_started="The rally hasn't started yet; `/game start` begins it.",
-    no_seat="You have no car in this rally.",
+    no_game="command_no_rally",
+    not_started="command_not_started",
+    no_seat="command_no_car",
+    words=rally_say,
     commands=(
         Command("roll", "Set the lever and roll your die (shifting and rolling are one action)", (
             Option("range", _RANGE_HELP, limit=10, complete=ac_range), _BOOST), play=_roll()),

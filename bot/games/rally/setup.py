@@ -15,6 +15,7 @@ from bot.games.unit import Ask, Option, fuzzy
 from rules.contract import SetupError
 from rules.rally import board as B
 from rules.rally.game import DEFAULT_LAPS
+from rules.rally.texts import say, word
 from rules.rally.track import builtin_tracks, find_track
 
 LAPS = (1, 5)
@@ -26,13 +27,16 @@ DIRECTIONS = {"clockwise": "clockwise", "cw": "clockwise", "anticlockwise": "ant
 def track_choices(ask: Ask) -> list[tuple[str, str]]:
     pairs = []
     for t in sorted(builtin_tracks().values(), key=lambda t: t.alias):
-        pairs.append((f"{t.alias}: {t.name} ({t.length} rows)", t.alias))
+        pairs.append((say("choice_track", ask.lang, count=t.length, alias=t.alias, name=t.name), t.alias))
     return fuzzy(pairs, ask.current)
 
 
 def direction_choices(ask: Ask) -> list[tuple[str, str]]:
-    return fuzzy([("clockwise (im Uhrzeigersinn)", "clockwise"),
-                  ("anticlockwise (gegen den Uhrzeigersinn)", "anticlockwise")], ask.current)
+    pairs = []
+    for value in ("clockwise", "anticlockwise"):
+        shown = word(value, ask.lang)
+        pairs.append((shown if shown == value else f"{shown} ({value})", value))
+    return fuzzy(pairs, ask.current)
 
 
 @cache
@@ -51,15 +55,16 @@ def starting_boards() -> tuple[str, ...]:
     return tuple(out)
 
 
-def board_words(text: str) -> str:
+def board_words(text: str, lang: str = "en") -> str:
+    """A starting board and the gears that work in each range, as a choice names it in ``lang``."""
     gears = B.parse_board(text)
     parts = [f"{r} {'+'.join(str(g) for g in B.working_in(gears, r))}" for r in B.RANGES]
-    return f"{text} (working: {', '.join(parts)})"
+    msg = "choice_board_default" if text == B.DEFAULT_BOARD else "choice_board"
+    return say(msg, lang, board=text, gears=", ".join(parts))
 
 
 def board_choices(ask: Ask) -> list[tuple[str, str]]:
-    pairs = [(board_words(b) + (" – default" if b == B.DEFAULT_BOARD else ""), b) for b in starting_boards()]
-    return fuzzy(pairs, ask.current)
+    return fuzzy([(board_words(b, ask.lang), b) for b in starting_boards()], ask.current)
 
 
 def checked_board(value: Any, name: str = "board") -> str:
@@ -88,9 +93,10 @@ JOIN_OPTIONS = (
 )
 
 
-def setup_options(raw: Mapping[str, Any]) -> dict[str, Any]:
+def setup_options(raw: Mapping[str, Any], lang: str = "en") -> dict[str, Any]:
     """The race's options from the ``/game new`` options given: a known track (A by default), 1 to 5 laps
-    (3 by default, S8), the direction (clockwise by default) and a legal starting board."""
+    (3 by default, S8), the direction (clockwise by default) and a legal starting board; refused in
+    ``lang``."""
     opts: dict[str, Any] = {}
     if raw.get("track") is not None:
         try:
@@ -100,14 +106,14 @@ def setup_options(raw: Mapping[str, Any]) -> dict[str, Any]:
     laps = raw.get("laps")
     if laps is not None:
         if isinstance(laps, bool) or not isinstance(laps, int) or not LAPS[0] <= laps <= LAPS[1]:
-            raise SetupError(f"a rally lasts {LAPS[0]} to {LAPS[1]} laps (S8), not {laps!r}")
+            raise SetupError(say("setup_laps", lang, low=LAPS[0], high=LAPS[1], given=repr(laps)))
         opts["laps"] = laps
     else:
         opts["laps"] = DEFAULT_LAPS
     if raw.get("direction") is not None:
         given = " ".join(str(raw["direction"]).lower().split())
         if given not in DIRECTIONS:
-            raise SetupError(f"`direction` is clockwise or anticlockwise, not {str(raw['direction'])[:30]!r}")
+            raise SetupError(say("setup_direction", lang, given=repr(str(raw["direction"])[:30])))
         opts["direction"] = DIRECTIONS[given]
     if raw.get("board") is not None:
         opts["boards"] = checked_board(raw["board"])

@@ -55,14 +55,14 @@ class RallyUnit(GameUnit):
 
     # Setup -------------------------------------------------------------------------------------
 
-    def setup_options(self, raw: Mapping[str, Any]) -> tuple[dict[str, Any], list[str]]:
-        _, notes = self._checked(raw, self.new_options)
-        return setup.setup_options(raw), notes
+    def setup_options(self, raw: Mapping[str, Any], lang: str = "en") -> tuple[dict[str, Any], list[str]]:
+        _, notes = self._checked(raw, self.new_options, lang)
+        return setup.setup_options(raw, lang), notes
 
-    def seat_options(self, raw: Mapping[str, Any], options: Mapping[str, Any], taken: Sequence[Mapping[str, Any]]
-                     ) -> tuple[dict[str, Any], list[str]]:
+    def seat_options(self, raw: Mapping[str, Any], options: Mapping[str, Any], taken: Sequence[Mapping[str, Any]],
+                     lang: str = "en") -> tuple[dict[str, Any], list[str]]:
         """``/game join``: the player's own starting board (setup step 2), checked."""
-        _, notes = self._checked(raw, self.join_options)
+        _, notes = self._checked(raw, self.join_options, lang)
         return setup.seat_options(raw), notes
 
     # Pictures ----------------------------------------------------------------------------------
