@@ -27,6 +27,20 @@ class IllegalAction(ValueError):
         self.params: dict[str, Any] = dict(params or {})
 
 
+class Reason(str):
+    """A reason the rules give as English text (why a move can't be taken back) that carries its catalogue
+    id and parameters like an :class:`IllegalAction`, so a front end can say it in a player's language."""
+
+    msg: str
+    params: dict[str, Any]
+
+    def __new__(cls, text: str, msg: str, params: dict[str, Any] | None = None) -> Reason:
+        self = super().__new__(cls, text)
+        self.msg = msg
+        self.params = dict(params or {})
+        return self
+
+
 class NotationError(IllegalAction):
     """Text that does not parse as an action; the message says what was expected."""
 

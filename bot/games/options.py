@@ -18,9 +18,10 @@ class BadOption(ValueError):
         self.msg = msg
         self.params = params
 
-    def say(self, lang: str = texts.DEFAULT) -> str:
-        """The refusal in ``lang``."""
-        return texts.say(self.msg, lang, **self.params)
+    def say(self, lang: str = texts.DEFAULT, **words: Any) -> str:
+        """The refusal in ``lang``; ``words`` replace parameters by their words in that language (the option's
+        ``name`` as the reader's Discord shows it)."""
+        return texts.say(self.msg, lang, **{**self.params, **words})
 
 
 MAX_TEXT = 100

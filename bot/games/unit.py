@@ -298,6 +298,14 @@ class GameUnit:
 
     # Setup -------------------------------------------------------------------------------------
 
+    def option_name(self, name: str, lang: str = texts.DEFAULT) -> str:
+        """A setup or seat option's name as ``lang``'s Discord shows it (``laps``; German ``runden``)."""
+        words = self.translations.get(lang, {})
+        for command in ("new", "join"):
+            if f"{command}:{name}" in words:
+                return words[f"{command}:{name}"][0]
+        return name
+
     def _checked(self, raw: Mapping[str, Any], offered: Sequence[Option], lang: str = texts.DEFAULT
                  ) -> tuple[dict[str, Any], list[str]]:
         by_name = {o.name: o for o in offered}
@@ -306,12 +314,12 @@ class GameUnit:
         for name, value in raw.items():
             option = by_name.get(name)
             if option is None:
-                notes.append(texts.say("option.ignored", lang, name=name, title=self.title))
+                notes.append(texts.say("option.ignored", lang, name=self.option_name(name, lang), title=self.title))
                 continue
             try:
                 checked = option.check(value)
             except opt.BadOption as exc:
-                raise SetupError(exc.say(lang)) from None
+                raise SetupError(exc.say(lang, name=self.option_name(name, lang))) from None
             if checked is not None:
                 out[name] = checked
         return out, notes

@@ -17,7 +17,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any, ClassVar, Self
 
 from rules import contract
-from rules.contract import OVER, Event, IllegalAction, PhasedGame, SetupError
+from rules.contract import OVER, Event, IllegalAction, PhasedGame, Reason, SetupError
 from rules.dice import Dice
 from rules.piecepack import texts
 from rules.piecepack.actions import Action, Destination, Move, Roll, parse_syntax
@@ -364,9 +364,9 @@ class PiecepackGame(PhasedGame):
         """The die is the only chance in the game and a move ends the turn, so nothing comes back once the
         die is rolled; what is left of a turn can't be taken back either."""
         if self.dice.to_dict() != before.dice.to_dict():
-            return "a roll can't be taken back: the die is known"
+            return Reason(texts.say("refuse.undo_roll"), "refuse.undo_roll")
         if self.turn != before.turn or self.to_act != before.to_act:
-            return "that turn is over"
+            return Reason(texts.say("refuse.undo_turn_over"), "refuse.undo_turn_over")
         return None
 
     def describe_legal(self, limit: int = 12, lang: str = "en") -> str:

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Self
 
-from rules.contract import OVER, Event, IllegalAction, PhasedGame, SetupError
+from rules.contract import OVER, Event, IllegalAction, PhasedGame, Reason, SetupError
 from rules.contract import Action as AnyAction
 from rules.dice import Dice
 from rules.rally import board as B
@@ -664,9 +664,9 @@ class RallyGame(PhasedGame):
         """A roll (the order roll of a new round included) shows a die, and a turn once over stays over;
         a move the dice did not touch comes back."""
         if self.dice.to_dict() != before.dice.to_dict():
-            return "a roll can't be taken back: the die is known"
+            return Reason(say("undo_roll"), "undo_roll")
         if (self.round, self.turn_index) != (before.round, before.turn_index) or self.to_act != before.to_act:
-            return "that turn is over"
+            return Reason(say("undo_turn_over"), "undo_turn_over")
         return None
 
     def describe_legal(self, limit: int = 12, lang: str = "en") -> str:

@@ -13,6 +13,7 @@ from bot.games.unit import Ask, Option, fuzzy
 from rules.contract import SetupError
 from rules.races import catalogue
 from rules.races.track import builtin_tracks, get_track
+from rules.races.track import track_choices as known_tracks
 
 LAPS = (1, 5)
 
@@ -64,8 +65,9 @@ def setup_options(raw: Mapping[str, Any], lang: str = "en") -> dict[str, Any]:
     if raw.get("track") is not None:
         try:
             opts["track"] = get_track(str(raw["track"])).name
-        except KeyError as exc:
-            raise SetupError(str(exc.args[0])) from None
+        except KeyError:
+            raise SetupError(texts.say("setup.track", lang, given=repr(str(raw["track"])[:30]),
+                                       tracks=", ".join(known_tracks()))) from None
     else:
         opts["track"] = get_track("A").name
     for name in ("teams", "crew"):

@@ -58,7 +58,7 @@ def starting_boards() -> tuple[str, ...]:
 def board_words(text: str, lang: str = "en") -> str:
     """A starting board and the gears that work in each range, as a choice names it in ``lang``."""
     gears = B.parse_board(text)
-    parts = [f"{r} {'+'.join(str(g) for g in B.working_in(gears, r))}" for r in B.RANGES]
+    parts = [f"{word(f'range.{r}', lang)} {'+'.join(str(g) for g in B.working_in(gears, r))}" for r in B.RANGES]
     msg = "choice_board_default" if text == B.DEFAULT_BOARD else "choice_board"
     return say(msg, lang, board=text, gears=", ".join(parts))
 
@@ -101,8 +101,9 @@ def setup_options(raw: Mapping[str, Any], lang: str = "en") -> dict[str, Any]:
     if raw.get("track") is not None:
         try:
             opts["track"] = find_track(str(raw["track"])).alias
-        except KeyError as exc:
-            raise SetupError(str(exc.args[0])) from None
+        except KeyError:
+            known = ", ".join(f"{t.alias} ({t.name})" for t in builtin_tracks().values())
+            raise SetupError(say("setup_track", lang, given=repr(str(raw["track"])[:30]), tracks=known)) from None
     laps = raw.get("laps")
     if laps is not None:
         if isinstance(laps, bool) or not isinstance(laps, int) or not LAPS[0] <= laps <= LAPS[1]:

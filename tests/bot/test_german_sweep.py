@@ -1,0 +1,179 @@
+"""A sweep for English left in German: every game of :data:`bot.games.GAMES` played to its end through the
+offline Discord harness on a German server by players whose Discord speaks German (issue of languages:
+every text a player sees is in their language). Lobby, autocomplete, join, start, the turn's buttons,
+refusals, status, the player's own look, the board, the log, undo, history and the final standings are
+gathered, and none may hold a word only English has. Notation and code (in backticks), mentions and the
+players' names are left out: players type the notation as it is in either language."""
+
+from __future__ import annotations
+
+import re
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+
+from bot.drivers import driver_for
+from bot.games import GAMES, unit_for
+from tests.bot.harness import CHANNEL_ID, DiscordHarness
+from tests.bot.helpers import ANN, BOB, EVE, USERS, public
+
+#: words and phrases that are English only (a German text never needs them)
+ENGLISH = re.compile(
+    r"\b(the|The|your|Your|you|You|turn|turns|Possible|possible|move to|seat|seats|lap|laps|and|is|are|has|"
+    r"with|of|to|not|can't|nothing|Nothing|nobody|winner|Winner|finished|rolls|moves|game|Game|only|"
+    r"Done|begins|joined|opened|standings|Where|no longer|more)\b")
+#: what is not prose: code and notation in backticks, mentions and channel links, links
+NOT_PROSE = re.compile(r"```.*?```|`[^`]*`|<[@#][!&]?\d+>|https?://\S+", re.S)
+#: proper names the games use in every language (titles, tracks): they may hold English words
+NAMES = ("Junkyard Races", "Junkyard (piecepack)", "Junkyard (Piecepack)", "Schrottplatz Rally")
+
+
+@dataclass(frozen=True)
+class Plan:
+    """How a small game of one kind is set up and looked at."""
+
+    new: dict[str, Any]
+    joins: tuple[dict[str, Any], dict[str, Any]]
+    #: the game's own command that shows a player's hidden things (None: the game has none)
+    look: str | None
+    #: a seat option offered by autocomplete while joining
+    completes: str | None
+    #: well-formed actions the rules refuse at some point of a game (their reasons, with what is possible)
+    wrong: tuple[str, ...]
+    #: a command of the game's own group and its option offered by autocomplete during a turn
+    command: tuple[str, str] | None = None
+
+
+PLANS: dict[str, Plan] = {
+    "races": Plan({"track": "A", "laps": 1}, ({"colour": "red"}, {"colour": "blue"}), "race hand", "colour",
+                  ("buy mud-tyres", "choose Z1", "roll 3"), ("race move", "to")),
+    "piecepack": Plan({"laps": 1}, ({}, {}), None, None, ("move c3", "move a1", "roll"), ("piecepack move", "to")),
+    "rally": Plan({"laps": 1}, ({}, {}), "rally board", "board", ("repair", "move 1a", "roll red"),
+                  ("rally move", "to")),
+}
+
+
+def english_in(text: str) -> list[str]:
+    """The English words of a text, outside notation, mentions, links, titles and the players' names."""
+    prose = NOT_PROSE.sub(" ", text)
+    for name in (*NAMES, *USERS.values(), *(n.title() for n in USERS.values())):
+        prose = prose.replace(name, " ")
+    return sorted(set(ENGLISH.findall(prose)))
+
+
+def test_the_sweep_sees_english() -> None:
+    """The check itself: English prose is caught, German and notation are not."""
+    assert english_in("It is your turn: roll the dice.") == ["is", "the", "turn", "your"]
+    assert english_in("Jetzt möglich: Zug nach e1, d2") == []
+    assert english_in("Du kannst: `move to the end` <@123> Junkyard Races") == []
+    assert english_in("Possible now: move to e1") == ["Possible", "move to"]
+
+
+class Sweep:
+    """Everything the players and the channel read, by where it was read."""
+
+    def __init__(self) -> None:
+        self.read: list[tuple[str, str]] = []
+
+    def add(self, where: str, sent: list[Any]) -> list[Any]:
+        for s in sent:
+            if s.content:
+                self.read.append((where, s.content))
+            self.read += [(f"{where} (button)", label) for label in s.labels]
+        return sent
+
+    def english(self) -> list[tuple[str, list[str], str]]:
+        return [(where, words, text[:300]) for where, text in self.read if (words := english_in(text))]
+
+
+def _game_key(module: str) -> str:
+    return unit_for(module.rsplit(".", 1)[-1]).key
+
+
+async def play_in_german(h: DiscordHarness, key: str, seed: int = 11) -> Sweep:
+    """Ann and Bob play a whole game of ``key`` on a German server, both in German; Eve, without a seat,
+    looks on. Returns what everyone read."""
+    plan = PLANS[key]
+    sweep = Sweep()
+    h.guild_locale = "de"
+    h.locales.update({ANN: "de", BOB: "de", EVE: "de"})
+    if plan.look:
+        sweep.add("look without a game", await h.slash(ANN, plan.look))
+    if plan.command:
+        sweep.add("command without a game", await h.slash(ANN, plan.command[0], **{plan.command[1]: "a1"}))
+    sweep.add("setup refused", await h.slash(ANN, "game new", game=key, laps=5, track="Nowhere"))
+    sweep.read += [("setup autocomplete", c["name"]) for c in await h.autocomplete(ANN, "game new", "track", game=key)]
+    sweep.add("new", await h.slash(ANN, "game new", game=key, **plan.new))
+    sweep.add("option refused", await h.slash(BOB, "game join", colour="x" * 120))
+    if plan.look:
+        sweep.add("look in the lobby", await h.slash(ANN, plan.look))
+    if plan.completes:
+        offered = await h.autocomplete(BOB, "game join", plan.completes)
+        assert offered, plan.completes
+        sweep.read += [("join autocomplete", c["name"]) for c in offered]
+    sweep.add("join", await h.slash(ANN, "game join", **plan.joins[0]))
+    sweep.add("join", await h.slash(BOB, "game join", **plan.joins[1]))
+    sweep.add("start too early", await h.slash(BOB, "game start"))
+    board = sweep.add("start", await h.slash(ANN, "game start"))[-1]
+    users = {0: ANN, 1: BOB}
+    drivers = {seat: driver_for(key, "smart", seed + seat) for seat in users}
+    looked = False
+    for turn in range(2000):
+        _, game, _ = await h.bot.service.current(CHANNEL_ID)
+        if game is None or game.is_over:
+            break
+        seat = game.to_act
+        assert seat is not None
+        mover, other = users[seat], users[1 - seat]
+        if turn < 6:  # the refusals and looks around a turn, a few times in different phases
+            sweep.add("refused", await h.slash(mover, "game play", action="fly away"))
+            sweep.add("refused", await h.slash(mover, "game play", action="move z99"))
+            for action in plan.wrong:
+                if action not in {str(a) for a in game.legal_actions()}:
+                    sweep.add("the rules refuse", await h.slash(mover, "game play", action=action))
+            if plan.command:
+                sweep.read += [("command autocomplete", c["name"])
+                               for c in await h.autocomplete(mover, *plan.command)]
+            sweep.add("out of turn", await h.slash(other, "game play", action=str(game.legal_actions()[0])))
+            sweep.add("status", await h.slash(mover, "game status"))
+            sweep.add("status", await h.slash(other, "game status"))
+            sweep.add("board", await h.slash(mover, "game board"))
+            sweep.add("log", await h.slash(mover, "game log"))
+            sweep.add("undo", await h.slash(mover, "game undo"))
+            if plan.look:
+                sweep.add("look", await h.slash(mover, plan.look))
+                sweep.add("look without a seat", await h.slash(EVE, plan.look))
+        choice = str(drivers[seat].choose(game, seat))
+        pressed = next((b for b in board.buttons() if b.get("label") and b["custom_id"].split(":", 3)[-1] == choice),
+                       None) if board.message else None
+        if pressed is not None:
+            sent = sweep.add("button", await h.press(mover, board, pressed["custom_id"]))
+        else:
+            sent = sweep.add("play", await h.slash(mover, "game play", action=choice))
+        if not looked and turn >= 1:
+            looked = True
+            sweep.add("undo after a move", await h.slash(mover, "game undo"))
+        shown = public(sent)
+        if shown and shown[-1].buttons():
+            board = shown[-1]
+    else:
+        raise AssertionError(f"{key}: the game did not end")
+    h.bot.outbox.clock = lambda: time.time() + 60  # the final standings follow a moment later
+    before = len(h.sent)
+    await h.bot.outbox.flush()
+    sweep.add("end", h.sent[before:])
+    sweep.add("history", await h.slash(ANN, "game history"))
+    sweep.add("log at the end", await h.slash(BOB, "game log"))
+    return sweep
+
+
+@pytest.mark.parametrize("module", GAMES)
+async def test_a_german_table_reads_no_english(h: DiscordHarness, module: str) -> None:
+    """A whole game of each kind in German: no English word in any message, answer or button label."""
+    key = _game_key(module)
+    sweep = await play_in_german(h, key)
+    assert any(where == "end" for where, _ in sweep.read), "the final standings were not posted"
+    assert len(sweep.read) > 30, sweep.read
+    assert not sweep.english(), sweep.english()[:12]
