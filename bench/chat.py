@@ -12,7 +12,8 @@
   every roll from 1 to 90 points (target: at most 20), after one search per track has built the
   track's own tables; each search is timed three times and its best kept, so a busy machine's pauses
   do not pass for the search's own cost; ``reach_median_ms`` its median, ``reach_90_median_ms`` the
-  median at 90 points, ``reach_exact`` how many of the searches followed every bump;
+  median at 90 points, ``reach_exact`` how many of the searches followed every bump,
+  ``reach_worst_at`` which search was the slowest;
 - ``piecepack_cell_px``: a square of the piecepack board as a chat shows the picture (550 px wide).
 """
 
@@ -111,8 +112,9 @@ def chat() -> Figures:
     start = time.perf_counter()
     figures["chat_board_png_bytes"] = len(board_chat_png(board_view))
     figures["chat_board_ms"] = round((time.perf_counter() - start) * 1000, 1)
-    times, at_90, exact = reach_times()
+    times, at_90, exact, worst_at = reach_times()
     figures["reach_worst_ms"] = round(max(times) * 1000, 2)
+    figures["reach_worst_at"] = worst_at
     figures["reach_median_ms"] = round(statistics.median(times) * 1000, 2)
     figures["reach_90_median_ms"] = round(statistics.median(at_90) * 1000, 2)
     figures["reach_searches"] = len(times)
@@ -121,16 +123,18 @@ def chat() -> Figures:
     return figures
 
 
-def reach_times(search: Callable[[Races], Reach] = reach, repeat: int = 3) -> tuple[list[float], list[float], int]:
-    """(seconds of every search, of those at 90 points, how many answers are exact): the best of
-    ``repeat`` runs of each search."""
+def reach_times(search: Callable[[Races], Reach] = reach, repeat: int = 3
+                ) -> tuple[list[float], list[float], int, str]:
+    """(seconds of every search, of those at 90 points, how many answers are exact, which search was the
+    slowest): the best of ``repeat`` runs of each search."""
     times: list[float] = []
     at_90: list[float] = []
     exact = 0
+    worst, worst_at = -1.0, ""
     for track in ("A", "B"):
         search(next(reach_positions(track, 3, 1, seed=0)))  # the track's bit layout, built once
         for points in REACH_POINTS:
-            for game in reach_positions(track, points, REACH_POSITIONS, seed=1):
+            for n, game in enumerate(reach_positions(track, points, REACH_POSITIONS, seed=1)):
                 best = float("inf")
                 for _ in range(repeat):
                     start = time.perf_counter()
@@ -140,7 +144,9 @@ def reach_times(search: Callable[[Races], Reach] = reach, repeat: int = 3) -> tu
                 exact += found.exact
                 if points == 90:
                     at_90.append(best)
-    return times, at_90, exact
+                if best > worst:
+                    worst, worst_at = best, f"track {track}, {points} points, position {n}"
+    return times, at_90, exact, worst_at
 
 
 def _piecepack_cell_px() -> float:

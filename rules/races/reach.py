@@ -89,20 +89,28 @@ def _layered(fld: Field, seat: int, cell: Hex, facing: Facing, points: int) -> R
     """The exact search, or past its budget the one that does not follow bumps (as
     :func:`_forward_reach` decides), by layers.
 
-    The exact search first drives every way that bumps nobody (when no way bumps a kart, that is the
-    whole search): the cells those ways end on are ends of the move, and then, following every bump,
-    states whose every walk stays on such cells need not be followed (see :func:`_layered_reach`).
-    Each part has the budget."""
+    The exact search first drives every way that bumps nobody, then every way that bumps at most one
+    kart (when no way bumps more, either is the whole search): the cells they end on are ends of the
+    move, and the next part need not follow a state whose every walk stays on such cells (see
+    :func:`_layered_reach`); the last part follows every bump. Each part has the budget (the second
+    half of it: it only helps the last)."""
     look = _Look()
     ways = _Ways(fld, seat, True, look)
     tables: dict[Bumps, _Table] = {}
     tally = _Tally()
     found = _layered_reach(fld, seat, cell, facing, points, EXACT_BUDGET, ways, tables=tables, unbumped=tally)
+    grid = _grid(fld.track)
+    known = 0
     if found is not None and tally.bumped:
-        grid = _grid(fld.track)
-        known = 0
         for end in found.ends:
             known |= 1 << grid.bit(end)
+        once = _Tally(1)
+        more = _layered_reach(fld, seat, cell, facing, points, EXACT_BUDGET // 2, ways, known, tables, unbumped=once)
+        if more is not None and not once.bumped:
+            return more
+        if more is not None:
+            for end in more.ends:
+                known |= 1 << grid.bit(end)
         found = _layered_reach(fld, seat, cell, facing, points, EXACT_BUDGET, ways, known, tables,
                                expect=tally.layers)
     if found is None:
@@ -113,9 +121,10 @@ def _layered(fld: Field, seat: int, cell: Hex, facing: Facing, points: int) -> R
 
 @dataclass
 class _Tally:
-    """What a search that leaves out the ways bumping a kart met."""
+    """What a search that leaves out the ways bumping more than ``most`` karts met."""
 
-    bumped: bool = False  # some way bumped a kart (and was left out)
+    most: int = 0
+    bumped: bool = False  # some way bumped one more kart (and was left out)
     layers: dict[int, int] = field(default_factory=dict)  # how many states it visited with so many points left
 
 
@@ -782,7 +791,7 @@ def _layered_reach(fld: Field, seat: int, cell: Hex, facing: Facing, points: int
         ways.longest = lambda bumps, end, face: (tables.get(bumps) or table_of(bumps)).far(grid.state(end, face))
 
     def go(rest: int, end: Hex, face: Facing, bumps: Bumps) -> None:
-        if bumps and unbumped is not None:
+        if unbumped is not None and len(bumps) > unbumped.most:
             unbumped.bumped = True
             return
         group = layers.setdefault(rest, {})
