@@ -453,13 +453,24 @@ class Terminal:
         return 0
 
     def _where(self, rec: GameRecord) -> None:
-        line = self.words("terminal.stored_in", game=rec.id, db=self.db_path) if self.db_path \
+        db = _shown_db(self.db_path) if self.db_path else ""
+        line = self.words("terminal.stored_in", game=rec.id, db=db) if db \
             else self.words("terminal.stored", game=rec.id)
-        if self.db_path and unit_for(rec.game_key).has_replay:
-            line = self.words("terminal.replay_hint", text=line, game=rec.id, db=self.db_path)
+        if db and unit_for(rec.game_key).has_replay:
+            line = self.words("terminal.replay_hint", text=line, game=rec.id, db=db)
         self.say(line)
         if self.pictures.latest is not None:
             self.say(self.words("terminal.pictures", folder=self.pictures.dir, name=self.pictures.latest.name))
+
+
+def _shown_db(db: object) -> str:
+    """Where the game is stored, fit to print: a database URL with its password masked (``***``)."""
+    text = str(db)
+    if "://" not in text:
+        return text
+    from bot.pgstore import shown_url  # only for a PostgreSQL URL (it loads the driver)
+
+    return shown_url(text)
 
 
 def _is_tty(stream: TextIO) -> bool:
