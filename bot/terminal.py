@@ -453,7 +453,7 @@ class Terminal:
         return 0
 
     def _where(self, rec: GameRecord) -> None:
-        db = _shown_db(self.db_path) if self.db_path else ""
+        db = shown_db(self.db_path) if self.db_path else ""
         line = self.words("terminal.stored_in", game=rec.id, db=db) if db \
             else self.words("terminal.stored", game=rec.id)
         if db and unit_for(rec.game_key).has_replay:
@@ -463,7 +463,7 @@ class Terminal:
             self.say(self.words("terminal.pictures", folder=self.pictures.dir, name=self.pictures.latest.name))
 
 
-def _shown_db(db: object) -> str:
+def shown_db(db: object) -> str:
     """Where the game is stored, fit to print: a database URL with its password masked (``***``)."""
     text = str(db)
     if "://" not in text:

@@ -139,7 +139,7 @@ async def _demo(args: argparse.Namespace, db: str) -> int:
                   first=pictures.paths[0].name, last=pictures.paths[-1].name))
     print(_replay(unit_for(args.game), rec.setup, rec.seed, actions, pictures.writer.dir, lang))
     if args.db:
-        print(say("demo.stored", lang, game=game_id, db=args.db))
+        print(say("demo.stored", lang, game=game_id, db=term.shown_db(args.db)))
     print(say("demo.timing", lang, count=len(actions), seconds=f"{time.perf_counter() - started:.1f}"))
     return 0
 

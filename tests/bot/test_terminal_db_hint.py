@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from bot.terminal import _shown_db
+from bot.terminal import shown_db
 
 
 def test_a_postgresql_url_is_shown_with_its_password_masked() -> None:
-    assert _shown_db("postgresql://gm:s3cret@db.example:5432/junkyard") == "postgresql://gm:***@db.example:5432/junkyard"
-    assert "s3cret" not in _shown_db("postgres://gm:s3cret@localhost/junkyard")
+    assert shown_db("postgresql://gm:s3cret@db.example:5432/junkyard") == "postgresql://gm:***@db.example:5432/junkyard"
+    assert "s3cret" not in shown_db("postgres://gm:s3cret@localhost/junkyard")
 
 
 def test_a_file_or_a_url_without_password_is_shown_as_it_is() -> None:
-    assert _shown_db("/tmp/play.db") == "/tmp/play.db"
-    assert _shown_db("postgresql://localhost/junkyard") == "postgresql://localhost/junkyard"
+    assert shown_db("/tmp/play.db") == "/tmp/play.db"
+    assert shown_db("postgresql://localhost/junkyard") == "postgresql://localhost/junkyard"
