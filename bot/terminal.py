@@ -482,4 +482,4 @@ def _is_tty(stream: TextIO) -> bool:
 
 __all__ = ["COMMANDS", "HUMAN", "PictureWriter", "SeatSpec", "Terminal", "expand", "format_standings", "hand_text",
            "local_user", "new_channel_id", "open_table", "parse_seats", "plain", "play_computers", "seat_label",
-           "short_list", "situation", "standings"]
+           "short_list", "shown_db", "situation", "standings"]
