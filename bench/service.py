@@ -12,14 +12,17 @@ move on their own machine), replayed through :class:`bot.service.Service` on a t
   service to its reply (``service_200_p95_worst_ms``: the worst run). Pictures are drawn in the process
   pool, as the bot does.
 * ``burst_200_s``: all 200 races act at the same moment; the time until the last reply, pictures in the
-  pool; ``burst_200_single_core_s``: the same with the pool off (pictures in threads: one core);
+  pool; ``burst_200_single_core_s``: the same with the pool off and the whole process held to one core (the
+  bot as it was before the pool: everything on one core); ``burst_200_pool_off_s``: the pool off but both
+  cores free (pictures in threads; Pillow lets go of the interpreter lock while it encodes, so threads
+  alone get a little more than one core: ``burst_200_pool_off_cores_used``);
   ``loop_lag_p99_ms``: how late the event loop woke a 5 ms timer during the burst (99th percentile);
   ``burst_200_cores_used``: CPU seconds (this process and the picture processes) per second of the burst,
   the share of the machine the burst got (on a machine other work shares, the speed-up is bounded by it);
   ``burst_200_cpu_s`` / ``burst_200_single_core_cpu_s``: the CPU seconds each burst took (the pool's work
   crosses processes, so it costs more; on two idle cores the speed-up is at most twice the single burst's
-  CPU over the pooled burst's), and ``burst_200_single_core_cores_used`` (Pillow lets go of the
-  interpreter lock while it encodes, so threads alone use a little more than one core).
+  CPU over the pooled burst's); ``burst_200_speedup`` is the single-core burst over the pooled one, and
+  ``burst_200_pool_off_speedup`` the pool-off burst (both cores free) over the pooled one.
 * ``service_200_cpu_ms_per_action``: CPU time (this process and the picture processes) per paced action.
 
 The machine's other load shows in every figure, so ``load_average_1m`` is reported with them.
@@ -34,6 +37,8 @@ import statistics
 import tempfile
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -248,6 +253,21 @@ async def _burst(service: Service, tables: list[_Table]) -> tuple[float, list[fl
     return wall, lags, sum(not ok for ok in results)
 
 
+@contextmanager
+def _one_core() -> Iterator[None]:
+    """Hold every thread of this process (and those it starts meanwhile) to one core, then free them."""
+    allowed = os.sched_getaffinity(0)
+    one = {min(allowed)}
+    for tid in os.listdir("/proc/self/task"):
+        os.sched_setaffinity(int(tid), one)
+    try:
+        yield
+    finally:
+        for tid in os.listdir("/proc/self/task"):
+            with suppress(OSError):  # a thread that ended meanwhile
+                os.sched_setaffinity(int(tid), allowed)
+
+
 async def _warm(service: Service, tables: list[_Table]) -> None:
     """Start the picture processes and let each draw once, so start-up is not timed."""
     await asyncio.to_thread(service.pictures.wait_ready, 120)
@@ -286,15 +306,20 @@ async def _many_races(path: Path, scripts: list[Script], games: int, rate: float
         burst_cpu = _cpu_seconds(pooled)
         burst, lags, no_pool = await _burst(pooled, tables)
         burst_cpu = _cpu_seconds(pooled) - burst_cpu
-        single_cpu = time.process_time()
-        single_burst, single_lags, no_single = await _burst(single, tables)
-        single_cpu = time.process_time() - single_cpu
+        off_cpu = time.process_time()
+        off_burst, _, no_off = await _burst(single, tables)
+        off_cpu = time.process_time() - off_cpu
+        single._cache.clear()
+        with _one_core():
+            single_cpu = time.process_time()
+            single_burst, single_lags, no_single = await _burst(single, tables)
+            single_cpu = time.process_time() - single_cpu
         return {
             "service_200_p50_ms": round(statistics.median(every), 1),
             "service_200_p95_ms": round(statistics.median(p95s), 1),
             "service_200_p95_worst_ms": max(p95s),
             "service_200_actions": len(every),
-            "service_200_refused": refused + no_pool + no_single,
+            "service_200_refused": refused + no_pool + no_off + no_single,
             "service_200_actions_per_s": round(len(every) / wall, 1),
             "service_200_cpu_ms_per_action": round(cpu * 1000 / max(1, len(every)), 1),
             "burst_200_s": round(burst, 2),
@@ -303,7 +328,9 @@ async def _many_races(path: Path, scripts: list[Script], games: int, rate: float
             "burst_200_cores_used": round(burst_cpu / burst, 2),
             "burst_200_cpu_s": round(burst_cpu, 2),
             "burst_200_single_core_cpu_s": round(single_cpu, 2),
-            "burst_200_single_core_cores_used": round(single_cpu / single_burst, 2),
+            "burst_200_pool_off_s": round(off_burst, 2),
+            "burst_200_pool_off_speedup": round(off_burst / burst, 2),
+            "burst_200_pool_off_cores_used": round(off_cpu / off_burst, 2),
             "loop_lag_p99_ms": percentile(lags, 0.99),
             "loop_lag_p99_single_core_ms": percentile(single_lags, 0.99),
             "picture_processes": pooled.pictures.processes if pooled.pictures.uses_processes else 0,
