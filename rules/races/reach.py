@@ -112,7 +112,7 @@ def _layered(fld: Field, seat: int, cell: Hex, facing: Facing, points: int) -> R
             for end in more.ends:
                 known |= 1 << grid.bit(end)
         found = _layered_reach(fld, seat, cell, facing, points, EXACT_BUDGET, ways, known, tables,
-                               expect=tally.layers)
+                               expect=(once if more is not None else tally).layers)
     if found is None:
         found = _layered_reach(fld, seat, cell, facing, points, None, _Ways(fld, seat, False, look))
     assert found is not None
