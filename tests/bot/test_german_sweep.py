@@ -44,14 +44,25 @@ class Plan:
     wrong: tuple[str, ...]
     #: a command of the game's own group and its option offered by autocomplete during a turn
     command: tuple[str, str] | None = None
+    #: setup options offered by autocomplete while opening the game
+    setup_completes: tuple[str, ...] = ()
 
 
 PLANS: dict[str, Plan] = {
     "races": Plan({"track": "A", "laps": 1}, ({"colour": "red"}, {"colour": "blue"}), "race hand", "colour",
-                  ("buy mud-tyres", "choose Z1", "roll 3"), ("race move", "to")),
+                  ("buy mud-tyres", "choose Z1", "roll 3"), ("race move", "to"), ("track",)),
     "piecepack": Plan({"laps": 1}, ({}, {}), None, None, ("move c3", "move a1", "roll"), ("piecepack move", "to")),
     "rally": Plan({"laps": 1}, ({}, {}), "rally board", "board", ("repair", "move 1a", "roll red"),
-                  ("rally move", "to")),
+                  ("rally move", "to"), ("track", "direction")),
+}
+#: the seats of a race with the crew: a character and a starting set each
+CREW_SEATS = ({"colour": "green", "character": "tilly", "set": 1}, {"character": "jack", "set": 2})
+#: longer games, other tracks and the races' crew (``-m slow``)
+HEAVIER: dict[str, tuple[str, Plan]] = {
+    "races with the crew": ("races", Plan({"track": "B", "laps": 1, "crew": True}, CREW_SEATS, "race hand",
+                                          "character", PLANS["races"].wrong, ("race buy", "part"))),
+    "rally the other way round": ("rally", Plan({"track": "B", "laps": 2, "direction": "anticlockwise"}, ({}, {}),
+                                                "rally board", "board", PLANS["rally"].wrong, ("rally park", "spot"))),
 }
 
 
@@ -92,10 +103,10 @@ def _game_key(module: str) -> str:
     return unit_for(module.rsplit(".", 1)[-1]).key
 
 
-async def play_in_german(h: DiscordHarness, key: str, seed: int = 11) -> Sweep:
-    """Ann and Bob play a whole game of ``key`` on a German server, both in German; Eve, without a seat,
-    looks on. Returns what everyone read."""
-    plan = PLANS[key]
+async def play_in_german(h: DiscordHarness, key: str, seed: int = 11, plan: Plan | None = None) -> Sweep:
+    """Ann and Bob play a whole game of ``key`` (as ``plan`` sets it up) on a German server, both in German;
+    Eve, without a seat, looks on. Returns what everyone read."""
+    plan = plan or PLANS[key]
     sweep = Sweep()
     h.guild_locale = "de"
     h.locales.update({ANN: "de", BOB: "de", EVE: "de"})
@@ -104,7 +115,10 @@ async def play_in_german(h: DiscordHarness, key: str, seed: int = 11) -> Sweep:
     if plan.command:
         sweep.add("command without a game", await h.slash(ANN, plan.command[0], **{plan.command[1]: "a1"}))
     sweep.add("setup refused", await h.slash(ANN, "game new", game=key, laps=5, track="Nowhere"))
-    sweep.read += [("setup autocomplete", c["name"]) for c in await h.autocomplete(ANN, "game new", "track", game=key)]
+    for option in plan.setup_completes:
+        offered = await h.autocomplete(ANN, "game new", option, game=key)
+        assert offered, option
+        sweep.read += [("setup autocomplete", c["name"]) for c in offered]
     sweep.add("new", await h.slash(ANN, "game new", game=key, **plan.new))
     sweep.add("option refused", await h.slash(BOB, "game join", colour="x" * 120))
     if plan.look:
@@ -117,6 +131,7 @@ async def play_in_german(h: DiscordHarness, key: str, seed: int = 11) -> Sweep:
     sweep.add("join", await h.slash(BOB, "game join", **plan.joins[1]))
     sweep.add("start too early", await h.slash(BOB, "game start"))
     board = sweep.add("start", await h.slash(ANN, "game start"))[-1]
+    assert (await h.bot.service.current(CHANNEL_ID))[1] is not None, (key, board.content)
     users = {0: ANN, 1: BOB}
     drivers = {seat: driver_for(key, "smart", seed + seat) for seat in users}
     looked = False
@@ -176,4 +191,13 @@ async def test_a_german_table_reads_no_english(h: DiscordHarness, module: str) -
     sweep = await play_in_german(h, key)
     assert any(where == "end" for where, _ in sweep.read), "the final standings were not posted"
     assert len(sweep.read) > 30, sweep.read
+    assert not sweep.english(), sweep.english()[:12]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant", sorted(HEAVIER))
+async def test_heavier_german_tables_read_no_english(h: DiscordHarness, variant: str) -> None:
+    key, plan = HEAVIER[variant]
+    sweep = await play_in_german(h, key, seed=5, plan=plan)
+    assert any(where == "end" for where, _ in sweep.read), "the final standings were not posted"
     assert not sweep.english(), sweep.english()[:12]
