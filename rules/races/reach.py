@@ -231,7 +231,7 @@ class _Ways:
                 if plan.rule_stop:
                     out.append(_Way(plan, CAP, True, nb))
                     continue
-                if exact and not first and self.longest is not None:
+                if not first and self.longest is not None:
                     far = self.longest(nb, plan.end, plan.facing)
                 else:
                     far = look.longest(after, plan.end, plan.facing)
@@ -781,14 +781,15 @@ def _layered_reach(fld: Field, seat: int, cell: Hex, facing: Facing, points: int
 
     def table_of(bumps: Bumps) -> _Table:
         table = tables[bumps] = _Table(grid, ways.field(bumps), ways)
-        if ways.exact and bumps:
+        if bumps:
             table.near_base(tables.get(()) or table_of(()), ways.changed(bumps), near_radius(ways.fld))
-        elif ways.exact:
+        else:
             table.near_stops(SURE_LEVELS)
         return table
 
-    if ways.exact:  # the ways' look-ahead on a bumped field asks that field's table
-        ways.longest = lambda bumps, end, face: (tables.get(bumps) or table_of(bumps)).far(grid.state(end, face))
+    # the ways' look-ahead asks the table of the field it looks on (in the search that does not follow
+    # bumps, the field as it is)
+    ways.longest = lambda bumps, end, face: (tables.get(bumps) or table_of(bumps)).far(grid.state(end, face))
 
     def go(rest: int, end: Hex, face: Facing, bumps: Bumps) -> None:
         if unbumped is not None and len(bumps) > unbumped.most:
