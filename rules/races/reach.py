@@ -657,8 +657,8 @@ class _Table:
             return CAP - depth, False
         on_path.add(i)
         best, exact = 0, True
-        stops, karts, shift = self.fld.stop_cells, self.fld.karts, self.grid.shift
-        for k, target, facing, jump, _ in self.grid.out.get(i, ()):
+        stops, karts = self.fld.stop_cells, self.fld.karts
+        for _, target, facing, jump, shift in self.grid.out.get(i, ()):
             if jump or target in stops:
                 best = CAP
                 break
@@ -667,8 +667,8 @@ class _Table:
                     best = CAP
                     break
                 continue
-            sub, sub_exact = self._walk(i + shift[k], on_path, depth + 1)
-            value = min(CAP, 1 + sub)
+            sub, sub_exact = self._walk(i + shift, on_path, depth + 1)
+            value = sub + 1 if sub < CAP else CAP
             if value > best:
                 best, exact = value, sub_exact
             elif value == best:
