@@ -108,12 +108,15 @@ async def play_in_german(h: DiscordHarness, key: str, seed: int = 11, plan: Plan
     Eve, without a seat, looks on. Returns what everyone read."""
     plan = plan or PLANS[key]
     sweep = Sweep()
+    bot: Any = h.bot
+    service, outbox = bot.service, bot.outbox
     h.guild_locale = "de"
     h.locales.update({ANN: "de", BOB: "de", EVE: "de"})
     if plan.look:
         sweep.add("look without a game", await h.slash(ANN, plan.look))
     if plan.command:
-        sweep.add("command without a game", await h.slash(ANN, plan.command[0], **{plan.command[1]: "a1"}))
+        given: dict[str, Any] = {plan.command[1]: "a1"}
+        sweep.add("command without a game", await h.slash(ANN, plan.command[0], **given))
     sweep.add("setup refused", await h.slash(ANN, "game new", game=key, laps=5, track="Nowhere"))
     for option in plan.setup_completes:
         offered = await h.autocomplete(ANN, "game new", option, game=key)
@@ -131,12 +134,12 @@ async def play_in_german(h: DiscordHarness, key: str, seed: int = 11, plan: Plan
     sweep.add("join", await h.slash(BOB, "game join", **plan.joins[1]))
     sweep.add("start too early", await h.slash(BOB, "game start"))
     board = sweep.add("start", await h.slash(ANN, "game start"))[-1]
-    assert (await h.bot.service.current(CHANNEL_ID))[1] is not None, (key, board.content)
+    assert (await service.current(CHANNEL_ID))[1] is not None, (key, board.content)
     users = {0: ANN, 1: BOB}
     drivers = {seat: driver_for(key, "smart", seed + seat) for seat in users}
     looked = False
     for turn in range(2000):
-        _, game, _ = await h.bot.service.current(CHANNEL_ID)
+        _, game, _ = await service.current(CHANNEL_ID)
         if game is None or game.is_over:
             break
         seat = game.to_act
@@ -175,9 +178,9 @@ async def play_in_german(h: DiscordHarness, key: str, seed: int = 11, plan: Plan
             board = shown[-1]
     else:
         raise AssertionError(f"{key}: the game did not end")
-    h.bot.outbox.clock = lambda: time.time() + 60  # the final standings follow a moment later
+    outbox.clock = lambda: time.time() + 60  # the final standings follow a moment later
     before = len(h.sent)
-    await h.bot.outbox.flush()
+    await outbox.flush()
     sweep.add("end", h.sent[before:])
     sweep.add("history", await h.slash(ANN, "game history"))
     sweep.add("log at the end", await h.slash(BOB, "game log"))
