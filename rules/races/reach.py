@@ -316,10 +316,18 @@ def _spread(options: list[_Way], here: Hex, left: int, ends: set[Hex], passes: s
 #
 # A layer of states is a bit set: bit ``facing * plane + cell`` for each (cell, facing), cells laid out
 # by their axial coordinates so that a step in one direction is the same shift for every cell. A state
-# whose every way is a plain step (no kart to bump, no jump) moves with its whole layer, a mask and a
-# shift per (facing, direction), whenever R9 weighs its ways alike: always when it has one way or every
-# way stops or leads on for ever, else once more points are left than its longest short drive. Every
-# other state goes one at a time through :func:`_spread`, exactly as in :func:`_forward_reach`.
+# whose every way is a plain step (no kart it can bump, no jump; a kart it cannot bump is no way at all)
+# moves with its whole layer, a mask and a shift per (facing, direction), whenever R9 weighs its ways
+# alike: always when it has one way or every way stops or leads on for ever, else once more points are
+# left than its longest short drive; below that :meth:`_Table.weigh` weighs it from the reaches it
+# keeps. A state with a kart to bump or a jump goes one at a time through :func:`_spread`, exactly as
+# in :func:`_forward_reach`. R9's look-ahead is :meth:`Lookahead.longest` walked on state bits, per field
+# (:meth:`_Table.far`).
+#
+# The exact search has three parts (see :func:`_layered`): the ways that bump nobody, those that bump
+# at most one kart, and all. Each part's ends are ends of the move, so the next part drops a state whose
+# every walk with the points it has left stays on such cells (:meth:`_Grid.settled`): it could add
+# nothing. A budget bounds each part; past it the search does not follow bumps.
 
 
 class _Grid:
