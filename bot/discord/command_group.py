@@ -179,7 +179,7 @@ class GameCommandGroup(app_commands.Group):
             try:
                 checked = check_values(command.options, values)
             except opt.BadOption as exc:
-                reason = exc.say(user_language(interaction))
+                reason = self._option_refusal(command, exc, user_language(interaction))
                 await send_reply(interaction, refuse(texts.say("refused", user_language(interaction), reason=reason)))
                 return
             problem = await self._channel_problem(interaction)
@@ -192,6 +192,13 @@ class GameCommandGroup(app_commands.Group):
                 await self._play(interaction, command, checked)
 
         return run
+
+    def _option_refusal(self, command: Command, exc: opt.BadOption, lang: str) -> str:
+        """Why an option's value is refused, in ``lang``, the option named as that language's Discord shows it
+        (``green``; German ``grün``)."""
+        name = str(exc.params.get("name", ""))
+        words = self.unit.translations.get(lang, {})
+        return exc.say(lang, name=words.get(f"{self.spec.name} {command.name} {name}", (name, ""))[0])
 
     async def _play(self, interaction: discord.Interaction, command: Command, values: dict[str, Any]) -> None:
         assert command.play is not None and interaction.channel_id is not None

@@ -154,6 +154,8 @@ async def play_in_german(h: DiscordHarness, key: str, seed: int = 11, plan: Plan
             if plan.command:
                 sweep.read += [("command autocomplete", c["name"])
                                for c in await h.autocomplete(mover, *plan.command)]
+                too_long: dict[str, Any] = {plan.command[1]: "x" * 120}
+                sweep.add("option refused", await h.slash(mover, plan.command[0], **too_long))
             sweep.add("out of turn", await h.slash(other, "game play", action=str(game.legal_actions()[0])))
             sweep.add("status", await h.slash(mover, "game status"))
             sweep.add("status", await h.slash(other, "game status"))
@@ -204,3 +206,13 @@ async def test_heavier_german_tables_read_no_english(h: DiscordHarness, variant:
     sweep = await play_in_german(h, key, seed=5, plan=plan)
     assert any(where == "end" for where, _ in sweep.read), "the final standings were not posted"
     assert not sweep.english(), sweep.english()[:12]
+
+
+async def test_a_games_command_names_a_refused_option_as_the_readers_discord_does(h: DiscordHarness) -> None:
+    """``/rennen würfeln grün:9``: the refusal names the option ``grün``, as a German Discord shows it."""
+    await h.slash(ANN, "game new", game="races", track="A", laps=1)
+    await h.slash(BOB, "game join")
+    await h.slash(ANN, "game start")
+    h.locales[ANN] = "de"
+    said = [s.content for s in await h.slash(ANN, "race roll", green=9) if s.content]
+    assert said == ["`grün` muss zwischen 1 und 3 liegen, nicht bei 9. Es wurde nichts geändert."], said
