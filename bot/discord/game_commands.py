@@ -43,7 +43,12 @@ async def answer(interaction: discord.Interaction, reply: Reply) -> None:
 
 async def refuse_option(interaction: discord.Interaction, exc: Exception) -> None:
     lang = user_language(interaction)
-    reason = exc.say(lang) if isinstance(exc, opt.BadOption) else exc
+    if isinstance(exc, opt.BadOption):  # a game's setup option named as the reader's Discord names it
+        name = str(exc.params.get("name", ""))
+        shown = next((n for u in units() if (n := u.option_name(name, lang)) != name), name)
+        reason: object = exc.say(lang, name=shown)
+    else:
+        reason = exc
     await send_reply(interaction, refuse(texts.say("refused", lang, reason=reason)))
 
 

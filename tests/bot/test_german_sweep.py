@@ -208,9 +208,13 @@ async def test_heavier_german_tables_read_no_english(h: DiscordHarness, variant:
     assert not sweep.english(), sweep.english()[:12]
 
 
-async def test_a_games_command_names_a_refused_option_as_the_readers_discord_does(h: DiscordHarness) -> None:
-    """``/rennen würfeln grün:9``: the refusal names the option ``grün``, as a German Discord shows it."""
+async def test_a_refused_option_is_named_as_the_readers_discord_names_it(h: DiscordHarness) -> None:
+    """``/spiel beitreten farbe:…`` and ``/rennen würfeln grün:9``: each refusal names the option as a German
+    Discord shows it (``farbe``, ``grün``)."""
     await h.slash(ANN, "game new", game="races", track="A", laps=1)
+    h.locales[BOB] = "de"
+    said = [s.content for s in await h.slash(BOB, "game join", colour="x" * 120) if s.content]
+    assert said == ["`farbe` muss eine Zeile mit höchstens 100 Zeichen sein. Es wurde nichts geändert."], said
     await h.slash(BOB, "game join")
     await h.slash(ANN, "game start")
     h.locales[ANN] = "de"
