@@ -82,7 +82,7 @@ def test_the_sweep_sees_english() -> None:
     assert english_in("It is your turn: roll the dice.") == ["dice", "is", "the", "turn", "your"]
     assert english_in("Jetzt möglich: Zug nach e1, d2") == []
     assert english_in("Du kannst: `move to the end` <@123> Junkyard Races") == []
-    assert english_in("Possible now: move to e1") == ["Possible", "move to"]
+    assert english_in("Possible now: move to e1") == ["Possible", "move to", "now"]
 
 
 class Sweep:
