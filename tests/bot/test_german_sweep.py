@@ -189,6 +189,9 @@ async def play_in_german(h: DiscordHarness, key: str, seed: int = 11, plan: Plan
     sweep.add("end", h.sent[before:])
     sweep.add("history", await h.slash(ANN, "game history"))
     sweep.add("log at the end", await h.slash(BOB, "game log"))
+    sweep.add("mine", await h.slash(ANN, "game mine"))
+    sweep.add("stats", await h.slash(BOB, "stats"))
+    sweep.add("replay", await h.slash(BOB, "game replay", game="1"))
     return sweep
 
 
