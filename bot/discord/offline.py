@@ -17,8 +17,16 @@ follow-ups, edits) or ``HTTPClient.request`` (channel messages, direct messages)
 recorders that answer with plausible payloads. :class:`Sent` exposes content, the ephemeral flag (64),
 attached files and component custom_ids.
 
+The bot defers every acting interaction first, as it does in service (a command "thinking", privately; a
+press as an update of its message), then answers with an edit of the original response and follow-ups. The
+recorder resolves that as Discord shows it: an edit of a deferred command's original, or its first follow-up,
+fills the private placeholder (and is private with it); an edit of a deferred press's original is the pressed
+message. :func:`shown` lists what an interaction showed, :func:`answer` its one answer, whatever way it was
+delivered (directly, or deferred and then followed up), so tests state what the player or the channel sees.
+
 Faults are injected at the same layer: ``h.fail("callback", 404, 10062)`` makes the next interaction
-callback fail as Discord does when the three seconds have passed, ``h.fail("followup", 500, times=2)`` the
+callback fail as Discord does when the three seconds have passed (the interaction is then gone: its later
+callbacks, follow-ups and edits of its original fail alike), ``h.fail("followup", 500, times=2)`` the
 next two follow-ups with a server error (as discord.py raises it once its own retries are spent). Channel
 messages honour ``nonce`` with ``enforce_nonce`` as Discord does: a repeated nonce returns the message
 already posted instead of posting again.
@@ -85,11 +93,19 @@ class Sent:
     repeated: bool = False
     #: an edit of a message everyone sees (a pressed message answered with UPDATE_MESSAGE, or edited later)
     changes: bool = False
+    #: whether only the asker sees it, as Discord resolves it (an edit of a private original, a follow-up that
+    #: fills a private "thinking" placeholder); None: as its own flags say
+    hidden: bool | None = None
+    #: this request filled a deferred command's "thinking" placeholder (an edit of the original response, or
+    #: the first follow-up, which Discord shows in the placeholder's place)
+    fills: bool = False
+    #: a press's answer changing the pressed message (UPDATE_MESSAGE, or an edit of a deferred press's original)
+    pressed: bool = False
 
     @property
     def creates_message(self) -> bool:
         """Whether this request posted a new message (not an edit, not an autocomplete answer)."""
-        if self.failed or self.repeated:
+        if self.failed or self.repeated or self.fills:
             return False
         if self.kind == "callback":
             return self.response_type in (4, 5)
@@ -131,7 +147,14 @@ class Sent:
 
     @property
     def ephemeral(self) -> bool:
-        return bool(self.flags & EPHEMERAL)
+        """Whether only the asker sees it (its own flag, or the private message it edits or fills)."""
+        return self.hidden if self.hidden is not None else bool(self.flags & EPHEMERAL)
+
+    @property
+    def deferral(self) -> bool:
+        """A deferred answer (5: "thinking", 6: an update of the pressed message still to come): it shows no
+        content of its own."""
+        return self.kind == "callback" and self.response_type in (5, 6)
 
     @property
     def embeds(self) -> list[dict[str, Any]]:
@@ -174,6 +197,16 @@ class Sent:
         return None if am is None else [str(u) for u in am.get("users", [])]
 
 
+def _token(kind: str, url: str) -> str:
+    """The interaction token in a callback's, follow-up's or original-response edit's URL."""
+    parts = url.split("?")[0].split("/")
+    if kind == "callback":
+        return parts[-2]
+    if kind == "followup":
+        return parts[-1]
+    return parts[-3] if len(parts) >= 3 and parts[-2] == "messages" else ""
+
+
 def _read_files(files: Iterable[discord.File] | None) -> list[tuple[str, bytes]]:
     out = []
     for f in files or []:
@@ -192,17 +225,49 @@ def _payload_from(payload: dict[str, Any] | None, multipart: list[dict[str, Any]
     return {}
 
 
-#: the defer delay a harness gives its bot unless told otherwise: a service quicker than this is answered
-#: directly, the shape most tests state (the bot itself defers every acting interaction first)
-ANSWER_DIRECTLY = 1.0
+def shown(sent: Sequence[Sent]) -> list[Sent]:
+    """What an interaction's requests showed, in order, each message as it now shows: new messages (answers,
+    follow-ups, channel posts, direct messages) and changed ones (edits, an answer that updates the pressed
+    message). Deferrals, which show nothing but a placeholder the answer fills, failed and repeated requests,
+    autocomplete answers and edits that leave the text and picture as they were are left out."""
+    out = []
+    for s in sent:
+        if s.failed or s.repeated or s.deferral:
+            continue
+        if s.kind == "edit" or s.response_type == 7:  # a change of a message shown already
+            if "content" in s.body or s.files or s.body.get("embeds"):
+                out.append(s)
+        elif s.kind in ("callback", "followup", "channel") and s.response_type != 8:
+            out.append(s)
+    return out
+
+
+def pressed_edit(sent: Sequence[Sent]) -> Sent:
+    """How a press's answer changed the pressed message (its text, picture or buttons), whether directly
+    (UPDATE_MESSAGE) or after a deferral (an edit of the original response); fails unless there is one."""
+    edits = [s for s in sent if s.pressed and not s.failed]
+    assert len(edits) == 1, [(s.kind, s.content[:80]) for s in sent]
+    return edits[0]
+
+
+def answer(sent: Sequence[Sent]) -> Sent:
+    """The one answer an interaction showed, whether given directly or deferred and followed up. A deferred
+    command's private placeholder filled only to point at the public answer that follows is left out; the
+    answer must be the only other thing shown (fails when there is none, or more)."""
+    seen = shown(sent)
+    if any(not s.ephemeral for s in seen):
+        seen = [s for s in seen if not (s.fills and s.kind == "edit" and s.ephemeral)]
+    assert len(seen) == 1, [(s.kind, s.ephemeral, s.content[:80]) for s in seen]
+    return seen[0]
 
 
 class DiscordHarness:
-    """Wraps a bot for offline interaction tests; use ``async with``. ``defer_after``: the bot's defer delay
-    for the run (None: the bot's own, which defers first, as the bot in service does)."""
+    """Wraps a bot for offline interaction tests; use ``async with``. ``defer_after``: a defer delay for the
+    bot's run (None, the default: the bot's own, which defers first, as the bot in service does; a positive
+    delay exercises the late-deferral fallback, where a quick service answers directly)."""
 
     def __init__(self, bot: discord.Client, *, guild_id: int = GUILD_ID, channel_id: int = CHANNEL_ID,
-                 defer_after: float | None = ANSWER_DIRECTLY) -> None:
+                 defer_after: float | None = None) -> None:
         self.bot = bot
         if defer_after is not None and hasattr(bot, "defer_after"):
             bot.defer_after = defer_after
@@ -218,6 +283,12 @@ class DiscordHarness:
         self._nonces: dict[str, dict[str, Any]] = {}
         #: the message each press was made on, by interaction token (an UPDATE_MESSAGE answer changes it)
         self._pressed: dict[str, dict[str, Any]] = {}
+        #: each answered interaction's original response (by token): its message and, for a deferred command,
+        #: whether its "thinking" placeholder is still to be filled
+        self._originals: dict[str, dict[str, Any]] = {}
+        self._unfilled: set[str] = set()
+        #: interactions whose callback came too late (10062): nothing can answer them any more
+        self._expired: set[str] = set()
 
     # Faults ------------------------------------------------------------------------------------
 
@@ -226,14 +297,19 @@ class DiscordHarness:
         HTTP ``status`` and Discord error ``code`` (404/10062: the interaction expired)."""
         self._faults.append([kind, status, code, times])
 
-    def _fault(self, sent: Sent) -> None:
+    def _fault(self, sent: Sent, token: str = "") -> None:
+        if token and token in self._expired:
+            self._faults.insert(0, [sent.kind, 404, 10062 if sent.kind == "callback" else 10015, 1])
         for fault in self._faults:
             kind, status, code, times = fault
             if kind == sent.kind and times > 0:
                 fault[3] -= 1
                 sent.failed = True
                 response = SimpleNamespace(status=status, reason="Injected")
-                message = {"code": code, "message": {10062: "Unknown interaction"}.get(code, "Injected fault")}
+                what = {10062: "Unknown interaction", 10015: "Unknown Webhook"}.get(code, "Injected fault")
+                message = {"code": code, "message": what}
+                if code == 10062 and token:
+                    self._expired.add(token)
                 if status >= 500:
                     raise discord.DiscordServerError(response, message)  # type: ignore[arg-type]
                 if status == 404:
@@ -310,16 +386,26 @@ class DiscordHarness:
                                params: Any = None, **_: Any) -> Any:
         sent = Sent(route.method, route.path, route.url, _payload_from(payload, multipart), _read_files(files))
         self.sent.append(sent)
-        self._fault(sent)
         kind = sent.kind
-        pressed = self._pressed.get(route.url.split("/")[-2 if kind == "callback" else -3], {})
+        token = _token(kind, route.url)
+        self._fault(sent, token)
+        pressed = self._pressed.get(token, {})
         if kind == "callback":
             rtype = sent.payload.get("type")
+            if rtype in (6, 7) and pressed:  # the pressed message is the original response
+                self._originals[token] = pressed
             if rtype == 7 and pressed:  # UPDATE_MESSAGE: the pressed message, as it now shows
+                sent.pressed = True
                 sent.message = self._message(sent.body, message_id=int(pressed["id"]), files=sent.files)
-                sent.changes = not int(pressed.get("flags") or 0) & EPHEMERAL
+                sent.hidden = bool(int(pressed.get("flags") or 0) & EPHEMERAL)
+                if sent.hidden:
+                    sent.message["flags"] |= EPHEMERAL
+                sent.changes = not sent.hidden
             elif rtype in (4, 5, 7):
                 sent.message = self._message(sent.body, files=sent.files)
+                self._originals[token] = sent.message
+                if rtype == 5:
+                    self._unfilled.add(token)
                 return {"interaction": {"id": str(route.webhook_id), "type": 2,
                                         "response_message_id": sent.message["id"],
                                         "response_message_loading": rtype == 5,
@@ -329,10 +415,22 @@ class DiscordHarness:
         if kind in ("followup", "edit"):
             m = re.search(r"/messages/(\d+)$", route.url)
             mid = int(m.group(1)) if m else None
-            if route.url.endswith("/messages/@original") and pressed:  # a deferred press: its message
-                mid = int(pressed["id"])
-                sent.changes = not int(pressed.get("flags") or 0) & EPHEMERAL
+            original = self._originals.get(token) or pressed or None
+            fills = token in self._unfilled and (kind == "followup" or route.url.endswith("/messages/@original"))
+            if route.url.endswith("/messages/@original") and original is not None:
+                mid = int(original["id"])
+                sent.hidden = bool(int(original.get("flags") or 0) & EPHEMERAL)
+                sent.pressed = bool(pressed)  # a deferred press: its message
+                sent.changes = sent.pressed and not sent.hidden
+            elif fills and original is not None:  # the first follow-up takes the "thinking" placeholder's place
+                mid = int(original["id"])
+                sent.hidden = bool(int(original.get("flags") or 0) & EPHEMERAL)
+            if fills:
+                sent.fills = True
+                self._unfilled.discard(token)
             sent.message = self._message(sent.body, message_id=mid, files=sent.files)
+            if sent.hidden:
+                sent.message["flags"] |= EPHEMERAL
             return sent.message
         return None
 

@@ -11,9 +11,12 @@ from bot.discord.offline import (
     MEMBER_PERMS,
     DiscordHarness,
     Sent,
+    answer,
+    pressed_edit,
+    shown,
     snowflake,
     user_payload,
 )
 
 __all__ = ["APP_ID", "BOT_ID", "CHANNEL_ID", "EPHEMERAL", "GUILD_ID", "MANAGE_CHANNELS", "MEMBER_PERMS",
-           "DiscordHarness", "Sent", "snowflake", "user_payload"]
+           "DiscordHarness", "Sent", "answer", "pressed_edit", "shown", "snowflake", "user_payload"]

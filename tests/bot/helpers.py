@@ -8,7 +8,7 @@ from pathlib import Path
 from bot.discord import JunkyardBot
 from bot.service import Service
 from bot.store import SqliteStore
-from tests.bot.harness import DiscordHarness, Sent
+from tests.bot.harness import DiscordHarness, Sent, answer, pressed_edit, shown
 
 ANN, BOB, EVE, MOD = 111_000_000_000_000_001, 222_000_000_000_000_002, 333_000_000_000_000_003, 444_000_000_000_004
 USERS = {ANN: "ann", BOB: "bob", EVE: "eve", MOD: "mod"}
@@ -21,8 +21,13 @@ def make_bot(db_path: Path) -> JunkyardBot:
     return JunkyardBot(service=Service(store, seed_source=lambda: next(counter)))
 
 
+__all__ = ["ANN", "BOB", "EVE", "MOD", "USERS", "answer", "make_bot", "only", "pressed_edit", "public", "shown",
+           "started"]
+
+
 def only(sent: list[Sent]) -> Sent:
-    """The one reply recorded (fails when there were none or several)."""
+    """The one request recorded (fails when there were none or several); for an interaction's answer, as the
+    player sees it, use :func:`answer`."""
     assert len(sent) == 1, sent
     return sent[0]
 
@@ -36,6 +41,6 @@ def public(sent: list[Sent]) -> list[Sent]:
 
 async def started(h: DiscordHarness) -> Sent:
     """Ann opens a toy game, Bob joins as blue, Ann starts it: the first board."""
-    only(await h.slash(ANN, "game new", game="toy"))
-    only(await h.slash(BOB, "game join", colour="blue"))
-    return only(await h.slash(ANN, "game start"))
+    answer(await h.slash(ANN, "game new", game="toy"))
+    answer(await h.slash(BOB, "game join", colour="blue"))
+    return answer(await h.slash(ANN, "game start"))

@@ -11,16 +11,16 @@ import pytest
 
 import bot.games as games
 from tests.bot.harness import CHANNEL_ID, MANAGE_CHANNELS, MEMBER_PERMS, DiscordHarness, Sent
-from tests.bot.helpers import ANN, BOB, EVE, MOD, USERS, make_bot, only, public, started
+from tests.bot.helpers import ANN, BOB, EVE, MOD, USERS, answer, make_bot, only, pressed_edit, public, shown, started
 from tests.bot.toygame import ToyUnitWithCommands
 
 
 async def test_new_join_start_posts_board_with_buttons(h):
-    r = only(await h.slash(ANN, "game new", game="toy", track="short"))
-    assert r.response_type == 4 and not r.ephemeral and "Race to Ten" in r.content
-    r = only(await h.slash(BOB, "game join", colour="blue"))
+    r = answer(await h.slash(ANN, "game new", game="toy", track="short"))
+    assert r.creates_message and not r.ephemeral and "Race to Ten" in r.content
+    r = answer(await h.slash(BOB, "game join", colour="blue"))
     assert not r.ephemeral and "joined" in r.content
-    r = only(await h.slash(ANN, "game start"))
+    r = answer(await h.slash(ANN, "game start"))
     assert not r.ephemeral and r.png is not None and r.png.startswith(b"\x89PNG")
     assert r.labels == ["Roll"]
     [cid] = r.custom_ids
@@ -35,10 +35,10 @@ async def play_by_buttons(h: DiscordHarness, board: Sent) -> Sent:
         user = seats[turn % 2]
         sent = await h.press(user, board, "Roll")
         [edited] = public(sent)  # the turn goes on: the press answers with its message, edited
-        assert sent[0] is edited and edited.response_type == 7 and edited.message["id"] == board.message["id"]
+        assert pressed_edit(sent) is edited and edited.message["id"] == board.message["id"]
         moves = [label for label in edited.labels if label.startswith("Move")]
         sent = await h.press(user, edited, moves[-1])
-        assert sent[0].response_type == 7 and sent[0].components == []  # the turn's message loses its buttons
+        assert pressed_edit(sent).components == []  # the turn's message loses its buttons
         [board] = public(sent)  # and the next turn's message is posted
         if "wins" in board.content:
             return board
@@ -50,27 +50,30 @@ async def test_two_players_play_to_the_end_with_buttons(h):
     board = await started(h)
     end = await play_by_buttons(h, board)
     assert "Winner" in end.content and end.png and not end.custom_ids
-    r = only(await h.slash(ANN, "game status"))
+    r = answer(await h.slash(ANN, "game status"))
     assert r.ephemeral and "finished" in r.content
-    r = only(await h.slash(BOB, "game log", moves=5))
+    r = answer(await h.slash(BOB, "game log", moves=5))
     assert r.ephemeral and "wins" in r.content
 
 
 async def test_play_by_slash_commands_of_a_game_group_is_optional(h):
     """The toy game has no group of its own: `/game status` buttons still let a player move."""
     await started(h)
-    r = only(await h.slash(ANN, "game status"))
+    r = answer(await h.slash(ANN, "game status"))
     assert r.ephemeral and "You can: roll" in r.content and r.labels == ["Roll"]
     sent = await h.press(ANN, r, "Roll")
-    assert [s.kind for s in sent][:2] == ["callback", "edit"] and not public(sent)[0].ephemeral  # the turn's message
+    [edited] = public(sent)  # the turn's message, edited in the channel
+    assert edited.kind == "edit" and not edited.pressed and "rolled" in edited.content
+    status = pressed_edit(sent)  # the private status loses its buttons
+    assert status.ephemeral and status.components == []
 
 
 async def test_stranger_and_out_of_turn_player_are_refused(h):
     board = await started(h)
     before = await h.bot.service.store.channel_game(CHANNEL_ID)
-    r = only(await h.press(EVE, board, "Roll"))
+    r = answer(await h.press(EVE, board, "Roll"))
     assert r.ephemeral and "no seat" in r.content
-    r = only(await h.press(BOB, board, "Roll"))
+    r = answer(await h.press(BOB, board, "Roll"))
     assert r.ephemeral and "not your turn" in r.content and f"<@{ANN}>" in r.content
     assert await h.bot.service.store.channel_game(CHANNEL_ID) == before
 
@@ -80,7 +83,7 @@ async def test_same_button_twice_is_applied_once(h):
     first = await h.press(ANN, board, "Roll")
     assert len(public(first)) == 1
     second = await h.press(ANN, board, "Roll")
-    assert second[0].response_type == 7 and second[0].components == []  # stale: buttons removed
+    assert pressed_edit(second).components == []  # stale: buttons removed
     [note] = [s for s in second if s.kind == "followup"]
     assert note.ephemeral and "from move 0" in note.content
     rec = await h.bot.service.store.channel_game(CHANNEL_ID)
@@ -105,7 +108,7 @@ async def test_hidden_card_only_in_an_ephemeral_follow_up(h):
     await started(h)
     _, game, _ = await h.bot.service.current(CHANNEL_ID)
     game.dice.load([6])
-    r = only(await h.slash(ANN, "game status"))
+    r = answer(await h.slash(ANN, "game status"))
     sent = await h.press(ANN, r, "Roll")
     secret = [s for s in sent if "Your new card" in s.content]
     assert secret and all(s.ephemeral for s in secret)
@@ -131,43 +134,43 @@ async def test_private_note_for_another_seat_goes_by_direct_message(h, monkeypat
 
 
 async def test_lobby_refusals_are_ephemeral_and_change_nothing(h):
-    r = only(await h.slash(ANN, "game start"))
+    r = answer(await h.slash(ANN, "game start"))
     assert r.ephemeral and "/game new" in r.content
-    only(await h.slash(ANN, "game new", game="toy"))
-    r = only(await h.slash(EVE, "game new", game="toy"))
+    answer(await h.slash(ANN, "game new", game="toy"))
+    r = answer(await h.slash(EVE, "game new", game="toy"))
     assert r.ephemeral and "already has" in r.content
-    r = only(await h.slash(BOB, "game start"))
+    r = answer(await h.slash(BOB, "game start"))
     assert r.ephemeral and "Only the host" in r.content
-    r = only(await h.slash(ANN, "game start"))
+    r = answer(await h.slash(ANN, "game start"))
     assert r.ephemeral and "needs 2–3 players" in r.content
     rec = await h.bot.service.store.channel_game(CHANNEL_ID)
     assert rec.status == "lobby" and len(rec.seats) == 1
 
 
 async def test_malformed_options_are_refused_without_change(h):
-    r = only(await h.slash(ANN, "game new", game="chess"))
+    r = answer(await h.slash(ANN, "game new", game="chess"))
     assert r.ephemeral and "no game called" in r.content
-    r = only(await h.slash(ANN, "game new", game="toy", track="x" * 500))
+    r = answer(await h.slash(ANN, "game new", game="toy", track="x" * 500))
     assert r.ephemeral and "at most 100" in r.content
     assert await h.bot.service.store.channel_game(CHANNEL_ID) is None
-    only(await h.slash(ANN, "game new", game="toy"))
+    answer(await h.slash(ANN, "game new", game="toy"))
     for options, expect in [({"team": 99}, "from 1 to 8"), ({"set": 7}, "from 1 to 2"),
                             ({"colour": "mauve"}, "choose red, blue or green")]:
-        r = only(await h.slash(BOB, "game join", **options))
+        r = answer(await h.slash(BOB, "game join", **options))
         assert r.ephemeral and expect in r.content, r.content
     rec = await h.bot.service.store.channel_game(CHANNEL_ID)
     assert len(rec.seats) == 1
-    r = only(await h.slash(ANN, "game log", moves=0))
+    r = answer(await h.slash(ANN, "game log", moves=0))
     assert r.ephemeral and "from 1 to 100" in r.content
 
 
 async def test_game_named_by_its_title(h):
-    r = only(await h.slash(ANN, "game new", game="race TO ten"))
+    r = answer(await h.slash(ANN, "game new", game="race TO ten"))
     assert not r.ephemeral and "opened a game of **Race to Ten**" in r.content
 
 
 async def test_unused_option_is_noted(h):
-    r = only(await h.slash(ANN, "game new", game="toy", teams=True))
+    r = answer(await h.slash(ANN, "game new", game="toy", teams=True))
     assert not r.ephemeral and "`teams` is not used by Race to Ten; ignored." in r.content
 
 
@@ -176,39 +179,41 @@ async def test_autocomplete_of_games_tracks_and_colours(h):
     assert {"name": "Race to Ten (toy)", "value": "toy"} in games
     tracks = await h.autocomplete(ANN, "game new", "track", game="toy", track="s")
     assert tracks == [{"name": "short", "value": "short"}]
-    only(await h.slash(ANN, "game new", game="toy"))
-    only(await h.slash(BOB, "game join", colour="blue"))
+    answer(await h.slash(ANN, "game new", game="toy"))
+    answer(await h.slash(BOB, "game join", colour="blue"))
     colours = await h.autocomplete(ANN, "game join", "colour")
     assert [c["value"] for c in colours] == ["red", "green"]
 
 
 async def test_abort_and_kick_need_host_or_manage_channels(h):
-    only(await h.slash(ANN, "game new", game="toy"))
-    only(await h.slash(BOB, "game join"))
-    r = only(await h.slash(EVE, "game kick", player=BOB))
+    answer(await h.slash(ANN, "game new", game="toy"))
+    answer(await h.slash(BOB, "game join"))
+    r = answer(await h.slash(EVE, "game kick", player=BOB))
     assert r.ephemeral and "Only the host" in r.content
-    r = only(await h.slash(MOD, "game kick", player=BOB, permissions=MEMBER_PERMS | MANAGE_CHANNELS))
+    r = answer(await h.slash(MOD, "game kick", player=BOB, permissions=MEMBER_PERMS | MANAGE_CHANNELS))
     assert not r.ephemeral and "removed" in r.content
-    r = only(await h.slash(EVE, "game abort"))
+    r = answer(await h.slash(EVE, "game abort"))
     assert r.ephemeral
-    r = only(await h.slash(MOD, "game abort", permissions=MEMBER_PERMS | MANAGE_CHANNELS))
+    r = answer(await h.slash(MOD, "game abort", permissions=MEMBER_PERMS | MANAGE_CHANNELS))
     assert not r.ephemeral and "ended" in r.content
     assert await h.bot.service.store.channel_game(CHANNEL_ID) is None
 
 
 async def test_button_of_an_aborted_game_is_stale(h):
     board = await started(h)
-    only(await h.slash(ANN, "game abort"))
+    answer(await h.slash(ANN, "game abort"))
     sent = await h.press(ANN, board, "Roll")
-    assert sent[0].components == [] and "ended" in sent[1].content and sent[1].ephemeral
+    assert pressed_edit(sent).components == []
+    note = answer(sent)
+    assert "ended" in note.content and note.ephemeral
 
 
 async def test_leave(h):
-    only(await h.slash(ANN, "game new", game="toy"))
-    only(await h.slash(BOB, "game join"))
-    r = only(await h.slash(BOB, "game leave"))
+    answer(await h.slash(ANN, "game new", game="toy"))
+    answer(await h.slash(BOB, "game join"))
+    r = answer(await h.slash(BOB, "game leave"))
     assert "left" in r.content
-    r = only(await h.slash(BOB, "game leave"))
+    r = answer(await h.slash(BOB, "game leave"))
     assert r.ephemeral and "no seat" in r.content
 
 
@@ -244,13 +249,13 @@ async def test_rules_lookup_with_autocomplete(h, monkeypatch):
     monkeypatch.setattr(rc, "lookup_module", lambda: FakeLookup)
     choices = await h.autocomplete(ANN, "rules", "topic", game="toy", topic="win")
     assert choices == [{"name": "Winning", "value": "win"}]
-    r = only(await h.slash(ANN, "rules", game="toy", topic="win"))
+    r = answer(await h.slash(ANN, "rules", game="toy", topic="win"))
     assert r.ephemeral and r.embeds[0]["title"] == "Winning" and "Reach ten" in r.embeds[0]["description"]
-    r = only(await h.slash(ANN, "rules", game="toy", topic="roll", share=True))
+    r = answer(await h.slash(ANN, "rules", game="toy", topic="roll", share=True))
     assert not r.ephemeral
-    r = only(await h.slash(ANN, "rules", game="toy", topic="flying"))
+    r = answer(await h.slash(ANN, "rules", game="toy", topic="flying"))
     assert r.ephemeral and "Nothing in the Race to Ten rules matches" in r.content
-    r = only(await h.slash(ANN, "rules", game="chess", topic="win"))
+    r = answer(await h.slash(ANN, "rules", game="chess", topic="win"))
     assert r.ephemeral and "No rules for a game called `chess`" in r.content
 
 
@@ -258,7 +263,7 @@ async def test_rules_lookup_defaults_to_the_channel_game(h, monkeypatch):
     import bot.discord.rules_command as rc
 
     monkeypatch.setattr(rc, "lookup_module", lambda: FakeLookup)
-    only(await h.slash(ANN, "game new", game="toy"))
+    answer(await h.slash(ANN, "game new", game="toy"))
     choices = await h.autocomplete(ANN, "rules", "topic", topic="roll")
     assert choices == [{"name": "Rolling", "value": "roll"}]
 
@@ -271,9 +276,9 @@ async def test_an_unexpected_error_is_answered_privately(h, monkeypatch, caplog)
 
     monkeypatch.setattr(h.bot.service, "status", broken)
     monkeypatch.setattr(h.bot.service, "act", broken)
-    r = only(await h.slash(ANN, "game status"))
+    r = answer(await h.slash(ANN, "game status"))
     assert r.ephemeral and "Something went wrong" in r.content
-    r = only(await h.press(ANN, board, "Roll"))
+    r = answer(await h.press(ANN, board, "Roll"))
     assert r.ephemeral and "Something went wrong" in r.content
     assert "disk on fire" in caplog.text
 
@@ -309,7 +314,7 @@ async def test_play_to_the_end_with_slash_commands(h):
         assert await h.autocomplete(other, "game play", "action") == []  # not their turn: nothing offered
         assert [c["value"] for c in await h.autocomplete(user, "game play", "action")] == ["roll"]
         sent = await h.slash(user, "game play", action="roll")
-        assert [s.ephemeral for s in sent] == [True, False]  # a private answer; the turn's message is edited
+        assert [s.ephemeral for s in shown(sent)] == [True, False]  # a private answer; the turn's message edited
         moves = [c["value"] for c in await h.autocomplete(user, "game play", "action", action="mo")]
         assert moves and all(m.startswith("move ") for m in moves)
         last = public(await h.slash(user, "game play", action=moves[-1]))[-1]  # the next turn's, or the last edit
@@ -320,24 +325,24 @@ async def test_play_to_the_end_with_slash_commands(h):
     rec = (await h.bot.service.store.channel_history(CHANNEL_ID))[0]
     assert rec.status == "finished"
     await h.bot.service.store.check_consistency(rec.id)
-    r = only(await h.slash(ANN, "game play", action="roll"))
+    r = answer(await h.slash(ANN, "game play", action="roll"))
     assert r.ephemeral and "/game new" in r.content
 
 
 async def test_computer_player_by_slash_command(h):
-    only(await h.slash(ANN, "game new", game="toy"))
+    answer(await h.slash(ANN, "game new", game="toy"))
     kinds = await h.autocomplete(ANN, "game computer", "kind")
     assert {"name": "random", "value": "random"} in kinds
-    r = only(await h.slash(BOB, "game computer"))
+    r = answer(await h.slash(BOB, "game computer"))
     assert r.ephemeral and "Only the host" in r.content
-    r = only(await h.slash(ANN, "game computer", kind="random"))
+    r = answer(await h.slash(ANN, "game computer", kind="random"))
     assert not r.ephemeral and "Computer 1 (random)" in r.content
-    r = only(await h.slash(ANN, "game kick"))
+    r = answer(await h.slash(ANN, "game kick"))
     assert r.ephemeral and "either a `player` or a `seat`" in r.content
-    r = only(await h.slash(ANN, "game kick", seat=2))
+    r = answer(await h.slash(ANN, "game kick", seat=2))
     assert not r.ephemeral and "removed" in r.content
-    only(await h.slash(ANN, "game computer"))
-    board = only(await h.slash(ANN, "game start"))
+    answer(await h.slash(ANN, "game computer"))
+    board = answer(await h.slash(ANN, "game start"))
     [after] = public(await h.press(ANN, board, "Roll"))
     mine, after = public(await h.press(ANN, after, after.labels[0]))  # Ann's turn ends; the computer's follows
     assert "Ann moved" in mine.content and not mine.labels and mine.message["id"] == board.message["id"]
@@ -349,15 +354,16 @@ async def test_long_computer_sequences_follow_as_channel_messages(h):
     """Computer moves beyond one reply's budget are posted to the channel as they come, ending with the
     next person's ping and buttons."""
     h.bot.service.computer_moves_per_reply = 1
-    only(await h.slash(ANN, "game new", game="toy"))
-    only(await h.slash(ANN, "game computer"))
-    only(await h.slash(ANN, "game computer"))
-    board = only(await h.slash(ANN, "game start"))
+    answer(await h.slash(ANN, "game new", game="toy"))
+    answer(await h.slash(ANN, "game computer"))
+    answer(await h.slash(ANN, "game computer"))
+    board = answer(await h.slash(ANN, "game start"))
     [after] = public(await h.press(ANN, board, "Roll"))
     sent = await h.press(ANN, after, "Pass")
-    assert sent[0].response_type == 7 and "Ann passed." in sent[0].content and sent[0].custom_ids == []
+    passed = pressed_edit(sent)
+    assert "Ann passed." in passed.content and passed.custom_ids == []
     follow = [s for s in public(sent) if s.kind == "channel"]
-    edits = [s for s in public(sent) if s.kind == "edit"]
+    edits = [s for s in public(sent) if s.kind == "edit" and not s.pressed]  # besides the press's own answer
     # Computer 1's turn: posted with its roll, edited with its move; Computer 2's turn: posted with its
     # roll; its move hands the turn to Ann in a message of its own, so that she is pinged
     assert len(follow) == 3 and all(s.png for s in follow) and len(edits) == 1
@@ -372,10 +378,10 @@ async def test_long_computer_sequences_follow_as_channel_messages(h):
 async def test_computer_sequence_cut_by_a_restart_resumes_when_ready(db_path):
     async with DiscordHarness(make_bot(db_path)) as h1:
         h1.bot.service.computer_moves_per_reply = 0  # the "crash": no computer moves at all
-        only(await h1.slash(ANN, "game new", game="toy", play=False))
-        only(await h1.slash(ANN, "game computer"))
-        only(await h1.slash(BOB, "game join"))
-        board = only(await h1.slash(ANN, "game start"))
+        answer(await h1.slash(ANN, "game new", game="toy", play=False))
+        answer(await h1.slash(ANN, "game computer"))
+        answer(await h1.slash(BOB, "game join"))
+        board = answer(await h1.slash(ANN, "game start"))
         assert "rolled" not in board.content and not board.custom_ids
         assert not [s for s in h1.sent if s.kind == "channel"]
     async with DiscordHarness(make_bot(db_path)) as h2:
@@ -392,8 +398,8 @@ async def test_leaving_mid_game_lets_a_computer_play_on(h):
     [after] = public(await h.press(ANN, board, "Roll"))
     [after] = public(await h.press(ANN, after, "Pass"))
     sent = await h.slash(BOB, "game leave")
-    assert "A computer (random) plays" in sent[0].content and not sent[0].ephemeral
-    [posted] = [s for s in sent if s.kind == "channel"]  # the computer's whole turn, which pings Ann
+    [left, posted] = public(sent)  # Bob's leaving, then the computer's whole turn, which pings Ann
+    assert "A computer (random) plays" in left.content and posted.kind == "channel"
     assert "rolled" in posted.content and f"<@{ANN}>, your turn." in posted.content
 
 

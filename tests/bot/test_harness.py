@@ -7,8 +7,9 @@ import io
 import discord
 from discord import app_commands
 
+from bot.discord.replies import DONE, answer_with
 from tests.bot.harness import DiscordHarness
-from tests.bot.helpers import ANN, BOB, make_bot, only
+from tests.bot.helpers import ANN, BOB, answer, make_bot, shown
 
 
 async def test_nested_groups_user_options_files_and_flags(db_path):
@@ -18,12 +19,15 @@ async def test_nested_groups_user_options_files_and_flags(db_path):
 
     @inner.command(name="leaf", description="a leaf command")
     async def leaf(interaction: discord.Interaction, who: discord.User, count: int, secret: bool = False) -> None:
-        await interaction.response.send_message(f"{who.id} x{count}", ephemeral=secret,
-                                                file=discord.File(io.BytesIO(b"\x89PNG-data"), "p.png"))
+        await answer_with(interaction, public=not secret, content=f"{who.id} x{count}",
+                          file=discord.File(io.BytesIO(b"\x89PNG-data"), "p.png"))
 
     bot.tree.add_command(outer)
     async with DiscordHarness(bot) as h:
-        r = only(await h.slash(ANN, "outer inner leaf", who=BOB, count=3))
+        sent = await h.slash(ANN, "outer inner leaf", who=BOB, count=3)
+        r = answer(sent)
         assert r.content == f"{BOB} x3" and not r.ephemeral and r.png == b"\x89PNG-data"
-        r = only(await h.slash(ANN, "outer inner leaf", who=BOB, count=1, secret=True))
-        assert r.ephemeral and r.flags & 64
+        [note, r2] = shown(sent)  # deferred privately: the placeholder points at the public answer
+        assert r2 is r and note.ephemeral and note.fills and note.content == DONE
+        r = answer(await h.slash(ANN, "outer inner leaf", who=BOB, count=1, secret=True))
+        assert r.ephemeral and r.flags & 64 and r.fills and r.png == b"\x89PNG-data"

@@ -28,7 +28,7 @@ from rules.races import actions as act
 from rules.races.state import Tile
 from tests.bot.helpers import ANN as PERSON_A
 from tests.bot.helpers import BOB as PERSON_B
-from tests.bot.helpers import only, public, started
+from tests.bot.helpers import answer, public, started
 from tests.races.conftest import PROVING_GROUND  # registers the Proving Ground test track
 
 CH, GUILD, ANN, BOB = 700, 7, 1, 2
@@ -319,9 +319,9 @@ async def test_game_log_in_discord_shows_each_asker_their_own_moves_in_full(h):
     """`/game log` answers only the asker: their own moves as typed, everyone else's as narrated."""
     await started(h)
     await h.slash(PERSON_A, "game play", action="roll")
-    mine = only(await h.slash(PERSON_A, "game log"))
+    mine = answer(await h.slash(PERSON_A, "game log"))
     assert mine.ephemeral and "`roll`" in mine.content and "only you see this" in mine.content
-    theirs = only(await h.slash(PERSON_B, "game log"))
+    theirs = answer(await h.slash(PERSON_B, "game log"))
     assert theirs.ephemeral and "`roll`" not in theirs.content and "rolled" in theirs.content
 
 
@@ -339,13 +339,14 @@ async def test_a_note_from_computer_moves_posted_later_reaches_its_person_by_dir
         return reply
 
     service.play_computers = play_computers
-    only(await h.slash(PERSON_A, "game new", game="toy"))
-    only(await h.slash(PERSON_A, "game computer"))
-    only(await h.slash(PERSON_A, "game computer"))
-    board = only(await h.slash(PERSON_A, "game start"))
+    answer(await h.slash(PERSON_A, "game new", game="toy"))
+    answer(await h.slash(PERSON_A, "game computer"))
+    answer(await h.slash(PERSON_A, "game computer"))
+    board = answer(await h.slash(PERSON_A, "game start"))
     [after] = public(await h.press(PERSON_A, board, "Roll"))
     sent = await h.press(PERSON_A, after, "Pass")
-    later = [s for s in public(sent) if s.kind in ("channel", "edit")]  # posted, or the turn's message edited
+    # posted later, or the turn's message edited later (the press's own answer aside)
+    later = [s for s in public(sent) if s.kind in ("channel", "edit") and not s.pressed]
     notes = [s for s in sent if s.dm and "You picked up Glue." in s.content]
     assert later and len(notes) == len(later)
     assert not any("Glue" in s.content for s in public(sent))

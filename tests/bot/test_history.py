@@ -12,7 +12,7 @@ from bot.discord import JunkyardBot
 from bot.service import Service
 from bot.store import ACTIVE, SqliteStore
 from tests.bot.harness import DiscordHarness, Sent
-from tests.bot.helpers import ANN, BOB, EVE, USERS, only, public, started
+from tests.bot.helpers import ANN, BOB, EVE, USERS, answer, only, public, started
 from tests.bot.test_undo import dm
 
 OTHER_GUILD = 800_000_000_000_000_777
@@ -76,46 +76,46 @@ async def test_stats_after_two_finished_races(h):
     """/stats: the server's record per game, and a player's: played, won, average place, best, longest."""
     board = await started(h)
     await toy_win(h, board, ANN, BOB)
-    only(await h.slash(BOB, "game new", game="toy"))
-    only(await h.slash(ANN, "game join", colour="blue"))
-    board = only(await h.slash(BOB, "game start"))
+    answer(await h.slash(BOB, "game new", game="toy"))
+    answer(await h.slash(ANN, "game join", colour="blue"))
+    board = answer(await h.slash(BOB, "game start"))
     await toy_win(h, board, BOB, ANN)
-    ann = only(await h.slash(EVE, "stats", player=ANN))
+    ann = answer(await h.slash(EVE, "stats", player=ANN))
     assert ann.ephemeral
     assert ann.content.splitlines()[0] == f"**<@{ANN}>'s record on this server**"
     line = ann.content.splitlines()[1]
     assert line.startswith("**Race to Ten**: played 2, won 1, average place 1.5; best: 1st in ")
     assert "longest: " in line
-    server = only(await h.slash(EVE, "stats")).content.splitlines()
+    server = answer(await h.slash(EVE, "stats")).content.splitlines()
     assert server[0] == "**This server's games**"
     assert server[1].startswith("**Race to Ten**: 2 finished; most wins: ")
     assert f"<@{ANN}> 1" in server[1] and f"<@{BOB}> 1" in server[1]
-    eve = only(await h.slash(EVE, "stats", player=EVE))
+    eve = answer(await h.slash(EVE, "stats", player=EVE))
     assert eve.content == f"<@{EVE}> has no finished games on this server yet."
 
 
 async def test_history_lists_the_channels_finished_games_and_replay_posts_one(h):
     """/game history: date, game, players, winner, moves; /game replay offers them and posts the chosen one."""
-    assert only(await h.slash(ANN, "game history")).content == "No finished games in this channel yet."
+    assert answer(await h.slash(ANN, "game history")).content == "No finished games in this channel yet."
     board = await started(h)
     await toy_win(h, board, BOB, ANN)
     rec = (await h.bot.store.channel_history(h.channel_id, 1))[0]
-    listing = only(await h.slash(ANN, "game history")).content.splitlines()
+    listing = answer(await h.slash(ANN, "game history")).content.splitlines()
     assert listing[1] == (f"#{rec.id} · <t:{int(rec.updated_at)}:d> · Race to Ten · Bob, Ann · won by Bob · "
                           f"{rec.version} moves")
     offered = await h.autocomplete(ANN, "game replay", "game")
     assert [c["value"] for c in offered] == [str(rec.id)] and "won by Bob" in offered[0]["name"]
-    posted = only(await h.slash(ANN, "game replay", game=str(rec.id)))
+    posted = answer(await h.slash(ANN, "game replay", game=str(rec.id)))
     assert not posted.ephemeral and posted.content.startswith(f"Replay of game #{rec.id}\n**Race to Ten: final")
     assert "has no animated replays" in posted.content  # the toy draws none
-    wrong = only(await h.slash(ANN, "game replay", game="999"))
+    wrong = answer(await h.slash(ANN, "game replay", game="999"))
     assert wrong.ephemeral and f"Finished here: #{rec.id}." in wrong.content
 
 
 async def test_a_race_replay_is_posted_again_on_request(h):
     await computer_race(h)
     rec = (await h.bot.store.channel_history(h.channel_id, 1))[0]
-    posted = only(await h.slash(BOB, "game replay", game=f"#{rec.id}"))
+    posted = answer(await h.slash(BOB, "game replay", game=f"#{rec.id}"))
     assert posted.files and posted.files[0][1].startswith(GIF)
 
 
@@ -143,19 +143,19 @@ async def test_mine_lists_games_across_two_servers_your_turn_first_with_links_an
     await h.slash(BOB, "game start", channel_id=OTHER_CHANNEL)  # Bob's turn in the second
     now[0] += 3 * 3600
     for sent in (await h.slash(ANN, "game mine"), await dm(h, ANN, "game mine")):
-        lines = only(sent).content.splitlines()
-        assert only(sent).ephemeral
+        lines = answer(sent).content.splitlines()
+        assert answer(sent).ephemeral
         assert lines[0] == "**Your turn:**"
         assert lines[1].startswith("- Race to Ten (move 0): your turn for 3 h 10 min · "
                                    f"https://discord.com/channels/{800_000_000_000_000_001}/700000000000000001/")
         assert lines[2] == "**Waiting on others:**"
         assert lines[3].startswith("- Race to Ten (move 0): waiting on Bob for 3 h · "
                                    f"https://discord.com/channels/{OTHER_GUILD}/{OTHER_CHANNEL}/")
-    assert only(await dm(h, EVE, "game mine")).content.startswith("You have no running games.")
+    assert answer(await dm(h, EVE, "game mine")).content.startswith("You have no running games.")
 
 
 async def test_other_game_commands_are_refused_in_direct_messages(h):
-    sent = only(await dm(h, ANN, "game history"))
+    sent = answer(await dm(h, ANN, "game history"))
     assert sent.ephemeral and "works in a server channel" in sent.content
 
 
@@ -262,7 +262,7 @@ async def test_an_end_a_stop_left_unrecorded_is_recorded_at_start_up_and_announc
 async def test_stats_in_a_direct_message_show_your_record_on_all_servers(h):
     board = await started(h)
     await toy_win(h, board, ANN, BOB)
-    reply = only(await dm(h, ANN, "stats"))
+    reply = answer(await dm(h, ANN, "stats"))
     assert reply.content.splitlines()[0] == f"**<@{ANN}>'s record on all servers**"
     assert reply.content.splitlines()[1].startswith("**Race to Ten**: played 1, won 1, average place 1.0")
-    assert only(await dm(h, EVE, "stats")).content == f"<@{EVE}> has no finished games yet."
+    assert answer(await dm(h, EVE, "stats")).content == f"<@{EVE}> has no finished games yet."

@@ -212,33 +212,33 @@ async def test_a_server_sets_its_language_and_new_games_take_it(h) -> None:
     """The server's public language defaults to its Discord locale; who may manage channels sets it with
     /game settings, and the next game's channel reads it whatever the asker's Discord speaks."""
     from tests.bot.harness import CHANNEL_ID, MANAGE_CHANNELS, MEMBER_PERMS
-    from tests.bot.helpers import ANN, BOB, only
+    from tests.bot.helpers import ANN, BOB, answer
 
     h.guild_locale = "en-US"
     h.locales[ANN] = "de"
-    shown = only(await h.slash(ANN, "game settings", scope="server"))
+    shown = answer(await h.slash(ANN, "game settings", scope="server"))
     assert shown.ephemeral and "Sprache in den Kanälen: Englisch" in shown.content, shown.content
-    refused = only(await h.slash(ANN, "game settings", language="de"))  # a member who may not manage channels
+    refused = answer(await h.slash(ANN, "game settings", language="de"))  # a member who may not manage channels
     assert refused.ephemeral and "Nur wer Kanäle verwalten darf" in refused.content, refused.content
-    refused = only(await h.slash(BOB, "game settings", scope="game", language="de",
+    refused = answer(await h.slash(BOB, "game settings", scope="game", language="de",
                                  permissions=MEMBER_PERMS | MANAGE_CHANNELS))
     assert refused.ephemeral and "server setting" in refused.content, refused.content
-    set_ = only(await h.slash(BOB, "game settings", language="de", permissions=MEMBER_PERMS | MANAGE_CHANNELS))
+    set_ = answer(await h.slash(BOB, "game settings", language="de", permissions=MEMBER_PERMS | MANAGE_CHANNELS))
     assert set_.ephemeral and "language of the channels: German" in set_.content, set_.content
-    opened = only(await h.slash(BOB, "game new", game="toy"))  # Bob's Discord speaks English
+    opened = answer(await h.slash(BOB, "game new", game="toy"))  # Bob's Discord speaks English
     assert not opened.ephemeral and "hat ein Spiel **Race to Ten** eröffnet" in opened.content, opened.content
     rec = await h.bot.service.store.channel_game(CHANNEL_ID)
     assert rec is not None and rec.lang == "de"
-    only(await h.slash(BOB, "game settings", language="en", permissions=MEMBER_PERMS | MANAGE_CHANNELS))
+    answer(await h.slash(BOB, "game settings", language="en", permissions=MEMBER_PERMS | MANAGE_CHANNELS))
     assert rec.lang == (await h.bot.service.store.channel_game(CHANNEL_ID)).lang == "de"  # a game keeps its own
 
 
 async def test_without_a_setting_a_new_game_reads_the_servers_discord_locale(h) -> None:
     from tests.bot.harness import CHANNEL_ID
-    from tests.bot.helpers import ANN, only
+    from tests.bot.helpers import ANN, answer
 
     h.guild_locale = "de"
-    opened = only(await h.slash(ANN, "game new", game="toy"))  # Ann's Discord speaks English
+    opened = answer(await h.slash(ANN, "game new", game="toy"))  # Ann's Discord speaks English
     assert "hat ein Spiel" in opened.content, opened.content
     assert (await h.bot.service.store.channel_game(CHANNEL_ID)).lang == "de"
 
@@ -362,18 +362,18 @@ def test_junkyard_demo_in_german(tmp_path, capsys) -> None:
 async def test_why_a_move_stays_is_told_in_the_askers_language(h) -> None:
     """A roll can't be taken back (the dice are known): the refusal and the game's reason both in German
     for a German player; the same in English for an English one."""
-    from tests.bot.helpers import only
+    from tests.bot.helpers import answer
     from tests.bot.test_undo import choices, races
 
     first, _ = await races(h)
     await h.slash(first, "game play", action=(await choices(h))[0])
     await h.slash(first, "game play", action="roll 1")
     h.locales[first] = "de"
-    reply = only(await h.slash(first, "game undo"))
+    reply = answer(await h.slash(first, "game undo"))
     assert reply.ephemeral and reply.content == (
         "Dein letzter Zug, `roll 1`, bleibt. Ein Wurf lässt sich nicht zurücknehmen: die Würfel sind bekannt.")
     h.locales[first] = "en-US"
-    assert only(await h.slash(first, "game undo")).content == (
+    assert answer(await h.slash(first, "game undo")).content == (
         "Your last move, `roll 1`, stays. A roll can't be taken back: the dice are known.")
 
 
@@ -396,7 +396,7 @@ async def test_a_direct_notice_in_the_players_language_and_the_channels_reminder
     """Bob's Discord speaks German on an English server: his direct-message notice is German; the channel's
     word that a turn limit passed, and the host's question, are English (the game's language)."""
     from tests.bot.harness import DiscordHarness
-    from tests.bot.helpers import ANN, BOB, USERS, only
+    from tests.bot.helpers import ANN, BOB, USERS, answer, only
     from tests.bot.test_timing import turn
     from tests.bot.timing_helpers import Clock, channel_posts, dms, later, timed_bot
 
@@ -404,11 +404,11 @@ async def test_a_direct_notice_in_the_players_language_and_the_channels_reminder
     async with DiscordHarness(timed_bot(db_path, clock)) as t:
         t.users.update(USERS)
         t.locales[BOB] = "de"
-        only(await t.slash(BOB, "game notify", mode="dm"))
-        only(await t.slash(ANN, "game new", game="toy"))
-        only(await t.slash(BOB, "game join", colour="blue"))
-        only(await t.slash(ANN, "game start"))
-        only(await t.slash(ANN, "game settings", turn_limit=6, reminder=0, on_timeout="ask-host", kick_after=1))
+        answer(await t.slash(BOB, "game notify", mode="dm"))
+        answer(await t.slash(ANN, "game new", game="toy"))
+        answer(await t.slash(BOB, "game join", colour="blue"))
+        answer(await t.slash(ANN, "game start"))
+        answer(await t.slash(ANN, "game settings", turn_limit=6, reminder=0, on_timeout="ask-host", kick_after=1))
         await turn(t, ANN)
         notice = only(dms(await later(t, clock, 0)))
         assert notice.content.startswith("Du bist dran in **Race to Ten** in <#"), notice.content

@@ -10,7 +10,7 @@ import pytest
 
 import bot.games as games
 from tests.bot.harness import CHANNEL_ID, DiscordHarness, Sent
-from tests.bot.helpers import ANN, BOB, EVE, MOD, USERS, only
+from tests.bot.helpers import ANN, BOB, EVE, MOD, USERS, answer
 from tests.bot.timing_helpers import HOUR, START, Clock, pinged, timed_bot
 from tests.bot.toygame import ToyGame, ToyUnit
 
@@ -69,12 +69,12 @@ async def test_a_week_long_race_does_not_flood_anyone(db_path, four):
             stamped.extend((clock(), s) for s in new)
             return new
 
-        only(await h.slash(BOB, "game notify", mode="dm"))
-        only(await h.slash(EVE, "game quiet", start="23:00", end="07:00", timezone="Europe/Berlin"))
-        only(await h.slash(ANN, "game new", game="toy4"))
+        answer(await h.slash(BOB, "game notify", mode="dm"))
+        answer(await h.slash(EVE, "game quiet", start="23:00", end="07:00", timezone="Europe/Berlin"))
+        answer(await h.slash(ANN, "game new", game="toy4"))
         for user in (BOB, EVE, MOD):
-            only(await h.slash(user, "game join"))
-        only(await h.slash(ANN, "game settings", turn_limit=48))
+            answer(await h.slash(user, "game join"))
+        answer(await h.slash(ANN, "game settings", turn_limit=48))
         await run(h.slash(ANN, "game start"))
         seen: tuple[int, int] | None = None
         due = 0.0

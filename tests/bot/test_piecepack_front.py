@@ -5,16 +5,16 @@ from __future__ import annotations
 import pytest
 
 from tests.bot.harness import CHANNEL_ID, DiscordHarness
-from tests.bot.helpers import ANN, BOB, only, public
+from tests.bot.helpers import ANN, BOB, answer, public
 
 pytest.importorskip("rules.piecepack")
 
 
 async def start(h: DiscordHarness):
-    r = only(await h.slash(ANN, "game new", game="piecepack", teams=True))
+    r = answer(await h.slash(ANN, "game new", game="piecepack", teams=True))
     assert "`teams` is not used by Junkyard (piecepack); ignored." in r.content
-    only(await h.slash(BOB, "game join"))
-    board = only(await h.slash(ANN, "game start"))
+    answer(await h.slash(BOB, "game join"))
+    board = answer(await h.slash(ANN, "game start"))
     _, game, _ = await h.bot.service.current(CHANNEL_ID)
     first = [ANN, BOB][game.to_act]
     return board, game, first
@@ -31,7 +31,7 @@ async def test_roll_button_then_move_by_autocompleted_destination(h):
     squares = [c["value"] for c in choices]
     assert squares and all("(via " in c["name"] for c in choices)
     assert squares == [label.removeprefix("→ ") for label in after.labels]
-    r = only(await h.slash(first, "piecepack move", to=squares[0]))
+    r = answer(await h.slash(first, "piecepack move", to=squares[0]))
     assert not r.ephemeral and "moves" in r.content
     rec = await h.bot.service.store.channel_game(CHANNEL_ID)
     assert rec.version == 2
@@ -40,13 +40,13 @@ async def test_roll_button_then_move_by_autocompleted_destination(h):
 async def test_slash_roll_out_of_turn_and_bad_square_are_refused(h):
     _, game, first = await start(h)
     other = BOB if first == ANN else ANN
-    r = only(await h.slash(other, "piecepack roll"))
+    r = answer(await h.slash(other, "piecepack roll"))
     assert r.ephemeral and "not your turn" in r.content
-    r = only(await h.slash(first, "piecepack move", to="c2"))
+    r = answer(await h.slash(first, "piecepack move", to="c2"))
     assert r.ephemeral and "roll" in r.content
     game.dice.load([4])
     assert public(await h.slash(first, "piecepack roll"))
-    r = only(await h.slash(first, "piecepack move", to="z9"))
+    r = answer(await h.slash(first, "piecepack move", to="z9"))
     assert r.ephemeral and "Possible now: move to" in r.content
     assert (await h.bot.service.store.channel_game(CHANNEL_ID)).version == 1
 
@@ -59,7 +59,7 @@ async def test_board_picture_comes_from_render_piecepack(h):
 
 async def test_status_describes_the_table(h):
     await start(h)
-    r = only(await h.slash(ANN, "game status"))
+    r = answer(await h.slash(ANN, "game status"))
     assert r.ephemeral and "Suns" in r.content and "good stuff lies in the centre" in r.content
 
 
@@ -68,7 +68,7 @@ async def test_rules_lookup_with_the_real_entries(h):
     lookup = pytest.importorskip("rules.lookup")
     choices = await h.autocomplete(ANN, "rules", "topic", game="piecepack", topic="land")
     assert choices and choices[0]["value"] == lookup.suggest("piecepack", "land", 1)[0].id
-    r = only(await h.slash(ANN, "rules", game="piecepack", topic=choices[0]["value"]))
+    r = answer(await h.slash(ANN, "rules", game="piecepack", topic=choices[0]["value"]))
     entry = lookup.find("piecepack", choices[0]["value"])
     assert r.ephemeral and r.embeds[0]["title"] == entry.title and r.embeds[0]["description"] == entry.text
 

@@ -14,20 +14,20 @@ from bot.games.races import FRONT, step_word
 from bot.games.unit import REACH_ACTION
 from rules.races.state import BoardTile
 from tests.bot.harness import CHANNEL_ID, DiscordHarness, Sent
-from tests.bot.helpers import ANN, BOB, EVE, make_bot, only, public
+from tests.bot.helpers import ANN, BOB, EVE, answer, make_bot, pressed_edit, public
 
 OTHER_CHANNEL = CHANNEL_ID + 17
 
 
 async def open_race(h: DiscordHarness, **new) -> Sent:
     """Ann opens a one-lap race on track A as red, Bob joins as blue, Ann starts: the first board."""
-    r = only(await h.slash(ANN, "game new", game="races", track="A", laps=1, **new))
+    r = answer(await h.slash(ANN, "game new", game="races", track="A", laps=1, **new))
     assert not r.ephemeral and "Junkyard Races" in r.content and "laps 1" in r.content
-    r = only(await h.slash(ANN, "game join", colour="red"))
+    r = answer(await h.slash(ANN, "game join", colour="red"))
     assert not r.ephemeral
-    r = only(await h.slash(BOB, "game join", colour="blue"))
+    r = answer(await h.slash(BOB, "game join", colour="blue"))
     assert not r.ephemeral and "blue" in r.content
-    board = only(await h.slash(ANN, "game start"))
+    board = answer(await h.slash(ANN, "game start"))
     assert not board.ephemeral and board.png and board.png.startswith(b"\x89PNG")
     return board
 
@@ -108,7 +108,7 @@ async def play_out(h: DiscordHarness, board: Sent, *, buttons: bool, limit: int 
         pressed = [cid for cid in board.custom_ids if cid.split(":", 3)[3] in wanted and f":{before}:" in cid]
         if buttons and pressed:
             sent = await h.press_custom_id(users[seat], board.message, pressed[0])
-            assert sent[0].response_type == 7  # the turn's message edited, or its buttons gone as the turn passed
+            assert pressed_edit(sent)  # the turn's message edited, or its buttons gone as the turn passed
             used["button"] += 1
         else:
             path, opts = slash_for(action)
@@ -130,7 +130,7 @@ async def test_race_played_to_the_end_by_buttons(h):
     assert "Winner" in end.content and not end.custom_ids
     _, game = await game_state(h)
     assert game is None  # finished: no running game in the channel
-    r = only(await h.slash(ANN, "game status"))
+    r = answer(await h.slash(ANN, "game status"))
     assert r.ephemeral and "The race is over" in r.content
 
 
@@ -161,9 +161,9 @@ async def test_stranger_and_player_out_of_turn_are_refused(h):
     await open_race(h)
     rec, game = await game_state(h)
     other = [BOB, ANN][game.to_act]
-    r = only(await h.slash(EVE, "race choose", option=game.choice.options[0]))
+    r = answer(await h.slash(EVE, "race choose", option=game.choice.options[0]))
     assert r.ephemeral and "no seat" in r.content
-    r = only(await h.slash(other, "race choose", option=game.choice.options[0]))
+    r = answer(await h.slash(other, "race choose", option=game.choice.options[0]))
     assert r.ephemeral and "not your turn" in r.content
     assert (await h.bot.service.store.channel_game(CHANNEL_ID)).version == rec.version
 
@@ -199,31 +199,31 @@ async def test_rules_lookup_with_autocomplete(h):
     lookup = pytest.importorskip("rules.lookup")
     choices = await h.autocomplete(ANN, "rules", "topic", game="races", topic="glue")
     assert choices and all(len(c["name"]) <= 100 for c in choices)
-    r = only(await h.slash(ANN, "rules", game="races", topic=choices[0]["value"]))
+    r = answer(await h.slash(ANN, "rules", game="races", topic=choices[0]["value"]))
     entry = lookup.find("races", choices[0]["value"])
     assert r.ephemeral and r.embeds[0]["title"] == entry.title
 
 
 async def test_setup_options_are_checked(h):
-    r = only(await h.slash(ANN, "game new", game="races", track="Nowhere"))
+    r = answer(await h.slash(ANN, "game new", game="races", track="Nowhere"))
     assert r.ephemeral and "no track called" in r.content
-    r = only(await h.slash(ANN, "game new", game="races", laps=9))
+    r = answer(await h.slash(ANN, "game new", game="races", laps=9))
     assert r.ephemeral and "laps" in r.content
     tracks = await h.autocomplete(ANN, "game new", "track", game="races", track="sump")
     assert tracks[0]["value"] == "Sump Creek Loop"
-    only(await h.slash(ANN, "game new", game="races", track="B", crew=True))
-    only(await h.slash(ANN, "game join", colour="red"))
+    answer(await h.slash(ANN, "game new", game="races", track="B", crew=True))
+    answer(await h.slash(ANN, "game join", colour="red"))
     colours = [c["value"] for c in await h.autocomplete(BOB, "game join", "colour", colour="")]
     assert "red" not in colours and "blue" in colours
-    r = only(await h.slash(BOB, "game join", colour="red"))
+    r = answer(await h.slash(BOB, "game join", colour="red"))
     assert r.ephemeral and "red is taken" in r.content
-    r = only(await h.slash(BOB, "game join", colour="pink"))
+    r = answer(await h.slash(BOB, "game join", colour="pink"))
     assert r.ephemeral and "not a kart colour" in r.content
     crew = await h.autocomplete(BOB, "game join", "character", character="ti")
     assert crew and all("ti" in c["name"].lower() for c in crew)
-    r = only(await h.slash(BOB, "game join", colour="blue", character=crew[0]["value"], set=2))
+    r = answer(await h.slash(BOB, "game join", colour="blue", character=crew[0]["value"], set=2))
     assert not r.ephemeral
-    r = only(await h.slash(ANN, "game start"))
+    r = answer(await h.slash(ANN, "game start"))
     assert r.ephemeral and "crew" in r.content  # Ann has no crew member yet: the engine says what is missing
 
 
@@ -246,13 +246,13 @@ async def test_malformed_options_are_refused_and_change_nothing(h):
         ("race choose", {"option": "two words"}, "one word"),
         ("race return", {"location": "x"}, "2 to 9"),
     ]:
-        r = only(await h.slash(user, path, **opts))
+        r = answer(await h.slash(user, path, **opts))
         assert r.ephemeral and words in r.content, (path, r.content)
-    r = only(await h.slash(user, "race buy", part="mud-tyres"))
+    r = answer(await h.slash(user, "race buy", part="mud-tyres"))
     # a real part, but not now: the engine refuses, listing what is possible once
     assert r.ephemeral and "You can: roll 1" in r.content and "Possible now" not in r.content, r.content
-    only(await h.slash(EVE, "game new", game="piecepack", channel_id=OTHER_CHANNEL))
-    r = only(await h.slash(EVE, "race roll", green=1, channel_id=OTHER_CHANNEL))
+    answer(await h.slash(EVE, "game new", game="piecepack", channel_id=OTHER_CHANNEL))
+    r = answer(await h.slash(EVE, "race roll", green=1, channel_id=OTHER_CHANNEL))
     assert r.ephemeral and "not Junkyard Races" in r.content
     rec = await h.bot.service.store.channel_game(CHANNEL_ID)
     assert (rec.version, rec.state) == before
@@ -300,14 +300,14 @@ async def test_hidden_tiles_only_in_ephemeral_replies(h):
     shown = public(sent)
     assert shown and "picks up a junk tile" in shown[0].content
     assert not any(secret in s.content or "magnet" in s.content for s in h.messages() if not s.ephemeral)
-    r = only(await h.slash(user, "race hand"))
+    r = answer(await h.slash(user, "race hand"))
     assert r.ephemeral and "magnet" in r.content and r.png and r.png.startswith(b"\x89PNG")
     other = [BOB, ANN][seat]
-    r = only(await h.slash(other, "race hand"))
+    r = answer(await h.slash(other, "race hand"))
     assert r.ephemeral and "magnet" not in r.content
-    r = only(await h.slash(other, "game status"))
+    r = answer(await h.slash(other, "game status"))
     assert "magnet" not in r.content
-    r = only(await h.slash(EVE, "race hand"))
+    r = answer(await h.slash(EVE, "race hand"))
     assert r.ephemeral and "no kart" in r.content
 
 
@@ -322,10 +322,10 @@ def test_narrate_shows_a_secret_only_in_the_owners_events():
 async def test_crew_tiles_in_the_hand_and_a_trap_set_by_command(h):
     """Crew setup (optional rules): Pockets' first starting set brings tiles; /race hand shows them to Ann
     alone, and /race trap offers only her trap tiles and the cells next to her kart (Phase 1)."""
-    only(await h.slash(ANN, "game new", game="races", track="A", laps=1, crew=True))
-    only(await h.slash(ANN, "game join", colour="red", character="pockets", set=1))
-    only(await h.slash(BOB, "game join", colour="blue", character="Tiny", set=2))
-    only(await h.slash(ANN, "game start"))
+    answer(await h.slash(ANN, "game new", game="races", track="A", laps=1, crew=True))
+    answer(await h.slash(ANN, "game join", colour="red", character="pockets", set=1))
+    answer(await h.slash(BOB, "game join", colour="blue", character="Tiny", set=2))
+    answer(await h.slash(ANN, "game start"))
     bob = driver_for("races", "smart", 5)
     for _ in range(20):
         _, game = await game_state(h)
@@ -337,9 +337,9 @@ async def test_crew_tiles_in_the_hand_and_a_trap_set_by_command(h):
         assert public(await h.slash([ANN, BOB][seat], path, **opts))
     else:
         raise AssertionError("Ann never reached Phase 1")
-    r = only(await h.slash(ANN, "race hand"))
+    r = answer(await h.slash(ANN, "race hand"))
     assert r.ephemeral and "glue" in r.content and "magnet" in r.content and r.png
-    r = only(await h.slash(BOB, "race hand"))
+    r = answer(await h.slash(BOB, "race hand"))
     assert "glue" not in r.content
     for s in h.messages():
         if not s.ephemeral:  # neither the text nor a button of a public message names a hidden tile
@@ -389,11 +389,11 @@ def test_fuzzy_matching_of_typed_text():
 
 async def test_a_button_pressed_in_another_channel_or_without_a_race_is_refused(h):
     board = await open_race(h)
-    r = only(await h.slash(ANN, "race done", channel_id=OTHER_CHANNEL))
+    r = answer(await h.slash(ANN, "race done", channel_id=OTHER_CHANNEL))
     assert r.ephemeral and "no race in this channel" in r.content
     for user, cmd, opts in ((ANN, "game new", {"game": "races", "track": "B", "laps": 1}), (BOB, "game join", {}),
                             (ANN, "game start", {})):
-        only(await h.slash(user, cmd, channel_id=OTHER_CHANNEL, **opts))
+        answer(await h.slash(user, cmd, channel_id=OTHER_CHANNEL, **opts))
     here = await h.bot.service.store.channel_game(CHANNEL_ID)
     there = await h.bot.service.store.channel_game(OTHER_CHANNEL)
     for user in (ANN, BOB):

@@ -15,7 +15,7 @@ from bot.service import Service
 from bot.store import NewTimer, SqliteStore, shard_of
 from bot.timers import REMIND
 from tests.bot.harness import CHANNEL_ID, GUILD_ID, DiscordHarness
-from tests.bot.helpers import ANN, BOB, USERS, only, public
+from tests.bot.helpers import ANN, BOB, USERS, answer, public
 
 #: two servers, on shard 0 and shard 1 of two
 GUILD_0 = next(g for g in range(GUILD_ID, GUILD_ID + (8 << 22), 1 << 22) if shard_of(g, 2) == 0)
@@ -118,18 +118,18 @@ def sharded(db_path, *ids: int) -> ShardedJunkyardBot:
 async def test_interactions_of_another_shards_server_are_refused_privately(db_path):
     async with DiscordHarness(sharded(db_path, 0), guild_id=GUILD_1) as h:
         h.users.update(USERS)
-        r = only(await h.slash(ANN, "game new", game="toy"))
+        r = answer(await h.slash(ANN, "game new", game="toy"))
         assert r.ephemeral and r.content == OTHER_SHARD
         assert await h.bot.store.channel_game(CHANNEL_ID) is None
         assert await h.autocomplete(ANN, "game new", "game", game="to") == []
         h.guild_id = GUILD_0  # the same process serves a server of its own shard
-        only(await h.slash(ANN, "game new", game="toy"))
-        only(await h.slash(BOB, "game join", colour="blue"))
-        board = only(await h.slash(ANN, "game start"))
+        answer(await h.slash(ANN, "game new", game="toy"))
+        answer(await h.slash(BOB, "game join", colour="blue"))
+        board = answer(await h.slash(ANN, "game start"))
         rec = await h.bot.store.channel_game(CHANNEL_ID)
         assert rec is not None and rec.guild_id == GUILD_0 and not board.ephemeral
         h.guild_id = GUILD_1  # a press said to come from a server of the other shard plays nothing
-        r = only(await h.press(ANN, board, "Roll"))
+        r = answer(await h.press(ANN, board, "Roll"))
         assert r.ephemeral and r.content == OTHER_SHARD
         assert (await h.bot.store.get_game(rec.id)).version == rec.version
 

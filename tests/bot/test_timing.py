@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from tests.bot.harness import CHANNEL_ID, GUILD_ID, MANAGE_CHANNELS, MEMBER_PERMS, DiscordHarness
-from tests.bot.helpers import ANN, BOB, EVE, USERS, only, public, started
+from tests.bot.helpers import ANN, BOB, EVE, USERS, answer, only, public, started
 from tests.bot.timing_helpers import (
     START,
     Clock,
@@ -42,7 +42,7 @@ async def turn(h: DiscordHarness, user: int) -> list:
 
 
 async def test_a_turn_notice_by_direct_message_links_to_the_board(t, clock):
-    only(await t.slash(BOB, "game notify", mode="dm"))
+    answer(await t.slash(BOB, "game notify", mode="dm"))
     await started(t)
     sent = await turn(t, ANN)
     board = public(sent)[-1]
@@ -55,11 +55,11 @@ async def test_a_turn_notice_by_direct_message_links_to_the_board(t, clock):
 
 
 async def test_channel_mode_pings_on_the_board_and_off_mode_not_at_all(t, clock):
-    only(await t.slash(EVE, "game notify", mode="off"))
-    only(await t.slash(ANN, "game new", game="toy"))
-    only(await t.slash(BOB, "game join"))
-    only(await t.slash(EVE, "game join"))
-    first = only(await t.slash(ANN, "game start"))
+    answer(await t.slash(EVE, "game notify", mode="off"))
+    answer(await t.slash(ANN, "game new", game="toy"))
+    answer(await t.slash(BOB, "game join"))
+    answer(await t.slash(EVE, "game join"))
+    first = answer(await t.slash(ANN, "game start"))
     assert pinged(first) == [ANN]
     assert pinged(public(await turn(t, ANN))[-1]) == [BOB]
     eve_board = public(await turn(t, BOB))[-1]
@@ -99,14 +99,14 @@ async def test_acting_restarts_the_reminder_clock_but_not_the_count(t, clock):
 async def test_game_settings_turn_reminders_off_and_server_defaults_need_manage_channels(t, clock):
     await started(t)
     await later(t, clock, 0)
-    refused = only(await t.slash(BOB, "game settings", reminder=2))
+    refused = answer(await t.slash(BOB, "game settings", reminder=2))
     assert refused.ephemeral and "host" in refused.content
-    assert "turn limit: none" in only(await t.slash(BOB, "game settings")).content
-    refused = only(await t.slash(ANN, "game settings", scope="server", reminder=1))
+    assert "turn limit: none" in answer(await t.slash(BOB, "game settings")).content
+    refused = answer(await t.slash(ANN, "game settings", scope="server", reminder=1))
     assert refused.ephemeral and "manage channels" in refused.content
-    only(await t.slash(EVE, "game settings", scope="server", reminder=1, permissions=MEMBER_PERMS | MANAGE_CHANNELS))
+    answer(await t.slash(EVE, "game settings", scope="server", reminder=1, permissions=MEMBER_PERMS | MANAGE_CHANNELS))
     assert len(channel_posts(await later(t, clock, 1))) == 1  # the server's default reaches the running game
-    changed = only(await t.slash(ANN, "game settings", reminder=0))
+    changed = answer(await t.slash(ANN, "game settings", reminder=0))
     assert not changed.ephemeral and "reminders: off" in changed.content
     assert not created(await later(t, clock, 30))
 
@@ -117,7 +117,7 @@ async def test_game_settings_turn_reminders_off_and_server_defaults_need_manage_
 async def test_quiet_hours_hold_a_reminder_until_they_end(t, clock):
     """Ann's quiet hours are 22:00–07:00 in Berlin (UTC+2 in June): the reminder due at midnight UTC
     (02:00 there) waits until 07:00 Berlin, 05:00 UTC."""
-    only(await t.slash(ANN, "game quiet", start="22:00", end="07:00", timezone="Europe/Berlin"))
+    answer(await t.slash(ANN, "game quiet", start="22:00", end="07:00", timezone="Europe/Berlin"))
     await started(t)
     await later(t, clock, 0)
     assert not created(await later(t, clock, 12))  # 00:00 UTC
@@ -127,7 +127,7 @@ async def test_quiet_hours_hold_a_reminder_until_they_end(t, clock):
 
 
 async def test_a_board_during_quiet_hours_pings_when_they_end(t, clock):
-    only(await t.slash(BOB, "game quiet", start="23:00", end="08:00", timezone="UTC"))
+    answer(await t.slash(BOB, "game quiet", start="23:00", end="08:00", timezone="UTC"))
     await started(t)
     clock.advance(12)  # midnight UTC
     board = public(await turn(t, ANN))[-1]
@@ -139,9 +139,9 @@ async def test_a_board_during_quiet_hours_pings_when_they_end(t, clock):
 
 
 async def test_quiet_hours_are_checked(t):
-    bad = only(await t.slash(ANN, "game quiet", start="25:00", end="07:00", timezone="UTC"))
+    bad = answer(await t.slash(ANN, "game quiet", start="25:00", end="07:00", timezone="UTC"))
     assert bad.ephemeral and "HH:MM" in bad.content
-    bad = only(await t.slash(ANN, "game quiet", start="22:00", end="07:00", timezone="Mars/Olympus"))
+    bad = answer(await t.slash(ANN, "game quiet", start="22:00", end="07:00", timezone="Mars/Olympus"))
     assert bad.ephemeral and "time zone" in bad.content
 
 
@@ -150,7 +150,7 @@ async def test_quiet_hours_are_checked(t):
 
 async def test_a_turn_limit_passing_makes_the_autopilot_play_the_turn_announced_and_logged(t, clock):
     await started(t)
-    only(await t.slash(ANN, "game settings", turn_limit=6, reminder=0))
+    answer(await t.slash(ANN, "game settings", turn_limit=6, reminder=0))
     await turn(t, ANN)
     await later(t, clock, 0)
     assert not created(await later(t, clock, 5.9))
@@ -161,13 +161,13 @@ async def test_a_turn_limit_passing_makes_the_autopilot_play_the_turn_announced_
     rec = await t.bot.store.channel_game(CHANNEL_ID)
     acts = await t.bot.store.actions(rec.id)
     assert [a.seat for a in acts] == [0, 0] + [1] * (len(acts) - 2) and len(acts) > 2
-    log = only(await t.slash(ANN, "game log")).content
+    log = answer(await t.slash(ANN, "game log")).content
     assert "Autopilot" in log
 
 
 async def test_ask_host_after_missed_turns(t, clock):
     await started(t)
-    only(await t.slash(ANN, "game settings", turn_limit=6, reminder=0, on_timeout="ask-host", kick_after=2))
+    answer(await t.slash(ANN, "game settings", turn_limit=6, reminder=0, on_timeout="ask-host", kick_after=2))
     await turn(t, ANN)
     await later(t, clock, 0)
     [first] = channel_posts(await later(t, clock, 6))
@@ -181,7 +181,7 @@ async def test_ask_host_after_missed_turns(t, clock):
 
 async def test_away_puts_the_seat_on_autopilot_until_back(t, clock):
     await started(t)
-    said = only(await t.slash(BOB, "game away"))
+    said = answer(await t.slash(BOB, "game away"))
     assert "away" in said.content and not said.ephemeral
     sent = await turn(t, ANN)
     sent += await later(t, clock, 0)
@@ -189,18 +189,18 @@ async def test_away_puts_the_seat_on_autopilot_until_back(t, clock):
     rec = await t.bot.store.channel_game(CHANNEL_ID)
     game = await t.bot.service.load(rec)
     assert game.to_act == 0  # Bob's turn was played at once
-    assert "back" in only(await t.slash(BOB, "game back")).content
+    assert "back" in answer(await t.slash(BOB, "game back")).content
     await turn(t, ANN)
     await later(t, clock, 0)
     assert not created(await later(t, clock, 5))
     rec = await t.bot.store.channel_game(CHANNEL_ID)
     assert (await t.bot.service.load(rec)).to_act == 1  # Bob's turn waits for Bob
-    assert only(await t.slash(BOB, "game back")).ephemeral  # not away any more
+    assert answer(await t.slash(BOB, "game back")).ephemeral  # not away any more
 
 
 async def test_away_for_some_days_ends_by_itself(t, clock):
     await started(t)
-    only(await t.slash(BOB, "game away", days=1))
+    answer(await t.slash(BOB, "game away", days=1))
     clock.advance(25)
     await turn(t, ANN)
     await later(t, clock, 0)
@@ -264,8 +264,8 @@ async def test_the_autopilot_plays_with_the_games_smart_computer(t, clock):
         return real(key, kind, seed)
 
     t.bot.service.drivers = drivers
-    only(await t.slash(ANN, "game new", game="piecepack"))
-    only(await t.slash(BOB, "game join"))
+    answer(await t.slash(ANN, "game new", game="piecepack"))
+    answer(await t.slash(BOB, "game join"))
     await t.slash(ANN, "game start")
     rec = await t.bot.store.channel_game(CHANNEL_ID)
     first = rec.seats[(await t.bot.service.load(rec)).to_act].user_id

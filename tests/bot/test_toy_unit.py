@@ -15,7 +15,7 @@ import rules.registry
 from bot.cli import main
 from bot.drivers import driver_kinds
 from tests.bot.harness import CHANNEL_ID, DiscordHarness
-from tests.bot.helpers import ANN, BOB, EVE, USERS, make_bot, only, public
+from tests.bot.helpers import ANN, BOB, EVE, USERS, answer, make_bot, public
 from tests.bot.toygame import ToyGame, ToyUnit, ToyUnitWithCommands
 
 OTHER_CHANNEL = CHANNEL_ID + 5
@@ -96,11 +96,11 @@ async def th(db_path):
 
 
 async def _started(th: DiscordHarness):
-    r = only(await th.slash(ANN, "game new", game="toy", track="long", laps=3))
+    r = answer(await th.slash(ANN, "game new", game="toy", track="long", laps=3))
     assert not r.ephemeral and "track long" in r.content
     assert "`laps` is not used by Race to Ten; ignored." in r.content  # each game checks its own options
-    only(await th.slash(BOB, "game join", colour="green"))
-    return only(await th.slash(ANN, "game start"))
+    answer(await th.slash(BOB, "game join", colour="green"))
+    return answer(await th.slash(ANN, "game start"))
 
 
 async def test_the_toy_group_is_built_from_its_data(th):
@@ -139,15 +139,15 @@ async def test_toy_commands_refuse_what_makes_no_move(th):
     _, game, _ = await th.bot.service.current(CHANNEL_ID)
     user, other = [ANN, BOB][game.to_act], [BOB, ANN][game.to_act]
     before = await th.bot.service.store.channel_game(CHANNEL_ID)
-    r = only(await th.slash(user, "toy move", steps=9))
+    r = answer(await th.slash(user, "toy move", steps=9))
     assert r.ephemeral and "from 1 to 6, not 9" in r.content  # Discord does not enforce ranges: we do
-    r = only(await th.slash(other, "toy roll"))
+    r = answer(await th.slash(other, "toy roll"))
     assert r.ephemeral and "not your turn" in r.content
     game.dice.load([2])
     assert public(await th.slash(user, "toy roll"))
-    r = only(await th.slash(user, "toy move", steps=5))
+    r = answer(await th.slash(user, "toy move", steps=5))
     assert r.ephemeral and "You can move at most 2. Nothing was changed." in r.content
-    r = only(await th.slash(EVE, "toy roll", channel_id=OTHER_CHANNEL))
+    r = answer(await th.slash(EVE, "toy roll", channel_id=OTHER_CHANNEL))
     assert r.ephemeral and "There is no Race to Ten in this channel" in r.content
     after = await th.bot.service.store.channel_game(CHANNEL_ID)
     assert after.version == before.version + 1  # only the roll was played
@@ -156,13 +156,13 @@ async def test_toy_commands_refuse_what_makes_no_move(th):
 async def test_the_toy_card_is_shown_only_to_its_holder(th):
     await _started(th)
     _, game, _ = await th.bot.service.current(CHANNEL_ID)
-    r = only(await th.slash(ANN, "toy card"))
+    r = answer(await th.slash(ANN, "toy card"))
     assert r.ephemeral and r.content == f"Your card is {game.cards[0]}."
-    r = only(await th.slash(EVE, "toy card"))
+    r = answer(await th.slash(EVE, "toy card"))
     assert r.ephemeral and "You have no card in this game." in r.content
 
 
 async def test_a_toy_command_in_a_channel_playing_another_game(th):
-    only(await th.slash(ANN, "game new", game="piecepack", channel_id=OTHER_CHANNEL))
-    r = only(await th.slash(ANN, "toy roll", channel_id=OTHER_CHANNEL))
+    answer(await th.slash(ANN, "game new", game="piecepack", channel_id=OTHER_CHANNEL))
+    r = answer(await th.slash(ANN, "toy roll", channel_id=OTHER_CHANNEL))
     assert r.ephemeral and "This channel is playing `piecepack`, not Race to Ten." in r.content

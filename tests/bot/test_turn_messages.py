@@ -13,7 +13,7 @@ from bot.games.races.unit import GAME as RACES
 from bot.store import EDIT, POST
 from rules.races import Races
 from tests.bot.harness import CHANNEL_ID, DiscordHarness, Sent
-from tests.bot.helpers import ANN, BOB, EVE, USERS, make_bot, only, public, started
+from tests.bot.helpers import ANN, BOB, EVE, USERS, answer, make_bot, pressed_edit, public, shown, started
 from tests.bot.toygame import ToyUnit, tiny_png
 
 
@@ -24,10 +24,10 @@ def posts(sent: list[Sent]) -> list[Sent]:
 
 def edits_of(sent: list[Sent], message_id: str, *, pressed: bool = False) -> list[Sent]:
     """Requests that changed message ``message_id``: a PATCH of it, or (``pressed``: the requests answer a
-    press on it) an UPDATE_MESSAGE answer."""
+    press on it) the press's answer changing it."""
     return [s for s in sent if not s.failed and (
         (s.kind == "edit" and s.url.endswith(f"/messages/{message_id}"))
-        or (pressed and s.kind == "callback" and s.response_type == 7))]
+        or (pressed and s.pressed and s.message is not None and s.message["id"] == message_id))]
 
 
 async def test_a_turn_of_several_moves_edits_one_message_and_the_next_turn_posts_with_the_ping(h):
@@ -35,15 +35,15 @@ async def test_a_turn_of_several_moves_edits_one_message_and_the_next_turn_posts
     mid = board.message["id"]
     sent = await h.press(ANN, board, "Roll")
     assert not posts(sent)  # no new message while Ann's turn goes on
-    [answer] = sent
-    assert answer.response_type == 7 and not answer.ephemeral  # the press answers with the edit itself
-    assert "begins" in answer.content and "Ann rolled" in answer.content  # the turn's narration so far
-    assert answer.png and any(label.startswith("Move") for label in answer.labels)
-    assert all(":1:" in c for c in answer.custom_ids)
+    [edited] = shown(sent)
+    assert edited is pressed_edit(sent) and not edited.ephemeral  # the press answers with the edit itself
+    assert "begins" in edited.content and "Ann rolled" in edited.content  # the turn's narration so far
+    assert edited.png and any(label.startswith("Move") for label in edited.labels)
+    assert all(":1:" in c for c in edited.custom_ids)
     roll = (await h.bot.store.deliveries())[-1]
     assert roll.kind == EDIT and roll.message_id == int(mid) and roll.delivered
 
-    edited = dict(board.message, components=answer.body["components"])  # the message as Discord now shows it
+    edited = dict(board.message, components=edited.body["components"])  # the message as Discord now shows it
     sent = await h.press(ANN, edited, "Pass")
     [new] = posts(sent)  # the turn passed: a new message, which pings Bob
     assert new.allowed_users == [str(BOB)] and f"<@{BOB}>, your turn." in new.content
@@ -83,13 +83,13 @@ async def test_an_edit_of_a_deleted_message_posts_a_new_one(h):
 async def test_computers_turns_are_one_message_each(h):
     """Ann passes to two computers: her pass ends her turn in its message; each computer's whole turn is one
     message of its own (its picture shows its own move), and the last one pings Ann."""
-    only(await h.slash(ANN, "game new", game="toy"))
-    only(await h.slash(ANN, "game computer"))
-    only(await h.slash(ANN, "game computer"))
-    board = only(await h.slash(ANN, "game start"))
+    answer(await h.slash(ANN, "game new", game="toy"))
+    answer(await h.slash(ANN, "game computer"))
+    answer(await h.slash(ANN, "game computer"))
+    board = answer(await h.slash(ANN, "game start"))
     sent = await h.press(ANN, board, "Roll")
-    sent = await h.press(ANN, dict(board.message, components=sent[0].body["components"]), "Pass")
-    assert sent[0].response_type == 7 and sent[0].content.splitlines()[-2] == "Ann passed."
+    sent = await h.press(ANN, dict(board.message, components=pressed_edit(sent).body["components"]), "Pass")
+    assert pressed_edit(sent).content.splitlines()[-2] == "Ann passed."
     new = posts(sent)
     assert len(new) == 2, [s.content for s in new]
     first, second = (s.content.splitlines() for s in new)
@@ -152,11 +152,11 @@ def png_size(data: bytes) -> tuple[int, int]:
 
 async def test_game_board_in_public_for_a_player_and_privately_for_anyone(h):
     await started(h)
-    shown = only(await h.slash(ANN, "game board"))
-    assert not shown.ephemeral and shown.png and f"shown by <@{ANN}>" in shown.content
-    mine = only(await h.slash(EVE, "game board", private=True))
+    board = answer(await h.slash(ANN, "game board"))
+    assert not board.ephemeral and board.png and f"shown by <@{ANN}>" in board.content
+    mine = answer(await h.slash(EVE, "game board", private=True))
     assert mine.ephemeral and mine.png and "whole board" in mine.content
-    refused = only(await h.slash(EVE, "game board"))
+    refused = answer(await h.slash(EVE, "game board"))
     assert refused.ephemeral and not refused.png and "Only a player" in refused.content
     assert (await h.bot.store.channel_game(CHANNEL_ID)).version == 0  # looking changes nothing
 
@@ -187,10 +187,10 @@ def test_a_race_period_is_the_lap_the_leader_drives():
 
 async def race_to_drive(h: DiscordHarness) -> tuple[Sent, int, int]:
     """A race on track A where the first player has entered and rolled: the turn's message, who drives, the other."""
-    only(await h.slash(ANN, "game new", game="races", track="A", laps=1))
-    only(await h.slash(ANN, "game join", colour="red"))
-    only(await h.slash(BOB, "game join", colour="blue"))
-    board = only(await h.slash(ANN, "game start"))
+    answer(await h.slash(ANN, "game new", game="races", track="A", laps=1))
+    answer(await h.slash(ANN, "game join", colour="red"))
+    answer(await h.slash(BOB, "game join", colour="blue"))
+    board = answer(await h.slash(ANN, "game start"))
     _, game, _ = await h.bot.service.current(CHANNEL_ID)
     driver, other = (ANN, BOB) if game.to_act == 0 else (BOB, ANN)
     assert "Where can I go?" not in board.labels  # choosing a start cell: not driving yet
@@ -206,20 +206,20 @@ async def test_where_can_i_go_answers_the_driver_privately_with_a_picture(h):
     before = len(h.sent)
     sent = await h.press(driver, board, "Where can I go?")
     assert sent[0].response_type == 5 and sent[0].ephemeral  # deferred privately first
-    [answer] = [s for s in sent if s.png]
-    assert answer.ephemeral and answer.png.startswith(b"\x89PNG") and "only you see" in answer.content
+    [picture] = [s for s in sent if s.png]
+    assert picture.ephemeral and picture.png.startswith(b"\x89PNG") and "only you see" in picture.content
     assert not public(h.sent[before:])  # the turn's message is left as it is
     refused = [s for s in await h.press(other, board, "Where can I go?") if s.content]
     assert refused and all(s.ephemeral and not s.png for s in refused)
     assert "Only the player driving" in refused[-1].content
-    status = only(await h.slash(driver, "game status"))
+    status = answer(await h.slash(driver, "game status"))
     assert status.ephemeral and status.labels[-1] == "Where can I go?"
-    assert "Where can I go?" not in only(await h.slash(other, "game status")).labels
+    assert "Where can I go?" not in answer(await h.slash(other, "game status")).labels
 
 
 async def test_status_shows_the_whole_board(h):
     board, driver, _ = await race_to_drive(h)
-    status = only(await h.slash(driver, "game status"))
+    status = answer(await h.slash(driver, "game status"))
     _, game, _ = await h.bot.service.current(CHANNEL_ID)
     assert png_size(status.png) == png_size(RACES.board_picture(game.view(None)))
     assert png_size(status.png) != png_size(board.png)  # not the close-up of the turn's message

@@ -4,14 +4,14 @@ current turn while nothing new became known; the game's rules say what may come 
 from __future__ import annotations
 
 from tests.bot.harness import DiscordHarness, Sent
-from tests.bot.helpers import ANN, BOB, only, public, started
+from tests.bot.helpers import ANN, BOB, answer, only, public, started
 
 
 async def races(h: DiscordHarness) -> tuple[int, int]:
     """Ann opens a race, Bob joins, Ann starts it: the user whose start cell is asked first, and the other."""
-    only(await h.slash(ANN, "game new", game="races"))
-    only(await h.slash(BOB, "game join"))
-    only(await h.slash(ANN, "game start"))
+    answer(await h.slash(ANN, "game new", game="races"))
+    answer(await h.slash(BOB, "game join"))
+    answer(await h.slash(ANN, "game start"))
     rec = await h.bot.store.channel_game(h.channel_id)
     game = await h.bot.service.load(rec)
     first = rec.seats[game.to_act].user_id
@@ -49,7 +49,7 @@ async def test_after_the_dice_nothing_is_taken_back_and_the_reason_is_given(h):
     await h.slash(first, "game play", action=(await choices(h))[0])
     await h.slash(first, "game play", action="roll 1")
     rec = await h.bot.store.channel_game(h.channel_id)
-    reply = only(await h.slash(first, "game undo"))
+    reply = answer(await h.slash(first, "game undo"))
     assert reply.ephemeral
     assert reply.content == "Your last move, `roll 1`, stays. A roll can't be taken back: the dice are known."
     again = await h.bot.store.channel_game(h.channel_id)
@@ -65,7 +65,7 @@ async def test_more_moves_than_may_come_back_are_refused(h):
     game = await h.bot.service.load(rec)
     step = next(str(a) for a in game.legal_actions() if str(a).startswith("step"))
     await h.slash(first, "game play", action=step)
-    reply = only(await h.slash(first, "game undo", moves=2))
+    reply = answer(await h.slash(first, "game undo", moves=2))
     assert reply.ephemeral and reply.content.startswith(
         "Only your last 1 move can be taken back; `roll 1` before them stays. A roll can't be taken back")
     assert only(public(await h.slash(first, "game undo", moves=1))).content.startswith(f"<@{first}> took back 1 move")
@@ -74,7 +74,7 @@ async def test_more_moves_than_may_come_back_are_refused(h):
 async def test_only_your_own_moves_in_your_own_turn(h):
     first, second = await races(h)
     await h.slash(first, "game play", action=(await choices(h))[0])
-    reply = only(await h.slash(second, "game undo"))
+    reply = answer(await h.slash(second, "game undo"))
     assert reply.ephemeral and "only during your own turn" in reply.content
 
 
@@ -82,13 +82,13 @@ async def test_a_game_that_takes_nothing_back_says_so(h):
     """The contract's default: a game that does not say what may come back takes nothing back."""
     board = await started(h)
     await h.press(ANN, board, "Roll")
-    reply = only(await h.slash(ANN, "game undo"))
+    reply = answer(await h.slash(ANN, "game undo"))
     assert reply.ephemeral and reply.content == "Your last move, `roll`, stays. Race to Ten does not take moves back."
 
 
 async def test_undo_outside_a_server_is_refused(h):
     sent = await dm(h, ANN, "game undo")
-    assert only(sent).ephemeral and "works in a server channel" in only(sent).content
+    assert answer(sent).ephemeral and "works in a server channel" in answer(sent).content
 
 
 async def dm(h: DiscordHarness, user_id: int, path: str, **options: object) -> list[Sent]:
@@ -116,7 +116,7 @@ async def test_an_undo_keeps_the_turn_it_happened_in_no_second_notice(db_path):
     async with DiscordHarness(timed_bot(db_path, clock)) as t:
         t.users.update(USERS)
         for user in (ANN, BOB):
-            only(await t.slash(user, "game notify", mode="dm"))
+            answer(await t.slash(user, "game notify", mode="dm"))
         first, _ = await races(t)
         assert len(dms(await later(t, clock, 0))) == 1  # the first player's notice
         rec = await t.bot.store.channel_game(t.channel_id)
@@ -131,5 +131,5 @@ async def test_an_undo_keeps_the_turn_it_happened_in_no_second_notice(db_path):
 async def test_more_moves_than_you_played_this_turn_are_refused(h):
     first, _ = await races(h)
     await h.slash(first, "game play", action=(await choices(h))[0])
-    reply = only(await h.slash(first, "game undo", moves=3))
+    reply = answer(await h.slash(first, "game undo", moves=3))
     assert reply.ephemeral and reply.content == "You played only 1 move this turn; `/game undo moves:1` takes it back."

@@ -13,7 +13,7 @@ from bot.discord import JunkyardBot
 from bot.service import Service
 from rules.piecepack import PiecepackGame
 from tests.bot.harness import CHANNEL_ID, DiscordHarness, Sent
-from tests.bot.helpers import ANN, BOB, USERS, make_bot, only, public
+from tests.bot.helpers import ANN, BOB, USERS, answer, make_bot, public, shown
 
 
 @pytest.fixture
@@ -31,9 +31,9 @@ async def start(h: DiscordHarness, guild_locale: str) -> tuple[Sent, PiecepackGa
     """Ann and Bob at a piecepack game opened in a server whose locale is ``guild_locale``: the first board,
     the game, the user to act and the other one."""
     h.guild_locale = guild_locale
-    only(await h.slash(ANN, "game new", game="piecepack"))
-    only(await h.slash(BOB, "game join"))
-    board = only(await h.slash(ANN, "game start"))
+    answer(await h.slash(ANN, "game new", game="piecepack"))
+    answer(await h.slash(BOB, "game join"))
+    board = answer(await h.slash(ANN, "game start"))
     _, game, _ = await service(h).current(CHANNEL_ID)
     assert isinstance(game, PiecepackGame) and game.to_act is not None
     mover = [ANN, BOB][game.to_act]
@@ -41,7 +41,7 @@ async def start(h: DiscordHarness, guild_locale: str) -> tuple[Sent, PiecepackGa
 
 
 def one_private(sent: list[Sent]) -> str:
-    mine = [s for s in sent if s.ephemeral]
+    mine = [s for s in shown(sent) if s.ephemeral]
     assert len(mine) == 1, [s.content for s in sent]
     return mine[0].content
 

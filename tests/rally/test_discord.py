@@ -17,7 +17,7 @@ from bot.service import Service
 from rules.rally import RallyGame
 from rules.rally import board as B
 from tests.bot.harness import CHANNEL_ID, DiscordHarness, Sent
-from tests.bot.helpers import ANN, BOB, EVE, MOD, USERS, make_bot, only, public
+from tests.bot.helpers import ANN, BOB, EVE, MOD, USERS, answer, make_bot, public
 
 OTHER_CHANNEL = CHANNEL_ID + 7
 
@@ -54,11 +54,11 @@ def first_user(game: RallyGame) -> int:
 async def start(h: DiscordHarness, **options: Any) -> Sent:
     """Ann opens a rally (one lap unless told), Bob and Eve join, Ann starts it: the first board."""
     options.setdefault("laps", 1)
-    r = only(await h.slash(ANN, "game new", game="rally", **options))
+    r = answer(await h.slash(ANN, "game new", game="rally", **options))
     assert not r.ephemeral, r.content
-    only(await h.slash(BOB, "game join"))
-    only(await h.slash(EVE, "game join"))
-    board = only(await h.slash(ANN, "game start"))
+    answer(await h.slash(BOB, "game join"))
+    answer(await h.slash(EVE, "game join"))
+    board = answer(await h.slash(ANN, "game start"))
     assert not board.ephemeral and board.png and board.png.startswith(b"\x89PNG")
     return board
 
@@ -97,18 +97,18 @@ async def test_game_new_takes_the_rally_options_and_refuses_bad_values_privately
                        ({"board": "1:M 2:M 3:M"}, "a car starts with 2 mechanics on its board, not 3"),
                        ({"board": "1:M 2:M 3:B 4:E 5:BE"}, "the yellow range needs a working gear"),
                        ({"board": "1:Q"}, "is not a gear")):
-        r = only(await h.slash(ANN, "game new", game="rally", **bad))
+        r = answer(await h.slash(ANN, "game new", game="rally", **bad))
         assert r.ephemeral, (bad, r.content)
         assert await service(h).store.channel_game(CHANNEL_ID) is None, bad
         assert words in r.content, (bad, r.content)
-    r = only(await h.slash(ANN, "game new", game="rally", track="B", laps=2, direction="anticlockwise",
+    r = answer(await h.slash(ANN, "game new", game="rally", track="B", laps=2, direction="anticlockwise",
                            board="1:M 3:M 2:BE 5:BE", teams=True))
     assert not r.ephemeral and "`teams` is not used by Schrottplatz Rally; ignored." in r.content
     rec = await service(h).store.channel_game(CHANNEL_ID)
     assert rec is not None and rec.setup["options"] == {"track": "B", "laps": 2, "direction": "anticlockwise",
                                     "boards": "1:M 2:BE 3:M 5:BE"}
-    only(await h.slash(BOB, "game join"))
-    only(await h.slash(ANN, "game start"))
+    answer(await h.slash(BOB, "game join"))
+    answer(await h.slash(ANN, "game start"))
     game = await game_now(h)
     assert (game.track.alias, game.laps, game.clockwise) == ("B", 2, False)
     assert all(car.gears == ["M", "BE", "M", "", "BE", ""] for car in game.cars)
@@ -117,15 +117,15 @@ async def test_game_new_takes_the_rally_options_and_refuses_bad_values_privately
 async def test_each_player_places_their_own_parts_by_game_join(h: DiscordHarness) -> None:
     """Setup step 2: each player places their car's parts, so ``/game join`` takes the player's own starting
     board (checked: a working gear in every range, 2 of each part); a seat without one gets the game's."""
-    only(await h.slash(ANN, "game new", game="rally", board="1:M 2:M 3:BE 6:BE"))
-    r = only(await h.slash(BOB, "game join", board="1:M 2:M 3:B 4:E 5:BE"))
+    answer(await h.slash(ANN, "game new", game="rally", board="1:M 2:M 3:BE 6:BE"))
+    r = answer(await h.slash(BOB, "game join", board="1:M 2:M 3:B 4:E 5:BE"))
     assert r.ephemeral and "the yellow range needs a working gear" in r.content
-    r = only(await h.slash(BOB, "game join", board="1:m 3:M 2:be 5:BE"))
+    r = answer(await h.slash(BOB, "game join", board="1:m 3:M 2:be 5:BE"))
     assert not r.ephemeral, r.content
     boards = await h.autocomplete(EVE, "game join", "board", board="3:M")
     assert boards and "3:M" in boards[0]["value"]
-    only(await h.slash(EVE, "game join"))
-    only(await h.slash(ANN, "game start"))
+    answer(await h.slash(EVE, "game join"))
+    answer(await h.slash(ANN, "game start"))
     game = await game_now(h)
     assert [B.board_text(car.gears) for car in game.cars] == ["1:M 2:M 3:BE 6:BE", "1:M 2:BE 3:M 5:BE",
                                                               "1:M 2:M 3:BE 6:BE"]
@@ -161,7 +161,7 @@ async def test_roll_buttons_then_moves_by_autocomplete(h: DiscordHarness) -> Non
     assert {c["value"] for c in choices} == {a.split()[1] for a in moves if a.startswith("move ")}
     assert len(choices) <= 25 and all(c["name"].startswith(c["value"]) for c in choices)
     assert await h.autocomplete(BOB if first != BOB else ANN, "rally move", "to") == []  # not their turn
-    r = only(await h.slash(first, "rally move", to=choices[0]["value"]))
+    r = answer(await h.slash(first, "rally move", to=choices[0]["value"]))
     assert not r.ephemeral and "drives" in r.content
     assert await version(h) == 2
 
@@ -198,22 +198,22 @@ async def test_refusals_are_private_and_change_nothing(h: DiscordHarness) -> Non
         (first, "rally repair", {}, "Only a car pushed off for repairs"),
     ]
     for user, command, options, words in cases:
-        r = only(await h.slash(user, command, **options))
+        r = answer(await h.slash(user, command, **options))
         assert r.ephemeral and words in r.content, (command, options, r.content)
     game.dice.load([2])
     assert public(await h.slash(first, "rally roll"))
-    r = only(await h.slash(first, "rally move", to="99a"))
+    r = answer(await h.slash(first, "rally move", to="99a"))
     assert r.ephemeral and "There is no 99a on this track" in r.content
     assert await version(h) == before + 1  # only the roll was played
-    r = only(await h.slash(EVE, "rally roll", channel_id=OTHER_CHANNEL))
+    r = answer(await h.slash(EVE, "rally roll", channel_id=OTHER_CHANNEL))
     assert r.ephemeral and "There is no rally in this channel" in r.content
 
 
 async def test_the_car_board_is_shown_privately(h: DiscordHarness) -> None:
     await start(h)
-    r = only(await h.slash(BOB, "rally board"))
+    r = answer(await h.slash(BOB, "rally board"))
     assert r.ephemeral and r.png and "Your car: Blue (Bob)" in r.content and "Reserve: 4 mechanics" in r.content
-    r = only(await h.slash(MOD, "rally board"))
+    r = answer(await h.slash(MOD, "rally board"))
     assert r.ephemeral and "You have no car in this rally." in r.content
 
 
@@ -221,7 +221,7 @@ async def test_status_shows_the_standings_and_what_to_do(h: DiscordHarness) -> N
     await start(h)
     game = await game_now(h)
     first = first_user(game)
-    r = only(await h.slash(first, "game status"))
+    r = answer(await h.slash(first, "game status"))
     assert r.ephemeral and "Schrottplatz Rally" in r.content and "Turn order: " in r.content
     assert "Your commands: `/rally roll`, `/rally shift`, `/rally boost`" in r.content
     assert "lap 1/1 · stops 0" in r.content and ": shift and roll" in r.content
@@ -293,7 +293,7 @@ async def test_rules_lookup_answers_rally_questions_in_either_language(h: Discor
     await start(h)
     choices = await h.autocomplete(ANN, "rules", "topic", topic="Boxengasse", language="de")
     assert choices and choices[0]["value"] == "pit-lane-de"
-    r = only(await h.slash(ANN, "rules", topic="verschaltet", language="de"))
+    r = answer(await h.slash(ANN, "rules", topic="verschaltet", language="de"))
     assert r.ephemeral and r.embeds and "S4" in r.embeds[0]["title"] + r.embeds[0]["description"]
-    r = only(await h.slash(ANN, "rules", topic="what happens in a curve"))
+    r = answer(await h.slash(ANN, "rules", topic="what happens in a curve"))
     assert r.ephemeral and r.embeds[0]["title"] == "Curves"

@@ -18,7 +18,7 @@ from bot.games.rally import commands, table, unit
 from bot.service import Service
 from rules.rally import RallyGame
 from tests.bot.harness import CHANNEL_ID, DiscordHarness, Sent
-from tests.bot.helpers import ANN, BOB, USERS, make_bot, only, public
+from tests.bot.helpers import ANN, BOB, USERS, answer, make_bot, public, shown
 
 
 @pytest.fixture
@@ -36,9 +36,9 @@ async def start(h: DiscordHarness, guild_locale: str) -> tuple[Sent, int, int]:
     """Ann and Bob sit at a one-lap rally opened in a server whose locale is ``guild_locale``; the first
     board, then the user to act and the other one."""
     h.guild_locale = guild_locale
-    only(await h.slash(ANN, "game new", game="rally", laps=1))
-    only(await h.slash(BOB, "game join"))
-    board = only(await h.slash(ANN, "game start"))
+    answer(await h.slash(ANN, "game new", game="rally", laps=1))
+    answer(await h.slash(BOB, "game join"))
+    board = answer(await h.slash(ANN, "game start"))
     _, game, _ = await service(h).current(CHANNEL_ID)
     assert isinstance(game, RallyGame) and game.to_act is not None
     mover = [ANN, BOB][game.to_act]
@@ -46,7 +46,7 @@ async def start(h: DiscordHarness, guild_locale: str) -> tuple[Sent, int, int]:
 
 
 def one_private(sent: list[Sent]) -> str:
-    mine = [s for s in sent if s.ephemeral]
+    mine = [s for s in shown(sent) if s.ephemeral]
     assert len(mine) == 1, [s.content for s in sent]
     return mine[0].content
 
@@ -128,9 +128,9 @@ async def test_a_computers_moves_are_told_in_the_games_language(h: DiscordHarnes
     """A computer at a table opened in a German server: its moves, posted for the channel without anyone's
     interaction, are worded in the game's stored language."""
     h.guild_locale = "de"
-    only(await h.slash(ANN, "game new", game="rally", laps=1))
-    only(await h.slash(ANN, "game computer", kind="random"))
-    only(await h.slash(ANN, "game start"))
+    answer(await h.slash(ANN, "game new", game="rally", laps=1))
+    answer(await h.slash(ANN, "game computer", kind="random"))
+    answer(await h.slash(ANN, "game start"))
     rec = await service(h).store.channel_game(CHANNEL_ID)
     assert rec is not None
     for _ in range(12):
