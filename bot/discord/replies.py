@@ -37,7 +37,7 @@ MAX_CUSTOM_ID = 100
 #: the longest game id and move number a real button carries (digits)
 MAX_ID_DIGITS = 18
 #: seconds an acting interaction waits before it is deferred: none, it is deferred first. (A positive delay
-#: answers directly when the service is quicker; the tests that state the shapes of direct answers use one.)
+#: answers directly when the service is quicker: a fallback, which a test keeps covered.)
 DEFER_AFTER = 0.0
 MAX_CONTENT = 2000
 MAX_LABEL = 80

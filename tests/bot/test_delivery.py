@@ -195,6 +195,30 @@ async def test_a_slow_press_is_deferred_in_time_then_answered(h, monkeypatch):
     assert after.message["id"] == board.message["id"] == str((await records(h))[-1].message_id)
 
 
+async def test_late_deferral_fallback_a_quick_service_is_answered_directly(tmp_path):
+    """With a positive defer delay (the fallback the bot keeps), a service quicker than it is answered
+    directly (4: a message, 7: the pressed message updated); the players see what the bot in service shows
+    them after deferring first."""
+    seen: dict[str, list[tuple[str, bool, list[str]]]] = {}
+    for mode, delay in (("direct", 1.0), ("deferred", None)):
+        async with DiscordHarness(make_bot(tmp_path / f"{mode}.db"), defer_after=delay) as h:
+            h.users.update(USERS)
+            sent = [await h.slash(ANN, "game new", game="toy"), await h.slash(BOB, "game join", colour="blue"),
+                    await h.slash(ANN, "game start")]
+            board = answer(sent[-1])
+            sent.append(await h.press(ANN, board, "Roll"))
+            sent.append(await h.slash(EVE, "game play", action="roll"))
+            if mode == "direct":
+                assert [s[0].response_type for s in sent] == [4, 4, 4, 7, 4]
+                assert pressed_edit(sent[3]) is sent[3][0]
+            else:
+                assert [s[0].response_type for s in sent] == [5, 5, 5, 6, 5]
+            last = [answer(s) for s in sent[:3]] + [pressed_edit(sent[3]), answer(sent[4])]
+            seen[mode] = [(s.content, s.ephemeral, s.labels) for s in last]
+    assert seen["direct"] == seen["deferred"]
+    assert [ephemeral for _, ephemeral, _ in seen["direct"]] == [False, False, False, False, True]
+
+
 async def test_defer_at_once_comes_before_the_service_is_asked(h, monkeypatch):
     board = await started(h)
     h.bot.defer_after = 0
