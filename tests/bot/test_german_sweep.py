@@ -226,3 +226,45 @@ async def test_a_refused_option_is_named_as_the_readers_discord_names_it(h: Disc
     h.locales[ANN] = "de"
     said = [s.content for s in await h.slash(ANN, "race roll", green=9) if s.content]
     assert said == ["`grün` muss zwischen 1 und 3 liegen, nicht bei 9. Es wurde nichts geändert."], said
+
+
+# What is possible now, said once -------------------------------------------------------------------------
+
+
+def test_the_legal_list_is_worded_in_the_readers_language() -> None:
+    """A piecepack move's destinations in either language; the rally's cut-short list counts the rest in the
+    reader's words; the actions themselves stay notation."""
+    from rules.piecepack import PiecepackGame
+    from rules.rally import RallyGame
+
+    g = PiecepackGame.from_position({"pawns": {"Suns": "b2"}, "phase": "move", "roll": 1})
+    assert g.describe_legal() == "move to b1, a2, c2, b3"
+    assert g.describe_legal(lang="de") == "Zug nach b1, a2, c2, b3"
+    assert g.describe_legal(2, "de") == "Zug nach b1, a2 … und 2 weitere"
+    rally = RallyGame.create({"seats": [{"name": "Ann"}, {"name": "Bob"}], "options": {"laps": 1}}, seed=3)
+    for _ in range(200):  # on until a roll may end on several cells
+        if rally.describe_legal().startswith(("move", "park")) and ", " in rally.describe_legal():
+            break
+        rally.apply(rally.legal_actions()[-1])
+    shown = rally.describe_legal(1, "de")
+    assert shown.startswith(("move ", "park ")) and " … und " in shown and shown.endswith(" weitere"), shown
+
+
+def test_a_refusal_that_lists_what_is_possible_gets_no_second_list() -> None:
+    """Piecepack refusals name the legal destinations themselves (P3): the front adds nothing; a notation
+    error gets the list once, in the reader's words."""
+    from bot.games import unit_for
+    from rules.contract import IllegalAction
+    from rules.piecepack import PiecepackGame
+
+    front = unit_for("piecepack")
+    g = PiecepackGame.from_position({"pawns": {"Suns": "b2"}, "phase": "move", "roll": 1})
+    for action, lists in (("move b2-b1-a1-a2", True), ("fly away", False)):
+        try:
+            g.apply(action)
+        except IllegalAction as exc:
+            said = front.refused_move(g, exc, "de")
+        else:
+            raise AssertionError(f"{action} was played")
+        assert said.count("Zug nach b1, a2, c2, b3") == 1, said
+        assert ("Jetzt möglich:" in said) is not lists, said
