@@ -14,7 +14,7 @@ from bot.games.races import FRONT, step_word
 from bot.games.unit import REACH_ACTION
 from rules.races.state import BoardTile
 from tests.bot.harness import CHANNEL_ID, DiscordHarness, Sent
-from tests.bot.helpers import ANN, BOB, EVE, answer, make_bot, pressed_edit, public
+from tests.bot.helpers import ANN, BOB, EVE, answer, make_bot, pressed_edit, public, shown
 
 OTHER_CHANNEL = CHANNEL_ID + 17
 
@@ -297,9 +297,9 @@ async def test_hidden_tiles_only_in_ephemeral_replies(h):
     sent = await h.slash(user, "race step", way=step.cell.label)
     secret = "You picked up magnet."
     assert any(s.ephemeral and secret in s.content for s in sent)
-    shown = public(sent)
-    assert shown and "picks up a junk tile" in shown[0].content
-    assert not any(secret in s.content or "magnet" in s.content for s in h.messages() if not s.ephemeral)
+    in_public = public(sent)
+    assert in_public and "picks up a junk tile" in in_public[0].content
+    assert not any(secret in s.content or "magnet" in s.content for s in shown(h.sent) if not s.ephemeral)
     r = answer(await h.slash(user, "race hand"))
     assert r.ephemeral and "magnet" in r.content and r.png and r.png.startswith(b"\x89PNG")
     other = [BOB, ANN][seat]
@@ -341,7 +341,7 @@ async def test_crew_tiles_in_the_hand_and_a_trap_set_by_command(h):
     assert r.ephemeral and "glue" in r.content and "magnet" in r.content and r.png
     r = answer(await h.slash(BOB, "race hand"))
     assert "glue" not in r.content
-    for s in h.messages():
+    for s in shown(h.sent):  # every message posted or changed
         if not s.ephemeral:  # neither the text nor a button of a public message names a hidden tile
             assert not any(kind in s.content or any(kind in c for c in s.custom_ids)
                            for kind in ("glue", "acid", "spring", "magnet", "missile", "bomb")), s.content
