@@ -777,8 +777,10 @@ def _layered_reach(fld: Field, seat: int, cell: Hex, facing: Facing, points: int
     many as the layer in hand overflow it: the kart fans out as it drives on, so the layers seldom
     shrink and a search that would overflow is dropped early, before it has spent its time. Given
     ``expect``, the layer sizes of the search that bumped nobody, it also gives up when the layers to
-    come, as many times those as the layer in hand is, would overflow it (forecasts, not bounds: on
-    the positions of the benchmark and of the tests they never dropped one that fits)."""
+    come, as many times those as the layer in hand is, would overflow it; and a search that bumps
+    nobody gives up past three fifths of the budget once it has left out a bump, as the whole search
+    would then overflow (forecasts, not bounds: on the positions of the benchmark and of the tests they
+    never dropped one that fits)."""
     grid = _grid(fld.track)
     ways = ways or _Ways(fld, seat, budget is not None)
     tables = {} if tables is None else tables
@@ -828,6 +830,9 @@ def _layered_reach(fld: Field, seat: int, cell: Hex, facing: Facing, points: int
         visited += count
         if budget is not None and visited + count * (left - 1) > budget:
             return None
+        if (unbumped is not None and unbumped.most == 0 and unbumped.bumped and budget is not None
+                and visited + count * (left - 1) > budget * 3 // 5):
+            return None  # the ways that bump nobody are most of the budget: following the bumps too overflows
         if unbumped is not None:
             unbumped.layers[left] = count
         elif (budget is not None and expect and expect.get(left)
