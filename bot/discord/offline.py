@@ -420,7 +420,7 @@ class DiscordHarness:
             if route.url.endswith("/messages/@original") and original is not None:
                 mid = int(original["id"])
                 sent.hidden = bool(int(original.get("flags") or 0) & EPHEMERAL)
-                sent.pressed = bool(pressed)  # a deferred press: its message
+                sent.pressed = bool(pressed) and original is pressed  # a press deferred as an update: its message
                 sent.changes = sent.pressed and not sent.hidden
             elif fills and original is not None:  # the first follow-up takes the "thinking" placeholder's place
                 mid = int(original["id"])

@@ -208,7 +208,7 @@ async def test_where_can_i_go_answers_the_driver_privately_with_a_picture(h):
     assert sent[0].response_type == 5 and sent[0].ephemeral  # deferred privately first
     [picture] = [s for s in sent if s.png]
     assert picture.ephemeral and picture.png.startswith(b"\x89PNG") and "only you see" in picture.content
-    assert not public(h.sent[before:])  # the turn's message is left as it is
+    assert not public(h.sent[before:]) and not any(s.pressed for s in sent)  # the turn's message is left as it is
     refused = [s for s in await h.press(other, board, "Where can I go?") if s.content]
     assert refused and all(s.ephemeral and not s.png for s in refused)
     assert "Only the player driving" in refused[-1].content
