@@ -34,19 +34,19 @@ _ITEM = re.compile(r"^[mbe][1-6]$")
 
 #: what a command's options can get wrong, in the asker's language (``Ask.lang``)
 _REFUSALS = {
-    "range": {"en": "`range` is green, yellow or red.", "de": "`range` ist grün, gelb oder rot."},
+    "range": {"en": "`range` is green, yellow or red.", "de": "`bereich` ist grün, gelb oder rot."},
     "range_not": {"en": "`range` is green, yellow or red, not {text}.",
-                  "de": "`range` ist grün, gelb oder rot, nicht {text}."},
+                  "de": "`bereich` ist grün, gelb oder rot, nicht {text}."},
     "to": {"en": "`to` names a cell, such as `14b`, `pit` or `stop`, or a path such as `13a 13b 14b`.",
-           "de": "`to` nennt ein Feld wie `14b`, `pit` oder `stop`, oder einen Weg wie `13a 13b 14b`."},
+           "de": "`ziel` nennt ein Feld wie `14b`, `pit` oder `stop`, oder einen Weg wie `13a 13b 14b`."},
     "to_spot": {"en": "{cell} is a parking spot: `/rally park spot:{cell}` drives in.",
-                "de": "{cell} ist ein Parkplatz: `/rally park spot:{cell}` fährt hinein."},
+                "de": "{cell} ist eine Parklücke: `/rallye parken lücke:{cell}` fährt hinein."},
     "not_cell": {"en": "{text} is not a cell: a row and a lane a–c (`14b`), `pit` (the pit lane's waiting cell) "
                        "or `stop` (its stop sign).",
                  "de": "{text} ist kein Feld: eine Reihe und eine Spur a–c (`14b`), `pit` (das Wartefeld der "
                        "Boxengasse) oder `stop` (ihr Stoppschild)."},
     "spot": {"en": "`spot` is a parking spot such as `F7.1` or `pit.2`; start typing for the ones you reach.",
-             "de": "`spot` ist ein Parkplatz wie `F7.1` oder `pit.2`; beginne zu tippen, dann erscheinen die "
+             "de": "`lücke` ist eine Parklücke wie `F7.1` oder `pit.2`; beginne zu tippen, dann erscheinen die "
                    "erreichbaren."},
     "placement": {"en": "{text} is not a placement: a letter and a gear, like `e4` (m mechanic, b body part, "
                         "e engine part; gears 1–6).",
