@@ -40,6 +40,9 @@ class Reason(str):
         self.params = dict(params or {})
         return self
 
+    def __reduce__(self) -> tuple[Any, ...]:  # pickled (for a worker process) with its id and parameters
+        return (Reason, (str(self), self.msg, self.params))
+
 
 class NotationError(IllegalAction):
     """Text that does not parse as an action; the message says what was expected."""

@@ -268,3 +268,27 @@ def test_a_refusal_that_lists_what_is_possible_gets_no_second_list() -> None:
             raise AssertionError(f"{action} was played")
         assert said.count("Zug nach b1, a2, c2, b3") == 1, said
         assert ("Jetzt möglich:" in said) is not lists, said
+
+
+def test_why_a_roll_stays_carries_its_id_in_every_game_that_takes_moves_back() -> None:
+    """Piecepack and rally: a roll can't be taken back (the die is known); the reason is English text that
+    carries its catalogue id (also through a worker process), so the undo answer words it in German."""
+    import copy
+    import pickle
+
+    from bot.games import unit_for
+    from bot.undo import barrier_text
+    from rules.piecepack import PiecepackGame
+    from rules.rally import RallyGame
+
+    games = {"piecepack": PiecepackGame.from_position({"pawns": {"Suns": "a1", "Moons": "e5"}}),
+             "rally": RallyGame.create({"seats": [{"name": "Ann"}, {"name": "Bob"}], "options": {"laps": 1}}, seed=3)}
+    for key, game in games.items():
+        before = copy.deepcopy(game)
+        while game.dice.to_dict() == before.dice.to_dict():
+            game.apply(next(a for a in game.legal_actions() if str(a).startswith("roll")))
+        reason = game.undo_barrier(before, [])
+        assert reason == "a roll can't be taken back: the die is known", (key, reason)
+        again = pickle.loads(pickle.dumps(reason))
+        assert barrier_text(unit_for(key), again, "de") == (
+            "Ein Wurf lässt sich nicht zurücknehmen: sein Ergebnis ist bekannt"), key
