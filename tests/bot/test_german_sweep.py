@@ -281,7 +281,7 @@ def test_why_a_roll_stays_carries_its_id_in_every_game_that_takes_moves_back() -
     from rules.piecepack import PiecepackGame
     from rules.rally import RallyGame
 
-    games = {"piecepack": PiecepackGame.from_position({"pawns": {"Suns": "a1", "Moons": "e5"}}),
+    games: dict[str, Any] = {"piecepack": PiecepackGame.from_position({"pawns": {"Suns": "a1", "Moons": "e5"}}),
              "rally": RallyGame.create({"seats": [{"name": "Ann"}, {"name": "Bob"}], "options": {"laps": 1}}, seed=3)}
     for key, game in games.items():
         before = copy.deepcopy(game)
