@@ -281,8 +281,9 @@ def test_why_a_roll_stays_carries_its_id_in_every_game_that_takes_moves_back() -
     from rules.piecepack import PiecepackGame
     from rules.rally import RallyGame
 
+    rally = RallyGame.create({"seats": [{"name": "Ann"}, {"name": "Bob"}], "options": {"laps": 1}}, seed=3)
     games: dict[str, Any] = {"piecepack": PiecepackGame.from_position({"pawns": {"Suns": "a1", "Moons": "e5"}}),
-             "rally": RallyGame.create({"seats": [{"name": "Ann"}, {"name": "Bob"}], "options": {"laps": 1}}, seed=3)}
+                             "rally": rally}
     for key, game in games.items():
         before = copy.deepcopy(game)
         while game.dice.to_dict() == before.dice.to_dict():
