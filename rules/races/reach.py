@@ -489,7 +489,9 @@ class _Table:
     A kart it cannot bump (already bumped, or nothing behind it to go to) is no way at all, as in
     :func:`step_plans`: a state beside one moves by mask with its other ways. A state whose ways R9
     weighs apart (some lead to an early stop) keeps them, each with its reach, and is weighed for the
-    points left by :meth:`weigh`, without building its plans."""
+    points left by :meth:`weigh`, without building its plans. The reaches come from R9's look-ahead
+    walked on state bits (:meth:`far`), which skips the states it is sure of (:meth:`near_stops`; a
+    bumped field takes the base field's where the bumps cannot be seen, :meth:`near_base`)."""
 
     def __init__(self, grid: _Grid, fld: Field, ways: _Ways | None = None) -> None:
         self.grid, self.fld = grid, fld
