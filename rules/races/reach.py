@@ -111,6 +111,7 @@ def _layered(fld: Field, seat: int, cell: Hex, facing: Facing, points: int) -> R
         if more is not None:
             for end in more.ends:
                 known |= 1 << grid.bit(end)
+        known |= once.ends
         found = _layered_reach(fld, seat, cell, facing, points, EXACT_BUDGET, ways, known, tables,
                                expect=(once if more is not None else tally).layers)
     if found is None:
@@ -125,6 +126,7 @@ class _Tally:
 
     most: int = 0
     bumped: bool = False  # some way bumped one more kart (and was left out)
+    ends: int = 0  # when it gave up: the cells (a bit each) it had found ends of the move
     layers: dict[int, int] = field(default_factory=dict)  # how many states it visited with so many points left
 
 
@@ -810,6 +812,13 @@ def _layered_reach(fld: Field, seat: int, cell: Hex, facing: Facing, points: int
         group = layers.setdefault(rest, {})
         group[bumps] = group.get(bumps, 0) | 1 << grid.state(end, face)
 
+    def give_up() -> None:
+        """No answer; a search that left out some bumps keeps the ends it found (ends of the move)."""
+        if unbumped is not None:
+            unbumped.ends = known | grid.cells(end_states)
+            for end in ends:
+                unbumped.ends |= 1 << grid.bit(end)
+
     go(points, cell, facing, ())
     visited = 0
     settled_for, settled_by = -1, [0]
@@ -831,15 +840,18 @@ def _layered_reach(fld: Field, seat: int, cell: Hex, facing: Facing, points: int
         count = sum(layer.bit_count() for layer in groups.values())
         visited += count
         if budget is not None and visited + count * (left - 1) > budget:
+            give_up()
             return None
         if (unbumped is not None and unbumped.most == 0 and unbumped.bumped and budget is not None
                 and visited + count * (left - 1) > budget * 3 // 5):
-            return None  # the ways that bump nobody are most of the budget: following the bumps too overflows
+            give_up()  # the ways that bump nobody are most of the budget: following the bumps too overflows
+            return None
         if unbumped is not None:
             unbumped.layers[left] = count
         elif (budget is not None and expect and expect.get(left)
               and visited + count * sum(expect.get(n, 0) for n in range(1, left)) / expect[left] > budget):
-            return None  # the layers still to come as many times the first part's as this one is
+            give_up()  # the layers still to come as many times the first part's as this one is
+            return None
         if left == points:  # the first step, on the engine's own field
             _spread(ways(cell, facing, (), left, True), cell, left, ends, passes, go)
             continue
