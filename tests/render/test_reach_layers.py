@@ -208,3 +208,17 @@ def test_the_ways_that_bump_at_most_so_many_karts_end_on_ends_of_the_move(most: 
             assert part == whole
         if most == 0:  # these crowded positions have cells only a bump reaches
             assert tally.bumped and part != whole
+
+
+def test_a_part_that_gives_up_keeps_only_ends_of_the_move() -> None:
+    """A part of the exact search that overflows its budget hands on the cells it found ends on: each
+    came from a legal way of driving (R9, rulebook: Bumping Other Karts), so each is an end of the move."""
+    game = crowded("A", 16, random.Random("give-up"))
+    kart = game.karts[0]
+    assert kart.cell is not None
+    fld = game.field()
+    tally = _Tally(1)
+    assert _layered_reach(fld, 0, kart.cell, kart.facing, 16, 400, _Ways(fld, 0, True), unbumped=tally) is None
+    grid = _grid(game.track)
+    found = {cell for bit, cell in grid.cell_at.items() if tally.ends >> bit & 1}
+    assert found and found <= every_bump(game).ends
