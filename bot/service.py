@@ -377,13 +377,15 @@ class Service:
         return checked if own == lang else worded(hook, *args, lang=lang)
 
     def _option_words(self, game_key: str, command: str, options: Mapping[str, Any], lang: str) -> str:
-        """Options as ``name value`` pairs, each named as the game's commands name it in ``lang`` (``farbe red``
-        for ``colour red``); values stay as they were given."""
+        """Options for the lobby's readers in ``lang``, worded by the game's unit (``Farbe rot`` for
+        ``colour red``, a flag by its name alone); ``name value`` pairs for a front without the hook."""
         try:
-            words = getattr(self.fronts(game_key), "translations", {}).get(lang, {})
+            worder = getattr(self.fronts(game_key), "option_words", None)
         except KeyError:
-            words = {}
-        return ", ".join(f"{words.get(f'{command}:{name}', (name, ''))[0]} {value}" for name, value in options.items())
+            worder = None
+        if worder is not None:
+            return str(worder(command, options, lang))
+        return ", ".join(f"{name} {value}" for name, value in options.items())
 
     # Lobby -------------------------------------------------------------------------------------
 

@@ -30,6 +30,8 @@ MAX_BUTTONS = 10
 MAX_BUTTONS_ON_MESSAGE = 25
 #: autocomplete shows at most 25 choices
 MAX_CHOICES = 25
+#: languages that write nouns with a capital (the lobby names options as nouns: ``Farbe rot``)
+CAPITALISED_NOUNS = frozenset({"de"})
 #: the button that asks, privately, where the player to act can go (it plays nothing)
 REACH_ACTION = "?reach"
 REACH_LABEL = texts.say("reach")
@@ -284,6 +286,9 @@ class GameUnit:
     #: a fixed choice's is ``"=value"`` (its description empty), a setup option's ``"new:laps"`` or
     #: ``"join:colour"`` (for ``/game new`` and ``/game join``)
     translations: ClassVar[Mapping[str, Mapping[str, tuple[str, str]]]] = {}
+    #: setup or seat options stored under another key than the option's name, by ``command:key``
+    #: (``"join:crew_set": "set"``), so the lobby names them as the commands do
+    stored_as: ClassVar[Mapping[str, str]] = {}
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -299,12 +304,53 @@ class GameUnit:
     # Setup -------------------------------------------------------------------------------------
 
     def option_name(self, name: str, lang: str = texts.DEFAULT) -> str:
-        """A setup or seat option's name as ``lang``'s Discord shows it (``laps``; German ``runden``)."""
-        words = self.translations.get(lang, {})
-        for command in ("new", "join"):
-            if f"{command}:{name}" in words:
-                return words[f"{command}:{name}"][0]
+        """A setup or seat option's name as ``lang``'s Discord shows it (``laps``; German ``runden``). The
+        options of ``/game new`` and ``/game join`` are shared by the games, so an option this game does not
+        offer is named as the game that offers it names it."""
+        from bot import games  # the registry lists the units: imported when first asked
+
+        for unit in (self, *games.units()):
+            words = unit.translations.get(lang, {})
+            for command in ("new", "join"):
+                if f"{command}:{name}" in words:
+                    return words[f"{command}:{name}"][0]
         return name
+
+    def option_words(self, command: Literal["new", "join"], options: Mapping[str, Any], lang: str = texts.DEFAULT
+                     ) -> str:
+        """A lobby's or a seat's stored options for people to read in ``lang``: each option as
+        :meth:`option_label` names it with its value's name (:meth:`option_value`: ``Farbe rot``), a flag by
+        its name alone when on (``Crew``) and not at all when off; empty when nothing is left."""
+        offered = {o.name: o for o in (self.new_options if command == "new" else self.join_options)}
+        parts = []
+        for key, value in options.items():
+            name = self.stored_as.get(f"{command}:{key}", key)
+            option = offered.get(name)
+            label = self.option_label(command, name, lang)
+            if isinstance(value, bool) or (option is not None and option.type == "flag"):
+                if value:
+                    parts.append(label)
+                continue
+            parts.append(f"{label} {self.option_value(command, name, value, lang)}")
+        return ", ".join(parts)
+
+    def option_label(self, command: Literal["new", "join"], name: str, lang: str = texts.DEFAULT) -> str:
+        """An option's name for reading, as the game's command words name it in ``lang``; German writes these
+        nouns lower case only because Discord wants command words so, and capitalises them in a sentence."""
+        word = self.translations.get(lang, {}).get(f"{command}:{name}", (name, ""))[0]
+        return word[:1].upper() + word[1:] if lang in CAPITALISED_NOUNS else word
+
+    def option_value(self, command: Literal["new", "join"], name: str, value: Any, lang: str = texts.DEFAULT
+                     ) -> str:
+        """An option's value for reading in ``lang``: a fixed choice by its name (in the command words of
+        ``lang`` when they have it), anything else as it was given. A game names its own values (a colour,
+        a crew member) by overriding this."""
+        option = next((o for o in (self.new_options if command == "new" else self.join_options) if o.name == name),
+                      None)
+        for shown, given in option.choices if option is not None else ():
+            if given == str(value):
+                return self.translations.get(lang, {}).get(f"={given}", (shown, ""))[0]
+        return str(value)
 
     def _checked(self, raw: Mapping[str, Any], offered: Sequence[Option], lang: str = texts.DEFAULT
                  ) -> tuple[dict[str, Any], list[str]]:

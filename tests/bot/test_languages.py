@@ -107,7 +107,7 @@ CHANNEL_WORDS = {
            "begins": "**Junkyard Races** beginnt!", "ping": ", du bist dran.", "status": "auf Sump Creek Loop, 1 Runde",
            "standings": "**Junkyard Races: Endstand** nach ", "reach": "Wohin kann ich?",
            # the game's own words: a seat's option, the narration, the end
-           "option": "(farbe red)", "roll": " würfelt grün ", "end": "Das Rennen ist nach "},
+           "option": "(Farbe rot)", "roll": " würfelt grün ", "end": "Das Rennen ist nach "},
     "en": {"opened": "opened a game of **Junkyard Races**", "joined": "joined the Junkyard Races lobby",
            "begins": "**Junkyard Races** begins!", "ping": ", your turn.", "status": "on Sump Creek Loop, 1 lap",
            "standings": "**Junkyard Races: final standings** after ", "reach": "Where can I go?",

@@ -6,7 +6,7 @@ and demo hooks, gathered in one object the registry lists. The text and picture 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal
 
 from bot.drivers.races import RacingDriver
 from bot.games.races import setup, table, texts
@@ -27,7 +27,7 @@ from render.races.card import kart_card_png
 from render.races.chat import board_chat_png, chat_png, reach_png
 from render.races.replay import REPLAY_CELL, replay_gif, replay_views
 from rules.contract import Event, Game
-from rules.races import Races
+from rules.races import Races, catalogue
 from rules.races import actions as act
 from rules.races import texts as race_texts
 from rules.races.reach import reach
@@ -49,8 +49,18 @@ class RacesUnit(GameUnit):
     default_players = 4
     card_filename = "kart.png"
     translations: ClassVar[Mapping[str, Mapping[str, tuple[str, str]]]] = {"de": GERMAN}
+    stored_as: ClassVar[Mapping[str, str]] = {"join:crew": "character", "join:crew_set": "set"}
 
     # Setup -------------------------------------------------------------------------------------
+
+    def option_value(self, command: Literal["new", "join"], name: str, value: Any, lang: str = "en") -> str:
+        """A kart's colour in ``lang`` (``rot``), a crew member by name; other values as given."""
+        if command == "join" and name == "colour":
+            return texts.colour(str(value), lang)
+        if command == "join" and name == "character":
+            member = catalogue.crew().get(str(value))
+            return member.name if member is not None else str(value)
+        return super().option_value(command, name, value, lang)
 
     def setup_options(self, raw: Mapping[str, Any], lang: str = "en") -> tuple[dict[str, Any], list[str]]:
         opts = setup.setup_options(raw, lang)

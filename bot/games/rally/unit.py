@@ -9,7 +9,7 @@ turns a Discord locale into one.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal
 
 from bot.drivers.rally import SmartDriver
 from bot.games.rally import setup, table
@@ -52,8 +52,15 @@ class RallyUnit(GameUnit):
     default_players = 3
     card_filename = "car.png"
     translations: ClassVar[Mapping[str, Mapping[str, tuple[str, str]]]] = {"de": GERMAN}
+    stored_as: ClassVar[Mapping[str, str]] = {"new:boards": "board"}
 
     # Setup -------------------------------------------------------------------------------------
+
+    def option_value(self, command: Literal["new", "join"], name: str, value: Any, lang: str = "en") -> str:
+        """The driving direction in ``lang`` (``gegen den Uhrzeigersinn``); other values as given."""
+        if name == "direction":
+            return word(str(value), lang)
+        return super().option_value(command, name, value, lang)
 
     def setup_options(self, raw: Mapping[str, Any], lang: str = "en") -> tuple[dict[str, Any], list[str]]:
         _, notes = self._checked(raw, self.new_options, lang)
