@@ -132,8 +132,10 @@ async def _demo(args: argparse.Namespace, db: str) -> int:
     print(f"\n{_ending(game, lang)}\n")
     print(term.format_standings(game, lang))
     print()
-    print(say("demo.channel", lang, messages=pictures.messages, edits=pictures.edits, wholes=pictures.wholes,
-              moves=len(actions)))
+    print(say("demo.channel", lang, messages=say("demo.messages", lang, count=pictures.messages),
+              edits=say("demo.edits", lang, count=pictures.edits),
+              wholes=say("demo.wholes", lang, count=pictures.wholes),
+              moves=say("demo.moves", lang, count=len(actions))))
     if pictures.paths:
         print(say("demo.pictures", lang, count=len(pictures.paths), folder=pictures.writer.dir,
                   first=pictures.paths[0].name, last=pictures.paths[-1].name))

@@ -6,7 +6,21 @@ import re
 
 from PIL import Image
 
+from bot import texts
 from bot.cli import main
+
+
+def test_the_channel_line_counts_each_thing_in_its_own_number() -> None:
+    """One edit reads "1 edit", never "1 edits": each count of the demo's channel line is a plural entry."""
+    def line(lang: str, n: int) -> str:
+        return texts.say("demo.channel", lang, messages=texts.say("demo.messages", lang, count=n),
+                         edits=texts.say("demo.edits", lang, count=n), wholes=texts.say("demo.wholes", lang, count=n),
+                         moves=texts.say("demo.moves", lang, count=n))
+
+    assert line("en", 1) == "The channel: 1 message, 1 edit of a turn's message, 1 whole board (1 move)."
+    assert line("en", 3) == "The channel: 3 messages, 3 edits of a turn's message, 3 whole boards (3 moves)."
+    assert line("de", 1) == "Der Kanal: 1 Nachricht, 1 Bearbeitung einer Zugnachricht, 1 ganzes Brett (1 Zug)."
+    assert line("de", 3) == "Der Kanal: 3 Nachrichten, 3 Bearbeitungen einer Zugnachricht, 3 ganze Bretter (3 Züge)."
 
 
 def test_a_short_race_leaves_pictures_a_replay_and_the_standings(tmp_path, capsys):
@@ -24,7 +38,7 @@ def test_a_short_race_leaves_pictures_a_replay_and_the_standings(tmp_path, capsy
     assert {r[-3] for r in rows} == {"red", "blue"}
     # the pictures a channel shows: one message per turn, as its last edit left it; the replay has one frame
     # per move and the start
-    shown = re.search(r"The channel: (\d+) messages, (\d+) edits of a turn's message, (\d+) whole boards", out)
+    shown = re.search(r"The channel: (\d+) messages?, (\d+) edits? of a turn's message, (\d+) whole boards?", out)
     messages = int(shown.group(1))
     pictures = sorted(out_dir.glob("message-*.png"))
     assert [p.name.split("-")[1].split(".")[0] for p in pictures] == [f"{i:04d}" for i in range(1, messages + 1)]
@@ -48,7 +62,7 @@ def test_a_game_of_junkyard_for_a_piecepack_with_every_fifth_picture(tmp_path, c
     assert re.search(r"^Place\s+Name\s+Suit\s+Trash\s+Good stuff$", out, re.M)
     assert re.search(r"^1\s+.+carrying$", out, re.M)  # the winner brought the good stuff home
     assert "No replay" in out
-    messages = int(re.search(r"The channel: (\d+) messages", out).group(1))
+    messages = int(re.search(r"The channel: (\d+) messages?", out).group(1))
     names = sorted(p.name for p in out_dir.glob("message-*.png"))
     # the first message, then every fifth one
     assert names[0] == "message-0001.png" and names[1] == "message-0006.png"
@@ -66,7 +80,7 @@ def test_a_race_of_laps_shows_the_whole_board_when_the_first_kart_starts_a_new_l
     out_dir = tmp_path / "demo"
     assert main(["demo", "--seats", "2", "--laps", "2", "--seed", "11", "--out", str(out_dir)]) == 0
     out = capsys.readouterr().out
-    wholes = int(re.search(r"(\d+) whole boards", out).group(1))
+    wholes = int(re.search(r"(\d+) whole boards?", out).group(1))
     boards = sorted(out_dir.glob("message-*-whole.png"))
     assert len(boards) == wholes >= 1  # the leader's second lap (and the flag that ends the race)
     with Image.open(boards[0]) as whole, Image.open(out_dir / "message-0001.png") as close:
