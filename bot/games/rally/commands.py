@@ -121,7 +121,7 @@ def ac_range(ask: Ask) -> list[tuple[str, str]]:
     game = rally(ask.game)
     if game is None or not ask.legal:
         return []
-    pairs = [(f"{r} ({range_hint(game, r)})", r) for r in ranges(ask.legal)]
+    pairs = [(f"{r} ({range_hint(game, r, ask.lang)})", r) for r in ranges(ask.legal)]
     return fuzzy(pairs, ask.current)
 
 
@@ -134,7 +134,7 @@ def ac_move(ask: Ask) -> list[tuple[str, str]]:
     if game is None:
         return []
     found = choices(game, [a for a in ask.legal if isinstance(a, Move)])
-    pairs = [(f"{c.cell}: {hint}" if (hint := choice_hint(game, c)) else c.cell, c.cell) for c in found]
+    pairs = [(f"{c.cell}: {hint}" if (hint := choice_hint(game, c, ask.lang)) else c.cell, c.cell) for c in found]
     return fuzzy(pairs, ask.current)
 
 
@@ -143,8 +143,12 @@ def ac_spot(ask: Ask) -> list[tuple[str, str]]:
     if game is None:
         return []
     found = choices(game, [a for a in ask.legal if isinstance(a, Park)])
-    pairs = [(f"{c.cell}: {service_of(game, c.cell)}, best {' '.join(c.action.split()[2:]) or 'as it is'}", c.cell)
-             for c in found]
+    pairs = []
+    for c in found:
+        best, service = " ".join(c.action.split()[2:]), service_of(game, c.cell, ask.lang)
+        said = rally_say("choice_spot" if best else "choice_spot_as_is", ask.lang, cell=c.cell, service=service,
+                         items=best)
+        pairs.append((said, c.cell))
     return fuzzy(pairs, ask.current)
 
 
@@ -161,7 +165,8 @@ def ac_items(ask: Ask) -> list[tuple[str, str]]:
     pairs = []
     for a in parks:
         text = " ".join(f"{k}{g}" for k, g in a.items)
-        pairs.append((f"{text}: {items_text(a.items)}" + (" (best)" if a.items == best else ""), text))
+        msg = "choice_items_best" if a.items == best else "choice_items"
+        pairs.append((rally_say(msg, ask.lang, items=text, placed=items_text(a.items, ask.lang)), text))
     return fuzzy(pairs, ask.current)
 
 
