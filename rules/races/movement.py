@@ -12,6 +12,7 @@ The arsenal plugs in through the Field: ``stop_cells`` (traps that may stop a ka
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from rules.hexgrid import Facing, Hex
@@ -48,18 +49,25 @@ class Field:
              key: Key = ()) -> Field:
         """A field whose Oil stops follow the karts: an Oil with a kart (not the mover) on its arrow cell
         does not fire, so it stops nobody."""
-        live = frozenset(cell for cell, arrow in oils if karts.get(arrow, mover) == mover)
+        def taken(cell: Hex) -> bool:
+            return karts.get(cell, mover) != mover
+
+        live = frozenset(cell for cell, arrow in oils if oil_skid(arrow, taken) is not None)
         return cls(track, karts, bumped, fixed_stops | live, bump_reach, key, fixed_stops, oils, mover)
 
     def with_bump(self, seat: int, frm: Hex, to: Hex) -> Field:
+        """The field once the kart ``seat`` on ``frm`` is pushed to ``to`` and the mover has taken its
+        place, with what the engine then does for certain where it lands (:func:`pushed_path`)."""
         karts = dict(self.karts)
-        del karts[frm]
-        if self.track.on_track(to):
-            karts[to] = seat
+        if karts.get(frm) == seat:
+            del karts[frm]
+        path, oils = pushed_path(self, karts, to, frm)
+        if self.track.on_track(path[-1]):
+            karts[path[-1]] = seat
         key = (frozenset(karts.items()), self.bumped | {seat})
         if self.fixed_stops is None:
             return Field(self.track, karts, self.bumped | {seat}, self.stop_cells, self.bump_reach, key)
-        return Field.make(self.track, karts, self.bumped | {seat}, self.fixed_stops, self.oils, self.bump_reach,
+        return Field.make(self.track, karts, self.bumped | {seat}, self.fixed_stops, oils, self.bump_reach,
                           self.mover, key)
 
     def cache_key(self) -> Key:
@@ -82,6 +90,40 @@ class Plan:
     @property
     def rule_stop(self) -> bool:
         return self.falls or self.trap
+
+
+def oil_skid(arrow: Hex, taken: Callable[[Hex], bool]) -> Hex | None:
+    """Oil (rulebook: Junk Tile List): the cell a kart on it skids to, the one its arrow points at; None
+    while a kart stands there, when the Oil does nothing (NOTATION: cases the engine decides)."""
+    return None if taken(arrow) else arrow
+
+
+def pushed_path(fld: Field, karts: dict[Hex, int], at: Hex, mover_at: Hex
+                ) -> tuple[tuple[Hex, ...], tuple[tuple[Hex, Hex], ...]]:
+    """Where a kart pushed onto ``at`` goes as the engine resolves it, and the Oils left on the field.
+
+    Each Oil it lands on throws it on (:func:`oil_skid`, with the mover standing on ``mover_at``, the
+    cell the pushed kart left) and goes back to the pile; thrown onto another Oil it skids again
+    (NOTATION). The path is ``at`` and each cell it is thrown to; it stays on the last. ``karts`` is
+    the field without the pushed kart (a stale entry of the mover counts as the cell it has left).
+    What the engine leaves to a die (a Time Bomb next to the kart) is taken not to happen (NOTATION)."""
+    if not fld.oils:
+        return (at,), fld.oils
+    oils = dict(fld.oils)
+    path = [at]
+
+    def taken(cell: Hex) -> bool:
+        return cell == mover_at or karts.get(cell, fld.mover) != fld.mover
+
+    while fld.track.on_track(path[-1]) and path[-1] in oils:
+        to = oil_skid(oils[path[-1]], taken)
+        if to is None:
+            break
+        del oils[path[-1]]
+        path.append(to)
+    if len(path) == 1:
+        return (at,), fld.oils
+    return tuple(path), tuple(oil for oil in fld.oils if oil[0] in oils)
 
 
 def forward_cells(cell: Hex, facing: Facing) -> list[tuple[Hex, Facing]]:

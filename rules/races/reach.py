@@ -16,7 +16,17 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from rules.hexgrid import Facing, Hex, parse_label
-from rules.races.movement import CAP, Field, Lookahead, Plan, _push, has_step, static_moves, step_plans
+from rules.races.movement import (
+    CAP,
+    Field,
+    Lookahead,
+    Plan,
+    _push,
+    has_step,
+    pushed_path,
+    static_moves,
+    step_plans,
+)
 from rules.races.state import PHASE_MOVE
 from rules.races.track import Track
 
@@ -186,31 +196,34 @@ class _Ways:
         #: the look-ahead on the field after some bumps, when a search keeps its own (else ``look``)
         self.longest: Callable[[Bumps, Hex, Facing], int] | None = None
         self.home = {s: c for c, s in self.fields[()].karts.items()}  # where each kart stood before any bump
+        self._touched: dict[tuple[int, Hex], tuple[Hex, ...]] = {}
+
+    def touched(self, seat: int, to: Hex) -> tuple[Hex, ...]:
+        """The cells a bump may change: where the kart stood, where it was pushed and each cell an Oil
+        could throw it on to from there (with nobody in the way: the longest the path can be)."""
+        hit = self._touched.get((seat, to))
+        if hit is None:
+            home = self.home[seat]
+            path, _ = pushed_path(self.fields[()], {}, to, home)
+            hit = self._touched[(seat, to)] = (home, *path)
+        return hit
 
     def changed(self, bumps: Bumps) -> list[Hex]:
-        """The cells where the field after ``bumps`` differs from the one before any bump: where each
-        bumped kart stood and where it went, and an Oil whose arrow points at one of them."""
-        cells = [self.home[seat] for seat, _ in bumps] + [to for _, to in bumps]
+        """The cells where the field after ``bumps`` may differ from the one before any bump: the cells
+        each bump touches, and an Oil whose arrow points at one of them."""
+        cells = [cell for seat, to in bumps for cell in self.touched(seat, to)]
         base = self.fields[()]
         cells += [oil for oil, arrow in base.oils if arrow in cells]
         return cells
 
     def field(self, bumps: Bumps) -> Field:
-        """The field after ``bumps`` (each kart moved from where it stood to where it was pushed)."""
+        """The field after ``bumps``: each kart pushed from where it stood, in turn, as the engine
+        resolves a bump (:meth:`Field.with_bump`)."""
         hit = self.fields.get(bumps)
         if hit is None:
-            base = self.fields[()]
-            karts = dict(base.karts)
-            for seat, _ in bumps:
-                karts.pop(self.home[seat], None)
-            track = base.track
-            karts.update((to, seat) for seat, to in bumps if track.on_track(to))
-            bumped = base.bumped | {seat for seat, _ in bumps}
-            key = (frozenset(karts.items()), bumped)
-            if base.fixed_stops is None:
-                hit = Field(track, karts, bumped, base.stop_cells, base.bump_reach, key)
-            else:  # an Oil stops a kart only while its arrow cell is free: bumps can change that
-                hit = Field.make(track, karts, bumped, base.fixed_stops, base.oils, base.bump_reach, base.mover, key)
+            hit = self.fields[()]
+            for seat, to in bumps:
+                hit = hit.with_bump(seat, self.home[seat], to)
             self.fields[bumps] = hit
         return hit
 
@@ -902,24 +915,25 @@ def _merge(grid: _Grid, ways: _Ways, groups: dict[Bumps, int], left: int) -> dic
     """Each state with only the bumps that can still matter to it; the others are forgotten, as if that
     kart had stayed where it stood, so states that differ only in such bumps are one state.
 
-    A bump changes the field in two cells, the one the bumped kart left and the one it was pushed to
-    (and whether that kart may still be bumped, which is only asked on the cell it stands on). With
+    A bump changes the field in the cells it touches (:meth:`_Ways.touched`): the one the bumped kart
+    left, the one it was pushed to and any an Oil there throws it on to (and whether that kart may still
+    be bumped, which is only asked on the cell it stands on). With
     ``left`` points the kart is in states at most ``left - 1`` steps ahead when it looks at cells, and
     from each it looks at most ``1 + push`` cells away (see :func:`near_radius`); its look-ahead's walks
     within the points left stay among the same states. A bump matters while the kart can come that
-    near one of its two cells (:meth:`_Grid.near`); if it cannot, nothing it can still ask tells the two
+    near one of those cells (:meth:`_Grid.near`); if it cannot, nothing it can still ask tells the two
     fields apart: its ways, the look-ahead's answers up to the points left, and every cell it can
     still reach are the same."""
     out: dict[Bumps, int] = {}
-    home, track = ways.home, ways.fld.track
+    track = ways.fld.track
     radius = near_radius(ways.fld)
     for bumps, layer in groups.items():
         parts: list[tuple[Bumps, int]] = [((), layer)]
         for bump in bumps:
-            seat, to = bump
-            near = grid.near(home[seat], left - 1, radius)
-            if track.on_track(to):  # a kart pushed into the stream has left the field
-                near |= grid.near(to, left - 1, radius)
+            near = 0
+            for cell in ways.touched(*bump):
+                if track.on_track(cell):  # a kart pushed or thrown into the stream has left the field
+                    near |= grid.near(cell, left - 1, radius)
             split: list[tuple[Bumps, int]] = []
             for kept, bits in parts:
                 inside = bits & near

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from rules.hexgrid import Facing, Hex
 from rules.races.base import Part
+from rules.races.movement import oil_skid
 from rules.races.state import PHASE_MOVE, BoardTile, Choice, Kart
 from rules.races.texts import Said, kart_of, said
 
@@ -104,8 +105,8 @@ class Traps(Part):
 
     def oil(self, kart: Kart, cell: Hex, tile: BoardTile, mover: bool) -> None:
         assert tile.arrow is not None
-        to = cell.neighbour(tile.arrow)
-        if self.g.kart_at(to) is not None:
+        to = oil_skid(cell.neighbour(tile.arrow), lambda c: self.g.kart_at(c) is not None)
+        if to is None:
             self.g.emit("oil", "event.oil_blocked", kart.seat, {"who": kart_of(kart), "cell": cell.label},
                         cell=cell.label)
             return

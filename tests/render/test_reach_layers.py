@@ -222,3 +222,22 @@ def test_a_part_that_gives_up_keeps_only_ends_of_the_move() -> None:
     grid = _grid(game.track)
     found = {cell for bit, cell in grid.cell_at.items() if tally.ends >> bit & 1}
     assert found and found <= every_bump(game).ends
+
+
+def test_a_kart_bumped_onto_oil_skids_on_in_the_search_as_in_the_engine() -> None:
+    """Bumping Other Karts / Oil / R9, R14: red's Battering Ram pushes green two cells from T7 onto the
+    Oil on V8, which throws it on to U9 and goes back to the pile, so red may end its roll on V8 (U8,
+    V8). The search follows that skid (the look-ahead's field after a bump is the engine's) and names
+    exactly the cells that driving every legal way through the engine ends on and passes."""
+    from tests.render.test_overlay import drive_every_way
+
+    colours = ["red", "blue", "green", "yellow", "orange", "purple", "white", "black"]
+    spots = ["S7 NE", "P5 NE", "T7 NE", "O4 SW", "M7 S", "V10 NE", "W7 SE", "M8 SW"]
+    karts: list[dict[str, Any]] = [{"colour": colour, "cell": spot.split()[0], "facing": spot.split()[1]}
+                                   for colour, spot in zip(colours, spots, strict=True)]
+    karts[0]["parts"] = {"6": "battering-ram"}
+    game = Races.from_position({"track": "A", "karts": karts, "phase": "move", "points": 3,
+                                "board": {"V11": "glue", "W6": "acid", "P8": "oil S", "V8": "oil SW", "V5": "oil SW"}})
+    ends, passes = drive_every_way(game)
+    assert "V8" in ends
+    assert reach(game).labels() == (ends, passes)
