@@ -12,8 +12,9 @@ move on their own machine), replayed through :class:`bot.service.Service` on a t
   service to its reply (``service_200_p95_worst_ms``: the worst run). Pictures are drawn in the process
   pool, as the bot does.
 * ``burst_200_s``: all 200 races act at the same moment; the time until the last reply, pictures in the
-  pool; ``burst_200_single_core_s``: the same with the pool off and the whole process held to one core (the
-  bot as it was before the pool: everything on one core); ``burst_200_pool_off_s``: the pool off but both
+  pool (the median of three bursts, taking turns with the other two kinds); ``burst_200_single_core_s``:
+  the same with the pool off and the whole process held to one core (the bot as it was before the pool:
+  everything on one core); ``burst_200_pool_off_s``: the pool off but both
   cores free (pictures in threads; Pillow lets go of the interpreter lock while it encodes, so threads
   alone get a little more than one core: ``burst_200_pool_off_cores_used``);
   ``loop_lag_p99_ms``: how late the event loop woke a 5 ms timer during the burst (99th percentile);
@@ -38,7 +39,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager, suppress
+from contextlib import contextmanager, nullcontext, suppress
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -52,6 +53,8 @@ from bot.store import ACTIVE, FINISHED, SqliteStore
 from rules.races import Races
 
 TRACK = "A"
+#: bursts of each kind (pooled, pool off, one core), taking turns; the figures are each kind's median
+BURSTS = 3
 SEATS = ({"name": "Ann", "colour": "red"}, {"name": "Bob", "colour": "blue"})
 
 
@@ -253,6 +256,11 @@ async def _burst(service: Service, tables: list[_Table]) -> tuple[float, list[fl
     return wall, lags, sum(not ok for ok in results)
 
 
+def _median_run(runs: list[tuple[float, list[float], int, float]]) -> tuple[float, list[float], int, float]:
+    """The burst of median wall time among ``runs`` (wall seconds, loop lags, refusals, CPU seconds)."""
+    return sorted(runs, key=lambda r: r[0])[len(runs) // 2]
+
+
 @contextmanager
 def _one_core() -> Iterator[None]:
     """Hold every thread of this process (and those it starts meanwhile) to one core, then free them."""
@@ -287,7 +295,7 @@ async def _many_races(path: Path, scripts: list[Script], games: int, rate: float
     pooled = Service(store, seed_source=lambda: next(seeds), pictures=Pictures())
     single = Service(store, seed_source=lambda: next(seeds), pictures=Pictures(processes=0))
     try:
-        keep = int(rate * seconds * repeats / games * 3) + 4
+        keep = int(rate * seconds * repeats / games * 3) + 4 + 3 * BURSTS
         tables = await _tables(pooled, scripts, games, keep, rng)
         await _warm(pooled, tables)
         p95s: list[float] = []
@@ -302,18 +310,18 @@ async def _many_races(path: Path, scripts: list[Script], games: int, rate: float
             refused += no
             wall += took
         cpu = _cpu_seconds(pooled) - cpu
-        pooled._cache.clear()  # both bursts load their games from the store
-        burst_cpu = _cpu_seconds(pooled)
-        burst, lags, no_pool = await _burst(pooled, tables)
-        burst_cpu = _cpu_seconds(pooled) - burst_cpu
-        off_cpu = time.process_time()
-        off_burst, _, no_off = await _burst(single, tables)
-        off_cpu = time.process_time() - off_cpu
-        single._cache.clear()
-        with _one_core():
-            single_cpu = time.process_time()
-            single_burst, single_lags, no_single = await _burst(single, tables)
-            single_cpu = time.process_time() - single_cpu
+        runs: dict[str, list[tuple[float, list[float], int, float]]] = {"pool": [], "off": [], "one": []}
+        for _ in range(BURSTS):  # taking turns, so a passing load on the machine falls on each alike
+            for kind in runs:
+                service = pooled if kind == "pool" else single
+                service._cache.clear()  # every burst loads its games from the store
+                with _one_core() if kind == "one" else nullcontext():
+                    cpu_before = _cpu_seconds(service)
+                    took, lag, no = await _burst(service, tables)
+                    runs[kind].append((took, lag, no, _cpu_seconds(service) - cpu_before))
+        burst, lags, no_pool, burst_cpu = _median_run(runs["pool"])
+        off_burst, _, no_off, off_cpu = _median_run(runs["off"])
+        single_burst, single_lags, no_single, single_cpu = _median_run(runs["one"])
         return {
             "service_200_p50_ms": round(statistics.median(every), 1),
             "service_200_p95_ms": round(statistics.median(p95s), 1),

@@ -20,7 +20,7 @@ import time
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from bot import history, texts, turn_messages
@@ -112,6 +112,9 @@ class _After:
     view: dict[str, Any]
     buttons: list[ButtonSpec]
     describe: str
+    #: the close-up of the move, drawn where the move was applied (a worker), for a turn's message that shows
+    #: no whole board and no computer moves after it; None when not drawn
+    png: bytes | None = None
 
 
 def refuse(text: str, *, stale: bool = False, game_id: int | None = None) -> Reply:
@@ -143,7 +146,17 @@ def step(key: str, state: dict[str, Any], text: str, computers: Sequence[bool], 
     game = game_class(key).from_dict(state)
     action = game.parse_action(text)
     events = game.apply(action)
-    return str(action), events, game.to_dict(), after_move(computers, front_for(key), game, lang)
+    front = front_for(key)
+    after = after_move(computers, front, game, lang)
+    seat = game.to_act
+    if not game.is_over and seat is not None and 0 <= seat < len(computers) and not computers[seat]:
+        # the picture the turn's message will most likely show, drawn here: one trip to a worker, not two
+        public = [e for e in (ev.for_viewer(None) for ev in events) if e is not None]
+        try:
+            after = replace(after, png=worded(front.picture, after.view, public, lang=lang))
+        except Exception:  # a picture is a nicety; the move stands, and the service draws it again
+            log.exception("drawing %s in a worker failed", key)
+    return str(action), events, game.to_dict(), after
 
 
 class ChannelLocks:
@@ -739,7 +752,10 @@ class Service:
             pending = self._computer_to_act(rec, game)
             if after is None or lines:
                 after = await asyncio.to_thread(self._after_move, rec, front, game)
-        png = await self._render_turn(front, after.view, shown or public, out.payload, rec.lang)
+        if after.png is not None and not shown and not out.payload.get(turn_messages.WHOLE):
+            png: bytes | None = after.png  # drawn with the move, of the same view and events
+        else:
+            png = await self._render_turn(front, after.view, shown or public, out.payload, rec.lang)
         text, mention = self._board_text(rec, game, after, out.payload)
         return Reply(text, png=png, mention=mention, buttons=after.buttons, private=private + told, game_id=rec.id,
                      version=rec.version, changed=True, computers_pending=pending, delivery=out.id,

@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 import re
 from enum import IntEnum
+from functools import lru_cache
 from typing import NamedTuple
 
 
@@ -119,7 +120,7 @@ class Hex(NamedTuple):
 
     @property
     def label(self) -> str:
-        return f"{column_letters(self.q)}{self.row + 1}"
+        return _label(self.q, self.r)
 
     def __str__(self) -> str:
         return self.label if self.q >= 0 and self.row >= 0 else f"Hex({self.q}, {self.r})"
@@ -164,6 +165,12 @@ def pixel_to_hex(x: float, y: float, size: float, origin: tuple[float, float] = 
     elif dr > ds:
         r = -q - s
     return Hex(int(q), int(r))
+
+
+@lru_cache(maxsize=4096)
+def _label(q: int, r: int) -> str:
+    """The label of the cell at axial ``(q, r)``; asked for often (every action's notation), so remembered."""
+    return f"{column_letters(q)}{r + (q - (q & 1)) // 2 + 1}"
 
 
 def column_letters(col: int) -> str:

@@ -59,13 +59,14 @@ async def test_no_processes_means_threads_and_the_default_is_one_per_core():
 
 
 async def test_moves_applied_in_worker_processes_play_as_moves_applied_here(tmp_path):
-    """With the pool running, a move is applied to a copy of the game in a worker process; the replies,
-    the stored log and the snapshots are those of the same moves applied in this process."""
+    """With the pool running, a move is applied to a copy of the game in a worker process (which draws the
+    turn's close-up at once); the replies, their pictures, the stored log and the snapshots are those of the
+    same moves applied in this process."""
     from bot.drivers import driver_for
     from bot.service import Service
     from bot.store import SqliteStore
 
-    async def play(pictures: Pictures, path) -> tuple[list[tuple[str, list[str]]], dict]:
+    async def play(pictures: Pictures, path) -> tuple[list[tuple[str, list[str], bytes | None]], dict, bool]:
         async with SqliteStore(path) as store:
             service = Service(store, seed_source=lambda: 5, pictures=pictures)
             await service.new_game(guild_id=1, channel_id=9, user_id=1, user_name="Ann", game_key="races")
@@ -76,8 +77,8 @@ async def test_moves_applied_in_worker_processes_play_as_moves_applied_here(tmp_
                 rec, game, _ = await service.current(9)
                 action = driver_for("races", "random", rec.version).choose(game, game.to_act)
                 r = await service.act(9, rec.seats[game.to_act].user_id, action)
-                assert r.ok, r.text
-                seen.append((r.text, [b.action for b in r.buttons]))
+                assert r.ok and r.png, r.text
+                seen.append((r.text, [b.action for b in r.buttons], r.png))
             rec = await store.channel_game(9)
             await store.check_consistency(rec.id)
             remote = pictures.uses_processes and "races" not in pictures._threads_for
