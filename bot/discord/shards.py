@@ -18,16 +18,15 @@ from typing import Any
 import discord
 from discord.ext import commands
 
-from bot import timers
+from bot import texts, timers
 from bot.discord.client import JunkyardBot
 from bot.discord.replies import answer_privately
 from bot.store import shard_of
 
 log = logging.getLogger(__name__)
 
-#: the private answer to an interaction of a server another process serves
-OTHER_SHARD = ("This server is served by another process of the bot, which did not get your request; nothing "
-               "was changed. Try again in a moment.")
+#: the catalogue id of the private answer to an interaction of a server another process serves
+OTHER_SHARD = "discord.other_shard"
 
 
 def _guild_of(data: dict[str, Any]) -> int | None:
@@ -102,7 +101,7 @@ class ShardedJunkyardBot(JunkyardBot, commands.AutoShardedBot):
                 with contextlib.suppress(discord.HTTPException):
                     await interaction.response.autocomplete([])
                 return
-            await answer_privately(interaction, OTHER_SHARD)
+            await answer_privately(interaction, texts.say(OTHER_SHARD, texts.language(interaction.locale)))
 
         task = asyncio.get_running_loop().create_task(answer(), name="junkyard-other-shard")
         self._refusals.add(task)

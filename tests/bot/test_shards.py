@@ -7,6 +7,7 @@ import time
 
 import pytest
 
+from bot import texts
 from bot.cli import build_parser, main
 from bot.commands.bot import check_shards, shown_db
 from bot.discord import JunkyardBot
@@ -119,7 +120,7 @@ async def test_interactions_of_another_shards_server_are_refused_privately(db_pa
     async with DiscordHarness(sharded(db_path, 0), guild_id=GUILD_1) as h:
         h.users.update(USERS)
         r = answer(await h.slash(ANN, "game new", game="toy"))
-        assert r.ephemeral and r.content == OTHER_SHARD
+        assert r.ephemeral and r.content == texts.say(OTHER_SHARD, "en")
         assert await h.bot.store.channel_game(CHANNEL_ID) is None
         assert await h.autocomplete(ANN, "game new", "game", game="to") == []
         h.guild_id = GUILD_0  # the same process serves a server of its own shard
@@ -130,7 +131,7 @@ async def test_interactions_of_another_shards_server_are_refused_privately(db_pa
         assert rec is not None and rec.guild_id == GUILD_0 and not board.ephemeral
         h.guild_id = GUILD_1  # a press said to come from a server of the other shard plays nothing
         r = answer(await h.press(ANN, board, "Roll"))
-        assert r.ephemeral and r.content == OTHER_SHARD
+        assert r.ephemeral and r.content == texts.say(OTHER_SHARD, "en")
         assert (await h.bot.store.get_game(rec.id)).version == rec.version
 
 
