@@ -792,123 +792,182 @@ def _layered_reach(fld: Field, seat: int, cell: Hex, facing: Facing, points: int
     search follows only the ways that bump nobody (its ends are some of the move's ends, found
     cheaply) and notes whether it left any out.
 
-    With a budget the search gives up when the states visited and, for each layer still to come, as
-    many as the layer in hand overflow it: the kart fans out as it drives on, so the layers seldom
-    shrink and a search that would overflow is dropped early, before it has spent its time. Given
-    ``expect``, the layer sizes of the search that bumped nobody, it also gives up when the layers to
-    come, as many times those as the layer in hand is, would overflow it; and a search that bumps
-    nobody gives up past three fifths of the budget once it has left out a bump, as the whole search
-    would then overflow (forecasts, not bounds: on the positions of the benchmark and of the tests they
-    never dropped one that fits)."""
-    grid = _grid(fld.track)
-    ways = ways or _Ways(fld, seat, budget is not None)
-    tables = {} if tables is None else tables
-    ends: set[Hex] = set()
-    passes: set[Hex] = set()
-    end_states = pass_states = 0  # as state bits, folded into cells at the end
-    layers: dict[int, dict[Bumps, int]] = {}
+    With a budget the search gives up (None) when it forecasts an overflow (see
+    :meth:`_LayeredSearch.overflows`)."""
+    search = _LayeredSearch(fld, seat, budget, ways, known, tables, unbumped, expect)
+    return search.run(cell, facing, points)
 
-    def table_of(bumps: Bumps) -> _Table:
-        table = tables[bumps] = _Table(grid, ways.field(bumps), ways)
-        if bumps:
-            table.near_base(tables.get(()) or table_of(()), ways.changed(bumps), near_radius(ways.fld))
-        else:
-            table.near_stops(SURE_LEVELS)
+
+class _LayeredSearch:
+    """The state of one :func:`_layered_reach`: the layers still to move (per points left, the states
+    of each set of bumps as bits), the ends and passes found so far, and how many states it visited."""
+
+    __slots__ = ("budget", "end_states", "ends", "expect", "grid", "known", "layers", "pass_states", "passes",
+                 "settled_by", "settled_for", "tables", "unbumped", "visited", "ways")
+
+    def __init__(self, fld: Field, seat: int, budget: int | None, ways: _Ways | None, known: int,
+                 tables: dict[Bumps, _Table] | None, unbumped: _Tally | None, expect: dict[int, int] | None
+                 ) -> None:
+        self.grid = _grid(fld.track)
+        self.ways = ways or _Ways(fld, seat, budget is not None)
+        self.tables: dict[Bumps, _Table] = {} if tables is None else tables
+        self.budget = budget
+        self.known = known
+        self.unbumped = unbumped
+        self.expect = expect
+        self.ends: set[Hex] = set()
+        self.passes: set[Hex] = set()
+        self.end_states = self.pass_states = 0  # as state bits, folded into cells at the end
+        self.layers: dict[int, dict[Bumps, int]] = {}
+        self.visited = 0
+        self.settled_for, self.settled_by = -1, [0]
+        # the ways' look-ahead asks the table of the field it looks on (in the search that does not
+        # follow bumps, the field as it is)
+        self.ways.longest = self.longest
+
+    def table_of(self, bumps: Bumps) -> _Table:
+        """The table of the field after ``bumps``, built the first time it is asked for."""
+        table = self.tables.get(bumps)
+        if table is None:
+            ways = self.ways
+            table = self.tables[bumps] = _Table(self.grid, ways.field(bumps), ways)
+            if bumps:
+                table.near_base(self.table_of(()), ways.changed(bumps), near_radius(ways.fld))
+            else:
+                table.near_stops(SURE_LEVELS)
         return table
 
-    # the ways' look-ahead asks the table of the field it looks on (in the search that does not follow
-    # bumps, the field as it is)
-    ways.longest = lambda bumps, end, face: (tables.get(bumps) or table_of(bumps)).far(grid.state(end, face))
+    def longest(self, bumps: Bumps, end: Hex, face: Facing) -> int:
+        """R9's look-ahead from (``end``, ``face``) on the field after ``bumps``."""
+        return self.table_of(bumps).far(self.grid.state(end, face))
 
-    def go(rest: int, end: Hex, face: Facing, bumps: Bumps) -> None:
+    def go(self, rest: int, end: Hex, face: Facing, bumps: Bumps) -> None:
+        """Take the state (``end``, ``face``, ``bumps``) into the layer with ``rest`` points left (a
+        search that bumps nobody leaves out, and notes, a way that bumps one kart more)."""
+        unbumped = self.unbumped
         if unbumped is not None and len(bumps) > unbumped.most:
             unbumped.bumped = True
             return
-        group = layers.setdefault(rest, {})
-        group[bumps] = group.get(bumps, 0) | 1 << grid.state(end, face)
+        group = self.layers.setdefault(rest, {})
+        group[bumps] = group.get(bumps, 0) | 1 << self.grid.state(end, face)
 
-    def give_up() -> None:
-        """No answer; a search that left out some bumps keeps the ends it found (ends of the move)."""
-        if unbumped is not None:
-            unbumped.ends = known | grid.cells(end_states)
-            for end in ends:
-                unbumped.ends |= 1 << grid.bit(end)
+    def run(self, cell: Hex, facing: Facing, points: int) -> Reach | None:
+        """Move the layers from ``points`` left down to 1; None when the search gives up."""
+        grid, ways = self.grid, self.ways
+        self.go(points, cell, facing, ())
+        for left in range(points, 0, -1):
+            groups = self.layers.pop(left, None)
+            if not groups:
+                continue
+            if ways.exact and (len(groups) > 1 or () not in groups):
+                groups = _merge(grid, ways, groups, left)
+            if self.known and left <= SETTLED_STEPS:
+                groups = self.unsettled(groups, left)
+            count = sum(layer.bit_count() for layer in groups.values())
+            self.visited += count
+            if self.overflows(count, left):
+                self.give_up()
+                return None
+            if left == points:  # the first step, on the engine's own field
+                _spread(ways(cell, facing, (), left, True), cell, left, self.ends, self.passes, self.go)
+                continue
+            for bumps, layer in groups.items():
+                self.expand(bumps, layer, left)
+        return self.answer()
 
-    go(points, cell, facing, ())
-    visited = 0
-    settled_for, settled_by = -1, [0]
-    for left in range(points, 0, -1):
-        groups = layers.pop(left, None)
-        if not groups:
-            continue
-        if ways.exact and (len(groups) > 1 or () not in groups):
-            groups = _merge(grid, ways, groups, left)
-        if known and left <= SETTLED_STEPS:
-            known |= grid.cells(end_states)
-            for end in ends:
-                known |= 1 << grid.bit(end)
-            if known != settled_for:
-                settled_for, settled_by = known, grid.settled(known, SETTLED_STEPS)
-            settled = settled_by[left] if left < len(settled_by) else 0
-            if settled:
-                groups = {bumps: layer & ~settled for bumps, layer in groups.items() if layer & ~settled}
-        count = sum(layer.bit_count() for layer in groups.values())
-        visited += count
+    def known_ends(self) -> int:
+        """``known`` with the ends found so far (a bit per cell)."""
+        grid = self.grid
+        known = self.known | grid.cells(self.end_states)
+        for end in self.ends:
+            known |= 1 << grid.bit(end)
+        return known
+
+    def unsettled(self, groups: dict[Bumps, int], left: int) -> dict[Bumps, int]:
+        """``groups`` without the states whose every walk of the ``left`` points stays on known ends
+        (:meth:`_Grid.settled`)."""
+        known = self.known = self.known_ends()
+        if known != self.settled_for:
+            self.settled_for, self.settled_by = known, self.grid.settled(known, SETTLED_STEPS)
+        settled = self.settled_by[left] if left < len(self.settled_by) else 0
+        if settled:
+            groups = {bumps: layer & ~settled for bumps, layer in groups.items() if layer & ~settled}
+        return groups
+
+    def overflows(self, count: int, left: int) -> bool:
+        """Whether to give up with a layer of ``count`` states and ``left`` points: when the states
+        visited and, for each layer still to come, as many as this one overflow the budget (the kart fans
+        out as it drives on, so the layers seldom shrink and a search that would overflow is dropped
+        early, before it has spent its time). A search that bumps nobody gives up past three fifths of
+        the budget once it has left out a bump, as the whole search would then overflow; given
+        ``expect``, the layer sizes of the search that bumped nobody, a search also gives up when the
+        layers to come, as many times those as this one is, would overflow it (forecasts, not bounds: on
+        the positions of the benchmark and of the tests they never dropped one that fits). A search that
+        bumps nobody notes the layer's size."""
+        budget, unbumped, expect, visited = self.budget, self.unbumped, self.expect, self.visited
         if budget is not None and visited + count * (left - 1) > budget:
-            give_up()
-            return None
+            return True
         if (unbumped is not None and unbumped.most == 0 and unbumped.bumped and budget is not None
                 and visited + count * (left - 1) > budget * 3 // 5):
-            give_up()  # the ways that bump nobody are most of the budget: following the bumps too overflows
-            return None
+            return True  # the ways that bump nobody are most of the budget: following the bumps too overflows
         if unbumped is not None:
             unbumped.layers[left] = count
-        elif (budget is not None and expect and expect.get(left)
-              and visited + count * sum(expect.get(n, 0) for n in range(1, left)) / expect[left] > budget):
-            give_up()  # the layers still to come as many times the first part's as this one is
-            return None
-        if left == points:  # the first step, on the engine's own field
-            _spread(ways(cell, facing, (), left, True), cell, left, ends, passes, go)
-            continue
-        for bumps, layer in groups.items():
-            table = tables.get(bumps) or table_of(bumps)
-            new = layer & ~table.known
-            if new:
-                table.learn(new)
-            single = layer & table.single
-            moved = 0
-            if table.low:
-                short = table.short_of(left) & layer
-                if short:
-                    layer ^= short
-                    stopped, moved = table.weigh(short, left)
-                    end_states |= stopped
-            for shift, move, stop in table.steps:
-                stopped = layer & stop
-                if stopped:
-                    end_states |= stopped << shift if shift >= 0 else stopped >> -shift
-                going = layer & move
-                if going:
-                    moved |= going << shift if shift >= 0 else going >> -shift
-            blocked = layer & table.blocked
-            if blocked:
-                end_states |= blocked
-            if moved:
-                if left <= 1:
-                    end_states |= moved
-                else:
-                    pass_states |= moved
-                    group = layers.setdefault(left - 1, {})
-                    group[bumps] = group.get(bumps, 0) | moved
-            while single:
-                low = single & -single
-                single ^= low
-                i = low.bit_length() - 1
-                here = grid.cell_at[i % grid.plane]
-                _spread(ways(here, Facing(i // grid.plane), bumps, left, False), here, left, ends, passes, go)
-    ends |= _cells_of(grid, grid.cells(end_states) | known)
-    passes |= _cells_of(grid, grid.cells(pass_states))
-    return Reach(frozenset(ends), frozenset(passes - ends), budget is not None)
+            return False
+        # the layers still to come as many times the first part's as this one is
+        return bool(budget is not None and expect and expect.get(left)
+                    and visited + count * sum(expect.get(n, 0) for n in range(1, left)) / expect[left] > budget)
+
+    def give_up(self) -> None:
+        """No answer; a search that left out some bumps keeps the ends it found (ends of the move)."""
+        if self.unbumped is not None:
+            self.unbumped.ends = self.known_ends()
+
+    def expand(self, bumps: Bumps, layer: int, left: int) -> None:
+        """Move the states ``layer`` of the field after ``bumps`` one step on with ``left`` points: plain
+        steps with the whole layer, the states beside a kart or a jump one at a time."""
+        grid = self.grid
+        table = self.tables.get(bumps) or self.table_of(bumps)
+        new = layer & ~table.known
+        if new:
+            table.learn(new)
+        single = layer & table.single
+        end_states = moved = 0
+        if table.low:
+            short = table.short_of(left) & layer
+            if short:
+                layer ^= short
+                stopped, moved = table.weigh(short, left)
+                end_states |= stopped
+        for shift, move, stop in table.steps:
+            stopped = layer & stop
+            if stopped:
+                end_states |= stopped << shift if shift >= 0 else stopped >> -shift
+            going = layer & move
+            if going:
+                moved |= going << shift if shift >= 0 else going >> -shift
+        end_states |= layer & table.blocked
+        if moved:
+            if left <= 1:
+                end_states |= moved
+            else:
+                self.pass_states |= moved
+                group = self.layers.setdefault(left - 1, {})
+                group[bumps] = group.get(bumps, 0) | moved
+        self.end_states |= end_states
+        ways, ends, passes, go = self.ways, self.ends, self.passes, self.go
+        while single:
+            low = single & -single
+            single ^= low
+            i = low.bit_length() - 1
+            here = grid.cell_at[i % grid.plane]
+            _spread(ways(here, Facing(i // grid.plane), bumps, left, False), here, left, ends, passes, go)
+
+    def answer(self) -> Reach:
+        """The cells of the end and pass states found, with ``known`` among the ends."""
+        grid = self.grid
+        ends = self.ends | _cells_of(grid, grid.cells(self.end_states) | self.known)
+        passes = self.passes | _cells_of(grid, grid.cells(self.pass_states))
+        return Reach(frozenset(ends), frozenset(passes - ends), self.budget is not None)
 
 
 def _merge(grid: _Grid, ways: _Ways, groups: dict[Bumps, int], left: int) -> dict[Bumps, int]:
