@@ -315,8 +315,9 @@ class Races(Game):
                 oils.append((cell, cell.neighbour(tile.arrow)))
             elif traps.stops(mover, tile.kind):
                 fixed.add(cell)
+        bombs = frozenset(c for c, t in self.board.items() if t.kind == "time-bomb" and not t.face_down)
         return Field.make(self.track, karts, frozenset(self.turn.bumped), frozenset(fixed), tuple(sorted(oils)),
-                          self._bump_reach(mover), mover.seat)
+                          self._bump_reach(mover), mover.seat, bombs=bombs)
 
     def _bump_reach(self, kart: Kart) -> tuple[int, ...]:
         """Hook: how many cells a bump pushes (a Battering Ram lets the player choose 1 or 2)."""

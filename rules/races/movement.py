@@ -42,33 +42,42 @@ class Field:
     fixed_stops: frozenset[Hex] | None = None  # None: ``stop_cells`` never change
     oils: tuple[tuple[Hex, Hex], ...] = ()
     mover: int | None = None
+    bombs: frozenset[Hex] = frozenset()  # face-up Time Bombs: a kart bumped or thrown onto one sets it off
 
     @classmethod
     def make(cls, track: Track, karts: dict[Hex, int], bumped: frozenset[int], fixed_stops: frozenset[Hex],
              oils: tuple[tuple[Hex, Hex], ...], bump_reach: tuple[int, ...], mover: int | None,
-             key: Key = ()) -> Field:
+             key: Key = (), bombs: frozenset[Hex] = frozenset()) -> Field:
         """A field whose Oil stops follow the karts: an Oil with a kart (not the mover) on its arrow cell
         does not fire, so it stops nobody."""
         def taken(cell: Hex) -> bool:
             return karts.get(cell, mover) != mover
 
         live = frozenset(cell for cell, arrow in oils if oil_skid(arrow, taken) is not None)
-        return cls(track, karts, bumped, fixed_stops | live, bump_reach, key, fixed_stops, oils, mover)
+        return cls(track, karts, bumped, fixed_stops | live, bump_reach, key, fixed_stops, oils, mover, bombs)
 
     def with_bump(self, seat: int, frm: Hex, to: Hex) -> Field:
         """The field once the kart ``seat`` on ``frm`` is pushed to ``to`` and the mover has taken its
         place, with what the engine then does for certain where it lands (:func:`pushed_path`)."""
+        return self.after_bump(seat, frm, to)[0]
+
+    def after_bump(self, seat: int, frm: Hex, to: Hex) -> tuple[Field, bool]:
+        """:meth:`with_bump`, and whether the mover (on ``frm``) is in the blast of a Time Bomb the
+        pushed kart sets off, which spins it round (rulebook: Time Bomb)."""
         karts = dict(self.karts)
         if karts.get(frm) == seat:
             del karts[frm]
-        path, oils = pushed_path(self, karts, to, frm)
+        path, oils, bomb = pushed_path(self, karts, to, frm)
         if self.track.on_track(path[-1]):
             karts[path[-1]] = seat
         key = (frozenset(karts.items()), self.bumped | {seat})
+        gone = frozenset() if bomb is None else frozenset((bomb,))  # the bomb goes back to the pile
+        spun = bomb is not None and in_blast(bomb, frm)
         if self.fixed_stops is None:
-            return Field(self.track, karts, self.bumped | {seat}, self.stop_cells, self.bump_reach, key)
-        return Field.make(self.track, karts, self.bumped | {seat}, self.fixed_stops, oils, self.bump_reach,
-                          self.mover, key)
+            return Field(self.track, karts, self.bumped | {seat}, self.stop_cells - gone, self.bump_reach, key,
+                         bombs=self.bombs - gone), spun
+        return Field.make(self.track, karts, self.bumped | {seat}, self.fixed_stops - gone, oils, self.bump_reach,
+                          self.mover, key, self.bombs - gone), spun
 
     def cache_key(self) -> Key:
         return self.key or (frozenset(self.karts.items()), self.bumped)
@@ -86,10 +95,16 @@ class Plan:
     bump: tuple[int, Hex, Hex] | None = None  # (seat, from, to) of a kart pushed out of the way
     falls: bool = False  # the mover ends in the stream
     trap: bool = False  # the mover enters a cell whose trap may stop it
+    spun: bool = False  # the bumped kart sets off a Time Bomb whose blast spins the mover round
 
     @property
     def rule_stop(self) -> bool:
         return self.falls or self.trap
+
+    @property
+    def heading(self) -> Facing:
+        """The mover's facing once the step is over, the way it drives on."""
+        return self.facing.opposite if self.spun else self.facing
 
 
 def oil_skid(arrow: Hex, taken: Callable[[Hex], bool]) -> Hex | None:
@@ -98,17 +113,24 @@ def oil_skid(arrow: Hex, taken: Callable[[Hex], bool]) -> Hex | None:
     return None if taken(arrow) else arrow
 
 
+def in_blast(bomb: Hex, cell: Hex) -> bool:
+    """Time Bomb (rulebook: Exploding Traps): a blast hits a kart on the bomb's cell or next to it."""
+    return cell.distance(bomb) <= 1
+
+
 def pushed_path(fld: Field, karts: dict[Hex, int], at: Hex, mover_at: Hex
-                ) -> tuple[tuple[Hex, ...], tuple[tuple[Hex, Hex], ...]]:
-    """Where a kart pushed onto ``at`` goes as the engine resolves it, and the Oils left on the field.
+                ) -> tuple[tuple[Hex, ...], tuple[tuple[Hex, Hex], ...], Hex | None]:
+    """Where a kart pushed onto ``at`` goes as the engine resolves it, the Oils left on the field and the
+    Time Bomb it sets off (None when none).
 
     Each Oil it lands on throws it on (:func:`oil_skid`, with the mover standing on ``mover_at``, the
     cell the pushed kart left) and goes back to the pile; thrown onto another Oil it skids again
-    (NOTATION). The path is ``at`` and each cell it is thrown to; it stays on the last. ``karts`` is
-    the field without the pushed kart (a stale entry of the mover counts as the cell it has left).
-    What the engine leaves to a die (a Time Bomb next to the kart) is taken not to happen (NOTATION)."""
+    (NOTATION). The path is ``at`` and each cell it is thrown to; it stays on the last, and a Time Bomb
+    there goes off. ``karts`` is the field without the pushed kart (a stale entry of the mover counts as
+    the cell it has left). What the engine leaves to a die (a Time Bomb next to the kart, the blast's
+    damage) is taken not to happen (NOTATION)."""
     if not fld.oils:
-        return (at,), fld.oils
+        return (at,), fld.oils, at if at in fld.bombs else None
     oils = dict(fld.oils)
     path = [at]
 
@@ -121,9 +143,10 @@ def pushed_path(fld: Field, karts: dict[Hex, int], at: Hex, mover_at: Hex
             break
         del oils[path[-1]]
         path.append(to)
+    bomb = path[-1] if path[-1] in fld.bombs else None
     if len(path) == 1:
-        return (at,), fld.oils
-    return tuple(path), tuple(oil for oil in fld.oils if oil[0] in oils)
+        return (at,), fld.oils, bomb
+    return tuple(path), tuple(oil for oil in fld.oils if oil[0] in oils), bomb
 
 
 def forward_cells(cell: Hex, facing: Facing) -> list[tuple[Hex, Facing]]:
@@ -208,9 +231,9 @@ def step_plans(
             if isinstance(dest, str):
                 reason = reason or dest
                 continue
-            after = fld.with_bump(victim, target, dest) if fld.oils else fld
+            after, spun = fld.after_bump(victim, target, dest) if fld.oils or fld.bombs else (fld, False)
             plans.append(Plan(target, new_facing, 1, target, bump=(victim, target, dest),
-                              trap=target in after.stop_cells))
+                              trap=target in after.stop_cells, spun=spun))
         out[target] = plans if plans else said("why.no_bump", reason=reason)
     return out
 
@@ -230,9 +253,9 @@ def _jump_plans(fld: Field, gap: Gap, points: int, facing: Facing) -> list[Plan]
     if isinstance(dest, str):
         # Nowhere to land: the kart on the far end stays put and the jumper drops into the water.
         return [Plan(first, facing, len(gap.cells), gap.cells[-1], over=gap.cells, falls=True)]
-    after = fld.with_bump(victim, gap.far, dest) if fld.oils else fld
+    after, spun = fld.after_bump(victim, gap.far, dest) if fld.oils or fld.bombs else (fld, False)
     return [Plan(first, facing, need, gap.far, over=gap.cells, bump=(victim, gap.far, dest),
-                 trap=gap.far in after.stop_cells)]
+                 trap=gap.far in after.stop_cells, spun=spun)]
 
 
 CAP = 128  # more movement points than any roll can give (15 dice of 6)
@@ -338,9 +361,9 @@ class Lookahead:
         if plan.bump is not None:
             seat, frm, to = plan.bump
             after = fld.with_bump(seat, frm, to)
-            if not has_step(after, plan.end, plan.facing, m - plan.cost):
+            if not has_step(after, plan.end, plan.heading, m - plan.cost):
                 return m  # a bump with no way round stops the kart in the bumped kart's place
-        return min(m, plan.cost + self.longest(after, plan.end, plan.facing))
+        return min(m, plan.cost + self.longest(after, plan.end, plan.heading))
 
 
 LOOKAHEAD = Lookahead()

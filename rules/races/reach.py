@@ -72,7 +72,7 @@ def _without(fld: Field, seat: int) -> Field:
     look-ahead's memo is kept per field: that is what makes the search quick)."""
     karts = {c: s for c, s in fld.karts.items() if s != seat}
     return Field(fld.track, karts, fld.bumped, fld.stop_cells, fld.bump_reach, (frozenset(karts.items()), fld.bumped),
-                 fld.fixed_stops, fld.oils, fld.mover)
+                 fld.fixed_stops, fld.oils, fld.mover, fld.bombs)
 
 
 def reach(game: Races) -> Reach:
@@ -204,7 +204,7 @@ class _Ways:
         hit = self._touched.get((seat, to))
         if hit is None:
             home = self.home[seat]
-            path, _ = pushed_path(self.fields[()], {}, to, home)
+            path, _, _ = pushed_path(self.fields[()], {}, to, home)
             hit = self._touched[(seat, to)] = (home, *path)
         return hit
 
@@ -249,15 +249,15 @@ class _Ways:
                     out.append(_Way(plan, CAP, True, nb))
                     continue
                 if not first and self.longest is not None:
-                    far = self.longest(nb, plan.end, plan.facing)
+                    far = self.longest(nb, plan.end, plan.heading)
                 else:
-                    far = look.longest(after, plan.end, plan.facing)
+                    far = look.longest(after, plan.end, plan.heading)
                 # a bump with no way round stops the kart; on the bumped field a look-ahead that drives
                 # on has found a way
                 stuck = False
                 if plan.bump is not None and (far == 0 or not exact):
                     bumped = after if exact else f.with_bump(*plan.bump)
-                    stuck = not has_step(bumped, plan.end, plan.facing, left)
+                    stuck = not has_step(bumped, plan.end, plan.heading, left)
                 out.append(_Way(plan, CAP if stuck else plan.cost + far, stuck, nb))
         self._ways[key] = out
         return out
@@ -326,7 +326,7 @@ def _spread(options: list[_Way], here: Hex, left: int, ends: set[Hex], passes: s
             ends.add(plan.end)
             continue
         passes.add(plan.end)
-        go(rest, plan.end, plan.facing, way.bumps)
+        go(rest, plan.end, plan.heading, way.bumps)
 
 
 # The layered search ------------------------------------------------------------------------------
@@ -617,7 +617,11 @@ class _Table:
                         self.single |= low
                     else:
                         facing = Facing(i // grid.plane)
-                        self._fold(i, cell, facing, self.ways(cell, facing, (), 0, False))
+                        options = self.ways(cell, facing, (), 0, False)
+                        if any(w.plan.spun for w in options):
+                            self.single |= low  # a blast spins the kart round: no plain step's shift
+                        else:
+                            self._fold(i, cell, facing, options)
                     continue
                 moves = tuple(m for m in moves if m[1] not in karts)  # no way past a kart it cannot bump
             if not moves:

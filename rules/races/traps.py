@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from rules.hexgrid import Facing, Hex
 from rules.races.base import Part
-from rules.races.movement import oil_skid
+from rules.races.movement import in_blast, oil_skid
 from rules.races.state import PHASE_MOVE, BoardTile, Choice, Kart
 from rules.races.texts import Said, kart_of, said
 
@@ -140,7 +140,7 @@ class Traps(Part):
         start = self.g.turn.seat
         order = self.g.karts[start:] + self.g.karts[:start]
         for k in order:
-            if k.cell is not None and self.g.track.on_track(k.cell) and k.cell.distance(cell) <= 1:
+            if k.cell is not None and self.g.track.on_track(k.cell) and in_blast(cell, k.cell):
                 self.g.weapons.blast(k, "time-bomb")
 
     def tick(self, kart: Kart, bomb: Hex) -> None:

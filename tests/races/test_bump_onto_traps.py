@@ -102,3 +102,34 @@ def test_look_ahead_takes_a_time_bomb_next_to_a_bumped_kart_not_to_go_off() -> N
     g = bridge({"M9": "time-bomb"})
     seen, stops = look_ahead_after_bump(g)
     assert seen["blue"] == "M8" and "M9" in stops
+
+
+BOMB_SCENE = [{"colour": "red", "cell": "M9", "facing": "S"}, {"colour": "blue", "cell": "M10", "facing": "N"},
+              {"colour": "green", "cell": "N9", "facing": "N"}]  # red bumps blue from M10 onto M11
+
+
+def test_r9_a_bump_onto_a_time_bomb_spins_the_mover_round_in_the_look_ahead() -> None:
+    """Time Bomb / Bumping Other Karts / R9: red on M9 bumps blue from M10 onto the Time Bomb on M11. The
+    bomb goes off and goes back to the pile, and its blast spins red (next to it on M10) to face north,
+    towards the bridge it may not enter from that side: red would be stuck after 2 of its 4 points while
+    stepping to L9 uses all 4, so the bump is refused with the whole-roll reason (before, the look-ahead
+    drove red on southwards as if nothing had happened)."""
+    g = position(BOMB_SCENE, phase="move", points=4, board={"M11": "time-bomb"})
+    assert "step M10" not in legal(g) and "step L9" in legal(g)
+    with pytest.raises(IllegalAction, match=r"whole roll \(R9\)"):
+        g.apply("step M10")
+    # what the engine does with the bump as the last-but-one step (the damage dice miss: 6 + 6)
+    done = position(BOMB_SCENE, phase="move", points=2, board={"M11": "time-bomb"}, dice=[6, 6, 6, 6])
+    done.apply("step M10")
+    red = done.karts[0]
+    assert at(done, "red") == "M10" and at(done, "blue") == "M11" and red.facing.name == "N"
+    assert "M11" not in done.board and done.turn.seat == 0 and done.turn.points == 1
+
+
+def test_look_ahead_field_after_a_bump_onto_a_time_bomb_is_the_engines() -> None:
+    """Time Bomb / NOTATION: the look-ahead's field after the bump has the bomb gone (no longer a stop) and
+    says that the blast spins the mover, who stands next to the bomb."""
+    g = position(BOMB_SCENE, phase="move", points=4, board={"M11": "time-bomb"})
+    after, spun = g.field().after_bump(1, parse_label("M10"), parse_label("M11"))
+    assert spun and "M11" not in {c.label for c in after.stop_cells} and not after.bombs
+    assert after.karts[parse_label("M11")] == 1

@@ -241,3 +241,25 @@ def test_a_kart_bumped_onto_oil_skids_on_in_the_search_as_in_the_engine() -> Non
     ends, passes = drive_every_way(game)
     assert "V8" in ends
     assert reach(game).labels() == (ends, passes)
+
+
+def test_a_kart_spun_by_a_time_bomb_it_bumps_a_kart_onto_drives_on_in_the_search_as_in_the_engine() -> None:
+    """Bumping Other Karts / Time Bomb / R9: red on M9 (Proving Ground) bumps blue from M10 onto the Time
+    Bomb on M11, whose blast spins red round to face north, the bomb gone. The search drives on from the
+    reversed facing, naming exactly the cells that driving every legal way through the engine ends on and
+    passes (the damage dice are taken to miss, NOTATION); so does the layered search that does not follow
+    bumps, as the plain one. Likewise when the bump comes at the second step (blue on M11, the bomb on M12)."""
+    from tests.races.conftest import position
+    from tests.render.test_overlay import drive_every_way
+
+    for blue, bomb, points in [("M10", "M11", 3), ("M10", "M11", 5), ("M11", "M12", 4)]:
+        karts = [{"colour": "red", "cell": "M9", "facing": "S"}, {"colour": "blue", "cell": blue, "facing": "N"}]
+        game = position(karts, phase="move", points=points, board={bomb: "time-bomb"}, dice=[6] * 8)
+        ends, passes = drive_every_way(game)
+        assert blue in passes
+        assert reach(game).labels() == (ends, passes)
+        assert reach(game) == every_bump(game)
+        fld, red = game.field(), game.karts[0]
+        assert red.cell is not None
+        assert (_layered_reach(fld, 0, red.cell, red.facing, points, None)
+                == _forward_reach(fld, 0, red.cell, red.facing, points, None))
