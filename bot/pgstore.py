@@ -49,9 +49,17 @@ from bot.store import (
     _copy_keys,
     _delivery,
     _dumps,
+    _filtered,
     _record,
+    _result,
     _timer,
 )
+
+
+def _dollar(n: int) -> str:
+    """PostgreSQL's n-th placeholder."""
+    return f"${n}"
+
 
 #: Numbered migrations: PG_MIGRATIONS[i] takes the schema from version i to i + 1. Append only.
 #: The first one is the schema SQLite reaches after its fifth migration, in PostgreSQL's types.
@@ -485,13 +493,8 @@ class PostgresStore(Store):
                                 "WHERE id = $2 AND delivered_at IS NULL", due_at, delivery_id)
 
     async def deliveries(self, *, game_id: int | None = None, pending: bool = False) -> list[Delivery]:
-        where, params = [], []
-        if game_id is not None:
-            params.append(game_id)
-            where.append(f"game_id = ${len(params)}")
-        if pending:
-            where.append("delivered_at IS NULL")
-        sql = f"SELECT {_DELIVERY_COLUMNS} FROM deliveries" + (f" WHERE {' AND '.join(where)}" if where else "")
+        sql, params = _filtered(_DELIVERY_COLUMNS, "deliveries", {"game_id": game_id},
+                                ["delivered_at IS NULL"] if pending else [], _dollar)
         return [_delivery(r) for r in await self.pool.fetch(sql + " ORDER BY id", *params)]
 
     async def delivery(self, delivery_id: int) -> Delivery | None:
@@ -571,13 +574,8 @@ class PostgresStore(Store):
         return row is not None
 
     async def timers(self, *, game_id: int | None = None, pending: bool = False) -> list[Timer]:
-        where, params = [], []
-        if game_id is not None:
-            params.append(game_id)
-            where.append(f"game_id = ${len(params)}")
-        if pending:
-            where.append("fired_at IS NULL")
-        sql = f"SELECT {_TIMER_COLUMNS} FROM timers" + (f" WHERE {' AND '.join(where)}" if where else "")
+        sql, params = _filtered(_TIMER_COLUMNS, "timers", {"game_id": game_id},
+                                ["fired_at IS NULL"] if pending else [], _dollar)
         return [_timer(r) for r in await self.pool.fetch(sql + " ORDER BY id", *params)]
 
     async def get_settings(self, scope: str, owner: int, target: int = 0) -> dict[str, Any]:
@@ -640,19 +638,13 @@ class PostgresStore(Store):
     async def results(self, *, game_id: int | None = None, user_id: int | None = None,
                       guild_id: int | None = None, channel_id: int | None = None, limit: int = 10_000
                       ) -> list[Result]:
-        where, params = [], []
-        for column, value in (("game_id", game_id), ("user_id", user_id), ("guild_id", guild_id),
-                              ("channel_id", channel_id)):
-            if value is not None:
-                params.append(value)
-                where.append(f"{column} = ${len(params)}")
+        sql, params = _filtered(_RESULT_COLUMNS, "results", {"game_id": game_id, "user_id": user_id,
+                                                             "guild_id": guild_id, "channel_id": channel_id},
+                                mark=_dollar)
         params.append(limit)
-        sql = f"SELECT {_RESULT_COLUMNS} FROM results" + (f" WHERE {' AND '.join(where)}" if where else "")
         order = f" ORDER BY finished_at DESC, game_id DESC, place, seat LIMIT ${len(params)}"
         rows = await self.pool.fetch(sql + order, *params)
-        return [Result(game_id=r[0], seat=r[1], user_id=r[2], name=r[3], place=r[4], winner=bool(r[5]), moves=r[6],
-                       game_key=r[7], guild_id=r[8], channel_id=r[9], started_at=r[10], finished_at=r[11])
-                for r in rows]
+        return [_result(r) for r in rows]
 
     async def unrecorded_ends(self, limit: int = 50) -> list[GameRecord]:
         return await self._games(

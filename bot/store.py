@@ -14,7 +14,7 @@ import os
 import sqlite3
 import time
 from abc import ABC, abstractmethod
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, cast
 
@@ -953,13 +953,8 @@ class SqliteStore(Store):
                                   "WHERE id = ? AND delivered_at IS NULL", (due_at, delivery_id))
 
     async def deliveries(self, *, game_id: int | None = None, pending: bool = False) -> list[Delivery]:
-        where, params = [], []
-        if game_id is not None:
-            where.append("game_id = ?")
-            params.append(game_id)
-        if pending:
-            where.append("delivered_at IS NULL")
-        sql = f"SELECT {_DELIVERY_COLUMNS} FROM deliveries" + (f" WHERE {' AND '.join(where)}" if where else "")
+        sql, params = _filtered(_DELIVERY_COLUMNS, "deliveries", {"game_id": game_id},
+                                ["delivered_at IS NULL"] if pending else [])
         async with self._lock, self.db.execute(sql + " ORDER BY id", params) as cur:
             rows = await cur.fetchall()
         return [_delivery(r) for r in rows]
@@ -1061,13 +1056,7 @@ class SqliteStore(Store):
         return done
 
     async def timers(self, *, game_id: int | None = None, pending: bool = False) -> list[Timer]:
-        where, params = [], []
-        if game_id is not None:
-            where.append("game_id = ?")
-            params.append(game_id)
-        if pending:
-            where.append("fired_at IS NULL")
-        sql = f"SELECT {_TIMER_COLUMNS} FROM timers" + (f" WHERE {' AND '.join(where)}" if where else "")
+        sql, params = _filtered(_TIMER_COLUMNS, "timers", {"game_id": game_id}, ["fired_at IS NULL"] if pending else [])
         async with self._lock, self.db.execute(sql + " ORDER BY id", params) as cur:
             rows = await cur.fetchall()
         return [_timer(r) for r in rows]
@@ -1170,20 +1159,13 @@ class SqliteStore(Store):
                       guild_id: int | None = None, channel_id: int | None = None, limit: int = 10_000
                       ) -> list[Result]:
         """Result rows matching every filter given, newest game first, seats in finishing order."""
-        where, params = [], []
-        for column, value in (("game_id", game_id), ("user_id", user_id), ("guild_id", guild_id),
-                              ("channel_id", channel_id)):
-            if value is not None:
-                where.append(f"{column} = ?")
-                params.append(value)
-        sql = f"SELECT {_RESULT_COLUMNS} FROM results" + (f" WHERE {' AND '.join(where)}" if where else "")
+        sql, params = _filtered(_RESULT_COLUMNS, "results", {"game_id": game_id, "user_id": user_id,
+                                                             "guild_id": guild_id, "channel_id": channel_id})
         async with self._lock, self.db.execute(
             sql + " ORDER BY finished_at DESC, game_id DESC, place, seat LIMIT ?", (*params, limit)
         ) as cur:
             rows = await cur.fetchall()
-        return [Result(game_id=r[0], seat=r[1], user_id=r[2], name=r[3], place=r[4], winner=bool(r[5]), moves=r[6],
-                       game_key=r[7], guild_id=r[8], channel_id=r[9], started_at=r[10], finished_at=r[11])
-                for r in rows]
+        return [_result(r) for r in rows]
 
     async def unrecorded_ends(self, limit: int = 50) -> list[GameRecord]:
         async with self._lock, self.db.execute(
@@ -1308,3 +1290,24 @@ def _timer(row: Sequence[Any]) -> Timer:
     return Timer(id=row[0], game_id=row[1], kind=row[2], seat=row[3], version=row[4], due_at=row[5],
                  data=json.loads(row[6]), claimed_by=row[7], claimed_until=row[8], fired_at=row[9],
                  created_at=row[10])
+
+
+def _result(row: Sequence[Any]) -> Result:
+    return Result(game_id=row[0], seat=row[1], user_id=row[2], name=row[3], place=row[4], winner=bool(row[5]),
+                  moves=row[6], game_key=row[7], guild_id=row[8], channel_id=row[9], started_at=row[10],
+                  finished_at=row[11])
+
+
+def _filtered(columns: str, table: str, equal: Mapping[str, Any], extra: Sequence[str] = (),
+              mark: Callable[[int], str] = lambda _n: "?") -> tuple[str, list[Any]]:
+    """``SELECT columns FROM table`` where every column of ``equal`` whose value is not None has that value and
+    every ``extra`` condition holds, with its parameters; ``mark(n)`` writes the n-th placeholder (``?`` in
+    SQLite, ``$n`` in PostgreSQL)."""
+    where: list[str] = []
+    params: list[Any] = []
+    for column, value in equal.items():
+        if value is not None:
+            params.append(value)
+            where.append(f"{column} = {mark(len(params))}")
+    where += extra
+    return f"SELECT {columns} FROM {table}" + (f" WHERE {' AND '.join(where)}" if where else ""), params
