@@ -31,15 +31,13 @@ import uuid
 from pathlib import Path
 
 from bench.registry import benchmark
-from bench.service import Script, percentile, record
+from bench.service import Script, open_race, percentile, race_times, record
 from bot.pictures import cores
 from bot.service import Service
 from bot.store import ACTIVE, FINISHED, Store
 
 #: where the benchmark's PostgreSQL server is (a URL); without it the figures are skipped
 ENV = "JUNKYARD_BENCH_PG"
-TRACK = "A"
-SEATS = ({"name": "Ann", "colour": "red"}, {"name": "Bob", "colour": "blue"})
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -59,34 +57,13 @@ async def _drop(url: str, schema: str) -> None:
         await con.close()
 
 
-async def _open(service: Service, channel: int, script: Script) -> tuple[int, int]:
-    """A started race in ``channel``, seeded like ``script``; returns the two players' user ids."""
-    users = (channel * 10 + 1, channel * 10 + 2)
-    service.seed_source = lambda: script.seed
-    reply = await service.new_game(guild_id=1, channel_id=channel, user_id=users[0], user_name=SEATS[0]["name"],
-                                   game_key="races", options={"track": TRACK, "laps": script.laps},
-                                   seat_options={"colour": SEATS[0]["colour"]})
-    assert reply.ok, reply.text
-    assert (await service.join(channel, users[1], SEATS[1]["name"], {"colour": SEATS[1]["colour"]})).ok
-    assert (await service.start(channel, users[0])).ok
-    return users
-
-
 async def _one_race(url: str, script: Script) -> list[float]:
     """Reply times (ms) of every action of ``script`` through the service on a fresh schema."""
     schema = f"bench_{uuid.uuid4().hex[:12]}"
     store = _store(url, schema)
     await store.open()
     try:
-        service = Service(store)
-        users = await _open(service, 1, script)
-        times = []
-        for seat, action, _ in script.moves:
-            start = time.perf_counter()
-            reply = await service.act(1, users[seat], action)
-            times.append((time.perf_counter() - start) * 1000)
-            assert reply.ok, (action, reply.text)
-        return times
+        return await race_times(store, script)
     finally:
         await store.close()
         await _drop(url, schema)
@@ -104,7 +81,7 @@ async def _tables(url: str, schema: str, scripts: list[Script], games: int, seed
         for i in range(games):
             script = scripts[i % len(scripts)]
             channel = 1000 + i
-            users = await _open(service, channel, script)
+            users = await open_race(service, channel, script)
             upto = rng.randrange(0, len(script.moves) - keep)
             rec = await store.channel_game(channel)
             assert rec is not None

@@ -49,7 +49,7 @@ from bot.drivers import driver_for
 from bot.games import front_for
 from bot.pictures import Pictures, cores
 from bot.service import Service
-from bot.store import ACTIVE, FINISHED, SqliteStore
+from bot.store import ACTIVE, FINISHED, SqliteStore, Store
 from rules.races import Races
 
 TRACK = "A"
@@ -115,9 +115,10 @@ class _PictureClock:
         del self.front.picture
 
 
-async def _open(service: Service, channel: int, script: Script) -> tuple[int, int]:
-    """A started race in ``channel`` (seeded like ``script``); returns the two players' user ids."""
+async def open_race(service: Service, channel: int, script: Script) -> tuple[int, int]:
+    """A started race in ``channel``, seeded like ``script``; returns the two players' user ids."""
     users = (channel * 10 + 1, channel * 10 + 2)
+    service.seed_source = lambda: script.seed
     reply = await service.new_game(guild_id=1, channel_id=channel, user_id=users[0], user_name=SEATS[0]["name"],
                                    game_key="races", options={"track": TRACK, "laps": script.laps},
                                    seat_options={"colour": SEATS[0]["colour"]})
@@ -139,19 +140,24 @@ async def _fast_forward(service: Service, channel: int, users: tuple[int, int], 
                                                 action=action, state=state, status=status, narration="")
 
 
+async def race_times(store: Store, script: Script) -> list[float]:
+    """Reply times (ms) of every action of ``script``, one after another, through the service on ``store``."""
+    service = Service(store)
+    users = await open_race(service, 1, script)
+    times = []
+    for seat, action, _ in script.moves:
+        start = time.perf_counter()
+        reply = await service.act(1, users[seat], action)
+        times.append((time.perf_counter() - start) * 1000)
+        assert reply.ok, (action, reply.text)
+    return times
+
+
 async def _one_race(path: Path, script: Script) -> list[float]:
     store = SqliteStore(path)
     await store.open()
     try:
-        service = Service(store, seed_source=lambda: script.seed)
-        users = await _open(service, 1, script)
-        times = []
-        for seat, action, _ in script.moves:
-            start = time.perf_counter()
-            reply = await service.act(1, users[seat], action)
-            times.append((time.perf_counter() - start) * 1000)
-            assert reply.ok, (action, reply.text)
-        return times
+        return await race_times(store, script)
     finally:
         await store.close()
 
@@ -190,7 +196,7 @@ async def _tables(service: Service, scripts: list[Script], games: int, keep: int
     for i in range(games):
         script = scripts[i % len(scripts)]
         channel = 1000 + i
-        users = await _open(service, channel, script)
+        users = await open_race(service, channel, script)
         upto = rng.randrange(0, max(1, len(script.moves) - keep))
         await _fast_forward(service, channel, users, script, upto)
         tables.append(_Table(channel, users, script, upto))
@@ -291,9 +297,8 @@ async def _many_races(path: Path, scripts: list[Script], games: int, rate: float
     store = SqliteStore(path)
     await store.open()
     rng = random.Random(seed)
-    seeds = iter([s.seed for s in scripts] * games)
-    pooled = Service(store, seed_source=lambda: next(seeds), pictures=Pictures())
-    single = Service(store, seed_source=lambda: next(seeds), pictures=Pictures(processes=0))
+    pooled = Service(store, pictures=Pictures())
+    single = Service(store, pictures=Pictures(processes=0))
     try:
         keep = int(rate * seconds * repeats / games * 3) + 4 + 3 * BURSTS
         tables = await _tables(pooled, scripts, games, keep, rng)
