@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import bot.history
 from bot.discord import JunkyardBot
 from bot.service import Service
 from bot.store import SqliteStore
@@ -21,8 +22,8 @@ def make_bot(db_path: Path) -> JunkyardBot:
     return JunkyardBot(service=Service(store, seed_source=lambda: next(counter)))
 
 
-__all__ = ["ANN", "BOB", "EVE", "MOD", "USERS", "answer", "make_bot", "only", "pressed_edit", "public", "shown",
-           "started"]
+__all__ = ["ANN", "BOB", "EVE", "MOD", "USERS", "answer", "finished_unrecorded", "make_bot", "only", "pressed_edit",
+           "public", "shown", "started"]
 
 
 def only(sent: list[Sent]) -> Sent:
@@ -44,3 +45,24 @@ async def started(h: DiscordHarness) -> Sent:
     answer(await h.slash(ANN, "game new", game="toy"))
     answer(await h.slash(BOB, "game join", colour="blue"))
     return answer(await h.slash(ANN, "game start"))
+
+
+async def finished_unrecorded(service, monkeypatch, channels) -> list[int]:
+    """Play a toy game to its end in each channel with its results left unrecorded (a stop in between)."""
+    async def no_end(*args, **kwargs):
+        raise RuntimeError("stopped")
+
+    real = bot.history.record_end
+    monkeypatch.setattr(bot.history, "record_end", no_end)
+    ids = []
+    for channel in channels:
+        await service.new_game(guild_id=1, channel_id=channel, user_id=ANN, user_name="ann", game_key="toy")
+        await service.join(channel, BOB, "bob")
+        await service.start(channel, ANN)
+        while (rec := await service.store.channel_game(channel)) is not None:
+            game = await service.load(rec)
+            user = rec.seats[game.to_act].user_id
+            await service.act(channel, user, "roll" if game.rolled is None else f"move {game.rolled}")
+        ids.append((await service.store.channel_history(channel, 1))[0].id)
+    monkeypatch.setattr(bot.history, "record_end", real)
+    return ids

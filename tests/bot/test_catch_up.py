@@ -6,28 +6,7 @@ import asyncio
 
 import bot.history
 from bot.discord import JunkyardBot
-from tests.bot.helpers import ANN, BOB
-
-
-async def finished_unrecorded(service, monkeypatch, channels) -> list[int]:
-    """Play a toy game to its end in each channel with its results left unrecorded (a stop in between)."""
-    async def no_end(*args, **kwargs):
-        raise RuntimeError("stopped")
-
-    real = bot.history.record_end
-    monkeypatch.setattr(bot.history, "record_end", no_end)
-    ids = []
-    for channel in channels:
-        await service.new_game(guild_id=1, channel_id=channel, user_id=ANN, user_name="ann", game_key="toy")
-        await service.join(channel, BOB, "bob")
-        await service.start(channel, ANN)
-        while (rec := await service.store.channel_game(channel)) is not None:
-            game = await service.load(rec)
-            user = rec.seats[game.to_act].user_id
-            await service.act(channel, user, "roll" if game.rolled is None else f"move {game.rolled}")
-        ids.append((await service.store.channel_history(channel, 1))[0].id)
-    monkeypatch.setattr(bot.history, "record_end", real)
-    return ids
+from tests.bot.helpers import finished_unrecorded
 
 
 async def test_unrecorded_ends_are_settled_a_page_at_a_time_and_one_that_fails_stays_behind(service, monkeypatch):

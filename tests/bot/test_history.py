@@ -12,7 +12,7 @@ from bot.discord import JunkyardBot
 from bot.service import Service
 from bot.store import ACTIVE, SqliteStore
 from tests.bot.harness import DiscordHarness, Sent
-from tests.bot.helpers import ANN, BOB, EVE, USERS, answer, only, public, started
+from tests.bot.helpers import ANN, BOB, EVE, USERS, answer, finished_unrecorded, only, public, started
 from tests.bot.test_undo import dm
 
 OTHER_GUILD = 800_000_000_000_000_777
@@ -230,22 +230,7 @@ async def test_the_migration_fills_the_players_index_from_the_games_already_stor
 async def test_an_end_a_stop_left_unrecorded_is_recorded_at_start_up_and_announced_while_fresh(service, monkeypatch):
     """The final move was stored but the process stopped before its results: they follow at start-up, with
     the end message only for a game that ended lately (older games, kept before results were, stay quiet)."""
-    async def no_end(*args, **kwargs):
-        raise RuntimeError("stopped")
-
-    real = bot.history.record_end
-    monkeypatch.setattr(bot.history, "record_end", no_end)
-    ids = []
-    for channel in (11, 12):
-        await service.new_game(guild_id=1, channel_id=channel, user_id=ANN, user_name="ann", game_key="toy")
-        await service.join(channel, BOB, "bob")
-        await service.start(channel, ANN)
-        while (rec := await service.store.channel_game(channel)) is not None:
-            game = await service.load(rec)
-            user = rec.seats[game.to_act].user_id
-            await service.act(channel, user, "roll" if game.rolled is None else f"move {game.rolled}")
-        ids.append((await service.store.channel_history(channel, 1))[0].id)
-    monkeypatch.setattr(bot.history, "record_end", real)
+    ids = await finished_unrecorded(service, monkeypatch, (11, 12))
     assert [r.id for r in await service.store.unrecorded_ends()] == ids
     old = (await service.store.get_game(ids[0])).updated_at
     monkeypatch.setattr(bot.history, "clock", lambda: old + bot.history.FRESH_END + 1)
