@@ -3,24 +3,13 @@ the channel reads the game's language (the server's), each player's refusals and
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import cast
-
-import pytest
 
 from bot.discord import JunkyardBot
 from bot.service import Service
 from rules.piecepack import PiecepackGame
 from tests.bot.harness import CHANNEL_ID, DiscordHarness, Sent
-from tests.bot.helpers import ANN, BOB, USERS, answer, make_bot, public, shown
-
-
-@pytest.fixture
-async def h(tmp_path: Path) -> AsyncIterator[DiscordHarness]:
-    async with DiscordHarness(make_bot(tmp_path / "lang.db")) as harness:
-        harness.users.update(USERS)
-        yield harness
+from tests.bot.helpers import ANN, BOB, answer, public, shown
 
 
 def service(h: DiscordHarness) -> Service:

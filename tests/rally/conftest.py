@@ -15,6 +15,7 @@ from typing import Any
 
 from rules.contract import Event
 from rules.rally import RallyGame
+from tests.bot.conftest import db_path, h  # noqa: F401  (the offline Discord harness, as the bot's tests have it)
 
 
 def pos(**position: Any) -> RallyGame:

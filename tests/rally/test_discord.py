@@ -5,11 +5,7 @@ played by commands and buttons."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any, cast
-
-import pytest
 
 from bot.discord import JunkyardBot
 from bot.drivers.rally import SmartDriver
@@ -17,16 +13,9 @@ from bot.service import Service
 from rules.rally import RallyGame
 from rules.rally import board as B
 from tests.bot.harness import CHANNEL_ID, DiscordHarness, Sent
-from tests.bot.helpers import ANN, BOB, EVE, MOD, USERS, answer, make_bot, public
+from tests.bot.helpers import ANN, BOB, EVE, MOD, answer, public
 
 OTHER_CHANNEL = CHANNEL_ID + 7
-
-
-@pytest.fixture
-async def h(tmp_path: Path) -> AsyncIterator[DiscordHarness]:
-    async with DiscordHarness(make_bot(tmp_path / "rally.db")) as harness:
-        harness.users.update(USERS)
-        yield harness
 
 
 def service(h: DiscordHarness) -> Service:

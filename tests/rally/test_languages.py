@@ -6,8 +6,6 @@ front words with has both languages and the same placeholders in each."""
 from __future__ import annotations
 
 import string
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import cast
 
 import pytest
@@ -18,14 +16,7 @@ from bot.games.rally import commands, table, unit
 from bot.service import Service
 from rules.rally import RallyGame
 from tests.bot.harness import CHANNEL_ID, DiscordHarness, Sent
-from tests.bot.helpers import ANN, BOB, USERS, answer, make_bot, public, shown
-
-
-@pytest.fixture
-async def h(tmp_path: Path) -> AsyncIterator[DiscordHarness]:
-    async with DiscordHarness(make_bot(tmp_path / "lang.db")) as harness:
-        harness.users.update(USERS)
-        yield harness
+from tests.bot.helpers import ANN, BOB, answer, public, shown
 
 
 def service(h: DiscordHarness) -> Service:
