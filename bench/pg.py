@@ -32,6 +32,7 @@ from pathlib import Path
 
 from bench.registry import benchmark
 from bench.service import Script, open_race, percentile, race_times, record
+from bot.pgstore import PostgresStore, drop_schemas
 from bot.pictures import cores
 from bot.service import Service
 from bot.store import ACTIVE, FINISHED, Store
@@ -42,19 +43,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def _store(url: str, schema: str) -> Store:
-    from bot.pgstore import PostgresStore
-
     return PostgresStore(url, schema=schema)
-
-
-async def _drop(url: str, schema: str) -> None:
-    import asyncpg  # type: ignore[import-untyped]
-
-    con = await asyncpg.connect(url)
-    try:
-        await con.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
-    finally:
-        await con.close()
 
 
 async def _one_race(url: str, script: Script) -> list[float]:
@@ -66,7 +55,7 @@ async def _one_race(url: str, script: Script) -> list[float]:
         return await race_times(store, script)
     finally:
         await store.close()
-        await _drop(url, schema)
+        await drop_schemas(url, schema)
 
 
 async def _tables(url: str, schema: str, scripts: list[Script], games: int, seed: int, keep: int
@@ -179,7 +168,7 @@ def run(url: str, *, scripts: int = 3, laps: int = 2, games: int = 200, repeats:
             pairs.append(took)
             refused += no + no2
     finally:
-        asyncio.run(_drop(url, schema))
+        asyncio.run(drop_schemas(url, schema))
     single, two = statistics.median(singles), statistics.median(pairs)
     return {
         "pg_service_p50_ms": round(statistics.median(one), 1),

@@ -205,6 +205,16 @@ def shown_url(url: str) -> str:
     return urlunsplit(parts._replace(netloc=netloc))
 
 
+async def drop_schemas(url: str, *schemas: str) -> None:
+    """Remove ``schemas`` (each a store's own, see :class:`PostgresStore`'s ``schema``) with all they hold."""
+    con = await asyncpg.connect(url)
+    try:
+        for schema in schemas:
+            await con.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+    finally:
+        await con.close()
+
+
 class PostgresStore(Store):
     """Games in a PostgreSQL database shared by any number of processes, through an asyncpg pool.
 

@@ -77,14 +77,9 @@ async def twin_stores(request, tmp_path):
     for s in opened:
         await s.close()
     if schemas and TEST_PG is not None:
-        import asyncpg
+        from bot.pgstore import drop_schemas
 
-        con = await asyncpg.connect(TEST_PG)
-        try:
-            for schema in schemas.values():
-                await con.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
-        finally:
-            await con.close()
+        await drop_schemas(TEST_PG, *schemas.values())
 
 
 @pytest.fixture

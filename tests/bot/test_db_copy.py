@@ -101,7 +101,7 @@ async def test_the_check_finds_a_copy_that_lost_rows(demo_db, tmp_path, monkeypa
 async def test_a_demo_race_round_trips_sqlite_postgresql_sqlite(demo_db, tmp_path):
     """SQLite → PostgreSQL → SQLite: the same rows in every table and the same replays at each step."""
     url = need_pg()
-    from bot.pgstore import PostgresStore
+    from bot.pgstore import PostgresStore, drop_schemas
 
     schema = f"copy_{uuid.uuid4().hex[:12]}"
     pg = PostgresStore(url, schema=schema)
@@ -125,10 +125,4 @@ async def test_a_demo_race_round_trips_sqlite_postgresql_sqlite(demo_db, tmp_pat
             assert rec.id > game["id"]
     finally:
         await pg.close()
-        import asyncpg
-
-        con = await asyncpg.connect(url)
-        try:
-            await con.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
-        finally:
-            await con.close()
+        await drop_schemas(url, schema)

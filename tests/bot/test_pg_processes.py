@@ -50,7 +50,7 @@ def need_pg() -> str:
 async def pg() -> AsyncIterator[tuple[str, Store]]:
     """A schema of its own in ``JUNKYARD_TEST_PG`` and an open store on it (the parent's view)."""
     url = need_pg()
-    from bot.pgstore import PostgresStore
+    from bot.pgstore import PostgresStore, drop_schemas
 
     schema = f"procs_{uuid.uuid4().hex[:12]}"
     store = PostgresStore(url, schema=schema)
@@ -59,13 +59,7 @@ async def pg() -> AsyncIterator[tuple[str, Store]]:
         yield schema, store
     finally:
         await store.close()
-        import asyncpg
-
-        con = await asyncpg.connect(TEST_PG)
-        try:
-            await con.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
-        finally:
-            await con.close()
+        await drop_schemas(url, schema)
 
 
 def child(*args: object) -> subprocess.Popen[str]:
