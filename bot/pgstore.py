@@ -20,7 +20,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
-import asyncpg  # type: ignore[import-untyped]
+import asyncpg
 
 from bot.store import (
     _DELIVERY_COLUMNS,
@@ -251,8 +251,8 @@ class PostgresStore(Store):
         except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
             raise StoreError(f"cannot open the PostgreSQL database {shown_url(self.url)}: {exc}") from exc
         try:
-            async with pool.acquire() as con:
-                await self._migrate(con)
+            async with pool.acquire() as pooled:
+                await self._migrate(pooled)
         except BaseException:
             await pool.close()
             raise

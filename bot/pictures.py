@@ -22,11 +22,12 @@ import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any
+from typing import Any, TypeVar
 
 from bot.games import GAMES
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 #: modules the worker processes load before their first picture (the fork server's, shared by them all)
 PRELOAD = ("bot.games", "PIL.Image", "PIL.PngImagePlugin", *GAMES)
@@ -129,7 +130,7 @@ class Pictures:
         """Whether work for game ``key`` goes to a worker process now (not to a thread)."""
         return key not in self._threads_for and self._executor() is not None
 
-    async def call(self, key: str, fn: Callable[..., Any], *args: Any) -> Any:
+    async def call(self, key: str, fn: Callable[..., T], *args: Any) -> T:
         """``fn(*args)`` in a worker process, or in a thread while processes are not ready or when the call
         cannot travel to one (``key`` names the game, remembered for next time). Other CPU work of a game
         that needs nothing from this process (a move applied to its snapshot) goes the same way."""

@@ -21,7 +21,7 @@ from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from bot import history, texts, turn_messages
 from bot.drivers import Driver, driver_for, driver_kinds
@@ -45,6 +45,8 @@ from bot.store import (
 from rules.contract import Event, Game, IllegalAction, SetupError
 
 log = logging.getLogger(__name__)
+K = TypeVar("K")
+V = TypeVar("V")
 
 #: computer moves in one reply; more follow in further replies (see :meth:`Service.play_computers`)
 COMPUTER_MOVES_PER_REPLY = 40
@@ -183,24 +185,47 @@ class ChannelLocks:
                 del self._entries[channel_id]
 
 
-class LRU(OrderedDict[Any, Any]):
-    """A dict that keeps at most ``size`` entries, dropping the least recently used."""
+class LRU(Generic[K, V]):
+    """A mapping that keeps at most ``size`` entries, dropping the least recently used."""
 
     def __init__(self, size: int) -> None:
-        super().__init__()
         self.size = size
+        self._items: OrderedDict[K, V] = OrderedDict()
 
-    def get(self, key: Any, default: Any = None) -> Any:
-        if key in self:
-            self.move_to_end(key)
-            return self[key]
-        return default
+    def __len__(self) -> int:
+        return len(self._items)
 
-    def put(self, key: Any, value: Any) -> None:
-        self[key] = value
-        self.move_to_end(key)
-        while len(self) > self.size:
-            self.popitem(last=False)
+    def __contains__(self, key: object) -> bool:
+        return key in self._items
+
+    def get(self, key: K) -> V | None:
+        """The entry of ``key`` (now the most recently used), or None."""
+        if key in self._items:
+            self._items.move_to_end(key)
+            return self._items[key]
+        return None
+
+    def put(self, key: K, value: V) -> None:
+        self._items[key] = value
+        self._items.move_to_end(key)
+        while len(self._items) > self.size:
+            self._items.popitem(last=False)
+
+    def pop(self, key: K) -> V | None:
+        """Forget ``key``; its entry, or None."""
+        return self._items.pop(key, None)
+
+    def drop(self, which: Callable[[K], bool]) -> None:
+        """Forget every entry whose key ``which`` picks."""
+        for key in [k for k in self._items if which(k)]:
+            del self._items[key]
+
+    def clear(self) -> None:
+        self._items.clear()
+
+    def items(self) -> list[tuple[K, V]]:
+        """The entries, least recently used first."""
+        return list(self._items.items())
 
 
 class Service:
@@ -222,11 +247,11 @@ class Service:
         self.computer_seconds_per_reply = COMPUTER_SECONDS_PER_REPLY
         self.pictures = pictures or Pictures(processes=0)
         self._locks = ChannelLocks()
-        self._cache = LRU(cache_size)
+        self._cache: LRU[int, tuple[int, Game]] = LRU(cache_size)
         #: each computer seat's driver, kept between its moves so its plans carry over: (game, seat, kind)
-        self._drivers = LRU(cache_size * 2)
+        self._drivers: LRU[tuple[int, int, str], Driver] = LRU(cache_size * 2)
         #: a computer's move that began the next turn, chosen but kept for the next reply: (game, version)
-        self._next_moves = LRU(cache_size)
+        self._next_moves: LRU[tuple[int, int], str] = LRU(cache_size)
         #: who holds the delivery records this process writes
         self.owner = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
         self.delivery_lease = DELIVERY_LEASE
@@ -258,10 +283,9 @@ class Service:
         self._cache.put(rec.id, (rec.version, game))
 
     def forget(self, game_id: int, *, drivers: bool = False) -> None:
-        self._cache.pop(game_id, None)
+        self._cache.pop(game_id)
         if drivers:
-            for key in [k for k in self._drivers if k[0] == game_id]:
-                del self._drivers[key]
+            self._drivers.drop(lambda key: key[0] == game_id)
 
     async def current(self, channel_id: int, user_id: int | None = None
                       ) -> tuple[GameRecord | None, Game | None, int | None]:
@@ -821,7 +845,7 @@ class Service:
             kind = rec.seats[seat].driver or "random"
             driver = self._driver(rec, seat, kind)
             self.forget(rec.id)
-            kept = self._next_moves.pop((rec.id, rec.version), None)
+            kept = self._next_moves.pop((rec.id, rec.version))
             try:
                 if kept is not None:  # chosen last reply, when it began the next turn
                     action, events, state = await asyncio.to_thread(self._apply, game, kept)

@@ -14,9 +14,9 @@ import os
 import sqlite3
 import time
 from abc import ABC, abstractmethod
-from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 
 import aiosqlite
 
@@ -26,6 +26,8 @@ from rules.contract import Game
 LOBBY, ACTIVE, FINISHED, ABORTED = "lobby", "active", "finished", "aborted"
 STATUSES = (LOBBY, ACTIVE, FINISHED, ABORTED)
 OPEN_STATUSES = (LOBBY, ACTIVE)
+T = TypeVar("T")
+
 
 DEFAULT_DB = "junkyard.db"
 
@@ -808,11 +810,12 @@ class SqliteStore(Store):
             outgoing.id = new_id  # only once committed: a rolled-back insert never happened
         return _record(row)
 
-    async def _in_thread(self, work: Callable[[sqlite3.Connection], Any]) -> Any:
+    async def _in_thread(self, work: Callable[[sqlite3.Connection], T]) -> T:
         """``work(connection)`` in the connection's own thread, as one trip (the caller holds the lock): queued
         as aiosqlite queues its own statements (its ``_execute``, on its sqlite3 connection)."""
         db = self.db
-        return await db._execute(work, db._conn)
+        queued: Callable[..., Awaitable[T]] = db._execute
+        return await queued(work, db._conn)
 
     async def _put_outgoing(self, game_id: int, out: Outgoing) -> int:
         """Insert ``out``'s delivery record, or update the one it already has (inside the caller's transaction)."""

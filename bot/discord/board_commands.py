@@ -6,12 +6,12 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-import discord
 from discord import app_commands
 
 from bot import boards, texts
 from bot.discord import options as opt
 from bot.discord.command_group import user_language
+from bot.discord.context import Interaction
 from bot.discord.replies import _defer, answer_privately, send_reply
 from bot.service import refuse
 
@@ -20,26 +20,26 @@ log = logging.getLogger(__name__)
 
 @app_commands.command(name="board", description="The whole board: for the channel, or only for you")
 @app_commands.describe(private="Only you see it (default: the channel sees it)")
-async def board(interaction: discord.Interaction, private: bool | None = None) -> None:
+async def board(interaction: Interaction, private: bool | None = None) -> None:
     try:
         only_me = bool(opt.flag("private", private))
     except opt.BadOption as exc:
         await send_reply(interaction, refuse(texts.say("refused", user_language(interaction), reason=exc)))
         return
     assert interaction.channel_id is not None
-    service = interaction.client.service  # type: ignore[attr-defined]
+    service = interaction.client.service
     await send_reply(interaction, await boards.whole_board(service, interaction.channel_id, interaction.user.id,
                                                            private=only_me, lang=user_language(interaction)))
 
 
-async def answer_reach(interaction: discord.Interaction, game_id: int) -> None:
+async def answer_reach(interaction: Interaction, game_id: int) -> None:
     """A press of "Where can I go?": deferred privately at once (the search may take a while), then the
     picture, or a private refusal; the turn's message is left as it is."""
     if interaction.channel_id is None:
         await answer_privately(interaction, texts.say("move.server_only_button", user_language(interaction)))
         return
     await _defer(interaction, True)
-    service = interaction.client.service  # type: ignore[attr-defined]
+    service = interaction.client.service
     try:
         reply = await boards.where_can_i_go(service, interaction.channel_id, interaction.user.id, game_id,
                                             lang=user_language(interaction))

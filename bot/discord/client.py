@@ -17,6 +17,7 @@ from discord.ext import commands
 from bot import history, texts
 from bot.delivery import Outbox
 from bot.discord.command_group import game_groups
+from bot.discord.context import Interaction
 from bot.discord.game_commands import GameGroup
 from bot.discord.history_commands import stats_command
 from bot.discord.replies import (
@@ -49,12 +50,12 @@ CATCH_UP_AFTER = 1.0
 LOGGED_INPUT = 60
 
 
-class JunkyardTree(app_commands.CommandTree):
+class JunkyardTree(app_commands.CommandTree["JunkyardBot"]):
     """Defers every command that reads or stores a game before its callback runs (privately: a refusal stays
     private), answers commands the bot no longer has, logs unexpected errors and tells the user privately that
     nothing happened."""
 
-    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+    async def interaction_check(self, interaction: Interaction) -> bool:
         if interaction.type is discord.InteractionType.application_command:
             data: dict[str, Any] = dict(interaction.data or {})
             name = str(data.get("name", ""))
@@ -62,7 +63,7 @@ class JunkyardTree(app_commands.CommandTree):
                 await arm_defer(interaction, thinking=True)
         return True
 
-    async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
+    async def on_error(self, interaction: Interaction, error: app_commands.AppCommandError) -> None:
         if isinstance(error, app_commands.CommandNotFound):
             # Discord still offers a command this version dropped (before `junkyard sync`): not a bug here.
             log.info("a command this version does not have: /%s", clip_input(error.name, LOGGED_INPUT))
@@ -191,7 +192,7 @@ class JunkyardBot(commands.Bot):
 
         await asyncio.gather(*(worker() for _ in range(RESUME_WORKERS)))
 
-    async def on_interaction(self, interaction: discord.Interaction) -> None:
+    async def on_interaction(self, interaction: Interaction) -> None:
         """A press of a component nothing here answers (a custom_id no game sent): a short private answer."""
         if interaction.type is not discord.InteractionType.component:
             return
@@ -202,7 +203,7 @@ class JunkyardBot(commands.Bot):
         log.info("a press of a button no game sent: %s", clip_input(cid, LOGGED_INPUT))
         await answer_privately(interaction, texts.say("move.foreign_button", texts.language(interaction.locale)))
 
-    def _answered_by_views(self, interaction: discord.Interaction, cid: str) -> bool:
+    def _answered_by_views(self, interaction: Interaction, cid: str) -> bool:
         """Whether discord.py will hand this press to a dynamic item or a stored view."""
         store = self._connection._view_store
         message = interaction.message

@@ -15,10 +15,10 @@ import logging
 from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
 from typing import Any, Optional
 
-import discord
 from discord import app_commands
 
 from bot import texts
+from bot.discord.context import Interaction
 from bot.discord.replies import send_reply
 from bot.games import options as opt
 from bot.games.unit import Ask, Command, GameUnit, Option, Refusal, worded
@@ -27,17 +27,17 @@ from bot.service import Reply, Service, may_act, refuse
 log = logging.getLogger(__name__)
 
 Choice = app_commands.Choice
-Run = Callable[[discord.Interaction, dict[str, Any]], Awaitable[None]]
-Source = Callable[[discord.Interaction, Option, str], Awaitable[list[tuple[str, str]]]]
+Run = Callable[[Interaction, dict[str, Any]], Awaitable[None]]
+Source = Callable[[Interaction, Option, str], Awaitable[list[tuple[str, str]]]]
 
 MAX_CHOICES = 25
 
 
-def service_of(interaction: discord.Interaction) -> Service:
-    return interaction.client.service  # type: ignore[attr-defined]
+def service_of(interaction: Interaction) -> Service:
+    return interaction.client.service
 
 
-def languages(interaction: discord.Interaction) -> tuple[str, str]:
+def languages(interaction: Interaction) -> tuple[str, str]:
     """The asker's language (their Discord locale) and the server's (its preferred locale; the asker's in
     a direct message), each ``"de"`` or ``"en"``."""
     own = texts.language(getattr(interaction, "locale", None))
@@ -45,12 +45,12 @@ def languages(interaction: discord.Interaction) -> tuple[str, str]:
     return own, texts.language(guild) if guild is not None else own
 
 
-def user_language(interaction: discord.Interaction) -> str:
+def user_language(interaction: Interaction) -> str:
     """The asker's language, for what only they see."""
     return languages(interaction)[0]
 
 
-async def server_language(interaction: discord.Interaction) -> str:
+async def server_language(interaction: Interaction) -> str:
     """The language the server's channels read: the server's setting (``/game settings scope:server
     language:``), else its Discord's preferred locale (the asker's in a direct message)."""
     guild = languages(interaction)[1]
@@ -83,11 +83,11 @@ def make_command(name: str, description: str, options: Sequence[Option], run: Ru
     """A slash command whose options are ``options``; ``run(interaction, values)`` gets the raw values by
     option name, ``source(interaction, option, current)`` answers autocomplete of options that have one."""
 
-    async def callback(interaction: discord.Interaction, **values: Any) -> None:
+    async def callback(interaction: Interaction, **values: Any) -> None:
         await run(interaction, values)
 
     params = [inspect.Parameter("interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD,
-                                annotation=discord.Interaction)]
+                                annotation=Interaction)]
     for option in sorted(options, key=lambda o: not o.required):
         params.append(inspect.Parameter(option.name, inspect.Parameter.KEYWORD_ONLY, annotation=_annotation(option),
                                         default=inspect.Parameter.empty if option.required else None))
@@ -106,8 +106,8 @@ def make_command(name: str, description: str, options: Sequence[Option], run: Ru
 
 
 def _completer(option: Option, source: Source
-               ) -> Callable[[discord.Interaction, str], Coroutine[Any, Any, list[Choice[str]]]]:
-    async def complete(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
+               ) -> Callable[[Interaction, str], Coroutine[Any, Any, list[Choice[str]]]]:
+    async def complete(interaction: Interaction, current: str) -> list[Choice[str]]:
         return as_choices(await source(interaction, option, current or ""))
 
     complete.__name__ = complete.__qualname__ = f"{option.name}_autocomplete"
@@ -119,7 +119,7 @@ def check_values(options: Sequence[Option], values: Mapping[str, Any]) -> dict[s
     return {o.name: o.check(values.get(o.name)) for o in options}
 
 
-def typed_so_far(interaction: discord.Interaction, options: Sequence[Option]) -> dict[str, Any]:
+def typed_so_far(interaction: Interaction, options: Sequence[Option]) -> dict[str, Any]:
     """The values of the other options as typed so far (for autocomplete)."""
     return {o.name: getattr(interaction.namespace, o.name, None) for o in options}
 
@@ -143,7 +143,7 @@ class GameCommandGroup(app_commands.Group):
 
     # Reading the channel -----------------------------------------------------------------------
 
-    async def _state(self, interaction: discord.Interaction) -> tuple[Any, Any, int | None]:
+    async def _state(self, interaction: Interaction) -> tuple[Any, Any, int | None]:
         """The channel's record, running game and the asker's seat, when the channel plays this game."""
         if interaction.channel_id is None:
             return None, None, None
@@ -152,7 +152,7 @@ class GameCommandGroup(app_commands.Group):
             return None, None, None
         return rec, game, seat
 
-    async def _channel_problem(self, interaction: discord.Interaction) -> Reply | None:
+    async def _channel_problem(self, interaction: Interaction) -> Reply | None:
         """A refusal when the channel holds no game of this kind (another game, or none)."""
         assert interaction.channel_id is not None
         rec = await service_of(interaction).store.channel_game(interaction.channel_id)
@@ -175,7 +175,7 @@ class GameCommandGroup(app_commands.Group):
     # Commands ----------------------------------------------------------------------------------
 
     def _runner(self, command: Command) -> Run:
-        async def run(interaction: discord.Interaction, values: dict[str, Any]) -> None:
+        async def run(interaction: Interaction, values: dict[str, Any]) -> None:
             try:
                 checked = check_values(command.options, values)
             except opt.BadOption as exc:
@@ -200,7 +200,7 @@ class GameCommandGroup(app_commands.Group):
         words = self.unit.translations.get(lang, {})
         return exc.say(lang, name=words.get(f"{self.spec.name} {command.name} {name}", (name, ""))[0])
 
-    async def _play(self, interaction: discord.Interaction, command: Command, values: dict[str, Any]) -> None:
+    async def _play(self, interaction: Interaction, command: Command, values: dict[str, Any]) -> None:
         assert command.play is not None and interaction.channel_id is not None
         _, game, seat = await self._state(interaction)
         lang = user_language(interaction)
@@ -213,7 +213,7 @@ class GameCommandGroup(app_commands.Group):
         await send_reply(interaction, await service_of(interaction).act(interaction.channel_id,
                                                                        interaction.user.id, text, lang=lang))
 
-    async def _look(self, interaction: discord.Interaction) -> None:
+    async def _look(self, interaction: Interaction) -> None:
         """The asker's hidden things and player card, only for them."""
         rec, game, seat = await self._state(interaction)
         lang = user_language(interaction)
@@ -236,7 +236,7 @@ class GameCommandGroup(app_commands.Group):
     # Autocomplete ------------------------------------------------------------------------------
 
     def _source(self, command: Command) -> Source:
-        async def source(interaction: discord.Interaction, option: Option, current: str) -> list[tuple[str, str]]:
+        async def source(interaction: Interaction, option: Option, current: str) -> list[tuple[str, str]]:
             assert option.complete is not None
             _, game, seat = await self._state(interaction)
             ask = Ask(game=game, seat=seat, current=current, values=typed_so_far(interaction, command.options),

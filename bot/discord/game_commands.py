@@ -21,6 +21,7 @@ from bot.discord.command_group import (
     service_of,
     user_language,
 )
+from bot.discord.context import Interaction
 from bot.discord.history_commands import ANYWHERE, add_history_commands
 from bot.discord.replies import send_reply
 from bot.discord.timing_commands import add_timing_commands
@@ -32,16 +33,16 @@ log = logging.getLogger(__name__)
 Choice = app_commands.Choice
 
 
-def can_manage(interaction: discord.Interaction) -> bool:
+def can_manage(interaction: Interaction) -> bool:
     """Whether the user may manage this channel (and so abort or kick in any game here)."""
     return bool(interaction.permissions.manage_channels)
 
 
-async def answer(interaction: discord.Interaction, reply: Reply) -> None:
+async def answer(interaction: Interaction, reply: Reply) -> None:
     await send_reply(interaction, reply)
 
 
-async def refuse_option(interaction: discord.Interaction, exc: Exception) -> None:
+async def refuse_option(interaction: Interaction, exc: Exception) -> None:
     lang = user_language(interaction)
     if isinstance(exc, opt.BadOption):  # a game's setup option named as the reader's Discord names it
         name = str(exc.params.get("name", ""))
@@ -52,7 +53,7 @@ async def refuse_option(interaction: discord.Interaction, exc: Exception) -> Non
     await send_reply(interaction, refuse(texts.say("refused", lang, reason=reason)))
 
 
-async def game_autocomplete(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
+async def game_autocomplete(interaction: Interaction, current: str) -> list[Choice[str]]:
     cur = current.lower()
     return as_choices([(f"{u.title} ({u.key})", u.key) for u in units()
                        if cur in u.key.lower() or cur in u.title.lower()])
@@ -63,7 +64,7 @@ def resolve_game(text: str | None) -> str | None:
     return resolve(text)
 
 
-async def _new_source(interaction: discord.Interaction, option: Option, current: str) -> list[tuple[str, str]]:
+async def _new_source(interaction: Interaction, option: Option, current: str) -> list[tuple[str, str]]:
     """Autocomplete of a ``/game new`` option, from the chosen game's own source for it."""
     key = resolve(getattr(interaction.namespace, "game", None))
     if key is None:
@@ -71,7 +72,7 @@ async def _new_source(interaction: discord.Interaction, option: Option, current:
     return unit_for(key).choices(option.name, current, lang=user_language(interaction))
 
 
-async def _join_source(interaction: discord.Interaction, option: Option, current: str) -> list[tuple[str, str]]:
+async def _join_source(interaction: Interaction, option: Option, current: str) -> list[tuple[str, str]]:
     """Autocomplete of a ``/game join`` option, from the channel's game: its setup and the other seats."""
     if interaction.channel_id is None:
         return []
@@ -103,7 +104,7 @@ def _any_source(ask: Any) -> list[tuple[str, str]]:
     return []
 
 
-async def action_autocomplete(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
+async def action_autocomplete(interaction: Interaction, current: str) -> list[Choice[str]]:
     """The asker's legal actions, when it is their turn, filtered by what they typed."""
     if interaction.channel_id is None:
         return []
@@ -117,7 +118,7 @@ async def action_autocomplete(interaction: discord.Interaction, current: str) ->
     return as_choices([(a, a) for a in hits if len(a) <= 100])
 
 
-async def kind_autocomplete(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
+async def kind_autocomplete(interaction: Interaction, current: str) -> list[Choice[str]]:
     """Computer player kinds for the channel's game."""
     if interaction.channel_id is None:
         return []
@@ -147,7 +148,7 @@ class GameGroup(app_commands.Group, name="game", description="Start, join and ma
         add_board_commands(self)
         add_history_commands(self)
 
-    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+    async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
         """Outside a server only the commands marked to work anywhere answer (``/game mine``)."""
         command = interaction.command
         if interaction.guild_id is None and not (command is not None and command.extras.get(ANYWHERE)):
@@ -155,13 +156,13 @@ class GameGroup(app_commands.Group, name="game", description="Start, join and ma
         return True
 
     @staticmethod
-    async def _new_source(interaction: discord.Interaction, option: Option, current: str
+    async def _new_source(interaction: Interaction, option: Option, current: str
                           ) -> list[tuple[str, str]]:
         if option.name == "game":
             return [(c.name, str(c.value)) for c in await game_autocomplete(interaction, current)]
         return await _new_source(interaction, option, current)
 
-    async def _new(self, interaction: discord.Interaction, values: dict[str, Any]) -> None:
+    async def _new(self, interaction: Interaction, values: dict[str, Any]) -> None:
         try:
             key = opt.text("game", values.get("game"), required=True)
             raw = check_values(self.new_options, values)
@@ -177,7 +178,7 @@ class GameGroup(app_commands.Group, name="game", description="Start, join and ma
             lang=await server_language(interaction), user_lang=languages(interaction)[0])
         await answer(interaction, reply)
 
-    async def _join(self, interaction: discord.Interaction, values: dict[str, Any]) -> None:
+    async def _join(self, interaction: Interaction, values: dict[str, Any]) -> None:
         try:
             raw = check_values(self.join_options, values)
         except opt.BadOption as exc:
@@ -189,13 +190,13 @@ class GameGroup(app_commands.Group, name="game", description="Start, join and ma
         await answer(interaction, reply)
 
     @app_commands.command(name="leave", description="Give up your seat (in a running game a computer plays it on)")
-    async def leave(self, interaction: discord.Interaction) -> None:
+    async def leave(self, interaction: Interaction) -> None:
         assert interaction.channel_id is not None
         await answer(interaction, await service_of(interaction).leave(interaction.channel_id, interaction.user.id,
                                                                       lang=user_language(interaction)))
 
     @app_commands.command(name="start", description="Start the game (host)")
-    async def start(self, interaction: discord.Interaction) -> None:
+    async def start(self, interaction: Interaction) -> None:
         assert interaction.channel_id is not None
         reply = await service_of(interaction).start(interaction.channel_id, interaction.user.id,
                                                     can_manage=can_manage(interaction), lang=user_language(interaction))
@@ -204,7 +205,7 @@ class GameGroup(app_commands.Group, name="game", description="Start, join and ma
     @app_commands.command(name="play", description="Play an action in the game's notation (any game)")
     @app_commands.describe(action="The action, e.g. `roll`; start typing for the legal ones")
     @app_commands.autocomplete(action=action_autocomplete)
-    async def play(self, interaction: discord.Interaction, action: str) -> None:
+    async def play(self, interaction: Interaction, action: str) -> None:
         try:
             text = opt.text("action", action, required=True, limit=200)
         except opt.BadOption as exc:
@@ -215,7 +216,7 @@ class GameGroup(app_commands.Group, name="game", description="Start, join and ma
                                                                     text, lang=languages(interaction)[0]))
 
     @app_commands.command(name="status", description="The board, whose turn it is and what you can do")
-    async def status(self, interaction: discord.Interaction) -> None:
+    async def status(self, interaction: Interaction) -> None:
         assert interaction.channel_id is not None
         await answer(interaction, await service_of(interaction).status(interaction.channel_id, interaction.user.id,
                                                                        lang=languages(interaction)[0]))
@@ -223,7 +224,7 @@ class GameGroup(app_commands.Group, name="game", description="Start, join and ma
     @app_commands.command(name="log", description="The last moves of this channel's game (only you see it; "
                                                     "your own moves in full)")
     @app_commands.describe(moves="How many moves (1–100, default 20)")
-    async def log(self, interaction: discord.Interaction, moves: app_commands.Range[int, 1, 100] | None = None
+    async def log(self, interaction: Interaction, moves: app_commands.Range[int, 1, 100] | None = None
                   ) -> None:
         try:
             limit = opt.integer("moves", moves, 1, 100) or 20
@@ -236,7 +237,7 @@ class GameGroup(app_commands.Group, name="game", description="Start, join and ma
                                                                     lang=user_language(interaction)))
 
     @app_commands.command(name="abort", description="End this channel's game without a winner (host or moderators)")
-    async def abort(self, interaction: discord.Interaction) -> None:
+    async def abort(self, interaction: Interaction) -> None:
         assert interaction.channel_id is not None
         reply = await service_of(interaction).abort(interaction.channel_id, interaction.user.id,
                                                     can_manage=can_manage(interaction), lang=user_language(interaction))
@@ -245,7 +246,7 @@ class GameGroup(app_commands.Group, name="game", description="Start, join and ma
     @app_commands.command(name="kick",
                           description="Remove a player (in a running game a computer plays on) (host or moderators)")
     @app_commands.describe(player="Who to remove", seat="Or the seat number to clear (as the seat list shows)")
-    async def kick(self, interaction: discord.Interaction, player: discord.User | None = None,
+    async def kick(self, interaction: Interaction, player: discord.User | None = None,
                    seat: app_commands.Range[int, 1, 25] | None = None) -> None:
         try:
             number = opt.integer("seat", seat, 1, 25)
@@ -269,7 +270,7 @@ class GameGroup(app_commands.Group, name="game", description="Start, join and ma
     @app_commands.command(name="computer", description="Seat a computer player in the lobby (host or moderators)")
     @app_commands.describe(kind="How it plays (default: random)")
     @app_commands.autocomplete(kind=kind_autocomplete)
-    async def computer(self, interaction: discord.Interaction, kind: str | None = None) -> None:
+    async def computer(self, interaction: Interaction, kind: str | None = None) -> None:
         try:
             chosen = opt.text("kind", kind) or "random"
         except opt.BadOption as exc:

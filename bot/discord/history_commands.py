@@ -15,6 +15,7 @@ from discord.app_commands import locale_str
 from bot import history, texts
 from bot.discord import options as opt
 from bot.discord.command_group import as_choices, service_of, user_language
+from bot.discord.context import Interaction
 from bot.discord.replies import send_reply
 from bot.service import refuse
 from bot.store import GameRecord
@@ -33,7 +34,7 @@ def jump_link(rec: GameRecord, message_id: int | None) -> str:
     return f"https://discord.com/channels/{where}/{rec.channel_id}" + (f"/{message_id}" if message_id else "")
 
 
-async def _undo(interaction: discord.Interaction, moves: app_commands.Range[int, 1, MAX_UNDO] | None = None) -> None:
+async def _undo(interaction: Interaction, moves: app_commands.Range[int, 1, MAX_UNDO] | None = None) -> None:
     try:
         count = opt.integer("moves", moves, 1, MAX_UNDO) or 1
     except opt.BadOption as exc:
@@ -49,24 +50,24 @@ async def _undo(interaction: discord.Interaction, moves: app_commands.Range[int,
             await channel.get_partial_message(message_id).edit(view=None)
 
 
-async def _mine(interaction: discord.Interaction) -> None:
+async def _mine(interaction: Interaction) -> None:
     await send_reply(interaction, await history.mine(service_of(interaction), interaction.user.id, jump_link,
                                                     lang=user_language(interaction)))
 
 
-async def _history(interaction: discord.Interaction) -> None:
+async def _history(interaction: Interaction) -> None:
     assert interaction.channel_id is not None
     await send_reply(interaction, await history.history(service_of(interaction), interaction.channel_id,
                                                        lang=user_language(interaction)))
 
 
-async def _replay_source(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
+async def _replay_source(interaction: Interaction, current: str) -> list[Choice[str]]:
     if interaction.channel_id is None:
         return []
     return as_choices(await history.replay_choices(service_of(interaction), interaction.channel_id, current))
 
 
-async def _replay(interaction: discord.Interaction, game: str) -> None:
+async def _replay(interaction: Interaction, game: str) -> None:
     try:
         text = opt.text("game", game, required=True, limit=100)
     except opt.BadOption as exc:
@@ -103,7 +104,7 @@ def add_history_commands(group: app_commands.Group) -> None:
 @app_commands.command(name="stats", description="A player's record per game, or this server's (no player)")
 @app_commands.describe(player="Whose record (default: the server's; in a direct message, yours)")
 @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=False)
-async def stats_command(interaction: discord.Interaction, player: discord.User | None = None) -> None:
+async def stats_command(interaction: Interaction, player: discord.User | None = None) -> None:
     reply = await history.stats(service_of(interaction), interaction.guild_id, player.id if player else None,
                                 asker_id=interaction.user.id, lang=user_language(interaction))
     await send_reply(interaction, reply)

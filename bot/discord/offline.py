@@ -221,7 +221,8 @@ def _payload_from(payload: dict[str, Any] | None, multipart: list[dict[str, Any]
         return payload
     for part in multipart or []:
         if part.get("name") == "payload_json":
-            return json.loads(part["value"])
+            loaded: dict[str, Any] = json.loads(part["value"])
+            return loaded
     return {}
 
 
@@ -305,18 +306,19 @@ class DiscordHarness:
             if kind == sent.kind and times > 0:
                 fault[3] -= 1
                 sent.failed = True
-                response = SimpleNamespace(status=status, reason="Injected")
+                # a stand-in for aiohttp's response: the exceptions read only these two fields
+                response: Any = SimpleNamespace(status=status, reason="Injected")
                 what = {10062: "Unknown interaction", 10015: "Unknown Webhook"}.get(code, "Injected fault")
                 message = {"code": code, "message": what}
                 if code == 10062 and token:
                     self._expired.add(token)
                 if status >= 500:
-                    raise discord.DiscordServerError(response, message)  # type: ignore[arg-type]
+                    raise discord.DiscordServerError(response, message)
                 if status == 404:
-                    raise discord.NotFound(response, message)  # type: ignore[arg-type]
+                    raise discord.NotFound(response, message)
                 if status == 403:
-                    raise discord.Forbidden(response, message)  # type: ignore[arg-type]
-                raise discord.HTTPException(response, message)  # type: ignore[arg-type]
+                    raise discord.Forbidden(response, message)
+                raise discord.HTTPException(response, message)
 
     # Setup -------------------------------------------------------------------------------------
 

@@ -19,15 +19,19 @@ import asyncio
 import io
 import logging
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 
 from bot import texts
 from bot.delivery import Undeliverable
+from bot.discord.context import Interaction, ours
 from bot.games import ButtonSpec
 from bot.games.unit import REACH_ACTION
 from bot.service import Private, Reply, clip_input
+
+if TYPE_CHECKING:
+    from bot.discord.client import JunkyardBot
 
 log = logging.getLogger(__name__)
 
@@ -62,7 +66,7 @@ def clip(text: str, limit: int = MAX_CONTENT) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-class _SentButton(discord.ui.Button):
+class _SentButton(discord.ui.Button[discord.ui.View]):
     """A button as sent: not dispatchable itself; :class:`ActionButton` answers its presses."""
 
     def is_dispatchable(self) -> bool:
@@ -115,7 +119,7 @@ def _edit_kwargs(reply: Reply) -> dict[str, Any]:
 # Answering in time ---------------------------------------------------------------------------------
 
 
-async def arm_defer(interaction: discord.Interaction, *, thinking: bool) -> None:
+async def arm_defer(interaction: Interaction, *, thinking: bool) -> None:
     """Defer ``interaction`` now, before anything that can wait happens (``client.defer_after`` of 0, the
     default), or if no answer is under way after that many seconds. A command defers privately
     ("thinking"); a press defers as an update of its message, which shows nothing."""
@@ -131,7 +135,7 @@ async def arm_defer(interaction: discord.Interaction, *, thinking: bool) -> None
     interaction.extras["jy_timer"] = loop.call_later(after, fire)
 
 
-async def _defer(interaction: discord.Interaction, thinking: bool) -> None:
+async def _defer(interaction: Interaction, thinking: bool) -> None:
     if interaction.response.is_done():
         return
     try:
@@ -145,7 +149,7 @@ async def _defer(interaction: discord.Interaction, thinking: bool) -> None:
     interaction.extras["jy_deferred"] = "private" if thinking else "update"
 
 
-async def settle_defer(interaction: discord.Interaction) -> None:
+async def settle_defer(interaction: Interaction) -> None:
     """Stop the defer timer; if the deferral is on its way, wait for it."""
     timer = interaction.extras.pop("jy_timer", None)
     if timer is not None:
@@ -155,7 +159,7 @@ async def settle_defer(interaction: discord.Interaction) -> None:
         await asyncio.shield(task)
 
 
-async def answer_privately(interaction: discord.Interaction, text: str) -> None:
+async def answer_privately(interaction: Interaction, text: str) -> None:
     """A short private answer, whatever state the interaction is in; failures are only logged."""
     await settle_defer(interaction)
     try:
@@ -167,7 +171,7 @@ async def answer_privately(interaction: discord.Interaction, text: str) -> None:
         log.warning("could not answer an interaction privately (HTTP %s, code %s)", exc.status, exc.code)
 
 
-async def answer_with(interaction: discord.Interaction, *, public: bool, **message: Any) -> None:
+async def answer_with(interaction: Interaction, *, public: bool, **message: Any) -> None:
     """Answer a command with ``message`` (an embed, say), whether it was deferred or not: a public answer to a
     private deferral fills the placeholder with a short note and follows as a message of its own."""
     await settle_defer(interaction)
@@ -183,12 +187,12 @@ async def answer_with(interaction: discord.Interaction, *, public: bool, **messa
 DONE = texts.say("discord.done_see_channel")
 
 
-def done(interaction: discord.Interaction) -> str:
+def done(interaction: Interaction) -> str:
     """:data:`DONE` in the asker's language."""
     return texts.say("discord.done_see_channel", texts.language(interaction.locale))
 
 
-async def _answer(interaction: discord.Interaction, reply: Reply, pressed: bool) -> int | None:
+async def _answer(interaction: Interaction, reply: Reply, pressed: bool) -> int | None:
     """Send ``reply`` as the interaction's answer; returns the id of the message it created (if any)."""
     kwargs = _message_kwargs(reply)
     response = interaction.response
@@ -210,7 +214,7 @@ async def _answer(interaction: discord.Interaction, reply: Reply, pressed: bool)
     return message.id
 
 
-async def send_reply(interaction: discord.Interaction, reply: Reply, *, pressed: bool = False) -> None:
+async def send_reply(interaction: Interaction, reply: Reply, *, pressed: bool = False) -> None:
     """Answer ``interaction`` with ``reply``. ``pressed``: the interaction is a button press, whose
     message loses its buttons once the board changed or the button proved stale. A public board whose
     answer fails goes to the channel as a plain message."""
@@ -231,9 +235,9 @@ async def send_reply(interaction: discord.Interaction, reply: Reply, *, pressed:
         if reply.channel_id is None:
             reply.channel_id = interaction.channel_id
         if answered and message_id is not None:
-            await client.service.delivered(reply.delivery, message_id)  # type: ignore[attr-defined]
+            await client.service.delivered(reply.delivery, message_id)
         else:
-            await client.outbox.deliver(reply)  # type: ignore[attr-defined]
+            await client.outbox.deliver(reply)
             if pressed and interaction.message is not None and (reply.stale or reply.changed):
                 try:
                     await interaction.message.edit(view=None)
@@ -248,7 +252,7 @@ async def send_reply(interaction: discord.Interaction, reply: Reply, *, pressed:
 EDITED = texts.say("edited")
 
 
-async def _send_edit(interaction: discord.Interaction, reply: Reply, pressed: bool) -> None:
+async def _send_edit(interaction: Interaction, reply: Reply, pressed: bool) -> None:
     """The turn goes on: its message changes. A press on that message answers with the edit itself
     (UPDATE_MESSAGE, or an edit of the deferred original); a command, or a press elsewhere, answers briefly
     and privately, and the message is edited in the channel. What the answer could not do the outbox does
@@ -284,18 +288,18 @@ async def _send_edit(interaction: discord.Interaction, reply: Reply, pressed: bo
         log.warning("answering an interaction failed (HTTP %s, code %s); the turn's message is edited in the "
                     "channel", exc.status, exc.code)
     if edited and message is not None:
-        await client.service.delivered(reply.delivery, message.id)  # type: ignore[attr-defined]
+        await client.service.delivered(reply.delivery, message.id)
     else:
-        await client.outbox.deliver(reply)  # type: ignore[attr-defined]
+        await client.outbox.deliver(reply)
     await send_private(interaction, reply, answered=answered)
     if reply.computers_pending and interaction.channel_id is not None:
         schedule_computers(client, interaction.channel_id)
 
 
-def schedule_computers(client: discord.Client, channel_id: int) -> None:
+def schedule_computers(client: JunkyardBot, channel_id: int) -> None:
     """Let the computers of a channel's game move on in the background, posting to the channel. The task
     belongs to the client (``client.computer_tasks``), which cancels it on close."""
-    tasks: dict[int, asyncio.Task[None]] = client.computer_tasks  # type: ignore[attr-defined]
+    tasks: dict[int, asyncio.Task[None]] = client.computer_tasks
     task = tasks.get(channel_id)
     if task is not None and not task.done():
         return
@@ -305,10 +309,10 @@ def schedule_computers(client: discord.Client, channel_id: int) -> None:
     task.add_done_callback(lambda t: tasks.pop(channel_id, None) if tasks.get(channel_id) is t else None)
 
 
-async def play_computers(client: discord.Client, channel_id: int) -> None:
+async def play_computers(client: JunkyardBot, channel_id: int) -> None:
     """Post the computers' moves, a reply at a time, until a person is to act or the game ends."""
-    service = client.service  # type: ignore[attr-defined]
-    outbox = client.outbox  # type: ignore[attr-defined]
+    service = client.service
+    outbox = client.outbox
     try:
         while True:
             reply = await service.play_computers(channel_id)
@@ -330,7 +334,7 @@ class ChannelPoster:
     """Posts plain channel messages for the outbox, with the record's nonce (Discord then posts a repeated
     request once)."""
 
-    def __init__(self, client: discord.Client) -> None:
+    def __init__(self, client: JunkyardBot) -> None:
         self.client = client
 
     async def post(self, channel_id: int, reply: Reply, nonce: str) -> int | None:
@@ -350,7 +354,7 @@ class ChannelPoster:
         return message_id
 
 
-async def send_private(interaction: discord.Interaction, reply: Reply, *, answered: bool = True) -> None:
+async def send_private(interaction: Interaction, reply: Reply, *, answered: bool = True) -> None:
     """Hidden information: to the asker as an ephemeral follow-up, to anyone else (and to the asker when the
     interaction could not be answered) by direct message."""
     for note in reply.private:
@@ -364,7 +368,7 @@ async def send_private(interaction: discord.Interaction, reply: Reply, *, answer
         await _direct_message(interaction.client, note)
 
 
-async def _direct_message(client: discord.Client, note: Private) -> None:
+async def _direct_message(client: JunkyardBot, note: Private) -> None:
     try:
         user = client.get_user(note.user_id) or await client.fetch_user(note.user_id)
         await user.send(clip(texts.say("discord.only_you", note.lang, text=note.text)))
@@ -372,7 +376,7 @@ async def _direct_message(client: discord.Client, note: Private) -> None:
         log.info("could not send a private note to user %s (direct messages closed?)", note.user_id)
 
 
-class ActionButton(discord.ui.DynamicItem[discord.ui.Button], template=CUSTOM_ID_TEMPLATE):
+class ActionButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]], template=CUSTOM_ID_TEMPLATE):
     """Every action button of every game: plays the action it carries, at the move it carries."""
 
     def __init__(self, game_id: int, version: int, action: str, *, label: str | None = None,
@@ -393,7 +397,7 @@ class ActionButton(discord.ui.DynamicItem[discord.ui.Button], template=CUSTOM_ID
         return item
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+    async def from_custom_id(cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
                              match: re.Match[str]) -> ActionButton:
         raw = match.string
         if len(raw) > MAX_CUSTOM_ID or len(match["game"]) > MAX_ID_DIGITS or len(match["version"]) > MAX_ID_DIGITS:
@@ -405,7 +409,8 @@ class ActionButton(discord.ui.DynamicItem[discord.ui.Button], template=CUSTOM_ID
         except ValueError:
             return cls.damaged(f"custom_id {clip_input(raw, 60)}")
 
-    async def callback(self, interaction: discord.Interaction) -> None:
+    async def callback(self, pressed: discord.Interaction[Any]) -> None:
+        interaction = ours(pressed)
         if self.damage is not None:
             log.info("a press of a button no game sent (%s)", self.damage)
             await answer_privately(interaction, texts.say("move.foreign_button", texts.language(interaction.locale)))
@@ -420,7 +425,7 @@ class ActionButton(discord.ui.DynamicItem[discord.ui.Button], template=CUSTOM_ID
                                                           texts.language(interaction.locale)))
             return
         await arm_defer(interaction, thinking=False)
-        service = interaction.client.service  # type: ignore[attr-defined]
+        service = interaction.client.service
         try:
             reply = await service.act(interaction.channel_id, interaction.user.id, self.action, self.version,
                                       game_id=self.game_id, lang=texts.language(interaction.locale))

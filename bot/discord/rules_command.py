@@ -23,7 +23,8 @@ from discord import app_commands
 
 from bot import texts
 from bot.discord import options as opt
-from bot.discord.game_commands import service_of
+from bot.discord.command_group import service_of
+from bot.discord.context import Interaction
 from bot.games import front_for, playable_keys
 from bot.service import refuse
 
@@ -43,7 +44,7 @@ def language_of(locale: discord.Locale | str | None) -> str:
     return texts.language(locale)
 
 
-def _language(interaction: discord.Interaction, given: Any) -> str:
+def _language(interaction: Interaction, given: Any) -> str:
     """The language chosen with the ``language`` option, else the one of the user's Discord."""
     if isinstance(given, str) and given in LANGUAGES:
         return given
@@ -85,7 +86,7 @@ def _title(key: str) -> str:
         return key
 
 
-async def _game_for(interaction: discord.Interaction, given: Any) -> str | None:
+async def _game_for(interaction: Interaction, given: Any) -> str | None:
     """The game the lookup is about: the one named, else this channel's game, else the only one."""
     if isinstance(given, str) and given:
         return given
@@ -97,13 +98,13 @@ async def _game_for(interaction: discord.Interaction, given: Any) -> str | None:
     return games[0] if games else None
 
 
-async def rules_game_autocomplete(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
+async def rules_game_autocomplete(interaction: Interaction, current: str) -> list[Choice[str]]:
     cur = current.lower()
     return [Choice(name=f"{_title(k)} ({k})"[:100], value=k) for k in _lookup_games()
             if cur in k or cur in _title(k).lower()][:25]
 
 
-async def rules_topic_autocomplete(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
+async def rules_topic_autocomplete(interaction: Interaction, current: str) -> list[Choice[str]]:
     mod = lookup_module()
     key = await _game_for(interaction, getattr(interaction.namespace, "game", None))
     if mod is None or key is None or key not in _lookup_games():
@@ -123,7 +124,7 @@ async def rules_topic_autocomplete(interaction: discord.Interaction, current: st
                        language="Answer in this language (default: your Discord's)")
 @app_commands.choices(language=[Choice(name="English", value="en"), Choice(name="Deutsch", value="de")])
 @app_commands.autocomplete(topic=rules_topic_autocomplete, game=rules_game_autocomplete)
-async def rules_command(interaction: discord.Interaction, topic: str, game: str | None = None,
+async def rules_command(interaction: Interaction, topic: str, game: str | None = None,
                         share: bool | None = None, language: str | None = None) -> None:
     from bot.discord.replies import answer_with, arm_defer, send_reply
 

@@ -20,6 +20,7 @@ from discord.ext import commands
 
 from bot import texts, timers
 from bot.discord.client import JunkyardBot
+from bot.discord.context import ours
 from bot.discord.replies import answer_privately
 from bot.store import shard_of
 
@@ -94,7 +95,7 @@ class ShardedJunkyardBot(JunkyardBot, commands.AutoShardedBot):
                  shard_of(guild, self.shard_count or 1), sorted(self.served))
         if data.get("type") == 1:  # a ping: nothing to answer
             return
-        interaction: discord.Interaction = discord.Interaction(data=data, state=self._connection)
+        interaction = ours(discord.Interaction(data=data, state=self._connection))
 
         async def answer() -> None:
             if interaction.type is discord.InteractionType.autocomplete:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
@@ -13,6 +13,7 @@ from discord import app_commands
 from bot import notices, texts
 from bot.discord import options as opt
 from bot.discord.command_group import server_language, user_language
+from bot.discord.context import Interaction
 from bot.discord.replies import _direct_message, clip, schedule_computers, send_reply
 from bot.service import Reply, refuse
 from bot.settings import (
@@ -28,6 +29,9 @@ from bot.settings import (
 )
 from bot.timers import Ticker
 
+if TYPE_CHECKING:
+    from bot.discord.client import JunkyardBot
+
 log = logging.getLogger(__name__)
 
 Choice = app_commands.Choice
@@ -39,7 +43,7 @@ MAX_AWAY_DAYS = 365
 class DiscordMessenger:
     """Channel messages, direct messages and autopilot boards for the ticker, each sent with its nonce."""
 
-    def __init__(self, client: discord.Client) -> None:
+    def __init__(self, client: JunkyardBot) -> None:
         self.client = client
 
     async def to_channel(self, channel_id: int, text: str, mention: int | None, nonce: str) -> int | None:
@@ -63,7 +67,7 @@ class DiscordMessenger:
         return message.id
 
     async def deliver(self, reply: Reply) -> None:
-        outbox = self.client.outbox  # type: ignore[attr-defined]
+        outbox = self.client.outbox
         if reply.delivery is not None:
             await outbox.deliver(reply)
         for note in reply.private:
@@ -72,20 +76,20 @@ class DiscordMessenger:
             schedule_computers(self.client, reply.channel_id)
 
 
-def ticker_of(interaction: discord.Interaction) -> Ticker:
-    return interaction.client.timers  # type: ignore[attr-defined]
+def ticker_of(interaction: Interaction) -> Ticker:
+    return interaction.client.timers
 
 
-async def _private(interaction: discord.Interaction, text: str) -> None:
+async def _private(interaction: Interaction, text: str) -> None:
     await send_reply(interaction, Reply(text, ephemeral=True))
 
 
-async def _refuse(interaction: discord.Interaction, msg: str, **params: Any) -> None:
+async def _refuse(interaction: Interaction, msg: str, **params: Any) -> None:
     """A private refusal in the asker's language."""
     await send_reply(interaction, refuse(texts.say(msg, user_language(interaction), **params)))
 
 
-async def _refuse_error(interaction: discord.Interaction, exc: Exception) -> None:
+async def _refuse_error(interaction: Interaction, exc: Exception) -> None:
     """A bad option's refusal in the asker's language (an error that words itself, else its English)."""
     lang = user_language(interaction)
     say = getattr(exc, "say", None)
@@ -106,7 +110,7 @@ async def _retime(ticker: Ticker, channel_id: int | None) -> None:
 @app_commands.describe(mode="channel: a mention on the board; dm: a direct message with a link; off: nothing",
                        this_game="Only for this channel's game (default: all your games)")
 @app_commands.choices(mode=[Choice(name=m, value=m) for m in MODES])
-async def notify(interaction: discord.Interaction, mode: str, this_game: bool | None = None) -> None:
+async def notify(interaction: Interaction, mode: str, this_game: bool | None = None) -> None:
     try:
         chosen = opt.text("mode", mode, required=True)
         only_here = opt.flag("this_game", this_game)
@@ -134,7 +138,7 @@ async def notify(interaction: discord.Interaction, mode: str, this_game: bool | 
 @app_commands.command(name="quiet", description="Your quiet hours: no pings then; they follow when they end")
 @app_commands.describe(start="From (HH:MM)", end="Until (HH:MM)", timezone="Your time zone, e.g. Europe/Berlin",
                        clear="Remove your quiet hours")
-async def quiet(interaction: discord.Interaction, start: str | None = None, end: str | None = None,
+async def quiet(interaction: Interaction, start: str | None = None, end: str | None = None,
                 timezone: str | None = None, clear: bool | None = None) -> None:
     ticker = ticker_of(interaction)
     user = interaction.user.id
@@ -173,7 +177,7 @@ async def quiet(interaction: discord.Interaction, start: str | None = None, end:
 @app_commands.command(name="away", description="Put your seat on autopilot (the computer plays your turns)")
 @app_commands.describe(days="For how many days (default: until /game back)",
                        everywhere="In all your games (default: this channel's game only)")
-async def away(interaction: discord.Interaction, days: app_commands.Range[int, 1, MAX_AWAY_DAYS] | None = None,
+async def away(interaction: Interaction, days: app_commands.Range[int, 1, MAX_AWAY_DAYS] | None = None,
                everywhere: bool | None = None) -> None:
     try:
         n = opt.integer("days", days, 1, MAX_AWAY_DAYS)
@@ -200,7 +204,7 @@ async def away(interaction: discord.Interaction, days: app_commands.Range[int, 1
 
 
 @app_commands.command(name="back", description="Take your seats off autopilot")
-async def back(interaction: discord.Interaction) -> None:
+async def back(interaction: Interaction) -> None:
     ticker = ticker_of(interaction)
     if not await ticker.back(interaction.user.id):
         await _refuse(interaction, "away.not_away")
@@ -225,7 +229,7 @@ SCOPES = ("game", "server")
 @app_commands.choices(scope=[Choice(name=s, value=s) for s in SCOPES],
                       on_timeout=[Choice(name=t, value=t) for t in TIMEOUTS],
                       language=[Choice(name="English", value="en"), Choice(name="Deutsch", value="de")])
-async def settings(interaction: discord.Interaction, scope: str | None = None,
+async def settings(interaction: Interaction, scope: str | None = None,
                    reminder: app_commands.Range[int, 0, MAX_HOURS] | None = None,
                    turn_limit: app_commands.Range[int, 0, MAX_HOURS] | None = None,
                    on_timeout: str | None = None, kick_after: app_commands.Range[int, 1, 20] | None = None,

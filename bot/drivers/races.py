@@ -409,7 +409,7 @@ class RacingDriver:
 
     def __init__(self, seed: int = 0) -> None:
         self.dice = Dice.seeded(seed, stream=DRIVER_STREAM + 2)
-        self._plan: tuple[tuple, tuple[Hex, ...]] | None = None
+        self._plan: tuple[tuple[Any, ...], tuple[Hex, ...]] | None = None
 
     def choose(self, game: Game, seat: int) -> str:
         check_turn(game, seat)
@@ -436,7 +436,7 @@ class RacingDriver:
 
     # Phase 5 --------------------------------------------------------------------------------------
 
-    def _plan_key(self, game: Races, seat: int) -> tuple:
+    def _plan_key(self, game: Races, seat: int) -> tuple[Any, ...]:
         kart = game.karts[seat]
         others = tuple((k.cell, k.facing) for k in game.karts if k.seat != seat)
         return (game.turn.number, seat, kart.cell, kart.facing, game.turn.points, others)
@@ -506,7 +506,7 @@ class RacingDriver:
         return f"step {firsts[best[1]].label}"
 
     def _first_step(self, ctx: Context, base: Field, kart: Kart, mode: int, plan: Plan, points: int, idx: int,
-                    seeds: dict, left: dict) -> tuple[float, int, tuple[Hex, ...]] | None:
+                    seeds: dict[Any, Any], left: dict[Any, Any]) -> tuple[float, int, tuple[Hex, ...]] | None:
         """Score a first step: a final value when it ends the move, else seed the search with it."""
         info = ctx.info
         score = 0.0
@@ -826,7 +826,7 @@ def _chance_at_least(n: int, need: int) -> float:
             for face in range(1, 7):
                 nxt[total + face] = nxt.get(total + face, 0) + w
         ways = nxt
-    return sum(w for total, w in ways.items() if total >= need) / 6**n
+    return sum(w for total, w in ways.items() if total >= need) / 6.0**n
 
 
 __all__ = ["ARMED", "BRIDGED", "UNARMED", "RacingDriver", "TrackInfo", "mode_of", "progress", "track_info"]

@@ -35,14 +35,14 @@ def text(name: str, value: Any, *, required: bool = False, limit: int = MAX_TEXT
         return None
     if not isinstance(value, str):
         raise BadOption("option.not_text", name=name)
-    value = value.strip()
-    if not value:
+    stripped = value.strip()
+    if not stripped:
         if required:
             raise BadOption("option.empty", name=name)
         return None
-    if len(value) > limit or "\n" in value:
+    if len(stripped) > limit or "\n" in stripped:
         raise BadOption("option.too_long", name=name, limit=limit)
-    return value
+    return stripped
 
 
 def integer(name: str, value: Any, low: int, high: int) -> int | None:

@@ -12,7 +12,7 @@ import functools
 import inspect
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, TypeVar
 
 from bot import texts
 from bot.games import options as opt
@@ -21,6 +21,7 @@ from rules.contract import Event, Game, SetupError
 if TYPE_CHECKING:
     from bot.drivers.base import Driver
 
+T = TypeVar("T")
 ButtonStyle = Literal["primary", "secondary", "success", "danger"]
 OptionType = Literal["text", "integer", "flag"]
 
@@ -221,7 +222,7 @@ def takes_lang(hook: Callable[..., Any]) -> bool:
     return _accepts_lang(getattr(hook, "__func__", hook))
 
 
-def worded(hook: Callable[..., Any], *args: Any, lang: str = "en") -> Any:
+def worded(hook: Callable[..., T], *args: Any, lang: str = "en") -> T:
     """Call a unit's text or picture hook in ``lang`` when it takes one (else it answers in English)."""
     return hook(*args, lang=lang) if takes_lang(hook) else hook(*args)
 

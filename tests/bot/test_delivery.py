@@ -360,7 +360,7 @@ async def test_locks_cache_and_drivers_stay_bounded(h):
         await svc.start(channel, ANN)
     assert len(svc._locks) == 0  # nobody holds a lock: none is kept
     assert len(svc._cache) <= 3
-    drivers = dict(svc._drivers)
+    drivers = dict(svc._drivers.items())
     assert drivers and all(key[1] == 0 for key in drivers)  # one driver per computer seat, kept
     await svc.play_computers(7)
     rec = await svc.store.channel_game(7)
