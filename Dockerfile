@@ -1,16 +1,19 @@
 FROM python:3.11-slim
 
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends fonts-dejavu-core \
+    && apt-get install -y --no-install-recommends fonts-dejavu-core fonts-dejavu-extra \
     && rm -rf /var/lib/apt/lists/*
 
 RUN useradd --create-home --uid 10001 junkyard
 WORKDIR /app
+# The packages exactly as locked (a layer of their own, kept while only the code changes), then the bot.
+COPY requirements.lock ./
+RUN pip install --no-cache-dir -r requirements.lock
 COPY pyproject.toml README.md ./
 COPY bot ./bot
 COPY rules ./rules
 COPY render ./render
-RUN pip install --no-cache-dir .
+RUN pip install --no-cache-dir --no-deps .
 
 # The database: a SQLite file on the /data volume by default; a postgresql://user:password@host/db URL in
 # JUNKYARD_DB (docker run -e JUNKYARD_DB=…) shares one PostgreSQL database between several bot processes.
