@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-import pytest
-
+from rules import lookup
 from tests.bot.harness import CHANNEL_ID, DiscordHarness
 from tests.bot.helpers import ANN, BOB, answer, public
-
-pytest.importorskip("rules.piecepack")
 
 
 async def start(h: DiscordHarness):
@@ -52,7 +49,6 @@ async def test_slash_roll_out_of_turn_and_bad_square_are_refused(h):
 
 
 async def test_board_picture_comes_from_render_piecepack(h):
-    pytest.importorskip("render.piecepack")
     board, _, _ = await start(h)
     assert board.png is not None and board.png.startswith(b"\x89PNG")
 
@@ -65,7 +61,6 @@ async def test_status_describes_the_table(h):
 
 async def test_rules_lookup_with_the_real_entries(h):
     """/rules autocompletes from rules.lookup and answers with the entry privately."""
-    lookup = pytest.importorskip("rules.lookup")
     choices = await h.autocomplete(ANN, "rules", "topic", game="piecepack", topic="land")
     assert choices and choices[0]["value"] == lookup.suggest("piecepack", "land", 1)[0].id
     r = answer(await h.slash(ANN, "rules", game="piecepack", topic=choices[0]["value"]))

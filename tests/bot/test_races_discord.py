@@ -12,6 +12,7 @@ import pytest
 from bot.drivers import driver_for
 from bot.games.races import FRONT, step_word
 from bot.games.unit import REACH_ACTION
+from rules import lookup
 from rules.races.state import BoardTile
 from tests.bot.harness import CHANNEL_ID, DiscordHarness, Sent
 from tests.bot.helpers import ANN, BOB, EVE, answer, make_bot, pressed_edit, public, shown
@@ -196,7 +197,6 @@ async def test_an_old_button_works_after_a_restart_and_the_race_goes_on(db_path)
 
 
 async def test_rules_lookup_with_autocomplete(h):
-    lookup = pytest.importorskip("rules.lookup")
     choices = await h.autocomplete(ANN, "rules", "topic", game="races", topic="glue")
     assert choices and all(len(c["name"]) <= 100 for c in choices)
     r = answer(await h.slash(ANN, "rules", game="races", topic=choices[0]["value"]))

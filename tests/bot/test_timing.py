@@ -255,7 +255,6 @@ async def test_a_reminder_sent_but_not_marked_before_a_crash_is_posted_once(t, c
 
 async def test_the_autopilot_plays_with_the_games_smart_computer(t, clock):
     """A real game with a ``smart`` driver: the autopilot asks for that kind, and its moves are logged."""
-    pytest.importorskip("rules.piecepack")
     asked = []
     real = t.bot.service.drivers
 

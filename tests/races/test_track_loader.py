@@ -6,7 +6,6 @@ named by the file and described in its first line. The track format is in rules/
 
 from __future__ import annotations
 
-import importlib.util
 import random
 import re
 from pathlib import Path
@@ -285,10 +284,6 @@ def test_get_track_by_name_or_alias_any_case_and_names_the_choices_when_unknown(
 
 # The command line check ----------------------------------------------------------------------------
 
-HAVE_CLI = importlib.util.find_spec("bot.commands.track") is not None
-
-
-@pytest.mark.skipif(not HAVE_CLI, reason="the track command is not built yet")
 def test_track_check_prints_located_problems_and_fails(capsys: pytest.CaptureFixture[str]) -> None:
     from bot.cli import main
 
@@ -298,7 +293,6 @@ def test_track_check_prints_located_problems_and_fails(capsys: pytest.CaptureFix
     assert f"{path}:41: [F8] bridge has no exit ('to' cells)" in out
 
 
-@pytest.mark.skipif(not HAVE_CLI, reason="the track command is not built yet")
 def test_track_check_passes_a_good_file(capsys: pytest.CaptureFixture[str]) -> None:
     from bot.cli import main
 
