@@ -8,7 +8,9 @@ direction of +x), which is what ``math.atan2(dy, dx)`` gives on an image.
 from __future__ import annotations
 
 import io
+import logging
 import math
+import os
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from pathlib import Path
@@ -19,13 +21,18 @@ Point = tuple[float, float]
 Colour = tuple[int, int, int]
 Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
 
-FONT_DIR = Path("/usr/share/fonts/truetype/dejavu")
+log = logging.getLogger(__name__)
+
+#: the DejaVu faces the pictures use, by (bold, condensed); Debian and Ubuntu ship the first two in
+#: ``fonts-dejavu-core`` and the condensed ones in ``fonts-dejavu-extra``, Fedora in ``dejavu-sans-fonts``
 _FONT_FILES = {
     (False, False): "DejaVuSans.ttf",
     (True, False): "DejaVuSans-Bold.ttf",
     (False, True): "DejaVuSansCondensed.ttf",
     (True, True): "DejaVuSansCondensed-Bold.ttf",
 }
+#: a folder searched first for the faces (any font folder of the system is searched after it)
+FONT_DIR_VARIABLE = "JUNKYARD_FONT_DIR"
 
 #: zlib level for PNGs. Measured on the 1657×1238 board of track A after quantizing (``python -m bench
 #: render``): level 1 takes 19 ms for 320 KB, level 3 21 ms for 275 KB, level 6 52 ms for 234 KB, level 9
@@ -36,23 +43,44 @@ PNG_COMPRESS_LEVEL = 3
 # Fonts -----------------------------------------------------------------------------------------
 
 
-@lru_cache(maxsize=128)
-def font(size: int, bold: bool = False, condensed: bool = False) -> Font:
-    """DejaVu Sans at ``size`` pixels; Pillow's built-in font if DejaVu is not installed.
-
-    The condensed faces come with Debian's ``fonts-dejavu-extra`` only; without them the normal width
-    of ``fonts-dejavu-core`` is used.
-    """
-    size = max(int(size), 6)
-    candidates = [_FONT_FILES[(bold, condensed)]]
-    if condensed:
-        candidates.append(_FONT_FILES[(bold, False)])
-    for name in candidates:
+@lru_cache(maxsize=8)
+def font_file(name: str) -> str | None:
+    """Where the font file ``name`` is: in ``$JUNKYARD_FONT_DIR``, else wherever Pillow's own search finds it
+    (the system's font folders: ``XDG_DATA_DIRS/fonts`` on Linux, the Library folders on macOS, the Windows
+    fonts folder); None when it is nowhere."""
+    folder = os.environ.get(FONT_DIR_VARIABLE)
+    for candidate in ([str(Path(folder) / name)] if folder else []) + [name]:
         try:
-            return ImageFont.truetype(str(FONT_DIR / name), size)
+            return str(ImageFont.truetype(candidate, 10).path)
         except OSError:
             continue
-    return ImageFont.load_default(size=size)
+    return None
+
+
+@lru_cache(maxsize=4)
+def _face(bold: bool, condensed: bool) -> str | None:
+    """The file of the wanted face, or of the nearest one found (condensed → normal width); says once which
+    font stands in when the wanted one is missing."""
+    wanted = _FONT_FILES[(bold, condensed)]
+    for name in (wanted, _FONT_FILES[(bold, False)]) if condensed else (wanted,):
+        path = font_file(name)
+        if path is not None:
+            if name != wanted:
+                log.warning("font %s not found: using %s (install fonts-dejavu-extra)", wanted, path)
+            return path
+    log.warning("font %s not found: using Pillow's built-in font (install fonts-dejavu-core)", wanted)
+    return None
+
+
+@lru_cache(maxsize=128)
+def font(size: int, bold: bool = False, condensed: bool = False) -> Font:
+    """DejaVu Sans at ``size`` pixels (bold, condensed), found by :func:`font_file`; the nearest face found
+    when that one is missing, and Pillow's built-in font when DejaVu is not installed at all."""
+    size = max(int(size), 6)
+    path = _face(bold, condensed)
+    if path is None:
+        return ImageFont.load_default(size=size)
+    return ImageFont.truetype(path, size)
 
 
 def text_box(draw: ImageDraw.ImageDraw, text: str, fnt: Font) -> Point:
