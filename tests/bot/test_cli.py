@@ -88,7 +88,7 @@ def test_bot_runs_with_the_token_and_never_logs_it(monkeypatch, tmp_path, caplog
     assert seen == {"token": SECRET, "db": str(db), "kwargs": {"log_handler": None}}
     out = capsys.readouterr()
     assert SECRET not in caplog.text + out.out + out.err
-    assert "using database" in caplog.text
+    assert f"store: SQLite {db}, schema" in caplog.text and "shards: one connection" in caplog.text
 
 
 def _refuse_the_token(monkeypatch):
