@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from discord.http import HTTPClient
 
-from bot.cli import build_parser, main
+from bot.cli import SUBCOMMANDS, build_parser, main, served
 from bot.commands import sync as sync_cmd
 from bot.commands.token import TokenMissing, read_token
 from tests.bot.harness import APP_ID, user_payload
@@ -117,3 +117,18 @@ def test_a_refused_token_is_one_line_and_status_2(monkeypatch, tmp_path, capsys,
     out = capsys.readouterr()
     assert out.out == "" and len(out.err.strip().splitlines()) == 1
     assert "refused the token" in out.err and "Traceback" not in out.err and SECRET not in out.err
+
+
+@pytest.mark.parametrize("command", list(SUBCOMMANDS))
+def test_every_help_names_every_game_it_serves(command, capsys):
+    """``junkyard COMMAND --help`` names each game the command serves (``replay`` said only Junkyard Races,
+    ``--game`` listed bare keys)."""
+    with pytest.raises(SystemExit):
+        main([command, "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    games = served(SUBCOMMANDS[command][2])
+    assert games and all(title in text for title in games), (games, text)
+    if command == "replay":
+        assert {"Junkyard Races", "Schrottplatz Rally"} <= set(games)
+    if command in ("play", "demo"):
+        assert "Schrottplatz Rally" in text and "rally (Schrottplatz Rally)" in text

@@ -170,8 +170,8 @@ def status_text(game: RallyGame, viewer: int | None, lang: str = "en") -> str:
     for rank, s in enumerate(game.standings(), 1):
         car = game.cars[s]
         works = " ".join(str(n) for n in B.GEARS if B.works(car.gears[n - 1])) or "–"
-        lap = min(max(1, game.lap_of(s)), game.laps)
-        notes = [say("p_lap", lang, lap=lap, laps=game.laps, stops=car.stops), say("p_at", lang, place=car.at),
+        done = min(game.laps_done(s), game.laps)  # laps done, as every text and picture counts them
+        notes = [say("p_lap", lang, lap=done, laps=game.laps, stops=car.stops), say("p_at", lang, place=car.at),
                  f"{say('p_lever', lang)} {range_word(car.lever, lang)}", f"{words['gears']} {works}",
                  f"{words['fuel']} {car.fuel}"]
         if car.parked is not None:
