@@ -427,17 +427,19 @@ class Terminal:
         """The terminal's commands, and the game's own commands as its description lists them (the same as
         its Discord group): each is typed as the action it makes."""
         self.say(self.words("terminal.help"))
-        for name in COMMANDS:
-            self.say(f"  {command_word(name, self.lang):<7} {self.words(f'terminal.cmd.{name}')}")
         unit = unit_for(game.key)
         group = unit.commands
+        actions = [c for c in group.commands if not c.look] if group is not None else []
+        width = max(len(word) for word in [*(command_word(n, self.lang) for n in COMMANDS),
+                                           *(c.name for c in actions)])
+        for name in COMMANDS:
+            self.say(f"  {command_word(name, self.lang):<{width}}  {self.words(f'terminal.cmd.{name}')}")
         if group is not None:
             own = unit.translations.get(self.lang, {})  # the words Discord shows in this language
             self.say(self.words("terminal.help_actions", group=own.get(group.name, (group.name, ""))[0]))
-            for command in group.commands:
-                if not command.look:
-                    said = own.get(f"{group.name} {command.name}", ("", command.description))[1]
-                    self.say(f"  {command.name:<7} {said}")
+            for command in actions:
+                said = own.get(f"{group.name} {command.name}", ("", command.description))[1]
+                self.say(f"  {command.name:<{width}}  {said}")
 
     def _private(self, seat: int, notes: Sequence[str], hand: str = "") -> None:
         """A block for one seat's eyes: hidden notes (a tile drawn), then its hand when given."""

@@ -132,3 +132,30 @@ def test_every_help_names_every_game_it_serves(command, capsys):
         assert {"Junkyard Races", "Schrottplatz Rally"} <= set(games)
     if command in ("play", "demo"):
         assert "Schrottplatz Rally" in text and "rally (Schrottplatz Rally)" in text
+
+
+class _Tree:
+    def __init__(self, mine, there):
+        self.mine, self.there = mine, there
+
+    def get_commands(self):
+        return [type("C", (), {"name": n})() for n in self.mine]
+
+    async def fetch_commands(self):
+        return [type("C", (), {"name": n})() for n in self.there]
+
+
+@pytest.mark.parametrize(("there", "said"), [
+    ([], "slash commands: none registered for all servers; run `junkyard sync` once"),
+    (["game"], "slash commands: /rules not registered; run `junkyard sync` after upgrading"),
+    (["game", "rules"], "slash commands: registered (/game, /rules)"),
+])
+async def test_the_bot_says_whether_its_slash_commands_are_registered(caplog, there, said):
+    import logging
+    from types import SimpleNamespace
+
+    from bot.commands.bot import report_commands
+
+    with caplog.at_level(logging.INFO, logger="junkyard"):
+        await report_commands(SimpleNamespace(tree=_Tree(["game", "rules"], there)))
+    assert said in caplog.text

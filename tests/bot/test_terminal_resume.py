@@ -261,3 +261,19 @@ def test_help_lists_only_actions_that_can_be_typed(key, tmp_path, monkeypatch, c
     shown = re.findall(r"^  (\w+)\s", out.split("The game's actions")[1], re.M) if listed else []
     assert shown == listed
     assert not re.search(r"unknown action", out, re.I), out
+
+
+async def test_a_game_left_at_the_terminal_is_never_reminded_by_a_bot_on_the_same_database(tmp_path):
+    """A game left running at the terminal waits for its keyboard: the ticker of a bot sharing the database
+    times no notice, reminder or deadline for it (its channel is no Discord channel)."""
+    from bot.service import Service
+    from bot.terminal import SeatSpec, new_channel_id, open_table
+    from bot.timers import Ticker
+
+    async with SqliteStore(tmp_path / "shared.db") as store:
+        service = Service(store)
+        first, _ = await open_table(service, new_channel_id(), "piecepack", {}, [SeatSpec("human"), SeatSpec("smart")])
+        assert first.ok and first.game_id is not None
+        ticker = Ticker(service, messenger=None)  # type: ignore[arg-type]  (it must send nothing)
+        assert await ticker.sweep() >= 1
+        assert await store.timers(game_id=first.game_id) == []
