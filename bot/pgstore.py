@@ -254,7 +254,7 @@ class PostgresStore(Store):
             raise CannotOpen(f"cannot open the PostgreSQL database {shown_url(self.url)}: {exc}") from exc
         try:
             async with pool.acquire() as con:
-                await self._migrate(con, shown_url(self.url))
+                await self._migrate(con)
         except BaseException:
             await pool.close()
             raise
@@ -272,8 +272,7 @@ class PostgresStore(Store):
             raise StoreError("the store is not open")
         return self._pool
 
-    @staticmethod
-    async def _migrate(con: Any, where: str = "PostgreSQL") -> None:
+    async def _migrate(self, con: Any) -> None:
         async with con.transaction():
             await con.execute("SELECT pg_advisory_xact_lock($1)", _MIGRATION_LOCK)
             await con.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
@@ -282,7 +281,7 @@ class PostgresStore(Store):
                 await con.execute("INSERT INTO schema_version (version) VALUES (0)")
                 current = 0
             if current > len(PG_MIGRATIONS):
-                raise CannotOpen(newer_schema(where, current, len(PG_MIGRATIONS)))
+                raise CannotOpen(newer_schema(shown_url(self.url), current, len(PG_MIGRATIONS)))
             for number in range(current, len(PG_MIGRATIONS)):
                 await con.execute(PG_MIGRATIONS[number])
                 await con.execute("UPDATE schema_version SET version = $1", number + 1)
