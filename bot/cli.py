@@ -7,24 +7,53 @@ import importlib
 import sys
 from collections.abc import Sequence
 
-#: subcommand → (module, one-line help). Each module offers ``add_arguments(parser)`` and ``run(args)``.
-SUBCOMMANDS: dict[str, tuple[str, str]] = {
-    "demo": ("bot.commands.demo", "watch computers play a whole game: board pictures, a replay GIF, the standings"),
-    "play": ("bot.commands.play", "play a game in the terminal, against computers or taking turns at one keyboard"),
-    "track": ("bot.commands.track", "draw a Junkyard Races track as a PNG, or check a track file"),
-    "bot": ("bot.commands.bot", "run the Discord game master (token from $DISCORD_TOKEN or --token-file)"),
-    "sync": ("bot.commands.sync", "register the slash commands with Discord and exit"),
-    "replay": ("bot.commands.replay", "an animated GIF of a Junkyard Races game, from the store or a log file"),
-    "rules": ("bot.commands.rules", "ask the rule lookup a question in plain words: junkyard rules how do bumps work"),
-    "db": ("bot.commands.db", "copy every game between databases (SQLite file ⇄ PostgreSQL): junkyard db copy FROM TO"),
+#: subcommand → (module, one-line help, which games it serves). Each module offers ``add_arguments(parser)``
+#: and ``run(args)``. The games served: ``all`` (every game), ``replay`` (the games that draw replays),
+#: ``rules`` (the games with rule-lookup entries) or ``tool:NAME`` (the game that offers the tool).
+SUBCOMMANDS: dict[str, tuple[str, str, str]] = {
+    "demo": ("bot.commands.demo", "watch computers play a whole game: board pictures, a replay GIF, the standings",
+             "all"),
+    "play": ("bot.commands.play", "play a game in the terminal, against computers or taking turns at one keyboard; "
+             "a game left unfinished is resumed", "all"),
+    "track": ("bot.commands.track", "draw a {game} track as a PNG, or check a track file", "tool:track"),
+    "bot": ("bot.commands.bot", "run the Discord game master (token from $DISCORD_TOKEN or --token-file)", "all"),
+    "sync": ("bot.commands.sync", "register the slash commands with Discord and exit", "all"),
+    "replay": ("bot.commands.replay", "an animated GIF of a {game} game, from the store or a log file", "replay"),
+    "rules": ("bot.commands.rules", "ask the rule lookup a question in plain words: junkyard rules how do bumps work",
+              "rules"),
+    "db": ("bot.commands.db", "copy every game between databases (SQLite file ⇄ PostgreSQL): junkyard db copy FROM TO",
+           "all"),
 }
+
+
+def served(which: str) -> list[str]:
+    """The titles of the games a subcommand serves (see :data:`SUBCOMMANDS`), the flagship first."""
+    from bot.games import units
+    from rules import lookup
+
+    if which == "replay":
+        return [u.title for u in units() if u.has_replay]
+    if which == "rules":
+        keys = set(lookup.all_games())
+        return [u.title for u in units() if u.key in keys]
+    if which.startswith("tool:"):
+        return [u.title for u in units() if which[5:] in u.tools]
+    return [u.title for u in units()]
+
+
+def either(titles: Sequence[str]) -> str:
+    """``A``, ``A or B``, ``A, B or C``."""
+    return " or ".join(filter(None, [", ".join(titles[:-1]), *titles[-1:]]))
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="junkyard", description="Junkyard GM: board games in Discord channels.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name, (module, help_text) in SUBCOMMANDS.items():
-        p = sub.add_parser(name, help=help_text, description=help_text)
+    for name, (module, help_text, which) in SUBCOMMANDS.items():
+        games = served(which)
+        short = help_text.format(game=either(games))
+        description = f"{short[0].upper()}{short[1:]}. Games: {', '.join(games)}."
+        p = sub.add_parser(name, help=short, description=description)
         p.set_defaults(_module=module)
         importlib.import_module(module).add_arguments(p)
     return parser

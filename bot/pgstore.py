@@ -33,6 +33,7 @@ from bot.store import (
     OPEN_STATUSES,
     STATUSES,
     ActionRecord,
+    CannotOpen,
     ChannelBusy,
     Delivery,
     GameNotFound,
@@ -53,6 +54,7 @@ from bot.store import (
     _record,
     _result,
     _timer,
+    newer_schema,
 )
 
 
@@ -249,7 +251,7 @@ class PostgresStore(Store):
             pool = await asyncpg.create_pool(self.url, min_size=self._sizes[0], max_size=self._sizes[1],
                                              server_settings=settings or None)
         except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
-            raise StoreError(f"cannot open the PostgreSQL database {shown_url(self.url)}: {exc}") from exc
+            raise CannotOpen(f"cannot open the PostgreSQL database {shown_url(self.url)}: {exc}") from exc
         try:
             async with pool.acquire() as pooled:
                 await self._migrate(pooled)
@@ -270,8 +272,7 @@ class PostgresStore(Store):
             raise StoreError("the store is not open")
         return self._pool
 
-    @staticmethod
-    async def _migrate(con: Any) -> None:
+    async def _migrate(self, con: Any) -> None:
         async with con.transaction():
             await con.execute("SELECT pg_advisory_xact_lock($1)", _MIGRATION_LOCK)
             await con.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
@@ -280,8 +281,7 @@ class PostgresStore(Store):
                 await con.execute("INSERT INTO schema_version (version) VALUES (0)")
                 current = 0
             if current > len(PG_MIGRATIONS):
-                raise StoreError(f"the database is at schema {current}, newer than this program "
-                                 f"({len(PG_MIGRATIONS)})")
+                raise CannotOpen(newer_schema(shown_url(self.url), current, len(PG_MIGRATIONS)))
             for number in range(current, len(PG_MIGRATIONS)):
                 await con.execute(PG_MIGRATIONS[number])
                 await con.execute("UPDATE schema_version SET version = $1", number + 1)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import re
 import secrets
 import socket
 import time
@@ -1079,7 +1080,11 @@ class Service:
             who = rec.seats[a.seat].name if a.seat is not None and a.seat < len(rec.seats) else "?"
             said = " ".join(a.narration.split()) or texts.say("log.nothing_to_show", reader)
             own = user_id is not None and a.user_id == user_id
-            line = f"{a.index + 1}. {who}" + (f" `{a.action}`" if own else "") + f": {said}"
+            # the player is named once: by the narration when it begins with them ("Ann (red) rolls",
+            # "Red (Ann) rolls 4"), else here
+            opens = re.match(rf"(?:[^\W\d_]+ \()?{re.escape(who)}(?!\w)", said) is not None
+            named = [*([] if opens else [who]), *([f"`{a.action}`"] if own else [])]
+            line = f"{a.index + 1}. " + (" ".join(named) + ": " if named else "") + said
             if lines and used + len(line) + 1 > max_chars - 120:
                 break
             lines.append(line)

@@ -49,6 +49,33 @@ def open_store(url: str | os.PathLike[str] | None = None, *, clock: Callable[[],
     return SqliteStore(where, clock=clock)
 
 
+def sqlite_file_problem(path: str) -> str | None:
+    """Why the SQLite file ``path`` cannot be opened or made, said in one line (None: nothing found yet)."""
+    target = os.path.abspath(path)
+    folder = os.path.dirname(target)
+    if os.path.isdir(target):
+        return f"{path} is a folder, not a database file (name a file in it, such as {os.path.join(path, DEFAULT_DB)})"
+    if not os.path.exists(target):
+        if not os.path.isdir(folder):
+            return f"cannot make the database {path}: the folder {folder} does not exist"
+        if not os.access(folder, os.W_OK | os.X_OK):
+            return f"cannot make the database {path}: the folder {folder} is not writable"
+        return None
+    if not os.path.isfile(target):
+        return f"{path} is not a regular file, so it cannot be a database"
+    if not os.access(target, os.R_OK):
+        return f"cannot read the database {path}: permission denied"
+    if not os.access(target, os.W_OK):
+        return f"cannot write to the database {path}: permission denied (the bot and the terminal store every move)"
+    return None
+
+
+def newer_schema(where: str, found: int, known: int) -> str:
+    """The refusal of a database that a newer Junkyard GM has migrated."""
+    return (f"the database {where} is at schema {found}, newer than this version of Junkyard GM knows ({known}): "
+            "upgrade Junkyard GM to use it")
+
+
 def is_database_url(where: str) -> bool:
     """Whether ``where`` names a PostgreSQL database (``postgresql://…``, ``postgres://…``) and not a file."""
     return where.startswith(("postgresql://", "postgres://"))
@@ -92,6 +119,10 @@ class ChannelBusy(StoreError):
 
 class GameNotFound(StoreError):
     pass
+
+
+class CannotOpen(StoreError):
+    """The database cannot serve as a store: its message says why in one line, naming the database."""
 
 
 class InconsistentSnapshot(StoreError):
@@ -233,6 +264,10 @@ class Store(ABC):
 
     @abstractmethod
     async def close(self) -> None: ...
+
+    @abstractmethod
+    async def schema_version(self) -> int:
+        """The number of migrations the open database has had."""
 
     @abstractmethod
     async def create_game(self, *, guild_id: int | None, channel_id: int, game_key: str, host_id: int,
@@ -666,14 +701,26 @@ class SqliteStore(Store):
     async def open(self) -> None:
         if self._db is not None:
             return
-        db = await aiosqlite.connect(self.path, isolation_level=None)
+        if self.path != ":memory:":
+            problem = sqlite_file_problem(self.path)
+            if problem is not None:
+                raise CannotOpen(problem)
+        try:
+            db = await aiosqlite.connect(self.path, isolation_level=None)
+        except sqlite3.Error as exc:
+            raise CannotOpen(f"cannot open the database {self.path}: {exc}") from None
         try:
             await db.execute("PRAGMA busy_timeout = 5000")
             if self.path != ":memory:":
                 await db.execute("PRAGMA journal_mode = WAL")
             await db.execute("PRAGMA synchronous = NORMAL")
             await db.execute("PRAGMA foreign_keys = ON")
-            await self._migrate(db)
+            await self._migrate(db, self.path)
+        except sqlite3.DatabaseError as exc:
+            await db.close()
+            if "not a database" in str(exc) or "malformed" in str(exc):
+                raise CannotOpen(f"{self.path} is not a SQLite database (a file of some other kind?)") from None
+            raise CannotOpen(f"cannot open the database {self.path}: {exc}") from None
         except BaseException:
             await db.close()
             raise
@@ -691,7 +738,11 @@ class SqliteStore(Store):
         return self._db
 
     @staticmethod
-    async def _migrate(db: aiosqlite.Connection) -> None:
+    async def _migrate(db: aiosqlite.Connection, where: str = ":memory:") -> None:
+        async with db.execute("SELECT name FROM sqlite_master WHERE type = 'table'") as cur:
+            tables = {row[0] for row in await cur.fetchall()}
+        if tables and "schema_version" not in tables:
+            raise CannotOpen(f"{where} is a SQLite database of some other program (none of Junkyard GM's tables)")
         await db.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
         async with db.execute("SELECT version FROM schema_version") as cur:
             row = await cur.fetchone()
@@ -701,7 +752,7 @@ class SqliteStore(Store):
         else:
             current = row[0]
         if current > len(MIGRATIONS):
-            raise StoreError(f"the database is at schema {current}, newer than this program ({len(MIGRATIONS)})")
+            raise CannotOpen(newer_schema(where, current, len(MIGRATIONS)))
         for number in range(current, len(MIGRATIONS)):
             # executescript commits first; the script carries its own transaction and version bump.
             await db.executescript(

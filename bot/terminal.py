@@ -5,9 +5,12 @@ Local players get made-up user ids (see :func:`local_user`); computer seats are 
 :meth:`Service.add_computer`. Everything a player types is the game's own notation, handed to
 :meth:`Service.act` exactly as ``/game play`` does; the terminal only adds conveniences a keyboard wants:
 numbers that pick from the last list shown, the game's own shorthands (:meth:`GameUnit.expand`), and the
-extra commands in :data:`COMMANDS`. Several people may share one keyboard (hotseat): a player's hidden things are
-printed only when that player is to act. Everything is said in the game's language (``--lang``): the
-service's texts, the game's and the terminal's own.
+extra commands in :data:`COMMANDS` (named in the game's language too: ``hilfe``, ``züge`` …). Several people may
+share one keyboard (hotseat): a player's hidden things are printed only when that player is to act. Everything
+is said in the game's language (``--lang``): the service's texts, the game's and the terminal's own.
+
+Leaving (``quit``, the end of the input, Ctrl-C) keeps the game as it is; :func:`left_games` finds it again
+and :func:`resume_table` sits everyone down at it once more.
 
 :mod:`bot.commands.play` (``junkyard play``) and :mod:`bot.commands.demo` (``junkyard demo``) build on this.
 """
@@ -15,10 +18,13 @@ service's texts, the game's and the terminal's own.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import re
 import secrets
+import signal
 import sys
-from collections.abc import Mapping, Sequence
+import threading
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
@@ -27,7 +33,7 @@ from bot import texts
 from bot.games import unit_for
 from bot.games.unit import worded
 from bot.service import Reply, Service, may_act
-from bot.store import ACTIVE, GameRecord
+from bot.store import ACTIVE, GameRecord, Store
 from rules.contract import Game
 
 HUMAN = "human"
@@ -36,8 +42,27 @@ HOST_ID = 1000
 FIRST_USER_ID = 1001
 #: items in the short list of moves before "… and N more"
 SHORT_LIST = 24
-#: the terminal's own commands (what each does: ``terminal.cmd.<name>`` of the catalogue)
+#: the terminal's own commands (what each does: ``terminal.cmd.<name>`` of the catalogue; the words that call
+#: it in a language: ``terminal.word.<name>``, the first of them the one shown)
 COMMANDS: tuple[str, ...] = ("help", "legal", "status", "hand", "log", "quit")
+#: short words that call a command in every language
+_ALIASES = {"?": "help", "exit": "quit", "q": "quit"}
+
+
+def command_words(lang: str = texts.DEFAULT) -> dict[str, str]:
+    """Every word that calls a terminal command in ``lang`` → the command: its English name, the words of
+    the language (``hilfe``, ``züge``, ``ende`` in German) and the short aliases."""
+    out = {name: name for name in COMMANDS} | dict(_ALIASES)
+    for name in COMMANDS:
+        for word in texts.say(f"terminal.word.{name}", lang).split(","):
+            if word.strip():
+                out[word.strip().lower()] = name
+    return out
+
+
+def command_word(name: str, lang: str = texts.DEFAULT) -> str:
+    """The word a terminal command is shown by in ``lang`` (``hilfe`` for ``help`` in German)."""
+    return texts.say(f"terminal.word.{name}", lang).split(",")[0].strip() or name
 
 
 def local_user(index: int) -> int:
@@ -114,6 +139,33 @@ async def open_table(service: Service, channel_id: int, game_key: str, options: 
     if notes and reply.ok:
         reply.text = "\n".join([*notes, reply.text])
     return reply, names
+
+
+async def left_games(store: Store, game_key: str | None = None) -> list[GameRecord]:
+    """The terminal's games still running in ``store`` (of ``game_key`` only, when given), the latest left
+    first. A terminal game sits at a negative channel id (see :func:`new_channel_id`)."""
+    games = [rec for rec in await store.open_games(ACTIVE) if rec.channel_id < 0 and rec.state is not None]
+    return sorted((rec for rec in games if game_key is None or rec.game_key == game_key),
+                  key=lambda rec: rec.id, reverse=True)
+
+
+async def resume_table(service: Service, rec: GameRecord) -> tuple[Reply, dict[int, str]]:
+    """Sit down again at the running game ``rec``: the reply showing where it stands (as ``status`` does,
+    in the game's language) and the names of its local players by user id. Computers move later, as after
+    :func:`open_table`."""
+    names = {seat.user_id: seat.name for seat in rec.seats if not seat.is_computer}
+    service.computer_moves_per_reply = 0
+    reply = await service.status(rec.channel_id, None, lang=rec.lang)
+    reply.text = "\n".join([texts.say("terminal.resumed", rec.lang, game=rec.id, move=rec.version), reply.text])
+    return reply, names
+
+
+async def shown_before(service: Service, game_id: int) -> list[str]:
+    """The narration of the turn's message as it was left: the next move edits that message, and its reply
+    repeats these lines, which the terminal printed when they happened."""
+    latest = await service.store.latest_delivery(game_id)
+    lines = latest.payload.get("lines", []) if latest is not None else []
+    return [str(line) for line in lines if isinstance(line, str)]
 
 
 async def play_computers(service: Service, channel_id: int, moves: int = 1) -> Reply | None:
@@ -195,12 +247,23 @@ def format_standings(game: Game, lang: str = texts.DEFAULT) -> str:
 
 
 class PictureWriter:
-    """Writes each board picture to ``DIR/move-NNNN.png`` (NNNN: the move number it shows)."""
+    """Writes each board picture to ``DIR/move-NNNN.png`` (NNNN: the move number it shows); after
+    :meth:`for_game`, into that game's own folder ``DIR/game-ID/``."""
 
     def __init__(self, out_dir: str | Path) -> None:
-        self.dir = Path(out_dir)
+        self.base = Path(out_dir)
+        self.dir = self.base
         self.dir.mkdir(parents=True, exist_ok=True)
         self.written: list[Path] = []
+
+    def for_game(self, game_id: int) -> Path:
+        """From now on write into ``DIR/game-ID/``, so that one game's pictures never mix with another's
+        (a resumed game goes on in its folder). Returns the folder."""
+        folder = self.base / f"game-{game_id}"
+        if folder != self.dir:
+            folder.mkdir(parents=True, exist_ok=True)
+            self.dir = folder
+        return folder
 
     def write(self, png: bytes | None, version: int | None, name: str | None = None) -> Path | None:
         if png is None:
@@ -223,8 +286,11 @@ class Terminal:
 
     def __init__(self, service: Service, channel_id: int, names: Mapping[int, str], pictures: PictureWriter, *,
                  inp: TextIO | None = None, out: TextIO | None = None, pause: float = 0.0,
-                 db_path: str | None = None, lang: str = texts.DEFAULT) -> None:
+                 db_path: str | None = None, lang: str = texts.DEFAULT, resume: str = "junkyard play",
+                 seen: Sequence[str] = ()) -> None:
         self.service = service
+        #: the command that offers to resume the game, as the player would type it (with its ``--db``)
+        self.resume = resume
         #: the language of everything shown (the game's)
         self.lang = lang
         self.channel_id = channel_id
@@ -236,6 +302,10 @@ class Terminal:
         self.db_path = db_path
         self.echo = not _is_tty(self.inp)
         self.game_id: int | None = None
+        #: the move the game was at in the last reply
+        self.version: int | None = None
+        #: command words of the game's language → command
+        self.commands = command_words(lang)
         #: hidden notes waiting for their seat's next turn (hotseat)
         self.notes: dict[int, list[str]] = {}
         #: the actions the numbers refer to: the last list shown
@@ -250,6 +320,8 @@ class Terminal:
         self.labels: dict[int, str] = {}
         #: the lines of the turn's message shown so far (a reply that edits it repeats them)
         self._turn_lines: set[str] = set()
+        #: ``seen``: the lines of the turn's message an earlier run printed (a resumed game), as printed
+        self._carried = {ln for line in seen for ln in plain(line, self.names, lang).splitlines()}
 
     def say(self, text: str = "") -> None:
         print(text, file=self.out, flush=True)
@@ -262,10 +334,13 @@ class Terminal:
         """Print a reply: its text, where its picture went, and hidden notes for the right eyes only."""
         if reply.game_id is not None:
             self.game_id = reply.game_id
+            self.pictures.for_game(reply.game_id)
+        if reply.version is not None:
+            self.version = reply.version
         ping = texts.say("your_turn", self.lang, user=0).partition(">")[2]  # ", your turn." after the mention
         lines = [ln for ln in plain(reply.text, self.names, self.lang).splitlines() if not ln.rstrip().endswith(ping)]
         if reply.edit_of is None:
-            self._turn_lines = set()
+            self._turn_lines, self._carried = set(self._carried), set()
         fresh = [ln for ln in lines if ln not in self._turn_lines]  # an edit of the turn's message: what is new
         self._turn_lines.update(lines)
         text = "\n".join(fresh).strip()
@@ -281,13 +356,18 @@ class Terminal:
                 self.notes.setdefault(note.seat, []).append(note.text)
 
     async def run(self, first: Reply) -> int:
-        """Play from the start reply to the end of the game or of the input. Returns an exit code.
-        Interrupted (Ctrl-C), the game is marked aborted before the interruption goes on."""
-        try:
-            return await self._play(first)
-        except (KeyboardInterrupt, asyncio.CancelledError):
-            await self._stop(self.words("terminal.why.interrupted"))
-            raise
+        """Play from the start reply to the end of the game or of the input. Returns an exit code: 0, or 130
+        after Ctrl-C. Leaving early keeps the game as it is (the terminal says how to resume it). One Ctrl-C
+        is enough, even while waiting for a line (asyncio's own handler would only cancel the task then)."""
+        with interrupt_at_once():
+            try:
+                return await self._play(first)
+            except KeyboardInterrupt:
+                self._left(self.words("terminal.why.interrupted"))
+                return 130
+            except asyncio.CancelledError:
+                self._left(self.words("terminal.why.interrupted"))
+                raise
 
     async def _play(self, first: Reply) -> int:
         self.show(first)
@@ -308,9 +388,9 @@ class Terminal:
             self._turn_header(rec, game, seat)
             line = self._read(game, seat)
             if line is None:
-                return await self._stop(self.words("terminal.why.end_of_input"))
+                return self._left(self.words("terminal.why.end_of_input"))
             if not await self._handle(line, rec, game, seat, user):
-                return await self._stop(self.words("terminal.why.stopped"))
+                return self._left(self.words("terminal.why.stopped"))
 
     async def _computers(self) -> None:
         """Let computer seats play while one is to act, one move (and one picture) at a time."""
@@ -336,26 +416,30 @@ class Terminal:
         where = situation(game, self.lang)
         msg = "terminal.moves" if self._hinted else "terminal.moves_hint"
         self._hinted = True
-        self.say(self.words(f"{msg}_where", where=where) if where else self.words(msg))
+        legal, helping = command_word("legal", self.lang), command_word("help", self.lang)
+        self.say(self.words(f"{msg}_where", where=where, legal=legal, help=helping) if where
+                 else self.words(msg, legal=legal, help=helping))
         self._numbered(items[:SHORT_LIST])
         if len(items) > SHORT_LIST:
-            self.say(self.words("terminal.more", count=len(items) - SHORT_LIST))
+            self.say(self.words("terminal.more", count=len(items) - SHORT_LIST, legal=legal))
 
     def _help(self, game: Game) -> None:
         """The terminal's commands, and the game's own commands as its description lists them (the same as
         its Discord group): each is typed as the action it makes."""
         self.say(self.words("terminal.help"))
-        for name in COMMANDS:
-            self.say(f"  {name:<7} {self.words(f'terminal.cmd.{name}')}")
         unit = unit_for(game.key)
         group = unit.commands
+        actions = [c for c in group.commands if not c.look] if group is not None else []
+        width = max(len(word) for word in [*(command_word(n, self.lang) for n in COMMANDS),
+                                           *(c.name for c in actions)])
+        for name in COMMANDS:
+            self.say(f"  {command_word(name, self.lang):<{width}}  {self.words(f'terminal.cmd.{name}')}")
         if group is not None:
             own = unit.translations.get(self.lang, {})  # the words Discord shows in this language
             self.say(self.words("terminal.help_actions", group=own.get(group.name, (group.name, ""))[0]))
-            for command in group.commands:
-                if not command.look:
-                    said = own.get(f"{group.name} {command.name}", ("", command.description))[1]
-                    self.say(f"  {command.name:<7} {said}")
+            for command in actions:
+                said = own.get(f"{group.name} {command.name}", ("", command.description))[1]
+                self.say(f"  {command.name:<{width}}  {said}")
 
     def _private(self, seat: int, notes: Sequence[str], hand: str = "") -> None:
         """A block for one seat's eyes: hidden notes (a tile drawn), then its hand when given."""
@@ -390,28 +474,29 @@ class Terminal:
     async def _handle(self, line: str, rec: GameRecord, game: Game, seat: int, user: int) -> bool:
         """Do one line of input; False to stop."""
         word = line.lower()
-        if word in ("quit", "exit", "q"):
+        command = self.commands.get(word)
+        if command == "quit":
             return False
-        if word in ("help", "?"):
+        if command == "help":
             self._help(game)
             return True
-        if word == "legal":
+        if command == "legal":
             acts = [str(a) for a in game.legal_actions()]
             self.numbered = acts
             self.say(self.words("terminal.every_legal", seat=seat_label(game, seat, self.lang), count=len(acts)))
             self._numbered([(a, "") for a in acts])
             return True
-        if word == "status":
+        if command == "status":
             reply = await self.service.status(self.channel_id, None, lang=self.lang)
             self.say(plain(reply.text, self.names, self.lang))
             if self.pictures.latest is not None:
                 self.say(self.words("terminal.board", path=self.pictures.latest))
             return True
-        if word == "hand":
+        if command == "hand":
             text = hand_text(game, seat, self.lang)
             self._private(seat, [] if text else [self.words("nothing_hidden")], text)
             return True
-        if word == "log":
+        if command == "log":
             self.say(plain((await self.service.log(self.channel_id, lang=self.lang)).text, self.names, self.lang))
             return True
         if word.isdigit():
@@ -443,13 +528,14 @@ class Terminal:
         self._where(rec)
         return 0
 
-    async def _stop(self, why: str) -> int:
-        """Leave a running game: it is marked aborted and stays in the database."""
-        rec = await self._record()
-        if rec is not None and rec.is_open:
-            await self.service.abort(self.channel_id, rec.host_id, lang=self.lang)
-            self.say(self.words("terminal.stops", why=why, count=rec.version))
-            self._where(rec)
+    def _left(self, why: str) -> int:
+        """Leave a running game as it is (nothing is awaited, so an interruption cannot cut this short):
+        say at which move it waits and how to resume it."""
+        if self.game_id is not None:
+            self.say(self.words("terminal.left", why=why, game=self.game_id, move=self.version or 0,
+                                command=self.resume))
+            if self.pictures.latest is not None:
+                self.say(self.words("terminal.pictures", folder=self.pictures.dir, name=self.pictures.latest.name))
         return 0
 
     def _where(self, rec: GameRecord) -> None:
@@ -461,6 +547,21 @@ class Terminal:
         self.say(line)
         if self.pictures.latest is not None:
             self.say(self.words("terminal.pictures", folder=self.pictures.dir, name=self.pictures.latest.name))
+
+
+@contextlib.contextmanager
+def interrupt_at_once() -> Iterator[None]:
+    """While inside, Ctrl-C raises KeyboardInterrupt at once, also in a blocking read of a line. asyncio's
+    runner would only cancel the task, which a thread waiting in ``readline`` does not notice, so a second
+    Ctrl-C was needed. Outside the main thread it changes nothing."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, before)
 
 
 def shown_db(db: object) -> str:
@@ -480,6 +581,7 @@ def _is_tty(stream: TextIO) -> bool:
         return False
 
 
-__all__ = ["COMMANDS", "HUMAN", "PictureWriter", "SeatSpec", "Terminal", "expand", "format_standings", "hand_text",
-           "local_user", "new_channel_id", "open_table", "parse_seats", "plain", "play_computers", "seat_label",
-           "short_list", "shown_db", "situation", "standings"]
+__all__ = ["COMMANDS", "HUMAN", "PictureWriter", "SeatSpec", "Terminal", "command_word", "command_words", "expand",
+           "format_standings", "hand_text", "interrupt_at_once", "left_games", "local_user", "new_channel_id",
+           "open_table", "parse_seats", "plain", "play_computers", "resume_table", "seat_label", "short_list",
+           "shown_before", "shown_db", "situation", "standings"]

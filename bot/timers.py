@@ -149,7 +149,9 @@ class Ticker:
         game = await self.service.load(rec)
         seat = game.to_act
         now = self.clock()
-        if seat is None or game.is_over or not 0 <= seat < len(rec.seats) or rec.seats[seat].is_computer:
+        # a terminal's game (a negative channel id) waits at its keyboard: nobody on Discord to remind
+        if (seat is None or game.is_over or not 0 <= seat < len(rec.seats) or rec.seats[seat].is_computer
+                or rec.channel_id < 0):
             await self.store.mark_turn(rec.id, version=rec.version, seat=seat, started_at=now, timers=[])
             return
         mark = await self.store.turn_mark(rec.id)

@@ -3,15 +3,23 @@
 One process runs every server by default. A large bot runs as several processes sharing one PostgreSQL
 database, each for some of Discord's shards: ``--shard-count 4 --shard-ids 0,1`` here, ``--shard-ids 2,3``
 there. A process serves, resumes and times only its own shards' games.
+
+Before it logs in, the command opens the database once (a database it cannot use is one line and exit 2),
+then reports what an operator needs: the version, the store, the games, the shards, and once connected the
+servers and whether the slash commands are registered. Exit codes: 0 stopped, 1 Discord could not be
+reached, 2 wrong usage (options, token, database).
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import logging
+import platform
 import signal
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 from bot.commands.token import TokenMissing, read_token
 from bot.store import default_db_path
@@ -89,13 +97,72 @@ def _stop(signum: int, frame: object) -> None:
     raise KeyboardInterrupt
 
 
+def quiet_voice() -> None:
+    """A game bot never speaks in voice channels: discord.py's warnings that voice is not supported (no PyNaCl,
+    no davey) and the standard library's about its audio module tell an operator nothing."""
+    import warnings
+
+    warnings.filterwarnings("ignore", message=".*audioop.*", category=DeprecationWarning)
+    from discord.voice_client import VoiceClient
+
+    VoiceClient.warn_nacl = False
+    setattr(VoiceClient, "warn_dave", False)  # noqa: B010 (newer discord.py only)
+
+
+async def check_store(target: str) -> str:
+    """Open the store once before logging in, so a database that cannot be used is said at once (raises
+    :class:`~bot.store.CannotOpen`); returns what the start-up report says of it."""
+    from bot.store import is_database_url, open_store
+
+    async with open_store(target) as store:
+        schema = await store.schema_version()
+    kind = "PostgreSQL" if is_database_url(target) else "SQLite"
+    return f"{kind} {shown_db(target)}, schema {schema}"
+
+
+def version() -> str:
+    """This program's version, as installed."""
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as installed
+
+    try:
+        return installed("junkyard-gm")
+    except PackageNotFoundError:
+        return "(not installed)"
+
+
+async def report_commands(client: Any) -> None:
+    """Say once, when connected, whether the slash commands are registered with Discord (``junkyard sync``)."""
+    import discord
+
+    mine = sorted(c.name for c in client.tree.get_commands())
+    try:
+        there = {c.name for c in await client.tree.fetch_commands()}
+    except discord.HTTPException as exc:
+        log.warning("could not ask Discord which slash commands are registered (%s)", exc)
+        return
+    missing = [name for name in mine if name not in there]
+    if not there:
+        log.warning("slash commands: none registered for all servers; run `junkyard sync` once (or "
+                    "`junkyard sync --guild ID` for one server)")
+    elif missing:
+        log.warning("slash commands: %s not registered; run `junkyard sync` after upgrading",
+                    ", ".join("/" + n for n in missing))
+    else:
+        log.info("slash commands: registered (%s)", ", ".join("/" + n for n in mine))
+
+
 def run(args: argparse.Namespace) -> int:
+    import aiohttp
+
+    quiet_voice()
     import discord
 
     from bot.discord.shards import make_bot
+    from bot.games import units
     from bot.pictures import Pictures
     from bot.service import CACHE_SIZE, Service
-    from bot.store import open_store
+    from bot.store import CannotOpen, open_store
 
     try:
         shards = check_shards(args.shard_count, args.shard_ids)
@@ -103,16 +170,33 @@ def run(args: argparse.Namespace) -> int:
     except (ValueError, TokenMissing) as exc:
         print(f"junkyard bot: {exc}", file=sys.stderr)
         return 2
-    discord.utils.setup_logging(level=getattr(logging, args.log_level), root=True)
     target = args.db or default_db_path()
-    log.info("using database %s", shown_db(target))
+    try:
+        store_line = asyncio.run(check_store(target))
+    except CannotOpen as exc:
+        print(f"junkyard bot: {exc}", file=sys.stderr)
+        return 2
+    discord.utils.setup_logging(level=getattr(logging, args.log_level), root=True)
+    log.info("Junkyard GM %s (discord.py %s, Python %s)", version(), discord.__version__, platform.python_version())
+    log.info("store: %s", store_line)
+    log.info("games: %s", ", ".join(unit.title for unit in units()))
     store = open_store(target)
     if shards is not None:
         store.set_shards(*shards)
-        log.info("running shards %s of %d", ",".join(map(str, shards[1])), shards[0])
+        log.info("shards: %s of %d in this process", ",".join(map(str, shards[1])), shards[0])
+    else:
+        log.info("shards: one connection for every server (no --shard-count)")
     service = Service(store, pictures=Pictures(processes=args.picture_processes),
                       cache_size=args.cache_size or CACHE_SIZE)
     client = make_bot(shards=shards, service=service)
+    reported: list[bool] = []
+
+    async def on_ready() -> None:
+        if not reported:
+            reported.append(True)
+            await report_commands(client)
+
+    client.add_listener(on_ready, "on_ready")
     signal.signal(signal.SIGTERM, _stop)  # `docker stop`: close the connection and the database cleanly
     try:
         # log_handler=None: logging is already set up above; the token never reaches a log line.
@@ -121,4 +205,18 @@ def run(args: argparse.Namespace) -> int:
         print("junkyard bot: Discord refused the token (wrong or revoked); get the bot's token from the "
               "developer portal and set DISCORD_TOKEN or --token-file", file=sys.stderr)
         return 2
+    except (aiohttp.ClientError, OSError, TimeoutError, discord.GatewayNotFound) as exc:
+        print(f"junkyard bot: cannot reach Discord ({unreachable(exc)}); check this machine's network "
+              "connection, then start the bot again", file=sys.stderr)
+        return 1
+    except discord.HTTPException as exc:
+        print(f"junkyard bot: Discord answered the login with an error ({exc.status} {exc.text or ''}".rstrip()
+              + "); try again later", file=sys.stderr)
+        return 1
     return 0
+
+
+def unreachable(exc: BaseException) -> str:
+    """Why Discord could not be reached, in a few words."""
+    text = str(exc) or type(exc).__name__
+    return text if len(text) <= 160 else text[:157] + "…"

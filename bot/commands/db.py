@@ -6,7 +6,8 @@ no bot has written to yet): the copy keeps every id, so the buttons and records 
 point at the same games. Afterwards the copy is checked: the same number of rows in every table, and
 every copied game's replay of its action log equal to its stored snapshot.
 
-Exit codes: 0 copied and checked, 1 the check found a difference, 2 wrong usage or a target that is not
+FROM must exist (a SQLite file that is not there is refused, never made). Exit codes: 0 copied and checked,
+1 the check found a difference, 2 wrong usage, a database that cannot be opened or a target that is not
 empty.
 """
 
@@ -17,8 +18,9 @@ import asyncio
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 
-from bot.store import LOBBY, Store, open_store
+from bot.store import LOBBY, CannotOpen, Store, is_database_url, open_store
 
 #: rows written in one transaction of the copy
 BATCH = 1000
@@ -118,6 +120,9 @@ async def copy_database(source_url: str, target_url: str, *, progress: Callable[
     """Copy the database at ``source_url`` into the empty one at ``target_url`` and check the copy."""
     if source_url == target_url:
         raise ValueError("FROM and TO are the same database")
+    if source_url != ":memory:" and not is_database_url(source_url) and not Path(source_url).is_file():
+        what = "a folder, not a database file" if Path(source_url).is_dir() else "not there"
+        raise ValueError(f"the database to copy, {source_url}, is {what}; nothing was copied")
     async with open_store(source_url) as source, open_store(target_url) as target:
         return await copy_stores(source, target, progress=progress)
 
@@ -125,18 +130,22 @@ async def copy_database(source_url: str, target_url: str, *, progress: Callable[
 def run(args: argparse.Namespace) -> int:
     from bot.commands.bot import shown_db
 
+    source, target = shown_db(args.source), shown_db(args.target)
+    begun: list[str] = []
+
     def progress(line: str) -> None:
+        if not begun:  # once both databases opened: a refusal before it is one line alone
+            begun.append(line)
+            print(f"copying {source} → {target}", file=sys.stderr)
         print(f"  {line}", file=sys.stderr)
 
-    source, target = shown_db(args.source), shown_db(args.target)
-    print(f"copying {source} → {target}", file=sys.stderr)
     try:
         report = asyncio.run(copy_database(args.source, args.target, progress=progress))
     except TargetNotEmpty as exc:
         print(f"junkyard db copy: {target} is not empty ({exc}); nothing was copied. Copy into a new SQLite file "
               f"or an empty PostgreSQL database.", file=sys.stderr)
         return 2
-    except ValueError as exc:
+    except (ValueError, CannotOpen) as exc:
         print(f"junkyard db copy: {exc}", file=sys.stderr)
         return 2
     for game_id, why in report.already.items():

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from bot.commands.play import add_game_arguments, computer_kind, game_options
-from bot.games import GameUnit, unit_for
+from bot.games import GameUnit, playable_keys, unit_for
 from bot.games.unit import worded
 from bot.service import COMPUTER_MOVES_PER_REPLY, Reply
 from bot.texts import DEFAULT, say
@@ -54,6 +54,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from bot.drivers import driver_kinds
 
+    args.game = args.game or playable_keys()[0]
     unit = unit_for(args.game)
     cls = unit.rules
     args.seats = unit.players if args.seats is None else args.seats
@@ -82,7 +83,7 @@ def run(args: argparse.Namespace) -> int:
 async def _demo(args: argparse.Namespace, db: str) -> int:
     from bot import terminal as term
     from bot.service import Service
-    from bot.store import open_store
+    from bot.store import CannotOpen, open_store
 
     started = time.perf_counter()
     lang = args.lang
@@ -92,7 +93,13 @@ async def _demo(args: argparse.Namespace, db: str) -> int:
     except OSError as exc:
         print(f"junkyard demo: cannot write to {args.out}: {exc}", file=sys.stderr)
         return 1
-    async with open_store(db) as store:
+    store = open_store(db)
+    try:
+        await store.open()
+    except CannotOpen as exc:
+        print(f"junkyard demo: {exc}", file=sys.stderr)
+        return 1
+    async with store:
         service = Service(store, seed_source=lambda: seed)
         channel = term.new_channel_id()
         first, _ = await term.open_table(service, channel, args.game, game_options(args),

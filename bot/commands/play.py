@@ -5,11 +5,16 @@
     junkyard play --game KEY --seats human,smart     another game
     junkyard play --laps 1 < moves.txt               a script: one action per line, ends cleanly at its end
     junkyard play --lang de                          everything in German (the game, the pictures, the terminal)
+    junkyard play --resume                           the game left unfinished last, without asking
+    junkyard play --new                              a new game, even with one left unfinished
 
-The game runs through the same service and SQLite store as the Discord bot (``--db``), in the same
-notation. Board pictures go to ``--out`` (one PNG per move).
+The game runs through the same service and store as the Discord bot (``--db``), in the same notation.
+``quit``, the end of the input and Ctrl-C leave the game as it is; the next ``junkyard play`` on the same
+database offers to resume it (at a keyboard; a script is told how). Board pictures go to the game's own
+folder under ``--out`` (``junkyard-out/game-ID/``, one PNG per move).
 
-Exit codes: 0 the game ended or the input did, 1 the game could not be set up, 2 wrong usage.
+Exit codes: 0 the game ended or was left, 1 the game or its database could not be set up, 2 wrong usage,
+130 Ctrl-C.
 """
 
 from __future__ import annotations
@@ -19,7 +24,9 @@ import asyncio
 import sys
 from pathlib import Path
 
+from bot import texts
 from bot.games import GameUnit, new_options, playable_keys, unit_for
+from bot.store import GameRecord, Store
 from bot.terminal import SeatSpec
 from rules.catalogue import DEFAULT, LANGS
 
@@ -38,7 +45,9 @@ def add_game_arguments(parser: argparse.ArgumentParser) -> None:
     """``--game``, ``--lang`` and every game's ``/game new`` options (``--track``, ``--laps`` …), each saying
     which games read it; the chosen game's unit checks them."""
     keys = playable_keys()
-    parser.add_argument("--game", choices=keys, default=keys[0], help=f"which game (default {keys[0]})")
+    games = ", ".join(f"{key} ({unit_for(key).title})" for key in keys)
+    parser.add_argument("--game", choices=keys, default=None, metavar="GAME",
+                        help=f"which game: {games} (default {keys[0]})")
     parser.add_argument("--lang", choices=LANGS, default=DEFAULT,
                         help=f"the game's language: what is shown and the words on the pictures (default {DEFAULT})")
     for name, offers in new_options().items():
@@ -59,11 +68,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "(random, smart …); default: you against the game's computers")
     parser.add_argument("--seed", type=int, metavar="S", help="seed of the dice, to play a game again")
     parser.add_argument("--db", metavar="PATH", default=None,
-                        help="SQLite database file (default: $JUNKYARD_DB or junkyard.db)")
+                        help="SQLite database file, or a postgresql:// URL (default: $JUNKYARD_DB or junkyard.db)")
     parser.add_argument("--out", metavar="DIR", default="junkyard-out",
-                        help="where the board pictures go (default ./junkyard-out/)")
+                        help="where the board pictures go, in a folder per game: DIR/game-ID/ "
+                             "(default ./junkyard-out/)")
     parser.add_argument("--pause", type=float, metavar="SECONDS", default=0.0,
                         help="wait this long after each computer move (default 0)")
+    again = parser.add_mutually_exclusive_group()
+    again.add_argument("--resume", metavar="ID", type=int, nargs="?", const=0, default=None,
+                       help="play on the game left unfinished last (or game ID) without asking")
+    again.add_argument("--new", action="store_true",
+                       help="start a new game even when one was left unfinished (else you are asked)")
 
 
 def game_options(args: argparse.Namespace) -> dict[str, object]:
@@ -75,6 +90,8 @@ def run(args: argparse.Namespace) -> int:
     from bot.drivers import driver_kinds
     from bot.terminal import parse_seats
 
+    explicit = args.game
+    args.game = args.game or playable_keys()[0]
     unit = unit_for(args.game)
     try:
         seats = parse_seats(args.seats or default_seats(unit), driver_kinds(args.game))
@@ -89,31 +106,108 @@ def run(args: argparse.Namespace) -> int:
     if args.pause < 0:
         print("junkyard play: --pause can't be negative", file=sys.stderr)
         return 2
+    told: list[str] = []
     try:
-        return asyncio.run(_play(args, seats))
+        return asyncio.run(_play(args, seats, explicit, told))
     except KeyboardInterrupt:
-        print("\nInterrupted.", file=sys.stderr)
+        if not told:  # the terminal said how the game was left; before it began there is nothing to keep
+            print("\nInterrupted.", file=sys.stderr)
         return 130
 
 
-async def _play(args: argparse.Namespace, seats: list[SeatSpec]) -> int:
+def _error(message: str) -> int:
+    print(f"junkyard play: {message}", file=sys.stderr)
+    return 1
+
+
+async def _play(args: argparse.Namespace, seats: list[SeatSpec], game_key: str | None, told: list[str]) -> int:
+    """Open the store, resume a game left unfinished or start a new one, and play it. ``told`` gets a word
+    once the terminal has said how the game was left."""
     from bot.service import Service
-    from bot.store import default_db_path, open_store
-    from bot.terminal import PictureWriter, Terminal, new_channel_id, open_table
+    from bot.store import CannotOpen, default_db_path, open_store
+    from bot.terminal import (
+        PictureWriter,
+        Terminal,
+        interrupt_at_once,
+        new_channel_id,
+        open_table,
+        resume_table,
+        shown_before,
+    )
 
     db = args.db or default_db_path()
     try:
         pictures = PictureWriter(Path(args.out))
     except OSError as exc:
-        print(f"junkyard play: cannot write pictures to {args.out}: {exc}", file=sys.stderr)
-        return 1
-    async with open_store(db) as store:
+        return _error(f"cannot write pictures to {args.out}: {exc}")
+    store = open_store(db)
+    try:
+        await store.open()
+    except CannotOpen as exc:
+        return _error(str(exc))
+    again = "junkyard play" + (f" --db {shown(args.db)}" if args.db else "")
+    async with store:
         service = Service(store) if args.seed is None else Service(store, seed_source=lambda: args.seed)
-        channel = new_channel_id()
-        first, names = await open_table(service, channel, args.game, game_options(args), seats, lang=args.lang)
-        terminal = Terminal(service, channel, names, pictures, pause=args.pause, db_path=db, lang=args.lang)
-        if not first.ok:
-            terminal.show(first)
-            await service.abort(channel, 0, can_manage=True)
-            return 1
-        return await terminal.run(first)
+        with interrupt_at_once():
+            chosen = await _left_game(args, store, game_key, shown(db))
+        if isinstance(chosen, str):
+            return _error(chosen) if chosen else 0
+        if chosen is not None:
+            first, names = await resume_table(service, chosen)
+            terminal = Terminal(service, chosen.channel_id, names, pictures, pause=args.pause, db_path=db,
+                                lang=chosen.lang, resume=again, seen=await shown_before(service, chosen.id))
+        else:
+            channel = new_channel_id()
+            first, names = await open_table(service, channel, args.game, game_options(args), seats, lang=args.lang)
+            terminal = Terminal(service, channel, names, pictures, pause=args.pause, db_path=db, lang=args.lang,
+                                resume=again)
+            if not first.ok:
+                terminal.show(first)
+                await service.abort(channel, 0, can_manage=True)
+                return 1
+        try:
+            return await terminal.run(first)
+        finally:
+            told.append("left")
+
+
+def shown(db: str) -> str:
+    """A database as the terminal prints it (a URL's password masked)."""
+    from bot.terminal import shown_db
+
+    return shown_db(db)
+
+
+async def _left_game(args: argparse.Namespace, store: Store, game_key: str | None, db: str
+                     ) -> GameRecord | str | None:
+    """The game to resume: ``--resume`` (the latest left, or game ID), else the latest left when the player
+    at the keyboard says yes. None: start a new game; text: a problem to report (empty: nothing to do)."""
+    from bot.terminal import left_games
+
+    if args.new:
+        return None
+    lang = args.lang
+    if args.resume is not None:
+        left = await left_games(store)
+        if args.resume == 0:
+            left = [rec for rec in left if game_key is None or rec.game_key == game_key]
+            return left[0] if left else texts.say("terminal.no_resume", lang, db=db)
+        found = [rec for rec in left if rec.id == args.resume]
+        return found[0] if found else texts.say("terminal.not_resumable", lang, game=args.resume, db=db)
+    left = await left_games(store, game_key)
+    if not left:
+        return None
+    rec = left[0]
+    title = unit_for(rec.game_key).title
+    if not sys.stdin.isatty():  # a script's lines are moves: it is told, not asked
+        print(texts.say("terminal.resume_note", lang, game=rec.id, title=title, move=rec.version, db=db),
+              file=sys.stderr)
+        return None
+    print(texts.say("terminal.resume_offer", lang, game=rec.id, title=title, move=rec.version, db=db), end="",
+          flush=True)
+    answer = sys.stdin.readline()
+    if not answer:
+        print()
+        return ""  # end of input: neither game
+    yes = {w.strip() for w in texts.say("terminal.resume_yes", lang).split(",")}
+    return rec if answer.strip().lower() in yes | {""} else None

@@ -25,7 +25,7 @@ from bot.games import playable_keys, unit_for
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("game_id", nargs="?", type=int, metavar="GAME_ID", help="the game's id in the store")
     parser.add_argument("--db", metavar="PATH", default=None,
-                        help="SQLite database file (default: $JUNKYARD_DB or junkyard.db)")
+                        help="SQLite database file, or a postgresql:// URL (default: $JUNKYARD_DB or junkyard.db)")
     parser.add_argument("--from-log", metavar="FILE.json",
                         help="replay a log file ({setup, seed, actions}) instead of a stored game")
     parser.add_argument("--out", metavar="FILE.gif", help="where to write the animated GIF")

@@ -40,10 +40,11 @@ def plain(markdown: str) -> str:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    units()  # the list of games says where each game's entries are
+    titles = {unit.key: unit.title for unit in units()}  # the list of games says where each game's entries are
     games = lookup.all_games()
-    parser.add_argument("--game", choices=games, default=games[0] if games else None,
-                        help=f"which game's rules (default: {games[0] if games else 'none'})")
+    named = ", ".join(f"{key} ({titles.get(key, key)})" for key in games)
+    parser.add_argument("--game", choices=games, default=games[0] if games else None, metavar="GAME",
+                        help=f"which game's rules: {named} (default: {games[0] if games else 'none'})")
     parser.add_argument("--lang", choices=lookup.LANGS, default=None,
                         help="the language of the question and answer (default: guessed from the question)")
     parser.add_argument("question", nargs="+", metavar="QUESTION",

@@ -45,6 +45,11 @@ async def sync(token: str, guild_id: int | None, clear: bool) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
+    import aiohttp
+
+    from bot.commands.bot import quiet_voice, unreachable
+
+    quiet_voice()
     import discord
 
     try:
@@ -52,13 +57,17 @@ def run(args: argparse.Namespace) -> int:
     except TokenMissing as exc:
         print(f"junkyard sync: {exc}", file=sys.stderr)
         return 2
-    discord.utils.setup_logging(level=logging.INFO, root=True)
+    discord.utils.setup_logging(level=logging.WARNING, root=True)  # the result is printed; no chatter
     try:
         names = asyncio.run(sync(token, args.guild, args.clear))
     except discord.LoginFailure:
         print("junkyard sync: Discord refused the token (wrong or revoked); get the bot's token from the "
               "developer portal and set DISCORD_TOKEN or --token-file", file=sys.stderr)
         return 2
+    except (aiohttp.ClientError, OSError, TimeoutError) as exc:
+        print(f"junkyard sync: cannot reach Discord ({unreachable(exc)}); check this machine's network "
+              "connection, then try again", file=sys.stderr)
+        return 1
     where = f"server {args.guild}" if args.guild else "all servers (may take up to an hour to show)"
     print(f"registered {len(names)} commands on {where}: {', '.join('/' + n for n in names) or 'none'}")
     return 0

@@ -127,7 +127,7 @@ def car_board_image(view: dict[str, Any], seat: int, lang: str = "en") -> Image.
     for k in range(TOTALS["fuel"]):
         _fuel_can(d, (rx + 22 + k * 40, 104), 44, k < s["fuel"])
     draw_text(d, (rx, 152), say("p_counters", lang), font(15, bold=True), PANEL_TEXT, anchor="lm")
-    laps = max(0, min(s["lap"], view["laps"]))
+    laps = max(0, min(s["laps_done"], view["laps"]))
     counters = (say("p_stops", lang, value=s["stops"]), say("p_lap_counter", lang, value=f"{laps}/{view['laps']}"))
     for k, label in enumerate(counters):
         y = 184 + k * 34

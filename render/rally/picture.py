@@ -500,7 +500,7 @@ def _draw_car_line(d: ImageDraw.ImageDraw, x: float, w: float, top: float, row_h
     while len(name) > 3 and d.textlength(name, font=font(16, bold=True)) > w * 0.5:
         name = name[:-2] + "…" if not name.endswith("…") else name[:-3] + "…"
     draw_text(d, (x + 36, top + 16), name, font(16, bold=True), PANEL_TEXT, anchor="lm")
-    lap = max(0, min(seat["lap"], view["laps"]))
+    lap = max(0, min(seat["laps_done"], view["laps"]))
     info = say("p_lap", lang, lap=lap, laps=view["laps"], stops=seat["stops"])
     draw_text(d, (x + w, top + 16), info, font(13), PANEL_TEXT, anchor="rm")
     line = top + 40

@@ -495,11 +495,14 @@ class Races(Game):
         phase = self.turn.phase
         if isinstance(action, act.Done):
             if phase in (PHASE_DEEDS, PHASE_PARTS):
+                self.emit("done", "event.done_deeds" if phase == PHASE_DEEDS else "event.done_parts", kart.seat,
+                          {"who": self.kart_of(kart.seat)})
                 self.turn.phase = PHASE_PARTS if phase == PHASE_DEEDS else PHASE_ROLL
                 return
             if phase == PHASE_MOVE and self.turn.reversing:
                 if not self.turn.reverse_steps:
                     raise refuse("refuse.reverse_first")
+                self.emit("done", "event.done_reversing", kart.seat, {"who": self.kart_of(kart.seat)})
                 self._end_move(kart)
                 return
             raise refuse("refuse.not_now", **self.not_now("'done'"))
@@ -1001,6 +1004,10 @@ class Races(Game):
             elif phase == PHASE_PARTS:
                 if self.arsenal.offers(kart, phase):
                     return
+                pit = self.garage.pit_of_turn(kart)
+                if pit is not None:  # stopped in a Pit Stop with nothing to buy or give back: say so
+                    self.emit("pit-nothing", "event.pit_nothing", kart.seat,
+                              {"who": self.kart_of(kart.seat), "pile": pit.value, "count": kart.bottle_tops})
                 self.turn.phase = PHASE_ROLL
             elif phase == PHASE_ROLL:
                 if self.forward_possible(kart) or self.reverse_possible(kart):

@@ -5,8 +5,9 @@
 ``move 14b``
     drive to a cell (a track cell ``<row><lane>``, the pit lane's waiting cell ``pit`` or the stop sign
     ``stop``). A whole path ``move 13a 13b 14b`` is accepted too and stands for its last cell.
-``park E18.1 e3`` / ``park pit.2 b3 e5`` / ``park F7.1``
-    drive into a parking spot and put what it gives on gears (``m``, ``b``, ``e`` with the gear number).
+``park E18.1 e3`` / ``park pit.2 e3 e5`` / ``park F7.1``
+    drive into a parking spot and put what it gives on gears (``m``, ``b``, ``e`` with the gear number; the
+    pit lane gives one mechanic or two parts of one kind, S10).
 ``repair``
     (a car forced to park, S6) take the parts for gear 1 and wait a round to repair gear 2 as well.
 """

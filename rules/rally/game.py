@@ -1,7 +1,7 @@
 """Schrottplatz Rally: scrap cars race round a lane track, parking for parts on the way.
 
 Rules come from ``rulebooks/schrottplatz-rally.de.txt`` (its sections are cited by their German titles,
-"Rundenablauf C" and so on) and the house rulings S1–S9 in ``RULINGS.md``; the decisions this package had
+"Rundenablauf C" and so on) and the house rulings S1–S10 in ``RULINGS.md``; the decisions this package had
 to make beyond both are listed in its README ("Decisions").
 
 A turn is one ``roll`` (lever, booster and die in one action), then one ``move`` or ``park`` (two with the
@@ -408,21 +408,18 @@ class RallyGame(PhasedGame):
         if kind in ("engine", "body", "mechanic"):
             letter = kind[0].upper()
             return [((letter.lower(), g),) for g in free(letter)] if reserve[kind] else [()]
-        # the pit lane: a mechanic, or two parts of any kind
+        # the pit lane (S10): one mechanic, or two parts of one kind; a kind the reserve (or the board's free
+        # places) has only one of gives that one
         out: list[tuple[tuple[str, int], ...]] = []
         if reserve["mechanic"]:
             out += [(("m", g),) for g in free("M")]
-        two: list[tuple[tuple[str, int], ...]] = []
-        fb, fe = free("B"), free("E")
-        if reserve["body"] >= 2:
-            two += [(("b", a), ("b", b)) for i, a in enumerate(fb) for b in fb[i + 1:]]
-        if reserve["body"] and reserve["engine"]:
-            two += [(("b", a), ("e", b)) for a in fb for b in fe]
-        if reserve["engine"] >= 2:
-            two += [(("e", a), ("e", b)) for i, a in enumerate(fe) for b in fe[i + 1:]]
-        if not two:  # fewer than two parts left: one part, if any
-            two += [(("b", g),) for g in fb if reserve["body"]] + [(("e", g),) for g in fe if reserve["engine"]]
-        out += two
+        for supply in ("body", "engine"):
+            letter = supply[0]
+            places = free(letter.upper())
+            if reserve[supply] >= 2 and len(places) >= 2:
+                out += [((letter, a), (letter, b)) for i, a in enumerate(places) for b in places[i + 1:]]
+            elif reserve[supply]:
+                out += [((letter, g),) for g in places]
         return out or [()]
 
     def endings(self) -> dict[str, Ending]:
@@ -656,6 +653,11 @@ class RallyGame(PhasedGame):
             if end.kind not in (PARK, PIT):
                 raise Refusal("not_a_spot", cell=cell)
             options = self.placements(self.turn, cell)
+            if end.kind == PIT and act.items not in options:
+                kinds = {k for k, _ in act.items}
+                if len(act.items) > 2 or ("m" in kinds and len(act.items) > 1) or kinds == {"b", "e"}:
+                    raise Refusal("pit_choice", placed=" ".join(f"{k}{g}" for k, g in act.items),
+                                  examples=", ".join(str(Park(cell, o)) for o in options[:3]))
             if act.items not in options:
                 raise Refusal("bad_placement", spot=cell, placed=" ".join(f"{k}{g}" for k, g in act.items) or "-",
                               examples=", ".join(str(Park(cell, o)) for o in options[:3]))

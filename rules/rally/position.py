@@ -48,6 +48,7 @@ def build(cls: type[G], position: dict[str, Any]) -> G:
     game.seq = max([c.parked or 0 for c in game.cars] + [0])
     reader.order(position)
     reader.phase(position)
+    reader.first_round()
     reader.dice(position)
     reader.check_race(position)
     return game
@@ -75,6 +76,8 @@ class _Reader:
         self.colours = COLOUR_KEYS[: self.n]
         self.grid = game.course.grid(self.n)
         self.parked_seq = 0
+        #: each car's situation as the position gives it, by seat
+        self.given: dict[int, dict[str, Any]] = {}
 
     def seat_of(self, key: Any, what: str) -> int:
         """A car named by seat number, colour or player name."""
@@ -105,6 +108,7 @@ class _Reader:
                 raise SetupError(f"cars: unknown keys {', '.join(sorted(bad))} for {key}; "
                                  f"known: {', '.join(sorted(CAR_KEYS))}.")
             given[seat] = spec
+        self.given = given
         cars = [self.car(seat, given.get(seat, {})) for seat in range(self.n)]
         seen: dict[str, int] = {}
         for seat, car in enumerate(cars):
@@ -234,6 +238,25 @@ class _Reader:
         if not B.works(car.gears[points - 1]):
             raise SetupError(f"gear {points} does not work, so it cannot have moved the car (S4).")
         game.points, game.roll, game.boost = points, position.get("roll"), boost
+
+    def first_round(self) -> None:
+        """S3 (and decision 22): in the first round every lever stands on green, and a car that has not had
+        its first turn yet must roll green, as in a race set up by ``create``."""
+        from rules.rally.game import TURN
+
+        game = self.game
+        if game.round != 1:
+            return
+        for seat, car in enumerate(game.cars):
+            if car.lever != "green":
+                raise SetupError(f"cars: in round 1 every lever stands on green (S3), not {self.colours[seat]}'s "
+                                 f"{car.lever}.")
+        first = game.turn_index if game.phase == TURN else game.turn_index + 1
+        for seat in game.order[first:]:
+            if self.given.get(seat, {}).get("restart") is False:
+                raise SetupError(f"cars: {self.colours[seat]} has not had its first turn in round 1, so its next "
+                                 "roll must be green (S3); `restart` cannot be false.")
+            game.cars[seat].restart = True
 
     def dice(self, position: dict[str, Any]) -> None:
         """``seed``, ``load`` (the next rolls) and ``ply``."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from discord.http import HTTPClient
 
-from bot.cli import build_parser, main
+from bot.cli import SUBCOMMANDS, build_parser, main, served
 from bot.commands import sync as sync_cmd
 from bot.commands.token import TokenMissing, read_token
 from tests.bot.harness import APP_ID, user_payload
@@ -88,7 +88,7 @@ def test_bot_runs_with_the_token_and_never_logs_it(monkeypatch, tmp_path, caplog
     assert seen == {"token": SECRET, "db": str(db), "kwargs": {"log_handler": None}}
     out = capsys.readouterr()
     assert SECRET not in caplog.text + out.out + out.err
-    assert "using database" in caplog.text
+    assert f"store: SQLite {db}, schema" in caplog.text and "shards: one connection" in caplog.text
 
 
 def _refuse_the_token(monkeypatch):
@@ -117,3 +117,45 @@ def test_a_refused_token_is_one_line_and_status_2(monkeypatch, tmp_path, capsys,
     out = capsys.readouterr()
     assert out.out == "" and len(out.err.strip().splitlines()) == 1
     assert "refused the token" in out.err and "Traceback" not in out.err and SECRET not in out.err
+
+
+@pytest.mark.parametrize("command", list(SUBCOMMANDS))
+def test_every_help_names_every_game_it_serves(command, capsys):
+    """``junkyard COMMAND --help`` names each game the command serves (``replay`` said only Junkyard Races,
+    ``--game`` listed bare keys)."""
+    with pytest.raises(SystemExit):
+        main([command, "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    games = served(SUBCOMMANDS[command][2])
+    assert games and all(title in text for title in games), (games, text)
+    if command == "replay":
+        assert {"Junkyard Races", "Schrottplatz Rally"} <= set(games)
+    if command in ("play", "demo"):
+        assert "Schrottplatz Rally" in text and "rally (Schrottplatz Rally)" in text
+
+
+class _Tree:
+    def __init__(self, mine, there):
+        self.mine, self.there = mine, there
+
+    def get_commands(self):
+        return [type("C", (), {"name": n})() for n in self.mine]
+
+    async def fetch_commands(self):
+        return [type("C", (), {"name": n})() for n in self.there]
+
+
+@pytest.mark.parametrize(("there", "said"), [
+    ([], "slash commands: none registered for all servers; run `junkyard sync` once"),
+    (["game"], "slash commands: /rules not registered; run `junkyard sync` after upgrading"),
+    (["game", "rules"], "slash commands: registered (/game, /rules)"),
+])
+async def test_the_bot_says_whether_its_slash_commands_are_registered(caplog, there, said):
+    import logging
+    from types import SimpleNamespace
+
+    from bot.commands.bot import report_commands
+
+    with caplog.at_level(logging.INFO, logger="junkyard"):
+        await report_commands(SimpleNamespace(tree=_Tree(["game", "rules"], there)))
+    assert said in caplog.text

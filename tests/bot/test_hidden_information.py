@@ -221,8 +221,9 @@ async def test_no_public_text_tells_a_hidden_tile(store, seed):
     lines = {int(line.split(".", 1)[0]): line for line in mine.text.splitlines()[1:]}
     assert len(lines) == 100
     for a in actions[-100:]:  # the moves the log covers
-        if a.user_id == ANN:
-            assert f"{a.index + 1}. Ann `{a.action}`:" in lines[a.index + 1]
+        if a.user_id == ANN:  # Ann named once: before the action, or by the narration it opens with
+            assert (f"{a.index + 1}. Ann `{a.action}`:" in lines[a.index + 1]
+                    or lines[a.index + 1].startswith(f"{a.index + 1}. `{a.action}`: Ann ")), lines[a.index + 1]
         elif a in named:
             assert a.action not in lines[a.index + 1]
 

@@ -332,17 +332,17 @@ def test_junkyard_play_in_german(tmp_path, monkeypatch, capsys) -> None:
                      ["help", "legal", "fly away", "99", "1", "quit"])
     assert code == 0
     assert "Schrottplatz Rally beginnt! Am Tisch: 1. Spieler 1; 2. Computer 1 (smart)." in out
-    assert "Befehle:" in out and "  legal   jede erlaubte Aktion, nummeriert" in out
+    assert "Befehle:" in out and re.search(r"^  züge +jede erlaubte Aktion, nummeriert$", out, re.M)
     assert "Die Aktionen des Spiels (/rallye auf Discord):" in out
     assert "Jede erlaubte Aktion von Spieler 1 (rot) (" in out and "Jetzt möglich: roll green" in out
     assert "=== Spieler 1 (rot) ist am Zug (Zug 0) ===" in out  # the game's seat label
     assert "Runde 1: der Hebel steht auf grün (jetzt muss es grün sein): schalten und würfeln." in out  # its situation
     assert "(Gänge 1 und 2 funktionieren)" in out  # and its hints
     assert "In der letzten Liste gibt es keine Nummer 99" in out
-    assert "Beendet: Das Spiel endet nach " in out and "(als abgebrochen gespeichert)" in out
+    assert "Verlassen: Spiel 1 wartet bei Zug " in out and "bietet an, es fortzusetzen" in out
     assert "Brettbilder: " in out and "[Brett: " in out
-    assert not any(english in out for english in ("Your moves", "begins!", "Possible now", "kept as aborted"))
-    assert stored(db)[0] == "aborted"
+    assert not any(english in out for english in ("Your moves", "begins!", "Possible now", "waits at move"))
+    assert stored(db)[0] == "active"  # left as it is, to be resumed
 
 
 def test_junkyard_demo_in_german(tmp_path, capsys) -> None:

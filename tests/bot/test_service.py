@@ -272,7 +272,7 @@ async def test_log_limit_is_clamped(service, limit):
     await running(service)
     await service.act(CH, ANN, "roll")
     r = await service.log(CH, limit=limit, user_id=ANN)  # her own move, as she typed it
-    assert r.ok and "1. Ann `roll`" in r.text
+    assert r.ok and "1. `roll`: Ann rolled" in r.text  # Ann is named once, by the narration
 
 
 async def test_host_leaving_the_lobby_hands_it_on(service):

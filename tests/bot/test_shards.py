@@ -86,6 +86,16 @@ def test_a_postgresql_url_runs_the_bot_on_postgresql_and_its_password_stays_out_
     seen = {}
     monkeypatch.setattr(JunkyardBot, "run", lambda self, token, **kwargs: seen.setdefault("bot", self))
     monkeypatch.setattr(signal, "signal", lambda *args: None)
+
+    async def nothing(self, *args) -> None:  # the store's check before logging in, without a server to reach
+        return None
+
+    async def schema(self) -> int:
+        return 1
+
+    monkeypatch.setattr("bot.pgstore.PostgresStore.open", nothing)
+    monkeypatch.setattr("bot.pgstore.PostgresStore.close", nothing)
+    monkeypatch.setattr("bot.pgstore.PostgresStore.schema_version", schema)
     monkeypatch.setattr("discord.utils.setup_logging", lambda **kwargs: None)
     monkeypatch.setenv("DISCORD_TOKEN", SECRET)
     url = "postgresql://jy:s3cret@db.example:5432/games"

@@ -70,8 +70,9 @@ def test_a_person_races_a_computer_to_the_finish_through_standard_input(tmp_path
     standings = out.split("=== Final standings ===")[1]
     assert re.search(r"Place\s+Name\s+Colour\s+Flags\s+Bottle tops", standings)
     assert re.search(r"^1\s+\S.*\s1/1\s", standings, re.M)
-    # a board picture after every move, each named in the output
-    pictures = sorted(out_dir.glob("move-*.png"))
+    # a board picture after every move, each named in the output, in the game's own folder
+    assert not list(out_dir.glob("move-*.png"))
+    pictures = sorted((out_dir / "game-1").glob("move-*.png"))
     assert [p.name for p in pictures] == [f"move-{i:04d}.png" for i in range(len(log) + 1)]
     assert all(p.read_bytes().startswith(b"\x89PNG") for p in pictures)
     assert f"[board: {pictures[-1]}]" in out
@@ -88,7 +89,7 @@ def test_a_game_of_junkyard_for_a_piecepack_in_the_terminal(tmp_path, monkeypatc
     assert (status, played) == ("finished", log)
     assert "=== Player 1 (Suns) to act" in out
     assert re.search(r"Place\s+Name\s+Suit\s+Trash\s+Good stuff", out)
-    assert len(list(out_dir.glob("move-*.png"))) == len(log) + 1
+    assert len(list((out_dir / "game-1").glob("move-*.png"))) == len(log) + 1
 
 
 def test_hotseat_shows_each_players_hidden_tiles_only_on_their_own_turn(tmp_path, monkeypatch, capsys):
@@ -136,9 +137,9 @@ def test_terminal_commands_numbers_and_refusals(tmp_path, monkeypatch, capsys):
     assert "Computer 1 (smart)" in out  # the log names the computer's moves
     assert "unknown action 'fly'" in out and "Possible now:" in out
     assert "There is no number 99" in out
-    assert "kept as aborted" in out
+    assert "Stopped: game 1 waits at move" in out and f"`junkyard play --db {db}` offers to resume it" in out
     status, played = stored(db)
-    assert status == "aborted"
+    assert status == "active"  # quit leaves the game as it is
     # "1" picked the first action of the list shown last: the full legal list
     first = re.search(r"Every legal action of .*\n\s+1\. (.+)", out).group(1)
     assert (1, first) in played
@@ -149,8 +150,8 @@ def test_end_of_input_stops_the_game_cleanly(tmp_path, monkeypatch, capsys):
     code, out = play(monkeypatch, capsys, ["--game", "piecepack", "--db", str(db), "--out", str(tmp_path / "o")],
                      ["roll"])
     assert code == 0
-    assert "End of input: the game stops" in out
-    assert stored(db)[0] == "aborted"
+    assert "End of input: game 1 waits at move" in out
+    assert stored(db)[0] == "active"
 
 
 def test_bad_seats_are_refused(capsys, tmp_path):

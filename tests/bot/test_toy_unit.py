@@ -60,7 +60,7 @@ def test_two_people_play_the_toy_to_the_end_in_the_terminal(tmp_path, monkeypatc
     assert status == "finished"
     assert "=== Ann to act (move 0) ===" in out and "Your card is" in out
     assert re.search(r"^Place\s+Name\s+Square\n1\s+(Ann|Bob)\s+10$", out, re.M)
-    assert len(list(out_dir.glob("move-*.png"))) == version + 1
+    assert len(list((out_dir / "game-1").glob("move-*.png"))) == version + 1
 
 
 def test_the_toy_refuses_an_option_it_does_not_know_on_the_command_line(tmp_path, monkeypatch, capsys):

@@ -148,7 +148,7 @@ def test_a_pit_stop_button_places_what_helps_most() -> None:
     pits = [b for b in buttons if b.action.startswith("park pit.")]
     assert [b.label for b in pits] == ["Pit spot 2: m6", "Pit spot 1: m6"]
     assert {b.action for b in buttons} <= legal(game) and len(buttons) <= 8
-    assert len(legal(game)) > 50  # every placement is legal; only the best ones are buttons
+    assert len(legal(game)) > 20  # every placement is legal; only the best ones are buttons
 
 
 def test_spins_are_marked_on_their_buttons() -> None:
@@ -172,7 +172,7 @@ def test_shorthands_at_the_terminal() -> None:
                                 "board": "1:M 2:M 3:BE 4:BE 5:B"}})
     assert GAME.expand(parking, "pit.1") == "park pit.1 m6"
     assert GAME.expand(parking, "park pit.2") == "park pit.2 m6"
-    assert GAME.expand(parking, "park pit.2 b1 e5") == "park pit.2 b1 e5"
+    assert GAME.expand(parking, "park pit.2 e1 e5") == "park pit.2 e1 e5"
 
 
 def test_short_list_offers_every_destination_once_best_first() -> None:
@@ -260,8 +260,8 @@ def test_standings_put_fewer_stops_ahead_on_equal_laps() -> None:
     assert [(seat, cells[2], cells[3]) for seat, cells in table.rows] == [(2, "2/3", "4"), (1, "1/3", "0"),
                                                                           (0, "1/3", "2")]
     status = GAME.describe(game, None).splitlines()
-    assert status[1] == "1. Orange (Cy): lap 3/3 · stops 4 · at 40b · lever green · gears 1 2 3 5 · fuel 2"
-    assert status[2].startswith("2. Blue (Bob): lap 2/3 · stops 0") and status[3].startswith("3. Red (Ann)")
+    assert status[1] == "1. Orange (Cy): laps 2/3 · stops 4 · at 40b · lever green · gears 1 2 3 5 · fuel 2"
+    assert status[2].startswith("2. Blue (Bob): laps 1/3 · stops 0") and status[3].startswith("3. Red (Ann)")
 
 
 def test_status_in_german_with_the_parking_bar() -> None:
@@ -271,7 +271,7 @@ def test_status_in_german_with_the_parking_bar() -> None:
                      "Cy": {"at": "40b"}})
     lines = GAME.describe(game, 0, "de").splitlines()
     assert lines[0].startswith("**Schrottplatz Rally** · Rostbogen-Ring (A) · Runde 2 · 3 Runden · im Uhrzeigersinn")
-    assert "Blau (Bob): Runde 1/3 · Stopps 0 · auf F7.1 · Hebel grün · Gänge 3 5 6 · Benzin 2 · geparkt · " \
+    assert "Blau (Bob): Runden 0/3 · Stopps 0 · auf F7.1 · Hebel grün · Gänge 3 5 6 · Benzin 2 · geparkt · " \
            "Reparatur fällig" in lines[3]
     assert lines[4] == "Zugreihenfolge: Rot, Orange · Parkleiste: Blau"
     assert lines[5] == "Rot (Ann): schalten und würfeln"
@@ -326,7 +326,7 @@ def test_a_person_races_two_computers_to_the_end_in_the_terminal(tmp_path: Path,
     assert "=== Ann (red) to act (move 0) ===" in out and "Your car: Red (Ann)" in out
     assert "1. roll green   (gears 1 and 2 work)" in out
     assert re.search(r"^Place\s+Name\s+Car\s+Laps done\s+Stops\s+At\n1\s+\S.*\s1/1\s", out, re.M)
-    assert len(list(out_dir.glob("move-*.png"))) == version + 1
+    assert len(list((out_dir / "game-1").glob("move-*.png"))) == version + 1
 
 
 def test_computers_race_in_the_demo(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -359,7 +359,7 @@ def test_park_and_move_commands_build_the_notation() -> None:
     park, move = RALLY_COMMANDS.command("park").play, RALLY_COMMANDS.command("move").play
     assert park is not None and move is not None
     assert park(_ask(game, spot="PIT.1")) == "park pit.1 m6"
-    assert park(_ask(game, spot="pit.1", items="B1, e5")) == "park pit.1 b1 e5"
+    assert park(_ask(game, spot="pit.1", items="E1, e5")) == "park pit.1 e1 e5"
     assert move(_ask(game, to="30c 31c 32c 33c")) == "move 30c 31c 32c 33c"
     assert game.parse_action("move 30c 31c 32c 33c") == game.parse_action("move 33c")
     with pytest.raises(Refusal, match="is a parking spot"):
@@ -373,8 +373,9 @@ def test_park_autocomplete_lists_spots_then_their_placements_best_first() -> Non
     spots = ac_spot(_ask(game))
     assert [v for _, v in spots] == ["pit.2", "pit.1"] and spots[0][0] == "pit.2: pit lane, best m6"
     items = ac_items(_ask(game, spot="pit.1"))
-    assert items[0] == ("m6: mechanic on gear 6 (best)", "m6") and len(items) == 25
-    assert {v for _, v in ac_items(_ask(game, "e5", spot="pit.1"))} >= {"b1 e5", "e5 e6"}
+    # S10: a mechanic (4 free gears), two body parts (3 pairs of free places) or two engine parts (6 pairs)
+    assert items[0] == ("m6: mechanic on gear 6 (best)", "m6") and len(items) == 4 + 3 + 6
+    assert {v for _, v in ac_items(_ask(game, "e5", spot="pit.1"))} == {"e1 e5", "e2 e5", "e5 e6", "m5"}
     moves = ac_move(_ask(game, "st"))
     assert moves == [("stop: via 30c pit, halts at the stop sign", "stop")]
     assert ac_range(_ask(game)) == []  # the roll is made: no range to choose

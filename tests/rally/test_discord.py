@@ -213,7 +213,7 @@ async def test_status_shows_the_standings_and_what_to_do(h: DiscordHarness) -> N
     r = answer(await h.slash(first, "game status"))
     assert r.ephemeral and "Schrottplatz Rally" in r.content and "Turn order: " in r.content
     assert "Your commands: `/rally roll`, `/rally shift`, `/rally boost`" in r.content
-    assert "lap 1/1 · stops 0" in r.content and ": shift and roll" in r.content
+    assert "laps 0/1 · stops 0" in r.content and ": shift and roll" in r.content
 
 
 # A whole race ----------------------------------------------------------------------------------------

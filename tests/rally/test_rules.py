@@ -133,6 +133,26 @@ def test_anfahren_first_round_only_green() -> None:
         g.apply("roll yellow")
 
 
+def test_s3_a_position_in_the_first_round_rolls_green_only() -> None:
+    """S3 (decision 22) in the position format: with ``round: 1`` a car that has not had its first turn must
+    roll green, as in a race ``create`` set up; a car that moved already in round 1 is not held back."""
+    g = pos(round=1, cars={"red": {"at": "8a"}, "blue": {"at": "6b"}})
+    assert legal(g) == {"roll green", "roll green boost"}
+    with pytest.raises(IllegalAction, match="must be on green"):
+        g.apply("roll yellow")
+    later = pos(round=1, order=["blue", "red"], to_act="red", cars={"red": {"at": "8a"}, "blue": {"at": "12b"}})
+    assert legal(later) == {"roll green", "roll green boost"}
+    assert later.cars[1].restart is False  # blue has had its first turn
+    assert "roll yellow" in legal(pos(round=2, cars={"red": {"at": "8a"}}))  # from round 2 on, S3 as usual
+
+
+@pytest.mark.parametrize(("car", "why"), [({"at": "8a", "lever": "yellow"}, "every lever stands on green"),
+                                          ({"at": "8a", "restart": False}, "`restart` cannot be false")])
+def test_s3_a_first_round_position_the_rules_could_not_reach_is_refused(car: dict[str, Any], why: str) -> None:
+    with pytest.raises(SetupError, match=re.escape(why)):
+        pos(round=1, cars={"red": car})
+
+
 def test_s3_up_one_range_at_most_down_any() -> None:
     g = pos(cars={"red": {"at": "8a", "lever": "green"}})
     assert {"roll green", "roll yellow"} <= legal(g) and "roll red" not in legal(g)
@@ -333,15 +353,42 @@ def test_ausstattung_placing_needs_a_free_place_on_that_gear() -> None:
 # Boxengasse -----------------------------------------------------------------------------------------
 
 
-def test_boxengasse_one_spot_two_parts_or_a_mechanic_fuel_included() -> None:
-    """Boxengasse: one spot per stop: two parts (any mix) or one mechanic; the tank is filled as well."""
+def test_boxengasse_one_spot_two_parts_of_one_kind_or_a_mechanic_fuel_included() -> None:
+    """Boxengasse and house ruling S10: one spot per stop gives fuel (the tank is filled) and either one
+    mechanic or two parts of one kind; a body and an engine part together is no choice."""
     g = pos(cars={"red": {"at": "29c", "fuel": 0, "lever": "yellow"}}, phase="move", points=3)
     options = {a for a in legal(g) if a.startswith("park pit.1")}
-    assert {"park pit.1 m3", "park pit.1 b4 e4", "park pit.1 b4 b6", "park pit.1 e4 e6"} <= options
-    assert "park pit.1 m3 b4" not in options
-    g.apply("park pit.1 b4 e4")
+    assert {"park pit.1 m3", "park pit.1 b4 b6", "park pit.1 e4 e6"} <= options
+    assert not [a for a in options if " b" in a and " e" in a]  # S10: never a mixed pair
+    assert "park pit.1 m3 b4" not in options and "park pit.1 e4" not in options
+    g.apply("park pit.1 e4 e6")
     car = g.cars[0]
-    assert car.at == "pit.1" and car.fuel == 3 and B.works(car.gears[3]) and car.stops == 1
+    assert car.at == "pit.1" and car.fuel == 3 and "E" in car.gears[3] and "E" in car.gears[5] and car.stops == 1
+
+
+@pytest.mark.parametrize("placed", ["b4 e4", "m3 b4", "b4 b6 e4", "m3 m4"])
+def test_s10_a_pit_stop_refuses_anything_but_a_mechanic_or_two_parts_of_one_kind(placed: str) -> None:
+    """S10: a mixed pair, a mechanic with a part, three parts or two mechanics are refused, saying what a pit
+    stop gives, and the game is unchanged."""
+    g = pos(cars={"red": {"at": "29c", "fuel": 0, "lever": "yellow"}}, phase="move", points=3)
+    before = g.to_dict()
+    with pytest.raises(IllegalAction, match=r"one mechanic or two parts of one kind.*\(S10\)"):
+        g.apply(f"park pit.1 {placed}")
+    assert g.to_dict() == before
+
+
+def test_s10_a_reserve_with_one_part_of_a_kind_gives_that_one() -> None:
+    """S10 with S7: the parts come from the reserve; with one engine part left there, the pit stop offers
+    that one (on any free place), and two body parts as before."""
+    # 5 engine parts on the board: one left in the reserve (S7: six in all)
+    g = pos(cars={"red": {"at": "29c", "lever": "yellow", "board": "1:ME 2:ME 3:BE 4:E 5:BE"}}, phase="move",
+            points=3)
+    assert g.cars[0].reserve()["engine"] == 1
+    options = {a for a in legal(g) if a.startswith("park pit.1")}
+    assert "park pit.1 e6" in options and not [a for a in options if a.count(" e") == 2]
+    assert "park pit.1 b4 b6" in options
+    g.apply("park pit.1 e6")
+    assert g.cars[0].reserve()["engine"] == 0
 
 
 def test_boxengasse_waiting_cell_is_one_cell_for_many_cars() -> None:

@@ -10,17 +10,35 @@ from bot.games.races import texts
 from bot.games.races.moves import ahead_of, destinations, prompt, step_word
 from bot.games.unit import Standings
 from rules.races import actions as act
+from rules.races.state import PHASE_DEEDS, PHASE_PARTS
 
 BAR = 10
 #: phases the situation names by a text of their own
 _PHASES = ("roll", "deeds", "parts")
 
 
+#: Phases 1 and 2: the kinds of action in the order people choose them most (ending the phase first)
+_DEEDS_ORDER = (act.Done, act.Buy, act.Refuel, act.Fire, act.Gadget, act.Swap, act.PlaceTrap, act.Return,
+                act.Flip, act.BagMove)
+
+
+def _rank(action: Any) -> int:
+    for i, kind in enumerate(_DEEDS_ORDER):
+        if isinstance(action, kind):
+            return i
+    return len(_DEEDS_ORDER)
+
+
 def short_list(game: Any, lang: str = "en") -> list[tuple[str, str]]:
     """Every kind of action, steps by their relative word, a whole move once per end cell (furthest round
-    the race first, saying when it takes a flag); Done last: ending early is rarely the plan."""
+    the race first, saying when it takes a flag). The choices people make most come first, so the list's
+    first lines (the terminal shows the first 24) always hold them: in Phases 1 and 2 ending the phase
+    (``done``), then buying, fuel, weapons, gadgets and swaps, then traps (a tile sets in many ways),
+    giving parts back and the saddlebags; while driving, ``done`` (stop reversing) comes last."""
     acts = list(game.legal_actions())
     out: list[tuple[str, str]] = []
+    if game.phase in (PHASE_DEEDS, PHASE_PARTS):
+        acts.sort(key=_rank)  # a stable sort: each kind keeps the order the rules list it in
     for a in acts:
         if isinstance(a, act.Choose):
             out.append((str(a), prompt(game, lang)))
@@ -40,12 +58,14 @@ def short_list(game: Any, lang: str = "en") -> list[tuple[str, str]]:
         hint = texts.say("table.via_flag" if flags else "table.via", lang,
                          cells=" ".join(c.label for c in move.cells[:-1]))
         out.append((f"move {move.cells[-1].label}", hint))
-    out.sort(key=lambda item: item[0] == "done")
+    if game.phase not in (PHASE_DEEDS, PHASE_PARTS):
+        out.sort(key=lambda item: item[0] == "done")
     return out
 
 
 def situation(game: Any, lang: str = "en") -> str:
-    """The pending question, reversing, the roll and points to drive, or the phase, in ``lang``."""
+    """The pending question, reversing, the roll and points to drive, or the phase, in ``lang``. After a
+    step the points still add up: the roll's total and how many of them were driven are said too."""
     view = game.view(None)
     turn = view.get("turn") or {}
     if view.get("choice"):
@@ -57,6 +77,13 @@ def situation(game: Any, lang: str = "en") -> str:
         rolled = " ".join(f"{texts.colour(colour, lang)} {', '.join(map(str, faces))}"
                           for colour, faces in dice.items() if faces)
         points = turn.get("points", 0)
+        total = turn.get("total") or 0
+        bonus = total - sum(sum(faces) for faces in dice.values())
+        if rolled and bonus > 0:
+            rolled += " " + texts.say("table.tyre_bonus", lang, bonus=bonus)
+        if rolled and total > points:
+            return texts.say("table.rolled_left", lang, count=points, rolled=rolled, total=total,
+                             driven=total - points)
         if rolled:
             return texts.say("table.rolled", lang, count=points, rolled=rolled)
         return texts.say("table.points", lang, count=points)

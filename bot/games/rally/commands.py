@@ -196,7 +196,7 @@ RALLY_COMMANDS = CommandGroup(
         Command("park", "Drive into a parking spot (car park or pit lane) and place what it gives", (
             Option("spot", "The spot, such as `F7.1` or `pit.2`; start typing for the ones you reach", required=True,
                    limit=10, complete=ac_spot),
-            Option("items", "What goes on which gear, like `e4` or `b3 e5` (default: what helps your car most)",
+            Option("items", "What goes on which gear, like `e4` or `e3 e5` (default: what helps your car most)",
                    limit=20, complete=ac_items)), play=_park),
         Command.fixed("repair", "Pushed off for repairs: take gear 1's parts and wait a round to mend gear 2 too"),
         Command("board", "Your car board: gears, lever, fuel and reserve, only for you", look=True),

@@ -85,11 +85,16 @@ def situation(game: RallyGame, lang: str = "en") -> str:
 
 def expand(game: RallyGame, text: str) -> str:
     """Shorthands: ``y`` or ``yellow`` rolls yellow, ``y+``/``y b`` with the booster, ``roll`` and ``boost``
-    keep the lever (green when it may not stay); a spot alone, or ``park SPOT`` without placements, parks
-    there with the placement that helps most. Anything else is the notation itself."""
+    keep the lever (green when it may not stay); the Discord commands' words work too: ``shift yellow`` is
+    ``roll yellow``, ``boost yellow`` is ``roll yellow boost``; a spot alone, or ``park SPOT`` without
+    placements, parks there with the placement that helps most. Anything else is the notation itself."""
     words = text.lower().replace("+", " +").split()
     if not words or game.is_over:
         return text
+    if words[0] == "shift":
+        words = words[1:] or ["roll"]
+    elif words[0] == "boost" and len(words) > 1:
+        words = [*words[1:], "boost"]
     acts = game.legal_actions()
     boost = len(words) > 1 and words[-1] in _BOOST_WORDS
     head = words[:-1] if boost else words
@@ -165,8 +170,8 @@ def status_text(game: RallyGame, viewer: int | None, lang: str = "en") -> str:
     for rank, s in enumerate(game.standings(), 1):
         car = game.cars[s]
         works = " ".join(str(n) for n in B.GEARS if B.works(car.gears[n - 1])) or "–"
-        lap = min(max(1, game.lap_of(s)), game.laps)
-        notes = [say("p_lap", lang, lap=lap, laps=game.laps, stops=car.stops), say("p_at", lang, place=car.at),
+        done = min(game.laps_done(s), game.laps)  # laps done, as every text and picture counts them
+        notes = [say("p_lap", lang, lap=done, laps=game.laps, stops=car.stops), say("p_at", lang, place=car.at),
                  f"{say('p_lever', lang)} {range_word(car.lever, lang)}", f"{words['gears']} {works}",
                  f"{words['fuel']} {car.fuel}"]
         if car.parked is not None:

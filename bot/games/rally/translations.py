@@ -23,7 +23,7 @@ GERMAN: Mapping[str, tuple[str, str]] = {
     "rally move to": ("ziel", "Ein Feld wie `14b`, `pit` oder `stop`, oder ein Pfad wie `13a 13b 14b`"),
     "rally park": ("parken", "In eine Parklücke fahren (Parkplatz oder Boxengasse) und legen, was sie gibt"),
     "rally park spot": ("lücke", "Die Lücke, etwa `F7.1` oder `pit.2`; tippe los für die erreichbaren"),
-    "rally park items": ("teile", "Was auf welchen Gang kommt, wie `e4` oder `b3 e5` "
+    "rally park items": ("teile", "Was auf welchen Gang kommt, wie `e4` oder `e3 e5` "
                                   "(Standard: was dem Auto am meisten hilft)"),
     "rally repair": ("reparieren", "Zur Reparatur geschoben: Teile von Gang 1 nehmen, eine Runde warten, "
                                    "Gang 2 mit reparieren"),
