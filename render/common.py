@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import io
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
@@ -72,15 +75,122 @@ def draw_text(
     stroke_width: int = 0,
 ) -> None:
     """Text placed by ``anchor`` (Pillow anchors: "mm" centres it on ``xy``)."""
-    draw.text(
-        xy,
-        text,
-        font=fnt,
-        fill=fill,
-        anchor=anchor,
-        stroke_width=stroke_width if stroke else 0,
-        stroke_fill=stroke,
-    )
+    width = stroke_width if stroke else 0
+    draw.text(xy, text, font=fnt, fill=fill, anchor=anchor, stroke_width=width, stroke_fill=stroke)
+    drawn = _DRAWN.get()
+    if drawn is not None:
+        box = draw.textbbox(xy, text, font=fnt, anchor=anchor, stroke_width=width)
+        drawn.append(DrawnText(text, (round(box[0]), round(box[1]), round(box[2]), round(box[3])), draw.im.size))
+
+
+@dataclass(frozen=True)
+class DrawnText:
+    """A text :func:`draw_text` drew while :func:`recording_text` listened: the words, their pixel box and the
+    size of the image they went on (a panel drawn apart and pasted has its own)."""
+
+    text: str
+    box: tuple[int, int, int, int]
+    image: tuple[int, int]
+
+    @property
+    def inside(self) -> bool:
+        """Whether the whole text lies on its image (nothing of it cut off at an edge)."""
+        x0, y0, x1, y1 = self.box
+        return x0 >= 0 and y0 >= 0 and x1 <= self.image[0] and y1 <= self.image[1]
+
+
+_DRAWN: ContextVar[list[DrawnText] | None] = ContextVar("drawn_text", default=None)
+
+
+@contextmanager
+def recording_text() -> Iterator[list[DrawnText]]:
+    """Every text drawn inside the ``with`` block, in order (for checking that words fit where they go)."""
+    drawn: list[DrawnText] = []
+    token = _DRAWN.set(drawn)
+    try:
+        yield drawn
+    finally:
+        _DRAWN.reset(token)
+
+
+# Fitting words into a box ---------------------------------------------------------------------------
+
+#: no words are drawn smaller than this to make them fit
+SMALLEST_TEXT = 8
+
+
+@dataclass(frozen=True)
+class Fitted:
+    """Words laid out to fit a box: their lines, the font and the height of a line."""
+
+    lines: tuple[str, ...]
+    font: Font
+    line_h: int
+    #: the font's size in pixels
+    size: int = 0
+
+    @property
+    def height(self) -> int:
+        return self.line_h * len(self.lines)
+
+
+def wrap_text(draw: ImageDraw.ImageDraw, text: str, fnt: Font, width: float) -> list[str]:
+    """``text`` broken into lines of at most ``width`` pixels at its spaces; a word longer than a line is
+    broken where it must be. Nothing is left out."""
+    lines: list[str] = []
+    for word in text.split():
+        joined = f"{lines[-1]} {word}" if lines else word
+        if lines and draw.textlength(joined, font=fnt) <= width:
+            lines[-1] = joined
+            continue
+        while draw.textlength(word, font=fnt) > width and len(word) > 1:
+            cut = len(word) - 1
+            while cut > 1 and draw.textlength(word[:cut], font=fnt) > width:
+                cut -= 1
+            lines.append(word[:cut])
+            word = word[cut:]
+        lines.append(word)
+    return lines or [""]
+
+
+def fit_text(draw: ImageDraw.ImageDraw, text: str, width: float, height: float, size: int, *, bold: bool = False,
+             smallest: int = SMALLEST_TEXT, spacing: float = 1.2, one_line_to: int | None = None) -> Fitted:
+    """``text`` in the largest font from ``size`` down that fits ``width`` × ``height`` pixels, never shortened:
+    on one line while the font is no smaller than ``one_line_to`` (``size`` by default), then wrapped over
+    as many lines as the height holds. Below ``smallest`` it is drawn at ``smallest``, wrapped to the width."""
+    floor = min(size, max(smallest, one_line_to if one_line_to is not None else size))
+    for s in range(size, floor - 1, -1):
+        fnt = font(s, bold=bold)
+        if draw.textlength(text, font=fnt) <= width and s * spacing <= height + 1:
+            return Fitted((text,), fnt, round(s * spacing), s)
+    for s in range(size, smallest - 1, -1):
+        fnt = font(s, bold=bold)
+        line_h = round(s * spacing)
+        lines = wrap_text(draw, text, fnt, width)
+        if line_h * len(lines) <= height + 1:
+            return Fitted(tuple(lines), fnt, line_h, s)
+    fnt = font(smallest, bold=bold)
+    return Fitted(tuple(wrap_text(draw, text, fnt, width)), fnt, round(smallest * spacing), smallest)
+
+
+def fit_together(draw: ImageDraw.ImageDraw, items: Sequence[tuple[str, float]], height: float, size: int, *,
+                 bold: bool = False, smallest: int = SMALLEST_TEXT, one_line_to: int | None = None) -> list[Fitted]:
+    """Several texts, each ``(text, width)``, fitted as :func:`fit_text` does but all in one size (the
+    largest every one of them fits at), so lines that belong together look alike."""
+    first = [fit_text(draw, t, w, height, size, bold=bold, smallest=smallest, one_line_to=one_line_to)
+             for t, w in items]
+    common = min((f.size for f in first), default=size)
+    return [fit_text(draw, t, w, height, common, bold=bold, smallest=smallest, one_line_to=one_line_to)
+            for t, w in items]
+
+
+def draw_fitted(draw: ImageDraw.ImageDraw, xy: Point, fitted: Fitted, fill: Colour, anchor: str = "lm") -> None:
+    """The lines of ``fitted`` as a block: ``anchor``'s first letter places it across (``l``, ``m``, ``r``), its
+    second letter places the block's top, middle or bottom (``t``, ``m``, ``b``) at ``xy``."""
+    x, y = xy
+    top = {"t": y, "b": y - fitted.height}.get(anchor[1], y - fitted.height / 2)
+    for i, line in enumerate(fitted.lines):
+        draw_text(draw, (x, top + fitted.line_h * (i + 0.5)), line, fitted.font, fill, anchor=anchor[0] + "m")
 
 
 # Colours ---------------------------------------------------------------------------------------
