@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import math
+import re
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -80,7 +81,8 @@ def draw_text(
     drawn = _DRAWN.get()
     if drawn is not None:
         box = draw.textbbox(xy, text, font=fnt, anchor=anchor, stroke_width=width)
-        drawn.append(DrawnText(text, (round(box[0]), round(box[1]), round(box[2]), round(box[3])), draw.im.size))
+        drawn.append(DrawnText(text, (round(box[0]), round(box[1]), round(box[2]), round(box[3])), draw.im.size,
+                               (float(xy[0]), float(xy[1]))))
 
 
 @dataclass(frozen=True)
@@ -91,6 +93,8 @@ class DrawnText:
     text: str
     box: tuple[int, int, int, int]
     image: tuple[int, int]
+    #: the point it was placed at (by its anchor)
+    at: Point = (0.0, 0.0)
 
     @property
     def inside(self) -> bool:
@@ -134,43 +138,59 @@ class Fitted:
         return self.line_h * len(self.lines)
 
 
-def wrap_text(draw: ImageDraw.ImageDraw, text: str, fnt: Font, width: float) -> list[str]:
-    """``text`` broken into lines of at most ``width`` pixels at its spaces; a word longer than a line is
-    broken where it must be. Nothing is left out."""
-    lines: list[str] = []
+def _pieces(text: str) -> list[tuple[str, bool]]:
+    """The places a line may break: words, and the parts of a hyphenated word (``Kronkorken-`` then
+    ``Sammelstelle``), each with whether a space stands before it."""
+    out: list[tuple[str, bool]] = []
     for word in text.split():
-        joined = f"{lines[-1]} {word}" if lines else word
+        parts = re.split(r"(?<=-)(?=.)", word)
+        out += [(part, i == 0) for i, part in enumerate(parts)]
+    return out
+
+
+def wrap_text(draw: ImageDraw.ImageDraw, text: str, fnt: Font, width: float, break_words: bool = True
+              ) -> list[str] | None:
+    """``text`` broken into lines of at most ``width`` pixels at its spaces and hyphens; a word longer than a
+    line is broken where it must be (or, with ``break_words`` false, None is returned). Nothing is left out."""
+    lines: list[str] = []
+    for piece, spaced in _pieces(text):
+        joined = (f"{lines[-1]} {piece}" if spaced else lines[-1] + piece) if lines else piece
         if lines and draw.textlength(joined, font=fnt) <= width:
             lines[-1] = joined
             continue
-        while draw.textlength(word, font=fnt) > width and len(word) > 1:
-            cut = len(word) - 1
-            while cut > 1 and draw.textlength(word[:cut], font=fnt) > width:
+        if draw.textlength(piece, font=fnt) > width and not break_words:
+            return None
+        while draw.textlength(piece, font=fnt) > width and len(piece) > 1:
+            cut = len(piece) - 1
+            while cut > 1 and draw.textlength(piece[:cut], font=fnt) > width:
                 cut -= 1
-            lines.append(word[:cut])
-            word = word[cut:]
-        lines.append(word)
+            lines.append(piece[:cut])
+            piece = piece[cut:]
+        lines.append(piece)
     return lines or [""]
 
 
 def fit_text(draw: ImageDraw.ImageDraw, text: str, width: float, height: float, size: int, *, bold: bool = False,
-             smallest: int = SMALLEST_TEXT, spacing: float = 1.2, one_line_to: int | None = None) -> Fitted:
+             smallest: int = SMALLEST_TEXT, spacing: float = 1.2, one_line_to: int | None = None,
+             condensed: bool = False) -> Fitted:
     """``text`` in the largest font from ``size`` down that fits ``width`` × ``height`` pixels, never shortened:
     on one line while the font is no smaller than ``one_line_to`` (``size`` by default), then wrapped over
-    as many lines as the height holds. Below ``smallest`` it is drawn at ``smallest``, wrapped to the width."""
+    as many lines as the height holds, at spaces and hyphens (a word is broken only when no size down to
+    ``smallest`` holds it whole). Below ``smallest`` it is drawn at ``smallest``, wrapped to the width."""
     floor = min(size, max(smallest, one_line_to if one_line_to is not None else size))
     for s in range(size, floor - 1, -1):
-        fnt = font(s, bold=bold)
+        fnt = font(s, bold=bold, condensed=condensed)
         if draw.textlength(text, font=fnt) <= width and s * spacing <= height + 1:
             return Fitted((text,), fnt, round(s * spacing), s)
-    for s in range(size, smallest - 1, -1):
-        fnt = font(s, bold=bold)
-        line_h = round(s * spacing)
-        lines = wrap_text(draw, text, fnt, width)
-        if line_h * len(lines) <= height + 1:
-            return Fitted(tuple(lines), fnt, line_h, s)
-    fnt = font(smallest, bold=bold)
-    return Fitted(tuple(wrap_text(draw, text, fnt, width)), fnt, round(smallest * spacing), smallest)
+    for break_words in (False, True):
+        for s in range(size, smallest - 1, -1):
+            fnt = font(s, bold=bold, condensed=condensed)
+            line_h = round(s * spacing)
+            lines = wrap_text(draw, text, fnt, width, break_words)
+            if lines is not None and line_h * len(lines) <= height + 1:
+                return Fitted(tuple(lines), fnt, line_h, s)
+    fnt = font(smallest, bold=bold, condensed=condensed)
+    return Fitted(tuple(wrap_text(draw, text, fnt, width) or [text]), fnt, round(smallest * spacing), smallest)
 
 
 def fit_together(draw: ImageDraw.ImageDraw, items: Sequence[tuple[str, float]], height: float, size: int, *,
