@@ -52,6 +52,8 @@ from rules.rally.texts import say
 #: the kinds of a last move, each with its own words (``p_moved_<kind>``)
 MOVE_KINDS = ("drive", "park", "pit", "halt", "spin", "accident", "squeeze")
 
+#: the height of a heading line's slot: two lines of words at most
+HEADING_SLOT = 46
 LEGEND_ROW = 30
 #: how much taller a legend entry may grow to fill a panel with few cars
 LEGEND_ROW_MORE = 14
@@ -134,7 +136,8 @@ def draw_panel(img: Image.Image, x0: float, view: dict[str, Any], lang: str) -> 
 
 
 def _draw_heading(d: ImageDraw.ImageDraw, x: float, w: float, view: dict[str, Any], lang: str) -> float:
-    """Title, round and laps, then who moved and who is next; returns the next y."""
+    """Title, round and laps, then who moved and who is next, each in a slot of its own height whether its
+    words take one line or two (so nothing below moves from one picture to the next); returns the next y."""
     seats = view["seats"]
     y = 18.0
     draw_text(d, (x, y), "SCHROTTPLATZ RALLY", font(22, bold=True), PANEL_TEXT, anchor="lt")
@@ -145,15 +148,14 @@ def _draw_heading(d: ImageDraw.ImageDraw, x: float, w: float, view: dict[str, An
     y += 24
     lines = heading_lines(view, lang)
     rooms = [(words, w - 36 - (48 if die is not None else 0)) for _, words, die in lines]
-    for (seat, _words, die), fitted in zip(lines, fit_together(d, rooms, 44, 17, bold=True, one_line_to=13),
-                                           strict=True):
-        h = max(36.0, fitted.height + 8)
-        flat_car(d, (x + 14, y + h / 2), colour_of(seats[seat]["colour"]), seat + 1, 14)
-        draw_fitted(d, (x + 36, y + h / 2), fitted, PANEL_TEXT)
+    fitted = fit_together(d, rooms, HEADING_SLOT - 4, 17, bold=True, one_line_to=13)
+    for slot, ((seat, _words, die), words) in enumerate(zip(lines, fitted, strict=True)):
+        mid = y + HEADING_SLOT * (slot + 0.5)
+        flat_car(d, (x + 14, mid), colour_of(seats[seat]["colour"]), seat + 1, 14)
+        draw_fitted(d, (x + 36, mid), words, PANEL_TEXT)
         if die is not None:
-            draw_die(d, (x + w - 20, y + h / 2), 36, die)
-        y += h + 4
-    return y + 6
+            draw_die(d, (x + w - 20, mid), 36, die)
+    return y + 2 * HEADING_SLOT + 8
 
 
 def _draw_bars(d: ImageDraw.ImageDraw, x: float, w: float, y: float, view: dict[str, Any], lang: str) -> float:
