@@ -618,7 +618,7 @@ class Service:
                                         kinds=", ".join(kinds)))
             if len(rec.seats) >= cls.max_seats:
                 return refuse(texts.say("lobby.full", own, title=cls.title, max=cls.max_seats))
-            number = sum(s.is_computer for s in rec.seats) + 1
+            number = len(rec.seats) + 1  # the seat it takes: its name matches the number on its badge
             uid = min([-1, *(s.user_id - 1 for s in rec.seats if s.user_id < 0)])
             seat = Seat(uid, texts.say("lobby.computer_seat_name", rec.lang, number=number, kind=kind), {}, kind)
             rec = await self.store.update_lobby(rec.id, seats=[*rec.seats, seat], expected_seats=rec.seats)

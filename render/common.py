@@ -11,7 +11,11 @@ import io
 import logging
 import math
 import os
-from collections.abc import Iterable, Sequence
+import re
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
@@ -100,15 +104,141 @@ def draw_text(
     stroke_width: int = 0,
 ) -> None:
     """Text placed by ``anchor`` (Pillow anchors: "mm" centres it on ``xy``)."""
-    draw.text(
-        xy,
-        text,
-        font=fnt,
-        fill=fill,
-        anchor=anchor,
-        stroke_width=stroke_width if stroke else 0,
-        stroke_fill=stroke,
-    )
+    width = stroke_width if stroke else 0
+    draw.text(xy, text, font=fnt, fill=fill, anchor=anchor, stroke_width=width, stroke_fill=stroke)
+    drawn = _DRAWN.get()
+    if drawn is not None:
+        box = draw.textbbox(xy, text, font=fnt, anchor=anchor, stroke_width=width)
+        drawn.append(DrawnText(text, (round(box[0]), round(box[1]), round(box[2]), round(box[3])), draw.im.size,
+                               (float(xy[0]), float(xy[1]))))
+
+
+@dataclass(frozen=True)
+class DrawnText:
+    """A text :func:`draw_text` drew while :func:`recording_text` listened: the words, their pixel box and the
+    size of the image they went on (a panel drawn apart and pasted has its own)."""
+
+    text: str
+    box: tuple[int, int, int, int]
+    image: tuple[int, int]
+    #: the point it was placed at (by its anchor)
+    at: Point = (0.0, 0.0)
+
+    @property
+    def inside(self) -> bool:
+        """Whether the whole text lies on its image (nothing of it cut off at an edge)."""
+        x0, y0, x1, y1 = self.box
+        return x0 >= 0 and y0 >= 0 and x1 <= self.image[0] and y1 <= self.image[1]
+
+
+_DRAWN: ContextVar[list[DrawnText] | None] = ContextVar("drawn_text", default=None)
+
+
+@contextmanager
+def recording_text() -> Iterator[list[DrawnText]]:
+    """Every text drawn inside the ``with`` block, in order (for checking that words fit where they go)."""
+    drawn: list[DrawnText] = []
+    token = _DRAWN.set(drawn)
+    try:
+        yield drawn
+    finally:
+        _DRAWN.reset(token)
+
+
+# Fitting words into a box ---------------------------------------------------------------------------
+
+#: no words are drawn smaller than this to make them fit
+SMALLEST_TEXT = 8
+
+
+@dataclass(frozen=True)
+class Fitted:
+    """Words laid out to fit a box: their lines, the font and the height of a line."""
+
+    lines: tuple[str, ...]
+    font: Font
+    line_h: int
+    #: the font's size in pixels
+    size: int = 0
+
+    @property
+    def height(self) -> int:
+        return self.line_h * len(self.lines)
+
+
+def _pieces(text: str) -> list[tuple[str, bool]]:
+    """The places a line may break: words, and the parts of a hyphenated word (``Kronkorken-`` then
+    ``Sammelstelle``), each with whether a space stands before it."""
+    out: list[tuple[str, bool]] = []
+    for word in text.split():
+        parts = re.split(r"(?<=-)(?=.)", word)
+        out += [(part, i == 0) for i, part in enumerate(parts)]
+    return out
+
+
+def wrap_text(draw: ImageDraw.ImageDraw, text: str, fnt: Font, width: float, break_words: bool = True
+              ) -> list[str] | None:
+    """``text`` broken into lines of at most ``width`` pixels at its spaces and hyphens; a word longer than a
+    line is broken where it must be (or, with ``break_words`` false, None is returned). Nothing is left out."""
+    lines: list[str] = []
+    for piece, spaced in _pieces(text):
+        joined = (f"{lines[-1]} {piece}" if spaced else lines[-1] + piece) if lines else piece
+        if lines and draw.textlength(joined, font=fnt) <= width:
+            lines[-1] = joined
+            continue
+        if draw.textlength(piece, font=fnt) > width and not break_words:
+            return None
+        while draw.textlength(piece, font=fnt) > width and len(piece) > 1:
+            cut = len(piece) - 1
+            while cut > 1 and draw.textlength(piece[:cut], font=fnt) > width:
+                cut -= 1
+            lines.append(piece[:cut])
+            piece = piece[cut:]
+        lines.append(piece)
+    return lines or [""]
+
+
+def fit_text(draw: ImageDraw.ImageDraw, text: str, width: float, height: float, size: int, *, bold: bool = False,
+             smallest: int = SMALLEST_TEXT, spacing: float = 1.2, one_line_to: int | None = None,
+             condensed: bool = False) -> Fitted:
+    """``text`` in the largest font from ``size`` down that fits ``width`` × ``height`` pixels, never shortened:
+    on one line while the font is no smaller than ``one_line_to`` (``size`` by default), then wrapped over
+    as many lines as the height holds, at spaces and hyphens (a word is broken only when no size down to
+    ``smallest`` holds it whole). Below ``smallest`` it is drawn at ``smallest``, wrapped to the width."""
+    floor = min(size, max(smallest, one_line_to if one_line_to is not None else size))
+    for s in range(size, floor - 1, -1):
+        fnt = font(s, bold=bold, condensed=condensed)
+        if draw.textlength(text, font=fnt) <= width and s * spacing <= height + 1:
+            return Fitted((text,), fnt, round(s * spacing), s)
+    for break_words in (False, True):
+        for s in range(size, smallest - 1, -1):
+            fnt = font(s, bold=bold, condensed=condensed)
+            line_h = round(s * spacing)
+            lines = wrap_text(draw, text, fnt, width, break_words)
+            if lines is not None and line_h * len(lines) <= height + 1:
+                return Fitted(tuple(lines), fnt, line_h, s)
+    fnt = font(smallest, bold=bold, condensed=condensed)
+    return Fitted(tuple(wrap_text(draw, text, fnt, width) or [text]), fnt, round(smallest * spacing), smallest)
+
+
+def fit_together(draw: ImageDraw.ImageDraw, items: Sequence[tuple[str, float]], height: float, size: int, *,
+                 bold: bool = False, smallest: int = SMALLEST_TEXT, one_line_to: int | None = None) -> list[Fitted]:
+    """Several texts, each ``(text, width)``, fitted as :func:`fit_text` does but all in one size (the
+    largest every one of them fits at), so lines that belong together look alike."""
+    first = [fit_text(draw, t, w, height, size, bold=bold, smallest=smallest, one_line_to=one_line_to)
+             for t, w in items]
+    common = min((f.size for f in first), default=size)
+    return [fit_text(draw, t, w, height, common, bold=bold, smallest=smallest, one_line_to=one_line_to)
+            for t, w in items]
+
+
+def draw_fitted(draw: ImageDraw.ImageDraw, xy: Point, fitted: Fitted, fill: Colour, anchor: str = "lm") -> None:
+    """The lines of ``fitted`` as a block: ``anchor``'s first letter places it across (``l``, ``m``, ``r``), its
+    second letter places the block's top, middle or bottom (``t``, ``m``, ``b``) at ``xy``."""
+    x, y = xy
+    top = {"t": y, "b": y - fitted.height}.get(anchor[1], y - fitted.height / 2)
+    for i, line in enumerate(fitted.lines):
+        draw_text(draw, (x, top + fitted.line_h * (i + 0.5)), line, fitted.font, fill, anchor=anchor[0] + "m")
 
 
 # Colours ---------------------------------------------------------------------------------------

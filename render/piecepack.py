@@ -30,9 +30,12 @@ from render.common import (
     Point,
     build_palette,
     draw_arrow,
+    draw_fitted,
     draw_polygon,
     draw_text,
     encode_png,
+    fit_text,
+    fit_together,
     font,
     lighter,
     mix,
@@ -258,23 +261,46 @@ def _draw_target(d: ImageDraw.ImageDraw, lay: Layout, sq: str, occupied: bool, c
     d.ellipse([cx - r, cy - r, cx + r, cy + r], fill=colour)
 
 
-def _draw_stack(d: ImageDraw.ImageDraw, lay: Layout, sq: str, trash: Sequence[str], carrying: bool) -> None:
-    """Trash pyramids stacked up the right side of the pawn, the top of the stack at the top; the good
-    stuff in their place when carried."""
+def stack_places(lay: Layout, sq: str, pieces: int) -> tuple[float, list[Point]]:
+    """Where a stack of ``pieces`` trash pyramids stands on square ``sq``, right of the pawn: their size and
+    centres, bottom first. Up to four stand in one column; more stand in columns side by side, smaller, so
+    every piece shows however many a pawn carries."""
     x, y = lay.origin(sq)
     t = lay.tile
+    left, right = x + t * 0.68, x + t * 0.98  # right of the pawn's ring, to the tile's edge
+    top, bottom = y + t * 0.1, y + t * 0.9
     size = t * 0.2
-    col_x = x + t * 0.8
+    cols, rows = 1, max(1, pieces)
+    for k in range(20, 9, -1):
+        size = t * k / 100
+        rows = max(1, int((bottom - top - size) / (size * 0.92)) + 1)
+        cols = max(1, int((right - left) / (size * 1.02)))
+        if cols * rows >= pieces:
+            break
+    cols = max(1, min(cols, -(-pieces // rows)))
+    per_col = -(-pieces // cols)
+    col_w = (right - left) / cols
+    out: list[Point] = []
+    for i in range(pieces):
+        col, row = divmod(i, per_col)
+        cx = left + col_w * (col + 0.5)
+        out.append((cx, bottom - size / 2 - row * size * 0.92))
+    return size, out
+
+
+def _draw_stack(d: ImageDraw.ImageDraw, lay: Layout, sq: str, trash: Sequence[str], carrying: bool) -> None:
+    """Trash pyramids stacked up the right side of the pawn, the top of the stack at the top (in columns when
+    there are more than four); the good stuff in their place when carried."""
+    x, y = lay.origin(sq)
+    t = lay.tile
     if carrying:
-        pyramid(d, (col_x, y + t * 0.42), t * 0.36, GOLD, "F", edge=GOLD_EDGE)
+        pyramid(d, (x + t * 0.8, y + t * 0.42), t * 0.36, GOLD, "F", edge=GOLD_EDGE)
         return
     if not trash:
         return
-    shown = list(trash[-4:])
-    bottom = y + t * 0.86
-    for i, piece in enumerate(shown):
-        cy = bottom - size / 2 - i * (size * 0.92)
-        pyramid(d, (col_x, cy), size, CODE_COLOURS[piece[0]], piece[1])
+    size, places = stack_places(lay, sq, len(trash))
+    for piece, c in zip(trash, places, strict=True):
+        pyramid(d, c, size, CODE_COLOURS[piece[0]], piece[1])
     # the count badge at the top left of the pawn
     bx, by = x + t * 0.2, y + t * 0.3
     br = t * 0.11
@@ -298,6 +324,7 @@ def _draw_die(d: ImageDraw.ImageDraw, c: Point, size: float, rolled: int | None,
 
 
 def _status_line(view: dict[str, Any], lang: str = "en") -> str:
+    """Who is next and what they must do, or who won."""
     seats = view["seats"]
     if view.get("winner") is not None:
         return say("picture.wins", lang, name=_name(seats[view["winner"]], lang))
@@ -305,6 +332,21 @@ def _status_line(view: dict[str, Any], lang: str = "en") -> str:
     if view["phase"] == "move":
         return say("picture.to_move", lang, name=who, count=view["roll"])
     return say("picture.to_roll", lang, name=who)
+
+
+def moved_line(view: dict[str, Any], lang: str = "en") -> str:
+    """Whose move the yellow arrow draws, from where to where; empty before the first move."""
+    last = view.get("last_move")
+    if not last or len(last.get("path") or ()) < 2:
+        return ""
+    path = last["path"]
+    return say("picture.moved", lang, name=_name(view["seats"][last["seat"]], lang), frm=path[0], to=path[-1])
+
+
+def next_line(view: dict[str, Any], lang: str = "en") -> str:
+    """The status line, as the line after the move drawn: who is next (or who won)."""
+    status = _status_line(view, lang)
+    return status if view.get("winner") is not None else say("picture.next", lang, what=status)
 
 
 def _roll_line(view: dict[str, Any], lang: str = "en") -> str:
@@ -320,7 +362,9 @@ def _roll_line(view: dict[str, Any], lang: str = "en") -> str:
 
 def panel_texts(view: dict[str, Any], lang: str = "en") -> list[str]:
     """Every line of words the panel shows for ``view``, in order (for checking a language's words)."""
-    out = [say("picture.title", lang), _status_line(view, lang), _roll_line(view, lang)]
+    moved = moved_line(view, lang)
+    out = [say("picture.title", lang), *([moved, next_line(view, lang)] if moved else [_status_line(view, lang)]),
+           _roll_line(view, lang)]
     winner = view.get("winner")
     for s in view["seats"]:
         out.append(_player_title(s, lang))
@@ -345,34 +389,32 @@ def _player_title(s: dict[str, Any], lang: str) -> str:
     return suit if s["name"] in (s["suit"], suit) else say("picture.player", lang, name=s["name"], suit=suit)
 
 
-def _fit(d: ImageDraw.ImageDraw, text: str, width: float, size: int, bold: bool = False) -> tuple[str, Any]:
-    """``text`` in the largest font up to ``size`` that fits ``width`` (shortened with … if need be)."""
-    for s in range(size, 9, -1):
-        f = font(s, bold=bold)
-        if d.textlength(text, font=f) <= width:
-            return text, f
-    f = font(10, bold=bold)
-    while text and d.textlength(text + "…", font=f) > width:
-        text = text[:-1]
-    return text + "…", f
-
-
 def _draw_panel(d: ImageDraw.ImageDraw, lay: Layout, view: dict[str, Any], lang: str = "en") -> None:
     x0 = lay.panel_x + 18
     w = lay.panel_w - 36
     y: float = lay.margin
     t = lay.tile
     draw_text(d, (x0, y), say("picture.title", lang), font(max(16, t // 5), bold=True), PANEL_TEXT, anchor="lt")
-    y += t * 0.34
-    status, f = _fit(d, _status_line(view, lang), w, max(14, t // 6), bold=True)
+    y += t * 0.3
     winner = view.get("winner")
-    draw_text(d, (x0, y), status, f, SUIT_COLOURS[view["seats"][winner if winner is not None else view["turn"]]
-                                                  ["suit"]], anchor="lt")
-    y += t * 0.34
+    seats = view["seats"]
+    lines = []
+    moved = moved_line(view, lang)
+    if moved:
+        lines.append((moved, SUIT_COLOURS[seats[view["last_move"]["seat"]]["suit"]]))
+    lines.append((next_line(view, lang) if moved else _status_line(view, lang),
+                  SUIT_COLOURS[seats[winner if winner is not None else view["turn"]]["suit"]]))
+    size = max(14, t // 6)
+    fitted = fit_together(d, [(words, w) for words, _ in lines], size * 2.5, size, bold=True,
+                          one_line_to=max(11, size - 4))
+    for (_, colour), words in zip(lines, fitted, strict=True):
+        draw_fitted(d, (x0, y), words, colour, anchor="lt")
+        y += words.height + t * 0.05
+    y += t * 0.04
     die = t * 0.5
     _draw_die(d, (x0 + die / 2, y + die / 2), die, view.get("roll"), lang)
-    label, lf = _fit(d, _roll_line(view, lang), w - die - 12, max(12, t // 8))
-    draw_text(d, (x0 + die + 12, y + die / 2), label, lf, PANEL_MUTED, anchor="lm")
+    label = fit_text(d, _roll_line(view, lang), w - die - 12, die, max(12, t // 8), one_line_to=10)
+    draw_fitted(d, (x0 + die + 12, y + die / 2), label, PANEL_MUTED)
     y += die + t * 0.22
     footer = t * 0.4
     row_h = min(t * 0.9, (lay.height - y - lay.margin - footer) / max(1, len(view["seats"])))
@@ -383,19 +425,20 @@ def _draw_panel(d: ImageDraw.ImageDraw, lay: Layout, view: dict[str, Any], lang:
             d.rounded_rectangle([x0 - 10, y - 4, x0 + w + 10, y + row_h - 8], radius=10, fill=fill)
         r = row_h * 0.2
         suit_disc(d, s["suit"], (x0 + r + 4, y + r + 6), r, ring=PANEL, ring_width=0)
-        name, nf = _fit(d, _player_title(s, lang), w - 2 * r - 18, max(13, t // 7), bold=True)
-        draw_text(d, (x0 + 2 * r + 16, y + r + 6), name, nf, PANEL_TEXT, anchor="lm")
+        name = fit_text(d, _player_title(s, lang), w - 2 * r - 18, 2.6 * r, max(13, t // 7), bold=True,
+                        one_line_to=10)
+        draw_fitted(d, (x0 + 2 * r + 16, y + r + 6), name, PANEL_TEXT)
         line_y = y + 2 * r + 16
         if s["carrying"]:
             pyramid(d, (x0 + r + 4, line_y + r * 0.6), r * 1.4, GOLD, "F", edge=GOLD_EDGE)
             note = (say("picture.brought_home", lang) if s["seat"] == winner
                     else say("picture.carrying", lang, corner=s["corner"]))
-            note, notef = _fit(d, note, w - 2 * r - 16, max(11, t // 9))
-            draw_text(d, (x0 + 2 * r + 16, line_y + r * 0.6), note, notef, PANEL_TEXT, anchor="lm")
+            fitted_note = fit_text(d, note, w - 2 * r - 16, 2 * r, max(11, t // 9), one_line_to=9)
+            draw_fitted(d, (x0 + 2 * r + 16, line_y + r * 0.6), fitted_note, PANEL_TEXT)
         else:
             n = len(s["trash"])
-            words = say("picture.trash", lang, pieces=n) if n else say("picture.clean", lang)
-            draw_text(d, (x0, line_y + r * 0.6), words, font(max(11, t // 9), bold=bool(n)),
+            trash_words = say("picture.trash", lang, pieces=n) if n else say("picture.clean", lang)
+            draw_text(d, (x0, line_y + r * 0.6), trash_words, font(max(11, t // 9), bold=bool(n)),
                       PANEL_TEXT if n else SUIT_COLOURS["Crowns"], anchor="lm")
             px = x0 + t * 0.62
             step = min(r * 1.35, (x0 + w - px) / max(1, n))

@@ -12,7 +12,18 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from render.common import Colour, draw_polygon, draw_text, encode_png, font, lighter, mix, regular_polygon, text_box
+from render.common import (
+    Colour,
+    draw_polygon,
+    draw_text,
+    encode_png,
+    fit_text,
+    font,
+    lighter,
+    mix,
+    regular_polygon,
+    text_box,
+)
 from render.races.live import PILE_COLOURS, _fit
 from render.races.pieces import (
     draw_cap_icon,
@@ -75,9 +86,10 @@ def _title(d: ImageDraw.ImageDraw, view: Mapping[str, Any], kart: Mapping[str, A
     d.rounded_rectangle([8, 8, WIDTH - 8, 92], radius=18, fill=mix(CARD, colour, 0.35))
     d.rectangle([8, 60, WIDTH - 8, 92], fill=mix(CARD, colour, 0.35))
     draw_kart(d, (64, 50), 74, 0, colour, str(kart["seat"] + 1))
-    big = font(30, bold=True)
-    draw_text(d, (118, 36), _fit(d, str(kart["name"]), big, 520), big, WHITE, anchor="lm", stroke=INK,
-              stroke_width=2)
+    title = fit_text(d, str(kart["name"]), 520, 44, 30, bold=True, one_line_to=20)
+    top = 36 - (title.height - title.line_h) / 2
+    for i, line in enumerate(title.lines):
+        draw_text(d, (118, top + i * title.line_h), line, title.font, WHITE, anchor="lm", stroke=INK, stroke_width=2)
     bits = [say("card.kart", lang, colour=colour_name(kart["colour"], lang)),
             say("card.seat", lang, seat=kart["seat"] + 1)]
     if kart.get("team") is not None:

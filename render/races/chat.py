@@ -5,7 +5,8 @@ A chat shows an attached picture about 550 px wide, so the board posted after ev
 (1508 px wide, 24 px cells) shrinks to 9 px cells. ``chat_png(view)`` shows instead the part of the
 track where the turn happened, from the same cached static board and sprites as the live board
 (:mod:`render.races.live`): a crop of the palette board, the pieces pasted in, a compact status strip
-on top (whose turn and phase, the dice, every kart's flags), and the PNG encoding.
+on top (who moved, when the path drawn is a finished turn, and who is next with the phase and the dice, in
+rounds as players count turns (:mod:`render.races.heading`); every kart's flags), and the PNG encoding.
 
 Framing rules
 -------------
@@ -31,7 +32,8 @@ At every zoom a cell is at least 16 px across (flat side to flat side) when the 
 of the widest track (1020 px). Only the tiles and karts inside the frame are drawn.
 
 ``board_chat_png(view)`` is the whole board for ``/game board`` and ``/game status``: the track's
-extent plus a cell, at the live board's cell size, with the full status panel beside it.
+extent plus a cell, at the live board's cell size, with the key of every symbol it draws under it
+(:mod:`render.races.key`) and the full status panel beside it.
 ``reach_png(view, reach)`` frames the cells a roll can reach (ends and cells passed) and the kart, with
 one cell of margin (the tinted cells are their own context), and tints them as the live board does.
 """
@@ -47,17 +49,17 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from render.common import Point, draw_text, encode_png, font, text_box
+from render.common import Point, draw_fitted, draw_text, encode_png, fit_together, font, text_box
 from render.races.board import BoardBase, board_base
+from render.races.heading import HeadLine, heading
+from render.races.key import key_image
 from render.races.live import (
     ACTIVE_ROW,
     HEADER_H,
-    KEY_H,
     LIVE_CELL,
     ROW_H,
     PaletteKit,
     _draw_overlay,
-    _fit,
     _overlay_sets,
     _Shifted,
     draw_live_layers,
@@ -67,7 +69,6 @@ from render.races.live import (
 )
 from render.races.pieces import BUMP, draw_die, draw_flag, draw_kart, kart_colour
 from render.races.symbols import PANEL, PANEL_LINE, TEXT, TEXT_DIM
-from render.races.words import phase_short, say
 from rules.hexgrid import SQRT3, Facing, Hex, parse_label
 from rules.races.track import Track, get_track
 
@@ -86,7 +87,8 @@ AHEAD = 3
 #: the width a chat shows a picture at, for :func:`cell_px_at`
 CHAT_WIDTH = 550
 
-STRIP_H = 58
+#: the height of the strip with one line of words (a second line, for who is next, adds :data:`LINE_H`)
+STRIP_H = 66
 #: the strip's colours are the live board's panel colours, which its palette holds exactly
 STRIP_BG = PANEL
 STRIP_LINE = PANEL_LINE
@@ -361,14 +363,15 @@ def chat_image(view: Mapping[str, Any], frame: Frame | None = None, overlay: Any
     frame = frame or chat_frame(view)
     base = chat_base(view["track"], frame.size)
     kit = live_kit(base)
-    img = _canvas(kit, frame, STRIP_H)
-    offset = (frame.box[0], frame.box[1] - STRIP_H)
+    strip = strip_image(view, frame.width, lang, last_turn)
+    img = _canvas(kit, frame, strip.height)
+    offset = (frame.box[0], frame.box[1] - strip.height)
     draw = ImageDraw.Draw(img)
     if overlay is not None:
         _overlay_crop(img, draw, overlay, base, kit, offset)
     shown = _in_frame(with_last_move(view, last_turn), _visible(base, frame.box))
     draw_live_layers(draw, shown, base, img=img, offset=offset, put=_putter(kit, img), ink=kit.ink)
-    img.paste(kit.prepared(_strip_image(img.width, *_strip_key(view), lang)), (0, 0))
+    img.paste(kit.prepared(strip), (0, 0))
     return img
 
 
@@ -421,29 +424,32 @@ def _overlay_crop(img: Image.Image, draw: ImageDraw.ImageDraw, overlay: Any, bas
 
 def board_chat_image(view: Mapping[str, Any], overlay: Any = None,
                      last_turn: Mapping[str, Any] | None = None, lang: str = "en") -> Image.Image:
-    """The whole track (its extent plus a cell) with the live board's status panel beside it, in ``lang``."""
+    """The whole track (its extent plus a cell) with the key of every symbol under it and the live board's
+    status panel beside it, in ``lang``."""
     frame = track_frame(view["track"], LIVE_CELL)
     base = chat_base(view["track"], LIVE_CELL)
     kit = live_kit(base)
     panel_x0, _, panel_x1, _ = base.geometry.status_box
     panel_w = panel_x1 - panel_x0
     karts = len(view.get("karts") or ())
-    height = max(frame.height, HEADER_H + KEY_H + ROW_H * max(1, karts) + 16)
     gap = 12
+    key = key_image(frame.width, lang)
+    height = max(frame.height + gap + key.height, HEADER_H + ROW_H * max(1, karts) + 16)
     img = Image.new("P", (frame.width + gap + panel_w + gap, height), kit.ink(STRIP_BG))
     img.putpalette(kit.canvas.getpalette() or [])
-    top = (height - frame.height) // 2
-    img.paste(kit.canvas.crop(frame.box), (0, top))
-    offset = (frame.box[0], frame.box[1] - top)
+    img.paste(kit.canvas.crop(frame.box), (0, 0))
+    offset = (frame.box[0], frame.box[1])
     draw = ImageDraw.Draw(img)
     if overlay is not None:
-        patch = img.crop((0, top, frame.width, top + frame.height))
+        patch = img.crop((0, 0, frame.width, frame.height))
         _overlay_crop(patch, ImageDraw.Draw(patch), overlay, base, kit, frame.box[:2])
-        img.paste(patch, (0, top))
+        img.paste(patch, (0, 0))
     draw_live_layers(draw, with_last_move(view, last_turn), base, img=img, offset=offset, put=kit.putter(img),
                      ink=kit.ink)
+    img.paste(kit.prepared(key), (0, frame.height + gap))
     x0 = frame.width + gap
-    draw_status(img, view, (x0, 8, x0 + panel_w, height - 8), prepare=kit.prepared, lang=lang)
+    draw_status(img, view, (x0, 8, x0 + panel_w, height - 8), prepare=kit.prepared, lang=lang, last_turn=last_turn,
+                key=False)
     return img
 
 
@@ -455,61 +461,77 @@ def board_chat_png(view: Mapping[str, Any], *, overlay: Any = None,
 
 # The status strip ----------------------------------------------------------------------------------
 
+STRIP_PAD = 4
+LINE_H = 28
+CHIPS_H = 30
 
-def _strip_key(view: Mapping[str, Any]) -> tuple[Any, ...]:
-    turn = view.get("turn") or {}
+
+def strip_image(view: Mapping[str, Any], w: int, lang: str = "en",
+                last_turn: Mapping[str, Any] | None = None) -> Image.Image:
+    """The strip over a close-up, ``w`` wide: who moved (the turn drawn) and who is next with the dice, or who
+    won; then every kart's seat number and flags (words in ``lang``). A long name shrinks the words, then wraps
+    them; nothing is cut."""
     karts = view.get("karts") or []
-    seat = turn.get("seat")
     winners = tuple(view.get("winners") or ())
-    name, colour = "", ""
-    for k in karts:
-        if k["seat"] == seat:
-            name, colour = k["name"], k["colour"]
-    dice = tuple((c, tuple(turn.get("dice", {}).get(c, ()))) for c in ("green", "white", "red"))
     chips = tuple((k["seat"], k["colour"], int(k.get("flags", 0)), k["seat"] in winners) for k in karts)
-    return (int(turn.get("number", 1)), name, colour, str(view.get("phase", "")), dice, int(turn.get("total", 0)),
-            int(turn.get("points", 0)), bool(turn.get("reversing")), chips, int(view.get("laps", 5)),
-            view.get("to_act"), bool(winners))
+    return _strip_image(w, tuple(heading(view, lang, last_turn)), chips, int(view.get("laps", 5)),
+                        view.get("to_act"), bool(winners))
+
+
+def strip_height(view: Mapping[str, Any], w: int, lang: str = "en",
+                 last_turn: Mapping[str, Any] | None = None) -> int:
+    """The height of the strip over a close-up ``w`` wide (it grows with a line for who is next, and when a
+    long name wraps)."""
+    return strip_image(view, w, lang, last_turn).height
+
+
+def _dice_width(line: HeadLine, d: ImageDraw.ImageDraw, bold: Any) -> float:
+    if not line.dice:
+        return 0.0
+    side = 18 if len(line.dice) <= 8 else 14
+    return len(line.dice) * (side + 3) + 3 + d.textlength(f"= {line.total}", font=bold) + 12
 
 
 @lru_cache(maxsize=512)
-def _strip_image(w: int, number: int, name: str, colour: str, phase: str, dice: tuple[Any, ...], total: int,
-                 points: int, reversing: bool, chips: tuple[Any, ...], laps: int, to_act: int | None,
-                 over: bool, lang: str = "en") -> Image.Image:
-    """Two lines: whose turn and the dice; then every kart's seat number and flags (words in ``lang``)."""
-    img = Image.new("RGB", (w, STRIP_H), STRIP_BG)
-    d = ImageDraw.Draw(img)
-    d.line([(0, STRIP_H - 1), (w, STRIP_H - 1)], fill=STRIP_LINE, width=2)
+def _strip_image(w: int, lines: tuple[HeadLine, ...], chips: tuple[Any, ...], laps: int, to_act: int | None,
+                 over: bool) -> Image.Image:
+    measure = ImageDraw.Draw(Image.new("RGB", (1, 1)))
     bold = font(15, bold=True)
-    small = font(13)
-    y1 = 15
-    x = 8.0
-    if over:
-        draw_flag(d, (x + 8, y1), 16, True)
-        won = " & ".join(f"#{s + 1}" for s, _, _, w_ in chips if w_)
-        over_text = _fit(d, say("strip.over", lang, count=number, names=won), bold, w - x - 30)
-        draw_text(d, (x + 22, y1), over_text, bold, BUMP, anchor="lm")
-    else:
-        if colour:
-            draw_kart(d, (x + 12, y1), 24, 0, kart_colour(colour), "")
-            x += 28
-        head = say("strip.head", lang, name=name, number=number, phase=phase_short(phase, lang))
-        draw_text(d, (x, y1), head, bold, STRIP_TEXT, anchor="lm")
-        x += text_box(d, head, bold)[0] + 14
-        rolled = [(c, v) for c, vals in dice for v in vals]
-        if rolled:
-            side = 18 if len(rolled) <= 8 else 14
-            for c, v in rolled:
-                draw_die(d, (x + side / 2, y1), side, c, v)
+    rooms = []
+    for line in lines:
+        extra = _dice_width(line, measure, bold) + (measure.textlength(line.to_go, font=bold) + 8 if line.to_go else 0)
+        rooms.append((line.words, max(80.0, w - 2 * STRIP_PAD - 36 - extra)))
+    fitted = fit_together(measure, rooms, LINE_H * 1.7, 15, bold=True, one_line_to=11)
+    heights = [max(LINE_H, f.height + 6) for f in fitted]
+    h = STRIP_PAD + sum(heights) + CHIPS_H + STRIP_PAD
+    img = Image.new("RGB", (w, h), STRIP_BG)
+    d = ImageDraw.Draw(img)
+    d.line([(0, h - 1), (w, h - 1)], fill=STRIP_LINE, width=2)
+    y = float(STRIP_PAD)
+    for line, words, line_h in zip(lines, fitted, heights, strict=True):
+        mid = y + line_h / 2
+        x = 8.0
+        if line.over:
+            draw_flag(d, (x + 8, mid), 16, True)
+        elif line.colour:
+            draw_kart(d, (x + 13, mid), 26, 0, kart_colour(line.colour), str(int(line.seat or 0) + 1))
+        x += 32
+        draw_fitted(d, (x, mid), words, BUMP if line.over else STRIP_TEXT)
+        x += max(d.textlength(t, font=words.font) for t in words.lines) + 12
+        if line.dice:
+            side = 18 if len(line.dice) <= 8 else 14
+            for c, v in line.dice:
+                draw_die(d, (x + side / 2, mid), side, c, v)
                 x += side + 3
-            draw_text(d, (x + 3, y1), f"= {total}", bold, STRIP_TEXT, anchor="lm")
-            x += text_box(d, f"= {total}", bold)[0] + 12
-        if phase == "move":
-            left = say("strip.to_go_reversing" if reversing else "strip.to_go", lang, count=points)
-            draw_text(d, (x, y1), _fit(d, left, bold, w - x - 6), bold, BUMP, anchor="lm")
-    y2 = 43
+            draw_text(d, (x + 3, mid), f"= {line.total}", bold, STRIP_TEXT, anchor="lm")
+            x += text_box(d, f"= {line.total}", bold)[0] + 12
+        if line.to_go:
+            draw_text(d, (x, mid), line.to_go, bold, BUMP, anchor="lm")
+        y += line_h
+    y2 = y + CHIPS_H / 2
     step = max(62.0, min(84.0, (w - 12) / max(1, len(chips))))
     x = 8.0
+    small = font(13)
     for seat, kcolour, flags, winner in chips:
         if seat == to_act and not over:
             d.rounded_rectangle([x - 4, y2 - 12, x + step - 8, y2 + 12], radius=5, fill=ACTIVE_CHIP)
@@ -519,5 +541,3 @@ def _strip_image(w: int, number: int, name: str, colour: str, phase: str, dice: 
                   BUMP if winner else STRIP_DIM, anchor="lm")
         x += step
     return img
-
-

@@ -25,9 +25,11 @@ from render.common import (
     Colour,
     Point,
     darker,
+    draw_fitted,
     draw_polygon,
     draw_text,
     encode_png,
+    fit_text,
     font,
     lighter,
     mix,
@@ -36,6 +38,8 @@ from render.common import (
 )
 from render.races.board import BoardBase, board_base
 from render.races.geometry import BoardGeometry, facing_angle
+from render.races.heading import ASKED, MOVED, NEXT, NOW, HeadLine, heading, rounds_played
+from render.races.key import key_height, key_image
 from render.races.pieces import (
     BUMP,
     PATH_CASING,
@@ -63,7 +67,7 @@ from render.races.symbols import (
     TEXT_DIM,
     WHITE,
 )
-from render.races.words import part_short, phase_title, question, say
+from render.races.words import part_short, question, say
 from rules.hexgrid import Facing, Hex, parse_label
 from rules.races import catalogue
 from rules.races.state import PRINTED_BAG
@@ -136,7 +140,7 @@ def board_frame(view: Mapping[str, Any], base: BoardBase | None = None, *, overl
     if overlay is not None:
         _overlay_patch(img, draw, overlay, base, kit)
     draw_live_layers(draw, with_last_move(view, last_turn), base, img=img, put=kit.putter(img), ink=kit.ink)
-    draw_status(img, view, base.geometry.status_box, prepare=kit.prepared, lang=lang)
+    draw_status(img, view, base.geometry.status_box, prepare=kit.prepared, lang=lang, last_turn=last_turn)
     return img
 
 
@@ -447,25 +451,26 @@ def _draw_path(draw: ImageDraw.ImageDraw, turn: Mapping[str, Any], geo: CellPlac
 # The status panel ----------------------------------------------------------------------------------
 
 ROW_H = 92
-HEADER_H = 118
-KEY_H = 112
+HEADER_H = 154
 
 
 def draw_status(img: Image.Image, view: Mapping[str, Any], box: tuple[int, int, int, int],
-                prepare: Callable[[Image.Image], Image.Image] = lambda panel: panel, lang: str = "en") -> None:
-    """Whose turn, the dice, one row per player, and a key of the symbols, inside ``box``, worded in
-    ``lang``. ``prepare`` turns each (cached) panel into what is pasted (a palette image on a palette
-    frame)."""
+                prepare: Callable[[Image.Image], Image.Image] = lambda panel: panel, lang: str = "en",
+                last_turn: Mapping[str, Any] | None = None, key: bool = True) -> None:
+    """Who moved and who is next, the dice, one row per player, and (with ``key``) a key of the symbols at
+    the foot, inside ``box``, worded in ``lang``. ``prepare`` turns each (cached) panel into what is pasted (a
+    palette image on a palette frame); ``last_turn`` is the turn drawn when the view's own has no path yet."""
     x0, y0, x1, y1 = box
     w = x1 - x0
-    header = _header_image(w, *_header_key(view, lang), lang)
+    header = _header_image(w, *_header_key(view, lang, last_turn), lang)
     img.paste(prepare(header), (x0, y0))
     karts = view.get("karts", [])
     to_act = view.get("to_act")
     turn_seat = (view.get("turn") or {}).get("seat")
     winners = tuple(view.get("winners") or ())
     laps = int(view.get("laps", 5))
-    room = (y1 - y0) - HEADER_H - KEY_H
+    key_h = key_height(w) if key else 0
+    room = (y1 - y0) - HEADER_H - key_h
     row_h = max(60, min(ROW_H, room // max(1, len(karts))))
     y = y0 + HEADER_H
     for k in karts:
@@ -473,67 +478,77 @@ def draw_status(img: Image.Image, view: Mapping[str, Any], box: tuple[int, int, 
         row = _row_image(w, row_h, _row_key(k), active, k["seat"] == to_act, k["seat"] in winners, laps, lang)
         img.paste(prepare(row), (x0, y))
         y += row_h
-    if y1 - y >= KEY_H:
-        img.paste(prepare(_key_image(w, lang)), (x0, y1 - KEY_H))
+    if key and y1 - y >= key_h:
+        img.paste(prepare(key_image(w, lang)), (x0, y1 - key_h))
 
 
-def _header_key(view: Mapping[str, Any], lang: str = "en") -> tuple[Any, ...]:
-    turn = view.get("turn") or {}
-    karts = view.get("karts", [])
-    seat = turn.get("seat")
-    name = colour = ""
-    for k in karts:
-        if k["seat"] == seat:
-            name, colour = k["name"], k["colour"]
-    dice = tuple((c, tuple(turn.get("dice", {}).get(c, ()))) for c in ("green", "white", "red"))
-    winners = tuple(view.get("winners") or ())
-    win_names = tuple(k["name"] for k in karts if k["seat"] in winners)
+def _header_key(view: Mapping[str, Any], lang: str = "en", last_turn: Mapping[str, Any] | None = None
+                ) -> tuple[Any, ...]:
     choice = view.get("choice") or {}
-    return (int(turn.get("number", 1)), name, colour, view.get("phase", ""), dice, int(turn.get("total", 0)),
-            int(turn.get("points", 0)), bool(turn.get("reversing")), win_names, question(choice, lang),
-            int(view.get("laps", 5)))
+    winners = tuple(view.get("winners") or ())
+    karts = view.get("karts", [])
+    win_names = tuple(k["name"] for k in karts if k["seat"] in winners)
+    return (tuple(heading(view, lang, last_turn, phase_words="title")), question(choice, lang), win_names,
+            rounds_played(view), int(view.get("laps", 5)))
 
 
 @lru_cache(maxsize=256)
-def _header_image(w: int, number: int, name: str, colour: str, phase: str, dice: tuple[Any, ...], total: int,
-                  points: int, reversing: bool, winners: tuple[Any, ...], prompt: str, laps: int,
-                  lang: str = "en") -> Image.Image:
+def _header_image(w: int, lines: tuple[HeadLine, ...], prompt: str, winners: tuple[str, ...], rounds: int,
+                  laps: int, lang: str = "en") -> Image.Image:
+    """The panel's head: who won; or who moved (the turn drawn, when it was another kart's), who is to play
+    with the round, the phase, the dice and the points to go, and a pending question. Names shrink, then wrap;
+    none is cut."""
     img = Image.new("RGB", (w, HEADER_H), PANEL)
     d = ImageDraw.Draw(img)
     d.rectangle([0, 0, w - 1, HEADER_H - 1], outline=PANEL_LINE, width=1)
     big = font(20, bold=True)
-    small = font(14)
     if winners:
         draw_flag(d, (26, 30), 30, True)
         draw_text(d, (48, 24), say("panel.race_over", lang), big, TEXT, anchor="lm")
-        won = say("panel.won_by", lang, names=" & ".join(winners))
-        draw_text(d, (48, 50), _fit(d, won, font(16, bold=True), w - 60), font(16, bold=True), BUMP, anchor="lm")
-        after = say("panel.after", lang, turns=say("panel.turns", lang, count=number),
+        won = fit_text(d, say("panel.won_by", lang, names=" & ".join(winners)), w - 60, 48, 16, bold=True,
+                       one_line_to=12)
+        draw_fitted(d, (48, 68), won, BUMP)
+        after = say("panel.after", lang, turns=say("panel.turns", lang, count=rounds),
                     laps=say("panel.laps", lang, count=laps))
-        draw_text(d, (16, 84), _fit(d, after, small, w - 28), small, TEXT_DIM, anchor="lm")
+        draw_fitted(d, (16, 112), fit_text(d, after, w - 28, 32, 14, one_line_to=11), TEXT_DIM)
         return img
-    kc = kart_colour(colour) if colour else TEXT
-    draw_kart(d, (28, 30), 34, 0, kc, "")
-    draw_text(d, (52, 22), _fit(d, say("panel.to_play", lang, name=name), big, w - 64), big, TEXT, anchor="lm")
-    turn = say("panel.turn", lang, number=number, phase=phase_title(phase, lang))
-    draw_text(d, (52, 44), _fit(d, turn, small, w - 64), small, TEXT_DIM, anchor="lm")
+    y = 6.0
+    moved = next((line for line in lines if line.kind == MOVED), None)
+    if moved is not None:  # the turn drawn was another kart's: who moved, first
+        fitted = fit_text(d, moved.words, w - 52, 30, 14, bold=True, one_line_to=11)
+        h = max(24.0, fitted.height + 4)
+        draw_kart(d, (24, y + h / 2), 24, 0, kart_colour(moved.colour) if moved.colour else TEXT,
+                  str(int(moved.seat or 0) + 1))
+        draw_fitted(d, (44, y + h / 2), fitted, TEXT_DIM)
+        y += h + 2
+    now = next((line for line in lines if line.kind in (NEXT, NOW)), lines[0])
+    fitted = fit_text(d, say("panel.to_play", lang, name=now.name), w - 64, 48, 20, bold=True, one_line_to=15)
+    h = max(34.0, fitted.height + 4)
+    kc = kart_colour(now.colour) if now.colour else TEXT
+    draw_kart(d, (28, y + h / 2), 34, 0, kc, str(int(now.seat) + 1) if now.seat is not None else "")
+    draw_fitted(d, (52, y + h / 2), fitted, TEXT)
+    y += h
+    turn = say("panel.turn", lang, number=now.number, phase=now.phase)
+    draw_fitted(d, (52, y + 9), fit_text(d, turn, w - 64, 20, 14, one_line_to=10), TEXT_DIM)
+    y += 20
     x = 18.0
-    rolled = [(c, v) for c, vals in dice for v in vals]
-    if rolled:
-        side = 24 if len(rolled) <= 8 else 18
-        for c, v in rolled:
-            draw_die(d, (x + side / 2, 80), side, c, v)
+    mid = y + 16
+    if now.dice:
+        side = 24 if len(now.dice) <= 8 else 18
+        for c, v in now.dice:
+            draw_die(d, (x + side / 2, mid), side, c, v)
             x += side + 5
-        label = f"= {total}"
-        draw_text(d, (x + 4, 80), label, font(18, bold=True), TEXT, anchor="lm")
+        label = f"= {now.total}"
+        draw_text(d, (x + 4, mid), label, font(18, bold=True), TEXT, anchor="lm")
         x += text_box(d, label, font(18, bold=True))[0] + 14
-    if phase == "move":
-        left = say("panel.to_go_reversing" if reversing else "panel.to_go", lang, count=points)
-        draw_text(d, (x, 80), _fit(d, left, font(15, bold=True), w - x - 8), font(15, bold=True), BUMP, anchor="lm")
-    if prompt:  # a longer question (German) in a narrower font before it is shortened
-        fnt = next((f for f in (small, font(13, condensed=True), font(12, condensed=True))
-                    if text_box(d, prompt, f)[0] <= w - 28), font(12, condensed=True))
-        draw_text(d, (16, 104), _fit(d, prompt, fnt, w - 28), fnt, TEXT, anchor="lm")
+    if now.to_go:
+        draw_fitted(d, (x, mid), fit_text(d, now.to_go, w - x - 8, 26, 15, bold=True, one_line_to=10), BUMP)
+    asked = next((line.words for line in lines if line.kind == ASKED), "")
+    ask = prompt or asked
+    if ask:  # a longer question (German) in a narrower font before it wraps
+        room = HEADER_H - (mid + 16) - 4
+        draw_fitted(d, (16, mid + 16), fit_text(d, ask, w - 28, room, 14, condensed=True, one_line_to=12,
+                                                smallest=9), TEXT, anchor="lt")
     return img
 
 
@@ -570,12 +585,11 @@ def _row_image(w: int, h: int, key: tuple[Any, ...], active: bool, to_act: bool,
     if to_act:
         draw_polygon(d, [(8, 12), (16, 18), (8, 24)], TEXT)
     draw_kart(d, (36, 18), 30, 0, kc, str(seat + 1))
-    name_font = font(15, bold=True)
     label = name if team is None else say("panel.team", lang, name=name, team=team)
     flag_w = 17 * laps
     tag = say("panel.winner", lang)
     tag_w = max(52, round(text_box(d, tag, font(12, bold=True))[0]) + 12) if winner else 0
-    draw_text(d, (58, 18), _fit(d, label, name_font, w - 70 - flag_w - tag_w), name_font, TEXT, anchor="lm")
+    draw_fitted(d, (58, 18), fit_text(d, label, w - 70 - flag_w - tag_w, 28, 15, bold=True, one_line_to=11), TEXT)
     for i in range(laps):
         draw_flag(d, (w - flag_w - 4 + 17 * i + 8, 18), 15, i < flags)
     if winner:
@@ -630,38 +644,6 @@ def _parts_strip(d: ImageDraw.ImageDraw, parts: Mapping[int, str], x0: float, y0
                 bag = _fit(d, say("panel.bag", lang), name_font, cell_w)
                 draw_text(d, ((bx0 + bx1) / 2 + 3, y0 + h / 2 + 1), bag, name_font, TEXT_DIM)
         draw_text(d, (bx0 + 2, y0 + 1), str(loc), num_font, mix(TEXT_DIM, WHITE, 0.3), anchor="lt")
-
-
-@lru_cache(maxsize=8)
-def _key_image(w: int, lang: str = "en") -> Image.Image:
-    """A key to the live symbols: tiles and traps, and the marks of the last move, named in ``lang``."""
-    img = Image.new("RGB", (w, KEY_H), PANEL)
-    d = ImageDraw.Draw(img)
-    d.rectangle([0, 0, w - 1, KEY_H - 1], outline=PANEL_LINE, width=1)
-    small = font(12, condensed=True)
-    items: list[tuple[str, Any]] = [
-        (say("key.junk", lang), lambda c: draw_tile_back(d, c, 22)),
-        *[(say(f"key.{k}", lang), (lambda kk: (lambda c: draw_trap(d, c, 22, kk, -30.0 if kk == "oil" else None)))(k))
-          for k in ("glue", "oil", "acid", "spring", "time-bomb")],
-        (say("key.bump", lang), lambda c: draw_mark(d, c, 26, "bump")),
-        (say("key.pickup", lang), lambda c: draw_mark(d, c, 26, "pickup")),
-        (say("key.splash", lang), lambda c: _splash_key(d, c)),
-        (say("key.blast", lang), lambda c: draw_mark(d, c, 26, "blast")),
-    ]
-    cols = 5
-    cw = (w - 12) / cols
-    for i, (label, sym) in enumerate(items):
-        cx = 6 + cw * (i % cols) + cw / 2
-        cy = 26 + 50 * (i // cols)
-        sym((cx, cy))
-        draw_text(d, (cx, cy + 20), _fit(d, label, small, cw), small, TEXT_DIM)
-    return img
-
-
-def _splash_key(d: ImageDraw.ImageDraw, c: Point) -> None:
-    r = 12
-    d.ellipse([c[0] - r, c[1] - r, c[0] + r, c[1] + r], fill=(44, 118, 190))
-    draw_mark(d, c, 26, "splash")
 
 
 def _fit(d: ImageDraw.ImageDraw, text: str, fnt: Any, width: float) -> str:

@@ -18,23 +18,24 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from render.common import GIF_UNCHANGED, draw_text, font, gif_palette, write_gif
+from render.common import GIF_UNCHANGED, draw_fitted, draw_text, fit_together, font, gif_palette, write_gif
 from render.races.board import BoardBase
+from render.races.heading import HeadLine, heading
 from render.races.live import (
     LIVE_COLOURS,
     PaletteKit,
-    _fit,
     draw_live_layers,
     live_base,
     with_last_move,
 )
 from render.races.pieces import draw_die, draw_flag, draw_kart, kart_colour
 from render.races.symbols import PANEL, PANEL_LINE, TEXT
-from render.races.words import phase_title, say
 from rules.contract import public_views
 
 REPLAY_CELL = 14
-STRIP_H = 58
+#: the strip under the map: two lines of words (who moved, who plays now) and a line of flags
+TEXT_H = 58
+STRIP_H = 88
 FRAME_MS = 450
 LAST_FRAME_MS = 4000
 
@@ -113,9 +114,9 @@ def _frame(view: Mapping[str, Any], kit: _Kit, last_turn: Mapping[str, Any] | No
     shown = with_last_move(view, None if view.get("last_turn") else last_turn)
     x0, y0, _, y1 = kit.crop
     draw_live_layers(draw, shown, kit.base, img=img, offset=(x0, y0), put=kit.putter(img), ink=kit.ink)
-    line, flags = _strip_keys(view)
-    img.paste(_strip_p(kit, "line", (*line, lang)), (0, y1 - y0))
-    img.paste(_strip_p(kit, "flags", flags), (0, y1 - y0 + STRIP_H // 2))
+    line, flags = _strip_keys(view, None if view.get("last_turn") else last_turn, lang)
+    img.paste(_strip_p(kit, "line", line), (0, y1 - y0))
+    img.paste(_strip_p(kit, "flags", flags), (0, y1 - y0 + TEXT_H))
     return img
 
 
@@ -125,53 +126,50 @@ def _strip_p(kit: _Kit, part: str, key: tuple[Any, ...]) -> Image.Image:
     return kit.quantized(_strip_line(w, *key) if part == "line" else _strip_flags(w, *key))
 
 
-def _strip_keys(view: Mapping[str, Any]) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
+def _strip_keys(view: Mapping[str, Any], last_turn: Mapping[str, Any] | None, lang: str
+                ) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
     turn = view.get("turn") or {}
     karts = tuple((k["seat"], k["name"], k["colour"], int(k.get("flags", 0))) for k in view.get("karts", []))
-    dice = tuple((c, tuple(turn.get("dice", {}).get(c, ()))) for c in ("green", "white", "red"))
-    seat = turn.get("seat")
     winners = tuple(view.get("winners") or ())
-    names = tuple((s, name, colour) for s, name, colour, _ in karts)
     laps = int(view.get("laps", 5))
-    return ((int(turn.get("number", 1)), seat, view.get("phase", ""), dice, names, winners),
-            (karts, None if winners else seat, laps))
+    return ((tuple(heading(view, lang, last_turn, phase_words="title")),),
+            (karts, None if winners else turn.get("seat"), laps))
 
 
 @lru_cache(maxsize=64)
-def _strip_line(w: int, number: int, seat: int | None, phase: str, dice: tuple[Any, ...], names: tuple[Any, ...],
-                winners: tuple[Any, ...], lang: str = "en") -> Image.Image:
-    """The top line of the strip: the turn, who plays and the dice rolled (words in ``lang``)."""
-    img = Image.new("RGB", (w, STRIP_H // 2), PANEL)
+def _strip_line(w: int, lines: tuple[HeadLine, ...]) -> Image.Image:
+    """The top of the strip: who moved (the turn drawn) and who plays now with the dice rolled, or who won;
+    a long name shrinks the words and then wraps them."""
+    img = Image.new("RGB", (w, TEXT_H), PANEL)
     d = ImageDraw.Draw(img)
     d.line([(0, 0), (w, 0)], fill=PANEL_LINE, width=2)
-    by_seat = {s: (name, colour) for s, name, colour in names}
-    bold = font(14, bold=True)
-    if winners:
-        who = " & ".join(by_seat[s][0] for s in winners if s in by_seat)
-        line = say("replay.wins", lang, count=len(winners), names=who)
-    elif seat in by_seat:
-        line = say("replay.turn_of", lang, number=number, name=by_seat[seat][0], phase=phase_title(phase, lang))
-    else:
-        line = say("replay.turn", lang, number=number)
-    x = 10
-    if seat in by_seat and not winners:
-        draw_kart(d, (x + 12, 15), 22, 0, kart_colour(by_seat[seat][1]), "")
+    line_h = (TEXT_H - 4) / len(lines)
+    rooms = [(line.words, w - 48 - (len(line.dice) * 19 + 8 if line.dice else 0)) for line in lines]
+    fitted = fit_together(d, rooms, line_h, 14, bold=True, one_line_to=11)
+    y = 2.0
+    for line, words in zip(lines, fitted, strict=True):
+        mid = y + line_h / 2
+        x = 10.0
+        if line.over:
+            draw_flag(d, (x + 8, mid), 16, True)
+        elif line.colour:
+            draw_kart(d, (x + 12, mid), 22, 0, kart_colour(line.colour), str(int(line.seat or 0) + 1))
         x += 28
-    draw_text(d, (x, 15), _fit(d, line, bold, w * 0.58), bold, TEXT, anchor="lm")
-    dx = w * 0.66
-    for colour, values in dice:
-        for v in values:
+        draw_fitted(d, (x, mid), words, TEXT)
+        dx = x + max(d.textlength(t, font=words.font) for t in words.lines) + 14
+        for colour, v in line.dice:
             if dx > w - 12:
                 break
-            draw_die(d, (dx, 15), 16, colour, v)
+            draw_die(d, (dx, mid), 16, colour, v)
             dx += 19
+        y += line_h
     return img
 
 
 @lru_cache(maxsize=64)
 def _strip_flags(w: int, karts: tuple[Any, ...], seat: int | None, laps: int) -> Image.Image:
     """The bottom line of the strip: every kart with its flags (the one to play in yellow)."""
-    img = Image.new("RGB", (w, STRIP_H - STRIP_H // 2), PANEL)
+    img = Image.new("RGB", (w, STRIP_H - TEXT_H), PANEL)
     d = ImageDraw.Draw(img)
     n = max(1, len(karts))
     cw = (w - 12) / n

@@ -15,7 +15,8 @@ from typing import Any
 
 from PIL import Image
 
-from render.rally.picture import _LOCK, _palette, rally_image
+from render.rally.picture import _palette, rally_image
+from render.rally.symbols import _LOCK
 
 FRAME_MS = 450
 LAST_FRAME_MS = 4000

@@ -336,7 +336,7 @@ async def test_computer_player_by_slash_command(h):
     r = answer(await h.slash(BOB, "game computer"))
     assert r.ephemeral and "Only the host" in r.content
     r = answer(await h.slash(ANN, "game computer", kind="random"))
-    assert not r.ephemeral and "Computer 1 (random)" in r.content
+    assert not r.ephemeral and "Computer 2 (random)" in r.content  # named by its seat
     r = answer(await h.slash(ANN, "game kick"))
     assert r.ephemeral and "either a `player` or a `seat`" in r.content
     r = answer(await h.slash(ANN, "game kick", seat=2))
@@ -346,7 +346,7 @@ async def test_computer_player_by_slash_command(h):
     [after] = public(await h.press(ANN, board, "Roll"))
     mine, after = public(await h.press(ANN, after, after.labels[0]))  # Ann's turn ends; the computer's follows
     assert "Ann moved" in mine.content and not mine.labels and mine.message["id"] == board.message["id"]
-    assert "Computer 1 (random) rolled" in after.content and f"<@{ANN}>, your turn." in after.content
+    assert "Computer 2 (random) rolled" in after.content and f"<@{ANN}>, your turn." in after.content
     assert after.allowed_users == [str(ANN)] and after.labels == ["Roll"]
 
 
@@ -364,11 +364,11 @@ async def test_long_computer_sequences_follow_as_channel_messages(h):
     assert "Ann passed." in passed.content and passed.custom_ids == []
     follow = [s for s in public(sent) if s.kind == "channel"]
     edits = [s for s in public(sent) if s.kind == "edit" and not s.pressed]  # besides the press's own answer
-    # Computer 1's turn: posted with its roll, edited with its move; Computer 2's turn: posted with its
+    # Computer 2's turn: posted with its roll, edited with its move; Computer 3's turn: posted with its
     # roll; its move hands the turn to Ann in a message of its own, so that she is pinged
     assert len(follow) == 3 and all(s.png for s in follow) and len(edits) == 1
-    assert "Computer 1 (random) rolled" in follow[0].content and "Computer 1" in edits[0].content.splitlines()[-1]
-    assert "Computer 2 (random) rolled" in follow[1].content
+    assert "Computer 2 (random) rolled" in follow[0].content and "Computer 2" in edits[0].content.splitlines()[-1]
+    assert "Computer 3 (random) rolled" in follow[1].content
     assert f"<@{ANN}>, your turn." in follow[-1].content and follow[-1].labels == ["Roll"]
     assert follow[-1].allowed_users == [str(ANN)]
     sent = await h.press(ANN, follow[-1], "Roll")

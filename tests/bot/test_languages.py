@@ -331,7 +331,7 @@ def test_junkyard_play_in_german(tmp_path, monkeypatch, capsys) -> None:
                                            "--lang", "de", "--db", str(db), "--out", str(tmp_path / "out")],
                      ["help", "legal", "fly away", "99", "1", "quit"])
     assert code == 0
-    assert "Schrottplatz Rally beginnt! Am Tisch: 1. Spieler 1; 2. Computer 1 (smart)." in out
+    assert "Schrottplatz Rally beginnt! Am Tisch: 1. Spieler 1; 2. Computer 2 (smart)." in out
     assert "Befehle:" in out and re.search(r"^  züge +jede erlaubte Aktion, nummeriert$", out, re.M)
     assert "Die Aktionen des Spiels (/rallye auf Discord):" in out
     assert "Jede erlaubte Aktion von Spieler 1 (rot) (" in out and "Jetzt möglich: roll green" in out

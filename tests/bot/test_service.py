@@ -294,11 +294,11 @@ async def test_computer_seat_needs_host_and_a_known_kind(service):
     r = await service.add_computer(CH, ANN, "genius")
     assert not r.ok and "choose random" in r.text
     r = await service.add_computer(CH, ANN)
-    assert r.ok and "Computer 1 (random) takes a seat" in r.text
+    assert r.ok and "Computer 2 (random) takes a seat" in r.text  # named by its seat
     rec = await service.store.channel_game(CH)
     assert rec.seats[1].is_computer and rec.seats[1].user_id < 0 and rec.seats[1].driver == "random"
     r = await service.kick_seat(CH, ANN, 2)
-    assert r.ok and "**Computer 1 (random)** was removed" in r.text
+    assert r.ok and "**Computer 2 (random)** was removed" in r.text
     r = await service.kick_seat(CH, ANN, 5)
     assert not r.ok and "no seat 5" in r.text
 
@@ -315,12 +315,12 @@ async def test_person_against_computer_to_the_end(service):
             break
         # Ann's last move ends her turn in its message; the computer's whole turn is a message of its own,
         # which asks Ann again
-        assert "Computer 1 (random) rolled" not in r.text and r.computers_pending and r.mention is None
+        assert "Computer 2 (random) rolled" not in r.text and r.computers_pending and r.mention is None
         r = await service.play_computers(CH)
         assert r is not None
         if "Winner" in r.text:
             break
-        assert r.text.startswith("Computer 1 (random) rolled") and r.mention == ANN and not r.computers_pending
+        assert r.text.startswith("Computer 2 (random) rolled") and r.mention == ANN and not r.computers_pending
     assert r is not None and "Winner" in r.text
     last = (await service.store.channel_history(CH))[0]
     acts = await service.store.actions(last.id)
@@ -477,6 +477,6 @@ async def test_computer_moves_join_the_record_of_the_reply_they_belong_to(servic
     r = await service.play_computers(CH)
     last = (await service.store.deliveries())[-1]
     assert last.id == r.delivery and last.version == r.version == 4 and last.kind == "post"  # the computer's turn
-    assert len(last.payload["lines"]) == 2 and "Computer 1 (random) rolled" in last.payload["lines"][0]
+    assert len(last.payload["lines"]) == 2 and "Computer 2 (random) rolled" in last.payload["lines"][0]
     rebuilt = await service.delivery_reply(last)
     assert rebuilt.text == r.text and rebuilt.png and [b.action for b in rebuilt.buttons] == ["roll"]

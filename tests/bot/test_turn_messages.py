@@ -93,8 +93,8 @@ async def test_computers_turns_are_one_message_each(h):
     new = posts(sent)
     assert len(new) == 2, [s.content for s in new]
     first, second = (s.content.splitlines() for s in new)
-    assert all(line.startswith("Computer 1 (random) ") for line in first) and len(first) == 2
-    assert all(line.startswith("Computer 2 (random) ") for line in second[:-1]) and len(second) == 3
+    assert all(line.startswith("Computer 2 (random) ") for line in first) and len(first) == 2
+    assert all(line.startswith("Computer 3 (random) ") for line in second[:-1]) and len(second) == 3
     assert second[-1] == f"<@{ANN}>, your turn." and new[1].allowed_users == [str(ANN)]
     assert new[0].allowed_users == [] and not new[0].labels and new[1].labels == ["Roll"]
     records = await h.bot.store.deliveries()

@@ -120,13 +120,13 @@ class Words:
 
         self.said: list[str] = []
 
-        def recording(msg: str, lang: str = "en", **params: Any) -> str:
-            text = say(msg, lang, **params)
+        def recording(msg: str, lang: str = "en", *more: Any, **params: Any) -> str:
+            text = say(msg, lang, *more, **params)
             if msg in ("p_lap", "p_lap_counter"):
                 self.said.append(text)
             return text
 
-        for module in ("render.rally.picture", "render.rally.board"):  # (``picture`` is also a function's name)
+        for module in ("render.rally.panel", "render.rally.board"):
             monkeypatch.setattr(importlib.import_module(module), "say", recording)
 
     def draw(self, game: RallyGame, seat: int) -> list[str]:

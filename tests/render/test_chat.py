@@ -20,7 +20,6 @@ from PIL import Image, ImageChops
 
 from render.races.chat import (
     CLOSE_CELL,
-    STRIP_H,
     Frame,
     board_chat_png,
     cell_px_at,
@@ -29,6 +28,7 @@ from render.races.chat import (
     chat_png,
     reach_frame,
     reach_png,
+    strip_height,
     track_frame,
 )
 from render.races.live import board_png
@@ -157,7 +157,7 @@ def test_a_cell_is_at_least_16_px_across_at_550_px_wide(scene: str) -> None:
     data = chat_png(view)
     img = Image.open(io.BytesIO(data))
     assert img.mode == "P" and len(data) <= MAX_BYTES
-    assert img.size == (frame.width, frame.height + STRIP_H)
+    assert img.size == (frame.width, frame.height + strip_height(view, frame.width))
     assert picture_cell_px(data, frame) >= MIN_CELL_AT_550
 
 
@@ -181,7 +181,8 @@ def test_the_close_up_is_the_live_board_cut_out() -> None:
     view = SCENES["missile_A"]
     frame = chat_frame(view)
     assert frame.size == 24
-    close = rgb(chat_png(view)).crop((0, STRIP_H, frame.width, frame.height + STRIP_H))
+    top = strip_height(view, frame.width)
+    close = rgb(chat_png(view)).crop((0, top, frame.width, frame.height + top))
     live = rgb(board_png(view)).crop(frame.box)
     histogram = ImageChops.difference(close, live).convert("L").histogram()
     assert sum(histogram[24:]) / (frame.width * frame.height) < 0.01
@@ -229,7 +230,8 @@ def test_the_reach_picture_tints_every_cell_the_roll_reaches_and_holds_them_all(
         if cell.label in occupied:
             continue
         x, y = base.centre(cell)
-        spot = (round(x - frame.box[0] - frame.size * 0.45), round(y - frame.box[1] + STRIP_H + frame.size * 0.3))
+        top = strip_height(view, frame.width)
+        spot = (round(x - frame.box[0] - frame.size * 0.45), round(y - frame.box[1] + top + frame.size * 0.3))
         after, before = tinted.getpixel(spot), plain.getpixel(spot)
         assert isinstance(after, tuple) and isinstance(before, tuple)
         assert after[2] > before[2], cell.label  # bluer

@@ -22,6 +22,7 @@ from bot.games.unit import (
     Standings,
 )
 from render.piecepack import piecepack_png
+from render.piecepack_replay import replay_gif, replay_views, tile_for
 from rules.contract import Event, Game
 from rules.piecepack import PiecepackGame, texts
 from rules.piecepack.board import SUITS
@@ -75,6 +76,12 @@ class PiecepackUnit(GameUnit):
 
     def picture(self, view: dict[str, Any], events: Sequence[Event], lang: str = "en") -> bytes | None:
         return piecepack_png(view, list(events), lang=lang)
+
+    def replay(self, setup_: Mapping[str, Any], seed: int, actions: Sequence[str], cell_size: int | None = None,
+               lang: str = "en") -> tuple[bytes, int] | None:
+        """An animated GIF of the game from its log, a frame per action, its words in ``lang``."""
+        views = replay_views(setup_, seed, actions)
+        return replay_gif(views, tile_for(cell_size), lang), len(views)
 
     def narrate(self, events: Sequence[Event], lang: str = "en") -> str:
         """The events in ``lang`` (an event stored without a catalogue id keeps its English text)."""

@@ -20,6 +20,7 @@ from bot.games.rally.translations import GERMAN
 from bot.games.rally.words import language, narrate, refusal
 from bot.games.unit import ButtonSpec, DriverFactory, GameUnit, LookupSource, Standings
 from render.rally import car_board_png, rally_png
+from render.rally.chat import rally_chat_png
 from rules.contract import Event, Game
 from rules.rally.game import CRASH, PARK, PIT, SPIN, RallyGame
 from rules.rally.texts import COLOUR_KEYS, say, word
@@ -75,13 +76,22 @@ class RallyUnit(GameUnit):
     # Pictures ----------------------------------------------------------------------------------
 
     def picture(self, view: dict[str, Any], events: Sequence[Event], lang: str = "en") -> bytes | None:
-        return rally_png(view, events, lang)
+        """The picture posted after an action: a close-up of where the turn happened, sized for a chat, with
+        who moved and who is next in ``lang``."""
+        return rally_chat_png(view, events, lang)
 
     def card_picture(self, view: dict[str, Any], seat: int, lang: str = "en") -> bytes | None:
         return car_board_png(view, seat, lang)
 
     def board_picture(self, view: dict[str, Any], lang: str = "en") -> bytes | None:
+        """The whole track with the panel and its legend, for ``/game board`` and the start of a new lap."""
         return rally_png(view, [], lang)
+
+    def period(self, game: Game) -> Any:
+        """The laps the leader has done: the whole track comes with the turn in which the first car starts a
+        new lap (as in a race: often enough to keep the overview, rare enough to leave the close-ups be)."""
+        g = _game(game)
+        return max((g.laps_done(s) for s in range(len(g.cars))), default=0)
 
     def replay(self, setup_: Mapping[str, Any], seed: int, actions: Sequence[str], cell_size: int | None = None
                ) -> tuple[bytes, int] | None:
