@@ -52,12 +52,13 @@ class _RegisteredPackages(Mapping[str, str]):
 GAME_PACKAGES: Mapping[str, str] = _RegisteredPackages()
 
 #: Kinds of entry, in the order an empty query lists them.
-KINDS: tuple[str, ...] = ("howto", "section", "tile", "part", "crew", "ruling")
+KINDS: tuple[str, ...] = ("howto", "section", "terrain", "tile", "part", "crew", "ruling")
 
 #: How each kind is named to players (for a footer or a heading).
 KIND_LABELS: dict[str, str] = {
     "howto": "How to",
     "section": "Rule",
+    "terrain": "Terrain",
     "tile": "Junk tile",
     "part": "Part card",
     "crew": "Race-Kart Crew",
@@ -68,6 +69,7 @@ KIND_LABELS: dict[str, str] = {
 KIND_LABELS_DE: dict[str, str] = {
     "howto": "So geht's",
     "section": "Regel",
+    "terrain": "Gelände",
     "tile": "Schrottplättchen",
     "part": "Teilekarte",
     "crew": "Rennteam",
@@ -101,6 +103,9 @@ class RuleEntry:
     facts: dict[str, Any] = field(default_factory=dict, hash=False)
     #: The language of title, aliases and text: "en" or "de".
     lang: str = DEFAULT_LANG
+    #: What the board draws for this thing ("tile:oil", "legend:mud", "part:jet-engine"; several joined
+    #: by "+"), for the small picture beside the answer (:mod:`render.symbol`); None for rules without one.
+    symbol: str | None = None
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -142,7 +147,7 @@ def _entry(game_key: str, raw: dict[str, Any], where: str) -> RuleEntry:
         raise ValueError(f"{where}: entry {raw.get('id', '?')!r} lacks {', '.join(missing)}")
     if raw["kind"] not in KINDS:
         raise ValueError(f"{where}: entry {raw['id']!r} has kind {raw['kind']!r}; expected one of {', '.join(KINDS)}")
-    unknown = set(raw) - {"id", "title", "kind", "text", "aliases", "see", "facts", "lang"}
+    unknown = set(raw) - {"id", "title", "kind", "text", "aliases", "see", "facts", "lang", "symbol"}
     if unknown:
         raise ValueError(f"{where}: entry {raw['id']!r} has unknown keys {', '.join(sorted(unknown))}")
     lang = raw.get("lang", DEFAULT_LANG)
@@ -158,6 +163,7 @@ def _entry(game_key: str, raw: dict[str, Any], where: str) -> RuleEntry:
         see=tuple(raw.get("see", ())),
         facts=dict(raw.get("facts", {})),
         lang=lang,
+        symbol=raw.get("symbol") or None,
     )
 
 
