@@ -288,7 +288,7 @@ STOP_WORDS: frozenset[str] = frozenset({
 })
 
 #: Words that hint at what is asked ("how many") without naming a topic: they count for less.
-WEAK_WORDS: frozenset[str] = frozenset({"many", "number", "count", "far", "long", "big", "often"})
+WEAK_WORDS: frozenset[str] = frozenset({"many", "number", "count", "far", "long", "big", "often", "play", "playing"})
 WEAK_WEIGHT = 0.4
 
 #: Words players use for the same thing; each group's words all count for one another.
@@ -336,6 +336,7 @@ SYNONYMS: tuple[tuple[str, ...], ...] = (
     ("set", "place", "put", "lay", "placing", "setting"),
     ("deliver", "delivery", "arrive", "appear"),
     ("move", "drive", "moving", "driving"),
+    ("park", "parked", "stand", "standing", "occupied", "occupy"),
 )
 
 #: German filler words, folded as :func:`normalize` folds them ("für" is "fuer").
@@ -356,6 +357,7 @@ GERMAN_STOP_WORDS: frozenset[str] = frozenset({
     "wo", "wobei", "wofuer", "woher", "wohin", "wozu", "wuerde", "zu", "zum", "zur", "bedeutet", "bringt",
     "bringen", "kriege", "krieg", "kriegt", "bekomme", "bekommt", "bekommen", "trotzdem", "her", "warum", "wann",
     "dran", "drauf", "sowas", "ueberhaupt", "gerade", "schon", "einfach", "immer", "dieses", "jeder", "jede", "jedes",
+    "dasselbe", "derselbe", "dieselbe", "denselben", "demselben", "derselben", "heissen", "heisst", "wieder",
 })
 
 #: German words that hint at what is asked ("wie viele") without naming a topic.
@@ -363,6 +365,8 @@ GERMAN_WEAK_WORDS: frozenset[str] = frozenset({
     "viele", "viel", "wieviele", "wieviel", "anzahl", "oft", "weit", "lange", "gross", "grosse",
     # driving is what every question of a racing game is about
     "fahren", "fahre", "faehrt", "faehrst", "fahrst",
+    # and moving a pawn what every question of a board game is about
+    "ziehen", "ziehe", "zieht",
 })
 
 #: German words for the same thing (written as players type them; folded and stemmed when used).
@@ -382,20 +386,20 @@ GERMAN_SYNONYMS: tuple[tuple[str, ...], ...] = (
     ("gewinnen", "Sieg", "Sieger", "gewonnen", "gewinnt", "siegen", "Ziel"),
     ("würfeln", "Würfel", "Wurf", "gewürfelt", "Augenzahl"),
     ("fahren", "ziehen", "bewegen", "fährt", "vorwärts"),
-    ("Feld", "Felder", "Kästchen"),
-    ("Spieler", "Spielerin", "Person", "Personen", "Leute", "Mitspieler", "Spielerzahl"),
+    ("Feld", "Felder", "Kästchen", "Sechseck", "Hex", "Quadrat"),
+    ("Spieler", "Spielerin", "Person", "Personen", "Leute", "Mitspieler", "Spielerzahl", "mitspielen"),
     ("Dreher", "drehen", "schleudern", "Schleudern", "dreht", "ausbrechen"),
     ("reparieren", "Reparatur", "flicken", "repariert"),
     ("Auto", "Wagen", "Karre", "Schrottkarre", "Fahrzeug", "Rennwagen"),
     ("Spur", "Fahrspur", "Spuren", "Spurwechsel"),
     ("Vorrat", "Reserve", "Nachschub"),
-    ("Aufbau", "aufbauen", "bauen", "baue"),
+    ("Aufbau", "aufbauen", "bauen", "baue", "baut", "Vorbereitung"),
     ("Anfang", "Beginn", "anfangs", "Spielbeginn", "Startaufstellung"),
     ("Stoppschild", "Stopp", "Stop", "Halt", "anhalten", "halten"),
     ("Booster", "Boost", "Turbo", "Nitro"),
     ("Grenze", "Limit", "Kurvenlimit", "Tempolimit"),
     ("Drehzahlbereich", "Drehzahl", "Bereich", "Farbe"),
-    ("Reihenfolge", "Zugreihenfolge", "zuerst", "anfangen", "beginnt"),
+    ("Reihenfolge", "Zugreihenfolge", "zuerst", "anfangen", "beginnt", "fängt", "Startspieler"),
     ("Zug", "Spielzug"),
     ("Teil", "Teile", "Ersatzteil", "Ersatzteile"),
     ("Lagerhalle", "Lager", "Halle"),
@@ -404,26 +408,44 @@ GERMAN_SYNONYMS: tuple[tuple[str, ...], ...] = (
     ("verlieren", "verliert", "verloren", "weg", "abgeben"),
     ("rückwärts", "zurück", "zurückfahren"),
     ("schnell", "Tempo", "Geschwindigkeit"),
+    ("sehen", "sichtbar", "zeigen", "anschauen", "aufdecken", "offen"),
+    ("verdeckt", "geheim", "verborgen", "versteckt"),
+    ("Spielplan", "Brett", "Spielbrett", "Plan"),
+    ("klauen", "klaut", "stehlen", "stiehlt", "wegnehmen", "abnehmen", "schnappen"),
+    ("diagonal", "schräg", "quer"),
+    ("Figur", "Figuren", "Spielfigur", "Pöppel"),
+    ("rammen", "schubsen", "schieben", "anschieben", "stoßen", "gerammt", "geschubst", "drängeln"),
+    ("Leim", "Kleber", "kleben", "klebrig"),
+    ("Plättchen", "Schrottplättchen"),
+    ("Reifen", "Räder", "Rad", "Pneus"),
+    ("Bach", "Wasser", "Fluss", "Strom", "nass"),
+    ("Kronkorken", "Geld", "Münzen", "Kohle"),
+    ("kaufen", "einkaufen", "kaufe", "Laden", "Shop"),
+    ("kosten", "kostet", "Preis", "teuer", "billig", "bezahlen"),
+    ("Mitte", "Zentrum", "Mittelfeld"),
+    ("erwischen", "erwischt", "schlagen", "geschlagen"),
 )
 
 #: Weights: a title word counts this much over the BM25 text score, an alias word a little less.
 TITLE_WEIGHT = 3.0
 ALIAS_WEIGHT = 2.4
 #: A synonym, a close spelling, or the unfinished last word of an autocomplete counts this much of a match.
-SYNONYM_WEIGHT = 0.7
+SYNONYM_WEIGHT = 0.85
 TYPO_WEIGHT = 0.85
 PREFIX_WEIGHT = 0.8
 #: ... and a known word found inside an unknown compound ("Tankstellenbesuch") this much.
 PART_WEIGHT = 0.7
 #: How much matching a whole name (every word of a title or alias, nothing else) adds.
-NAME_BONUS = 6.0
+NAME_BONUS = 12.0
 #: ... and how much a question whose words all appear among an entry's names (title and aliases) adds.
 UNION_SHARE = 0.5
 #: ... and how much each pair of neighbouring question words found side by side in the entry adds.
 PHRASE_WEIGHT = 0.7
+#: A match found in the other language's entries counts this much of the same match in the asker's own.
+CROSS_WEIGHT = 0.8
 #: Rulings retell the sections in detail; between two equal matches the section answers first.
 KIND_PRIOR = {"ruling": 0.95, "crew": 0.95}
-_BM25_K1 = 1.2
+_BM25_K1 = 1.6
 _BM25_B = 0.5
 #: Least difflib ratio for an unknown word to count as a misspelling of a known one.
 TYPO_RATIO = 0.75
@@ -822,15 +844,26 @@ def _ranked(game_key: str, text: str, partial: bool, lang: str) -> list[tuple[fl
 
 
 def _best(game_key: str, text: str, partial: bool, lang: str | None, limit: int) -> list[RuleEntry]:
-    """The best entries in the asker's language; when none matches, the best of another language, each
-    as its twin in the asker's language where it has one."""
+    """The best entries in the asker's language, ranked over the entries of every language: a question
+    may use the other language's words ("Glue" on a German server), so each language's entries are read
+    with their own words and an entry found in another language counts as its twin in the asker's
+    language, a little less (:data:`CROSS_WEIGHT`) than a match in the asker's own words."""
     mine = pool_language(game_key, lang)
-    found = [entry for _, entry in _ranked(game_key, text, partial, mine)[:limit]]
-    for other in _other_languages(game_key, mine):
-        if found:
-            break
-        found = _in_language(game_key, [e for _, e in _ranked(game_key, text, partial, other)[:limit]], mine)
-    return found
+    best: dict[str, tuple[float, RuleEntry]] = {}
+    for pool in (mine, *_other_languages(game_key, mine)):
+        weight = 1.0 if pool == mine else CROSS_WEIGHT
+        for score, entry in _ranked(game_key, text, partial, pool):
+            own = twin(game_key, entry, mine) or entry
+            if own.id not in best or weight * score > best[own.id][0]:
+                best[own.id] = (weight * score, own)
+    order = _positions(game_key)
+    ranked = sorted(best.values(), key=lambda item: (-item[0], KINDS.index(item[1].kind), order[item[1].id]))
+    return [entry for _, entry in ranked[:limit]]
+
+
+@cache
+def _positions(game_key: str) -> dict[str, int]:
+    return {e.id: i for i, e in enumerate(_load(game_key))}
 
 
 def search(game_key: str, question: str, limit: int = 3, lang: str | None = DEFAULT_LANG) -> list[RuleEntry]:
