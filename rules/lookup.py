@@ -258,6 +258,11 @@ def find(game_key: str, text: str, lang: str | None = None) -> RuleEntry | None:
     return None
 
 
+def by_id(game_key: str, entry_id: str) -> RuleEntry | None:
+    """The entry with id ``entry_id`` (of any language), or None."""
+    return _by_id(game_key).get(entry_id)
+
+
 def related(game_key: str, entry: RuleEntry) -> list[RuleEntry]:
     """The entries ``entry.see`` names, in its order (for a "See also" line)."""
     by_id = _by_id(game_key)
@@ -909,3 +914,30 @@ def suggest(game_key: str, text: str, limit: int = 25, lang: str | None = DEFAUL
     if limit == 0:
         return []
     return _best(game_key, text, True, lang, limit)
+
+
+def reply_language(question: str, chosen: str | None = None, fallback: str = DEFAULT_LANG) -> str:
+    """The language to answer ``question`` in: the one ``chosen`` (an option, a flag), else the language
+    the question is written in by the vote of its filler words (:func:`detect_language`, without a game:
+    a lone name such as "Boxengasse" says nothing), else ``fallback`` (the asker's Discord, the default).
+    So a German question on an English server is answered in German, and an English one on a German
+    server in English."""
+    if chosen in LANGS:
+        return chosen
+    return detect_language(question) or (fallback if fallback in LANGS else DEFAULT_LANG)
+
+
+def other_name(game_key: str, entry: RuleEntry, question: str) -> str | None:
+    """The title of ``entry``'s twin in the other language when the question used that language's name of
+    the thing and not the entry's own ("Glue" asked of the German "Leim": "Glue"); else None."""
+    asked = set(_words(question))
+    own = {w for name in (entry.title, *entry.aliases) for w in _words(name)}
+    for lang in languages(game_key):
+        other = twin(game_key, entry, lang)
+        if other is None or other is entry:
+            continue
+        theirs = {w for name in (other.title, *other.aliases) for w in _words(name)} - own
+        language = LANGUAGES[lang]
+        if any(w in asked for w in theirs if len(w) >= 3 and w not in language.stop_words):
+            return other.title
+    return None
