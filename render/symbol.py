@@ -52,7 +52,8 @@ def _rally_service(img: Image.Image, d: ImageDraw.ImageDraw, c: Point, s: float,
 
 def _piecepack_pyramid(img: Image.Image, d: ImageDraw.ImageDraw, c: Point, s: float, letter: str) -> None:
     """A pyramid as the piecepack board draws it: the good stuff (F) in gold, trash in a suit's colour."""
-    from render.piecepack import CODE_COLOURS, GOLD, GOLD_EDGE, SUIT_CODES, pyramid
+    from render.piecepack import CODE_COLOURS, GOLD, GOLD_EDGE, pyramid
+    from rules.piecepack.board import SUIT_CODES
 
     if letter == "F":
         pyramid(d, c, s * 1.1, GOLD, "F", edge=GOLD_EDGE)
@@ -107,7 +108,7 @@ def symbol_image(game: str, symbol: str, lang: str = "en") -> Image.Image:
     kind, _, name = parts[0].partition(":")
     if (game, kind) == ("races", "part"):
         return _races_part(name, lang)
-    painter, background = _PAINTERS[(game, kind)]
+    background = _PAINTERS[(game, kind)][1]
     scale = 4  # drawn large and scaled down, so thin lines and text stay smooth
     cell = SIZE * scale
     img = Image.new("RGB", (cell * len(parts), cell), background)

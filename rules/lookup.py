@@ -362,7 +362,7 @@ GERMAN_STOP_WORDS: frozenset[str] = frozenset({
     "wo", "wobei", "wofuer", "woher", "wohin", "wozu", "wuerde", "zu", "zum", "zur", "bedeutet", "bringt",
     "bringen", "kriege", "krieg", "kriegt", "bekomme", "bekommt", "bekommen", "trotzdem", "her", "warum", "wann",
     "dran", "drauf", "sowas", "ueberhaupt", "gerade", "schon", "einfach", "immer", "dieses", "jeder", "jede", "jedes",
-    "dasselbe", "derselbe", "dieselbe", "denselben", "demselben", "derselben", "heissen", "heisst", "wieder",
+    "dasselbe", "derselbe", "dieselbe", "denselben", "demselben", "derselben", "heissen", "wieder",
 })
 
 #: German words that hint at what is asked ("wie viele") without naming a topic.
@@ -437,7 +437,7 @@ ALIAS_WEIGHT = 2.4
 #: A synonym, a close spelling, or the unfinished last word of an autocomplete counts this much of a match.
 SYNONYM_WEIGHT = 0.85
 TYPO_WEIGHT = 0.85
-PREFIX_WEIGHT = 0.8
+PREFIX_WEIGHT = 0.95
 #: ... and a known word found inside an unknown compound ("Tankstellenbesuch") this much.
 PART_WEIGHT = 0.7
 #: How much matching a whole name (every word of a title or alias, nothing else) adds.
@@ -855,8 +855,12 @@ def _best(game_key: str, text: str, partial: bool, lang: str | None, limit: int)
     language, a little less (:data:`CROSS_WEIGHT`) than a match in the asker's own words."""
     mine = pool_language(game_key, lang)
     best: dict[str, tuple[float, RuleEntry]] = {}
+    # a question of nothing but the asker's filler words and fragments ("what does gl") asks no other language
+    foreign = [w for w in _words(text) if w not in LANGUAGES[mine].stop_words and len(w) >= 3]
     for pool in (mine, *_other_languages(game_key, mine)):
         weight = 1.0 if pool == mine else CROSS_WEIGHT
+        if pool != mine and ((partial and best) or not foreign):
+            continue  # autocomplete offers the asker's own names while it has any
         for score, entry in _ranked(game_key, text, partial, pool):
             own = twin(game_key, entry, mine) or entry
             if own.id not in best or weight * score > best[own.id][0]:

@@ -213,7 +213,8 @@ def rule_message(mod: ModuleType, key: str, entry: Any, others: list[Any], lang:
         except Exception:
             log.exception("drawing the symbol %r of %s failed", symbol, entry.id)
         else:
-            extras["file"] = discord.File(io.BytesIO(png), filename=SYMBOL_FILE, description=texts.say("rules.symbol", lang))
+            extras["file"] = discord.File(io.BytesIO(png), filename=SYMBOL_FILE,
+                                          description=texts.say("rules.symbol", lang))
             embed.set_thumbnail(url=f"attachment://{SYMBOL_FILE}")
     related = mod.related(key, entry) if hasattr(mod, "related") else []
     buttons = [RuleButton(key, lang, str(e.id), label=str(e.title)) for e in related[:MAX_RELATED]]
