@@ -30,7 +30,7 @@ from discord import app_commands
 from bot import texts
 from bot.discord import options as opt
 from bot.discord.command_group import service_of
-from bot.discord.context import Interaction
+from bot.discord.context import Interaction, ours
 from bot.games import front_for, playable_keys
 from bot.service import refuse
 
@@ -247,12 +247,16 @@ class RuleButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=RULE_I
         self.game, self.lang, self.entry_id = game, lang, entry_id
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+    async def from_custom_id(cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
                              match: re.Match[str]) -> RuleButton:
+        """The button a pressed custom id names, rebuilt from the id alone (so it answers after a restart)."""
         return cls(match["game"], match["lang"], match["entry"], label=getattr(item, "label", None))
 
-    async def callback(self, interaction: discord.Interaction) -> None:
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        """Show the button's entry to the one who pressed it, privately."""
         from bot.discord.replies import answer_privately, answer_with
+
+        interaction = ours(interaction)
 
         mod = lookup_module()
         entry = None
