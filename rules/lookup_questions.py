@@ -393,6 +393,84 @@ HELD_OUT: dict[tuple[str, str], list[tuple[str, str]]] = {
     ],
 }
 
+#: (game, language) -> (question, entry id): a second held-out part, written after the first had been looked
+#: at while the entries and the ranking were improved, and before anyone saw how it is answered; the
+#: benchmark reports it on its own as the measure of how the lookup does on questions nobody tuned for.
+HELD_OUT_2: dict[tuple[str, str], list[tuple[str, str]]] = {
+    ('races', 'en'): [
+        ('my kart has mud tyres, what does acid do', 'tile-acid'),
+        ('what happens if my move starts in mud', 'terrain-mud'),
+        ('where are the pit stops', 'pit-stops'),
+        ('how does the bomb catcher work', 'part-bomb-catcher'),
+        ('what if the oil arrow points at another kart', 'tile-oil'),
+        ('when does a team win', 'team-racing'),
+        ('what happens when a missile hits me', 'damage'),
+        ('what are the checkered flags for', 'object'),
+        ('can I choose my start cell', 'ruling-r15'),
+        ('what does orlando get at the start', 'crew-orlando'),
+    ],
+    ('races', 'de'): [
+        ('Was macht Säure, wenn ich Schlammreifen habe?', 'tile-acid-de'),
+        ('was passiert wenn ich im schlamm starte', 'terrain-mud-de'),
+        ('wo ist der grüne Boxenstopp', 'pit-stops-de'),
+        ('wie funktioniert der Bombenfänger', 'part-bomb-catcher-de'),
+        ('was wenn der Ölpfeil auf ein anderes Kart zeigt', 'tile-oil-de'),
+        ('wann gewinnt ein Team', 'team-racing-de'),
+        ('was passiert, wenn mich eine Rakete trifft', 'damage-de'),
+        ('wofür bekomme ich Flaggen', 'object-de'),
+        ('kann ich mir das Startfeld aussuchen', 'ruling-r15-de'),
+        ('womit fängt Orlando an', 'crew-orlando-de'),
+    ],
+    ('piecepack', 'en'): [
+        ('what happens if I land on the carrier', 'landing'),
+        ('how do I get the good stuff home', 'winning'),
+        ('can I end my move on another players corner', 'moving'),
+        ('what does the zero on the die mean', 'turn'),
+        ('do I need to be clean to enter the middle', 'centre'),
+        ('where does the F pyramid start', 'good-stuff'),
+        ('how do I lose my pyramids', 'trash'),
+        ('can the carrier move diagonally', 'carrying'),
+        ('what are the squares called', 'ruling-p1'),
+        ('who starts the game', 'ruling-p2'),
+    ],
+    ('piecepack', 'de'): [
+        ('was passiert wenn ich auf dem Träger lande', 'landing-de'),
+        ('wie bringe ich das gute Zeug nach Hause', 'winning-de'),
+        ('darf ich auf der Ecke eines anderen Spielers aufhören', 'moving-de'),
+        ('ich habe eine null gewürfelt', 'turn-de'),
+        ('muss ich sauber sein, um in die Mitte zu kommen', 'centre-de'),
+        ('wo steht die F-Pyramide am Anfang', 'good-stuff-de'),
+        ('wie werde ich meine Pyramiden los', 'trash-de'),
+        ('darf der Träger schräg ziehen', 'carrying-de'),
+        ('wie werden die Felder benannt', 'ruling-p1-de'),
+        ('wer beginnt das Spiel', 'ruling-p2-de'),
+    ],
+    ('rally', 'en'): [
+        ('what happens if I take a yellow curve in red', 'curves'),
+        ('how many lane changes can I make', 'moving'),
+        ('what does the warehouse give', 'services'),
+        ('how do I use a fuel can', 'booster'),
+        ('how many cells does gear 4 move', 'how-far'),
+        ('what happens at the stop sign', 'pit-lane'),
+        ('who moves first next round', 'turn-order'),
+        ('what if my car has no working gear in green', 'roadworthy'),
+        ('how many laps is the race', 'winning'),
+        ('what is on my car board at the start', 'before-first-round'),
+    ],
+    ('rally', 'de'): [
+        ('was passiert, wenn ich mit rot in eine gelbe Kurve fahre', 'curves-de'),
+        ('wie viele Spurwechsel darf ich machen', 'moving-de'),
+        ('was bekomme ich am Schrotthaufen', 'services-de'),
+        ('wie benutze ich einen Benzinkanister', 'booster-de'),
+        ('wie viele Felder fährt der vierte Gang', 'how-far-de'),
+        ('was passiert am Stoppschild', 'pit-lane-de'),
+        ('wer fährt in der nächsten Runde zuerst', 'turn-order-de'),
+        ('was, wenn ich auf grün keinen Gang habe, der funktioniert', 'roadworthy-de'),
+        ('wie viele Runden hat das Rennen', 'winning-de'),
+        ('welche Teile habe ich zu Beginn auf dem Auto', 'before-first-round-de'),
+    ],
+}
+
 #: every set, in the order the benchmark reports them
 SETS: tuple[tuple[str, str], ...] = tuple(QUESTIONS)
 
