@@ -306,6 +306,7 @@ SYNONYMS: tuple[tuple[str, ...], ...] = (
     ("kart", "car", "vehicle", "racer"),
     ("die", "dice"),
     ("tyre", "tire", "tyres", "tires", "wheel"),
+    ("whole", "full", "entire"),
     ("colour", "color"),
     ("centre", "center", "middle"),
     ("cost", "price", "pay", "costs", "expensive", "cheap"),
@@ -404,7 +405,7 @@ GERMAN_SYNONYMS: tuple[tuple[str, ...], ...] = (
     ("Booster", "Boost", "Turbo", "Nitro"),
     ("Grenze", "Limit", "Kurvenlimit", "Tempolimit"),
     ("Drehzahlbereich", "Drehzahl", "Bereich", "Farbe"),
-    ("Reihenfolge", "Zugreihenfolge", "zuerst", "anfangen", "beginnt", "fängt", "Startspieler"),
+    ("Reihenfolge", "Zugreihenfolge", "zuerst", "beginnt", "fängt", "Startspieler"),
     ("Zug", "Spielzug"),
     ("Teil", "Teile", "Ersatzteil", "Ersatzteile"),
     ("Lagerhalle", "Lager", "Halle"),
@@ -438,6 +439,8 @@ ALIAS_WEIGHT = 2.4
 SYNONYM_WEIGHT = 0.85
 TYPO_WEIGHT = 0.85
 PREFIX_WEIGHT = 0.95
+#: A German verb form read as another form of its word ("schützt" as "schützen") counts this much.
+INFLECTION_WEIGHT = 0.95
 #: ... and a known word found inside an unknown compound ("Tankstellenbesuch") this much.
 PART_WEIGHT = 0.7
 #: How much matching a whole name (every word of a title or alias, nothing else) adds.
@@ -487,14 +490,48 @@ def stem(word: str) -> str:
 _GERMAN = snowballstemmer.stemmer("german")
 
 
+#: German words Snowball would cut to another word's stem: a player ("Spieler") is not a game ("Spiel").
+GERMAN_STEMS: dict[str, str] = {
+    "spieler": "spieler", "spielers": "spieler", "spielern": "spieler", "spielerin": "spieler",
+    "spielerinnen": "spieler", "mitspieler": "mitspieler", "mitspielern": "mitspieler",
+}
+
+
 @cache
 def stem_de(word: str) -> str:
     """A German stemmer (Snowball's): "Kurven" and "Kurve" are "kurv", "Gänge" and "Gang" are "gang",
-    "würfeln" and "wuerfeln" are "wurfel". Numbers and words with digits stay as they are."""
+    "würfeln" and "wuerfeln" are "wurfel"; the few words of :data:`GERMAN_STEMS` keep their own stem.
+    Numbers and words with digits stay as they are."""
     w = fold(word)
     if len(w) <= 3 or not w.isalpha():
         return w
-    return str(_GERMAN.stemWord(w))
+    return GERMAN_STEMS.get(w) or str(_GERMAN.stemWord(w))
+
+
+def inflections_de(word: str) -> tuple[str, ...]:
+    """Other forms a German verb form may stand for, when its own stem is unknown: Snowball keeps the
+    "-t" and "-st" of "schützt", "dauert", "steht", and the "ge-…-t" of "gerammt", and "würfle" is
+    "würfel(e)". Tried in this order, each only as a fallback."""
+    w = fold(word)
+    if len(w) < 5 or not w.isalpha():
+        return ()
+    out = []
+    if w.startswith("ge") and w.endswith("t") and len(w) >= 7:
+        out.append(w[2:-2] if w.endswith("st") else w[2:-1])
+    if w.endswith("st"):
+        out.append(w[:-2])
+    if w.endswith("t"):
+        out.append(w[:-1])
+        out.append(w[:-1] + "en")
+    if w.endswith("le"):
+        out.append(w[:-2] + "eln")
+    if w.endswith("s") and not w.endswith("ss"):
+        out.append(w[:-1])  # the plural of a borrowed word: "Autos", "Boxenstopps"
+    return tuple(dict.fromkeys(o for o in out if len(o) >= 3))
+
+
+def _no_inflections(word: str) -> tuple[str, ...]:
+    return ()
 
 
 @dataclass(frozen=True)
@@ -509,13 +546,47 @@ class Language:
     #: German runs words together ("Boxenstopp"): split an unknown word into known parts, with the
     #: linking letters between them ("Boxen|gasse", "Kurven|grenze")
     joins: tuple[str, ...] = ("",)
+    #: other forms an unknown word may stand for (:func:`inflections_de`)
+    inflections: Callable[[str], tuple[str, ...]] = _no_inflections
+    #: a question's words that mean one topic word together ("goes off": "explodes"), as
+    #: :func:`normalize` writes them
+    phrases: tuple[tuple[str, str], ...] = ()
+    #: German verb particles that end a question apart from their verb ("fängt … an")
+    particles: frozenset[str] = frozenset()
 
+
+#: English phrases whose words are filler alone but name a topic together.
+PHRASES: tuple[tuple[str, str], ...] = (
+    ("go off", "explode"), ("goes off", "explodes"), ("went off", "exploded"), ("going off", "exploding"),
+    ("blow up", "explode"), ("blows up", "explodes"),
+    ("doesn t work", "broken"), ("does not work", "broken"), ("don t work", "broken"), ("not working", "broken"),
+    ("isn t working", "broken"), ("how long", "length"),
+)
+
+#: ... and German ones.
+GERMAN_PHRASES: tuple[tuple[str, str], ...] = (
+    ("geht hoch", "explodiert"), ("fliegt in die luft", "explodiert"), ("wie lange", "dauer"),
+    ("funktioniert nicht", "kaputt"), ("nicht funktioniert", "kaputt"), ("geht nicht", "kaputt"),
+)
 
 LANGUAGES: dict[str, Language] = {
-    "en": Language("en", STOP_WORDS, WEAK_WORDS, SYNONYMS, stem),
+    "en": Language("en", STOP_WORDS, WEAK_WORDS, SYNONYMS, stem, phrases=PHRASES),
     "de": Language("de", GERMAN_STOP_WORDS, GERMAN_WEAK_WORDS, GERMAN_SYNONYMS, stem_de,
-                   joins=("", "s", "n", "en", "e", "es", "er")),
+                   joins=("", "s", "n", "en", "e", "es", "er"), inflections=inflections_de,
+                   phrases=GERMAN_PHRASES,
+                   particles=frozenset({"an", "auf", "ab", "aus", "ein", "mit", "vor", "zu", "weg", "los", "nach",
+                                        "zurueck", "hin", "her", "durch", "um"})),
 }
+
+
+def _phrased(words: list[str], language: Language) -> list[str]:
+    """The words of a question with the language's phrases (:attr:`Language.phrases`) as their word."""
+    if not language.phrases:
+        return words
+    text = f" {' '.join(words)} "
+    for phrase, word in language.phrases:
+        text = text.replace(f" {phrase} ", f" {word} ")
+    return text.split()
 
 
 def _words(text: str) -> list[str]:
@@ -598,7 +669,7 @@ class _Doc:
     pairs: frozenset[tuple[str, str]]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class _Index:
     language: Language
     docs: tuple[_Doc, ...]
@@ -632,6 +703,9 @@ def _ranking_index(game_key: str, lang: str = DEFAULT_LANG) -> _Index:
         for part in _compound_parts(language, _content(_words(entry.text), language), vocabulary):
             body[part] = body.get(part, 0) + 1
         alias_words = frozenset().union(*aliases) if aliases else frozenset()
+        # the parts of a German compound name ("Magnetschutz") count as words of the names too
+        name_words = [w for name in (entry.title, *entry.aliases) for w in _content(_words(name), language)]
+        alias_words |= frozenset(_compound_parts(language, name_words, vocabulary))
         pairs = {pair for text in (entry.title, *entry.aliases) for pair in _pairs(_stems(text, language))}
         pairs.update(_pairs(body_stems))
         docs.append(_Doc(entry, position, title, aliases, alias_words, body, len(body_stems),
@@ -675,58 +749,106 @@ def _compound_parts(language: Language, words: list[str], vocabulary: set[str]) 
     return parts
 
 
-def _query_terms(index: _Index, text: str, partial: bool) -> list[dict[str, float]]:
+def _query_terms(index: _Index, text: str, partial: bool, foreign: bool = False) -> list[dict[str, float]]:
     """For each topic word of the question: the stems it may match and how much each counts.
 
     ``partial``: the last word may be unfinished (autocomplete), so known words it begins also count.
+    ``foreign``: the words are read as another language's (see :func:`_best`): only as they are or
+    through a synonym, never as a misspelling, a fragment or a part of a compound.
+    A German verb whose particle ends the question ("Wie baue ich das Spiel auf?") is also read whole
+    ("aufbauen").
     """
     language = index.language
-    stem_of = language.stem
-    synonyms = _synonyms(language.code)
-    raw = _words(text)
-    words = [part for word in _content(raw, language) for part in _split_compound(index, word)]
+    raw = _phrased(_words(text), language)
+    if foreign:
+        partial = False
+        words = _content(raw, language)
+    else:
+        words = [part for word in _content(raw, language) for part in _split_compound(index, word)]
+    particle = raw[-1] if not foreign and raw and raw[-1] in language.particles else None
     terms = []
     for i, word in enumerate(words):
-        options: dict[str, float] = {}
-
-        def add(s: str, weight: float, options: dict[str, float] = options) -> None:
-            if s in index.idf and weight > options.get(s, 0.0):
-                options[s] = weight
-
-        s = stem_of(word)
-        add(s, 1.0)
-        for other in synonyms.get(s, ()):
-            add(other, SYNONYM_WEIGHT)
-        unfinished = partial and i == len(words) - 1 and raw and word == raw[-1]
-        if unfinished:
-            weight = PREFIX_WEIGHT if len(word) >= 3 else PREFIX_WEIGHT / 2
-            for known in index.surface:
-                if known.startswith(word) and known != word:
-                    add(stem_of(known), weight)
-        if s not in index.idf and word.isalpha() and len(word) >= 4:
-            for close in difflib.get_close_matches(word, index.surface, n=3, cutoff=TYPO_RATIO):
-                ratio = difflib.SequenceMatcher(None, word, close).ratio()
-                add(stem_of(close), TYPO_WEIGHT * ratio)
-                for other in synonyms.get(stem_of(close), ()):
-                    add(other, TYPO_WEIGHT * ratio * SYNONYM_WEIGHT)
-        if not options and len(language.joins) > 1:
-            # a German compound none of whose words is known as a whole ("Tankstellenbesuch"): its known part
-            for part in _known_part(index, word):
-                add(stem_of(part), PART_WEIGHT)
-                for other in synonyms.get(stem_of(part), ()):
-                    add(other, PART_WEIGHT * SYNONYM_WEIGHT)
+        unfinished = bool(partial and i == len(words) - 1 and raw and word == raw[-1])
+        options = _word_options(index, word, unfinished, loose=not foreign)
+        if particle is not None and word != particle:
+            for s, weight in _word_options(index, particle + word, False, loose=False).items():
+                if weight > options.get(s, 0.0):
+                    options[s] = weight
         if word in language.weak_words:
             options = {s: weight * WEAK_WEIGHT for s, weight in options.items()}
         terms.append(options)
     return terms
 
 
+def _word_options(index: _Index, word: str, unfinished: bool, loose: bool) -> dict[str, float]:
+    """The stems one word of a question may match, and how much each counts: the word itself, its
+    synonyms, else another form of it (:attr:`Language.inflections`); an ``unfinished`` word also the
+    known words it begins; with ``loose``, an unknown word also the words it is a misspelling of, and a
+    German compound its known part."""
+    language = index.language
+    stem_of = language.stem
+    synonyms = _synonyms(language.code)
+    options: dict[str, float] = {}
+
+    def add(s: str, weight: float) -> None:
+        if s in index.idf and weight > options.get(s, 0.0):
+            options[s] = weight
+
+    s = stem_of(word)
+    add(s, 1.0)
+    for other in synonyms.get(s, ()):
+        add(other, SYNONYM_WEIGHT)
+    if not options:
+        for form in language.inflections(word):
+            s = stem_of(form)
+            add(s, INFLECTION_WEIGHT)
+            for other in synonyms.get(s, ()):
+                add(other, INFLECTION_WEIGHT * SYNONYM_WEIGHT)
+            if options:
+                break
+    if unfinished:
+        weight = PREFIX_WEIGHT if len(word) >= 3 else PREFIX_WEIGHT / 2
+        for known in index.surface:
+            if known.startswith(word) and known != word:
+                add(stem_of(known), weight)
+    if loose and s not in index.idf and word.isalpha() and len(word) >= 4:
+        for close in _close_words(index, word):
+            ratio = difflib.SequenceMatcher(None, word, close).ratio()
+            add(stem_of(close), TYPO_WEIGHT * ratio)
+            for other in synonyms.get(stem_of(close), ()):
+                add(other, TYPO_WEIGHT * ratio * SYNONYM_WEIGHT)
+    if loose and not options and len(language.joins) > 1:
+        # a German compound none of whose words is known as a whole ("Tankstellenbesuch"): its known part
+        for part in _known_part(index, word):
+            add(stem_of(part), PART_WEIGHT)
+            for other in synonyms.get(stem_of(part), ()):
+                add(other, PART_WEIGHT * SYNONYM_WEIGHT)
+    return options
+
+
+def _close_words(index: _Index, word: str) -> list[str]:
+    """The (at most three) words of the entries that ``word`` is most likely a misspelling of."""
+    return _close_cached(index, word)
+
+
+@cache
+def _close_cached(index: _Index, word: str) -> list[str]:
+    size = len(word)
+    # a difflib ratio of at least TYPO_RATIO needs lengths within this much of each other
+    candidates = [w for w in index.surface if 2 * min(size, len(w)) / (size + len(w)) >= TYPO_RATIO]
+    return difflib.get_close_matches(word, candidates, n=3, cutoff=TYPO_RATIO)
+
+
 def _known(index: _Index, word: str) -> bool:
     """A word of at least three letters that some entry uses, itself or through a synonym."""
     if len(word) < 3:
         return False
-    s = index.language.stem(word)
-    return s in index.idf or bool(_synonyms(index.language.code).get(s, frozenset()) & index.idf.keys())
+    language = index.language
+    for form in (word, *language.inflections(word)):
+        s = language.stem(form)
+        if s in index.idf or _synonyms(language.code).get(s, frozenset()) & index.idf.keys():
+            return True
+    return False
 
 
 def _split_compound(index: _Index, word: str) -> tuple[str, ...]:
@@ -833,10 +955,13 @@ def _score(index: _Index, doc: _Doc, terms: list[dict[str, float]], query: str) 
     return total * KIND_PRIOR.get(doc.entry.kind, 1.0)
 
 
-def _ranked(game_key: str, text: str, partial: bool, lang: str) -> list[tuple[float, RuleEntry]]:
+def _ranked(game_key: str, text: str, partial: bool, lang: str, foreign: bool = False
+            ) -> list[tuple[float, RuleEntry]]:
+    """Every entry of ``lang`` that the question's words match, best first, with its score; ``foreign``:
+    the words are another language's question's (see :func:`_query_terms`)."""
     index = _ranking_index(game_key, lang)
     query = normalize(text)
-    terms = [t for t in _query_terms(index, text, partial) if t]
+    terms = [t for t in _query_terms(index, text, partial, foreign) if t]
     if not terms and query not in _index(game_key, lang):
         return []
     scored = []
@@ -848,26 +973,39 @@ def _ranked(game_key: str, text: str, partial: bool, lang: str) -> list[tuple[fl
     return [(-item[0], item[3]) for item in scored]
 
 
+def _foreign_words(game_key: str, text: str, lang: str) -> str:
+    """The words of a question in ``lang`` that may be another language's names of things: not filler of
+    ``lang``, at least three letters, and unknown to ``lang``'s entries ("Glue" on a German server)."""
+    index = _ranking_index(game_key, lang)
+    stop = LANGUAGES[lang].stop_words
+    return " ".join(w for w in _words(text) if len(w) >= 3 and w not in stop and not _known(index, w))
+
+
 def _best(game_key: str, text: str, partial: bool, lang: str | None, limit: int) -> list[RuleEntry]:
-    """The best entries in the asker's language, ranked over the entries of every language: a question
-    may use the other language's words ("Glue" on a German server), so each language's entries are read
-    with their own words and an entry found in another language counts as its twin in the asker's
-    language, a little less (:data:`CROSS_WEIGHT`) than a match in the asker's own words."""
+    """The best entries in the asker's language. A question may use the other language's name of a thing
+    ("Glue" on a German server): its words that the asker's entries do not know are also looked up in the
+    other language's entries, read with that language's words, and what they find counts for its twin
+    in the asker's language, a little less (:data:`CROSS_WEIGHT`) than a match in the asker's own words.
+    Words the asker's entries know are never read as the other language's ("die" is German filler, not
+    an English die)."""
     mine = pool_language(game_key, lang)
-    best: dict[str, tuple[float, RuleEntry]] = {}
-    # a question of nothing but the asker's filler words and fragments ("what does gl") asks no other language
-    foreign = [w for w in _words(text) if w not in LANGUAGES[mine].stop_words and len(w) >= 3]
-    for pool in (mine, *_other_languages(game_key, mine)):
-        weight = 1.0 if pool == mine else CROSS_WEIGHT
-        if pool != mine and ((partial and best) or not foreign):
-            continue  # autocomplete offers the asker's own names while it has any
-        for score, entry in _ranked(game_key, text, partial, pool):
-            own = twin(game_key, entry, mine) or entry
-            if own.id not in best or weight * score > best[own.id][0]:
-                best[own.id] = (weight * score, own)
+    scores: dict[str, float] = {}
+    found: dict[str, RuleEntry] = {}
+    for score, entry in _ranked(game_key, text, partial, mine):
+        scores[entry.id], found[entry.id] = score, entry
+    if not (partial and found):  # autocomplete offers the asker's own names while it has any
+        foreign = _foreign_words(game_key, text, mine)
+        whole = normalize(text)
+        for other in _other_languages(game_key, mine) if foreign else ():
+            for score, entry in _ranked(game_key, foreign if foreign != whole else text, False, other,
+                                        foreign=True):
+                own = twin(game_key, entry, mine) or entry
+                scores[own.id] = scores.get(own.id, 0.0) + CROSS_WEIGHT * score
+                found[own.id] = own
     order = _positions(game_key)
-    ranked = sorted(best.values(), key=lambda item: (-item[0], KINDS.index(item[1].kind), order[item[1].id]))
-    return [entry for _, entry in ranked[:limit]]
+    ranked = sorted(found.values(), key=lambda e: (-scores[e.id], KINDS.index(e.kind), order[e.id]))
+    return ranked[:limit]
+
 
 
 @cache
