@@ -384,13 +384,13 @@ GERMAN_SYNONYMS: tuple[tuple[str, ...], ...] = (
     ("Mechaniker", "Mechanikerin", "Schrauber", "Monteur"),
     ("Karosserieteil", "Karosserie", "Karosse", "Blech", "Karosserieteile"),
     ("Motorteil", "Motor", "Motorteile", "Motorenteil"),
-    ("Benzin", "Tank", "tanken", "Kanister", "Benzinkanister", "Sprit", "Treibstoff", "Kraftstoff", "Tankstelle"),
+    ("Benzin", "Tank", "tanken", "Kanister", "Benzinkanister", "Sprit", "Treibstoff", "Kraftstoff"),
     ("Gang", "Gänge", "Gaenge"),
     ("Schalthebel", "Hebel", "schalten", "Schaltung", "hochschalten", "runterschalten", "geschaltet"),
     ("Runde", "Runden", "Rennrunde"),
     ("Unfall", "Crash", "Zusammenstoß", "Unfälle", "crashen", "eingekeilt", "blockiert", "versperrt"),
     ("gewinnen", "Sieg", "Sieger", "gewonnen", "gewinnt", "siegen", "Ziel"),
-    ("würfeln", "Würfel", "Wurf", "gewürfelt", "Augenzahl"),
+    ("würfeln", "Würfel", "Wurf", "gewürfelt", "Augenzahl", "werfen", "wirft", "wirf", "geworfen"),
     ("fahren", "ziehen", "bewegen", "fährt", "vorwärts"),
     ("Feld", "Felder", "Kästchen", "Sechseck", "Hex", "Quadrat"),
     ("Spieler", "Spielerin", "Person", "Personen", "Leute", "Mitspieler", "Spielerzahl", "mitspielen"),
@@ -600,7 +600,7 @@ def _content(words: list[str], language: Language = LANGUAGES[DEFAULT_LANG]) -> 
 
 
 def _stems(text: str, language: Language = LANGUAGES[DEFAULT_LANG]) -> list[str]:
-    return [language.stem(w) for w in _content(_words(text), language)]
+    return [language.stem(w) for w in _content(_phrased(_words(text), language), language)]
 
 
 @cache
