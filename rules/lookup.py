@@ -435,6 +435,9 @@ GERMAN_SYNONYMS: tuple[tuple[str, ...], ...] = (
 #: Weights: a title word counts this much over the BM25 text score, an alias word a little less.
 TITLE_WEIGHT = 3.0
 ALIAS_WEIGHT = 2.4
+#: A house ruling's title describes the rule it settles: its words weigh this much, its whole this share.
+RULING_TITLE_WEIGHT = 3.0
+RULING_TITLE_SHARE = 1.0
 #: A synonym, a close spelling, or the unfinished last word of an autocomplete counts this much of a match.
 SYNONYM_WEIGHT = 0.85
 TYPO_WEIGHT = 0.85
@@ -926,13 +929,17 @@ def _phrases(index: _Index, doc: _Doc, terms: list[dict[str, float]]) -> float:
 
 
 def _score(index: _Index, doc: _Doc, terms: list[dict[str, float]], query: str) -> float:
+    # a ruling is named by its id ("P7"); its title only describes it, as an alias would
+    ruling = doc.entry.kind == "ruling"
+    title_weight = RULING_TITLE_WEIGHT if ruling else TITLE_WEIGHT
+    title_share = RULING_TITLE_SHARE if ruling else 1.0
     total = 0.0
     matched = 0
     norm = _BM25_K1 * (1 - _BM25_B + _BM25_B * doc.length / index.average_length)
     for options in terms:
         best = 0.0
         for s, weight in options.items():
-            field = TITLE_WEIGHT if s in doc.title else ALIAS_WEIGHT if s in doc.alias_words else 0.0
+            field = title_weight if s in doc.title else ALIAS_WEIGHT if s in doc.alias_words else 0.0
             tf = doc.body.get(s, 0)
             text = tf * (_BM25_K1 + 1) / (tf + norm) if tf else 0.0
             best = max(best, weight * index.idf[s] * (field + text))
@@ -943,7 +950,7 @@ def _score(index: _Index, doc: _Doc, terms: list[dict[str, float]], query: str) 
         return 100.0 * KIND_PRIOR.get(doc.entry.kind, 1.0) if query in doc.names else 0.0
     total *= (matched / len(terms)) ** 2
     weights = [max(index.idf[s] * w for s, w in options.items()) for options in terms]
-    names = max([_name_match(index, doc.title, terms, weights),
+    names = max([title_share * _name_match(index, doc.title, terms, weights),
                  *(0.9 * _name_match(index, a, terms, weights) for a in doc.aliases)])
     union = doc.title | doc.alias_words
     in_names = sum(importance * max((w for s, w in options.items() if s in union), default=0.0)
