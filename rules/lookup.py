@@ -422,6 +422,8 @@ GERMAN_SYNONYMS: tuple[tuple[str, ...], ...] = (
     ("Figur", "Figuren", "Spielfigur", "Pöppel"),
     ("rammen", "schubsen", "schieben", "anschieben", "stoßen", "gerammt", "geschubst", "drängeln"),
     ("Leim", "Kleber", "kleben", "klebrig"),
+    ("treffen", "trifft", "getroffen", "Treffer"),
+    ("aufhören", "enden", "beenden", "stehenbleiben"),
     ("Plättchen", "Schrottplättchen"),
     ("Reifen", "Räder", "Rad", "Pneus"),
     ("Bach", "Wasser", "Fluss", "Strom", "nass"),
