@@ -215,7 +215,10 @@ def rule_message(mod: ModuleType, key: str, entry: Any, others: list[Any], lang:
         else:
             extras["file"] = discord.File(io.BytesIO(png), filename=SYMBOL_FILE,
                                           description=texts.say("rules.symbol", lang))
-            embed.set_thumbnail(url=f"attachment://{SYMBOL_FILE}")
+            if _wide(png):  # a part's name plate or a row of badges: unreadable in an 80 px thumbnail
+                embed.set_image(url=f"attachment://{SYMBOL_FILE}")
+            else:
+                embed.set_thumbnail(url=f"attachment://{SYMBOL_FILE}")
     related = mod.related(key, entry) if hasattr(mod, "related") else []
     buttons = [RuleButton(key, lang, str(e.id), label=str(e.title)) for e in related[:MAX_RELATED]]
     buttons = [b for b in buttons if b.fits]
@@ -225,6 +228,19 @@ def rule_message(mod: ModuleType, key: str, entry: Any, others: list[Any], lang:
             view.add_item(button)
         extras["view"] = view
     return embed, extras
+
+
+#: A symbol this much wider than high is shown under the text, at its size, not as a thumbnail (Discord
+#: shrinks thumbnails into 80 × 80, where a part's name plate or a row of three badges can't be read).
+WIDE = 1.5
+
+
+def _wide(png: bytes) -> bool:
+    """Whether the PNG ``png`` is a wide symbol (see :data:`WIDE`)."""
+    from PIL import Image
+
+    with Image.open(io.BytesIO(png)) as img:
+        return img.width >= WIDE * img.height
 
 
 #: A related-entry button: ``jyrule:<game>:<language>:<entry id>`` (never the ``jy:`` of action buttons).
