@@ -52,12 +52,13 @@ class _RegisteredPackages(Mapping[str, str]):
 GAME_PACKAGES: Mapping[str, str] = _RegisteredPackages()
 
 #: Kinds of entry, in the order an empty query lists them.
-KINDS: tuple[str, ...] = ("howto", "section", "tile", "part", "crew", "ruling")
+KINDS: tuple[str, ...] = ("howto", "section", "terrain", "tile", "part", "crew", "ruling")
 
 #: How each kind is named to players (for a footer or a heading).
 KIND_LABELS: dict[str, str] = {
     "howto": "How to",
     "section": "Rule",
+    "terrain": "Terrain",
     "tile": "Junk tile",
     "part": "Part card",
     "crew": "Race-Kart Crew",
@@ -68,6 +69,7 @@ KIND_LABELS: dict[str, str] = {
 KIND_LABELS_DE: dict[str, str] = {
     "howto": "So geht's",
     "section": "Regel",
+    "terrain": "Gelände",
     "tile": "Schrottplättchen",
     "part": "Teilekarte",
     "crew": "Rennteam",
@@ -101,6 +103,9 @@ class RuleEntry:
     facts: dict[str, Any] = field(default_factory=dict, hash=False)
     #: The language of title, aliases and text: "en" or "de".
     lang: str = DEFAULT_LANG
+    #: What the board draws for this thing ("tile:oil", "legend:mud", "part:jet-engine"; several joined
+    #: by "+"), for the small picture beside the answer (:mod:`render.symbol`); None for rules without one.
+    symbol: str | None = None
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -142,7 +147,7 @@ def _entry(game_key: str, raw: dict[str, Any], where: str) -> RuleEntry:
         raise ValueError(f"{where}: entry {raw.get('id', '?')!r} lacks {', '.join(missing)}")
     if raw["kind"] not in KINDS:
         raise ValueError(f"{where}: entry {raw['id']!r} has kind {raw['kind']!r}; expected one of {', '.join(KINDS)}")
-    unknown = set(raw) - {"id", "title", "kind", "text", "aliases", "see", "facts", "lang"}
+    unknown = set(raw) - {"id", "title", "kind", "text", "aliases", "see", "facts", "lang", "symbol"}
     if unknown:
         raise ValueError(f"{where}: entry {raw['id']!r} has unknown keys {', '.join(sorted(unknown))}")
     lang = raw.get("lang", DEFAULT_LANG)
@@ -158,6 +163,7 @@ def _entry(game_key: str, raw: dict[str, Any], where: str) -> RuleEntry:
         see=tuple(raw.get("see", ())),
         facts=dict(raw.get("facts", {})),
         lang=lang,
+        symbol=raw.get("symbol") or None,
     )
 
 
@@ -252,6 +258,11 @@ def find(game_key: str, text: str, lang: str | None = None) -> RuleEntry | None:
     return None
 
 
+def by_id(game_key: str, entry_id: str) -> RuleEntry | None:
+    """The entry with id ``entry_id`` (of any language), or None."""
+    return _by_id(game_key).get(entry_id)
+
+
 def related(game_key: str, entry: RuleEntry) -> list[RuleEntry]:
     """The entries ``entry.see`` names, in its order (for a "See also" line)."""
     by_id = _by_id(game_key)
@@ -282,7 +293,7 @@ STOP_WORDS: frozenset[str] = frozenset({
 })
 
 #: Words that hint at what is asked ("how many") without naming a topic: they count for less.
-WEAK_WORDS: frozenset[str] = frozenset({"many", "number", "count", "far", "long", "big", "often"})
+WEAK_WORDS: frozenset[str] = frozenset({"many", "number", "count", "far", "long", "big", "often", "play", "playing"})
 WEAK_WEIGHT = 0.4
 
 #: Words players use for the same thing; each group's words all count for one another.
@@ -295,6 +306,7 @@ SYNONYMS: tuple[tuple[str, ...], ...] = (
     ("kart", "car", "vehicle", "racer"),
     ("die", "dice"),
     ("tyre", "tire", "tyres", "tires", "wheel"),
+    ("whole", "full", "entire"),
     ("colour", "color"),
     ("centre", "center", "middle"),
     ("cost", "price", "pay", "costs", "expensive", "cheap"),
@@ -330,6 +342,7 @@ SYNONYMS: tuple[tuple[str, ...], ...] = (
     ("set", "place", "put", "lay", "placing", "setting"),
     ("deliver", "delivery", "arrive", "appear"),
     ("move", "drive", "moving", "driving"),
+    ("park", "parked", "stand", "standing", "occupied", "occupy"),
 )
 
 #: German filler words, folded as :func:`normalize` folds them ("für" is "fuer").
@@ -350,6 +363,7 @@ GERMAN_STOP_WORDS: frozenset[str] = frozenset({
     "wo", "wobei", "wofuer", "woher", "wohin", "wozu", "wuerde", "zu", "zum", "zur", "bedeutet", "bringt",
     "bringen", "kriege", "krieg", "kriegt", "bekomme", "bekommt", "bekommen", "trotzdem", "her", "warum", "wann",
     "dran", "drauf", "sowas", "ueberhaupt", "gerade", "schon", "einfach", "immer", "dieses", "jeder", "jede", "jedes",
+    "dasselbe", "derselbe", "dieselbe", "denselben", "demselben", "derselben", "heissen", "wieder",
 })
 
 #: German words that hint at what is asked ("wie viele") without naming a topic.
@@ -357,6 +371,8 @@ GERMAN_WEAK_WORDS: frozenset[str] = frozenset({
     "viele", "viel", "wieviele", "wieviel", "anzahl", "oft", "weit", "lange", "gross", "grosse",
     # driving is what every question of a racing game is about
     "fahren", "fahre", "faehrt", "faehrst", "fahrst",
+    # and moving a pawn what every question of a board game is about
+    "ziehen", "ziehe", "zieht",
 })
 
 #: German words for the same thing (written as players type them; folded and stemmed when used).
@@ -368,28 +384,28 @@ GERMAN_SYNONYMS: tuple[tuple[str, ...], ...] = (
     ("Mechaniker", "Mechanikerin", "Schrauber", "Monteur"),
     ("Karosserieteil", "Karosserie", "Karosse", "Blech", "Karosserieteile"),
     ("Motorteil", "Motor", "Motorteile", "Motorenteil"),
-    ("Benzin", "Tank", "tanken", "Kanister", "Benzinkanister", "Sprit", "Treibstoff", "Kraftstoff", "Tankstelle"),
+    ("Benzin", "Tank", "tanken", "Kanister", "Benzinkanister", "Sprit", "Treibstoff", "Kraftstoff"),
     ("Gang", "Gänge", "Gaenge"),
     ("Schalthebel", "Hebel", "schalten", "Schaltung", "hochschalten", "runterschalten", "geschaltet"),
     ("Runde", "Runden", "Rennrunde"),
     ("Unfall", "Crash", "Zusammenstoß", "Unfälle", "crashen", "eingekeilt", "blockiert", "versperrt"),
     ("gewinnen", "Sieg", "Sieger", "gewonnen", "gewinnt", "siegen", "Ziel"),
-    ("würfeln", "Würfel", "Wurf", "gewürfelt", "Augenzahl"),
+    ("würfeln", "Würfel", "Wurf", "gewürfelt", "Augenzahl", "werfen", "wirft", "wirf", "geworfen"),
     ("fahren", "ziehen", "bewegen", "fährt", "vorwärts"),
-    ("Feld", "Felder", "Kästchen"),
-    ("Spieler", "Spielerin", "Person", "Personen", "Leute", "Mitspieler", "Spielerzahl"),
+    ("Feld", "Felder", "Kästchen", "Sechseck", "Hex", "Quadrat"),
+    ("Spieler", "Spielerin", "Person", "Personen", "Leute", "Mitspieler", "Spielerzahl", "mitspielen"),
     ("Dreher", "drehen", "schleudern", "Schleudern", "dreht", "ausbrechen"),
     ("reparieren", "Reparatur", "flicken", "repariert"),
     ("Auto", "Wagen", "Karre", "Schrottkarre", "Fahrzeug", "Rennwagen"),
     ("Spur", "Fahrspur", "Spuren", "Spurwechsel"),
     ("Vorrat", "Reserve", "Nachschub"),
-    ("Aufbau", "aufbauen", "bauen", "baue"),
+    ("Aufbau", "aufbauen", "bauen", "baue", "baut", "Vorbereitung"),
     ("Anfang", "Beginn", "anfangs", "Spielbeginn", "Startaufstellung"),
     ("Stoppschild", "Stopp", "Stop", "Halt", "anhalten", "halten"),
     ("Booster", "Boost", "Turbo", "Nitro"),
     ("Grenze", "Limit", "Kurvenlimit", "Tempolimit"),
     ("Drehzahlbereich", "Drehzahl", "Bereich", "Farbe"),
-    ("Reihenfolge", "Zugreihenfolge", "zuerst", "anfangen", "beginnt"),
+    ("Reihenfolge", "Zugreihenfolge", "zuerst", "beginnt", "fängt", "Startspieler"),
     ("Zug", "Spielzug"),
     ("Teil", "Teile", "Ersatzteil", "Ersatzteile"),
     ("Lagerhalle", "Lager", "Halle"),
@@ -398,26 +414,51 @@ GERMAN_SYNONYMS: tuple[tuple[str, ...], ...] = (
     ("verlieren", "verliert", "verloren", "weg", "abgeben"),
     ("rückwärts", "zurück", "zurückfahren"),
     ("schnell", "Tempo", "Geschwindigkeit"),
+    ("sehen", "sichtbar", "zeigen", "anschauen", "aufdecken", "offen"),
+    ("verdeckt", "geheim", "verborgen", "versteckt"),
+    ("Spielplan", "Brett", "Spielbrett", "Plan"),
+    ("klauen", "klaut", "stehlen", "stiehlt", "wegnehmen", "abnehmen", "schnappen"),
+    ("diagonal", "schräg", "quer"),
+    ("Figur", "Figuren", "Spielfigur", "Pöppel"),
+    ("rammen", "schubsen", "schieben", "anschieben", "stoßen", "gerammt", "geschubst", "drängeln"),
+    ("Leim", "Kleber", "kleben", "klebrig"),
+    ("treffen", "trifft", "getroffen", "Treffer"),
+    ("aufhören", "enden", "beenden", "stehenbleiben"),
+    ("Plättchen", "Schrottplättchen"),
+    ("Reifen", "Räder", "Rad", "Pneus"),
+    ("Bach", "Wasser", "Fluss", "Strom", "nass"),
+    ("Kronkorken", "Geld", "Münzen", "Kohle"),
+    ("kaufen", "einkaufen", "kaufe", "Laden", "Shop"),
+    ("kosten", "kostet", "Preis", "teuer", "billig", "bezahlen"),
+    ("Mitte", "Zentrum", "Mittelfeld"),
+    ("erwischen", "erwischt", "schlagen", "geschlagen"),
 )
 
 #: Weights: a title word counts this much over the BM25 text score, an alias word a little less.
 TITLE_WEIGHT = 3.0
 ALIAS_WEIGHT = 2.4
+#: A house ruling's title describes the rule it settles: its words weigh this much, its whole this share.
+RULING_TITLE_WEIGHT = 3.0
+RULING_TITLE_SHARE = 1.0
 #: A synonym, a close spelling, or the unfinished last word of an autocomplete counts this much of a match.
-SYNONYM_WEIGHT = 0.7
+SYNONYM_WEIGHT = 0.85
 TYPO_WEIGHT = 0.85
-PREFIX_WEIGHT = 0.8
+PREFIX_WEIGHT = 0.95
+#: A German verb form read as another form of its word ("schützt" as "schützen") counts this much.
+INFLECTION_WEIGHT = 0.95
 #: ... and a known word found inside an unknown compound ("Tankstellenbesuch") this much.
 PART_WEIGHT = 0.7
 #: How much matching a whole name (every word of a title or alias, nothing else) adds.
-NAME_BONUS = 6.0
+NAME_BONUS = 12.0
 #: ... and how much a question whose words all appear among an entry's names (title and aliases) adds.
 UNION_SHARE = 0.5
 #: ... and how much each pair of neighbouring question words found side by side in the entry adds.
 PHRASE_WEIGHT = 0.7
+#: A match found in the other language's entries counts this much of the same match in the asker's own.
+CROSS_WEIGHT = 0.8
 #: Rulings retell the sections in detail; between two equal matches the section answers first.
 KIND_PRIOR = {"ruling": 0.95, "crew": 0.95}
-_BM25_K1 = 1.2
+_BM25_K1 = 1.6
 _BM25_B = 0.5
 #: Least difflib ratio for an unknown word to count as a misspelling of a known one.
 TYPO_RATIO = 0.75
@@ -454,14 +495,48 @@ def stem(word: str) -> str:
 _GERMAN = snowballstemmer.stemmer("german")
 
 
+#: German words Snowball would cut to another word's stem: a player ("Spieler") is not a game ("Spiel").
+GERMAN_STEMS: dict[str, str] = {
+    "spieler": "spieler", "spielers": "spieler", "spielern": "spieler", "spielerin": "spieler",
+    "spielerinnen": "spieler", "mitspieler": "mitspieler", "mitspielern": "mitspieler",
+}
+
+
 @cache
 def stem_de(word: str) -> str:
     """A German stemmer (Snowball's): "Kurven" and "Kurve" are "kurv", "Gänge" and "Gang" are "gang",
-    "würfeln" and "wuerfeln" are "wurfel". Numbers and words with digits stay as they are."""
+    "würfeln" and "wuerfeln" are "wurfel"; the few words of :data:`GERMAN_STEMS` keep their own stem.
+    Numbers and words with digits stay as they are."""
     w = fold(word)
     if len(w) <= 3 or not w.isalpha():
         return w
-    return str(_GERMAN.stemWord(w))
+    return GERMAN_STEMS.get(w) or str(_GERMAN.stemWord(w))
+
+
+def inflections_de(word: str) -> tuple[str, ...]:
+    """Other forms a German verb form may stand for, when its own stem is unknown: Snowball keeps the
+    "-t" and "-st" of "schützt", "dauert", "steht", and the "ge-…-t" of "gerammt", and "würfle" is
+    "würfel(e)". Tried in this order, each only as a fallback."""
+    w = fold(word)
+    if len(w) < 5 or not w.isalpha():
+        return ()
+    out = []
+    if w.startswith("ge") and w.endswith("t") and len(w) >= 7:
+        out.append(w[2:-2] if w.endswith("st") else w[2:-1])
+    if w.endswith("st"):
+        out.append(w[:-2])
+    if w.endswith("t"):
+        out.append(w[:-1])
+        out.append(w[:-1] + "en")
+    if w.endswith("le"):
+        out.append(w[:-2] + "eln")
+    if w.endswith("s") and not w.endswith("ss"):
+        out.append(w[:-1])  # the plural of a borrowed word: "Autos", "Boxenstopps"
+    return tuple(dict.fromkeys(o for o in out if len(o) >= 3))
+
+
+def _no_inflections(word: str) -> tuple[str, ...]:
+    return ()
 
 
 @dataclass(frozen=True)
@@ -476,13 +551,47 @@ class Language:
     #: German runs words together ("Boxenstopp"): split an unknown word into known parts, with the
     #: linking letters between them ("Boxen|gasse", "Kurven|grenze")
     joins: tuple[str, ...] = ("",)
+    #: other forms an unknown word may stand for (:func:`inflections_de`)
+    inflections: Callable[[str], tuple[str, ...]] = _no_inflections
+    #: a question's words that mean one topic word together ("goes off": "explodes"), as
+    #: :func:`normalize` writes them
+    phrases: tuple[tuple[str, str], ...] = ()
+    #: German verb particles that end a question apart from their verb ("fängt … an")
+    particles: frozenset[str] = frozenset()
 
+
+#: English phrases whose words are filler alone but name a topic together.
+PHRASES: tuple[tuple[str, str], ...] = (
+    ("go off", "explode"), ("goes off", "explodes"), ("went off", "exploded"), ("going off", "exploding"),
+    ("blow up", "explode"), ("blows up", "explodes"),
+    ("doesn t work", "broken"), ("does not work", "broken"), ("don t work", "broken"), ("not working", "broken"),
+    ("isn t working", "broken"), ("how long", "length"),
+)
+
+#: ... and German ones.
+GERMAN_PHRASES: tuple[tuple[str, str], ...] = (
+    ("geht hoch", "explodiert"), ("fliegt in die luft", "explodiert"), ("wie lange", "dauer"),
+    ("funktioniert nicht", "kaputt"), ("nicht funktioniert", "kaputt"), ("geht nicht", "kaputt"),
+)
 
 LANGUAGES: dict[str, Language] = {
-    "en": Language("en", STOP_WORDS, WEAK_WORDS, SYNONYMS, stem),
+    "en": Language("en", STOP_WORDS, WEAK_WORDS, SYNONYMS, stem, phrases=PHRASES),
     "de": Language("de", GERMAN_STOP_WORDS, GERMAN_WEAK_WORDS, GERMAN_SYNONYMS, stem_de,
-                   joins=("", "s", "n", "en", "e", "es", "er")),
+                   joins=("", "s", "n", "en", "e", "es", "er"), inflections=inflections_de,
+                   phrases=GERMAN_PHRASES,
+                   particles=frozenset({"an", "auf", "ab", "aus", "ein", "mit", "vor", "zu", "weg", "los", "nach",
+                                        "zurueck", "hin", "her", "durch", "um"})),
 }
+
+
+def _phrased(words: list[str], language: Language) -> list[str]:
+    """The words of a question with the language's phrases (:attr:`Language.phrases`) as their word."""
+    if not language.phrases:
+        return words
+    text = f" {' '.join(words)} "
+    for phrase, word in language.phrases:
+        text = text.replace(f" {phrase} ", f" {word} ")
+    return text.split()
 
 
 def _words(text: str) -> list[str]:
@@ -496,7 +605,7 @@ def _content(words: list[str], language: Language = LANGUAGES[DEFAULT_LANG]) -> 
 
 
 def _stems(text: str, language: Language = LANGUAGES[DEFAULT_LANG]) -> list[str]:
-    return [language.stem(w) for w in _content(_words(text), language)]
+    return [language.stem(w) for w in _content(_phrased(_words(text), language), language)]
 
 
 @cache
@@ -565,7 +674,7 @@ class _Doc:
     pairs: frozenset[tuple[str, str]]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class _Index:
     language: Language
     docs: tuple[_Doc, ...]
@@ -599,6 +708,9 @@ def _ranking_index(game_key: str, lang: str = DEFAULT_LANG) -> _Index:
         for part in _compound_parts(language, _content(_words(entry.text), language), vocabulary):
             body[part] = body.get(part, 0) + 1
         alias_words = frozenset().union(*aliases) if aliases else frozenset()
+        # the parts of a German compound name ("Magnetschutz") count as words of the names too
+        name_words = [w for name in (entry.title, *entry.aliases) for w in _content(_words(name), language)]
+        alias_words |= frozenset(_compound_parts(language, name_words, vocabulary))
         pairs = {pair for text in (entry.title, *entry.aliases) for pair in _pairs(_stems(text, language))}
         pairs.update(_pairs(body_stems))
         docs.append(_Doc(entry, position, title, aliases, alias_words, body, len(body_stems),
@@ -642,58 +754,106 @@ def _compound_parts(language: Language, words: list[str], vocabulary: set[str]) 
     return parts
 
 
-def _query_terms(index: _Index, text: str, partial: bool) -> list[dict[str, float]]:
+def _query_terms(index: _Index, text: str, partial: bool, foreign: bool = False) -> list[dict[str, float]]:
     """For each topic word of the question: the stems it may match and how much each counts.
 
     ``partial``: the last word may be unfinished (autocomplete), so known words it begins also count.
+    ``foreign``: the words are read as another language's (see :func:`_best`): only as they are or
+    through a synonym, never as a misspelling, a fragment or a part of a compound.
+    A German verb whose particle ends the question ("Wie baue ich das Spiel auf?") is also read whole
+    ("aufbauen").
     """
     language = index.language
-    stem_of = language.stem
-    synonyms = _synonyms(language.code)
-    raw = _words(text)
-    words = [part for word in _content(raw, language) for part in _split_compound(index, word)]
+    raw = _phrased(_words(text), language)
+    if foreign:
+        partial = False
+        words = _content(raw, language)
+    else:
+        words = [part for word in _content(raw, language) for part in _split_compound(index, word)]
+    particle = raw[-1] if not foreign and raw and raw[-1] in language.particles else None
     terms = []
     for i, word in enumerate(words):
-        options: dict[str, float] = {}
-
-        def add(s: str, weight: float, options: dict[str, float] = options) -> None:
-            if s in index.idf and weight > options.get(s, 0.0):
-                options[s] = weight
-
-        s = stem_of(word)
-        add(s, 1.0)
-        for other in synonyms.get(s, ()):
-            add(other, SYNONYM_WEIGHT)
-        unfinished = partial and i == len(words) - 1 and raw and word == raw[-1]
-        if unfinished:
-            weight = PREFIX_WEIGHT if len(word) >= 3 else PREFIX_WEIGHT / 2
-            for known in index.surface:
-                if known.startswith(word) and known != word:
-                    add(stem_of(known), weight)
-        if s not in index.idf and word.isalpha() and len(word) >= 4:
-            for close in difflib.get_close_matches(word, index.surface, n=3, cutoff=TYPO_RATIO):
-                ratio = difflib.SequenceMatcher(None, word, close).ratio()
-                add(stem_of(close), TYPO_WEIGHT * ratio)
-                for other in synonyms.get(stem_of(close), ()):
-                    add(other, TYPO_WEIGHT * ratio * SYNONYM_WEIGHT)
-        if not options and len(language.joins) > 1:
-            # a German compound none of whose words is known as a whole ("Tankstellenbesuch"): its known part
-            for part in _known_part(index, word):
-                add(stem_of(part), PART_WEIGHT)
-                for other in synonyms.get(stem_of(part), ()):
-                    add(other, PART_WEIGHT * SYNONYM_WEIGHT)
+        unfinished = bool(partial and i == len(words) - 1 and raw and word == raw[-1])
+        options = _word_options(index, word, unfinished, loose=not foreign)
+        if particle is not None and word != particle:
+            for s, weight in _word_options(index, particle + word, False, loose=False).items():
+                if weight > options.get(s, 0.0):
+                    options[s] = weight
         if word in language.weak_words:
             options = {s: weight * WEAK_WEIGHT for s, weight in options.items()}
         terms.append(options)
     return terms
 
 
+def _word_options(index: _Index, word: str, unfinished: bool, loose: bool) -> dict[str, float]:
+    """The stems one word of a question may match, and how much each counts: the word itself, its
+    synonyms, else another form of it (:attr:`Language.inflections`); an ``unfinished`` word also the
+    known words it begins; with ``loose``, an unknown word also the words it is a misspelling of, and a
+    German compound its known part."""
+    language = index.language
+    stem_of = language.stem
+    synonyms = _synonyms(language.code)
+    options: dict[str, float] = {}
+
+    def add(s: str, weight: float) -> None:
+        if s in index.idf and weight > options.get(s, 0.0):
+            options[s] = weight
+
+    s = stem_of(word)
+    add(s, 1.0)
+    for other in synonyms.get(s, ()):
+        add(other, SYNONYM_WEIGHT)
+    if not options:
+        for form in language.inflections(word):
+            s = stem_of(form)
+            add(s, INFLECTION_WEIGHT)
+            for other in synonyms.get(s, ()):
+                add(other, INFLECTION_WEIGHT * SYNONYM_WEIGHT)
+            if options:
+                break
+    if unfinished:
+        weight = PREFIX_WEIGHT if len(word) >= 3 else PREFIX_WEIGHT / 2
+        for known in index.surface:
+            if known.startswith(word) and known != word:
+                add(stem_of(known), weight)
+    if loose and s not in index.idf and word.isalpha() and len(word) >= 4:
+        for close in _close_words(index, word):
+            ratio = difflib.SequenceMatcher(None, word, close).ratio()
+            add(stem_of(close), TYPO_WEIGHT * ratio)
+            for other in synonyms.get(stem_of(close), ()):
+                add(other, TYPO_WEIGHT * ratio * SYNONYM_WEIGHT)
+    if loose and not options and len(language.joins) > 1:
+        # a German compound none of whose words is known as a whole ("Tankstellenbesuch"): its known part
+        for part in _known_part(index, word):
+            add(stem_of(part), PART_WEIGHT)
+            for other in synonyms.get(stem_of(part), ()):
+                add(other, PART_WEIGHT * SYNONYM_WEIGHT)
+    return options
+
+
+def _close_words(index: _Index, word: str) -> list[str]:
+    """The (at most three) words of the entries that ``word`` is most likely a misspelling of."""
+    return _close_cached(index, word)
+
+
+@cache
+def _close_cached(index: _Index, word: str) -> list[str]:
+    size = len(word)
+    # a difflib ratio of at least TYPO_RATIO needs lengths within this much of each other
+    candidates = [w for w in index.surface if 2 * min(size, len(w)) / (size + len(w)) >= TYPO_RATIO]
+    return difflib.get_close_matches(word, candidates, n=3, cutoff=TYPO_RATIO)
+
+
 def _known(index: _Index, word: str) -> bool:
     """A word of at least three letters that some entry uses, itself or through a synonym."""
     if len(word) < 3:
         return False
-    s = index.language.stem(word)
-    return s in index.idf or bool(_synonyms(index.language.code).get(s, frozenset()) & index.idf.keys())
+    language = index.language
+    for form in (word, *language.inflections(word)):
+        s = language.stem(form)
+        if s in index.idf or _synonyms(language.code).get(s, frozenset()) & index.idf.keys():
+            return True
+    return False
 
 
 def _split_compound(index: _Index, word: str) -> tuple[str, ...]:
@@ -771,13 +931,17 @@ def _phrases(index: _Index, doc: _Doc, terms: list[dict[str, float]]) -> float:
 
 
 def _score(index: _Index, doc: _Doc, terms: list[dict[str, float]], query: str) -> float:
+    # a ruling is named by its id ("P7"); its title only describes it, as an alias would
+    ruling = doc.entry.kind == "ruling"
+    title_weight = RULING_TITLE_WEIGHT if ruling else TITLE_WEIGHT
+    title_share = RULING_TITLE_SHARE if ruling else 1.0
     total = 0.0
     matched = 0
     norm = _BM25_K1 * (1 - _BM25_B + _BM25_B * doc.length / index.average_length)
     for options in terms:
         best = 0.0
         for s, weight in options.items():
-            field = TITLE_WEIGHT if s in doc.title else ALIAS_WEIGHT if s in doc.alias_words else 0.0
+            field = title_weight if s in doc.title else ALIAS_WEIGHT if s in doc.alias_words else 0.0
             tf = doc.body.get(s, 0)
             text = tf * (_BM25_K1 + 1) / (tf + norm) if tf else 0.0
             best = max(best, weight * index.idf[s] * (field + text))
@@ -788,7 +952,7 @@ def _score(index: _Index, doc: _Doc, terms: list[dict[str, float]], query: str) 
         return 100.0 * KIND_PRIOR.get(doc.entry.kind, 1.0) if query in doc.names else 0.0
     total *= (matched / len(terms)) ** 2
     weights = [max(index.idf[s] * w for s, w in options.items()) for options in terms]
-    names = max([_name_match(index, doc.title, terms, weights),
+    names = max([title_share * _name_match(index, doc.title, terms, weights),
                  *(0.9 * _name_match(index, a, terms, weights) for a in doc.aliases)])
     union = doc.title | doc.alias_words
     in_names = sum(importance * max((w for s, w in options.items() if s in union), default=0.0)
@@ -800,10 +964,13 @@ def _score(index: _Index, doc: _Doc, terms: list[dict[str, float]], query: str) 
     return total * KIND_PRIOR.get(doc.entry.kind, 1.0)
 
 
-def _ranked(game_key: str, text: str, partial: bool, lang: str) -> list[tuple[float, RuleEntry]]:
+def _ranked(game_key: str, text: str, partial: bool, lang: str, foreign: bool = False
+            ) -> list[tuple[float, RuleEntry]]:
+    """Every entry of ``lang`` that the question's words match, best first, with its score; ``foreign``:
+    the words are another language's question's (see :func:`_query_terms`)."""
     index = _ranking_index(game_key, lang)
     query = normalize(text)
-    terms = [t for t in _query_terms(index, text, partial) if t]
+    terms = [t for t in _query_terms(index, text, partial, foreign) if t]
     if not terms and query not in _index(game_key, lang):
         return []
     scored = []
@@ -815,16 +982,44 @@ def _ranked(game_key: str, text: str, partial: bool, lang: str) -> list[tuple[fl
     return [(-item[0], item[3]) for item in scored]
 
 
+def _foreign_words(game_key: str, text: str, lang: str) -> str:
+    """The words of a question in ``lang`` that may be another language's names of things: not filler of
+    ``lang``, at least three letters, and unknown to ``lang``'s entries ("Glue" on a German server)."""
+    index = _ranking_index(game_key, lang)
+    stop = LANGUAGES[lang].stop_words
+    return " ".join(w for w in _words(text) if len(w) >= 3 and w not in stop and not _known(index, w))
+
+
 def _best(game_key: str, text: str, partial: bool, lang: str | None, limit: int) -> list[RuleEntry]:
-    """The best entries in the asker's language; when none matches, the best of another language, each
-    as its twin in the asker's language where it has one."""
+    """The best entries in the asker's language. A question may use the other language's name of a thing
+    ("Glue" on a German server): its words that the asker's entries do not know are also looked up in the
+    other language's entries, read with that language's words, and what they find counts for its twin
+    in the asker's language, a little less (:data:`CROSS_WEIGHT`) than a match in the asker's own words.
+    Words the asker's entries know are never read as the other language's ("die" is German filler, not
+    an English die)."""
     mine = pool_language(game_key, lang)
-    found = [entry for _, entry in _ranked(game_key, text, partial, mine)[:limit]]
-    for other in _other_languages(game_key, mine):
-        if found:
-            break
-        found = _in_language(game_key, [e for _, e in _ranked(game_key, text, partial, other)[:limit]], mine)
-    return found
+    scores: dict[str, float] = {}
+    found: dict[str, RuleEntry] = {}
+    for score, entry in _ranked(game_key, text, partial, mine):
+        scores[entry.id], found[entry.id] = score, entry
+    if not (partial and found):  # autocomplete offers the asker's own names while it has any
+        foreign = _foreign_words(game_key, text, mine)
+        whole = normalize(text)
+        for other in _other_languages(game_key, mine) if foreign else ():
+            for score, entry in _ranked(game_key, foreign if foreign != whole else text, False, other,
+                                        foreign=True):
+                own = twin(game_key, entry, mine) or entry
+                scores[own.id] = scores.get(own.id, 0.0) + CROSS_WEIGHT * score
+                found[own.id] = own
+    order = _positions(game_key)
+    ranked = sorted(found.values(), key=lambda e: (-scores[e.id], KINDS.index(e.kind), order[e.id]))
+    return ranked[:limit]
+
+
+
+@cache
+def _positions(game_key: str) -> dict[str, int]:
+    return {e.id: i for i, e in enumerate(_load(game_key))}
 
 
 def search(game_key: str, question: str, limit: int = 3, lang: str | None = DEFAULT_LANG) -> list[RuleEntry]:
@@ -870,3 +1065,30 @@ def suggest(game_key: str, text: str, limit: int = 25, lang: str | None = DEFAUL
     if limit == 0:
         return []
     return _best(game_key, text, True, lang, limit)
+
+
+def reply_language(question: str, chosen: str | None = None, fallback: str = DEFAULT_LANG) -> str:
+    """The language to answer ``question`` in: the one ``chosen`` (an option, a flag), else the language
+    the question is written in by the vote of its filler words (:func:`detect_language`, without a game:
+    a lone name such as "Boxengasse" says nothing), else ``fallback`` (the asker's Discord, the default).
+    So a German question on an English server is answered in German, and an English one on a German
+    server in English."""
+    if chosen in LANGS:
+        return chosen
+    return detect_language(question) or (fallback if fallback in LANGS else DEFAULT_LANG)
+
+
+def other_name(game_key: str, entry: RuleEntry, question: str) -> str | None:
+    """The title of ``entry``'s twin in the other language when the question used that language's name of
+    the thing and not the entry's own ("Glue" asked of the German "Leim": "Glue"); else None."""
+    asked = set(_words(question))
+    own = {w for name in (entry.title, *entry.aliases) for w in _words(name)}
+    for lang in languages(game_key):
+        other = twin(game_key, entry, lang)
+        if other is None or other is entry:
+            continue
+        theirs = {w for name in (other.title, *other.aliases) for w in _words(name)} - own
+        language = LANGUAGES[lang]
+        if any(w in asked for w in theirs if len(w) >= 3 and w not in language.stop_words):
+            return other.title
+    return None

@@ -23,15 +23,21 @@ TEXTS: dict[str, dict[str, str]] = {
         "nothing": "Nothing in the rules matches {question!r}. Try a shorter question or a name "
                    "(a tile, a part, a phase).",
         "fallback": "(This entry is only written in {language}.)",
+        "other_name": "{title} (in {language}: {name})",
+        "see": "See also: ",
     },
     "de": {
         "also": "Auch: ",
         "nothing": "Nichts in den Regeln passt zu {question!r}. Versuch eine kürzere Frage oder einen Namen "
                    "(eine Regel, ein Teil, eine Hausregel).",
         "fallback": "(Diesen Eintrag gibt es nur auf {language}.)",
+        "other_name": "{title} ({language}: {name})",
+        "see": "Siehe auch: ",
     },
 }
 LANGUAGE_NAMES = {"en": {"en": "English", "de": "German"}, "de": {"en": "Englisch", "de": "Deutsch"}}
+#: ... as the adjective before a name ("englisch: Glue")
+NAME_LANGUAGE = {"en": {"en": "English", "de": "German"}, "de": {"en": "englisch", "de": "deutsch"}}
 
 
 def plain(markdown: str) -> str:
@@ -56,19 +62,29 @@ def run(args: argparse.Namespace) -> int:
     if args.game is None:
         print("No game has rule lookup entries.")
         return 1
-    lang = args.lang or lookup.detect_language(question, args.game) or lookup.DEFAULT_LANG
+    lang = args.lang or lookup.reply_language(question, None, lookup.detect_language(question, args.game)
+                                              or lookup.DEFAULT_LANG)
     texts = TEXTS[lang]
     best, others = lookup.answer(args.game, question, lang)
     if best is None:
         print(texts["nothing"].format(question=question))
         return 1
     labels = lookup.KIND_LABELS_DE if lang == "de" else lookup.KIND_LABELS
-    print(f"{best.title} ({labels[best.kind]}, {best.id})")
+    title = best.title
+    name = lookup.other_name(args.game, best, question)
+    if name:
+        other = "de" if best.lang == "en" else "en"
+        title = texts["other_name"].format(title=title, language=NAME_LANGUAGE[lang][other], name=name)
+    print(f"{title} ({labels[best.kind]}, {best.id})")
     print()
     print(plain(best.text))
     if best.lang != lang:
         print()
         print(texts["fallback"].format(language=LANGUAGE_NAMES[lang][best.lang]))
+    related = lookup.related(args.game, best)
+    if related:
+        print()
+        print(texts["see"] + "; ".join(e.title for e in related))
     if others:
         print()
         print(texts["also"] + "; ".join(f"{e.title} ({e.id})" for e in others))

@@ -29,7 +29,7 @@ from bot.discord.replies import (
     play_computers,
     schedule_computers,
 )
-from bot.discord.rules_command import rules_command
+from bot.discord.rules_command import RuleButton, rules_command
 from bot.discord.timing_commands import DiscordMessenger
 from bot.discord.translator import JunkyardTranslator
 from bot.games import units
@@ -120,7 +120,7 @@ class JunkyardBot(commands.Bot):
         await self.tree.set_translator(JunkyardTranslator())  # the German command names `junkyard sync` sends
         await self.store.open()
         await self.timers.open()
-        self.add_dynamic_items(ActionButton)
+        self.add_dynamic_items(ActionButton, RuleButton)
         # the picture processes start with the catch-up work, after the first interactions (pictures are
         # drawn in threads until then): starting processes takes the cores the first answers need
         self.service.pictures.start_on_use = False

@@ -4,16 +4,22 @@ The topic may be a name (what autocomplete fills in) or a question in plain word
 bridge"): an exact name answers at once, anything else is ranked by the lookup's search, and the reply
 names the next best entries too. Autocomplete uses the same ranking.
 
-Questions and answers are in the user's language: German for a user whose Discord speaks German, English
-otherwise, or the one chosen with the ``language`` option. A game without entries in that language
-answers in English, and the footer says so.
+Answers are in the asker's language: the one chosen with the ``language`` option, else the language the
+question is written in (a German question on an English server is answered in German), else the one of the
+user's Discord. An entry found by the other language's name of a thing says that name too ("Leim
+(englisch: Glue)"); a game without entries in that language answers in English, and the footer says so.
+
+An entry of a tile, a part or a terrain shows its symbol as the board draws it (:mod:`render.symbol`), and
+its related entries are buttons (:class:`RuleButton`) that answer privately, also after a restart.
 """
 
 from __future__ import annotations
 
 import importlib
 import inspect
+import io
 import logging
+import re
 from collections.abc import Callable
 from types import ModuleType
 from typing import Any
@@ -24,7 +30,7 @@ from discord import app_commands
 from bot import texts
 from bot.discord import options as opt
 from bot.discord.command_group import service_of
-from bot.discord.context import Interaction
+from bot.discord.context import Interaction, ours
 from bot.games import front_for, playable_keys
 from bot.service import refuse
 
@@ -44,11 +50,16 @@ def language_of(locale: discord.Locale | str | None) -> str:
     return texts.language(locale)
 
 
-def _language(interaction: Interaction, given: Any) -> str:
-    """The language chosen with the ``language`` option, else the one of the user's Discord."""
+def _language(interaction: Interaction, given: Any, question: str = "") -> str:
+    """The language chosen with the ``language`` option, else the one ``question`` is written in, else the
+    one of the user's Discord."""
     if isinstance(given, str) and given in LANGUAGES:
         return given
-    return language_of(getattr(interaction, "locale", None))
+    fallback = language_of(getattr(interaction, "locale", None))
+    mod = lookup_module()
+    if question and mod is not None and hasattr(mod, "reply_language"):
+        return str(mod.reply_language(question, None, fallback))
+    return fallback
 
 
 def _call(fn: Callable[..., Any], *args: Any, lang: str, **kwargs: Any) -> Any:
@@ -109,7 +120,7 @@ async def rules_topic_autocomplete(interaction: Interaction, current: str) -> li
     key = await _game_for(interaction, getattr(interaction.namespace, "game", None))
     if mod is None or key is None or key not in _lookup_games():
         return []
-    lang = _language(interaction, getattr(interaction.namespace, "language", None))
+    lang = _language(interaction, getattr(interaction.namespace, "language", None), current)
     try:
         found = _call(mod.suggest, key, current[:100], limit=25, lang=lang)
     except Exception:
@@ -128,7 +139,7 @@ async def rules_command(interaction: Interaction, topic: str, game: str | None =
                         share: bool | None = None, language: str | None = None) -> None:
     from bot.discord.replies import answer_with, arm_defer, send_reply
 
-    lang = _language(interaction, language)
+    lang = _language(interaction, language, topic if isinstance(topic, str) else "")
 
     try:
         text = opt.text("topic", topic, required=True)
@@ -161,9 +172,30 @@ async def rules_command(interaction: Interaction, topic: str, game: str | None =
             else texts.say("rules.start_typing", lang)
         await send_reply(interaction, refuse(texts.say("rules.nothing", lang, title=_title(key), text=text, hint=hint)))
         return
-    embed = discord.Embed(title=str(entry.title)[:256], description=str(entry.text)[:MAX_DESCRIPTION])
-    parts = [_title(key), str(entry.id)]
+    embed, extras = rule_message(mod, key, entry, others, lang, text)
+    await answer_with(interaction, public=bool(public), embed=embed, allowed_mentions=discord.AllowedMentions.none(),
+                      **extras)
+
+
+#: At most this many related entries become buttons (two rows of Discord's five).
+MAX_RELATED = 10
+SYMBOL_FILE = "symbol.png"
+
+
+def rule_message(mod: ModuleType, key: str, entry: Any, others: list[Any], lang: str, question: str = ""
+                 ) -> tuple[discord.Embed, dict[str, Any]]:
+    """The answer for one entry: an embed (title, with the other language's name when the question used
+    it; text; footer with the game, id and the next best), its symbol as a thumbnail, and a button for
+    each related entry; returned as the embed and the rest of the message's arguments."""
+    title = str(entry.title)
     written = getattr(entry, "lang", lang)
+    if question and hasattr(mod, "other_name"):
+        name = mod.other_name(key, entry, question)
+        if name:
+            twin_lang = "de" if written == "en" else "en"
+            title = texts.say(f"rules.other_name.{twin_lang}", lang, title=title, name=name)
+    embed = discord.Embed(title=title[:256], description=str(entry.text)[:MAX_DESCRIPTION])
+    parts = [_title(key), str(entry.id)]
     if written != lang:
         adjective = texts.say(f"rules.language.{written}", lang) if f"rules.language.{written}" in texts.CATALOGUE.ids \
             else written
@@ -171,4 +203,87 @@ async def rules_command(interaction: Interaction, topic: str, game: str | None =
     if others:
         parts.append(texts.say("rules.also", lang, titles=", ".join(str(e.title) for e in others)))
     embed.set_footer(text=" · ".join(parts)[:2048])
-    await answer_with(interaction, public=bool(public), embed=embed, allowed_mentions=discord.AllowedMentions.none())
+    extras: dict[str, Any] = {}
+    symbol = getattr(entry, "symbol", None)
+    if symbol:
+        try:
+            from render.symbol import symbol_png
+
+            png = symbol_png(key, symbol, lang)
+        except Exception:
+            log.exception("drawing the symbol %r of %s failed", symbol, entry.id)
+        else:
+            extras["file"] = discord.File(io.BytesIO(png), filename=SYMBOL_FILE,
+                                          description=texts.say("rules.symbol", lang))
+            if _wide(png):  # a part's name plate or a row of badges: unreadable in an 80 px thumbnail
+                embed.set_image(url=f"attachment://{SYMBOL_FILE}")
+            else:
+                embed.set_thumbnail(url=f"attachment://{SYMBOL_FILE}")
+    related = mod.related(key, entry) if hasattr(mod, "related") else []
+    buttons = [RuleButton(key, lang, str(e.id), label=str(e.title)) for e in related[:MAX_RELATED]]
+    buttons = [b for b in buttons if b.fits]
+    if buttons:
+        view = discord.ui.View(timeout=None)
+        for button in buttons:
+            view.add_item(button)
+        extras["view"] = view
+    return embed, extras
+
+
+#: A symbol this much wider than high is shown under the text, at its size, not as a thumbnail (Discord
+#: shrinks thumbnails into 80 × 80, where a part's name plate or a row of three badges can't be read).
+WIDE = 1.5
+
+
+def _wide(png: bytes) -> bool:
+    """Whether the PNG ``png`` is a wide symbol (see :data:`WIDE`)."""
+    from PIL import Image
+
+    with Image.open(io.BytesIO(png)) as img:
+        return img.width >= WIDE * img.height
+
+
+#: A related-entry button: ``jyrule:<game>:<language>:<entry id>`` (never the ``jy:`` of action buttons).
+RULE_ID_TEMPLATE = r"jyrule:(?P<game>[a-z0-9_-]{1,20}):(?P<lang>en|de):(?P<entry>[A-Za-z0-9_.-]{1,60})"
+_RULE_ID = re.compile(RULE_ID_TEMPLATE)
+MAX_LABEL = 80
+
+
+class RuleButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=RULE_ID_TEMPLATE):
+    """A button under a rule lookup's answer naming a related entry: pressing it shows that entry, only to
+    the one who pressed it, in the button's language. Registered once at start-up, so buttons sent before
+    a restart still answer."""
+
+    def __init__(self, game: str, lang: str, entry_id: str, *, label: str | None = None) -> None:
+        cid = f"jyrule:{game}:{lang}:{entry_id}"
+        #: whether the custom id is one the template reads back (ids of entries always are)
+        self.fits = _RULE_ID.fullmatch(cid) is not None
+        super().__init__(discord.ui.Button(label=(label or entry_id)[:MAX_LABEL], style=discord.ButtonStyle.secondary,
+                                           custom_id=cid[:100]))
+        self.game, self.lang, self.entry_id = game, lang, entry_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
+                             match: re.Match[str]) -> RuleButton:
+        """The button a pressed custom id names, rebuilt from the id alone (so it answers after a restart)."""
+        return cls(match["game"], match["lang"], match["entry"], label=getattr(item, "label", None))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        """Show the button's entry to the one who pressed it, privately."""
+        from bot.discord.replies import answer_privately, answer_with
+
+        interaction = ours(interaction)
+
+        mod = lookup_module()
+        entry = None
+        if mod is not None and self.game in _lookup_games():
+            try:
+                entry = mod.by_id(self.game, self.entry_id)
+            except Exception:
+                log.exception("reading the entry of button %s failed", self.custom_id)
+        if mod is None or entry is None:
+            await answer_privately(interaction, texts.say("rules.gone", self.lang))
+            return
+        embed, extras = rule_message(mod, self.game, entry, [], self.lang)
+        await answer_with(interaction, public=False, embed=embed, allowed_mentions=discord.AllowedMentions.none(),
+                          **extras)

@@ -79,7 +79,7 @@ async def test_an_english_discord_user_is_answered_from_the_english_entries(h, r
         assert footer.startswith("Schrottplatz Rally · curves ·") and "Also: " in footer
     # a German word the English entries lack: the English twin of the German entry that knows it
     r = await ask(h, "en-US", game=rally_lookup, topic="Boxengasse")
-    assert r.embeds[0]["title"] == "Pit lane"
+    assert r.embeds[0]["title"] == "Pit lane (in German: Boxengasse)"
 
 
 async def test_the_language_option_overrides_the_discord_locale(h, rally_lookup):
@@ -89,12 +89,13 @@ async def test_the_language_option_overrides_the_discord_locale(h, rally_lookup)
     assert r.embeds[0]["title"] == "Kurven"
 
 
-async def test_a_german_user_of_a_game_without_german_entries_reads_english_and_is_told(h):
-    r = await ask(h, "de", game="races", topic="can I bump on a bridge")
-    assert r.embeds[0]["title"] == "Bumping"
-    assert "Noch nicht auf Deutsch: dies ist der englische Eintrag" in r.embeds[0]["footer"]["text"]
-    r = await ask(h, "en-US", game="races", topic="can I bump on a bridge")
-    assert "Not written" not in r.embeds[0]["footer"]["text"]
+async def test_a_german_user_of_every_game_reads_german(h):
+    for game, topic, title in (("races", "darf ich auf einer Brücke rammen", "Rammen"),
+                               ("piecepack", "darf ich diagonal ziehen", "Das gute Zeug tragen"),
+                               ("rally", "Was passiert in der Kurve?", "Kurven")):
+        r = await ask(h, "de", game=game, topic=topic)
+        assert r.embeds[0]["title"] == title, game
+        assert "Noch nicht auf Deutsch" not in r.embeds[0]["footer"]["text"]
 
 
 async def test_a_german_user_is_refused_in_german(h):
@@ -113,3 +114,66 @@ async def test_autocomplete_offers_the_users_language(h, rally_lookup):
     english = await choices("en-US", "curv")
     assert english[0] == {"name": "Curves", "value": "curves"}
     assert not any(c["value"].endswith("-de") for c in english)
+
+
+# ------------------------------------------------------------------ the question's language, the other name
+
+
+async def test_a_german_question_on_an_english_discord_is_answered_in_german(h):
+    r = await ask(h, "en-US", game="races", topic="was passiert wenn ich auf Öl fahre")
+    embed = r.embeds[0]
+    assert embed["title"] == "Öl" and "rutscht" in embed["description"]
+    assert "Not written" not in embed["footer"]["text"] and "tile-oil-de" in embed["footer"]["text"]
+
+
+async def test_an_english_question_on_a_german_discord_is_answered_in_english(h):
+    r = await ask(h, "de", game="races", topic="what happens when I drive onto oil")
+    assert r.embeds[0]["title"] == "Oil" and "tile-oil ·" in r.embeds[0]["footer"]["text"]
+
+
+async def test_the_other_languages_name_is_said_when_the_asker_used_it(h):
+    r = await ask(h, "de", game="races", topic="Glue")
+    assert r.embeds[0]["title"] == "Leim (englisch: Glue)"
+    r = await ask(h, "en-US", game="races", topic="Leim")
+    assert r.embeds[0]["title"] == "Glue (in German: Leim)"
+    r = await ask(h, "en-US", game="races", topic="Glue")
+    assert r.embeds[0]["title"] == "Glue"
+
+
+# ------------------------------------------------------------------ related entries as buttons, the symbol
+
+
+async def test_related_entries_are_buttons_that_answer_privately_in_the_askers_language(h):
+    r = await ask(h, "de", game="races", topic="Leim")
+    assert r.custom_ids == ["jyrule:races:de:traps-de", "jyrule:races:de:phase-3-de", "jyrule:races:de:bumping-de"]
+    assert [b["label"] for b in r.buttons()] == ["Fallen beim Fahren", "Phase 3: Bewegungswurf", "Rammen"]
+    pressed = answer(await h.press(ANN, r, "Rammen"))
+    assert pressed.ephemeral and pressed.embeds[0]["title"] == "Rammen"
+    assert "jyrule:races:de:bumping-stream-de" in pressed.custom_ids  # its own related entries, again buttons
+
+
+async def test_a_related_entry_button_sent_before_a_restart_still_answers(h):
+    """The button's custom id carries the game, the language and the entry: with the views of the answer
+    gone (as after a restart), the dynamic item registered at start-up reads it back and answers."""
+    r = await ask(h, "en-US", game="races", topic="what does glue do")
+    h.bot._connection._view_store._views.clear()  # what a restart forgets
+    pressed = answer(await h.press(ANN, r, "Traps while moving"))
+    assert pressed.ephemeral and pressed.embeds[0]["title"] == "Traps while moving"
+    gone = dict(r.message, components=[{"type": 1, "components": [
+        {"type": 2, "style": 2, "label": "Gone", "custom_id": "jyrule:races:en:no-such-entry"}]}])
+    refused = answer(await h.press(ANN, gone, "Gone"))
+    assert refused.ephemeral and "not there any more" in refused.content
+
+
+async def test_a_tile_part_or_terrain_shows_its_symbol_beside_the_answer(h):
+    for topic in ("oil", "mud"):
+        r = await ask(h, "en-US", game="races", topic=topic)
+        assert r.png and r.png.startswith(b"\x89PNG"), topic
+        assert r.embeds[0]["thumbnail"]["url"] == "attachment://symbol.png", topic
+    # a part's name plate is wide: it goes under the text at its size, where it can be read
+    for locale, topic in (("en-US", "jet engine"), ("de", "Jet-Triebwerk")):
+        r = await ask(h, locale, game="races", topic=topic)
+        assert r.png and r.embeds[0]["image"]["url"] == "attachment://symbol.png", topic
+        assert "thumbnail" not in r.embeds[0], topic
+    r = await ask(h, "en-US", game="races", topic="what are the phases of a turn")
+    assert r.embeds[0]["title"] == "Sequence of play" and not r.files  # a rule without a thing has no symbol

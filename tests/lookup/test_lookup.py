@@ -28,7 +28,7 @@ PIECEPACK_SECTIONS = {"setup", "turn", "moving", "landing", "trash", "good-stuff
 
 
 def by_kind(game: str, kind: str) -> list[RuleEntry]:
-    return [e for e in entries(game) if e.kind == kind]
+    return [e for e in entries(game, "en") if e.kind == kind]
 
 
 # ------------------------------------------------------------------ data files
@@ -204,7 +204,7 @@ def test_suggest_with_empty_text_lists_howto_then_sections_in_file_order():
     found = suggest("races", "")
     assert len(found) == 25
     assert found[0].kind == "howto"
-    sections = [e for e in entries("races") if e.kind == "section"]
+    sections = [e for e in entries("races", "en") if e.kind == "section"]
     assert found[1:] == sections[:24]
 
 
