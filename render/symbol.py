@@ -45,7 +45,7 @@ def _races_legend(img: Image.Image, d: ImageDraw.ImageDraw, c: Point, s: float, 
 
 def _rally_service(img: Image.Image, d: ImageDraw.ImageDraw, c: Point, s: float, kind: str) -> None:
     """A service badge as the rally track shows it beside a car park."""
-    from render.rally.picture import draw_service
+    from render.rally.symbols import draw_service
 
     draw_service(d, kind, c, s * 0.8)
 
