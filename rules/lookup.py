@@ -273,7 +273,9 @@ def related(game_key: str, entry: RuleEntry) -> list[RuleEntry]:
 #
 # A small BM25 ranking over each entry's text, with the title and aliases weighed above the text, after
 # dropping filler words and reducing words to a common stem; synonyms and close spellings of unknown
-# words count too, a little less than the word itself.
+# words count too, a little less than the word itself. What a question asks about (its subject, "can the
+# carrier …") weighs more in the names than its other words, and never matches a name in which that
+# thing is only acted on ("landing on the carrier").
 
 #: Words that carry no topic in a question ("what does glue do" asks about glue).
 STOP_WORDS: frozenset[str] = frozenset({
@@ -454,6 +456,9 @@ NAME_BONUS = 12.0
 UNION_SHARE = 0.5
 #: ... and how much each pair of neighbouring question words found side by side in the entry adds.
 PHRASE_WEIGHT = 0.7
+#: In the names, the word a question is about (its subject, :func:`_subject`) weighs this much more than
+#: its other words: "can the carrier land on pawns" asks about the carrier, not about landing.
+SUBJECT_WEIGHT = 2.5
 #: A match found in the other language's entries counts this much of the same match in the asker's own.
 CROSS_WEIGHT = 0.8
 #: Rulings retell the sections in detail; between two equal matches the section answers first.
@@ -558,6 +563,18 @@ class Language:
     phrases: tuple[tuple[str, str], ...] = ()
     #: German verb particles that end a question apart from their verb ("fängt … an")
     particles: frozenset[str] = frozenset()
+    #: what finds a question's subject (:func:`_subject`): the question words that may open it ("what",
+    #: not "who", which is the subject itself), ...
+    interrogatives: frozenset[str] = frozenset()
+    #: ... the verbs that come before the subject (English: "can", "does"; German: empty, as any verb
+    #: may: "Was macht der Leim?", "Darf der Träger …?"), ...
+    auxiliaries: frozenset[str] = frozenset()
+    #: ... the words that may open the subject ("the", "my", "two") ...
+    determiners: frozenset[str] = frozenset()
+    #: ... and the subjects that are the asker or someone, not a topic ("I", "someone")
+    persons: frozenset[str] = frozenset()
+    #: words after which a name's next topic word is acted on ("carrier" in "landing on the carrier")
+    prepositions: frozenset[str] = frozenset()
 
 
 #: English phrases whose words are filler alone but name a topic together.
@@ -575,12 +592,33 @@ GERMAN_PHRASES: tuple[tuple[str, str], ...] = (
 )
 
 LANGUAGES: dict[str, Language] = {
-    "en": Language("en", STOP_WORDS, WEAK_WORDS, SYNONYMS, stem, phrases=PHRASES),
+    "en": Language("en", STOP_WORDS, WEAK_WORDS, SYNONYMS, stem, phrases=PHRASES,
+                   interrogatives=frozenset({"what", "how", "when", "where", "why", "which", "whats"}),
+                   auxiliaries=frozenset({"can", "could", "may", "might", "must", "shall", "should", "will", "would",
+                                          "do", "does", "did", "is", "are", "was", "were", "has", "have"}),
+                   determiners=frozenset({"the", "a", "an", "my", "your", "our", "their", "his", "her", "its",
+                                          "this", "that", "these", "those", "another", "other", "any", "every",
+                                          "each", "some", "two", "three", "four"}),
+                   persons=frozenset({"i", "you", "we", "they", "he", "she", "it", "someone", "anyone", "somebody",
+                                      "anybody", "everyone", "one", "me", "there", "people"}),
+                   prepositions=frozenset({"on", "onto", "into", "in", "at", "over", "through", "across", "past",
+                                           "under", "off", "from", "against", "with", "by"})),
     "de": Language("de", GERMAN_STOP_WORDS, GERMAN_WEAK_WORDS, GERMAN_SYNONYMS, stem_de,
                    joins=("", "s", "n", "en", "e", "es", "er"), inflections=inflections_de,
                    phrases=GERMAN_PHRASES,
                    particles=frozenset({"an", "auf", "ab", "aus", "ein", "mit", "vor", "zu", "weg", "los", "nach",
-                                        "zurueck", "hin", "her", "durch", "um"})),
+                                        "zurueck", "hin", "her", "durch", "um"}),
+                   interrogatives=frozenset({"was", "wie", "wann", "wo", "warum", "wieso", "welche",
+                                             "welcher", "welches", "wozu", "wofuer", "woher", "wohin"}),
+                   determiners=frozenset({"der", "die", "das", "den", "dem", "des", "ein", "eine", "einen", "einem",
+                                          "einer", "eines", "mein", "meine", "meinen", "meinem", "meiner", "dein",
+                                          "deine", "deinen", "deinem", "deiner", "sein", "seine", "ihr", "ihre",
+                                          "zwei", "drei", "vier", "jede", "jeder", "jedes", "andere", "anderen"}),
+                   persons=frozenset({"ich", "du", "man", "wir", "ihr", "sie", "er", "es", "jemand", "mich",
+                                      "dich", "mir", "dir"}),
+                   prepositions=frozenset({"auf", "an", "am", "in", "im", "ins", "ueber", "durch", "gegen", "mit",
+                                           "von", "vom", "zum", "zur", "bei", "beim", "unter", "hinter",
+                                           "vor", "nach", "aus"})),
 }
 
 
@@ -672,6 +710,11 @@ class _Doc:
     names: frozenset[str]
     #: neighbouring topic words in the title, an alias or the text ("null tile", "good stuff")
     pairs: frozenset[tuple[str, str]]
+    #: the words of the title, and of each alias, that something is done to (:func:`_objects`)
+    title_objects: frozenset[str]
+    alias_objects: tuple[frozenset[str], ...]
+    #: the words the names only ever have so (:func:`_acted_on`)
+    acted_on: frozenset[str]
 
 
 @dataclass(frozen=True, eq=False)
@@ -682,6 +725,28 @@ class _Index:
     #: every word seen in a title, alias or text (before stemming): what a misspelling is compared with
     surface: tuple[str, ...]
     average_length: float
+
+
+def _objects(name: str, language: Language) -> frozenset[str]:
+    """The stems of a name's words that something is done to: the first topic word after each
+    preposition (the carrier in "landing on the carrier", the Träger in "auf dem Träger landen")."""
+    out = set()
+    after = False
+    for w in _phrased(_words(name), language):
+        if w in language.prepositions:
+            after = True
+        elif after and w not in language.stop_words:
+            out.add(language.stem(w))
+            after = False
+    return frozenset(out)
+
+
+def _acted_on(names: list[tuple[frozenset[str], frozenset[str]]]) -> frozenset[str]:
+    """The words that an entry's names (each as its words and its :func:`_objects`) only ever have as
+    something done to, never as what the name is about."""
+    objects = frozenset().union(*(o for _, o in names))
+    heads = frozenset().union(*(words - o for words, o in names))
+    return objects - heads
 
 
 def _pairs(stems: list[str]) -> set[tuple[str, str]]:
@@ -711,10 +776,14 @@ def _ranking_index(game_key: str, lang: str = DEFAULT_LANG) -> _Index:
         # the parts of a German compound name ("Magnetschutz") count as words of the names too
         name_words = [w for name in (entry.title, *entry.aliases) for w in _content(_words(name), language)]
         alias_words |= frozenset(_compound_parts(language, name_words, vocabulary))
+        title_objects = _objects(entry.title, language)
+        alias_objects = tuple(_objects(a, language) for a in entry.aliases)
         pairs = {pair for text in (entry.title, *entry.aliases) for pair in _pairs(_stems(text, language))}
         pairs.update(_pairs(body_stems))
         docs.append(_Doc(entry, position, title, aliases, alias_words, body, len(body_stems),
-                         frozenset(normalize(n) for n in entry.names), frozenset(pairs)))
+                         frozenset(normalize(n) for n in entry.names), frozenset(pairs),
+                         title_objects, alias_objects,
+                         _acted_on([(title, title_objects), *zip(aliases, alias_objects, strict=True)])))
         for s in set(body) | title | alias_words:
             df[s] = df.get(s, 0) + 1
         for text in (entry.title, *entry.aliases, entry.text):
@@ -754,22 +823,28 @@ def _compound_parts(language: Language, words: list[str], vocabulary: set[str]) 
     return parts
 
 
-def _query_terms(index: _Index, text: str, partial: bool, foreign: bool = False) -> list[dict[str, float]]:
+def _query_terms(index: _Index, text: str, partial: bool, foreign: bool = False
+                 ) -> tuple[list[dict[str, float]], int | None]:
     """For each topic word of the question: the stems it may match and how much each counts.
 
     ``partial``: the last word may be unfinished (autocomplete), so known words it begins also count.
     ``foreign``: the words are read as another language's (see :func:`_best`): only as they are or
     through a synonym, never as a misspelling, a fragment or a part of a compound.
     A German verb whose particle ends the question ("Wie baue ich das Spiel auf?") is also read whole
-    ("aufbauen").
+    ("aufbauen"). Words no entry knows give no term. Also returns the index of the term that is the
+    question's subject (:func:`_subject`), None when it has none or its subject is no known word.
     """
     language = index.language
     raw = _phrased(_words(text), language)
+    subject = None if foreign else _subject(raw, language)
+    # each topic word with its place in the question (all words when every one is filler, as _content)
+    kept = [(i, w) for i, w in enumerate(raw) if w not in language.stop_words] or list(enumerate(raw))
     if foreign:
         partial = False
-        words = _content(raw, language)
+        pieces = kept
     else:
-        words = [part for word in _content(raw, language) for part in _split_compound(index, word)]
+        pieces = [(i, part) for i, word in kept for part in _split_compound(index, word)]
+    words = [w for _, w in pieces]
     particle = raw[-1] if not foreign and raw and raw[-1] in language.particles else None
     terms = []
     for i, word in enumerate(words):
@@ -782,7 +857,33 @@ def _query_terms(index: _Index, text: str, partial: bool, foreign: bool = False)
         if word in language.weak_words:
             options = {s: weight * WEAK_WEIGHT for s, weight in options.items()}
         terms.append(options)
-    return terms
+    known = [(options, place == subject) for options, (place, _) in zip(terms, pieces, strict=True) if options]
+    first = next((i for i, (_, is_subject) in enumerate(known) if is_subject), None)
+    return [options for options, _ in known], first
+
+
+def _subject(words: list[str], language: Language) -> int | None:
+    """The place in ``words`` of the first word of a question's subject, when it is a thing: "can the
+    **carrier** land on pawns", "what does **glue** do", "darf der **Träger** schlagen", "was macht der
+    **Leim**"; None when it is the asker or someone ("can I …", "what happens if …", "who starts …").
+
+    The subject follows an optional question word and a verb: an auxiliary in English ("can", "does");
+    any verb in German, where the subject must then open with a determiner ("der", "die"), which is what
+    tells the word before it for a verb without a list of verbs.
+    """
+    i = 1 if words and words[0] in language.interrogatives else 0
+    if i >= len(words) or words[i] in language.determiners:
+        return None
+    if language.auxiliaries and words[i] not in language.auxiliaries:
+        return None
+    i += 1
+    if not language.auxiliaries and (i >= len(words) or words[i] not in language.determiners):
+        return None
+    while i < len(words) and words[i] in language.determiners:
+        i += 1
+    if i >= len(words) or words[i] in language.stop_words or words[i] in language.persons:
+        return None
+    return i
 
 
 def _word_options(index: _Index, word: str, unfinished: bool, loose: bool) -> dict[str, float]:
@@ -896,18 +997,20 @@ def _known_part(index: _Index, word: str) -> tuple[str, ...]:
     return ()
 
 
-def _name_match(index: _Index, name: frozenset[str], terms: list[dict[str, float]], weights: list[float]
-                ) -> float:
+def _name_match(index: _Index, name: frozenset[str], terms: list[dict[str, float]], weights: list[float],
+                objects: frozenset[str] = frozenset(), subject: int | None = None) -> float:
     """How well the question and one name cover each other (1.0: the same words, nothing else); rarer
-    words count for more, so a shared "kart" matters less than a shared "landing"."""
+    words count for more, so a shared "kart" matters less than a shared "landing". The question's
+    ``subject`` (its index in ``terms``) does not match a word the name has among its ``objects``: a
+    question about what the carrier may do is not named by "landing on the carrier"."""
     if not name or not terms:
         return 0.0
     covered: dict[str, float] = {}
     hits = 0.0
-    for options, importance in zip(terms, weights, strict=True):
+    for i, (options, importance) in enumerate(zip(terms, weights, strict=True)):
         best = 0.0
         for s, weight in options.items():
-            if s in name:
+            if s in name and not (i == subject and s in objects):
                 covered[s] = max(covered.get(s, 0.0), weight)
                 best = max(best, weight)
         hits += best * importance
@@ -930,7 +1033,11 @@ def _phrases(index: _Index, doc: _Doc, terms: list[dict[str, float]]) -> float:
     return total
 
 
-def _score(index: _Index, doc: _Doc, terms: list[dict[str, float]], query: str) -> float:
+def _score(index: _Index, doc: _Doc, terms: list[dict[str, float]], query: str, subject: int | None = None
+           ) -> float:
+    """How well one entry answers the question's ``terms``: BM25 over its text with its names weighed
+    above it, how well a name covers the question, its phrases; ``subject``: the index of the term the
+    question is about (:func:`_subject`), which weighs :data:`SUBJECT_WEIGHT` times more in the names."""
     # a ruling is named by its id ("P7"); its title only describes it, as an alias would
     ruling = doc.entry.kind == "ruling"
     title_weight = RULING_TITLE_WEIGHT if ruling else TITLE_WEIGHT
@@ -938,10 +1045,12 @@ def _score(index: _Index, doc: _Doc, terms: list[dict[str, float]], query: str) 
     total = 0.0
     matched = 0
     norm = _BM25_K1 * (1 - _BM25_B + _BM25_B * doc.length / index.average_length)
-    for options in terms:
+    for i, options in enumerate(terms):
         best = 0.0
         for s, weight in options.items():
             field = title_weight if s in doc.title else ALIAS_WEIGHT if s in doc.alias_words else 0.0
+            if i == subject and s in doc.acted_on:
+                field = 0.0  # the subject is only acted on in the names: not a name of it
             tf = doc.body.get(s, 0)
             text = tf * (_BM25_K1 + 1) / (tf + norm) if tf else 0.0
             best = max(best, weight * index.idf[s] * (field + text))
@@ -952,11 +1061,15 @@ def _score(index: _Index, doc: _Doc, terms: list[dict[str, float]], query: str) 
         return 100.0 * KIND_PRIOR.get(doc.entry.kind, 1.0) if query in doc.names else 0.0
     total *= (matched / len(terms)) ** 2
     weights = [max(index.idf[s] * w for s, w in options.items()) for options in terms]
-    names = max([title_share * _name_match(index, doc.title, terms, weights),
-                 *(0.9 * _name_match(index, a, terms, weights) for a in doc.aliases)])
+    if subject is not None:
+        weights[subject] *= SUBJECT_WEIGHT
+    names = max([title_share * _name_match(index, doc.title, terms, weights, doc.title_objects, subject),
+                 *(0.9 * _name_match(index, a, terms, weights, o, subject)
+                   for a, o in zip(doc.aliases, doc.alias_objects, strict=True))])
     union = doc.title | doc.alias_words
-    in_names = sum(importance * max((w for s, w in options.items() if s in union), default=0.0)
-                   for options, importance in zip(terms, weights, strict=True))
+    in_names = sum(importance * max((w for s, w in options.items()
+                                     if s in union and not (i == subject and s in doc.acted_on)), default=0.0)
+                   for i, (options, importance) in enumerate(zip(terms, weights, strict=True)))
     total += NAME_BONUS * (names + UNION_SHARE * in_names / sum(weights))
     total += PHRASE_WEIGHT * _phrases(index, doc, terms)
     if query in doc.names:
@@ -970,12 +1083,12 @@ def _ranked(game_key: str, text: str, partial: bool, lang: str, foreign: bool = 
     the words are another language's question's (see :func:`_query_terms`)."""
     index = _ranking_index(game_key, lang)
     query = normalize(text)
-    terms = [t for t in _query_terms(index, text, partial, foreign) if t]
+    terms, subject = _query_terms(index, text, partial, foreign)
     if not terms and query not in _index(game_key, lang):
         return []
     scored = []
     for doc in index.docs:
-        score = _score(index, doc, terms, query)
+        score = _score(index, doc, terms, query, subject)
         if score > 0:
             scored.append((-score, KINDS.index(doc.entry.kind), doc.position, doc.entry))
     scored.sort(key=lambda item: item[:3])

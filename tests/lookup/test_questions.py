@@ -31,17 +31,7 @@ def test_the_question_finds_its_entry_among_the_offered_in_its_language(game: st
     assert expected in [e.id for e in found], f"{question!r} found {[e.id for e in found]}"
 
 
-#: Sets still short of :data:`TOP1` (strict: reaching it shows up as an unexpected pass).
-SHORT: dict[tuple[str, str], str] = {
-    ("piecepack", "en"): "47 of 50: 'can the carrier land on other pawns' and 'I land on the carrier' share "
-                         "their words, as do 'how do I pick up the good stuff' and 'what happens after I pick it "
-                         "up', and 'who starts the game' those of 'starting the game'",
-}
-
-
-@pytest.mark.parametrize(("game", "lang"), [
-    pytest.param(game, lang, marks=[pytest.mark.xfail(strict=True, reason=SHORT[(game, lang)])]
-                 if (game, lang) in SHORT else []) for game, lang in SETS])
+@pytest.mark.parametrize(("game", "lang"), SETS)
 def test_the_set_finds_its_entries_first(game: str, lang: str) -> None:
     top1, _ = accuracy(game, lang)
     misses = [q for q, e, _ in questions(game, lang) if [x.id for x in search(game, q, limit=1, lang=lang)] != [e]]

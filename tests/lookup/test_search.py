@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot.cli import main
+from rules import lookup
 from rules.lookup import STOP_WORDS, answer, entries, search, stem, suggest
 
 
@@ -20,18 +21,18 @@ def first(game: str, question: str) -> str:
     ("stopped", "stop"), ("rolled", "roll"), ("deliveries", "deliver"), ("delivered", "deliver"),
     ("delivery", "deliver"), ("tyres", "tyr"), ("r7", "r7"), ("3", "3"), ("oil", "oil"),
 ])
-def test_the_stemmer_gives_word_forms_one_root(word, root):
+def test_the_stemmer_gives_word_forms_one_root(word: str, root: str) -> None:
     assert stem(word) == root
 
 
-def test_filler_words_do_not_have_to_appear_in_the_entry():
+def test_filler_words_do_not_have_to_appear_in_the_entry() -> None:
     """Every word of "what does glue do" but "glue" is filler, so Glue answers it."""
     assert {"what", "does", "do", "can", "i", "how"} <= STOP_WORDS
     assert first("races", "what does glue do") == "tile-glue"
     assert first("races", "glue") == "tile-glue"
 
 
-def test_word_forms_and_synonyms_match():
+def test_word_forms_and_synonyms_match() -> None:
     assert first("races", "I got bumped") == "bumping"
     assert first("races", "pushing karts") == "bumping"  # push is a bump
     assert first("races", "falling in the creek") == "bumping-stream"  # creek is the stream
@@ -39,38 +40,38 @@ def test_word_forms_and_synonyms_match():
     assert first("races", "how do I get victory") == "object"  # victory is winning, the object
 
 
-def test_typos_count_as_the_closest_known_word():
+def test_typos_count_as_the_closest_known_word() -> None:
     assert first("races", "magnit") == "tile-magnet"
     assert first("races", "battring ram") == "part-battering-ram"
     assert first("piecepack", "cenetr") == "centre"
 
 
-def test_a_word_run_together_counts_as_its_two_words():
+def test_a_word_run_together_counts_as_its_two_words() -> None:
     assert first("races", "pitstop") == "pit-stops"
     assert first("races", "timebomb freezer") == "part-time-bomb-freezer"
 
 
-def test_a_title_match_weighs_more_than_the_same_word_in_a_text():
+def test_a_title_match_weighs_more_than_the_same_word_in_a_text() -> None:
     # "Spring" is in the Spring's title and in many texts (the Spring is a trap everyone mentions)
     assert first("races", "spring") == "tile-spring"
     assert first("races", "acid") == "tile-acid"
 
 
 @pytest.mark.parametrize("game", ["races", "piecepack"])
-def test_an_exact_name_always_comes_first(game):
+def test_an_exact_name_always_comes_first(game: str) -> None:
     """Titles, aliases and ids are unique (test_lookup), so each one finds its own entry first."""
     for e in entries(game, "en"):
         for name in e.names:
             assert first(game, name) == e.id, name
 
 
-def test_nothing_is_found_for_words_no_entry_knows():
+def test_nothing_is_found_for_words_no_entry_knows() -> None:
     assert search("races", "zzzz qqqq") == []
     assert answer("races", "zzzz qqqq") == (None, [])
     assert search("races", "glue", limit=0) == []
 
 
-def test_answer_gives_the_best_entry_and_two_alternatives():
+def test_answer_gives_the_best_entry_and_two_alternatives() -> None:
     best, others = answer("races", "can I bump on a bridge")
     assert best is not None and best.id == "bumping"
     assert len(others) == 2 and best.id not in {e.id for e in others}
@@ -78,13 +79,13 @@ def test_answer_gives_the_best_entry_and_two_alternatives():
     assert best is not None and best.id == "tile-glue" and len(others) <= 2
 
 
-def test_autocomplete_takes_the_last_word_as_unfinished():
+def test_autocomplete_takes_the_last_word_as_unfinished() -> None:
     assert suggest("races", "time b")[0].id == "tile-time-bomb"
     assert suggest("races", "what does gl")[0].id == "tile-glue"
     assert search("races", "what does gl") == []  # a question is taken as finished: "gl" is no word
 
 
-def test_junkyard_rules_prints_the_title_then_the_text_and_two_alternatives(capsys):
+def test_junkyard_rules_prints_the_title_then_the_text_and_two_alternatives(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["rules", "what", "does", "glue", "do"]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0].startswith("Glue (Junk tile, tile-glue)")
@@ -93,13 +94,57 @@ def test_junkyard_rules_prints_the_title_then_the_text_and_two_alternatives(caps
     assert out[-1].startswith("Also: ") and out[-1].count("(") == 2
 
 
-def test_junkyard_rules_takes_a_game_and_defaults_to_the_first(capsys):
+def test_junkyard_rules_takes_a_game_and_defaults_to_the_first(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["rules", "--game", "piecepack", "can", "I", "move", "diagonally"]) == 0
     assert capsys.readouterr().out.startswith("Carrying the good stuff")
     assert main(["rules", "how", "many", "players"]) == 0
     assert capsys.readouterr().out.startswith("R13 Seats")  # Junkyard Races, listed first
 
 
-def test_junkyard_rules_says_when_nothing_matches(capsys):
+def test_junkyard_rules_says_when_nothing_matches(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["rules", "zzzz"]) == 1
     assert "Nothing in the rules matches 'zzzz'" in capsys.readouterr().out
+
+
+def test_a_question_about_a_thing_is_answered_by_that_things_entry() -> None:
+    """"Can the carrier land on other pawns" asks what the carrier may do: the carrier's section answers,
+    though Landing on others is also named "landing on the carrier" (there the carrier is landed on)."""
+    assert first("piecepack", "can the carrier land on other pawns") == "carrying"
+    assert first("piecepack", "what happens if I land on the carrier") == "landing"
+    assert first("piecepack", "who gets the treasure when the carrier is landed on") == "landing"
+
+
+@pytest.mark.parametrize(("question", "lang", "subject"), [
+    ("can the carrier land on other pawns", "en", "carrier"),
+    ("what does glue do", "en", "glue"),
+    ("how do bombs work", "en", "bombs"),
+    ("is tarmac special", "en", "tarmac"),
+    ("can I push another kart", "en", None),  # the asker
+    ("can someone steal my tiles", "en", None),
+    ("what happens if I land on the carrier", "en", None),
+    ("who starts the game", "en", None),  # "who" is the subject
+    ("carrier landing", "en", None),
+    ("darf der Träger andere Figuren schlagen", "de", "traeger"),
+    ("Was macht der Leim?", "de", "leim"),
+    ("wo steht die F-Pyramide am Anfang", "de", "f"),
+    ("kann ich rückwärts fahren", "de", None),
+    ("wer beginnt das Spiel", "de", None),
+    ("Träger schlagen", "de", None),
+])
+def test_the_subject_of_a_question_is_the_thing_after_its_verb(question: str, lang: str, subject: str | None
+                                                               ) -> None:
+    words = lookup._words(question)
+    at = lookup._subject(words, lookup.LANGUAGES[lang])
+    assert (None if at is None else words[at]) == subject
+
+
+@pytest.mark.parametrize(("name", "lang", "objects"), [
+    ("landing on the carrier", "en", {"carrier"}),
+    ("bumping into the stream", "en", {"stream"}),
+    ("Carrying the good stuff", "en", set()),
+    ("how to ask", "en", set()),
+    ("auf dem Träger landen", "de", {"trag"}),
+])
+def test_a_names_words_after_a_preposition_are_what_something_is_done_to(name: str, lang: str, objects: set[str]
+                                                                         ) -> None:
+    assert lookup._objects(name, lookup.LANGUAGES[lang]) == objects
