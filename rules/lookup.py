@@ -295,7 +295,9 @@ STOP_WORDS: frozenset[str] = frozenset({
 })
 
 #: Words that hint at what is asked ("how many") without naming a topic: they count for less.
-WEAK_WORDS: frozenset[str] = frozenset({"many", "number", "count", "far", "long", "big", "often", "play", "playing"})
+WEAK_WORDS: frozenset[str] = frozenset({"many", "number", "count", "far", "long", "big", "often", "play", "playing",
+                                        # the game is what every question asked of a game is about
+                                        "game", "games"})
 WEAK_WEIGHT = 0.4
 
 #: Words players use for the same thing; each group's words all count for one another.
@@ -375,6 +377,8 @@ GERMAN_WEAK_WORDS: frozenset[str] = frozenset({
     "fahren", "fahre", "faehrt", "faehrst", "fahrst",
     # and moving a pawn what every question of a board game is about
     "ziehen", "ziehe", "zieht",
+    # and the game what every question asked of a game is about
+    "spiel", "spiels", "spiele", "spielen",
 })
 
 #: German words for the same thing (written as players type them; folded and stemmed when used).
