@@ -1037,11 +1037,30 @@ def _phrases(index: _Index, doc: _Doc, terms: list[dict[str, float]]) -> float:
     return total
 
 
-def _score(index: _Index, doc: _Doc, terms: list[dict[str, float]], query: str, subject: int | None = None
-           ) -> float:
-    """How well one entry answers the question's ``terms``: BM25 over its text with its names weighed
-    above it, how well a name covers the question, its phrases; ``subject``: the index of the term the
-    question is about (:func:`_subject`), which weighs :data:`SUBJECT_WEIGHT` times more in the names."""
+@dataclass(frozen=True)
+class _Question:
+    """A question ready to score every entry against: its terms (:func:`_query_terms`), how much each
+    weighs in the names (its rarest stem's idf, the subject's :data:`SUBJECT_WEIGHT` times more), the
+    index of its subject's term, and every stem it may match."""
+
+    terms: list[dict[str, float]]
+    weights: list[float]
+    subject: int | None
+    stems: frozenset[str]
+
+    @classmethod
+    def read(cls, index: _Index, terms: list[dict[str, float]], subject: int | None) -> _Question:
+        weights = [max(index.idf[s] * w for s, w in options.items()) for options in terms]
+        if subject is not None:
+            weights[subject] *= SUBJECT_WEIGHT
+        return cls(terms, weights, subject, frozenset(s for options in terms for s in options))
+
+
+def _score(index: _Index, doc: _Doc, question: _Question, query: str) -> float:
+    """How well one entry answers a question: BM25 over its text with its names weighed above it, how
+    well a name covers the question, its phrases; the question's subject (:func:`_subject`) weighs more
+    in the names, and only where a name is about it."""
+    terms, weights, subject = question.terms, question.weights, question.subject
     # a ruling is named by its id ("P7"); its title only describes it, as an alias would
     ruling = doc.entry.kind == "ruling"
     title_weight = RULING_TITLE_WEIGHT if ruling else TITLE_WEIGHT
@@ -1064,12 +1083,10 @@ def _score(index: _Index, doc: _Doc, terms: list[dict[str, float]], query: str, 
     if not matched:  # no word matches; an exact name still does (an id such as "curves-de")
         return 100.0 * KIND_PRIOR.get(doc.entry.kind, 1.0) if query in doc.names else 0.0
     total *= (matched / len(terms)) ** 2
-    weights = [max(index.idf[s] * w for s, w in options.items()) for options in terms]
-    if subject is not None:
-        weights[subject] *= SUBJECT_WEIGHT
+    asked = question.stems
     names = max([title_share * _name_match(index, doc.title, terms, weights, doc.title_objects, subject),
                  *(0.9 * _name_match(index, a, terms, weights, o, subject)
-                   for a, o in zip(doc.aliases, doc.alias_objects, strict=True))])
+                   for a, o in zip(doc.aliases, doc.alias_objects, strict=True) if not a.isdisjoint(asked))])
     union = doc.title | doc.alias_words
     in_names = sum(importance * max((w for s, w in options.items()
                                      if s in union and not (i == subject and s in doc.acted_on)), default=0.0)
@@ -1090,9 +1107,10 @@ def _ranked(game_key: str, text: str, partial: bool, lang: str, foreign: bool = 
     terms, subject = _query_terms(index, text, partial, foreign)
     if not terms and query not in _index(game_key, lang):
         return []
+    question = _Question.read(index, terms, subject)
     scored = []
     for doc in index.docs:
-        score = _score(index, doc, terms, query, subject)
+        score = _score(index, doc, question, query)
         if score > 0:
             scored.append((-score, KINDS.index(doc.entry.kind), doc.position, doc.entry))
     scored.sort(key=lambda item: item[:3])
