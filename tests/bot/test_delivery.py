@@ -12,7 +12,7 @@ import time
 import pytest
 
 from tests.bot.harness import CHANNEL_ID, DiscordHarness, Sent
-from tests.bot.helpers import ANN, BOB, EVE, USERS, answer, make_bot, only, pressed_edit, public, started
+from tests.bot.helpers import ANN, BOB, EVE, USERS, answer, make_bot, only, pressed_edit, public, shown, started
 
 OTHER = CHANNEL_ID + 1
 
@@ -298,6 +298,26 @@ async def test_a_press_from_a_future_move_leaves_the_board_its_buttons(h, caplog
     assert r.ephemeral and "nothing was changed" in r.content and not [s for s in sent if s.pressed]
     assert (await h.bot.store.channel_game(CHANNEL_ID)).version == 0
     assert public(await h.press(ANN, board, "Roll"))  # the real button still plays
+
+
+@pytest.mark.parametrize("who", ["stale", "forged", "out of turn", "stranger"])
+async def test_a_refused_press_changes_no_message_anyone_else_sees(h, who):
+    """Ann's roll updated the turn's message; a second press of the old Roll (stale), a forged button of an old
+    move, Bob's press out of turn and a stranger's are refused privately, and the live message keeps the
+    buttons the roll gave it."""
+    board = await started(h)
+    [after] = public(await h.press(ANN, board, "Roll"))
+    forged = board.custom_ids[0]  # a move number the game has passed
+    user, message, button = {"stale": (ANN, board.message, "Roll"),
+                             "forged": (ANN, board_with(after, forged), forged),
+                             "out of turn": (BOB, after.message, after.labels[0]),
+                             "stranger": (EVE, after.message, after.labels[0])}[who]
+    sent = (await h.press_custom_id(user, message, button) if who == "forged"
+            else await h.press(user, message, button))
+    assert [s.ephemeral for s in shown(sent)] == [True]
+    assert not [s for s in sent if s.pressed or s.changes or s.kind in ("edit", "channel")]
+    assert (await h.bot.store.channel_game(CHANNEL_ID)).version == 1
+    assert public(await h.press(ANN, after, after.labels[-1]))  # the live buttons still play
 
 
 async def test_a_command_the_bot_no_longer_has_is_answered_privately(h, caplog):

@@ -586,3 +586,21 @@ async def test_rules_of_the_channel_game_are_deferred_first_and_shared_in_public
     assert shared.embeds[0]["title"] == "Winning"
     sent = await hd.slash(ANN, "rules", game="toy", topic="win")  # a game named: nothing to wait for
     assert only(sent).response_type == 4 and sent[0].ephemeral
+
+
+async def test_a_replay_of_a_game_number_past_any_id_is_refused_privately(h, caplog):
+    """A number too large for any game (or the database) is a game this channel never had: one private line."""
+    await started(h)
+    r = answer(await h.slash(ANN, "game replay", game="99999999999999999999"))
+    assert r.ephemeral and "#99999999999999999999" in r.content and "went wrong" not in r.content
+    assert not [rec for rec in caplog.records if rec.exc_info]
+
+
+async def test_a_refused_option_is_named_as_the_askers_discord_names_it(h):
+    """German Discord shows `/game log`'s option as `züge`: a refusal of its value names it so."""
+    await started(h)
+    h.locales[ANN] = "de"
+    r = answer(await h.slash(ANN, "game log", moves=500))
+    assert r.ephemeral and "züge" in r.content and "moves" not in r.content
+    h.locales[ANN] = "en-US"
+    assert "moves" in answer(await h.slash(ANN, "game log", moves=500)).content

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 
+import pytest
 from PIL import Image
 
 from bot.compose import trimmed
@@ -225,3 +226,34 @@ async def test_status_shows_the_whole_board(h):
     _, game, _ = await h.bot.service.current(CHANNEL_ID)
     assert png_size(status.png) == png_size(RACES.board_picture(game.view(None)))
     assert png_size(status.png) != png_size(board.png)  # not the close-up of the turn's message
+
+
+@pytest.mark.parametrize("key", ["races", "rally", "piecepack"])
+async def test_a_persons_moves_edit_the_message_that_pinged_them_in_every_game(store, key):
+    """A person playing computers: the message that pings them at their turn is the one their moves edit (a
+    computer's move that hands the turn over is told in it), so no move of theirs posts a second message."""
+    from bot.drivers import driver_for
+    from bot.service import Service
+    from tests.bot.speaking import Speaking
+
+    service = Speaking(Service(store, seed_source=lambda: 4))
+    options = {"laps": 3, "track": "A"} if key == "races" else {"laps": 1} if key == "rally" else {}
+    assert (await service.new_game(guild_id=1, channel_id=CHANNEL_ID, user_id=ANN, user_name="Ann", game_key=key,
+                                   options=options)).ok
+    for _ in range(2):
+        assert (await service.add_computer(CHANNEL_ID, ANN, "smart")).ok
+    pinged = [(await service.start(CHANNEL_ID, ANN)).mention]
+    person, turns, posts_ = driver_for(key, "random", 5), 0, 0
+    for _ in range(400):
+        while (batch := await service.play_computers(CHANNEL_ID)) is not None:
+            pinged.append(batch.mention)
+        rec, game, _ = await service.current(CHANNEL_ID)
+        if rec is None or game is None or game.is_over:
+            break
+        turns += pinged[-1] == ANN
+        while not game.is_over and game.to_act == 0:
+            moved = await service.act(CHANNEL_ID, ANN, str(person.choose(game, 0)))
+            assert moved.ok, moved.text
+            posts_ += "post" in moved.kinds
+            _, game, _ = await service.current(CHANNEL_ID)
+    assert turns >= 3 and posts_ == 0, (turns, posts_)
