@@ -57,7 +57,7 @@ class Line:
         if self.params:
             out["params"] = {k: {"line": v.to_json()} if isinstance(v, Line) else v for k, v in self.params.items()}
         if self.events:
-            out["events"] = [spoken(e).to_dict() for e in self.events]
+            out["events"] = [spoken(e) for e in self.events]
         if self.text:
             out["text"] = self.text
         return out
@@ -71,15 +71,27 @@ class Line:
             return cls(text=str(data))
         params = {k: cls.from_json(v["line"]) if isinstance(v, Mapping) and set(v) == {"line"} else v
                   for k, v in dict(data.get("params") or {}).items()}
-        return cls(str(data.get("say", "")), params, tuple(Event.from_dict(e) for e in data.get("events") or ()),
+        return cls(str(data.get("say", "")), params, tuple(heard(e) for e in data.get("events") or ()),
                    str(data.get("text", "")))
 
 
-def spoken(event: Event) -> Event:
-    """What narration reads of a public event (its text, and the catalogue id and parameters of its data): a
-    record keeps no more of a move's events for its lines."""
-    data = {k: v for k, v in event.data.items() if k in ("msg", "params")}
-    return Event(event.kind, event.text, event.seat, data)
+def spoken(event: Event) -> dict[str, Any]:
+    """What narration reads of a public event, as a record keeps it for its lines: the catalogue id and
+    parameters of its words, or its text when it has no id (a record keeps no more of a move's events)."""
+    msg = event.data.get("msg")
+    if isinstance(msg, str):
+        return {"msg": msg, "params": event.data.get("params") or {}}
+    return {"text": event.text}
+
+
+def heard(data: Mapping[str, Any]) -> Event:
+    """An event as a record's line kept it (:func:`spoken`), for the game's unit to word again. Records of older
+    versions kept whole events, which read the same way."""
+    if "kind" in data:
+        return Event.from_dict(dict(data))
+    msg = data.get("msg")
+    words = {"msg": msg, "params": dict(data.get("params") or {})} if msg is not None else {}
+    return Event("said", str(data.get("text", "")), None, words)
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,4 +171,5 @@ class Showing:
             message=payload.get("message"), period=payload.get("period"))
 
 
-__all__ = ["EDIT", "KEPT_LINES", "KINDS", "NOTE", "POST", "RETIRE", "Kind", "Line", "Picture", "Showing", "spoken"]
+__all__ = ["EDIT", "KEPT_LINES", "KINDS", "NOTE", "POST", "RETIRE", "Kind", "Line", "Picture", "Showing", "heard",
+           "spoken"]

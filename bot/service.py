@@ -82,13 +82,14 @@ def refuse(text: str) -> Refusal:
 @dataclass(frozen=True, slots=True)
 class Moved:
     """A move applied: its notation, every event (hidden ones too, for private notes), the new snapshot, the
-    narration the log keeps (in the game's language), the records it owes and the newest one's message."""
+    narration the log keeps (in the game's language), the records it owes (kind and payload, made in the
+    worker) and the newest one's message."""
 
     action: str
     events: list[Event]
     state: dict[str, Any]
     narration: str
-    records: list[Showing]
+    rows: list[tuple[str, dict[str, Any]]]
     message: Message
 
 
@@ -118,7 +119,8 @@ def play_move(front: GameUnit, game: Game, text: str, seat: int, table: Table, l
                                       lines=[line], events=public, period=front.period(game),
                                       may_ping=pingable.__contains__)
     message = compose(records[-1], after, front, game, table.lang)
-    return Moved(str(action), events, game.to_dict(), narration, records, message)
+    return Moved(str(action), events, game.to_dict(), narration, [(r.kind, r.to_payload()) for r in records],
+                 message)
 
 
 def step(key: str, state: dict[str, Any], text: str, seat: int, table: Table, latest: Delivery | None,
@@ -284,11 +286,13 @@ class Service:
     def _can_manage(self, rec: GameRecord, user_id: int, can_manage: bool) -> bool:
         return can_manage or rec.host_id == user_id
 
-    def outgoing(self, records: Sequence[Showing], *, due_at: float | None = None, held: bool = True
-                  ) -> list[Outgoing]:
-        """The delivery rows of ``records``, held by this process while it delivers them (``held``)."""
-        return [Outgoing(r.to_payload(), r.kind, owner=self.owner if held else None,
-                         lease=self.delivery_lease if held else 0.0, due_at=due_at) for r in records]
+    def outgoing(self, records: Sequence[Showing]) -> list[Outgoing]:
+        """The delivery rows of ``records``, held by this process while it delivers them."""
+        return self.held([(r.kind, r.to_payload()) for r in records])
+
+    def held(self, rows: Sequence[tuple[str, dict[str, Any]]]) -> list[Outgoing]:
+        """Delivery rows of (kind, payload), held by this process while it delivers them."""
+        return [Outgoing(payload, kind, owner=self.owner, lease=self.delivery_lease) for kind, payload in rows]
 
     @staticmethod
     def _note(*lines: Line) -> Showing:
@@ -661,7 +665,7 @@ class Service:
             except Exception:
                 log.exception("game %s: applying %r failed", rec.id, clip_input(action_text))
                 return refuse(texts.say("apply_failed", own))
-            out = self.outgoing(moved.records)
+            out = self.held(moved.rows)
             try:
                 rec = await self.store.append_action(
                     rec.id, expected_version=rec.version, seat=seat, user_id=user_id, action=moved.action,
