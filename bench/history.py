@@ -33,15 +33,14 @@ async def _measure(path: Path) -> dict[str, float | int | str]:
                                options={"laps": 5}, join=False)
         for _ in range(2):
             await service.add_computer(1, ANN, "smart")
-        pending = (await service.start(1, ANN)).computers_pending
-        while pending:
-            reply = await service.play_computers(1)
-            pending = reply is not None and reply.computers_pending
+        await service.start(1, ANN)
+        while await service.play_computers(1) is not None:
+            pass
         rec = (await store.channel_history(1, 1))[0]
         figures["end_moves"] = rec.version
         [end] = [d for d in await store.deliveries(game_id=rec.id) if d.payload.get("finale")]
         start = time.perf_counter()
-        made = await history.finale_reply(service, end)
+        made = await service.message(end)
         figures["end_gif_ms"] = round((time.perf_counter() - start) * 1000, 1)
         figures["end_gif_kb"] = len(made.png or b"") // 1024
         actions = await store.actions(rec.id)

@@ -31,7 +31,7 @@ import uuid
 from pathlib import Path
 
 from bench.registry import benchmark
-from bench.service import Script, open_race, percentile, race_times, record
+from bench.service import Script, accepted, open_race, percentile, race_times, record
 from bot.pgstore import PostgresStore, drop_schemas
 from bot.pictures import cores
 from bot.service import Service
@@ -141,7 +141,7 @@ async def _child(url: str, schema: str, moves_path: str, pictures: str) -> int:
     start = time.time()
     replies = await asyncio.gather(*(service.act(int(c), int(u), str(a)) for c, u, a in moves))
     end = time.time()
-    print(json.dumps({"start": start, "end": end, "refused": sum(not r.ok for r in replies)}), flush=True)
+    print(json.dumps({"start": start, "end": end, "refused": sum(not accepted(r) for r in replies)}), flush=True)
     await service.close()
     await store.close()
     return 0

@@ -1,21 +1,25 @@
 """The whole board on request (``/game board``) and "Where can I go?" (a private picture for the player to
-act), for every front end. Both only read: no lock is held while they draw, on a game rebuilt from its
-snapshot, off the event loop (the picture workers, or a thread)."""
+act), for every front end. A private board and the reach picture are drawn for the asker at once, on a game
+rebuilt from its snapshot, off the event loop (the picture workers, or a thread), without a lock; a board for
+the channel is a record beside the turns, delivered like every public message."""
 
 from __future__ import annotations
 
 import logging
 
 from bot import texts
+from bot.compose import Message
 from bot.games.unit import takes_lang, worded
-from bot.service import Reply, Service, refuse
+from bot.messages import NOTE, Line, Showing
+from bot.outcomes import Accepted, Refusal
+from bot.service import Service, refuse
 from bot.store import ACTIVE, FINISHED, LOBBY
 
 log = logging.getLogger(__name__)
 
 
 async def whole_board(service: Service, channel_id: int, user_id: int, *, private: bool, lang: str | None = None
-                      ) -> Reply:
+                      ) -> Message | Accepted | Refusal:
     """The channel's game (or its last one) as a whole-board picture. Public for a player of the game who
     asks so (the channel sees it, in the game's language); private for anyone, with the asker's own view
     in their language ``lang``."""
@@ -31,30 +35,33 @@ async def whole_board(service: Service, channel_id: int, user_id: int, *, privat
     seat = rec.seat_of(user_id)
     if not private and seat is None:
         return refuse(texts.say("board.players_only", own))
+    title = service.classes(rec.game_key).title
+    if not private:
+        when = Line(say="board.at_move", params={"move": rec.version}) if rec.status == ACTIVE \
+            else Line(say="board.finished_after", params={"count": rec.version}) if rec.status == FINISHED \
+            else Line(text=texts.status_word(rec.status, rec.lang))
+        head = Line(say="board.head_public", params={"title": title, "when": when, "user": user_id})
+        out = service.outgoing([Showing(NOTE, (head,), "whole")])
+        await service.store.add_deliveries(rec.id, out)
+        return Accepted(rec.id, tuple(o.id for o in out if o.id is not None))
     front = service.fronts(rec.game_key)
     game = service.classes(rec.game_key).from_dict(rec.state)
-    viewer = seat if private else None
-    view = game.view(viewer)
-    lang = own if private else rec.lang  # the asker's, or the game's public one
     try:
-        words = (lang,) if takes_lang(front.board_picture) else ()
-        png = await service.pictures.call(rec.game_key, front.board_picture, view, *words)
+        words = (own,) if takes_lang(front.board_picture) else ()
+        png = await service.pictures.call(rec.game_key, front.board_picture, game.view(seat), *words)
     except Exception:
         log.exception("drawing the whole board of game %s failed", rec.id)
         return refuse(texts.say("board.draw_failed", own))
-    when = texts.say("board.at_move", lang, move=rec.version) if rec.status == ACTIVE \
-        else texts.say("board.finished_after", lang, count=rec.version) if rec.status == FINISHED \
-        else texts.status_word(rec.status, lang)
-    title = service.classes(rec.game_key).title
-    text = texts.say("board.head_private", lang, title=title, when=when) if private \
-        else texts.say("board.head_public", lang, title=title, when=when, user=user_id)
-    if private:
-        text += "\n" + worded(front.describe, game, viewer, lang=lang)
-    return Reply(text, ephemeral=private, png=png, filename="board.png", game_id=rec.id, version=rec.version)
+    when_text = texts.say("board.at_move", own, move=rec.version) if rec.status == ACTIVE \
+        else texts.say("board.finished_after", own, count=rec.version) if rec.status == FINISHED \
+        else texts.status_word(rec.status, own)
+    text = texts.say("board.head_private", own, title=title, when=when_text)
+    text += "\n" + worded(front.describe, game, seat, lang=own)
+    return Message(text, png, "board.png", game_id=rec.id, version=rec.version)
 
 
 async def where_can_i_go(service: Service, channel_id: int, user_id: int, game_id: int | None = None,
-                         lang: str | None = None) -> Reply:
+                         lang: str | None = None) -> Message | Refusal:
     """A private picture of where the asker's piece can go now, in their language ``lang``; refused unless it
     is their movement."""
     rec = await service.store.channel_game(channel_id)
@@ -77,5 +84,4 @@ async def where_can_i_go(service: Service, channel_id: int, user_id: int, game_i
         png = None
     if png is None:
         return refuse(texts.say("reach.nothing", own))
-    return Reply(texts.say("reach.answer", own), ephemeral=True, png=png, filename="reach.png", game_id=rec.id,
-                 version=rec.version)
+    return Message(texts.say("reach.answer", own), png, "reach.png", game_id=rec.id, version=rec.version)

@@ -1,16 +1,20 @@
-"""The outbox worker: every public message a stored move owes its channel reaches it once.
+"""One delivery routine, and the outbox worker: every public message a stored record owes reaches its channel
+exactly once.
 
-The service writes a delivery record in the same transaction as the move (see :class:`bot.store.Outgoing`).
-A front end answers the player and records the posted message (:meth:`Service.delivered`); what it could
-not post (its answer failed or expired, or the process stopped between the commit and the post) this
-worker posts as a plain channel message: at start-up, then whenever a record falls due. Records are
-claimed before posting, so two workers never post the same one, and every post carries a nonce made
-from the record, so a post repeated after a crash between posting and recording is one message.
+The service writes a delivery record in the same transaction as the move, the lobby change or the end it
+tells (see :mod:`bot.messages`). :func:`deliver` carries out one record through a :class:`Transport`, and it
+is the only code that decides how: a ``post`` or ``note`` is posted as a new message with a nonce made from
+the record, so a post repeated after a crash between posting and recording is one message; an ``edit``
+changes the message of the record it follows (it waits while that one is not posted, posts anew when that
+message is gone, and is done without a request when a newer state of the same message follows it); a
+``retire`` takes the buttons off the message of its record. A turn's state posted or edited while a newer turn
+record of its game exists is told in words only, without picture or buttons: only the live turn's message has
+buttons.
 
-The records have a kind and a due time. A ``post`` record posts a message; an ``edit`` record changes the
-message of the record it follows (the turn's message, see :mod:`bot.turn_messages`): it waits while that
-message is not posted yet, posts a new message (with its own nonce) when that one was deleted or never
-made it, and when a newer state of the same turn's message exists it is done without a request.
+The front that wrote a record delivers it at once through its fastest transport (an interaction can change
+the message that was pressed); the :class:`Outbox` posts what nobody delivered (the answer failed, or the
+process stopped in between), at start-up and whenever a record falls due, through the channel. Records are
+claimed before they are carried out, so two workers never deliver the same one.
 """
 
 from __future__ import annotations
@@ -19,11 +23,15 @@ import asyncio
 import logging
 import time
 from collections.abc import Callable
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from bot import turn_messages
-from bot.service import Reply, Service
-from bot.store import EDIT, POST, Delivery
+from bot.compose import Message
+from bot.messages import EDIT, KINDS, NOTE, POST, RETIRE
+from bot.store import TURN_KINDS, Delivery
+
+if TYPE_CHECKING:
+    from bot.service import Service
 
 log = logging.getLogger(__name__)
 
@@ -32,22 +40,27 @@ POLL_SECONDS = 5.0
 
 
 class Undeliverable(Exception):
-    """The channel cannot take the message (deleted, or the bot may not write there): give up on it."""
+    """The channel cannot take the message (deleted, or the bot may not write there), or the message to
+    change is gone: give up on it."""
 
 
-class Poster(Protocol):
-    """Posts a message to a channel and returns its id; raises :class:`Undeliverable` for good."""
+class Transport(Protocol):
+    """How messages reach a channel (a front implements it)."""
 
-    async def post(self, channel_id: int, reply: Reply, nonce: str) -> int | None: ...
+    async def post(self, channel_id: int, message: Message, nonce: str) -> int | None:
+        """Post ``message`` with ``nonce`` (the same nonce posts once); its id. Raises :class:`Undeliverable`
+        when the channel can't take it."""
+        ...
 
-    async def edit(self, channel_id: int, message_id: int, reply: Reply) -> int | None:
-        """Show ``reply`` in message ``message_id`` (without a picture: keep the one it has; without buttons:
-        remove them); raises :class:`Undeliverable` when that message is gone."""
+    async def edit(self, channel_id: int, message_id: int, message: Message | None) -> int | None:
+        """Show ``message`` in message ``message_id`` (without a picture: keep the one it has; without
+        buttons: remove them); ``None``: only take its buttons away. Raises :class:`Undeliverable` when that
+        message is gone."""
         ...
 
 
 class _Wait(Exception):
-    """The message an edit changes is not posted yet."""
+    """The message a record changes is not posted yet."""
 
 
 def nonce_for(delivery_id: int) -> str:
@@ -60,109 +73,118 @@ def retry_delay(attempts: int) -> float:
     return float(min(300, 5 * 2 ** max(0, attempts - 1)))
 
 
-class Outbox:
-    """Posts the delivery records nobody posted; ``on_computers(channel)`` is told when a recovered board
-    leaves computers to move."""
+async def deliver(service: Service, d: Delivery, transport: Transport, *, clock: Callable[[], float] = time.time,
+                  attempts: int = 0) -> bool:
+    """Carry out record ``d`` through ``transport`` and record the message; True when a message was posted or
+    changed now. What fails is handed back to be tried again later (``attempts`` tries so far)."""
+    if d.kind not in KINDS:
+        log.warning("delivery %s has kind %r, which this version does not know; left for later", d.id, d.kind)
+        await service.undelivered(d.id, retry_at=clock() + 3600)
+        return False
+    try:
+        if d.kind in (EDIT, RETIRE) and await _superseded(service, d):
+            return False
+        message_id = await _carry_out(service, d, transport)
+    except _Wait:
+        log.info("delivery %s waits for the message it changes", d.id)
+        await service.undelivered(d.id, retry_at=clock() + retry_delay(1))
+        return False
+    except Undeliverable as exc:
+        log.warning("delivery %s to channel %s given up: %s", d.id, d.channel_id, exc)
+        await service.delivered(d, None)
+        return False
+    except Exception as exc:
+        log.warning("delivery %s to channel %s failed (%s: %s); trying again later", d.id, d.channel_id,
+                    type(exc).__name__, exc)
+        await service.undelivered(d.id, retry_at=clock() + retry_delay(attempts + 1))
+        return False
+    await service.delivered(d, message_id)
+    return True
 
-    def __init__(self, service: Service, poster: Poster, *, clock: Callable[[], float] = time.time,
-                 poll: float = POLL_SECONDS, min_channel_id: int | None = None, batch: int = 20,
-                 on_computers: Callable[[int], None] | None = None) -> None:
+
+async def _carry_out(service: Service, d: Delivery, transport: Transport) -> int | None:
+    """The one decision: post, edit (a new post when its message is gone) or retire."""
+    if d.kind == RETIRE:
+        target = await _target(service, d)
+        if target is not None:
+            try:
+                await transport.edit(d.channel_id, target, None)
+            except Undeliverable as exc:
+                log.info("the message retired by delivery %s is gone (%s)", d.id, exc)
+        return target
+    live = True
+    if d.kind in TURN_KINDS and d.game_id is not None:
+        latest = await service.store.latest_delivery(d.game_id)
+        live = latest is None or latest.id == d.id
+    # a turn's state that a newer one follows is told in words only: the newer one shows the board and the
+    # live buttons
+    message = await service.message(d, words_only=not live)
+    if d.kind == EDIT:
+        target = await _target(service, d)
+        if target is not None:
+            try:
+                return await transport.edit(d.channel_id, target, message)
+            except Undeliverable as exc:
+                log.info("the message of delivery %s is gone (%s); posting it anew", d.id, exc)
+    assert d.kind in (POST, EDIT, NOTE)
+    return await transport.post(d.channel_id, message, nonce_for(d.id))
+
+
+async def _target(service: Service, d: Delivery) -> int | None:
+    """The message an edit or a retirement changes: named in its record, or that of the record it follows
+    (raises :class:`_Wait` while that one is not posted; None when it never was)."""
+    known = d.payload.get("message")
+    if isinstance(known, int):
+        return known
+    edit_of = d.payload.get("edit_of")
+    target = await service.store.delivery(int(edit_of)) if edit_of is not None else None
+    if target is None:
+        return None
+    if not target.delivered:
+        raise _Wait
+    return target.message_id
+
+
+async def _superseded(service: Service, d: Delivery) -> bool:
+    """An edit record that a newer state of the same turn's message follows: done without a request (the newer
+    one shows more), recorded with the message it would have changed. A retirement of a message that a newer
+    edit record still changes is done when that one is: it shows no buttons once a newer record exists."""
+    if d.game_id is None:
+        return False
+    records = await service.store.deliveries(game_id=d.game_id)
+    if not turn_messages.same_turn_later(records, d):
+        return False
+    await service.delivered(d, await _target(service, d))
+    return True
+
+
+class Outbox:
+    """Delivers, through the channel, the records nobody delivered: at start-up, then whenever one falls due."""
+
+    def __init__(self, service: Service, transport: Transport, *, clock: Callable[[], float] = time.time,
+                 poll: float = POLL_SECONDS, min_channel_id: int | None = None, batch: int = 20) -> None:
         self.service = service
-        self.poster = poster
+        self.transport = transport
         self.clock = clock
         self.poll = poll
         self.min_channel_id = min_channel_id
         self.batch = batch
-        self.on_computers = on_computers
-        self._attempts: dict[int, int] = {}
-        #: set once :meth:`run` has posted what was pending at start-up
+        #: set once :meth:`run` has delivered what was pending at start-up
         self.caught_up = asyncio.Event()
 
-    async def deliver(self, reply: Reply) -> bool:
-        """Post ``reply`` (it has a delivery record) to its channel and record the message. On failure the
-        record is handed back to be tried again later; True when it was posted now."""
-        if reply.delivery is None or reply.channel_id is None:
-            raise ValueError("only a reply with a delivery record and a channel can be delivered")
-        try:
-            message_id = await self._send(reply.channel_id, reply, reply.delivery)
-        except _Wait:
-            log.info("delivery %s waits for the message it edits", reply.delivery)
-            await self.service.undelivered(reply.delivery, retry_at=self.clock() + retry_delay(1))
-            return False
-        except Undeliverable as exc:
-            log.warning("delivery %s to channel %s given up: %s", reply.delivery, reply.channel_id, exc)
-            self._attempts.pop(reply.delivery, None)
-            await self.service.delivered(reply.delivery, None)
-            return False
-        except Exception as exc:
-            tries = self._attempts.get(reply.delivery, 0) + 1
-            self._attempts[reply.delivery] = tries
-            log.warning("delivery %s to channel %s failed (%s); trying again later", reply.delivery,
-                        reply.channel_id, type(exc).__name__)
-            await self.service.undelivered(reply.delivery, retry_at=self.clock() + retry_delay(tries))
-            return False
-        self._attempts.pop(reply.delivery, None)
-        await self.service.delivered(reply.delivery, message_id)
-        return True
-
-    async def _send(self, channel_id: int, reply: Reply, delivery: int) -> int | None:
-        """Post ``reply``, or edit the turn's message it goes on with (a new post when that is gone)."""
-        if reply.edit_of is not None:
-            target = reply.message_id or await self._message_of(reply.edit_of)
-            if target is not None:
-                try:
-                    return await self.poster.edit(channel_id, target, reply)
-                except Undeliverable as exc:
-                    log.info("the message of delivery %s is gone (%s); posting it anew", delivery, exc)
-        return await self.poster.post(channel_id, reply, nonce_for(delivery))
-
-    async def _message_of(self, delivery_id: int) -> int | None:
-        """The message a record showed; raises :class:`_Wait` while it is not posted."""
-        target = await self.service.store.delivery(delivery_id)
-        if target is None:
-            return None
-        if not target.delivered:
-            raise _Wait
-        return target.message_id
-
-    async def fire(self, d: Delivery) -> bool:
-        """Carry out one claimed record."""
-        if d.kind == EDIT and await self._superseded(d):
-            return False
-        if d.kind not in (POST, EDIT):
-            log.warning("delivery %s has kind %r, which this version does not know; left for later", d.id, d.kind)
-            await self.service.undelivered(d.id, retry_at=self.clock() + 3600)
-            return False
-        try:
-            reply = await self.service.delivery_reply(d)
-        except Exception:
-            log.exception("delivery %s could not be composed", d.id)
-            await self.service.undelivered(d.id, retry_at=self.clock() + retry_delay(d.attempts))
-            return False
-        posted = await self.deliver(reply)
-        if posted and reply.computers_pending and self.on_computers is not None:
-            self.on_computers(d.channel_id)
-        return posted
-
-    async def _superseded(self, d: Delivery) -> bool:
-        """An edit record that a newer state of the same turn's message follows: done without a request
-        (the newer one shows more), recorded with the message it would have changed."""
-        if d.game_id is None:
-            return False
-        records = await self.service.store.deliveries(game_id=d.game_id)
-        if not turn_messages.same_turn_later(records, d):
-            return False
-        try:
-            message = d.payload.get(turn_messages.MESSAGE) or await self._message_of(d.payload[turn_messages.EDIT_OF])
-        except _Wait:  # its message is not posted yet: settle this one after it, with that message
-            await self.service.undelivered(d.id, retry_at=self.clock() + retry_delay(1))
-            return True
-        await self.service.delivered(d.id, message)
-        return True
+    async def deliver(self, ids: tuple[int, ...]) -> int:
+        """Deliver the records ``ids`` (a move's, just written by this process) through the channel, in order;
+        returns how many posted or changed a message."""
+        done = 0
+        for delivery_id in ids:
+            d = await self.service.store.delivery(delivery_id)
+            if d is not None and not d.delivered:
+                done += await deliver(self.service, d, self.transport, clock=self.clock)
+        return done
 
     async def flush(self, *, takeover: bool = False) -> int:
-        """Post every record that is due and free (``takeover``: also those a previous run of this program
-        held when it stopped), oldest first; returns how many were posted."""
+        """Deliver every record that is due and free (``takeover``: also those a previous run of this program
+        held when it stopped), oldest first; returns how many posted or changed a message."""
         posted = 0
         while True:
             batch = await self.service.store.claim_deliveries(
@@ -171,10 +193,10 @@ class Outbox:
             if not batch:
                 return posted
             for d in batch:
-                posted += await self.fire(d)
+                posted += await deliver(self.service, d, self.transport, clock=self.clock, attempts=d.attempts)
 
     async def run(self) -> None:
-        """Post what is pending now, then keep looking every ``poll`` seconds until cancelled."""
+        """Deliver what is pending now, then keep looking every ``poll`` seconds until cancelled."""
         takeover = True
         while True:
             try:
@@ -186,3 +208,6 @@ class Outbox:
                 log.exception("the outbox worker failed; it looks again in %s s", self.poll)
             self.caught_up.set()
             await asyncio.sleep(self.poll)
+
+
+__all__ = ["POLL_SECONDS", "Outbox", "Transport", "Undeliverable", "deliver", "nonce_for", "retry_delay"]

@@ -14,26 +14,24 @@ import asyncio
 import logging
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from babel.numbers import format_decimal
 
 from bot import texts
-from bot.games import GameFront
-from bot.games.unit import worded
-from bot.store import ACTIVE, FINISHED, Delivery, GameRecord, Outgoing, Result
+from bot.compose import Message, places
+from bot.games import GameUnit
+from bot.messages import NOTE, Line, Showing
+from bot.outcomes import Accepted, Refusal
+from bot.store import ACTIVE, FINISHED, GameRecord, Outgoing, Result, Store
 from rules.contract import Game
 
 if TYPE_CHECKING:
-    from bot.service import Reply, Service
+    from bot.service import Service
 
 log = logging.getLogger(__name__)
 
-#: the largest replay posted (Discord's smallest upload limit)
-MAX_REPLAY_BYTES = 8_000_000
-#: replay sizes tried in turn until the GIF fits (None: the game's own size)
-REPLAY_SIZES: tuple[int | None, ...] = (None, 10, 8)
 #: seconds after the final board at which the end message falls due (the board goes first)
 END_DELAY = 2.0
 #: an end left unrecorded by a stop is still announced when it is at most this many seconds old
@@ -66,48 +64,31 @@ def span(seconds: float, lang: str = texts.DEFAULT) -> str:
     return texts.say("span.d_h", lang, count=days, hours=hours) if hours else texts.say("span.d", lang, count=days)
 
 
-def places(front: GameFront, game: Game) -> list[tuple[int, int]]:
-    """(seat, place) in finishing order: the winners share first place, the others follow the standings."""
-    won = set(game.winners)
-    order = [seat for seat, _ in front.standings(game).rows]
-    order += [s for s in range(len(game.seat_names)) if s not in order]
-    return [(seat, 1 if seat in won else i + 1) for i, seat in enumerate(order)]
-
-
-def standings_text(front: GameFront, game: Game, rec: GameRecord, lang: str | None = None) -> str:
-    """The final table as lines: place, player, the game's own columns; in ``lang`` (the game's when not
-    given)."""
-    lang = lang or rec.lang
-    table = worded(front.standings, game, lang=lang)
-    place = dict(places(front, game))
-    lines = [texts.say("history.final_standings", lang, title=front.title, count=rec.version)]
-    for seat, cells in table.rows:
-        who = rec.seats[seat].name if seat < len(rec.seats) else game.seat_names[seat]
-        rest = [f"{h.lower()} {c}" for h, c in zip(table.head[1:], cells[1:], strict=False) if c]
-        mark = " 🏆" if seat in game.winners else ""
-        lines.append(f"{ordinal(place[seat], lang)} {who}{mark}" + (f" ({', '.join(rest)})" if rest else ""))
-    return "\n".join(lines)
-
-
 # The end of a game -----------------------------------------------------------------------------------
 
 
-async def record_end(service: Service, rec: GameRecord, game: Game, *, announce: bool = True) -> int | None:
+def finale() -> Showing:
+    """The record of a game's end message: the final standings and the animated replay, composed from the
+    finished game and its log when it is delivered."""
+    return Showing(NOTE, picture="replay", finale=True)
+
+
+async def record_end(store: Store, front: GameUnit, rec: GameRecord, game: Game, *, announce: bool = True
+                     ) -> int | None:
     """Store a finished game's results and (``announce``) its end message, once; the delivery record's id,
     or None when none was written."""
     if rec.status != FINISHED or not game.is_over:
         return None
-    front = service.fronts(rec.game_key)
-    first = await service.store.actions(rec.id, limit=1)
+    first = await store.actions(rec.id, limit=1)
     started = first[0].at if first else rec.created_at
     rows = [Result(rec.id, seat, rec.seats[seat].user_id, rec.seats[seat].name, place, seat in game.winners,
                    rec.version, rec.game_key, rec.guild_id, rec.channel_id, started, rec.updated_at)
             for seat, place in places(front, game) if seat < len(rec.seats)]
-    out = Outgoing({"lines": [standings_text(front, game, rec)], "board": False, "finale": True},
-                   due_at=clock() + END_DELAY) if announce else None
-    if not await service.store.record_results(rec.id, rows, out):
+    end = finale()
+    out = [Outgoing(end.to_payload(), end.kind, due_at=clock() + END_DELAY)] if announce else []
+    if not await store.record_results(rec.id, rows, out):
         return None
-    return out.id if out is not None else None
+    return out[0].id if out else None
 
 
 #: finished games read at a time when settling the ends a stop left unrecorded
@@ -135,54 +116,13 @@ async def settle_ends(service: Service, *, fresh: float = FRESH_END) -> int:
             tried.add(rec.id)
             try:
                 game = service.classes(rec.game_key).from_dict(rec.state or {})
-                await record_end(service, rec, game, announce=clock() - rec.updated_at <= fresh)
+                await record_end(service.store, service.fronts(rec.game_key), rec, game,
+                                 announce=clock() - rec.updated_at <= fresh)
             except Exception:  # a game that no longer loads keeps no results; the others go on
                 log.exception("game %s: its end could not be recorded", rec.id)
                 continue
             settled += 1
             await asyncio.sleep(0)  # let interactions in between
-
-
-async def finale_reply(service: Service, d: Delivery) -> Reply:
-    """The end message of a delivery record: the standings, with the replay when the game draws one."""
-    from bot.service import Reply
-
-    text = "\n".join(d.payload.get("lines", []))
-    gif, note = None, ""
-    if d.game_id is not None:
-        rec = await service.store.get_game(d.game_id)
-        gif, note = await replay_gif(service, rec, rec.lang)
-    return Reply(text + note, png=gif, filename=f"replay-{d.game_id}.gif", game_id=d.game_id, version=d.version,
-                 changed=True, delivery=d.id, channel_id=d.channel_id)
-
-
-async def replay_gif(service: Service, rec: GameRecord, lang: str = texts.DEFAULT) -> tuple[bytes | None, str]:
-    """The game's animated replay, smaller until it fits :data:`MAX_REPLAY_BYTES`; and a note (in ``lang``)
-    when there is none to post."""
-    front = service.fronts(rec.game_key)
-    if not front.has_replay:
-        return None, ""
-    actions = [a.action for a in await service.store.actions(rec.id)]
-    try:
-        gif = await asyncio.to_thread(_fitting_gif, front, rec, actions, rec.lang)
-    except Exception:  # a replay is a nicety; the record stands without it
-        log.exception("the replay of game %s failed", rec.id)
-        return None, texts.say("history.no_replay_drawn", lang)
-    if gif is None:
-        return None, texts.say("history.replay_too_large", lang)
-    return gif, ""
-
-
-def _fitting_gif(front: GameFront, rec: GameRecord, actions: Sequence[str], lang: str = texts.DEFAULT
-                 ) -> bytes | None:
-    """The replay at the largest size that fits, its words in ``lang`` when the game words them."""
-    for size in REPLAY_SIZES:
-        made = worded(front.replay, rec.setup, rec.seed, actions, size, lang=lang)
-        if made is None:
-            return None
-        if len(made[0]) <= MAX_REPLAY_BYTES:
-            return made[0]
-    return None
 
 
 # History, replays and statistics ---------------------------------------------------------------------
@@ -238,17 +178,15 @@ async def channel_finished(service: Service, channel_id: int, limit: int = HISTO
 
 
 async def history(service: Service, channel_id: int, limit: int = HISTORY_LIMIT, *, lang: str = texts.DEFAULT
-                  ) -> Reply:
+                  ) -> Message:
     """The channel's finished games, newest first: date, game, players, winner, moves (in the asker's
     ``lang``)."""
-    from bot.service import Reply
-
     games = await channel_finished(service, channel_id, limit)
     if not games:
-        return Reply(texts.say("history.none", lang), ephemeral=True)
+        return Message(texts.say("history.none", lang))
     lines = [texts.say("history.head", lang)]
     lines += [g.line(_title(service, g.game_key), lang) for g in games]
-    return Reply("\n".join(lines), ephemeral=True)
+    return Message("\n".join(lines))
 
 
 async def replay_choices(service: Service, channel_id: int, current: str, lang: str = texts.DEFAULT
@@ -263,29 +201,29 @@ async def replay_choices(service: Service, channel_id: int, current: str, lang: 
     return out
 
 
-async def replay(service: Service, channel_id: int, game_text: str, *, lang: str = texts.DEFAULT) -> Reply:
+async def replay(service: Service, channel_id: int, game_text: str, *, lang: str = texts.DEFAULT
+                 ) -> Accepted | Refusal:
     """The replay and final standings of one of the channel's finished games, for everyone (in the game's
     language; a refusal in the asker's ``lang``)."""
-    from bot.service import Reply, refuse
-
     digits = game_text.strip().lstrip("#").split(" ")[0]
     known = await channel_finished(service, channel_id, 25)
     if not digits.isdigit():
-        return refuse(texts.say("history.not_a_number", lang, text=game_text[:40]))
+        return Refusal(texts.say("history.not_a_number", lang, text=game_text[:40]))
     game_id = int(digits)
-    rows = await service.store.results(game_id=game_id)
+    rows = await service.store.results(game_id=game_id) if game_id < 2**63 else []
     if not rows or rows[0].channel_id != channel_id:
         numbers = ", ".join(f"#{g.game_id}" for g in known) or texts.say("history.none_yet", lang)
-        return refuse(texts.say("history.not_here", lang, game=game_id, numbers=numbers))
+        return Refusal(texts.say("history.not_here", lang, game=digits[:20], numbers=numbers))
     rec = await service.store.get_game(game_id)
-    game = service.classes(rec.game_key).from_dict(rec.state) if rec.state is not None else None
     front = service.fronts(rec.game_key)
-    text = standings_text(front, game, rec) if game is not None else f"{front.title} #{game_id}"
-    gif, note = await replay_gif(service, rec, rec.lang)
-    if gif is None and not note:
-        note = texts.say("history.no_animation", rec.lang, title=front.title)
-    return Reply(texts.say("history.replay", rec.lang, game=game_id, text=text) + note, png=gif,
-                 filename=f"replay-{game_id}.gif", game_id=game_id)
+    lines = [Line(say="history.replay", params={"game": game_id})]
+    record = replace(finale(), lines=tuple(lines))
+    if rec.state is None:
+        record = replace(record, picture="none", finale=False,
+                         lines=(*lines, Line(text=f"{front.title} #{game_id}")))
+    out = service.outgoing([record])
+    await service.store.add_deliveries(game_id, out)
+    return Accepted(game_id, tuple(o.id for o in out if o.id is not None))
 
 
 def _record_lines(rows: Sequence[Result], service: Service, lang: str = texts.DEFAULT) -> list[str]:
@@ -329,36 +267,30 @@ def _server_lines(rows: Sequence[Result], service: Service, lang: str = texts.DE
 
 
 async def stats(service: Service, guild_id: int | None, player_id: int | None, *, asker_id: int,
-                lang: str = texts.DEFAULT) -> Reply:
+                lang: str = texts.DEFAULT) -> Message:
     """``player_id``'s record per game on this server (everywhere, in a direct message), or the server's
     record when no player is named in a server; in the asker's ``lang``."""
-    from bot.service import Reply
-
     if player_id is None and guild_id is not None:
         rows = await service.store.results(guild_id=guild_id)
         if not rows:
-            return Reply(texts.say("history.server_none", lang), ephemeral=True)
-        return Reply("\n".join([texts.say("history.server_head", lang), *_server_lines(rows, service, lang)]),
-                     ephemeral=True)
+            return Message(texts.say("history.server_none", lang))
+        return Message("\n".join([texts.say("history.server_head", lang), *_server_lines(rows, service, lang)]))
     who = player_id if player_id is not None else asker_id
     rows = await service.store.results(user_id=who, guild_id=guild_id)
     here = guild_id is not None
     if not rows:
-        return Reply(texts.say("history.player_none_here" if here else "history.player_none", lang, user=who),
-                     ephemeral=True)
+        return Message(texts.say("history.player_none_here" if here else "history.player_none", lang, user=who))
     head = texts.say("history.player_head_here" if here else "history.player_head", lang, user=who)
-    return Reply("\n".join([head, *_record_lines(rows, service, lang)]), ephemeral=True)
+    return Message("\n".join([head, *_record_lines(rows, service, lang)]))
 
 
 # A player's games across servers ---------------------------------------------------------------------
 
 
 async def mine(service: Service, user_id: int, link: Linker, *, now: float | None = None,
-               lang: str = texts.DEFAULT) -> Reply:
+               lang: str = texts.DEFAULT) -> Message:
     """The running games where ``user_id`` has a seat: first those where it is their turn, longest waiting
     first, each with a jump link and how long it has waited; then those waiting on others."""
-    from bot.service import Reply, may_act
-
     now = clock() if now is None else now
     mine_: list[tuple[float, str]] = []
     others: list[tuple[float, str]] = []
@@ -371,7 +303,7 @@ async def mine(service: Service, user_id: int, link: Linker, *, now: float | Non
         posted = await service.store.posted_messages(rec.id, limit=1)
         jump = link(rec, posted[0] if posted else None)
         title = _title(service, rec.game_key)
-        if may_act(game, seat):
+        if game.may_act(seat):
             mine_.append((since, texts.say("history.mine_turn", lang, title=title, move=rec.version,
                                            waited=span(now - since, lang), jump=jump)))
         else:
@@ -381,7 +313,7 @@ async def mine(service: Service, user_id: int, link: Linker, *, now: float | Non
             others.append((since, texts.say("history.mine_waiting", lang, title=title, move=rec.version, who=who,
                                             waited=span(now - since, lang), jump=jump)))
     if not mine_ and not others:
-        return Reply(texts.say("history.mine_none", lang), ephemeral=True)
+        return Message(texts.say("history.mine_none", lang))
     lines = []
     if mine_:
         lines.append(texts.say("history.mine_turn_head", lang))
@@ -391,7 +323,7 @@ async def mine(service: Service, user_id: int, link: Linker, *, now: float | Non
     if others:
         lines.append(texts.say("history.mine_waiting_head", lang))
         lines += [f"- {text}" for _, text in sorted(others)]
-    return Reply("\n".join(lines), ephemeral=True)
+    return Message("\n".join(lines))
 
 
 async def _turn_since(service: Service, rec: GameRecord, seat: int | None) -> float:
@@ -407,5 +339,5 @@ async def _turn_since(service: Service, rec: GameRecord, seat: int | None) -> fl
     return rec.updated_at
 
 
-__all__ = ["MAX_REPLAY_BYTES", "Finished", "finale_reply", "history", "mine", "record_end", "replay",
-           "replay_choices", "stats"]
+__all__ = ["Finished", "finale", "history", "mine", "record_end", "replay", "replay_choices", "settle_ends",
+           "stats"]

@@ -47,6 +47,7 @@ from bot.store import (
     StoreError,
     Timer,
     TurnMark,
+    _committed,
     _copy_keys,
     _delivery,
     _dumps,
@@ -303,20 +304,23 @@ class PostgresStore(Store):
     # Games --------------------------------------------------------------------------------------------
 
     async def create_game(self, *, guild_id: int | None, channel_id: int, game_key: str, host_id: int,
-                          setup: dict[str, Any], seed: int, seats: Sequence[Seat] = (), lang: str = "en"
-                          ) -> GameRecord:
+                          setup: dict[str, Any], seed: int, seats: Sequence[Seat] = (), lang: str = "en",
+                          outgoing: Sequence[Outgoing] = ()) -> GameRecord:
         now = self._clock()
         try:
-            row = await self.pool.fetchrow(
-                "INSERT INTO games (guild_id, channel_id, game_key, status, host_id, setup, seed, seats, version, "
-                "state, created_at, updated_at, lang) VALUES ($1, $2, $3, 'lobby', $4, $5, $6, $7, 0, NULL, $8, $8, "
-                f"$9) RETURNING {_GAME_COLUMNS}",
-                guild_id, channel_id, game_key, host_id, _dumps(setup), seed, _dumps([s.to_dict() for s in seats]),
-                now, lang)
+            async with self.pool.acquire() as con, con.transaction():
+                row = await con.fetchrow(
+                    "INSERT INTO games (guild_id, channel_id, game_key, status, host_id, setup, seed, seats, "
+                    "version, state, created_at, updated_at, lang) VALUES ($1, $2, $3, 'lobby', $4, $5, $6, $7, 0, "
+                    f"NULL, $8, $8, $9) RETURNING {_GAME_COLUMNS}",
+                    guild_id, channel_id, game_key, host_id, _dumps(setup), seed,
+                    _dumps([s.to_dict() for s in seats]), now, lang)
+                new_ids = await self._put_all(con, row[0], outgoing)
         except asyncpg.UniqueViolationError as exc:
             if exc.constraint_name != "games_one_open_per_channel":
                 raise
             raise ChannelBusy(f"channel {channel_id} already has an open game") from exc
+        _committed(outgoing, new_ids)
         return _record(row)
 
     async def get_game(self, game_id: int) -> GameRecord:
@@ -337,7 +341,7 @@ class PostgresStore(Store):
 
     async def _write(self, game_id: int, expected_version: int, sets: str, params: Sequence[Any],
                      statuses: Sequence[str], extra: Body | None = None, seats_guard: Sequence[Seat] | None = None,
-                     outgoing: Outgoing | None = None) -> GameRecord:
+                     outgoing: Sequence[Outgoing] = ()) -> GameRecord:
         """One guarded ``UPDATE games SET {sets}`` (its parameters $1… are ``params``) plus ``extra`` in one
         transaction, or :class:`StaleVersion`. A concurrent write of the same game waits on the row lock and
         then no longer matches the version, so of concurrent writers exactly one applies."""
@@ -347,24 +351,26 @@ class PostgresStore(Store):
         if seats_guard is not None:
             where += f" AND seats = ${n + 4}"
             args.append(_dumps([s.to_dict() for s in seats_guard]))
-        new_id: int | None = None
+        new_ids: list[int] = []
         async with self.pool.acquire() as con:
             async with con.transaction():
                 row = await con.fetchrow(f"UPDATE games SET {sets}{where} RETURNING {_GAME_COLUMNS}", *args)
                 if row is not None:
                     if extra is not None:
                         await extra(con)
-                    if outgoing is not None:
-                        new_id = await self._put_outgoing(con, game_id, outgoing)
+                    new_ids = await self._put_all(con, game_id, outgoing)
             if row is None:
                 try:
                     now = await self._fetch_game(con, game_id)
                 except GameNotFound:
                     raise StaleVersion(game_id, expected_version, None) from None
                 raise StaleVersion(game_id, expected_version, now.version, now.status)
-        if outgoing is not None:
-            outgoing.id = new_id  # only once committed
+        _committed(outgoing, new_ids)  # only once committed
         return _record(row)
+
+    async def _put_all(self, con: Any, game_id: int, outgoing: Sequence[Outgoing]) -> list[int]:
+        """Each record of ``outgoing`` put in the caller's transaction, in order."""
+        return [await self._put_outgoing(con, game_id, out) for out in outgoing]
 
     async def _put_outgoing(self, con: Any, game_id: int, out: Outgoing) -> int:
         """Insert ``out``'s delivery record, or update the one it already has, in the caller's transaction; the
@@ -387,8 +393,8 @@ class PostgresStore(Store):
         return int(new_id)
 
     async def update_lobby(self, game_id: int, *, seats: Sequence[Seat], setup: dict[str, Any] | None = None,
-                           host_id: int | None = None, expected_seats: Sequence[Seat] | None = None
-                           ) -> GameRecord:
+                           host_id: int | None = None, expected_seats: Sequence[Seat] | None = None,
+                           outgoing: Sequence[Outgoing] = ()) -> GameRecord:
         sets = ["seats = $1", "updated_at = $2"]
         params: list[Any] = [_dumps([s.to_dict() for s in seats]), self._clock()]
         if setup is not None:
@@ -397,14 +403,15 @@ class PostgresStore(Store):
         if host_id is not None:
             params.append(host_id)
             sets.append(f"host_id = ${len(params)}")
-        return await self._write(game_id, 0, ", ".join(sets), params, (LOBBY,), seats_guard=expected_seats)
+        return await self._write(game_id, 0, ", ".join(sets), params, (LOBBY,), seats_guard=expected_seats,
+                                 outgoing=outgoing)
 
     async def set_host(self, game_id: int, host_id: int) -> None:
         await self.pool.execute("UPDATE games SET host_id = $1, updated_at = $2 WHERE id = $3 AND status IN "
                                 "('lobby', 'active')", host_id, self._clock(), game_id)
 
     async def replace_seats(self, game_id: int, *, version: int, seats: Sequence[Seat],
-                            expected_seats: Sequence[Seat], outgoing: Outgoing | None = None,
+                            expected_seats: Sequence[Seat], outgoing: Sequence[Outgoing] = (),
                             computers_waiting: bool = False) -> GameRecord:
         if len(seats) != len(expected_seats):
             raise ValueError("a running game keeps its number of seats")
@@ -413,7 +420,7 @@ class PostgresStore(Store):
                                  (ACTIVE,), seats_guard=expected_seats, outgoing=outgoing)
 
     async def start_game(self, game_id: int, *, setup: dict[str, Any], seats: Sequence[Seat],
-                         state: dict[str, Any], status: str = ACTIVE, outgoing: Outgoing | None = None,
+                         state: dict[str, Any], status: str = ACTIVE, outgoing: Sequence[Outgoing] = (),
                          computers_waiting: bool = False) -> GameRecord:
         if status not in (ACTIVE, FINISHED):
             raise ValueError(f"a game starts active or finished, not {status!r}")
@@ -424,7 +431,7 @@ class PostgresStore(Store):
 
     async def append_action(self, game_id: int, *, expected_version: int, seat: int | None, user_id: int | None,
                             action: str, state: dict[str, Any], status: str = ACTIVE,
-                            narration: str = "", outgoing: Outgoing | None = None,
+                            narration: str = "", outgoing: Sequence[Outgoing] = (),
                             computers_waiting: bool = False) -> GameRecord:
         if status not in (ACTIVE, FINISHED):
             raise ValueError(f"after an action a game is active or finished, not {status!r}")
@@ -441,21 +448,20 @@ class PostgresStore(Store):
             (ACTIVE,), insert, outgoing=outgoing)
 
     async def set_status(self, game_id: int, status: str, *, from_statuses: Sequence[str] = OPEN_STATUSES,
-                         outgoing: Outgoing | None = None) -> GameRecord:
+                         outgoing: Sequence[Outgoing] = ()) -> GameRecord:
         if status not in STATUSES:
             raise ValueError(f"unknown status {status!r}")
-        new_id: int | None = None
+        new_ids: list[int] = []
         async with self.pool.acquire() as con:
             async with con.transaction():
                 changed = await con.fetchval(
                     "UPDATE games SET status = $1, updated_at = $2, computers_waiting = 0 WHERE id = $3 "
                     "AND status = ANY($4::text[]) RETURNING id", status, self._clock(), game_id, list(from_statuses)
                 ) is not None
-                if changed and outgoing is not None:
-                    new_id = await self._put_outgoing(con, game_id, outgoing)
-            if new_id is not None:
-                assert outgoing is not None
-                outgoing.id = new_id
+                if changed:
+                    new_ids = await self._put_all(con, game_id, outgoing)
+            if changed:
+                _committed(outgoing, new_ids)
             rec = await self._fetch_game(con, game_id)
         if not changed:
             raise StaleVersion(game_id, rec.version, rec.version, rec.status)
@@ -513,8 +519,14 @@ class PostgresStore(Store):
 
     async def latest_delivery(self, game_id: int) -> Delivery | None:
         row = await self.pool.fetchrow(
-            f"SELECT {_DELIVERY_COLUMNS} FROM deliveries WHERE game_id = $1 ORDER BY id DESC LIMIT 1", game_id)
+            f"SELECT {_DELIVERY_COLUMNS} FROM deliveries WHERE game_id = $1 AND kind IN ('post', 'edit') "
+            "ORDER BY id DESC LIMIT 1", game_id)
         return None if row is None else _delivery(row)
+
+    async def add_deliveries(self, game_id: int, outgoing: Sequence[Outgoing]) -> None:
+        async with self.pool.acquire() as con, con.transaction():
+            new_ids = await self._put_all(con, game_id, outgoing)
+        _committed(outgoing, new_ids)
 
     async def posted_messages(self, game_id: int, *, after_version: int = -1, limit: int = 20) -> list[int]:
         rows = await self.pool.fetch(
@@ -606,7 +618,7 @@ class PostgresStore(Store):
     # Undo, players' games and results ------------------------------------------------------------
 
     async def take_back(self, game_id: int, *, expected_version: int, count: int, state: dict[str, Any],
-                        outgoing: Outgoing | None = None) -> GameRecord:
+                        outgoing: Sequence[Outgoing] = ()) -> GameRecord:
         if not 1 <= count <= expected_version:
             raise ValueError(f"can't take back {count} of {expected_version} actions")
         keep = expected_version - count
@@ -623,11 +635,11 @@ class PostgresStore(Store):
             f"SELECT {_GAME_COLUMNS} FROM games g WHERE g.status = $2 AND EXISTS "
             "(SELECT 1 FROM players p WHERE p.game_id = g.id AND p.user_id = $1) ORDER BY g.id", user_id, status)
 
-    async def record_results(self, game_id: int, rows: Sequence[Result], outgoing: Outgoing | None = None) -> bool:
+    async def record_results(self, game_id: int, rows: Sequence[Result], outgoing: Sequence[Outgoing] = ()) -> bool:
         """Store a finished game's results, and ``outgoing``, in one transaction; False, and nothing written,
         when its results are already stored or the game is not finished. The game's row lock makes two
         processes recording the same end take turns, so the second finds the results there."""
-        new_id: int | None = None
+        new_ids: list[int] = []
         async with self.pool.acquire() as con, con.transaction():
             locked = await con.fetchval(
                 "SELECT 1 FROM games WHERE id = $1 AND status = 'finished' FOR NO KEY UPDATE", game_id)
@@ -638,11 +650,9 @@ class PostgresStore(Store):
                     f"INSERT INTO results ({_RESULT_COLUMNS}) VALUES ({', '.join(f'${i}' for i in range(1, 13))})",
                     [(r.game_id, r.seat, r.user_id, r.name, r.place, int(r.winner), r.moves, r.game_key,
                       r.guild_id, r.channel_id, r.started_at, r.finished_at) for r in rows])
-                if outgoing is not None:
-                    new_id = await self._put_outgoing(con, game_id, outgoing)
-        if new_id is not None:
-            assert outgoing is not None
-            outgoing.id = new_id
+                new_ids = await self._put_all(con, game_id, outgoing)
+        if fresh:
+            _committed(outgoing, new_ids)
         return fresh
 
     async def results(self, *, game_id: int | None = None, user_id: int | None = None,

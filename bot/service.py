@@ -1,12 +1,14 @@
 """The game master's flow, shared by every front end (Discord, the terminal, tests).
 
 For an action: find the channel's game → check the user sits there and may act → take the channel's lock
-→ apply → store the action, the new snapshot and the delivery record of the public message in one
-transaction, expecting the version → draw the picture off the event loop (a process pool, see
-:mod:`bot.pictures`) → return a :class:`Reply` that a front end turns into messages and whose delivery it
-records (what it cannot post, :mod:`bot.delivery` posts). Games load when touched and stay in a bounded
-cache; channel locks live only while held. Nothing here knows about Discord; nothing here knows about any
-one game.
+→ apply, plan the records of the public messages the move owes (:mod:`bot.turn_messages`) and compose the
+newest of them (:mod:`bot.compose`), off the event loop (a process pool, see :mod:`bot.pictures`) → store
+the action, the new snapshot and the records in one transaction, expecting the version → answer
+:class:`~bot.outcomes.Accepted` (the records' ids, and private notes) or a :class:`~bot.outcomes.Refusal`.
+A front delivers the records (:mod:`bot.delivery`); it never composes a public message itself. Computers
+move in :meth:`Service.play_computers`, which the bot's computer worker (:mod:`bot.computers`) calls when a
+delivered move left them to act. Games load when touched and stay in a bounded cache; channel locks live
+only while held. Nothing here knows about Discord; nothing here knows about any one game.
 """
 
 from __future__ import annotations
@@ -21,17 +23,19 @@ import time
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any, Generic, TypeVar
 
 from bot import history, texts, turn_messages
+from bot.compose import Message, Table, compose, compose_state, table_of, worded_line
 from bot.drivers import Driver, driver_for, driver_kinds
-from bot.games import ButtonSpec, GameFront, front_for, game_class, playable_keys
-from bot.games.unit import takes_lang, worded
+from bot.games import GameUnit, game_class, playable_keys, unit_for
+from bot.games.unit import worded
+from bot.messages import NOTE, POST, Line, Showing
+from bot.outcomes import Accepted, Private, Refusal
 from bot.pictures import Pictures
 from bot.store import (
     ACTIVE,
-    EDIT,
     FINISHED,
     LOBBY,
     ChannelBusy,
@@ -43,20 +47,22 @@ from bot.store import (
     StaleVersion,
     Store,
 )
-from rules.contract import Event, Game, IllegalAction, SetupError
+from rules.contract import Event, Game, IllegalAction, SetupError, events_for
 
 log = logging.getLogger(__name__)
 K = TypeVar("K")
 V = TypeVar("V")
 
-#: computer moves in one reply; more follow in further replies (see :meth:`Service.play_computers`)
+#: computer moves in one batch; more follow in further batches (see :meth:`Service.play_computers`)
 COMPUTER_MOVES_PER_REPLY = 40
-#: wall-clock budget for computer moves in one reply, so an interaction is answered in time
+#: wall-clock budget for computer moves in one batch, so the channel sees them move along
 COMPUTER_SECONDS_PER_REPLY = 1.5
 #: running games kept in memory (least recently used ones are dropped; they load again when touched)
 CACHE_SIZE = 512
 #: how long the writer of a delivery record holds it before another worker may post it
 DELIVERY_LEASE = 120.0
+
+Outcome = Accepted | Refusal
 
 
 def clip_input(text: object, limit: int = 80) -> str:
@@ -65,101 +71,65 @@ def clip_input(text: object, limit: int = 80) -> str:
     return s if len(s) <= limit else s[: limit - 1] + "…"
 
 
-@dataclass(slots=True)
-class Private:
-    """Hidden information for one seat only (a tile drawn, a card in hand)."""
-
-    seat: int
-    user_id: int
-    text: str
-    #: the language ``text`` is in (the words around it follow it)
-    lang: str = texts.DEFAULT
+def refuse(text: str) -> Refusal:
+    """A private refusal: what is wrong and what is possible."""
+    return Refusal(text)
 
 
-@dataclass(slots=True)
-class Reply:
-    """What a front end should say. ``ephemeral`` replies go only to the asker; ``private`` notes go only
-    to the seat they name; ``buttons`` belong to ``game_id`` at ``version``."""
-
-    text: str
-    ok: bool = True
-    ephemeral: bool = False
-    png: bytes | None = None
-    filename: str = "board.png"
-    mention: int | None = None
-    buttons: list[ButtonSpec] = field(default_factory=list)
-    private: list[Private] = field(default_factory=list)
-    game_id: int | None = None
-    version: int | None = None
-    #: the board changed (a move, a start): front ends post a fresh message
-    changed: bool = False
-    #: a button from an older move was pressed: front ends remove that message's buttons
-    stale: bool = False
-    #: computers are still to move: the front end should call :meth:`Service.play_computers` next
-    computers_pending: bool = False
-    #: the delivery record of this public message: the front end posts it, then records the message
-    #: (:meth:`Service.delivered`); what is not recorded is posted by the outbox worker
-    delivery: int | None = None
-    #: where the public message goes
-    channel_id: int | None = None
-    #: the record goes on with a turn's message: the record whose message it edits (None: a new message),
-    #: and that message when known (see :mod:`bot.turn_messages`)
-    edit_of: int | None = None
-    message_id: int | None = None
-    #: the picture is the whole board (a new lap or round began), not the close-up
-    whole: bool = False
+# A move, in a worker ---------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
-class _After:
-    view: dict[str, Any]
-    buttons: list[ButtonSpec]
-    describe: str
-    #: the close-up of the move, drawn where the move was applied (a worker), for a turn's message that shows
-    #: no whole board and no computer moves after it; None when not drawn
-    png: bytes | None = None
+class Moved:
+    """A move applied: its notation, every event (hidden ones too, for private notes), the new snapshot, the
+    narration the log keeps (in the game's language), the records it owes (kind and payload, made in the
+    worker) and the newest one's message."""
+
+    action: str
+    events: list[Event]
+    state: dict[str, Any]
+    narration: str
+    rows: list[tuple[str, dict[str, Any]]]
+    message: Message
 
 
-def refuse(text: str, *, stale: bool = False, game_id: int | None = None) -> Reply:
-    """A private refusal: what is wrong and what is possible."""
-    return Reply(text, ok=False, ephemeral=True, stale=stale, game_id=game_id)
+def move_line(front: GameUnit, public: Sequence[Event], name: str, action: str, autopilot: bool, lang: str,
+              bare: str = "played") -> tuple[Line, str]:
+    """A move's line in the channel and the narration the log keeps: the move's events, else the bare action
+    (``bare``: a person's or a computer's words for it); an autopilot move says so."""
+    line = Line(events=tuple(public), say=bare, params={"name": name, "action": action})
+    told = worded(front.narrate, list(public), lang=lang)
+    if autopilot:
+        line = (Line(say="move.autopilot", params={"name": name, "narration": line}) if told
+                else Line(say="move.autopilot_action", params={"name": name, "action": action}))
+        told = worded_line(line, front, lang)
+    return line, told
 
 
-def may_act(game: Game, seat: int) -> bool:
-    """Whether ``seat`` may act now: its turn, or the game says so through an optional ``may_act(seat)``."""
-    hook = getattr(game, "may_act", None)
-    if callable(hook):
-        return bool(hook(seat))
-    return game.to_act == seat
-
-
-def after_move(computers: Sequence[bool], front: GameFront, game: Game, lang: str = "en") -> _After:
-    """The public view, buttons for the next person to act (none for a computer) and the status line, in
-    the game's public language ``lang``."""
-    seat = game.to_act
-    person = seat is not None and 0 <= seat < len(computers) and not computers[seat]
-    buttons = worded(front.turn_buttons, game, seat, lang=lang) if person and seat is not None else []
-    return _After(game.view(None), buttons, worded(front.describe, game, None, lang=lang))
-
-
-def step(key: str, state: dict[str, Any], text: str, computers: Sequence[bool], lang: str = "en"
-         ) -> tuple[str, list[Event], dict[str, Any], _After]:
-    """A move applied in a worker process to the game rebuilt from its snapshot: the action, its events,
-    the new snapshot, and the view, buttons and status line that follow. Raises IllegalAction as apply does."""
-    game = game_class(key).from_dict(state)
+def play_move(front: GameUnit, game: Game, text: str, seat: int, table: Table, latest: Delivery | None,
+              pingable: frozenset[int], autopilot: bool = False) -> Moved:
+    """Apply ``text`` for ``seat`` to ``game`` (at ``table.version``), plan the move's records and compose the
+    newest one's message (its picture drawn here, once). Raises IllegalAction, the game unchanged."""
     action = game.parse_action(text)
     events = game.apply(action)
-    front = front_for(key)
-    after = after_move(computers, front, game, lang)
-    seat = game.to_act
-    if not game.is_over and seat is not None and 0 <= seat < len(computers) and not computers[seat]:
-        # the picture the turn's message will most likely show, drawn here: one trip to a worker, not two
-        public = [e for e in (ev.for_viewer(None) for ev in events) if e is not None]
-        try:
-            after = replace(after, png=worded(front.picture, after.view, public, lang=lang))
-        except Exception:  # a picture is a nicety; the move stands, and the service draws it again
-            log.exception("drawing %s in a worker failed", key)
-    return str(action), events, game.to_dict(), after
+    public = events_for(events, None)
+    line, narration = move_line(front, public, table.seats[seat].name, str(action), autopilot, table.lang)
+    after = replace(table, version=table.version + 1)
+    records = turn_messages.plan_move(latest, game=game, table=after, actor=seat, before=table.version,
+                                      lines=[line], events=public, period=front.period(game),
+                                      may_ping=pingable.__contains__)
+    message = compose(records[-1], after, front, game, table.lang)
+    return Moved(str(action), events, game.to_dict(), narration, [(r.kind, r.to_payload()) for r in records],
+                 message)
+
+
+def step(key: str, state: dict[str, Any], text: str, seat: int, table: Table, latest: Delivery | None,
+         pingable: frozenset[int], autopilot: bool = False) -> Moved:
+    """:func:`play_move` in a worker process, on the game rebuilt from its snapshot."""
+    return play_move(unit_for(key), game_class(key).from_dict(state), text, seat, table, latest, pingable, autopilot)
+
+
+# Memory ----------------------------------------------------------------------------------------------
 
 
 class ChannelLocks:
@@ -229,11 +199,14 @@ class LRU(Generic[K, V]):
         return list(self._items.items())
 
 
+# The service -----------------------------------------------------------------------------------------
+
+
 class Service:
     """Lobby, play and queries for one-game-per-channel play over a :class:`Store`."""
 
     def __init__(self, store: Store, *, classes: Callable[[str], type[Game]] = game_class,
-                 fronts: Callable[[str], GameFront] = front_for,
+                 fronts: Callable[[str], GameUnit] = unit_for,
                  seed_source: Callable[[], int] = lambda: secrets.randbits(62),
                  drivers: Callable[[str, str, int], Driver] = driver_for,
                  driver_kinds: Callable[[str], list[str]] = driver_kinds, pictures: Pictures | None = None,
@@ -251,13 +224,19 @@ class Service:
         self._cache: LRU[int, tuple[int, Game]] = LRU(cache_size)
         #: each computer seat's driver, kept between its moves so its plans carry over: (game, seat, kind)
         self._drivers: LRU[tuple[int, int, str], Driver] = LRU(cache_size * 2)
-        #: a computer's move that began the next turn, chosen but kept for the next reply: (game, version)
+        #: a computer's move that began the next person's turn, chosen but kept for the next batch
         self._next_moves: LRU[tuple[int, int], str] = LRU(cache_size)
+        #: messages composed with the move that wrote their record: (record, move) → message
+        self._composed: LRU[tuple[int, int], Message] = LRU(cache_size)
         #: who holds the delivery records this process writes
         self.owner = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
         self.delivery_lease = DELIVERY_LEASE
         #: whether a board may ping the player to act (their notice mode and quiet hours); None: always
         self.ping_filter: Callable[[GameRecord, int], bool] | None = None
+        #: told the channel of a game whose move, now delivered, left computers to act (the computer worker)
+        self.on_computers: Callable[[int], None] | None = None
+        #: channels whose computers move once this process's record (the id) of their last move is delivered
+        self._waiting: dict[int, int] = {}
 
     async def close(self) -> None:
         """Stop the picture workers (the store is closed by its owner)."""
@@ -300,79 +279,40 @@ class Service:
         return rec, game, seat
 
     @staticmethod
-    def _no_game(lang: str | None = None) -> Reply:
+    def _no_game(lang: str | None = None) -> Refusal:
         """The refusal when the channel has no game, in the asker's language."""
         return refuse(texts.say("lobby.no_game", lang or texts.DEFAULT, games=", ".join(playable_keys())))
 
     def _can_manage(self, rec: GameRecord, user_id: int, can_manage: bool) -> bool:
         return can_manage or rec.host_id == user_id
 
-    async def _render(self, front: GameFront, view: dict[str, Any], events: Sequence[Event], lang: str = "en"
-                      ) -> bytes | None:
-        try:
-            if takes_lang(front.picture):
-                drawn: bytes | None = await self.pictures.call(front.key, front.picture, view, list(events), lang)
-                return drawn
-            return await self.pictures.draw(front.key, front.picture, view, list(events))
-        except Exception:  # a picture is a nicety; the move stands without it
-            log.exception("drawing %s failed", front.key)
-            return None
+    def outgoing(self, records: Sequence[Showing]) -> list[Outgoing]:
+        """The delivery rows of ``records``, held by this process while it delivers them."""
+        return self.held([(r.kind, r.to_payload()) for r in records])
 
-    async def _render_turn(self, front: GameFront, view: dict[str, Any], events: Sequence[Event],
-                           payload: Mapping[str, Any], lang: str = "en") -> bytes | None:
-        """The picture of a turn's message (its words in ``lang``): the whole board when a new period began,
-        else the close-up."""
-        if not payload.get(turn_messages.WHOLE):
-            return await self._render(front, view, events, lang)
-        try:
-            if takes_lang(front.board_picture):
-                return await self.pictures.call(front.key, front.board_picture, view, lang)
-            return await self.pictures.call(front.key, front.board_picture, view)
-        except Exception:
-            log.exception("drawing the whole board of %s failed", front.key)
-            return await self._render(front, view, events, lang)
+    def held(self, rows: Sequence[tuple[str, dict[str, Any]]]) -> list[Outgoing]:
+        """Delivery rows of (kind, payload), held by this process while it delivers them."""
+        return [Outgoing(payload, kind, owner=self.owner, lease=self.delivery_lease) for kind, payload in rows]
 
     @staticmethod
-    def _period(front: GameFront, game: Game) -> Any:
-        hook = getattr(front, "period", None)
-        return hook(game) if callable(hook) else None
+    def _note(*lines: Line) -> Showing:
+        """A message beside the turns, of ``lines``."""
+        return Showing(NOTE, tuple(lines))
 
-    async def _plan_turn(self, out: Outgoing, rec: GameRecord, front: GameFront, game: Game, actor: int,
-                         lines: list[str]) -> None:
-        """Make ``out`` (the record of ``actor``'s move at ``rec.version``, ``game`` after it) an edit of
-        ``actor``'s turn's message while it is the newest, else the post of a new one. A move that hands
-        the turn to a person posts the message that pings them, which their moves then edit; a computer's
-        first move posts its own turn's message (its ping, if any, goes with it)."""
-        latest = await self.store.latest_delivery(rec.id)
-        pings = self._pings_next(rec, game, actor)
-        going = latest is not None and turn_messages.goes_on(latest, actor=actor, version=rec.version)
-        if going and not pings:
-            assert latest is not None
-            turn_messages.as_edit(out, latest, lines)
-        else:
-            computer = 0 <= actor < len(rec.seats) and rec.seats[actor].is_computer
-            turn_messages.as_post(out, latest, turn=game.to_act if pings and (going or not computer) else actor,
-                                  period=self._period(front, game))
+    def _accepted(self, rec: GameRecord, outgoing: Sequence[Outgoing], private: Sequence[Private] = ()) -> Accepted:
+        return Accepted(rec.id, tuple(o.id for o in outgoing if o.id is not None), tuple(private))
 
-    @staticmethod
-    def _pings_next(rec: GameRecord, game: Game, actor: int) -> bool:
-        """Whether a move by ``actor`` handed the turn to a person (whom its message then pings)."""
-        nxt = game.to_act
-        return (nxt is not None and nxt != actor and not game.is_over and 0 <= nxt < len(rec.seats)
-                and not rec.seats[nxt].is_computer)
-
-    def _mention_for(self, rec: GameRecord, game: Game) -> int | None:
-        seat = game.to_act
-        if seat is None or not 0 <= seat < len(rec.seats) or rec.seats[seat].is_computer:
-            return None
-        return rec.seats[seat].user_id
+    def pingable(self, rec: GameRecord) -> frozenset[int]:
+        """The people of a game a new board may ping now (their notice mode and quiet hours allow it)."""
+        people = {s.user_id for s in rec.seats if not s.is_computer}
+        return frozenset(u for u in people if self.ping_filter is None or self.ping_filter(rec, u))
 
     @staticmethod
     def _who(seat: Seat) -> str:
         """A seat as text: a mention for a person, the name for a computer."""
         return f"**{seat.name}**" if seat.is_computer else f"<@{seat.user_id}>"
 
-    def _private_notes(self, rec: GameRecord, front: GameFront, events: Sequence[Event],
+    def _private_notes(self, rec: GameRecord, front: GameUnit, events: Sequence[Event],
                        langs: Mapping[int, str] | None = None) -> list[Private]:
         """Each person's hidden events, in their language: ``langs`` by seat (the actor's now), else the one
         they sat down with, else the game's."""
@@ -416,21 +356,29 @@ class Service:
 
     def _option_words(self, game_key: str, command: str, options: Mapping[str, Any], lang: str) -> str:
         """Options for the lobby's readers in ``lang``, worded by the game's unit (``Farbe rot`` for
-        ``colour red``, a flag by its name alone); ``name value`` pairs for a front without the hook."""
+        ``colour red``, a flag by its name alone)."""
         try:
-            worder = getattr(self.fronts(game_key), "option_words", None)
+            unit = self.fronts(game_key)
         except KeyError:
-            worder = None
-        if worder is not None:
-            return str(worder(command, options, lang))
-        return ", ".join(f"{name} {value}" for name, value in options.items())
+            return ", ".join(f"{name} {value}" for name, value in options.items())
+        return unit.option_words("new" if command == "new" else "join", options, lang)
+
+    def _takeover_kind(self, game_key: str) -> str:
+        """The computer that takes over a seat: the game's own kind if it has one, else random."""
+        kinds = [k for k in self.driver_kinds(game_key) if k != "random"]
+        return kinds[0] if kinds else "random"
+
+    @staticmethod
+    def _computer_to_act(rec: GameRecord, game: Game) -> bool:
+        seat = game.to_act
+        return seat is not None and not game.is_over and 0 <= seat < len(rec.seats) and rec.seats[seat].is_computer
 
     # Lobby -------------------------------------------------------------------------------------
 
     async def new_game(self, *, guild_id: int | None, channel_id: int, user_id: int, user_name: str,
                        game_key: str, options: Mapping[str, Any] | None = None, join: bool = True,
                        seat_options: Mapping[str, Any] | None = None, lang: str = "en",
-                       user_lang: str | None = None) -> Reply:
+                       user_lang: str | None = None) -> Outcome:
         """Open a lobby in the channel with ``game_key`` and the shared options given (None values dropped).
         ``lang``: the game's public language (the server's), kept for every message everyone sees;
         ``user_lang``: the host's own, for their private notes and refusals."""
@@ -455,26 +403,25 @@ class Service:
                 return refuse(texts.say("lobby.cant_seat", own, error=worded(front.refusal, exc, lang=own)))
             notes += seat_notes
             seats.append(Seat(user_id, user_name, seat_opts, lang=user_lang))
+        opt_text = self._option_words(game_key, "new", opts, lang) or texts.say("lobby.standard_setup", lang)
+        opened = Line(say="lobby.opened", params={"user": user_id, "title": cls.title, "options": opt_text,
+                                                  "low": cls.min_seats, "high": cls.max_seats})
+        out = self.outgoing([self._note(opened, *(Line(text=n) for n in notes))])
         async with self.lock(channel_id):
             try:
                 rec = await self.store.create_game(guild_id=guild_id, channel_id=channel_id, game_key=game_key,
                                                    host_id=user_id, setup={"options": opts},
-                                                   seed=self.seed_source(), seats=seats, lang=lang)
+                                                   seed=self.seed_source(), seats=seats, lang=lang, outgoing=out)
             except ChannelBusy:
                 busy = await self.store.channel_game(channel_id)
                 if busy is None:
                     return refuse(texts.say("lobby.busy", own))
                 return refuse(texts.say("lobby.busy_game", own, title=self.classes(busy.game_key).title,
                                         status=texts.status_word(busy.status, own)))
-        opt_text = self._option_words(game_key, "new", opts, lang) or texts.say("lobby.standard_setup", lang)
-        text = texts.say("lobby.opened", lang, user=user_id, title=cls.title, options=opt_text, low=cls.min_seats,
-                         high=cls.max_seats)
-        if notes:
-            text += "\n" + "\n".join(notes)
-        return Reply(text, game_id=rec.id, version=rec.version)
+        return self._accepted(rec, out)
 
     async def join(self, channel_id: int, user_id: int, user_name: str,
-                   seat_options: Mapping[str, Any] | None = None, lang: str | None = None) -> Reply:
+                   seat_options: Mapping[str, Any] | None = None, lang: str | None = None) -> Outcome:
         """Take a seat in the channel's lobby, or change your seat options there. ``lang``: the player's
         language, for their private notes."""
         async with self.lock(channel_id):
@@ -502,13 +449,13 @@ class Service:
             else:
                 seats[mine] = Seat(user_id, user_name, opts, lang=lang or rec.seats[mine].lang)
                 said = "lobby.changed_options"
-            rec = await self.store.update_lobby(rec.id, seats=seats, expected_seats=rec.seats)
-        text = texts.say(said, rec.lang, user=user_id, title=cls.title, seats=self._seat_line(rec, rec.lang))
-        if notes:
-            text += "\n" + "\n".join(notes)
-        return Reply(text, game_id=rec.id)
+            line = Line(say=said, params={"user": user_id, "title": cls.title,
+                                          "seats": self._seat_line(replace(rec, seats=seats), rec.lang)})
+            out = self.outgoing([self._note(line, *(Line(text=n) for n in notes))])
+            rec = await self.store.update_lobby(rec.id, seats=seats, expected_seats=rec.seats, outgoing=out)
+        return self._accepted(rec, out)
 
-    async def leave(self, channel_id: int, user_id: int, lang: str | None = None) -> Reply:
+    async def leave(self, channel_id: int, user_id: int, lang: str | None = None) -> Outcome:
         """Give up a seat (``lang``: the asker's language, for a refusal)."""
         async with self.lock(channel_id):
             rec = await self.store.channel_game(channel_id)
@@ -518,37 +465,32 @@ class Service:
             if mine is None:
                 return refuse(texts.say("lobby.no_seat_here", self.lang_of(rec, user_id, lang)))
             if rec.status != LOBBY:
-                return await self._hand_to_computer(rec, mine, texts.say("lobby.left_game", rec.lang, user=user_id),
+                return await self._hand_to_computer(rec, mine, Line(say="lobby.left_game", params={"user": user_id}),
                                                     lang)
-            return await self._remove_seat(rec, mine, texts.say("lobby.left_lobby", rec.lang, user=user_id))
+            return await self._remove_seat(rec, mine, Line(say="lobby.left_lobby", params={"user": user_id}))
 
-    def _takeover_kind(self, game_key: str) -> str:
-        """The computer that takes over a seat: the game's own kind if it has one, else random."""
-        kinds = [k for k in self.driver_kinds(game_key) if k != "random"]
-        return kinds[0] if kinds else "random"
-
-    async def _hand_to_computer(self, rec: GameRecord, seat: int, text: str, lang: str | None = None) -> Reply:
-        """A person leaves a running game: a computer plays their seat on. When nobody is left, it ends.
-        ``text`` says who left (in the game's language); ``lang``: the asker's, for a refusal."""
+    async def _hand_to_computer(self, rec: GameRecord, seat: int, said: Line, lang: str | None = None) -> Outcome:
+        """A person leaves a running game: a computer plays their seat on (the turn's message loses their
+        buttons when it was their turn). When nobody is left, it ends. ``said`` tells who left; ``lang``: the
+        asker's, for a refusal."""
+        game = await self.load(rec)
+        gone = turn_messages.retire(await self.store.latest_delivery(rec.id)) if game.to_act == seat else None
+        retired = [gone] if gone is not None else []
         if all(s.is_computer for i, s in enumerate(rec.seats) if i != seat):
-            text = texts.say("lobby.nobody_left", rec.lang, text=text)
-            out = self._outgoing([text], board=False)
+            out = self.outgoing([*retired, self._note(Line(say="lobby.nobody_left", params={"text": said}))])
             await self.store.set_status(rec.id, "aborted", from_statuses=(ACTIVE,), outgoing=out)
             self.forget(rec.id, drivers=True)
-            return Reply(text, game_id=rec.id, changed=True, delivery=out.id, channel_id=rec.channel_id)
+            return self._accepted(rec, out)
         kind = self._takeover_kind(rec.game_key)
         old = rec.seats[seat]
         uid = min([-1, *(s.user_id - 1 for s in rec.seats if s.user_id < 0)])
         seats = list(rec.seats)
         seats[seat] = Seat(uid, texts.say("lobby.computer_name", rec.lang, name=old.name), dict(old.options), kind)
-        host = None
-        if old.user_id == rec.host_id:
-            host = next(s for s in seats if not s.is_computer).user_id
-        text = texts.say("lobby.computer_takes_over", rec.lang, text=text, kind=kind, name=old.name)
+        host = next(s for s in seats if not s.is_computer).user_id if old.user_id == rec.host_id else None
+        line = Line(say="lobby.computer_takes_over", params={"text": said, "kind": kind, "name": old.name})
         if host is not None:
-            text = texts.say("lobby.new_host", rec.lang, text=text, host=host)
-        game = await self.load(rec)
-        out = self._outgoing([text], board=False)
+            line = Line(say="lobby.new_host", params={"text": line, "host": host})
+        out = self.outgoing([*retired, self._note(line)])
         waiting = game.to_act == seat and not game.is_over
         try:
             rec = await self.store.replace_seats(rec.id, version=rec.version, seats=seats, expected_seats=rec.seats,
@@ -556,29 +498,29 @@ class Service:
         except StaleVersion:
             return refuse(texts.say("lobby.moved_on", lang or texts.DEFAULT))
         if host is not None:
-            rec = await self._set_host(rec, host)
-        return Reply(text, game_id=rec.id, computers_pending=self._computer_to_act(rec, game), delivery=out.id,
-                     channel_id=rec.channel_id)
+            await self.store.set_host(rec.id, host)
+        self._stored(rec, game, out)
+        return self._accepted(rec, out)
 
-    async def _set_host(self, rec: GameRecord, host_id: int) -> GameRecord:
-        await self.store.set_host(rec.id, host_id)
-        return await self.store.get_game(rec.id)
-
-    async def _remove_seat(self, rec: GameRecord, seat: int, text: str) -> Reply:
+    async def _remove_seat(self, rec: GameRecord, seat: int, said: Line) -> Outcome:
         seats = [s for i, s in enumerate(rec.seats) if i != seat]
         if not seats:
-            await self.store.set_status(rec.id, "aborted", from_statuses=(LOBBY,))
-            return Reply(texts.say("lobby.empty_closed", rec.lang, text=text), game_id=rec.id)
+            out = self.outgoing([self._note(Line(say="lobby.empty_closed", params={"text": said}))])
+            await self.store.set_status(rec.id, "aborted", from_statuses=(LOBBY,), outgoing=out)
+            return self._accepted(rec, out)
         host = None
         if rec.seats[seat].user_id == rec.host_id:
             host = seats[0].user_id
-            text = texts.say("lobby.new_host", rec.lang, text=text, host=host)
-        rec = await self.store.update_lobby(rec.id, seats=seats, host_id=host, expected_seats=rec.seats)
-        return Reply(texts.say("lobby.seats_now", rec.lang, text=text, seats=self._seat_line(rec, rec.lang)),
-                     game_id=rec.id)
+            said = Line(say="lobby.new_host", params={"text": said, "host": host})
+        line = Line(say="lobby.seats_now", params={"text": said,
+                                                   "seats": self._seat_line(replace(rec, seats=seats), rec.lang)})
+        out = self.outgoing([self._note(line)])
+        rec = await self.store.update_lobby(rec.id, seats=seats, host_id=host, expected_seats=rec.seats,
+                                            outgoing=out)
+        return self._accepted(rec, out)
 
     async def kick(self, channel_id: int, actor_id: int, target_id: int, *, can_manage: bool = False,
-                   lang: str | None = None) -> Reply:
+                   lang: str | None = None) -> Outcome:
         """Remove a player (``lang``: the asker's language, for a refusal)."""
         async with self.lock(channel_id):
             rec = await self.store.channel_game(channel_id)
@@ -594,12 +536,12 @@ class Service:
             if rec.status != LOBBY:
                 if rec.seats[seat].is_computer:
                     return refuse(texts.say("lobby.computer_cant_leave", own))
-                return await self._hand_to_computer(rec, seat, texts.say("lobby.removed_game", rec.lang, who=who),
+                return await self._hand_to_computer(rec, seat, Line(say="lobby.removed_game", params={"who": who}),
                                                     own)
-            return await self._remove_seat(rec, seat, texts.say("lobby.removed_lobby", rec.lang, who=who))
+            return await self._remove_seat(rec, seat, Line(say="lobby.removed_lobby", params={"who": who}))
 
     async def add_computer(self, channel_id: int, user_id: int, kind: str = "random", *,
-                           can_manage: bool = False, lang: str | None = None) -> Reply:
+                           can_manage: bool = False, lang: str | None = None) -> Outcome:
         """Seat a computer player of ``kind`` (see :mod:`bot.drivers`) in the lobby (``lang``: the asker's
         language, for a refusal)."""
         async with self.lock(channel_id):
@@ -621,12 +563,16 @@ class Service:
             number = len(rec.seats) + 1  # the seat it takes: its name matches the number on its badge
             uid = min([-1, *(s.user_id - 1 for s in rec.seats if s.user_id < 0)])
             seat = Seat(uid, texts.say("lobby.computer_seat_name", rec.lang, number=number, kind=kind), {}, kind)
-            rec = await self.store.update_lobby(rec.id, seats=[*rec.seats, seat], expected_seats=rec.seats)
-        return Reply(texts.say("lobby.computer_sits", rec.lang, name=seat.name, seats=self._seat_line(rec, rec.lang)),
-                     game_id=rec.id)
+            seats = [*rec.seats, seat]
+            line = Line(say="lobby.computer_sits", params={"name": seat.name,
+                                                           "seats": self._seat_line(replace(rec, seats=seats),
+                                                                                    rec.lang)})
+            out = self.outgoing([self._note(line)])
+            rec = await self.store.update_lobby(rec.id, seats=seats, expected_seats=rec.seats, outgoing=out)
+        return self._accepted(rec, out)
 
     async def kick_seat(self, channel_id: int, actor_id: int, seat_number: int, *, can_manage: bool = False,
-                        lang: str | None = None) -> Reply:
+                        lang: str | None = None) -> Outcome:
         """Remove seat ``seat_number`` (1-based, as the seat list shows) from the lobby: a person or a computer."""
         rec = await self.store.channel_game(channel_id)
         if rec is None:
@@ -638,7 +584,7 @@ class Service:
                                lang=lang)
 
     async def start(self, channel_id: int, user_id: int, *, can_manage: bool = False, lang: str | None = None
-                    ) -> Reply:
+                    ) -> Outcome:
         """Start the lobby's game (``lang``: the asker's language, for a refusal)."""
         async with self.lock(channel_id):
             rec = await self.store.channel_game(channel_id)
@@ -660,26 +606,27 @@ class Service:
             except (SetupError, ValueError) as exc:
                 return refuse(texts.say("lobby.cant_start", own, title=cls.title, error=worded(front.refusal, exc,
                                                                                                   lang=own)))
-            status = FINISHED if game.is_over else ACTIVE
-            head = [texts.say("begins", rec.lang, title=cls.title, seats=self._seat_line(rec, rec.lang))]
-            out = self._outgoing(head, describe=True)
-            turn_messages.as_post(out, None, turn=game.to_act, period=self._period(front, game))
+            head = Line(say="begins", params={"title": cls.title, "seats": self._seat_line(rec, rec.lang)})
+            table = replace(table_of(rec), setup=setup)
+            record = turn_messages.plan_start(game=game, table=table, lines=[head], period=front.period(game),
+                                              may_ping=self.pingable(rec).__contains__)
+            out = self.outgoing([record])
             rec = await self.store.start_game(rec.id, setup=setup, seats=rec.seats,
-                                              state=await asyncio.to_thread(game.to_dict), status=status,
-                                              outgoing=out, computers_waiting=self._computer_to_act(rec, game))
+                                              state=await asyncio.to_thread(game.to_dict),
+                                              status=FINISHED if game.is_over else ACTIVE, outgoing=out,
+                                              computers_waiting=self._computer_to_act(rec, game))
             self._keep(rec, game)
-            rec, shown, _, private, game = await self._run_computers(rec, game, front, out)
-            after = await asyncio.to_thread(self._after_move, rec, front, game)
-        png = await self._render_turn(front, after.view, shown, out.payload, rec.lang)
-        text, mention = self._board_text(rec, game, after, out.payload)
-        return Reply(text, png=png, mention=mention, buttons=after.buttons, private=private,
-                     game_id=rec.id, version=rec.version, changed=True,
-                     computers_pending=self._computer_to_act(rec, game), delivery=out.id, channel_id=channel_id,
-                     **turn_messages.reply_fields(out.payload))
+            # a computer to act first plays its turn into the first board, which nobody has seen yet
+            rec, game, records, _, played = await self._computer_batch(rec, game, front, [record], out)
+            message = await self._draw(records[-1], table_of(rec), front, game)
+            self._stored(rec, game, out, message)
+            await self._end(rec, game)
+        return self._accepted(rec, out, self._private_notes(rec, front, played))
 
     async def abort(self, channel_id: int, user_id: int, *, can_manage: bool = False, lang: str | None = None
-                    ) -> Reply:
-        """End the channel's game without a winner (``lang``: the asker's language, for a refusal)."""
+                    ) -> Outcome:
+        """End the channel's game without a winner (``lang``: the asker's language, for a refusal); the turn's
+        message loses its buttons."""
         async with self.lock(channel_id):
             rec = await self.store.channel_game(channel_id)
             if rec is None:
@@ -687,132 +634,119 @@ class Service:
             if not self._can_manage(rec, user_id, can_manage):
                 return refuse(texts.say("lobby.only_host_abort", self.lang_of(rec, user_id, lang), host=rec.host_id))
             title = self.classes(rec.game_key).title
-            text = texts.say("lobby.aborted", rec.lang, user=user_id, title=title, count=rec.version)
-            out = self._outgoing([text], board=False)
+            gone = turn_messages.retire(await self.store.latest_delivery(rec.id))
+            said = Line(say="lobby.aborted", params={"user": user_id, "title": title, "count": rec.version})
+            out = self.outgoing([*([gone] if gone is not None else []), self._note(said)])
             await self.store.set_status(rec.id, "aborted", outgoing=out)
             self.forget(rec.id, drivers=True)
-        return Reply(text, game_id=rec.id, changed=True, delivery=out.id, channel_id=channel_id)
+        return self._accepted(rec, out)
 
     # Play --------------------------------------------------------------------------------------
 
     async def act(self, channel_id: int, user_id: int, action_text: str, expected_version: int | None = None,
-                  *, game_id: int | None = None, autopilot: bool = False, lang: str | None = None) -> Reply:
+                  *, game_id: int | None = None, autopilot: bool = False, lang: str | None = None) -> Outcome:
         """Play ``action_text`` for ``user_id`` in the channel's game. ``expected_version`` and ``game_id``
         come from buttons: a press from an older move is refused as stale. ``autopilot``: the computer plays
         for an absent player; the board and the log say so. ``lang``: the player's language, for what only
         they see (refusals, their private notes); the channel reads the game's language."""
         async with self.lock(channel_id):
             rec = await self.store.channel_game(channel_id)
-            if game_id is not None and (rec is None or rec.id != game_id):
-                own = lang or texts.DEFAULT
-                if await self._ended_here(game_id, channel_id):
-                    return refuse(texts.say("move.ended_button", own), stale=True, game_id=game_id)
-                # another channel's, or forged: the message keeps its buttons
-                return refuse(texts.say("move.other_game_button", own))
-            if rec is None:
-                return self._no_game(lang)
-            own = self.lang_of(rec, user_id, lang)
-            if rec.status == LOBBY:
-                return refuse(texts.say("not_started", own, seats=self._seat_line(rec, own)))
-            if expected_version is not None and expected_version > rec.version:
-                # a move that never happened: forged; the board keeps its buttons
-                return refuse(texts.say("move.foreign_button", own))
-            if expected_version is not None and expected_version != rec.version:
-                return refuse(texts.say("stale_button", own, old=expected_version, now=rec.version),
-                              stale=True, game_id=rec.id)
-            seat = rec.seat_of(user_id)
-            if seat is None:
-                return refuse(texts.say("no_seat", own, seats=self._seat_line(rec, own)))
-            game = await self.load(rec)
-            front = self.fronts(rec.game_key)
-            turn = game.to_act
-            if self._computer_to_act(rec, game):
-                # Left over from a restart or a long computer sequence: the front end lets it play on.
-                assert turn is not None
-                reply = refuse(texts.say("computer_to_move", own, who=self._who(rec.seats[turn])))
-                reply.computers_pending = True
-                return reply
-            if not may_act(game, seat):
-                who = self._who(rec.seats[turn]) if turn is not None else texts.say("move.nobody", own)
-                return refuse(texts.say("not_your_turn", own, who=who))
-            # While this move is applied and saved, the game object is ours alone: readers such as
-            # autocomplete load a fresh copy from the snapshot.
-            self.forget(rec.id)
-            after: _After | None = None
+            problem = await self._refusal_to_act(rec, channel_id, user_id, expected_version, game_id, lang)
+            if problem is not None or rec is None:
+                return problem or self._no_game(lang)
+            seat, own = rec.seat_of(user_id), self.lang_of(rec, user_id, lang)
+            assert seat is not None
+            game, front = await self.load(rec), self.fronts(rec.game_key)
             try:
-                if self._remote(rec):
-                    # on a copy in a worker process (so the cores share the work); the copy replaces ours
-                    action, events, state, after = await self.pictures.call(
-                        rec.game_key, step, rec.game_key, rec.state, action_text.strip(),
-                        [s.is_computer for s in rec.seats], rec.lang)
-                    game = self.classes(rec.game_key).from_dict(state)
-                else:
-                    action, events, state = await asyncio.to_thread(self._apply, game, action_text.strip())
+                moved, after = await self._move(rec, game, front, action_text.strip(), seat, autopilot)
             except IllegalAction as exc:
                 self._keep(rec, game)  # unchanged, as the contract promises
                 return refuse(front.refused_move(game, exc, own))  # with what is possible, said once
             except Exception:
                 log.exception("game %s: applying %r failed", rec.id, clip_input(action_text))
                 return refuse(texts.say("apply_failed", own))
-            public = [e for e in (ev.for_viewer(None) for ev in events) if e is not None]
-            narration = worded(front.narrate, public, lang=rec.lang)
-            if autopilot:
-                name = rec.seats[seat].name
-                narration = (texts.say("move.autopilot", rec.lang, name=name, narration=narration) if narration
-                             else texts.say("move.autopilot_action", rec.lang, name=name, action=action))
-            status = FINISHED if game.is_over else ACTIVE
-            line = narration or texts.say("played", rec.lang, name=rec.seats[seat].name, action=action)
-            out = self._outgoing([line], actor=seat)
-            await self._plan_turn(out, rec, front, game, seat, [line])
+            out = self.held(moved.rows)
             try:
-                rec = await self.store.append_action(rec.id, expected_version=rec.version, seat=seat,
-                                                     user_id=user_id, action=str(action), state=state,
-                                                     status=status, narration=narration, outgoing=out,
-                                                     computers_waiting=self._computer_to_act(rec, game))
+                rec = await self.store.append_action(
+                    rec.id, expected_version=rec.version, seat=seat, user_id=user_id, action=moved.action,
+                    state=moved.state, status=FINISHED if after.is_over else ACTIVE, narration=moved.narration,
+                    outgoing=out, computers_waiting=self._computer_to_act(rec, after))
             except StaleVersion as exc:
-                return refuse(texts.say("move.moved_on", own, error=exc), stale=True, game_id=rec.id)
-            self._keep(rec, game)
-            private = self._private_notes(rec, front, events, {seat: own})
-            rec, shown, lines, told, game = await self._run_computers(rec, game, front, out)
-            pending = self._computer_to_act(rec, game)
-            if after is None or lines:
-                after = await asyncio.to_thread(self._after_move, rec, front, game)
-        if after.png is not None and not shown and not out.payload.get(turn_messages.WHOLE):
-            png: bytes | None = after.png  # drawn with the move, of the same view and events
-        else:
-            png = await self._render_turn(front, after.view, shown or public, out.payload, rec.lang)
-        text, mention = self._board_text(rec, game, after, out.payload)
-        return Reply(text, png=png, mention=mention, buttons=after.buttons, private=private + told, game_id=rec.id,
-                     version=rec.version, changed=True, computers_pending=pending, delivery=out.id,
-                     channel_id=channel_id, **turn_messages.reply_fields(out.payload))
+                return refuse(texts.say("move.moved_on", own, error=exc))
+            self._stored(rec, after, out, moved.message)
+            await self._end(rec, after)
+        return self._accepted(rec, out, self._private_notes(rec, front, moved.events, {seat: own}))
 
-    def _outgoing(self, lines: list[str], *, board: bool = True, actor: int | None = None,
-                  describe: bool = False) -> Outgoing:
-        """The delivery record of a public message, held by this process while it posts it. ``lines`` grow
-        with the computer moves of the same reply; the rest of the text is made from the game when posted."""
-        return Outgoing({"lines": lines, "board": board, "actor": actor, "describe": describe},
-                        owner=self.owner, lease=self.delivery_lease)
+    async def _refusal_to_act(self, rec: GameRecord | None, channel_id: int, user_id: int,
+                              expected_version: int | None, game_id: int | None, lang: str | None
+                              ) -> Refusal | None:
+        """Why ``user_id`` may not act in the channel's game now (None: they may). A press of another
+        channel's game, of a move that never happened or of an older move is refused without touching any
+        message; a game left waiting on a computer is handed to the computers again."""
+        if game_id is not None and (rec is None or rec.id != game_id):
+            own = lang or texts.DEFAULT
+            if await self._ended_here(game_id, channel_id):
+                return refuse(texts.say("move.ended_button", own))
+            return refuse(texts.say("move.other_game_button", own))  # another channel's, or forged
+        if rec is None:
+            return self._no_game(lang)
+        own = self.lang_of(rec, user_id, lang)
+        if rec.status == LOBBY:
+            return refuse(texts.say("not_started", own, seats=self._seat_line(rec, own)))
+        if expected_version is not None and expected_version > rec.version:
+            return refuse(texts.say("move.foreign_button", own))  # a move that never happened: forged
+        if expected_version is not None and expected_version != rec.version:
+            return refuse(texts.say("stale_button", own, old=expected_version, now=rec.version))
+        seat = rec.seat_of(user_id)
+        if seat is None:
+            return refuse(texts.say("no_seat", own, seats=self._seat_line(rec, own)))
+        game = await self.load(rec)
+        turn = game.to_act
+        if self._computer_to_act(rec, game):  # left over from a restart or a long computer sequence
+            assert turn is not None
+            self._wake(channel_id)
+            return refuse(texts.say("computer_to_move", own, who=self._who(rec.seats[turn])))
+        if not game.may_act(seat):
+            who = self._who(rec.seats[turn]) if turn is not None else texts.say("move.nobody", own)
+            return refuse(texts.say("not_your_turn", own, who=who))
+        return None
 
-    def _board_text(self, rec: GameRecord, game: Game, after: _After, payload: Mapping[str, Any]
-                    ) -> tuple[str, int | None]:
-        """A board message's text and whom it pings: its lines, then the standings at the end (or always,
-        with ``describe``) or the next person's turn. The mover is not pinged for their own next step."""
-        lines: list[str] = list(payload.get("lines", []))
-        actor = payload.get("actor")
-        nxt = game.to_act
-        mention = None
-        if nxt is not None and (actor is None or nxt != actor or len(lines) > 1):
-            mention = self._mention_for(rec, game)
-        text = "\n".join(lines)
-        if game.is_over or payload.get("describe"):
-            text += "\n" + after.describe
-        elif mention is not None:
-            text += "\n" + texts.say("your_turn", rec.lang, user=mention)
-        if payload.get(turn_messages.EDIT_OF) is not None:
-            mention = None  # the turn goes on in the message it began: nobody is pinged again
-        if mention is not None and self.ping_filter is not None and not self.ping_filter(rec, mention):
-            mention = None  # named on the board, but not pinged (direct messages, no notices, quiet hours)
-        return text, mention
+    async def _move(self, rec: GameRecord, game: Game, front: GameUnit, text: str, seat: int, autopilot: bool
+                    ) -> tuple[Moved, Game]:
+        """A person's move, applied, planned and composed off the event loop: in a worker process on a copy
+        (so the cores share the work; the copy replaces ours), or in a thread on the game itself. While it
+        is applied and saved the game object is ours alone: readers load a fresh copy from the snapshot."""
+        latest = await self.store.latest_delivery(rec.id)
+        table, pingable = table_of(rec), self.pingable(rec)
+        self.forget(rec.id)
+        if self._remote(rec):
+            moved = await self.pictures.call(rec.game_key, step, rec.game_key, rec.state, text, seat, table, latest,
+                                             pingable, autopilot)
+            return moved, self.classes(rec.game_key).from_dict(moved.state)
+        moved = await asyncio.to_thread(play_move, front, game, text, seat, table, latest, pingable, autopilot)
+        return moved, game
+
+    def _stored(self, rec: GameRecord, game: Game, out: Sequence[Outgoing], message: Message | None = None) -> None:
+        """A write is committed: keep the game, the message composed for its newest record, and whether the
+        channel's computers move once that record is delivered."""
+        self._keep(rec, game)
+        last = out[-1].id if out else None
+        if message is not None and last is not None:
+            self._composed.put((last, rec.version), message)
+        if self._computer_to_act(rec, game) and last is not None:
+            self._waiting[rec.channel_id] = last
+
+    async def _end(self, rec: GameRecord, game: Game) -> None:
+        """A game that just ended: its results and its end message (standings, replay) are stored, once; the
+        final move stands however that goes."""
+        if not game.is_over:
+            return
+        self.forget(rec.id, drivers=True)
+        self._keep(rec, game)
+        try:
+            await history.record_end(self.store, self.fronts(rec.game_key), rec, game)
+        except Exception:
+            log.exception("game %s: recording its end failed", rec.id)
 
     async def _ended_here(self, game_id: int, channel_id: int) -> bool:
         """Whether ``game_id`` is an earlier game of this channel (its buttons are merely stale)."""
@@ -822,80 +756,124 @@ class Service:
             return False
         return old.channel_id == channel_id and not old.is_open
 
-    async def _run_computers(self, rec: GameRecord, game: Game, front: GameFront, out: Outgoing | None = None
-                             ) -> tuple[GameRecord, list[Event], list[str], list[Private], Game]:
-        """Let computer seats move while one is to act (channel lock held), within this reply's budget.
-        Returns the new record, the public events of the last computer move, one line per move and the
-        private notes those moves owe to people (a kart bumped onto a face-down tile picks it up, R12).
-        Each move's narration joins ``out``'s delivery record in the move's own transaction while it shows
-        the same turn (see :mod:`bot.turn_messages`): the loop stops before another computer's turn (the
-        next reply posts its message), and a move that hands the turn to a person once ``out`` holds moves
-        is kept for the next reply (which posts the message that pings them) and not applied now; the game
-        returned is then the one before that move."""
-        shown: list[Event] = []
-        lines: list[str] = []
+    def _remote(self, rec: GameRecord) -> bool:
+        """Whether a move of this game is applied in a worker process: the pool runs, and the game's rules
+        and unit are the registered ones a worker finds by key."""
+        return (rec.state is not None and self.classes is game_class and self.fronts is unit_for
+                and self.pictures.ready_for(rec.game_key))
+
+    def _wake(self, channel_id: int) -> None:
+        """Tell the computer worker that the channel's computers are to move."""
+        self._waiting.pop(channel_id, None)
+        if self.on_computers is not None:
+            self.on_computers(channel_id)
+
+    # Computers ---------------------------------------------------------------------------------
+
+    async def channels_waiting_on_computers(self) -> list[int]:
+        """Channels whose running game waits for a computer (after a restart: resume them). Read from the
+        store's queue, without loading any game."""
+        return [channel for _, channel in await self.store.waiting_on_computers()]
+
+    async def play_computers(self, channel_id: int) -> Accepted | None:
+        """Let computers move in the channel's game, one message's worth within the batch's budget; None when
+        no computer is to act. The bot's computer worker calls this again until it answers None."""
+        async with self.lock(channel_id):
+            rec = await self.store.channel_game(channel_id)
+            if rec is None or rec.status != ACTIVE:
+                return None
+            game = await self.load(rec)
+            if not self._computer_to_act(rec, game):
+                return None
+            front = self.fronts(rec.game_key)
+            rec, game, records, out, played = await self._computer_batch(rec, game, front)
+            if not out:
+                return None
+            message = await self._draw(records[-1], table_of(rec), front, game)
+            self._stored(rec, game, out, message)
+            await self._end(rec, game)
+        return self._accepted(rec, out, self._private_notes(rec, front, played))
+
+    async def _computer_batch(self, rec: GameRecord, game: Game, front: GameUnit, records: Sequence[Showing] = (),
+                              out: Sequence[Outgoing] = ()
+                              ) -> tuple[GameRecord, Game, list[Showing], list[Outgoing], list[Event]]:
+        """Computer moves while one is to act, each stored with the records of the message it joins: the
+        batch stops before another seat's turn (a message of its own, next batch), and a move that hands the
+        turn to a person once the batch's message is out (it goes on in an edit, which pings nobody) is kept
+        for the next batch (which posts the message that pings them) and not applied now; while the batch's
+        message is a new one, that move joins it and it becomes the message of the person's turn. ``records``
+        and ``out``: a message just stored and not delivered yet, which the moves join (the first board).
+        Returns the record, the game, the records, their rows and every event played (for private notes: a
+        kart bumped onto a face-down tile picks it up, R12)."""
+        records, out = list(records), list(out)
         played: list[Event] = []
         deadline = time.monotonic() + self.computer_seconds_per_reply
         for _ in range(self.computer_moves_per_reply):
-            if not self._computer_to_act(rec, game) or time.monotonic() > deadline:
-                break
             seat = game.to_act
-            assert seat is not None
-            if out is not None and out.payload["lines"] and out.payload.get(turn_messages.TURN) != seat:
-                break  # another seat's turn: a message of its own, in the next reply
-            kind = rec.seats[seat].driver or "random"
-            driver = self._driver(rec, seat, kind)
-            self.forget(rec.id)
+            if not self._computer_to_act(rec, game) or time.monotonic() > deadline or seat is None:
+                break
+            if records and records[-1].turn != seat:
+                break  # another seat's turn: a message of its own, in the next batch
             kept = self._next_moves.pop((rec.id, rec.version))
+            driver = self._driver(rec, seat, rec.seats[seat].driver or "random")
+            self.forget(rec.id)
             try:
-                if kept is not None:  # chosen last reply, when it began the next turn
-                    action, events, state = await asyncio.to_thread(self._apply, game, kept)
-                else:
-                    action, events, state = await asyncio.to_thread(self._drive, rec, game, seat, kind, driver)
+                action, events, state = await asyncio.to_thread(self._computer_move, rec, game, seat, kept, driver)
             except Exception:
-                log.exception("game %s: the %s computer in seat %s failed", rec.id, kind, seat)
+                log.exception("game %s: the computer in seat %s failed", rec.id, seat)
                 break
-            public = [e for e in (ev.for_viewer(None) for ev in events) if e is not None]
-            narration = (worded(front.narrate, public, lang=rec.lang)
-                         or texts.say("computer_played", rec.lang, name=rec.seats[seat].name, action=action))
-            if out is None:
-                out = self._outgoing([])
-            if (out.payload["lines"] and out.kind == EDIT and self._pings_next(rec, game, seat)
-                    and rec.state is not None):
-                # the turn passes to a person, and this turn's message is out already (an edit pings nobody):
-                # that move opens the message that pings them, in the next reply
-                game = self.classes(rec.game_key).from_dict(rec.state)
+            after = table_of(rec, rec.version + 1)
+            hands_over = turn_messages.hands_over(game, after, seat)
+            if records and hands_over and records[-1].kind != POST and rec.state is not None:
+                game = self.classes(rec.game_key).from_dict(rec.state)  # as before the move, kept for next time
                 self._keep(rec, game)
-                self._next_moves.put((rec.id, rec.version), str(action))
+                self._next_moves.put((rec.id, rec.version), action)
                 break
-            before, before_kind = out.payload, out.kind
-            if out.payload["lines"]:
-                out.payload = turn_messages.add_lines(out, [narration])
+            public = events_for(events, None)
+            line, told = move_line(front, public, rec.seats[seat].name, action, False, rec.lang, "computer_played")
+            may_ping = self.pingable(rec).__contains__
+            if records:  # the batch's message, not posted yet: a move handing over makes it the person's turn's
+                grown = replace(records[-1].with_lines([line]), events=tuple(public),
+                                turn=game.to_act if hands_over else records[-1].turn)
+                records[-1] = turn_messages.finish(grown, game, after, may_ping)
             else:
-                out.payload = dict(out.payload, lines=[narration], actor=seat)
-                await self._plan_turn(out, rec, front, game, seat, [narration])
+                latest = await self.store.latest_delivery(rec.id)
+                records = turn_messages.plan_move(latest, game=game, table=after, actor=seat, before=rec.version,
+                                                  lines=[line], events=public, period=front.period(game),
+                                                  may_ping=may_ping)
+                out = self.outgoing(records)
+            newest, before = out[-1], out[-1].payload
+            newest.payload = records[-1].to_payload()
             try:
-                rec = await self.store.append_action(rec.id, expected_version=rec.version, seat=seat, user_id=None,
-                                                     action=str(action), state=state,
-                                                     status=FINISHED if game.is_over else ACTIVE,
-                                                     narration=narration, outgoing=out,
-                                                     computers_waiting=self._computer_to_act(rec, game))
+                rec = await self.store.append_action(
+                    rec.id, expected_version=rec.version, seat=seat, user_id=None, action=action, state=state,
+                    status=FINISHED if game.is_over else ACTIVE, narration=told or worded_line(line, front, rec.lang),
+                    outgoing=out if newest.id is None else [newest],
+                    computers_waiting=self._computer_to_act(rec, game))
             except StaleVersion:
-                out.payload, out.kind = before, before_kind
                 log.warning("game %s moved on while a computer played; its move was dropped", rec.id)
+                newest.payload = before
+                if newest.id is None:
+                    records, out = [], []
                 break
             self._keep(rec, game)
-            shown = public
-            lines.append(narration)
             played += events
-        if game.is_over:
-            self.forget(rec.id, drivers=True)
-            self._keep(rec, game)
-            try:  # the results and the end message (standings, replay), once; the final move stands regardless
-                await history.record_end(self, rec, game)
-            except Exception:
-                log.exception("game %s: recording its end failed", rec.id)
-        return rec, shown, lines, self._private_notes(rec, front, played), game
+        return rec, game, records, out, played
+
+    def _computer_move(self, rec: GameRecord, game: Game, seat: int, kept: str | None, driver: Driver
+                       ) -> tuple[str, list[Event], dict[str, Any]]:
+        """One computer move (in a worker thread): the move kept from the last batch, else the seat's
+        driver's choice; a failing driver gives way to a random one. Applied to ``game``."""
+        if kept is None:
+            try:
+                kept = str(driver.choose(game, seat))
+            except Exception:  # drivers choose on copies, so the game is as it was
+                seed = (rec.seed * 1_000_003 + rec.version * 101 + seat) & ((1 << 62) - 1)
+                log.exception("game %s: a computer failed; it plays a random move instead", rec.id)
+                kept = str(self.drivers(rec.game_key, "random", seed).choose(game, seat))
+        action = game.parse_action(kept)
+        events = game.apply(action)
+        return str(action), events, game.to_dict()
 
     def _driver(self, rec: GameRecord, seat: int, kind: str) -> Driver:
         """The seat's driver, kept while the game is in memory so its plans carry from move to move. Its seed
@@ -908,149 +886,119 @@ class Service:
             self._drivers.put(key, driver)
         return driver
 
-    @staticmethod
-    def _computer_to_act(rec: GameRecord, game: Game) -> bool:
-        seat = game.to_act
-        return seat is not None and not game.is_over and 0 <= seat < len(rec.seats) and rec.seats[seat].is_computer
+    # Messages ----------------------------------------------------------------------------------
 
-    async def channels_waiting_on_computers(self) -> list[int]:
-        """Channels whose running game waits for a computer (after a restart: resume them). Read from the
-        store's queue, without loading any game."""
-        return [channel for _, channel in await self.store.waiting_on_computers()]
+    async def _draw(self, record: Showing, table: Table, front: GameUnit, game: Game | None,
+                    state: Mapping[str, Any] | None = None, actions: Sequence[str] = ()) -> Message:
+        """The message of ``record`` composed off the event loop: in a worker process when the game's are
+        ready (from ``state``, else the game's snapshot), else in a thread on ``game`` itself."""
+        registered = self.classes is game_class and self.fronts is unit_for
+        if game is not None and registered and self.pictures.ready_for(table.game_key):
+            snapshot = dict(state) if state is not None else await asyncio.to_thread(game.to_dict)
+            return await self.pictures.call(table.game_key, compose_state, record, table, snapshot, table.lang,
+                                            list(actions))
+        return await asyncio.to_thread(compose, record, table, front, game, table.lang, actions=actions)
 
-    async def play_computers(self, channel_id: int) -> Reply | None:
-        """Let computers move in the channel's game if one is to act; None when none is. Front ends call
-        this after a reply with ``computers_pending`` (and may at start-up for waiting games)."""
-        async with self.lock(channel_id):
-            rec = await self.store.channel_game(channel_id)
-            if rec is None or rec.status != ACTIVE:
-                return None
-            game = await self.load(rec)
-            if not self._computer_to_act(rec, game):
-                return None
-            front = self.fronts(rec.game_key)
-            before = rec.version
-            out = self._outgoing([])
-            rec, shown, _, private, game = await self._run_computers(rec, game, front, out)
-            if rec.version == before:
-                return None
-            after = await asyncio.to_thread(self._after_move, rec, front, game)
-            pending = self._computer_to_act(rec, game)
-        png = await self._render_turn(front, after.view, shown, out.payload, rec.lang)
-        text, mention = self._board_text(rec, game, after, out.payload)
-        return Reply(text, png=png, mention=mention, buttons=after.buttons, private=private, game_id=rec.id,
-                     version=rec.version, changed=True, computers_pending=pending, delivery=out.id,
-                     channel_id=channel_id, **turn_messages.reply_fields(out.payload))
+    async def message(self, d: Delivery, lang: str | None = None, *, words_only: bool = False) -> Message:
+        """The message of a delivery record, in ``lang`` (the game's by default): the one composed with its
+        move when it is still at hand, else composed now from the store, the game as it stood at the record's
+        move (the snapshot, or a replay of the log; words only when that move is gone, taken back).
+        ``words_only``: the record's lines alone (a turn's state that a newer one follows)."""
+        composed = self._composed.get((d.id, d.version)) if lang is None and not words_only else None
+        if composed is not None:
+            return composed
+        record = Showing.from_payload(d.kind, d.payload)
+        if words_only:
+            record = replace(record, picture="none", describe=False, named=None, ping=False, finale=False)
+        if d.game_id is None:
+            return compose(record, Table(0, "", d.version, lang or texts.DEFAULT, ()), None, None, lang or "en")
+        rec = await self.store.get_game(d.game_id)
+        front = self.fronts(rec.game_key)
+        table = replace(table_of(rec, d.version), lang=lang or rec.lang)
+        needs_game = record.board or record.finale or record.describe or record.named is not None
+        state = await self.state_at(rec, d.version) if needs_game else None
+        game = self.classes(rec.game_key).from_dict(state) if state is not None else None
+        actions = [a.action for a in await self.store.actions(rec.id)] if record.picture == "replay" else []
+        return await self._draw(record, table, front, game, state, actions)
 
-    # Delivery ----------------------------------------------------------------------------------
+    async def state_at(self, rec: GameRecord, version: int) -> dict[str, Any] | None:
+        """The game's snapshot as it stood at ``version``: the stored one, or a replay of its log; None when
+        the log no longer reaches that move (moves taken back)."""
+        if version == rec.version:
+            return rec.state
+        actions = await self.store.actions(rec.id)
+        if rec.status == LOBBY or len(actions) < version:
+            return None
+        cls = self.classes(rec.game_key)
 
-    async def delivered(self, delivery_id: int, message_id: int | None) -> bool:
-        """The public message of a delivery record was posted (``message_id``); False if it already was."""
-        return await self.store.mark_delivered(delivery_id, message_id)
+        def replay() -> dict[str, Any]:
+            game = cls.create(rec.setup, rec.seed)
+            for a in actions[:version]:
+                game.apply(a.action)
+            return game.to_dict()
+
+        return await asyncio.to_thread(replay)
+
+    async def delivered(self, d: Delivery, message_id: int | None) -> bool:
+        """The message of delivery record ``d`` was posted (``message_id``; None: given up); False if it
+        already was. Once a move's last record is out, the computers it left to act move on."""
+        done = await self.store.mark_delivered(d.id, message_id)
+        waiting = self._waiting.get(d.channel_id)
+        if waiting is not None and d.id >= waiting:
+            self._wake(d.channel_id)
+        return done
 
     async def undelivered(self, delivery_id: int, *, retry_at: float) -> None:
         """Posting failed: the record is free again, for the outbox worker to try from ``retry_at``."""
         await self.store.release_delivery(delivery_id, due_at=retry_at)
 
-    async def delivery_reply(self, d: Delivery) -> Reply:
-        """The message of a delivery record the front end did not post (a crash, a failed answer). The
-        board is drawn when the game still stands at the record's move; otherwise the moves are told in
-        text only, since a newer board follows."""
-        if d.payload.get("finale"):
-            return await history.finale_reply(self, d)
-        lines: list[str] = list(d.payload.get("lines", []))
-        plain = Reply("\n".join(lines), game_id=d.game_id, version=d.version, changed=True, delivery=d.id,
-                      channel_id=d.channel_id, **dict(turn_messages.reply_fields(d.payload), whole=False))
-        if not d.payload.get("board") or d.game_id is None:
-            return plain
-        rec = await self.store.get_game(d.game_id)
-        if rec.version != d.version or rec.state is None or rec.status not in (ACTIVE, FINISHED):
-            return plain
-        game = await self.load(rec)
-        front = self.fronts(rec.game_key)
-        after = await asyncio.to_thread(self._after_move, rec, front, game)
-        text, mention = self._board_text(rec, game, after, d.payload)
-        png = await self._render_turn(front, after.view, [], d.payload, rec.lang)
-        return Reply(text, png=png, mention=mention, buttons=after.buttons if rec.status == ACTIVE else [],
-                     game_id=rec.id, version=rec.version, changed=True, delivery=d.id, channel_id=d.channel_id,
-                     computers_pending=rec.status == ACTIVE and self._computer_to_act(rec, game),
-                     **turn_messages.reply_fields(d.payload))
-
-    def _drive(self, rec: GameRecord, game: Game, seat: int, kind: str, driver: Driver
-               ) -> tuple[Any, list[Event], dict[str, Any]]:
-        """One computer move (in a worker thread) by the seat's kept ``driver``; a failing driver gives way
-        to a random one."""
-        try:
-            return self._apply(game, driver.choose(game, seat))
-        except Exception:  # drivers choose on copies and apply leaves the game unchanged when it refuses
-            if kind == "random":
-                raise
-            log.exception("game %s: the %s computer failed; it plays a random move instead", rec.id, kind)
-            seed = (rec.seed * 1_000_003 + rec.version * 101 + seat) & ((1 << 62) - 1)
-            return self._apply(game, self.drivers(rec.game_key, "random", seed).choose(game, seat))
-
-    @staticmethod
-    def _apply(game: Game, text: str) -> tuple[Any, list[Event], dict[str, Any]]:
-        """Parse, apply and serialise (in a worker thread: a game's rules may take a while)."""
-        action = game.parse_action(text)
-        events = game.apply(action)
-        return action, events, game.to_dict()
-
-    @staticmethod
-    def _after_move(rec: GameRecord, front: GameFront, game: Game) -> _After:
-        """The public view, buttons for the next person to act and the status line (in a worker thread)."""
-        return after_move([s.is_computer for s in rec.seats], front, game, rec.lang)
-
-    def _remote(self, rec: GameRecord) -> bool:
-        """Whether a move of this game is applied in a worker process: the pool runs, and the game's rules
-        and front are the registered ones a worker finds by key."""
-        return (rec.state is not None and self.classes is game_class and self.fronts is front_for
-                and self.pictures.ready_for(rec.game_key))
-
     # Queries -----------------------------------------------------------------------------------
 
-    async def status(self, channel_id: int, user_id: int | None = None, lang: str | None = None) -> Reply:
+    async def status(self, channel_id: int, user_id: int | None = None, lang: str | None = None
+                     ) -> Message | Refusal:
         """The board as ``user_id`` may see it, whose turn, and what they can do now (private, in their
         language ``lang``; when not given, the one they sat down with, else the game's)."""
         async with self.lock(channel_id):
             rec = await self.store.channel_game(channel_id)
             if rec is None:
-                history = await self.store.channel_history(channel_id, 1)
-                if history and history[0].state is not None:
-                    rec = history[0]
-                else:
+                last = await self.store.channel_history(channel_id, 1)
+                if not last or last[0].state is None:
                     return self._no_game(lang)
+                rec = last[0]
             cls, front = self.classes(rec.game_key), self.fronts(rec.game_key)
+            own = self.lang_of(rec, user_id, lang)
             if rec.status == LOBBY:
-                own = self.lang_of(rec, user_id, lang)
-                return Reply(texts.say("lobby.status", own, title=cls.title, host=rec.host_id,
-                                       seats=self._seat_line(rec, own), low=cls.min_seats, high=cls.max_seats),
-                             ephemeral=True, game_id=rec.id)
+                return Message(texts.say("lobby.status", own, title=cls.title, host=rec.host_id,
+                                         seats=self._seat_line(rec, own), low=cls.min_seats, high=cls.max_seats),
+                               game_id=rec.id)
             game = await self.load(rec)
             seat = rec.seat_of(user_id) if user_id is not None else None
-            can = rec.status == ACTIVE and seat is not None and may_act(game, seat)
-            own = self.lang_of(rec, user_id, lang)
-            view, text, buttons, legal = await asyncio.to_thread(self._status_parts, front, game, seat, can, own)
+            can = rec.status == ACTIVE and seat is not None and game.may_act(seat)
+            png, text, buttons, legal = await asyncio.to_thread(self._status_parts, front, game, seat, can, own)
             if can:
                 text += "\n" + texts.say("you_can", own, legal=legal)
             elif rec.status != ACTIVE:
                 text = texts.say("last_game", own, status=texts.status_word(rec.status, own)) + " " + text
-        png = await self._render_turn(front, view, [], {turn_messages.WHOLE: True}, own)  # the whole board
-        return Reply(text, ephemeral=True, png=png, buttons=buttons, game_id=rec.id, version=rec.version,
-                     computers_pending=rec.status == ACTIVE and self._computer_to_act(rec, game))
+            if rec.status == ACTIVE and self._computer_to_act(rec, game):
+                self._wake(channel_id)
+        return Message(text, png, "board.png", tuple(buttons), None, rec.id, rec.version)
 
     @staticmethod
-    def _status_parts(front: GameFront, game: Game, seat: int | None, can_act: bool, lang: str = "en"
-                      ) -> tuple[dict[str, Any], str, list[ButtonSpec], str]:
-        view = game.view(seat)
+    def _status_parts(front: GameUnit, game: Game, seat: int | None, can_act: bool, lang: str = "en"
+                      ) -> tuple[bytes | None, str, list[Any], str]:
+        """The whole board as ``seat`` sees it, their status, and (when they may act) their buttons and moves."""
+        try:
+            png = worded(front.board_picture, game.view(seat), lang=lang)
+        except Exception:
+            log.exception("drawing the whole board of %s failed", front.key)
+            png = None
         text = worded(front.describe, game, seat, lang=lang)
         if not can_act or seat is None:
-            return view, text, [], ""
-        return view, text, worded(front.turn_buttons, game, seat, lang=lang), \
-            worded(game.describe_legal, lang=lang)
+            return png, text, [], ""
+        return png, text, worded(front.turn_buttons, game, seat, lang=lang), worded(game.describe_legal, lang=lang)
 
     async def log(self, channel_id: int, limit: int = 20, max_chars: int = 1900, *,
-                  user_id: int | None = None, lang: str | None = None) -> Reply:
+                  user_id: int | None = None, lang: str | None = None) -> Message | Refusal:
         """The last ``limit`` moves of the channel's game (or its last finished one), as many of the newest
         as fit in ``max_chars``.
 
@@ -1060,18 +1008,18 @@ class Service:
         each move as the channel was told it."""
         rec = await self.store.channel_game(channel_id)
         if rec is None:
-            history = await self.store.channel_history(channel_id, 1)
-            if not history:
+            last = await self.store.channel_history(channel_id, 1)
+            if not last:
                 return self._no_game(lang)
-            rec = history[0]
+            rec = last[0]
         reader = self.lang_of(rec, user_id, lang)
         limit = max(1, min(limit, 100))
         acts = await self.store.actions(rec.id, since=max(0, rec.version - limit))
         title = self.classes(rec.game_key).title
         status = texts.status_word(rec.status, reader)
         if not acts:
-            return Reply(texts.say("log.no_moves", reader, title=title, status=status), ephemeral=True,
-                         game_id=rec.id)
+            return Message(texts.say("log.no_moves", reader, title=title, status=status),
+                           game_id=rec.id)
         lines: list[str] = []
         used = 0
         first = acts[-1].index
@@ -1094,4 +1042,22 @@ class Service:
         head = texts.say("log.head", reader, title=title, status=status, first=first + 1, last=acts[-1].index + 1)
         if mine:
             head += texts.say("log.own_moves", reader)
-        return Reply(head + "\n" + "\n".join(reversed(lines)), ephemeral=True, game_id=rec.id, version=rec.version)
+        return Message(head + "\n" + "\n".join(reversed(lines)), game_id=rec.id, version=rec.version)
+
+
+__all__ = [
+    "LRU",
+    "Accepted",
+    "ChannelLocks",
+    "Moved",
+    "Outcome",
+    "Private",
+    "Refusal",
+    "Service",
+    "clip_input",
+    "move_line",
+    "play_move",
+    "refuse",
+    "step",
+    "table_of",
+]

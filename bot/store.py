@@ -37,18 +37,6 @@ def default_db_path() -> str:
     return os.environ.get("JUNKYARD_DB") or DEFAULT_DB
 
 
-def open_store(url: str | os.PathLike[str] | None = None, *, clock: Callable[[], float] = time.time) -> Store:
-    """The store a database address names, not yet opened (``async with`` or ``open()`` opens it):
-    ``postgresql://…`` or ``postgres://…`` is a PostgreSQL database, anything else a SQLite file;
-    None means ``JUNKYARD_DB``, else ``junkyard.db``. PostgreSQL's driver is imported only when asked for."""
-    where = str(url) if url is not None else default_db_path()
-    if is_database_url(where):
-        from bot.pgstore import PostgresStore
-
-        return PostgresStore(where, clock=clock)
-    return SqliteStore(where, clock=clock)
-
-
 def sqlite_file_problem(path: str) -> str | None:
     """Why the SQLite file ``path`` cannot be opened or made, said in one line (None: nothing found yet)."""
     target = os.path.abspath(path)
@@ -134,6 +122,8 @@ class InconsistentSnapshot(StoreError):
 POST = "post"
 #: a new state of a message already posted (the turn's message); its payload names the record it follows
 EDIT = "edit"
+#: the kinds of record that show a turn's message (the others: its retirement, a message beside the turns)
+TURN_KINDS = (POST, EDIT)
 
 
 @dataclass(slots=True)
@@ -271,9 +261,10 @@ class Store(ABC):
 
     @abstractmethod
     async def create_game(self, *, guild_id: int | None, channel_id: int, game_key: str, host_id: int,
-                          setup: dict[str, Any], seed: int, seats: Sequence[Seat] = (), lang: str = "en"
-                          ) -> GameRecord:
-        """A new game in the lobby; raises :class:`ChannelBusy` if the channel has an open game."""
+                          setup: dict[str, Any], seed: int, seats: Sequence[Seat] = (), lang: str = "en",
+                          outgoing: Sequence[Outgoing] = ()) -> GameRecord:
+        """A new game in the lobby, with ``outgoing``'s delivery records; raises :class:`ChannelBusy` if the
+        channel has an open game."""
 
     @abstractmethod
     async def get_game(self, game_id: int) -> GameRecord:
@@ -293,10 +284,11 @@ class Store(ABC):
 
     @abstractmethod
     async def update_lobby(self, game_id: int, *, seats: Sequence[Seat], setup: dict[str, Any] | None = None,
-                           host_id: int | None = None, expected_seats: Sequence[Seat] | None = None
-                           ) -> GameRecord:
-        """Change a lobby's seats (and setup or host); raises :class:`StaleVersion` if the game left the
-        lobby or, when ``expected_seats`` is given, its seats are no longer those."""
+                           host_id: int | None = None, expected_seats: Sequence[Seat] | None = None,
+                           outgoing: Sequence[Outgoing] = ()) -> GameRecord:
+        """Change a lobby's seats (and setup or host), with ``outgoing``'s delivery records; raises
+        :class:`StaleVersion` if the game left the lobby or, when ``expected_seats`` is given, its seats are no
+        longer those."""
 
     @abstractmethod
     async def set_host(self, game_id: int, host_id: int) -> None:
@@ -304,27 +296,27 @@ class Store(ABC):
 
     @abstractmethod
     async def replace_seats(self, game_id: int, *, version: int, seats: Sequence[Seat],
-                            expected_seats: Sequence[Seat], outgoing: Outgoing | None = None,
+                            expected_seats: Sequence[Seat], outgoing: Sequence[Outgoing] = (),
                             computers_waiting: bool = False) -> GameRecord:
         """Change who sits where in a running game at ``version`` (a person handing over to a computer)."""
 
     @abstractmethod
     async def start_game(self, game_id: int, *, setup: dict[str, Any], seats: Sequence[Seat],
-                         state: dict[str, Any], status: str = ACTIVE, outgoing: Outgoing | None = None,
+                         state: dict[str, Any], status: str = ACTIVE, outgoing: Sequence[Outgoing] = (),
                          computers_waiting: bool = False) -> GameRecord:
         """Lobby → running with the initial state at version 0; ``seats`` must still be the lobby's seats."""
 
     @abstractmethod
     async def append_action(self, game_id: int, *, expected_version: int, seat: int | None, user_id: int | None,
                             action: str, state: dict[str, Any], status: str = ACTIVE,
-                            narration: str = "", outgoing: Outgoing | None = None,
+                            narration: str = "", outgoing: Sequence[Outgoing] = (),
                             computers_waiting: bool = False) -> GameRecord:
         """Record one action and the new snapshot in one transaction (compare-and-swap on version), with
-        ``outgoing``'s delivery record and whether a computer is to act next (the resume queue)."""
+        ``outgoing``'s delivery records and whether a computer is to act next (the resume queue)."""
 
     @abstractmethod
     async def set_status(self, game_id: int, status: str, *, from_statuses: Sequence[str] = OPEN_STATUSES,
-                         outgoing: Outgoing | None = None) -> GameRecord:
+                         outgoing: Sequence[Outgoing] = ()) -> GameRecord:
         """Change status (abort, finish); raises :class:`StaleVersion` if the game is not in ``from_statuses``."""
 
     @abstractmethod
@@ -421,7 +413,7 @@ class Store(ABC):
 
     @abstractmethod
     async def take_back(self, game_id: int, *, expected_version: int, count: int, state: dict[str, Any],
-                        outgoing: Outgoing | None = None) -> GameRecord:
+                        outgoing: Sequence[Outgoing] = ()) -> GameRecord:
         """Drop the last ``count`` actions of a running game at ``expected_version`` and store ``state``."""
 
     @abstractmethod
@@ -483,13 +475,17 @@ class Store(ABC):
         return next((d for d in await self.deliveries() if d.id == delivery_id), None)
 
     async def latest_delivery(self, game_id: int) -> Delivery | None:
-        """A game's newest delivery record (None when it has none)."""
-        found = await self.deliveries(game_id=game_id)
+        """A game's newest record of a turn's message, a ``post`` or an ``edit`` (None when it has none)."""
+        found = [d for d in await self.deliveries(game_id=game_id) if d.kind in TURN_KINDS]
         return found[-1] if found else None
 
     @abstractmethod
-    async def record_results(self, game_id: int, rows: Sequence[Result], outgoing: Outgoing | None = None) -> bool:
-        """Store a finished game's results (once), with ``outgoing``'s delivery record."""
+    async def add_deliveries(self, game_id: int, outgoing: Sequence[Outgoing]) -> None:
+        """Store delivery records of a game that go with no other write (a board someone asked to show)."""
+
+    @abstractmethod
+    async def record_results(self, game_id: int, rows: Sequence[Result], outgoing: Sequence[Outgoing] = ()) -> bool:
+        """Store a finished game's results (once), with ``outgoing``'s delivery records."""
 
     @abstractmethod
     async def results(self, *, game_id: int | None = None, user_id: int | None = None,
@@ -670,6 +666,12 @@ def _put_outgoing(db: sqlite3.Connection, game_id: int, out: Outgoing, now: floa
     return cur.lastrowid
 
 
+def _committed(outgoing: Sequence[Outgoing], ids: Sequence[int]) -> None:
+    """Give each record its id once its transaction committed (a rolled-back insert never happened)."""
+    for out, new_id in zip(outgoing, ids, strict=True):
+        out.id = new_id
+
+
 def _record(row: Sequence[Any]) -> GameRecord:
     return GameRecord(
         id=row[0], guild_id=row[1], channel_id=row[2], game_key=row[3], status=row[4], host_id=row[5],
@@ -776,22 +778,33 @@ class SqliteStore(Store):
         await self.db.execute("BEGIN IMMEDIATE")
 
     async def create_game(self, *, guild_id: int | None, channel_id: int, game_key: str, host_id: int,
-                          setup: dict[str, Any], seed: int, seats: Sequence[Seat] = (), lang: str = "en"
-                          ) -> GameRecord:
+                          setup: dict[str, Any], seed: int, seats: Sequence[Seat] = (), lang: str = "en",
+                          outgoing: Sequence[Outgoing] = ()) -> GameRecord:
         now = self._clock()
+        insert = ("INSERT INTO games (guild_id, channel_id, game_key, status, host_id, setup, seed, seats, version, "
+                  "state, created_at, updated_at, lang) VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, 0, NULL, ?, ?, ?)",
+                  (guild_id, channel_id, game_key, host_id, _dumps(setup), seed, _dumps([s.to_dict() for s in seats]),
+                   now, now, lang))
+
+        def write(db: sqlite3.Connection) -> tuple[int, list[int]]:
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                game_id = db.execute(*insert).lastrowid
+                assert game_id is not None
+                new_ids = [_put_outgoing(db, game_id, out, now) for out in outgoing]
+                db.execute("COMMIT")
+            except BaseException:
+                if db.in_transaction:
+                    db.execute("ROLLBACK")
+                raise
+            return game_id, new_ids
+
         async with self._lock:
             try:
-                cur = await self.db.execute(
-                    "INSERT INTO games (guild_id, channel_id, game_key, status, host_id, setup, seed, seats, "
-                    "version, state, created_at, updated_at, lang) "
-                    "VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, 0, NULL, ?, ?, ?)",
-                    (guild_id, channel_id, game_key, host_id, _dumps(setup), seed,
-                     _dumps([s.to_dict() for s in seats]), now, now, lang),
-                )
-            except aiosqlite.IntegrityError as exc:
+                game_id, new_ids = await self._in_thread(write)
+            except sqlite3.IntegrityError as exc:
                 raise ChannelBusy(f"channel {channel_id} already has an open game") from exc
-            game_id = cur.lastrowid
-            assert game_id is not None
+            _committed(outgoing, new_ids)
             return await self._fetch_game(game_id)
 
     async def get_game(self, game_id: int) -> GameRecord:
@@ -822,7 +835,7 @@ class SqliteStore(Store):
 
     async def _write(self, game_id: int, expected_version: int, sql: str, params: Sequence[Any],
                      statuses: Sequence[str], extra: Sequence[tuple[str, Sequence[Any]]] = (),
-                     seats_guard: Sequence[Seat] | None = None, outgoing: Outgoing | None = None) -> GameRecord:
+                     seats_guard: Sequence[Seat] | None = None, outgoing: Sequence[Outgoing] = ()) -> GameRecord:
         """Run one guarded UPDATE (plus the ``extra`` statements) in a transaction, or raise StaleVersion.
         ``seats_guard``: the seats the caller read; the write fails if they changed meanwhile. The whole
         transaction, the row read back included, is one trip to the connection's thread: when many games
@@ -835,30 +848,29 @@ class SqliteStore(Store):
         values = (*params, game_id, expected_version, *statuses, *guard_params)
         now = self._clock()
 
-        def write(db: sqlite3.Connection) -> tuple[bool, int | None, Any]:
+        def write(db: sqlite3.Connection) -> tuple[bool, list[int], Any]:
             db.execute("BEGIN IMMEDIATE")
             try:
                 if db.execute(update, values).rowcount != 1:
                     db.execute("ROLLBACK")
-                    return False, None, db.execute(_SELECT_GAME, (game_id,)).fetchone()
+                    return False, [], db.execute(_SELECT_GAME, (game_id,)).fetchone()
                 for statement, args in extra:
                     db.execute(statement, args)
-                new_id = _put_outgoing(db, game_id, outgoing, now) if outgoing is not None else None
+                new_ids = [_put_outgoing(db, game_id, out, now) for out in outgoing]
                 db.execute("COMMIT")
             except BaseException:
                 if db.in_transaction:
                     db.execute("ROLLBACK")
                 raise
-            return True, new_id, db.execute(_SELECT_GAME, (game_id,)).fetchone()
+            return True, new_ids, db.execute(_SELECT_GAME, (game_id,)).fetchone()
 
         async with self._lock:
-            done, new_id, row = await self._in_thread(write)
+            done, new_ids, row = await self._in_thread(write)
         if not done:
             if row is None:
                 raise StaleVersion(game_id, expected_version, None)
             raise StaleVersion(game_id, expected_version, row[9], row[4])
-        if outgoing is not None:
-            outgoing.id = new_id  # only once committed: a rolled-back insert never happened
+        _committed(outgoing, new_ids)
         return _record(row)
 
     async def _in_thread(self, work: Callable[[sqlite3.Connection], T]) -> T:
@@ -868,13 +880,15 @@ class SqliteStore(Store):
         queued: Callable[..., Awaitable[T]] = db._execute
         return await queued(work, db._conn)
 
-    async def _put_outgoing(self, game_id: int, out: Outgoing) -> int:
-        """Insert ``out``'s delivery record, or update the one it already has (inside the caller's transaction)."""
-        return await self._in_thread(lambda db: _put_outgoing(db, game_id, out, self._clock()))
+    async def _put_outgoing(self, game_id: int, outgoing: Sequence[Outgoing]) -> list[int]:
+        """Insert each delivery record of ``outgoing``, or update the one it already has (inside the caller's
+        transaction)."""
+        now = self._clock()
+        return await self._in_thread(lambda db: [_put_outgoing(db, game_id, out, now) for out in outgoing])
 
     async def update_lobby(self, game_id: int, *, seats: Sequence[Seat], setup: dict[str, Any] | None = None,
-                           host_id: int | None = None, expected_seats: Sequence[Seat] | None = None
-                           ) -> GameRecord:
+                           host_id: int | None = None, expected_seats: Sequence[Seat] | None = None,
+                           outgoing: Sequence[Outgoing] = ()) -> GameRecord:
         sets = ["seats = ?", "updated_at = ?"]
         params: list[Any] = [_dumps([s.to_dict() for s in seats]), self._clock()]
         if setup is not None:
@@ -884,7 +898,7 @@ class SqliteStore(Store):
             sets.append("host_id = ?")
             params.append(host_id)
         return await self._write(game_id, 0, f"UPDATE games SET {', '.join(sets)}", params, (LOBBY,),
-                                 seats_guard=expected_seats)
+                                 seats_guard=expected_seats, outgoing=outgoing)
 
     async def set_host(self, game_id: int, host_id: int) -> None:
         async with self._lock:
@@ -892,7 +906,7 @@ class SqliteStore(Store):
                                   "('lobby', 'active')", (host_id, self._clock(), game_id))
 
     async def replace_seats(self, game_id: int, *, version: int, seats: Sequence[Seat],
-                            expected_seats: Sequence[Seat], outgoing: Outgoing | None = None,
+                            expected_seats: Sequence[Seat], outgoing: Sequence[Outgoing] = (),
                             computers_waiting: bool = False) -> GameRecord:
         if len(seats) != len(expected_seats):
             raise ValueError("a running game keeps its number of seats")
@@ -902,7 +916,7 @@ class SqliteStore(Store):
                                  (ACTIVE,), seats_guard=expected_seats, outgoing=outgoing)
 
     async def start_game(self, game_id: int, *, setup: dict[str, Any], seats: Sequence[Seat],
-                         state: dict[str, Any], status: str = ACTIVE, outgoing: Outgoing | None = None,
+                         state: dict[str, Any], status: str = ACTIVE, outgoing: Sequence[Outgoing] = (),
                          computers_waiting: bool = False) -> GameRecord:
         if status not in (ACTIVE, FINISHED):
             raise ValueError(f"a game starts active or finished, not {status!r}")
@@ -916,7 +930,7 @@ class SqliteStore(Store):
 
     async def append_action(self, game_id: int, *, expected_version: int, seat: int | None, user_id: int | None,
                             action: str, state: dict[str, Any], status: str = ACTIVE,
-                            narration: str = "", outgoing: Outgoing | None = None,
+                            narration: str = "", outgoing: Sequence[Outgoing] = (),
                             computers_waiting: bool = False) -> GameRecord:
         if status not in (ACTIVE, FINISHED):
             raise ValueError(f"after an action a game is active or finished, not {status!r}")
@@ -932,7 +946,7 @@ class SqliteStore(Store):
         )
 
     async def set_status(self, game_id: int, status: str, *, from_statuses: Sequence[str] = OPEN_STATUSES,
-                         outgoing: Outgoing | None = None) -> GameRecord:
+                         outgoing: Sequence[Outgoing] = ()) -> GameRecord:
         if status not in STATUSES:
             raise ValueError(f"unknown status {status!r}")
         async with self._lock:
@@ -944,14 +958,14 @@ class SqliteStore(Store):
                     (status, self._clock(), game_id, *from_statuses),
                 )
                 changed = cur.rowcount == 1
-                new_id = await self._put_outgoing(game_id, outgoing) if changed and outgoing is not None else None
+                new_ids = await self._put_outgoing(game_id, outgoing) if changed else []
                 await self.db.execute("COMMIT")
             except BaseException:
                 if self.db.in_transaction:
                     await self.db.execute("ROLLBACK")
                 raise
-            if outgoing is not None and new_id is not None:
-                outgoing.id = new_id
+            if changed:
+                _committed(outgoing, new_ids)
             rec = await self._fetch_game(game_id)
             if not changed:
                 raise StaleVersion(game_id, rec.version, rec.version, rec.status)
@@ -1139,7 +1153,7 @@ class SqliteStore(Store):
     # Undo, players' games and results ------------------------------------------------------------
 
     async def take_back(self, game_id: int, *, expected_version: int, count: int, state: dict[str, Any],
-                        outgoing: Outgoing | None = None) -> GameRecord:
+                        outgoing: Sequence[Outgoing] = ()) -> GameRecord:
         """Drop the last ``count`` actions of a running game at ``expected_version`` and store ``state``, the
         replay of the actions left, with ``outgoing``'s delivery record, in one transaction."""
         if not 1 <= count <= expected_version:
@@ -1171,10 +1185,23 @@ class SqliteStore(Store):
 
     async def latest_delivery(self, game_id: int) -> Delivery | None:
         async with self._lock, self.db.execute(
-            f"SELECT {_DELIVERY_COLUMNS} FROM deliveries WHERE game_id = ? ORDER BY id DESC LIMIT 1", (game_id,)
+            f"SELECT {_DELIVERY_COLUMNS} FROM deliveries WHERE game_id = ? AND kind IN ('post', 'edit') "
+            "ORDER BY id DESC LIMIT 1", (game_id,)
         ) as cur:
             row = await cur.fetchone()
         return _delivery(row) if row is not None else None
+
+    async def add_deliveries(self, game_id: int, outgoing: Sequence[Outgoing]) -> None:
+        async with self._lock:
+            await self._transaction()
+            try:
+                new_ids = await self._put_outgoing(game_id, outgoing)
+                await self.db.execute("COMMIT")
+            except BaseException:
+                if self.db.in_transaction:
+                    await self.db.execute("ROLLBACK")
+                raise
+        _committed(outgoing, new_ids)
 
     async def posted_messages(self, game_id: int, *, after_version: int = -1, limit: int = 20) -> list[int]:
         async with self._lock, self.db.execute(
@@ -1184,7 +1211,7 @@ class SqliteStore(Store):
             rows = await cur.fetchall()
         return [int(r[0]) for r in rows]
 
-    async def record_results(self, game_id: int, rows: Sequence[Result], outgoing: Outgoing | None = None) -> bool:
+    async def record_results(self, game_id: int, rows: Sequence[Result], outgoing: Sequence[Outgoing] = ()) -> bool:
         """Store a finished game's results, and ``outgoing`` (the message of its end), in one transaction;
         False, and nothing written, when its results are already stored or the game is not finished."""
         async with self._lock:
@@ -1199,14 +1226,14 @@ class SqliteStore(Store):
                         f"INSERT INTO results ({_RESULT_COLUMNS}) VALUES ({', '.join('?' * 12)})",
                         [(r.game_id, r.seat, r.user_id, r.name, r.place, int(r.winner), r.moves, r.game_key,
                           r.guild_id, r.channel_id, r.started_at, r.finished_at) for r in rows])
-                    new_id = await self._put_outgoing(game_id, outgoing) if outgoing is not None else None
+                    new_ids = await self._put_outgoing(game_id, outgoing)
                 await self.db.execute("COMMIT")
             except BaseException:
                 if self.db.in_transaction:
                     await self.db.execute("ROLLBACK")
                 raise
-        if fresh and outgoing is not None:
-            outgoing.id = new_id
+        if fresh:
+            _committed(outgoing, new_ids)
         return fresh
 
     async def results(self, *, game_id: int | None = None, user_id: int | None = None,

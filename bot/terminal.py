@@ -30,9 +30,12 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from bot import texts
+from bot.compose import Message
 from bot.games import unit_for
 from bot.games.unit import worded
-from bot.service import Reply, Service, may_act
+from bot.local import Change, LocalChannel
+from bot.outcomes import Accepted, Private, Refusal
+from bot.service import Service
 from bot.store import ACTIVE, GameRecord, Store
 from rules.contract import Game
 
@@ -110,35 +113,49 @@ def parse_seats(spec: str, kinds: Sequence[str]) -> list[SeatSpec]:
     return out
 
 
+@dataclass(frozen=True, slots=True)
+class Opening:
+    """How a terminal game begins: its start (or what refused it, or, resumed, where it stands), and the
+    notes said before it (options the game ignores, that it was resumed)."""
+
+    outcome: Accepted | Refusal | Message
+    notes: tuple[str, ...] = ()
+
+    @property
+    def ok(self) -> bool:
+        return not isinstance(self.outcome, Refusal)
+
+    @property
+    def game_id(self) -> int | None:
+        return None if isinstance(self.outcome, Refusal) else self.outcome.game_id
+
+
 async def open_table(service: Service, channel_id: int, game_key: str, options: Mapping[str, Any],
-                     seats: Sequence[SeatSpec], lang: str = texts.DEFAULT) -> tuple[Reply, dict[int, str]]:
-    """Open a lobby, seat everyone in order and start the game (in ``lang``). Returns the reply of the start
-    (or the first refusal) and the names of the local players by user id. From here on the service plays no
-    computer moves inside a person's reply: :meth:`Service.play_computers` plays them (see
-    :func:`play_computers`)."""
+                     seats: Sequence[SeatSpec], lang: str = texts.DEFAULT) -> tuple[Opening, dict[int, str]]:
+    """Open a lobby, seat everyone in order and start the game (in ``lang``). Returns the start (or the first
+    refusal) and the names of the local players by user id. The lobby's own news is delivered to nobody: the
+    terminal shows the notes of the setup and the start. Computers move through :func:`play_computers`."""
     humans = [i for i, s in enumerate(seats) if s.is_human]
     names: dict[int, str] = {}
     host = local_user(humans[0]) if humans else HOST_ID
-    reply = await service.new_game(guild_id=None, channel_id=channel_id, user_id=host, user_name="host",
-                                   game_key=game_key, options=dict(options), join=False, lang=lang, user_lang=lang)
-    notes = [line for line in reply.text.splitlines()[1:] if line.strip()]
-    if not reply.ok:
-        return reply, names
+    lobby = LocalChannel()
+    outcome = await service.new_game(guild_id=None, channel_id=channel_id, user_id=host, user_name="host",
+                                     game_key=game_key, options=dict(options), join=False, lang=lang, user_lang=lang)
+    if not isinstance(outcome, Accepted):
+        return Opening(outcome), names
+    opened = await lobby.take(service, outcome)
+    notes = tuple(line for change in opened for line in change.message.text.splitlines()[1:] if line.strip())
     for i, seat in enumerate(seats):
         if seat.is_human:
             uid = local_user(i)
             names[uid] = seat.name or texts.say("terminal.player", lang, number=i + 1)
-            reply = await service.join(channel_id, uid, names[uid], lang=lang)
+            outcome = await service.join(channel_id, uid, names[uid], lang=lang)
         else:
-            reply = await service.add_computer(channel_id, host, seat.kind, lang=lang)
-        if not reply.ok:
-            return reply, names
-    # computers move later, through Service.play_computers, so every move gets its own reply and picture
-    service.computer_moves_per_reply = 0
-    reply = await service.start(channel_id, host, lang=lang)
-    if notes and reply.ok:
-        reply.text = "\n".join([*notes, reply.text])
-    return reply, names
+            outcome = await service.add_computer(channel_id, host, seat.kind, lang=lang)
+        if not isinstance(outcome, Accepted):
+            return Opening(outcome, notes), names
+        await lobby.take(service, outcome)
+    return Opening(await service.start(channel_id, host, lang=lang), notes), names
 
 
 async def left_games(store: Store, game_key: str | None = None) -> list[GameRecord]:
@@ -149,32 +166,28 @@ async def left_games(store: Store, game_key: str | None = None) -> list[GameReco
                   key=lambda rec: rec.id, reverse=True)
 
 
-async def resume_table(service: Service, rec: GameRecord) -> tuple[Reply, dict[int, str]]:
-    """Sit down again at the running game ``rec``: the reply showing where it stands (as ``status`` does,
-    in the game's language) and the names of its local players by user id. Computers move later, as after
-    :func:`open_table`."""
+async def resume_table(service: Service, rec: GameRecord) -> tuple[Opening, dict[int, str]]:
+    """Sit down again at the running game ``rec``: where it stands (as ``status`` shows it, in the game's
+    language) and the names of its local players by user id."""
     names = {seat.user_id: seat.name for seat in rec.seats if not seat.is_computer}
-    service.computer_moves_per_reply = 0
-    reply = await service.status(rec.channel_id, None, lang=rec.lang)
-    reply.text = "\n".join([texts.say("terminal.resumed", rec.lang, game=rec.id, move=rec.version), reply.text])
-    return reply, names
+    status = await service.status(rec.channel_id, None, lang=rec.lang)
+    return Opening(status, (texts.say("terminal.resumed", rec.lang, game=rec.id, move=rec.version),)), names
 
 
 async def shown_before(service: Service, game_id: int) -> list[str]:
-    """The narration of the turn's message as it was left: the next move edits that message, and its reply
-    repeats these lines, which the terminal printed when they happened."""
+    """The lines of the turn's message as it was left: the next move edits that message, which repeats these
+    lines, which the terminal printed when they happened."""
     latest = await service.store.latest_delivery(game_id)
-    lines = latest.payload.get("lines", []) if latest is not None else []
-    return [str(line) for line in lines if isinstance(line, str)]
+    return (await service.message(latest)).text.splitlines() if latest is not None else []
 
 
-async def play_computers(service: Service, channel_id: int, moves: int = 1) -> Reply | None:
-    """Up to ``moves`` computer moves in one reply (None when no computer is to act)."""
-    service.computer_moves_per_reply = max(1, moves)
+async def play_computers(service: Service, channel_id: int, moves: int = 1) -> Accepted | None:
+    """Up to ``moves`` computer moves in one batch (None when no computer is to act)."""
+    budget, service.computer_moves_per_reply = service.computer_moves_per_reply, max(1, moves)
     try:
         return await service.play_computers(channel_id)
     finally:
-        service.computer_moves_per_reply = 0
+        service.computer_moves_per_reply = budget
 
 
 # Words -----------------------------------------------------------------------------------------------
@@ -196,7 +209,7 @@ def seat_label(game: Game, seat: int, lang: str = texts.DEFAULT) -> str:
 def short_list(game: Game, seat: int, lang: str = texts.DEFAULT) -> list[tuple[str, str]]:
     """The moves worth offering ``seat`` now as (action, hint), as the game lists them (a move only once
     per cell it ends on, say). Empty when the seat may not act."""
-    if game.is_over or not may_act(game, seat):
+    if game.is_over or not game.may_act(seat):
         return []
     return list(worded(unit_for(game.key).short_list, game, seat, lang=lang))
 
@@ -318,6 +331,8 @@ class Terminal:
         self._hinted = False
         #: "Player 2 (blue)" by seat
         self.labels: dict[int, str] = {}
+        #: the channel the game's records are delivered to
+        self.channel = LocalChannel()
         #: the lines of the turn's message shown so far (a reply that edits it repeats them)
         self._turn_lines: set[str] = set()
         #: ``seen``: the lines of the turn's message an earlier run printed (a resumed game), as printed
@@ -330,32 +345,53 @@ class Terminal:
         """A text of the catalogue in the game's language."""
         return texts.say(msg, self.lang, count=count, **params)
 
-    def show(self, reply: Reply, actor: int | None = None) -> None:
-        """Print a reply: its text, where its picture went, and hidden notes for the right eyes only."""
-        if reply.game_id is not None:
-            self.game_id = reply.game_id
-            self.pictures.for_game(reply.game_id)
-        if reply.version is not None:
-            self.version = reply.version
+    async def show(self, outcome: Accepted | Refusal | Message, actor: int | None = None,
+                   notes: Sequence[str] = ()) -> None:
+        """Print what the service said: a refusal's words; else the notes, then each message the game's
+        records posted or changed in the channel (:mod:`bot.local`: the one delivery routine), and hidden
+        notes for the right eyes only."""
+        if isinstance(outcome, Refusal):
+            self.say(plain(outcome.text, self.names, self.lang))
+            return
+        for said in notes:
+            self.say(plain(said, self.names, self.lang))
+        if outcome.game_id is not None:
+            self.game_id = outcome.game_id
+            self.pictures.for_game(outcome.game_id)
+        private: Sequence[Private] = ()
+        if isinstance(outcome, Message):
+            changes = [Change(0, outcome, False)]
+        else:
+            changes, private = await self.channel.take(self.service, outcome), outcome.private
+        for change in changes:
+            self._show_change(change)
+        for note in private:
+            if note.seat == actor:
+                self._private(note.seat, [note.text])
+            else:
+                self.notes.setdefault(note.seat, []).append(note.text)
+
+    def _show_change(self, change: Change) -> None:
+        """A message posted (its text) or changed (what it shows that was not shown), and where its picture
+        went."""
+        message = change.message
+        if message.version is not None:
+            self.version = message.version
         ping = texts.say("your_turn", self.lang, user=0).partition(">")[2]  # ", your turn." after the mention
-        lines = [ln for ln in plain(reply.text, self.names, self.lang).splitlines() if not ln.rstrip().endswith(ping)]
-        if reply.edit_of is None:
+        lines = [ln for ln in plain(message.text, self.names, self.lang).splitlines()
+                 if not ln.rstrip().endswith(ping)]
+        if not change.edit:
             self._turn_lines, self._carried = set(self._carried), set()
         fresh = [ln for ln in lines if ln not in self._turn_lines]  # an edit of the turn's message: what is new
         self._turn_lines.update(lines)
         text = "\n".join(fresh).strip()
         if text:
             self.say(text)
-        path = self.pictures.write(reply.png, reply.version)
+        path = self.pictures.write(message.png, message.version)
         if path is not None:
             self.say(self.words("terminal.board", path=path))
-        for note in reply.private:
-            if note.seat == actor:
-                self._private(note.seat, [note.text])
-            else:
-                self.notes.setdefault(note.seat, []).append(note.text)
 
-    async def run(self, first: Reply) -> int:
+    async def run(self, first: Opening) -> int:
         """Play from the start reply to the end of the game or of the input. Returns an exit code: 0, or 130
         after Ctrl-C. Leaving early keeps the game as it is (the terminal says how to resume it). One Ctrl-C
         is enough, even while waiting for a line (asyncio's own handler would only cancel the task then)."""
@@ -369,8 +405,8 @@ class Terminal:
                 self._left(self.words("terminal.why.interrupted"))
                 raise
 
-    async def _play(self, first: Reply) -> int:
-        self.show(first)
+    async def _play(self, first: Opening) -> int:
+        await self.show(first.outcome, notes=first.notes)
         if not first.ok:
             return 1
         _, game, _ = await self.service.current(self.channel_id)
@@ -395,11 +431,11 @@ class Terminal:
     async def _computers(self) -> None:
         """Let computer seats play while one is to act, one move (and one picture) at a time."""
         while True:
-            reply = await play_computers(self.service, self.channel_id)
-            if reply is None:
+            batch = await play_computers(self.service, self.channel_id)
+            if batch is None:
                 return
             self._last_seat = None
-            self.show(reply)
+            await self.show(batch)
             if self.pause:
                 await asyncio.sleep(self.pause)
 
@@ -487,8 +523,8 @@ class Terminal:
             self._numbered([(a, "") for a in acts])
             return True
         if command == "status":
-            reply = await self.service.status(self.channel_id, None, lang=self.lang)
-            self.say(plain(reply.text, self.names, self.lang))
+            status = await self.service.status(self.channel_id, None, lang=self.lang)
+            self.say(plain(status.text, self.names, self.lang))
             if self.pictures.latest is not None:
                 self.say(self.words("terminal.board", path=self.pictures.latest))
             return True
@@ -506,11 +542,7 @@ class Terminal:
                 return True
             line = self.numbered[n - 1]
         action = expand(game, line)
-        reply = await self.service.act(self.channel_id, user, action, lang=self.lang)
-        if not reply.ok:
-            self.say(plain(reply.text, self.names, self.lang))
-            return True
-        self.show(reply, actor=seat)
+        await self.show(await self.service.act(self.channel_id, user, action, lang=self.lang), actor=seat)
         return True
 
     async def _record(self) -> GameRecord | None:
@@ -581,7 +613,8 @@ def _is_tty(stream: TextIO) -> bool:
         return False
 
 
-__all__ = ["COMMANDS", "HUMAN", "PictureWriter", "SeatSpec", "Terminal", "command_word", "command_words", "expand",
+__all__ = ["COMMANDS", "HUMAN", "Opening", "PictureWriter", "SeatSpec", "Terminal", "command_word", "command_words",
+           "expand",
            "format_standings", "hand_text", "interrupt_at_once", "left_games", "local_user", "new_channel_id",
            "open_table", "parse_seats", "plain", "play_computers", "resume_table", "seat_label", "short_list",
            "shown_before", "shown_db", "situation", "standings"]

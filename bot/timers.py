@@ -26,7 +26,8 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from bot import notices, texts
-from bot.service import Reply, Service
+from bot.outcomes import Accepted
+from bot.service import Service
 from bot.settings import AUTOPILOT, CHANNEL, DM, OFF, Settings
 from bot.store import ACTIVE, GameNotFound, GameRecord, NewTimer, Timer
 
@@ -67,8 +68,8 @@ class Messenger(Protocol):
 
     async def to_user(self, user_id: int, text: str, nonce: str) -> int | None: ...
 
-    async def deliver(self, reply: Reply) -> None:
-        """Post a board reply that has a delivery record (an autopilot move), and what follows it."""
+    async def deliver(self, accepted: Accepted) -> None:
+        """Deliver the records of a move the ticker played (an autopilot move), and its private notes."""
 
 
 def nonce_for(timer_id: int) -> str:
@@ -294,12 +295,13 @@ class Ticker:
             if game.to_act != seat or game.is_over:
                 break
             text = await asyncio.to_thread(self._choose, rec, seat)
-            reply = await self.service.act(rec.channel_id, user, text, rec.version, game_id=rec.id, autopilot=True)
-            if not reply.ok:
-                log.warning("game %s: the autopilot's move %r was refused: %s", rec.id, text, reply.text[:120])
+            outcome = await self.service.act(rec.channel_id, user, text, rec.version, game_id=rec.id,
+                                             autopilot=True)
+            if not isinstance(outcome, Accepted):
+                log.warning("game %s: the autopilot's move %r was refused: %s", rec.id, text, outcome.text[:120])
                 break
             played += 1
-            await self.messenger.deliver(reply)
+            await self.messenger.deliver(outcome)
         return played
 
     def _choose(self, rec: GameRecord, seat: int) -> str:

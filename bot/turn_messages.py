@@ -5,91 +5,128 @@ start of the game) posts a new message, which pings them; every further move of 
 goes on (dice, steps, choices) edits that message: its picture, the narration accumulated over the turn
 and the buttons. A computer's turn is one message too, posted with its first move and holding its whole
 turn, so its picture shows its own drive; the move that ends a turn stays in that turn's message unless it
-hands the turn to a person (whose message it then begins, with the ping).
+hands the turn to a person, whose message it then begins, with the ping (a computer's one-move turn that
+hands over is told in the message of the person's turn, which their moves then edit).
 
-Both go through the outbox (:mod:`bot.delivery`): a move's delivery record is of kind ``post`` or
-``edit``. An edit record names the record it follows (``edit_of``), whose message it changes, and the
-record that posted the turn's message (``first``); its payload holds the whole turn's narration, so the
-record alone says what the message must show. The message id is resolved when the edit is carried out,
-so an edit stored before its message was posted waits for it; an edit of a message that was deleted
-posts a new one instead (see :meth:`bot.delivery.Outbox.deliver`).
+When a new message is posted while the newest turn's message still carries the buttons of a person's move,
+a ``retire`` record in the same transaction takes those buttons away: only the live turn's message has move
+buttons, however the turn ended (a button, a command, a deadline).
 
 The whole board comes with the turn's message when the game says a new period began
 (:meth:`bot.games.GameUnit.period`: for a race, when the first kart starts a new lap): that turn's message
-shows the whole board instead of the close-up, once a lap rather than every round, so the channel keeps
-its overview without scrolling past a board per round.
+shows the whole board instead of the close-up, once a lap rather than every round.
+
+Everything here is pure: the records are planned from the newest turn record, the game after the move and
+the table; the service stores them with the move.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import Any
 
-from bot.store import EDIT, POST, Delivery, Outgoing
+from bot.compose import Table
+from bot.messages import EDIT, POST, RETIRE, Line, Showing
+from bot.store import Delivery
+from rules.contract import Event, Game
 
-#: payload keys of a board record
-TURN = "turn"          # the seat whose turn the message shows
-EDIT_OF = "edit_of"    # the record whose message an edit changes
-FIRST = "first"        # the record that posted the turn's message
-MESSAGE = "message"    # the message to edit, when known as the record is written
-WHOLE = "whole"        # the message shows the whole board (a new period began)
-PERIOD = "period"      # the game's period after the record's moves
-
-#: the most characters of narration one turn's message keeps (Discord allows 2,000 with the rest)
-NARRATION_CHARS = 1500
+#: whether a person may be pinged by a new message (their notice mode and quiet hours)
+MayPing = Callable[[int], bool]
 
 
-def trimmed(lines: Sequence[str], limit: int = NARRATION_CHARS) -> list[str]:
-    """The newest lines that fit in ``limit`` characters, after a "…" line when older ones were left out."""
-    kept: list[str] = []
-    used = 0
-    for line in reversed(lines):
-        if kept and used + len(line) + 1 > limit:
-            return ["…", *reversed(kept)]
-        kept.append(line[-limit:] if not kept and len(line) > limit else line)
-        used += len(line) + 1
-    return list(reversed(kept))
+def shown(d: Delivery | None) -> Showing | None:
+    """The record a delivery row holds (None for none)."""
+    return None if d is None else Showing.from_payload(d.kind, d.payload)
 
 
 def goes_on(latest: Delivery | None, *, actor: int | None, version: int) -> bool:
-    """Whether a move by ``actor`` made at ``version`` goes on with the message ``latest`` posted: it is
-    the newest record, a board of that seat's turn, showing the game as the move found it."""
-    return (latest is not None and actor is not None and latest.kind in (POST, EDIT)
-            and bool(latest.payload.get("board")) and latest.payload.get(TURN) == actor and latest.version == version)
+    """Whether a move by ``actor`` made at ``version`` goes on with the message ``latest`` posted: it is the
+    newest turn record, a board of that seat's turn, showing the game as the move found it."""
+    record = shown(latest)
+    return (latest is not None and record is not None and actor is not None and latest.kind in (POST, EDIT)
+            and record.board and record.turn == actor and latest.version == version)
 
 
-def as_edit(out: Outgoing, latest: Delivery, lines: Sequence[str]) -> None:
-    """Make ``out`` the record of the next state of ``latest``'s message, adding ``lines`` to the turn's."""
-    before = latest.payload
-    out.kind = EDIT
-    out.payload.update({
-        "lines": trimmed([*before.get("lines", []), *lines]), "board": True,
-        "describe": bool(before.get("describe")), TURN: before.get(TURN), EDIT_OF: latest.id,
-        FIRST: before.get(FIRST, latest.id), MESSAGE: latest.message_id or before.get(MESSAGE),
-        WHOLE: bool(before.get(WHOLE)), PERIOD: before.get(PERIOD)})
+def hands_over(game: Game, table: Table, actor: int | None) -> bool:
+    """Whether a move by ``actor`` handed the turn to a person (whom its message then pings)."""
+    nxt = game.to_act
+    return nxt is not None and nxt != actor and not game.is_over and table.person(nxt) is not None
 
 
-def as_post(out: Outgoing, latest: Delivery | None, *, turn: int | None, period: Any) -> None:
-    """Make ``out`` the record of a new message, of seat ``turn``'s turn, showing the whole board when
-    ``period`` differs from the one the newest record saw."""
-    out.kind = POST
-    seen = latest.payload.get(PERIOD) if latest is not None else None
-    out.payload.update({TURN: turn, PERIOD: period,
-                        WHOLE: period is not None and seen is not None and period != seen})
+def named(game: Game, table: Table, actor: int | None, lines: int) -> int | None:
+    """The person a board message names as the one to act: not the mover for their own next step (unless the
+    message tells more than their move), nobody once the game is over."""
+    nxt = game.to_act
+    if nxt is None or game.is_over or (actor is not None and nxt == actor and lines <= 1):
+        return None
+    return table.person(nxt)
 
 
-def add_lines(out: Outgoing, lines: Sequence[str]) -> dict[str, Any]:
-    """``out``'s payload with ``lines`` added to the turn's narration (a new dict; ``out`` is unchanged)."""
-    return dict(out.payload, lines=trimmed([*out.payload.get("lines", []), *lines]))
+def retire(latest: Delivery | None) -> Showing | None:
+    """The retirement of the newest turn's message, when it carries a person's buttons (it is not live any
+    more once another message is posted)."""
+    record = shown(latest)
+    if latest is None or record is None or latest.kind not in (POST, EDIT) or not record.buttons:
+        return None
+    return Showing(RETIRE, edit_of=latest.id, first=record.first or latest.id,
+                   message=latest.message_id or record.message)
 
 
-def reply_fields(payload: Mapping[str, Any]) -> dict[str, Any]:
-    """What a :class:`bot.service.Reply` carries of a record's turn: the record it edits, the message when
-    known, and whether it shows the whole board."""
-    return {"edit_of": payload.get(EDIT_OF), "message_id": payload.get(MESSAGE), "whole": bool(payload.get(WHOLE))}
+def plan_move(latest: Delivery | None, *, game: Game, table: Table, actor: int, before: int, lines: Sequence[Line],
+              events: Sequence[Event], period: Any, may_ping: MayPing) -> list[Showing]:
+    """The records of a move by ``actor`` made at move ``before`` (``game``: after it; ``table``: at the new
+    move): an edit of the actor's turn's message while it goes on and nobody else is handed the turn, else a
+    new message (the next person's turn, which it pings, or the actor's own), with the retirement of the
+    message it replaces. ``events`` are the move's public events, which the close-up highlights."""
+    pings = hands_over(game, table, actor)
+    if goes_on(latest, actor=actor, version=before) and not pings:
+        assert latest is not None
+        old = shown(latest)
+        assert old is not None
+        record = replace(old.with_lines(lines), kind=EDIT, events=tuple(events), edit_of=latest.id,
+                         first=old.first or latest.id, message=latest.message_id or old.message, ping=False)
+        return [finish(record, game, table)]
+    seen = shown(latest)
+    whole = period is not None and seen is not None and seen.period is not None and period != seen.period
+    record = Showing(POST, tuple(lines), "whole" if whole else "close", tuple(events),
+                     turn=game.to_act if pings else actor, actor=actor, period=period)
+    out = [finish(record, game, table, may_ping)]
+    gone = retire(latest)
+    return [gone, *out] if gone is not None else out
+
+
+def plan_anew(latest: Delivery | None, *, game: Game, table: Table, actor: int, lines: Sequence[Line], period: Any,
+              may_ping: MayPing) -> list[Showing]:
+    """A new message of ``actor``'s turn showing the game as it stands (after moves were taken back), with the
+    retirement of the message it replaces."""
+    record = finish(Showing(POST, tuple(lines), "close", turn=actor, actor=actor, period=period), game, table,
+                    may_ping)
+    gone = retire(latest)
+    return [gone, record] if gone is not None else [record]
+
+
+def plan_start(*, game: Game, table: Table, lines: Sequence[Line], period: Any, may_ping: MayPing) -> Showing:
+    """The first board of a game: the seats, the game's status, and the first to act named (and pinged)."""
+    return finish(Showing(POST, tuple(lines), "close", turn=game.to_act, describe=True, period=period), game, table,
+                  may_ping)
+
+
+def finish(record: Showing, game: Game, table: Table, may_ping: MayPing | None = None) -> Showing:
+    """A board record with the person it names, whether it pings them (a new message, when they allow it) and
+    whether it carries their buttons."""
+    who = named(game, table, record.actor, len(record.lines))
+    ping = record.kind == POST and who is not None and may_ping is not None and may_ping(who)
+    person = not game.is_over and table.person(game.to_act) is not None
+    return replace(record, named=who, ping=ping, buttons=person, period=record.period)
 
 
 def same_turn_later(records: Sequence[Delivery], d: Delivery) -> bool:
-    """Whether a record newer than ``d`` shows a later state of the same turn's message."""
-    first = d.payload.get(FIRST, d.id)
-    return any(r.id > d.id and r.kind == EDIT and r.payload.get(FIRST) == first for r in records)
+    """Whether a record newer than ``d`` shows a later state of the same turn's message (``d`` then needs no
+    request of its own)."""
+    first = d.payload.get("first", d.id)
+    return any(r.id > d.id and r.kind == EDIT and r.payload.get("first") == first for r in records)
+
+
+__all__ = ["MayPing", "finish", "goes_on", "hands_over", "named", "plan_anew", "plan_move", "plan_start", "retire",
+           "same_turn_later", "shown"]

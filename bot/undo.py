@@ -3,8 +3,9 @@ while nothing new became known through them.
 
 The game decides what may come back (:meth:`rules.contract.Game.undo_barrier`); this module replays the
 log (the record of truth) to see each of the asker's trailing actions with the state before it and the
-events it told, drops the actions with a versioned write, and answers with the board as it stands again,
-through the service's usual board reply (delivery record, picture, buttons for the player to act).
+events it told, drops the actions with a versioned write, and posts the board as it stands again (a new
+message of the turn, whose moves then edit it; the message that showed the moves taken back loses its
+buttons).
 """
 
 from __future__ import annotations
@@ -15,14 +16,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from bot import texts
-from bot.games import GameFront
+from bot import texts, turn_messages
+from bot.compose import table_of
+from bot.games import GameUnit
 from bot.games.unit import worded
+from bot.messages import Line
+from bot.outcomes import Accepted, Refusal
 from bot.store import ACTIVE, LOBBY, ActionRecord, GameRecord, StaleVersion
 from rules.contract import Game, IllegalAction
 
 if TYPE_CHECKING:
-    from bot.service import Reply, Service
+    from bot.service import Service
 
 log = logging.getLogger(__name__)
 
@@ -66,7 +70,7 @@ def replay_steps(cls: type[Game], rec: GameRecord, actions: Sequence[ActionRecor
     return steps
 
 
-def barrier_text(front: GameFront, barrier: object, lang: str) -> str:
+def barrier_text(front: GameUnit, barrier: object, lang: str) -> str:
     """Why a move can't come back, as a sentence in ``lang``: a reason that carries its catalogue id
     (``msg``, ``params``) is said again by the game's front; any other as the game gave it."""
     text = str(barrier)
@@ -83,74 +87,86 @@ def moves(n: int, lang: str = texts.DEFAULT) -> str:
     return texts.say("undo.moves", lang, count=n)
 
 
-async def undo(service: Service, channel_id: int, user_id: int, count: int = 1, *, lang: str | None = None
-               ) -> tuple[Reply, list[int]]:
-    """Take back ``user_id``'s last ``count`` actions in the channel's game. Returns the reply and the ids of
-    the posted board messages that show the moves taken back (the front end removes their buttons). A
-    refusal is in the asker's ``lang``; what the channel reads, in the game's."""
-    from bot.service import Reply, may_act, refuse
+def refuse(text: str) -> Refusal:
+    return Refusal(text)
 
+
+async def undo(service: Service, channel_id: int, user_id: int, count: int = 1, *, lang: str | None = None
+               ) -> Accepted | Refusal:
+    """Take back ``user_id``'s last ``count`` actions in the channel's game. A refusal is in the asker's
+    ``lang``; what the channel reads, in the game's."""
     own = lang or texts.DEFAULT
     if not 1 <= count <= MAX_UNDO:
-        return refuse(texts.say("undo.range", own, max=MAX_UNDO)), []
+        return refuse(texts.say("undo.range", own, max=MAX_UNDO))
     async with service.lock(channel_id):
         rec = await service.store.channel_game(channel_id)
         if rec is None:
-            return refuse(texts.say("undo.no_game", own)), []
+            return refuse(texts.say("undo.no_game", own))
         own = service.lang_of(rec, user_id, lang)
         if rec.status == LOBBY:
-            return refuse(texts.say("undo.not_started", own)), []
+            return refuse(texts.say("undo.not_started", own))
         seat = rec.seat_of(user_id)
         if seat is None:
-            return refuse(texts.say("undo.no_seat", own)), []
+            return refuse(texts.say("undo.no_seat", own))
         game = await service.load(rec)
-        if rec.status != ACTIVE or not may_act(game, seat):
-            return refuse(texts.say("undo.not_your_turn", own)), []
+        if rec.status != ACTIVE or not game.may_act(seat):
+            return refuse(texts.say("undo.not_your_turn", own))
         actions = await service.store.actions(rec.id)
         mine = trailing(actions, seat, user_id)[-MAX_UNDO:]
         if not mine:
-            return refuse(texts.say("undo.nothing", own)), []
+            return refuse(texts.say("undo.nothing", own))
         cls, front = service.classes(rec.game_key), service.fronts(rec.game_key)
         try:
             steps = await asyncio.to_thread(replay_steps, cls, rec, actions, len(mine))
         except Exception:
             log.exception("game %s: its log did not replay for an undo", rec.id)
-            return refuse(texts.say("undo.no_replay", own)), []
-        free = 0
-        for s in reversed(steps):
-            if s.barrier is not None:
-                break
-            free += 1
-        if count > free == len(steps):
-            return refuse(texts.say("undo.only_played", own, count=free), game_id=rec.id), []
-        if count > free:
-            blocked = steps[len(steps) - free - 1]
-            reason = barrier_text(front, blocked.barrier, own)
-            if free == 0:
-                text = texts.say("undo.last_stays", own, action=blocked.action.action, reason=reason)
-            else:
-                text = texts.say("undo.only_last", own, count=free, action=blocked.action.action, reason=reason)
-            return refuse(text, game_id=rec.id), []
-        back = steps[len(steps) - count:]
-        # the public narration only: the action as typed may name a hidden tile
-        said = [" ".join(s.action.narration.split()) or texts.say("log.nothing_to_show", rec.lang) for s in back]
-        text = texts.say("undo.took_back", rec.lang, user=user_id, count=count, moves=" / ".join(said))
-        state = back[0].before
-        game = cls.from_dict(state)
-        out = service._outgoing([text], actor=seat)
-        service.forget(rec.id)
-        try:
-            rec = await service.store.take_back(rec.id, expected_version=rec.version, count=count, state=state,
-                                                outgoing=out)
-        except StaleVersion:
-            return refuse(texts.say("undo.moved_on", own)), []
-        service._keep(rec, game)
-        stale = await service.store.posted_messages(rec.id, after_version=rec.version, limit=count + 5)
-        after = await asyncio.to_thread(service._after_move, rec, front, game)
-    png = await service._render(front, after.view, [], rec.lang)
-    text, mention = service._board_text(rec, game, after, out.payload)
-    return Reply(text, png=png, mention=mention, buttons=after.buttons, game_id=rec.id, version=rec.version,
-                 changed=True, delivery=out.id, channel_id=channel_id), stale
+            return refuse(texts.say("undo.no_replay", own))
+        problem = blocked(front, steps, count, own)
+        if problem is not None:
+            return problem
+        return await _take_back(service, rec, seat, user_id, steps[len(steps) - count:])
 
 
-__all__ = ["MAX_UNDO", "Step", "replay_steps", "trailing", "undo"]
+def blocked(front: GameUnit, steps: Sequence[Step], count: int, lang: str) -> Refusal | None:
+    """Why ``count`` of the asker's trailing ``steps`` can't all come back (None: they can)."""
+    free = 0
+    for s in reversed(steps):
+        if s.barrier is not None:
+            break
+        free += 1
+    if count > free == len(steps):
+        return refuse(texts.say("undo.only_played", lang, count=free))
+    if count <= free:
+        return None
+    stop = steps[len(steps) - free - 1]
+    reason = barrier_text(front, stop.barrier, lang)
+    if free == 0:
+        return refuse(texts.say("undo.last_stays", lang, action=stop.action.action, reason=reason))
+    return refuse(texts.say("undo.only_last", lang, count=free, action=stop.action.action, reason=reason))
+
+
+async def _take_back(service: Service, rec: GameRecord, seat: int, user_id: int, back: Sequence[Step]
+                     ) -> Accepted | Refusal:
+    """Drop ``back`` (the asker's last steps) with a versioned write and the board as it stands again."""
+    front = service.fronts(rec.game_key)
+    # the public narration only: the action as typed may name a hidden tile
+    said = [" ".join(s.action.narration.split()) or texts.say("log.nothing_to_show", rec.lang) for s in back]
+    line = Line(say="undo.took_back", params={"user": user_id, "count": len(back), "moves": " / ".join(said)})
+    state = back[0].before
+    game = service.classes(rec.game_key).from_dict(state)
+    table = table_of(rec, rec.version - len(back))
+    records = turn_messages.plan_anew(await service.store.latest_delivery(rec.id), game=game, table=table,
+                                      actor=seat, lines=[line], period=front.period(game),
+                                      may_ping=service.pingable(rec).__contains__)
+    out = service.outgoing(records)
+    service.forget(rec.id)
+    try:
+        rec = await service.store.take_back(rec.id, expected_version=rec.version, count=len(back), state=state,
+                                            outgoing=out)
+    except StaleVersion:
+        return refuse(texts.say("undo.moved_on", service.lang_of(rec, user_id, None)))
+    service._keep(rec, game)
+    return Accepted(rec.id, tuple(o.id for o in out if o.id is not None))
+
+
+__all__ = ["MAX_UNDO", "Step", "blocked", "replay_steps", "trailing", "undo"]

@@ -192,6 +192,10 @@ class Game(ABC):
     def ply(self) -> int:
         """How many actions have been applied since setup."""
 
+    def may_act(self, seat: int) -> bool:
+        """Whether ``seat`` may act now: it is the seat the game waits for."""
+        return self.to_act == seat
+
     def undo_barrier(self, before: Self, events: Sequence[Event]) -> str | None:
         """Why the action that led from ``before`` to this state (telling ``events``) can't be taken back,
         or None when it can. An action may be taken back only while nothing new became known through it

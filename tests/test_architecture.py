@@ -123,3 +123,117 @@ def test_the_list_of_games_exists_once():
         assert rules.registry.game_class(unit.key) is unit.rules
     assert not any(isinstance(v, tuple | list) and v and all(isinstance(x, str) and "." in x for x in v)
                    for v in vars(rules.registry).values())
+
+
+# Imports: no cycles, layers one way --------------------------------------------------------------------
+
+PRODUCT = ("bot", "rules", "render")
+
+
+def product_modules(root: Path = ROOT) -> dict[str, Path]:
+    """Every module of the product packages, by dotted name (a package by its own name)."""
+    out: dict[str, Path] = {}
+    for package in PRODUCT:
+        for path in (root / package).rglob("*.py"):
+            parts = list(path.relative_to(root).with_suffix("").parts)
+            if parts[-1] == "__init__":
+                parts = parts[:-1]
+            out[".".join(parts)] = path
+    return out
+
+
+def _for_the_type_checker(tree: ast.Module) -> set[int]:
+    """ids of the nodes under ``if TYPE_CHECKING:`` (imports the type checker alone follows)."""
+    out: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and (
+                (isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING")
+                or (isinstance(node.test, ast.Attribute) and node.test.attr == "TYPE_CHECKING")):
+            out.update(id(n) for child in node.body for n in ast.walk(child))
+    return out
+
+
+def import_graph(modules: dict[str, Path]) -> dict[str, set[str]]:
+    """Module → the product modules it imports, at the top or inside a function (not those imported for the
+    type checker only); ``from package import name`` counts as the submodule when ``name`` is one."""
+    graph: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        skip = _for_the_type_checker(tree)
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        found: set[str] = set()
+        for node in ast.walk(tree):
+            if id(node) in skip:
+                continue
+            if isinstance(node, ast.Import):
+                found.update(a.name for a in node.names if a.name in modules)
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    parts = package.split(".")[: len(package.split(".")) - (node.level - 1)]
+                    base = ".".join([*parts, *([node.module] if node.module else [])])
+                for alias in node.names:
+                    full = f"{base}.{alias.name}"
+                    found.add(full if full in modules else base)
+        graph[name] = {m for m in found if m in modules and m != name}
+    return graph
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The groups of modules that import each other round a circle (strongly connected, more than one)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    out: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        for w in sorted(graph[v]):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            group = []
+            while True:
+                w = stack.pop()
+                group.append(w)
+                if w == v:
+                    break
+            if len(group) > 1:
+                out.append(sorted(group))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return out
+
+
+def test_the_product_has_no_import_cycle() -> None:
+    graph = import_graph(product_modules())
+    assert cycles(graph) == [], {m: sorted(graph[m]) for group in cycles(graph) for m in group}
+
+
+def test_the_cycle_check_sees_imports_inside_functions_and_not_those_for_the_type_checker(tmp_path: Path) -> None:
+    (tmp_path / "bot").mkdir()
+    (tmp_path / "rules").mkdir()
+    (tmp_path / "render").mkdir()
+    (tmp_path / "bot" / "__init__.py").write_text("")
+    (tmp_path / "bot" / "a.py").write_text("def f():\n    from bot import b\n")
+    (tmp_path / "bot" / "b.py").write_text("from bot.a import f\n")
+    (tmp_path / "bot" / "c.py").write_text("from typing import TYPE_CHECKING\n"
+                                           "if TYPE_CHECKING:\n    from bot import a\n")
+    graph = import_graph(product_modules(tmp_path))
+    assert cycles(graph) == [["bot.a", "bot.b"]]
+    assert graph["bot.c"] == set()
+
+
+@pytest.mark.parametrize(("package", "forbidden"), [("rules", "render"), ("rules", "bot"), ("render", "bot")])
+def test_layers_import_one_way(package: str, forbidden: str) -> None:
+    """rules imports neither render nor bot; render does not import bot."""
+    graph = import_graph(product_modules())
+    wrong = sorted(f"{m} imports {d}" for m, deps in graph.items() if m.split(".")[0] == package
+                   for d in deps if d.split(".")[0] == forbidden)
+    assert wrong == []

@@ -137,6 +137,10 @@ def _helpers(tree: ast.Module) -> dict[str, int]:
     return out
 
 
+#: the catalogue of the service's own texts, which the lines of a message's record name (``Line(say=…)``)
+SERVICE_TEXTS = ROOT / "bot" / "locale"
+
+
 def asked_ids() -> Iterator[tuple[str, int, Path, str, bool]]:
     """(file, line, domain, id, exact) of every id the code asks a catalogue for by a literal."""
     for package in PACKAGES:
@@ -166,6 +170,11 @@ def asked_ids() -> Iterator[tuple[str, int, Path, str, bool]]:
                     if isinstance(node.func, ast.Attribute) and node.func.attr in ID_SECOND and len(node.args) > 1:
                         for text, exact in _literals(node.args[1]):
                             yield str(path.relative_to(ROOT)), node.lineno, own, text, exact
+                if isinstance(node.func, ast.Name) and node.func.id == "Line":  # a line of a message's record
+                    for keyword in node.keywords:
+                        if keyword.arg == "say":
+                            for text, exact in _literals(keyword.value):
+                                yield str(path.relative_to(ROOT)), node.lineno, SERVICE_TEXTS, text, exact
                 if not node.args:
                     continue
                 func, domain = node.func, None

@@ -20,7 +20,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bot.store import LOBBY, CannotOpen, Store, is_database_url, open_store
+from bot.database import open_store
+from bot.store import LOBBY, CannotOpen, Store, is_database_url
 
 #: rows written in one transaction of the copy
 BATCH = 1000

@@ -29,7 +29,9 @@ from typing import Any, TextIO
 from bot.commands.play import add_game_arguments, computer_kind, game_options
 from bot.games import GameUnit, playable_keys, unit_for
 from bot.games.unit import worded
-from bot.service import COMPUTER_MOVES_PER_REPLY, Reply
+from bot.local import LocalChannel
+from bot.outcomes import Accepted
+from bot.service import COMPUTER_MOVES_PER_REPLY, Service
 from bot.texts import DEFAULT, say
 
 #: a game still running after this many moves is stopped (no real game comes near it)
@@ -82,8 +84,9 @@ def run(args: argparse.Namespace) -> int:
 
 async def _demo(args: argparse.Namespace, db: str) -> int:
     from bot import terminal as term
+    from bot.database import open_store
     from bot.service import Service
-    from bot.store import CannotOpen, open_store
+    from bot.store import CannotOpen
 
     started = time.perf_counter()
     lang = args.lang
@@ -104,21 +107,21 @@ async def _demo(args: argparse.Namespace, db: str) -> int:
         channel = term.new_channel_id()
         first, _ = await term.open_table(service, channel, args.game, game_options(args),
                                          [term.SeatSpec(args.kind)] * args.seats, lang=args.lang)
-        if not first.ok or first.game_id is None:
-            print(f"junkyard demo: {first.text}", file=sys.stderr)
+        if not isinstance(first.outcome, Accepted):
+            print(f"junkyard demo: {first.outcome.text}", file=sys.stderr)
             return 1
-        game_id = first.game_id
-        pictures.show(first)
+        game_id = first.outcome.game_id
+        await pictures.show(service, first.outcome)
         game = await service.load(await store.get_game(game_id))
         print(_title(game, args, seed, lang), flush=True)
         progress = Progress(sys.stderr, unit_for(args.game), lang)
         progress.update(game)
         try:
             while True:
-                reply = await term.play_computers(service, channel, COMPUTER_MOVES_PER_REPLY)
-                if reply is None:
+                batch = await term.play_computers(service, channel, COMPUTER_MOVES_PER_REPLY)
+                if batch is None:
                     break
-                pictures.show(reply)
+                await pictures.show(service, batch)
                 rec = await store.get_game(game_id)
                 game = await service.load(rec)
                 progress.update(game)
@@ -154,36 +157,35 @@ async def _demo(args: argparse.Namespace, db: str) -> int:
 
 
 class ChannelPictures:
-    """What a Discord channel would show of the replies: a reply of a new turn posts a message, a reply that
-    goes on with a turn edits that turn's message (see :mod:`bot.turn_messages`). Each message's picture is
-    written as the message ends (an edit overwrites it); every ``every``-th message only."""
+    """What a Discord channel would show of the game: its records are delivered to a channel kept in memory
+    (:class:`bot.local.LocalChannel`, through the one delivery routine), a record of a new turn posting a
+    message, one that goes on with a turn editing that turn's message (see :mod:`bot.turn_messages`). Each
+    message's picture is written as the message ends (an edit overwrites it); every ``every``-th message
+    only."""
 
     def __init__(self, writer: Any, every: int = 1) -> None:
         self.writer = writer
         self.every = every
+        self.channel = LocalChannel()
         self.messages = 0
         self.edits = 0
         self.wholes = 0
         self.paths: list[Path] = []
-        self._number: dict[int, int] = {}
 
-    def show(self, reply: Reply) -> None:
-        if reply.delivery is None:
-            return
-        number = self._number.get(reply.edit_of) if reply.edit_of is not None else None
-        if number is None:
-            self.messages += 1
-            number = self.messages
-            self.wholes += reply.whole
-        else:
-            self.edits += 1
-        self._number[reply.delivery] = number
-        if reply.png is None or (number - 1) % self.every:
-            return
-        name = f"message-{number:04d}{'-whole' if reply.whole else ''}.png"
-        path = self.writer.write(reply.png, reply.version, name)
-        if path is not None and path not in self.paths:
-            self.paths.append(path)
+    async def show(self, service: Service, outcome: Accepted) -> None:
+        for change in await self.channel.take(service, outcome):
+            message = change.message
+            if change.edit:
+                self.edits += 1
+            else:
+                self.messages += 1
+                self.wholes += message.shows == "whole"
+            if message.png is None or (change.number - 1) % self.every:
+                continue
+            name = f"message-{change.number:04d}{'-whole' if message.shows == 'whole' else ''}.png"
+            path = self.writer.write(message.png, message.version, name)
+            if path is not None and path not in self.paths:
+                self.paths.append(path)
 
 
 def _title(game: Any, args: argparse.Namespace, seed: int, lang: str = DEFAULT) -> str:

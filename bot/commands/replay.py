@@ -110,7 +110,8 @@ def _read_log(path: Path) -> tuple[str, dict[str, Any], int, list[str]]:
 
 
 async def _read_store(db: str | None, game_id: int) -> tuple[str, dict[str, Any], int, list[str]]:
-    from bot.store import GameNotFound, StoreError, default_db_path, is_database_url, open_store
+    from bot.database import open_store
+    from bot.store import GameNotFound, StoreError, default_db_path, is_database_url
 
     path = db or default_db_path()
     if path != ":memory:" and not is_database_url(path) and not Path(path).exists():

@@ -10,7 +10,7 @@ from discord import app_commands
 
 from bot import boards, texts
 from bot.discord import options as opt
-from bot.discord.command_group import user_language
+from bot.discord.command_group import refuse_option, user_language
 from bot.discord.context import Interaction
 from bot.discord.replies import _defer, answer_privately, send_reply
 from bot.service import refuse
@@ -24,7 +24,7 @@ async def board(interaction: Interaction, private: bool | None = None) -> None:
     try:
         only_me = bool(opt.flag("private", private))
     except opt.BadOption as exc:
-        await send_reply(interaction, refuse(texts.say("refused", user_language(interaction), reason=exc)))
+        await refuse_option(interaction, exc)
         return
     assert interaction.channel_id is not None
     service = interaction.client.service

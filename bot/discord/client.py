@@ -1,5 +1,6 @@
 """The Discord client: a ``commands.Bot`` whose app command tree holds ``/game``, ``/rules`` and one group
-per game, and whose single dynamic button answers every action button ever sent."""
+per game, whose single dynamic button answers every action button ever sent, and which runs the outbox, the
+computers' moves and the timers in the background."""
 
 from __future__ import annotations
 
@@ -15,26 +16,23 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import history, texts
+from bot.computers import Computers
+from bot.database import open_store
 from bot.delivery import Outbox
 from bot.discord.command_group import game_groups
 from bot.discord.context import Interaction
 from bot.discord.game_commands import GameGroup
 from bot.discord.history_commands import stats_command
-from bot.discord.replies import (
-    DEFER_AFTER,
-    ActionButton,
-    ChannelPoster,
-    answer_privately,
-    arm_defer,
-    play_computers,
-    schedule_computers,
-)
+from bot.discord.presses import ActionButton
+from bot.discord.replies import DEFER_AFTER, answer_privately, arm_defer, direct_message
 from bot.discord.rules_command import RuleButton, rules_command
 from bot.discord.timing_commands import DiscordMessenger
 from bot.discord.translator import JunkyardTranslator
+from bot.discord.transport import ChannelTransport
 from bot.games import units
+from bot.outcomes import Accepted
 from bot.service import Service, clip_input
-from bot.store import Store, open_store
+from bot.store import Store
 from bot.timers import Ticker
 
 log = logging.getLogger(__name__)
@@ -42,8 +40,6 @@ log = logging.getLogger(__name__)
 
 #: commands that answer at once without the service (no lock, no I/O), or defer themselves when they must read
 INSTANT_COMMANDS = frozenset({"rules"})
-#: games resumed at once after a restart; the others wait in the queue
-RESUME_WORKERS = 2
 #: seconds after READY before the bot catches up on what a stop left behind (the outbox does not wait)
 CATCH_UP_AFTER = 1.0
 #: the most characters of a user's input a log line carries
@@ -96,11 +92,11 @@ class JunkyardBot(commands.Bot):
         self.service: Service = service or Service(self.store)
         #: seconds an acting interaction waits before it is deferred (0, the default: it is deferred first)
         self.defer_after = defer_after
-        #: posts what the service stored but no answer carried (crashes, failed answers), once
-        self.outbox = Outbox(self.service, ChannelPoster(self), min_channel_id=1,
-                             on_computers=lambda channel: schedule_computers(self, channel))
-        #: the background computer moves of each channel, owned here and cancelled on close
-        self.computer_tasks: dict[int, asyncio.Task[None]] = {}
+        #: delivers what the service stored but no answer carried (crashes, failed answers), once
+        self.outbox = Outbox(self.service, ChannelTransport(self), min_channel_id=1)
+        #: the computers' moves, each channel's in a task of its own, owned here and cancelled on close
+        self.computers = Computers(self.service, self.deliver, min_channel_id=1)
+        self.service.on_computers = self.computers.wake
         #: turn notices, reminders, deadlines and the autopilot, from timers in the store
         self.timers = Ticker(self.service, DiscordMessenger(self))
         self._background: list[asyncio.Task[Any]] = []
@@ -125,13 +121,25 @@ class JunkyardBot(commands.Bot):
         # drawn in threads until then): starting processes takes the cores the first answers need
         self.service.pictures.start_on_use = False
 
+    @property
+    def computer_tasks(self) -> dict[int, asyncio.Task[None]]:
+        """The running computer moves of each channel."""
+        return self.computers.tasks
+
+    async def deliver(self, accepted: Accepted) -> None:
+        """Deliver what the service accepted without an interaction (computers' moves, timers) through the
+        channel, and its private notes by direct message."""
+        await self.outbox.deliver(accepted.deliveries)
+        for note in accepted.private:  # a computer's move told a person something (a tile picked up)
+            await direct_message(self, note)
+
     async def close(self) -> None:
-        tasks = [*self._background, *self.computer_tasks.values()]
+        tasks = list(self._background)
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+        await self.computers.close()
         self._background.clear()
-        self.computer_tasks.clear()
         try:
             await super().close()
         finally:
@@ -166,31 +174,11 @@ class JunkyardBot(commands.Bot):
         return await work()
 
     async def resume_computers(self) -> None:
-        """Games left waiting for a computer player (the bot stopped mid-sequence) play on, a few at a time
-        from a queue, so the interactions of people are never starved."""
+        """Games left waiting for a computer player (the bot stopped mid-sequence) play on, a few at a time,
+        once the boards a crash left behind are out."""
         if self._background:
-            await self.outbox.caught_up.wait()  # boards a crash left behind come first, in order
-        queue: asyncio.Queue[int] = asyncio.Queue()
-        for channel_id in await self.service.channels_waiting_on_computers():
-            if channel_id > 0:  # terminal games use negative channel ids; they are not Discord's
-                queue.put_nowait(channel_id)
-
-        async def worker() -> None:
-            while not queue.empty():
-                channel_id = queue.get_nowait()
-                running = self.computer_tasks.get(channel_id)
-                if running is not None and not running.done():
-                    continue
-                task = asyncio.current_task()
-                assert task is not None
-                self.computer_tasks[channel_id] = task
-                try:
-                    await play_computers(self, channel_id)
-                finally:
-                    if self.computer_tasks.get(channel_id) is task:
-                        del self.computer_tasks[channel_id]
-
-        await asyncio.gather(*(worker() for _ in range(RESUME_WORKERS)))
+            await self.outbox.caught_up.wait()
+        await self.computers.resume()
 
     async def on_interaction(self, interaction: Interaction) -> None:
         """A press of a component nothing here answers (a custom_id no game sent): a short private answer."""

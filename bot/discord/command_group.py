@@ -17,12 +17,14 @@ from typing import Any, Optional
 
 from discord import app_commands
 
-from bot import texts
+from bot import outcomes, texts
+from bot.compose import Message
 from bot.discord.context import Interaction
 from bot.discord.replies import send_reply
+from bot.discord.translator import option_word
 from bot.games import options as opt
 from bot.games.unit import Ask, Command, GameUnit, Option, Refusal, worded
-from bot.service import Reply, Service, may_act, refuse
+from bot.service import Service, refuse
 
 log = logging.getLogger(__name__)
 
@@ -43,6 +45,18 @@ def languages(interaction: Interaction) -> tuple[str, str]:
     own = texts.language(getattr(interaction, "locale", None))
     guild = getattr(interaction, "guild_locale", None)
     return own, texts.language(guild) if guild is not None else own
+
+
+async def refuse_option(interaction: Interaction, exc: Exception) -> None:
+    """A refused option value, privately, the option named as the asker's Discord shows it (``züge``, not
+    ``moves``)."""
+    lang = user_language(interaction)
+    reason: object = exc
+    if isinstance(exc, opt.BadOption):
+        name = str(exc.params.get("name", ""))
+        command = interaction.command.qualified_name if interaction.command is not None else ""
+        reason = exc.say(lang, name=option_word(command, name, lang))
+    await send_reply(interaction, refuse(texts.say("refused", lang, reason=reason)))
 
 
 def user_language(interaction: Interaction) -> str:
@@ -152,7 +166,7 @@ class GameCommandGroup(app_commands.Group):
             return None, None, None
         return rec, game, seat
 
-    async def _channel_problem(self, interaction: Interaction) -> Reply | None:
+    async def _channel_problem(self, interaction: Interaction) -> outcomes.Refusal | None:
         """A refusal when the channel holds no game of this kind (another game, or none)."""
         assert interaction.channel_id is not None
         rec = await service_of(interaction).store.channel_game(interaction.channel_id)
@@ -166,7 +180,7 @@ class GameCommandGroup(app_commands.Group):
     @staticmethod
     def _legal_of(game: Any, seat: int | None) -> Callable[[], list[Any]]:
         def legal() -> list[Any]:
-            if game is None or seat is None or game.is_over or not may_act(game, seat):
+            if game is None or seat is None or game.is_over or not game.may_act(seat):
                 return []
             return list(game.legal_actions())
 
@@ -230,7 +244,7 @@ class GameCommandGroup(app_commands.Group):
             log.exception("drawing the player card failed")
             png = None
         text = worded(self.unit.hand_text, game, seat, lang=lang) or texts.say("nothing_hidden", lang)
-        await send_reply(interaction, Reply(text, ephemeral=True, png=png, filename=self.unit.card_filename,
+        await send_reply(interaction, Message(text, png, self.unit.card_filename,
                                             game_id=rec.id))
 
     # Autocomplete ------------------------------------------------------------------------------

@@ -10,6 +10,7 @@ import discord
 from discord import app_commands
 
 from bot import texts
+from bot.compose import Message
 from bot.discord import options as opt
 from bot.discord.board_commands import add_board_commands
 from bot.discord.command_group import (
@@ -17,6 +18,7 @@ from bot.discord.command_group import (
     check_values,
     languages,
     make_command,
+    refuse_option,
     server_language,
     service_of,
     user_language,
@@ -26,7 +28,7 @@ from bot.discord.history_commands import ANYWHERE, add_history_commands
 from bot.discord.replies import send_reply
 from bot.discord.timing_commands import add_timing_commands
 from bot.games import GameUnit, Option, join_options, new_options, resolve, unit_for, units
-from bot.service import Reply, may_act, refuse
+from bot.service import Outcome, refuse
 
 log = logging.getLogger(__name__)
 
@@ -38,19 +40,8 @@ def can_manage(interaction: Interaction) -> bool:
     return bool(interaction.permissions.manage_channels)
 
 
-async def answer(interaction: Interaction, reply: Reply) -> None:
-    await send_reply(interaction, reply)
-
-
-async def refuse_option(interaction: Interaction, exc: Exception) -> None:
-    lang = user_language(interaction)
-    if isinstance(exc, opt.BadOption):  # a game's setup option named as the reader's Discord names it
-        name = str(exc.params.get("name", ""))
-        shown = next((n for u in units() if (n := u.option_name(name, lang)) != name), name)
-        reason: object = exc.say(lang, name=shown)
-    else:
-        reason = exc
-    await send_reply(interaction, refuse(texts.say("refused", lang, reason=reason)))
+async def answer(interaction: Interaction, outcome: Outcome | Message) -> None:
+    await send_reply(interaction, outcome)
 
 
 async def game_autocomplete(interaction: Interaction, current: str) -> list[Choice[str]]:
@@ -109,7 +100,7 @@ async def action_autocomplete(interaction: Interaction, current: str) -> list[Ch
     if interaction.channel_id is None:
         return []
     _, game, seat = await service_of(interaction).current(interaction.channel_id, interaction.user.id)
-    if game is None or seat is None or not may_act(game, seat):
+    if game is None or seat is None or not game.may_act(seat):
         return []
     cur = current.strip().lower()
     acts = [str(a) for a in game.legal_actions()]

@@ -4,7 +4,6 @@ reply; ``/game mine`` and ``/stats`` also work in direct messages."""
 
 from __future__ import annotations
 
-import contextlib
 import logging
 from typing import Any
 
@@ -12,12 +11,11 @@ import discord
 from discord import app_commands
 from discord.app_commands import locale_str
 
-from bot import history, texts
+from bot import history
 from bot.discord import options as opt
-from bot.discord.command_group import as_choices, service_of, user_language
+from bot.discord.command_group import as_choices, refuse_option, service_of, user_language
 from bot.discord.context import Interaction
 from bot.discord.replies import send_reply
-from bot.service import refuse
 from bot.store import GameRecord
 from bot.undo import MAX_UNDO, undo
 
@@ -38,16 +36,11 @@ async def _undo(interaction: Interaction, moves: app_commands.Range[int, 1, MAX_
     try:
         count = opt.integer("moves", moves, 1, MAX_UNDO) or 1
     except opt.BadOption as exc:
-        await send_reply(interaction, refuse(texts.say("refused", user_language(interaction), reason=exc)))
+        await refuse_option(interaction, exc)
         return
     assert interaction.channel_id is not None
-    reply, stale = await undo(service_of(interaction), interaction.channel_id, interaction.user.id, count,
-                              lang=user_language(interaction))
-    await send_reply(interaction, reply)
-    channel = interaction.client.get_partial_messageable(interaction.channel_id)
-    for message_id in stale:  # the boards of the moves taken back lose their buttons
-        with contextlib.suppress(discord.HTTPException):
-            await channel.get_partial_message(message_id).edit(view=None)
+    await send_reply(interaction, await undo(service_of(interaction), interaction.channel_id, interaction.user.id,
+                                            count, lang=user_language(interaction)))
 
 
 async def _mine(interaction: Interaction) -> None:
@@ -71,7 +64,7 @@ async def _replay(interaction: Interaction, game: str) -> None:
     try:
         text = opt.text("game", game, required=True, limit=100)
     except opt.BadOption as exc:
-        await send_reply(interaction, refuse(texts.say("refused", user_language(interaction), reason=exc)))
+        await refuse_option(interaction, exc)
         return
     assert text is not None and interaction.channel_id is not None
     await send_reply(interaction, await history.replay(service_of(interaction), interaction.channel_id, text,

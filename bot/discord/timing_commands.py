@@ -12,10 +12,11 @@ from discord import app_commands
 
 from bot import notices, texts
 from bot.discord import options as opt
+from bot.discord.buttons import clip
 from bot.discord.command_group import server_language, user_language
 from bot.discord.context import Interaction
-from bot.discord.replies import _direct_message, clip, schedule_computers, send_reply
-from bot.service import Reply, refuse
+from bot.discord.replies import answer_privately, answer_with
+from bot.outcomes import Accepted
 from bot.settings import (
     GAME_DEFAULTS,
     LANGUAGE,
@@ -66,14 +67,8 @@ class DiscordMessenger:
             return None
         return message.id
 
-    async def deliver(self, reply: Reply) -> None:
-        outbox = self.client.outbox
-        if reply.delivery is not None:
-            await outbox.deliver(reply)
-        for note in reply.private:
-            await _direct_message(self.client, note)
-        if reply.computers_pending and reply.channel_id is not None:
-            schedule_computers(self.client, reply.channel_id)
+    async def deliver(self, accepted: Accepted) -> None:
+        await self.client.deliver(accepted)
 
 
 def ticker_of(interaction: Interaction) -> Ticker:
@@ -81,12 +76,17 @@ def ticker_of(interaction: Interaction) -> Ticker:
 
 
 async def _private(interaction: Interaction, text: str) -> None:
-    await send_reply(interaction, Reply(text, ephemeral=True))
+    await answer_privately(interaction, text)
+
+
+async def _public(interaction: Interaction, text: str) -> None:
+    """The command's answer for the channel (a change of someone's seats or of a game's settings)."""
+    await answer_with(interaction, public=True, content=clip(text), allowed_mentions=discord.AllowedMentions.none())
 
 
 async def _refuse(interaction: Interaction, msg: str, **params: Any) -> None:
     """A private refusal in the asker's language."""
-    await send_reply(interaction, refuse(texts.say(msg, user_language(interaction), **params)))
+    await answer_privately(interaction, texts.say(msg, user_language(interaction), **params))
 
 
 async def _refuse_error(interaction: Interaction, exc: Exception) -> None:
@@ -199,7 +199,7 @@ async def away(interaction: Interaction, days: app_commands.Range[int, 1, MAX_AW
         "away.until", lang, stamp=int(until), utc=f"{dt.datetime.fromtimestamp(until, dt.UTC):%Y-%m-%d %H:%M}")
     where = texts.say("away.all_games" if game_id is None else "away.this_game", lang)
     text = texts.say("away.set", lang, user=interaction.user.id, where=where, when=when)
-    await send_reply(interaction, Reply(text))
+    await _public(interaction, text)
     await ticker.tick()
 
 
@@ -211,7 +211,7 @@ async def back(interaction: Interaction) -> None:
         return
     rec = await ticker.store.channel_game(interaction.channel_id or 0)
     lang = rec.lang if rec is not None else await server_language(interaction)
-    await send_reply(interaction, Reply(texts.say("away.back", lang, user=interaction.user.id)))
+    await _public(interaction, texts.say("away.back", lang, user=interaction.user.id))
 
 
 SCOPES = ("game", "server")
@@ -286,8 +286,7 @@ async def settings(interaction: Interaction, scope: str | None = None,
     await ticker.settings.set_game(rec.id, checked)
     await _retime(ticker, interaction.channel_id)
     now = describe_game_settings(await ticker.settings.game(rec), rec.lang)
-    await send_reply(interaction, Reply(texts.say("settings.game_set", rec.lang, user=interaction.user.id,
-                                                  settings=now)))
+    await _public(interaction, texts.say("settings.game_set", rec.lang, user=interaction.user.id, settings=now))
 
 
 def add_timing_commands(group: app_commands.Group) -> None:

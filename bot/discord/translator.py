@@ -113,6 +113,17 @@ def german_words() -> dict[str, tuple[str, str]]:
     return out
 
 
+def option_word(command: str, name: str, lang: str) -> str:
+    """An option of ``command`` (``game log``) as ``lang``'s Discord names it (``züge`` for ``moves``); the
+    English name in a language the tables do not cover."""
+    if lang != LANGUAGE:
+        return name
+    words = german_words()
+    setup = SETUP_COMMANDS.get(command)
+    found = words.get(f"{command} {name}") or (words.get(f"{setup}:{name}") if setup else None)
+    return found[0] if found else name
+
+
 def path_of(location: app_commands.TranslationContextLocation, data: Any) -> str | None:
     """Where a translated string sits, as a table path (None for what the tables do not cover)."""
     where = app_commands.TranslationContextLocation

@@ -16,6 +16,7 @@ import importlib
 from types import ModuleType
 
 from bot.games.unit import (
+    REGISTERED,
     Ask,
     ButtonSpec,
     Command,
@@ -36,7 +37,7 @@ GAMES: tuple[str, ...] = ("bot.games.races", "bot.games.piecepack", "bot.games.r
 #: The service and the Discord front call a unit a "front" where they use its setup, words and pictures.
 GameFront = GameUnit
 
-_UNITS: dict[str, GameUnit] = {}
+_UNITS = REGISTERED
 _loaded = False
 
 

@@ -237,6 +237,10 @@ def legal_list(game: Game, lang: str = "en", limit: int = 12) -> str:
 
 DriverFactory = Callable[[int], "Driver"]
 
+#: every registered unit by its key, the flagship first (:func:`bot.games.register` fills it; read it through
+#: :func:`bot.games.units`, which loads the listed games first)
+REGISTERED: dict[str, GameUnit] = {}
+
 
 @dataclass(frozen=True)
 class LookupSource:
@@ -308,9 +312,7 @@ class GameUnit:
         """A setup or seat option's name as ``lang``'s Discord shows it (``laps``; German ``runden``). The
         options of ``/game new`` and ``/game join`` are shared by the games, so an option this game does not
         offer is named as the game that offers it names it."""
-        from bot import games  # the registry lists the units: imported when first asked
-
-        for unit in (self, *games.units()):
+        for unit in (self, *REGISTERED.values()):
             words = unit.translations.get(lang, {})
             for command in ("new", "join"):
                 if f"{command}:{name}" in words:

@@ -16,11 +16,12 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from rules.contract import SetupError
 from rules.dice import Dice
 from rules.rally import board as B
+from rules.rally.car import MOVE, TURN, Car
 from rules.rally.texts import COLOUR_KEYS
 from rules.rally.track import WAITING
 
 if TYPE_CHECKING:
-    from rules.rally.game import Car, RallyGame
+    from rules.rally.game import RallyGame
 
 G = TypeVar("G", bound="RallyGame")
 
@@ -31,7 +32,6 @@ CAR_KEYS = {"at", "lap", "lever", "board", "fuel", "stops", "restart", "repair",
 
 def build(cls: type[G], position: dict[str, Any]) -> G:
     """The race ``position`` describes; raises :class:`SetupError` saying what is wrong with it."""
-    from rules.rally.game import TURN
 
     if not isinstance(position, dict):
         raise SetupError("A position is a mapping.")
@@ -121,7 +121,6 @@ class _Reader:
         return cars
 
     def car(self, seat: int, spec: dict[str, Any]) -> Car:
-        from rules.rally.game import Car
 
         colour = self.colours[seat]
         at = self.place(colour, str(spec.get("at", self.grid[seat])))
@@ -214,7 +213,6 @@ class _Reader:
 
     def phase(self, position: dict[str, Any]) -> None:
         """``phase`` (with ``points``, ``roll`` and ``boost`` in the move phase)."""
-        from rules.rally.game import MOVE, TURN
 
         game = self.game
         phase = position.get("phase", TURN)
@@ -242,7 +240,6 @@ class _Reader:
     def first_round(self) -> None:
         """S3 (and decision 22): in the first round every lever stands on green, and a car that has not had
         its first turn yet must roll green, as in a race set up by ``create``."""
-        from rules.rally.game import TURN
 
         game = self.game
         if game.round != 1:
@@ -276,7 +273,6 @@ class _Reader:
 
     def check_race(self, position: dict[str, Any]) -> None:
         """No car past the finish; a move phase has a move."""
-        from rules.rally.game import MOVE
 
         game = self.game
         for seat in range(self.n):

@@ -13,6 +13,7 @@ from bot.service import Service
 from bot.store import SqliteStore, Store
 from tests.bot.harness import DiscordHarness
 from tests.bot.helpers import USERS, make_bot
+from tests.bot.speaking import Speaking
 from tests.bot.toygame import ToyGame, ToyUnit
 
 
@@ -99,7 +100,8 @@ def seeds():
 
 @pytest.fixture
 async def service(store, seeds):
-    return Service(store, seed_source=seeds)
+    """The service, its outcomes read as the message each shows (:mod:`tests.bot.speaking`)."""
+    return Speaking(Service(store, seed_source=seeds))
 
 
 @pytest.fixture

@@ -25,10 +25,12 @@ import sqlite3
 import sys
 
 from bot import history
+from bot.compose import Message
 from bot.delivery import Outbox, Undeliverable
 from bot.drivers import driver_for
+from bot.outcomes import Accepted, Refusal
 from bot.pictures import Pictures
-from bot.service import Reply, Service
+from bot.service import Service
 from bot.store import SqliteStore
 
 CHANNEL = 4242
@@ -55,24 +57,29 @@ class RecordingPoster:
         self.crash_after = crash_after
         self.count = 0
 
-    async def post(self, channel_id: int, reply: Reply, nonce: str) -> int | None:
+    async def post(self, channel_id: int, message: Message, nonce: str) -> int | None:
         row = self.db.execute("SELECT id FROM posts WHERE nonce = ?", (nonce,)).fetchone()
         if row is not None:
             return int(row[0])
         cur = self.db.execute("INSERT INTO posts (channel, nonce, version, content, png, buttons) VALUES "
-                              "(?, ?, ?, ?, ?, ?)", (channel_id, nonce, reply.version, reply.text,
-                                                     int(bool(reply.png)), len(reply.buttons)))
+                              "(?, ?, ?, ?, ?, ?)", (channel_id, nonce, message.version, message.text,
+                                                     int(bool(message.png)), len(message.buttons)))
         self.count += 1
         if self.crash_after is not None and self.count >= self.crash_after:
             die()  # posted, not yet recorded
         return cur.lastrowid
 
-    async def edit(self, channel_id: int, message_id: int, reply: Reply) -> int | None:
-        """A turn's message shows a new state (editing twice shows the same: an edit is idempotent)."""
+    async def edit(self, channel_id: int, message_id: int, message: Message | None) -> int | None:
+        """A turn's message shows a new state (editing twice shows the same: an edit is idempotent); ``None``:
+        it loses its buttons (a row without a version)."""
         if self.db.execute("SELECT id FROM posts WHERE id = ?", (message_id,)).fetchone() is None:
             raise Undeliverable("unknown message")
-        self.db.execute("INSERT INTO edits (message, version, content, png, buttons) VALUES (?, ?, ?, ?, ?)",
-                        (message_id, reply.version, reply.text, int(bool(reply.png)), len(reply.buttons)))
+        if message is None:
+            self.db.execute("INSERT INTO edits (message, version, content, png, buttons) VALUES (?, NULL, NULL, 0, 0)",
+                            (message_id,))
+        else:
+            self.db.execute("INSERT INTO edits (message, version, content, png, buttons) VALUES (?, ?, ?, ?, ?)",
+                            (message_id, message.version, message.text, int(bool(message.png)), len(message.buttons)))
         return message_id
 
 
@@ -96,11 +103,12 @@ async def play(args: argparse.Namespace) -> int:
             if kind == "commit" and commits >= int(n):
                 die()  # stored and acknowledged, not yet posted
 
-        async def deliver(reply: Reply | None) -> None:
-            while reply is not None:
-                if reply.delivery is not None:
-                    await outbox.deliver(reply)
-                reply = await service.play_computers(CHANNEL) if reply.computers_pending else None
+        async def deliver(outcome: Accepted | Refusal | None) -> None:
+            """The records of what was accepted, then the computers' moves it left, batch by batch (as the
+            bot's computer worker plays them once the records are out)."""
+            while isinstance(outcome, Accepted):
+                await outbox.deliver(outcome.deliveries)
+                outcome = await service.play_computers(CHANNEL)
 
         await outbox.flush(takeover=True)
         if args.recover_only:
@@ -135,7 +143,7 @@ async def play(args: argparse.Namespace) -> int:
             else:
                 step = None
             if step is not None:
-                if not step.ok:
+                if isinstance(step, Refusal):
                     print(f"refused: {step.text[:200]}", file=sys.stderr)
                     return 1
                 await deliver(step)
@@ -146,13 +154,13 @@ async def play(args: argparse.Namespace) -> int:
             seat = game.to_act
             assert seat is not None
             action = driver_for(args.game, "random", rec.id * 1000 + rec.version * 31 + 5).choose(game, seat)
-            reply = await service.act(CHANNEL, rec.seats[seat].user_id, action)
-            if not reply.ok:
-                print(f"refused: {reply.text[:200]}", file=sys.stderr)
+            outcome = await service.act(CHANNEL, rec.seats[seat].user_id, action)
+            if isinstance(outcome, Refusal):
+                print(f"refused: {outcome.text[:200]}", file=sys.stderr)
                 return 1
             await acknowledge(rec.id, rec.version, action)
             moves += 1
-            await deliver(reply)
+            await deliver(outcome)
             await outbox.flush()  # what fell due meanwhile (the end message of the race before)
     await store.close()
     return 0

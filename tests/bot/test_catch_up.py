@@ -18,11 +18,11 @@ async def test_unrecorded_ends_are_settled_a_page_at_a_time_and_one_that_fails_s
     limits: list[int] = []
     tried: list[int] = []
 
-    async def record_end(service_, rec, game, **kwargs):
+    async def record_end(store, front, rec, game, **kwargs):
         tried.append(rec.id)
         if rec.id == ids[1]:
             raise RuntimeError("this one does not load")
-        return await real_end(service_, rec, game, **kwargs)
+        return await real_end(store, front, rec, game, **kwargs)
 
     async def unrecorded_ends(limit=50):
         limits.append(limit)

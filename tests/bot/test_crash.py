@@ -3,7 +3,9 @@ killed with SIGKILL at random moments and at the worst ones (between storing a m
 between posting and recording the post).
 After every restart no acknowledged move is lost, and in the end every board was delivered exactly once: each
 delivery record holds the id of the one post made with its nonce, or (a move that kept the turn) of the
-turn's message it edited; no post lacks a record, and every message shows the newest state of its turn."""
+turn's message it edited, or (a new turn's message posted) of the message whose buttons it took away; no post
+lacks a record, every message shows the newest state of its turn, and only the live turn's message of a
+running game carries buttons: every message of the channel is checked, not only the game's state."""
 
 from __future__ import annotations
 
@@ -62,21 +64,30 @@ async def check(tmp: Path) -> tuple[int, int, int]:
         records = await store.deliveries()
     with sqlite3.connect(tmp / "posts.db") as posts:
         rows = posts.execute("SELECT id, nonce, version FROM posts").fetchall()
-        edits = posts.execute("SELECT message, version FROM edits ORDER BY id").fetchall()
+        edits = posts.execute("SELECT message, version FROM edits WHERE version IS NOT NULL ORDER BY id").fetchall()
+        buttons = dict(posts.execute("SELECT id, buttons FROM posts").fetchall())
+        buttons.update(posts.execute("SELECT message, buttons FROM edits ORDER BY id").fetchall())
     by_nonce = {nonce: pid for pid, nonce, _ in rows}
     assert len(by_nonce) == len(rows)
     assert all(d.delivered for d in records), [d for d in records if not d.delivered]
     ids = {f"jy-{d.id}" for d in records}
     assert set(by_nonce) <= ids  # no post without its record
-    for d in records:  # a record is one post (its nonce), or an edit of the message of its turn
+    for d in records:  # a record is one post (its nonce), or an edit of the message of its turn, or its retirement
         if f"jy-{d.id}" in by_nonce:
             assert d.message_id == by_nonce[f"jy-{d.id}"], d
         else:
-            assert d.kind == "edit" and d.message_id in by_nonce.values(), d
+            assert d.kind in ("edit", "retire") and d.message_id in by_nonce.values(), d
     # every message shows the newest state of its turn, whatever was edited in between
     shown = {pid: version for pid, _, version in rows} | dict(edits)
     for message, version in shown.items():
-        assert version == max(d.version for d in records if d.message_id == message), message
+        assert version == max(d.version for d in records if d.message_id == message and d.kind != "retire"), message
+    # only the live turn's message carries buttons: that of the newest turn record of a running game
+    live = set()
+    for rec in races:
+        if rec.status == "active":
+            turns = [d for d in records if d.game_id == rec.id and d.kind in ("post", "edit")]
+            live.add(turns[-1].message_id)
+    assert {m for m, n in buttons.items() if n} <= live, (buttons, live)
     return sum(len(log) for log in logs.values()), len(rows), len(races)
 
 

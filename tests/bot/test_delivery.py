@@ -12,13 +12,14 @@ import time
 import pytest
 
 from tests.bot.harness import CHANNEL_ID, DiscordHarness, Sent
-from tests.bot.helpers import ANN, BOB, EVE, USERS, answer, make_bot, only, pressed_edit, public, started
+from tests.bot.helpers import ANN, BOB, EVE, USERS, answer, make_bot, only, pressed_edit, public, shown, started
 
 OTHER = CHANNEL_ID + 1
 
 
 async def records(h: DiscordHarness):
-    return await h.bot.store.deliveries()
+    """The records of the turns' messages (the lobby's news and the retirements of old messages aside)."""
+    return [d for d in await h.bot.store.deliveries() if d.kind in ("post", "edit")]
 
 
 def posted(sent: list[Sent]) -> list[Sent]:
@@ -124,13 +125,14 @@ async def test_boards_stored_before_a_crash_are_posted_once_at_start_up(db_path)
     """The process stopped between the commit and the post: the next start posts the board, once."""
     async with DiscordHarness(make_bot(db_path)) as h1:
         await rolled(h1)
-        reply = await h1.bot.service.act(CHANNEL_ID, ANN, "pass")  # stored; the post never happens
-        assert reply.delivery is not None and reply.edit_of is None
+        accepted = await h1.bot.service.act(CHANNEL_ID, ANN, "pass")  # stored; the post never happens
+        kinds = [(await h1.bot.store.delivery(i)).kind for i in accepted.deliveries]
+        assert kinds == ["retire", "post"]  # the turn's message loses its buttons, the next one is posted
     for run in range(2):
         async with DiscordHarness(make_bot(db_path)) as h2:
             h2.users.update(USERS)
             posted_now = await h2.bot.outbox.flush(takeover=True)
-            assert posted_now == (1 if run == 0 else 0)
+            assert posted_now == (2 if run == 0 else 0)
             if run == 0:
                 [plain] = posted(h2.sent)
                 assert plain.png and "passed" in plain.content and all(":2:" in c for c in plain.custom_ids)
@@ -144,12 +146,13 @@ async def test_a_repeated_post_after_a_crash_is_one_message(db_path):
     the message already there (Discord's enforce_nonce), and that is what gets recorded."""
     async with DiscordHarness(make_bot(db_path)) as h:
         await rolled(h)
-        reply = await h.bot.service.act(CHANNEL_ID, ANN, "pass")
-        reply.channel_id = CHANNEL_ID
-        first = await h.bot.outbox.poster.post(CHANNEL_ID, reply, f"jy-{reply.delivery}")
+        accepted = await h.bot.service.act(CHANNEL_ID, ANN, "pass")
+        d = await h.bot.store.delivery(accepted.deliveries[-1])
+        first = await h.bot.outbox.transport.post(CHANNEL_ID, await h.bot.service.message(d), f"jy-{d.id}")
         h.bot.service.owner = "the next run"
-        assert await h.bot.outbox.flush(takeover=True) == 1
-        assert len(posted(h.sent)) == 1 and (await records(h))[-1].message_id == first
+        assert await h.bot.outbox.flush(takeover=True) == 2  # the old message's buttons go, the post is found
+        assert len([s for s in h.sent if s.payload.get("nonce") == f"jy-{d.id}" and not s.repeated]) == 1
+        assert (await records(h))[-1].message_id == first
 
 
 async def test_superseded_boards_are_told_in_text_and_only_the_newest_has_buttons(db_path):
@@ -158,10 +161,11 @@ async def test_superseded_boards_are_told_in_text_and_only_the_newest_has_button
         await h1.bot.service.act(CHANNEL_ID, ANN, "roll")
         await h1.bot.service.act(CHANNEL_ID, ANN, "pass")
     async with DiscordHarness(make_bot(db_path)) as h2:
-        assert await h2.bot.outbox.flush(takeover=True) == 2
+        assert await h2.bot.outbox.flush(takeover=True) == 3
         # the roll went on with the start's message: it is told there in text, its picture kept, no buttons
-        [old] = [s for s in h2.sent if s.kind == "edit"]
+        [old, retired] = [s for s in h2.sent if s.kind == "edit"]
         assert "rolled" in old.content and not old.files and old.components == []
+        assert retired.url == old.url and retired.components == []
         [new] = posted(h2.sent)
         assert "passed" in new.content and new.png and new.labels == ["Roll"] and f"<@{BOB}>" in new.content
 
@@ -197,8 +201,9 @@ async def test_a_slow_press_is_deferred_in_time_then_answered(h, monkeypatch):
 
 async def test_late_deferral_fallback_a_quick_service_is_answered_directly(tmp_path):
     """With a positive defer delay (the fallback the bot keeps), a service quicker than it is answered
-    directly (4: a message, 7: the pressed message updated); the players see what the bot in service shows
-    them after deferring first."""
+    directly (7: the pressed message updated, 4: a private refusal); a command whose news is for the channel
+    defers privately all the same (5), since a new public message goes through the channel, with its nonce.
+    The players see what the bot in service shows them after deferring first."""
     seen: dict[str, list[tuple[str, bool, list[str]]]] = {}
     for mode, delay in (("direct", 1.0), ("deferred", None)):
         async with DiscordHarness(make_bot(tmp_path / f"{mode}.db"), defer_after=delay) as h:
@@ -209,7 +214,7 @@ async def test_late_deferral_fallback_a_quick_service_is_answered_directly(tmp_p
             sent.append(await h.press(ANN, board, "Roll"))
             sent.append(await h.slash(EVE, "game play", action="roll"))
             if mode == "direct":
-                assert [s[0].response_type for s in sent] == [4, 4, 4, 7, 4]
+                assert [s[0].response_type for s in sent] == [5, 5, 5, 7, 4]
                 assert pressed_edit(sent[3]) is sent[3][0]
             else:
                 assert [s[0].response_type for s in sent] == [5, 5, 5, 6, 5]
@@ -243,9 +248,10 @@ async def test_a_deferred_command_posts_its_board_in_public_and_pings(h):
     h.bot.defer_after = 0
     sent = await h.slash(ANN, "game start")
     assert sent[0].response_type == 5 and sent[0].ephemeral
-    assert sent[1].kind == "edit"  # the private placeholder is filled first…
-    [board] = public(sent)  # …so the board is a message of its own, which notifies the pinged player
-    assert board.kind == "followup" and board.labels == ["Roll"] and board.allowed_users == [str(ANN)]
+    [board] = public(sent)  # the board is a message of its own in the channel, which notifies the pinged player
+    assert board.kind == "channel" and board.labels == ["Roll"] and board.allowed_users == [str(ANN)]
+    assert board.payload["nonce"].startswith("jy-")  # posted once, whatever happens to this process
+    assert sent[1].kind == "edit" and sent[1].ephemeral  # the private placeholder says where it goes
 
 
 # Forged and stale input -------------------------------------------------------------------------------
@@ -294,6 +300,26 @@ async def test_a_press_from_a_future_move_leaves_the_board_its_buttons(h, caplog
     assert public(await h.press(ANN, board, "Roll"))  # the real button still plays
 
 
+@pytest.mark.parametrize("who", ["stale", "forged", "out of turn", "stranger"])
+async def test_a_refused_press_changes_no_message_anyone_else_sees(h, who):
+    """Ann's roll updated the turn's message; a second press of the old Roll (stale), a forged button of an old
+    move, Bob's press out of turn and a stranger's are refused privately, and the live message keeps the
+    buttons the roll gave it."""
+    board = await started(h)
+    [after] = public(await h.press(ANN, board, "Roll"))
+    forged = board.custom_ids[0]  # a move number the game has passed
+    user, message, button = {"stale": (ANN, board.message, "Roll"),
+                             "forged": (ANN, board_with(after, forged), forged),
+                             "out of turn": (BOB, after.message, after.labels[0]),
+                             "stranger": (EVE, after.message, after.labels[0])}[who]
+    sent = (await h.press_custom_id(user, message, button) if who == "forged"
+            else await h.press(user, message, button))
+    assert [s.ephemeral for s in shown(sent)] == [True]
+    assert not [s for s in sent if s.pressed or s.changes or s.kind in ("edit", "channel")]
+    assert (await h.bot.store.channel_game(CHANNEL_ID)).version == 1
+    assert public(await h.press(ANN, after, after.labels[-1]))  # the live buttons still play
+
+
 async def test_a_command_the_bot_no_longer_has_is_answered_privately(h, caplog):
     caplog.set_level(logging.DEBUG)
     r = answer(await h.slash_raw(ANN, {"id": "1", "name": "teleport" * 20, "type": 1, "options": []}))
@@ -320,9 +346,11 @@ async def test_start_up_loads_no_game_and_resumes_computers_from_the_queue(db_pa
         h1.bot.service.computer_moves_per_reply = 0  # the process stops before the computers move
         for channel in (CHANNEL_ID, OTHER):
             await computer_game(h1, channel)
-            assert (await h1.bot.service.start(channel, ANN)).computers_pending
+            await h1.bot.service.start(channel, ANN)
+        assert len(await h1.bot.store.waiting_on_computers()) == 2
         h1.bot.service.owner = "the boards are posted"
-        assert await h1.bot.outbox.flush(takeover=True) == 2
+        h1.bot.service.on_computers = None  # …and before anything wakes them
+        assert await h1.bot.outbox.flush(takeover=True) == 8  # the lobbies' news and the first boards
     async with DiscordHarness(make_bot(db_path)) as h2:
         assert await h2.bot.store.waiting_on_computers() != []
         await h2.bot.on_ready()
@@ -333,7 +361,7 @@ async def test_start_up_loads_no_game_and_resumes_computers_from_the_queue(db_pa
         edits = [s for s in h2.sent if s.kind == "edit"]
         assert len(edits) == 2 and all("Computer 1 (random) rolled" in e.content for e in edits)
         boards = posted(h2.sent)
-        assert {int(b.message["channel_id"]) for b in boards} == {CHANNEL_ID, OTHER}
+        assert sorted(int(b.message["channel_id"]) for b in boards) == sorted([CHANNEL_ID, OTHER])
         assert all(f"<@{ANN}>, your turn." in b.content for b in boards), [b.content for b in boards]
         assert await h2.bot.store.waiting_on_computers() == []
 

@@ -83,7 +83,7 @@ async def test_same_button_twice_is_applied_once(h):
     first = await h.press(ANN, board, "Roll")
     assert len(public(first)) == 1
     second = await h.press(ANN, board, "Roll")
-    assert pressed_edit(second).components == []  # stale: buttons removed
+    assert not any(s.pressed or s.changes for s in second)  # refused: no message anyone sees changes
     [note] = [s for s in second if s.kind == "followup"]
     assert note.ephemeral and "from move 0" in note.content
     rec = await h.bot.service.store.channel_game(CHANNEL_ID)
@@ -117,15 +117,17 @@ async def test_hidden_card_only_in_an_ephemeral_follow_up(h):
 
 async def test_private_note_for_another_seat_goes_by_direct_message(h, monkeypatch):
     """A private event for a seat other than the actor's is sent to that player directly."""
-    from bot.service import Private, Reply
+    from dataclasses import replace
+
+    from bot.outcomes import Accepted, Private
 
     board = await started(h)
     original = h.bot.service.act
 
     async def act(*args, **kwargs):
-        reply: Reply = await original(*args, **kwargs)
-        reply.private.append(Private(1, BOB, "psst"))
-        return reply
+        accepted = await original(*args, **kwargs)
+        assert isinstance(accepted, Accepted)
+        return replace(accepted, private=(*accepted.private, Private(1, BOB, "psst")))
 
     monkeypatch.setattr(h.bot.service, "act", act)
     sent = await h.press(ANN, board, "Roll")
@@ -203,7 +205,7 @@ async def test_button_of_an_aborted_game_is_stale(h):
     board = await started(h)
     answer(await h.slash(ANN, "game abort"))
     sent = await h.press(ANN, board, "Roll")
-    assert pressed_edit(sent).components == []
+    assert not any(s.pressed for s in sent)  # the abort took the buttons away already; the press changes nothing
     note = answer(sent)
     assert "ended" in note.content and note.ephemeral
 
@@ -377,13 +379,14 @@ async def test_long_computer_sequences_follow_as_channel_messages(h):
 
 async def test_computer_sequence_cut_by_a_restart_resumes_when_ready(db_path):
     async with DiscordHarness(make_bot(db_path)) as h1:
-        h1.bot.service.computer_moves_per_reply = 0  # the "crash": no computer moves at all
+        h1.bot.service.computer_moves_per_reply = 0  # the "crash": no computer moves at all…
+        h1.bot.service.on_computers = None  # …and nothing wakes the computers
         answer(await h1.slash(ANN, "game new", game="toy", play=False))
         answer(await h1.slash(ANN, "game computer"))
         answer(await h1.slash(BOB, "game join"))
         board = answer(await h1.slash(ANN, "game start"))
         assert "rolled" not in board.content and not board.custom_ids
-        assert not [s for s in h1.sent if s.kind == "channel"]
+        assert not [s for s in h1.sent if "rolled" in s.content]
     async with DiscordHarness(make_bot(db_path)) as h2:
         await h2.bot.resume_computers()
         await h2.settle()
@@ -398,9 +401,9 @@ async def test_leaving_mid_game_lets_a_computer_play_on(h):
     [after] = public(await h.press(ANN, board, "Roll"))
     [after] = public(await h.press(ANN, after, "Pass"))
     sent = await h.slash(BOB, "game leave")
-    [left, posted] = public(sent)  # Bob's leaving, then the computer's whole turn, which pings Ann
-    assert "A computer (random) plays" in left.content and posted.kind == "channel"
-    assert "rolled" in posted.content and f"<@{ANN}>, your turn." in posted.content
+    [left, going, posted] = public(sent)  # Bob's leaving; his turn goes on with the computer; it pings Ann
+    assert "A computer (random) plays" in left.content and going.kind == "edit" and "rolled" in going.content
+    assert posted.kind == "channel" and "moved" in posted.content and f"<@{ANN}>, your turn." in posted.content
 
 
 # Deferred first, as the bot runs in service -------------------------------------------------------------
@@ -467,8 +470,8 @@ async def test_every_acting_interaction_is_deferred_before_it_waits_on_the_store
     w = Waits(hd, monkeypatch)
     new = await w.run(hd.slash(ANN, "game new", game="toy"))
     assert new[0].response_type == 5 and new[0].ephemeral  # privately "thinking" first…
-    [opened] = public(new)  # …then the public answer, a message of its own
-    assert opened.kind == "followup" and "Race to Ten" in opened.content
+    [opened] = public(new)  # …then the public answer, a message of its own in the channel
+    assert opened.kind == "channel" and "Race to Ten" in opened.content
     await w.run(hd.slash(BOB, "game join", colour="blue"))
     sent = await w.run(hd.slash(ANN, "game start"))
     [board] = public(sent)
@@ -516,7 +519,7 @@ async def test_a_slow_service_still_answers_and_each_board_reaches_the_channel_o
         [board] = public(sent)  # the next turn's message, or the last turn's edited with the end
         if "wins" in board.content:
             break
-        assert board.creates_message and board.kind == "followup"
+        assert board.creates_message and board.kind == "channel"
         posts.append(board)
     assert "Winner" in board.content
     hd.bot.outbox.clock = lambda: time.time() + 60  # the final standings follow a moment later
@@ -525,8 +528,9 @@ async def test_a_slow_service_still_answers_and_each_board_reaches_the_channel_o
     [standings] = public(hd.sent[before:])
     assert standings.kind == "channel" and "final standings" in standings.content
     posts.append(standings)
-    records = await hd.bot.store.deliveries()
-    assert all(d.delivered for d in records), [(d.kind, d.version, d.payload) for d in records if not d.delivered]
+    every = await hd.bot.store.deliveries()
+    assert all(d.delivered for d in every), [(d.kind, d.version, d.payload) for d in every if not d.delivered]
+    records = [d for d in every if d.kind in ("post", "edit") or d.payload.get("finale")]  # boards and the end
     shown = [int(p.message["id"]) for p in posts]
     assert len(set(shown)) == len(shown) == len({d.message_id for d in records})
     assert {d.message_id for d in records} == set(shown)  # each message one board's, each board one message
@@ -563,7 +567,8 @@ async def test_a_deferral_that_came_too_late_posts_the_board_to_the_channel(hd):
     sent = await hd.slash(ANN, "game start")
     [plain] = public(sent)
     assert plain.kind == "channel" and plain.labels == ["Roll"]
-    assert [d.message_id for d in await hd.bot.store.deliveries()] == [int(plain.message["id"])]
+    boards = [d for d in await hd.bot.store.deliveries() if d.kind == "post"]
+    assert [d.message_id for d in boards] == [int(plain.message["id"])]
 
 
 async def test_rules_of_the_channel_game_are_deferred_first_and_shared_in_public(hd, monkeypatch):
@@ -581,3 +586,21 @@ async def test_rules_of_the_channel_game_are_deferred_first_and_shared_in_public
     assert shared.embeds[0]["title"] == "Winning"
     sent = await hd.slash(ANN, "rules", game="toy", topic="win")  # a game named: nothing to wait for
     assert only(sent).response_type == 4 and sent[0].ephemeral
+
+
+async def test_a_replay_of_a_game_number_past_any_id_is_refused_privately(h, caplog):
+    """A number too large for any game (or the database) is a game this channel never had: one private line."""
+    await started(h)
+    r = answer(await h.slash(ANN, "game replay", game="99999999999999999999"))
+    assert r.ephemeral and "#99999999999999999999" in r.content and "went wrong" not in r.content
+    assert not [rec for rec in caplog.records if rec.exc_info]
+
+
+async def test_a_refused_option_is_named_as_the_askers_discord_names_it(h):
+    """German Discord shows `/game log`'s option as `züge`: a refusal of its value names it so."""
+    await started(h)
+    h.locales[ANN] = "de"
+    r = answer(await h.slash(ANN, "game log", moves=500))
+    assert r.ephemeral and "züge" in r.content and "moves" not in r.content
+    h.locales[ANN] = "en-US"
+    assert "moves" in answer(await h.slash(ANN, "game log", moves=500)).content

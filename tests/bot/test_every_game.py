@@ -12,6 +12,7 @@ from bot.games import front_for, game_class, playable_keys
 from bot.games.unit import REACH_ACTION
 from bot.service import Service
 from rules.contract import Game, IllegalAction
+from tests.bot.speaking import Speaking
 
 REAL_GAMES = [k for k in playable_keys() if k != "toy"]
 
@@ -27,7 +28,7 @@ def legal_on_a_copy(game: Game, text: str) -> bool:
 
 @pytest.mark.parametrize("key", REAL_GAMES)
 async def test_game_plays_through_the_service(key, store):
-    service = Service(store, seed_source=lambda: 20261129)
+    service = Speaking(Service(store, seed_source=lambda: 20261129))
     cls = game_class(key)
     r = await service.new_game(guild_id=1, channel_id=10, user_id=1, user_name="Player 1", game_key=key)
     assert r.ok, r.text

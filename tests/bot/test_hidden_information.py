@@ -16,12 +16,14 @@ import json
 import random
 import re
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import Any
 
 import pytest
 
 from bot.games import front_for
-from bot.service import Private, Reply, Service
+from bot.outcomes import Accepted, Private
+from bot.service import Service
 from rules.contract import IllegalAction
 from rules.races import Races
 from rules.races import actions as act
@@ -29,6 +31,7 @@ from rules.races.state import Tile
 from tests.bot.helpers import ANN as PERSON_A
 from tests.bot.helpers import BOB as PERSON_B
 from tests.bot.helpers import answer, public, started
+from tests.bot.speaking import Said, Speaking
 from tests.races.conftest import PROVING_GROUND  # registers the Proving Ground test track
 
 CH, GUILD, ANN, BOB = 700, 7, 1, 2
@@ -148,7 +151,7 @@ class Scan:
         #: the text of the last public message (a turn's message grows by edits)
         self.shown = ""
 
-    def reply(self, r: Reply | None) -> Reply | None:
+    def reply(self, r: Said | None) -> Said | None:
         if r is None:
             return None
         if not r.ephemeral:
@@ -156,7 +159,7 @@ class Scan:
             self.public.extend(f"{b.label} {b.action}" for b in r.buttons)
         self.private.extend(r.private)
         news = r.text
-        if r.edit_of is not None:  # an edit of the turn's message: only the lines it adds are news
+        if r.edited:  # an edit of the turn's message: only the lines it adds are news
             seen = set(self.shown.splitlines())
             news = "\n".join(line for line in r.text.splitlines() if line not in seen)
         if not r.ephemeral:
@@ -169,7 +172,7 @@ class Scan:
         return r
 
 
-async def play_race(service: Service, seed: int, moves: int) -> Scan:
+async def play_race(service: Speaking, seed: int, moves: int) -> Scan:
     scan = Scan()
     rng = random.Random(seed)
     assert (await service.new_game(guild_id=GUILD, channel_id=CH, user_id=ANN, user_name="Ann",
@@ -200,7 +203,7 @@ def secret_lines(notes: list[Private]) -> Iterator[str]:
 async def test_no_public_text_tells_a_hidden_tile(store, seed):
     """R12 over random races: channel messages, buttons and the public log show no private note and no
     raw action naming a tile; the asker's own copy of the log shows their own moves in full."""
-    service = Service(store, seed_source=lambda: seed, fronts=NoPictures, classes=lambda key: TeamCrewRaces)
+    service = Speaking(Service(store, seed_source=lambda: seed, fronts=NoPictures, classes=lambda key: TeamCrewRaces))
     scan = await play_race(service, seed, moves=300)
     rec = (await store.channel_history(CH, 1))[0]
     actions = await store.actions(rec.id)
@@ -230,7 +233,7 @@ async def test_no_public_text_tells_a_hidden_tile(store, seed):
 
 async def test_the_public_log_shows_narration_and_the_asker_sees_their_own_moves(store):
     """`bag KIND FROM TO` tells the kind: the public log shows what the channel was told instead."""
-    service = Service(store, seed_source=lambda: 3, fronts=NoPictures, classes=lambda key: TeamCrewRaces)
+    service = Speaking(Service(store, seed_source=lambda: 3, fronts=NoPictures, classes=lambda key: TeamCrewRaces))
     assert (await service.new_game(guild_id=GUILD, channel_id=CH, user_id=ANN, user_name="Ann",
                                    game_key="races")).ok
     assert (await service.join(CH, BOB, "Bob")).ok
@@ -284,8 +287,8 @@ class BumpPosition(Races):
 
 async def test_a_person_bumped_onto_a_tile_by_a_computer_is_told_privately(store):
     """R12: the tile a bumped kart picks up is named to its owner only, whoever moved."""
-    service = Service(store, seed_source=lambda: 5, fronts=NoPictures, classes=lambda key: BumpPosition,
-                      drivers=lambda key, kind, seed: Scripted("step K4"))
+    service = Speaking(Service(store, seed_source=lambda: 5, fronts=NoPictures, classes=lambda key: BumpPosition,
+                               drivers=lambda key, kind, seed: Scripted("step K4")))
     assert (await service.new_game(guild_id=GUILD, channel_id=CH, user_id=ANN, user_name="Ann",
                                    game_key="races")).ok
     assert (await service.add_computer(CH, ANN, "random")).ok
@@ -333,11 +336,11 @@ async def test_a_note_from_computer_moves_posted_later_reaches_its_person_by_dir
     service.computer_moves_per_reply = 1
     original = service.play_computers
 
-    async def play_computers(channel_id: int) -> Reply | None:
-        reply = await original(channel_id)
-        if reply is not None:
-            reply.private.append(Private(0, PERSON_A, "You picked up Glue."))
-        return reply
+    async def play_computers(channel_id: int) -> Accepted | None:
+        batch = await original(channel_id)
+        if batch is not None:
+            batch = replace(batch, private=(*batch.private, Private(0, PERSON_A, "You picked up Glue.")))
+        return batch
 
     service.play_computers = play_computers
     answer(await h.slash(PERSON_A, "game new", game="toy"))

@@ -7,6 +7,7 @@ import time
 
 import pytest
 
+import bot.compose
 import bot.history
 from bot.discord import JunkyardBot
 from bot.service import Service
@@ -57,7 +58,7 @@ async def test_the_end_of_a_race_posts_its_standings_and_replay_and_records_resu
     lines = end.content.splitlines()
     assert lines[1].startswith("1st ") and "🏆" in lines[1] and lines[2].startswith("2nd ")
     [(name, data)] = end.files
-    assert name.endswith(".gif") and data.startswith(GIF) and len(data) <= bot.history.MAX_REPLAY_BYTES
+    assert name.endswith(".gif") and data.startswith(GIF) and len(data) <= bot.compose.MAX_REPLAY_BYTES
     rec = (await h.bot.store.channel_history(h.channel_id, 1))[0]
     rows = await h.bot.store.results(game_id=rec.id)
     assert [(r.place, r.winner, r.moves) for r in rows] == [(1, True, rec.version), (2, False, rec.version)]
@@ -67,7 +68,7 @@ async def test_the_end_of_a_race_posts_its_standings_and_replay_and_records_resu
 
 async def test_a_replay_too_large_at_every_size_is_left_out_with_a_note(h, monkeypatch):
     """Over the limit at every size tried, the standings go alone and say why."""
-    monkeypatch.setattr(bot.history, "MAX_REPLAY_BYTES", 1)
+    monkeypatch.setattr(bot.compose, "MAX_REPLAY_BYTES", 1)
     end = only(await computer_race(h))
     assert end.files == [] and "too large to post" in end.content
 
@@ -193,13 +194,15 @@ def test_a_replay_over_the_limit_is_drawn_at_smaller_sizes_until_it_fits(monkeyp
     asked: list[int | None] = []
 
     class Front:
+        has_replay = True
+
         def replay(self, setup, seed, actions, size):
             asked.append(size)
             return b"G" * {None: 30, 10: 20, 8: 5}[size], 3
 
-    monkeypatch.setattr(bot.history, "MAX_REPLAY_BYTES", 20)
-    rec = type("Rec", (), {"setup": {}, "seed": 1})()
-    assert bot.history._fitting_gif(Front(), rec, ["roll"]) == b"G" * 20  # type: ignore[arg-type]
+    monkeypatch.setattr(bot.compose, "MAX_REPLAY_BYTES", 20)
+    table = bot.compose.Table(1, "toy", 1, "en", ())
+    assert bot.compose.replay_of(Front(), table, ["roll"], "en") == (b"G" * 20, "")  # type: ignore[arg-type]
     assert asked == [None, 10]
 
 

@@ -15,6 +15,7 @@ from bot.games.unit import takes_lang
 from bot.service import Service
 from rules.contract import Event, Game
 from tests.bot.helpers import BOB as BOB_ID
+from tests.bot.speaking import Speaking
 from tests.bot.toygame import ToyUnit
 
 CHANNEL = 5
@@ -35,7 +36,7 @@ class WordedToy(ToyUnit):
 
 async def table(store: Any, toy_game: Any) -> tuple[Service, WordedToy]:
     front = WordedToy()
-    service = Service(store, seed_source=lambda: 4, fronts=lambda key: front)
+    service = Speaking(Service(store, seed_source=lambda: 4, fronts=lambda key: front))
     await service.new_game(guild_id=1, channel_id=CHANNEL, user_id=1, user_name="ann", game_key="toy", lang="de",
                            user_lang="de")
     await service.join(CHANNEL, 2, "bob", lang="en")
@@ -263,7 +264,7 @@ def test_server_settings_check_and_describe_the_language() -> None:
 
 async def test_lobby_refusals_and_announcements_in_each_language(store, toy_game) -> None:
     """Refusals go to the asker in their language; what the lobby tells the channel, in the game's."""
-    service = Service(store, seed_source=lambda: 4, fronts=lambda key: WordedToy())
+    service = Speaking(Service(store, seed_source=lambda: 4, fronts=lambda key: WordedToy()))
     assert (await service.join(CHANNEL, 2, "bob", lang="de")).text.startswith("In diesem Kanal läuft kein Spiel.")
     opened = await service.new_game(guild_id=1, channel_id=CHANNEL, user_id=1, user_name="ann", game_key="toy",
                                     lang="de", user_lang="en")
@@ -293,9 +294,9 @@ async def test_the_log_undo_and_history_answer_in_the_askers_language(store, toy
     mover = game.to_act + 1
     assert (await service.log(CHANNEL, user_id=3, lang="en")).text == "Race to Ten (active): no moves yet."
     assert (await service.log(CHANNEL, user_id=3, lang="de")).text == "Race to Ten (läuft): noch keine Züge."
-    reply, _ = await undo.undo(service, CHANNEL, 3 - mover, 1, lang="de")
+    reply = await undo.undo(service, CHANNEL, 3 - mover, 1, lang="de")
     assert reply.text.startswith("Du kannst deine Züge nur während deines eigenen Zugs zurücknehmen")
-    reply, _ = await undo.undo(service, CHANNEL, mover, 99, lang="de")
+    reply = await undo.undo(service, CHANNEL, mover, 99, lang="de")
     assert reply.text == "Du kannst 1 bis 20 Züge auf einmal zurücknehmen."
     none = await history.history(service, CHANNEL + 1, lang="de")
     assert none.text == "In diesem Kanal ist noch kein Spiel zu Ende gegangen."
@@ -379,7 +380,7 @@ async def test_why_a_move_stays_is_told_in_the_askers_language(h) -> None:
 
 async def test_a_setup_the_game_refuses_is_explained_in_the_askers_language(store) -> None:
     """The game's own reason (too many laps) inside the service's refusal, both in the asker's language."""
-    service = Service(store, seed_source=lambda: 4)
+    service = Speaking(Service(store, seed_source=lambda: 4))
     refused = await service.new_game(guild_id=1, channel_id=CHANNEL, user_id=1, user_name="ann", game_key="races",
                                      options={"laps": 9}, lang="en", user_lang="de")
     assert not refused.ok and refused.text.startswith("Junkyard Races lässt sich so nicht aufbauen: ")

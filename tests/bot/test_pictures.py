@@ -65,10 +65,11 @@ async def test_moves_applied_in_worker_processes_play_as_moves_applied_here(tmp_
     from bot.drivers import driver_for
     from bot.service import Service
     from bot.store import SqliteStore
+    from tests.bot.speaking import Speaking
 
     async def play(pictures: Pictures, path) -> tuple[list[tuple[str, list[str], bytes | None]], dict, bool]:
         async with SqliteStore(path) as store:
-            service = Service(store, seed_source=lambda: 5, pictures=pictures)
+            service = Speaking(Service(store, seed_source=lambda: 5, pictures=pictures))
             await service.new_game(guild_id=1, channel_id=9, user_id=1, user_name="Ann", game_key="races")
             await service.join(9, 2, "Bob")
             await service.start(9, 1)

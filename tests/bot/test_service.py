@@ -8,6 +8,7 @@ import pytest
 
 from bot.service import Service
 from bot.store import SqliteStore
+from tests.bot.speaking import Speaking
 
 CH, GUILD, ANN, BOB, CAT, MOD = 100, 5, 1, 2, 3, 9
 
@@ -35,6 +36,16 @@ async def play_turn(service: Service, user: int):
         return r
     best = max(a for a in map(str, game.legal_actions()) if a.startswith("move"))
     return await service.act(CH, user, best)
+
+
+async def waiting(service: Service) -> bool:
+    """Whether the channel's game waits on its computers (the store's queue, which survives restarts)."""
+    return any(channel == CH for _, channel in await service.store.waiting_on_computers())
+
+
+async def kinds(service: Service, r) -> list[str]:
+    """The kinds of the records an acceptance wrote, in order."""
+    return [(await service.store.delivery(i)).kind for i in r.deliveries]
 
 
 async def snapshot(service: Service):
@@ -171,18 +182,17 @@ async def test_stale_expected_version_is_refused(service):
     await running(service)
     assert (await service.act(CH, ANN, "roll", expected_version=0)).ok
     r = await service.act(CH, ANN, "pass", expected_version=0)
-    assert not r.ok and r.stale and "from move 0" in r.text
+    assert not r.ok and "from move 0" in r.text
     r = await service.act(CH, ANN, "pass", expected_version=1, game_id=999)
-    assert not r.ok and not r.stale and "not running in this channel" in r.text  # no such game: forged
+    assert not r.ok and "not running in this channel" in r.text  # no such game: forged
 
 
 async def test_a_button_from_a_future_move_is_refused_without_touching_the_board(service):
-    """A press naming a move the game has not reached is forged: refused privately, not treated as stale
-    (stale presses lose their message's buttons, which would strip the current board)."""
+    """A press naming a move the game has not reached is forged: refused privately, and nothing changes."""
     await running(service)
     before = await snapshot(service)
     r = await service.act(CH, ANN, "roll", expected_version=7, game_id=before[0].id)
-    assert not r.ok and r.ephemeral and not r.stale and "nothing was changed" in r.text
+    assert not r.ok and r.ephemeral and "nothing was changed" in r.text
     assert await snapshot(service) == before
 
 
@@ -192,14 +202,14 @@ async def test_a_button_of_an_earlier_game_here_is_stale(service):
     await service.abort(CH, ANN)
     await running(service)
     r = await service.act(CH, ANN, "roll", expected_version=0, game_id=old)
-    assert not r.ok and r.stale and "has ended" in r.text
+    assert not r.ok and "has ended" in r.text
 
 
 async def test_concurrent_acts_on_one_channel_serialise(service):
     await running(service)
     results = await asyncio.gather(*(service.act(CH, ANN, "roll", expected_version=0) for _ in range(4)))
     assert sum(r.ok for r in results) == 1
-    assert all(r.stale for r in results if not r.ok)
+    assert all("from move 0" in r.text for r in results if not r.ok)
     rec = await service.store.channel_game(CH)
     assert rec.version == 1
     await service.store.check_consistency(rec.id)
@@ -259,7 +269,7 @@ async def test_a_move_by_another_process_is_seen(service, db_path):
     """A second process (sharing the file) moved first: the cached game is not used, the stored one is."""
     await running(service)
     async with SqliteStore(db_path) as other_store:
-        other = Service(other_store)
+        other = Speaking(Service(other_store))
         assert (await other.act(CH, ANN, "roll")).ok
         r = await service.act(CH, ANN, "roll")
         assert not r.ok and "Possible now: move 1" in r.text  # the re-read record shows the roll
@@ -313,14 +323,14 @@ async def test_person_against_computer_to_the_end(service):
         assert r.ok, r.text
         if "Winner" in r.text:
             break
-        # Ann's last move ends her turn in its message; the computer's whole turn is a message of its own,
-        # which asks Ann again
-        assert "Computer 2 (random) rolled" not in r.text and r.computers_pending and r.mention is None
+        # Ann's moves go on in the message that asked her (the computer's turn told in it), and her last move
+        # ends her turn there; the computer's whole turn is a message of its own, which asks Ann again
+        assert r.edited and await waiting(service) and r.mention is None
         r = await service.play_computers(CH)
         assert r is not None
         if "Winner" in r.text:
             break
-        assert r.text.startswith("Computer 2 (random) rolled") and r.mention == ANN and not r.computers_pending
+        assert r.text.startswith("Computer 2 (random) rolled") and r.mention == ANN and not await waiting(service)
     assert r is not None and "Winner" in r.text
     last = (await service.store.channel_history(CH))[0]
     acts = await service.store.actions(last.id)
@@ -338,22 +348,24 @@ async def test_computer_in_the_first_seat_moves_at_start(service):
 
 
 async def test_a_computer_turn_left_over_is_played_on_request(service):
-    """If the computers stopped before their turn was done (a restart), a person's request is refused with
-    a flag asking the front end to let them play on; then the person can move."""
+    """If the computers stopped before their turn was done (a restart), a person's request is refused and the
+    computers are woken to play on; then the person can move."""
+    woken = []
+    service.on_computers = woken.append
     service.computer_moves_per_reply = 0  # the restart: no computer moves at all
     await service.new_game(guild_id=GUILD, channel_id=CH, user_id=ANN, user_name="Ann", game_key="toy", join=False)
     await service.add_computer(CH, ANN)
     await service.join(CH, ANN, "Ann")
     r = await service.start(CH, ANN)
-    assert r.ok and r.version == 0 and r.mention is None and r.computers_pending
+    assert r.ok and r.version == 0 and r.mention is None and await waiting(service)
     service.computer_moves_per_reply = 40
     r = await service.act(CH, ANN, "roll")
-    assert not r.ok and r.ephemeral and r.computers_pending and "still to move" in r.text
+    assert not r.ok and r.ephemeral and "still to move" in r.text and woken == [CH]
     r = await service.play_computers(CH)  # the computer's turn goes on in the start's message, posted already…
-    assert r is not None and r.changed and "Computer 1 (random) rolled" in r.text and r.computers_pending
+    assert r is not None and r.changed and "Computer 1 (random) rolled" in r.text and await waiting(service)
     r = await service.play_computers(CH)  # …so the move that hands the turn to Ann posts the message that pings her
-    assert r is not None and r.mention == ANN and r.edit_of is None
-    assert not r.computers_pending and [b.action for b in r.buttons] == ["roll"]
+    assert r is not None and r.mention == ANN and await kinds(service, r) == ["post"]
+    assert not await waiting(service) and [b.action for b in r.buttons] == ["roll"]
     assert await service.play_computers(CH) is None
     assert (await service.act(CH, ANN, "roll")).ok
 
@@ -368,7 +380,8 @@ async def test_a_failing_computer_plays_a_random_move_instead(store, seeds, toy_
 
         return Broken() if kind == "clever" else driver_for(key, kind, seed)
 
-    service = Service(store, seed_source=seeds, drivers=drivers, driver_kinds=lambda key: ["clever", "random"])
+    service = Speaking(Service(store, seed_source=seeds, drivers=drivers,
+                               driver_kinds=lambda key: ["clever", "random"]))
     await service.new_game(guild_id=GUILD, channel_id=CH, user_id=ANN, user_name="Ann", game_key="toy", join=False)
     await service.add_computer(CH, ANN, "clever")
     await service.join(CH, ANN, "Ann")
@@ -385,9 +398,9 @@ async def test_long_computer_sequences_come_in_several_replies(service):
     await service.start(CH, ANN)
     await service.act(CH, ANN, "roll")
     r = await service.act(CH, ANN, "pass")
-    assert r.ok and r.computers_pending and r.mention is None and not r.buttons
+    assert r.ok and await waiting(service) and r.mention is None and not r.buttons
     replies = []
-    while r.computers_pending:
+    while await waiting(service):
         r = await service.play_computers(CH)
         replies.append(r)
     assert len(replies) == 4 and replies[-1].mention == ANN  # 4 computer actions, one per reply
@@ -413,11 +426,13 @@ async def test_leaving_a_running_game_hands_the_seat_to_a_computer(service):
     await service.act(CH, ANN, "roll")
     await service.act(CH, ANN, "pass")
     r = await service.leave(CH, BOB)  # Bob is to act
-    assert r.ok and not r.ephemeral and "A computer (random) plays Bob's seat" in r.text and r.computers_pending
+    assert r.ok and not r.ephemeral and "A computer (random) plays Bob's seat" in r.text and await waiting(service)
     rec = await service.store.channel_game(CH)
     assert rec.seats[1].is_computer and rec.seats[1].name == "Bob (computer)" and rec.seat_of(BOB) is None
-    r = await service.play_computers(CH)
-    assert "Bob rolled" in r.text and r.mention == ANN
+    r = await service.play_computers(CH)  # Bob's turn goes on in its message, without his buttons now…
+    assert "Bob rolled" in r.text and r.edited and not r.buttons
+    r = await service.play_computers(CH)  # …and the move that hands it to Ann posts the message that pings her
+    assert "Bob moved" in r.text and r.mention == ANN and not r.edited
     rec = await service.store.channel_game(CH)
     await service.store.check_consistency(rec.id)
 
@@ -447,36 +462,39 @@ async def test_host_leaving_a_running_game_hands_on_the_host_role(service):
 # Delivery records ----------------------------------------------------------------------------------
 
 
-async def test_public_changes_of_a_running_game_carry_a_delivery_record(service):
-    """A move, a start, a computer taking a seat over and an abort each store what the channel must be
-    shown, in the same transaction; lobby chatter does not."""
+async def test_every_public_change_carries_its_delivery_records(service):
+    """A lobby's news, a start, a move, a computer taking a seat over and an abort each store what the channel
+    must be shown, in the same transaction; the abort also takes the buttons off the turn's message."""
     await lobby(service)
-    assert (await service.join(CH, CAT, "Cat")).delivery is None
+    joined = await service.join(CH, CAT, "Cat")
     r = await service.start(CH, ANN)
     moved = await service.act(CH, ANN, "roll")
     left = await service.leave(CH, CAT)
     ended = await service.abort(CH, ANN)
-    ids = [r.delivery, moved.delivery, left.delivery, ended.delivery]
     records = await service.store.deliveries()
-    assert [d.id for d in records] == ids and all(d.channel_id == CH for d in records)
-    assert [d.version for d in records] == [0, 1, 1, 1]
+    assert [d.kind for d in records] == ["note", "note", "note", "post", "edit", "note", "retire", "note"]
+    assert [d.id for d in records][2:] == [*joined.deliveries, *r.deliveries, *moved.deliveries,
+                                           *left.deliveries, *ended.deliveries]
+    assert all(d.channel_id == CH for d in records) and [d.version for d in records] == [0, 0, 0, 0, 1, 1, 1, 1]
     # Ann's roll goes on with her turn: its record edits the start's message and holds the turn's narration
-    assert records[1].kind == "edit" and records[1].payload["edit_of"] == records[0].id
-    assert records[1].payload["lines"] == moved.text.splitlines()[:2] and records[1].payload["board"]
-    assert not records[3].payload["board"] and "ended the game" in records[3].payload["lines"][0]
+    assert records[4].payload["edit_of"] == records[3].id and records[4].payload["board"]
+    assert moved.text.startswith("**Race to Ten** begins!") and "Ann rolled" in moved.text
+    assert records[6].payload["edit_of"] == records[4].id  # the retirement of the turn's message
+    assert not records[7].payload["board"] and "ended the game" in ended.text
     assert all(d.claimed_by == service.owner and not d.delivered for d in records)
 
 
-async def test_computer_moves_join_the_record_of_the_reply_they_belong_to(service):
+async def test_computer_moves_join_the_record_of_the_batch_they_belong_to(service):
     await service.new_game(guild_id=GUILD, channel_id=CH, user_id=ANN, user_name="Ann", game_key="toy")
     await service.add_computer(CH, ANN)
     await service.start(CH, ANN)
     await service.act(CH, ANN, "roll")
     r = await service.act(CH, ANN, "pass")
-    assert r.edit_of is not None and r.computers_pending  # Ann's pass ends her turn, in its message
+    assert await kinds(service, r) == ["edit"] and await waiting(service)  # Ann's pass ends her turn, in its message
     r = await service.play_computers(CH)
     last = (await service.store.deliveries())[-1]
-    assert last.id == r.delivery and last.version == r.version == 4 and last.kind == "post"  # the computer's turn
-    assert len(last.payload["lines"]) == 2 and "Computer 2 (random) rolled" in last.payload["lines"][0]
-    rebuilt = await service.delivery_reply(last)
-    assert rebuilt.text == r.text and rebuilt.png and [b.action for b in rebuilt.buttons] == ["roll"]
+    assert r.deliveries == (last.id,) and last.version == r.version == 4 and last.kind == "post"  # the computer's turn
+    assert len(last.payload["lines"]) == 2 and "rolled" in str(last.payload["lines"][0])
+    service._composed.clear()  # composed again from the store alone
+    rebuilt = await service.message(last)
+    assert rebuilt.text == r.text and rebuilt.png == r.png and [b.action for b in rebuilt.buttons] == ["roll"]

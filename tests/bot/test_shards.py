@@ -155,7 +155,8 @@ async def leave_work(db_path, guild_id: int, channel: int) -> int:
                                join=False)
         await service.add_computer(channel, ANN)
         await service.join(channel, ANN, "ann")
-        assert (await service.start(channel, ANN)).computers_pending
+        await service.start(channel, ANN)
+        assert channel in [c for _, c in await store.waiting_on_computers()]
         people = channel + 1
         await service.new_game(guild_id=guild_id, channel_id=people, user_id=ANN, user_name="ann", game_key="toy")
         await service.join(people, BOB, "bob")

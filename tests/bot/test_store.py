@@ -12,6 +12,7 @@ import sqlite3
 
 import pytest
 
+from bot.database import open_store
 from bot.store import (
     MIGRATIONS,
     ChannelBusy,
@@ -27,7 +28,6 @@ from bot.store import (
     StoreError,
     default_db_path,
     is_database_url,
-    open_store,
     shard_of,
 )
 from tests.bot.toygame import ToyGame
@@ -278,7 +278,7 @@ async def test_an_action_and_its_delivery_record_commit_together(store):
     game.apply("roll")
     out = Outgoing({"lines": ["Ann rolled."]}, owner="me", lease=60)
     rec = await store.append_action(rec.id, expected_version=0, seat=0, user_id=1, action="roll",
-                                    state=game.to_dict(), outgoing=out)
+                                    state=game.to_dict(), outgoing=[out])
     [d] = await store.deliveries(game_id=rec.id)
     assert (d.id, d.version, d.channel_id, d.payload, d.claimed_by) == (out.id, 1, 100, {"lines": ["Ann rolled."]},
                                                                         "me")
@@ -286,7 +286,7 @@ async def test_an_action_and_its_delivery_record_commit_together(store):
     game.apply("pass")  # the same reply's next move updates the same record
     out.payload = {"lines": ["Ann rolled.", "Ann passed."]}
     await store.append_action(rec.id, expected_version=1, seat=0, user_id=1, action="pass", state=game.to_dict(),
-                              outgoing=out)
+                              outgoing=[out])
     [d] = await store.deliveries(game_id=rec.id)
     assert d.version == 2 and d.payload["lines"] == ["Ann rolled.", "Ann passed."]
 
@@ -296,7 +296,7 @@ async def test_a_refused_write_leaves_no_delivery_record(store):
     out = Outgoing({"lines": ["x"]})
     with pytest.raises(StaleVersion):
         await store.append_action(rec.id, expected_version=5, seat=0, user_id=1, action="roll", state={},
-                                  outgoing=out)
+                                  outgoing=[out])
     assert out.id is None and await store.deliveries() == []
 
 
@@ -304,9 +304,9 @@ async def test_delivery_records_are_claimed_once_and_delivered_once(store):
     rec, _ = await started(store)
     held = Outgoing({"lines": ["held"]}, owner="writer", lease=60)
     free = Outgoing({"lines": ["free"]})
-    await store.set_status(rec.id, "aborted", outgoing=held)
+    await store.set_status(rec.id, "aborted", outgoing=[held])
     rec2, _ = await started(store, channel=-5)
-    await store.set_status(rec2.id, "aborted", outgoing=free)
+    await store.set_status(rec2.id, "aborted", outgoing=[free])
     now = store._clock()
     assert [d.id for d in await store.claim_deliveries("worker", now=now, lease=10)] == [free.id]
     assert await store.claim_deliveries("worker2", now=now, lease=10) == []  # both held now
@@ -384,9 +384,9 @@ async def test_results_are_recorded_once_with_their_end_message(store):
     await store.set_status(rec.id, "finished")
     assert [g.id for g in await store.unrecorded_ends()] == [rec.id]
     end = Outgoing({"lines": ["Bob won."]})
-    assert await store.record_results(rec.id, rows, end)
+    assert await store.record_results(rec.id, rows, [end])
     assert end.id is not None and (await store.delivery(end.id)).payload == {"lines": ["Bob won."]}
-    assert not await store.record_results(rec.id, rows, Outgoing({"lines": ["again"]}))
+    assert not await store.record_results(rec.id, rows, [Outgoing({"lines": ["again"]})])
     assert len(await store.deliveries(game_id=rec.id)) == 1
     assert await store.unrecorded_ends() == []
     assert [(r.name, r.place, r.winner) for r in await store.results(game_id=rec.id)] == [("Bob", 1, True),
@@ -404,7 +404,7 @@ async def test_take_back_drops_the_last_actions_at_the_expected_version(store):
         await store.take_back(rec.id, expected_version=1, count=1, state=before)
     with pytest.raises(ValueError):
         await store.take_back(rec.id, expected_version=2, count=3, state=before)
-    back = await store.take_back(rec.id, expected_version=2, count=2, state=before, outgoing=Outgoing({"l": 1}))
+    back = await store.take_back(rec.id, expected_version=2, count=2, state=before, outgoing=[Outgoing({"l": 1})])
     assert (back.version, back.state) == (0, before) and await store.actions(rec.id) == []
     assert (await store.latest_delivery(rec.id)).version == 0
 
@@ -433,7 +433,7 @@ async def test_hosts_seats_and_posted_messages(store):
     out = Outgoing({"lines": ["a"]})
     await play(store, rec, game, "roll")
     rec = await store.append_action(rec.id, expected_version=1, seat=0, user_id=1, action="pass",
-                                    state=game.to_dict(), outgoing=out)
+                                    state=game.to_dict(), outgoing=[out])
     assert await store.delivery(out.id) == await store.latest_delivery(rec.id)
     assert await store.delivery(out.id + 1000) is None
     assert await store.mark_delivered(out.id, 555)
@@ -451,7 +451,7 @@ async def test_fifty_concurrent_presses_from_two_processes_apply_once(twin_store
     rec, game = await started(a)
     game.apply("roll")
     presses = [(a if i % 2 else b).append_action(rec.id, expected_version=0, seat=0, user_id=1, action="roll",
-                                                 state=game.to_dict(), outgoing=Outgoing({"press": i}))
+                                                 state=game.to_dict(), outgoing=[Outgoing({"press": i})])
                for i in range(50)]
     results = await asyncio.gather(*presses, return_exceptions=True)
     assert [type(r) for r in results if isinstance(r, BaseException) and not isinstance(r, StaleVersion)] == []
@@ -467,7 +467,7 @@ async def test_two_processes_claim_each_delivery_and_timer_once(twin_stores):
     for channel in range(1, 25):
         rec, _ = await started(a, channel=channel)
         await a.mark_turn(rec.id, version=0, seat=0, started_at=0.0, timers=[NewTimer("remind", 0, 5.0)])
-        await a.set_status(rec.id, "aborted", outgoing=Outgoing({"channel": channel}))
+        await a.set_status(rec.id, "aborted", outgoing=[Outgoing({"channel": channel})])
     now = a._clock()
 
     async def drain(store: Store, owner: str, claim) -> list[int]:
@@ -492,7 +492,7 @@ async def test_a_dead_processs_lease_passes_to_another_once(twin_stores):
     rec, _ = await started(a)
     await a.mark_turn(rec.id, version=0, seat=0, started_at=0.0, timers=[NewTimer("deadline", 0, 1.0)])
     board = Outgoing({"lines": ["board"]}, owner="a", lease=10)  # held by its writer: no attempt yet
-    await a.set_status(rec.id, "aborted", outgoing=board)
+    await a.set_status(rec.id, "aborted", outgoing=[board])
     now = a._clock()
     assert [t.claimed_by for t in await a.claim_timers("a", now=now, lease=10)] == ["a"]
     await a.close()  # killed while holding the board and the deadline
@@ -544,7 +544,7 @@ async def test_shards_narrow_every_query_that_finds_work(store):
         rec, game = await started(store, channel=channel, guild=guild)
         game.apply("roll")
         await store.append_action(rec.id, expected_version=0, seat=0, user_id=1, action="roll",
-                                  state=game.to_dict(), computers_waiting=True, outgoing=Outgoing({"c": channel}))
+                                  state=game.to_dict(), computers_waiting=True, outgoing=[Outgoing({"c": channel})])
         await store.mark_turn(rec.id, version=0, seat=0, started_at=0.0, timers=[NewTimer("remind", 0, 1.0)])
         games[guild] = rec.id
     ended, _ = await started(store, channel=4, guild=odd)
@@ -597,7 +597,7 @@ async def filled(store: Store) -> list[int]:
         await store.mark_turn(rec.id, version=rec.version, seat=0, started_at=1.5, timers=[NewTimer("remind", 0, 9.25)])
         ids.append(rec.id)
     out = Outgoing({"lines": ["the end"]}, owner="w", lease=5)
-    await store.set_status(ids[0], "finished", outgoing=out)
+    await store.set_status(ids[0], "finished", outgoing=[out])
     await store.mark_delivered(out.id, 123456789012345678)
     await store.record_results(ids[0], [Result(ids[0], 0, 1, "Ann", 1, True, 3, "toy", 10 << 22, 10, 1.0, 2.5)])
     await store.create_game(guild_id=None, channel_id=-7, game_key="toy", host_id=1, setup={}, seed=2**61,
@@ -628,7 +628,7 @@ async def test_rows_copy_into_an_empty_database_and_new_rows_follow_them(twin_st
     assert {g.id for g in await target.games_of_user(2)} == set(ids[1:])  # who sits where is derived again
     new, _ = await started(target, channel=13)
     assert new.id > max(g["id"] for g in (await dump(source))["games"])
-    await target.set_status(new.id, "aborted", outgoing=(out := Outgoing({"x": 1})))
+    await target.set_status(new.id, "aborted", outgoing=[(out := Outgoing({"x": 1}))])
     assert out.id > max(d["id"] for d in (await dump(source))["deliveries"])
     with pytest.raises(StoreError):
         [r async for r in source.rows("players")]

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import io
 
+import pytest
 from PIL import Image
 
-from bot import turn_messages
+from bot.compose import trimmed
 from bot.games.races.unit import GAME as RACES
 from bot.store import EDIT, POST
 from rules.races import Races
@@ -97,7 +98,7 @@ async def test_computers_turns_are_one_message_each(h):
     assert all(line.startswith("Computer 3 (random) ") for line in second[:-1]) and len(second) == 3
     assert second[-1] == f"<@{ANN}>, your turn." and new[1].allowed_users == [str(ANN)]
     assert new[0].allowed_users == [] and not new[0].labels and new[1].labels == ["Roll"]
-    records = await h.bot.store.deliveries()
+    records = [r for r in await h.bot.store.deliveries() if r.kind != "note"]  # the lobby's news aside
     assert [r.kind for r in records] == [POST, EDIT, EDIT, POST, POST]
     assert all(r.delivered for r in records)
 
@@ -105,8 +106,9 @@ async def test_computers_turns_are_one_message_each(h):
 async def test_an_edit_stored_before_a_crash_is_applied_once_at_start_up(db_path):
     async with DiscordHarness(make_bot(db_path)) as h1:
         board = await started(h1)
-        reply = await h1.bot.service.act(CHANNEL_ID, ANN, "roll")  # stored; the edit never happens
-        assert reply.edit_of is not None and reply.message_id == int(board.message["id"])
+        accepted = await h1.bot.service.act(CHANNEL_ID, ANN, "roll")  # stored; the edit never happens
+        record = await h1.bot.store.delivery(accepted.deliveries[-1])
+        assert record.kind == EDIT and record.payload["message"] == int(board.message["id"])
     for run in range(2):
         async with DiscordHarness(make_bot(db_path)) as h2:
             h2.users.update(USERS)
@@ -120,8 +122,8 @@ async def test_an_edit_stored_before_a_crash_is_applied_once_at_start_up(db_path
 
 
 async def test_an_edit_stored_before_its_message_was_posted_waits_for_it(db_path):
-    """Both the turn's post and its edit were left by a crash: the post goes first, then the edit changes it;
-    an older edit that a newer one of the same turn follows is settled without a request."""
+    """Both the turn's post and its edit were left by a crash (with the lobby's news before them): the post
+    goes first, then the edit changes it."""
     async with DiscordHarness(make_bot(db_path)) as h1:
         await h1.bot.service.new_game(guild_id=1, channel_id=CHANNEL_ID, user_id=ANN, user_name="Ann",
                                       game_key="toy")
@@ -129,16 +131,17 @@ async def test_an_edit_stored_before_its_message_was_posted_waits_for_it(db_path
         await h1.bot.service.start(CHANNEL_ID, ANN)
         await h1.bot.service.act(CHANNEL_ID, ANN, "roll")
     async with DiscordHarness(make_bot(db_path)) as h2:
-        assert await h2.bot.outbox.flush(takeover=True) == 2
-        [post] = posts(h2.sent)
+        assert await h2.bot.outbox.flush(takeover=True) == 4
+        *news, post = posts(h2.sent)
+        assert len(news) == 2 and "opened a game" in news[0].content and "joined" in news[1].content
         [patch] = edits_of(h2.sent, post.message["id"])
         assert "Ann rolled" in patch.content and patch.labels[-1] == "Pass"
-        assert len(h2.sent) == 2
+        assert len(h2.sent) == 4
 
 
 async def test_narration_of_a_long_turn_keeps_its_newest_lines():
     lines = [f"step {i} " + "x" * 90 for i in range(40)]
-    kept = turn_messages.trimmed(lines)
+    kept = trimmed(lines)
     assert kept[0] == "…" and kept[-1] == lines[-1] and sum(len(x) + 1 for x in kept) <= 1500 + 2
 
 
@@ -223,3 +226,34 @@ async def test_status_shows_the_whole_board(h):
     _, game, _ = await h.bot.service.current(CHANNEL_ID)
     assert png_size(status.png) == png_size(RACES.board_picture(game.view(None)))
     assert png_size(status.png) != png_size(board.png)  # not the close-up of the turn's message
+
+
+@pytest.mark.parametrize("key", ["races", "rally", "piecepack"])
+async def test_a_persons_moves_edit_the_message_that_pinged_them_in_every_game(store, key):
+    """A person playing computers: the message that pings them at their turn is the one their moves edit (a
+    computer's move that hands the turn over is told in it), so no move of theirs posts a second message."""
+    from bot.drivers import driver_for
+    from bot.service import Service
+    from tests.bot.speaking import Speaking
+
+    service = Speaking(Service(store, seed_source=lambda: 4))
+    options = {"laps": 3, "track": "A"} if key == "races" else {"laps": 1} if key == "rally" else {}
+    assert (await service.new_game(guild_id=1, channel_id=CHANNEL_ID, user_id=ANN, user_name="Ann", game_key=key,
+                                   options=options)).ok
+    for _ in range(2):
+        assert (await service.add_computer(CHANNEL_ID, ANN, "smart")).ok
+    pinged = [(await service.start(CHANNEL_ID, ANN)).mention]
+    person, turns, posts_ = driver_for(key, "random", 5), 0, 0
+    for _ in range(400):
+        while (batch := await service.play_computers(CHANNEL_ID)) is not None:
+            pinged.append(batch.mention)
+        rec, game, _ = await service.current(CHANNEL_ID)
+        if rec is None or game is None or game.is_over:
+            break
+        turns += pinged[-1] == ANN
+        while not game.is_over and game.to_act == 0:
+            moved = await service.act(CHANNEL_ID, ANN, str(person.choose(game, 0)))
+            assert moved.ok, moved.text
+            posts_ += "post" in moved.kinds
+            _, game, _ = await service.current(CHANNEL_ID)
+    assert turns >= 3 and posts_ == 0, (turns, posts_)

@@ -10,7 +10,6 @@ from typing import Any
 
 from bot.drivers.races import mode_of, track_info
 from bot.games.races import texts
-from bot.service import may_act
 from rules.catalogue import LANGS
 from rules.contract import Game
 from rules.races import actions as act
@@ -25,7 +24,7 @@ FACINGS = ("N", "NE", "SE", "S", "SW", "NW")
 
 def legal(game: Game | None, seat: int | None) -> list[Any]:
     """The legal actions of ``seat`` now; empty when it is not theirs to act."""
-    if game is None or seat is None or game.is_over or not may_act(game, seat):
+    if game is None or seat is None or game.is_over or not game.may_act(seat):
         return []
     return list(game.legal_actions())
 

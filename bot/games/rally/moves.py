@@ -12,7 +12,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.drivers.rally import score_ending
-from bot.service import may_act
 from rules.contract import Game
 from rules.rally import board as B
 from rules.rally.actions import Move, Park, Repair, Roll
@@ -31,7 +30,7 @@ ITEM_LETTERS = {"m": "mechanic", "b": "body", "e": "engine"}
 
 def legal(game: Game | None, seat: int | None) -> list[Any]:
     """The legal actions of ``seat`` now; empty when it is not theirs to act."""
-    if game is None or seat is None or game.is_over or not may_act(game, seat):
+    if game is None or seat is None or game.is_over or not game.may_act(seat):
         return []
     return list(game.legal_actions())
 

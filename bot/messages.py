@@ -1,0 +1,175 @@
+"""What a public message must show, as data: the typed record a move's transaction stores.
+
+A channel follows a game through messages the service writes as delivery records (:mod:`bot.store`). The
+record says *what* a message shows, not how Discord shows it: the lines of narration as catalogue ids and
+parameters (so any language can word them), the picture to draw, whose turn it shows and who is named and
+pinged, and whether it is a new message, a new state of a posted one, or the retirement of an old one (its
+buttons taken away). :mod:`bot.compose` turns a record into a message; :mod:`bot.delivery` delivers it.
+
+Kinds:
+
+- ``post``: a new message (the start of a turn, a lobby's news, the end of a game);
+- ``edit``: the next state of a turn's message (``edit_of`` names the record whose message it changes,
+  ``first`` the record that posted it);
+- ``retire``: the message of record ``edit_of`` keeps its words and picture and loses its buttons, because
+  a newer message now carries the game's live buttons (only the live turn's message has move buttons);
+- ``note``: a message beside the turns (a lobby's news, someone leaving, the end of a game, a board asked
+  for): posted once, never edited, and no turn's message goes on from it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any, Literal, cast
+
+from rules.contract import Event
+
+Kind = Literal["post", "edit", "retire", "note"]
+Picture = Literal["none", "close", "whole", "replay"]
+
+POST: Kind = "post"
+EDIT: Kind = "edit"
+RETIRE: Kind = "retire"
+NOTE: Kind = "note"
+KINDS: tuple[Kind, ...] = (POST, EDIT, RETIRE, NOTE)
+
+#: the most lines a record keeps of a turn (the message shows the newest that fit; see :mod:`bot.compose`)
+KEPT_LINES = 60
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """One line of a message, as data. ``events`` are a move's public events, worded by the game's unit in
+    the reader's language; ``say`` is an id of the service's catalogue (:mod:`bot.texts`) with ``params``,
+    used when the events word nothing (or when there are none); a parameter may itself be a :class:`Line`
+    (a narration inside a sentence). ``text`` is a line stored already worded (records of older versions)."""
+
+    say: str = ""
+    params: Mapping[str, Any] = field(default_factory=dict)
+    events: tuple[Event, ...] = ()
+    text: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        if self.say:
+            out["say"] = self.say
+        if self.params:
+            out["params"] = {k: {"line": v.to_json()} if isinstance(v, Line) else v for k, v in self.params.items()}
+        if self.events:
+            out["events"] = [spoken(e) for e in self.events]
+        if self.text:
+            out["text"] = self.text
+        return out
+
+    @classmethod
+    def from_json(cls, data: object) -> Line:
+        """A line as stored: a dict of :meth:`to_json`, or a plain string (a record of an older version)."""
+        if isinstance(data, str):
+            return cls(text=data)
+        if not isinstance(data, Mapping):
+            return cls(text=str(data))
+        params = {k: cls.from_json(v["line"]) if isinstance(v, Mapping) and set(v) == {"line"} else v
+                  for k, v in dict(data.get("params") or {}).items()}
+        return cls(str(data.get("say", "")), params, tuple(heard(e) for e in data.get("events") or ()),
+                   str(data.get("text", "")))
+
+
+def spoken(event: Event) -> dict[str, Any]:
+    """What narration reads of a public event, as a record keeps it for its lines: the catalogue id and
+    parameters of its words, or its text when it has no id (a record keeps no more of a move's events)."""
+    msg = event.data.get("msg")
+    if isinstance(msg, str):
+        return {"msg": msg, "params": event.data.get("params") or {}}
+    return {"text": event.text}
+
+
+def heard(data: Mapping[str, Any]) -> Event:
+    """An event as a record's line kept it (:func:`spoken`), for the game's unit to word again. Records of older
+    versions kept whole events, which read the same way."""
+    if "kind" in data:
+        return Event.from_dict(dict(data))
+    msg = data.get("msg")
+    words = {"msg": msg, "params": dict(data.get("params") or {})} if msg is not None else {}
+    return Event("said", str(data.get("text", "")), None, words)
+
+
+@dataclass(frozen=True, slots=True)
+class Showing:
+    """The record of one public message (see the module's docstring for the kinds).
+
+    - ``lines``: the message's narration, oldest first (a turn's message: every move of the turn so far);
+    - ``picture``: none, the close-up of the turn (``events`` are the public events it highlights: the last
+      move's), the whole board, or the game's animated replay (the end of a game);
+    - ``turn``: the seat whose turn the message shows; ``actor``: the seat whose moves it tells;
+    - ``named``: the person the message names as the one to act now (None: nobody), ``ping`` whether they are
+      pinged by it (their notices and quiet hours allow it, and the message is new); ``buttons``: a person
+      is to act at the record's move, so the message carries their move buttons while it is the live one;
+    - ``describe``: the game's status follows the lines; ``finale``: the final standings do;
+    - ``edit_of``, ``first``, ``message``: for an edit or a retirement, the record whose message it changes, the
+      record that posted that message, and the message when known as the record is written;
+    - ``period``: the game's period after the record's moves (a new one shows the whole board).
+    """
+
+    kind: Kind = POST
+    lines: tuple[Line, ...] = ()
+    picture: Picture = "none"
+    events: tuple[Event, ...] = ()
+    turn: int | None = None
+    actor: int | None = None
+    named: int | None = None
+    ping: bool = False
+    buttons: bool = False
+    describe: bool = False
+    finale: bool = False
+    edit_of: int | None = None
+    first: int | None = None
+    message: int | None = None
+    period: Any = None
+
+    @property
+    def board(self) -> bool:
+        """Whether the message shows the game's board (a close-up or the whole)."""
+        return self.picture in ("close", "whole")
+
+    def with_lines(self, lines: Sequence[Line]) -> Showing:
+        """The record with ``lines`` added to its narration (the oldest dropped past :data:`KEPT_LINES`)."""
+        return replace(self, lines=(*self.lines, *lines)[-KEPT_LINES:])
+
+    def to_payload(self) -> dict[str, Any]:
+        """The record as its delivery row stores it (``board`` kept for readers that look only at that)."""
+        out: dict[str, Any] = {"lines": [line.to_json() for line in self.lines], "picture": self.picture,
+                               "board": self.board}
+        if self.events:
+            out["events"] = [e.to_dict() for e in self.events]
+        for key in ("turn", "actor", "named", "edit_of", "first", "message", "period"):
+            value = getattr(self, key)
+            if value is not None:
+                out[key] = value
+        for key in ("ping", "buttons", "describe", "finale"):
+            if getattr(self, key):
+                out[key] = True
+        return out
+
+    @classmethod
+    def from_payload(cls, kind: str, payload: Mapping[str, Any]) -> Showing:
+        """The record of a delivery row; rows of older versions (lines as text, ``board`` and ``whole`` flags)
+        read the same way."""
+        picture = payload.get("picture")
+        if picture not in ("none", "close", "whole", "replay"):
+            picture = ("replay" if payload.get("finale") else "whole" if payload.get("whole")
+                       else "close" if payload.get("board") else "none")
+        return cls(
+            kind=kind if kind in KINDS else POST,
+            lines=tuple(Line.from_json(x) for x in payload.get("lines") or ()),
+            picture=cast(Picture, picture),
+            events=tuple(Event.from_dict(e) for e in payload.get("events") or ()),
+            turn=payload.get("turn"), actor=payload.get("actor"), named=payload.get("named"),
+            ping=bool(payload.get("ping")), buttons=bool(payload.get("buttons", "picture" not in payload)),
+            describe=bool(payload.get("describe")),
+            finale=bool(payload.get("finale")), edit_of=payload.get("edit_of"), first=payload.get("first"),
+            message=payload.get("message"), period=payload.get("period"))
+
+
+__all__ = ["EDIT", "KEPT_LINES", "KINDS", "NOTE", "POST", "RETIRE", "Kind", "Line", "Picture", "Showing", "heard",
+           "spoken"]
