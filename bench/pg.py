@@ -122,7 +122,7 @@ def _burst(url: str, schema: str, parts: list[list[tuple[int, int, str]]]) -> tu
 
 async def _child(url: str, schema: str, moves_path: str, pictures: str) -> int:
     """A process of the burst: its store and picture pool warmed, then every move at once on ``go``."""
-    from bot.games import front_for
+    from bot.games import unit_for
     from bot.pictures import Pictures
     from rules.races import Races
 
@@ -134,7 +134,7 @@ async def _child(url: str, schema: str, moves_path: str, pictures: str) -> int:
     rec = await store.games.channel_game(int(moves[0][0]))
     assert rec is not None and rec.state is not None
     view = Races.from_dict(rec.state).view(None)
-    unit = front_for("races")
+    unit = unit_for("races")
     await asyncio.gather(*(service.pictures.draw("races", unit.picture, view, []) for _ in range(4)))
     print("ready", flush=True)
     await asyncio.to_thread(sys.stdin.readline)

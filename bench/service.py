@@ -46,7 +46,7 @@ from typing import Any
 
 from bench.registry import benchmark
 from bot.drivers import driver_for
-from bot.games import front_for
+from bot.games import unit_for
 from bot.outcomes import Accepted
 from bot.pictures import Pictures, cores
 from bot.service import Service
@@ -70,7 +70,7 @@ class Script:
 
 def record(seed: int, laps: int) -> Script:
     """Play a race between two smart drivers and keep every action (no service, not timed)."""
-    front = front_for("races")
+    front = unit_for("races")
     options, _ = front.setup_options({"track": TRACK, "laps": laps})
     game = Races.create({"seats": [dict(s) for s in SEATS], "options": options}, seed)
     drivers = [driver_for("races", "smart", seed * 10 + i) for i in range(len(SEATS))]
@@ -98,7 +98,7 @@ class _PictureClock:
     """Times the front end's picture (called in worker threads) without changing what it draws."""
 
     def __init__(self) -> None:
-        self.front = front_for("races")
+        self.front = unit_for("races")
         self.times: list[float] = []
         self._lock = threading.Lock()
         self._original = type(self.front).picture
@@ -292,7 +292,7 @@ def _one_core() -> Iterator[None]:
 async def _warm(service: Service, tables: list[_Table]) -> None:
     """Start the picture processes and let each draw once, so start-up is not timed."""
     await asyncio.to_thread(service.pictures.wait_ready, 120)
-    unit = front_for("races")
+    unit = unit_for("races")
     rec = await service.store.games.channel_game(tables[0].channel)
     assert rec is not None and rec.state is not None
     view = Races.from_dict(rec.state).view(None)

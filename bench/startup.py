@@ -39,7 +39,7 @@ FIRST_CHANNEL = 10_000
 def build(path: Path, games: int = GAMES, running: int = RUNNING, waiting: int = WAITING, seed: int = 5) -> int:
     """Write the database; returns the channel of a running game whose first seat may ask for its status."""
     from bench.service import SEATS, TRACK, record
-    from bot.games import front_for
+    from bot.games import unit_for
     from bot.store import SqliteStore
 
     async def schema() -> None:
@@ -47,7 +47,7 @@ def build(path: Path, games: int = GAMES, running: int = RUNNING, waiting: int =
             pass
 
     asyncio.run(schema())
-    options, _ = front_for("races").setup_options({"track": TRACK, "laps": 2})
+    options, _ = unit_for("races").setup_options({"track": TRACK, "laps": 2})
     scripts = [record(s, 2) for s in (1, 2, 3)]
     rng = random.Random(seed)
     now = time.time()

@@ -9,7 +9,6 @@ import logging
 
 from bot import texts
 from bot.compose import Message
-from bot.games.unit import takes_lang, worded
 from bot.messages import NOTE, Line, Showing
 from bot.outcomes import Accepted, Refusal
 from bot.service import Service, refuse
@@ -47,8 +46,7 @@ async def whole_board(service: Service, channel_id: int, user_id: int, *, privat
     front = service.fronts(rec.game_key)
     game = service.classes(rec.game_key).from_dict(rec.state)
     try:
-        words = (own,) if takes_lang(front.board_picture) else ()
-        png = await service.pictures.call(rec.game_key, front.board_picture, game.view(seat), *words)
+        png = await service.pictures.call(rec.game_key, front.board_picture, game.view(seat), own)
     except Exception:
         log.exception("drawing the whole board of game %s failed", rec.id)
         return refuse(texts.say("board.draw_failed", own))
@@ -56,7 +54,7 @@ async def whole_board(service: Service, channel_id: int, user_id: int, *, privat
         else texts.say("board.finished_after", own, count=rec.version) if rec.status == FINISHED \
         else texts.status_word(rec.status, own)
     text = texts.say("board.head_private", own, title=title, when=when_text)
-    text += "\n" + worded(front.describe, game, seat, lang=own)
+    text += "\n" + front.describe(game, seat, lang=own)
     return Message(text, png, "board.png", game_id=rec.id, version=rec.version)
 
 
@@ -77,8 +75,7 @@ async def where_can_i_go(service: Service, channel_id: int, user_id: int, game_i
             else texts.say("move.nobody", own)
         return refuse(texts.say("reach.only_driver", own, who=who))
     try:
-        words = (own,) if takes_lang(front.reach_picture) else ()
-        png = await service.pictures.call(rec.game_key, front.reach_picture, game, seat, *words)
+        png = await service.pictures.call(rec.game_key, front.reach_picture, game, seat, own)
     except Exception:
         log.exception("drawing where game %s's seat %s can go failed", rec.id, seat)
         png = None

@@ -21,7 +21,7 @@ from typing import Any
 
 from bot import texts
 from bot.games import GameUnit, game_class, unit_for
-from bot.games.unit import ButtonSpec, worded
+from bot.games.unit import ButtonSpec
 from bot.messages import EDIT, NOTE, POST, Line, Picture, Showing
 from bot.store import GameRecord, Seat
 from rules.contract import Game
@@ -79,10 +79,10 @@ class Message:
 # Words -----------------------------------------------------------------------------------------------
 
 
-def worded_line(line: Line, front: GameUnit | None, lang: str) -> str:
+def worded_line(line: Line, front: GameUnit[Any] | None, lang: str) -> str:
     """One line in ``lang``: its events as the game words them, else its catalogue text, else as stored."""
     if line.events and front is not None:
-        told = worded(front.narrate, list(line.events), lang=lang)
+        told = front.narrate(list(line.events), lang=lang)
         if told:
             return told
     if line.say:
@@ -104,7 +104,7 @@ def trimmed(lines: Sequence[str], limit: int = NARRATION_CHARS) -> list[str]:
     return list(reversed(kept))
 
 
-def places(front: GameUnit, game: Game) -> list[tuple[int, int]]:
+def places(front: GameUnit[Any], game: Game) -> list[tuple[int, int]]:
     """(seat, place) in finishing order: the winners share first place, the others follow the standings."""
     won = set(game.winners)
     order = [seat for seat, _ in front.standings(game).rows]
@@ -112,9 +112,9 @@ def places(front: GameUnit, game: Game) -> list[tuple[int, int]]:
     return [(seat, 1 if seat in won else i + 1) for i, seat in enumerate(order)]
 
 
-def standings_text(front: GameUnit, game: Game, table: Table, lang: str) -> str:
+def standings_text(front: GameUnit[Any], game: Game, table: Table, lang: str) -> str:
     """The final table as lines: place, player, the game's own columns, in ``lang``."""
-    rows = worded(front.standings, game, lang=lang)
+    rows = front.standings(game, lang=lang)
     place = dict(places(front, game))
     lines = [texts.say("history.final_standings", lang, title=front.title, count=table.version)]
     for seat, cells in rows.rows:
@@ -125,7 +125,7 @@ def standings_text(front: GameUnit, game: Game, table: Table, lang: str) -> str:
     return "\n".join(lines)
 
 
-def message_text(showing: Showing, front: GameUnit | None, game: Game | None, table: Table, lang: str) -> str:
+def message_text(showing: Showing, front: GameUnit[Any] | None, game: Game | None, table: Table, lang: str) -> str:
     """The words of a message: its lines (the newest that fit), then the game's status or the next to act."""
     text = "\n".join(trimmed([worded_line(line, front, lang) for line in showing.lines]))
     if front is None or game is None:
@@ -135,38 +135,38 @@ def message_text(showing: Showing, front: GameUnit | None, game: Game | None, ta
     if showing.kind == NOTE:
         return text
     if game.is_over or showing.describe:
-        return f"{text}\n{worded(front.describe, game, None, lang=lang)}"
+        return f"{text}\n{front.describe(game, None, lang=lang)}"
     if showing.named is not None:
         return f"{text}\n{texts.say('your_turn', lang, user=showing.named)}"
     return text
 
 
-def buttons_for(front: GameUnit, game: Game, table: Table, lang: str) -> tuple[ButtonSpec, ...]:
+def buttons_for(front: GameUnit[Any], game: Game, table: Table, lang: str) -> tuple[ButtonSpec, ...]:
     """The buttons of the person to act (none for a computer, none once the game is over)."""
     seat = game.to_act
     if game.is_over or seat is None or table.person(seat) is None:
         return ()
-    return tuple(worded(front.turn_buttons, game, seat, lang=lang))
+    return tuple(front.turn_buttons(game, seat, lang=lang))
 
 
 # Pictures --------------------------------------------------------------------------------------------
 
 
-def picture_of(showing: Showing, front: GameUnit, game: Game, lang: str) -> bytes | None:
+def picture_of(showing: Showing, front: GameUnit[Any], game: Game, lang: str) -> bytes | None:
     """The close-up (highlighting the record's events) or the whole board the record names; None for none.
     A picture is a nicety: one that fails is logged and left out."""
     try:
         view = game.view(None)
         if showing.picture == "whole":
-            return worded(front.board_picture, view, lang=lang)
+            return front.board_picture(view, lang=lang)
         if showing.picture == "close":
-            return worded(front.picture, view, list(showing.events), lang=lang)
+            return front.picture(view, list(showing.events), lang=lang)
     except Exception:
         log.exception("drawing %s failed", front.key)
     return None
 
 
-def replay_of(front: GameUnit, table: Table, actions: Sequence[str], lang: str, *, asked: bool = False
+def replay_of(front: GameUnit[Any], table: Table, actions: Sequence[str], lang: str, *, asked: bool = False
               ) -> tuple[bytes | None, str]:
     """The game's animated replay at the largest size that fits :data:`MAX_REPLAY_BYTES`, and a note (in
     ``lang``) when there is none to show (``asked``: a replay someone asked for says so of a game that draws
@@ -175,7 +175,7 @@ def replay_of(front: GameUnit, table: Table, actions: Sequence[str], lang: str, 
         return None, texts.say("history.no_animation", lang, title=front.title) if asked else ""
     try:
         for size in REPLAY_SIZES:
-            made = worded(front.replay, table.setup, table.seed, list(actions), size, lang=lang)
+            made = front.replay(table.setup, table.seed, list(actions), size, lang=lang)
             if made is None:
                 return None, ""
             if len(made[0]) <= MAX_REPLAY_BYTES:
@@ -189,7 +189,7 @@ def replay_of(front: GameUnit, table: Table, actions: Sequence[str], lang: str, 
 # The composer ----------------------------------------------------------------------------------------
 
 
-def compose(showing: Showing, table: Table, front: GameUnit | None, game: Game | None, lang: str, *,
+def compose(showing: Showing, table: Table, front: GameUnit[Any] | None, game: Game | None, lang: str, *,
             picture: bytes | None = None, actions: Sequence[str] = ()) -> Message:
     """The message of a record, ``game`` standing at the record's move (None: the record is words only, or
     the game can no longer be shown at that move). ``picture``: the close-up already drawn with the move;

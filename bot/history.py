@@ -73,7 +73,7 @@ def finale() -> Showing:
     return Showing(NOTE, picture="replay", finale=True)
 
 
-async def record_end(store: Store, front: GameUnit, rec: GameRecord, game: Game, *, announce: bool = True
+async def record_end(store: Store, front: GameUnit[Any], rec: GameRecord, game: Game, *, announce: bool = True
                      ) -> int | None:
     """Store a finished game's results and (``announce``) its end message, once; the delivery record's id,
     or None when none was written."""

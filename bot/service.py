@@ -30,7 +30,6 @@ from bot import history, texts, turn_messages
 from bot.compose import Message, Table, compose, compose_state, table_of, worded_line
 from bot.drivers import Driver, driver_for, driver_kinds
 from bot.games import GameUnit, game_class, playable_keys, unit_for
-from bot.games.unit import worded
 from bot.messages import NOTE, POST, Line, Showing
 from bot.outcomes import Accepted, Private, Refusal
 from bot.pictures import Pictures
@@ -93,12 +92,12 @@ class Moved:
     message: Message
 
 
-def move_line(front: GameUnit, public: Sequence[Event], name: str, action: str, autopilot: bool, lang: str,
+def move_line(front: GameUnit[Any], public: Sequence[Event], name: str, action: str, autopilot: bool, lang: str,
               bare: str = "played") -> tuple[Line, str]:
     """A move's line in the channel and the narration the log keeps: the move's events, else the bare action
     (``bare``: a person's or a computer's words for it); an autopilot move says so."""
     line = Line(events=tuple(public), say=bare, params={"name": name, "action": action})
-    told = worded(front.narrate, list(public), lang=lang)
+    told = front.narrate(list(public), lang=lang)
     if autopilot:
         line = (Line(say="move.autopilot", params={"name": name, "narration": line}) if told
                 else Line(say="move.autopilot_action", params={"name": name, "action": action}))
@@ -106,7 +105,7 @@ def move_line(front: GameUnit, public: Sequence[Event], name: str, action: str, 
     return line, told
 
 
-def play_move(front: GameUnit, game: Game, text: str, seat: int, table: Table, latest: Delivery | None,
+def play_move(front: GameUnit[Any], game: Game, text: str, seat: int, table: Table, latest: Delivery | None,
               pingable: frozenset[int], autopilot: bool = False) -> Moved:
     """Apply ``text`` for ``seat`` to ``game`` (at ``table.version``), plan the move's records and compose the
     newest one's message (its picture drawn here, once). Raises IllegalAction, the game unchanged."""
@@ -206,7 +205,7 @@ class Service:
     """Lobby, play and queries for one-game-per-channel play over a :class:`Store`."""
 
     def __init__(self, store: Store, *, classes: Callable[[str], type[Game]] = game_class,
-                 fronts: Callable[[str], GameUnit] = unit_for,
+                 fronts: Callable[[str], GameUnit[Any]] = unit_for,
                  seed_source: Callable[[], int] = lambda: secrets.randbits(62),
                  drivers: Callable[[str, str, int], Driver] = driver_for,
                  driver_kinds: Callable[[str], list[str]] = driver_kinds, pictures: Pictures | None = None,
@@ -312,7 +311,7 @@ class Service:
         """A seat as text: a mention for a person, the name for a computer."""
         return f"**{seat.name}**" if seat.is_computer else f"<@{seat.user_id}>"
 
-    def _private_notes(self, rec: GameRecord, front: GameUnit, events: Sequence[Event],
+    def _private_notes(self, rec: GameRecord, front: GameUnit[Any], events: Sequence[Event],
                        langs: Mapping[int, str] | None = None) -> list[Private]:
         """Each person's hidden events, in their language: ``langs`` by seat (the actor's now), else the one
         they sat down with, else the game's."""
@@ -323,7 +322,7 @@ class Service:
             own = [e for e in events if e.seat == seat and (e.private or e.secret)]
             if own:
                 lang = (langs or {}).get(seat) or s.lang or rec.lang
-                text = worded(front.narrate, own, lang=lang)
+                text = front.narrate(own, lang=lang)
                 if text:
                     notes.append(Private(seat, s.user_id, text, lang))
         return notes
@@ -351,8 +350,8 @@ class Service:
     def _setup_hook(hook: Callable[..., Any], *args: Any, lang: str, own: str) -> Any:
         """A unit's setup check (``setup_options``, ``seat_options``): what it refuses is said in the asker's
         language ``own``, the notes it adds for the channel in the game's ``lang``."""
-        checked = worded(hook, *args, lang=own)
-        return checked if own == lang else worded(hook, *args, lang=lang)
+        checked = hook(*args, lang=own)
+        return checked if own == lang else hook(*args, lang=lang)
 
     def _option_words(self, game_key: str, command: str, options: Mapping[str, Any], lang: str) -> str:
         """Options for the lobby's readers in ``lang``, worded by the game's unit (``Farbe rot`` for
@@ -392,7 +391,7 @@ class Service:
         try:
             opts, notes = self._setup_hook(front.setup_options, raw, lang=lang, own=own)
         except (SetupError, ValueError) as exc:
-            why = worded(front.refusal, exc, lang=own)
+            why = front.refusal(exc, lang=own)
             return refuse(texts.say("lobby.cant_set_up", own, title=cls.title, error=why))
         seats: list[Seat] = []
         if join:
@@ -400,7 +399,7 @@ class Service:
             try:
                 seat_opts, seat_notes = self._setup_hook(front.seat_options, raw_seat, opts, [], lang=lang, own=own)
             except (SetupError, ValueError) as exc:
-                return refuse(texts.say("lobby.cant_seat", own, error=worded(front.refusal, exc, lang=own)))
+                return refuse(texts.say("lobby.cant_seat", own, error=front.refusal(exc, lang=own)))
             notes += seat_notes
             seats.append(Seat(user_id, user_name, seat_opts, lang=user_lang))
         opt_text = self._option_words(game_key, "new", opts, lang) or texts.say("lobby.standard_setup", lang)
@@ -441,7 +440,7 @@ class Service:
                 opts, notes = self._setup_hook(front.seat_options, raw, rec.setup.get("options", {}), others,
                                                lang=rec.lang, own=own)
             except (SetupError, ValueError) as exc:
-                return refuse(texts.say("lobby.cant_seat", own, error=worded(front.refusal, exc, lang=own)))
+                return refuse(texts.say("lobby.cant_seat", own, error=front.refusal(exc, lang=own)))
             seats = list(rec.seats)
             if mine is None:
                 seats.append(Seat(user_id, user_name, opts, lang=lang))
@@ -605,7 +604,7 @@ class Service:
             try:
                 game = await asyncio.to_thread(cls.create, setup, rec.seed)
             except (SetupError, ValueError) as exc:
-                return refuse(texts.say("lobby.cant_start", own, title=cls.title, error=worded(front.refusal, exc,
+                return refuse(texts.say("lobby.cant_start", own, title=cls.title, error=front.refusal(exc,
                                                                                                   lang=own)))
             head = Line(say="begins", params={"title": cls.title, "seats": self._seat_line(rec, rec.lang)})
             table = replace(table_of(rec), setup=setup)
@@ -712,7 +711,7 @@ class Service:
             return refuse(texts.say("not_your_turn", own, who=who))
         return None
 
-    async def _move(self, rec: GameRecord, game: Game, front: GameUnit, text: str, seat: int, autopilot: bool
+    async def _move(self, rec: GameRecord, game: Game, front: GameUnit[Any], text: str, seat: int, autopilot: bool
                     ) -> tuple[Moved, Game]:
         """A person's move, applied, planned and composed off the event loop: in a worker process on a copy
         (so the cores share the work; the copy replaces ours), or in a thread on the game itself. While it
@@ -795,7 +794,7 @@ class Service:
             await self._end(rec, game)
         return self._accepted(rec, out, self._private_notes(rec, front, played))
 
-    async def _computer_batch(self, rec: GameRecord, game: Game, front: GameUnit, records: Sequence[Showing] = (),
+    async def _computer_batch(self, rec: GameRecord, game: Game, front: GameUnit[Any], records: Sequence[Showing] = (),
                               out: Sequence[Outgoing] = ()
                               ) -> tuple[GameRecord, Game, list[Showing], list[Outgoing], list[Event]]:
         """Computer moves while one is to act, each stored with the records of the message it joins: the
@@ -889,7 +888,7 @@ class Service:
 
     # Messages ----------------------------------------------------------------------------------
 
-    async def _draw(self, record: Showing, table: Table, front: GameUnit, game: Game | None,
+    async def _draw(self, record: Showing, table: Table, front: GameUnit[Any], game: Game | None,
                     state: Mapping[str, Any] | None = None, actions: Sequence[str] = ()) -> Message:
         """The message of ``record`` composed off the event loop: in a worker process when the game's are
         ready (from ``state``, else the game's snapshot), else in a thread on ``game`` itself."""
@@ -985,18 +984,18 @@ class Service:
         return Message(text, png, "board.png", tuple(buttons), None, rec.id, rec.version)
 
     @staticmethod
-    def _status_parts(front: GameUnit, game: Game, seat: int | None, can_act: bool, lang: str = "en"
+    def _status_parts(front: GameUnit[Any], game: Game, seat: int | None, can_act: bool, lang: str = "en"
                       ) -> tuple[bytes | None, str, list[Any], str]:
         """The whole board as ``seat`` sees it, their status, and (when they may act) their buttons and moves."""
         try:
-            png = worded(front.board_picture, game.view(seat), lang=lang)
+            png = front.board_picture(game.view(seat), lang=lang)
         except Exception:
             log.exception("drawing the whole board of %s failed", front.key)
             png = None
-        text = worded(front.describe, game, seat, lang=lang)
+        text = front.describe(game, seat, lang=lang)
         if not can_act or seat is None:
             return png, text, [], ""
-        return png, text, worded(front.turn_buttons, game, seat, lang=lang), worded(game.describe_legal, lang=lang)
+        return png, text, front.turn_buttons(game, seat, lang=lang), game.describe_legal(lang=lang)
 
     async def log(self, channel_id: int, limit: int = 20, max_chars: int = 1900, *,
                   user_id: int | None = None, lang: str | None = None) -> Message | Refusal:

@@ -32,7 +32,6 @@ from typing import Any, TextIO
 from bot import texts
 from bot.compose import Message
 from bot.games import unit_for
-from bot.games.unit import worded
 from bot.local import Change, LocalChannel
 from bot.outcomes import Accepted, Private, Refusal
 from bot.service import Service
@@ -203,7 +202,7 @@ def plain(text: str, names: Mapping[int, str], lang: str = texts.DEFAULT) -> str
 
 def seat_label(game: Game, seat: int, lang: str = texts.DEFAULT) -> str:
     """How the game names a seat in a turn header: ``Player 2 (blue)``, ``Player 2 (Moons)``."""
-    return str(worded(unit_for(game.key).seat_label, game, seat, lang=lang))
+    return str(unit_for(game.key).seat_label(game, seat, lang=lang))
 
 
 def short_list(game: Game, seat: int, lang: str = texts.DEFAULT) -> list[tuple[str, str]]:
@@ -211,12 +210,12 @@ def short_list(game: Game, seat: int, lang: str = texts.DEFAULT) -> list[tuple[s
     per cell it ends on, say). Empty when the seat may not act."""
     if game.is_over or not game.may_act(seat):
         return []
-    return list(worded(unit_for(game.key).short_list, game, seat, lang=lang))
+    return list(unit_for(game.key).short_list(game, seat, lang=lang))
 
 
 def situation(game: Game, lang: str = texts.DEFAULT) -> str:
     """Where the turn stands, in a few words: the phase and the points to drive, or the roll to move."""
-    return str(worded(unit_for(game.key).situation, game, lang=lang))
+    return str(unit_for(game.key).situation(game, lang=lang))
 
 
 def expand(game: Game, text: str) -> str:
@@ -227,7 +226,7 @@ def expand(game: Game, text: str) -> str:
 
 def hand_text(game: Game, seat: int, lang: str = texts.DEFAULT) -> str:
     """What only ``seat`` may know (empty when the game hides nothing)."""
-    return str(worded(unit_for(game.key).hand_text, game, seat, lang=lang))
+    return str(unit_for(game.key).hand_text(game, seat, lang=lang))
 
 
 # Standings -------------------------------------------------------------------------------------------
@@ -237,7 +236,7 @@ def standings(game: Game, lang: str = texts.DEFAULT) -> list[dict[str, Any]]:
     """Every seat in finishing order (the winners first): ``place, seat`` and the game's columns by their
     heads (``Name``, ``Colour``, ``Flags`` …; in ``lang`` when the game words them). Winners share first
     place; the rest follow in order."""
-    table = worded(unit_for(game.key).standings, game, lang=lang)
+    table = unit_for(game.key).standings(game, lang=lang)
     won = set(game.winners)
     rows = []
     place = 0
@@ -249,7 +248,7 @@ def standings(game: Game, lang: str = texts.DEFAULT) -> list[dict[str, Any]]:
 
 def format_standings(game: Game, lang: str = texts.DEFAULT) -> str:
     """The standings as a small table, in ``lang``."""
-    head = (texts.say("terminal.place", lang), *worded(unit_for(game.key).standings, game, lang=lang).head)
+    head = (texts.say("terminal.place", lang), *unit_for(game.key).standings(game, lang=lang).head)
     body = [(str(r["place"]), *(str(r[h]) for h in head[1:])) for r in standings(game, lang)]
     widths = [max(len(x) for x in col) for col in zip(head, *body, strict=True)]
     lines = ["  ".join(x.ljust(w) for x, w in zip(line, widths, strict=True)).rstrip() for line in (head, *body)]

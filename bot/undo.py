@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING, Any
 from bot import texts, turn_messages
 from bot.compose import table_of
 from bot.games import GameUnit
-from bot.games.unit import worded
 from bot.messages import Line
 from bot.outcomes import Accepted, Refusal
 from bot.store import ACTIVE, LOBBY, ActionRecord, GameRecord, StaleVersion
@@ -70,14 +69,14 @@ def replay_steps(cls: type[Game], rec: GameRecord, actions: Sequence[ActionRecor
     return steps
 
 
-def barrier_text(front: GameUnit, barrier: object, lang: str) -> str:
+def barrier_text(front: GameUnit[Any], barrier: object, lang: str) -> str:
     """Why a move can't come back, as a sentence in ``lang``: a reason that carries its catalogue id
     (``msg``, ``params``) is said again by the game's front; any other as the game gave it."""
     text = str(barrier)
     msg = getattr(barrier, "msg", None)
     if isinstance(msg, str):
         exc = IllegalAction(text, msg=msg, params=dict(getattr(barrier, "params", None) or {}))
-        text = str(worded(front.refusal, exc, lang=lang))
+        text = str(front.refusal(exc, lang=lang))
     text = text.rstrip(".")
     return text[:1].upper() + text[1:]
 
@@ -127,7 +126,7 @@ async def undo(service: Service, channel_id: int, user_id: int, count: int = 1, 
         return await _take_back(service, rec, seat, user_id, steps[len(steps) - count:])
 
 
-def blocked(front: GameUnit, steps: Sequence[Step], count: int, lang: str) -> Refusal | None:
+def blocked(front: GameUnit[Any], steps: Sequence[Step], count: int, lang: str) -> Refusal | None:
     """Why ``count`` of the asker's trailing ``steps`` can't all come back (None: they can)."""
     free = 0
     for s in reversed(steps):

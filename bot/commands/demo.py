@@ -28,7 +28,6 @@ from typing import Any, TextIO
 
 from bot.commands.play import add_game_arguments, computer_kind, game_options
 from bot.games import GameUnit, playable_keys, unit_for
-from bot.games.unit import worded
 from bot.local import LocalChannel
 from bot.outcomes import Accepted
 from bot.service import COMPUTER_MOVES_PER_REPLY, Service
@@ -189,7 +188,7 @@ class ChannelPictures:
 
 def _title(game: Any, args: argparse.Namespace, seed: int, lang: str = DEFAULT) -> str:
     players = say("demo.computers", lang, count=args.seats, kind=args.kind)
-    return say("demo.title", lang, title=worded(unit_for(game.key).table_title, game, players, lang=lang), seed=seed)
+    return say("demo.title", lang, title=unit_for(game.key).table_title(game, players, lang=lang), seed=seed)
 
 
 def _ending(game: Any, lang: str = DEFAULT) -> str:
@@ -197,11 +196,11 @@ def _ending(game: Any, lang: str = DEFAULT) -> str:
     return say("demo.over", lang, count=game.ply, won=won)
 
 
-def _replay(unit: GameUnit, setup: dict[str, Any], seed: int, actions: list[str], out: Path,
+def _replay(unit: GameUnit[Any], setup: dict[str, Any], seed: int, actions: list[str], out: Path,
             lang: str = DEFAULT) -> str:
     """Write the animated replay (its words in ``lang`` when the game words them), if the game draws one; a
     line saying what happened."""
-    made = worded(unit.replay, setup, seed, actions, lang=lang)
+    made = unit.replay(setup, seed, actions, lang=lang)
     if made is None:
         return say("demo.no_replay", lang, title=unit.title)
     data, frames = made
@@ -213,7 +212,7 @@ def _replay(unit: GameUnit, setup: dict[str, Any], seed: int, actions: list[str]
 class Progress:
     """A one-line progress display: redrawn in place on a terminal, a new line on each change otherwise."""
 
-    def __init__(self, stream: TextIO, unit: GameUnit, lang: str = DEFAULT) -> None:
+    def __init__(self, stream: TextIO, unit: GameUnit[Any], lang: str = DEFAULT) -> None:
         self.stream = stream
         self.unit = unit
         self.lang = lang
@@ -222,7 +221,7 @@ class Progress:
         self.width = shutil.get_terminal_size((100, 20)).columns - 1
 
     def update(self, game: Any) -> None:
-        line, key = worded(self.unit.progress, game, lang=self.lang)
+        line, key = self.unit.progress(game, lang=self.lang)
         line = line or say("board.at_move", self.lang, move=f"{game.ply:>4}")
         if self.tty:
             print("\r" + line[: self.width].ljust(self.width), end="", file=self.stream, flush=True)

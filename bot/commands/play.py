@@ -23,6 +23,7 @@ import argparse
 import asyncio
 import sys
 from pathlib import Path
+from typing import Any
 
 from bot import texts
 from bot.games import GameUnit, new_options, playable_keys, unit_for
@@ -31,12 +32,12 @@ from bot.terminal import SeatSpec
 from rules.catalogue import DEFAULT, LANGS
 
 
-def computer_kind(unit: GameUnit) -> str:
+def computer_kind(unit: GameUnit[Any]) -> str:
     """The computer a game seats when nobody says: its own kind if it has one, else random."""
     return next(iter(unit.drivers), "random")
 
 
-def default_seats(unit: GameUnit) -> str:
+def default_seats(unit: GameUnit[Any]) -> str:
     """You and computers, as many seats as the game usually has."""
     return ",".join(["human"] + [computer_kind(unit)] * (unit.players - 1))
 

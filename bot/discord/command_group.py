@@ -23,7 +23,7 @@ from bot.discord.context import Interaction
 from bot.discord.replies import send_reply
 from bot.discord.translator import option_word
 from bot.games import options as opt
-from bot.games.unit import Ask, Command, GameUnit, Option, Refusal, worded
+from bot.games.unit import Ask, Command, GameUnit, Option, Refusal
 from bot.service import Service, refuse
 
 log = logging.getLogger(__name__)
@@ -145,7 +145,7 @@ class GameCommandGroup(app_commands.Group):
     notation from the data's ``play`` (a :class:`Refusal` is answered privately) and hands it to the
     service, which checks turn and legality like every other way of playing."""
 
-    def __init__(self, unit: GameUnit) -> None:
+    def __init__(self, unit: GameUnit[Any]) -> None:
         spec = unit.commands
         assert spec is not None
         super().__init__(name=spec.name, description=spec.description[:100], guild_only=True)
@@ -239,11 +239,11 @@ class GameCommandGroup(app_commands.Group):
             return
         view = game.view(seat)
         try:
-            png = await asyncio.to_thread(worded, self.unit.card_picture, view, seat, lang=lang)
+            png = await asyncio.to_thread(self.unit.card_picture, view, seat, lang=lang)
         except Exception:
             log.exception("drawing the player card failed")
             png = None
-        text = worded(self.unit.hand_text, game, seat, lang=lang) or texts.say("nothing_hidden", lang)
+        text = self.unit.hand_text(game, seat, lang=lang) or texts.say("nothing_hidden", lang)
         await send_reply(interaction, Message(text, png, self.unit.card_filename,
                                             game_id=rec.id))
 
@@ -260,6 +260,6 @@ class GameCommandGroup(app_commands.Group):
         return source
 
 
-def game_groups(units: Sequence[GameUnit]) -> list[GameCommandGroup]:
+def game_groups(units: Sequence[GameUnit[Any]]) -> list[GameCommandGroup]:
     """The command group of every game that has one."""
     return [GameCommandGroup(unit) for unit in units if unit.commands is not None]

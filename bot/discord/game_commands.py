@@ -75,7 +75,7 @@ async def _join_source(interaction: Interaction, option: Option, current: str) -
                                           lang=user_language(interaction))
 
 
-def _merged(offered: dict[str, list[tuple[GameUnit, Option]]]) -> list[Option]:
+def _merged(offered: dict[str, list[tuple[GameUnit[Any], Option]]]) -> list[Option]:
     """One optional Discord option per name that any game offers; its description says which games read
     it, its range covers all of theirs. Each game checks its own options on the server."""
     out = []

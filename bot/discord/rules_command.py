@@ -15,12 +15,9 @@ its related entries are buttons (:class:`RuleButton`) that answer privately, als
 
 from __future__ import annotations
 
-import importlib
-import inspect
 import io
 import logging
 import re
-from collections.abc import Callable
 from types import ModuleType
 from typing import Any
 
@@ -31,8 +28,9 @@ from bot import texts
 from bot.discord import options as opt
 from bot.discord.command_group import service_of
 from bot.discord.context import Interaction, ours
-from bot.games import front_for, playable_keys
+from bot.games import playable_keys, unit_for
 from bot.service import refuse
+from rules import lookup
 
 log = logging.getLogger(__name__)
 
@@ -56,43 +54,27 @@ def _language(interaction: Interaction, given: Any, question: str = "") -> str:
     if isinstance(given, str) and given in LANGUAGES:
         return given
     fallback = language_of(getattr(interaction, "locale", None))
-    mod = lookup_module()
-    if question and mod is not None and hasattr(mod, "reply_language"):
-        return str(mod.reply_language(question, None, fallback))
+    if question:
+        return str(lookup_module().reply_language(question, None, fallback))
     return fallback
 
 
-def _call(fn: Callable[..., Any], *args: Any, lang: str, **kwargs: Any) -> Any:
-    """Call a lookup function, telling it the language when it takes one."""
-    try:
-        takes_lang = "lang" in inspect.signature(fn).parameters
-    except (TypeError, ValueError):
-        takes_lang = False
-    return fn(*args, **kwargs, lang=lang) if takes_lang else fn(*args, **kwargs)
-
-
-def lookup_module() -> ModuleType | None:
-    """:mod:`rules.lookup`, or None while it is not available."""
-    try:
-        return importlib.import_module("rules.lookup")
-    except ImportError:
-        log.warning("rules.lookup is not available; /rules answers that")
-        return None
+def lookup_module() -> ModuleType:
+    """The rule lookup, :mod:`rules.lookup` (the one seam tests use to put a lookup of their own in)."""
+    return lookup
 
 
 def _lookup_games() -> list[str]:
-    mod = lookup_module()
-    if mod is not None and hasattr(mod, "all_games"):
-        try:
-            return list(mod.all_games())
-        except Exception:
-            log.exception("rules.lookup.all_games failed")
+    try:
+        return list(lookup_module().all_games())
+    except Exception:
+        log.exception("rules.lookup.all_games failed")
     return playable_keys()
 
 
 def _title(key: str) -> str:
     try:
-        return front_for(key).title
+        return unit_for(key).title
     except KeyError:
         return key
 
@@ -118,11 +100,11 @@ async def rules_game_autocomplete(interaction: Interaction, current: str) -> lis
 async def rules_topic_autocomplete(interaction: Interaction, current: str) -> list[Choice[str]]:
     mod = lookup_module()
     key = await _game_for(interaction, getattr(interaction.namespace, "game", None))
-    if mod is None or key is None or key not in _lookup_games():
+    if key is None or key not in _lookup_games():
         return []
     lang = _language(interaction, getattr(interaction.namespace, "language", None), current)
     try:
-        found = _call(mod.suggest, key, current[:100], limit=25, lang=lang)
+        found = mod.suggest(key, current[:100], limit=25, lang=lang)
     except Exception:
         log.exception("rules.lookup.suggest failed")
         return []
@@ -154,20 +136,17 @@ async def rules_command(interaction: Interaction, topic: str, game: str | None =
     mod = lookup_module()
     key = await _game_for(interaction, given)
     games = _lookup_games()
-    if mod is None:
-        await send_reply(interaction, refuse(texts.say("rules.unavailable", lang)))
-        return
     if key is None or key not in games:
         await send_reply(interaction, refuse(texts.say("rules.no_game", lang, game=given, games=", ".join(games))))
         return
-    entry = _call(mod.find, key, text, lang=lang)
+    entry = mod.find(key, text, lang=lang)
     others: list[Any] = []
-    if entry is None and hasattr(mod, "search"):
-        found = _call(mod.search, key, text, limit=3, lang=lang)
+    if entry is None:
+        found = mod.search(key, text, limit=3, lang=lang)
         if found:
             entry, others = found[0], list(found[1:])
     if entry is None:
-        near = _call(mod.suggest, key, text, limit=5, lang=lang)
+        near = mod.suggest(key, text, limit=5, lang=lang)
         hint = texts.say("rules.did_you_mean", lang, names=", ".join(f"`{e.title}`" for e in near)) if near \
             else texts.say("rules.start_typing", lang)
         await send_reply(interaction, refuse(texts.say("rules.nothing", lang, title=_title(key), text=text, hint=hint)))
@@ -188,8 +167,8 @@ def rule_message(mod: ModuleType, key: str, entry: Any, others: list[Any], lang:
     it; text; footer with the game, id and the next best), its symbol as a thumbnail, and a button for
     each related entry; returned as the embed and the rest of the message's arguments."""
     title = str(entry.title)
-    written = getattr(entry, "lang", lang)
-    if question and hasattr(mod, "other_name"):
+    written = entry.lang
+    if question:
         name = mod.other_name(key, entry, question)
         if name:
             twin_lang = "de" if written == "en" else "en"
@@ -204,7 +183,7 @@ def rule_message(mod: ModuleType, key: str, entry: Any, others: list[Any], lang:
         parts.append(texts.say("rules.also", lang, titles=", ".join(str(e.title) for e in others)))
     embed.set_footer(text=" · ".join(parts)[:2048])
     extras: dict[str, Any] = {}
-    symbol = getattr(entry, "symbol", None)
+    symbol = entry.symbol
     if symbol:
         try:
             from render.symbol import symbol_png
@@ -219,7 +198,7 @@ def rule_message(mod: ModuleType, key: str, entry: Any, others: list[Any], lang:
                 embed.set_image(url=f"attachment://{SYMBOL_FILE}")
             else:
                 embed.set_thumbnail(url=f"attachment://{SYMBOL_FILE}")
-    related = mod.related(key, entry) if hasattr(mod, "related") else []
+    related = mod.related(key, entry)
     buttons = [RuleButton(key, lang, str(e.id), label=str(e.title)) for e in related[:MAX_RELATED]]
     buttons = [b for b in buttons if b.fits]
     if buttons:
@@ -276,12 +255,12 @@ class RuleButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=RULE_I
 
         mod = lookup_module()
         entry = None
-        if mod is not None and self.game in _lookup_games():
+        if self.game in _lookup_games():
             try:
                 entry = mod.by_id(self.game, self.entry_id)
             except Exception:
                 log.exception("reading the entry of button %s failed", self.custom_id)
-        if mod is None or entry is None:
+        if entry is None:
             await answer_privately(interaction, texts.say("rules.gone", self.lang))
             return
         embed, extras = rule_message(mod, self.game, entry, [], self.lang)

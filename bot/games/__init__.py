@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import importlib
 from types import ModuleType
+from typing import Any, Literal
 
 from bot.games.unit import (
     REGISTERED,
@@ -34,14 +35,11 @@ from rules.contract import Game, SetupError
 #: The games, by the module of their unit, the flagship first. A new game adds its module here.
 GAMES: tuple[str, ...] = ("bot.games.races", "bot.games.piecepack", "bot.games.rally")
 
-#: The service and the Discord front call a unit a "front" where they use its setup, words and pictures.
-GameFront = GameUnit
-
 _UNITS = REGISTERED
 _loaded = False
 
 
-def register(unit: GameUnit) -> GameUnit:
+def register(unit: GameUnit[Any]) -> GameUnit[Any]:
     """Make a game known by its key: the unit here and its rules class in :mod:`rules.registry`. The
     listed games come first, so a game registered later never takes the flagship's place."""
     _load()
@@ -69,7 +67,7 @@ def _load() -> None:
             register(unit)
 
 
-def unit_for(key: str) -> GameUnit:
+def unit_for(key: str) -> GameUnit[Any]:
     """The unit of game ``key``; KeyError saying which games exist."""
     _load()
     try:
@@ -78,7 +76,7 @@ def unit_for(key: str) -> GameUnit:
         raise KeyError(f"unknown game {key!r}: choose one of {', '.join(_UNITS)}") from None
 
 
-def units() -> list[GameUnit]:
+def units() -> list[GameUnit[Any]]:
     """Every game's unit, the flagship first."""
     _load()
     return list(_UNITS.values())
@@ -114,20 +112,20 @@ def tool(name: str) -> ModuleType:
     raise KeyError(f"no game offers a {name!r} tool")
 
 
-def new_options() -> dict[str, list[tuple[GameUnit, Option]]]:
+def new_options() -> dict[str, list[tuple[GameUnit[Any], Option]]]:
     """Every ``/game new`` option any game offers, by name, with the games that offer it."""
-    return _offered("new_options")
+    return _offered("new")
 
 
-def join_options() -> dict[str, list[tuple[GameUnit, Option]]]:
+def join_options() -> dict[str, list[tuple[GameUnit[Any], Option]]]:
     """Every ``/game join`` option any game offers, by name, with the games that offer it."""
-    return _offered("join_options")
+    return _offered("join")
 
 
-def _offered(attr: str) -> dict[str, list[tuple[GameUnit, Option]]]:
-    out: dict[str, list[tuple[GameUnit, Option]]] = {}
+def _offered(command: Literal["new", "join"]) -> dict[str, list[tuple[GameUnit[Any], Option]]]:
+    out: dict[str, list[tuple[GameUnit[Any], Option]]] = {}
     for unit in units():
-        for option in getattr(unit, attr):
+        for option in unit.new_options if command == "new" else unit.join_options:
             out.setdefault(option.name, []).append((unit, option))
     for name, offers in out.items():
         kinds = {o.type for _, o in offers}
@@ -136,11 +134,7 @@ def _offered(attr: str) -> dict[str, list[tuple[GameUnit, Option]]]:
     return out
 
 
-# The names the service and the Discord front use
-front_for = unit_for
-all_fronts = units
-
-__all__ = ["GAMES", "Ask", "ButtonSpec", "Command", "CommandGroup", "GameFront", "GameUnit", "LookupSource",
-           "Option", "Refusal", "SetupError", "Standings", "all_fronts", "front_for", "fuzzy", "game_class",
+__all__ = ["GAMES", "Ask", "ButtonSpec", "Command", "CommandGroup", "GameUnit", "LookupSource",
+           "Option", "Refusal", "SetupError", "Standings", "fuzzy", "game_class",
            "join_options", "new_options", "playable_keys", "register", "resolve", "tool", "unit_for", "units",
            "unregister"]

@@ -8,11 +8,9 @@ Nothing here imports discord.py: the Discord front turns these descriptions into
 from __future__ import annotations
 
 import difflib
-import functools
-import inspect
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, TypeVar
 
 from bot import texts
 from bot.games import options as opt
@@ -21,7 +19,8 @@ from rules.contract import Event, Game, SetupError
 if TYPE_CHECKING:
     from bot.drivers.base import Driver
 
-T = TypeVar("T")
+#: the game class a unit serves
+G = TypeVar("G", bound=Game)
 ButtonStyle = Literal["primary", "secondary", "success", "danger"]
 OptionType = Literal["text", "integer", "flag"]
 
@@ -205,32 +204,13 @@ def _subsequence(needle: str, hay: str) -> bool:
     return all(ch in it for ch in needle)
 
 
-# Languages -------------------------------------------------------------------------------------------
-
-
-@functools.lru_cache(maxsize=256)
-def _accepts_lang(fn: Callable[..., Any]) -> bool:
-    try:
-        params = inspect.signature(fn).parameters
-    except (TypeError, ValueError):
-        return False
-    return "lang" in params or any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values())
-
-
-def takes_lang(hook: Callable[..., Any]) -> bool:
-    """Whether a unit's hook takes ``lang`` (a unit written before languages came may not)."""
-    return _accepts_lang(getattr(hook, "__func__", hook))
-
-
-def worded(hook: Callable[..., T], *args: Any, lang: str = "en") -> T:
-    """Call a unit's text or picture hook in ``lang`` when it takes one (else it answers in English)."""
-    return hook(*args, lang=lang) if takes_lang(hook) else hook(*args)
+# Languages ---------------------------------------------------------------------------------------------
 
 
 def legal_list(game: Game, lang: str = "en", limit: int = 12) -> str:
     """The short list of what is possible now (:meth:`Game.describe_legal`), in ``lang`` when the game words it;
     the actions themselves stay in the notation players type."""
-    return str(worded(game.describe_legal, limit, lang=lang))
+    return game.describe_legal(limit, lang=lang)
 
 
 # The unit --------------------------------------------------------------------------------------------
@@ -239,7 +219,7 @@ DriverFactory = Callable[[int], "Driver"]
 
 #: every registered unit by its key, the flagship first (:func:`bot.games.register` fills it; read it through
 #: :func:`bot.games.units`, which loads the listed games first)
-REGISTERED: dict[str, GameUnit] = {}
+REGISTERED: dict[str, GameUnit[Any]] = {}
 
 
 @dataclass(frozen=True)
@@ -258,7 +238,7 @@ class Standings:
     rows: list[tuple[int, tuple[str, ...]]]
 
 
-class GameUnit:
+class GameUnit(Generic[G]):
     """Everything one game offers, registered once in :mod:`bot.games`. A game subclasses this, sets the
     class attributes and overrides the hooks it needs; the defaults serve a game with plain text.
 
@@ -272,7 +252,7 @@ class GameUnit:
       :meth:`describe`), buttons, and the hooks of the terminal and the demo.
     """
 
-    rules: ClassVar[type[Game]]
+    rules: type[G]
     key: ClassVar[str]
     title: ClassVar[str]
     new_options: ClassVar[tuple[Option, ...]] = ()
@@ -406,25 +386,26 @@ class GameUnit:
     def board_picture(self, view: dict[str, Any], lang: str = "en") -> bytes | None:
         """PNG of the whole board (``/game board``, ``/game status``, the start of a new period); by default
         the move's picture with nothing highlighted, for a game whose picture already shows everything."""
-        return worded(self.picture, view, [], lang=lang)
+        return self.picture(view, [], lang=lang)
 
-    def reach_picture(self, game: Game, seat: int) -> bytes | None:
+    def reach_picture(self, game: G, seat: int, lang: str = "en") -> bytes | None:
         """PNG of where ``seat`` can go now, for its eyes only; None when the game draws none. Called off the
         event loop (it may search for a while)."""
         return None
 
-    def offers_reach(self, game: Game, seat: int) -> bool:
+    def offers_reach(self, game: G, seat: int) -> bool:
         """Whether ``seat`` may ask where it can go now (its movement, in a game that draws it)."""
         return False
 
-    def period(self, game: Game) -> Any:
+    def period(self, game: G) -> Any:
         """What changes when the channel should see the whole board again (a new lap, a new round); None:
         never. The turn's message that begins a new period shows the whole board instead of the close-up."""
         return None
 
-    def replay(self, setup: Mapping[str, Any], seed: int, actions: Sequence[str], cell_size: int | None = None
-               ) -> tuple[bytes, int] | None:
-        """An animated GIF of a game from its log, and its number of frames; None if the game has none."""
+    def replay(self, setup: Mapping[str, Any], seed: int, actions: Sequence[str], cell_size: int | None = None,
+               lang: str = "en") -> tuple[bytes, int] | None:
+        """An animated GIF of a game from its log, and its number of frames, its words in ``lang``; None if the
+        game has none."""
         return None
 
     @property
@@ -437,7 +418,7 @@ class GameUnit:
         parts = [f"{e.text} {e.secret}" if e.secret else e.text for e in events]
         return " ".join(p for p in parts if p)
 
-    def describe(self, game: Game, viewer: int | None, lang: str = "en") -> str:
+    def describe(self, game: G, viewer: int | None, lang: str = "en") -> str:
         """Status text for ``viewer`` in ``lang``: standings, whose turn, and that seat's hidden things."""
         names = game.seat_names
         if game.is_over:
@@ -447,7 +428,7 @@ class GameUnit:
         who = names[turn] if turn is not None else texts.say("move.nobody", lang)
         return texts.say("unit.turn", lang, title=self.title, ply=game.ply, name=who)
 
-    def buttons(self, game: Game, seat: int, lang: str = "en") -> list[ButtonSpec]:
+    def buttons(self, game: G, seat: int, lang: str = "en") -> list[ButtonSpec]:
         """Buttons for the common moves of ``seat`` now, each a legal action, labelled in ``lang``."""
         if game.is_over or game.to_act != seat:
             return []
@@ -456,17 +437,17 @@ class GameUnit:
             return []
         return [ButtonSpec(a, a, "primary" if i == 0 else "secondary") for i, a in enumerate(acts)]
 
-    def turn_buttons(self, game: Game, seat: int, lang: str = "en") -> list[ButtonSpec]:
+    def turn_buttons(self, game: G, seat: int, lang: str = "en") -> list[ButtonSpec]:
         """The buttons of the turn's message for ``seat``: the game's own, and "Where can I go?" when the
         player may ask it now; labelled in ``lang``."""
-        out = worded(self.buttons, game, seat, lang=lang)
+        out = self.buttons(game, seat, lang=lang)
         if self.offers_reach(game, seat):
             out = [*out[: MAX_BUTTONS_ON_MESSAGE - 1], ButtonSpec(texts.say("reach", lang), REACH_ACTION)]
         return out
 
     # The terminal and the demo -----------------------------------------------------------------
 
-    def hand_text(self, game: Game, seat: int, lang: str = "en") -> str:
+    def hand_text(self, game: G, seat: int, lang: str = "en") -> str:
         """What only ``seat`` may know, in ``lang`` (empty when the game hides nothing)."""
         return ""
 
@@ -475,45 +456,45 @@ class GameUnit:
         :class:`~bot.games.options.BadOption`) worded for the player in ``lang``."""
         return opt.refusal_text(exc, lang)
 
-    def refused_move(self, game: Game, exc: Exception, lang: str = "en") -> str:
+    def refused_move(self, game: G, exc: Exception, lang: str = "en") -> str:
         """A refused move for the player in ``lang``: the game's reason, and what is possible now unless the
         reason already lists it (a refusal whose parameters carry ``legal``)."""
-        reason = worded(self.refusal, exc, lang=lang)
+        reason = self.refusal(exc, lang=lang)
         if "legal" in (getattr(exc, "params", None) or {}):
-            return str(reason)
+            return reason
         return texts.say("possible_now", lang, reason=reason, legal=legal_list(game, lang))
 
-    def seat_label(self, game: Game, seat: int) -> str:
+    def seat_label(self, game: G, seat: int, lang: str = "en") -> str:
         """How a seat is named in a turn header: ``Player 2 (blue)``."""
         return game.seat_names[seat]
 
-    def short_list(self, game: Game, seat: int) -> list[tuple[str, str]]:
+    def short_list(self, game: G, seat: int, lang: str = "en") -> list[tuple[str, str]]:
         """The moves worth offering ``seat`` now as (action, hint); the caller checks that it may act."""
         return [(str(a), "") for a in game.legal_actions()]
 
-    def situation(self, game: Game) -> str:
+    def situation(self, game: G, lang: str = "en") -> str:
         """Where the turn stands, in a few words (empty when there is nothing to say)."""
         return ""
 
-    def expand(self, game: Game, text: str) -> str:
+    def expand(self, game: G, text: str) -> str:
         """A shorthand typed at the terminal, in the game's notation (unchanged when it is none)."""
         return text
 
-    def standings(self, game: Game) -> Standings:
+    def standings(self, game: G, lang: str = "en") -> Standings:
         """The final table; by default the winners first, then seat order."""
         won = set(game.winners)
         order = sorted(range(len(game.seat_names)), key=lambda s: (s not in won, s))
         return Standings(("Name",), [(s, (game.seat_names[s],)) for s in order])
 
-    def progress(self, game: Game) -> tuple[str, Any]:
+    def progress(self, game: G, lang: str = "en") -> tuple[str, Any]:
         """A progress line for ``junkyard demo``, and what must change for a new line on a non-terminal."""
         return "", game.ply // 50
 
-    def table_title(self, game: Game, players: str) -> str:
+    def table_title(self, game: G, players: str, lang: str = "en") -> str:
         """The demo's heading: the game, where it is played and by whom."""
         return f"{self.title}: {players}"
 
 
 __all__ = ["MAX_BUTTONS", "MAX_CHOICES", "REACH_ACTION", "REACH_LABEL", "Ask", "ButtonSpec", "ButtonStyle",
            "Command", "CommandGroup", "Complete", "DriverFactory", "GameUnit", "LookupSource", "Option",
-           "OptionType", "Refusal", "Standings", "fuzzy", "legal_list", "takes_lang", "worded"]
+           "OptionType", "Refusal", "Standings", "fuzzy", "legal_list"]

@@ -225,10 +225,12 @@ class FakeEntry:
     id: str
     title: str
     text: str
+    lang: str = "en"
+    symbol: str | None = None
 
 
 class FakeLookup:
-    """Stands in for rules.lookup with its interface: suggest(game, text, limit) and find(game, text)."""
+    """Stands in for rules.lookup with the interface /rules uses, for the toy game's two entries."""
 
     ENTRIES = (FakeEntry("roll", "Rolling", "Roll one die on your turn."),
                FakeEntry("win", "Winning", "Reach ten first."))
@@ -237,13 +239,33 @@ class FakeLookup:
     def all_games():
         return ["toy"]
 
+    @staticmethod
+    def reply_language(question, chosen=None, fallback="en"):
+        return chosen or fallback
+
     @classmethod
-    def suggest(cls, game_key, text, limit=25):
+    def suggest(cls, game_key, text, limit=25, lang="en"):
         return [e for e in cls.ENTRIES if text.lower() in e.title.lower()][:limit]
 
     @classmethod
-    def find(cls, game_key, text):
+    def find(cls, game_key, text, lang="en"):
         return next((e for e in cls.ENTRIES if text.lower() in (e.id, e.title.lower())), None)
+
+    @classmethod
+    def search(cls, game_key, question, limit=3, lang="en"):
+        return []
+
+    @classmethod
+    def by_id(cls, game_key, entry_id):
+        return next((e for e in cls.ENTRIES if e.id == entry_id), None)
+
+    @staticmethod
+    def related(game_key, entry):
+        return []
+
+    @staticmethod
+    def other_name(game_key, entry, question):
+        return None
 
 
 async def test_rules_lookup_with_autocomplete(h, monkeypatch):

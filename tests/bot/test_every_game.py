@@ -9,7 +9,7 @@ import random
 import pytest
 
 from bot.consistency import check_consistency
-from bot.games import front_for, game_class, playable_keys
+from bot.games import game_class, playable_keys, unit_for
 from bot.games.unit import REACH_ACTION
 from bot.service import Service
 from rules.contract import Game, IllegalAction
@@ -58,5 +58,5 @@ async def test_game_plays_through_the_service(key, store):
 
 @pytest.mark.parametrize("key", REAL_GAMES)
 def test_every_game_has_a_front(key):
-    front = front_for(key)
+    front = unit_for(key)
     assert front.key == key and front.title

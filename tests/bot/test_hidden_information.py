@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from bot.games import front_for
+from bot.games import unit_for
 from bot.outcomes import Accepted, Private
 from bot.service import Service
 from rules.contract import IllegalAction
@@ -86,7 +86,7 @@ def redrawn(game: Races, rng: random.Random) -> Races:
 
 def public_face(game: Races) -> dict[str, Any]:
     """Everything the channel sees of a game between two actions."""
-    front = front_for("races")
+    front = unit_for("races")
     seat = game.to_act
     buttons = [(b.label, b.action) for b in front.buttons(game, seat)] if seat is not None else []
     return {"view": game.view(None), "describe": front.describe(game, None), "buttons": buttons}
@@ -117,7 +117,7 @@ def test_what_is_public_does_not_depend_on_hidden_tiles(seed):
         compared += 1
         hidden_moves += isinstance(game.parse_action(action), HIDDEN_ACTIONS)
         assert public_events(twin_events) == public_events(events), action
-        front = front_for("races")
+        front = unit_for("races")
         assert front.narrate([e for e in (ev.for_viewer(None) for ev in twin_events) if e is not None]) == \
             front.narrate([e for e in (ev.for_viewer(None) for ev in events) if e is not None])
     assert compared >= 300 and hidden_moves >= 10, (compared, hidden_moves)
@@ -131,7 +131,7 @@ class NoPictures:
     which the twin test covers)."""
 
     def __init__(self, key: str) -> None:
-        self._front = front_for(key)
+        self._front = unit_for(key)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._front, name)

@@ -11,7 +11,6 @@ from typing import Any
 
 import pytest
 
-from bot.games.unit import takes_lang
 from bot.service import Service
 from rules.contract import Event, Game
 from tests.bot.helpers import BOB as BOB_ID
@@ -78,11 +77,6 @@ async def test_the_channel_reads_the_games_language_and_each_player_their_own(st
     assert (await service.status(CHANNEL, 1, lang="de")).text.startswith("(letztes Spiel, beendet) [de] ")
     assert (await service.status(CHANNEL, 2)).text.startswith("(last game, finished) [en] ")  # as Bob sat down
     assert (await service.status(CHANNEL, 3)).text.startswith("(letztes Spiel, beendet) [de] ")  # the game's
-
-
-def test_a_hook_without_lang_is_called_without_it() -> None:
-    """A unit written before languages: its hooks are called in English, without ``lang``."""
-    assert not takes_lang(ToyUnit().picture) and takes_lang(WordedToy().narrate)
 
 
 # A race through Discord, a German and an English player ------------------------------------------------

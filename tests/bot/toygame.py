@@ -170,21 +170,21 @@ def _colours(ask: Ask) -> list[tuple[str, str]]:
     return [(c, c) for c in COLOURS if c not in used and c.startswith(ask.current)]
 
 
-class ToyUnit(GameUnit):
+class ToyUnit(GameUnit[ToyGame]):
     """Race to Ten as a game unit: setup options, buttons, a picture, a hidden card; no command group."""
 
     rules = ToyGame
     new_options = (Option("track", "Short or long", complete=_tracks),)
     join_options = (Option("colour", "Your colour", complete=_colours),)
 
-    def setup_options(self, raw):
-        opts, notes = super().setup_options(raw)
+    def setup_options(self, raw, lang="en"):
+        opts, notes = super().setup_options(raw, lang)
         if "track" in opts and opts["track"] not in TRACKS:
             raise SetupError(f"unknown track {opts['track']!r}: choose short or long")
         return opts, notes
 
-    def seat_options(self, raw, setup, taken):
-        opts, notes = super().seat_options(raw, setup, taken)
+    def seat_options(self, raw, setup, taken, lang="en"):
+        opts, notes = super().seat_options(raw, setup, taken, lang)
         colour = opts.get("colour")
         if colour is not None:
             if colour not in COLOURS:
@@ -193,25 +193,25 @@ class ToyUnit(GameUnit):
                 raise SetupError(f"{colour} is taken")
         return opts, notes
 
-    def picture(self, view, events):
+    def picture(self, view, events, lang="en"):
         return tiny_png(view)
 
-    def buttons(self, game, seat):
+    def buttons(self, game, seat, lang="en"):
         acts = [str(a) for a in game.legal_actions()]
         if acts == ["roll"]:
             return [ButtonSpec("Roll", "roll", "primary")]
         return [ButtonSpec(f"Move {a.split()[1]}", a, "success") for a in acts if a.startswith("move")] + [
             ButtonSpec("Pass", "pass", "secondary")]
 
-    def hand_text(self, game, seat):
+    def hand_text(self, game, seat, lang="en"):
         return f"Your card is {game.cards[seat]}."
 
-    def standings(self, game):
+    def standings(self, game, lang="en"):
         won = set(game.winners)
         order = sorted(range(len(game.pos)), key=lambda s: (s not in won, -game.pos[s], s))
         return Standings(("Name", "Square"), [(s, (game.names[s], str(game.pos[s]))) for s in order])
 
-    def progress(self, game):
+    def progress(self, game, lang="en"):
         return f"move {game.ply:>4}  " + "  ".join(f"{n} at {p}" for n, p in zip(game.names, game.pos, strict=True)), \
             tuple(game.pos)
 

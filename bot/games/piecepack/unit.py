@@ -32,12 +32,12 @@ MAX_DESTINATIONS = 20
 
 
 def destinations(game: Game | None) -> dict[str, Any]:
-    """Legal destination square → full-path move, empty outside the move phase."""
-    fn = getattr(game, "destinations", None)
-    if fn is None or game is None or game.is_over:
+    """Legal destination square → full-path move, empty outside the move phase (and for another game's
+    state, which an autocomplete may be handed while a channel changes games)."""
+    if not isinstance(game, PiecepackGame) or game.is_over:
         return {}
     try:
-        return dict(fn())
+        return dict(game.destinations())
     except Exception:  # not in the move phase
         return {}
 
@@ -67,7 +67,7 @@ PIECEPACK_COMMANDS = CommandGroup(
 )
 
 
-class PiecepackUnit(GameUnit):
+class PiecepackUnit(GameUnit[PiecepackGame]):
     rules = PiecepackGame
     commands = PIECEPACK_COMMANDS
     drivers: ClassVar[Mapping[str, DriverFactory]] = {"smart": GreedyDriver}
@@ -91,7 +91,7 @@ class PiecepackUnit(GameUnit):
         """A refused action or notation error in ``lang``."""
         return texts.refusal_text(exc, lang)
 
-    def describe(self, game: Game, viewer: int | None, lang: str = "en") -> str:
+    def describe(self, game: PiecepackGame, viewer: int | None, lang: str = "en") -> str:
         """Whose turn it is (or who won), then every seat's square, home corner and trash, in ``lang``."""
         view = game.view(viewer)
         names = game.seat_names
@@ -110,7 +110,7 @@ class PiecepackUnit(GameUnit):
             lines.append(texts.say("status.centre", lang, square=view["centre"]))
         return "\n".join(lines)
 
-    def buttons(self, game: Game, seat: int, lang: str = "en") -> list[ButtonSpec]:
+    def buttons(self, game: PiecepackGame, seat: int, lang: str = "en") -> list[ButtonSpec]:
         """One button per reachable square after the roll (the square is the label in every language);
         before it, the roll."""
         if game.is_over or game.to_act != seat:
@@ -124,25 +124,25 @@ class PiecepackUnit(GameUnit):
 
     # The terminal and the demo -----------------------------------------------------------------
 
-    def seat_label(self, game: Game, seat: int, lang: str = "en") -> str:
+    def seat_label(self, game: PiecepackGame, seat: int, lang: str = "en") -> str:
         """``Ann (Suns)`` / ``Ann (Sonnen)``; just the suit for a player named after it."""
         name = game.seat_names[seat]
         if name == SUITS[seat]:
             return texts.suit_word(seat, lang)
         return texts.say("terminal.seat", lang, name=name, suit=texts.suit(seat))
 
-    def short_list(self, game: Game, seat: int, lang: str = "en") -> list[tuple[str, str]]:
+    def short_list(self, game: PiecepackGame, seat: int, lang: str = "en") -> list[tuple[str, str]]:
         dests = destinations(game)
         if dests:
             return [(f"move {sq}", texts.say("terminal.path", lang, path=str(m).removeprefix("move ")))
                     for sq, m in dests.items()]
         return super().short_list(game, seat)
 
-    def situation(self, game: Game, lang: str = "en") -> str:
+    def situation(self, game: PiecepackGame, lang: str = "en") -> str:
         view = game.view(None)
         return texts.say("terminal.rolled", lang, roll=view["roll"]) if view.get("phase") == "move" else ""
 
-    def standings(self, game: Game, lang: str = "en") -> Standings:
+    def standings(self, game: PiecepackGame, lang: str = "en") -> Standings:
         won = set(game.winners)
         seats = game.view(None)["seats"]
         order = sorted(seats, key=lambda s: (s["seat"] not in won, not s["carrying"], len(s["trash"]), s["seat"]))
@@ -153,14 +153,14 @@ class PiecepackUnit(GameUnit):
                                              texts.suit_word(s["seat"], lang), " ".join(s["trash"]) or none,
                                              carrying if s["carrying"] else "")) for s in order])
 
-    def progress(self, game: Game, lang: str = "en") -> tuple[str, Any]:
+    def progress(self, game: PiecepackGame, lang: str = "en") -> tuple[str, Any]:
         seats = game.view(None)["seats"]
         parts = [texts.say("progress.seat_carrying" if s["carrying"] else "progress.seat", lang,
                            suit=texts.suit(s["seat"]), pieces=len(s["trash"])) for s in seats]
         line = "  ".join([texts.say("progress.move", lang, ply=game.ply), *parts])
         return line, tuple((len(s["trash"]), s["carrying"]) for s in seats)
 
-    def table_title(self, game: Game, players: str, lang: str = "en") -> str:
+    def table_title(self, game: PiecepackGame, players: str, lang: str = "en") -> str:
         return texts.say("terminal.title", lang, players=players)
 
 

@@ -26,7 +26,7 @@ from bot.games.unit import ButtonSpec, DriverFactory, GameUnit, LookupSource, St
 from render.races.card import kart_card_png
 from render.races.chat import board_chat_png, chat_png, reach_png
 from render.races.replay import REPLAY_CELL, replay_gif, replay_views
-from rules.contract import Event, Game
+from rules.contract import Event
 from rules.races import Races, catalogue
 from rules.races import actions as act
 from rules.races import texts as race_texts
@@ -38,7 +38,7 @@ MAX_BUTTONS = 20
 MAX_BUTTON_ACTION = 72
 
 
-class RacesUnit(GameUnit):
+class RacesUnit(GameUnit[Races]):
     rules = Races
     new_options = setup.NEW_OPTIONS
     join_options = setup.JOIN_OPTIONS
@@ -84,27 +84,25 @@ class RacesUnit(GameUnit):
         """The whole board (cropped to the track) with every player's status, for ``/game board``."""
         return board_chat_png(view, lang=lang)
 
-    def reach_picture(self, game: Game, seat: int, lang: str = "en") -> bytes | None:
+    def reach_picture(self, game: Races, seat: int, lang: str = "en") -> bytes | None:
         """Where ``seat`` can drive with its roll (R9 included), for its eyes; None when it is not its move."""
-        g: Any = game
         if game.is_over or game.to_act != seat:
             return None
-        found = reach(g)
+        found = reach(game)
         if not found.cells:
             return None
         return reach_png(game.view(seat), found, lang)
 
-    def offers_reach(self, game: Game, seat: int) -> bool:
+    def offers_reach(self, game: Races, seat: int) -> bool:
         """While ``seat`` drives: its roll is made and it has points to spend, no question pending."""
-        g: Any = game
-        if game.is_over or game.to_act != seat or g.choice is not None:
+        if game.is_over or game.to_act != seat or game.choice is not None:
             return False
-        return bool(g.phase == "move" and g.turn.points > 0)
+        return bool(game.phase == "move" and game.turn.points > 0)
 
-    def period(self, game: Game) -> Any:
+    def period(self, game: Races) -> Any:
         """The lap the leader drives: the whole board comes with the turn in which the first kart starts a
         new lap (every round would be a board per few turns; a lap is long enough to lose the overview)."""
-        karts: Any = getattr(game, "karts", ())
+        karts = game.karts
         return max((k.flags for k in karts), default=0)
 
     def card_picture(self, view: dict[str, Any], seat: int, lang: str = "en") -> bytes | None:
@@ -123,7 +121,7 @@ class RacesUnit(GameUnit):
         """A refused action (or notation error) in ``lang``, said again from its catalogue id."""
         return race_texts.refusal_text(exc, lang)
 
-    def describe(self, game: Game, viewer: int | None, lang: str = "en") -> str:
+    def describe(self, game: Races, viewer: int | None, lang: str = "en") -> str:
         """The race for ``viewer`` in ``lang``: track and laps, every kart's standing, whose turn it is, and
         that seat's own tiles and commands."""
         view = game.view(viewer)
@@ -147,7 +145,7 @@ class RacesUnit(GameUnit):
         lines += self._turn_lines(game, view, viewer, lang)
         return "\n".join(lines)
 
-    def _turn_lines(self, game: Game, view: dict[str, Any], viewer: int | None, lang: str = "en") -> list[str]:
+    def _turn_lines(self, game: Races, view: dict[str, Any], viewer: int | None, lang: str = "en") -> list[str]:
         lines = []
         turn = game.to_act
         if turn is not None:
@@ -172,22 +170,21 @@ class RacesUnit(GameUnit):
 
     # Buttons -----------------------------------------------------------------------------------
 
-    def buttons(self, game: Game, seat: int, lang: str = "en") -> list[ButtonSpec]:
+    def buttons(self, game: Races, seat: int, lang: str = "en") -> list[ButtonSpec]:
         """The common flow: answers to a pending choice (R14); dice to roll or reverse; steps left, straight
         or right and whole moves to the cells furthest on; done. Everything else is a command. Buttons sit
         on a public message, so none may tell what a face-down tile is (a Refuel button would)."""
         acts = legal(game, seat)
         if not acts:
             return []
-        g: Any = game
         if isinstance(acts[0], act.Choose):
-            kind = g.choice.kind if g.choice is not None else ""
+            kind = game.choice.kind if game.choice is not None else ""
             return [ButtonSpec(choice_label(kind, a.option, lang), str(a), "primary") for a in acts][:MAX_BUTTONS]
         out = self._roll_buttons(acts, lang)
         steps = [a for a in acts if isinstance(a, act.Step)]
-        words = {w for a in steps if not a.leave and (w := step_word(g, a)) is not None}
-        leaving = {w for a in steps if a.leave and (w := step_word(g, a)) is not None}
-        back = bool(getattr(g.turn, "reversing", False))
+        words = {w for a in steps if not a.leave and (w := step_word(game, a)) is not None}
+        leaving = {w for a in steps if a.leave and (w := step_word(game, a)) is not None}
+        back = bool(getattr(game.turn, "reversing", False))
         for turn in (-1, 0, 1):
             word = RELATIVE[turn]
             if word in words:
@@ -202,7 +199,7 @@ class RacesUnit(GameUnit):
             if word in leaving:
                 label = texts.say("button.leave", lang, way=texts.way(word, lang).capitalize())
                 out.append(ButtonSpec(label, f"step {word} {act.LEAVE}"))
-        for cell, move in destinations(g, acts).items():
+        for cell, move in destinations(game, acts).items():
             if len(str(move)) <= MAX_BUTTON_ACTION:
                 out.append(ButtonSpec(f"→ {cell}", str(move), "success"))
         return out[:MAX_BUTTONS]
@@ -222,32 +219,31 @@ class RacesUnit(GameUnit):
 
     # The terminal and the demo -----------------------------------------------------------------
 
-    def hand_text(self, game: Game, seat: int, lang: str = "en") -> str:
+    def hand_text(self, game: Races, seat: int, lang: str = "en") -> str:
         return hand_text(game, seat, lang)
 
-    def seat_label(self, game: Game, seat: int, lang: str = "en") -> str:
-        karts: Any = getattr(game, "karts", ())
+    def seat_label(self, game: Races, seat: int, lang: str = "en") -> str:
+        karts = game.karts
         name = game.seat_names[seat]
         return f"{name} ({texts.colour(karts[seat].colour, lang)})" if 0 <= seat < len(karts) else name
 
-    def short_list(self, game: Game, seat: int, lang: str = "en") -> list[tuple[str, str]]:
+    def short_list(self, game: Races, seat: int, lang: str = "en") -> list[tuple[str, str]]:
         return table.short_list(game, lang)
 
-    def situation(self, game: Game, lang: str = "en") -> str:
+    def situation(self, game: Races, lang: str = "en") -> str:
         return table.situation(game, lang)
 
-    def expand(self, game: Game, text: str) -> str:
+    def expand(self, game: Races, text: str) -> str:
         return table.expand(game, text)
 
-    def standings(self, game: Game, lang: str = "en") -> Standings:
+    def standings(self, game: Races, lang: str = "en") -> Standings:
         return table.standings(game, lang)
 
-    def progress(self, game: Game, lang: str = "en") -> tuple[str, Any]:
+    def progress(self, game: Races, lang: str = "en") -> tuple[str, Any]:
         return table.progress_line(game, lang)
 
-    def table_title(self, game: Game, players: str, lang: str = "en") -> str:
-        g: Any = game
-        return texts.say("table.title", lang, count=g.laps, title=self.title, track=g.track.name, players=players)
+    def table_title(self, game: Races, players: str, lang: str = "en") -> str:
+        return texts.say("table.title", lang, count=game.laps, title=self.title, track=game.track.name, players=players)
 
 
 GAME = RacesUnit()

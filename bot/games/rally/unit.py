@@ -21,7 +21,7 @@ from bot.games.rally.words import language, narrate, refusal
 from bot.games.unit import ButtonSpec, DriverFactory, GameUnit, LookupSource, Standings
 from render.rally import car_board_png, rally_png
 from render.rally.chat import rally_chat_png
-from rules.contract import Event, Game
+from rules.contract import Event
 from rules.rally.game import CRASH, PARK, PIT, SPIN, RallyGame
 from rules.rally.texts import COLOUR_KEYS, say, word
 
@@ -38,12 +38,7 @@ _BUTTON_WORDS = {
 }
 
 
-def _game(game: Game) -> RallyGame:
-    assert isinstance(game, RallyGame), f"not a rally: {type(game).__name__}"
-    return game
-
-
-class RallyUnit(GameUnit):
+class RallyUnit(GameUnit[RallyGame]):
     rules = RallyGame
     new_options = setup.NEW_OPTIONS
     join_options = setup.JOIN_OPTIONS
@@ -87,14 +82,14 @@ class RallyUnit(GameUnit):
         """The whole track with the panel and its legend, for ``/game board`` and the start of a new lap."""
         return rally_png(view, [], lang)
 
-    def period(self, game: Game) -> Any:
+    def period(self, game: RallyGame) -> Any:
         """The laps the leader has done: the whole track comes with the turn in which the first car starts a
         new lap (as in a race: often enough to keep the overview, rare enough to leave the close-ups be)."""
-        g = _game(game)
-        return max((g.laps_done(s) for s in range(len(g.cars))), default=0)
+        return max((game.laps_done(s) for s in range(len(game.cars))), default=0)
 
-    def replay(self, setup_: Mapping[str, Any], seed: int, actions: Sequence[str], cell_size: int | None = None
-               ) -> tuple[bytes, int] | None:
+    def replay(self, setup_: Mapping[str, Any], seed: int, actions: Sequence[str], cell_size: int | None = None,
+               lang: str = "en") -> tuple[bytes, int] | None:
+        """The race as an animated GIF; its frames carry no words, so every language gets the same."""
         views = replay_views(setup_, seed, actions)
         return replay_gif(views, cell_size or REPLAY_SIZE), len(views)
 
@@ -112,24 +107,23 @@ class RallyUnit(GameUnit):
         """``"de"`` for a German Discord locale, else ``"en"``."""
         return language(locale)
 
-    def describe(self, game: Game, viewer: int | None, lang: str = "en") -> str:
+    def describe(self, game: RallyGame, viewer: int | None, lang: str = "en") -> str:
         """The standings (laps, stops: S8), turn order and parking bar, and what the player to act must do,
         worded from the rules' catalogue in ``lang``."""
-        return table.status_text(_game(game), viewer, lang)
+        return table.status_text(game, viewer, lang)
 
     # Buttons -----------------------------------------------------------------------------------
 
-    def buttons(self, game: Game, seat: int, lang: str = "en") -> list[ButtonSpec]:
+    def buttons(self, game: RallyGame, seat: int, lang: str = "en") -> list[ButtonSpec]:
         """The common flow: before the roll, one button per range the lever may take (the lever kept is the
         primary one), the same with the booster, and repair; after it, the best few destinations and the
         best few parking spots (with the placement that helps most). Everything else is a command."""
         acts = legal(game, seat)
         if not acts:
             return []
-        g = _game(game)
         words = _BUTTON_WORDS.get(lang, _BUTTON_WORDS["en"])
-        if g.phase == "turn":
-            kept = kept_range(g, acts)
+        if game.phase == "turn":
+            kept = kept_range(game, acts)
             out = [ButtonSpec(words["roll"].format(range=range_word(r, lang)), f"roll {r}",
                               "primary" if r == kept else "secondary") for r in ranges(acts)]
             if can_boost(acts):
@@ -138,7 +132,7 @@ class RallyUnit(GameUnit):
             if can_repair(acts):
                 out.append(ButtonSpec(words["repair"], "repair", "danger"))
             return out
-        found = choices(g, acts)
+        found = choices(game, acts)
         drives = [c for c in found if c.kind not in (PARK, PIT)][:MOVE_BUTTONS]
         parks = [c for c in found if c.kind in (PARK, PIT)][:PARK_BUTTONS]
         out = []
@@ -154,34 +148,32 @@ class RallyUnit(GameUnit):
 
     # The terminal and the demo -----------------------------------------------------------------
 
-    def hand_text(self, game: Game, seat: int, lang: str = "en") -> str:
-        return table.car_text(_game(game), seat, lang)
+    def hand_text(self, game: RallyGame, seat: int, lang: str = "en") -> str:
+        return table.car_text(game, seat, lang)
 
-    def seat_label(self, game: Game, seat: int, lang: str = "en") -> str:
-        g = _game(game)
-        if not 0 <= seat < len(g.names):
-            return g.seat_names[seat]
-        return f"{g.names[seat]} ({word(COLOUR_KEYS[seat], lang).lower()})"
+    def seat_label(self, game: RallyGame, seat: int, lang: str = "en") -> str:
+        if not 0 <= seat < len(game.names):
+            return game.seat_names[seat]
+        return f"{game.names[seat]} ({word(COLOUR_KEYS[seat], lang).lower()})"
 
-    def short_list(self, game: Game, seat: int, lang: str = "en") -> list[tuple[str, str]]:
-        return table.short_list(_game(game), lang)
+    def short_list(self, game: RallyGame, seat: int, lang: str = "en") -> list[tuple[str, str]]:
+        return table.short_list(game, lang)
 
-    def situation(self, game: Game, lang: str = "en") -> str:
-        return table.situation(_game(game), lang)
+    def situation(self, game: RallyGame, lang: str = "en") -> str:
+        return table.situation(game, lang)
 
-    def expand(self, game: Game, text: str) -> str:
-        return table.expand(_game(game), text)
+    def expand(self, game: RallyGame, text: str) -> str:
+        return table.expand(game, text)
 
-    def standings(self, game: Game, lang: str = "en") -> Standings:
-        return table.standings(_game(game), lang)
+    def standings(self, game: RallyGame, lang: str = "en") -> Standings:
+        return table.standings(game, lang)
 
-    def progress(self, game: Game, lang: str = "en") -> tuple[str, Any]:
-        return table.progress_line(_game(game), lang)
+    def progress(self, game: RallyGame, lang: str = "en") -> tuple[str, Any]:
+        return table.progress_line(game, lang)
 
-    def table_title(self, game: Game, players: str, lang: str = "en") -> str:
-        g = _game(game)
-        return say("t_title", lang, count=g.laps, title=self.title, track=g.track.name, alias=g.track.alias,
-                   direction="clockwise" if g.clockwise else "anticlockwise", players=players, laps=g.laps)
+    def table_title(self, game: RallyGame, players: str, lang: str = "en") -> str:
+        return say("t_title", lang, count=game.laps, title=self.title, track=game.track.name, alias=game.track.alias,
+                   direction="clockwise" if game.clockwise else "anticlockwise", players=players, laps=game.laps)
 
 
 GAME = RallyUnit()
