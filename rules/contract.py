@@ -9,7 +9,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Protocol, Self
+from typing import Any, ClassVar, Protocol, Self, final
 
 
 class IllegalAction(ValueError):
@@ -164,10 +164,30 @@ class Game(ABC):
     def legal_actions(self) -> Sequence[Action]:
         """Every action the player to act may take now; never empty while the game runs."""
 
-    @abstractmethod
+    @final
     def apply(self, action: Action | str) -> list[Event]:
-        """Validate completely, then change the state; raises :class:`IllegalAction` and leaves
-        the state exactly as it was when the action is not allowed."""
+        """Play ``action`` (an action of this game or its notation) and return the events it caused.
+
+        The one place that keeps the promise "refused ⇒ unchanged" for every game: the move is played on a
+        working copy (:meth:`_copy`) by the game's :meth:`_apply`, and the copy becomes this state only when
+        the move went through. Whatever :meth:`_apply` raises (:class:`IllegalAction` for a move the rules
+        refuse), this state is exactly what it was.
+        """
+        work = self._copy()
+        events = work._apply(action)
+        self.__dict__.clear()
+        self.__dict__.update(work.__dict__)
+        return events
+
+    @abstractmethod
+    def _apply(self, action: Action | str) -> list[Event]:
+        """Check ``action`` against the rules and play it on this state (a working copy: see :meth:`apply`);
+        raise :class:`IllegalAction` saying why when it is not allowed, at any point of the way."""
+
+    def _copy(self) -> Self:
+        """A working copy equal to this state that shares nothing it could change. By default a round trip
+        through :meth:`to_dict`; a game overrides it with something quicker, carrying its caches along."""
+        return type(self).from_dict(self.to_dict())
 
     @property
     @abstractmethod

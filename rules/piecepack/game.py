@@ -480,8 +480,13 @@ class PiecepackGame(PhasedGame):
             return action
         raise texts.bad_notation("notation.not_action", action=repr(action))
 
-    def apply(self, action: contract.Action | str) -> list[Event]:
-        """Validate ``action`` (one of ours, a :class:`Destination` or notation; anything else is refused)
+    def _copy(self) -> PiecepackGame:
+        work = type(self).from_dict(self.to_dict())
+        work._cache, work._dests = self._cache, self._dests  # keyed by the position the copy shares
+        return work
+
+    def _apply(self, action: contract.Action | str) -> list[Event]:
+        """Check ``action`` (one of ours, a :class:`Destination` or notation; anything else is refused)
         completely, then play it; returns the events it caused."""
         act = self._coerce(action)
         if isinstance(act, Roll):

@@ -429,22 +429,23 @@ class Races(Game):
     def parse_action(self, text: str) -> act.Action:
         return act.parse(text, self.track.columns, self.track.rows)
 
-    def apply(self, action: ContractAction | str) -> list[Event]:
+    def _apply(self, action: ContractAction | str) -> list[Event]:
         if isinstance(action, str):
             action = self.parse_action(action)
         if not isinstance(action, act.Action):
             raise refuse("refuse.not_an_action", action=str(action))
         if self._winners:
             raise refuse("refuse.race_over")
-        work = self._clone()
-        work._events = []
-        work._do(action)
-        work._advance()
-        work._ply += 1
-        work.last_events = work._events
-        work._events = []
-        self.__dict__.update(work.__dict__)
+        self._events = []
+        self._do(action)
+        self._advance()
+        self._ply += 1
+        self.last_events = self._events
+        self._events = []
         return list(self.last_events)
+
+    def _copy(self) -> Races:
+        return self._clone()
 
     def _clone(self) -> Races:
         g = Races.__new__(Races)

@@ -657,17 +657,20 @@ class RallyGame(PhasedGame):
             return action
         raise BadNotation("n_not_action", action=repr(action))
 
-    def apply(self, action: AnyAction | str) -> list[Event]:
-        """Validate ``action`` completely, then play it on a copy and keep the copy; returns the events."""
+    def _apply(self, action: AnyAction | str) -> list[Event]:
+        """Check ``action`` completely, then play it; returns the events."""
         act = self._coerce(action)
         self._check(act)
-        work = type(self).from_dict(self.to_dict())
-        events = work._play(act)
-        work._ply += 1
-        work.events = events
-        self.__dict__.update(work.__dict__)
+        events = self._play(act)
+        self._ply += 1
+        self.events = events
         self._cache = None
         return list(events)
+
+    def _copy(self) -> RallyGame:
+        work = type(self).from_dict(self.to_dict())
+        work._cache = self._cache  # keyed by the position, which the copy shares until it plays
+        return work
 
     def _play(self, act: Action) -> list[Event]:
         events: list[Event] = []

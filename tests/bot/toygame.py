@@ -73,7 +73,7 @@ class ToyGame(Game):
             return [ToyAction("roll")]
         return [ToyAction("move", n) for n in range(1, self.rolled + 1)] + [ToyAction("pass")]
 
-    def apply(self, action: ToyAction | str) -> list[Event]:
+    def _apply(self, action: ToyAction | str) -> list[Event]:
         act = self.parse_action(action) if isinstance(action, str) else action
         if self.winner is not None:
             raise IllegalAction("the race is over")
