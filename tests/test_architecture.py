@@ -264,3 +264,38 @@ def test_no_game_unit_imports_the_service(forbidden: str) -> None:
     wrong = sorted(f"{m} imports {d}" for m, deps in _imports_of("bot.games").items()
                    for d in deps if _under(d, forbidden))
     assert wrong == []
+
+
+# Design documents: every one the code or the docs name exists ------------------------------------------
+
+_DOC = re.compile(r"(?<![\w/.-])((?:[\w.-]+/)*[\w-]+\.md)\b")
+
+
+def dangling_doc_references(root: Path = ROOT) -> list[str]:
+    """``file: name`` for every ``*.md`` named in the product, the tests, the benchmarks or the docs that
+    is not there: a path is read from the file's folder or the top of the repository, a bare name may be
+    any document of the repository (``RULINGS.md``)."""
+    files = [p for top in ("bot", "rules", "render", "tests", "bench") for p in (root / top).rglob("*")
+             if p.suffix in (".py", ".md")]
+    files += [p for p in root.glob("*.md")]
+    existing = {p.name for p in root.rglob("*.md") if ".git" not in p.parts}
+    out = []
+    for path in files:
+        for name in set(_DOC.findall(path.read_text(encoding="utf-8"))):
+            if (root / name).exists() or (path.parent / name).exists() or ("/" not in name and name in existing):
+                continue
+            out.append(f"{path.relative_to(root)}: {name}")
+    return sorted(out)
+
+
+def test_every_design_document_named_exists() -> None:
+    assert dangling_doc_references() == []
+
+
+def test_the_document_check_finds_a_file_that_is_not_there(tmp_path: Path) -> None:
+    (tmp_path / "bot").mkdir()
+    (tmp_path / "ARCHITECTURE.md").write_text("the map\n")
+    missing = "NOWHERE" + ".md"
+    wrong_place = "bot/" + "ARCHITECTURE.md"
+    (tmp_path / "bot" / "a.py").write_text(f'"""See ARCHITECTURE.md and {missing}, {wrong_place}."""\n')
+    assert dangling_doc_references(tmp_path) == [f"bot/a.py: {missing}", f"bot/a.py: {wrong_place}"]
