@@ -196,7 +196,7 @@ def test_a_replay_over_the_limit_is_drawn_at_smaller_sizes_until_it_fits(monkeyp
     class Front:
         has_replay = True
 
-        def replay(self, setup, seed, actions, size):
+        def replay(self, setup, seed, actions, size, lang="en"):
             asked.append(size)
             return b"G" * {None: 30, 10: 20, 8: 5}[size], 3
 
