@@ -106,10 +106,10 @@ class _PictureClock:
     def __enter__(self) -> _PictureClock:
         original, clock = self._original, self
 
-        def timed(front: Any, view: Any, events: Any) -> bytes | None:
+        def timed(front: Any, view: Any, events: Any, lang: str = "en") -> bytes | None:
             start = time.perf_counter()
             try:
-                return original(front, view, events)
+                return original(front, view, events, lang)
             finally:
                 with clock._lock:
                     clock.times.append((time.perf_counter() - start) * 1000)
