@@ -142,7 +142,7 @@ async def _serve(db: str, channel: int, started: float) -> dict[str, float]:
 
 
 def run(games: int = GAMES, running: int = RUNNING, waiting: int = WAITING) -> dict[str, float | int | str]:
-    with tempfile.TemporaryDirectory() as tmp:
+    with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as tmp:  # worker processes may outlive the child
         db = Path(tmp) / "many.db"
         channel = build(db, games, running, waiting)
         root = Path(__file__).resolve().parents[1]
