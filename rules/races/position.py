@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from rules.contract import SetupError
 from rules.hexgrid import Facing, parse_label
-from rules.races import catalogue
+from rules.races import catalogue, queries
 from rules.races.state import (
     PHASE_DEEDS,
     PHASE_MOVE,
@@ -33,7 +33,7 @@ PHASES = {"start", PHASE_DEEDS, PHASE_PARTS, PHASE_ROLL, PHASE_MOVE}
 def _seat(game: Races, ref: object) -> int:
     if isinstance(ref, int):
         return ref
-    seat = game.seat_by_colour(str(ref))
+    seat = queries.seat_by_colour(game, str(ref))
     if seat is None:
         raise SetupError(f"no kart is {ref!r}")
     return seat
@@ -83,8 +83,8 @@ def build(cls: type[G], pos: dict[str, Any]) -> G:
                 tile = Tile.from_json(text)
                 _take_junk(game, tile.kind)
                 kart.bags[loc].append(tile)
-            if len(kart.bags[loc]) > game.capacity(kart, loc):
-                raise SetupError(f"{kart.colour}'s saddlebag {loc} holds only {game.capacity(kart, loc)} tiles")
+            if len(kart.bags[loc]) > queries.capacity(kart, loc):
+                raise SetupError(f"{kart.colour}'s saddlebag {loc} holds only {queries.capacity(kart, loc)} tiles")
         for colour in ("white", "red"):
             n = int(kd.get("fuel", {}).get(colour, 0))
             kart.fuel[colour] = n

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from rules.hexgrid import Facing, Hex, parse_label
+from rules.races import queries
 from rules.races.movement import (
     CAP,
     Field,
@@ -85,7 +86,7 @@ def reach(game: Races) -> Reach:
     kart = game.karts[game.turn.seat]
     if kart.cell is None or not game.track.on_track(kart.cell):
         return Reach()
-    fld = game.field()
+    fld = queries.field(game)
     points = game.turn.points
     if points <= 0:
         return Reach()
