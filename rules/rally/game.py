@@ -343,61 +343,12 @@ class RallyGame(PhasedGame):
         the endings, each an accident (S5).
         """
         car = self.cars[seat]
-        occupied = queries.occupied(self, seat)
-        lever = B.RANGES.index(car.lever)
-        res = _Search()
         start = car.at
-        left_area = start.split(".")[0] if queries.is_spot(start) else None
-        curves = {r.number: r.curve for r in self.track.rows}
-
-        def add(ending: Ending) -> None:
-            res.paths.setdefault(ending.cell, set()).add(ending.path)
-            old = res.endings.get(ending.cell)
-            if old is None or ending.changes < old.changes:
-                res.endings[ending.cell] = ending
-
-        def visit(place: str, used: int, changes: int, path: list[str], progress: int, through: str) -> None:
-            if used and not through and used >= res.best:
-                if used > res.best:
-                    res.best, res.furthest, res.furthest_paths = used, {}, {}
-                res.furthest.setdefault(place, Ending(place, tuple(path), CRASH, progress, changes))
-                res.furthest_paths.setdefault(place, set()).add(tuple(path))
-            if used == points:
-                return
-            last = used + 1 == points
-            for nxt, kind, delta, change in self._steps(place):
-                if nxt in path or nxt == start or changes + change > MAX_LANE_CHANGES:
-                    continue
-                if through == "entry" and kind not in (PARK, "enter"):
-                    continue  # a car passed on the way in: only the turn-off it was passed for
-                if kind == PARK and nxt.split(".")[0] == left_area:
-                    continue
-                new_path = [*path, nxt]
-                prog = progress + delta
-                if kind in (PARK, PIT, HALT):
-                    if nxt in MULTI or nxt not in occupied:
-                        add(Ending(nxt, tuple(new_path), kind, prog, changes))
-                    continue
-                if nxt not in MULTI and nxt in occupied:
-                    if kind == "exit" and last:
-                        beyond = self._squeeze(nxt, occupied)
-                        if beyond is not None:
-                            add(Ending(beyond[0], (*new_path, beyond[0]), SQUEEZE, prog + beyond[1], changes))
-                    elif kind == "exit":
-                        visit(nxt, used + 1, changes, new_path, prog, "exit")
-                    elif not last and self._is_entry(nxt):
-                        visit(nxt, used + 1, changes + change, new_path, prog, "entry")
-                    continue
-                if kind == "forward" and curves[int(nxt[:-1])] is not None \
-                        and lever > B.RANGES.index(curves[int(nxt[:-1])] or "green"):
-                    add(Ending(nxt, tuple(new_path), SPIN, prog, changes))
-                    continue
-                if last:
-                    add(Ending(nxt, tuple(new_path), DRIVE, prog, changes + change))
-                    continue
-                visit(nxt, used + 1, changes + change, new_path, prog, "")
-
-        visit(start, 0, 0, [], car.progress, "")
+        walk = _Walk(self, points, start, queries.occupied(self, seat), B.RANGES.index(car.lever),
+                     start.split(".")[0] if queries.is_spot(start) else None,
+                     {r.number: r.curve for r in self.track.rows})
+        walk.visit(start, 0, 0, [], car.progress, "")
+        res = walk.res
         if not res.endings and res.best > 0:
             res.endings, res.paths = dict(res.furthest), dict(res.furthest_paths)
         return res
@@ -980,3 +931,78 @@ class RallyGame(PhasedGame):
         for text in actions:
             self.apply(text)
         return self
+
+
+@dataclass
+class _Walk:
+    """A move search under way (:meth:`RallyGame.search`): what stays fixed while every path of ``points``
+    steps from ``start`` is walked depth first, and the result found so far."""
+
+    game: RallyGame
+    points: int
+    start: str
+    occupied: set[str]  # the places other single cars fill
+    lever: int  # the index of the car's rev range
+    left_area: str | None  # the car park the car leaves, which it may not park in again
+    curves: dict[int, str | None]  # each row's curve limit
+    res: _Search = field(default_factory=_Search)
+
+    def add(self, ending: Ending) -> None:
+        """A way the move may end; of two ways to one cell the one with fewer lane changes is kept."""
+        self.res.paths.setdefault(ending.cell, set()).add(ending.path)
+        old = self.res.endings.get(ending.cell)
+        if old is None or ending.changes < old.changes:
+            self.res.endings[ending.cell] = ending
+
+    def visit(self, place: str, used: int, changes: int, path: list[str], progress: int, through: str) -> None:
+        """Walk on from ``place``, reached after ``used`` steps along ``path``; ``through`` says the car
+        stands there only in passing ("entry", "exit") and may not end there."""
+        res = self.res
+        if used and not through and used >= res.best:
+            if used > res.best:
+                res.best, res.furthest, res.furthest_paths = used, {}, {}
+            res.furthest.setdefault(place, Ending(place, tuple(path), CRASH, progress, changes))
+            res.furthest_paths.setdefault(place, set()).add(tuple(path))
+        if used == self.points:
+            return
+        for nxt, kind, delta, change in self.game._steps(place):
+            if nxt in path or nxt == self.start or changes + change > MAX_LANE_CHANGES:
+                continue
+            if through == "entry" and kind not in (PARK, "enter"):
+                continue  # a car passed on the way in: only the turn-off it was passed for
+            if kind == PARK and nxt.split(".")[0] == self.left_area:
+                continue
+            self._step(nxt, kind, used, changes, change, [*path, nxt], progress + delta)
+
+    def _step(self, nxt: str, kind: str, used: int, changes: int, change: int, path: list[str],
+              progress: int) -> None:
+        """The step onto ``nxt`` (of ``kind``, changing lane by ``change``) after ``used`` steps: it ends
+        the move, passes a car, or walks on."""
+        last = used + 1 == self.points
+        if kind in (PARK, PIT, HALT):
+            if nxt in MULTI or nxt not in self.occupied:
+                self.add(Ending(nxt, tuple(path), kind, progress, changes))
+            return
+        if nxt not in MULTI and nxt in self.occupied:
+            self._pass(nxt, kind, used, changes, change, path, progress, last)
+            return
+        limit = self.curves[int(nxt[:-1])] if kind == "forward" else None
+        if limit is not None and self.lever > B.RANGES.index(limit or "green"):
+            self.add(Ending(nxt, tuple(path), SPIN, progress, changes))
+        elif last:
+            self.add(Ending(nxt, tuple(path), DRIVE, progress, changes + change))
+        else:
+            self.visit(nxt, used + 1, changes + change, path, progress, "")
+
+    def _pass(self, nxt: str, kind: str, used: int, changes: int, change: int, path: list[str], progress: int,
+              last: bool) -> None:
+        """A step onto ``nxt``, where another car stands: out of a car park the car is squeezed past
+        (on its last point) or drives round; before a turn-off it drives round to take it."""
+        if kind == "exit" and last:
+            beyond = self.game._squeeze(nxt, self.occupied)
+            if beyond is not None:
+                self.add(Ending(beyond[0], (*path, beyond[0]), SQUEEZE, progress + beyond[1], changes))
+        elif kind == "exit":
+            self.visit(nxt, used + 1, changes, path, progress, "exit")
+        elif not last and self.game._is_entry(nxt):
+            self.visit(nxt, used + 1, changes + change, path, progress, "entry")
