@@ -21,7 +21,7 @@ from bench.registry import Figures, benchmark
 from bot.drivers.base import Driver, RandomDriver
 from bot.drivers.match import play_match
 from bot.drivers.rally import SmartDriver
-from rules.rally import RallyGame
+from rules.rally import RallyGame, queries
 from rules.rally.invariants import problems
 
 RACES = 200
@@ -91,7 +91,7 @@ def rally_smart_table(races: int = 20) -> Figures:
                 if event.kind == "misshift":
                     count[event.seat or 0] += 1
         misshifts += [count[s] for s in range(4)]
-        laps += [g.laps_done(s) for s in range(4)]
+        laps += [queries.laps_done(g, s) for s in range(4)]
         rounds.append(g.round)
     return {
         "rally_table_races": races,

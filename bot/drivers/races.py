@@ -28,7 +28,7 @@ from rules.contract import Game
 from rules.dice import Dice
 from rules.hexgrid import Facing, Hex, parse_label
 from rules.races import actions as act
-from rules.races import catalogue
+from rules.races import catalogue, queries
 from rules.races.engine import Races
 from rules.races.movement import Field, Plan, legal_plans, step_plans
 from rules.races.progress import ARMED, BRIDGED, FALL_STEPS, UNARMED, Transition, mode_of, progress
@@ -97,7 +97,7 @@ def context(game: Races, seat: int) -> Context:
     """What ``seat`` knows for scoring moves: tiles from its own view, public karts, parts and traps."""
     view = game.view(seat)
     track = game.track
-    info = track_info(track).with_traps(game.field().stop_cells, TRAP_COST)
+    info = track_info(track).with_traps(queries.field(game).stop_cells, TRAP_COST)
     kart = game.karts[seat]
     junk: set[Hex] = set()
     bombs: set[Hex] = set()
@@ -110,7 +110,7 @@ def context(game: Races, seat: int) -> Context:
     bombs = {b for b in bombs if not any(k.cell is not None and k.cell.distance(b) == 1 and k.has_part("freezer")
                                          for k in game.karts)}
     own = view["karts"][seat]
-    room = sum(game.capacity(kart, int(loc)) - len(tiles) for loc, tiles in own["bags"].items())
+    room = sum(queries.capacity(kart, int(loc)) - len(tiles) for loc, tiles in own["bags"].items())
     cap = catalogue.supply().bottle_top_cap
     mates = frozenset(k.seat for k in game.karts if game.teams and k.seat != seat and k.team == kart.team)
     return Context(game, seat, info, kart, frozenset(junk), frozenset(bombs), max(0, room),
@@ -464,7 +464,7 @@ class RacingDriver:
                     self._remember_after(game, seat, rest)
                     return str(act.Step(rest[0]))
         ctx = context(game, seat)
-        fld = game.field()
+        fld = queries.field(game)
         points = game.turn.points
         mode = mode_of(kart)
         allowed, _ = legal_plans(fld, kart.cell, kart.facing, points)
@@ -555,7 +555,7 @@ class RacingDriver:
         ctx = context(game, seat)
         kart = game.karts[seat]
         assert kart.cell is not None
-        fld = game.field()
+        fld = queries.field(game)
         forward = self._forward_ok(fld, kart.cell, kart.facing)
         best_text, best_v = legal[0], float("-inf")
         for text in legal:
@@ -618,7 +618,7 @@ class RacingDriver:
             elif verb == "magnet":
                 v = self._magnet_value(ctx, text)
             elif verb in ("snatch", "smash"):
-                target = game.seat_by_colour(text.split()[1])
+                target = queries.seat_by_colour(game, text.split()[1])
                 if target is not None and target not in ctx.mates:
                     v = 1.0 if verb == "smash" or game.karts[target].tile_count else 0.0
             if v > best_v + 1e-9:
@@ -677,7 +677,7 @@ class RacingDriver:
         verb, cell_text, target_text = text.split()
         if not target_text.isalpha():
             return 0.0
-        seat = ctx.game.seat_by_colour(target_text)
+        seat = queries.seat_by_colour(ctx.game, target_text)
         if seat is None or seat in ctx.mates:
             return 0.0
         target = ctx.game.karts[seat]
@@ -706,7 +706,7 @@ class RacingDriver:
 
     def _magnet_value(self, ctx: Context, text: str) -> float:
         _, cell_text, target_text = text.split()
-        seat = ctx.game.seat_by_colour(target_text)
+        seat = queries.seat_by_colour(ctx.game, target_text)
         if seat is None:
             return 0.0
         cell = parse_label(cell_text)
@@ -772,7 +772,7 @@ class RacingDriver:
 
             def room(o: str) -> tuple[int, int]:
                 loc = int(o)
-                return (game.capacity(kart, loc) - len(own.get(o, [])), loc != PRINTED_BAG)
+                return (queries.capacity(kart, loc) - len(own.get(o, [])), loc != PRINTED_BAG)
 
             return f"choose {max(options, key=room)}"
         if choice.kind == "facing":
@@ -799,7 +799,7 @@ class RacingDriver:
             return f"choose {options[0]}"
         target = parse_label(target_label)
         ctx = context(game, seat)
-        fld = game.field()
+        fld = queries.field(game)
         plans = step_plans(fld, kart.cell, kart.facing, game.turn.points).get(target)
         if not plans or isinstance(plans, str):
             return f"choose {options[0]}"

@@ -21,6 +21,7 @@ from __future__ import annotations
 from bot.drivers.base import DRIVER_STREAM, check_turn
 from rules.contract import Game
 from rules.rally import board as B
+from rules.rally import queries
 from rules.rally.actions import Move, Park, Repair, Roll
 from rules.rally.game import CRASH, HALT, PARK, PIT, SPIN, Ending, RallyGame
 from rules.rally.track import WAITING
@@ -97,7 +98,7 @@ def stop_gain(game: RallyGame, seat: int, spot: str, items: tuple[tuple[str, int
     """What parking at ``spot`` and placing ``items`` adds to the board (a petrol station: one can; the pit
     lane: a full tank)."""
     car = game.cars[seat]
-    kind = game.spot_kind(spot)
+    kind = queries.spot_kind(game, spot)
     reserve = car.reserve()["fuel"]
     fuel = car.fuel + (min(1, reserve) if kind == "fuel" else reserve if kind == "pit" else 0)
     return board_value(game, seat, _with(car.gears, items), fuel) - board_value(game, seat, car.gears, car.fuel)
@@ -120,8 +121,8 @@ def damage_cost(game: RallyGame, seat: int, kind: str) -> float:
 def area_gain(game: RallyGame, seat: int, area_id: str) -> float:
     """What the best free spot of a car park (or the pit lane, ``pit``) would add to the board, less the
     stop; 0 when every open spot is taken."""
-    taken = game.occupied(seat)
-    free = [spot for spot in game.open_spots(area_id) if spot not in taken]
+    taken = queries.occupied(game, seat)
+    free = [spot for spot in queries.open_spots(game, area_id) if spot not in taken]
     if not free:
         return 0.0
     return max(0.0, max(stop_gain(game, seat, free[0], items) for items in game.placements(seat, free[0]))
@@ -132,7 +133,7 @@ def approach(game: RallyGame, seat: int, cell: str) -> float:
     """Rows a track cell is worth for the stops just ahead: a car park (or the pit lane's entry) that would
     mend the board, the more the nearer it is and the closer the cell's lane to that side's edge, from
     which the car turns in (rule text "Parken")."""
-    if not game.is_cell(cell):
+    if not queries.is_cell(cell):
         return 0.0
     course, track = game.course, game.track
     row, lane = int(cell[:-1]), "abc".index(cell[-1])
@@ -157,7 +158,7 @@ def score_ending(game: RallyGame, seat: int, end: Ending, items: tuple[tuple[str
     """A move's worth in rows: the rows gained, what the stop adds or the crash takes, the finish."""
     car = game.cars[seat]
     value = float(end.progress - car.progress)
-    if game.laps_done(seat) < game.laps <= end.progress // game.track.length:
+    if queries.laps_done(game, seat) < game.laps <= end.progress // game.track.length:
         return value + FINISH
     if end.kind in (SPIN, CRASH):
         value -= damage_cost(game, seat, end.kind)
@@ -169,7 +170,7 @@ def score_ending(game: RallyGame, seat: int, end: Ending, items: tuple[tuple[str
         value += PIT_WAIT * area_gain(game, seat, WAITING)
     else:
         value += approach(game, seat, end.cell)
-    if game.is_cell(end.cell):
+    if queries.is_cell(end.cell):
         lanes = game.course.lanes_from_driver(int(end.cell[:-1]))
         value += 0.05 * (len(lanes) - lanes.index(end.cell[-1]))  # the driver's side is ahead (S9)
     return value
@@ -260,7 +261,7 @@ class SmartDriver:
         if any(ok for _, ok, _ in scored):  # never risk a mis-shift (S4) while a sound range is allowed,
             scored = [t for t in scored if t[1] or t[0] >= FINISH / 4]  # unless it may win the race
         value, sound, chosen = max(scored)
-        spare = car.fuel >= 2 or (car.fuel == 1 and game.laps_done(seat) == game.laps - 1)
+        spare = car.fuel >= 2 or (car.fuel == 1 and queries.laps_done(game, seat) == game.laps - 1)
         return str(Roll(chosen, sound and value > 1.5 and spare and car.fuel > 0))
 
 

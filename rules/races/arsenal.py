@@ -21,6 +21,7 @@ Decisions where the rulebook leaves a gap (each also told to players in the rule
 from __future__ import annotations
 
 from rules.races import actions as act
+from rules.races import queries
 from rules.races.base import Part
 from rules.races.state import PHASE_DEEDS, PHASE_PARTS, Kart
 from rules.races.texts import refuse
@@ -54,7 +55,7 @@ class Arsenal(Part):
         parts = (act.Buy, act.Return, act.Refuel, act.Swap)
         if isinstance(action, deeds):
             if self.g.turn.phase != PHASE_DEEDS:
-                raise refuse("refuse.not_now_deeds", **self.g.not_now(f"'{action}'"))
+                raise refuse("refuse.not_now_deeds", **queries.not_now(self.g, f"'{action}'"))
             if isinstance(action, act.PlaceTrap):
                 self.g.deeds.place_trap(kart, action)
             elif isinstance(action, act.Gadget):
@@ -68,7 +69,7 @@ class Arsenal(Part):
             return True
         if isinstance(action, parts):
             if self.g.turn.phase != PHASE_PARTS:
-                raise refuse("refuse.not_now_parts", **self.g.not_now(f"'{action}'"))
+                raise refuse("refuse.not_now_parts", **queries.not_now(self.g, f"'{action}'"))
             if isinstance(action, act.Buy):
                 self.g.garage.buy(kart, action)
             elif isinstance(action, act.Return):

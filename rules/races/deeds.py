@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from rules.hexgrid import Facing, Hex
 from rules.races import actions as act
+from rules.races import queries
 from rules.races.base import Part
 from rules.races.state import BoardTile, Kart
 from rules.races.texts import Said, kart_of, refuse, said
@@ -75,7 +76,7 @@ class Deeds(Part):
             return said("place.wall", cell=at)
         if what in ("missile", "bomb"):
             return None  # R17: set on a trap, a junk tile or a kart, they leave that cell at once
-        if self.g.kart_at(cell) is not None:
+        if queries.kart_at(self.g, cell) is not None:
             return said("place.kart", cell=at)
         if cell in self.g.board:
             tile = self.g.board[cell]
@@ -113,7 +114,7 @@ class Deeds(Part):
             self.g.emit("trap", "event.trap", kart.seat, params, cell=trap.cell.label, tile=trap.kind)
 
     def target_kart(self, colour: str) -> Kart:
-        seat = self.g.seat_by_colour(colour)
+        seat = queries.seat_by_colour(self.g, colour)
         if seat is None:
             raise refuse("refuse.no_such_kart", typed=colour, karts=[k.colour for k in self.g.karts])
         return self.g.karts[seat]

@@ -23,11 +23,11 @@ from rules.contract import Event, Game, IllegalAction, NotationError, SetupError
 from rules.dice import Dice
 from rules.hexgrid import Facing, Hex
 from rules.races import actions as act
-from rules.races import catalogue
+from rules.races import catalogue, queries
 from rules.races.arsenal import Arsenal
 from rules.races.deeds import Deeds
 from rules.races.garage import Garage
-from rules.races.movement import Field, Plan, full_moves, has_step, legal_plans, step_plans
+from rules.races.movement import Plan, full_moves, has_step, legal_plans, step_plans
 from rules.races.progress import lap_step
 from rules.races.saddlebags import Saddlebags
 from rules.races.state import (
@@ -37,7 +37,6 @@ from rules.races.state import (
     PHASE_OVER,
     PHASE_PARTS,
     PHASE_ROLL,
-    PRINTED_BAG,
     BoardTile,
     Choice,
     Kart,
@@ -147,7 +146,7 @@ class Races(Game):
                 g._apply_crew_set(k)
         first = g.dice.below(len(g.karts))
         g._events = []
-        g.emit("start", "event.start", first, {"who": g.kart_of(first)}, seat=first)
+        g.emit("start", "event.start", first, {"who": g._kart_of(first)}, seat=first)
         g._begin_turn(first, 1)
         g._advance()
         g.last_events = g._events
@@ -258,72 +257,10 @@ class Races(Game):
     def phase(self) -> str:
         return PHASE_OVER if self._winners else self.turn.phase
 
-    def kart_at(self, cell: Hex) -> Kart | None:
-        for k in self.karts:
-            if k.cell == cell:
-                return k
-        return None
-
-    def supply_counts(self) -> dict[str, int]:
-        """Every finite supply counted wherever it is: pile, board, karts, a tile waiting for its bag.
-
-        The box holds 100 junk tiles, 80 part cards, 80 bottle tops, 48 flags and 5 white and 7 red dice;
-        these sums never change during a race.
-        """
-        waiting = 0
-        if self.choice is not None and self.choice.kind == "bag":
-            waiting = 1 + len(self.choice.context.get("queue", []))
-        return {
-            "junk": len(self.junk) + len(self.board) + sum(k.tile_count for k in self.karts) + waiting,
-            "parts": sum(self.parts_left.values()) + sum(len(k.parts) for k in self.karts),
-            "bottle_tops": self.bottle_tops_left + sum(k.bottle_tops for k in self.karts),
-            "flags": self.flags_left + sum(k.flags for k in self.karts),
-            "white": self.dice_left["white"] + sum(k.fuel["white"] for k in self.karts),
-            "red": self.dice_left["red"] + sum(k.fuel["red"] for k in self.karts),
-        }
-
-    def seat_by_colour(self, colour: str) -> int | None:
-        for k in self.karts:
-            if k.colour == colour.lower():
-                return k.seat
-        return None
-
-    # ------------------------------------------------------------------------------------------------
-    # Parts and bags (used by the crew setup now and the Pit Stops later)
-
-    def capacity(self, kart: Kart, loc: int) -> int:
-        """How many tiles the saddlebag at ``loc`` holds (0 where there is none), R10."""
-        if loc == PRINTED_BAG:
-            return catalogue.supply().printed_saddlebag if PRINTED_BAG not in kart.parts else 0
-        part = kart.parts.get(loc)
-        return catalogue.parts()[part].capacity if part else 0
-
     # ------------------------------------------------------------------------------------------------
     # Movement context
 
-    def field(self) -> Field:
-        """The movement snapshot for the kart whose turn it is, with the traps that would stop it (R9)."""
-        mover = self.karts[self.turn.seat]
-        karts = {k.cell: k.seat for k in self.karts if k.cell is not None and self.track.on_track(k.cell)}
-        fixed: set[Hex] = set()
-        oils: list[tuple[Hex, Hex]] = []
-        traps = self.traps
-        for cell, tile in self.board.items():
-            if tile.face_down:
-                continue
-            if tile.kind == "oil" and tile.arrow is not None:
-                oils.append((cell, cell.neighbour(tile.arrow)))
-            elif traps.stops(mover, tile.kind):
-                fixed.add(cell)
-        bombs = frozenset(c for c, t in self.board.items() if t.kind == "time-bomb" and not t.face_down)
-        return Field.make(self.track, karts, frozenset(self.turn.bumped), frozenset(fixed), tuple(sorted(oils)),
-                          self._bump_reach(mover), mover.seat, bombs=bombs)
-
-    def _bump_reach(self, kart: Kart) -> tuple[int, ...]:
-        """Hook: how many cells a bump pushes (a Battering Ram lets the player choose 1 or 2)."""
-        return (1, 2) if kart.has_part("battering-ram") else (1,)
-
-    def dice_allowed(self, kart: Kart) -> tuple[int, int, int]:
+    def _dice_allowed(self, kart: Kart) -> tuple[int, int, int]:
         """Hook (Phase 3): the most green, white and red dice this kart may roll now."""
         cell = kart.cell
         assert cell is not None
@@ -337,13 +274,13 @@ class Races(Game):
         red = kart.fuel["red"] if kart.has_part("jet-engine") else 0
         return 3, white, red
 
-    def forward_possible(self, kart: Kart) -> bool:
+    def _forward_possible(self, kart: Kart) -> bool:
         assert kart.cell is not None
-        return has_step(self.field(), kart.cell, kart.facing, 1)
+        return has_step(queries.field(self), kart.cell, kart.facing, 1)
 
-    def reverse_possible(self, kart: Kart) -> bool:
+    def _reverse_possible(self, kart: Kart) -> bool:
         assert kart.cell is not None
-        return has_step(self.field(), kart.cell, kart.facing, 1, reversing=True)
+        return has_step(queries.field(self), kart.cell, kart.facing, 1, reversing=True)
 
     # ------------------------------------------------------------------------------------------------
     # Legal actions
@@ -359,10 +296,10 @@ class Races(Game):
             return [act.Done(), *self.arsenal.offers(kart, phase), *self.bags.free_actions(kart)]
         if phase == PHASE_ROLL:
             out: list[act.Action] = []
-            if self.forward_possible(kart):
-                g, w, r = self.dice_allowed(kart)
+            if self._forward_possible(kart):
+                g, w, r = self._dice_allowed(kart)
                 out += [act.Roll(gi, wi, ri) for gi in range(1, g + 1) for wi in range(w + 1) for ri in range(r + 1)]
-            if self.reverse_possible(kart):
+            if self._reverse_possible(kart):
                 out.append(act.Reverse())
             return out
         if phase == PHASE_MOVE:
@@ -377,7 +314,7 @@ class Races(Game):
         avoid: frozenset[Hex] = frozenset()
         if len(self.bags.with_room(kart)) > 1:
             avoid = frozenset(c for c, t in self.board.items() if t.face_down)
-        ends = full_moves(self.field(), kart.cell, kart.facing, self.turn.points, avoid)
+        ends = full_moves(queries.field(self), kart.cell, kart.facing, self.turn.points, avoid)
         moves = [act.Move(path) for _, path in sorted(ends.items())]
         return [*moves, *(act.Move(m.cells, True) for m in moves if self._leave_problem(kart, m.cells) is None)]
 
@@ -386,10 +323,10 @@ class Races(Game):
         if self.turn.points <= 0 or self.track.is_stream(kart.cell):
             return []
         if self.turn.reversing:
-            opts = step_plans(self.field(), kart.cell, kart.facing, 1, reversing=True)
+            opts = step_plans(queries.field(self), kart.cell, kart.facing, 1, reversing=True)
             cells = [c for c, p in opts.items() if not isinstance(p, str)]
         else:
-            cells = list(legal_plans(self.field(), kart.cell, kart.facing, self.turn.points)[0])
+            cells = list(legal_plans(queries.field(self), kart.cell, kart.facing, self.turn.points)[0])
         steps: list[act.Action] = [act.Step(c) for c in cells]
         steps += [act.Step(c, None, True) for c in cells if self._leave_problem(kart, (c,)) is None]
         return steps + ([act.Done()] if self.turn.reversing and self.turn.reverse_steps else [])
@@ -475,13 +412,9 @@ class Races(Game):
                                   say(secret, "en", **hidden["params"]) if hidden and secret else None,
                                   secret_data=hidden))
 
-    def kart_of(self, seat: int) -> dict[str, str]:
+    def _kart_of(self, seat: int) -> dict[str, str]:
         """A kart as a message parameter (worded "Ann (red)" in each language)."""
         return kart_of(self.karts[seat])
-
-    def who(self, seat: int) -> str:
-        k = self.karts[seat]
-        return f"{k.name} ({k.colour})"
 
     def _do(self, action: act.Action) -> None:
         if self.choice is not None:
@@ -497,19 +430,19 @@ class Races(Game):
         if isinstance(action, act.Done):
             if phase in (PHASE_DEEDS, PHASE_PARTS):
                 self.emit("done", "event.done_deeds" if phase == PHASE_DEEDS else "event.done_parts", kart.seat,
-                          {"who": self.kart_of(kart.seat)})
+                          {"who": self._kart_of(kart.seat)})
                 self.turn.phase = PHASE_PARTS if phase == PHASE_DEEDS else PHASE_ROLL
                 return
             if phase == PHASE_MOVE and self.turn.reversing:
                 if not self.turn.reverse_steps:
                     raise refuse("refuse.reverse_first")
-                self.emit("done", "event.done_reversing", kart.seat, {"who": self.kart_of(kart.seat)})
+                self.emit("done", "event.done_reversing", kart.seat, {"who": self._kart_of(kart.seat)})
                 self._end_move(kart)
                 return
-            raise refuse("refuse.not_now", **self.not_now("'done'"))
+            raise refuse("refuse.not_now", **queries.not_now(self, "'done'"))
         if isinstance(action, (act.Roll, act.Reverse)):
             if phase != PHASE_ROLL:
-                raise refuse("refuse.not_now", **self.not_now(f"'{action}'"))
+                raise refuse("refuse.not_now", **queries.not_now(self, f"'{action}'"))
             if isinstance(action, act.Reverse):
                 self._start_reverse(kart)
             else:
@@ -518,7 +451,7 @@ class Races(Game):
         if isinstance(action, (act.Step, act.Move)):
             if phase != PHASE_MOVE:
                 what = said("what.step") if isinstance(action, act.Step) else said("what.move")
-                raise refuse("refuse.not_now", **self.not_now(what))
+                raise refuse("refuse.not_now", **queries.not_now(self, what))
             mark = (len(self._events), len(self.turn.path), self.turn.number, self.turn.reversing)
             cells = (self._resolve_step(kart, action),) if isinstance(action, act.Step) else action.cells
             if action.leave:
@@ -537,22 +470,15 @@ class Races(Game):
             return
         if self.arsenal.do(action):
             return
-        raise refuse("refuse.not_now", **self.not_now(f"'{action}'"))
-
-    def not_now(self, what: str, limit: int = 12) -> dict[str, Any]:
-        """The parameters of a refusal of ``what`` (an action in quotes, or a :class:`Said`) in this phase:
-        the phase, and the legal actions (the first ``limit``, and how many more)."""
-        acts = [str(a) for a in self.legal_actions()]
-        more = said("refuse.more", count=len(acts) - limit) if len(acts) > limit else ""
-        return {"what": what, "phase": self.turn.phase, "legal": acts[:limit], "more": more}
+        raise refuse("refuse.not_now", **queries.not_now(self, f"'{action}'"))
 
     # Phase 3 ----------------------------------------------------------------------------------------
 
     def _roll(self, kart: Kart, roll: act.Roll) -> None:
         assert kart.cell is not None
-        if not self.forward_possible(kart):
+        if not self._forward_possible(kart):
             raise refuse("refuse.no_forward_step", cell=kart.cell.label)
-        g, w, r = self.dice_allowed(kart)
+        g, w, r = self._dice_allowed(kart)
         terrain = self.track.terrain[kart.cell]
         if not 1 <= roll.green <= g:
             if self.turn.die_limit is not None:
@@ -591,14 +517,14 @@ class Races(Game):
         self.turn.total = total
         shown = [said("event.dice_of", colour=c, dice=", ".join(map(str, v))) for c, v in dice.items()]
         self.emit("roll", "event.roll_bonus" if bonus else "event.roll", kart.seat,
-                  {"who": self.kart_of(kart.seat), "dice": shown, "bonus": bonus, "count": total},
+                  {"who": self._kart_of(kart.seat), "dice": shown, "bonus": bonus, "count": total},
                   dice=dice, total=total, bonus=bonus)
         self._deliver(sum(dice["green"]))
         if dice.get("red") and sum(1 for v in dice.values() for d in v if d == 6) >= 5:
             self._jet_explodes(kart)
             return
         if terrain is Terrain.MUD and total < 3:
-            self.emit("stuck", "event.stuck", kart.seat, {"who": self.kart_of(kart.seat)}, cell=kart.cell.label)
+            self.emit("stuck", "event.stuck", kart.seat, {"who": self._kart_of(kart.seat)}, cell=kart.cell.label)
             self.turn.marks.append([kart.cell.label, "stuck"])
             self._end_turn()
             return
@@ -609,7 +535,7 @@ class Races(Game):
 
     def _jet_explodes(self, kart: Kart) -> None:
         """Five or more sixes with red dice: the Jet Engine and all its fuel are lost, the turn ends."""
-        self.emit("jet-explodes", "event.jet_explodes", kart.seat, {"who": self.kart_of(kart.seat)})
+        self.emit("jet-explodes", "event.jet_explodes", kart.seat, {"who": self._kart_of(kart.seat)})
         for loc, part in list(kart.parts.items()):
             if part == "jet-engine":
                 self.garage.remove_part(kart, loc, said("why.blown_off"))
@@ -620,7 +546,7 @@ class Races(Game):
         cell = self.track.deliveries.get(green)
         if cell is None:
             return
-        if cell in self.board or self.kart_at(cell) is not None:
+        if cell in self.board or queries.kart_at(self, cell) is not None:
             self.emit("no-delivery", "event.delivery_occupied", None, {"number": green, "cell": cell.label},
                       number=green, cell=cell.label)
             return
@@ -632,14 +558,14 @@ class Races(Game):
                   cell=cell.label)
 
     def _start_reverse(self, kart: Kart) -> None:
-        if not self.reverse_possible(kart):
+        if not self._reverse_possible(kart):
             raise refuse("refuse.no_room_to_reverse")
         self.turn.phase = PHASE_MOVE
         self.turn.reversing = True
         self.turn.points = 3
         self.turn.move_from = kart.cell
         self.turn.move_facing = kart.facing
-        self.emit("reverse", "event.reverse", kart.seat, {"who": self.kart_of(kart.seat)})
+        self.emit("reverse", "event.reverse", kart.seat, {"who": self._kart_of(kart.seat)})
 
     # Phase 5 ----------------------------------------------------------------------------------------
 
@@ -660,7 +586,7 @@ class Races(Game):
 
     def _step(self, kart: Kart, target: Hex) -> None:
         assert kart.cell is not None
-        fld = self.field()
+        fld = queries.field(self)
         if self.turn.reversing:
             opts = step_plans(fld, kart.cell, kart.facing, self.turn.points, reversing=True)
             plans = opts.get(target)
@@ -712,12 +638,13 @@ class Races(Game):
     def _after_step(self, kart: Kart, plan: Plan | None) -> None:
         assert kart.cell is not None
         bumped = plan is not None and plan.bump is not None
-        if self.turn.points > 0 and bumped and not has_step(self.field(), kart.cell, kart.facing, self.turn.points):
-            params = {"who": self.kart_of(kart.seat), "cell": kart.cell.label, "count": self.turn.points}
+        if (self.turn.points > 0 and bumped
+                and not has_step(queries.field(self), kart.cell, kart.facing, self.turn.points)):
+            params = {"who": self._kart_of(kart.seat), "cell": kart.cell.label, "count": self.turn.points}
             self.emit("blocked", "event.no_way_round", kart.seat, params, cell=kart.cell.label)
             self.turn.points = 0
-        if self.turn.points > 0 and not has_step(self.field(), kart.cell, kart.facing, self.turn.points):
-            params = {"who": self.kart_of(kart.seat), "cell": kart.cell.label, "count": self.turn.points}
+        if self.turn.points > 0 and not has_step(queries.field(self), kart.cell, kart.facing, self.turn.points):
+            params = {"who": self._kart_of(kart.seat), "cell": kart.cell.label, "count": self.turn.points}
             self.emit("blocked", "event.blocked", kart.seat, params, cell=kart.cell.label)
             self.turn.points = 0
         if self.turn.points <= 0:
@@ -738,14 +665,14 @@ class Races(Game):
             self._push(victim, frm, to, plan.facing)
             self.turn.bumped.append(seat)
         if plan.over:
-            self.emit("jump", "event.jump", kart.seat, {"who": self.kart_of(kart.seat), "cell": start.label},
+            self.emit("jump", "event.jump", kart.seat, {"who": self._kart_of(kart.seat), "cell": start.label},
                       cell=start.label)
             kart.facing = plan.facing
             self.turn.path.extend(c.label for c in plan.over)
             kart.cell = plan.end
             if plan.falls:
                 self.turn.marks.append([plan.end.label, "splash"])
-                self.emit("fall", "event.fall", kart.seat, {"who": self.kart_of(kart.seat), "cell": plan.end.label},
+                self.emit("fall", "event.fall", kart.seat, {"who": self._kart_of(kart.seat), "cell": plan.end.label},
                           cell=plan.end.label)
                 return
         else:
@@ -759,7 +686,7 @@ class Races(Game):
 
     def _push(self, victim: Kart, frm: Hex, to: Hex, direction: Facing) -> None:
         """A bumped kart moves without turning (rulebook: Bumping Other Karts); see _pushed_arrives."""
-        params = {"who": self.kart_of(self.turn.seat), "victim": self.kart_of(victim.seat), "cell": frm.label,
+        params = {"who": self._kart_of(self.turn.seat), "victim": self._kart_of(victim.seat), "cell": frm.label,
                   "to": to.label}
         self.emit("bump", "event.bump", victim.seat, params, cell=frm.label, to=to.label, by=self.turn.seat)
         self.turn.marks.append([frm.label, "bump"])
@@ -777,7 +704,7 @@ class Races(Game):
         assert to is not None
         if self.track.is_stream(to):
             self.turn.marks.append([to.label, "splash"])
-            self.emit("splash", "event.splash", victim.seat, {"who": self.kart_of(victim.seat), "cell": to.label},
+            self.emit("splash", "event.splash", victim.seat, {"who": self._kart_of(victim.seat), "cell": to.label},
                       cell=to.label)
             return
         self.arrive(victim, to, "bump")
@@ -792,11 +719,11 @@ class Races(Game):
 
     def _award_flag(self, kart: Kart) -> None:
         if kart.flags >= self.laps or self.flags_left <= 0:
-            self.emit("lap", "event.lap_no_flag", kart.seat, {"who": self.kart_of(kart.seat)})
+            self.emit("lap", "event.lap_no_flag", kart.seat, {"who": self._kart_of(kart.seat)})
             return
         kart.flags += 1
         self.flags_left -= 1
-        self.emit("lap", "event.lap", kart.seat, {"who": self.kart_of(kart.seat), "lap": kart.flags}, flags=kart.flags)
+        self.emit("lap", "event.lap", kart.seat, {"who": self._kart_of(kart.seat), "lap": kart.flags}, flags=kart.flags)
         self._check_win()
 
     def _check_win(self) -> None:
@@ -809,14 +736,14 @@ class Races(Game):
             for team, members in sorted(teams.items()):
                 if all(m.flags >= self.laps for m in members):
                     self._winners = [m.seat for m in members]
-                    names = [self.kart_of(m.seat) for m in members]
+                    names = [self._kart_of(m.seat) for m in members]
                     self.emit("win", "event.team_wins", None, {"team": team + 1, "karts": names}, seats=self._winners)
                     return
             return
         for k in self.karts:
             if k.flags >= self.laps:
                 self._winners = [k.seat]
-                self.emit("win", "event.wins", k.seat, {"who": self.kart_of(k.seat)}, seats=[k.seat])
+                self.emit("win", "event.wins", k.seat, {"who": self._kart_of(k.seat)}, seats=[k.seat])
                 return
 
     def arrive(self, kart: Kart, cell: Hex, how: str) -> None:
@@ -828,12 +755,12 @@ class Races(Game):
             kart.bottle_tops += take
             self.bottle_tops_left -= take
             msg = "event.bottle_tops_capped" if take < value else "event.bottle_tops"
-            self.emit("bottle-tops", msg, kart.seat, {"who": self.kart_of(kart.seat), "count": take, "cell": cell.label,
-                                                      "cap": cap}, cell=cell.label, amount=take)
+            params = {"who": self._kart_of(kart.seat), "count": take, "cell": cell.label, "cap": cap}
+            self.emit("bottle-tops", msg, kart.seat, params, cell=cell.label, amount=take)
             self.turn.marks.append([cell.label, "bottle-tops"])
         tile = self.board.get(cell)
         if tile is not None and tile.face_down and self._leaving == kart.seat:
-            self.emit("leave", "event.leave", kart.seat, {"who": self.kart_of(kart.seat), "cell": cell.label},
+            self.emit("leave", "event.leave", kart.seat, {"who": self._kart_of(kart.seat), "cell": cell.label},
                       cell=cell.label)
         elif tile is not None and tile.face_down:
             self._pick_up(kart, cell, tile)
@@ -842,12 +769,12 @@ class Races(Game):
 
     def _pick_up(self, kart: Kart, cell: Hex, tile: BoardTile) -> None:
         if not self.bags.with_room(kart):
-            self.emit("bags-full", "event.bags_full", kart.seat, {"who": self.kart_of(kart.seat), "cell": cell.label},
+            self.emit("bags-full", "event.bags_full", kart.seat, {"who": self._kart_of(kart.seat), "cell": cell.label},
                       cell=cell.label)
             return
         del self.board[cell]
         self.turn.marks.append([cell.label, "pickup"])
-        self.emit("pickup", "event.pickup", kart.seat, {"who": self.kart_of(kart.seat), "cell": cell.label},
+        self.emit("pickup", "event.pickup", kart.seat, {"who": self._kart_of(kart.seat), "cell": cell.label},
                   secret="secret.pickup", secret_params={"tile": tile.kind}, cell=cell.label)
         self.bags.store(kart, tile.kind, said("where.from_cell", cell=cell.label))
 
@@ -888,7 +815,7 @@ class Races(Game):
             mover = self.karts[self.turn.seat]
             target = cell_from_json(choice.context["target"])
             assert mover.cell is not None and target is not None
-            allowed, _ = legal_plans(self.field(), mover.cell, mover.facing, self.turn.points)
+            allowed, _ = legal_plans(queries.field(self), mover.cell, mover.facing, self.turn.points)
             self._leaving = mover.seat if choice.context.get("leave") else None
             try:
                 self._drive(mover, allowed[target][int(match) - 1])
@@ -897,7 +824,7 @@ class Races(Game):
         elif choice.kind == "facing":
             who = self.karts[int(choice.context["seat"])]
             who.facing = Facing[match]
-            self.emit("facing", "event.facing", who.seat, {"who": self.kart_of(who.seat), "facing": match})
+            self.emit("facing", "event.facing", who.seat, {"who": self._kart_of(who.seat), "facing": match})
         elif choice.kind == "snatch":  # a question saved before snatches were drawn blind: draw blind now
             self.weapons.snatch(kart, self.karts[int(choice.context["seat"])], int(choice.context["bag"]))
         else:  # pragma: no cover - every kind is handled above
@@ -913,12 +840,12 @@ class Races(Game):
             return
         if self.track.is_stream(kart.cell):
             landing = self.track.landing_for(kart.cell)
-            if self.kart_at(landing.cell) is not None:
-                self.emit("turn-lost", "event.turn_lost", seat, {"who": self.kart_of(seat), "cell": landing.cell.label},
-                          cell=landing.cell.label)
+            if queries.kart_at(self, landing.cell) is not None:
+                params = {"who": self._kart_of(seat), "cell": landing.cell.label}
+                self.emit("turn-lost", "event.turn_lost", seat, params, cell=landing.cell.label)
                 self._end_turn()
                 return
-            self.emit("landing", "event.landing", seat, {"who": self.kart_of(seat), "cell": landing.cell.label},
+            self.emit("landing", "event.landing", seat, {"who": self._kart_of(seat), "cell": landing.cell.label},
                       cell=landing.cell.label)
             self._place(kart, landing.cell, landing.facing, "land")
             if self.turn.seat != seat or self._winners or self.turn.phase != PHASE_DEEDS:
@@ -928,12 +855,12 @@ class Races(Game):
             self.turn.die_limit = 1
             if self.board.get(kart.cell) is not None and self.board[kart.cell].kind == "glue":
                 self.return_tile(self.board.pop(kart.cell).kind)
-            self.emit("unglued", "event.unglued", seat, {"who": self.kart_of(seat)})
+            self.emit("unglued", "event.unglued", seat, {"who": self._kart_of(seat)})
         self.turn.began_at = kart.cell
 
     def _enter_race(self, kart: Kart) -> None:
         """R15: a kart enters on a free start cell of its player's choice."""
-        free = [s for s in self.track.starts if self.kart_at(s.cell) is None]
+        free = [s for s in self.track.starts if queries.kart_at(self, s.cell) is None]
         facing = self.track.starts[0].facing
         if free:
             cells = [s.cell for s in free]
@@ -962,7 +889,7 @@ class Races(Game):
             cell, d = frontier.popleft()
             if best_d is not None and d > best_d:
                 break
-            if d > 0 and self.kart_at(cell) is None and not self.track.is_bridge(cell):
+            if d > 0 and queries.kart_at(self, cell) is None and not self.track.is_bridge(cell):
                 best.append(cell)
                 best_d = d
                 continue
@@ -978,7 +905,7 @@ class Races(Game):
         kart.cell = cell
         kart.facing = facing
         if how == "enter":
-            self.emit("enter", "event.enter", kart.seat, {"who": self.kart_of(kart.seat), "cell": cell.label},
+            self.emit("enter", "event.enter", kart.seat, {"who": self._kart_of(kart.seat), "cell": cell.label},
                       cell=cell.label)
         self.turn.began_at = cell
         self.arrive(kart, cell, how)
@@ -1008,13 +935,13 @@ class Races(Game):
                 pit = self.garage.pit_of_turn(kart)
                 if pit is not None:  # stopped in a Pit Stop with nothing to buy or give back: say so
                     self.emit("pit-nothing", "event.pit_nothing", kart.seat,
-                              {"who": self.kart_of(kart.seat), "pile": pit.value, "count": kart.bottle_tops})
+                              {"who": self._kart_of(kart.seat), "pile": pit.value, "count": kart.bottle_tops})
                 self.turn.phase = PHASE_ROLL
             elif phase == PHASE_ROLL:
-                if self.forward_possible(kart) or self.reverse_possible(kart):
+                if self._forward_possible(kart) or self._reverse_possible(kart):
                     return
                 assert kart.cell is not None
-                self.emit("boxed-in", "event.boxed_in", kart.seat, {"who": self.kart_of(kart.seat),
+                self.emit("boxed-in", "event.boxed_in", kart.seat, {"who": self._kart_of(kart.seat),
                                                                      "cell": kart.cell.label}, cell=kart.cell.label)
                 self._end_turn()
             elif phase == PHASE_MOVE:
@@ -1033,7 +960,7 @@ class Races(Game):
         if not cells:
             return
         msg = "event.back_up" if backwards else "event.drive_to" if len(cells) == 1 else "event.drive"
-        params = {"who": self.kart_of(kart.seat), "cells": list(cells)}
+        params = {"who": self._kart_of(kart.seat), "cells": list(cells)}
         event = Event("drive", say(msg, "en", **params), kart.seat,
                       {"path": cells, "msg": msg, "params": plain(params)})
         self._events.insert(first_event, event)
@@ -1165,11 +1092,6 @@ class Races(Game):
         from rules.races.position import build
 
         return build(cls, position)
-
-    # Helpers for front ends -----------------------------------------------------------------------
-
-    def describe_refusal(self, exc: Exception) -> str:
-        return str(exc)
 
 
 __all__ = ["IllegalAction", "NotationError", "Races"]

@@ -18,7 +18,7 @@ from functools import cache
 from typing import Any
 
 from rules.invariants import contract_problems, event_leaks
-from rules.races import catalogue
+from rules.races import catalogue, queries
 from rules.races.engine import Races
 
 HIDDEN_TILE = {"kind": "junk", "face_down": True}
@@ -41,7 +41,7 @@ def full_box() -> dict[str, int]:
 def problems(game: Races) -> list[str]:
     """Everything wrong with the race's state, each as a sentence (empty when nothing is)."""
     out = contract_problems(game) + kart_problems(game)
-    counts = game.supply_counts()
+    counts = queries.supply_counts(game)
     if counts != full_box():
         out.append(f"supplies {counts} are not the box's {full_box()}")
     for viewer in [None, *range(len(game.karts))]:

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from rules.contract import SetupError
 from rules.hexgrid import Facing, parse_label
-from rules.races import catalogue
+from rules.races import catalogue, queries
 from rules.races.state import (
     PHASE_DEEDS,
     PHASE_MOVE,
@@ -18,6 +18,7 @@ from rules.races.state import (
     PHASE_ROLL,
     PRINTED_BAG,
     BoardTile,
+    Kart,
     Tile,
     Turn,
 )
@@ -33,7 +34,7 @@ PHASES = {"start", PHASE_DEEDS, PHASE_PARTS, PHASE_ROLL, PHASE_MOVE}
 def _seat(game: Races, ref: object) -> int:
     if isinstance(ref, int):
         return ref
-    seat = game.seat_by_colour(str(ref))
+    seat = queries.seat_by_colour(game, str(ref))
     if seat is None:
         raise SetupError(f"no kart is {ref!r}")
     return seat
@@ -49,6 +50,7 @@ def _take_junk(game: Races, kind: str) -> None:
 
 
 def build(cls: type[G], pos: dict[str, Any]) -> G:
+    """A game set up from the position ``pos``: karts, tiles on the board, whose turn, the phase, dice."""
     karts_in = pos.get("karts")
     if not karts_in:
         raise SetupError("a position needs 'karts'")
@@ -59,41 +61,61 @@ def build(cls: type[G], pos: dict[str, Any]) -> G:
     game.last_events = []
     game.choice = None
     for kart, kd in zip(game.karts, karts_in, strict=True):
-        kart.cell = parse_label(kd["cell"]) if kd.get("cell") else None
-        kart.facing = Facing.parse(kd.get("facing", "N"))
-        kart.flags = int(kd.get("flags", 0))
-        game.flags_left -= kart.flags
-        kart.armed = bool(kd.get("armed", kart.flags > 0 or kart.cell is not None))
-        kart.bridge_since_line = bool(kd.get("bridge", False))
-        kart.bottle_tops = int(kd.get("bottle_tops", 0))
-        game.bottle_tops_left -= kart.bottle_tops
-        kart.glued = bool(kd.get("glued", False))
-        kart.parts = {}
-        kart.bags = {PRINTED_BAG: []}
-        for loc_text, part in kd.get("parts", {}).items():
-            if part not in catalogue.parts():
-                raise SetupError(f"{part!r} is not a part; choose from {', '.join(catalogue.parts())}")
-            game.parts_left[part] -= 1
-            game.garage.fit(kart, part, int(loc_text))
-        for loc_text, tiles in kd.get("bags", {}).items():
-            loc = int(loc_text)
-            if loc not in kart.bags:
-                raise SetupError(f"{kart.colour} has no saddlebag at location {loc}")
-            for text in tiles:
-                tile = Tile.from_json(text)
-                _take_junk(game, tile.kind)
-                kart.bags[loc].append(tile)
-            if len(kart.bags[loc]) > game.capacity(kart, loc):
-                raise SetupError(f"{kart.colour}'s saddlebag {loc} holds only {game.capacity(kart, loc)} tiles")
-        for colour in ("white", "red"):
-            n = int(kd.get("fuel", {}).get(colour, 0))
-            kart.fuel[colour] = n
-            game.dice_left[colour] -= n
+        _place_kart(game, kart, kd)
     cells = [k.cell for k in game.karts if k.cell is not None and game.track.on_track(k.cell)]
     if len(cells) != len(set(cells)):
         raise SetupError("two karts stand on the same cell")
+    _lay_board(game, pos.get("board", {}))
+    _start_turn(game, pos)
+    game._advance()
+    game._ply = 0
+    return game
+
+
+def _place_kart(game: Races, kart: Kart, kd: dict[str, Any]) -> None:
+    """One kart of the position: its cell and facing, flags, bottle tops, parts, saddlebags and fuel, each
+    taken from the game's supplies."""
+    kart.cell = parse_label(kd["cell"]) if kd.get("cell") else None
+    kart.facing = Facing.parse(kd.get("facing", "N"))
+    kart.flags = int(kd.get("flags", 0))
+    game.flags_left -= kart.flags
+    kart.armed = bool(kd.get("armed", kart.flags > 0 or kart.cell is not None))
+    kart.bridge_since_line = bool(kd.get("bridge", False))
+    kart.bottle_tops = int(kd.get("bottle_tops", 0))
+    game.bottle_tops_left -= kart.bottle_tops
+    kart.glued = bool(kd.get("glued", False))
+    kart.parts = {}
+    kart.bags = {PRINTED_BAG: []}
+    for loc_text, part in kd.get("parts", {}).items():
+        if part not in catalogue.parts():
+            raise SetupError(f"{part!r} is not a part; choose from {', '.join(catalogue.parts())}")
+        game.parts_left[part] -= 1
+        game.garage.fit(kart, part, int(loc_text))
+    for loc_text, tiles in kd.get("bags", {}).items():
+        _fill_bag(game, kart, int(loc_text), tiles)
+    for colour in ("white", "red"):
+        n = int(kd.get("fuel", {}).get(colour, 0))
+        kart.fuel[colour] = n
+        game.dice_left[colour] -= n
+
+
+def _fill_bag(game: Races, kart: Kart, loc: int, tiles: list[str]) -> None:
+    """The tiles of the position in ``kart``'s saddlebag at ``loc``, taken from the junk pile."""
+    if loc not in kart.bags:
+        raise SetupError(f"{kart.colour} has no saddlebag at location {loc}")
+    for text in tiles:
+        tile = Tile.from_json(text)
+        _take_junk(game, tile.kind)
+        kart.bags[loc].append(tile)
+    if len(kart.bags[loc]) > queries.capacity(kart, loc):
+        raise SetupError(f"{kart.colour}'s saddlebag {loc} holds only {queries.capacity(kart, loc)} tiles")
+
+
+def _lay_board(game: Races, board: dict[str, str]) -> None:
+    """The tiles on the board: ``junk`` (face down, of a kind or the pile's next) or a trap face up, with
+    its arrow and owner."""
     game.board = {}
-    for label, text in pos.get("board", {}).items():
+    for label, text in board.items():
         cell = parse_label(label)
         words = text.replace(":", " ").split()
         if words[0] == "junk":
@@ -105,6 +127,10 @@ def build(cls: type[G], pos: dict[str, Any]) -> G:
             arrow = Facing.parse(words[1]) if len(words) > 1 else None
             owner = _seat(game, words[2]) if len(words) > 2 else None
             game.board[cell] = BoardTile(words[0], face_down=False, arrow=arrow, owner=owner)
+
+
+def _start_turn(game: Races, pos: dict[str, Any]) -> None:
+    """Whose turn it is and in which phase: from its start, or in the middle of a phase as given."""
     seat = _seat(game, pos.get("turn", 0))
     phase = pos.get("phase", "start")
     if phase not in PHASES:
@@ -112,18 +138,15 @@ def build(cls: type[G], pos: dict[str, Any]) -> G:
     game.dice.load(pos.get("dice", []))  # before the turn starts: a trap on a Landing Point rolls at once
     if phase == "start":
         game._begin_turn(seat, 1)
-    else:
-        kart = game.karts[seat]
-        game.turn = Turn(seat, 1, phase, began_at=kart.cell)
-        if phase == PHASE_MOVE:
-            game.turn.points = int(pos.get("points", 1))
-            game.turn.reversing = bool(pos.get("reversing", False))
-            game.turn.reverse_steps = int(pos.get("reverse_steps", 0))
-            game.turn.move_from = kart.cell
-            game.turn.move_facing = kart.facing
-        game.turn.bumped = [_seat(game, s) for s in pos.get("bumped", [])]
-        if pos.get("die_limit") is not None:
-            game.turn.die_limit = int(pos["die_limit"])
-    game._advance()
-    game._ply = 0
-    return game
+        return
+    kart = game.karts[seat]
+    game.turn = Turn(seat, 1, phase, began_at=kart.cell)
+    if phase == PHASE_MOVE:
+        game.turn.points = int(pos.get("points", 1))
+        game.turn.reversing = bool(pos.get("reversing", False))
+        game.turn.reverse_steps = int(pos.get("reverse_steps", 0))
+        game.turn.move_from = kart.cell
+        game.turn.move_facing = kart.facing
+    game.turn.bumped = [_seat(game, s) for s in pos.get("bumped", [])]
+    if pos.get("die_limit") is not None:
+        game.turn.die_limit = int(pos["die_limit"])

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from rules.hexgrid import Facing, Hex, parse_label
+from rules.races import queries
 from rules.races.movement import (
     CAP,
     Field,
@@ -85,7 +86,7 @@ def reach(game: Races) -> Reach:
     kart = game.karts[game.turn.seat]
     if kart.cell is None or not game.track.on_track(kart.cell):
         return Reach()
-    fld = game.field()
+    fld = queries.field(game)
     points = game.turn.points
     if points <= 0:
         return Reach()
@@ -593,76 +594,83 @@ class _Table:
 
     def learn(self, states: int) -> None:
         """Sort the states not seen yet."""
-        grid, fld = self.grid, self.fld
         self.known |= states
-        karts, stops, out, jumps = fld.karts, fld.stop_cells, grid.out, grid.jump_states
-        memo, move, stop = self._memo, self.move, self.stop
         while states:
             low = states & -states
             states ^= low
-            i = low.bit_length() - 1
-            if i in jumps:
-                self.single |= low
+            self._sort(low.bit_length() - 1, low)
+        self.steps = [(shift, move, stop) for shift, move, stop in zip(self.grid.shift, self.move, self.stop,
+                                                                        strict=True) if move or stop]
+
+    def _sort(self, i: int, low: int) -> None:
+        """Sort state ``i`` (its bit ``low``): one at a time (a jump, a kart to bump), blocked, or its steps
+        kept as the ways that drive on or stop on a trap."""
+        grid, karts = self.grid, self.fld.karts
+        if i in grid.jump_states:
+            self.single |= low
+            return
+        moves = grid.out.get(i, ())
+        if any(m[1] in karts for m in moves):  # a kart ahead
+            if any(self._bumps(target, facing) for _, target, facing, _, _ in moves if target in karts):
+                self._bump_ahead(i, low)
+                return
+            moves = tuple(m for m in moves if m[1] not in karts)  # no way past a kart it cannot bump
+        if not moves:
+            self.blocked |= low
+            return
+        if len(moves) == 1:
+            # one way is always the best way (R9): no need to ask the look-ahead how far it leads
+            self._keep(moves[0][0], moves[0][1], low)
+            return
+        self._weigh_ways(i, low, moves)
+
+    def _keep(self, kind: int, target: Hex, low: int) -> None:
+        """State bit ``low`` takes its step of ``kind`` onto ``target``: it stops there on a trap, or drives on."""
+        if target in self.fld.stop_cells:
+            self.stop[kind] |= low
+        else:
+            self.move[kind] |= low
+
+    def _bump_ahead(self, i: int, low: int) -> None:
+        """State ``i`` can bump a kart: one at a time, unless the bumps leave the field as it is and the
+        ways from there can be folded in."""
+        grid = self.grid
+        cell = grid.cell_at[i % grid.plane]
+        if self.ways is None or cell in self.fld.track.gap_from:
+            self.single |= low
+            return
+        facing = Facing(i // grid.plane)
+        options = self.ways(cell, facing, (), 0, False)
+        if any(w.plan.spun for w in options):
+            self.single |= low  # a blast spins the kart round: no plain step's shift
+        else:
+            self._fold(i, cell, facing, options)
+
+    def _weigh_ways(self, i: int, low: int, moves: tuple[tuple[int, Hex, Facing, bool, int], ...]) -> None:
+        """State ``i`` has several ways on: how far each leads decides which R9 allows."""
+        stops, memo = self.fld.stop_cells, self._memo
+        reaches = []
+        for _, target, _, _, sh in moves:
+            if target in stops:
+                reaches.append(CAP)
                 continue
-            moves = out.get(i, ())
-            for m in moves:
-                if m[1] in karts:
-                    break
-            else:
-                m = None
-            if m is not None:  # a kart ahead
-                if any(self._bumps(target, facing) for _, target, facing, _, _ in moves if target in karts):
-                    cell = grid.cell_at[i % grid.plane]
-                    if self.ways is None or cell in fld.track.gap_from:
-                        self.single |= low
-                    else:
-                        facing = Facing(i // grid.plane)
-                        options = self.ways(cell, facing, (), 0, False)
-                        if any(w.plan.spun for w in options):
-                            self.single |= low  # a blast spins the kart round: no plain step's shift
-                        else:
-                            self._fold(i, cell, facing, options)
-                    continue
-                moves = tuple(m for m in moves if m[1] not in karts)  # no way past a kart it cannot bump
-            if not moves:
-                self.blocked |= low
-                continue
-            if len(moves) == 1:
-                # one way is always the best way (R9): no need to ask the look-ahead how far it leads
-                k, target = moves[0][0], moves[0][1]
-                if target in stops:
-                    stop[k] |= low
-                else:
-                    move[k] |= low
-                continue
-            reaches = []
-            for _, target, _, _, sh in moves:
-                if target in stops:
-                    reaches.append(CAP)
-                    continue
-                far = memo.get(i + sh)
-                if far is None:
-                    far = self.far(i + sh)
-                reaches.append(far + 1 if far < CAP else CAP)
-            short = [r for r in reaches if r < CAP]
-            if short:
-                # R9 weighs these ways differently up to the longest short drive: way by way up to
-                # there, and past it the ways that use the most points, with the layer
-                top = max(short)
-                self.low[top] = self.low.get(top, 0) | low
-                self.weighed[i] = [(m[0], r, m[1] in stops) for m, r in zip(moves, reaches, strict=True)]
-                keep = top if len(short) == len(reaches) else CAP
-            else:
-                keep = 0
-            for m, r in zip(moves, reaches, strict=True):
-                if r < keep:
-                    continue
-                if m[1] in stops:
-                    stop[m[0]] |= low
-                else:
-                    move[m[0]] |= low
-        self.steps = [(shift, move, stop) for shift, move, stop in zip(grid.shift, self.move, self.stop, strict=True)
-                      if move or stop]
+            far = memo.get(i + sh)
+            if far is None:
+                far = self.far(i + sh)
+            reaches.append(far + 1 if far < CAP else CAP)
+        short = [r for r in reaches if r < CAP]
+        if short:
+            # R9 weighs these ways differently up to the longest short drive: way by way up to
+            # there, and past it the ways that use the most points, with the layer
+            top = max(short)
+            self.low[top] = self.low.get(top, 0) | low
+            self.weighed[i] = [(m[0], r, m[1] in stops) for m, r in zip(moves, reaches, strict=True)]
+            keep = top if len(short) == len(reaches) else CAP
+        else:
+            keep = 0
+        for m, r in zip(moves, reaches, strict=True):
+            if r >= keep:
+                self._keep(m[0], m[1], low)
 
     def far(self, i: int) -> int:
         """How far a kart can still drive from state ``i``: :meth:`Lookahead.longest` on state bits."""

@@ -6,6 +6,7 @@ Rulebook: Junk Tile Storage, Saddlebags; rulings R10, R12 and R14.
 from __future__ import annotations
 
 from rules.races import actions as act
+from rules.races import queries
 from rules.races.base import Part
 from rules.races.state import PRINTED_BAG, Choice, Kart, Tile
 from rules.races.texts import Said, kart_of, plain, refuse, said
@@ -15,7 +16,7 @@ class Saddlebags(Part):
     """The kart's saddlebags (game.bags): where a tile goes, and what the player does with tiles held."""
 
     def room(self, kart: Kart, loc: int) -> int:
-        return self.g.capacity(kart, loc) - len(kart.bags.get(loc, []))
+        return queries.capacity(kart, loc) - len(kart.bags.get(loc, []))
 
     def order(self, kart: Kart) -> list[int]:
         return sorted(kart.bags, key=lambda loc: (loc != PRINTED_BAG, loc))

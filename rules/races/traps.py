@@ -6,6 +6,7 @@ Rulebook: Moving On Or Over Traps, Junk Tile List; rulings R8, R9, R15 and R16.
 from __future__ import annotations
 
 from rules.hexgrid import Facing, Hex
+from rules.races import queries
 from rules.races.base import Part
 from rules.races.movement import in_blast, oil_skid
 from rules.races.state import PHASE_MOVE, BoardTile, Choice, Kart
@@ -74,7 +75,7 @@ class Traps(Part):
         params = {"who": kart_of(kart), "cell": cell.label, "roll": roll}
         if back is None or back == cell:  # a kart put on the Spring before moving (R8, R15)
             self.g.emit("spring", "event.spring_where_began", kart.seat, params, roll=roll, cell=cell.label)
-        elif self.g.kart_at(back) is None:
+        elif queries.kart_at(self.g, back) is None:
             kart.cell = back
             self.g.emit("spring", "event.spring", kart.seat, {**params, "to": back.label}, roll=roll, cell=cell.label)
         else:
@@ -105,7 +106,7 @@ class Traps(Part):
 
     def oil(self, kart: Kart, cell: Hex, tile: BoardTile, mover: bool) -> None:
         assert tile.arrow is not None
-        to = oil_skid(cell.neighbour(tile.arrow), lambda c: self.g.kart_at(c) is not None)
+        to = oil_skid(cell.neighbour(tile.arrow), lambda c: queries.kart_at(self.g, c) is not None)
         if to is None:
             self.g.emit("oil", "event.oil_blocked", kart.seat, {"who": kart_of(kart), "cell": cell.label},
                         cell=cell.label)

@@ -9,6 +9,7 @@ from collections import deque
 
 from rules.hexgrid import Facing, Hex
 from rules.races import actions as act
+from rules.races import queries
 from rules.races.base import Part
 from rules.races.state import Choice, Kart
 from rules.races.texts import Said, kart_of, refuse, said
@@ -91,7 +92,7 @@ class Weapons(Part):
                 raise refuse("refuse.not_on_track", who=kart_of(target))
             return target, target.cell
         cell = self.g.track.parse_cell(text)
-        k = self.g.kart_at(cell)
+        k = queries.kart_at(self.g, cell)
         if k is not None and k.seat != kart.seat:
             if not self.g.track.on_track(cell):
                 raise refuse("refuse.target_in_stream", who=kart_of(k), cell=cell.label)
@@ -112,7 +113,7 @@ class Weapons(Part):
                 return False
             if nxt == target:
                 return True
-            if self.g.kart_at(nxt) is not None or nxt in self.g.board:
+            if queries.kart_at(self.g, nxt) is not None or nxt in self.g.board:
                 return False
             cell = nxt
 
@@ -234,7 +235,7 @@ class Weapons(Part):
                         location=location)
             self.damage(target, location, "smash-roll")
             return
-        tiles = target.bags.get(location, []) if location in target.bags and self.g.capacity(target, location) else []
+        tiles = target.bags.get(location, []) if location in target.bags and queries.capacity(target, location) else []
         if not tiles:
             self.g.emit("snatch", "event.snatch_nothing", kart.seat, {"who": kart_of(kart), "victim": kart_of(target),
                                                                       "location": location}, location=location)

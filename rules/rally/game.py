@@ -19,8 +19,10 @@ from rules.contract import OVER, Event, IllegalAction, PhasedGame, Reason, Setup
 from rules.contract import Action as AnyAction
 from rules.dice import Dice
 from rules.rally import board as B
+from rules.rally import queries
 from rules.rally.actions import Action, BadNotation, Move, Park, Path, Repair, Roll, parse_syntax
 from rules.rally.car import MOVE, TURN, Car
+from rules.rally.queries import MULTI
 from rules.rally.texts import COLOUR_KEYS, say
 from rules.rally.track import STOP, WAITING, Course, Track, find_track
 from rules.registry import register
@@ -28,7 +30,6 @@ from rules.registry import register
 _PHASES = (TURN, MOVE, OVER)
 MAX_LANE_CHANGES = 2
 DEFAULT_LAPS = 3
-MULTI = (WAITING, STOP)  # places that hold any number of cars
 
 # How a move ends
 DRIVE, PARK, PIT, HALT, SPIN, CRASH, SQUEEZE = "drive", "park", "pit", "halt", "spin", "accident", "squeeze"
@@ -114,76 +115,6 @@ class RallyGame(PhasedGame):
     def who(self, seat: int) -> dict[str, Any]:
         """Parameters naming a seat in texts."""
         return {"car": COLOUR_KEYS[seat], "name": self.names[seat]}
-
-    def seat_at(self, place: str) -> int | None:
-        if place in MULTI:
-            return None
-        for seat, car in enumerate(self.cars):
-            if car.at == place:
-                return seat
-        return None
-
-    def occupied(self, exclude: int | None = None) -> set[str]:
-        return {c.at for s, c in enumerate(self.cars) if s != exclude and c.at not in MULTI}
-
-    def row_of(self, place: str) -> int:
-        """The row a place lies beside (its position on the loop)."""
-        if place == WAITING:
-            return self.course.pit_entry
-        if place == STOP:
-            return self.course.pit_exit
-        if place.startswith(WAITING + "."):
-            return self.track.pit.spots[int(place.split(".")[1]) - 1][0]
-        if "." in place:
-            return self.track.area_by_id[place.split(".")[0]].row
-        return int(place[:-1])
-
-    def is_cell(self, place: str) -> bool:
-        return place[-1] in "abc" and place[:-1].isdigit()
-
-    def is_spot(self, place: str) -> bool:
-        return "." in place
-
-    def spot_least(self, spot: str) -> int:
-        """The least number of players for which a spot is open."""
-        area, index = spot.split(".")
-        if area == WAITING:
-            return self.track.pit.spots[int(index) - 1][1]
-        return self.track.area_by_id[area].spots[int(index) - 1]
-
-    def spot_kind(self, spot: str) -> str:
-        area = spot.split(".")[0]
-        return "pit" if area == WAITING else self.track.area_by_id[area].kind
-
-    def valid_place(self, place: str) -> bool:
-        if place in MULTI:
-            return True
-        if self.is_cell(place):
-            return self.track.has_cell(int(place[:-1]), place[-1])
-        if self.is_spot(place):
-            area, _, index = place.partition(".")
-            if not index.isdigit():
-                return False
-            spots = (self.track.pit.spots if area == WAITING
-                     else self.track.area_by_id[area].spots if area in self.track.area_by_id else ())
-            return 1 <= int(index) <= len(spots)
-        return False
-
-    def open_spots(self, area_id: str) -> list[str]:
-        """The spots of a car park (or ``pit``) open to this many players (rule text "Parken", S1)."""
-        if area_id == WAITING:
-            names, least = self.track.pit.spot_names(), [s[1] for s in self.track.pit.spots]
-        else:
-            a = self.track.area_by_id[area_id]
-            names, least = a.spot_names(), list(a.spots)
-        return [nm for nm, lo in zip(names, least, strict=True) if lo <= self.n]
-
-    def laps_done(self, seat: int) -> int:
-        return max(0, self.cars[seat].progress // self.track.length)
-
-    def lap_of(self, seat: int) -> int:
-        """The lap being driven: 0 on the grid before the arch, 1 in the first lap, …"""
-        return self.cars[seat].progress // self.track.length + 1
 
     # Creation -------------------------------------------------------------------------------------
 
@@ -310,7 +241,7 @@ class RallyGame(PhasedGame):
 
     # Legal actions --------------------------------------------------------------------------------
 
-    def allowed_ranges(self, seat: int) -> list[str]:
+    def _allowed_ranges(self, seat: int) -> list[str]:
         """S3: up one range at most or down any number; green on a restart; never a range with no
         working gear (the lever then goes to green)."""
         car = self.cars[seat]
@@ -338,7 +269,7 @@ class RallyGame(PhasedGame):
         if self.phase == TURN:
             car = self.cars[self.turn]
             out: list[Action] = []
-            for r in self.allowed_ranges(self.turn):
+            for r in self._allowed_ranges(self.turn):
                 out.append(Roll(r))
                 if car.fuel > 0:
                     out.append(Roll(r, True))
@@ -363,7 +294,7 @@ class RallyGame(PhasedGame):
         at once). A service the reserve cannot give gives nothing."""
         car = self.cars[seat]
         reserve = car.reserve()
-        kind = self.spot_kind(spot)
+        kind = queries.spot_kind(self, spot)
 
         def free(letter: str) -> list[int]:
             return [g for g in B.GEARS if letter not in car.gears[g - 1]]
@@ -412,61 +343,12 @@ class RallyGame(PhasedGame):
         the endings, each an accident (S5).
         """
         car = self.cars[seat]
-        occupied = self.occupied(seat)
-        lever = B.RANGES.index(car.lever)
-        res = _Search()
         start = car.at
-        left_area = start.split(".")[0] if self.is_spot(start) else None
-        curves = {r.number: r.curve for r in self.track.rows}
-
-        def add(ending: Ending) -> None:
-            res.paths.setdefault(ending.cell, set()).add(ending.path)
-            old = res.endings.get(ending.cell)
-            if old is None or ending.changes < old.changes:
-                res.endings[ending.cell] = ending
-
-        def visit(place: str, used: int, changes: int, path: list[str], progress: int, through: str) -> None:
-            if used and not through and used >= res.best:
-                if used > res.best:
-                    res.best, res.furthest, res.furthest_paths = used, {}, {}
-                res.furthest.setdefault(place, Ending(place, tuple(path), CRASH, progress, changes))
-                res.furthest_paths.setdefault(place, set()).add(tuple(path))
-            if used == points:
-                return
-            last = used + 1 == points
-            for nxt, kind, delta, change in self._steps(place):
-                if nxt in path or nxt == start or changes + change > MAX_LANE_CHANGES:
-                    continue
-                if through == "entry" and kind not in (PARK, "enter"):
-                    continue  # a car passed on the way in: only the turn-off it was passed for
-                if kind == PARK and nxt.split(".")[0] == left_area:
-                    continue
-                new_path = [*path, nxt]
-                prog = progress + delta
-                if kind in (PARK, PIT, HALT):
-                    if nxt in MULTI or nxt not in occupied:
-                        add(Ending(nxt, tuple(new_path), kind, prog, changes))
-                    continue
-                if nxt not in MULTI and nxt in occupied:
-                    if kind == "exit" and last:
-                        beyond = self._squeeze(nxt, occupied)
-                        if beyond is not None:
-                            add(Ending(beyond[0], (*new_path, beyond[0]), SQUEEZE, prog + beyond[1], changes))
-                    elif kind == "exit":
-                        visit(nxt, used + 1, changes, new_path, prog, "exit")
-                    elif not last and self._is_entry(nxt):
-                        visit(nxt, used + 1, changes + change, new_path, prog, "entry")
-                    continue
-                if kind == "forward" and curves[int(nxt[:-1])] is not None \
-                        and lever > B.RANGES.index(curves[int(nxt[:-1])] or "green"):
-                    add(Ending(nxt, tuple(new_path), SPIN, prog, changes))
-                    continue
-                if last:
-                    add(Ending(nxt, tuple(new_path), DRIVE, prog, changes + change))
-                    continue
-                visit(nxt, used + 1, changes + change, new_path, prog, "")
-
-        visit(start, 0, 0, [], car.progress, "")
+        walk = _Walk(self, points, start, queries.occupied(self, seat), B.RANGES.index(car.lever),
+                     start.split(".")[0] if queries.is_spot(start) else None,
+                     {r.number: r.curve for r in self.track.rows})
+        walk.visit(start, 0, 0, [], car.progress, "")
+        res = walk.res
         if not res.endings and res.best > 0:
             res.endings, res.paths = dict(res.furthest), dict(res.furthest_paths)
         return res
@@ -490,17 +372,17 @@ class RallyGame(PhasedGame):
         out: list[tuple[str, str, int, int]] = []
         if place == WAITING:
             entry = course.pit_entry
-            for spot in self.open_spots(WAITING):
-                out.append((spot, PIT, course.ahead(entry, self.row_of(spot)), 0))
+            for spot in queries.open_spots(self, WAITING):
+                out.append((spot, PIT, course.ahead(entry, queries.row_of(self, spot)), 0))
             out.append((STOP, HALT, course.ahead(entry, course.pit_exit), 0))
             return out
         if place == STOP:
             exit_row = course.pit_exit
             return [(f"{exit_row}{track.edge(exit_row, track.pit.side)}", "exit", 0, 0)]
-        if self.is_spot(place):
+        if queries.is_spot(place):
             area = place.split(".")[0]
             if area == WAITING:
-                return [(STOP, HALT, course.ahead(self.row_of(place), course.pit_exit), 0)]
+                return [(STOP, HALT, course.ahead(queries.row_of(self, place), course.pit_exit), 0)]
             a = track.area_by_id[area]
             return [(f"{a.row}{track.edge(a.row, a.side)}", "exit", 0, 0)]
         row, col = int(place[:-1]), place[-1]
@@ -509,7 +391,7 @@ class RallyGame(PhasedGame):
                 continue
             area_here = track.areas_by_row.get((row, side))
             if area_here is not None:
-                for spot in self.open_spots(area_here.id):
+                for spot in queries.open_spots(self, area_here.id):
                     out.append((spot, PARK, 0, 0))
             if side == track.pit.side and row == course.pit_entry:
                 out.append((WAITING, "enter", 0, 0))
@@ -572,15 +454,15 @@ class RallyGame(PhasedGame):
     def _why_not_cell(self, cell: str) -> Refusal:
         seat, points = self.turn, self.points or 0
         car = self.cars[seat]
-        if not self.valid_place(cell):
+        if not queries.valid_place(self, cell):
             return Refusal("no_such_place", cell=cell)
-        other = self.seat_at(cell)
+        other = queries.seat_at(self, cell)
         if other is not None and other != seat:
             return Refusal("cell_taken", cell=cell, other=COLOUR_KEYS[other])
         if cell == car.at:
             return Refusal("must_move", points=points, count=points)
-        if self.is_cell(cell):
-            ahead = self.course.ahead(self.row_of(car.at), self.row_of(cell))
+        if queries.is_cell(cell):
+            ahead = self.course.ahead(queries.row_of(self, car.at), queries.row_of(self, cell))
             if ahead > self.track.length // 2:
                 return Refusal("never_back", cell=cell)
         return Refusal("not_reachable", cell=cell, points=points, count=points)
@@ -600,7 +482,7 @@ class RallyGame(PhasedGame):
                 raise BadNotation("n_bad_range", range=act.range)
             if act.boost and car.fuel <= 0:
                 raise Refusal("no_fuel")
-            if act.range not in self.allowed_ranges(self.turn):
+            if act.range not in self._allowed_ranges(self.turn):
                 if car.restart:
                     raise Refusal("restart_green", range=act.range)
                 if B.RANGES.index(act.range) > B.RANGES.index(car.lever) + 1:
@@ -732,7 +614,7 @@ class RallyGame(PhasedGame):
         # The roll cannot be used: nowhere to go at all.
         self.phase = TURN
         self.points = None
-        if self.is_cell(car.at):
+        if queries.is_cell(car.at):
             self._crash(seat, events, moved=False)
         else:
             events.append(self._event("stuck", seat, {}, **self.who(seat)))
@@ -747,10 +629,10 @@ class RallyGame(PhasedGame):
     def _drive(self, seat: int, end: Ending, act: Action, events: list[Event]) -> None:
         car = self.cars[seat]
         start = car.at
-        laps_before = self.laps_done(seat)
+        laps_before = queries.laps_done(self, seat)
         self.seq += 1
         car.at, car.progress, car.since = end.cell, end.progress, self.seq
-        if self.is_spot(start):
+        if queries.is_spot(start):
             car.parked = None
         self.last_move = {"seat": seat, "from": start, "path": list(end.path), "kind": end.kind}
         self.phase = TURN
@@ -759,9 +641,9 @@ class RallyGame(PhasedGame):
                                   cells=" ".join(end.path), cell=end.cell, **self.who(seat)))
         if end.kind == SQUEEZE:
             events.append(self._event("squeeze", seat, {"cell": end.cell}, cell=end.cell, **self.who(seat)))
-        for lap in range(laps_before + 1, self.laps_done(seat) + 1):
+        for lap in range(laps_before + 1, queries.laps_done(self, seat) + 1):
             events.append(self._event("lap", seat, {"lap": lap}, lap=lap, laps=self.laps, **self.who(seat)))
-        if self.laps_done(seat) >= self.laps:
+        if queries.laps_done(self, seat) >= self.laps:
             self._win(seat, events)
             return
         if end.kind in (PARK, PIT):
@@ -790,7 +672,7 @@ class RallyGame(PhasedGame):
         car.lever, car.restart = "green", True
         car.stops += 1
         car.parked = self.seq
-        kind = self.spot_kind(end.cell)
+        kind = queries.spot_kind(self, end.cell)
         events.append(self._event("park", seat, {"spot": end.cell, "service": kind, "stops": car.stops},
                                   spot=end.cell, service=kind, **self.who(seat)))
         if kind in ("fuel", "pit"):
@@ -847,8 +729,8 @@ class RallyGame(PhasedGame):
         car = self.cars[seat]
         if B.roadworthy(car.gears):
             return
-        here = self.row_of(car.at)
-        occupied = self.occupied(seat)
+        here = queries.row_of(self, car.at)
+        occupied = queries.occupied(self, seat)
         course, track = self.course, self.track
         row = here
         for _ in range(track.length):
@@ -856,7 +738,7 @@ class RallyGame(PhasedGame):
                 area = track.areas_by_row.get((row, side))
                 if area is None:
                     continue
-                for spot in self.open_spots(area.id):
+                for spot in queries.open_spots(self, area.id):
                     if spot not in occupied:
                         back = course.ahead(row, here)
                         self.seq += 1
@@ -912,10 +794,10 @@ class RallyGame(PhasedGame):
 
     # Order and standings --------------------------------------------------------------------------
 
-    def position_key(self, seat: int) -> tuple[int, int, int]:
+    def _position_key(self, seat: int) -> tuple[int, int, int]:
         """Larger is further ahead: progress, then the driver's side of a row first (S9), then arrival."""
         car = self.cars[seat]
-        if self.is_cell(car.at):
+        if queries.is_cell(car.at):
             lanes = self.course.lanes_from_driver(int(car.at[:-1]))
             side = len(lanes) - lanes.index(car.at[-1]) + 10
         else:
@@ -926,7 +808,7 @@ class RallyGame(PhasedGame):
         """Rule text "Festlegen der Zugreihenfolge", S9: cars on the track by position, then parked cars
         in the order they parked (the parking bar)."""
         seats = range(self.n)
-        driving = sorted((s for s in seats if self.cars[s].parked is None), key=self.position_key, reverse=True)
+        driving = sorted((s for s in seats if self.cars[s].parked is None), key=self._position_key, reverse=True)
         parked = sorted((s for s in seats if self.cars[s].parked is not None),
                         key=lambda s: self.cars[s].parked or 0)
         return driving + parked
@@ -934,7 +816,8 @@ class RallyGame(PhasedGame):
     def standings(self) -> list[int]:
         """S8: the winner, then by laps done, fewer stops, and position on the track."""
         def key(s: int) -> tuple[int, int, int, tuple[int, int, int]]:
-            return (1 if s == self.winner else 0, self.laps_done(s), -self.cars[s].stops, self.position_key(s))
+            won = 1 if s == self.winner else 0
+            return (won, queries.laps_done(self, s), -self.cars[s].stops, self._position_key(s))
 
         return sorted(range(self.n), key=key, reverse=True)
 
@@ -1013,8 +896,8 @@ class RallyGame(PhasedGame):
                     "name": self.names[s],
                     "colour": COLOUR_KEYS[s],
                     "at": c.at,
-                    "lap": self.lap_of(s),
-                    "laps_done": self.laps_done(s),
+                    "lap": queries.lap_of(self, s),
+                    "laps_done": queries.laps_done(self, s),
                     "progress": c.progress,
                     "gears": list(c.gears),
                     "working": [g for g in B.GEARS if B.works(c.gears[g - 1])],
@@ -1048,3 +931,78 @@ class RallyGame(PhasedGame):
         for text in actions:
             self.apply(text)
         return self
+
+
+@dataclass
+class _Walk:
+    """A move search under way (:meth:`RallyGame.search`): what stays fixed while every path of ``points``
+    steps from ``start`` is walked depth first, and the result found so far."""
+
+    game: RallyGame
+    points: int
+    start: str
+    occupied: set[str]  # the places other single cars fill
+    lever: int  # the index of the car's rev range
+    left_area: str | None  # the car park the car leaves, which it may not park in again
+    curves: dict[int, str | None]  # each row's curve limit
+    res: _Search = field(default_factory=_Search)
+
+    def add(self, ending: Ending) -> None:
+        """A way the move may end; of two ways to one cell the one with fewer lane changes is kept."""
+        self.res.paths.setdefault(ending.cell, set()).add(ending.path)
+        old = self.res.endings.get(ending.cell)
+        if old is None or ending.changes < old.changes:
+            self.res.endings[ending.cell] = ending
+
+    def visit(self, place: str, used: int, changes: int, path: list[str], progress: int, through: str) -> None:
+        """Walk on from ``place``, reached after ``used`` steps along ``path``; ``through`` says the car
+        stands there only in passing ("entry", "exit") and may not end there."""
+        res = self.res
+        if used and not through and used >= res.best:
+            if used > res.best:
+                res.best, res.furthest, res.furthest_paths = used, {}, {}
+            res.furthest.setdefault(place, Ending(place, tuple(path), CRASH, progress, changes))
+            res.furthest_paths.setdefault(place, set()).add(tuple(path))
+        if used == self.points:
+            return
+        for nxt, kind, delta, change in self.game._steps(place):
+            if nxt in path or nxt == self.start or changes + change > MAX_LANE_CHANGES:
+                continue
+            if through == "entry" and kind not in (PARK, "enter"):
+                continue  # a car passed on the way in: only the turn-off it was passed for
+            if kind == PARK and nxt.split(".")[0] == self.left_area:
+                continue
+            self._step(nxt, kind, used, changes, change, [*path, nxt], progress + delta)
+
+    def _step(self, nxt: str, kind: str, used: int, changes: int, change: int, path: list[str],
+              progress: int) -> None:
+        """The step onto ``nxt`` (of ``kind``, changing lane by ``change``) after ``used`` steps: it ends
+        the move, passes a car, or walks on."""
+        last = used + 1 == self.points
+        if kind in (PARK, PIT, HALT):
+            if nxt in MULTI or nxt not in self.occupied:
+                self.add(Ending(nxt, tuple(path), kind, progress, changes))
+            return
+        if nxt not in MULTI and nxt in self.occupied:
+            self._pass(nxt, kind, used, changes, change, path, progress, last)
+            return
+        limit = self.curves[int(nxt[:-1])] if kind == "forward" else None
+        if limit is not None and self.lever > B.RANGES.index(limit or "green"):
+            self.add(Ending(nxt, tuple(path), SPIN, progress, changes))
+        elif last:
+            self.add(Ending(nxt, tuple(path), DRIVE, progress, changes + change))
+        else:
+            self.visit(nxt, used + 1, changes + change, path, progress, "")
+
+    def _pass(self, nxt: str, kind: str, used: int, changes: int, change: int, path: list[str], progress: int,
+              last: bool) -> None:
+        """A step onto ``nxt``, where another car stands: out of a car park the car is squeezed past
+        (on its last point) or drives round; before a turn-off it drives round to take it."""
+        if kind == "exit" and last:
+            beyond = self.game._squeeze(nxt, self.occupied)
+            if beyond is not None:
+                self.add(Ending(beyond[0], (*path, beyond[0]), SQUEEZE, progress + beyond[1], changes))
+        elif kind == "exit":
+            self.visit(nxt, used + 1, changes, path, progress, "exit")
+        elif not last and self.game._is_entry(nxt):
+            self.visit(nxt, used + 1, changes + change, path, progress, "entry")

@@ -20,7 +20,9 @@ from __future__ import annotations
 
 from rules.invariants import contract_problems
 from rules.rally import board as B
-from rules.rally.game import MULTI, RallyGame
+from rules.rally import queries
+from rules.rally.game import RallyGame
+from rules.rally.queries import MULTI
 from rules.rally.texts import COLOUR_KEYS
 
 
@@ -55,17 +57,17 @@ def car_problems(game: RallyGame) -> list[str]:
     seen: dict[str, int] = {}
     for seat, car in enumerate(game.cars):
         colour = COLOUR_KEYS[seat]
-        if not game.valid_place(car.at):
+        if not queries.valid_place(game, car.at):
             out.append(f"{colour} stands on {car.at!r}, which is not a place on {game.track.name}")
             continue
         if car.at not in MULTI:
             if car.at in seen:
                 out.append(f"{colour} and {COLOUR_KEYS[seen[car.at]]} share {car.at}")
             seen[car.at] = seat
-        if game.is_spot(car.at) and game.spot_least(car.at) > game.n:
+        if queries.is_spot(car.at) and queries.spot_least(game, car.at) > game.n:
             out.append(f"{colour} stands on {car.at}, a spot closed at {game.n} players (S1)")
         finished_into_spot = seat == game.winner and car.parked is None  # decision 20: the race ends at once
-        if (car.parked is not None) != game.is_spot(car.at) and not finished_into_spot:
+        if (car.parked is not None) != queries.is_spot(car.at) and not finished_into_spot:
             out.append(f"{colour} is {'' if car.parked is not None else 'not '}on the parking bar at {car.at}")
         if not car.repair and not B.roadworthy(car.gears):
             out.append(f"{colour} has no working green gear and is not being repaired (S6)")
@@ -81,8 +83,8 @@ def turn_problems(game: RallyGame) -> list[str]:
         out.append(f"the turn order {game.order} does not hold every car once (S9)")
     elif not game.is_over and not 0 <= game.turn_index < game.n:
         out.append(f"the turn index {game.turn_index} is outside the order")
-    if game.is_over and (game.winner is None or game.laps_done(game.winner) < game.laps):
+    if game.is_over and (game.winner is None or queries.laps_done(game, game.winner) < game.laps):
         out.append(f"the race is over but {game.winner!r} has not completed the race's laps ({game.laps}, S8)")
-    if not game.is_over and any(game.laps_done(s) >= game.laps for s in range(game.n)):
+    if not game.is_over and any(queries.laps_done(game, s) >= game.laps for s in range(game.n)):
         out.append("a car has completed every lap but the race goes on (S8)")
     return out

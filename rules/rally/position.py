@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from rules.contract import SetupError
 from rules.dice import Dice
 from rules.rally import board as B
+from rules.rally import queries
 from rules.rally.car import MOVE, TURN, Car
 from rules.rally.texts import COLOUR_KEYS
 from rules.rally.track import WAITING
@@ -137,7 +138,7 @@ class _Reader:
         if not B.roadworthy(gears) and repair == 0:
             raise SetupError(f"cars: {colour} has no working green gear, so it must be parked for repair "
                              "(`repair`: 1) (S6).")
-        restart = bool(spec.get("restart", self.game.is_spot(at) or at == "stop"))
+        restart = bool(spec.get("restart", queries.is_spot(at) or at == "stop"))
         return Car(at, self.progress(colour, at, spec), gears, fuel, lever, int(spec.get("stops", 0)), restart,
                    repair, self.parked(colour, at, spec.get("parked")), 0)
 
@@ -147,10 +148,10 @@ class _Reader:
         if at not in ("pit", "stop") and "." in at:
             area, index = at.split(".", 1)
             at = f"{WAITING if area.lower() == 'pit' else area.upper()}.{index}"
-        if not game.valid_place(at):
+        if not queries.valid_place(game, at):
             raise SetupError(f"cars: {colour} stands on {at!r}, which is not a place on {game.track.name}.")
-        if game.is_spot(at) and game.spot_least(at) > self.n:
-            raise SetupError(f"cars: spot {at} is open only from {game.spot_least(at)} players.")
+        if queries.is_spot(at) and queries.spot_least(game, at) > self.n:
+            raise SetupError(f"cars: spot {at} is open only from {queries.spot_least(game, at)} players.")
         return at
 
     def progress(self, colour: str, at: str, spec: dict[str, Any]) -> int:
@@ -159,7 +160,7 @@ class _Reader:
         lap = spec.get("lap", 0 if at in self.grid else 1)
         if not isinstance(lap, int) or not _whole(lap, 0, laps):
             raise SetupError(f"cars: {colour}'s `lap` is the lap being driven, 0 (on the grid) to {laps}.")
-        offset = game.course.offset(game.row_of(at))
+        offset = game.course.offset(queries.row_of(game, at))
         if lap == 0:
             if offset - length < -3 * 3:
                 raise SetupError(f"cars: {colour} is on lap 0 (before the start) but far from the arch.")
@@ -180,7 +181,7 @@ class _Reader:
 
     def parked(self, colour: str, at: str, parked: Any) -> int | None:
         """``parked``: a car on a spot has a place on the parking bar (default: in the order listed)."""
-        if self.game.is_spot(at):
+        if queries.is_spot(at):
             if parked is None:
                 self.parked_seq += 1
                 return self.parked_seq
@@ -276,7 +277,7 @@ class _Reader:
 
         game = self.game
         for seat in range(self.n):
-            if game.laps_done(seat) >= game.laps:
+            if queries.laps_done(game, seat) >= game.laps:
                 raise SetupError(f"cars: {self.colours[seat]} would already have finished the race.")
         if game.phase == MOVE and not game.endings():
             raise SetupError("the car to act has no move with these points: such a roll ends the turn by "

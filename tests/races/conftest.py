@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from rules.races import Races
+from rules.races import Races, queries
 from rules.races.track import load_track_file, register_track
 
 PROVING_GROUND = load_track_file(Path(__file__).parent / "data" / "proving-ground.track")
@@ -38,7 +38,7 @@ def steps(g: Races) -> list[str]:
 
 
 def kart(g: Races, colour: str):
-    seat = g.seat_by_colour(colour)
+    seat = queries.seat_by_colour(g, colour)
     assert seat is not None
     return g.karts[seat]
 

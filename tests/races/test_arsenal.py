@@ -12,7 +12,7 @@ import pytest
 
 from rules.contract import IllegalAction
 from rules.hexgrid import Facing, parse_label
-from rules.races import Races
+from rules.races import Races, queries
 from tests.races.conftest import FAR, at, kart, legal, position
 
 
@@ -617,7 +617,7 @@ def test_r10_jet_engine_moves_the_printed_saddlebags_tiles_to_an_empty_saddlebag
     r = kart(g, "red")
     assert r.parts == {4: "saddlebag-4", 7: "jet-engine"} and 7 not in r.bags
     assert [t.to_json() for t in r.bags[4]] == ["jet-fuel", "glue", "oil+"] and r.fuel["red"] == 0
-    assert not [e for e in g.last_events if e.kind == "tiles-lost"] and g.supply_counts() == FULL_BOX
+    assert not [e for e in g.last_events if e.kind == "tiles-lost"] and queries.supply_counts(g) == FULL_BOX
 
 
 def test_r10_covering_location_seven_loses_only_the_tiles_that_find_no_room() -> None:
@@ -628,7 +628,7 @@ def test_r10_covering_location_seven_loses_only_the_tiles_that_find_no_room() ->
     g.apply("buy smoke-screen")
     r = kart(g, "red")
     assert [t.kind for t in r.bags[4]] == ["bomb", "glue", "oil", "acid"]
-    assert g.junk[pile:] == ["spring", "magnet"] and g.supply_counts() == FULL_BOX
+    assert g.junk[pile:] == ["spring", "magnet"] and queries.supply_counts(g) == FULL_BOX
 
 
 def test_r10_r14_with_two_saddlebags_the_player_says_where_each_tile_goes() -> None:
@@ -638,12 +638,12 @@ def test_r10_r14_with_two_saddlebags_the_player_says_where_each_tile_goes() -> N
                       bags={"5": ["bomb"] * 3, "7": ["glue", "missile"]}), FAR], phase="parts")
     g.apply("buy smoke-screen")
     assert g.choice is not None and g.choice.kind == "bag" and g.choice.options == ["4", "5"] and g.to_act == 0
-    assert g.supply_counts() == FULL_BOX and "'glue'" not in str(g.view(1))
+    assert queries.supply_counts(g) == FULL_BOX and "'glue'" not in str(g.view(1))
     g.apply("choose 5")
     # Saddlebag No.5 is now full, so the last tile goes to No.4 without a question
     r = kart(g, "red")
     assert g.choice is None and [t.kind for t in r.bags[5]] == ["bomb"] * 3 + ["glue"]
-    assert [t.kind for t in r.bags[4]] == ["missile"] and g.supply_counts() == FULL_BOX
+    assert [t.kind for t in r.bags[4]] == ["missile"] and queries.supply_counts(g) == FULL_BOX
 
 
 # Pit Stops ---------------------------------------------------------------------------------------------
@@ -793,7 +793,7 @@ def test_team_mates_swap_tiles_when_adjacent() -> None:
 def test_r12_a_tile_given_to_a_team_mate_is_named_to_them_alone() -> None:
     """R12 / Team Racing: the receiving team mate learns the tile's kind privately; the public sees a tile."""
     g = team({"bags": {"7": ["oil"]}}, {"cell": "K4", "bags": {"7": ["glue"]}}, phase="parts")
-    blue = g.seat_by_colour("blue")
+    blue = queries.seat_by_colour(g, "blue")
     g.apply("swap blue give oil")
     swap = next(e for e in g.last_events if e.kind == "swap")
     assert swap.seat == blue and swap.secret is not None and "oil" in swap.secret
@@ -832,7 +832,7 @@ def test_crew_starting_sets(member: str, crew_set: int) -> None:
     assert sorted(k.parts.items()) == sorted((loc, p) for p, loc in chosen.parts)
     assert sorted(t.kind for ts in k.bags.values() for t in ts) == sorted(chosen.tiles)
     assert k.bottle_tops == chosen.bottle_tops
-    assert g.supply_counts() == {"junk": 100, "parts": 80, "bottle_tops": 80, "flags": 48, "white": 5, "red": 7}
+    assert queries.supply_counts(g) == {"junk": 100, "parts": 80, "bottle_tops": 80, "flags": 48, "white": 5, "red": 7}
 
 
 def test_crew_setup_needs_everyone() -> None:

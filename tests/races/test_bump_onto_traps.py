@@ -13,7 +13,7 @@ import pytest
 
 from rules.contract import IllegalAction
 from rules.hexgrid import parse_label
-from rules.races import Races
+from rules.races import Races, queries
 from tests.races.conftest import at, legal, position
 
 CROWD = [  # karts round the bridge so that the other first steps each use the whole roll
@@ -33,7 +33,7 @@ def bridge(board: dict[str, str], *extra: dict[str, Any], points: int = 7) -> Ra
 def look_ahead_after_bump(g: Races) -> tuple[dict[str, str], set[str]]:
     """The look-ahead's field once red bumps blue from M7 to M8: where each other kart stands, and the
     cells whose trap would stop red."""
-    after = g.field().with_bump(g.seat_by_colour("blue") or 0, parse_label("M7"), parse_label("M8"))
+    after = queries.field(g).with_bump(queries.seat_by_colour(g, "blue") or 0, parse_label("M7"), parse_label("M8"))
     karts = {g.karts[seat].colour: cell.label for cell, seat in after.karts.items() if seat != g.turn.seat}
     return karts, {c.label for c in after.stop_cells}
 
@@ -130,6 +130,6 @@ def test_look_ahead_field_after_a_bump_onto_a_time_bomb_is_the_engines() -> None
     """Time Bomb / NOTATION: the look-ahead's field after the bump has the bomb gone (no longer a stop) and
     says that the blast spins the mover, who stands next to the bomb."""
     g = position(BOMB_SCENE, phase="move", points=4, board={"M11": "time-bomb"})
-    after, spun = g.field().after_bump(1, parse_label("M10"), parse_label("M11"))
+    after, spun = queries.field(g).after_bump(1, parse_label("M10"), parse_label("M11"))
     assert spun and "M11" not in {c.label for c in after.stop_cells} and not after.bombs
     assert after.karts[parse_label("M11")] == 1

@@ -38,7 +38,7 @@ import pytest
 
 from rules.contract import IllegalAction, NotationError, SetupError
 from rules.hexgrid import Facing, Hex
-from rules.races import Races, catalogue
+from rules.races import Races, catalogue, queries
 from rules.races import actions as act
 from rules.races.state import PHASE_DEEDS, PHASE_MOVE, PHASE_PARTS, PHASE_ROLL
 from rules.races.track import Track, builtin_tracks
@@ -212,7 +212,7 @@ def _plain_paths(g: Races, rng: random.Random, limit: int = 12) -> list[str]:
     """Random paths of plain forward steps from the kart, up to the points left."""
     kart = g.karts[g.turn.seat]
     assert kart.cell is not None
-    fld = g.field()
+    fld = queries.field(g)
     avoid = set(fld.karts) | set(fld.stop_cells) | {c for c, t in g.board.items() if t.face_down}
     found: set[tuple[Hex, ...]] = set()
     for _ in range(3 * limit):

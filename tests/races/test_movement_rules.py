@@ -12,7 +12,7 @@ import pytest
 
 from rules.contract import IllegalAction
 from rules.hexgrid import Facing, parse_label
-from rules.races import Races
+from rules.races import Races, queries
 from tests.races.conftest import FAR, at, kart, legal, position, steps
 
 
@@ -239,7 +239,7 @@ def test_r8_occupied_landing_point_loses_the_turn() -> None:
     g = position([{"colour": "red", "cell": "O7", "facing": "S"}, {"colour": "blue", "cell": "N10", "facing": "N"}],
                  turn="red")
     assert at(g, "red") == "O7"
-    assert g.turn.seat == g.seat_by_colour("blue")
+    assert g.turn.seat == queries.seat_by_colour(g, "blue")
     assert any(e.kind == "turn-lost" for e in g.last_events) or g.turn.seat == 1
 
 

@@ -12,7 +12,7 @@ import pytest
 
 from rules.contract import IllegalAction
 from rules.hexgrid import Facing, parse_label
-from rules.races import Races
+from rules.races import Races, queries
 from rules.races.track import Track
 from tests.races.conftest import kart, legal, position
 
@@ -71,7 +71,7 @@ def test_r15_a_kart_entering_onto_a_trap_gets_its_effect() -> None:
                  board={"D3": "glue"})
     g.apply("choose D3")
     assert kart(g, "red").cell == parse_label("D3") and kart(g, "red").glued
-    assert g.turn.seat == g.seat_by_colour("blue")
+    assert g.turn.seat == queries.seat_by_colour(g, "blue")
 
 
 def test_r15_the_only_free_start_cell_with_oil_skids_the_entering_kart() -> None:
@@ -181,7 +181,7 @@ def test_phase3_stuck_in_mud_on_one_or_two() -> None:
     g.apply("roll 1")
     assert kart(g, "red").cell == parse_label("J12")
     assert any(e.kind == "stuck" for e in g.last_events)
-    assert g.turn.seat == g.seat_by_colour("blue")
+    assert g.turn.seat == queries.seat_by_colour(g, "blue")
 
 
 def test_phase3_two_mud_tyres_never_stick() -> None:
@@ -218,7 +218,7 @@ def test_reversing_one_to_three_cells_keeps_the_front_toward_the_cell_left() -> 
     assert "done" in legal(g)
     g.apply("step H3")
     g.apply("step G3")
-    assert g.turn.seat == g.seat_by_colour("blue")  # three cells is the most
+    assert g.turn.seat == queries.seat_by_colour(g, "blue")  # three cells is the most
 
 
 def test_reversing_needs_at_least_one_cell_before_done() -> None:

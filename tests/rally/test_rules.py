@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from rules import IllegalAction, SetupError, game_class
-from rules.rally import RallyGame, find_track
+from rules.rally import RallyGame, find_track, queries
 from rules.rally import board as B
 from tests.rally.conftest import cells, kinds, legal, pos, setup
 
@@ -92,7 +92,7 @@ def test_vor_der_ersten_runde_step5_grid_by_roll_ties_roll_again() -> None:
     assert g.order == [0, 2, 1]
     grid = g.course.grid(3)
     assert [g.cars[s].at for s in g.order] == grid == ["3a", "3b", "3c"]
-    assert all(g.lap_of(s) == 0 for s in range(3))
+    assert all(queries.lap_of(g, s) == 0 for s in range(3))
 
 
 def test_vor_der_ersten_runde_step5_direction_is_chosen() -> None:
@@ -541,7 +541,7 @@ def test_laps_count_from_one_to_five() -> None:
 def test_a_lap_is_counted_when_crossing_the_arch() -> None:
     g = pos(cars={"red": {"at": "2b", "lap": 1}, "blue": {"at": "40a"}}, phase="move", points=2)
     events = g.apply("move 4b")
-    assert "lap" in kinds(events) and g.laps_done(0) == 1
+    assert "lap" in kinds(events) and queries.laps_done(g, 0) == 1
 
 
 # Contract -------------------------------------------------------------------------------------------

@@ -12,6 +12,7 @@ import pytest
 
 from rules.contract import SetupError
 from rules.hexgrid import Facing
+from rules.races import queries
 from rules.races.engine import Races
 from rules.races.movement import Lookahead
 from rules.races.reach import (
@@ -60,7 +61,7 @@ def every_bump(game: Races) -> Reach:
     """The plain search following every bump, with no budget: the exact answer."""
     kart = game.karts[game.turn.seat]
     assert kart.cell is not None
-    found = _forward_reach(game.field(), kart.seat, kart.cell, kart.facing, game.turn.points, 10**7)
+    found = _forward_reach(queries.field(game), kart.seat, kart.cell, kart.facing, game.turn.points, 10**7)
     assert found is not None
     return found
 
@@ -73,7 +74,7 @@ def test_the_layered_search_names_the_same_cells_as_the_plain_one(track: str, po
         game = crowded(track, points, rng)
         kart = game.karts[0]
         assert kart.cell is not None
-        fld = game.field()
+        fld = queries.field(game)
         for budget in (EXACT_BUDGET, None):  # following every bump, and the approximation past the budget
             plain = _forward_reach(fld, 0, kart.cell, kart.facing, points, budget)
             layered = _layered_reach(fld, 0, kart.cell, kart.facing, points, budget)
@@ -92,7 +93,7 @@ def test_forgetting_bumps_that_no_longer_matter_answers_exactly_where_the_plain_
     game = crowded("A", 20, random.Random("forget-A-20"))
     kart = game.karts[0]
     assert kart.cell is not None
-    fld = game.field()
+    fld = queries.field(game)
     assert _forward_reach(fld, 0, kart.cell, kart.facing, 20, EXACT_BUDGET) is None
     found = reach(game)
     assert found.exact
@@ -113,7 +114,7 @@ def plain_reach(game: Races, exact: bool) -> Reach:
         return every_bump(game)
     kart = game.karts[game.turn.seat]
     assert kart.cell is not None
-    found = _forward_reach(game.field(), kart.seat, kart.cell, kart.facing, game.turn.points, None)
+    found = _forward_reach(queries.field(game), kart.seat, kart.cell, kart.facing, game.turn.points, None)
     assert found is not None
     return found
 
@@ -152,7 +153,7 @@ def test_the_look_ahead_on_state_bits_answers_as_the_engines(track: str) -> None
     game = crowded(track, 14, random.Random(f"look-{track}"), oils=1)
     kart = game.karts[0]
     assert kart.cell is not None
-    fld = game.field()
+    fld = queries.field(game)
     ways = _Ways(fld, 0, True)
     tables: dict[Bumps, _Table] = {}
     assert _layered_reach(fld, 0, kart.cell, kart.facing, 14, EXACT_BUDGET, ways, tables=tables) is not None
@@ -199,7 +200,7 @@ def test_the_ways_that_bump_at_most_so_many_karts_end_on_ends_of_the_move(most: 
         kart = game.karts[0]
         assert kart.cell is not None
         tally = _Tally(most)
-        fld = game.field()
+        fld = queries.field(game)
         part = _layered_reach(fld, 0, kart.cell, kart.facing, points, None, _Ways(fld, 0, True), unbumped=tally)
         whole = every_bump(game)
         assert part is not None
@@ -216,7 +217,7 @@ def test_a_part_that_gives_up_keeps_only_ends_of_the_move() -> None:
     game = crowded("A", 16, random.Random("give-up"))
     kart = game.karts[0]
     assert kart.cell is not None
-    fld = game.field()
+    fld = queries.field(game)
     tally = _Tally(1)
     assert _layered_reach(fld, 0, kart.cell, kart.facing, 16, 400, _Ways(fld, 0, True), unbumped=tally) is None
     grid = _grid(game.track)
@@ -259,7 +260,7 @@ def test_a_kart_spun_by_a_time_bomb_it_bumps_a_kart_onto_drives_on_in_the_search
         assert blue in passes
         assert reach(game).labels() == (ends, passes)
         assert reach(game) == every_bump(game)
-        fld, red = game.field(), game.karts[0]
+        fld, red = queries.field(game), game.karts[0]
         assert red.cell is not None
         assert (_layered_reach(fld, 0, red.cell, red.facing, points, None)
                 == _forward_reach(fld, 0, red.cell, red.facing, points, None))

@@ -14,6 +14,7 @@ from typing import Any
 from bot.drivers.rally import score_ending
 from rules.contract import Game
 from rules.rally import board as B
+from rules.rally import queries
 from rules.rally.actions import Move, Park, Repair, Roll
 from rules.rally.game import CRASH, HALT, PARK, PIT, SPIN, SQUEEZE, RallyGame
 from rules.rally.texts import word
@@ -138,7 +139,7 @@ def items_text(items: Sequence[tuple[str, int]] | str, lang: str = "en") -> str:
 
 
 def service_of(game: RallyGame, spot: str, lang: str = "en") -> str:
-    return word(game.spot_kind(spot), lang)
+    return word(queries.spot_kind(game, spot), lang)
 
 
 def choice_hint(game: RallyGame, c: Choice, lang: str = "en") -> str:

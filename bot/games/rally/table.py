@@ -18,6 +18,7 @@ from bot.games.rally.moves import (
 )
 from bot.games.unit import Standings
 from rules.rally import board as B
+from rules.rally import queries
 from rules.rally.actions import Park, Roll
 from rules.rally.game import RallyGame
 from rules.rally.texts import COLOUR_KEYS, amount, say, word
@@ -40,8 +41,8 @@ def place_words(game: RallyGame, seat: int, lang: str = "en") -> str:
         return say("t_at_pit", lang)
     if car.at == "stop":
         return say("t_at_stop", lang)
-    if game.is_spot(car.at):
-        return say("t_at_parked", lang, spot=car.at, service=game.spot_kind(car.at))
+    if queries.is_spot(car.at):
+        return say("t_at_parked", lang, spot=car.at, service=queries.spot_kind(game, car.at))
     return car.at
 
 
@@ -146,7 +147,7 @@ def car_text(game: RallyGame, seat: int, lang: str = "en") -> str:
 
 
 def laps_text(game: RallyGame, seat: int) -> str:
-    return f"{min(game.laps_done(seat), game.laps)}/{game.laps}"
+    return f"{min(queries.laps_done(game, seat), game.laps)}/{game.laps}"
 
 
 #: the few sentences of the status the rules' catalogue does not hold
@@ -170,7 +171,7 @@ def status_text(game: RallyGame, viewer: int | None, lang: str = "en") -> str:
     for rank, s in enumerate(game.standings(), 1):
         car = game.cars[s]
         works = " ".join(str(n) for n in B.GEARS if B.works(car.gears[n - 1])) or "–"
-        done = min(game.laps_done(s), game.laps)  # laps done, as every text and picture counts them
+        done = min(queries.laps_done(game, s), game.laps)  # laps done, as every text and picture counts them
         notes = [say("p_lap", lang, lap=done, laps=game.laps, stops=car.stops), say("p_at", lang, place=car.at),
                  f"{say('p_lever', lang)} {range_word(car.lever, lang)}", f"{words['gears']} {works}",
                  f"{words['fuel']} {car.fuel}"]
@@ -228,7 +229,7 @@ def progress_line(game: RallyGame, lang: str = "en") -> tuple[str, Any]:
         filled = round(share * BAR)
         parts.append(f"{word(COLOUR_KEYS[s], lang).lower()} [{'#' * filled}{'-' * (BAR - filled)}] "
                      f"{laps_text(game, s)} s{car.stops}")
-    key = tuple((game.laps_done(s), c.stops) for s, c in enumerate(game.cars))
+    key = tuple((queries.laps_done(game, s), c.stops) for s, c in enumerate(game.cars))
     return say("p_move", lang, move=f"{game.ply:>4}") + "  " + "  ".join(parts), key
 
 

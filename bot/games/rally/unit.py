@@ -22,6 +22,7 @@ from bot.games.unit import ButtonSpec, DriverFactory, GameUnit, LookupSource, St
 from render.rally import car_board_png, rally_png
 from render.rally.chat import rally_chat_png
 from rules.contract import Event
+from rules.rally import queries
 from rules.rally.game import CRASH, PARK, PIT, SPIN, RallyGame
 from rules.rally.texts import COLOUR_KEYS, say, word
 
@@ -85,7 +86,7 @@ class RallyUnit(GameUnit[RallyGame]):
     def period(self, game: RallyGame) -> Any:
         """The laps the leader has done: the whole track comes with the turn in which the first car starts a
         new lap (as in a race: often enough to keep the overview, rare enough to leave the close-ups be)."""
-        return max((game.laps_done(s) for s in range(len(game.cars))), default=0)
+        return max((queries.laps_done(game, s) for s in range(len(game.cars))), default=0)
 
     def replay(self, setup_: Mapping[str, Any], seed: int, actions: Sequence[str], cell_size: int | None = None,
                lang: str = "en") -> tuple[bytes, int] | None:
