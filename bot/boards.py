@@ -57,7 +57,8 @@ async def whole_board(service: Service, channel_id: int, user_id: int, *, privat
         else texts.status_word(rec.status, own)
     text = texts.say("board.head_private", own, title=title, when=when_text)
     text += "\n" + worded(front.describe, game, seat, lang=own)
-    return Message(text, png, "board.png", game_id=rec.id, version=rec.version)
+    described = front.alt_text(game, [], lang=own) if png is not None else ""
+    return Message(text, png, "board.png", game_id=rec.id, version=rec.version, description=described)
 
 
 async def where_can_i_go(service: Service, channel_id: int, user_id: int, game_id: int | None = None,
@@ -84,4 +85,5 @@ async def where_can_i_go(service: Service, channel_id: int, user_id: int, game_i
         png = None
     if png is None:
         return refuse(texts.say("reach.nothing", own))
-    return Message(texts.say("reach.answer", own), png, "reach.png", game_id=rec.id, version=rec.version)
+    answer = texts.say("reach.answer", own)
+    return Message(answer, png, "reach.png", game_id=rec.id, version=rec.version, description=answer)

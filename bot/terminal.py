@@ -260,8 +260,9 @@ def format_standings(game: Game, lang: str = texts.DEFAULT) -> str:
 
 
 class PictureWriter:
-    """Writes each board picture to ``DIR/move-NNNN.png`` (NNNN: the move number it shows); after
-    :meth:`for_game`, into that game's own folder ``DIR/game-ID/``."""
+    """Writes each board picture to ``DIR/move-NNNN.png`` (NNNN: the move number it shows), and its
+    description beside it (``move-NNNN.txt``) so it can be read without the picture; after :meth:`for_game`,
+    into that game's own folder ``DIR/game-ID/``."""
 
     def __init__(self, out_dir: str | Path) -> None:
         self.base = Path(out_dir)
@@ -278,11 +279,15 @@ class PictureWriter:
             self.dir = folder
         return folder
 
-    def write(self, png: bytes | None, version: int | None, name: str | None = None) -> Path | None:
+    def write(self, png: bytes | None, version: int | None, name: str | None = None, description: str = ""
+              ) -> Path | None:
+        """Write a picture (and its description, when it has one, as a ``.txt`` beside it); its path."""
         if png is None:
             return None
         path = self.dir / (name or f"move-{version or 0:04d}.png")
         path.write_bytes(png)
+        if description:
+            path.with_suffix(".txt").write_text(description + "\n", encoding="utf-8")
         self.written.append(path)
         return path
 
@@ -387,7 +392,7 @@ class Terminal:
         text = "\n".join(fresh).strip()
         if text:
             self.say(text)
-        path = self.pictures.write(message.png, message.version)
+        path = self.pictures.write(message.png, message.version, description=message.description)
         if path is not None:
             self.say(self.words("terminal.board", path=path))
 
