@@ -61,6 +61,24 @@ async def whole_board(service: Service, channel_id: int, user_id: int, *, privat
     return Message(text, png, "board.png", game_id=rec.id, version=rec.version, description=described)
 
 
+async def text_board(service: Service, channel_id: int, user_id: int, lang: str | None = None
+                     ) -> Message | Refusal:
+    """The channel's game (or its last one) in words, for the asker alone (their own hidden things may show),
+    in their language ``lang``: per player where they are, what they hold and what lies next to them."""
+    rec = await service.store.games.channel_game(channel_id)
+    if rec is None:
+        last = await service.store.games.channel_history(channel_id, 1)
+        if not last or last[0].state is None:
+            return refuse(texts.say("board.no_game", lang or texts.DEFAULT))
+        rec = last[0]
+    own = service.lang_of(rec, user_id, lang)
+    if rec.status == LOBBY or rec.state is None:
+        return refuse(texts.say("board.not_started", own))
+    front = service.fronts(rec.game_key)
+    game = service.classes(rec.game_key).from_dict(rec.state)
+    return Message(front.text_board(game, rec.seat_of(user_id), lang=own), game_id=rec.id, version=rec.version)
+
+
 async def where_can_i_go(service: Service, channel_id: int, user_id: int, game_id: int | None = None,
                          lang: str | None = None) -> Message | Refusal:
     """A private picture of where the asker's piece can go now, in their language ``lang``; refused unless it

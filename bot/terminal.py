@@ -527,9 +527,8 @@ class Terminal:
             self.say(self.words("terminal.every_legal", seat=seat_label(game, seat, self.lang), count=len(acts)))
             self._numbered([(a, "") for a in acts])
             return True
-        if command == "status":
-            status = await self.service.status(self.channel_id, None, lang=self.lang)
-            self.say(plain(status.text, self.names, self.lang))
+        if command == "status":  # the whole position in words, as everyone at the table may see it
+            self.say(plain(unit_for(game.key).text_board(game, None, lang=self.lang), self.names, self.lang))
             if self.pictures.latest is not None:
                 self.say(self.words("terminal.board", path=self.pictures.latest))
             return True

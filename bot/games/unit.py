@@ -251,7 +251,8 @@ def fitted(parts: Sequence[str], limit: int = ALT_TEXT_CHARS, *, cut: int = 0) -
 
 
 def _first_sentences(text: str, room: int) -> str:
-    """The first sentences of ``text`` that fit in ``room`` characters with a closing "…" (empty: none fit)."""
+    """The first sentences of ``text`` that fit in ``room`` characters with a closing "…" (the first one cut at
+    a word when even it is too long; empty when there is no room at all)."""
     if len(text) <= room:
         return text
     out = ""
@@ -260,7 +261,9 @@ def _first_sentences(text: str, room: int) -> str:
         if len(longer) + 2 > room:
             break
         out = longer
-    return f"{out} …" if out else ""
+    if out:
+        return f"{out} …"
+    return text[: room - 1].rsplit(" ", 1)[0].rstrip(" ,;:") + "…" if room > 1 else ""
 
 
 def _sentences(text: str) -> list[str]:
@@ -468,7 +471,7 @@ class GameUnit:
         view and public events only: it never names a hidden thing. By default the narration (cut first when
         too long) and the public status."""
         told = self.narrate(list(events), lang=lang)
-        return fitted([told, self.describe(game, None, lang=lang)], cut=0)
+        return fitted([told, self.describe(game, None, lang=lang).replace("**", "")], cut=0)
 
     def text_board(self, game: Game, viewer: int | None, *, lang: str) -> str:
         """The whole position in words, for ``viewer``'s eyes (their own hidden things may show): per player
