@@ -55,7 +55,26 @@ async def whole_board(service: Service, channel_id: int, user_id: int, *, privat
         else texts.status_word(rec.status, own)
     text = texts.say("board.head_private", own, title=title, when=when_text)
     text += "\n" + front.describe(game, seat, lang=own)
-    return Message(text, png, "board.png", game_id=rec.id, version=rec.version)
+    described = front.alt_text(game, [], lang=own) if png is not None else ""
+    return Message(text, png, "board.png", game_id=rec.id, version=rec.version, description=described)
+
+
+async def text_board(service: Service, channel_id: int, user_id: int, lang: str | None = None
+                     ) -> Message | Refusal:
+    """The channel's game (or its last one) in words, for the asker alone (their own hidden things may show),
+    in their language ``lang``: per player where they are, what they hold and what lies next to them."""
+    rec = await service.store.games.channel_game(channel_id)
+    if rec is None:
+        last = await service.store.games.channel_history(channel_id, 1)
+        if not last or last[0].state is None:
+            return refuse(texts.say("board.no_game", lang or texts.DEFAULT))
+        rec = last[0]
+    own = service.lang_of(rec, user_id, lang)
+    if rec.status == LOBBY or rec.state is None:
+        return refuse(texts.say("board.not_started", own))
+    front = service.fronts(rec.game_key)
+    game = service.classes(rec.game_key).from_dict(rec.state)
+    return Message(front.text_board(game, rec.seat_of(user_id), lang=own), game_id=rec.id, version=rec.version)
 
 
 async def where_can_i_go(service: Service, channel_id: int, user_id: int, game_id: int | None = None,
@@ -81,4 +100,5 @@ async def where_can_i_go(service: Service, channel_id: int, user_id: int, game_i
         png = None
     if png is None:
         return refuse(texts.say("reach.nothing", own))
-    return Message(texts.say("reach.answer", own), png, "reach.png", game_id=rec.id, version=rec.version)
+    answer = texts.say("reach.answer", own)
+    return Message(answer, png, "reach.png", game_id=rec.id, version=rec.version, description=answer)

@@ -9,7 +9,9 @@ picture is drawn off the event loop, once per record.
 A message's text is its lines worded in the language (the newest that fit, after a "…" line), then the game's
 status when the record asks for it or the game is over, else a line naming the person to act. Its buttons
 are the moves of the person to act; its picture is the close-up, the whole board or the replay the record
-names.
+names, and the picture carries a description (alt text, :meth:`GameUnit.alt_text`: what happened, whose turn,
+the standings) worded from the public view in the message's language, which Discord reads aloud in the
+picture's place.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from typing import Any
 
 from bot import texts
 from bot.games import GameUnit, game_class, unit_for
-from bot.games.unit import ButtonSpec
+from bot.games.unit import ALT_TEXT_CHARS, ButtonSpec
 from bot.messages import EDIT, NOTE, POST, Line, Picture, Showing
 from bot.store import GameRecord, Seat
 from rules.contract import Game
@@ -64,7 +66,8 @@ def table_of(rec: GameRecord, version: int | None = None) -> Table:
 @dataclass(frozen=True, slots=True)
 class Message:
     """A message as any front shows it: text, a picture (PNG, or a GIF for a replay) and what it shows, the
-    buttons of the move it shows (``game_id`` at ``version``), and the one user it pings."""
+    buttons of the move it shows (``game_id`` at ``version``), and the one user it pings. ``description``: the
+    picture's description in words (alt text, at most :data:`~bot.games.unit.ALT_TEXT_CHARS` characters)."""
 
     text: str
     png: bytes | None = None
@@ -74,6 +77,7 @@ class Message:
     game_id: int | None = None
     version: int | None = None
     shows: Picture = "none"
+    description: str = ""
 
 
 # Words -----------------------------------------------------------------------------------------------
@@ -166,6 +170,24 @@ def picture_of(showing: Showing, front: GameUnit[Any], game: Game, lang: str) ->
     return None
 
 
+def description_of(showing: Showing, front: GameUnit[Any], game: Game, lang: str) -> str:
+    """The words of the record's picture (a close-up tells the record's events, the whole board none), from
+    the public view; a description that fails is logged and left out, like a picture."""
+    try:
+        events = list(showing.events) if showing.picture == "close" else []
+        return front.alt_text(game, events, lang=lang)[:ALT_TEXT_CHARS]
+    except Exception:
+        log.exception("describing %s's picture failed", front.key)
+    return ""
+
+
+def replay_description(front: GameUnit[Any], game: Game, table: Table, lang: str) -> str:
+    """The words of a game's replay: what it shows, and how the game ended."""
+    won = ", ".join(table.seats[s].name if s < len(table.seats) else game.seat_names[s] for s in game.winners)
+    return texts.say("alt.replay", lang, count=table.version, title=front.title,
+                     winners=won or texts.say("move.nobody", lang))[:ALT_TEXT_CHARS]
+
+
 def replay_of(front: GameUnit[Any], table: Table, actions: Sequence[str], lang: str, *, asked: bool = False
               ) -> tuple[bytes | None, str]:
     """The game's animated replay at the largest size that fits :data:`MAX_REPLAY_BYTES`, and a note (in
@@ -201,11 +223,13 @@ def compose(showing: Showing, table: Table, front: GameUnit[Any] | None, game: G
     if showing.picture == "replay":  # the end of a game, or a replay asked for (it has a heading)
         gif, note = replay_of(front, table, actions, lang, asked=bool(showing.lines))
         return Message(text + note, gif, f"replay-{table.game_id}.gif", mention=mention, game_id=table.game_id,
-                       version=table.version, shows="replay" if gif is not None else "none")
+                       version=table.version, shows="replay" if gif is not None else "none",
+                       description=replay_description(front, game, table, lang) if gif is not None else "")
     png = picture if picture is not None and showing.picture == "close" else picture_of(showing, front, game, lang)
     buttons = buttons_for(front, game, table, lang) if showing.board and showing.kind in (POST, EDIT) else ()
+    described = description_of(showing, front, game, lang) if png is not None else ""
     return Message(text, png, "board.png", buttons, mention, table.game_id, table.version,
-                   showing.picture if png is not None else "none")
+                   showing.picture if png is not None else "none", described)
 
 
 def compose_state(showing: Showing, table: Table, state: Mapping[str, Any] | None, lang: str,
@@ -217,5 +241,5 @@ def compose_state(showing: Showing, table: Table, state: Mapping[str, Any] | Non
     return compose(showing, table, front, game, lang, actions=actions)
 
 
-__all__ = ["MAX_REPLAY_BYTES", "NARRATION_CHARS", "Message", "Table", "compose", "compose_state", "message_text",
-           "places", "standings_text", "table_of", "trimmed", "worded_line"]
+__all__ = ["MAX_REPLAY_BYTES", "NARRATION_CHARS", "Message", "Table", "compose", "compose_state", "description_of",
+           "message_text", "places", "replay_description", "standings_text", "table_of", "trimmed", "worded_line"]

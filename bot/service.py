@@ -981,7 +981,8 @@ class Service:
                 text = texts.say("last_game", own, status=texts.status_word(rec.status, own)) + " " + text
             if rec.status == ACTIVE and self._computer_to_act(rec, game):
                 self._wake(channel_id)
-        return Message(text, png, "board.png", tuple(buttons), None, rec.id, rec.version)
+        described = front.alt_text(game, [], lang=own) if png is not None else ""
+        return Message(text, png, "board.png", tuple(buttons), None, rec.id, rec.version, description=described)
 
     @staticmethod
     def _status_parts(front: GameUnit[Any], game: Game, seat: int | None, can_act: bool, lang: str = "en"

@@ -259,8 +259,9 @@ def format_standings(game: Game, lang: str = texts.DEFAULT) -> str:
 
 
 class PictureWriter:
-    """Writes each board picture to ``DIR/move-NNNN.png`` (NNNN: the move number it shows); after
-    :meth:`for_game`, into that game's own folder ``DIR/game-ID/``."""
+    """Writes each board picture to ``DIR/move-NNNN.png`` (NNNN: the move number it shows), and its
+    description beside it (``move-NNNN.txt``) so it can be read without the picture; after :meth:`for_game`,
+    into that game's own folder ``DIR/game-ID/``."""
 
     def __init__(self, out_dir: str | Path) -> None:
         self.base = Path(out_dir)
@@ -277,11 +278,15 @@ class PictureWriter:
             self.dir = folder
         return folder
 
-    def write(self, png: bytes | None, version: int | None, name: str | None = None) -> Path | None:
+    def write(self, png: bytes | None, version: int | None, name: str | None = None, description: str = ""
+              ) -> Path | None:
+        """Write a picture (and its description, when it has one, as a ``.txt`` beside it); its path."""
         if png is None:
             return None
         path = self.dir / (name or f"move-{version or 0:04d}.png")
         path.write_bytes(png)
+        if description:
+            path.with_suffix(".txt").write_text(description + "\n", encoding="utf-8")
         self.written.append(path)
         return path
 
@@ -386,7 +391,7 @@ class Terminal:
         text = "\n".join(fresh).strip()
         if text:
             self.say(text)
-        path = self.pictures.write(message.png, message.version)
+        path = self.pictures.write(message.png, message.version, description=message.description)
         if path is not None:
             self.say(self.words("terminal.board", path=path))
 
@@ -521,9 +526,8 @@ class Terminal:
             self.say(self.words("terminal.every_legal", seat=seat_label(game, seat, self.lang), count=len(acts)))
             self._numbered([(a, "") for a in acts])
             return True
-        if command == "status":
-            status = await self.service.status(self.channel_id, None, lang=self.lang)
-            self.say(plain(status.text, self.names, self.lang))
+        if command == "status":  # the whole position in words, as everyone at the table may see it
+            self.say(plain(unit_for(game.key).text_board(game, None, lang=self.lang), self.names, self.lang))
             if self.pictures.latest is not None:
                 self.say(self.words("terminal.board", path=self.pictures.latest))
             return True

@@ -46,10 +46,10 @@ from rules.piecepack.board import COLUMNS, SIZE, SUIT_CODES, SUITS, coords
 from rules.piecepack.texts import face, say, suit_word
 
 SUIT_COLOURS: dict[str, Colour] = {
-    "Suns": (200, 40, 40),
+    "Suns": (246, 0, 7),
     "Moons": (38, 38, 44),
-    "Crowns": (34, 139, 60),
-    "Arms": (36, 92, 200),
+    "Crowns": (46, 148, 111),
+    "Arms": (47, 51, 190),
 }
 CODE_COLOURS: dict[str, Colour] = {code: SUIT_COLOURS[s] for code, s in zip(SUIT_CODES, SUITS, strict=True)}
 

@@ -9,7 +9,8 @@ The game runs through the same service and SQLite store as the Discord bot, on a
 ``--db`` names one. A progress line goes to standard error; the standings go to standard output. ``--out``
 receives exactly the pictures a Discord channel would show: one message per turn, as its last edit left it
 (``message-NNNN.png``; ``message-NNNN-whole.png`` for the turn's message that shows the whole board at the
-start of a new lap or period), and, for a game that draws them, an animated replay.
+start of a new lap or period), each with its description beside it (``message-NNNN.txt``: the words Discord
+reads aloud in the picture's place), and, for a game that draws them, an animated replay.
 
 Exit codes: 0 done, 1 the game could not be set up or did not finish, 2 wrong usage.
 """
@@ -181,7 +182,7 @@ class ChannelPictures:
             if message.png is None or (change.number - 1) % self.every:
                 continue
             name = f"message-{change.number:04d}{'-whole' if message.shows == 'whole' else ''}.png"
-            path = self.writer.write(message.png, message.version, name)
+            path = self.writer.write(message.png, message.version, name, message.description)
             if path is not None and path not in self.paths:
                 self.paths.append(path)
 

@@ -1,4 +1,5 @@
-"""``/game board`` (the whole board, to the channel or privately) and the "Where can I go?" button of a
+"""``/game board`` (the whole board, to the channel or privately; ``text:True``: the position in words,
+privately) and the "Where can I go?" button of a
 turn's message (a private picture for the player driving)."""
 
 from __future__ import annotations
@@ -19,15 +20,21 @@ log = logging.getLogger(__name__)
 
 
 @app_commands.command(name="board", description="The whole board: for the channel, or only for you")
-@app_commands.describe(private="Only you see it (default: the channel sees it)")
-async def board(interaction: Interaction, private: bool | None = None) -> None:
+@app_commands.describe(private="Only you see it (default: the channel sees it)",
+                       text="The whole position in words, only for you (for a screen reader, or a slow connection)")
+async def board(interaction: Interaction, private: bool | None = None, text: bool | None = None) -> None:
     try:
         only_me = bool(opt.flag("private", private))
+        in_words = bool(opt.flag("text", text))
     except opt.BadOption as exc:
         await refuse_option(interaction, exc)
         return
     assert interaction.channel_id is not None
     service = interaction.client.service
+    if in_words:  # a text board is for the asker's eyes: it may name their own hidden things
+        await send_reply(interaction, await boards.text_board(service, interaction.channel_id, interaction.user.id,
+                                                              lang=user_language(interaction)))
+        return
     await send_reply(interaction, await boards.whole_board(service, interaction.channel_id, interaction.user.id,
                                                            private=only_me, lang=user_language(interaction)))
 

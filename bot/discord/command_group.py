@@ -23,7 +23,7 @@ from bot.discord.context import Interaction
 from bot.discord.replies import send_reply
 from bot.discord.translator import option_word
 from bot.games import options as opt
-from bot.games.unit import Ask, Command, GameUnit, Option, Refusal
+from bot.games.unit import ALT_TEXT_CHARS, Ask, Command, GameUnit, Option, Refusal
 from bot.service import Service, refuse
 
 log = logging.getLogger(__name__)
@@ -244,8 +244,8 @@ class GameCommandGroup(app_commands.Group):
             log.exception("drawing the player card failed")
             png = None
         text = self.unit.hand_text(game, seat, lang=lang) or texts.say("nothing_hidden", lang)
-        await send_reply(interaction, Message(text, png, self.unit.card_filename,
-                                            game_id=rec.id))
+        await send_reply(interaction, Message(text, png, self.unit.card_filename, game_id=rec.id,
+                                              description=text[:ALT_TEXT_CHARS]))
 
     # Autocomplete ------------------------------------------------------------------------------
 

@@ -13,7 +13,6 @@ delivers later, once.
 from __future__ import annotations
 
 import asyncio
-import io
 import logging
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
@@ -25,7 +24,7 @@ from bot.compose import Message
 from bot.delivery import deliver
 from bot.discord.buttons import action_view, clip
 from bot.discord.context import Interaction
-from bot.discord.transport import ChannelTransport, InteractionTransport
+from bot.discord.transport import ChannelTransport, InteractionTransport, attachment
 from bot.messages import EDIT
 from bot.outcomes import Accepted, Private, Refusal
 
@@ -133,7 +132,7 @@ async def _answer_privately_with(interaction: Interaction, message: Message) -> 
     """A message only the asker sees (their status, the log, a picture of their own)."""
     kwargs: dict[str, Any] = {"content": clip(message.text), "allowed_mentions": discord.AllowedMentions.none()}
     if message.png:
-        kwargs["file"] = discord.File(io.BytesIO(message.png), filename=message.filename)
+        kwargs["file"] = attachment(message)
     if message.buttons and message.game_id is not None and message.version is not None:
         view = action_view(message.game_id, message.version, message.buttons)
         if view is not None:

@@ -82,6 +82,8 @@ GERMAN: Mapping[str, tuple[str, str]] = {
                                                    "entfernt (bei „Gastgeber fragen“)"),
     "game board": ("brett", "Das ganze Brett: für den Kanal oder nur für dich"),
     "game board private": ("privat", "Nur du siehst es (Standard: der Kanal sieht es)"),
+    "game board text": ("text", "Die ganze Stellung in Worten, nur für dich (für Screenreader oder langsame "
+                                "Verbindungen)"),
     "game undo": ("zurücknehmen", "Deine letzten Züge in diesem Zug zurücknehmen, solange nichts Neues "
                                   "bekannt wurde"),
     "game undo moves": ("züge", "Wie viele deiner letzten Züge (1–20, Standard 1)"),

@@ -18,6 +18,7 @@ from bot.compose import Message
 from bot.delivery import Undeliverable
 from bot.discord.buttons import action_view, clip
 from bot.discord.context import Interaction
+from bot.games.unit import ALT_TEXT_CHARS
 
 if TYPE_CHECKING:
     from bot.discord.client import JunkyardBot
@@ -39,13 +40,20 @@ def _view(message: Message) -> discord.ui.View | None:
     return None
 
 
+def attachment(message: Message) -> discord.File:
+    """The message's picture as an attachment, with its description (alt text) when it has one."""
+    assert message.png is not None
+    return discord.File(io.BytesIO(message.png), filename=message.filename,
+                        description=message.description[:ALT_TEXT_CHARS] or None)
+
+
 def message_kwargs(message: Message, *, private: bool = False) -> dict[str, Any]:
     """A new message's text, picture, buttons and pings as discord.py takes them (``private``: nobody is
     pinged by a message only its reader sees)."""
     kwargs: dict[str, Any] = {"content": clip(message.text),
                               "allowed_mentions": discord.AllowedMentions.none() if private else mentions(message)}
     if message.png:
-        kwargs["file"] = discord.File(io.BytesIO(message.png), filename=message.filename)
+        kwargs["file"] = attachment(message)
     view = _view(message)
     if view is not None:
         kwargs["view"] = view
@@ -60,7 +68,7 @@ def edit_kwargs(message: Message | None) -> dict[str, Any]:
     kwargs: dict[str, Any] = {"content": clip(message.text), "allowed_mentions": mentions(message),
                               "view": _view(message)}
     if message.png:
-        kwargs["attachments"] = [discord.File(io.BytesIO(message.png), filename=message.filename)]
+        kwargs["attachments"] = [attachment(message)]
     return kwargs
 
 
@@ -124,4 +132,4 @@ class InteractionTransport:
         return message_id
 
 
-__all__ = ["ChannelTransport", "InteractionTransport", "edit_kwargs", "mentions", "message_kwargs"]
+__all__ = ["ChannelTransport", "InteractionTransport", "attachment", "edit_kwargs", "mentions", "message_kwargs"]

@@ -32,6 +32,8 @@ MAX_BUTTONS_ON_MESSAGE = 25
 MAX_CHOICES = 25
 #: languages that write nouns with a capital (the lobby names options as nouns: ``Farbe rot``)
 CAPITALISED_NOUNS = frozenset({"de"})
+#: the longest description Discord keeps for an attachment (read aloud by screen readers in place of the picture)
+ALT_TEXT_CHARS = 1024
 #: the button that asks, privately, where the player to act can go (it plays nothing)
 REACH_ACTION = "?reach"
 REACH_LABEL = texts.say("reach")
@@ -211,6 +213,51 @@ def legal_list(game: Game, lang: str = "en", limit: int = 12) -> str:
     """The short list of what is possible now (:meth:`Game.describe_legal`), in ``lang`` when the game words it;
     the actions themselves stay in the notation players type."""
     return game.describe_legal(limit, lang=lang)
+
+
+def fitted(parts: Sequence[str], limit: int = ALT_TEXT_CHARS, *, cut: int = 0) -> str:
+    """``parts`` joined by spaces in at most ``limit`` characters. Only part ``cut`` gives way when they are
+    too long: it keeps its first sentences that fit (a "…" says more was left out); should the others alone
+    be too long, the end is cut at a word. Empty parts are left out."""
+    kept = [p.strip() for p in parts]
+    total = sum(len(p) + 1 for p in kept if p) - 1
+    if total > limit and 0 <= cut < len(kept) and kept[cut]:
+        room = limit - (total - len(kept[cut]))
+        kept[cut] = _first_sentences(kept[cut], room)
+    text = " ".join(p for p in kept if p)
+    if len(text) > limit:
+        text = text[: limit - 1].rsplit(" ", 1)[0].rstrip(" ,;:") + "…"
+    return text
+
+
+def _first_sentences(text: str, room: int) -> str:
+    """The first sentences of ``text`` that fit in ``room`` characters with a closing "…" (the first one cut at
+    a word when even it is too long; empty when there is no room at all)."""
+    if len(text) <= room:
+        return text
+    out = ""
+    for sentence in _sentences(text):
+        longer = f"{out} {sentence}".strip()
+        if len(longer) + 2 > room:
+            break
+        out = longer
+    if out:
+        return f"{out} …"
+    return text[: room - 1].rsplit(" ", 1)[0].rstrip(" ,;:") + "…" if room > 1 else ""
+
+
+def _sentences(text: str) -> list[str]:
+    """``text`` split after each full stop, question or exclamation mark and at each line's end."""
+    out: list[str] = []
+    start = 0
+    for i, ch in enumerate(text):
+        if ch == "\n" or (ch in ".!?" and (i + 1 == len(text) or text[i + 1] in " \n")):
+            piece = text[start:i + 1].strip()
+            if piece:
+                out.append(piece)
+            start = i + 1
+    rest = text[start:].strip()
+    return [*out, rest] if rest else out
 
 
 # The unit --------------------------------------------------------------------------------------------
@@ -397,6 +444,20 @@ class GameUnit(Generic[G]):
         """Whether ``seat`` may ask where it can go now (its movement, in a game that draws it)."""
         return False
 
+    def alt_text(self, game: G, events: Sequence[Event], *, lang: str) -> str:
+        """The description of a picture of ``game`` (events: the public ones it highlights; none for the whole
+        board), read aloud in place of the picture, in ``lang``, at most :data:`ALT_TEXT_CHARS` characters:
+        what just happened, whose turn it is and what they can do, and the standings. Worded from the public
+        view and public events only: it never names a hidden thing. By default the narration (cut first when
+        too long) and the public status."""
+        told = self.narrate(list(events), lang=lang)
+        return fitted([told, self.describe(game, None, lang=lang).replace("**", "")], cut=0)
+
+    def text_board(self, game: G, viewer: int | None, *, lang: str) -> str:
+        """The whole position in words, for ``viewer``'s eyes (their own hidden things may show): per player
+        where they are and what they hold, and whose turn it is; by default the game's status."""
+        return self.describe(game, viewer, lang=lang)
+
     def period(self, game: G) -> Any:
         """What changes when the channel should see the whole board again (a new lap, a new round); None:
         never. The turn's message that begins a new period shows the whole board instead of the close-up."""
@@ -495,6 +556,6 @@ class GameUnit(Generic[G]):
         return f"{self.title}: {players}"
 
 
-__all__ = ["MAX_BUTTONS", "MAX_CHOICES", "REACH_ACTION", "REACH_LABEL", "Ask", "ButtonSpec", "ButtonStyle",
-           "Command", "CommandGroup", "Complete", "DriverFactory", "GameUnit", "LookupSource", "Option",
-           "OptionType", "Refusal", "Standings", "fuzzy", "legal_list"]
+__all__ = ["ALT_TEXT_CHARS", "MAX_BUTTONS", "MAX_CHOICES", "REACH_ACTION", "REACH_LABEL", "Ask", "ButtonSpec",
+           "ButtonStyle", "Command", "CommandGroup", "Complete", "DriverFactory", "GameUnit", "LookupSource", "Option",
+           "OptionType", "Refusal", "Standings", "fitted", "fuzzy", "legal_list"]

@@ -14,10 +14,10 @@ from render.common import Colour, Point, draw_polygon, draw_text, font, mix, pla
 from render.rally.marks import spot_words
 
 CAR_COLOURS: dict[str, Colour] = {
-    "red": (214, 40, 40),
-    "blue": (36, 92, 210),
-    "orange": (245, 140, 20),
-    "purple": (138, 60, 180),
+    "red": (215, 37, 0),
+    "blue": (38, 123, 255),
+    "orange": (244, 168, 42),
+    "purple": (110, 61, 122),
     "white": (248, 248, 248),
     "black": (28, 28, 32),
 }

@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Literal
 
 from bot.drivers.races import RacingDriver
-from bot.games.races import setup, table, texts
+from bot.games.races import described, setup, table, texts
 from bot.games.races.commands import RACE_COMMANDS
 from bot.games.races.moves import (
     RELATIVE,
@@ -116,6 +116,14 @@ class RacesUnit(GameUnit[Races]):
     def narrate(self, events: Sequence[Event], lang: str = "en") -> str:
         """The events in ``lang``, from the rules' catalogue; a secret only where the viewer's events kept it."""
         return race_texts.narrate(events, lang)
+
+    def alt_text(self, game: Races, events: Sequence[Event], *, lang: str) -> str:
+        """What a picture of the race shows, in words (:func:`bot.games.races.described.alt_text`)."""
+        return described.alt_text(game, events, lang)
+
+    def text_board(self, game: Races, viewer: int | None, *, lang: str) -> str:
+        """The whole race in words for ``viewer`` (:func:`bot.games.races.described.text_board`)."""
+        return described.text_board(game, viewer, lang, self.title)
 
     def refusal(self, exc: Exception, lang: str = "en") -> str:
         """A refused action (or notation error) in ``lang``, said again from its catalogue id."""

@@ -1,0 +1,157 @@
+"""Every picture the bot posts carries a description (Discord's alt text, read aloud by screen readers in
+the picture's place): worded from the public view in the message's language, at most 1,024 characters,
+never naming a hidden tile; and the text board a player asks for (``/game board text:True``)."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+
+from bot.drivers import driver_for
+from bot.games import GAMES, unit_for
+from bot.games.unit import ALT_TEXT_CHARS, fitted
+from rules.contract import Event
+from rules.races import Races
+from rules.races import texts as race_texts
+from tests.bot.harness import CHANNEL_ID, DiscordHarness, Sent
+from tests.bot.helpers import ANN, BOB
+
+#: a race stated as a position: red leads with a flag on H12 and drives; a face-down magnet lies on K3 and
+#: blue carries a hidden time bomb (neither may be named to anyone but blue)
+STATED: dict[str, Any] = {"track": "A", "phase": "move", "points": 2, "board": {"K3": "junk:magnet", "H11": "oil"},
+                          "karts": [{"colour": "red", "name": "Ann", "cell": "H12", "facing": "N", "flags": 1},
+                                    {"colour": "blue", "name": "Bob", "cell": "I12", "facing": "N",
+                                     "bags": {"7": ["time-bomb"]}}]}
+
+
+def tile_words(kind: str) -> set[str]:
+    """A tile kind's name in both languages (``magnet``, ``Magnet``), lower case."""
+    return {race_texts.CATALOGUE.say(f"tile.{kind}", lang).lower() for lang in ("en", "de")}
+
+
+@pytest.mark.parametrize(("lang", "cell", "leader", "turn"), [
+    ("en", "H12", "Ann (red, kart 1) leads with 1 of", "Now Ann (red, kart 1) on H12: 2 points to drive"),
+    ("de", "H12", "Ann (rot, Kart 1) führt mit 1 von", "Jetzt Ann (rot, Kart 1) auf H12: 2 Punkte zum Fahren")])
+def test_a_stated_race_is_described_by_its_cell_leader_and_turn(lang: str, cell: str, leader: str, turn: str) -> None:
+    """The picture of a stated race says whose turn it is, where they are and what they can do, and who
+    leads; the others' gap follows in cells (blue is behind by most of a lap)."""
+    said = unit_for("races").alt_text(Races.from_position(STATED), [], lang=lang)
+    assert turn in said and leader in said and cell in said, said
+    assert ("Bob (blue, kart 2)" if lang == "en" else "Bob (blau, Kart 2)") in said
+    assert len(said) <= ALT_TEXT_CHARS
+
+
+def test_hidden_tiles_are_never_described() -> None:
+    """The description is worded from the public view: another kind under the face-down tile and in blue's
+    saddlebag changes nothing, and neither kind is named; only blue's own text board names its tile."""
+    unit = unit_for("races")
+    other = {**STATED, "board": {"K3": "junk:glue", "H11": "oil"},
+             "karts": [STATED["karts"][0], {**STATED["karts"][1], "bags": {"7": ["acid"]}}]}
+    for lang in ("en", "de"):
+        said = unit.alt_text(Races.from_position(STATED), [], lang=lang)
+        assert said == unit.alt_text(Races.from_position(other), [], lang=lang)
+        public_board = unit.text_board(Races.from_position(STATED), None, lang=lang)
+        for words in (said, public_board):
+            assert not (tile_words("magnet") | tile_words("time-bomb")) & set(words.lower().replace(".", " ")
+                                                                              .replace(",", " ").split()), words
+    assert "time bomb" in unit.text_board(Races.from_position(STATED), 1, lang="en").lower()
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_the_text_board_tells_every_kart_and_what_lies_next_to_it(lang: str) -> None:
+    """Per kart: cell and facing, flags, and the neighbours (the oil on H11 lies north of red and north-west
+    of blue; the karts stand side by side)."""
+    board = unit_for("races").text_board(Races.from_position(STATED), None, lang=lang)
+    red, blue = (line for line in board.splitlines() if line.startswith(("Ann", "Bob")))
+    oil = race_texts.CATALOGUE.say("tile.oil", lang)
+    north, north_west = (race_texts.CATALOGUE.say(f"facing.{f}", lang) for f in ("N", "NW"))
+    assert "H12" in red and f"H11 ({north}): {oil}" in red and "I12" in red
+    assert "I12" in blue and f"H11 ({north_west}): {oil}" in blue
+
+
+def test_a_long_narration_gives_way_and_the_turn_and_standings_stay() -> None:
+    """What to leave out: the narration keeps its first sentences and a "…"; the rest stays whole."""
+    told = " ".join(f"Kart {i} drives over F{i}, G{i} and H{i}." for i in range(80))
+    said = fitted([told, "Now Ann on H12: roll.", "Standings: Ann leads."])
+    assert len(said) <= ALT_TEXT_CHARS and said.startswith("Kart 0 drives")
+    assert said.endswith("… Now Ann on H12: roll. Standings: Ann leads.")
+    assert fitted(["x " * 900], 100).endswith("…") and len(fitted(["x " * 900], 100)) <= 100
+
+
+def descriptions(sent: list[Sent]) -> list[tuple[str, str]]:
+    """(filename, description) of every picture the requests attached."""
+    out = []
+    for s in sent:
+        if not s.files:
+            continue
+        attached = {a.get("filename"): a.get("description") or "" for a in s.body.get("attachments") or []}
+        out += [(name, attached.get(name, "")) for name, _ in s.files]
+    return out
+
+
+async def play(h: DiscordHarness, key: str, lang: str, moves: int = 60) -> list[Sent]:
+    """Ann and Bob (their Discord in ``lang``) play ``key`` for ``moves`` moves, ask for the board, its text
+    and the status, then the game is ended; every request the bot made."""
+    h.guild_locale = lang
+    h.locales.update({ANN: lang, BOB: lang})
+    bot: Any = h.bot
+    service = bot.service
+    await h.slash(ANN, "game new", game=key, laps=1)
+    await h.slash(ANN, "game join")
+    await h.slash(BOB, "game join")
+    await h.slash(ANN, "game start")
+    users = {0: ANN, 1: BOB}
+    drivers = {seat: driver_for(key, "smart", 3 + seat) for seat in users}
+    for turn in range(moves):
+        _, game, _ = await service.current(CHANNEL_ID)
+        if game is None or game.is_over:
+            break
+        seat = game.to_act
+        await h.slash(users[seat], "game play", action=str(drivers[seat].choose(game, seat)))
+        if turn == 5:
+            await h.slash(ANN, "game board")
+            await h.slash(ANN, "game board", private=True)
+            await h.slash(ANN, "game status")
+    bot.outbox.clock = lambda: time.time() + 60
+    await bot.outbox.flush()
+    return list(h.sent)
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+@pytest.mark.parametrize("module", GAMES)
+async def test_every_picture_through_discord_carries_a_description(h: DiscordHarness, module: str, lang: str) -> None:
+    """Through the offline Discord stack: every attached picture has a description of at most 1,024
+    characters, in the reader's language; a race's names no hidden tile."""
+    key = unit_for(module.rsplit(".", 1)[-1]).key
+    sent = await play(h, key, lang)
+    described = descriptions(sent)
+    assert len(described) > 5, described
+    for name, words in described:
+        assert words and len(words) <= ALT_TEXT_CHARS, (name, words)
+    if key == "races":
+        _, game, _ = await h.bot.service.current(CHANNEL_ID)  # type: ignore[attr-defined]
+        hidden = {t.kind for t in (game.board.values() if game else ()) if t.face_down}
+        public = " ".join(s.content for s in sent if not s.ephemeral).lower()
+        for kind in hidden:
+            for word in tile_words(kind) - {w for w in tile_words(kind) if w in public}:
+                assert all(word not in d.lower() for _, d in described), (kind, word)
+
+
+async def test_the_text_board_is_private_and_in_words(h: DiscordHarness) -> None:
+    """``/game board text:True``: the position in words, only for the asker, in their language, no picture."""
+    await h.slash(ANN, "game new", game="races", track="A", laps=1)
+    await h.slash(BOB, "game join")
+    await h.slash(ANN, "game start")
+    h.locales[BOB] = "de"
+    answer = [s for s in await h.slash(BOB, "game board", text=True) if s.content]
+    assert len(answer) == 1 and answer[0].ephemeral and not answer[0].files
+    assert "Kart 2" in answer[0].content and "Stand:" in answer[0].content, answer[0].content
+
+
+def test_events_keep_their_public_words() -> None:
+    """The description tells only public events: an event's secret (what only its player saw) is left out."""
+    game = Races.from_position(STATED)
+    secret = Event("said", "Bob draws a tile.", 1, {}, secret="time bomb")
+    assert "time bomb" not in unit_for("races").alt_text(game, [secret], lang="en")
