@@ -1,0 +1,204 @@
+"""What a game's page shows, as data: composed from the public view with the composer the channel uses.
+
+:func:`page_state` is the page's whole state in one language: the game's title and status, whose turn it is, the
+game's public status text (the composer's words for a message that describes the game, on the game as everyone
+sees it), the standings (the unit's table), and the narrated log, one entry per move with the fingerprint of the
+step it leads to (the replay's pictures are addressed by step and fingerprint). :func:`live_event` is the same
+without the whole log, for the live updates: its newest entries only, which a page joins to its copy.
+
+Nothing here reads a seat's view or a hidden event: the log is the narration the channel was told (in another
+language, the move's public events worded again), the status is the composer's for no viewer, and the board is
+drawn from ``game.view(None)`` (:func:`picture`).
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from bot import texts
+from bot.compose import Table, message_text, places, table_of
+from bot.games import GameUnit
+from bot.games.unit import worded
+from bot.messages import POST, Showing
+from bot.store import ACTIVE, FINISHED, LOBBY, GameRecord
+from bot.terminal import plain
+from bot.web.timeline import Step, Timeline
+from rules.contract import Game
+
+#: the most characters of one move's narration on the page
+ENTRY_CHARS = 600
+#: the most characters of the whole log in one answer (older entries keep their step, their words shortened)
+LOG_CHARS = 1_500_000
+#: the newest log entries a live update carries
+TAIL = 20
+#: the page's languages
+LANGS = ("en", "de")
+#: a slot of the page's template: ``{{name}}``
+_SLOT = re.compile(r"\{\{(\w+)\}\}")
+
+
+def choose_lang(asked: str | None, accept: str | None, game_lang: str) -> str:
+    """The page's language: the one asked for (``?lang=de``), else the first of ours the browser accepts, else the
+    game's."""
+    if asked in LANGS:
+        return str(asked)
+    for part in (accept or "").split(","):
+        tag = part.split(";")[0].strip().lower()
+        for lang in LANGS:
+            if tag == lang or tag.startswith(lang + "-"):
+                return lang
+    return game_lang if game_lang in LANGS else texts.DEFAULT
+
+
+def names_of(rec: GameRecord) -> dict[int, str]:
+    """The people of a game by user id (a mention in a narration reads as the name)."""
+    return {s.user_id: s.name for s in rec.seats}
+
+
+def clip(text: str, limit: int = ENTRY_CHARS) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def narration(step: Step, front: GameUnit, rec: GameRecord, lang: str) -> str:
+    """What a move told, as the page shows it in ``lang``: the narration the log kept in the game's language, the
+    move's public events worded again in another (the kept narration when they word nothing)."""
+    told = step.narration
+    if lang != rec.lang and step.events:
+        told = worded(front.narrate, list(step.events), lang=lang) or told
+    return clip(" ".join(plain(told, names_of(rec), lang).split()) or texts.say("web.move_quiet", lang))
+
+
+#: words of moves already worded, by (step fingerprint, language): a page's log is worded once per move
+Memo = dict[tuple[str, str], str]
+
+
+def entries(timeline: Timeline, front: GameUnit, rec: GameRecord, lang: str, start: int = 1,
+            memo: Memo | None = None) -> list[dict[str, Any]]:
+    """The log's entries from move ``start`` on: the move's number, its words and its step's fingerprint."""
+    out = []
+    for n in range(max(1, start), len(timeline.steps)):
+        step = timeline.steps[n]
+        text = memo.get((step.fingerprint, lang)) if memo is not None else None
+        if text is None:
+            text = narration(step, front, rec, lang)
+            if memo is not None:
+                memo[(step.fingerprint, lang)] = text
+        out.append({"n": n, "text": text, "fp": step.fingerprint})
+    return out
+
+
+def standings(front: GameUnit, game: Game, rec: GameRecord, lang: str) -> dict[str, Any]:
+    """The unit's standings as a table: the place, then the unit's columns, the seat named as at the table."""
+    rows = worded(front.standings, game, lang=lang)
+    place = dict(places(front, game))
+    body: list[dict[str, Any]] = []
+    for seat, cells in rows.rows:
+        name = rec.seats[seat].name if seat < len(rec.seats) else cells[0] if cells else "?"
+        body.append({"place": texts.ordinal(place.get(seat, len(body) + 1), lang), "won": seat in game.winners,
+                     "cells": [name, *cells[1:]]})
+    return {"head": [texts.say("web.place", lang), *rows.head], "rows": body}
+
+
+def turn_line(game: Game, rec: GameRecord, lang: str) -> str:
+    """Whose turn it is, or who won."""
+    if game.is_over:
+        won = [rec.seats[s].name if s < len(rec.seats) else game.seat_names[s] for s in game.winners]
+        return texts.say("web.won", lang, names=", ".join(won) or texts.say("move.nobody", lang))
+    seat = game.to_act
+    if seat is None:
+        return ""
+    name = rec.seats[seat].name if seat < len(rec.seats) else game.seat_names[seat]
+    return texts.say("web.turn", lang, name=name)
+
+
+def status_text(front: GameUnit, game: Game, table: Table, lang: str, names: Mapping[int, str]) -> str:
+    """The game's public status as the channel's composer words it for a message that describes the game."""
+    text = message_text(Showing(POST, describe=True), front, game, table, lang)
+    return "\n".join(line for line in (plain(t, names, lang) for t in text.splitlines()) if line.strip())
+
+
+def head(rec: GameRecord, front: GameUnit, lang: str) -> dict[str, Any]:
+    """What every state of the page starts with: the game, its status and language."""
+    return {"title": front.title, "status": rec.status, "status_text": texts.status_word(rec.status, lang),
+            "lang": lang, "live": rec.status in (LOBBY, ACTIVE)}
+
+
+def page_state(rec: GameRecord, timeline: Timeline | None, front: GameUnit, game: Game | None, lang: str,
+               memo: Memo | None = None) -> dict[str, Any]:
+    """The page's whole state in ``lang`` (see the module's docstring)."""
+    out = head(rec, front, lang)
+    if timeline is None or game is None:
+        seats = ", ".join(s.name for s in rec.seats) or texts.say("lobby.nobody_yet", lang)
+        return {**out, "moves": 0, "turn": texts.say("web.lobby", lang, seats=seats), "status_lines": "",
+                "standings": None, "start": None, "log": []}
+    log = entries(timeline, front, rec, lang, memo=memo)
+    total = sum(len(e["text"]) for e in log)
+    for e in log:  # an enormous log keeps every step, the oldest words shortened
+        if total <= LOG_CHARS:
+            break
+        total -= len(e["text"]) - 1
+        e["text"] = "…"
+    return {**out, **_live(rec, timeline, front, game, lang), "log": log}
+
+
+def live_event(rec: GameRecord, timeline: Timeline | None, front: GameUnit, game: Game | None, lang: str,
+               memo: Memo | None = None) -> dict[str, Any]:
+    """A live update: the page's state with the newest :data:`TAIL` log entries only, and the fingerprint of the
+    step before them (a page whose copy of the log differs there fetches the whole state)."""
+    out = head(rec, front, lang)
+    if timeline is None or game is None:
+        return {**page_state(rec, timeline, front, game, lang), "tail": [], "base": None}
+    start = max(1, timeline.moves - TAIL + 1)
+    return {**out, **_live(rec, timeline, front, game, lang), "tail": entries(timeline, front, rec, lang, start, memo),
+            "base": timeline.steps[start - 1].fingerprint}
+
+
+def _live(rec: GameRecord, timeline: Timeline, front: GameUnit, game: Game, lang: str) -> dict[str, Any]:
+    table = table_of(rec)
+    return {"moves": timeline.moves, "turn": turn_line(game, rec, lang),
+            "status_lines": status_text(front, game, table, lang, names_of(rec)),
+            "standings": standings(front, game, rec, lang), "start": timeline.steps[0].fingerprint,
+            "over": rec.status == FINISHED}
+
+
+def picture(front: GameUnit, step: Step, lang: str) -> bytes | None:
+    """The whole board at a step, drawn from its public view (``board_picture``), in ``lang``."""
+    return worded(front.board_picture, step.view, lang=lang)
+
+
+def as_json(data: Any) -> bytes:
+    """JSON as served (and as embedded in the page: ``<`` escaped, so no text closes the script element)."""
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("<", "\\u003c").encode("utf-8")
+
+
+#: the words the page's script needs, by the name it knows them under
+SCRIPT_WORDS = ("live", "replay_step", "start_position", "back_to_live", "reconnecting", "play", "pause", "board_alt",
+                "no_board", "newest")
+
+
+def words(lang: str) -> dict[str, str]:
+    """The page script's texts in ``lang``, their placeholders (``{n}``, ``{count}``) left for the script."""
+    return {name: texts.CATALOGUE.template(f"web.{name}", lang) for name in SCRIPT_WORDS}
+
+
+def document(template: str, title: str, state_json: str, lang: str, token: str, other: Sequence[str],
+             extra: Mapping[str, str] | None = None) -> str:
+    """The page: the template with its words in ``lang``, the state (:func:`as_json` of :func:`page_state`) and
+    the script's words embedded as JSON, links to the page in the ``other`` languages, and ``extra`` slots."""
+    say = {key: html.escape(texts.say(f"web.{key}", lang)) for key in
+           ("heading_live", "heading_replay", "heading_standings", "heading_log", "first", "back", "forward",
+            "last", "slider", "noscript", "footer")}
+    switch = " · ".join(f'<a href="/g/{token}?lang={o}" hreflang="{o}" lang="{o}">'
+                        f"{html.escape(texts.language_name(o, o))}</a>" for o in other)
+    values = {**{f"say_{k}": v for k, v in say.items()}, "lang": lang, "title": html.escape(title),
+              "page_title": html.escape(texts.say("web.page_title", lang, title=title)),
+              "state": state_json, "words": as_json(words(lang)).decode("utf-8"), "languages": switch, **(extra or {})}
+    return _SLOT.sub(lambda m: values[m.group(1)], template)  # one pass: no value is read as a slot
+
+
+__all__ = ["LANGS", "TAIL", "choose_lang", "document", "entries", "live_event", "page_state", "picture",
+           "standings", "words"]
