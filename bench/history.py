@@ -36,14 +36,14 @@ async def _measure(path: Path) -> dict[str, float | int | str]:
         await service.start(1, ANN)
         while await service.play_computers(1) is not None:
             pass
-        rec = (await store.channel_history(1, 1))[0]
+        rec = (await store.games.channel_history(1, 1))[0]
         figures["end_moves"] = rec.version
-        [end] = [d for d in await store.deliveries(game_id=rec.id) if d.payload.get("finale")]
+        [end] = [d for d in await store.outbox.deliveries(game_id=rec.id) if d.payload.get("finale")]
         start = time.perf_counter()
         made = await service.message(end)
         figures["end_gif_ms"] = round((time.perf_counter() - start) * 1000, 1)
         figures["end_gif_kb"] = len(made.png or b"") // 1024
-        actions = await store.actions(rec.id)
+        actions = await store.games.actions(rec.id)
         start = time.perf_counter()
         replay_steps(service.classes(rec.game_key), rec, actions, 1)
         figures["undo_replay_ms"] = round((time.perf_counter() - start) * 1000, 1)
@@ -51,8 +51,8 @@ async def _measure(path: Path) -> dict[str, float | int | str]:
         for channel in range(100, 100 + GAMES):
             await service.new_game(guild_id=2, channel_id=channel, user_id=ANN, user_name="ann", game_key="races")
             await service.add_computer(channel, ANN, "random")
-            await store.update_lobby((await store.channel_game(channel)).id,  # type: ignore[union-attr]
-                                     seats=[Seat(ANN, "ann"), Seat(-1, "c", {}, "random")])
+            await store.games.update_lobby((await store.games.channel_game(channel)).id,  # type: ignore[union-attr]
+                                           seats=[Seat(ANN, "ann"), Seat(-1, "c", {}, "random")])
             await service.start(channel, ANN)
         service._cache.clear()  # the first look loads every game from its snapshot
         start = time.perf_counter()

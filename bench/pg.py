@@ -32,10 +32,10 @@ from pathlib import Path
 
 from bench.registry import benchmark
 from bench.service import Script, accepted, open_race, percentile, race_times, record
-from bot.pgstore import PostgresStore, drop_schemas
 from bot.pictures import cores
 from bot.service import Service
 from bot.store import ACTIVE, FINISHED, Store
+from bot.store.postgres import PostgresStore, drop_schemas
 
 #: where the benchmark's PostgreSQL server is (a URL); without it the figures are skipped
 ENV = "JUNKYARD_BENCH_PG"
@@ -72,12 +72,12 @@ async def _tables(url: str, schema: str, scripts: list[Script], games: int, seed
             channel = 1000 + i
             users = await open_race(service, channel, script)
             upto = rng.randrange(0, len(script.moves) - keep)
-            rec = await store.channel_game(channel)
+            rec = await store.games.channel_game(channel)
             assert rec is not None
             for seat, action, state in script.moves[:upto]:  # stored directly: a race in progress
-                rec = await store.append_action(rec.id, expected_version=rec.version, seat=seat,
-                                                user_id=users[seat], action=action, state=state,
-                                                status=FINISHED if state["winners"] else ACTIVE, narration="")
+                rec = await store.games.append_action(rec.id, expected_version=rec.version, seat=seat,
+                                                      user_id=users[seat], action=action, state=state,
+                                                      status=FINISHED if state["winners"] else ACTIVE, narration="")
             tables.append((channel, users, script, upto))
         return tables
     finally:
@@ -131,7 +131,7 @@ async def _child(url: str, schema: str, moves_path: str, pictures: str) -> int:
     await store.open()
     service = Service(store, pictures=Pictures(processes=int(pictures)))
     await asyncio.to_thread(service.pictures.wait_ready, 120)
-    rec = await store.channel_game(int(moves[0][0]))
+    rec = await store.games.channel_game(int(moves[0][0]))
     assert rec is not None and rec.state is not None
     view = Races.from_dict(rec.state).view(None)
     unit = front_for("races")

@@ -138,12 +138,13 @@ async def open_race(service: Service, channel: int, script: Script) -> tuple[int
 
 async def _fast_forward(service: Service, channel: int, users: tuple[int, int], script: Script, upto: int) -> None:
     """Store the first ``upto`` recorded actions directly (no apply, no picture): a race in progress."""
-    rec = await service.store.channel_game(channel)
+    rec = await service.store.games.channel_game(channel)
     assert rec is not None
     for seat, action, state in script.moves[:upto]:
         status = FINISHED if state["winners"] else ACTIVE
-        rec = await service.store.append_action(rec.id, expected_version=rec.version, seat=seat, user_id=users[seat],
-                                                action=action, state=state, status=status, narration="")
+        rec = await service.store.games.append_action(rec.id, expected_version=rec.version, seat=seat,
+                                                      user_id=users[seat], action=action, state=state,
+                                                      status=status, narration="")
 
 
 async def race_times(store: Store, script: Script) -> list[float]:
@@ -292,7 +293,7 @@ async def _warm(service: Service, tables: list[_Table]) -> None:
     """Start the picture processes and let each draw once, so start-up is not timed."""
     await asyncio.to_thread(service.pictures.wait_ready, 120)
     unit = front_for("races")
-    rec = await service.store.channel_game(tables[0].channel)
+    rec = await service.store.games.channel_game(tables[0].channel)
     assert rec is not None and rec.state is not None
     view = Races.from_dict(rec.state).view(None)
     await asyncio.gather(*(service.pictures.draw("races", unit.picture, view, []) for _ in range(4)))

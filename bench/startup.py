@@ -134,7 +134,7 @@ async def _serve(db: str, channel: int, started: float) -> dict[str, float]:
     while bot.computer_tasks:
         await asyncio.gather(*bot.computer_tasks.values(), return_exceptions=True)
     resumed = time.time()
-    left = len(await bot.store.waiting_on_computers())
+    left = len(await bot.store.games.waiting_on_computers())
     return {"startup_10k_s": round(served - started, 3), "startup_after_ready_s": round(served - ready, 3),
             "startup_first_answer_after_ready_s": round((acknowledged or served) - ready, 3),
             "startup_imports_s": round(imported, 3), "startup_resumed_s": round(resumed - ready, 2),

@@ -23,9 +23,9 @@ async def whole_board(service: Service, channel_id: int, user_id: int, *, privat
     """The channel's game (or its last one) as a whole-board picture. Public for a player of the game who
     asks so (the channel sees it, in the game's language); private for anyone, with the asker's own view
     in their language ``lang``."""
-    rec = await service.store.channel_game(channel_id)
+    rec = await service.store.games.channel_game(channel_id)
     if rec is None:
-        last = await service.store.channel_history(channel_id, 1)
+        last = await service.store.games.channel_history(channel_id, 1)
         if not last or last[0].state is None:
             return refuse(texts.say("board.no_game", lang or texts.DEFAULT))
         rec = last[0]
@@ -42,7 +42,7 @@ async def whole_board(service: Service, channel_id: int, user_id: int, *, privat
             else Line(text=texts.status_word(rec.status, rec.lang))
         head = Line(say="board.head_public", params={"title": title, "when": when, "user": user_id})
         out = service.outgoing([Showing(NOTE, (head,), "whole")])
-        await service.store.add_deliveries(rec.id, out)
+        await service.store.outbox.add_deliveries(rec.id, out)
         return Accepted(rec.id, tuple(o.id for o in out if o.id is not None))
     front = service.fronts(rec.game_key)
     game = service.classes(rec.game_key).from_dict(rec.state)
@@ -64,7 +64,7 @@ async def where_can_i_go(service: Service, channel_id: int, user_id: int, game_i
                          lang: str | None = None) -> Message | Refusal:
     """A private picture of where the asker's piece can go now, in their language ``lang``; refused unless it
     is their movement."""
-    rec = await service.store.channel_game(channel_id)
+    rec = await service.store.games.channel_game(channel_id)
     if rec is None or rec.status != ACTIVE or rec.state is None or (game_id is not None and rec.id != game_id):
         return refuse(texts.say("reach.gone", lang or texts.DEFAULT))
     own = service.lang_of(rec, user_id, lang)

@@ -114,7 +114,7 @@ async def _carry_out(service: Service, d: Delivery, transport: Transport) -> int
         return target
     live = True
     if d.kind in TURN_KINDS and d.game_id is not None:
-        latest = await service.store.latest_delivery(d.game_id)
+        latest = await service.store.outbox.latest_delivery(d.game_id)
         live = latest is None or latest.id == d.id
     # a turn's state that a newer one follows is told in words only: the newer one shows the board and the
     # live buttons
@@ -137,7 +137,7 @@ async def _target(service: Service, d: Delivery) -> int | None:
     if isinstance(known, int):
         return known
     edit_of = d.payload.get("edit_of")
-    target = await service.store.delivery(int(edit_of)) if edit_of is not None else None
+    target = await service.store.outbox.delivery(int(edit_of)) if edit_of is not None else None
     if target is None:
         return None
     if not target.delivered:
@@ -151,7 +151,7 @@ async def _superseded(service: Service, d: Delivery) -> bool:
     edit record still changes is done when that one is: it shows no buttons once a newer record exists."""
     if d.game_id is None:
         return False
-    records = await service.store.deliveries(game_id=d.game_id)
+    records = await service.store.outbox.deliveries(game_id=d.game_id)
     if not turn_messages.same_turn_later(records, d):
         return False
     await service.delivered(d, await _target(service, d))
@@ -177,7 +177,7 @@ class Outbox:
         returns how many posted or changed a message."""
         done = 0
         for delivery_id in ids:
-            d = await self.service.store.delivery(delivery_id)
+            d = await self.service.store.outbox.delivery(delivery_id)
             if d is not None and not d.delivered:
                 done += await deliver(self.service, d, self.transport, clock=self.clock)
         return done
@@ -187,7 +187,7 @@ class Outbox:
         held when it stopped), oldest first; returns how many posted or changed a message."""
         posted = 0
         while True:
-            batch = await self.service.store.claim_deliveries(
+            batch = await self.service.store.outbox.claim_deliveries(
                 self.service.owner, now=self.clock(), lease=self.service.delivery_lease, limit=self.batch,
                 takeover=takeover, min_channel_id=self.min_channel_id)
             if not batch:

@@ -89,14 +89,14 @@ async def record_end(store: Store, front: GameUnit, rec: GameRecord, game: Game,
             address = await page(rec)
         except Exception:  # the page is a nicety; the end is recorded without it
             log.exception("game %s: its page link could not be made", rec.id)
-    first = await store.actions(rec.id, limit=1)
+    first = await store.games.actions(rec.id, limit=1)
     started = first[0].at if first else rec.created_at
     rows = [Result(rec.id, seat, rec.seats[seat].user_id, rec.seats[seat].name, place, seat in game.winners,
                    rec.version, rec.game_key, rec.guild_id, rec.channel_id, started, rec.updated_at)
             for seat, place in places(front, game) if seat < len(rec.seats)]
     end = finale(address)
     out = [Outgoing(end.to_payload(), end.kind, due_at=clock() + END_DELAY)] if announce else []
-    if not await store.record_results(rec.id, rows, out):
+    if not await store.standings.record_results(rec.id, rows, out):
         return None
     return out[0].id if out else None
 
@@ -114,7 +114,7 @@ async def settle_ends(service: Service, *, fresh: float = FRESH_END) -> int:
     tried: set[int] = set()  # games that stay unrecorded after their try come first in every page
     limit = SETTLE_PAGE
     while True:
-        rows = await service.store.unrecorded_ends(limit=limit)
+        rows = await service.store.standings.unrecorded_ends(limit=limit)
         page = [r for r in rows if r.id not in tried]
         if not page:
             if len(rows) < limit:
@@ -184,7 +184,7 @@ def _title(service: Service, key: str) -> str:
 
 
 async def channel_finished(service: Service, channel_id: int, limit: int = HISTORY_LIMIT) -> list[Finished]:
-    return finished(await service.store.results(channel_id=channel_id, limit=limit * 8))[:limit]
+    return finished(await service.store.standings.results(channel_id=channel_id, limit=limit * 8))[:limit]
 
 
 async def history(service: Service, channel_id: int, limit: int = HISTORY_LIMIT, *, lang: str = texts.DEFAULT
@@ -220,11 +220,11 @@ async def replay(service: Service, channel_id: int, game_text: str, *, lang: str
     if not digits.isdigit():
         return Refusal(texts.say("history.not_a_number", lang, text=game_text[:40]))
     game_id = int(digits)
-    rows = await service.store.results(game_id=game_id) if game_id < 2**63 else []
+    rows = await service.store.standings.results(game_id=game_id) if game_id < 2**63 else []
     if not rows or rows[0].channel_id != channel_id:
         numbers = ", ".join(f"#{g.game_id}" for g in known) or texts.say("history.none_yet", lang)
         return Refusal(texts.say("history.not_here", lang, game=digits[:20], numbers=numbers))
-    rec = await service.store.get_game(game_id)
+    rec = await service.store.games.get_game(game_id)
     front = service.fronts(rec.game_key)
     lines = [Line(say="history.replay", params={"game": game_id})]
     record = replace(finale(), lines=tuple(lines))
@@ -232,7 +232,7 @@ async def replay(service: Service, channel_id: int, game_text: str, *, lang: str
         record = replace(record, picture="none", finale=False,
                          lines=(*lines, Line(text=f"{front.title} #{game_id}")))
     out = service.outgoing([record])
-    await service.store.add_deliveries(game_id, out)
+    await service.store.outbox.add_deliveries(game_id, out)
     return Accepted(game_id, tuple(o.id for o in out if o.id is not None))
 
 
@@ -281,12 +281,12 @@ async def stats(service: Service, guild_id: int | None, player_id: int | None, *
     """``player_id``'s record per game on this server (everywhere, in a direct message), or the server's
     record when no player is named in a server; in the asker's ``lang``."""
     if player_id is None and guild_id is not None:
-        rows = await service.store.results(guild_id=guild_id)
+        rows = await service.store.standings.results(guild_id=guild_id)
         if not rows:
             return Message(texts.say("history.server_none", lang))
         return Message("\n".join([texts.say("history.server_head", lang), *_server_lines(rows, service, lang)]))
     who = player_id if player_id is not None else asker_id
-    rows = await service.store.results(user_id=who, guild_id=guild_id)
+    rows = await service.store.standings.results(user_id=who, guild_id=guild_id)
     here = guild_id is not None
     if not rows:
         return Message(texts.say("history.player_none_here" if here else "history.player_none", lang, user=who))
@@ -304,13 +304,13 @@ async def mine(service: Service, user_id: int, link: Linker, *, now: float | Non
     now = clock() if now is None else now
     mine_: list[tuple[float, str]] = []
     others: list[tuple[float, str]] = []
-    for rec in await service.store.games_of_user(user_id, ACTIVE):
+    for rec in await service.store.games.games_of_user(user_id, ACTIVE):
         seat = rec.seat_of(user_id)
         if seat is None or rec.state is None:
             continue
         game = await service.load(rec)
         since = await _turn_since(service, rec, game.to_act)
-        posted = await service.store.posted_messages(rec.id, limit=1)
+        posted = await service.store.outbox.posted_messages(rec.id, limit=1)
         jump = link(rec, posted[0] if posted else None)
         title = _title(service, rec.game_key)
         if game.may_act(seat):
@@ -341,7 +341,7 @@ async def _turn_since(service: Service, rec: GameRecord, seat: int | None) -> fl
     this move, else the last change of the game."""
     mark: Any = None
     try:
-        mark = await service.store.turn_mark(rec.id)
+        mark = await service.store.turns.turn_mark(rec.id)
     except Exception:  # a store without turn marks
         mark = None
     if mark is not None and mark.version == rec.version and mark.seat == seat:

@@ -61,7 +61,7 @@ class LocalChannel:
         """Deliver the acceptance's records here; what changed, in order."""
         start = len(self.changes)
         for delivery_id in accepted.deliveries:
-            d = await service.store.delivery(delivery_id)
+            d = await service.store.outbox.delivery(delivery_id)
             if d is not None and not d.delivered:
                 await deliver(service, d, self)
         return self.changes[start:]

@@ -275,7 +275,7 @@ class Service:
                       ) -> tuple[GameRecord | None, Game | None, int | None]:
         """The channel's open game record, its rules object when running, and the user's seat.
         For autocomplete and game command groups; do not mutate the game."""
-        rec = await self.store.channel_game(channel_id)
+        rec = await self.store.games.channel_game(channel_id)
         if rec is None:
             return None, None, None
         game = await self.load(rec) if rec.status == ACTIVE else None
@@ -413,11 +413,11 @@ class Service:
         out = self.outgoing([self._note(opened, *(Line(text=n) for n in notes))])
         async with self.lock(channel_id):
             try:
-                rec = await self.store.create_game(guild_id=guild_id, channel_id=channel_id, game_key=game_key,
-                                                   host_id=user_id, setup={"options": opts},
-                                                   seed=self.seed_source(), seats=seats, lang=lang, outgoing=out)
+                rec = await self.store.games.create_game(guild_id=guild_id, channel_id=channel_id, game_key=game_key,
+                                                         host_id=user_id, setup={"options": opts},
+                                                         seed=self.seed_source(), seats=seats, lang=lang, outgoing=out)
             except ChannelBusy:
-                busy = await self.store.channel_game(channel_id)
+                busy = await self.store.games.channel_game(channel_id)
                 if busy is None:
                     return refuse(texts.say("lobby.busy", own))
                 return refuse(texts.say("lobby.busy_game", own, title=self.classes(busy.game_key).title,
@@ -429,7 +429,7 @@ class Service:
         """Take a seat in the channel's lobby, or change your seat options there. ``lang``: the player's
         language, for their private notes."""
         async with self.lock(channel_id):
-            rec = await self.store.channel_game(channel_id)
+            rec = await self.store.games.channel_game(channel_id)
             if rec is None:
                 return self._no_game(lang)
             own = self.lang_of(rec, user_id, lang)
@@ -456,13 +456,13 @@ class Service:
             line = Line(say=said, params={"user": user_id, "title": cls.title,
                                           "seats": self._seat_line(replace(rec, seats=seats), rec.lang)})
             out = self.outgoing([self._note(line, *(Line(text=n) for n in notes))])
-            rec = await self.store.update_lobby(rec.id, seats=seats, expected_seats=rec.seats, outgoing=out)
+            rec = await self.store.games.update_lobby(rec.id, seats=seats, expected_seats=rec.seats, outgoing=out)
         return self._accepted(rec, out)
 
     async def leave(self, channel_id: int, user_id: int, lang: str | None = None) -> Outcome:
         """Give up a seat (``lang``: the asker's language, for a refusal)."""
         async with self.lock(channel_id):
-            rec = await self.store.channel_game(channel_id)
+            rec = await self.store.games.channel_game(channel_id)
             if rec is None:
                 return self._no_game(lang)
             mine = rec.seat_of(user_id)
@@ -478,11 +478,11 @@ class Service:
         buttons when it was their turn). When nobody is left, it ends. ``said`` tells who left; ``lang``: the
         asker's, for a refusal."""
         game = await self.load(rec)
-        gone = turn_messages.retire(await self.store.latest_delivery(rec.id)) if game.to_act == seat else None
+        gone = turn_messages.retire(await self.store.outbox.latest_delivery(rec.id)) if game.to_act == seat else None
         retired = [gone] if gone is not None else []
         if all(s.is_computer for i, s in enumerate(rec.seats) if i != seat):
             out = self.outgoing([*retired, self._note(Line(say="lobby.nobody_left", params={"text": said}))])
-            await self.store.set_status(rec.id, "aborted", from_statuses=(ACTIVE,), outgoing=out)
+            await self.store.games.set_status(rec.id, "aborted", from_statuses=(ACTIVE,), outgoing=out)
             self.forget(rec.id, drivers=True)
             return self._accepted(rec, out)
         kind = self._takeover_kind(rec.game_key)
@@ -497,12 +497,13 @@ class Service:
         out = self.outgoing([*retired, self._note(line)])
         waiting = game.to_act == seat and not game.is_over
         try:
-            rec = await self.store.replace_seats(rec.id, version=rec.version, seats=seats, expected_seats=rec.seats,
-                                                 outgoing=out, computers_waiting=waiting)
+            rec = await self.store.games.replace_seats(rec.id, version=rec.version, seats=seats,
+                                                       expected_seats=rec.seats, outgoing=out,
+                                                       computers_waiting=waiting)
         except StaleVersion:
             return refuse(texts.say("lobby.moved_on", lang or texts.DEFAULT))
         if host is not None:
-            await self.store.set_host(rec.id, host)
+            await self.store.games.set_host(rec.id, host)
         self._stored(rec, game, out)
         return self._accepted(rec, out)
 
@@ -510,7 +511,7 @@ class Service:
         seats = [s for i, s in enumerate(rec.seats) if i != seat]
         if not seats:
             out = self.outgoing([self._note(Line(say="lobby.empty_closed", params={"text": said}))])
-            await self.store.set_status(rec.id, "aborted", from_statuses=(LOBBY,), outgoing=out)
+            await self.store.games.set_status(rec.id, "aborted", from_statuses=(LOBBY,), outgoing=out)
             return self._accepted(rec, out)
         host = None
         if rec.seats[seat].user_id == rec.host_id:
@@ -519,15 +520,15 @@ class Service:
         line = Line(say="lobby.seats_now", params={"text": said,
                                                    "seats": self._seat_line(replace(rec, seats=seats), rec.lang)})
         out = self.outgoing([self._note(line)])
-        rec = await self.store.update_lobby(rec.id, seats=seats, host_id=host, expected_seats=rec.seats,
-                                            outgoing=out)
+        rec = await self.store.games.update_lobby(rec.id, seats=seats, host_id=host, expected_seats=rec.seats,
+                                                  outgoing=out)
         return self._accepted(rec, out)
 
     async def kick(self, channel_id: int, actor_id: int, target_id: int, *, can_manage: bool = False,
                    lang: str | None = None) -> Outcome:
         """Remove a player (``lang``: the asker's language, for a refusal)."""
         async with self.lock(channel_id):
-            rec = await self.store.channel_game(channel_id)
+            rec = await self.store.games.channel_game(channel_id)
             if rec is None:
                 return self._no_game(lang)
             own = self.lang_of(rec, actor_id, lang)
@@ -549,7 +550,7 @@ class Service:
         """Seat a computer player of ``kind`` (see :mod:`bot.drivers`) in the lobby (``lang``: the asker's
         language, for a refusal)."""
         async with self.lock(channel_id):
-            rec = await self.store.channel_game(channel_id)
+            rec = await self.store.games.channel_game(channel_id)
             if rec is None:
                 return self._no_game(lang)
             own = self.lang_of(rec, user_id, lang)
@@ -572,13 +573,13 @@ class Service:
                                                            "seats": self._seat_line(replace(rec, seats=seats),
                                                                                     rec.lang)})
             out = self.outgoing([self._note(line)])
-            rec = await self.store.update_lobby(rec.id, seats=seats, expected_seats=rec.seats, outgoing=out)
+            rec = await self.store.games.update_lobby(rec.id, seats=seats, expected_seats=rec.seats, outgoing=out)
         return self._accepted(rec, out)
 
     async def kick_seat(self, channel_id: int, actor_id: int, seat_number: int, *, can_manage: bool = False,
                         lang: str | None = None) -> Outcome:
         """Remove seat ``seat_number`` (1-based, as the seat list shows) from the lobby: a person or a computer."""
-        rec = await self.store.channel_game(channel_id)
+        rec = await self.store.games.channel_game(channel_id)
         if rec is None:
             return self._no_game(lang)
         if not 1 <= seat_number <= len(rec.seats):
@@ -591,7 +592,7 @@ class Service:
                     ) -> Outcome:
         """Start the lobby's game (``lang``: the asker's language, for a refusal)."""
         async with self.lock(channel_id):
-            rec = await self.store.channel_game(channel_id)
+            rec = await self.store.games.channel_game(channel_id)
             if rec is None:
                 return self._no_game(lang)
             own = self.lang_of(rec, user_id, lang)
@@ -615,10 +616,10 @@ class Service:
             record = turn_messages.plan_start(game=game, table=table, lines=[head], period=front.period(game),
                                               may_ping=self.pingable(rec).__contains__)
             out = self.outgoing([record])
-            rec = await self.store.start_game(rec.id, setup=setup, seats=rec.seats,
-                                              state=await asyncio.to_thread(game.to_dict),
-                                              status=FINISHED if game.is_over else ACTIVE, outgoing=out,
-                                              computers_waiting=self._computer_to_act(rec, game))
+            rec = await self.store.games.start_game(rec.id, setup=setup, seats=rec.seats,
+                                                    state=await asyncio.to_thread(game.to_dict),
+                                                    status=FINISHED if game.is_over else ACTIVE, outgoing=out,
+                                                    computers_waiting=self._computer_to_act(rec, game))
             self._keep(rec, game)
             # a computer to act first plays its turn into the first board, which nobody has seen yet
             rec, game, records, _, played = await self._computer_batch(rec, game, front, [record], out)
@@ -632,16 +633,16 @@ class Service:
         """End the channel's game without a winner (``lang``: the asker's language, for a refusal); the turn's
         message loses its buttons."""
         async with self.lock(channel_id):
-            rec = await self.store.channel_game(channel_id)
+            rec = await self.store.games.channel_game(channel_id)
             if rec is None:
                 return self._no_game(lang)
             if not self._can_manage(rec, user_id, can_manage):
                 return refuse(texts.say("lobby.only_host_abort", self.lang_of(rec, user_id, lang), host=rec.host_id))
             title = self.classes(rec.game_key).title
-            gone = turn_messages.retire(await self.store.latest_delivery(rec.id))
+            gone = turn_messages.retire(await self.store.outbox.latest_delivery(rec.id))
             said = Line(say="lobby.aborted", params={"user": user_id, "title": title, "count": rec.version})
             out = self.outgoing([*([gone] if gone is not None else []), self._note(said)])
-            await self.store.set_status(rec.id, "aborted", outgoing=out)
+            await self.store.games.set_status(rec.id, "aborted", outgoing=out)
             self.forget(rec.id, drivers=True)
         return self._accepted(rec, out)
 
@@ -654,7 +655,7 @@ class Service:
         for an absent player; the board and the log say so. ``lang``: the player's language, for what only
         they see (refusals, their private notes); the channel reads the game's language."""
         async with self.lock(channel_id):
-            rec = await self.store.channel_game(channel_id)
+            rec = await self.store.games.channel_game(channel_id)
             problem = await self._refusal_to_act(rec, channel_id, user_id, expected_version, game_id, lang)
             if problem is not None or rec is None:
                 return problem or self._no_game(lang)
@@ -671,7 +672,7 @@ class Service:
                 return refuse(texts.say("apply_failed", own))
             out = self.held(moved.rows)
             try:
-                rec = await self.store.append_action(
+                rec = await self.store.games.append_action(
                     rec.id, expected_version=rec.version, seat=seat, user_id=user_id, action=moved.action,
                     state=moved.state, status=FINISHED if after.is_over else ACTIVE, narration=moved.narration,
                     outgoing=out, computers_waiting=self._computer_to_act(rec, after))
@@ -720,7 +721,7 @@ class Service:
         """A person's move, applied, planned and composed off the event loop: in a worker process on a copy
         (so the cores share the work; the copy replaces ours), or in a thread on the game itself. While it
         is applied and saved the game object is ours alone: readers load a fresh copy from the snapshot."""
-        latest = await self.store.latest_delivery(rec.id)
+        latest = await self.store.outbox.latest_delivery(rec.id)
         table, pingable = table_of(rec), self.pingable(rec)
         self.forget(rec.id)
         if self._remote(rec):
@@ -757,7 +758,7 @@ class Service:
     async def _ended_here(self, game_id: int, channel_id: int) -> bool:
         """Whether ``game_id`` is an earlier game of this channel (its buttons are merely stale)."""
         try:
-            old = await self.store.get_game(game_id)
+            old = await self.store.games.get_game(game_id)
         except GameNotFound:
             return False
         return old.channel_id == channel_id and not old.is_open
@@ -779,13 +780,13 @@ class Service:
     async def channels_waiting_on_computers(self) -> list[int]:
         """Channels whose running game waits for a computer (after a restart: resume them). Read from the
         store's queue, without loading any game."""
-        return [channel for _, channel in await self.store.waiting_on_computers()]
+        return [channel for _, channel in await self.store.games.waiting_on_computers()]
 
     async def play_computers(self, channel_id: int) -> Accepted | None:
         """Let computers move in the channel's game, one message's worth within the batch's budget; None when
         no computer is to act. The bot's computer worker calls this again until it answers None."""
         async with self.lock(channel_id):
-            rec = await self.store.channel_game(channel_id)
+            rec = await self.store.games.channel_game(channel_id)
             if rec is None or rec.status != ACTIVE:
                 return None
             game = await self.load(rec)
@@ -843,7 +844,7 @@ class Service:
                                 turn=game.to_act if hands_over else records[-1].turn)
                 records[-1] = turn_messages.finish(grown, game, after, may_ping)
             else:
-                latest = await self.store.latest_delivery(rec.id)
+                latest = await self.store.outbox.latest_delivery(rec.id)
                 records = turn_messages.plan_move(latest, game=game, table=after, actor=seat, before=rec.version,
                                                   lines=[line], events=public, period=front.period(game),
                                                   may_ping=may_ping)
@@ -851,7 +852,7 @@ class Service:
             newest, before = out[-1], out[-1].payload
             newest.payload = records[-1].to_payload()
             try:
-                rec = await self.store.append_action(
+                rec = await self.store.games.append_action(
                     rec.id, expected_version=rec.version, seat=seat, user_id=None, action=action, state=state,
                     status=FINISHED if game.is_over else ACTIVE, narration=told or worded_line(line, front, rec.lang),
                     outgoing=out if newest.id is None else [newest],
@@ -918,13 +919,13 @@ class Service:
             record = replace(record, picture="none", describe=False, named=None, ping=False, finale=False)
         if d.game_id is None:
             return compose(record, Table(0, "", d.version, lang or texts.DEFAULT, ()), None, None, lang or "en")
-        rec = await self.store.get_game(d.game_id)
+        rec = await self.store.games.get_game(d.game_id)
         front = self.fronts(rec.game_key)
         table = replace(table_of(rec, d.version), lang=lang or rec.lang)
         needs_game = record.board or record.finale or record.describe or record.named is not None
         state = await self.state_at(rec, d.version) if needs_game else None
         game = self.classes(rec.game_key).from_dict(state) if state is not None else None
-        actions = [a.action for a in await self.store.actions(rec.id)] if record.picture == "replay" else []
+        actions = [a.action for a in await self.store.games.actions(rec.id)] if record.picture == "replay" else []
         return await self._draw(record, table, front, game, state, actions)
 
     async def state_at(self, rec: GameRecord, version: int) -> dict[str, Any] | None:
@@ -932,7 +933,7 @@ class Service:
         the log no longer reaches that move (moves taken back)."""
         if version == rec.version:
             return rec.state
-        actions = await self.store.actions(rec.id)
+        actions = await self.store.games.actions(rec.id)
         if rec.status == LOBBY or len(actions) < version:
             return None
         cls = self.classes(rec.game_key)
@@ -948,7 +949,7 @@ class Service:
     async def delivered(self, d: Delivery, message_id: int | None) -> bool:
         """The message of delivery record ``d`` was posted (``message_id``; None: given up); False if it
         already was. Once a move's last record is out, the computers it left to act move on."""
-        done = await self.store.mark_delivered(d.id, message_id)
+        done = await self.store.outbox.mark_delivered(d.id, message_id)
         waiting = self._waiting.get(d.channel_id)
         if waiting is not None and d.id >= waiting:
             self._wake(d.channel_id)
@@ -956,7 +957,7 @@ class Service:
 
     async def undelivered(self, delivery_id: int, *, retry_at: float) -> None:
         """Posting failed: the record is free again, for the outbox worker to try from ``retry_at``."""
-        await self.store.release_delivery(delivery_id, due_at=retry_at)
+        await self.store.outbox.release_delivery(delivery_id, due_at=retry_at)
 
     # Queries -----------------------------------------------------------------------------------
 
@@ -965,9 +966,9 @@ class Service:
         """The board as ``user_id`` may see it, whose turn, and what they can do now (private, in their
         language ``lang``; when not given, the one they sat down with, else the game's)."""
         async with self.lock(channel_id):
-            rec = await self.store.channel_game(channel_id)
+            rec = await self.store.games.channel_game(channel_id)
             if rec is None:
-                last = await self.store.channel_history(channel_id, 1)
+                last = await self.store.games.channel_history(channel_id, 1)
                 if not last or last[0].state is None:
                     return self._no_game(lang)
                 rec = last[0]
@@ -1012,15 +1013,15 @@ class Service:
         as typed may name a face-down tile (``bag acid 7 5``), so it is shown only in the moves of
         ``user_id`` themselves, whose copy of the log nobody else sees (R12). In the asker's ``lang``, but
         each move as the channel was told it."""
-        rec = await self.store.channel_game(channel_id)
+        rec = await self.store.games.channel_game(channel_id)
         if rec is None:
-            last = await self.store.channel_history(channel_id, 1)
+            last = await self.store.games.channel_history(channel_id, 1)
             if not last:
                 return self._no_game(lang)
             rec = last[0]
         reader = self.lang_of(rec, user_id, lang)
         limit = max(1, min(limit, 100))
-        acts = await self.store.actions(rec.id, since=max(0, rec.version - limit))
+        acts = await self.store.games.actions(rec.id, since=max(0, rec.version - limit))
         title = self.classes(rec.game_key).title
         status = texts.status_word(rec.status, reader)
         if not acts:

@@ -120,12 +120,12 @@ class Settings:
         self._users: dict[tuple[int, int], dict[str, Any]] = {}
 
     async def load(self) -> None:
-        self._users = {(owner, target): data for owner, target, data in await self.store.all_settings("user")}
+        self._users = {(owner, target): data for owner, target, data in await self.store.settings.all_settings("user")}
 
     # Games and servers ---------------------------------------------------------------------------
 
     async def server(self, guild_id: int | None) -> dict[str, Any]:
-        return await self.store.get_settings("server", guild_id) if guild_id is not None else {}
+        return await self.store.settings.get_settings("server", guild_id) if guild_id is not None else {}
 
     async def language(self, guild_id: int | None, fallback: str) -> str:
         """The server's public language: the one set, else ``fallback`` (its Discord's preferred locale)."""
@@ -136,26 +136,27 @@ class Settings:
         """The game's settings in force: defaults ← server ← game."""
         out = dict(GAME_DEFAULTS)
         out.update({k: v for k, v in (await self.server(rec.guild_id)).items() if k in GAME_DEFAULTS})
-        out.update({k: v for k, v in (await self.store.get_settings("game", rec.id)).items() if k in GAME_DEFAULTS})
+        chosen = await self.store.settings.get_settings("game", rec.id)
+        out.update({k: v for k, v in chosen.items() if k in GAME_DEFAULTS})
         return out
 
     async def set_game(self, game_id: int, values: Mapping[str, Any]) -> None:
-        data = await self.store.get_settings("game", game_id)
+        data = await self.store.settings.get_settings("game", game_id)
         data.update(check_game_settings(values))
-        await self.store.put_settings("game", game_id, 0, data)
+        await self.store.settings.put_settings("game", game_id, 0, data)
 
     async def set_server(self, guild_id: int, values: Mapping[str, Any]) -> None:
         data = await self.server(guild_id)
         data.update(check_game_settings(values, server=True))
-        await self.store.put_settings("server", guild_id, 0, data)
+        await self.store.settings.put_settings("server", guild_id, 0, data)
 
     async def missed(self, game_id: int, seat: int) -> int:
         """One more missed turn for ``seat`` in the game; returns how many it has missed."""
-        data = await self.store.get_settings("game", game_id)
+        data = await self.store.settings.get_settings("game", game_id)
         missed = dict(data.get("missed", {}))
         missed[str(seat)] = int(missed.get(str(seat), 0)) + 1
         data["missed"] = missed
-        await self.store.put_settings("game", game_id, 0, data)
+        await self.store.settings.put_settings("game", game_id, 0, data)
         return int(missed[str(seat)])
 
     # Players -------------------------------------------------------------------------------------
@@ -178,7 +179,7 @@ class Settings:
                 data.pop(k, None)
             else:
                 data[k] = v
-        await self.store.put_settings("user", user_id, target, data)
+        await self.store.settings.put_settings("user", user_id, target, data)
         self._users[(user_id, target)] = data
 
     def away_targets(self, user_id: int) -> list[int]:

@@ -161,7 +161,7 @@ async def open_table(service: Service, channel_id: int, game_key: str, options: 
 async def left_games(store: Store, game_key: str | None = None) -> list[GameRecord]:
     """The terminal's games still running in ``store`` (of ``game_key`` only, when given), the latest left
     first. A terminal game sits at a negative channel id (see :func:`new_channel_id`)."""
-    games = [rec for rec in await store.open_games(ACTIVE) if rec.channel_id < 0 and rec.state is not None]
+    games = [rec for rec in await store.games.open_games(ACTIVE) if rec.channel_id < 0 and rec.state is not None]
     return sorted((rec for rec in games if game_key is None or rec.game_key == game_key),
                   key=lambda rec: rec.id, reverse=True)
 
@@ -177,7 +177,7 @@ async def resume_table(service: Service, rec: GameRecord) -> tuple[Opening, dict
 async def shown_before(service: Service, game_id: int) -> list[str]:
     """The lines of the turn's message as it was left: the next move edits that message, which repeats these
     lines, which the terminal printed when they happened."""
-    latest = await service.store.latest_delivery(game_id)
+    latest = await service.store.outbox.latest_delivery(game_id)
     return (await service.message(latest)).text.splitlines() if latest is not None else []
 
 
@@ -548,7 +548,7 @@ class Terminal:
     async def _record(self) -> GameRecord | None:
         if self.game_id is None:
             return None
-        return await self.service.store.get_game(self.game_id)
+        return await self.service.store.games.get_game(self.game_id)
 
     async def _finished(self) -> int:
         rec = await self._record()
@@ -601,7 +601,7 @@ def shown_db(db: object) -> str:
     text = str(db)
     if "://" not in text:
         return text
-    from bot.pgstore import shown_url  # only for a PostgreSQL URL (it loads the driver)
+    from bot.store.postgres import shown_url  # only for a PostgreSQL URL (it loads the driver)
 
     return shown_url(text)
 

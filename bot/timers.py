@@ -115,8 +115,8 @@ class Ticker:
         await self.sweep()
         fired = 0
         while True:
-            batch = await self.store.claim_timers(self.service.owner, now=self.clock(), lease=LEASE,
-                                                  takeover=takeover)
+            batch = await self.store.turns.claim_timers(self.service.owner, now=self.clock(), lease=LEASE,
+                                                        takeover=takeover)
             if not batch:
                 return fired
             for t in batch:
@@ -124,7 +124,7 @@ class Ticker:
                     await self.fire(t)
                 except Exception:
                     log.exception("timer %s (%s) failed", t.id, t.kind)
-                    await self.store.finish_timer(t.id, then=self._again(t))
+                    await self.store.turns.finish_timer(t.id, then=self._again(t))
                 fired += 1
             await self.sweep()  # an autopilot move starts a new turn
 
@@ -133,14 +133,14 @@ class Ticker:
     async def sweep(self) -> int:
         """Time the new turns of at most ``SWEEP_BATCH`` games (the rest follow at the next tick, so a bot
         that starts with thousands of games never to be timed yet serves meanwhile); returns how many."""
-        recs = await self.store.unmarked_turns(SWEEP_BATCH)
+        recs = await self.store.turns.unmarked_turns(SWEEP_BATCH)
         for rec in recs:
             try:
                 await self.mark(rec)
             except Exception:
                 log.exception("game %s: its turn could not be timed", rec.id)
-                await self.store.mark_turn(rec.id, version=rec.version, seat=None, started_at=self.clock(),
-                                           timers=[])
+                await self.store.turns.mark_turn(rec.id, version=rec.version, seat=None, started_at=self.clock(),
+                                                 timers=[])
             await asyncio.sleep(0)  # let interactions in between
         return len(recs)
 
@@ -153,16 +153,16 @@ class Ticker:
         # a terminal's game (a negative channel id) waits at its keyboard: nobody on Discord to remind
         if (seat is None or game.is_over or not 0 <= seat < len(rec.seats) or rec.seats[seat].is_computer
                 or rec.channel_id < 0):
-            await self.store.mark_turn(rec.id, version=rec.version, seat=seat, started_at=now, timers=[])
+            await self.store.turns.mark_turn(rec.id, version=rec.version, seat=seat, started_at=now, timers=[])
             return
-        mark = await self.store.turn_mark(rec.id)
+        mark = await self.store.turns.turn_mark(rec.id)
         same = mark is not None and mark.seat == seat and (
             (again and mark.version == rec.version) or (mark.version != rec.version and all(  # != : undo goes back
-                a.seat == seat for a in await self.store.actions(rec.id, since=mark.version))))
+                a.seat == seat for a in await self.store.games.actions(rec.id, since=mark.version))))
         started = mark.started_at if same and mark is not None else now
         prefs = self.settings.prefs(rec.seats[seat].user_id, rec.id)
         setting = await self.settings.game(rec)
-        old = await self.store.timers(game_id=rec.id)
+        old = await self.store.turns.timers(game_id=rec.id)
         pending = {t.kind: t for t in old if t.fired_at is None}
         timers: list[NewTimer] = []
         if same:
@@ -184,7 +184,7 @@ class Ticker:
             timers.append(NewTimer(DEADLINE, seat, now, {"turn": started, "away": True}))
         elif setting["turn_limit"]:
             timers.append(NewTimer(DEADLINE, seat, started + setting["turn_limit"] * 3600.0, {"turn": started}))
-        await self.store.mark_turn(rec.id, version=rec.version, seat=seat, started_at=started, timers=timers)
+        await self.store.turns.mark_turn(rec.id, version=rec.version, seat=seat, started_at=started, timers=timers)
 
     # Firing ------------------------------------------------------------------------------------
 
@@ -197,13 +197,13 @@ class Ticker:
     async def fire(self, t: Timer) -> None:
         """Carry out one claimed timer, then mark it fired."""
         try:
-            rec = await self.store.get_game(t.game_id)
+            rec = await self.store.games.get_game(t.game_id)
         except GameNotFound:
-            await self.store.finish_timer(t.id)
+            await self.store.turns.finish_timer(t.id)
             return
         if (rec.status != ACTIVE or rec.version != t.version or t.seat is None or not 0 <= t.seat < len(rec.seats)
                 or rec.seats[t.seat].is_computer):
-            await self.store.finish_timer(t.id)  # the game moved on, ended, or a computer took the seat
+            await self.store.turns.finish_timer(t.id)  # the game moved on, ended, or a computer took the seat
             return
         user = rec.seats[t.seat].user_id
         prefs = self.settings.prefs(user, rec.id)
@@ -211,14 +211,14 @@ class Ticker:
         if t.kind in (NOTICE, REMIND):
             end = notices.quiet_end(prefs.quiet, now)
             if end is not None:
-                await self.store.finish_timer(t.id, then=NewTimer(t.kind, t.seat, end, t.data))
+                await self.store.turns.finish_timer(t.id, then=NewTimer(t.kind, t.seat, end, t.data))
                 return
             if prefs.mode == OFF:
-                await self.store.finish_timer(t.id)
+                await self.store.turns.finish_timer(t.id)
                 return
             link = await self.board_link(rec)
             if link is None and int(t.data.get("tries", 0)) < TRIES - 1 and await self._board_pending(rec):
-                await self.store.finish_timer(t.id, then=self._again(t))  # the board is on its way
+                await self.store.turns.finish_timer(t.id, then=self._again(t))  # the board is on its way
                 return
             title = self.service.classes(rec.game_key).title
             if t.kind == NOTICE:
@@ -229,7 +229,7 @@ class Ticker:
                     text = texts.say("notice.quiet_over", rec.lang, user=user, title=title)
                     await self.messenger.to_channel(rec.channel_id, notices.with_link(text, link, rec.lang),
                                                     user, nonce_for(t.id))
-                await self.store.finish_timer(t.id)
+                await self.store.turns.finish_timer(t.id)
                 return
             await self._remind(t, rec, user, prefs.mode, title, link, now)
             return
@@ -239,10 +239,10 @@ class Ticker:
                 await self.autopilot(rec, t.seat)
             else:
                 await self._ask_host(rec, t, setting)
-            await self.store.finish_timer(t.id)
+            await self.store.turns.finish_timer(t.id)
             return
         log.warning("timer %s has kind %r, which this version does not know; dropped", t.id, t.kind)
-        await self.store.finish_timer(t.id)
+        await self.store.turns.finish_timer(t.id)
 
     async def _remind(self, t: Timer, rec: GameRecord, user: int, mode: str, title: str, link: str | None,
                       now: float) -> None:
@@ -260,7 +260,7 @@ class Ticker:
         if number < REMINDERS_PER_TURN and setting["reminder"]:
             then = NewTimer(REMIND, t.seat, now + setting["reminder"] * 3600.0,
                             {"turn": t.data.get("turn", now), "number": number + 1})
-        await self.store.finish_timer(t.id, then=then)
+        await self.store.turns.finish_timer(t.id, then=then)
 
     async def _ask_host(self, rec: GameRecord, t: Timer, setting: dict[str, Any]) -> None:
         assert t.seat is not None
@@ -286,10 +286,10 @@ class Ticker:
         start = rec.version
         played = 0
         for _ in range(AUTOPILOT_STEPS):
-            rec = await self.store.get_game(rec.id)
+            rec = await self.store.games.get_game(rec.id)
             if rec.status != ACTIVE or rec.state is None:
                 break
-            if any(a.seat != seat for a in await self.store.actions(rec.id, since=start)):
+            if any(a.seat != seat for a in await self.store.games.actions(rec.id, since=start)):
                 break  # the turn passed on (and came back): that is a new turn
             game = await self.service.load(rec)
             if game.to_act != seat or game.is_over:
@@ -320,13 +320,13 @@ class Ticker:
 
     async def board_link(self, rec: GameRecord) -> str | None:
         """A link to the newest posted board of the game."""
-        for d in reversed(await self.store.deliveries(game_id=rec.id)):
+        for d in reversed(await self.store.outbox.deliveries(game_id=rec.id)):
             if d.payload.get("board") and d.message_id is not None:
                 return notices.jump_link(rec.guild_id, d.channel_id, d.message_id)
         return None
 
     async def _board_pending(self, rec: GameRecord) -> bool:
-        return any(d.payload.get("board") for d in await self.store.deliveries(game_id=rec.id, pending=True))
+        return any(d.payload.get("board") for d in await self.store.outbox.deliveries(game_id=rec.id, pending=True))
 
     # Players' commands -------------------------------------------------------------------------
 
@@ -349,9 +349,9 @@ class Ticker:
     async def refresh(self, user_id: int | None = None) -> None:
         """Look again at the turns of running games where ``user_id`` is to act (all when None), after a
         change of preferences or settings: their timers follow the new ones."""
-        for rec in await self.store.open_games():
+        for rec in await self.store.games.open_games():
             if user_id is None or rec.seat_of(user_id) is not None:
-                mark = await self.store.turn_mark(rec.id)
+                mark = await self.store.turns.turn_mark(rec.id)
                 if mark is not None and mark.version == rec.version and (
                         user_id is None or (mark.seat is not None and mark.seat < len(rec.seats)
                                             and rec.seats[mark.seat].user_id == user_id)):

@@ -99,7 +99,7 @@ async def undo(service: Service, channel_id: int, user_id: int, count: int = 1, 
     if not 1 <= count <= MAX_UNDO:
         return refuse(texts.say("undo.range", own, max=MAX_UNDO))
     async with service.lock(channel_id):
-        rec = await service.store.channel_game(channel_id)
+        rec = await service.store.games.channel_game(channel_id)
         if rec is None:
             return refuse(texts.say("undo.no_game", own))
         own = service.lang_of(rec, user_id, lang)
@@ -111,7 +111,7 @@ async def undo(service: Service, channel_id: int, user_id: int, count: int = 1, 
         game = await service.load(rec)
         if rec.status != ACTIVE or not game.may_act(seat):
             return refuse(texts.say("undo.not_your_turn", own))
-        actions = await service.store.actions(rec.id)
+        actions = await service.store.games.actions(rec.id)
         mine = trailing(actions, seat, user_id)[-MAX_UNDO:]
         if not mine:
             return refuse(texts.say("undo.nothing", own))
@@ -155,14 +155,14 @@ async def _take_back(service: Service, rec: GameRecord, seat: int, user_id: int,
     state = back[0].before
     game = service.classes(rec.game_key).from_dict(state)
     table = table_of(rec, rec.version - len(back))
-    records = turn_messages.plan_anew(await service.store.latest_delivery(rec.id), game=game, table=table,
+    records = turn_messages.plan_anew(await service.store.outbox.latest_delivery(rec.id), game=game, table=table,
                                       actor=seat, lines=[line], period=front.period(game),
                                       may_ping=service.pingable(rec).__contains__)
     out = service.outgoing(records)
     service.forget(rec.id)
     try:
-        rec = await service.store.take_back(rec.id, expected_version=rec.version, count=len(back), state=state,
-                                            outgoing=out)
+        rec = await service.store.games.take_back(rec.id, expected_version=rec.version, count=len(back), state=state,
+                                                  outgoing=out)
     except StaleVersion:
         return refuse(texts.say("undo.moved_on", service.lang_of(rec, user_id, None)))
     service._keep(rec, game)

@@ -15,7 +15,7 @@ import pytest
 import bot.games as games
 
 ROOT = Path(__file__).resolve().parents[1]
-GENERIC = sorted([ROOT / "bot" / "service.py", ROOT / "bot" / "store.py", ROOT / "bot" / "terminal.py",
+GENERIC = sorted([ROOT / "bot" / "service.py", ROOT / "bot" / "terminal.py", *(ROOT / "bot" / "store").glob("*.py"),
                   *(ROOT / "bot" / "commands").glob("*.py"), *(ROOT / "bot" / "discord").glob("*.py")])
 
 
@@ -96,8 +96,9 @@ def test_the_checker_finds_a_game_key_a_title_and_a_games_import():
 
 
 def test_every_generic_module_is_checked():
-    names = {p.name for p in GENERIC}
-    assert {"service.py", "store.py", "terminal.py", "demo.py", "play.py", "client.py", "game_commands.py"} <= names
+    names = {p.relative_to(ROOT / "bot").as_posix() for p in GENERIC}
+    assert {"service.py", "store/sqlite.py", "store/postgres.py", "store/interface.py", "terminal.py",
+            "commands/demo.py", "commands/play.py", "discord/client.py", "discord/game_commands.py"} <= names
 
 
 @pytest.mark.parametrize("module", ["bot.service", "bot.games", "bot.terminal", "bot.commands.demo",
@@ -236,4 +237,30 @@ def test_layers_import_one_way(package: str, forbidden: str) -> None:
     graph = import_graph(product_modules())
     wrong = sorted(f"{m} imports {d}" for m, deps in graph.items() if m.split(".")[0] == package
                    for d in deps if d.split(".")[0] == forbidden)
+    assert wrong == []
+
+
+def _imports_of(prefix: str) -> dict[str, set[str]]:
+    graph = import_graph(product_modules())
+    return {m: deps for m, deps in graph.items() if m == prefix or m.startswith(prefix + ".")}
+
+
+def _under(name: str, prefix: str) -> bool:
+    return name == prefix or name.startswith(prefix + ".")
+
+
+@pytest.mark.parametrize("forbidden", ["bot.games", "bot.drivers", "rules", "render", "bot.service",
+                                       "bot.discord"])
+def test_the_store_imports_neither_the_games_nor_the_service(forbidden: str) -> None:
+    """The store keeps rows: which class a game's state belongs to is the caller's business."""
+    wrong = sorted(f"{m} imports {d}" for m, deps in _imports_of("bot.store").items()
+                   for d in deps if _under(d, forbidden))
+    assert wrong == []
+
+
+@pytest.mark.parametrize("forbidden", ["bot.service", "bot.discord", "bot.store"])
+def test_no_game_unit_imports_the_service(forbidden: str) -> None:
+    """A game's unit describes the game; who may act and how it is stored belong to the service."""
+    wrong = sorted(f"{m} imports {d}" for m, deps in _imports_of("bot.games").items()
+                   for d in deps if _under(d, forbidden))
     assert wrong == []

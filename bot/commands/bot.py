@@ -131,8 +131,7 @@ def quiet_voice() -> None:
 async def check_store(target: str) -> str:
     """Open the store once before logging in, so a database that cannot be used is said at once (raises
     :class:`~bot.store.CannotOpen`); returns what the start-up report says of it."""
-    from bot.database import open_store
-    from bot.store import is_database_url
+    from bot.store import is_database_url, open_store
 
     async with open_store(target) as store:
         schema = await store.schema_version()
@@ -179,12 +178,11 @@ def run(args: argparse.Namespace) -> int:
     import discord
 
     from bot.commands.web import CannotListen, base_url, serving
-    from bot.database import open_store
     from bot.discord.shards import make_bot
     from bot.games import units
     from bot.pictures import Pictures
     from bot.service import CACHE_SIZE, Service
-    from bot.store import CannotOpen
+    from bot.store import CannotOpen, open_store
     from bot.web.share import page_links
 
     try:

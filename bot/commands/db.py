@@ -20,8 +20,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bot.database import open_store
-from bot.store import LOBBY, CannotOpen, Store, is_database_url
+from bot.consistency import check_consistency
+from bot.store import LOBBY, CannotOpen, Store, is_database_url, open_store
 
 #: rows written in one transaction of the copy
 BATCH = 1000
@@ -97,10 +97,10 @@ async def check_copy(source: Store, target: Store, report: CopyReport) -> None:
             continue
         report.games_checked += 1
         try:
-            await target.check_consistency(game_id)
+            await check_consistency(target.games, game_id)
         except Exception as exc:
             try:
-                await source.check_consistency(game_id)
+                await check_consistency(source.games, game_id)
             except Exception as before:
                 report.already[game_id] = str(before)  # so it was in the source: not the copy's doing
                 continue

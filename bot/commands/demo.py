@@ -84,9 +84,8 @@ def run(args: argparse.Namespace) -> int:
 
 async def _demo(args: argparse.Namespace, db: str) -> int:
     from bot import terminal as term
-    from bot.database import open_store
     from bot.service import Service
-    from bot.store import CannotOpen
+    from bot.store import CannotOpen, open_store
 
     started = time.perf_counter()
     lang = args.lang
@@ -112,7 +111,7 @@ async def _demo(args: argparse.Namespace, db: str) -> int:
             return 1
         game_id = first.outcome.game_id
         await pictures.show(service, first.outcome)
-        game = await service.load(await store.get_game(game_id))
+        game = await service.load(await store.games.get_game(game_id))
         print(_title(game, args, seed, lang), flush=True)
         progress = Progress(sys.stderr, unit_for(args.game), lang)
         progress.update(game)
@@ -122,7 +121,7 @@ async def _demo(args: argparse.Namespace, db: str) -> int:
                 if batch is None:
                     break
                 await pictures.show(service, batch)
-                rec = await store.get_game(game_id)
+                rec = await store.games.get_game(game_id)
                 game = await service.load(rec)
                 progress.update(game)
                 if rec.version >= MOVE_CAP:
@@ -132,13 +131,13 @@ async def _demo(args: argparse.Namespace, db: str) -> int:
             raise
         finally:
             progress.finish()
-        rec = await store.get_game(game_id)
+        rec = await store.games.get_game(game_id)
         game = await service.load(rec)
         if not game.is_over:
             await service.abort(channel, term.HOST_ID)
             print(f"junkyard demo: {say('demo.unfinished', lang, count=rec.version)}", file=sys.stderr)
             return 1
-        actions = [a.action for a in await store.actions(game_id)]
+        actions = [a.action for a in await store.games.actions(game_id)]
     print(f"\n{_ending(game, lang)}\n")
     print(term.format_standings(game, lang))
     print()

@@ -123,9 +123,8 @@ def _error(message: str) -> int:
 async def _play(args: argparse.Namespace, seats: list[SeatSpec], game_key: str | None, told: list[str]) -> int:
     """Open the store, resume a game left unfinished or start a new one, and play it. ``told`` gets a word
     once the terminal has said how the game was left."""
-    from bot.database import open_store
     from bot.service import Service
-    from bot.store import CannotOpen, default_db_path
+    from bot.store import CannotOpen, default_db_path, open_store
     from bot.terminal import (
         PictureWriter,
         Terminal,

@@ -110,16 +110,15 @@ def _read_log(path: Path) -> tuple[str, dict[str, Any], int, list[str]]:
 
 
 async def _read_store(db: str | None, game_id: int) -> tuple[str, dict[str, Any], int, list[str]]:
-    from bot.database import open_store
-    from bot.store import GameNotFound, StoreError, default_db_path, is_database_url
+    from bot.store import GameNotFound, StoreError, default_db_path, is_database_url, open_store
 
     path = db or default_db_path()
     if path != ":memory:" and not is_database_url(path) and not Path(path).exists():
         raise _Problem(f"no database at {path}")
     try:
         async with open_store(path) as store:
-            rec = await store.get_game(game_id)
-            actions = [a.action for a in await store.actions(game_id)]
+            rec = await store.games.get_game(game_id)
+            actions = [a.action for a in await store.games.actions(game_id)]
     except GameNotFound:
         raise _Problem(f"no game {game_id} in {path}") from None
     except StoreError as exc:

@@ -107,7 +107,7 @@ async def serving(target: str, listen: tuple[str, int], *, service: Service | No
                   forwarded: bool = False) -> AsyncIterator[WebServer]:
     """The pages' server on its own connection to the database ``target``, listening on ``listen`` while the
     block runs; with ``service`` (the bot's), the moves it stores reach the pages at once."""
-    from bot.database import open_store
+    from bot.store import open_store
     from bot.web.server import WebServer
 
     async with open_store(target) as store:

@@ -17,7 +17,6 @@ from discord.ext import commands
 
 from bot import history, texts
 from bot.computers import Computers
-from bot.database import open_store
 from bot.delivery import Outbox
 from bot.discord.command_group import game_groups
 from bot.discord.context import Interaction
@@ -32,7 +31,7 @@ from bot.discord.transport import ChannelTransport
 from bot.games import units
 from bot.outcomes import Accepted
 from bot.service import Service, clip_input
-from bot.store import Store
+from bot.store import Store, open_store
 from bot.timers import Ticker
 
 log = logging.getLogger(__name__)

@@ -169,7 +169,7 @@ class GameCommandGroup(app_commands.Group):
     async def _channel_problem(self, interaction: Interaction) -> outcomes.Refusal | None:
         """A refusal when the channel holds no game of this kind (another game, or none)."""
         assert interaction.channel_id is not None
-        rec = await service_of(interaction).store.channel_game(interaction.channel_id)
+        rec = await service_of(interaction).store.games.channel_game(interaction.channel_id)
         if rec is None:
             return refuse(self.spec.answer("no_game", user_language(interaction)))
         if rec.game_key != self.unit.key:

@@ -115,7 +115,7 @@ async def kind_autocomplete(interaction: Interaction, current: str) -> list[Choi
     if interaction.channel_id is None:
         return []
     service = service_of(interaction)
-    rec = await service.store.channel_game(interaction.channel_id)
+    rec = await service.store.games.channel_game(interaction.channel_id)
     if rec is None:
         return []
     return as_choices([(k, k) for k in service.driver_kinds(rec.game_key) if current.lower() in k])

@@ -102,7 +102,7 @@ async def _game_for(interaction: Interaction, given: Any) -> str | None:
     if isinstance(given, str) and given:
         return given
     if interaction.channel_id is not None:
-        rec = await service_of(interaction).store.channel_game(interaction.channel_id)
+        rec = await service_of(interaction).store.games.channel_game(interaction.channel_id)
         if rec is not None:
             return rec.game_key
     games = _lookup_games()  # the flagship game comes first

@@ -100,8 +100,8 @@ async def _retime(ticker: Ticker, channel_id: int | None) -> None:
     """The channel's running game follows changed settings at once."""
     if channel_id is None:
         return
-    rec = await ticker.store.channel_game(channel_id)
-    mark = await ticker.store.turn_mark(rec.id) if rec is not None else None
+    rec = await ticker.store.games.channel_game(channel_id)
+    mark = await ticker.store.turns.turn_mark(rec.id) if rec is not None else None
     if rec is not None and mark is not None and mark.version == rec.version:
         await ticker.mark(rec, again=True)
 
@@ -124,7 +124,7 @@ async def notify(interaction: Interaction, mode: str, this_game: bool | None = N
     lang = user_language(interaction)
     target, where = 0, "notify.all_games"
     if only_here:
-        rec = await ticker.store.channel_game(interaction.channel_id or 0)
+        rec = await ticker.store.games.channel_game(interaction.channel_id or 0)
         if rec is None:
             await _refuse(interaction, "notify.no_game")
             return
@@ -189,7 +189,7 @@ async def away(interaction: Interaction, days: app_commands.Range[int, 1, MAX_AW
     game_id = None
     lang = await server_language(interaction)  # said in the channel
     if not all_games:
-        rec = await ticker.store.channel_game(interaction.channel_id or 0)
+        rec = await ticker.store.games.channel_game(interaction.channel_id or 0)
         if rec is None or rec.seat_of(interaction.user.id) is None:
             await _refuse(interaction, "away.no_seat")
             return
@@ -209,7 +209,7 @@ async def back(interaction: Interaction) -> None:
     if not await ticker.back(interaction.user.id):
         await _refuse(interaction, "away.not_away")
         return
-    rec = await ticker.store.channel_game(interaction.channel_id or 0)
+    rec = await ticker.store.games.channel_game(interaction.channel_id or 0)
     lang = rec.lang if rec is not None else await server_language(interaction)
     await _public(interaction, texts.say("away.back", lang, user=interaction.user.id))
 
@@ -272,7 +272,7 @@ async def settings(interaction: Interaction, scope: str | None = None,
                                               settings=describe_server_settings(current, lang)))
         await ticker.refresh()
         return
-    rec = await ticker.store.channel_game(interaction.channel_id or 0)
+    rec = await ticker.store.games.channel_game(interaction.channel_id or 0)
     if rec is None:
         await _refuse(interaction, "settings.no_game")
         return

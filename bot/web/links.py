@@ -1,6 +1,6 @@
 """A game's page link: an unguessable token per game, kept in the store's settings, which the host can revoke.
 
-Two kinds of settings row hold a link (both stores have the settings table; :mod:`bot.database` opens either):
+Two kinds of settings row hold a link (both stores have the settings table; :func:`bot.store.open_store` opens either):
 
 - scope ``web``, owner the game's id: ``{"token": TOKEN}``, the game's current link;
 - scope ``web.token``, owner a number taken from the token's first bytes: ``{"game": ID, "token": TOKEN}``, so a
@@ -51,7 +51,7 @@ def token_key(token: str) -> int | None:
 
 async def current_token(store: Store, game_id: int) -> str | None:
     """The game's page token, or None when it has none (never made, or revoked)."""
-    token = (await store.get_settings(GAME_SCOPE, game_id)).get("token")
+    token = (await store.settings.get_settings(GAME_SCOPE, game_id)).get("token")
     return token if isinstance(token, str) and token_key(token) is not None else None
 
 
@@ -64,10 +64,10 @@ async def link_token(store: Store, game_id: int) -> str:
         token = new_token()
         key = token_key(token)
         assert key is not None
-        if not await store.get_settings(TOKEN_SCOPE, key):  # 56 bits: a clash is all but impossible
+        if not await store.settings.get_settings(TOKEN_SCOPE, key):  # 56 bits: a clash is all but impossible
             break
-    await store.put_settings(TOKEN_SCOPE, key, 0, {"game": game_id, "token": token})
-    await store.put_settings(GAME_SCOPE, game_id, 0, {"token": token})
+    await store.settings.put_settings(TOKEN_SCOPE, key, 0, {"game": game_id, "token": token})
+    await store.settings.put_settings(GAME_SCOPE, game_id, 0, {"token": token})
     return token
 
 
@@ -76,7 +76,7 @@ async def game_of(store: Store, token: str) -> int | None:
     key = token_key(token)
     if key is None:
         return None
-    row = await store.get_settings(TOKEN_SCOPE, key)
+    row = await store.settings.get_settings(TOKEN_SCOPE, key)
     stored, game = row.get("token"), row.get("game")
     if not isinstance(stored, str) or not isinstance(game, int) or not hmac.compare_digest(stored, token):
         return None
@@ -86,12 +86,12 @@ async def game_of(store: Store, token: str) -> int | None:
 async def revoke(store: Store, game_id: int) -> bool:
     """Revoke every page token of the game; whether it had one."""
     had = False
-    for owner, target, data in await store.all_settings(TOKEN_SCOPE):
+    for owner, target, data in await store.settings.all_settings(TOKEN_SCOPE):
         if data.get("game") == game_id:
-            await store.put_settings(TOKEN_SCOPE, owner, target, {})
+            await store.settings.put_settings(TOKEN_SCOPE, owner, target, {})
             had = True
-    if await store.get_settings(GAME_SCOPE, game_id):
-        await store.put_settings(GAME_SCOPE, game_id, 0, {})
+    if await store.settings.get_settings(GAME_SCOPE, game_id):
+        await store.settings.put_settings(GAME_SCOPE, game_id, 0, {})
     return had
 
 

@@ -274,7 +274,7 @@ class WebServer:
                 return False
             watch.read_at = self.clock()
             try:
-                rec = await self.store.get_game(watch.game_id)
+                rec = await self.store.games.get_game(watch.game_id)
             except GameNotFound:
                 watch.rec, watch.key = None, None
                 return False
@@ -285,7 +285,7 @@ class WebServer:
                 front = self.fronts(rec.game_key)
                 timeline = None
                 if rec.status != LOBBY and rec.state is not None:
-                    log_ = (await self.store.actions(rec.id))[: rec.version]
+                    log_ = (await self.store.games.actions(rec.id))[: rec.version]
                     if len(log_) != rec.version:  # moves taken back between the two reads: next time
                         return False
                     timeline = await asyncio.to_thread(build, self.classes(rec.game_key).create, rec, log_,

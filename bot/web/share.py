@@ -29,9 +29,9 @@ def page_links(store: Store, base: str) -> PageLink:
 
 async def _game(service: Service, channel_id: int) -> GameRecord | None:
     """The channel's open game, else its last one."""
-    rec = await service.store.channel_game(channel_id)
+    rec = await service.store.games.channel_game(channel_id)
     if rec is None:
-        last = await service.store.channel_history(channel_id, 1)
+        last = await service.store.games.channel_history(channel_id, 1)
         rec = last[0] if last else None
     return rec
 
@@ -52,7 +52,7 @@ async def share(service: Service, channel_id: int, user_id: int, *, lang: str | 
     if rec.seat_of(user_id) is None and rec.host_id != user_id:
         return Message(texts.say("web.page_link", own, url=url), game_id=rec.id)
     out = service.outgoing([Showing(NOTE, (Line(say="web.link_posted", params={"user": user_id, "url": url}),))])
-    await service.store.add_deliveries(rec.id, out)
+    await service.store.outbox.add_deliveries(rec.id, out)
     return Accepted(rec.id, tuple(o.id for o in out if o.id is not None))
 
 

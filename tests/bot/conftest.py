@@ -67,7 +67,7 @@ async def twin_stores(request, tmp_path):
                 if os.environ.get("CI") == "true":
                     pytest.fail(f"{PG_SKIP} (CI runs them; .ci/run sets one up)")
                 pytest.skip(PG_SKIP)
-            from bot.pgstore import PostgresStore
+            from bot.store.postgres import PostgresStore
 
             schema = schemas.setdefault(db, f"test_{uuid.uuid4().hex[:16]}")
             s = PostgresStore(TEST_PG, schema=schema, **kwargs)
@@ -78,7 +78,7 @@ async def twin_stores(request, tmp_path):
     for s in opened:
         await s.close()
     if schemas and TEST_PG is not None:
-        from bot.pgstore import drop_schemas
+        from bot.store.postgres import drop_schemas
 
         await drop_schemas(TEST_PG, *schemas.values())
 

@@ -115,7 +115,7 @@ async def play(args: argparse.Namespace) -> int:
             await deliver(await service.play_computers(CHANNEL))
             # as the bot's outbox worker would, stay until what falls due later (the end message) is posted
             for _ in range(100):
-                if not await store.deliveries(pending=True):
+                if not await store.outbox.deliveries(pending=True):
                     break
                 await asyncio.sleep(0.1)
                 await outbox.flush()
@@ -126,7 +126,7 @@ async def play(args: argparse.Namespace) -> int:
         while moves < args.moves:
             rec, game, _ = await service.current(CHANNEL)
             if rec is None:  # the last race ended (or none began): the next one opens, while races are left
-                played = await store.channel_history(CHANNEL, args.games)
+                played = await store.games.channel_history(CHANNEL, args.games)
                 if len(played) >= args.games:
                     break
                 service.seed_source = itertools.repeat(7 + len(played)).__next__  # each race its own dice

@@ -59,10 +59,10 @@ async def finished_unrecorded(service, monkeypatch, channels) -> list[int]:
         await service.new_game(guild_id=1, channel_id=channel, user_id=ANN, user_name="ann", game_key="toy")
         await service.join(channel, BOB, "bob")
         await service.start(channel, ANN)
-        while (rec := await service.store.channel_game(channel)) is not None:
+        while (rec := await service.store.games.channel_game(channel)) is not None:
             game = await service.load(rec)
             user = rec.seats[game.to_act].user_id
             await service.act(channel, user, "roll" if game.rolled is None else f"move {game.rolled}")
-        ids.append((await service.store.channel_history(channel, 1))[0].id)
+        ids.append((await service.store.games.channel_history(channel, 1))[0].id)
     monkeypatch.setattr(bot.history, "record_end", real)
     return ids

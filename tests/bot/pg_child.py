@@ -3,7 +3,7 @@
 ``python -m tests.bot.pg_child press URL SCHEMA CHANNEL USER ACTION VERSION GAME COUNT``
     opens the store, prints ``ready``, waits for a line on standard input, then presses one button (the
     same action at the same version) COUNT times at once through its own :class:`Service` and prints one
-    JSON line: every reply's ``ok``, ``stale`` and text.
+    JSON line: for every press whether it was applied (``ok``), refused as stale, and the refusal's text.
 
 ``python -m tests.bot.pg_child work URL SCHEMA POSTS_DB LEASE POLL [--hang]``
     the bot's outbox and timing ticker, as a second live process runs them (it takes over nothing a live
@@ -27,10 +27,13 @@ import time
 from typing import Any
 
 import bot.timers
+from bot import texts
+from bot.compose import Message
 from bot.delivery import Outbox, Undeliverable
-from bot.pgstore import PostgresStore
+from bot.outcomes import Accepted, Refusal
 from bot.pictures import Pictures
-from bot.service import Reply, Service
+from bot.service import Service
+from bot.store.postgres import PostgresStore
 from bot.timers import Ticker
 
 
@@ -54,8 +57,9 @@ class Recorder:
 
     def watch(self, store: PostgresStore) -> None:
         """Record every claim the process makes (what, which ids, when)."""
-        for kind, name in (("deliveries", "claim_deliveries"), ("timers", "claim_timers")):
-            claim = getattr(store, name)
+        for kind, part, name in (("deliveries", store.outbox, "claim_deliveries"),
+                                 ("timers", store.turns, "claim_timers")):
+            claim = getattr(part, name)
 
             async def recorded(*args: Any, _claim: Any = claim, _kind: str = kind, **kwargs: Any) -> Any:
                 at = time.time()
@@ -65,7 +69,7 @@ class Recorder:
                                     (_kind, json.dumps([x.id for x in got]), os.getpid(), at))
                 return got
 
-            setattr(store, name, recorded)
+            setattr(part, name, recorded)
 
     async def _hold(self, what: str) -> None:
         if self.hang:
@@ -84,16 +88,16 @@ class Recorder:
         assert cur.lastrowid is not None
         return cur.lastrowid
 
-    async def post(self, channel_id: int, reply: Reply, nonce: str) -> int | None:
+    async def post(self, channel_id: int, message: Message, nonce: str) -> int | None:
         await self._hold("post")
-        return self._post(channel_id, nonce, "board", reply.version)
+        return self._post(channel_id, nonce, "board", message.version)
 
-    async def edit(self, channel_id: int, message_id: int, reply: Reply) -> int | None:
+    async def edit(self, channel_id: int, message_id: int, message: Message | None) -> int | None:
         await self._hold("post")
         if self.db.execute("SELECT id FROM posts WHERE id = ?", (message_id,)).fetchone() is None:
             raise Undeliverable("unknown message")
         self.db.execute("INSERT INTO edits (message, version, pid, at) VALUES (?, ?, ?, ?)",
-                        (message_id, reply.version, os.getpid(), time.time()))
+                        (message_id, None if message is None else message.version, os.getpid(), time.time()))
         return message_id
 
     async def to_channel(self, channel_id: int, text: str, mention: int | None, nonce: str) -> int | None:
@@ -104,20 +108,28 @@ class Recorder:
         await self._hold("timer")
         return self._post(-user_id, nonce, "timer", None)
 
-    async def deliver(self, reply: Reply) -> None:
+    async def deliver(self, accepted: Accepted) -> None:
         raise AssertionError("no autopilot in this test")
+
+
+def stale(text: str, version: int) -> bool:
+    """Whether a refusal says the press came too late: its move was made already (seen before it was
+    stored, or at the store's write)."""
+    late = texts.say("move.moved_on", "en", error="\0").split("\0")[0]
+    return text == texts.say("stale_button", "en", old=version, now=version + 1) or text.startswith(late)
 
 
 async def press(args: argparse.Namespace) -> int:
     store = PostgresStore(args.url, schema=args.schema)
     await store.open()
     service = Service(store, pictures=Pictures(processes=0))
-    await store.channel_game(args.channel)  # the pool's connection is made before the go
+    await store.games.channel_game(args.channel)  # the pool's connection is made before the go
     say("ready")
     await asyncio.to_thread(sys.stdin.readline)
-    replies = await asyncio.gather(*(service.act(args.channel, args.user, args.action, args.version,
-                                                 game_id=args.game) for _ in range(args.count)))
-    say(json.dumps([{"ok": r.ok, "stale": r.stale, "text": r.text[:200]} for r in replies]))
+    outcomes = await asyncio.gather(*(service.act(args.channel, args.user, args.action, args.version,
+                                                  game_id=args.game) for _ in range(args.count)))
+    say(json.dumps([{"ok": isinstance(o, Accepted), "stale": isinstance(o, Refusal) and stale(o.text, args.version),
+                     "text": o.text[:200] if isinstance(o, Refusal) else ""} for o in outcomes]))
     await store.close()
     return 0
 
@@ -152,8 +164,8 @@ async def work(args: argparse.Namespace) -> int:
     while time.time() < deadline:
         await outbox.flush()
         await ticker.tick()
-        due = [t for t in await store.timers(pending=True) if t.due_at <= time.time()]
-        if not due and not await store.deliveries(pending=True):
+        due = [t for t in await store.turns.timers(pending=True) if t.due_at <= time.time()]
+        if not due and not await store.outbox.deliveries(pending=True):
             break
         await asyncio.sleep(args.poll)
     await store.close()

@@ -167,9 +167,9 @@ async def play(args: argparse.Namespace) -> int:
 async def step(h: LedgerHarness, store: SqliteStore, ledger: Ledger, key: str, rng: random.Random, acks: Any
                ) -> bool:
     """One interaction; False once the channel's game is over."""
-    rec = await store.channel_game(CHANNEL)
+    rec = await store.games.channel_game(CHANNEL)
     if rec is None:
-        if await store.channel_history(CHANNEL, 1):
+        if await store.games.channel_history(CHANNEL, 1):
             return False
         await h.slash(ANN, "game new", game=key, **OPTIONS[key])
         return True
@@ -190,7 +190,7 @@ async def step(h: LedgerHarness, store: SqliteStore, ledger: Ledger, key: str, r
         return True
     user = rec.seats[seat].user_id
     action = str(rng.choice(list(game.legal_actions())))
-    latest = await store.latest_delivery(rec.id)
+    latest = await store.outbox.latest_delivery(rec.id)
     message = live_message(ledger, latest.message_id if latest is not None else None)
     buttons = [c["custom_id"] for row in (message or {}).get("components", []) for c in row.get("components", [])
                if str(c.get("custom_id", "")).endswith(f":{rec.version}:{action}")]
@@ -198,8 +198,8 @@ async def step(h: LedgerHarness, store: SqliteStore, ledger: Ledger, key: str, r
         await h.press_custom_id(user, message, buttons[0])
     else:
         await h.slash(user, "game play", action=action)
-    after = await store.get_game(rec.id)
-    done = await store.actions(rec.id, since=rec.version)
+    after = await store.games.get_game(rec.id)
+    done = await store.games.actions(rec.id, since=rec.version)
     if after.version == rec.version + 1 and done and done[0].action == action:
         acks.write(f"{rec.id} {rec.version} {action}\n")
         acks.flush()

@@ -59,7 +59,7 @@ async def said(service: Service, outcome: Any) -> Any:
     messages = []
     kinds = []
     for delivery_id in outcome.deliveries:
-        d = await service.store.delivery(delivery_id)
+        d = await service.store.outbox.delivery(delivery_id)
         if d is not None and d.kind != "retire":
             kinds.append(d.kind)
             messages.append(await service.message(d))

@@ -14,7 +14,7 @@ async def test_unrecorded_ends_are_settled_a_page_at_a_time_and_one_that_fails_s
     settled is tried once and does not stop the others."""
     ids = await finished_unrecorded(service, monkeypatch, range(21, 26))
     monkeypatch.setattr(bot.history, "SETTLE_PAGE", 2)
-    real_end, real_read = bot.history.record_end, service.store.unrecorded_ends
+    real_end, real_read = bot.history.record_end, service.store.standings.unrecorded_ends
     limits: list[int] = []
     tried: list[int] = []
 
@@ -29,7 +29,7 @@ async def test_unrecorded_ends_are_settled_a_page_at_a_time_and_one_that_fails_s
         return await real_read(limit=limit)
 
     monkeypatch.setattr(bot.history, "record_end", record_end)
-    monkeypatch.setattr(service.store, "unrecorded_ends", unrecorded_ends)
+    monkeypatch.setattr(service.store.standings, "unrecorded_ends", unrecorded_ends)
     assert await bot.history.settle_ends(service) == 4
     assert sorted(tried) == sorted(ids)  # each tried once
     assert [r.id for r in await real_read()] == [ids[1]]

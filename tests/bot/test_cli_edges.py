@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.store import MIGRATIONS
+from bot.store.sqlite import MIGRATIONS
 
 ROOT = Path(__file__).resolve().parents[2]
 #: a hang guard only: every command here ends in a second or two

@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.consistency import check_consistency
 from bot.store import SqliteStore
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -53,15 +54,15 @@ async def check(tmp: Path) -> tuple[int, int, int]:
     (moves, posts, races opened in the channel)."""
     acks = [line.split(" ", 2) for line in (tmp / "acks.txt").read_text().splitlines()]
     async with SqliteStore(tmp / "game.db") as store:
-        races = await store.channel_history(4242, 100)
+        races = await store.games.channel_history(4242, 100)
         assert [r.status for r in races[1:]] == ["finished"] * (len(races) - 1)  # one open race at most
-        logs = {r.id: await store.actions(r.id) for r in races}
+        logs = {r.id: await store.games.actions(r.id) for r in races}
         for game_id, index, action in acks:
             assert logs[int(game_id)][int(index)].action == action, (game_id, index, action)
         for rec in races:
             if rec.status != "lobby":
-                await store.check_consistency(rec.id)
-        records = await store.deliveries()
+                await check_consistency(store.games, rec.id)
+        records = await store.outbox.deliveries()
     with sqlite3.connect(tmp / "posts.db") as posts:
         rows = posts.execute("SELECT id, nonce, version FROM posts").fetchall()
         edits = posts.execute("SELECT message, version FROM edits WHERE version IS NOT NULL ORDER BY id").fetchall()
@@ -99,7 +100,7 @@ async def crash_many(tmp: Path, plans: list[str], seed: int, games: int) -> None
     for plan in [*plans, "finish"]:
         code = run_and_kill(tmp, plan, rng, games)
         async with SqliteStore(tmp / "game.db") as store:
-            pending = await store.deliveries(pending=True)
+            pending = await store.outbox.deliveries(pending=True)
         if plan not in ("random", "finish") and code == -signal.SIGKILL:
             # killed between the commit and the post, or before the post was recorded (a run that found the
             # races all over ends by itself before reaching its crash point)
@@ -112,7 +113,7 @@ async def crash_many(tmp: Path, plans: list[str], seed: int, games: int) -> None
         moves = now
     _, _, races = await check(tmp)
     async with SqliteStore(tmp / "game.db") as store:
-        assert await store.channel_game(4242) is None
+        assert await store.games.channel_game(4242) is None
     assert races == games and moves > 0
 
 

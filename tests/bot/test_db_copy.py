@@ -13,6 +13,7 @@ import pytest
 
 from bot.cli import main
 from bot.commands.db import TargetNotEmpty, copy_stores
+from bot.consistency import rebuilt
 from bot.store import SqliteStore, Store
 from tests.bot.test_pg_processes import need_pg
 
@@ -37,7 +38,7 @@ async def replays(store: Store) -> dict[int, dict[str, Any]]:
     out = {}
     async for row in store.rows("games"):
         if row["state"] is not None:
-            out[int(row["id"])] = (await store.replay(int(row["id"]))).to_dict()
+            out[int(row["id"])] = (await rebuilt(store.games, int(row["id"]))).to_dict()
     return out
 
 
@@ -56,9 +57,9 @@ async def same_race(demo_db: Path, target: Path) -> None:
         assert await replays(copy) == await replays(source)
         # the copied players index finds the race, and a new game gets an id past the copied ones
         [game] = before["games"]
-        seat = (await copy.get_game(game["id"])).seats[0]
-        assert [r.id for r in await copy.games_of_user(seat.user_id, "finished")] == [game["id"]]
-        rec = await copy.create_game(guild_id=1, channel_id=99, game_key="races", host_id=1, setup={}, seed=1)
+        seat = (await copy.games.get_game(game["id"])).seats[0]
+        assert [r.id for r in await copy.games.games_of_user(seat.user_id, "finished")] == [game["id"]]
+        rec = await copy.games.create_game(guild_id=1, channel_id=99, game_key="races", host_id=1, setup={}, seed=1)
         assert rec.id > game["id"]
 
 
@@ -67,7 +68,7 @@ def test_a_target_that_holds_games_is_refused_and_left_as_it_was(demo_db, tmp_pa
 
     async def one_game() -> None:
         async with SqliteStore(target) as busy:
-            await busy.create_game(guild_id=1, channel_id=5, game_key="races", host_id=1, setup={}, seed=1)
+            await busy.games.create_game(guild_id=1, channel_id=5, game_key="races", host_id=1, setup={}, seed=1)
 
     async def contents() -> dict[str, list[dict[str, Any]]]:
         async with SqliteStore(target) as busy:
@@ -101,7 +102,7 @@ async def test_the_check_finds_a_copy_that_lost_rows(demo_db, tmp_path, monkeypa
 async def test_a_demo_race_round_trips_sqlite_postgresql_sqlite(demo_db, tmp_path):
     """SQLite → PostgreSQL → SQLite: the same rows in every table and the same replays at each step."""
     url = need_pg()
-    from bot.pgstore import PostgresStore, drop_schemas
+    from bot.store.postgres import PostgresStore, drop_schemas
 
     schema = f"copy_{uuid.uuid4().hex[:12]}"
     pg = PostgresStore(url, schema=schema)
@@ -121,7 +122,7 @@ async def test_a_demo_race_round_trips_sqlite_postgresql_sqlite(demo_db, tmp_pat
             with pytest.raises(TargetNotEmpty, match="games: 1 rows"):  # PostgreSQL holds the race now
                 await copy_stores(source, pg)
             [game] = original["games"]  # a new game on PostgreSQL gets an id past the copied ones
-            rec = await pg.create_game(guild_id=1, channel_id=99, game_key="races", host_id=1, setup={}, seed=1)
+            rec = await pg.games.create_game(guild_id=1, channel_id=99, game_key="races", host_id=1, setup={}, seed=1)
             assert rec.id > game["id"]
     finally:
         await pg.close()

@@ -19,7 +19,7 @@ OTHER = CHANNEL_ID + 1
 
 async def records(h: DiscordHarness):
     """The records of the turns' messages (the lobby's news and the retirements of old messages aside)."""
-    return [d for d in await h.bot.store.deliveries() if d.kind in ("post", "edit")]
+    return [d for d in await h.bot.store.outbox.deliveries() if d.kind in ("post", "edit")]
 
 
 def posted(sent: list[Sent]) -> list[Sent]:
@@ -62,7 +62,7 @@ async def test_a_press_whose_answer_expired_posts_the_board_to_the_channel(h):
     assert edits and edits[0].components == []
     passed = (await records(h))[-1]
     assert passed.version == 2 and passed.message_id == int(plain.message["id"])
-    assert (await h.bot.store.channel_game(CHANNEL_ID)).version == 2
+    assert (await h.bot.store.games.channel_game(CHANNEL_ID)).version == 2
 
 
 async def test_a_press_on_the_turn_message_whose_answer_expired_edits_it_in_the_channel(h):
@@ -101,7 +101,7 @@ async def test_when_the_channel_refuses_too_the_worker_posts_it_later(h):
     h.fail("channel", 500)
     sent = await h.press(ANN, board, "Pass")
     assert not posted(sent)
-    [pending] = await h.bot.store.deliveries(pending=True)
+    [pending] = await h.bot.store.outbox.deliveries(pending=True)
     assert pending.version == 2 and pending.claimed_by is None and pending.due_at > time.time()
     assert await h.bot.outbox.flush() == 0  # not due yet
     h.bot.outbox.clock = lambda: time.time() + 3600
@@ -126,7 +126,7 @@ async def test_boards_stored_before_a_crash_are_posted_once_at_start_up(db_path)
     async with DiscordHarness(make_bot(db_path)) as h1:
         await rolled(h1)
         accepted = await h1.bot.service.act(CHANNEL_ID, ANN, "pass")  # stored; the post never happens
-        kinds = [(await h1.bot.store.delivery(i)).kind for i in accepted.deliveries]
+        kinds = [(await h1.bot.store.outbox.delivery(i)).kind for i in accepted.deliveries]
         assert kinds == ["retire", "post"]  # the turn's message loses its buttons, the next one is posted
     for run in range(2):
         async with DiscordHarness(make_bot(db_path)) as h2:
@@ -147,7 +147,7 @@ async def test_a_repeated_post_after_a_crash_is_one_message(db_path):
     async with DiscordHarness(make_bot(db_path)) as h:
         await rolled(h)
         accepted = await h.bot.service.act(CHANNEL_ID, ANN, "pass")
-        d = await h.bot.store.delivery(accepted.deliveries[-1])
+        d = await h.bot.store.outbox.delivery(accepted.deliveries[-1])
         first = await h.bot.outbox.transport.post(CHANNEL_ID, await h.bot.service.message(d), f"jy-{d.id}")
         h.bot.service.owner = "the next run"
         assert await h.bot.outbox.flush(takeover=True) == 2  # the old message's buttons go, the post is found
@@ -281,12 +281,12 @@ def no_long_user_input(caplog, given: str) -> None:
 ])
 async def test_a_forged_custom_id_gets_a_short_private_answer(h, caplog, forged):
     board = await started(h)
-    before = await h.bot.store.channel_game(CHANNEL_ID)
+    before = await h.bot.store.games.channel_game(CHANNEL_ID)
     caplog.set_level(logging.DEBUG)
     sent = await h.press_custom_id(EVE, board_with(board, forged), forged)
     r = only(sent)
     assert r.ephemeral and "nothing was changed" in r.content and len(r.content) < 200
-    assert await h.bot.store.channel_game(CHANNEL_ID) == before
+    assert await h.bot.store.games.channel_game(CHANNEL_ID) == before
     no_long_user_input(caplog, forged)
 
 
@@ -296,7 +296,7 @@ async def test_a_press_from_a_future_move_leaves_the_board_its_buttons(h, caplog
     sent = await h.press_custom_id(ANN, board_with(board, forged), forged)
     r = answer(sent)
     assert r.ephemeral and "nothing was changed" in r.content and not [s for s in sent if s.pressed]
-    assert (await h.bot.store.channel_game(CHANNEL_ID)).version == 0
+    assert (await h.bot.store.games.channel_game(CHANNEL_ID)).version == 0
     assert public(await h.press(ANN, board, "Roll"))  # the real button still plays
 
 
@@ -316,7 +316,7 @@ async def test_a_refused_press_changes_no_message_anyone_else_sees(h, who):
             else await h.press(user, message, button))
     assert [s.ephemeral for s in shown(sent)] == [True]
     assert not [s for s in sent if s.pressed or s.changes or s.kind in ("edit", "channel")]
-    assert (await h.bot.store.channel_game(CHANNEL_ID)).version == 1
+    assert (await h.bot.store.games.channel_game(CHANNEL_ID)).version == 1
     assert public(await h.press(ANN, after, after.labels[-1]))  # the live buttons still play
 
 
@@ -347,12 +347,12 @@ async def test_start_up_loads_no_game_and_resumes_computers_from_the_queue(db_pa
         for channel in (CHANNEL_ID, OTHER):
             await computer_game(h1, channel)
             await h1.bot.service.start(channel, ANN)
-        assert len(await h1.bot.store.waiting_on_computers()) == 2
+        assert len(await h1.bot.store.games.waiting_on_computers()) == 2
         h1.bot.service.owner = "the boards are posted"
         h1.bot.service.on_computers = None  # …and before anything wakes them
         assert await h1.bot.outbox.flush(takeover=True) == 8  # the lobbies' news and the first boards
     async with DiscordHarness(make_bot(db_path)) as h2:
-        assert await h2.bot.store.waiting_on_computers() != []
+        assert await h2.bot.store.games.waiting_on_computers() != []
         await h2.bot.on_ready()
         assert len(h2.bot.service._cache) == 0  # nothing loaded to serve
         await h2.bot.resume_computers()
@@ -363,7 +363,7 @@ async def test_start_up_loads_no_game_and_resumes_computers_from_the_queue(db_pa
         boards = posted(h2.sent)
         assert sorted(int(b.message["channel_id"]) for b in boards) == sorted([CHANNEL_ID, OTHER])
         assert all(f"<@{ANN}>, your turn." in b.content for b in boards), [b.content for b in boards]
-        assert await h2.bot.store.waiting_on_computers() == []
+        assert await h2.bot.store.games.waiting_on_computers() == []
 
 
 async def test_closing_the_bot_cancels_its_background_work(db_path):
@@ -391,7 +391,7 @@ async def test_locks_cache_and_drivers_stay_bounded(h):
     drivers = dict(svc._drivers.items())
     assert drivers and all(key[1] == 0 for key in drivers)  # one driver per computer seat, kept
     await svc.play_computers(7)
-    rec = await svc.store.channel_game(7)
+    rec = await svc.store.games.channel_game(7)
     await svc.act(7, ANN, "roll")
     await svc.act(7, ANN, "pass")
     assert svc._drivers.get((rec.id, 0, "random")) is drivers[(rec.id, 0, "random")]  # the same driver moved again

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 import pytest
 
 import bot.games as games
+from bot.consistency import check_consistency
 from tests.bot.harness import CHANNEL_ID, MANAGE_CHANNELS, MEMBER_PERMS, DiscordHarness, Sent
 from tests.bot.helpers import ANN, BOB, EVE, MOD, USERS, answer, make_bot, only, pressed_edit, public, shown, started
 from tests.bot.toygame import ToyUnitWithCommands
@@ -70,12 +71,12 @@ async def test_play_by_slash_commands_of_a_game_group_is_optional(h):
 
 async def test_stranger_and_out_of_turn_player_are_refused(h):
     board = await started(h)
-    before = await h.bot.service.store.channel_game(CHANNEL_ID)
+    before = await h.bot.service.store.games.channel_game(CHANNEL_ID)
     r = answer(await h.press(EVE, board, "Roll"))
     assert r.ephemeral and "no seat" in r.content
     r = answer(await h.press(BOB, board, "Roll"))
     assert r.ephemeral and "not your turn" in r.content and f"<@{ANN}>" in r.content
-    assert await h.bot.service.store.channel_game(CHANNEL_ID) == before
+    assert await h.bot.service.store.games.channel_game(CHANNEL_ID) == before
 
 
 async def test_same_button_twice_is_applied_once(h):
@@ -86,7 +87,7 @@ async def test_same_button_twice_is_applied_once(h):
     assert not any(s.pressed or s.changes for s in second)  # refused: no message anyone sees changes
     [note] = [s for s in second if s.kind == "followup"]
     assert note.ephemeral and "from move 0" in note.content
-    rec = await h.bot.service.store.channel_game(CHANNEL_ID)
+    rec = await h.bot.service.store.games.channel_game(CHANNEL_ID)
     assert rec.version == 1
 
 
@@ -99,9 +100,9 @@ async def test_restart_mid_game_old_button_still_works(db_path):
         sent = await h2.press(ANN, board.message, board.labels[0])
         [after] = public(sent)
         assert "moved to" in after.content and after.png
-        rec = await h2.bot.service.store.channel_game(CHANNEL_ID)
+        rec = await h2.bot.service.store.games.channel_game(CHANNEL_ID)
         assert rec.version == 2
-        await h2.bot.service.store.check_consistency(rec.id)
+        await check_consistency(h2.bot.service.store.games, rec.id)
 
 
 async def test_hidden_card_only_in_an_ephemeral_follow_up(h):
@@ -145,7 +146,7 @@ async def test_lobby_refusals_are_ephemeral_and_change_nothing(h):
     assert r.ephemeral and "Only the host" in r.content
     r = answer(await h.slash(ANN, "game start"))
     assert r.ephemeral and "needs 2–3 players" in r.content
-    rec = await h.bot.service.store.channel_game(CHANNEL_ID)
+    rec = await h.bot.service.store.games.channel_game(CHANNEL_ID)
     assert rec.status == "lobby" and len(rec.seats) == 1
 
 
@@ -154,13 +155,13 @@ async def test_malformed_options_are_refused_without_change(h):
     assert r.ephemeral and "no game called" in r.content
     r = answer(await h.slash(ANN, "game new", game="toy", track="x" * 500))
     assert r.ephemeral and "at most 100" in r.content
-    assert await h.bot.service.store.channel_game(CHANNEL_ID) is None
+    assert await h.bot.service.store.games.channel_game(CHANNEL_ID) is None
     answer(await h.slash(ANN, "game new", game="toy"))
     for options, expect in [({"team": 99}, "from 1 to 8"), ({"set": 7}, "from 1 to 2"),
                             ({"colour": "mauve"}, "choose red, blue or green")]:
         r = answer(await h.slash(BOB, "game join", **options))
         assert r.ephemeral and expect in r.content, r.content
-    rec = await h.bot.service.store.channel_game(CHANNEL_ID)
+    rec = await h.bot.service.store.games.channel_game(CHANNEL_ID)
     assert len(rec.seats) == 1
     r = answer(await h.slash(ANN, "game log", moves=0))
     assert r.ephemeral and "from 1 to 100" in r.content
@@ -198,7 +199,7 @@ async def test_abort_and_kick_need_host_or_manage_channels(h):
     assert r.ephemeral
     r = answer(await h.slash(MOD, "game abort", permissions=MEMBER_PERMS | MANAGE_CHANNELS))
     assert not r.ephemeral and "ended" in r.content
-    assert await h.bot.service.store.channel_game(CHANNEL_ID) is None
+    assert await h.bot.service.store.games.channel_game(CHANNEL_ID) is None
 
 
 async def test_button_of_an_aborted_game_is_stale(h):
@@ -324,9 +325,9 @@ async def test_play_to_the_end_with_slash_commands(h):
         if "wins" in last.content:
             break
     assert last is not None and "Winner" in last.content
-    rec = (await h.bot.service.store.channel_history(CHANNEL_ID))[0]
+    rec = (await h.bot.service.store.games.channel_history(CHANNEL_ID))[0]
     assert rec.status == "finished"
-    await h.bot.service.store.check_consistency(rec.id)
+    await check_consistency(h.bot.service.store.games, rec.id)
     r = answer(await h.slash(ANN, "game play", action="roll"))
     assert r.ephemeral and "/game new" in r.content
 
@@ -435,9 +436,10 @@ class Waits:
     def __init__(self, h: DiscordHarness, monkeypatch: pytest.MonkeyPatch) -> None:
         self.h, self.mark, self.calls = h, 0, []
         store, service = h.bot.store, h.bot.service
-        for name, method in inspect.getmembers(store, inspect.iscoroutinefunction):
-            if not name.startswith("_"):
-                monkeypatch.setattr(store, name, self._watch(name, method))
+        for part in (store.games, store.outbox, store.turns, store.settings, store.standings):
+            for name, method in inspect.getmembers(part, inspect.iscoroutinefunction):
+                if not name.startswith("_"):
+                    monkeypatch.setattr(part, name, self._watch(name, method))
         lock = service.lock
 
         def watched_lock(channel_id: int):
@@ -528,7 +530,7 @@ async def test_a_slow_service_still_answers_and_each_board_reaches_the_channel_o
     [standings] = public(hd.sent[before:])
     assert standings.kind == "channel" and "final standings" in standings.content
     posts.append(standings)
-    every = await hd.bot.store.deliveries()
+    every = await hd.bot.store.outbox.deliveries()
     assert all(d.delivered for d in every), [(d.kind, d.version, d.payload) for d in every if not d.delivered]
     records = [d for d in every if d.kind in ("post", "edit") or d.payload.get("finale")]  # boards and the end
     shown = [int(p.message["id"]) for p in posts]
@@ -538,7 +540,7 @@ async def test_a_slow_service_still_answers_and_each_board_reaches_the_channel_o
 
 async def test_refusals_after_a_deferral_stay_private(hd):
     board = await started_deferred(hd)
-    before = await hd.bot.store.channel_game(CHANNEL_ID)
+    before = await hd.bot.store.games.channel_game(CHANNEL_ID)
     sent = await hd.press(EVE, board, "Roll")
     assert [s.response_type for s in sent] == [6, None] and sent[1].ephemeral and "no seat" in sent[1].content
     sent = await hd.slash(BOB, "game start")
@@ -546,7 +548,7 @@ async def test_refusals_after_a_deferral_stay_private(hd):
     assert "already" in sent[1].content or "running" in sent[1].content, sent[1].content
     sent = await hd.slash(EVE, "game play", action="roll")
     assert all(s.ephemeral for s in sent) and "no seat" in sent[-1].content
-    assert await hd.bot.store.channel_game(CHANNEL_ID) == before
+    assert await hd.bot.store.games.channel_game(CHANNEL_ID) == before
 
 
 async def test_a_deferred_press_whose_follow_up_fails_posts_the_board_to_the_channel_once(hd):
@@ -557,7 +559,7 @@ async def test_a_deferred_press_whose_follow_up_fails_posts_the_board_to_the_cha
     assert sent[0].response_type == 6
     [plain] = [s for s in public(sent) if s.creates_message]
     assert plain.kind == "channel" and "passed" in plain.content and plain.payload["nonce"].startswith("jy-")
-    assert (await hd.bot.store.deliveries())[-1].message_id == int(plain.message["id"])
+    assert (await hd.bot.store.outbox.deliveries())[-1].message_id == int(plain.message["id"])
 
 
 async def test_a_deferral_that_came_too_late_posts_the_board_to_the_channel(hd):
@@ -567,7 +569,7 @@ async def test_a_deferral_that_came_too_late_posts_the_board_to_the_channel(hd):
     sent = await hd.slash(ANN, "game start")
     [plain] = public(sent)
     assert plain.kind == "channel" and plain.labels == ["Roll"]
-    boards = [d for d in await hd.bot.store.deliveries() if d.kind == "post"]
+    boards = [d for d in await hd.bot.store.outbox.deliveries() if d.kind == "post"]
     assert [d.message_id for d in boards] == [int(plain.message["id"])]
 
 

@@ -8,6 +8,7 @@ import random
 
 import pytest
 
+from bot.consistency import check_consistency
 from bot.games import front_for, game_class, playable_keys
 from bot.games.unit import REACH_ACTION
 from bot.service import Service
@@ -50,9 +51,9 @@ async def test_game_plays_through_the_service(key, store):
         user = rec.seats[game.to_act].user_id
         r = await service.act(10, user, rng.choice(actions))
         assert r.ok, r.text
-    rec = (await store.channel_history(10))[0]
+    rec = (await store.games.channel_history(10))[0]
     assert rec.version > 0
-    await store.check_consistency(rec.id)
+    await check_consistency(store.games, rec.id)
 
 
 @pytest.mark.parametrize("key", REAL_GAMES)

@@ -205,8 +205,8 @@ async def test_no_public_text_tells_a_hidden_tile(store, seed):
     raw action naming a tile; the asker's own copy of the log shows their own moves in full."""
     service = Speaking(Service(store, seed_source=lambda: seed, fronts=NoPictures, classes=lambda key: TeamCrewRaces))
     scan = await play_race(service, seed, moves=300)
-    rec = (await store.channel_history(CH, 1))[0]
-    actions = await store.actions(rec.id)
+    rec = (await store.games.channel_history(CH, 1))[0]
+    actions = await store.games.actions(rec.id)
     log = await service.log(CH, limit=100, max_chars=100_000)
     status = await service.status(CH, None)
     texts = [*scan.public, log.text, status.text]

@@ -37,7 +37,7 @@ async def computer_race(h: DiscordHarness, *, host: int = ANN, channel: int | No
 async def toy_win(h: DiscordHarness, board: Sent, winner: int, loser: int) -> Sent:
     """Play a toy race to the end: ``winner`` always moves the most, ``loser`` passes. The final board."""
     while True:
-        rec = await h.bot.store.channel_game(h.channel_id)
+        rec = await h.bot.store.games.channel_game(h.channel_id)
         if rec is None:
             return board
         game = await h.bot.service.load(rec)
@@ -59,8 +59,8 @@ async def test_the_end_of_a_race_posts_its_standings_and_replay_and_records_resu
     assert lines[1].startswith("1st ") and "🏆" in lines[1] and lines[2].startswith("2nd ")
     [(name, data)] = end.files
     assert name.endswith(".gif") and data.startswith(GIF) and len(data) <= bot.compose.MAX_REPLAY_BYTES
-    rec = (await h.bot.store.channel_history(h.channel_id, 1))[0]
-    rows = await h.bot.store.results(game_id=rec.id)
+    rec = (await h.bot.store.games.channel_history(h.channel_id, 1))[0]
+    rows = await h.bot.store.standings.results(game_id=rec.id)
     assert [(r.place, r.winner, r.moves) for r in rows] == [(1, True, rec.version), (2, False, rec.version)]
     assert all(r.game_key == "races" and r.started_at <= r.finished_at for r in rows)
     assert await h.bot.outbox.flush() == 0  # posted once
@@ -100,7 +100,7 @@ async def test_history_lists_the_channels_finished_games_and_replay_posts_one(h)
     assert answer(await h.slash(ANN, "game history")).content == "No finished games in this channel yet."
     board = await started(h)
     await toy_win(h, board, BOB, ANN)
-    rec = (await h.bot.store.channel_history(h.channel_id, 1))[0]
+    rec = (await h.bot.store.games.channel_history(h.channel_id, 1))[0]
     listing = answer(await h.slash(ANN, "game history")).content.splitlines()
     assert listing[1] == (f"#{rec.id} · <t:{int(rec.updated_at)}:d> · Race to Ten · Bob, Ann · won by Bob · "
                           f"{rec.version} moves")
@@ -115,7 +115,7 @@ async def test_history_lists_the_channels_finished_games_and_replay_posts_one(h)
 
 async def test_a_race_replay_is_posted_again_on_request(h):
     await computer_race(h)
-    rec = (await h.bot.store.channel_history(h.channel_id, 1))[0]
+    rec = (await h.bot.store.games.channel_history(h.channel_id, 1))[0]
     posted = answer(await h.slash(BOB, "game replay", game=f"#{rec.id}"))
     assert posted.files and posted.files[0][1].startswith(GIF)
 
@@ -164,29 +164,29 @@ async def test_the_players_index_follows_the_seats(store):
     """The store answers "the running games where X sits" from an index that follows every seat change."""
     from bot.store import Seat
 
-    rec = await store.create_game(guild_id=1, channel_id=5, game_key="toy", host_id=ANN, setup={}, seed=1,
-                                  seats=[Seat(ANN, "ann")])
-    assert await store.games_of_user(ANN, "lobby") != [] and await store.games_of_user(BOB, "lobby") == []
-    await store.update_lobby(rec.id, seats=[Seat(ANN, "ann"), Seat(BOB, "bob")], expected_seats=rec.seats)
-    await store.start_game(rec.id, setup={}, seats=[Seat(ANN, "ann"), Seat(BOB, "bob")], state={"x": 1})
-    assert [r.id for r in await store.games_of_user(BOB, ACTIVE)] == [rec.id]
-    await store.replace_seats(rec.id, version=0, seats=[Seat(ANN, "ann"), Seat(-1, "computer", {}, "random")],
-                              expected_seats=[Seat(ANN, "ann"), Seat(BOB, "bob")])
-    assert await store.games_of_user(BOB, ACTIVE) == []
-    assert [r.id for r in await store.games_of_user(ANN, ACTIVE)] == [rec.id]
+    rec = await store.games.create_game(guild_id=1, channel_id=5, game_key="toy", host_id=ANN, setup={}, seed=1,
+                                        seats=[Seat(ANN, "ann")])
+    assert await store.games.games_of_user(ANN, "lobby") != [] and await store.games.games_of_user(BOB, "lobby") == []
+    await store.games.update_lobby(rec.id, seats=[Seat(ANN, "ann"), Seat(BOB, "bob")], expected_seats=rec.seats)
+    await store.games.start_game(rec.id, setup={}, seats=[Seat(ANN, "ann"), Seat(BOB, "bob")], state={"x": 1})
+    assert [r.id for r in await store.games.games_of_user(BOB, ACTIVE)] == [rec.id]
+    await store.games.replace_seats(rec.id, version=0, seats=[Seat(ANN, "ann"), Seat(-1, "computer", {}, "random")],
+                                    expected_seats=[Seat(ANN, "ann"), Seat(BOB, "bob")])
+    assert await store.games.games_of_user(BOB, ACTIVE) == []
+    assert [r.id for r in await store.games.games_of_user(ANN, ACTIVE)] == [rec.id]
 
 
 async def test_a_stale_take_back_is_refused(store):
     from bot.store import Seat, StaleVersion
 
-    rec = await store.create_game(guild_id=1, channel_id=5, game_key="toy", host_id=ANN, setup={}, seed=1,
-                                  seats=[Seat(ANN, "ann"), Seat(BOB, "bob")])
-    await store.start_game(rec.id, setup={}, seats=rec.seats, state={"v": 0})
-    await store.append_action(rec.id, expected_version=0, seat=0, user_id=ANN, action="roll", state={"v": 1})
+    rec = await store.games.create_game(guild_id=1, channel_id=5, game_key="toy", host_id=ANN, setup={}, seed=1,
+                                        seats=[Seat(ANN, "ann"), Seat(BOB, "bob")])
+    await store.games.start_game(rec.id, setup={}, seats=rec.seats, state={"v": 0})
+    await store.games.append_action(rec.id, expected_version=0, seat=0, user_id=ANN, action="roll", state={"v": 1})
     with pytest.raises(StaleVersion):
-        await store.take_back(rec.id, expected_version=2, count=1, state={"v": 0})
-    back = await store.take_back(rec.id, expected_version=1, count=1, state={"v": 0})
-    assert (back.version, back.state, await store.actions(rec.id)) == (0, {"v": 0}, [])
+        await store.games.take_back(rec.id, expected_version=2, count=1, state={"v": 0})
+    back = await store.games.take_back(rec.id, expected_version=1, count=1, state={"v": 0})
+    assert (back.version, back.state, await store.games.actions(rec.id)) == (0, {"v": 0}, [])
 
 
 def test_a_replay_over_the_limit_is_drawn_at_smaller_sizes_until_it_fits(monkeypatch):
@@ -211,7 +211,7 @@ async def test_the_migration_fills_the_players_index_from_the_games_already_stor
     import json
     import sqlite3
 
-    from bot.store import MIGRATIONS
+    from bot.store.sqlite import MIGRATIONS
 
     before = MIGRATIONS.index(next(m for m in MIGRATIONS if "CREATE TABLE players" in m))
     db = sqlite3.connect(db_path)
@@ -226,7 +226,7 @@ async def test_the_migration_fills_the_players_index_from_the_games_already_stor
     db.commit()
     db.close()
     async with SqliteStore(db_path) as store:
-        assert [r.channel_id for r in await store.games_of_user(BOB, ACTIVE)] == [5]
+        assert [r.channel_id for r in await store.games.games_of_user(BOB, ACTIVE)] == [5]
         assert await store.schema_version() == len(MIGRATIONS)
 
 
@@ -234,16 +234,16 @@ async def test_an_end_a_stop_left_unrecorded_is_recorded_at_start_up_and_announc
     """The final move was stored but the process stopped before its results: they follow at start-up, with
     the end message only for a game that ended lately (older games, kept before results were, stay quiet)."""
     ids = await finished_unrecorded(service, monkeypatch, (11, 12))
-    assert [r.id for r in await service.store.unrecorded_ends()] == ids
-    old = (await service.store.get_game(ids[0])).updated_at
+    assert [r.id for r in await service.store.standings.unrecorded_ends()] == ids
+    old = (await service.store.games.get_game(ids[0])).updated_at
     monkeypatch.setattr(bot.history, "clock", lambda: old + bot.history.FRESH_END + 1)
-    fresh = await service.store.get_game(ids[1])
+    fresh = await service.store.games.get_game(ids[1])
     await service.store.db.execute("UPDATE games SET updated_at = ? WHERE id = ?",
                                    (old + bot.history.FRESH_END, fresh.id))
     assert await bot.history.settle_ends(service) == 2
-    assert await service.store.unrecorded_ends() == []
-    assert {r.game_id for r in await service.store.results()} == set(ids)
-    ends = [d.game_id for d in await service.store.deliveries(pending=True) if d.payload.get("finale")]
+    assert await service.store.standings.unrecorded_ends() == []
+    assert {r.game_id for r in await service.store.standings.results()} == set(ids)
+    ends = [d.game_id for d in await service.store.outbox.deliveries(pending=True) if d.payload.get("finale")]
     assert ends == [ids[1]]
 
 

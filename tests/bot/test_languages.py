@@ -228,10 +228,10 @@ async def test_a_server_sets_its_language_and_new_games_take_it(h) -> None:
     assert set_.ephemeral and "language of the channels: German" in set_.content, set_.content
     opened = answer(await h.slash(BOB, "game new", game="toy"))  # Bob's Discord speaks English
     assert not opened.ephemeral and "hat ein Spiel **Race to Ten** eröffnet" in opened.content, opened.content
-    rec = await h.bot.service.store.channel_game(CHANNEL_ID)
+    rec = await h.bot.service.store.games.channel_game(CHANNEL_ID)
     assert rec is not None and rec.lang == "de"
     answer(await h.slash(BOB, "game settings", language="en", permissions=MEMBER_PERMS | MANAGE_CHANNELS))
-    assert rec.lang == (await h.bot.service.store.channel_game(CHANNEL_ID)).lang == "de"  # a game keeps its own
+    assert rec.lang == (await h.bot.service.store.games.channel_game(CHANNEL_ID)).lang == "de"  # a game keeps its own
 
 
 async def test_without_a_setting_a_new_game_reads_the_servers_discord_locale(h) -> None:
@@ -241,7 +241,7 @@ async def test_without_a_setting_a_new_game_reads_the_servers_discord_locale(h) 
     h.guild_locale = "de"
     opened = answer(await h.slash(ANN, "game new", game="toy"))  # Ann's Discord speaks English
     assert "hat ein Spiel" in opened.content, opened.content
-    assert (await h.bot.service.store.channel_game(CHANNEL_ID)).lang == "de"
+    assert (await h.bot.service.store.games.channel_game(CHANNEL_ID)).lang == "de"
 
 
 def test_server_settings_check_and_describe_the_language() -> None:

@@ -79,7 +79,7 @@ async def test_a_week_long_race_does_not_flood_anyone(db_path, four):
         seen: tuple[int, int] | None = None
         due = 0.0
         while clock() < START + WEEK * HOUR:
-            rec = await h.bot.store.channel_game(CHANNEL_ID)
+            rec = await h.bot.store.games.channel_game(CHANNEL_ID)
             if rec is None:
                 break
             game = await h.bot.service.load(rec)
@@ -96,7 +96,7 @@ async def test_a_week_long_race_does_not_flood_anyone(db_path, four):
                 continue
             clock.advance(0.25)
             await run(h.bot.timers.tick())
-        rec = (await h.bot.store.channel_history(CHANNEL_ID, 1))[0]
+        rec = (await h.bot.store.games.channel_history(CHANNEL_ID, 1))[0]
 
     pings = Counter()
     kinds = Counter()

@@ -21,7 +21,9 @@ from typing import Any
 
 import pytest
 
+from bot.consistency import check_consistency
 from bot.drivers import driver_for
+from bot.outcomes import Accepted
 from bot.service import Service
 from bot.store import NewTimer, Store
 from bot.timers import REMIND
@@ -50,7 +52,7 @@ def need_pg() -> str:
 async def pg() -> AsyncIterator[tuple[str, Store]]:
     """A schema of its own in ``JUNKYARD_TEST_PG`` and an open store on it (the parent's view)."""
     url = need_pg()
-    from bot.pgstore import PostgresStore, drop_schemas
+    from bot.store.postgres import PostgresStore, drop_schemas
 
     schema = f"procs_{uuid.uuid4().hex[:12]}"
     store = PostgresStore(url, schema=schema)
@@ -81,13 +83,13 @@ def expect(proc: subprocess.Popen[str], line: str) -> str:
 async def race(service: Service, channel: int, seed: int) -> int:
     """A started two-person race in ``channel``; returns its id."""
     service.seed_source = lambda: seed
-    reply = await service.new_game(guild_id=1, channel_id=channel, user_id=PEOPLE[0], user_name="Ann",
-                                   game_key="races", options={"track": "A", "laps": 1}, seat_options={})
-    assert reply.ok, reply.text
-    assert (await service.join(channel, PEOPLE[1], "Bob")).ok
-    reply = await service.start(channel, PEOPLE[0])
-    assert reply.ok and reply.game_id is not None, reply.text
-    return reply.game_id
+    made = await service.new_game(guild_id=1, channel_id=channel, user_id=PEOPLE[0], user_name="Ann",
+                                  game_key="races", options={"track": "A", "laps": 1}, seat_options={})
+    assert isinstance(made, Accepted), made
+    assert isinstance(await service.join(channel, PEOPLE[1], "Bob"), Accepted)
+    started = await service.start(channel, PEOPLE[0])
+    assert isinstance(started, Accepted), started
+    return started.game_id
 
 
 async def test_fifty_presses_of_one_button_from_two_processes_apply_once(pg):
@@ -96,12 +98,12 @@ async def test_fifty_presses_of_one_button_from_two_processes_apply_once(pg):
     schema, store = pg
     service = Service(store)
     game_id = await race(service, 500, seed=5)
-    rec = await store.get_game(game_id)
+    rec = await store.games.get_game(game_id)
     game = await service.load(rec)
     seat = game.to_act
     assert seat is not None
     action = driver_for("races", "random", 3).choose(game, seat)
-    records = len(await store.deliveries(game_id=game_id))
+    records = len(await store.outbox.deliveries(game_id=game_id))
     procs = [child("press", TEST_PG, schema, 500, rec.seats[seat].user_id, action, rec.version, game_id, 25)
              for _ in range(2)]
     for proc in procs:
@@ -119,11 +121,11 @@ async def test_fifty_presses_of_one_button_from_two_processes_apply_once(pg):
     assert len(applied) == 1, applied
     refused = [r for r in replies if not r["ok"]]
     assert all(r["stale"] for r in refused), [r["text"] for r in refused if not r["stale"]][:3]
-    after = await store.get_game(game_id)
+    after = await store.games.get_game(game_id)
     assert after.version == rec.version + 1
-    assert [a.action for a in await store.actions(game_id, since=rec.version)] == [action]
-    assert len(await store.deliveries(game_id=game_id)) == records + 1
-    await store.check_consistency(game_id)
+    assert [a.action for a in await store.games.actions(game_id, since=rec.version)] == [action]
+    assert len(await store.outbox.deliveries(game_id=game_id)) == records + 1
+    await check_consistency(store.games, game_id)
 
 
 async def test_work_a_killed_process_held_is_done_once_by_the_other_within_a_tick(pg, tmp_path):
@@ -135,25 +137,25 @@ async def test_work_a_killed_process_held_is_done_once_by_the_other_within_a_tic
     service.delivery_lease = 0.0  # the parent's writes hold nothing: the records are free for the children
     boards = [await race(service, 600 + i, seed=10 + i) for i in range(3)]
     reminded = await race(service, 700, seed=20)
-    for d in await store.deliveries(game_id=reminded):  # its board is out: the reminder can link to it
-        await store.mark_delivered(d.id, 424242)
-    rec = await store.get_game(reminded)
+    for d in await store.outbox.deliveries(game_id=reminded):  # its board is out: the reminder can link to it
+        await store.outbox.mark_delivered(d.id, 424242)
+    rec = await store.games.get_game(reminded)
     seat = (await service.load(rec)).to_act
     now = time.time()
-    await store.mark_turn(reminded, version=rec.version, seat=seat, started_at=now - 7200,
-                          timers=[NewTimer(REMIND, seat, now - 1, {"turn": now - 7200, "number": 1})])
-    [timer] = await store.timers(game_id=reminded, pending=True)
-    pending = await store.deliveries(pending=True)
-    assert {d.game_id for d in pending} == set(boards) and len(pending) == 3
+    await store.turns.mark_turn(reminded, version=rec.version, seat=seat, started_at=now - 7200,
+                                timers=[NewTimer(REMIND, seat, now - 1, {"turn": now - 7200, "number": 1})])
+    [timer] = await store.turns.timers(game_id=reminded, pending=True)
+    pending = await store.outbox.deliveries(pending=True)
+    assert {d.game_id for d in pending} == set(boards)  # each race's lobby notes and first board
 
     posts = tmp_path / "posts.db"
     a = child("work", TEST_PG, schema, posts, LEASE, POLL, "--hang")
     owner_a = expect(a, "owner ").split(" ", 1)[1]
     held = {expect(a, "holding "), expect(a, "holding ")}
     assert held == {"holding post", "holding timer"}
-    claims_a = [d.claimed_until for d in await store.deliveries(pending=True) if d.claimed_by == owner_a]
-    [t] = await store.timers(game_id=reminded, pending=True)
-    assert len(claims_a) == 3 and t.claimed_by == owner_a and t.claimed_until is not None  # A holds it all
+    claims_a = [d.claimed_until for d in await store.outbox.deliveries(pending=True) if d.claimed_by == owner_a]
+    [t] = await store.turns.timers(game_id=reminded, pending=True)
+    assert len(claims_a) == len(pending) and t.claimed_by == owner_a and t.claimed_until is not None  # A holds it all
     expiry = min([*claims_a, t.claimed_until])
     b = child("work", TEST_PG, schema, posts, LEASE, POLL)
     expect(b, "owner ")
@@ -164,7 +166,7 @@ async def test_work_a_killed_process_held_is_done_once_by_the_other_within_a_tic
 
     with sqlite3.connect(posts) as db:
         rows = db.execute("SELECT nonce, kind, pid, at, tries, id FROM posts").fetchall()
-    records = {f"jy-{d.id}": d for d in await store.deliveries() if d.game_id in boards}
+    records = {f"jy-{d.id}": d for d in await store.outbox.deliveries() if d.game_id in boards}
     records_ids = [d.id for d in records.values()]
     assert all(d.delivered for d in records.values())
     board_posts = {nonce: row for nonce, *row in rows if nonce.startswith("jy-")}
@@ -173,7 +175,7 @@ async def test_work_a_killed_process_held_is_done_once_by_the_other_within_a_tic
         assert tries == 1 and pid == b.pid and records[nonce].message_id == post_id
     timer_posts = [row for row in rows if row[0] == f"jt-{timer.id}"]
     assert len(timer_posts) == 1 and timer_posts[0][2] == b.pid and timer_posts[0][4] == 1
-    fired = next(x for x in await store.timers(game_id=reminded) if x.id == timer.id)
+    fired = next(x for x in await store.turns.timers(game_id=reminded) if x.id == timer.id)
     assert fired.fired_at is not None
     with sqlite3.connect(posts) as db:
         claims = db.execute("SELECT kind, ids, pid, at FROM claims ORDER BY at").fetchall()

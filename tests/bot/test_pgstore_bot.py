@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from bot.consistency import check_consistency
 from bot.discord import JunkyardBot
 from bot.service import Service
 from tests.bot.harness import CHANNEL_ID, DiscordHarness
@@ -50,16 +51,16 @@ async def test_a_game_is_played_to_its_end_and_recorded(ph, twin_stores):
         raise AssertionError("the game did not end")
     await ph.settle()
     store = ph.bot.store
-    [rec] = await store.channel_history(CHANNEL_ID)
+    [rec] = await store.games.channel_history(CHANNEL_ID)
     assert rec.status == "finished"
-    await store.check_consistency(rec.id)
+    await check_consistency(store.games, rec.id)
     # every board is delivered; only the end message waits, due a moment after the last board
-    assert [d.payload.get("finale") for d in await store.deliveries(pending=True)] == [True]
-    assert all(d.message_id for d in await store.deliveries() if not d.payload.get("finale"))
-    results = await store.results(game_id=rec.id)
+    assert [d.payload.get("finale") for d in await store.outbox.deliveries(pending=True)] == [True]
+    assert all(d.message_id for d in await store.outbox.deliveries() if not d.payload.get("finale"))
+    results = await store.standings.results(game_id=rec.id)
     assert sorted(r.user_id for r in results) == [ANN, BOB] and sum(r.winner for r in results) == 1
     async with twin_stores() as other:  # another process sees the same game, seat by seat
-        assert [g.id for g in await other.games_of_user(BOB, "finished")] == [rec.id]
+        assert [g.id for g in await other.games.games_of_user(BOB, "finished")] == [rec.id]
 
 
 async def test_reminders_fire_once(ph, clock):
@@ -69,4 +70,4 @@ async def test_reminders_fire_once(ph, clock):
     texts = [r.content for step in (0.1, 12, 12) for r in channel_posts(await later(ph, clock, step))]
     assert len(texts) == 3 and "last reminder" in texts[2]
     assert not created(await later(ph, clock, 200))
-    assert all(t.fired_at is not None for t in await ph.bot.store.timers())
+    assert all(t.fired_at is not None for t in await ph.bot.store.turns.timers())

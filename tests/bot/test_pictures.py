@@ -7,6 +7,7 @@ import os
 
 from PIL import Image
 
+from bot.consistency import check_consistency
 from bot.games import unit_for
 from bot.pictures import Pictures, cores
 from rules.races import Races
@@ -80,8 +81,8 @@ async def test_moves_applied_in_worker_processes_play_as_moves_applied_here(tmp_
                 r = await service.act(9, rec.seats[game.to_act].user_id, action)
                 assert r.ok and r.png, r.text
                 seen.append((r.text, [b.action for b in r.buttons], r.png))
-            rec = await store.channel_game(9)
-            await store.check_consistency(rec.id)
+            rec = await store.games.channel_game(9)
+            await check_consistency(store.games, rec.id)
             remote = pictures.uses_processes and "races" not in pictures._threads_for
             return seen, rec.state, remote
 

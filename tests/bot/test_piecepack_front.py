@@ -30,7 +30,7 @@ async def test_roll_button_then_move_by_autocompleted_destination(h):
     assert squares == [label.removeprefix("→ ") for label in after.labels]
     r = answer(await h.slash(first, "piecepack move", to=squares[0]))
     assert not r.ephemeral and "moves" in r.content
-    rec = await h.bot.service.store.channel_game(CHANNEL_ID)
+    rec = await h.bot.service.store.games.channel_game(CHANNEL_ID)
     assert rec.version == 2
 
 
@@ -45,7 +45,7 @@ async def test_slash_roll_out_of_turn_and_bad_square_are_refused(h):
     assert public(await h.slash(first, "piecepack roll"))
     r = answer(await h.slash(first, "piecepack move", to="z9"))
     assert r.ephemeral and "Possible now: move to" in r.content
-    assert (await h.bot.service.store.channel_game(CHANNEL_ID)).version == 1
+    assert (await h.bot.service.store.games.channel_game(CHANNEL_ID)).version == 1
 
 
 async def test_board_picture_comes_from_render_piecepack(h):
@@ -100,5 +100,5 @@ async def test_a_whole_game_through_discord_with_buttons_and_slash_commands(h):
     else:
         raise AssertionError("the game did not end")
     assert "wins" in board.content and board.png and not board.custom_ids
-    rec = await h.bot.service.store.channel_game(CHANNEL_ID)
+    rec = await h.bot.service.store.games.channel_game(CHANNEL_ID)
     assert rec is None or rec.status != "active"

@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.consistency import check_consistency
 from bot.store import SqliteStore
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -53,14 +54,14 @@ async def check(tmp: Path) -> int:
     acks = [line.split(" ", 2) for line in (tmp / "acks.txt").read_text().splitlines()] \
         if (tmp / "acks.txt").exists() else []
     async with SqliteStore(tmp / "game.db") as store:
-        games = await store.channel_history(CHANNEL, 10)
-        logs = {g.id: await store.actions(g.id) for g in games}
+        games = await store.games.channel_history(CHANNEL, 10)
+        logs = {g.id: await store.games.actions(g.id) for g in games}
         for game_id, index, action in acks:  # nothing acknowledged was lost
             assert logs[int(game_id)][int(index)].action == action, (game_id, index, action)
         for g in games:
             if g.status != "lobby":
-                await store.check_consistency(g.id)
-        records = await store.deliveries()
+                await check_consistency(store.games, g.id)
+        records = await store.outbox.deliveries()
         running = [g for g in games if g.status == "active"]
         live = set()
         for g in running:
@@ -99,8 +100,8 @@ async def crash_many(tmp: Path, game: str, plans: list[str], seed: int) -> None:
         assert now >= moves
         moves = now
     async with SqliteStore(tmp / "game.db") as store:
-        assert await store.channel_game(CHANNEL) is None
-        [ended] = await store.channel_history(CHANNEL, 10)
+        assert await store.games.channel_game(CHANNEL) is None
+        [ended] = await store.games.channel_history(CHANNEL, 10)
         assert ended.status == "finished" and moves > 0
 
 

@@ -119,7 +119,7 @@ async def play_out(h: DiscordHarness, board: Sent, *, buttons: bool, limit: int 
         assert shown, [s.content for s in sent]
         board = shown[-1]
         assert board.png and board.png.startswith(b"\x89PNG")
-        assert (await h.bot.service.store.channel_game(CHANNEL_ID) or rec).version == before + 1 or game.is_over
+        assert (await h.bot.service.store.games.channel_game(CHANNEL_ID) or rec).version == before + 1 or game.is_over
     raise AssertionError("the race did not end")
 
 
@@ -166,7 +166,7 @@ async def test_stranger_and_player_out_of_turn_are_refused(h):
     assert r.ephemeral and "no seat" in r.content
     r = answer(await h.slash(other, "race choose", option=game.choice.options[0]))
     assert r.ephemeral and "not your turn" in r.content
-    assert (await h.bot.service.store.channel_game(CHANNEL_ID)).version == rec.version
+    assert (await h.bot.service.store.games.channel_game(CHANNEL_ID)).version == rec.version
 
 
 async def test_the_same_button_pressed_twice_is_applied_once(h):
@@ -177,7 +177,7 @@ async def test_the_same_button_pressed_twice_is_applied_once(h):
     assert public(first)
     again = await h.press(user, board, board.labels[0])
     assert not public(again) and any(s.ephemeral and "is from move 0" in s.content for s in again)
-    assert (await h.bot.service.store.channel_game(CHANNEL_ID)).version == 1
+    assert (await h.bot.service.store.games.channel_game(CHANNEL_ID)).version == 1
 
 
 async def test_an_old_button_works_after_a_restart_and_the_race_goes_on(db_path):
@@ -232,7 +232,7 @@ async def test_malformed_options_are_refused_and_change_nothing(h):
     rec, game = await game_state(h)
     user = [ANN, BOB][game.to_act]
     assert public(await h.slash(user, "race choose", option=game.choice.options[0]))
-    rec = await h.bot.service.store.channel_game(CHANNEL_ID)
+    rec = await h.bot.service.store.games.channel_game(CHANNEL_ID)
     before = (rec.version, rec.state)
     for path, opts, words in [
         ("race roll", {"green": 4}, "from 1 to 3"),
@@ -254,7 +254,7 @@ async def test_malformed_options_are_refused_and_change_nothing(h):
     answer(await h.slash(EVE, "game new", game="piecepack", channel_id=OTHER_CHANNEL))
     r = answer(await h.slash(EVE, "race roll", green=1, channel_id=OTHER_CHANNEL))
     assert r.ephemeral and "not Junkyard Races" in r.content
-    rec = await h.bot.service.store.channel_game(CHANNEL_ID)
+    rec = await h.bot.service.store.games.channel_game(CHANNEL_ID)
     assert (rec.version, rec.state) == before
 
 
@@ -394,10 +394,10 @@ async def test_a_button_pressed_in_another_channel_or_without_a_race_is_refused(
     for user, cmd, opts in ((ANN, "game new", {"game": "races", "track": "B", "laps": 1}), (BOB, "game join", {}),
                             (ANN, "game start", {})):
         answer(await h.slash(user, cmd, channel_id=OTHER_CHANNEL, **opts))
-    here = await h.bot.service.store.channel_game(CHANNEL_ID)
-    there = await h.bot.service.store.channel_game(OTHER_CHANNEL)
+    here = await h.bot.service.store.games.channel_game(CHANNEL_ID)
+    there = await h.bot.service.store.games.channel_game(OTHER_CHANNEL)
     for user in (ANN, BOB):
         sent = await h.press(user, board, board.labels[0], channel_id=OTHER_CHANNEL)
         assert not public(sent) and any(s.ephemeral and "belongs to a game" in s.content for s in sent)
-    assert (await h.bot.service.store.channel_game(CHANNEL_ID)).version == here.version
-    assert (await h.bot.service.store.channel_game(OTHER_CHANNEL)).version == there.version
+    assert (await h.bot.service.store.games.channel_game(CHANNEL_ID)).version == here.version
+    assert (await h.bot.service.store.games.channel_game(OTHER_CHANNEL)).version == there.version

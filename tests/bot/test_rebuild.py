@@ -46,7 +46,7 @@ class Recording(LocalChannel):
 
 async def deliver_all(service: Service, channel: Recording, accepted: Accepted) -> None:
     for delivery_id in accepted.deliveries:
-        d = await service.store.delivery(delivery_id)
+        d = await service.store.outbox.delivery(delivery_id)
         assert d is not None
         channel.current = d.id
         await deliver(service, d, channel)
@@ -68,26 +68,26 @@ async def test_every_public_message_of_a_demo_game_is_rebuilt_from_the_store(tmp
         first, _ = await term.open_table(service, term.new_channel_id(), key, options, places)
         assert isinstance(first.outcome, Accepted)
         await deliver_all(service, channel, first.outcome)
-        rec = await store.get_game(first.outcome.game_id)
+        rec = await store.games.get_game(first.outcome.game_id)
         person = driver_for(key, "random", 11)
         for _ in range(3000):
             batch = await term.play_computers(service, rec.channel_id, 40)
             if batch is not None:
                 await deliver_all(service, channel, batch)
                 continue
-            rec = await store.get_game(rec.id)
+            rec = await store.games.get_game(rec.id)
             if rec.status != "active":
                 break
             game = await service.load(rec)
             moved = await service.act(rec.channel_id, rec.seats[0].user_id, str(person.choose(game, 0)))
             assert isinstance(moved, Accepted), moved
             await deliver_all(service, channel, moved)
-        rec = await store.get_game(rec.id)
+        rec = await store.games.get_game(rec.id)
         assert rec.status == "finished"
-        for d in await store.deliveries(game_id=rec.id, pending=True):  # the end message
+        for d in await store.outbox.deliveries(game_id=rec.id, pending=True):  # the end message
             channel.current = d.id
             assert d.kind == "note" and await deliver(service, d, channel)
-        records = {d.id: d for d in await store.deliveries(game_id=rec.id)}
+        records = {d.id: d for d in await store.outbox.deliveries(game_id=rec.id)}
         assert all(d.delivered for d in records.values())
         assert {d.kind for d in records.values()} >= {"post", "edit", "note"}
         start = min(first.outcome.deliveries)  # the lobby's news went to the terminal's own channel

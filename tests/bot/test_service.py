@@ -6,6 +6,7 @@ import asyncio
 
 import pytest
 
+from bot.consistency import check_consistency
 from bot.service import Service
 from bot.store import SqliteStore
 from tests.bot.speaking import Speaking
@@ -40,28 +41,28 @@ async def play_turn(service: Service, user: int):
 
 async def waiting(service: Service) -> bool:
     """Whether the channel's game waits on its computers (the store's queue, which survives restarts)."""
-    return any(channel == CH for _, channel in await service.store.waiting_on_computers())
+    return any(channel == CH for _, channel in await service.store.games.waiting_on_computers())
 
 
 async def kinds(service: Service, r) -> list[str]:
     """The kinds of the records an acceptance wrote, in order."""
-    return [(await service.store.delivery(i)).kind for i in r.deliveries]
+    return [(await service.store.outbox.delivery(i)).kind for i in r.deliveries]
 
 
 async def snapshot(service: Service):
-    rec = await service.store.channel_game(CH)
-    return rec, await service.store.actions(rec.id) if rec else None
+    rec = await service.store.games.channel_game(CH)
+    return rec, await service.store.games.actions(rec.id) if rec else None
 
 
 async def test_lobby_flow_new_join_start(service):
     await lobby(service, track="short")
-    rec = await service.store.channel_game(CH)
+    rec = await service.store.games.channel_game(CH)
     assert rec.status == "lobby" and [s.name for s in rec.seats] == ["Ann", "Bob"]
     assert rec.seats[1].options == {"colour": "blue"} and rec.setup == {"options": {"track": "short"}}
     r = await service.start(CH, ANN)
     assert r.ok and r.changed and r.png.startswith(b"\x89PNG")
     assert r.mention == ANN and [b.action for b in r.buttons] == ["roll"]
-    rec = await service.store.channel_game(CH)
+    rec = await service.store.games.channel_game(CH)
     assert rec.status == "active" and rec.setup["seats"] == [{"name": "Ann"}, {"name": "Bob", "colour": "blue"}]
 
 
@@ -69,20 +70,20 @@ async def test_unused_new_option_is_ignored_with_a_note(service):
     r = await service.new_game(guild_id=GUILD, channel_id=CH, user_id=ANN, user_name="Ann", game_key="toy",
                                options={"teams": True, "crew": None})
     assert r.ok and "`teams` is not used by Race to Ten; ignored." in r.text
-    assert (await service.store.channel_game(CH)).setup == {"options": {}}
+    assert (await service.store.games.channel_game(CH)).setup == {"options": {}}
 
 
 async def test_bad_options_are_refused_without_change(service):
     r = await service.new_game(guild_id=GUILD, channel_id=CH, user_id=ANN, user_name="Ann", game_key="toy",
                                options={"track": "moon"})
     assert not r.ok and r.ephemeral and "choose short or long" in r.text
-    assert await service.store.channel_game(CH) is None
+    assert await service.store.games.channel_game(CH) is None
     r = await service.new_game(guild_id=GUILD, channel_id=CH, user_id=ANN, user_name="Ann", game_key="chess")
     assert not r.ok and "toy" in r.text
     await lobby(service)
     r = await service.join(CH, CAT, "Cat", {"colour": "blue"})
     assert not r.ok and "blue is taken" in r.text
-    assert len((await service.store.channel_game(CH)).seats) == 2
+    assert len((await service.store.games.channel_game(CH)).seats) == 2
 
 
 async def test_second_game_in_a_channel_is_refused(service):
@@ -95,7 +96,7 @@ async def test_join_twice_changes_options_not_seats(service):
     await lobby(service)
     r = await service.join(CH, BOB, "Bob", {"colour": "green"})
     assert r.ok
-    rec = await service.store.channel_game(CH)
+    rec = await service.store.games.channel_game(CH)
     assert len(rec.seats) == 2 and rec.seats[1].options == {"colour": "green"}
 
 
@@ -122,10 +123,10 @@ async def test_leave_and_kick_in_the_lobby(service):
     r = await service.kick(CH, BOB, ANN)
     assert not r.ok and "Only the host" in r.text
     r = await service.kick(CH, ANN, BOB)
-    assert r.ok and len((await service.store.channel_game(CH)).seats) == 1
+    assert r.ok and len((await service.store.games.channel_game(CH)).seats) == 1
     r = await service.leave(CH, ANN)
     assert r.ok and "closed" in r.text
-    assert await service.store.channel_game(CH) is None
+    assert await service.store.games.channel_game(CH) is None
 
 
 async def test_no_joining_once_running(service):
@@ -139,8 +140,8 @@ async def test_abort_by_host_or_manager_only(service):
     r = await service.abort(CH, BOB)
     assert not r.ok and "Only the host" in r.text
     r = await service.abort(CH, MOD, can_manage=True)
-    assert r.ok and await service.store.channel_game(CH) is None
-    assert (await service.store.channel_history(CH))[0].status == "aborted"
+    assert r.ok and await service.store.games.channel_game(CH) is None
+    assert (await service.store.games.channel_history(CH))[0].status == "aborted"
 
 
 async def test_turn_checks_and_refusals_change_nothing(service):
@@ -173,9 +174,9 @@ async def test_a_move_stores_action_and_snapshot(service):
     assert all(b.action.startswith(("move", "pass")) for b in r.buttons)
     r = await service.act(CH, ANN, "pass")
     assert r.mention == BOB and f"<@{BOB}>, your turn." in r.text and r.buttons[0].action == "roll"
-    rec = await service.store.channel_game(CH)
-    assert [a.action for a in await service.store.actions(rec.id)] == ["roll", "pass"]
-    await service.store.check_consistency(rec.id)
+    rec = await service.store.games.channel_game(CH)
+    assert [a.action for a in await service.store.games.actions(rec.id)] == ["roll", "pass"]
+    await check_consistency(service.store.games, rec.id)
 
 
 async def test_stale_expected_version_is_refused(service):
@@ -198,7 +199,7 @@ async def test_a_button_from_a_future_move_is_refused_without_touching_the_board
 
 async def test_a_button_of_an_earlier_game_here_is_stale(service):
     await running(service)
-    old = (await service.store.channel_game(CH)).id
+    old = (await service.store.games.channel_game(CH)).id
     await service.abort(CH, ANN)
     await running(service)
     r = await service.act(CH, ANN, "roll", expected_version=0, game_id=old)
@@ -210,9 +211,9 @@ async def test_concurrent_acts_on_one_channel_serialise(service):
     results = await asyncio.gather(*(service.act(CH, ANN, "roll", expected_version=0) for _ in range(4)))
     assert sum(r.ok for r in results) == 1
     assert all("from move 0" in r.text for r in results if not r.ok)
-    rec = await service.store.channel_game(CH)
+    rec = await service.store.games.channel_game(CH)
     assert rec.version == 1
-    await service.store.check_consistency(rec.id)
+    await check_consistency(service.store.games, rec.id)
 
 
 async def test_concurrent_acts_without_versions_apply_in_turn(service):
@@ -221,9 +222,9 @@ async def test_concurrent_acts_without_versions_apply_in_turn(service):
     results = await asyncio.gather(service.act(CH, ANN, "roll"), service.act(CH, ANN, "pass"),
                                    service.act(CH, BOB, "roll"))
     assert [r.ok for r in results] == [True, True, True]
-    rec = await service.store.channel_game(CH)
+    rec = await service.store.games.channel_game(CH)
     assert rec.version == 3
-    await service.store.check_consistency(rec.id)
+    await check_consistency(service.store.games, rec.id)
 
 
 async def test_play_to_the_end(service):
@@ -234,10 +235,10 @@ async def test_play_to_the_end(service):
         if "wins" in r.text:
             break
     assert r is not None and "Winner" in r.text and not r.buttons and r.mention is None
-    assert await service.store.channel_game(CH) is None
-    last = (await service.store.channel_history(CH))[0]
+    assert await service.store.games.channel_game(CH) is None
+    last = (await service.store.games.channel_history(CH))[0]
     assert last.status == "finished"
-    await service.store.check_consistency(last.id)
+    await check_consistency(service.store.games, last.id)
     status = await service.status(CH, ANN)
     assert "finished" in status.text and status.png
     log = await service.log(CH)
@@ -289,7 +290,7 @@ async def test_host_leaving_the_lobby_hands_it_on(service):
     await lobby(service)
     r = await service.leave(CH, ANN)
     assert r.ok and f"<@{BOB}> is the host now." in r.text
-    assert (await service.store.channel_game(CH)).host_id == BOB
+    assert (await service.store.games.channel_game(CH)).host_id == BOB
     assert (await service.join(CH, CAT, "Cat")).ok
     assert (await service.start(CH, BOB)).ok
 
@@ -305,7 +306,7 @@ async def test_computer_seat_needs_host_and_a_known_kind(service):
     assert not r.ok and "choose random" in r.text
     r = await service.add_computer(CH, ANN)
     assert r.ok and "Computer 2 (random) takes a seat" in r.text  # named by its seat
-    rec = await service.store.channel_game(CH)
+    rec = await service.store.games.channel_game(CH)
     assert rec.seats[1].is_computer and rec.seats[1].user_id < 0 and rec.seats[1].driver == "random"
     r = await service.kick_seat(CH, ANN, 2)
     assert r.ok and "**Computer 2 (random)** was removed" in r.text
@@ -332,10 +333,10 @@ async def test_person_against_computer_to_the_end(service):
             break
         assert r.text.startswith("Computer 2 (random) rolled") and r.mention == ANN and not await waiting(service)
     assert r is not None and "Winner" in r.text
-    last = (await service.store.channel_history(CH))[0]
-    acts = await service.store.actions(last.id)
+    last = (await service.store.games.channel_history(CH))[0]
+    acts = await service.store.games.actions(last.id)
     assert {a.user_id for a in acts if a.seat == 1} == {None}
-    await service.store.check_consistency(last.id)
+    await check_consistency(service.store.games, last.id)
 
 
 async def test_computer_in_the_first_seat_moves_at_start(service):
@@ -404,9 +405,9 @@ async def test_long_computer_sequences_come_in_several_replies(service):
         r = await service.play_computers(CH)
         replies.append(r)
     assert len(replies) == 4 and replies[-1].mention == ANN  # 4 computer actions, one per reply
-    rec = await service.store.channel_game(CH)
+    rec = await service.store.games.channel_game(CH)
     assert rec.version == 6
-    await service.store.check_consistency(rec.id)
+    await check_consistency(service.store.games, rec.id)
 
 
 async def test_log_keeps_the_newest_moves_that_fit(service):
@@ -427,14 +428,14 @@ async def test_leaving_a_running_game_hands_the_seat_to_a_computer(service):
     await service.act(CH, ANN, "pass")
     r = await service.leave(CH, BOB)  # Bob is to act
     assert r.ok and not r.ephemeral and "A computer (random) plays Bob's seat" in r.text and await waiting(service)
-    rec = await service.store.channel_game(CH)
+    rec = await service.store.games.channel_game(CH)
     assert rec.seats[1].is_computer and rec.seats[1].name == "Bob (computer)" and rec.seat_of(BOB) is None
     r = await service.play_computers(CH)  # Bob's turn goes on in its message, without his buttons now…
     assert "Bob rolled" in r.text and r.edited and not r.buttons
     r = await service.play_computers(CH)  # …and the move that hands it to Ann posts the message that pings her
     assert "Bob moved" in r.text and r.mention == ANN and not r.edited
-    rec = await service.store.channel_game(CH)
-    await service.store.check_consistency(rec.id)
+    rec = await service.store.games.channel_game(CH)
+    await check_consistency(service.store.games, rec.id)
 
 
 async def test_kicking_from_a_running_game_and_the_last_person_leaving(service):
@@ -447,7 +448,7 @@ async def test_kicking_from_a_running_game_and_the_last_person_leaving(service):
     assert not r.ok and "can't leave a running game" in r.text
     r = await service.leave(CH, ANN)
     assert r.ok and "Nobody is left to play" in r.text
-    assert await service.store.channel_game(CH) is None
+    assert await service.store.games.channel_game(CH) is None
 
 
 async def test_host_leaving_a_running_game_hands_on_the_host_role(service):
@@ -456,7 +457,7 @@ async def test_host_leaving_a_running_game_hands_on_the_host_role(service):
     await service.start(CH, ANN)
     r = await service.leave(CH, ANN)
     assert r.ok and f"<@{BOB}> is the host now." in r.text
-    assert (await service.store.channel_game(CH)).host_id == BOB
+    assert (await service.store.games.channel_game(CH)).host_id == BOB
 
 
 # Delivery records ----------------------------------------------------------------------------------
@@ -471,7 +472,7 @@ async def test_every_public_change_carries_its_delivery_records(service):
     moved = await service.act(CH, ANN, "roll")
     left = await service.leave(CH, CAT)
     ended = await service.abort(CH, ANN)
-    records = await service.store.deliveries()
+    records = await service.store.outbox.deliveries()
     assert [d.kind for d in records] == ["note", "note", "note", "post", "edit", "note", "retire", "note"]
     assert [d.id for d in records][2:] == [*joined.deliveries, *r.deliveries, *moved.deliveries,
                                            *left.deliveries, *ended.deliveries]
@@ -492,7 +493,7 @@ async def test_computer_moves_join_the_record_of_the_batch_they_belong_to(servic
     r = await service.act(CH, ANN, "pass")
     assert await kinds(service, r) == ["edit"] and await waiting(service)  # Ann's pass ends her turn, in its message
     r = await service.play_computers(CH)
-    last = (await service.store.deliveries())[-1]
+    last = (await service.store.outbox.deliveries())[-1]
     assert r.deliveries == (last.id,) and last.version == r.version == 4 and last.kind == "post"  # the computer's turn
     assert len(last.payload["lines"]) == 2 and "rolled" in str(last.payload["lines"][0])
     service._composed.clear()  # composed again from the store alone

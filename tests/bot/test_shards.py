@@ -93,9 +93,9 @@ def test_a_postgresql_url_runs_the_bot_on_postgresql_and_its_password_stays_out_
     async def schema(self) -> int:
         return 1
 
-    monkeypatch.setattr("bot.pgstore.PostgresStore.open", nothing)
-    monkeypatch.setattr("bot.pgstore.PostgresStore.close", nothing)
-    monkeypatch.setattr("bot.pgstore.PostgresStore.schema_version", schema)
+    monkeypatch.setattr("bot.store.postgres.PostgresStore.open", nothing)
+    monkeypatch.setattr("bot.store.postgres.PostgresStore.close", nothing)
+    monkeypatch.setattr("bot.store.postgres.PostgresStore.schema_version", schema)
     monkeypatch.setattr("discord.utils.setup_logging", lambda **kwargs: None)
     monkeypatch.setenv("DISCORD_TOKEN", SECRET)
     url = "postgresql://jy:s3cret@db.example:5432/games"
@@ -131,18 +131,18 @@ async def test_interactions_of_another_shards_server_are_refused_privately(db_pa
         h.users.update(USERS)
         r = answer(await h.slash(ANN, "game new", game="toy"))
         assert r.ephemeral and r.content == texts.say(OTHER_SHARD, "en")
-        assert await h.bot.store.channel_game(CHANNEL_ID) is None
+        assert await h.bot.store.games.channel_game(CHANNEL_ID) is None
         assert await h.autocomplete(ANN, "game new", "game", game="to") == []
         h.guild_id = GUILD_0  # the same process serves a server of its own shard
         answer(await h.slash(ANN, "game new", game="toy"))
         answer(await h.slash(BOB, "game join", colour="blue"))
         board = answer(await h.slash(ANN, "game start"))
-        rec = await h.bot.store.channel_game(CHANNEL_ID)
+        rec = await h.bot.store.games.channel_game(CHANNEL_ID)
         assert rec is not None and rec.guild_id == GUILD_0 and not board.ephemeral
         h.guild_id = GUILD_1  # a press said to come from a server of the other shard plays nothing
         r = answer(await h.press(ANN, board, "Roll"))
         assert r.ephemeral and r.content == texts.say(OTHER_SHARD, "en")
-        assert (await h.bot.store.get_game(rec.id)).version == rec.version
+        assert (await h.bot.store.games.get_game(rec.id)).version == rec.version
 
 
 async def leave_work(db_path, guild_id: int, channel: int) -> int:
@@ -156,15 +156,15 @@ async def leave_work(db_path, guild_id: int, channel: int) -> int:
         await service.add_computer(channel, ANN)
         await service.join(channel, ANN, "ann")
         await service.start(channel, ANN)
-        assert channel in [c for _, c in await store.waiting_on_computers()]
+        assert channel in [c for _, c in await store.games.waiting_on_computers()]
         people = channel + 1
         await service.new_game(guild_id=guild_id, channel_id=people, user_id=ANN, user_name="ann", game_key="toy")
         await service.join(people, BOB, "bob")
         await service.start(people, ANN)
-        rec = await store.channel_game(people)
+        rec = await store.games.channel_game(people)
         assert rec is not None
-        await store.mark_turn(rec.id, version=rec.version, seat=0, started_at=time.time() - 7200,
-                              timers=[NewTimer(REMIND, 0, time.time() - 1, {"turn": time.time() - 7200})])
+        await store.turns.mark_turn(rec.id, version=rec.version, seat=0, started_at=time.time() - 7200,
+                                    timers=[NewTimer(REMIND, 0, time.time() - 1, {"turn": time.time() - 7200})])
         return rec.id
 
 
@@ -190,19 +190,19 @@ async def test_each_process_resumes_and_times_only_its_own_shards_games(db_path)
             assert channels_of(h.sent) == channels
             assert any("Computer 1 (random) rolled" in s.content for s in public(h.sent))
             store = h.bot.store
-            assert await store.waiting_on_computers() == []
-            [planted, *_] = await store.timers(game_id=reminded[shard])
+            assert await store.games.waiting_on_computers() == []
+            [planted, *_] = await store.turns.timers(game_id=reminded[shard])
             assert planted.fired_at is not None  # fired here, and its message carries the timer's nonce
             assert [s.payload.get("nonce") for s in h.sent if s.kind == "channel"].count(f"jt-{planted.id}") == 1
             if shard == 0:  # the other shard's work is untouched until its own process runs
                 other = reminded[1]
-                assert [t.fired_at for t in await store.timers(game_id=other)] == [None]
-                assert await store.deliveries(game_id=other, pending=True)
+                assert [t.fired_at for t in await store.turns.timers(game_id=other)] == [None]
+                assert await store.outbox.deliveries(game_id=other, pending=True)
     async with SqliteStore(db_path) as store:
-        assert await store.deliveries(pending=True) == []
-        assert await store.waiting_on_computers() == []
+        assert await store.outbox.deliveries(pending=True) == []
+        assert await store.games.waiting_on_computers() == []
         for game_id in reminded.values():
-            assert (await store.timers(game_id=game_id))[0].fired_at is not None
+            assert (await store.turns.timers(game_id=game_id))[0].fired_at is not None
 
 
 async def test_preferences_changed_through_another_process_are_followed_at_the_next_tick(db_path):
@@ -217,9 +217,9 @@ async def test_preferences_changed_through_another_process_are_followed_at_the_n
         await service1.join(2001, BOB, "bob")
         await service1.start(2001, ANN)
         await h1.bot.timers.sweep()
-        rec = await h1.bot.store.channel_game(2001)
+        rec = await h1.bot.store.games.channel_game(2001)
         assert rec is not None and rec.seats[(await service1.load(rec)).to_act].user_id == ANN
-        assert not [t for t in await h1.bot.store.timers(game_id=rec.id) if t.kind == DEADLINE]
+        assert not [t for t in await h1.bot.store.turns.timers(game_id=rec.id) if t.kind == DEADLINE]
         assert await h1.bot.follow_preferences() == set()  # nothing changed elsewhere yet
         async with SqliteStore(db_path) as store0:
             store0.set_shards(2, [0])
@@ -227,5 +227,5 @@ async def test_preferences_changed_through_another_process_are_followed_at_the_n
         assert h1.bot.timers.settings.prefs(ANN, rec.id).away_until is None  # its memory is behind
         assert await h1.bot.follow_preferences() == {ANN}
         assert h1.bot.timers.settings.prefs(ANN, rec.id).away_until is not None
-        [deadline] = [t for t in await h1.bot.store.timers(game_id=rec.id, pending=True) if t.kind == DEADLINE]
+        [deadline] = [t for t in await h1.bot.store.turns.timers(game_id=rec.id, pending=True) if t.kind == DEADLINE]
         assert deadline.data.get("away") and deadline.due_at <= time.time()

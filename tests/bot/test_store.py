@@ -12,9 +12,8 @@ import sqlite3
 
 import pytest
 
-from bot.database import open_store
+from bot.consistency import check_consistency, rebuilt
 from bot.store import (
-    MIGRATIONS,
     ChannelBusy,
     GameNotFound,
     InconsistentSnapshot,
@@ -28,8 +27,10 @@ from bot.store import (
     StoreError,
     default_db_path,
     is_database_url,
+    open_store,
     shard_of,
 )
+from bot.store.sqlite import MIGRATIONS
 from tests.bot.toygame import ToyGame
 
 
@@ -44,10 +45,10 @@ SETUP = {"seats": [{"name": "Ann", "colour": "red"}, {"name": "Bob"}], "options"
 
 
 async def started(store: Store, channel: int = 100, seed: int = 7, guild: int | None = 5):
-    rec = await store.create_game(guild_id=guild, channel_id=channel, game_key="toy", host_id=1, setup={"options": {}},
-                                  seed=seed, seats=SEATS)
+    rec = await store.games.create_game(guild_id=guild, channel_id=channel, game_key="toy", host_id=1,
+                                        setup={"options": {}}, seed=seed, seats=SEATS)
     game = ToyGame.create(SETUP, seed)
-    rec = await store.start_game(rec.id, setup=SETUP, seats=SEATS, state=game.to_dict())
+    rec = await store.games.start_game(rec.id, setup=SETUP, seats=SEATS, state=game.to_dict())
     return rec, game
 
 
@@ -63,8 +64,8 @@ async def raw_execute(store: Store, sql: str, *params: object) -> None:
 
 async def play(store: Store, rec, game: ToyGame, text: str):
     game.apply(text)
-    return await store.append_action(rec.id, expected_version=rec.version, seat=0, user_id=1, action=text,
-                                     state=game.to_dict(), status="finished" if game.is_over else "active")
+    return await store.games.append_action(rec.id, expected_version=rec.version, seat=0, user_id=1, action=text,
+                                           state=game.to_dict(), status="finished" if game.is_over else "active")
 
 
 async def test_migrations_from_empty_file(db_path):
@@ -81,7 +82,7 @@ async def test_reopening_does_not_migrate_again(db_path):
         await started(store)
     async with SqliteStore(db_path) as store:
         assert await store.schema_version() == len(MIGRATIONS)
-        assert (await store.channel_game(100)) is not None
+        assert (await store.games.channel_game(100)) is not None
 
 
 async def test_newer_schema_is_refused(db_path):
@@ -95,70 +96,70 @@ async def test_newer_schema_is_refused(db_path):
 
 
 async def test_new_game_is_a_lobby(store):
-    rec = await store.create_game(guild_id=5, channel_id=100, game_key="toy", host_id=1, setup={"options": {"a": 1}},
-                                  seed=3, seats=SEATS[:1])
+    rec = await store.games.create_game(guild_id=5, channel_id=100, game_key="toy", host_id=1,
+                                        setup={"options": {"a": 1}}, seed=3, seats=SEATS[:1])
     assert (rec.status, rec.version, rec.state, rec.host_id) == ("lobby", 0, None, 1)
     assert rec.seats == SEATS[:1] and rec.setup == {"options": {"a": 1}} and rec.seed == 3
     assert rec.seat_of(1) == 0 and rec.seat_of(2) is None
 
 
 async def test_one_open_game_per_channel(store):
-    await store.create_game(guild_id=5, channel_id=100, game_key="toy", host_id=1, setup={}, seed=1)
+    await store.games.create_game(guild_id=5, channel_id=100, game_key="toy", host_id=1, setup={}, seed=1)
     with pytest.raises(ChannelBusy):
-        await store.create_game(guild_id=5, channel_id=100, game_key="toy", host_id=2, setup={}, seed=2)
-    other = await store.create_game(guild_id=5, channel_id=101, game_key="toy", host_id=2, setup={}, seed=2)
+        await store.games.create_game(guild_id=5, channel_id=100, game_key="toy", host_id=2, setup={}, seed=2)
+    other = await store.games.create_game(guild_id=5, channel_id=101, game_key="toy", host_id=2, setup={}, seed=2)
     assert other.channel_id == 101
 
 
 async def test_finished_game_frees_the_channel_and_stays_readable(store):
     rec, game = await started(store)
     game.pos[0] = 9
-    rec = await store.append_action(rec.id, expected_version=0, seat=0, user_id=1, action="roll",
-                                    state=game.to_dict())
-    rec = await store.set_status(rec.id, "finished")
-    assert await store.channel_game(100) is None
-    again = await store.get_game(rec.id)
+    rec = await store.games.append_action(rec.id, expected_version=0, seat=0, user_id=1, action="roll",
+                                          state=game.to_dict())
+    rec = await store.games.set_status(rec.id, "finished")
+    assert await store.games.channel_game(100) is None
+    again = await store.games.get_game(rec.id)
     assert again.status == "finished" and again.version == 1
-    assert [a.action for a in await store.actions(rec.id)] == ["roll"]
-    new = await store.create_game(guild_id=5, channel_id=100, game_key="toy", host_id=1, setup={}, seed=1)
+    assert [a.action for a in await store.games.actions(rec.id)] == ["roll"]
+    new = await store.games.create_game(guild_id=5, channel_id=100, game_key="toy", host_id=1, setup={}, seed=1)
     assert new.id != rec.id
-    assert [g.id for g in await store.channel_history(100)] == [new.id, rec.id]
+    assert [g.id for g in await store.games.channel_history(100)] == [new.id, rec.id]
 
 
 async def test_action_and_snapshot_written_together(store):
     rec, game = await started(store)
     rec = await play(store, rec, game, "roll")
     assert rec.version == 1 and rec.state == game.to_dict()
-    [a] = await store.actions(rec.id)
+    [a] = await store.games.actions(rec.id)
     assert (a.index, a.seat, a.user_id, a.action) == (0, 0, 1, "roll")
 
 
 async def test_stale_write_is_refused_and_changes_nothing(store):
     rec, _ = await started(store)
-    before = await store.get_game(rec.id)
+    before = await store.games.get_game(rec.id)
     with pytest.raises(StaleVersion) as err:
-        await store.append_action(rec.id, expected_version=3, seat=0, user_id=1, action="roll", state={"x": 1})
+        await store.games.append_action(rec.id, expected_version=3, seat=0, user_id=1, action="roll", state={"x": 1})
     assert err.value.actual == 0 and "expected move 3" in str(err.value)
-    assert await store.get_game(rec.id) == before
-    assert await store.actions(rec.id) == []
+    assert await store.games.get_game(rec.id) == before
+    assert await store.games.actions(rec.id) == []
 
 
 async def test_doubled_write_is_applied_once(store):
     rec, game = await started(store)
     game.apply("roll")
     args = dict(expected_version=0, seat=0, user_id=1, action="roll", state=game.to_dict())
-    await store.append_action(rec.id, **args)
+    await store.games.append_action(rec.id, **args)
     with pytest.raises(StaleVersion):
-        await store.append_action(rec.id, **args)
-    assert len(await store.actions(rec.id)) == 1
-    assert (await store.get_game(rec.id)).version == 1
+        await store.games.append_action(rec.id, **args)
+    assert len(await store.games.actions(rec.id)) == 1
+    assert (await store.games.get_game(rec.id)).version == 1
 
 
 async def test_concurrent_writes_with_one_expected_version_apply_once(store):
     rec, game = await started(store)
     game.apply("roll")
     results = await asyncio.gather(
-        *(store.append_action(rec.id, expected_version=0, seat=0, user_id=1, action="roll", state=game.to_dict())
+        *(store.games.append_action(rec.id, expected_version=0, seat=0, user_id=1, action="roll", state=game.to_dict())
           for _ in range(5)),
         return_exceptions=True)
     assert sum(not isinstance(r, Exception) for r in results) == 1
@@ -166,33 +167,33 @@ async def test_concurrent_writes_with_one_expected_version_apply_once(store):
 
 
 async def test_no_actions_on_a_lobby_or_finished_game(store):
-    rec = await store.create_game(guild_id=5, channel_id=100, game_key="toy", host_id=1, setup={}, seed=1)
+    rec = await store.games.create_game(guild_id=5, channel_id=100, game_key="toy", host_id=1, setup={}, seed=1)
     with pytest.raises(StaleVersion):
-        await store.append_action(rec.id, expected_version=0, seat=0, user_id=1, action="roll", state={})
+        await store.games.append_action(rec.id, expected_version=0, seat=0, user_id=1, action="roll", state={})
     rec, _ = await started(store, channel=101)
-    await store.set_status(rec.id, "aborted")
+    await store.games.set_status(rec.id, "aborted")
     with pytest.raises(StaleVersion):
-        await store.append_action(rec.id, expected_version=0, seat=0, user_id=1, action="roll", state={})
+        await store.games.append_action(rec.id, expected_version=0, seat=0, user_id=1, action="roll", state={})
 
 
 async def test_lobby_updates_only_in_the_lobby(store):
-    rec = await store.create_game(guild_id=5, channel_id=100, game_key="toy", host_id=1, setup={}, seed=1)
-    rec = await store.update_lobby(rec.id, seats=SEATS)
+    rec = await store.games.create_game(guild_id=5, channel_id=100, game_key="toy", host_id=1, setup={}, seed=1)
+    rec = await store.games.update_lobby(rec.id, seats=SEATS)
     assert rec.seats == SEATS
     rec, _ = await started(store, channel=101)
     with pytest.raises(StaleVersion):
-        await store.update_lobby(rec.id, seats=[])
+        await store.games.update_lobby(rec.id, seats=[])
     with pytest.raises(StaleVersion):
-        await store.start_game(rec.id, setup=SETUP, seats=SEATS, state={})
+        await store.games.start_game(rec.id, setup=SETUP, seats=SEATS, state={})
 
 
 async def test_snapshot_equals_replay(store):
     rec, game = await started(store)
     for text in ["roll", "move 1", "roll", "pass", "roll"]:
         rec = await play(store, rec, game, text)
-    replayed = await store.replay(rec.id)
+    replayed = await rebuilt(store.games, rec.id)
     assert replayed == game
-    await store.check_consistency(rec.id)
+    await check_consistency(store.games, rec.id)
 
 
 async def test_consistency_check_catches_a_bad_snapshot(store):
@@ -201,7 +202,7 @@ async def test_consistency_check_catches_a_bad_snapshot(store):
     game.pos[1] = 5
     await raw_execute(store, "UPDATE games SET state = ? WHERE id = ?", json.dumps(game.to_dict()), rec.id)
     with pytest.raises(InconsistentSnapshot):
-        await store.check_consistency(rec.id)
+        await check_consistency(store.games, rec.id)
 
 
 async def test_restart_sees_everything(twin_stores):
@@ -209,15 +210,15 @@ async def test_restart_sees_everything(twin_stores):
         rec, game = await started(store)
         rec = await play(store, rec, game, "roll")
     async with twin_stores() as store:
-        again = await store.channel_game(100)
+        again = await store.games.channel_game(100)
         assert again == rec
         assert ToyGame.from_dict(again.state) == game
-        await store.check_consistency(rec.id)
+        await check_consistency(store.games, rec.id)
 
 
 async def test_unknown_game(store):
     with pytest.raises(GameNotFound):
-        await store.get_game(12345)
+        await store.games.get_game(12345)
 
 
 def test_db_path_from_environment(monkeypatch):
@@ -229,19 +230,19 @@ def test_db_path_from_environment(monkeypatch):
 
 async def test_lobby_write_from_stale_seats_is_refused(store):
     """Two processes joining at once: the second write read seats that are gone, so it is refused."""
-    rec = await store.create_game(guild_id=5, channel_id=100, game_key="toy", host_id=1, setup={}, seed=1,
-                                  seats=SEATS[:1])
-    await store.update_lobby(rec.id, seats=SEATS, expected_seats=rec.seats)
+    rec = await store.games.create_game(guild_id=5, channel_id=100, game_key="toy", host_id=1, setup={}, seed=1,
+                                        seats=SEATS[:1])
+    await store.games.update_lobby(rec.id, seats=SEATS, expected_seats=rec.seats)
     with pytest.raises(StaleVersion):
-        await store.update_lobby(rec.id, seats=[*SEATS[:1], Seat(3, "Cat")], expected_seats=rec.seats)
+        await store.games.update_lobby(rec.id, seats=[*SEATS[:1], Seat(3, "Cat")], expected_seats=rec.seats)
     with pytest.raises(StaleVersion):
-        await store.start_game(rec.id, setup=SETUP, seats=SEATS[:1], state={})
-    assert (await store.get_game(rec.id)).seats == SEATS
+        await store.games.start_game(rec.id, setup=SETUP, seats=SEATS[:1], state={})
+    assert (await store.games.get_game(rec.id)).seats == SEATS
 
 
 async def test_a_new_migration_upgrades_an_existing_file(db_path, monkeypatch):
     """A database made by an older program gains the new migration and keeps its games."""
-    import bot.store as store_module
+    import bot.store.sqlite as store_module
 
     async with SqliteStore(db_path) as store:
         rec, _ = await started(store)
@@ -249,13 +250,13 @@ async def test_a_new_migration_upgrades_an_existing_file(db_path, monkeypatch):
     monkeypatch.setattr(store_module, "MIGRATIONS", upgraded)
     async with SqliteStore(db_path) as store:
         assert await store.schema_version() == len(upgraded)
-        assert (await store.get_game(rec.id)).seats == SEATS
+        assert (await store.games.get_game(rec.id)).seats == SEATS
     with sqlite3.connect(db_path) as con:
         assert con.execute("SELECT note FROM games").fetchall() == [("",)]
 
 
 async def test_a_failing_migration_leaves_the_file_as_it_was(db_path, monkeypatch):
-    import bot.store as store_module
+    import bot.store.sqlite as store_module
 
     async with SqliteStore(db_path) as store:
         await started(store)
@@ -277,17 +278,17 @@ async def test_an_action_and_its_delivery_record_commit_together(store):
     rec, game = await started(store)
     game.apply("roll")
     out = Outgoing({"lines": ["Ann rolled."]}, owner="me", lease=60)
-    rec = await store.append_action(rec.id, expected_version=0, seat=0, user_id=1, action="roll",
-                                    state=game.to_dict(), outgoing=[out])
-    [d] = await store.deliveries(game_id=rec.id)
+    rec = await store.games.append_action(rec.id, expected_version=0, seat=0, user_id=1, action="roll",
+                                          state=game.to_dict(), outgoing=[out])
+    [d] = await store.outbox.deliveries(game_id=rec.id)
     assert (d.id, d.version, d.channel_id, d.payload, d.claimed_by) == (out.id, 1, 100, {"lines": ["Ann rolled."]},
                                                                         "me")
     assert not d.delivered and d.message_id is None
     game.apply("pass")  # the same reply's next move updates the same record
     out.payload = {"lines": ["Ann rolled.", "Ann passed."]}
-    await store.append_action(rec.id, expected_version=1, seat=0, user_id=1, action="pass", state=game.to_dict(),
-                              outgoing=[out])
-    [d] = await store.deliveries(game_id=rec.id)
+    await store.games.append_action(rec.id, expected_version=1, seat=0, user_id=1, action="pass", state=game.to_dict(),
+                                    outgoing=[out])
+    [d] = await store.outbox.deliveries(game_id=rec.id)
     assert d.version == 2 and d.payload["lines"] == ["Ann rolled.", "Ann passed."]
 
 
@@ -295,104 +296,105 @@ async def test_a_refused_write_leaves_no_delivery_record(store):
     rec, _ = await started(store)
     out = Outgoing({"lines": ["x"]})
     with pytest.raises(StaleVersion):
-        await store.append_action(rec.id, expected_version=5, seat=0, user_id=1, action="roll", state={},
-                                  outgoing=[out])
-    assert out.id is None and await store.deliveries() == []
+        await store.games.append_action(rec.id, expected_version=5, seat=0, user_id=1, action="roll", state={},
+                                        outgoing=[out])
+    assert out.id is None and await store.outbox.deliveries() == []
 
 
 async def test_delivery_records_are_claimed_once_and_delivered_once(store):
     rec, _ = await started(store)
     held = Outgoing({"lines": ["held"]}, owner="writer", lease=60)
     free = Outgoing({"lines": ["free"]})
-    await store.set_status(rec.id, "aborted", outgoing=[held])
+    await store.games.set_status(rec.id, "aborted", outgoing=[held])
     rec2, _ = await started(store, channel=-5)
-    await store.set_status(rec2.id, "aborted", outgoing=[free])
+    await store.games.set_status(rec2.id, "aborted", outgoing=[free])
     now = store._clock()
-    assert [d.id for d in await store.claim_deliveries("worker", now=now, lease=10)] == [free.id]
-    assert await store.claim_deliveries("worker2", now=now, lease=10) == []  # both held now
-    assert [d.id for d in await store.claim_deliveries("worker2", now=now + 11, lease=10)] == [free.id]
-    taken = await store.claim_deliveries("restarted", now=now + 12, lease=10, takeover=True, min_channel_id=1)
+    assert [d.id for d in await store.outbox.claim_deliveries("worker", now=now, lease=10)] == [free.id]
+    assert await store.outbox.claim_deliveries("worker2", now=now, lease=10) == []  # both held now
+    assert [d.id for d in await store.outbox.claim_deliveries("worker2", now=now + 11, lease=10)] == [free.id]
+    taken = await store.outbox.claim_deliveries("restarted", now=now + 12, lease=10, takeover=True, min_channel_id=1)
     assert [d.id for d in taken] == [held.id]  # a restarted process takes over; terminal channels are skipped
-    assert await store.mark_delivered(held.id, 42) and not await store.mark_delivered(held.id, 43)
-    [d] = await store.deliveries(game_id=rec.id)
+    assert await store.outbox.mark_delivered(held.id, 42) and not await store.outbox.mark_delivered(held.id, 43)
+    [d] = await store.outbox.deliveries(game_id=rec.id)
     assert d.message_id == 42 and d.delivered
-    await store.release_delivery(free.id, due_at=now + 100)
-    assert await store.claim_deliveries("w", now=now + 50, lease=1, takeover=True) == []
-    assert [d.id for d in await store.deliveries(pending=True)] == [free.id]
+    await store.outbox.release_delivery(free.id, due_at=now + 100)
+    assert await store.outbox.claim_deliveries("w", now=now + 50, lease=1, takeover=True) == []
+    assert [d.id for d in await store.outbox.deliveries(pending=True)] == [free.id]
 
 
 async def test_the_queue_of_games_waiting_on_computers(store):
     rec, game = await started(store)
     game.apply("roll")
-    await store.append_action(rec.id, expected_version=0, seat=0, user_id=1, action="roll", state=game.to_dict(),
-                              computers_waiting=True)
-    assert await store.waiting_on_computers() == [(rec.id, 100)]
+    await store.games.append_action(rec.id, expected_version=0, seat=0, user_id=1, action="roll", state=game.to_dict(),
+                                    computers_waiting=True)
+    assert await store.games.waiting_on_computers() == [(rec.id, 100)]
     game.apply("pass")
-    await store.append_action(rec.id, expected_version=1, seat=0, user_id=1, action="pass", state=game.to_dict())
-    assert await store.waiting_on_computers() == []
+    await store.games.append_action(rec.id, expected_version=1, seat=0, user_id=1, action="pass", state=game.to_dict())
+    assert await store.games.waiting_on_computers() == []
 
 
 # Timers, settings, results, undo, players' games ------------------------------------------------------------
 
 
 async def test_a_timer_is_claimed_by_one_owner_and_fires_once(store):
-    rec = await store.create_game(guild_id=1, channel_id=5, game_key="toy", host_id=1, setup={}, seed=1)
-    await store.mark_turn(rec.id, version=0, seat=0, started_at=10.0, timers=[NewTimer("remind", 0, 100.0, {"n": 1})])
-    assert await store.claim_timers("a", now=99.0, lease=60) == []
-    [claimed] = await store.claim_timers("a", now=100.0, lease=60)
+    rec = await store.games.create_game(guild_id=1, channel_id=5, game_key="toy", host_id=1, setup={}, seed=1)
+    await store.turns.mark_turn(rec.id, version=0, seat=0, started_at=10.0,
+                                timers=[NewTimer("remind", 0, 100.0, {"n": 1})])
+    assert await store.turns.claim_timers("a", now=99.0, lease=60) == []
+    [claimed] = await store.turns.claim_timers("a", now=100.0, lease=60)
     assert (claimed.kind, claimed.data, claimed.claimed_by, claimed.claimed_until) == ("remind", {"n": 1}, "a", 160.0)
-    assert await store.claim_timers("b", now=120.0, lease=60) == []  # held by a
-    assert [c.id for c in await store.claim_timers("b", now=120.0, lease=60, takeover=True)] == [claimed.id]
-    assert await store.finish_timer(claimed.id, then=NewTimer("remind", 0, 200.0, {"n": 2}))
-    assert not await store.finish_timer(claimed.id)
-    [pending] = await store.timers(game_id=rec.id, pending=True)
+    assert await store.turns.claim_timers("b", now=120.0, lease=60) == []  # held by a
+    assert [c.id for c in await store.turns.claim_timers("b", now=120.0, lease=60, takeover=True)] == [claimed.id]
+    assert await store.turns.finish_timer(claimed.id, then=NewTimer("remind", 0, 200.0, {"n": 2}))
+    assert not await store.turns.finish_timer(claimed.id)
+    [pending] = await store.turns.timers(game_id=rec.id, pending=True)
     assert (pending.due_at, pending.data, pending.version) == (200.0, {"n": 2}, 0)
-    assert len(await store.timers(game_id=rec.id)) == 2
-    await store.mark_turn(rec.id, version=0, seat=1, started_at=20.0, timers=[])  # a new turn replaces them
-    assert await store.timers(game_id=rec.id, pending=True) == []
-    mark = await store.turn_mark(rec.id)
+    assert len(await store.turns.timers(game_id=rec.id)) == 2
+    await store.turns.mark_turn(rec.id, version=0, seat=1, started_at=20.0, timers=[])  # a new turn replaces them
+    assert await store.turns.timers(game_id=rec.id, pending=True) == []
+    mark = await store.turns.turn_mark(rec.id)
     assert (mark.version, mark.seat, mark.started_at) == (0, 1, 20.0)
 
 
 async def test_unmarked_turns_are_running_games_at_a_version_the_timing_has_not_seen(store):
     rec, game = await started(store)
-    assert [g.id for g in await store.unmarked_turns()] == [rec.id]
-    await store.mark_turn(rec.id, version=0, seat=0, started_at=1.0, timers=[])
-    assert await store.unmarked_turns() == []
+    assert [g.id for g in await store.turns.unmarked_turns()] == [rec.id]
+    await store.turns.mark_turn(rec.id, version=0, seat=0, started_at=1.0, timers=[])
+    assert await store.turns.unmarked_turns() == []
     await play(store, rec, game, "roll")
-    assert [g.version for g in await store.unmarked_turns()] == [1]
+    assert [g.version for g in await store.turns.unmarked_turns()] == [1]
 
 
 async def test_settings_by_scope_owner_and_target(store):
-    assert await store.get_settings("game", 7) == {}
-    await store.put_settings("game", 7, 0, {"notify": "dm"})
-    await store.put_settings("game", 7, 0, {"notify": "off"})  # replaced, not merged
-    await store.put_settings("game", 7, 9, {"notify": "channel"})
-    await store.put_settings("server", 7, 0, {"remind_hours": 6})
-    assert await store.get_settings("game", 7) == {"notify": "off"}
-    assert await store.all_settings("game") == [(7, 0, {"notify": "off"}), (7, 9, {"notify": "channel"})]
+    assert await store.settings.get_settings("game", 7) == {}
+    await store.settings.put_settings("game", 7, 0, {"notify": "dm"})
+    await store.settings.put_settings("game", 7, 0, {"notify": "off"})  # replaced, not merged
+    await store.settings.put_settings("game", 7, 9, {"notify": "channel"})
+    await store.settings.put_settings("server", 7, 0, {"remind_hours": 6})
+    assert await store.settings.get_settings("game", 7) == {"notify": "off"}
+    assert await store.settings.all_settings("game") == [(7, 0, {"notify": "off"}), (7, 9, {"notify": "channel"})]
 
 
 async def test_results_are_recorded_once_with_their_end_message(store):
     rec, _ = await started(store)
-    assert await store.unrecorded_ends() == []
+    assert await store.standings.unrecorded_ends() == []
     with pytest.raises(StaleVersion):  # not finished: nothing to record, and a running game can't be re-finished
-        await store.set_status(rec.id, "finished", from_statuses=("lobby",))
+        await store.games.set_status(rec.id, "finished", from_statuses=("lobby",))
     rows = [Result(rec.id, seat, user, name, place, place == 1, 3, "toy", 5, 100, 1.0, 2.0)
             for seat, user, name, place in ((0, 1, "Ann", 2), (1, 2, "Bob", 1))]
-    assert not await store.record_results(rec.id, rows)  # still running
-    await store.set_status(rec.id, "finished")
-    assert [g.id for g in await store.unrecorded_ends()] == [rec.id]
+    assert not await store.standings.record_results(rec.id, rows)  # still running
+    await store.games.set_status(rec.id, "finished")
+    assert [g.id for g in await store.standings.unrecorded_ends()] == [rec.id]
     end = Outgoing({"lines": ["Bob won."]})
-    assert await store.record_results(rec.id, rows, [end])
-    assert end.id is not None and (await store.delivery(end.id)).payload == {"lines": ["Bob won."]}
-    assert not await store.record_results(rec.id, rows, [Outgoing({"lines": ["again"]})])
-    assert len(await store.deliveries(game_id=rec.id)) == 1
-    assert await store.unrecorded_ends() == []
-    assert [(r.name, r.place, r.winner) for r in await store.results(game_id=rec.id)] == [("Bob", 1, True),
-                                                                                          ("Ann", 2, False)]
-    assert [r.seat for r in await store.results(user_id=1)] == [0]
-    assert await store.results(guild_id=6) == [] and len(await store.results(channel_id=100)) == 2
+    assert await store.standings.record_results(rec.id, rows, [end])
+    assert end.id is not None and (await store.outbox.delivery(end.id)).payload == {"lines": ["Bob won."]}
+    assert not await store.standings.record_results(rec.id, rows, [Outgoing({"lines": ["again"]})])
+    assert len(await store.outbox.deliveries(game_id=rec.id)) == 1
+    assert await store.standings.unrecorded_ends() == []
+    assert [(r.name, r.place, r.winner) for r in await store.standings.results(game_id=rec.id)] == [("Bob", 1, True),
+                                                                                                    ("Ann", 2, False)]
+    assert [r.seat for r in await store.standings.results(user_id=1)] == [0]
+    assert await store.standings.results(guild_id=6) == [] and len(await store.standings.results(channel_id=100)) == 2
 
 
 async def test_take_back_drops_the_last_actions_at_the_expected_version(store):
@@ -401,44 +403,44 @@ async def test_take_back_drops_the_last_actions_at_the_expected_version(store):
     rec = await play(store, rec, game, "roll")
     rec = await play(store, rec, game, "pass")
     with pytest.raises(StaleVersion):
-        await store.take_back(rec.id, expected_version=1, count=1, state=before)
+        await store.games.take_back(rec.id, expected_version=1, count=1, state=before)
     with pytest.raises(ValueError):
-        await store.take_back(rec.id, expected_version=2, count=3, state=before)
-    back = await store.take_back(rec.id, expected_version=2, count=2, state=before, outgoing=[Outgoing({"l": 1})])
-    assert (back.version, back.state) == (0, before) and await store.actions(rec.id) == []
-    assert (await store.latest_delivery(rec.id)).version == 0
+        await store.games.take_back(rec.id, expected_version=2, count=3, state=before)
+    back = await store.games.take_back(rec.id, expected_version=2, count=2, state=before, outgoing=[Outgoing({"l": 1})])
+    assert (back.version, back.state) == (0, before) and await store.games.actions(rec.id) == []
+    assert (await store.outbox.latest_delivery(rec.id)).version == 0
 
 
 async def test_a_users_games_follow_the_seats(store):
-    rec = await store.create_game(guild_id=5, channel_id=100, game_key="toy", host_id=1, setup={}, seed=1,
-                                  seats=SEATS[:1])
-    assert [g.id for g in await store.games_of_user(1, "lobby")] == [rec.id]
-    assert await store.games_of_user(2, "lobby") == []
-    await store.update_lobby(rec.id, seats=[*SEATS, Seat(1, "Ann again")])
-    assert [g.id for g in await store.games_of_user(1, "lobby")] == [rec.id]  # two seats, one game
-    assert [g.id for g in await store.games_of_user(2, "lobby")] == [rec.id]
-    await store.update_lobby(rec.id, seats=SEATS[1:])
-    assert await store.games_of_user(1, "lobby") == []
+    rec = await store.games.create_game(guild_id=5, channel_id=100, game_key="toy", host_id=1, setup={}, seed=1,
+                                        seats=SEATS[:1])
+    assert [g.id for g in await store.games.games_of_user(1, "lobby")] == [rec.id]
+    assert await store.games.games_of_user(2, "lobby") == []
+    await store.games.update_lobby(rec.id, seats=[*SEATS, Seat(1, "Ann again")])
+    assert [g.id for g in await store.games.games_of_user(1, "lobby")] == [rec.id]  # two seats, one game
+    assert [g.id for g in await store.games.games_of_user(2, "lobby")] == [rec.id]
+    await store.games.update_lobby(rec.id, seats=SEATS[1:])
+    assert await store.games.games_of_user(1, "lobby") == []
 
 
 async def test_hosts_seats_and_posted_messages(store):
     rec, game = await started(store)
-    await store.set_host(rec.id, 2)
-    assert (await store.get_game(rec.id)).host_id == 2
+    await store.games.set_host(rec.id, 2)
+    assert (await store.games.get_game(rec.id)).host_id == 2
     robot = [SEATS[0], Seat(-1, "Robot", driver="smart")]
     with pytest.raises(StaleVersion):
-        await store.replace_seats(rec.id, version=0, seats=robot, expected_seats=robot)  # seats were not these
-    rec = await store.replace_seats(rec.id, version=0, seats=robot, expected_seats=SEATS, computers_waiting=True)
-    assert rec.seats == robot and await store.waiting_on_computers() == [(rec.id, 100)]
+        await store.games.replace_seats(rec.id, version=0, seats=robot, expected_seats=robot)  # seats were not these
+    rec = await store.games.replace_seats(rec.id, version=0, seats=robot, expected_seats=SEATS, computers_waiting=True)
+    assert rec.seats == robot and await store.games.waiting_on_computers() == [(rec.id, 100)]
     out = Outgoing({"lines": ["a"]})
     await play(store, rec, game, "roll")
-    rec = await store.append_action(rec.id, expected_version=1, seat=0, user_id=1, action="pass",
-                                    state=game.to_dict(), outgoing=[out])
-    assert await store.delivery(out.id) == await store.latest_delivery(rec.id)
-    assert await store.delivery(out.id + 1000) is None
-    assert await store.mark_delivered(out.id, 555)
-    assert await store.posted_messages(rec.id) == [555]
-    assert await store.posted_messages(rec.id, after_version=2) == []
+    rec = await store.games.append_action(rec.id, expected_version=1, seat=0, user_id=1, action="pass",
+                                          state=game.to_dict(), outgoing=[out])
+    assert await store.outbox.delivery(out.id) == await store.outbox.latest_delivery(rec.id)
+    assert await store.outbox.delivery(out.id + 1000) is None
+    assert await store.outbox.mark_delivered(out.id, 555)
+    assert await store.outbox.posted_messages(rec.id) == [555]
+    assert await store.outbox.posted_messages(rec.id, after_version=2) == []
 
 
 # Across processes: two stores with connections of their own on one database ---------------------------------
@@ -450,14 +452,14 @@ async def test_fifty_concurrent_presses_from_two_processes_apply_once(twin_store
     await b.open()
     rec, game = await started(a)
     game.apply("roll")
-    presses = [(a if i % 2 else b).append_action(rec.id, expected_version=0, seat=0, user_id=1, action="roll",
+    presses = [(a if i % 2 else b).games.append_action(rec.id, expected_version=0, seat=0, user_id=1, action="roll",
                                                  state=game.to_dict(), outgoing=[Outgoing({"press": i})])
                for i in range(50)]
     results = await asyncio.gather(*presses, return_exceptions=True)
     assert [type(r) for r in results if isinstance(r, BaseException) and not isinstance(r, StaleVersion)] == []
     assert sum(not isinstance(r, BaseException) for r in results) == 1
-    assert len(await b.actions(rec.id)) == 1 and (await a.get_game(rec.id)).version == 1
-    assert len(await a.deliveries(game_id=rec.id)) == 1  # the refused presses left no record
+    assert len(await b.games.actions(rec.id)) == 1 and (await a.games.get_game(rec.id)).version == 1
+    assert len(await a.outbox.deliveries(game_id=rec.id)) == 1  # the refused presses left no record
 
 
 async def test_two_processes_claim_each_delivery_and_timer_once(twin_stores):
@@ -466,8 +468,8 @@ async def test_two_processes_claim_each_delivery_and_timer_once(twin_stores):
     await b.open()
     for channel in range(1, 25):
         rec, _ = await started(a, channel=channel)
-        await a.mark_turn(rec.id, version=0, seat=0, started_at=0.0, timers=[NewTimer("remind", 0, 5.0)])
-        await a.set_status(rec.id, "aborted", outgoing=[Outgoing({"channel": channel})])
+        await a.turns.mark_turn(rec.id, version=0, seat=0, started_at=0.0, timers=[NewTimer("remind", 0, 5.0)])
+        await a.games.set_status(rec.id, "aborted", outgoing=[Outgoing({"channel": channel})])
     now = a._clock()
 
     async def drain(store: Store, owner: str, claim) -> list[int]:
@@ -477,8 +479,8 @@ async def test_two_processes_claim_each_delivery_and_timer_once(twin_stores):
             await asyncio.sleep(0)
         return got
 
-    for claim in (lambda s, o: s.claim_deliveries(o, now=now, lease=60, limit=3),
-                  lambda s, o: s.claim_timers(o, now=now, lease=60, limit=3)):
+    for claim in (lambda s, o: s.outbox.claim_deliveries(o, now=now, lease=60, limit=3),
+                  lambda s, o: s.turns.claim_timers(o, now=now, lease=60, limit=3)):
         taken = await asyncio.gather(*(drain(s, f"{name}{i}", claim) for i in range(3) for name, s in
                                        (("a", a), ("b", b))))
         every = [i for ids in taken for i in ids]
@@ -490,22 +492,22 @@ async def test_a_dead_processs_lease_passes_to_another_once(twin_stores):
     for s in (a, b, c):
         await s.open()
     rec, _ = await started(a)
-    await a.mark_turn(rec.id, version=0, seat=0, started_at=0.0, timers=[NewTimer("deadline", 0, 1.0)])
+    await a.turns.mark_turn(rec.id, version=0, seat=0, started_at=0.0, timers=[NewTimer("deadline", 0, 1.0)])
     board = Outgoing({"lines": ["board"]}, owner="a", lease=10)  # held by its writer: no attempt yet
-    await a.set_status(rec.id, "aborted", outgoing=[board])
+    await a.games.set_status(rec.id, "aborted", outgoing=[board])
     now = a._clock()
-    assert [t.claimed_by for t in await a.claim_timers("a", now=now, lease=10)] == ["a"]
+    assert [t.claimed_by for t in await a.turns.claim_timers("a", now=now, lease=10)] == ["a"]
     await a.close()  # killed while holding the board and the deadline
-    assert await b.claim_deliveries("b", now=now + 5, lease=10) == []
-    assert await b.claim_timers("b", now=now + 5, lease=10) == []
-    late = await asyncio.gather(b.claim_deliveries("b", now=now + 10.5, lease=10),
-                                c.claim_deliveries("c", now=now + 10.5, lease=10))
+    assert await b.outbox.claim_deliveries("b", now=now + 5, lease=10) == []
+    assert await b.turns.claim_timers("b", now=now + 5, lease=10) == []
+    late = await asyncio.gather(b.outbox.claim_deliveries("b", now=now + 10.5, lease=10),
+                                c.outbox.claim_deliveries("c", now=now + 10.5, lease=10))
     assert sorted(len(x) for x in late) == [0, 1] and [*late[0], *late[1]][0].attempts == 1
-    timers = await asyncio.gather(b.claim_timers("b", now=now + 10.5, lease=10),
-                                  c.claim_timers("c", now=now + 10.5, lease=10))
+    timers = await asyncio.gather(b.turns.claim_timers("b", now=now + 10.5, lease=10),
+                                  c.turns.claim_timers("c", now=now + 10.5, lease=10))
     assert sorted(len(x) for x in timers) == [0, 1]
     [timer] = [*timers[0], *timers[1]]
-    assert await c.finish_timer(timer.id) and not await b.finish_timer(timer.id)
+    assert await c.turns.finish_timer(timer.id) and not await b.turns.finish_timer(timer.id)
 
 
 async def test_a_new_turn_and_a_firing_timer_from_two_processes_leave_only_the_new_turns_timers(twin_stores):
@@ -517,14 +519,14 @@ async def test_a_new_turn_and_a_firing_timer_from_two_processes_leave_only_the_n
     games = []
     for channel in range(1, 13):
         rec, _ = await started(a, channel=channel)
-        await a.mark_turn(rec.id, version=0, seat=0, started_at=0.0, timers=[NewTimer("remind", 0, 1.0)])
+        await a.turns.mark_turn(rec.id, version=0, seat=0, started_at=0.0, timers=[NewTimer("remind", 0, 1.0)])
         games.append(rec.id)
-    claimed = {t.game_id: t for t in await a.claim_timers("a", now=2.0, lease=60)}
+    claimed = {t.game_id: t for t in await a.turns.claim_timers("a", now=2.0, lease=60)}
     await asyncio.gather(*(job for g in games for job in (
-        a.finish_timer(claimed[g].id, then=NewTimer("remind", 0, 50.0, {"follower": True})),
-        b.mark_turn(g, version=0, seat=1, started_at=3.0, timers=[NewTimer("remind", 1, 99.0)]))))
+        a.turns.finish_timer(claimed[g].id, then=NewTimer("remind", 0, 50.0, {"follower": True})),
+        b.turns.mark_turn(g, version=0, seat=1, started_at=3.0, timers=[NewTimer("remind", 1, 99.0)]))))
     for g in games:
-        assert [(t.seat, t.due_at) for t in await b.timers(game_id=g, pending=True)] == [(1, 99.0)]
+        assert [(t.seat, t.due_at) for t in await b.turns.timers(game_id=g, pending=True)] == [(1, 99.0)]
 
 
 # Shards ------------------------------------------------------------------------------------------------------
@@ -543,22 +545,23 @@ async def test_shards_narrow_every_query_that_finds_work(store):
     for channel, guild in ((1, even), (2, odd), (3, None)):
         rec, game = await started(store, channel=channel, guild=guild)
         game.apply("roll")
-        await store.append_action(rec.id, expected_version=0, seat=0, user_id=1, action="roll",
-                                  state=game.to_dict(), computers_waiting=True, outgoing=[Outgoing({"c": channel})])
-        await store.mark_turn(rec.id, version=0, seat=0, started_at=0.0, timers=[NewTimer("remind", 0, 1.0)])
+        await store.games.append_action(rec.id, expected_version=0, seat=0, user_id=1, action="roll",
+                                        state=game.to_dict(), computers_waiting=True,
+                                        outgoing=[Outgoing({"c": channel})])
+        await store.turns.mark_turn(rec.id, version=0, seat=0, started_at=0.0, timers=[NewTimer("remind", 0, 1.0)])
         games[guild] = rec.id
     ended, _ = await started(store, channel=4, guild=odd)
-    await store.set_status(ended.id, "finished")
+    await store.games.set_status(ended.id, "finished")
     now = store._clock()
 
     async def seen() -> dict[str, set[int]]:
         return {
-            "open": {g.id for g in await store.open_games()},
-            "computers": {g for g, _ in await store.waiting_on_computers()},
-            "unmarked": {g.id for g in await store.unmarked_turns()},
-            "ends": {g.id for g in await store.unrecorded_ends()},
-            "deliveries": {d.game_id for d in await store.claim_deliveries("x", now=now, lease=0.001)},
-            "timers": {t.game_id for t in await store.claim_timers("x", now=now, lease=0.001)},
+            "open": {g.id for g in await store.games.open_games()},
+            "computers": {g for g, _ in await store.games.waiting_on_computers()},
+            "unmarked": {g.id for g in await store.turns.unmarked_turns()},
+            "ends": {g.id for g in await store.standings.unrecorded_ends()},
+            "deliveries": {d.game_id for d in await store.outbox.claim_deliveries("x", now=now, lease=0.001)},
+            "timers": {t.game_id for t in await store.turns.claim_timers("x", now=now, lease=0.001)},
         }
 
     store.set_shards(2, [1])
@@ -572,7 +575,7 @@ async def test_shards_narrow_every_query_that_finds_work(store):
     now += 1
     store.set_shards(2)  # every shard again
     assert store.shards is None and (await seen())["deliveries"] == {*games.values()}
-    assert await store.channel_game(2) is not None  # a game found by its channel is any shard's
+    assert await store.games.channel_game(2) is not None  # a game found by its channel is any shard's
 
 
 def test_impossible_shards_are_refused():
@@ -594,15 +597,17 @@ async def filled(store: Store) -> list[int]:
         rec, game = await started(store, channel=channel, guild=channel << 22)
         for text in ("roll", "pass", "roll"):
             rec = await play(store, rec, game, text)
-        await store.mark_turn(rec.id, version=rec.version, seat=0, started_at=1.5, timers=[NewTimer("remind", 0, 9.25)])
+        await store.turns.mark_turn(rec.id, version=rec.version, seat=0, started_at=1.5,
+                                    timers=[NewTimer("remind", 0, 9.25)])
         ids.append(rec.id)
     out = Outgoing({"lines": ["the end"]}, owner="w", lease=5)
-    await store.set_status(ids[0], "finished", outgoing=[out])
-    await store.mark_delivered(out.id, 123456789012345678)
-    await store.record_results(ids[0], [Result(ids[0], 0, 1, "Ann", 1, True, 3, "toy", 10 << 22, 10, 1.0, 2.5)])
-    await store.create_game(guild_id=None, channel_id=-7, game_key="toy", host_id=1, setup={}, seed=2**61,
-                            seats=SEATS)
-    await store.put_settings("server", 10 << 22, 0, {"lang": "de"})
+    await store.games.set_status(ids[0], "finished", outgoing=[out])
+    await store.outbox.mark_delivered(out.id, 123456789012345678)
+    await store.standings.record_results(ids[0], [Result(ids[0], 0, 1, "Ann", 1, True, 3, "toy", 10 << 22, 10, 1.0,
+                                                         2.5)])
+    await store.games.create_game(guild_id=None, channel_id=-7, game_key="toy", host_id=1, setup={}, seed=2**61,
+                                  seats=SEATS)
+    await store.settings.put_settings("server", 10 << 22, 0, {"lang": "de"})
     return ids
 
 
@@ -624,11 +629,11 @@ async def test_rows_copy_into_an_empty_database_and_new_rows_follow_them(twin_st
     assert await dump(target) == await dump(source)
     assert len((await dump(source))["actions"]) == 9
     for game_id in ids:
-        await target.check_consistency(game_id)
-    assert {g.id for g in await target.games_of_user(2)} == set(ids[1:])  # who sits where is derived again
+        await check_consistency(target.games, game_id)
+    assert {g.id for g in await target.games.games_of_user(2)} == set(ids[1:])  # who sits where is derived again
     new, _ = await started(target, channel=13)
     assert new.id > max(g["id"] for g in (await dump(source))["games"])
-    await target.set_status(new.id, "aborted", outgoing=[(out := Outgoing({"x": 1}))])
+    await target.games.set_status(new.id, "aborted", outgoing=[(out := Outgoing({"x": 1}))])
     assert out.id > max(d["id"] for d in (await dump(source))["deliveries"])
     with pytest.raises(StoreError):
         [r async for r in source.rows("players")]
@@ -650,7 +655,7 @@ def test_the_address_picks_the_backend(monkeypatch):
     monkeypatch.setenv("JUNKYARD_DB", "/data/x.db")
     store = open_store(None)
     assert isinstance(store, SqliteStore) and store.path == "/data/x.db"
-    from bot.pgstore import PostgresStore
+    from bot.store.postgres import PostgresStore
 
     monkeypatch.setenv("JUNKYARD_DB", "postgres://u@h/db")
     assert isinstance(open_store(None), PostgresStore)
@@ -664,19 +669,19 @@ pg_only = pytest.mark.parametrize("twin_stores", ["postgresql"], indirect=True)
 
 @pg_only
 async def test_postgresql_migrates_an_empty_database_once_even_when_processes_start_together(twin_stores):
-    from bot.pgstore import PG_MIGRATIONS
+    from bot.store.postgres import PG_MIGRATIONS
 
     stores = [twin_stores() for _ in range(3)]
     await asyncio.gather(*(s.open() for s in stores))
     assert [await s.schema_version() for s in stores] == [len(PG_MIGRATIONS)] * 3
     await started(stores[0])
     async with twin_stores() as again:
-        assert (await again.channel_game(100)).seats == SEATS
+        assert (await again.games.channel_game(100)).seats == SEATS
 
 
 @pg_only
 async def test_postgresql_refuses_a_newer_schema_and_keeps_a_failed_migration_out(twin_stores, monkeypatch):
-    import bot.pgstore as pg
+    import bot.store.postgres as pg
 
     store = twin_stores()
     await store.open()
@@ -692,11 +697,11 @@ async def test_postgresql_refuses_a_newer_schema_and_keeps_a_failed_migration_ou
     assert await store.schema_version() == len(pg.PG_MIGRATIONS)
     columns = await store.pool.fetch("SELECT column_name FROM information_schema.columns WHERE table_name = "
                                      "'games' AND table_schema = $1", store.schema)
-    assert "note" not in {r[0] for r in columns} and await store.channel_game(100) is not None
+    assert "note" not in {r[0] for r in columns} and await store.games.channel_game(100) is not None
 
 
 async def test_an_unreachable_postgresql_database_is_one_line_without_its_password():
-    from bot.pgstore import PostgresStore, shown_url
+    from bot.store.postgres import PostgresStore, shown_url
 
     assert shown_url("postgresql://jy:secret@db:5432/x") == "postgresql://jy:***@db:5432/x"
     assert shown_url("postgres://db/x") == "postgres://db/x"

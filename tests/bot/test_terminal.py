@@ -29,8 +29,8 @@ def stored(db: Path, game_id: int = 1, narration: bool = False) -> tuple[str, li
 
     async def read() -> tuple[str, list[tuple[int | None, str]]]:
         async with SqliteStore(db) as store:
-            rec = await store.get_game(game_id)
-            acts = await store.actions(game_id)
+            rec = await store.games.get_game(game_id)
+            acts = await store.games.actions(game_id)
             return rec.status, [(a.seat, a.narration if narration else a.action) for a in acts]
 
     return asyncio.run(read())

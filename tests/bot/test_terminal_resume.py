@@ -36,7 +36,7 @@ def games_in(db: Path) -> list[tuple[int, str, int]]:
         async with SqliteStore(db) as store:
             out = []
             for status in ("active", "finished", "aborted", "lobby"):
-                out += [(r.id, r.status, r.version) for r in await store.open_games(status)]
+                out += [(r.id, r.status, r.version) for r in await store.games.open_games(status)]
             return sorted(out)
 
     return asyncio.run(read())
@@ -276,4 +276,4 @@ async def test_a_game_left_at_the_terminal_is_never_reminded_by_a_bot_on_the_sam
         assert first.ok and first.game_id is not None
         ticker = Ticker(service, messenger=None)  # type: ignore[arg-type]  (it must send nothing)
         assert await ticker.sweep() >= 1
-        assert await store.timers(game_id=first.game_id) == []
+        assert await store.turns.timers(game_id=first.game_id) == []

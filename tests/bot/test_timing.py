@@ -158,8 +158,8 @@ async def test_a_turn_limit_passing_makes_the_autopilot_play_the_turn_announced_
     boards = channel_posts(sent)
     assert boards and all("**Autopilot** for Bob" in b.content for b in boards)
     assert f"<@{ANN}>, your turn." in boards[-1].content  # the turn passed on
-    rec = await t.bot.store.channel_game(CHANNEL_ID)
-    acts = await t.bot.store.actions(rec.id)
+    rec = await t.bot.store.games.channel_game(CHANNEL_ID)
+    acts = await t.bot.store.games.actions(rec.id)
     assert [a.seat for a in acts] == [0, 0] + [1] * (len(acts) - 2) and len(acts) > 2
     log = answer(await t.slash(ANN, "game log")).content
     assert "Autopilot" in log
@@ -186,14 +186,14 @@ async def test_away_puts_the_seat_on_autopilot_until_back(t, clock):
     sent = await turn(t, ANN)
     sent += await later(t, clock, 0)
     assert any("**Autopilot** for Bob" in s.content for s in channel_posts(sent))
-    rec = await t.bot.store.channel_game(CHANNEL_ID)
+    rec = await t.bot.store.games.channel_game(CHANNEL_ID)
     game = await t.bot.service.load(rec)
     assert game.to_act == 0  # Bob's turn was played at once
     assert "back" in answer(await t.slash(BOB, "game back")).content
     await turn(t, ANN)
     await later(t, clock, 0)
     assert not created(await later(t, clock, 5))
-    rec = await t.bot.store.channel_game(CHANNEL_ID)
+    rec = await t.bot.store.games.channel_game(CHANNEL_ID)
     assert (await t.bot.service.load(rec)).to_act == 1  # Bob's turn waits for Bob
     assert answer(await t.slash(BOB, "game back")).ephemeral  # not away any more
 
@@ -204,7 +204,7 @@ async def test_away_for_some_days_ends_by_itself(t, clock):
     clock.advance(25)
     await turn(t, ANN)
     await later(t, clock, 0)
-    rec = await t.bot.store.channel_game(CHANNEL_ID)
+    rec = await t.bot.store.games.channel_game(CHANNEL_ID)
     assert (await t.bot.service.load(rec)).to_act == 1
 
 
@@ -233,16 +233,16 @@ async def test_a_reminder_sent_but_not_marked_before_a_crash_is_posted_once(t, c
     await started(t)
     await later(t, clock, 0)
     store = t.bot.store
-    real = store.finish_timer
+    real = store.turns.finish_timer
 
     async def crash(*args, **kwargs):
         raise SystemExit("killed")
 
-    monkeypatch.setattr(store, "finish_timer", crash)
+    monkeypatch.setattr(store.turns, "finish_timer", crash)
     clock.advance(12)
     with pytest.raises(SystemExit):
         await t.bot.timers.tick()
-    monkeypatch.setattr(store, "finish_timer", real)
+    monkeypatch.setattr(store.turns, "finish_timer", real)
     t.bot.service.owner = "the next run"
     start = len(t.sent)
     await t.bot.timers.tick(takeover=True)
@@ -266,12 +266,12 @@ async def test_the_autopilot_plays_with_the_games_smart_computer(t, clock):
     answer(await t.slash(ANN, "game new", game="piecepack"))
     answer(await t.slash(BOB, "game join"))
     await t.slash(ANN, "game start")
-    rec = await t.bot.store.channel_game(CHANNEL_ID)
+    rec = await t.bot.store.games.channel_game(CHANNEL_ID)
     first = rec.seats[(await t.bot.service.load(rec)).to_act].user_id
     sent = await t.slash(first, "game away")  # the turn waiting on them is played at once
     assert any("**Autopilot** for" in s.content for s in channel_posts(sent))
-    rec = await t.bot.store.channel_game(CHANNEL_ID)
-    acts = await t.bot.store.actions(rec.id)
+    rec = await t.bot.store.games.channel_game(CHANNEL_ID)
+    acts = await t.bot.store.games.actions(rec.id)
     assert acts and asked and set(asked) == {"smart"}
     assert all(a.narration.startswith("**Autopilot** for") for a in acts if a.user_id == first)
     assert (await t.bot.service.load(rec)).to_act != rec.seat_of(first) or rec.status != "active"
@@ -283,18 +283,18 @@ async def test_the_autopilot_plays_with_the_games_smart_computer(t, clock):
 async def test_a_timer_is_claimed_by_one_owner_and_fires_once(store):
     from bot.store import NewTimer
 
-    rec = await store.create_game(guild_id=1, channel_id=5, game_key="toy", host_id=1, setup={}, seed=1)
-    await store.mark_turn(rec.id, version=0, seat=0, started_at=10.0,
-                          timers=[NewTimer("remind", 0, 100.0, {"number": 1}), NewTimer("deadline", 0, 500.0)])
-    assert await store.claim_timers("a", now=99.0, lease=60) == []
-    [claimed] = await store.claim_timers("a", now=100.0, lease=60)
+    rec = await store.games.create_game(guild_id=1, channel_id=5, game_key="toy", host_id=1, setup={}, seed=1)
+    await store.turns.mark_turn(rec.id, version=0, seat=0, started_at=10.0,
+                                timers=[NewTimer("remind", 0, 100.0, {"number": 1}), NewTimer("deadline", 0, 500.0)])
+    assert await store.turns.claim_timers("a", now=99.0, lease=60) == []
+    [claimed] = await store.turns.claim_timers("a", now=100.0, lease=60)
     assert claimed.kind == "remind" and claimed.data == {"number": 1}
-    assert await store.claim_timers("b", now=120.0, lease=60) == []  # held by a
-    assert [c.id for c in await store.claim_timers("b", now=120.0, lease=60, takeover=True)] == [claimed.id]
-    assert await store.finish_timer(claimed.id, then=NewTimer("remind", 0, 200.0, {"number": 2}))
-    assert not await store.finish_timer(claimed.id)  # once
-    pending = await store.timers(game_id=rec.id, pending=True)
+    assert await store.turns.claim_timers("b", now=120.0, lease=60) == []  # held by a
+    assert [c.id for c in await store.turns.claim_timers("b", now=120.0, lease=60, takeover=True)] == [claimed.id]
+    assert await store.turns.finish_timer(claimed.id, then=NewTimer("remind", 0, 200.0, {"number": 2}))
+    assert not await store.turns.finish_timer(claimed.id)  # once
+    pending = await store.turns.timers(game_id=rec.id, pending=True)
     assert sorted((p.kind, p.due_at) for p in pending) == [("deadline", 500.0), ("remind", 200.0)]
-    await store.mark_turn(rec.id, version=0, seat=1, started_at=20.0, timers=[])  # a new turn replaces them
-    assert await store.timers(game_id=rec.id, pending=True) == []
-    assert (await store.turn_mark(rec.id)).seat == 1
+    await store.turns.mark_turn(rec.id, version=0, seat=1, started_at=20.0, timers=[])  # a new turn replaces them
+    assert await store.turns.timers(game_id=rec.id, pending=True) == []
+    assert (await store.turns.turn_mark(rec.id)).seat == 1

@@ -138,7 +138,7 @@ async def test_toy_commands_refuse_what_makes_no_move(th):
     await _started(th)
     _, game, _ = await th.bot.service.current(CHANNEL_ID)
     user, other = [ANN, BOB][game.to_act], [BOB, ANN][game.to_act]
-    before = await th.bot.service.store.channel_game(CHANNEL_ID)
+    before = await th.bot.service.store.games.channel_game(CHANNEL_ID)
     r = answer(await th.slash(user, "toy move", steps=9))
     assert r.ephemeral and "from 1 to 6, not 9" in r.content  # Discord does not enforce ranges: we do
     r = answer(await th.slash(other, "toy roll"))
@@ -149,7 +149,7 @@ async def test_toy_commands_refuse_what_makes_no_move(th):
     assert r.ephemeral and "You can move at most 2. Nothing was changed." in r.content
     r = answer(await th.slash(EVE, "toy roll", channel_id=OTHER_CHANNEL))
     assert r.ephemeral and "There is no Race to Ten in this channel" in r.content
-    after = await th.bot.service.store.channel_game(CHANNEL_ID)
+    after = await th.bot.service.store.games.channel_game(CHANNEL_ID)
     assert after.version == before.version + 1  # only the roll was played
 
 

@@ -41,7 +41,7 @@ async def test_a_turn_of_several_moves_edits_one_message_and_the_next_turn_posts
     assert "begins" in edited.content and "Ann rolled" in edited.content  # the turn's narration so far
     assert edited.png and any(label.startswith("Move") for label in edited.labels)
     assert all(":1:" in c for c in edited.custom_ids)
-    roll = (await h.bot.store.deliveries())[-1]
+    roll = (await h.bot.store.outbox.deliveries())[-1]
     assert roll.kind == EDIT and roll.message_id == int(mid) and roll.delivered
 
     edited = dict(board.message, components=edited.body["components"])  # the message as Discord now shows it
@@ -50,7 +50,7 @@ async def test_a_turn_of_several_moves_edits_one_message_and_the_next_turn_posts
     assert new.allowed_users == [str(BOB)] and f"<@{BOB}>, your turn." in new.content
     assert "Ann passed." in new.content and "begins" not in new.content
     assert [e.components for e in edits_of(sent, mid, pressed=True)] == [[]]  # Ann's message keeps no buttons
-    last = (await h.bot.store.deliveries())[-1]
+    last = (await h.bot.store.outbox.deliveries())[-1]
     assert last.kind == POST and last.message_id == int(new.message["id"])
     # one message a turn: two boards in the channel for the start and three moves
     assert len([s for s in posts(h.sent) if s.png]) == 2
@@ -64,7 +64,7 @@ async def test_a_command_answers_privately_and_the_turn_message_is_edited(h):
     assert ack and "turn's message" in ack[-1].content
     [patch] = edits_of(sent, board.message["id"])
     assert patch.kind == "edit" and "Ann rolled" in patch.content and patch.png and patch.labels[-1] == "Pass"
-    assert (await h.bot.store.deliveries())[-1].message_id == int(board.message["id"])
+    assert (await h.bot.store.outbox.deliveries())[-1].message_id == int(board.message["id"])
 
 
 async def test_an_edit_of_a_deleted_message_posts_a_new_one(h):
@@ -74,7 +74,7 @@ async def test_an_edit_of_a_deleted_message_posts_a_new_one(h):
     sent = await h.press(ANN, board, "Roll")
     [plain] = [s for s in posts(sent) if s.kind == "channel"]
     assert "Ann rolled" in plain.content and plain.png and plain.labels[-1] == "Pass"
-    roll = (await h.bot.store.deliveries())[-1]
+    roll = (await h.bot.store.outbox.deliveries())[-1]
     assert roll.message_id == int(plain.message["id"])
     # the turn goes on in the new message
     sent = await h.slash(ANN, "game play", action="move 1")
@@ -98,7 +98,7 @@ async def test_computers_turns_are_one_message_each(h):
     assert all(line.startswith("Computer 3 (random) ") for line in second[:-1]) and len(second) == 3
     assert second[-1] == f"<@{ANN}>, your turn." and new[1].allowed_users == [str(ANN)]
     assert new[0].allowed_users == [] and not new[0].labels and new[1].labels == ["Roll"]
-    records = [r for r in await h.bot.store.deliveries() if r.kind != "note"]  # the lobby's news aside
+    records = [r for r in await h.bot.store.outbox.deliveries() if r.kind != "note"]  # the lobby's news aside
     assert [r.kind for r in records] == [POST, EDIT, EDIT, POST, POST]
     assert all(r.delivered for r in records)
 
@@ -107,7 +107,7 @@ async def test_an_edit_stored_before_a_crash_is_applied_once_at_start_up(db_path
     async with DiscordHarness(make_bot(db_path)) as h1:
         board = await started(h1)
         accepted = await h1.bot.service.act(CHANNEL_ID, ANN, "roll")  # stored; the edit never happens
-        record = await h1.bot.store.delivery(accepted.deliveries[-1])
+        record = await h1.bot.store.outbox.delivery(accepted.deliveries[-1])
         assert record.kind == EDIT and record.payload["message"] == int(board.message["id"])
     for run in range(2):
         async with DiscordHarness(make_bot(db_path)) as h2:
@@ -117,7 +117,7 @@ async def test_an_edit_stored_before_a_crash_is_applied_once_at_start_up(db_path
                 [patch] = edits_of(h2.sent, board.message["id"])
                 assert "rolled" in patch.content and patch.png and all(":1:" in c for c in patch.custom_ids)
                 assert not posts(h2.sent)  # no second message
-                [pending] = [d for d in await h2.bot.store.deliveries() if d.kind == EDIT]
+                [pending] = [d for d in await h2.bot.store.outbox.deliveries() if d.kind == EDIT]
                 assert pending.delivered and pending.message_id == int(board.message["id"])
 
 
@@ -161,7 +161,7 @@ async def test_game_board_in_public_for_a_player_and_privately_for_anyone(h):
     assert mine.ephemeral and mine.png and "whole board" in mine.content
     refused = answer(await h.slash(EVE, "game board"))
     assert refused.ephemeral and not refused.png and "Only a player" in refused.content
-    assert (await h.bot.store.channel_game(CHANNEL_ID)).version == 0  # looking changes nothing
+    assert (await h.bot.store.games.channel_game(CHANNEL_ID)).version == 0  # looking changes nothing
 
 
 async def test_the_turn_message_that_begins_a_new_period_shows_the_whole_board(h, monkeypatch):

@@ -3,6 +3,7 @@ current turn while nothing new became known; the game's rules say what may come 
 
 from __future__ import annotations
 
+from bot.consistency import check_consistency
 from tests.bot.harness import DiscordHarness, Sent
 from tests.bot.helpers import ANN, BOB, answer, only, public, started
 
@@ -12,14 +13,14 @@ async def races(h: DiscordHarness) -> tuple[int, int]:
     answer(await h.slash(ANN, "game new", game="races"))
     answer(await h.slash(BOB, "game join"))
     answer(await h.slash(ANN, "game start"))
-    rec = await h.bot.store.channel_game(h.channel_id)
+    rec = await h.bot.store.games.channel_game(h.channel_id)
     game = await h.bot.service.load(rec)
     first = rec.seats[game.to_act].user_id
     return first, ANN if first == BOB else BOB
 
 
 async def choices(h: DiscordHarness) -> list[str]:
-    rec = await h.bot.store.channel_game(h.channel_id)
+    rec = await h.bot.store.games.channel_game(h.channel_id)
     return [str(a) for a in (await h.bot.service.load(rec)).legal_actions()]
 
 
@@ -38,9 +39,9 @@ async def test_a_start_cell_chosen_before_the_dice_is_taken_back_and_the_channel
     # the board of the move taken back loses its buttons
     edits = [s for s in sent if s.kind == "edit" and s.components == []]
     assert len(edits) == 1 and board.message is not None and board.message["id"] in edits[0].url
-    rec = await h.bot.store.channel_game(h.channel_id)
-    assert rec.version == 0 and await h.bot.store.actions(rec.id) == []
-    await h.bot.store.check_consistency(rec.id)
+    rec = await h.bot.store.games.channel_game(h.channel_id)
+    assert rec.version == 0 and await h.bot.store.games.actions(rec.id) == []
+    await check_consistency(h.bot.store.games, rec.id)
 
 
 async def test_after_the_dice_nothing_is_taken_back_and_the_reason_is_given(h):
@@ -48,11 +49,11 @@ async def test_after_the_dice_nothing_is_taken_back_and_the_reason_is_given(h):
     first, _ = await races(h)
     await h.slash(first, "game play", action=(await choices(h))[0])
     await h.slash(first, "game play", action="roll 1")
-    rec = await h.bot.store.channel_game(h.channel_id)
+    rec = await h.bot.store.games.channel_game(h.channel_id)
     reply = answer(await h.slash(first, "game undo"))
     assert reply.ephemeral
     assert reply.content == "Your last move, `roll 1`, stays. A roll can't be taken back: the dice are known."
-    again = await h.bot.store.channel_game(h.channel_id)
+    again = await h.bot.store.games.channel_game(h.channel_id)
     assert (again.version, again.state) == (rec.version, rec.state)
 
 
@@ -61,7 +62,7 @@ async def test_more_moves_than_may_come_back_are_refused(h):
     first, _ = await races(h)
     await h.slash(first, "game play", action=(await choices(h))[0])
     await h.slash(first, "game play", action="roll 1")
-    rec = await h.bot.store.channel_game(h.channel_id)
+    rec = await h.bot.store.games.channel_game(h.channel_id)
     game = await h.bot.service.load(rec)
     step = next(str(a) for a in game.legal_actions() if str(a).startswith("step"))
     await h.slash(first, "game play", action=step)
@@ -119,13 +120,13 @@ async def test_an_undo_keeps_the_turn_it_happened_in_no_second_notice(db_path):
             answer(await t.slash(user, "game notify", mode="dm"))
         first, _ = await races(t)
         assert len(dms(await later(t, clock, 0))) == 1  # the first player's notice
-        rec = await t.bot.store.channel_game(t.channel_id)
-        started_at = (await t.bot.store.turn_mark(rec.id)).started_at
+        rec = await t.bot.store.games.channel_game(t.channel_id)
+        started_at = (await t.bot.store.turns.turn_mark(rec.id)).started_at
         await t.slash(first, "game play", action=(await choices(t))[0])
         assert dms(await later(t, clock, 1)) == []
         only(public(await t.slash(first, "game undo")))
         assert dms(await later(t, clock, 1)) == []
-        assert (await t.bot.store.turn_mark(rec.id)).started_at == started_at
+        assert (await t.bot.store.turns.turn_mark(rec.id)).started_at == started_at
 
 
 async def test_more_moves_than_you_played_this_turn_are_refused(h):

@@ -1,4 +1,4 @@
-"""Legality has one source: what ``apply`` accepts is exactly what ``legal_actions`` lists (DESIGN.md, the
+"""Legality has one source: what ``apply`` accepts is exactly what ``legal_actions`` lists (ARCHITECTURE.md, the
 game contract), checked both ways on random reachable positions of Junkyard (piecepack).
 
 Positions come from seeded random games of 2 to 4 players sampled after every action, and from random

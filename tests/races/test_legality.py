@@ -1,4 +1,4 @@
-"""Legality has one source: what ``apply`` accepts is exactly what ``legal_actions`` lists (DESIGN.md, the
+"""Legality has one source: what ``apply`` accepts is exactly what ``legal_actions`` lists (ARCHITECTURE.md, the
 game contract), checked both ways on random reachable positions of Junkyard Races.
 
 Positions come from seeded random races (crew, team racing) sampled every few actions, and from random

@@ -23,7 +23,7 @@ def service(h: DiscordHarness) -> Service:
 
 
 async def version(h: DiscordHarness) -> int:
-    rec = await service(h).store.channel_game(CHANNEL_ID)
+    rec = await service(h).store.games.channel_game(CHANNEL_ID)
     assert rec is not None
     return int(rec.version)
 
@@ -88,12 +88,12 @@ async def test_game_new_takes_the_rally_options_and_refuses_bad_values_privately
                        ({"board": "1:Q"}, "is not a gear")):
         r = answer(await h.slash(ANN, "game new", game="rally", **bad))
         assert r.ephemeral, (bad, r.content)
-        assert await service(h).store.channel_game(CHANNEL_ID) is None, bad
+        assert await service(h).store.games.channel_game(CHANNEL_ID) is None, bad
         assert words in r.content, (bad, r.content)
     r = answer(await h.slash(ANN, "game new", game="rally", track="B", laps=2, direction="anticlockwise",
                            board="1:M 3:M 2:BE 5:BE", teams=True))
     assert not r.ephemeral and "`teams` is not used by Schrottplatz Rally; ignored." in r.content
-    rec = await service(h).store.channel_game(CHANNEL_ID)
+    rec = await service(h).store.games.channel_game(CHANNEL_ID)
     assert rec is not None and rec.setup["options"] == {"track": "B", "laps": 2, "direction": "anticlockwise",
                                     "boards": "1:M 2:BE 3:M 5:BE"}
     answer(await h.slash(BOB, "game join"))
@@ -269,7 +269,7 @@ async def test_a_whole_three_player_race_by_commands_and_buttons(h: DiscordHarne
     assert "wins the rally" in board.content and "Places: laps first, then fewer stops (S8)." in board.content
     assert board.png and not board.custom_ids
     assert {"button", "roll", "shift", "boost", "move", "park"} <= used, used
-    rec = (await service(h).store.channel_history(CHANNEL_ID, 1))[0]
+    rec = (await service(h).store.games.channel_history(CHANNEL_ID, 1))[0]
     assert rec.status == "finished" and rec.version > 30
 
 

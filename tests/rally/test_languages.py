@@ -52,7 +52,7 @@ async def test_in_a_german_server_each_player_reads_their_own_language_and_the_c
     assert board.labels and all(label.startswith("Würfeln") for label in board.labels), board.labels
 
     # refusals: the German mover's illegal move, the English player out of turn; nothing changes
-    rec = await service(h).store.channel_game(CHANNEL_ID)
+    rec = await service(h).store.games.channel_game(CHANNEL_ID)
     assert rec is not None and rec.lang == "de"
     refused = one_private(await h.slash(mover, "game play", action="move 9a"))
     assert "muss zuerst würfeln" in refused and "Jetzt möglich: roll green" in refused, refused
@@ -60,7 +60,7 @@ async def test_in_a_german_server_each_player_reads_their_own_language_and_the_c
     assert refused.startswith("It is not your turn:"), refused
     refused = one_private(await h.slash(waiter, "rally roll"))
     assert refused.startswith("It is not your turn:"), refused
-    again = await service(h).store.channel_game(CHANNEL_ID)
+    again = await service(h).store.games.channel_game(CHANNEL_ID)
     assert again is not None and again.version == rec.version
 
     # status and car board, privately, each in their own language
@@ -84,7 +84,7 @@ async def test_in_an_english_server_the_channel_reads_english_whoever_plays(h: D
     English in the channel, while the German player's own refusals stay German."""
     board, mover, waiter = await start(h, "en-US")
     h.locales[mover] = "de"
-    rec = await service(h).store.channel_game(CHANNEL_ID)
+    rec = await service(h).store.games.channel_game(CHANNEL_ID)
     assert rec is not None and rec.lang == "en"
     assert "begins!" in board.content and "Turn order" in board.content
     assert board.labels and all(label.startswith("Roll") for label in board.labels), board.labels
@@ -122,16 +122,16 @@ async def test_a_computers_moves_are_told_in_the_games_language(h: DiscordHarnes
     answer(await h.slash(ANN, "game new", game="rally", laps=1))
     answer(await h.slash(ANN, "game computer", kind="random"))
     answer(await h.slash(ANN, "game start"))
-    rec = await service(h).store.channel_game(CHANNEL_ID)
+    rec = await service(h).store.games.channel_game(CHANNEL_ID)
     assert rec is not None
     for _ in range(12):
-        acts = await service(h).store.actions(rec.id)
+        acts = await service(h).store.games.actions(rec.id)
         if any(a.user_id is None for a in acts):
             break
         _, game, _ = await service(h).current(CHANNEL_ID)
         assert game is not None
         await h.slash(ANN, "game play", action=str(game.legal_actions()[0]))
-    by_computer = [a.narration for a in await service(h).store.actions(rec.id) if a.user_id is None]
+    by_computer = [a.narration for a in await service(h).store.games.actions(rec.id) if a.user_id is None]
     assert by_computer and any("würfelt" in n for n in by_computer), by_computer
     assert not any("rolls" in n for n in by_computer), by_computer
 

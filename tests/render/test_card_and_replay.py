@@ -163,15 +163,15 @@ async def _store_game(db: Path, log: list[str]) -> int:
 
     seats = [Seat(100 + i, s["name"]) for i, s in enumerate(SETUP["seats"])]
     async with SqliteStore(db) as store:
-        rec = await store.create_game(guild_id=1, channel_id=2, game_key="races", host_id=100, setup=SETUP,
-                                      seed=SEED, seats=seats)
+        rec = await store.games.create_game(guild_id=1, channel_id=2, game_key="races", host_id=100, setup=SETUP,
+                                            seed=SEED, seats=seats)
         game = Races.create(SETUP, SEED)
-        await store.start_game(rec.id, setup=SETUP, seats=seats, state=game.to_dict())
+        await store.games.start_game(rec.id, setup=SETUP, seats=seats, state=game.to_dict())
         for i, text in enumerate(log):
             seat: Any = game.to_act
             game.apply(text)
-            await store.append_action(rec.id, expected_version=i, seat=seat, user_id=None, action=text,
-                                      state=game.to_dict())
+            await store.games.append_action(rec.id, expected_version=i, seat=seat, user_id=None, action=text,
+                                            state=game.to_dict())
         return rec.id
 
 

@@ -22,11 +22,8 @@ from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 
-from bot.store import (
-    _DELIVERY_COLUMNS,
-    _GAME_COLUMNS,
-    _RESULT_COLUMNS,
-    _TIMER_COLUMNS,
+from bot.store.interface import GamesStore, OutboxStore, SettingsStore, StandingsStore, Store, TurnsStore
+from bot.store.records import (
     ACTIVE,
     FINISHED,
     LOBBY,
@@ -43,19 +40,24 @@ from bot.store import (
     Result,
     Seat,
     StaleVersion,
-    Store,
     StoreError,
     Timer,
     TurnMark,
-    _committed,
-    _copy_keys,
-    _delivery,
-    _dumps,
-    _filtered,
-    _record,
-    _result,
-    _timer,
     newer_schema,
+)
+from bot.store.sql import (
+    DELIVERY_COLUMNS,
+    GAME_COLUMNS,
+    RESULT_COLUMNS,
+    TIMER_COLUMNS,
+    committed,
+    copy_keys,
+    delivery_record,
+    dumps,
+    filtered,
+    game_record,
+    result_record,
+    timer_record,
 )
 
 
@@ -232,8 +234,11 @@ class PostgresStore(Store):
         self._clock = clock
         self._sizes = (min_size, max_size)
         self._pool: Any = None
-
-    # Opening, closing, migrations -----------------------------------------------------------------
+        self.games = PostgresGames(self)
+        self.outbox = PostgresOutbox(self)
+        self.turns = PostgresTurns(self)
+        self.settings = PostgresSettings(self)
+        self.standings = PostgresStandings(self)
 
     async def open(self) -> None:
         if self._pool is not None:
@@ -290,54 +295,14 @@ class PostgresStore(Store):
     async def schema_version(self) -> int:
         return int(await self.pool.fetchval("SELECT version FROM schema_version") or 0)
 
-    # Helpers ----------------------------------------------------------------------------------------
-
     async def _fetch_game(self, con: Any, game_id: int) -> GameRecord:
-        row = await con.fetchrow(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = $1", game_id)
+        row = await con.fetchrow(f"SELECT {GAME_COLUMNS} FROM games WHERE id = $1", game_id)
         if row is None:
             raise GameNotFound(f"no game {game_id}")
-        return _record(row)
+        return game_record(row)
 
     async def _games(self, sql: str, *params: Any) -> list[GameRecord]:
-        return [_record(r) for r in await self.pool.fetch(sql, *params)]
-
-    # Games --------------------------------------------------------------------------------------------
-
-    async def create_game(self, *, guild_id: int | None, channel_id: int, game_key: str, host_id: int,
-                          setup: dict[str, Any], seed: int, seats: Sequence[Seat] = (), lang: str = "en",
-                          outgoing: Sequence[Outgoing] = ()) -> GameRecord:
-        now = self._clock()
-        try:
-            async with self.pool.acquire() as con, con.transaction():
-                row = await con.fetchrow(
-                    "INSERT INTO games (guild_id, channel_id, game_key, status, host_id, setup, seed, seats, "
-                    "version, state, created_at, updated_at, lang) VALUES ($1, $2, $3, 'lobby', $4, $5, $6, $7, 0, "
-                    f"NULL, $8, $8, $9) RETURNING {_GAME_COLUMNS}",
-                    guild_id, channel_id, game_key, host_id, _dumps(setup), seed,
-                    _dumps([s.to_dict() for s in seats]), now, lang)
-                new_ids = await self._put_all(con, row[0], outgoing)
-        except asyncpg.UniqueViolationError as exc:
-            if exc.constraint_name != "games_one_open_per_channel":
-                raise
-            raise ChannelBusy(f"channel {channel_id} already has an open game") from exc
-        _committed(outgoing, new_ids)
-        return _record(row)
-
-    async def get_game(self, game_id: int) -> GameRecord:
-        return await self._fetch_game(self.pool, game_id)
-
-    async def channel_game(self, channel_id: int) -> GameRecord | None:
-        row = await self.pool.fetchrow(
-            f"SELECT {_GAME_COLUMNS} FROM games WHERE channel_id = $1 AND status IN ('lobby', 'active')", channel_id)
-        return None if row is None else _record(row)
-
-    async def open_games(self, status: str = ACTIVE) -> list[GameRecord]:
-        return await self._games(
-            f"SELECT {_GAME_COLUMNS} FROM games WHERE status = $1{self._shard_sql('guild_id')} ORDER BY id", status)
-
-    async def channel_history(self, channel_id: int, limit: int = 10) -> list[GameRecord]:
-        return await self._games(
-            f"SELECT {_GAME_COLUMNS} FROM games WHERE channel_id = $1 ORDER BY id DESC LIMIT $2", channel_id, limit)
+        return [game_record(r) for r in await self.pool.fetch(sql, *params)]
 
     async def _write(self, game_id: int, expected_version: int, sets: str, params: Sequence[Any],
                      statuses: Sequence[str], extra: Body | None = None, seats_guard: Sequence[Seat] | None = None,
@@ -350,11 +315,11 @@ class PostgresStore(Store):
         args: list[Any] = [*params, game_id, expected_version, list(statuses)]
         if seats_guard is not None:
             where += f" AND seats = ${n + 4}"
-            args.append(_dumps([s.to_dict() for s in seats_guard]))
+            args.append(dumps([s.to_dict() for s in seats_guard]))
         new_ids: list[int] = []
         async with self.pool.acquire() as con:
             async with con.transaction():
-                row = await con.fetchrow(f"UPDATE games SET {sets}{where} RETURNING {_GAME_COLUMNS}", *args)
+                row = await con.fetchrow(f"UPDATE games SET {sets}{where} RETURNING {GAME_COLUMNS}", *args)
                 if row is not None:
                     if extra is not None:
                         await extra(con)
@@ -365,8 +330,8 @@ class PostgresStore(Store):
                 except GameNotFound:
                     raise StaleVersion(game_id, expected_version, None) from None
                 raise StaleVersion(game_id, expected_version, now.version, now.status)
-        _committed(outgoing, new_ids)  # only once committed
-        return _record(row)
+        committed(outgoing, new_ids)  # only once committed
+        return game_record(row)
 
     async def _put_all(self, con: Any, game_id: int, outgoing: Sequence[Outgoing]) -> list[int]:
         """Each record of ``outgoing`` put in the caller's transaction, in order."""
@@ -376,7 +341,7 @@ class PostgresStore(Store):
         """Insert ``out``'s delivery record, or update the one it already has, in the caller's transaction; the
         record takes the channel and version of the game row as this transaction leaves it."""
         now = self._clock()
-        payload = _dumps(out.payload)
+        payload = dumps(out.payload)
         if out.id is not None:
             status = await con.execute(
                 "UPDATE deliveries SET payload = $1, version = (SELECT version FROM games WHERE id = $2) "
@@ -392,31 +357,105 @@ class PostgresStore(Store):
         assert new_id is not None
         return int(new_id)
 
+    async def rows(self, table: str, *, batch: int = 1000) -> AsyncIterator[dict[str, Any]]:
+        keys = copy_keys(table)
+        last: tuple[Any, ...] | None = None
+        order = ", ".join(keys)
+        while True:
+            after = "" if last is None else (
+                f" WHERE ({order}) > ({', '.join(f'${i + 1}' for i in range(len(keys)))})")
+            found = await self.pool.fetch(
+                f"SELECT * FROM {table}{after} ORDER BY {order} LIMIT {int(batch)}", *(last or ()))
+            for r in found:
+                yield dict(r)
+            if len(found) < batch:
+                return
+            last = tuple(found[-1][k] for k in keys)
+
+    async def insert_rows(self, table: str, rows: Sequence[dict[str, Any]]) -> int:
+        copy_keys(table)
+        if not rows:
+            return 0
+        columns = list(rows[0])
+        sql = (f"INSERT INTO {table} ({', '.join(columns)}) "
+               f"VALUES ({', '.join(f'${i + 1}' for i in range(len(columns)))})")
+        async with self.pool.acquire() as con, con.transaction():
+            await con.executemany(sql, [tuple(r[c] for c in columns) for r in rows])
+            if table in _IDENTITY_TABLES:
+                await con.execute(
+                    f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), COALESCE(MAX(id), 0) + 1, false) "
+                    f"FROM {table}")
+        return len(rows)
+
+
+class PostgresGames(GamesStore):
+    """Games, their seats and snapshots, and their action logs, in the PostgreSQL database
+    (``s``: the store)."""
+
+    def __init__(self, s: PostgresStore) -> None:
+        self.s = s
+
+    async def create_game(self, *, guild_id: int | None, channel_id: int, game_key: str, host_id: int,
+                          setup: dict[str, Any], seed: int, seats: Sequence[Seat] = (), lang: str = "en",
+                          outgoing: Sequence[Outgoing] = ()) -> GameRecord:
+        now = self.s._clock()
+        try:
+            async with self.s.pool.acquire() as con, con.transaction():
+                row = await con.fetchrow(
+                    "INSERT INTO games (guild_id, channel_id, game_key, status, host_id, setup, seed, seats, "
+                    "version, state, created_at, updated_at, lang) VALUES ($1, $2, $3, 'lobby', $4, $5, $6, $7, 0, "
+                    f"NULL, $8, $8, $9) RETURNING {GAME_COLUMNS}",
+                    guild_id, channel_id, game_key, host_id, dumps(setup), seed,
+                    dumps([s.to_dict() for s in seats]), now, lang)
+                new_ids = await self.s._put_all(con, row[0], outgoing)
+        except asyncpg.UniqueViolationError as exc:
+            if exc.constraint_name != "games_one_open_per_channel":
+                raise
+            raise ChannelBusy(f"channel {channel_id} already has an open game") from exc
+        committed(outgoing, new_ids)
+        return game_record(row)
+
+    async def get_game(self, game_id: int) -> GameRecord:
+        return await self.s._fetch_game(self.s.pool, game_id)
+
+    async def channel_game(self, channel_id: int) -> GameRecord | None:
+        row = await self.s.pool.fetchrow(
+            f"SELECT {GAME_COLUMNS} FROM games WHERE channel_id = $1 AND status IN ('lobby', 'active')", channel_id)
+        return None if row is None else game_record(row)
+
+    async def open_games(self, status: str = ACTIVE) -> list[GameRecord]:
+        return await self.s._games(
+            f"SELECT {GAME_COLUMNS} FROM games WHERE status = $1{self.s._shard_sql('guild_id')} ORDER BY id", status)
+
+    async def channel_history(self, channel_id: int, limit: int = 10) -> list[GameRecord]:
+        return await self.s._games(
+            f"SELECT {GAME_COLUMNS} FROM games WHERE channel_id = $1 ORDER BY id DESC LIMIT $2", channel_id, limit)
+
     async def update_lobby(self, game_id: int, *, seats: Sequence[Seat], setup: dict[str, Any] | None = None,
                            host_id: int | None = None, expected_seats: Sequence[Seat] | None = None,
                            outgoing: Sequence[Outgoing] = ()) -> GameRecord:
         sets = ["seats = $1", "updated_at = $2"]
-        params: list[Any] = [_dumps([s.to_dict() for s in seats]), self._clock()]
+        params: list[Any] = [dumps([s.to_dict() for s in seats]), self.s._clock()]
         if setup is not None:
-            params.append(_dumps(setup))
+            params.append(dumps(setup))
             sets.append(f"setup = ${len(params)}")
         if host_id is not None:
             params.append(host_id)
             sets.append(f"host_id = ${len(params)}")
-        return await self._write(game_id, 0, ", ".join(sets), params, (LOBBY,), seats_guard=expected_seats,
+        return await self.s._write(game_id, 0, ", ".join(sets), params, (LOBBY,), seats_guard=expected_seats,
                                  outgoing=outgoing)
 
     async def set_host(self, game_id: int, host_id: int) -> None:
-        await self.pool.execute("UPDATE games SET host_id = $1, updated_at = $2 WHERE id = $3 AND status IN "
-                                "('lobby', 'active')", host_id, self._clock(), game_id)
+        await self.s.pool.execute("UPDATE games SET host_id = $1, updated_at = $2 WHERE id = $3 AND status IN "
+                                "('lobby', 'active')", host_id, self.s._clock(), game_id)
 
     async def replace_seats(self, game_id: int, *, version: int, seats: Sequence[Seat],
                             expected_seats: Sequence[Seat], outgoing: Sequence[Outgoing] = (),
                             computers_waiting: bool = False) -> GameRecord:
         if len(seats) != len(expected_seats):
             raise ValueError("a running game keeps its number of seats")
-        return await self._write(game_id, version, "seats = $1, updated_at = $2, computers_waiting = $3",
-                                 (_dumps([s.to_dict() for s in seats]), self._clock(), int(computers_waiting)),
+        return await self.s._write(game_id, version, "seats = $1, updated_at = $2, computers_waiting = $3",
+                                 (dumps([s.to_dict() for s in seats]), self.s._clock(), int(computers_waiting)),
                                  (ACTIVE,), seats_guard=expected_seats, outgoing=outgoing)
 
     async def start_game(self, game_id: int, *, setup: dict[str, Any], seats: Sequence[Seat],
@@ -424,9 +463,9 @@ class PostgresStore(Store):
                          computers_waiting: bool = False) -> GameRecord:
         if status not in (ACTIVE, FINISHED):
             raise ValueError(f"a game starts active or finished, not {status!r}")
-        return await self._write(
+        return await self.s._write(
             game_id, 0, "status = $1, setup = $2, seats = $3, state = $4, updated_at = $5, computers_waiting = $6",
-            (status, _dumps(setup), _dumps([s.to_dict() for s in seats]), _dumps(state), self._clock(),
+            (status, dumps(setup), dumps([s.to_dict() for s in seats]), dumps(state), self.s._clock(),
              int(computers_waiting and status == ACTIVE)), (LOBBY,), seats_guard=seats, outgoing=outgoing)
 
     async def append_action(self, game_id: int, *, expected_version: int, seat: int | None, user_id: int | None,
@@ -435,16 +474,16 @@ class PostgresStore(Store):
                             computers_waiting: bool = False) -> GameRecord:
         if status not in (ACTIVE, FINISHED):
             raise ValueError(f"after an action a game is active or finished, not {status!r}")
-        now = self._clock()
+        now = self.s._clock()
 
         async def insert(con: Any) -> None:
             await con.execute(
                 "INSERT INTO actions (game_id, idx, seat, user_id, action, narration, at) "
                 "VALUES ($1, $2, $3, $4, $5, $6, $7)", game_id, expected_version, seat, user_id, action, narration, now)
 
-        return await self._write(
+        return await self.s._write(
             game_id, expected_version, "version = version + 1, state = $1, status = $2, updated_at = $3, "
-            "computers_waiting = $4", (_dumps(state), status, now, int(computers_waiting and status == ACTIVE)),
+            "computers_waiting = $4", (dumps(state), status, now, int(computers_waiting and status == ACTIVE)),
             (ACTIVE,), insert, outgoing=outgoing)
 
     async def set_status(self, game_id: int, status: str, *, from_statuses: Sequence[str] = OPEN_STATUSES,
@@ -452,34 +491,58 @@ class PostgresStore(Store):
         if status not in STATUSES:
             raise ValueError(f"unknown status {status!r}")
         new_ids: list[int] = []
-        async with self.pool.acquire() as con:
+        async with self.s.pool.acquire() as con:
             async with con.transaction():
                 changed = await con.fetchval(
                     "UPDATE games SET status = $1, updated_at = $2, computers_waiting = 0 WHERE id = $3 "
-                    "AND status = ANY($4::text[]) RETURNING id", status, self._clock(), game_id, list(from_statuses)
+                    "AND status = ANY($4::text[]) RETURNING id", status, self.s._clock(), game_id, list(from_statuses)
                 ) is not None
                 if changed:
-                    new_ids = await self._put_all(con, game_id, outgoing)
+                    new_ids = await self.s._put_all(con, game_id, outgoing)
             if changed:
-                _committed(outgoing, new_ids)
-            rec = await self._fetch_game(con, game_id)
+                committed(outgoing, new_ids)
+            rec = await self.s._fetch_game(con, game_id)
         if not changed:
             raise StaleVersion(game_id, rec.version, rec.version, rec.status)
         return rec
 
     async def waiting_on_computers(self) -> list[tuple[int, int]]:
-        rows = await self.pool.fetch(
+        rows = await self.s.pool.fetch(
             "SELECT id, channel_id FROM games WHERE status = 'active' AND computers_waiting = 1"
-            f"{self._shard_sql('guild_id')} ORDER BY id")
+            f"{self.s._shard_sql('guild_id')} ORDER BY id")
         return [(r[0], r[1]) for r in rows]
 
     async def actions(self, game_id: int, since: int = 0, limit: int | None = None) -> list[ActionRecord]:
-        rows = await self.pool.fetch(
+        rows = await self.s.pool.fetch(
             "SELECT game_id, idx, seat, user_id, action, narration, at FROM actions "
             "WHERE game_id = $1 AND idx >= $2 ORDER BY idx LIMIT $3", game_id, since, limit)
         return [ActionRecord(*r) for r in rows]
 
-    # Delivery records ------------------------------------------------------------------------------
+    async def take_back(self, game_id: int, *, expected_version: int, count: int, state: dict[str, Any],
+                        outgoing: Sequence[Outgoing] = ()) -> GameRecord:
+        if not 1 <= count <= expected_version:
+            raise ValueError(f"can't take back {count} of {expected_version} actions")
+        keep = expected_version - count
+
+        async def drop(con: Any) -> None:
+            await con.execute("DELETE FROM actions WHERE game_id = $1 AND idx >= $2", game_id, keep)
+
+        return await self.s._write(game_id, expected_version,
+                                 "version = $1, state = $2, updated_at = $3, computers_waiting = 0",
+                                 (keep, dumps(state), self.s._clock()), (ACTIVE,), drop, outgoing=outgoing)
+
+    async def games_of_user(self, user_id: int, status: str = ACTIVE) -> list[GameRecord]:
+        return await self.s._games(
+            f"SELECT {GAME_COLUMNS} FROM games g WHERE g.status = $2 AND EXISTS "
+            "(SELECT 1 FROM players p WHERE p.game_id = g.id AND p.user_id = $1) ORDER BY g.id", user_id, status)
+
+
+class PostgresOutbox(OutboxStore):
+    """The delivery records of public messages, claimed and delivered once, in the PostgreSQL database
+    (``s``: the store)."""
+
+    def __init__(self, s: PostgresStore) -> None:
+        self.s = s
 
     async def claim_deliveries(self, owner: str, *, now: float, lease: float, limit: int = 50,
                                takeover: bool = False, min_channel_id: int | None = None) -> list[Delivery]:
@@ -490,68 +553,74 @@ class PostgresStore(Store):
         if min_channel_id is not None:
             params.append(min_channel_id)
             channel = f" AND channel_id >= ${len(params)}"
-        shard = self._shard_sql(self._guild_of("d.game_id"))
-        rows = await self.pool.fetch(
+        shard = self.s._shard_sql(self.s._guild_of("d.game_id"))
+        rows = await self.s.pool.fetch(
             f"WITH c AS (SELECT id FROM deliveries d WHERE delivered_at IS NULL AND due_at <= $1 AND {free}{channel}"
             f"{shard} ORDER BY due_at, id LIMIT $4 FOR UPDATE SKIP LOCKED) "
             "UPDATE deliveries d SET claimed_by = $2, claimed_until = $3, attempts = d.attempts + 1 FROM c "
-            f"WHERE d.id = c.id RETURNING {', '.join('d.' + c for c in _DELIVERY_COLUMNS.split(', '))}", *params)
-        return sorted((_delivery(r) for r in rows), key=lambda d: (d.due_at, d.id))
+            f"WHERE d.id = c.id RETURNING {', '.join('d.' + c for c in DELIVERY_COLUMNS.split(', '))}", *params)
+        return sorted((delivery_record(r) for r in rows), key=lambda d: (d.due_at, d.id))
 
     async def mark_delivered(self, delivery_id: int, message_id: int | None) -> bool:
-        status = await self.pool.execute(
+        status = await self.s.pool.execute(
             "UPDATE deliveries SET message_id = $1, delivered_at = $2, claimed_until = NULL "
-            "WHERE id = $3 AND delivered_at IS NULL", message_id, self._clock(), delivery_id)
+            "WHERE id = $3 AND delivered_at IS NULL", message_id, self.s._clock(), delivery_id)
         return bool(status == "UPDATE 1")
 
     async def release_delivery(self, delivery_id: int, *, due_at: float) -> None:
-        await self.pool.execute("UPDATE deliveries SET claimed_by = NULL, claimed_until = NULL, due_at = $1 "
+        await self.s.pool.execute("UPDATE deliveries SET claimed_by = NULL, claimed_until = NULL, due_at = $1 "
                                 "WHERE id = $2 AND delivered_at IS NULL", due_at, delivery_id)
 
     async def deliveries(self, *, game_id: int | None = None, pending: bool = False) -> list[Delivery]:
-        sql, params = _filtered(_DELIVERY_COLUMNS, "deliveries", {"game_id": game_id},
+        sql, params = filtered(DELIVERY_COLUMNS, "deliveries", {"game_id": game_id},
                                 ["delivered_at IS NULL"] if pending else [], _dollar)
-        return [_delivery(r) for r in await self.pool.fetch(sql + " ORDER BY id", *params)]
+        return [delivery_record(r) for r in await self.s.pool.fetch(sql + " ORDER BY id", *params)]
 
     async def delivery(self, delivery_id: int) -> Delivery | None:
-        row = await self.pool.fetchrow(f"SELECT {_DELIVERY_COLUMNS} FROM deliveries WHERE id = $1", delivery_id)
-        return None if row is None else _delivery(row)
+        row = await self.s.pool.fetchrow(f"SELECT {DELIVERY_COLUMNS} FROM deliveries WHERE id = $1", delivery_id)
+        return None if row is None else delivery_record(row)
 
     async def latest_delivery(self, game_id: int) -> Delivery | None:
-        row = await self.pool.fetchrow(
-            f"SELECT {_DELIVERY_COLUMNS} FROM deliveries WHERE game_id = $1 AND kind IN ('post', 'edit') "
+        row = await self.s.pool.fetchrow(
+            f"SELECT {DELIVERY_COLUMNS} FROM deliveries WHERE game_id = $1 AND kind IN ('post', 'edit') "
             "ORDER BY id DESC LIMIT 1", game_id)
-        return None if row is None else _delivery(row)
+        return None if row is None else delivery_record(row)
 
     async def add_deliveries(self, game_id: int, outgoing: Sequence[Outgoing]) -> None:
-        async with self.pool.acquire() as con, con.transaction():
-            new_ids = await self._put_all(con, game_id, outgoing)
-        _committed(outgoing, new_ids)
+        async with self.s.pool.acquire() as con, con.transaction():
+            new_ids = await self.s._put_all(con, game_id, outgoing)
+        committed(outgoing, new_ids)
 
     async def posted_messages(self, game_id: int, *, after_version: int = -1, limit: int = 20) -> list[int]:
-        rows = await self.pool.fetch(
+        rows = await self.s.pool.fetch(
             "SELECT message_id FROM deliveries WHERE game_id = $1 AND version > $2 AND message_id IS NOT NULL "
             "ORDER BY id DESC LIMIT $3", game_id, after_version, limit)
         return [int(r[0]) for r in rows]
 
-    # Timed events and settings --------------------------------------------------------------------
+
+class PostgresTurns(TurnsStore):
+    """The turn each running game was last seen at, and its timers, in the PostgreSQL database
+    (``s``: the store)."""
+
+    def __init__(self, s: PostgresStore) -> None:
+        self.s = s
 
     async def unmarked_turns(self, limit: int = 100) -> list[GameRecord]:
-        cols = ", ".join(f"g.{c}" for c in _GAME_COLUMNS.split(", "))
-        return await self._games(
+        cols = ", ".join(f"g.{c}" for c in GAME_COLUMNS.split(", "))
+        return await self.s._games(
             f"SELECT {cols} FROM games g LEFT JOIN turns t ON t.game_id = g.id WHERE g.status = 'active' "
-            f"AND (t.version IS NULL OR t.version != g.version){self._shard_sql('g.guild_id')} ORDER BY g.id "
+            f"AND (t.version IS NULL OR t.version != g.version){self.s._shard_sql('g.guild_id')} ORDER BY g.id "
             "LIMIT $1", limit)
 
     async def turn_mark(self, game_id: int) -> TurnMark | None:
-        row = await self.pool.fetchrow(
+        row = await self.s.pool.fetchrow(
             "SELECT game_id, version, seat, started_at, acted_at FROM turns WHERE game_id = $1", game_id)
         return None if row is None else TurnMark(*row)
 
     async def mark_turn(self, game_id: int, *, version: int, seat: int | None, started_at: float,
                         timers: Sequence[NewTimer]) -> None:
-        now = self._clock()
-        async with self.pool.acquire() as con, con.transaction():
+        now = self.s._clock()
+        async with self.s.pool.acquire() as con, con.transaction():
             # the game's row lock makes two processes marking the same turn, or a timer firing meanwhile, take
             # turns (NO KEY: rows referring to the game may still be written, so no deadlock with them)
             await con.execute("SELECT 1 FROM games WHERE id = $1 FOR NO KEY UPDATE", game_id)
@@ -568,23 +637,23 @@ class PostgresStore(Store):
     async def _insert_timer(con: Any, game_id: int, t: NewTimer, version: int, now: float) -> None:
         await con.execute(
             "INSERT INTO timers (game_id, kind, seat, version, due_at, data, created_at) "
-            "VALUES ($1, $2, $3, $4, $5, $6, $7)", game_id, t.kind, t.seat, version, t.due_at, _dumps(t.data), now)
+            "VALUES ($1, $2, $3, $4, $5, $6, $7)", game_id, t.kind, t.seat, version, t.due_at, dumps(t.data), now)
 
     async def claim_timers(self, owner: str, *, now: float, lease: float, limit: int = 50,
                            takeover: bool = False) -> list[Timer]:
         free = "(claimed_until IS NULL OR claimed_until < $1" + (" OR claimed_by IS DISTINCT FROM $2)"
                                                                  if takeover else ")")
-        shard = self._shard_sql(self._guild_of("t.game_id"))
-        rows = await self.pool.fetch(
+        shard = self.s._shard_sql(self.s._guild_of("t.game_id"))
+        rows = await self.s.pool.fetch(
             f"WITH c AS (SELECT id FROM timers t WHERE fired_at IS NULL AND due_at <= $1 AND {free}{shard} "
             "ORDER BY due_at, id LIMIT $4 FOR UPDATE SKIP LOCKED) "
             "UPDATE timers t SET claimed_by = $2, claimed_until = $3 FROM c WHERE t.id = c.id "
-            f"RETURNING {', '.join('t.' + c for c in _TIMER_COLUMNS.split(', '))}", now, owner, now + lease, limit)
-        return sorted((_timer(r) for r in rows), key=lambda t: (t.due_at, t.id))
+            f"RETURNING {', '.join('t.' + c for c in TIMER_COLUMNS.split(', '))}", now, owner, now + lease, limit)
+        return sorted((timer_record(r) for r in rows), key=lambda t: (t.due_at, t.id))
 
     async def finish_timer(self, timer_id: int, *, then: NewTimer | None = None) -> bool:
-        now = self._clock()
-        async with self.pool.acquire() as con, con.transaction():
+        now = self.s._clock()
+        async with self.s.pool.acquire() as con, con.transaction():
             # the game's row first, as mark_turn takes it: a new turn replaces either both or none of a fired
             # timer and its follower
             await con.execute("SELECT 1 FROM games WHERE id = (SELECT game_id FROM timers WHERE id = $1) "
@@ -596,111 +665,77 @@ class PostgresStore(Store):
         return row is not None
 
     async def timers(self, *, game_id: int | None = None, pending: bool = False) -> list[Timer]:
-        sql, params = _filtered(_TIMER_COLUMNS, "timers", {"game_id": game_id},
+        sql, params = filtered(TIMER_COLUMNS, "timers", {"game_id": game_id},
                                 ["fired_at IS NULL"] if pending else [], _dollar)
-        return [_timer(r) for r in await self.pool.fetch(sql + " ORDER BY id", *params)]
+        return [timer_record(r) for r in await self.s.pool.fetch(sql + " ORDER BY id", *params)]
+
+
+class PostgresSettings(SettingsStore):
+    """Settings of games, servers and users, in the PostgreSQL database
+    (``s``: the store)."""
+
+    def __init__(self, s: PostgresStore) -> None:
+        self.s = s
 
     async def get_settings(self, scope: str, owner: int, target: int = 0) -> dict[str, Any]:
-        data = await self.pool.fetchval(
+        data = await self.s.pool.fetchval(
             "SELECT data FROM settings WHERE scope = $1 AND owner = $2 AND target = $3", scope, owner, target)
         return {} if data is None else dict(json.loads(data))
 
     async def put_settings(self, scope: str, owner: int, target: int, data: dict[str, Any]) -> None:
-        await self.pool.execute(
+        await self.s.pool.execute(
             "INSERT INTO settings (scope, owner, target, data) VALUES ($1, $2, $3, $4) "
-            "ON CONFLICT (scope, owner, target) DO UPDATE SET data = excluded.data", scope, owner, target, _dumps(data))
+            "ON CONFLICT (scope, owner, target) DO UPDATE SET data = excluded.data", scope, owner, target, dumps(data))
 
     async def all_settings(self, scope: str) -> list[tuple[int, int, dict[str, Any]]]:
-        rows = await self.pool.fetch(
+        rows = await self.s.pool.fetch(
             "SELECT owner, target, data FROM settings WHERE scope = $1 ORDER BY owner, target", scope)
         return [(r[0], r[1], dict(json.loads(r[2]))) for r in rows]
 
-    # Undo, players' games and results ------------------------------------------------------------
 
-    async def take_back(self, game_id: int, *, expected_version: int, count: int, state: dict[str, Any],
-                        outgoing: Sequence[Outgoing] = ()) -> GameRecord:
-        if not 1 <= count <= expected_version:
-            raise ValueError(f"can't take back {count} of {expected_version} actions")
-        keep = expected_version - count
+class PostgresStandings(StandingsStore):
+    """Finished games' results, in the PostgreSQL database
+    (``s``: the store)."""
 
-        async def drop(con: Any) -> None:
-            await con.execute("DELETE FROM actions WHERE game_id = $1 AND idx >= $2", game_id, keep)
-
-        return await self._write(game_id, expected_version,
-                                 "version = $1, state = $2, updated_at = $3, computers_waiting = 0",
-                                 (keep, _dumps(state), self._clock()), (ACTIVE,), drop, outgoing=outgoing)
-
-    async def games_of_user(self, user_id: int, status: str = ACTIVE) -> list[GameRecord]:
-        return await self._games(
-            f"SELECT {_GAME_COLUMNS} FROM games g WHERE g.status = $2 AND EXISTS "
-            "(SELECT 1 FROM players p WHERE p.game_id = g.id AND p.user_id = $1) ORDER BY g.id", user_id, status)
+    def __init__(self, s: PostgresStore) -> None:
+        self.s = s
 
     async def record_results(self, game_id: int, rows: Sequence[Result], outgoing: Sequence[Outgoing] = ()) -> bool:
         """Store a finished game's results, and ``outgoing``, in one transaction; False, and nothing written,
         when its results are already stored or the game is not finished. The game's row lock makes two
         processes recording the same end take turns, so the second finds the results there."""
         new_ids: list[int] = []
-        async with self.pool.acquire() as con, con.transaction():
+        async with self.s.pool.acquire() as con, con.transaction():
             locked = await con.fetchval(
                 "SELECT 1 FROM games WHERE id = $1 AND status = 'finished' FOR NO KEY UPDATE", game_id)
             fresh = locked is not None and await con.fetchval(
                 "SELECT 1 FROM results WHERE game_id = $1 LIMIT 1", game_id) is None
             if fresh:
                 await con.executemany(
-                    f"INSERT INTO results ({_RESULT_COLUMNS}) VALUES ({', '.join(f'${i}' for i in range(1, 13))})",
+                    f"INSERT INTO results ({RESULT_COLUMNS}) VALUES ({', '.join(f'${i}' for i in range(1, 13))})",
                     [(r.game_id, r.seat, r.user_id, r.name, r.place, int(r.winner), r.moves, r.game_key,
                       r.guild_id, r.channel_id, r.started_at, r.finished_at) for r in rows])
-                new_ids = await self._put_all(con, game_id, outgoing)
+                new_ids = await self.s._put_all(con, game_id, outgoing)
         if fresh:
-            _committed(outgoing, new_ids)
+            committed(outgoing, new_ids)
         return fresh
 
     async def results(self, *, game_id: int | None = None, user_id: int | None = None,
                       guild_id: int | None = None, channel_id: int | None = None, limit: int = 10_000
                       ) -> list[Result]:
-        sql, params = _filtered(_RESULT_COLUMNS, "results", {"game_id": game_id, "user_id": user_id,
+        sql, params = filtered(RESULT_COLUMNS, "results", {"game_id": game_id, "user_id": user_id,
                                                              "guild_id": guild_id, "channel_id": channel_id},
                                 mark=_dollar)
         params.append(limit)
         order = f" ORDER BY finished_at DESC, game_id DESC, place, seat LIMIT ${len(params)}"
-        rows = await self.pool.fetch(sql + order, *params)
-        return [_result(r) for r in rows]
+        rows = await self.s.pool.fetch(sql + order, *params)
+        return [result_record(r) for r in rows]
 
     async def unrecorded_ends(self, limit: int = 50) -> list[GameRecord]:
-        return await self._games(
-            f"SELECT {_GAME_COLUMNS} FROM games g WHERE status = 'finished' AND state IS NOT NULL AND NOT EXISTS "
-            f"(SELECT 1 FROM results r WHERE r.game_id = g.id){self._shard_sql('g.guild_id')} ORDER BY id LIMIT $1",
+        return await self.s._games(
+            f"SELECT {GAME_COLUMNS} FROM games g WHERE status = 'finished' AND state IS NOT NULL AND NOT EXISTS "
+            f"(SELECT 1 FROM results r WHERE r.game_id = g.id){self.s._shard_sql('g.guild_id')} ORDER BY id LIMIT $1",
             limit)
 
-    # Raw rows, for copying between backends -----------------------------------------------------
 
-    async def rows(self, table: str, *, batch: int = 1000) -> AsyncIterator[dict[str, Any]]:
-        keys = _copy_keys(table)
-        last: tuple[Any, ...] | None = None
-        order = ", ".join(keys)
-        while True:
-            after = "" if last is None else (
-                f" WHERE ({order}) > ({', '.join(f'${i + 1}' for i in range(len(keys)))})")
-            found = await self.pool.fetch(
-                f"SELECT * FROM {table}{after} ORDER BY {order} LIMIT {int(batch)}", *(last or ()))
-            for r in found:
-                yield dict(r)
-            if len(found) < batch:
-                return
-            last = tuple(found[-1][k] for k in keys)
-
-    async def insert_rows(self, table: str, rows: Sequence[dict[str, Any]]) -> int:
-        _copy_keys(table)
-        if not rows:
-            return 0
-        columns = list(rows[0])
-        sql = (f"INSERT INTO {table} ({', '.join(columns)}) "
-               f"VALUES ({', '.join(f'${i + 1}' for i in range(len(columns)))})")
-        async with self.pool.acquire() as con, con.transaction():
-            await con.executemany(sql, [tuple(r[c] for c in columns) for r in rows])
-            if table in _IDENTITY_TABLES:
-                await con.execute(
-                    f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), COALESCE(MAX(id), 0) + 1, false) "
-                    f"FROM {table}")
-        return len(rows)
-
+__all__ = ["PG_MIGRATIONS", "PostgresStore", "drop_schemas", "shown_url"]

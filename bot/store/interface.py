@@ -1,0 +1,290 @@
+"""What a store offers, split by concern into small interfaces: games and their actions (``store.games``),
+the delivery records of public messages (``store.outbox``), turns and timers (``store.turns``), settings
+(``store.settings``) and results (``store.standings``). A :class:`Store` holds one of each, opens and closes
+the database, narrows its work to some shards and copies its rows. Each backend implements every part over
+its own connection (:mod:`bot.store.sqlite`, :mod:`bot.store.postgres`); the contract tests run on both."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import AsyncIterator, Sequence
+from typing import Any
+
+from bot.store.records import (
+    ACTIVE,
+    OPEN_STATUSES,
+    ActionRecord,
+    Delivery,
+    GameRecord,
+    NewTimer,
+    Outgoing,
+    Result,
+    Seat,
+    Timer,
+    TurnMark,
+)
+from bot.store.sql import COPY_TABLES
+
+
+class GamesStore(ABC):
+    """Games, their seats and snapshots, and their action logs:
+    the part of a store that keeps them (``store.games``)."""
+
+    @abstractmethod
+    async def create_game(self, *, guild_id: int | None, channel_id: int, game_key: str, host_id: int,
+                          setup: dict[str, Any], seed: int, seats: Sequence[Seat] = (), lang: str = "en",
+                          outgoing: Sequence[Outgoing] = ()) -> GameRecord:
+        """A new game in the lobby, with ``outgoing``'s delivery records; raises :class:`ChannelBusy` if the
+        channel has an open game."""
+
+    @abstractmethod
+    async def get_game(self, game_id: int) -> GameRecord:
+        """Any game by id (finished ones too); raises :class:`GameNotFound`."""
+
+    @abstractmethod
+    async def channel_game(self, channel_id: int) -> GameRecord | None:
+        """The channel's open game (lobby or running), if any."""
+
+    @abstractmethod
+    async def open_games(self, status: str = ACTIVE) -> list[GameRecord]:
+        """Every game with ``status`` (default: running), oldest first."""
+
+    @abstractmethod
+    async def channel_history(self, channel_id: int, limit: int = 10) -> list[GameRecord]:
+        """The channel's games, newest first."""
+
+    @abstractmethod
+    async def update_lobby(self, game_id: int, *, seats: Sequence[Seat], setup: dict[str, Any] | None = None,
+                           host_id: int | None = None, expected_seats: Sequence[Seat] | None = None,
+                           outgoing: Sequence[Outgoing] = ()) -> GameRecord:
+        """Change a lobby's seats (and setup or host), with ``outgoing``'s delivery records; raises
+        :class:`StaleVersion` if the game left the lobby or, when ``expected_seats`` is given, its seats are no
+        longer those."""
+
+    @abstractmethod
+    async def set_host(self, game_id: int, host_id: int) -> None:
+        """Hand the host role of an open game to ``host_id``."""
+
+    @abstractmethod
+    async def replace_seats(self, game_id: int, *, version: int, seats: Sequence[Seat],
+                            expected_seats: Sequence[Seat], outgoing: Sequence[Outgoing] = (),
+                            computers_waiting: bool = False) -> GameRecord:
+        """Change who sits where in a running game at ``version`` (a person handing over to a computer)."""
+
+    @abstractmethod
+    async def start_game(self, game_id: int, *, setup: dict[str, Any], seats: Sequence[Seat],
+                         state: dict[str, Any], status: str = ACTIVE, outgoing: Sequence[Outgoing] = (),
+                         computers_waiting: bool = False) -> GameRecord:
+        """Lobby → running with the initial state at version 0; ``seats`` must still be the lobby's seats."""
+
+    @abstractmethod
+    async def append_action(self, game_id: int, *, expected_version: int, seat: int | None, user_id: int | None,
+                            action: str, state: dict[str, Any], status: str = ACTIVE,
+                            narration: str = "", outgoing: Sequence[Outgoing] = (),
+                            computers_waiting: bool = False) -> GameRecord:
+        """Record one action and the new snapshot in one transaction (compare-and-swap on version), with
+        ``outgoing``'s delivery records and whether a computer is to act next (the resume queue)."""
+
+    @abstractmethod
+    async def set_status(self, game_id: int, status: str, *, from_statuses: Sequence[str] = OPEN_STATUSES,
+                         outgoing: Sequence[Outgoing] = ()) -> GameRecord:
+        """Change status (abort, finish); raises :class:`StaleVersion` if the game is not in ``from_statuses``."""
+
+    @abstractmethod
+    async def take_back(self, game_id: int, *, expected_version: int, count: int, state: dict[str, Any],
+                        outgoing: Sequence[Outgoing] = ()) -> GameRecord:
+        """Drop the last ``count`` actions of a running game at ``expected_version`` and store ``state``."""
+
+    @abstractmethod
+    async def actions(self, game_id: int, since: int = 0, limit: int | None = None) -> list[ActionRecord]:
+        """The action log from index ``since`` on, in order."""
+
+    @abstractmethod
+    async def games_of_user(self, user_id: int, status: str = ACTIVE) -> list[GameRecord]:
+        """The games with ``status`` in which ``user_id`` has a seat, across servers, oldest first."""
+
+    @abstractmethod
+    async def waiting_on_computers(self) -> list[tuple[int, int]]:
+        """(game id, channel id) of every running game whose next move is a computer's, oldest first."""
+
+
+class OutboxStore(ABC):
+    """The delivery records of public messages, claimed and delivered once:
+    the part of a store that keeps them (``store.outbox``)."""
+
+    @abstractmethod
+    async def claim_deliveries(self, owner: str, *, now: float, lease: float, limit: int = 50,
+                               takeover: bool = False, min_channel_id: int | None = None) -> list[Delivery]:
+        """Undelivered records due by ``now`` that nobody holds (or whose hold expired; with ``takeover``,
+        held by any other owner too), in order, now held by ``owner`` for ``lease`` seconds."""
+
+    @abstractmethod
+    async def mark_delivered(self, delivery_id: int, message_id: int | None) -> bool:
+        """Record the posted message; False if the record was already delivered (nothing changes then)."""
+
+    @abstractmethod
+    async def release_delivery(self, delivery_id: int, *, due_at: float) -> None:
+        """Give a record back after a failed attempt, to be tried again from ``due_at``."""
+
+    @abstractmethod
+    async def deliveries(self, *, game_id: int | None = None, pending: bool = False) -> list[Delivery]:
+        """Delivery records (of one game; only undelivered ones), in order."""
+
+    @abstractmethod
+    async def delivery(self, delivery_id: int) -> Delivery | None:
+        """One delivery record by id (None when there is none)."""
+
+    @abstractmethod
+    async def latest_delivery(self, game_id: int) -> Delivery | None:
+        """A game's newest record of a turn's message, a ``post`` or an ``edit`` (None when it has none)."""
+
+    @abstractmethod
+    async def posted_messages(self, game_id: int, *, after_version: int = -1, limit: int = 20) -> list[int]:
+        """Ids of the posted messages of a game's delivery records past ``after_version``, newest first."""
+
+    @abstractmethod
+    async def add_deliveries(self, game_id: int, outgoing: Sequence[Outgoing]) -> None:
+        """Store delivery records of a game that go with no other write (a board someone asked to show)."""
+
+
+class TurnsStore(ABC):
+    """The turn each running game was last seen at, and its timers:
+    the part of a store that keeps them (``store.turns``)."""
+
+    @abstractmethod
+    async def unmarked_turns(self, limit: int = 100) -> list[GameRecord]:
+        """Running games whose turn the timing has not seen yet (no mark, or a mark at another version)."""
+
+    @abstractmethod
+    async def turn_mark(self, game_id: int) -> TurnMark | None:
+        """Where the timing last saw the game's turn."""
+
+    @abstractmethod
+    async def mark_turn(self, game_id: int, *, version: int, seat: int | None, started_at: float,
+                        timers: Sequence[NewTimer]) -> None:
+        """In one transaction: the game's turn is seen at ``version``; its pending timers are replaced by
+        ``timers``."""
+
+    @abstractmethod
+    async def claim_timers(self, owner: str, *, now: float, lease: float, limit: int = 50,
+                           takeover: bool = False) -> list[Timer]:
+        """Pending timers due by ``now`` that nobody holds (``takeover``: also held by another owner), held by
+        ``owner`` for ``lease`` seconds."""
+
+    @abstractmethod
+    async def finish_timer(self, timer_id: int, *, then: NewTimer | None = None) -> bool:
+        """Mark a timer fired (False if it already was) and schedule ``then`` in the same transaction."""
+
+    @abstractmethod
+    async def timers(self, *, game_id: int | None = None, pending: bool = False) -> list[Timer]:
+        """Timers (of one game; only pending ones), in order."""
+
+
+class SettingsStore(ABC):
+    """Settings of games, servers and users:
+    the part of a store that keeps them (``store.settings``)."""
+
+    @abstractmethod
+    async def get_settings(self, scope: str, owner: int, target: int = 0) -> dict[str, Any]:
+        """The settings of ``scope`` (game, server, user) for ``owner`` (and ``target``); {} when none."""
+
+    @abstractmethod
+    async def put_settings(self, scope: str, owner: int, target: int, data: dict[str, Any]) -> None:
+        """Replace the settings of ``scope`` for ``owner`` and ``target``."""
+
+    @abstractmethod
+    async def all_settings(self, scope: str) -> list[tuple[int, int, dict[str, Any]]]:
+        """Every (owner, target, settings) of ``scope``."""
+
+
+class StandingsStore(ABC):
+    """Finished games' results:
+    the part of a store that keeps them (``store.standings``)."""
+
+    @abstractmethod
+    async def record_results(self, game_id: int, rows: Sequence[Result], outgoing: Sequence[Outgoing] = ()) -> bool:
+        """Store a finished game's results (once), with ``outgoing``'s delivery records."""
+
+    @abstractmethod
+    async def results(self, *, game_id: int | None = None, user_id: int | None = None,
+                      guild_id: int | None = None, channel_id: int | None = None, limit: int = 10_000
+                      ) -> list[Result]:
+        """Result rows matching every filter given, newest game first."""
+
+    @abstractmethod
+    async def unrecorded_ends(self, limit: int = 50) -> list[GameRecord]:
+        """Finished games whose results are not stored yet (the process stopped in between), oldest first."""
+
+
+class Store(ABC):
+    """A database of games: its parts by concern, and what concerns the whole (opening, shards, copying)."""
+
+    games: GamesStore
+    outbox: OutboxStore
+    turns: TurnsStore
+    settings: SettingsStore
+    standings: StandingsStore
+    #: (shard count, the shards served) once :meth:`set_shards` narrowed the store; None serves every game
+    _shards: tuple[int, tuple[int, ...]] | None = None
+
+    async def __aenter__(self) -> Store:
+        await self.open()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    @abstractmethod
+    async def open(self) -> None: ...
+
+    @abstractmethod
+    async def close(self) -> None: ...
+
+    @abstractmethod
+    async def schema_version(self) -> int:
+        """The number of migrations the open database has had."""
+
+    def set_shards(self, count: int, ids: Sequence[int] | None = None) -> None:
+        """Serve only the games of shards ``ids`` out of ``count`` (None: all of them): from now on the
+        queries that find work (:meth:`open_games`, :meth:`waiting_on_computers`, :meth:`claim_deliveries`,
+        :meth:`claim_timers`, :meth:`unmarked_turns`, :meth:`unrecorded_ends`) return those games only.
+        A game's shard is its server's (:func:`shard_of`)."""
+        if count < 1:
+            raise ValueError(f"a shard count is at least 1, not {count}")
+        chosen = tuple(sorted({int(i) for i in ids})) if ids is not None else tuple(range(count))
+        if not chosen or chosen[0] < 0 or chosen[-1] >= count:
+            raise ValueError(f"shard ids must lie in 0..{count - 1}, not {list(ids or [])}")
+        self._shards = None if len(chosen) == count else (int(count), chosen)
+
+    @property
+    def shards(self) -> tuple[int, tuple[int, ...]] | None:
+        """(shard count, shards served), or None when the store serves every game."""
+        return self._shards
+
+    def _shard_sql(self, guild: str) -> str:
+        """`` AND …`` keeping rows whose server (the SQL expression ``guild``) is in a served shard; ''."""
+        if self._shards is None:
+            return ""
+        count, ids = self._shards
+        return f" AND ((COALESCE({guild}, 0) >> 22) % {count}) IN ({', '.join(str(i) for i in ids)})"
+
+    @staticmethod
+    def _guild_of(game_id: str) -> str:
+        """The SQL expression of the server of the game whose id is the SQL expression ``game_id``."""
+        return f"(SELECT sg.guild_id FROM games sg WHERE sg.id = {game_id})"
+
+    def tables(self) -> list[str]:
+        """The tables a copy moves, referenced tables before those referring to them."""
+        return list(COPY_TABLES)
+
+    @abstractmethod
+    def rows(self, table: str, *, batch: int = 1000) -> AsyncIterator[dict[str, Any]]:
+        """Every row of ``table`` as a dict of its columns, in primary key order, read ``batch`` at a time."""
+
+    @abstractmethod
+    async def insert_rows(self, table: str, rows: Sequence[dict[str, Any]]) -> int:
+        """Insert rows as :meth:`rows` gives them, primary keys kept, in one transaction; later new rows get
+        keys past them. Returns how many were inserted."""
+
+
+__all__ = ["GamesStore", "OutboxStore", "SettingsStore", "StandingsStore", "Store", "TurnsStore"]

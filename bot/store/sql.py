@@ -1,0 +1,104 @@
+"""What both backends share of their SQL: the tables a copy moves, the columns each record is read from,
+JSON as both keep it, a filtered SELECT, and the readers that turn a row into a record."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from bot.store.records import (
+    Delivery,
+    GameRecord,
+    Outgoing,
+    Result,
+    Seat,
+    StoreError,
+    Timer,
+)
+
+#: The tables a copy between databases moves, in an order that respects their references, each with the
+#: columns of its primary key (``players`` is not among them: each store derives it from the games' seats).
+COPY_TABLES: dict[str, tuple[str, ...]] = {
+    "games": ("id",),
+    "actions": ("game_id", "idx"),
+    "deliveries": ("id",),
+    "timers": ("id",),
+    "turns": ("game_id",),
+    "settings": ("scope", "owner", "target"),
+    "results": ("game_id", "seat"),
+}
+
+
+DELIVERY_COLUMNS = ("id, game_id, channel_id, version, kind, payload, due_at, attempts, claimed_by, claimed_until, "
+                     "message_id, delivered_at, created_at")
+
+
+GAME_COLUMNS = ("id, guild_id, channel_id, game_key, status, host_id, setup, seed, seats, version, state, "
+                 "created_at, updated_at, lang")
+
+
+RESULT_COLUMNS = ("game_id, seat, user_id, name, place, winner, moves, game_key, guild_id, channel_id, started_at, "
+                   "finished_at")
+
+
+TIMER_COLUMNS = "id, game_id, kind, seat, version, due_at, data, claimed_by, claimed_until, fired_at, created_at"
+
+
+def dumps(obj: Any) -> str:
+    return json.dumps(obj, separators=(",", ":"), sort_keys=True)
+
+
+def committed(outgoing: Sequence[Outgoing], ids: Sequence[int]) -> None:
+    """Give each record its id once its transaction committed (a rolled-back insert never happened)."""
+    for out, new_id in zip(outgoing, ids, strict=True):
+        out.id = new_id
+
+
+def game_record(row: Sequence[Any]) -> GameRecord:
+    return GameRecord(
+        id=row[0], guild_id=row[1], channel_id=row[2], game_key=row[3], status=row[4], host_id=row[5],
+        setup=json.loads(row[6]), seed=row[7], seats=[Seat.from_dict(s) for s in json.loads(row[8])],
+        version=row[9], state=None if row[10] is None else json.loads(row[10]),
+        created_at=row[11], updated_at=row[12], lang=row[13] or "en",
+    )
+
+
+def delivery_record(row: Sequence[Any]) -> Delivery:
+    return Delivery(id=row[0], game_id=row[1], channel_id=row[2], version=row[3], kind=row[4],
+                    payload=json.loads(row[5]), due_at=row[6], attempts=row[7], claimed_by=row[8],
+                    claimed_until=row[9], message_id=row[10], delivered_at=row[11], created_at=row[12])
+
+
+def timer_record(row: Sequence[Any]) -> Timer:
+    return Timer(id=row[0], game_id=row[1], kind=row[2], seat=row[3], version=row[4], due_at=row[5],
+                 data=json.loads(row[6]), claimed_by=row[7], claimed_until=row[8], fired_at=row[9],
+                 created_at=row[10])
+
+
+def result_record(row: Sequence[Any]) -> Result:
+    return Result(game_id=row[0], seat=row[1], user_id=row[2], name=row[3], place=row[4], winner=bool(row[5]),
+                  moves=row[6], game_key=row[7], guild_id=row[8], channel_id=row[9], started_at=row[10],
+                  finished_at=row[11])
+
+
+def filtered(columns: str, table: str, equal: Mapping[str, Any], extra: Sequence[str] = (),
+              mark: Callable[[int], str] = lambda _n: "?") -> tuple[str, list[Any]]:
+    """``SELECT columns FROM table`` where every column of ``equal`` whose value is not None has that value and
+    every ``extra`` condition holds, with its parameters; ``mark(n)`` writes the n-th placeholder (``?`` in
+    SQLite, ``$n`` in PostgreSQL)."""
+    where: list[str] = []
+    params: list[Any] = []
+    for column, value in equal.items():
+        if value is not None:
+            params.append(value)
+            where.append(f"{column} = {mark(len(params))}")
+    where += extra
+    return f"SELECT {columns} FROM {table}" + (f" WHERE {' AND '.join(where)}" if where else ""), params
+
+
+def copy_keys(table: str) -> tuple[str, ...]:
+    """The primary key columns of a table a copy moves; :class:`StoreError` for any other name."""
+    if table not in COPY_TABLES:
+        raise StoreError(f"no table {table!r} to copy (there are {', '.join(COPY_TABLES)})")
+    return COPY_TABLES[table]
