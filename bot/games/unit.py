@@ -499,8 +499,8 @@ class GameUnit:
         """A shorthand typed at the terminal, in the game's notation (unchanged when it is none)."""
         return text
 
-    def standings(self, game: Game) -> Standings:
-        """The final table; by default the winners first, then seat order."""
+    def standings(self, game: Game, lang: str = "en") -> Standings:
+        """The final table (its headings in ``lang``); by default the winners first, then seat order."""
         won = set(game.winners)
         order = sorted(range(len(game.seat_names)), key=lambda s: (s not in won, s))
         return Standings(("Name",), [(s, (game.seat_names[s],)) for s in order])

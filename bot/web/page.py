@@ -1,14 +1,17 @@
-"""What a game's page shows, as data: composed from the public view with the composer the channel uses.
+"""What a game's page shows, as data: composed from the public view and the stored delivery records, with the
+composer the channel uses.
 
 :func:`page_state` is the page's whole state in one language: the game's title and status, whose turn it is, the
 game's public status text (the composer's words for a message that describes the game, on the game as everyone
-sees it), the standings (the unit's table), and the narrated log, one entry per move with the fingerprint of the
-step it leads to (the replay's pictures are addressed by step and fingerprint). :func:`live_event` is the same
-without the whole log, for the live updates: its newest entries only, which a page joins to its copy.
+sees it), the standings (the unit's table), the replay's steps (each move's public narration and the fingerprint
+of the step it leads to: the replay's pictures are addressed by step and fingerprint), and the channel's messages
+(:func:`messages`: each public message as its newest delivery record words it, with the move it was written at).
+:func:`live_event` is the same with the newest steps and messages only, which a page joins to its copy.
 
-Nothing here reads a seat's view or a hidden event: the log is the narration the channel was told (in another
-language, the move's public events worded again), the status is the composer's for no viewer, and the board is
-drawn from ``game.view(None)`` (:func:`picture`).
+Nothing here reads a seat's view, a hidden event or a private note: the steps tell the move's public events (the
+narration the channel was told), the messages are the delivery records of the channel's public messages composed
+by :func:`bot.compose.message_text`, the status is the composer's for no viewer, and the board is drawn from
+``game.view(None)`` (:func:`picture`).
 """
 
 from __future__ import annotations
@@ -17,14 +20,14 @@ import html
 import json
 import re
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from bot import texts
 from bot.compose import Table, message_text, places, table_of
 from bot.games import GameUnit
-from bot.games.unit import worded
-from bot.messages import POST, Showing
-from bot.store import ACTIVE, FINISHED, LOBBY, GameRecord
+from bot.messages import EDIT, POST, RETIRE, Showing
+from bot.store import ACTIVE, FINISHED, LOBBY, Delivery, GameRecord
 from bot.terminal import plain
 from bot.web.timeline import Step, Timeline
 from rules.contract import Game
@@ -33,8 +36,10 @@ from rules.contract import Game
 ENTRY_CHARS = 600
 #: the most characters of the whole log in one answer (older entries keep their step, their words shortened)
 LOG_CHARS = 1_500_000
-#: the newest log entries a live update carries
+#: the newest steps and messages a live update carries
 TAIL = 20
+#: the most characters of one message on the page (Discord's own limit)
+MESSAGE_CHARS = 2000
 #: the page's languages
 LANGS = ("en", "de")
 #: a slot of the page's template: ``{{name}}``
@@ -68,7 +73,7 @@ def narration(step: Step, front: GameUnit, rec: GameRecord, lang: str) -> str:
     move's public events worded again in another (the kept narration when they word nothing)."""
     told = step.narration
     if lang != rec.lang and step.events:
-        told = worded(front.narrate, list(step.events), lang=lang) or told
+        told = front.narrate(list(step.events), lang=lang) or told
     return clip(" ".join(plain(told, names_of(rec), lang).split()) or texts.say("web.move_quiet", lang))
 
 
@@ -78,7 +83,8 @@ Memo = dict[tuple[str, str], str]
 
 def entries(timeline: Timeline, front: GameUnit, rec: GameRecord, lang: str, start: int = 1,
             memo: Memo | None = None) -> list[dict[str, Any]]:
-    """The log's entries from move ``start`` on: the move's number, its words and its step's fingerprint."""
+    """The replay's steps from move ``start`` on: the move's number, its public words and its step's
+    fingerprint."""
     out = []
     for n in range(max(1, start), len(timeline.steps)):
         step = timeline.steps[n]
@@ -91,9 +97,48 @@ def entries(timeline: Timeline, front: GameUnit, rec: GameRecord, lang: str, sta
     return out
 
 
+def message_words(d: Delivery, rec: GameRecord, front: GameUnit, final: Game | None, lang: str) -> str:
+    """A delivery record's words as the channel's composer words them in ``lang``: its lines, and for the end of
+    the game the final standings (``final``: the finished game); mentions read as names."""
+    record = Showing.from_payload(d.kind, d.payload)
+    game = final if record.finale and final is not None and final.is_over else None
+    words_only = replace(record, picture="none", describe=False, named=None, ping=False, page=None,
+                         finale=game is not None)
+    table = replace(table_of(rec, d.version), lang=lang)
+    text = message_text(words_only, front, game, table, lang)
+    lines = (" ".join(plain(line, names_of(rec), lang).split()) for line in text.splitlines())
+    return clip("\n".join(line for line in lines if line), MESSAGE_CHARS)
+
+
+def messages(records: Sequence[Delivery], rec: GameRecord, front: GameUnit, final: Game | None, lang: str,
+             memo: Memo | None = None) -> list[dict[str, Any]]:
+    """The channel's public messages of the game, oldest first, each as its newest record words it (a turn's
+    message is edited move by move: the page shows its last state): ``id`` the record that posted it, ``at`` the
+    record it shows, ``n`` the move it was written at, ``text`` its words. Retirements change no words."""
+    shown: dict[int, Delivery] = {}
+    for d in records:
+        if d.kind == RETIRE:
+            continue
+        first = d.payload.get("first") if d.kind == EDIT else None
+        key = first if isinstance(first, int) and first in shown else d.id
+        shown[key] = d
+    out = []
+    for key in sorted(shown):
+        d = shown[key]
+        known = (f"record {d.id}", lang)
+        text = memo.get(known) if memo is not None else None
+        if text is None:
+            text = message_words(d, rec, front, final, lang)
+            if memo is not None and not d.payload.get("finale"):
+                memo[known] = text
+        if text:
+            out.append({"id": key, "at": d.id, "n": d.version, "text": text})
+    return out
+
+
 def standings(front: GameUnit, game: Game, rec: GameRecord, lang: str) -> dict[str, Any]:
     """The unit's standings as a table: the place, then the unit's columns, the seat named as at the table."""
-    rows = worded(front.standings, game, lang=lang)
+    rows = front.standings(game, lang=lang)
     place = dict(places(front, game))
     body: list[dict[str, Any]] = []
     for seat, cells in rows.rows:
@@ -128,33 +173,43 @@ def head(rec: GameRecord, front: GameUnit, lang: str) -> dict[str, Any]:
 
 
 def page_state(rec: GameRecord, timeline: Timeline | None, front: GameUnit, game: Game | None, lang: str,
-               memo: Memo | None = None) -> dict[str, Any]:
-    """The page's whole state in ``lang`` (see the module's docstring)."""
-    out = head(rec, front, lang)
+               memo: Memo | None = None, said: Sequence[dict[str, Any]] = ()) -> dict[str, Any]:
+    """The page's whole state in ``lang`` (see the module's docstring); ``said``: the channel's messages
+    (:func:`messages`)."""
+    out = {**head(rec, front, lang), "messages": _shortened(said, "text")}
     if timeline is None or game is None:
         seats = ", ".join(s.name for s in rec.seats) or texts.say("lobby.nobody_yet", lang)
         return {**out, "moves": 0, "turn": texts.say("web.lobby", lang, seats=seats), "status_lines": "",
                 "standings": None, "start": None, "log": []}
-    log = entries(timeline, front, rec, lang, memo=memo)
-    total = sum(len(e["text"]) for e in log)
-    for e in log:  # an enormous log keeps every step, the oldest words shortened
-        if total <= LOG_CHARS:
-            break
-        total -= len(e["text"]) - 1
-        e["text"] = "…"
+    log = _shortened(entries(timeline, front, rec, lang, memo=memo), "text")
     return {**out, **_live(rec, timeline, front, game, lang), "log": log}
 
 
+def _shortened(items: Sequence[dict[str, Any]], key: str) -> list[dict[str, Any]]:
+    """``items`` within :data:`LOG_CHARS` of words: an enormous log keeps every entry, the oldest words
+    shortened to "…"."""
+    out = [dict(item) for item in items]
+    total = sum(len(item[key]) for item in out)
+    for item in out:
+        if total <= LOG_CHARS:
+            break
+        total -= len(item[key]) - 1
+        item[key] = "…"
+    return out
+
+
 def live_event(rec: GameRecord, timeline: Timeline | None, front: GameUnit, game: Game | None, lang: str,
-               memo: Memo | None = None) -> dict[str, Any]:
-    """A live update: the page's state with the newest :data:`TAIL` log entries only, and the fingerprint of the
-    step before them (a page whose copy of the log differs there fetches the whole state)."""
-    out = head(rec, front, lang)
+               memo: Memo | None = None, said: Sequence[dict[str, Any]] = ()) -> dict[str, Any]:
+    """A live update: the page's state with the newest :data:`TAIL` steps and messages only, the fingerprint of
+    the step before those steps and the id of the message before those messages (a page whose copy differs
+    there fetches the whole state)."""
+    first = max(0, len(said) - TAIL)
+    told = {"said": list(said[first:]), "said_from": first, "said_before": said[first - 1]["id"] if first else None}
     if timeline is None or game is None:
-        return {**page_state(rec, timeline, front, game, lang), "tail": [], "base": None}
+        return {**page_state(rec, timeline, front, game, lang), **told, "messages": None, "tail": [], "base": None}
     start = max(1, timeline.moves - TAIL + 1)
-    return {**out, **_live(rec, timeline, front, game, lang), "tail": entries(timeline, front, rec, lang, start, memo),
-            "base": timeline.steps[start - 1].fingerprint}
+    return {**head(rec, front, lang), **_live(rec, timeline, front, game, lang), **told,
+            "tail": entries(timeline, front, rec, lang, start, memo), "base": timeline.steps[start - 1].fingerprint}
 
 
 def _live(rec: GameRecord, timeline: Timeline, front: GameUnit, game: Game, lang: str) -> dict[str, Any]:
@@ -167,7 +222,7 @@ def _live(rec: GameRecord, timeline: Timeline, front: GameUnit, game: Game, lang
 
 def picture(front: GameUnit, step: Step, lang: str) -> bytes | None:
     """The whole board at a step, drawn from its public view (``board_picture``), in ``lang``."""
-    return worded(front.board_picture, step.view, lang=lang)
+    return front.board_picture(step.view, lang=lang)
 
 
 def as_json(data: Any) -> bytes:
@@ -200,5 +255,5 @@ def document(template: str, title: str, state_json: str, lang: str, token: str, 
     return _SLOT.sub(lambda m: values[m.group(1)], template)  # one pass: no value is read as a slot
 
 
-__all__ = ["LANGS", "TAIL", "choose_lang", "document", "entries", "live_event", "page_state", "picture",
-           "standings", "words"]
+__all__ = ["LANGS", "TAIL", "choose_lang", "document", "entries", "live_event", "message_words", "messages",
+           "page_state", "picture", "standings", "words"]

@@ -10,7 +10,8 @@ Routes (GET and HEAD only; any other method is 405):
 - ``/s/page.js``, ``/s/page.css``: the page's script and style.
 
 The store is the source: a game with live listeners is read again every :data:`POLL_SECONDS` (one read of its
-record; its log only when the record changed), so moves stored by any process, on either store, reach the page;
+record; its log and delivery records when the record changed, the records also every :data:`RECORDS_SECONDS`),
+so moves stored by any process, on either store (several bot processes on one PostgreSQL too), reach the page;
 a move this process stored wakes its game at once (:meth:`WebServer.changed`). A token that no longer opens the
 game (revoked) closes its live updates at the next check.
 
@@ -38,7 +39,7 @@ from aiohttp import web
 
 from bot import texts
 from bot.games import GameUnit, game_class, unit_for
-from bot.store import LOBBY, GameNotFound, GameRecord, Store
+from bot.store import LOBBY, Delivery, GameNotFound, GameRecord, Store
 from bot.web import links
 from bot.web import page as pages
 from bot.web.timeline import Timeline, build
@@ -48,6 +49,8 @@ log = logging.getLogger(__name__)
 
 #: seconds between two reads of a game that has live listeners
 POLL_SECONDS = 1.0
+#: the most seconds between two reads of a watched game's delivery records when its record did not change
+RECORDS_SECONDS = 5.0
 #: seconds between two comments on an idle live stream (so proxies keep it open)
 HEARTBEAT_SECONDS = 15.0
 #: seconds a token is trusted before it is read again (a revoked link stops working within this)
@@ -126,6 +129,8 @@ class Watch:
     listeners: set[Listener] = field(default_factory=set)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     read_at: float = 0.0
+    records_at: float = float("-inf")
+    seen: tuple[int, int] = (0, 0)
     broken: bool = False
     again: bool = False
     task: asyncio.Task[None] | None = None
@@ -268,49 +273,62 @@ class WebServer:
 
     async def _refresh(self, watch: Watch, fresh: float | None = None) -> bool:
         """Read the game again (not when it was read within ``fresh`` seconds); whether it changed (its timeline
-        and page states are then made anew)."""
+        and page states are then made anew). One read of the game's record each time; its log when the record
+        changed, its delivery records then too and at least every :data:`RECORDS_SECONDS` (a message beside the
+        moves, like a shared link, changes no record)."""
         async with watch.lock:
-            if fresh is not None and watch.key is not None and self.clock() - watch.read_at < fresh:
+            now = self.clock()
+            if fresh is not None and watch.key is not None and now - watch.read_at < fresh:
                 return False
-            watch.read_at = self.clock()
+            watch.read_at = now
             try:
                 rec = await self.store.games.get_game(watch.game_id)
             except GameNotFound:
                 watch.rec, watch.key = None, None
                 return False
             key = (rec.version, rec.updated_at, rec.status)
-            if key == watch.key:
+            if key == watch.key and now - watch.records_at < RECORDS_SECONDS:
                 return False
             try:
+                records = await self.store.outbox.deliveries(game_id=rec.id)
+                watch.records_at = now
+                seen = (len(records), records[-1].id if records else 0)
+                if key == watch.key and seen == watch.seen:
+                    return False
                 front = self.fronts(rec.game_key)
                 timeline = None
                 if rec.status != LOBBY and rec.state is not None:
-                    log_ = (await self.store.games.actions(rec.id))[: rec.version]
-                    if len(log_) != rec.version:  # moves taken back between the two reads: next time
-                        return False
-                    timeline = await asyncio.to_thread(build, self.classes(rec.game_key).create, rec, log_,
-                                                       watch.timeline)
-                states, events = await asyncio.to_thread(self._compose, rec, timeline, front, watch.memo)
+                    if key == watch.key and watch.timeline is not None:
+                        timeline = watch.timeline
+                    else:
+                        log_ = (await self.store.games.actions(rec.id))[: rec.version]
+                        if len(log_) != rec.version:  # moves taken back between the two reads: next time
+                            return False
+                        timeline = await asyncio.to_thread(build, self.classes(rec.game_key).create, rec, log_,
+                                                           watch.timeline)
+                states, events = await asyncio.to_thread(self._compose, rec, timeline, front, records, watch.memo)
             except Exception:
                 log.exception("game %s: its page could not be made", rec.id)
                 watch.rec, watch.key, watch.broken, watch.timeline = rec, key, True, None
                 return True
-            watch.rec, watch.key, watch.front, watch.timeline = rec, key, front, timeline
+            watch.rec, watch.key, watch.seen, watch.front, watch.timeline = rec, key, seen, front, timeline
             watch.game = timeline.game if timeline is not None else None
             watch.states, watch.events, watch.broken = states, events, False
-            if len(watch.memo) > 8 * (len(timeline.steps) if timeline else 1) + 64:
+            if len(watch.memo) > 8 * ((len(timeline.steps) if timeline else 1) + len(records)) + 64:
                 watch.memo.clear()
             return True
 
     @staticmethod
-    def _compose(rec: GameRecord, timeline: Timeline | None, front: GameUnit, memo: pages.Memo
-                 ) -> tuple[dict[str, bytes], dict[str, bytes]]:
+    def _compose(rec: GameRecord, timeline: Timeline | None, front: GameUnit, records: list[Delivery],
+                 memo: pages.Memo) -> tuple[dict[str, bytes], dict[str, bytes]]:
         """The page's state and live update in every language (in a thread, on the timeline's game)."""
         game = timeline.game if timeline is not None else None
         states, events = {}, {}
         for lang in pages.LANGS:
-            states[lang] = pages.as_json(pages.page_state(rec, timeline, front, game, lang, memo))
-            events[lang] = b"data: " + pages.as_json(pages.live_event(rec, timeline, front, game, lang, memo)) + b"\n\n"
+            said = pages.messages(records, rec, front, game, lang, memo)
+            states[lang] = pages.as_json(pages.page_state(rec, timeline, front, game, lang, memo, said))
+            update = pages.live_event(rec, timeline, front, game, lang, memo, said)
+            events[lang] = b"data: " + pages.as_json(update) + b"\n\n"
         return states, events
 
     def _update_soon(self, watch: Watch) -> None:

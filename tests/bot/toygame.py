@@ -206,7 +206,7 @@ class ToyUnit(GameUnit):
     def hand_text(self, game, seat):
         return f"Your card is {game.cards[seat]}."
 
-    def standings(self, game):
+    def standings(self, game, lang="en"):
         won = set(game.winners)
         order = sorted(range(len(game.pos)), key=lambda s: (s not in won, -game.pos[s], s))
         return Standings(("Name", "Square"), [(s, (game.names[s], str(game.pos[s]))) for s in order])

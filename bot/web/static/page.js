@@ -7,7 +7,8 @@
   const $ = (id) => document.getElementById(id);
   const words = JSON.parse($('words').textContent);
   let state = JSON.parse($('state').textContent);
-  let log = state.log || [];
+  let log = state.log || []; // the replay's steps: one per move
+  let said = state.messages || []; // the channel's messages
   let at = null; // null: the live board; else the step shown
   let playing = null;
   let slid = null;
@@ -55,10 +56,12 @@
     text(live, state.live ? words.back_to_live : words.newest);
     text($('play'), playing ? words.pause : words.play);
     $('play').disabled = moves === 0;
+    let current = null; // the newest message written by the move shown
     for (const item of $('log').children) {
-      if (Number(item.dataset.n) === n) item.setAttribute('aria-current', 'step');
-      else item.removeAttribute('aria-current');
+      item.removeAttribute('aria-current');
+      if (current === null && Number(item.dataset.n) <= n) current = item;
     }
+    if (current !== null) current.setAttribute('aria-current', 'step');
     document.body.classList.toggle('replaying', at !== null);
   }
 
@@ -85,10 +88,9 @@
   function entries() {
     const list = $('log');
     const items = [];
-    for (let i = log.length - 1; i >= 0; i -= 1) {
-      const entry = log[i];
+    for (let i = said.length - 1; i >= 0; i -= 1) {
+      const entry = said[i];
       const li = document.createElement('li');
-      li.value = entry.n;
       li.dataset.n = String(entry.n);
       const button = document.createElement('button');
       button.type = 'button';
@@ -145,6 +147,7 @@
     if (!answer.ok) return;
     state = await answer.json();
     log = state.log || [];
+    said = state.messages || [];
     render();
   }
 
@@ -154,7 +157,10 @@
     const before = first - 1;
     if (before > log.length) return false;
     if (before > 0 && (!log[before - 1] || log[before - 1].fp !== update.base)) return false;
+    const from = update.said_from || 0;
+    if (from > said.length || (from > 0 && said[from - 1].id !== update.said_before)) return false;
     log = log.slice(0, before).concat(tail);
+    said = said.slice(0, from).concat(update.said || []);
     return true;
   }
 
@@ -167,7 +173,7 @@
       whole();
       return;
     }
-    state = Object.assign({}, update, { log: log });
+    state = Object.assign({}, update, { log: log, messages: said });
     if (at !== null && at > state.moves) at = null;
     render();
   }
