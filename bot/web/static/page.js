@@ -46,6 +46,7 @@
     } else {
       img.hidden = false;
       if (img.getAttribute('src') !== url) img.src = url;
+      $('zoom').href = url;
       img.alt = n === 0 ? words.start_position : fill(words.board_alt, { n: n });
     }
     text($('caption'), n === 0 ? (moves ? words.start_position : '') : log[n - 1] && log[n - 1].text);
@@ -54,7 +55,9 @@
     const live = $('live');
     live.hidden = at === null;
     text(live, state.live ? words.back_to_live : words.newest);
-    text($('play'), playing ? words.pause : words.play);
+    text($('play'), playing ? '\u275A\u275A' : '\u25B6');
+    $('play').title = playing ? words.pause : words.play;
+    $('play').setAttribute('aria-label', $('play').title);
     $('play').disabled = moves === 0;
     let current = null; // the newest message written by the move shown
     for (const item of $('log').children) {
