@@ -66,6 +66,7 @@ HOLDER = textwrap.dedent("""
 
 async def _setup(path: Path) -> tuple[Any, Any, Any, Any, str]:
     from bot import terminal as term
+    from bot.outcomes import Accepted
     from bot.service import Service
     from bot.store import SqliteStore
     from bot.web import links
@@ -76,6 +77,8 @@ async def _setup(path: Path) -> tuple[Any, Any, Any, Any, str]:
     service = Service(store, seed_source=lambda: 7)
     opening, _ = await term.open_table(service, term.new_channel_id(), "races", {"laps": 3, "track": "A"},
                                        [term.SeatSpec("smart"), term.SeatSpec("smart")])
+    if not isinstance(opening.outcome, Accepted):
+        raise RuntimeError(f"the race did not start: {opening.outcome}")
     rec = await store.games.get_game(opening.outcome.game_id)
     server = WebServer(store, limits=Limits(rate=1e6, burst=10**6, streams_per_client=10**6, streams=10**6))
     host, port = await server.start("127.0.0.1", 0)
@@ -98,8 +101,8 @@ async def _page_ms(url: str) -> float:
 
 
 async def _update_ms(service: Any, rec: Any, url: str) -> tuple[float, str]:
-    from bench.browser import browser, chromium
     from bot import terminal as term
+    from bot.web.browser import browser, chromium
 
     if chromium() is None:
         return 0.0, "no Chromium installed"

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import logging
 import platform
 import signal
@@ -225,17 +224,19 @@ def run(args: argparse.Namespace) -> int:
 
     client.add_listener(on_ready, "on_ready")
     signal.signal(signal.SIGTERM, _stop)  # `docker stop`: close the connection and the database cleanly
-    async def runner() -> None:
-        # as client.run does, with the web pages' server beside the bot when asked for; logging is already set
-        # up above, and the token never reaches a log line
-        async with client, contextlib.AsyncExitStack() as stack:
-            if args.web is not None:
-                await stack.enter_async_context(serving(target, args.web, service=service,
-                                                        forwarded=args.web_behind_proxy))
+    async def with_pages() -> None:
+        # as client.run does, with the web pages' server beside the bot; logging is already set up above, and
+        # the token never reaches a log line
+        assert args.web is not None
+        async with client, serving(target, args.web, service=service, forwarded=args.web_behind_proxy):
             await client.start(token)
 
     try:
-        asyncio.run(runner())
+        if args.web is None:  # nothing listens unless the operator asks
+            # log_handler=None: logging is already set up above; the token never reaches a log line.
+            client.run(token, log_handler=None)
+        else:
+            asyncio.run(with_pages())
     except KeyboardInterrupt:
         return 0
     except discord.LoginFailure:

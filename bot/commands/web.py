@@ -129,8 +129,17 @@ async def serving(target: str, listen: tuple[str, int], *, service: Service | No
             await server.close()
 
 
+async def check_store(target: str) -> str:
+    """Open the store once before listening, so a database that cannot be used is said at once (raises
+    :class:`~bot.store.CannotOpen`); what the log says of it (never the address, which may hold a password)."""
+    from bot.store import is_database_url, open_store
+
+    async with open_store(target) as store:
+        schema = await store.schema_version()
+    return f"{'PostgreSQL' if is_database_url(target) else 'SQLite'}, schema {schema}"
+
+
 def run(args: argparse.Namespace) -> int:
-    from bot.commands.bot import check_store
     from bot.store import CannotOpen
 
     target = args.db or default_db_path()

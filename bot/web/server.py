@@ -132,6 +132,8 @@ class Watch:
     records_at: float = float("-inf")
     seen: tuple[int, int] = (0, 0)
     broken: bool = False
+    #: the page's states changed since the listeners last heard (a request may read the change first)
+    unpublished: bool = False
     again: bool = False
     task: asyncio.Task[None] | None = None
 
@@ -258,6 +260,8 @@ class WebServer:
         self._forget_idle()
         if watch.key is None or self.clock() - watch.read_at >= self.poll_seconds:
             await self._refresh(watch, fresh=self.poll_seconds)
+            if watch.unpublished and watch.listeners:  # a change this request found: the listeners hear of it
+                self._update_soon(watch)
         if watch.rec is None:
             raise _not_found()
         if watch.broken:
@@ -313,7 +317,7 @@ class WebServer:
                 return True
             watch.rec, watch.key, watch.seen, watch.front, watch.timeline = rec, key, seen, front, timeline
             watch.game = timeline.game if timeline is not None else None
-            watch.states, watch.events, watch.broken = states, events, False
+            watch.states, watch.events, watch.broken, watch.unpublished = states, events, False, True
             if len(watch.memo) > 8 * ((len(timeline.steps) if timeline else 1) + len(records)) + 64:
                 watch.memo.clear()
             return True
@@ -342,7 +346,7 @@ class WebServer:
         while True:
             watch.again = False
             try:
-                if await self._refresh(watch):
+                if await self._refresh(watch) or watch.unpublished:
                     await self._publish(watch)
             except Exception:
                 log.exception("game %s: a live update failed", watch.game_id)
@@ -350,6 +354,7 @@ class WebServer:
                 return
 
     async def _publish(self, watch: Watch) -> None:
+        watch.unpublished = False
         timeline, front = watch.timeline, watch.front
         if timeline is not None and front is not None:
             for lang in {listener.lang for listener in watch.listeners}:

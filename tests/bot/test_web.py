@@ -194,6 +194,7 @@ async def test_each_client_has_a_rate_and_every_answer_a_size_limit(store):
         statuses = [(await client.get(url))[0] for _ in range(5)]
         assert statuses == [200, 200, 200, 429, 429]
         status, body, answer = await client.get(url)
+        assert status == 429
         assert body.decode().strip() == texts.say("web.too_many", "en") and answer.headers["Retry-After"]
     async with serving(store, limits=Limits(answer_bytes=500)) as (_, base), aiohttp.ClientSession() as session:
         client = Client(session)
@@ -259,4 +260,21 @@ async def test_a_move_stored_by_the_bot_in_the_same_process_wakes_the_pages_at_o
         async with Stream(client, url + "/events") as stream:
             await stream.next()
             rec = await play(service, rec, 1)
+            assert (await stream.until(rec.version, timeout=10))["moves"] == rec.version
+
+
+async def test_a_change_a_request_reads_first_still_reaches_the_live_pages(store):
+    """A page's request (a picture, the state) may read the new move before the poller does: the listeners hear
+    of it all the same."""
+    service = Service(store, seed_source=lambda: 3)
+    rec = await open_race(service)
+    async with serving(store, poll_seconds=3600) as (server, base), aiohttp.ClientSession() as session:
+        client = Client(session)
+        url = await page_of(store, base, rec)
+        async with Stream(client, url + "/events") as stream:
+            await stream.next()
+            rec = await play(service, rec, 1)
+            for watch in server.watches.values():
+                watch.read_at = float("-inf")  # as if the poller had last read it long ago
+            assert (await client.json(url + "/state.json"))["moves"] == rec.version
             assert (await stream.until(rec.version, timeout=10))["moves"] == rec.version

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from bench.browser import browser, chromium
 from bot.service import Service
+from bot.web.browser import browser, chromium
 from tests.bot.web_helpers import open_race, page_of, play, serving
 
 

@@ -14,10 +14,10 @@ from pathlib import Path
 
 import aiohttp
 
+import rules.races
 from bot.drivers import driver_for
 from bot.outcomes import Accepted
 from bot.service import Service
-import rules.races
 from rules.races import Races
 from tests.bot.test_hidden_information import (
     ANN,

@@ -1,4 +1,4 @@
-"""A headless Chromium driven over the DevTools protocol (aiohttp's websocket client), for the web pages' browser
+"""A headless Chromium driven over the DevTools protocol (aiohttp's websocket client), to check the web pages in a real
 test and benchmarks: open a page, read it by evaluating script, click, resize, take a screenshot."""
 
 from __future__ import annotations
