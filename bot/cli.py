@@ -17,6 +17,8 @@ SUBCOMMANDS: dict[str, tuple[str, str, str]] = {
              "a game left unfinished is resumed", "all"),
     "track": ("bot.commands.track", "draw a {game} track as a PNG, or check a track file", "tool:track"),
     "bot": ("bot.commands.bot", "run the Discord game master (token from $DISCORD_TOKEN or --token-file)", "all"),
+    "web": ("bot.commands.web", "serve every game's web page: the live board, the standings, the moves and a replay",
+            "all"),
     "sync": ("bot.commands.sync", "register the slash commands with Discord and exit", "all"),
     "replay": ("bot.commands.replay", "an animated GIF of a {game} game, from the store or a log file", "replay"),
     "rules": ("bot.commands.rules", "ask the rule lookup a question in plain words: junkyard rules how do bumps work",

@@ -135,7 +135,8 @@ def message_text(showing: Showing, front: GameUnit[Any] | None, game: Game | Non
     if front is None or game is None:
         return text
     if showing.finale:
-        return "\n".join(p for p in (text, standings_text(front, game, table, lang)) if p)
+        page = texts.say("web.page_link", lang, url=showing.page) if showing.page else ""
+        return "\n".join(p for p in (text, standings_text(front, game, table, lang), page) if p)
     if showing.kind == NOTE:
         return text
     if game.is_over or showing.describe:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
@@ -67,24 +67,34 @@ def span(seconds: float, lang: str = texts.DEFAULT) -> str:
 # The end of a game -----------------------------------------------------------------------------------
 
 
-def finale() -> Showing:
+#: the address of a game's page on the web, made when asked (``Service.page_link``); None: no page
+PageLink = Callable[[GameRecord], Awaitable[str | None]]
+
+
+def finale(page: str | None = None) -> Showing:
     """The record of a game's end message: the final standings and the animated replay, composed from the
-    finished game and its log when it is delivered."""
-    return Showing(NOTE, picture="replay", finale=True)
+    finished game and its log when it is delivered, and the address of the game's ``page`` when it has one."""
+    return Showing(NOTE, picture="replay", finale=True, page=page)
 
 
-async def record_end(store: Store, front: GameUnit[Any], rec: GameRecord, game: Game, *, announce: bool = True
-                     ) -> int | None:
-    """Store a finished game's results and (``announce``) its end message, once; the delivery record's id,
-    or None when none was written."""
+async def record_end(store: Store, front: GameUnit[Any], rec: GameRecord, game: Game, *, announce: bool = True,
+                     page: PageLink | None = None) -> int | None:
+    """Store a finished game's results and (``announce``) its end message, once, naming the game's page when
+    ``page`` gives one; the delivery record's id, or None when none was written."""
     if rec.status != FINISHED or not game.is_over:
         return None
+    address = None
+    if announce and page is not None:
+        try:
+            address = await page(rec)
+        except Exception:  # the page is a nicety; the end is recorded without it
+            log.exception("game %s: its page link could not be made", rec.id)
     first = await store.games.actions(rec.id, limit=1)
     started = first[0].at if first else rec.created_at
     rows = [Result(rec.id, seat, rec.seats[seat].user_id, rec.seats[seat].name, place, seat in game.winners,
                    rec.version, rec.game_key, rec.guild_id, rec.channel_id, started, rec.updated_at)
             for seat, place in places(front, game) if seat < len(rec.seats)]
-    end = finale()
+    end = finale(address)
     out = [Outgoing(end.to_payload(), end.kind, due_at=clock() + END_DELAY)] if announce else []
     if not await store.standings.record_results(rec.id, rows, out):
         return None
@@ -117,7 +127,7 @@ async def settle_ends(service: Service, *, fresh: float = FRESH_END) -> int:
             try:
                 game = service.classes(rec.game_key).from_dict(rec.state or {})
                 await record_end(service.store, service.fronts(rec.game_key), rec, game,
-                                 announce=clock() - rec.updated_at <= fresh)
+                                 announce=clock() - rec.updated_at <= fresh, page=service.page_link)
             except Exception:  # a game that no longer loads keeps no results; the others go on
                 log.exception("game %s: its end could not be recorded", rec.id)
                 continue

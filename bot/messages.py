@@ -108,7 +108,8 @@ class Showing:
     - ``describe``: the game's status follows the lines; ``finale``: the final standings do;
     - ``edit_of``, ``first``, ``message``: for an edit or a retirement, the record whose message it changes, the
       record that posted that message, and the message when known as the record is written;
-    - ``period``: the game's period after the record's moves (a new one shows the whole board).
+    - ``period``: the game's period after the record's moves (a new one shows the whole board);
+    - ``page``: the address of the game's page on the web, which the message names (the end of a game).
     """
 
     kind: Kind = POST
@@ -126,6 +127,7 @@ class Showing:
     first: int | None = None
     message: int | None = None
     period: Any = None
+    page: str | None = None
 
     @property
     def board(self) -> bool:
@@ -142,7 +144,7 @@ class Showing:
                                "board": self.board}
         if self.events:
             out["events"] = [e.to_dict() for e in self.events]
-        for key in ("turn", "actor", "named", "edit_of", "first", "message", "period"):
+        for key in ("turn", "actor", "named", "edit_of", "first", "message", "period", "page"):
             value = getattr(self, key)
             if value is not None:
                 out[key] = value
@@ -168,7 +170,8 @@ class Showing:
             ping=bool(payload.get("ping")), buttons=bool(payload.get("buttons", "picture" not in payload)),
             describe=bool(payload.get("describe")),
             finale=bool(payload.get("finale")), edit_of=payload.get("edit_of"), first=payload.get("first"),
-            message=payload.get("message"), period=payload.get("period"))
+            message=payload.get("message"), period=payload.get("period"),
+            page=payload["page"] if isinstance(payload.get("page"), str) else None)
 
 
 __all__ = ["EDIT", "KEPT_LINES", "KINDS", "NOTE", "POST", "RETIRE", "Kind", "Line", "Picture", "Showing", "heard",

@@ -236,6 +236,10 @@ class Service:
         self.on_computers: Callable[[int], None] | None = None
         #: channels whose computers move once this process's record (the id) of their last move is delivered
         self._waiting: dict[int, int] = {}
+        #: the address of a game's page on the web, made when asked (None: this bot publishes no pages)
+        self.page_link: history.PageLink | None = None
+        #: told the id of a game this process just stored a write of (the web pages' live updates)
+        self.on_stored: Callable[[int], None] | None = None
 
     async def close(self) -> None:
         """Stop the picture workers (the store is closed by its owner)."""
@@ -730,6 +734,8 @@ class Service:
         """A write is committed: keep the game, the message composed for its newest record, and whether the
         channel's computers move once that record is delivered."""
         self._keep(rec, game)
+        if self.on_stored is not None:
+            self.on_stored(rec.id)
         last = out[-1].id if out else None
         if message is not None and last is not None:
             self._composed.put((last, rec.version), message)
@@ -744,7 +750,7 @@ class Service:
         self.forget(rec.id, drivers=True)
         self._keep(rec, game)
         try:
-            await history.record_end(self.store, self.fronts(rec.game_key), rec, game)
+            await history.record_end(self.store, self.fronts(rec.game_key), rec, game, page=self.page_link)
         except Exception:
             log.exception("game %s: recording its end failed", rec.id)
 

@@ -44,11 +44,29 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "without --shard-ids this process runs them all")
     parser.add_argument("--shard-ids", metavar="IDS", type=_shard_ids, default=None,
                         help="the shards this process runs, like 0,1 (from 0 to N-1); needs --shard-count")
+    parser.add_argument("--web", metavar="HOST:PORT", type=_listen, default=None,
+                        help="also serve the games' web pages on this address, like 127.0.0.1:8080 (default: none; "
+                             "`junkyard web` serves them in a process of its own)")
+    parser.add_argument("--web-url", metavar="URL", default=None,
+                        help="the pages' public address, under which /game link and the end of a game give "
+                             "links, like https://games.example (default: $JUNKYARD_WEB_URL, else the --web "
+                             "address when it names one host; without either, no links)")
+    parser.add_argument("--web-behind-proxy", action="store_true",
+                        help="a reverse proxy forwards the pages' requests (rate limits read X-Forwarded-For)")
 
 
 def _shard_ids(text: str) -> list[int]:
     try:
         return parse_shard_ids(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _listen(text: str) -> tuple[str, int]:
+    from bot.commands.web import parse_address
+
+    try:
+        return parse_address(text)
     except ValueError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
@@ -158,15 +176,18 @@ def run(args: argparse.Namespace) -> int:
     quiet_voice()
     import discord
 
+    from bot.commands.web import CannotListen, base_url, serving
     from bot.discord.shards import make_bot
     from bot.games import units
     from bot.pictures import Pictures
     from bot.service import CACHE_SIZE, Service
     from bot.store import CannotOpen, open_store
+    from bot.web.share import page_links
 
     try:
         shards = check_shards(args.shard_count, args.shard_ids)
         token = read_token(args.token_file)
+        pages = base_url(args.web, args.web_url)
     except (ValueError, TokenMissing) as exc:
         print(f"junkyard bot: {exc}", file=sys.stderr)
         return 2
@@ -188,6 +209,11 @@ def run(args: argparse.Namespace) -> int:
         log.info("shards: one connection for every server (no --shard-count)")
     service = Service(store, pictures=Pictures(processes=args.picture_processes),
                       cache_size=args.cache_size or CACHE_SIZE)
+    if pages is not None:
+        service.page_link = page_links(service.store, pages)
+        log.info("web pages: links under %s", pages)
+    elif args.web is not None:
+        log.warning("web pages: no links (the server listens on every network: give --web-url)")
     client = make_bot(shards=shards, service=service)
     reported: list[bool] = []
 
@@ -198,12 +224,27 @@ def run(args: argparse.Namespace) -> int:
 
     client.add_listener(on_ready, "on_ready")
     signal.signal(signal.SIGTERM, _stop)  # `docker stop`: close the connection and the database cleanly
+    async def with_pages() -> None:
+        # as client.run does, with the web pages' server beside the bot; logging is already set up above, and
+        # the token never reaches a log line
+        assert args.web is not None
+        async with client, serving(target, args.web, service=service, forwarded=args.web_behind_proxy):
+            await client.start(token)
+
     try:
-        # log_handler=None: logging is already set up above; the token never reaches a log line.
-        client.run(token, log_handler=None)
+        if args.web is None:  # nothing listens unless the operator asks
+            # log_handler=None: logging is already set up above; the token never reaches a log line.
+            client.run(token, log_handler=None)
+        else:
+            asyncio.run(with_pages())
+    except KeyboardInterrupt:
+        return 0
     except discord.LoginFailure:
         print("junkyard bot: Discord refused the token (wrong or revoked); get the bot's token from the "
               "developer portal and set DISCORD_TOKEN or --token-file", file=sys.stderr)
+        return 2
+    except CannotListen as exc:
+        print(f"junkyard bot: {exc}", file=sys.stderr)
         return 2
     except (aiohttp.ClientError, OSError, TimeoutError, discord.GatewayNotFound) as exc:
         print(f"junkyard bot: cannot reach Discord ({unreachable(exc)}); check this machine's network "

@@ -92,6 +92,8 @@ GERMAN: Mapping[str, tuple[str, str]] = {
     "game history": ("chronik", "Die beendeten Spiele dieses Kanals: Datum, Spieler, Sieger, Züge"),
     "game replay": ("wiederholung", "Wiederholung und Endstand eines beendeten Spiels dieses Kanals posten"),
     "game replay game": ("spiel", "Das Spiel (tippe los: die beendeten Spiele des Kanals)"),
+    "game link": ("link", "Die Webseite dieses Spiels teilen: Brett live, Stand, Züge, Wiederholung"),
+    "game link revoke": ("widerrufen", f"Den Link widerrufen, damit er nichts mehr öffnet {_CALLED}"),
     "rules": ("regeln", "Eine Regel, ein Plättchen, ein Teil oder eine Entscheidung nachschlagen"),
     "rules topic": ("thema", "Was du nachschlagen willst (tippe los für Vorschläge)"),
     "rules game": ("spiel", "Welches Spiel (Standard: das dieses Kanals)"),

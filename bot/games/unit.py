@@ -542,7 +542,7 @@ class GameUnit(Generic[G]):
         return text
 
     def standings(self, game: G, lang: str = "en") -> Standings:
-        """The final table; by default the winners first, then seat order."""
+        """The final table (its headings in ``lang``); by default the winners first, then seat order."""
         won = set(game.winners)
         order = sorted(range(len(game.seat_names)), key=lambda s: (s not in won, s))
         return Standings(("Name",), [(s, (game.seat_names[s],)) for s in order])

@@ -1,0 +1,43 @@
+"""``/game link``: the channel's game's page on the web, posted to the channel; ``revoke:True`` (the host, or
+anyone who may manage the channel) makes the link open nothing. The work is :mod:`bot.web.share`'s."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from discord import app_commands
+
+from bot.discord import options as opt
+from bot.discord.command_group import refuse_option, service_of, user_language
+from bot.discord.context import Interaction
+from bot.discord.replies import send_reply
+from bot.web import share
+
+
+@app_commands.command(name="link", description="Share this game's web page: live board, standings, moves, replay")
+@app_commands.describe(revoke="Revoke the link so it opens nothing (host, or who may manage the channel)")
+async def link(interaction: Interaction, revoke: bool | None = None) -> None:
+    try:
+        revoking = bool(opt.flag("revoke", revoke))
+    except opt.BadOption as exc:
+        await refuse_option(interaction, exc)
+        return
+    assert interaction.channel_id is not None
+    service, lang = service_of(interaction), user_language(interaction)
+    if revoking:
+        can_manage = bool(interaction.permissions.manage_channels)
+        await send_reply(interaction, await share.revoke(service, interaction.channel_id, interaction.user.id,
+                                                         can_manage=can_manage, lang=lang))
+        return
+    await send_reply(interaction, await share.share(service, interaction.channel_id, interaction.user.id,
+                                                    lang=lang))
+
+
+def add_link_commands(group: app_commands.Group) -> None:
+    """Add ``/game link`` to the ``/game`` group."""
+    commands: tuple[app_commands.Command[Any, ..., None], ...] = (link,)
+    for command in commands:
+        group.add_command(command)
+
+
+__all__ = ["add_link_commands", "link"]

@@ -1,0 +1,104 @@
+"""A game's page link: an unguessable token per game, kept in the store's settings, which the host can revoke.
+
+Two kinds of settings row hold a link (both stores have the settings table; :func:`bot.store.open_store` opens either):
+
+- scope ``web``, owner the game's id: ``{"token": TOKEN}``, the game's current link;
+- scope ``web.token``, owner a number taken from the token's first bytes: ``{"game": ID, "token": TOKEN}``, so a
+  request finds its game by one read of the table's key, and the whole token is then compared in constant time.
+
+A token is 16 random bytes (128 bits) in URL-safe base64. Revoking clears every token of the game (a race of two
+processes making a link at once may have left two), so no old link opens the page again; the next ``/game link``
+makes a new one.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import hmac
+import secrets
+
+from bot.store import Store
+
+#: the settings scope of a game's current link (owner: the game's id)
+GAME_SCOPE = "web"
+#: the settings scope that finds a game by its token (owner: :func:`token_key`)
+TOKEN_SCOPE = "web.token"
+#: random bytes in a token
+TOKEN_BYTES = 16
+#: the length of a token as text
+TOKEN_CHARS = 22
+
+
+def new_token() -> str:
+    """A fresh token: 128 random bits as 22 URL-safe characters."""
+    return base64.urlsafe_b64encode(secrets.token_bytes(TOKEN_BYTES)).decode("ascii").rstrip("=")
+
+
+def token_key(token: str) -> int | None:
+    """The settings owner under which ``token`` is found (its first 7 bytes as a number), or None when the text
+    cannot be a token."""
+    if len(token) != TOKEN_CHARS:
+        return None
+    try:
+        raw = base64.urlsafe_b64decode(token + "==")
+    except (binascii.Error, ValueError):
+        return None
+    if len(raw) != TOKEN_BYTES or base64.urlsafe_b64encode(raw).decode("ascii").rstrip("=") != token:
+        return None
+    return int.from_bytes(raw[:7], "big")
+
+
+async def current_token(store: Store, game_id: int) -> str | None:
+    """The game's page token, or None when it has none (never made, or revoked)."""
+    token = (await store.settings.get_settings(GAME_SCOPE, game_id)).get("token")
+    return token if isinstance(token, str) and token_key(token) is not None else None
+
+
+async def link_token(store: Store, game_id: int) -> str:
+    """The game's page token, made (and stored) when it has none."""
+    token = await current_token(store, game_id)
+    if token is not None:
+        return token
+    while True:
+        token = new_token()
+        key = token_key(token)
+        assert key is not None
+        if not await store.settings.get_settings(TOKEN_SCOPE, key):  # 56 bits: a clash is all but impossible
+            break
+    await store.settings.put_settings(TOKEN_SCOPE, key, 0, {"game": game_id, "token": token})
+    await store.settings.put_settings(GAME_SCOPE, game_id, 0, {"token": token})
+    return token
+
+
+async def game_of(store: Store, token: str) -> int | None:
+    """The game whose page ``token`` opens, or None (no such token, or revoked)."""
+    key = token_key(token)
+    if key is None:
+        return None
+    row = await store.settings.get_settings(TOKEN_SCOPE, key)
+    stored, game = row.get("token"), row.get("game")
+    if not isinstance(stored, str) or not isinstance(game, int) or not hmac.compare_digest(stored, token):
+        return None
+    return game
+
+
+async def revoke(store: Store, game_id: int) -> bool:
+    """Revoke every page token of the game; whether it had one."""
+    had = False
+    for owner, target, data in await store.settings.all_settings(TOKEN_SCOPE):
+        if data.get("game") == game_id:
+            await store.settings.put_settings(TOKEN_SCOPE, owner, target, {})
+            had = True
+    if await store.settings.get_settings(GAME_SCOPE, game_id):
+        await store.settings.put_settings(GAME_SCOPE, game_id, 0, {})
+    return had
+
+
+def page_url(base: str, token: str) -> str:
+    """The page of a game under the operator's public base URL."""
+    return f"{base.rstrip('/')}/g/{token}"
+
+
+__all__ = ["GAME_SCOPE", "TOKEN_SCOPE", "current_token", "game_of", "link_token", "new_token", "page_url",
+           "revoke", "token_key"]

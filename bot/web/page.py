@@ -1,0 +1,259 @@
+"""What a game's page shows, as data: composed from the public view and the stored delivery records, with the
+composer the channel uses.
+
+:func:`page_state` is the page's whole state in one language: the game's title and status, whose turn it is, the
+game's public status text (the composer's words for a message that describes the game, on the game as everyone
+sees it), the standings (the unit's table), the replay's steps (each move's public narration and the fingerprint
+of the step it leads to: the replay's pictures are addressed by step and fingerprint), and the channel's messages
+(:func:`messages`: each public message as its newest delivery record words it, with the move it was written at).
+:func:`live_event` is the same with the newest steps and messages only, which a page joins to its copy.
+
+Nothing here reads a seat's view, a hidden event or a private note: the steps tell the move's public events (the
+narration the channel was told), the messages are the delivery records of the channel's public messages composed
+by :func:`bot.compose.message_text`, the status is the composer's for no viewer, and the board is drawn from
+``game.view(None)`` (:func:`picture`).
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import Any
+
+from bot import texts
+from bot.compose import Table, message_text, places, table_of
+from bot.games import GameUnit
+from bot.messages import EDIT, POST, RETIRE, Showing
+from bot.store import ACTIVE, FINISHED, LOBBY, Delivery, GameRecord
+from bot.terminal import plain
+from bot.web.timeline import Step, Timeline
+from rules.contract import Game
+
+#: the most characters of one move's narration on the page
+ENTRY_CHARS = 600
+#: the most characters of the whole log in one answer (older entries keep their step, their words shortened)
+LOG_CHARS = 1_500_000
+#: the newest steps and messages a live update carries
+TAIL = 20
+#: the most characters of one message on the page (Discord's own limit)
+MESSAGE_CHARS = 2000
+#: the page's languages
+LANGS = ("en", "de")
+#: a slot of the page's template: ``{{name}}``
+_SLOT = re.compile(r"\{\{(\w+)\}\}")
+
+
+def choose_lang(asked: str | None, accept: str | None, game_lang: str) -> str:
+    """The page's language: the one asked for (``?lang=de``), else the first of ours the browser accepts, else the
+    game's."""
+    if asked in LANGS:
+        return str(asked)
+    for part in (accept or "").split(","):
+        tag = part.split(";")[0].strip().lower()
+        for lang in LANGS:
+            if tag == lang or tag.startswith(lang + "-"):
+                return lang
+    return game_lang if game_lang in LANGS else texts.DEFAULT
+
+
+def names_of(rec: GameRecord) -> dict[int, str]:
+    """The people of a game by user id (a mention in a narration reads as the name)."""
+    return {s.user_id: s.name for s in rec.seats}
+
+
+def clip(text: str, limit: int = ENTRY_CHARS) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def narration(step: Step, front: GameUnit[Any], rec: GameRecord, lang: str) -> str:
+    """What a move told, as the page shows it in ``lang``: the narration the log kept in the game's language, the
+    move's public events worded again in another (the kept narration when they word nothing)."""
+    told = step.narration
+    if lang != rec.lang and step.events:
+        told = front.narrate(list(step.events), lang=lang) or told
+    return clip(" ".join(plain(told, names_of(rec), lang).split()) or texts.say("web.move_quiet", lang))
+
+
+#: words of moves already worded, by (step fingerprint, language): a page's log is worded once per move
+Memo = dict[tuple[str, str], str]
+
+
+def entries(timeline: Timeline, front: GameUnit[Any], rec: GameRecord, lang: str, start: int = 1,
+            memo: Memo | None = None) -> list[dict[str, Any]]:
+    """The replay's steps from move ``start`` on: the move's number, its public words and its step's
+    fingerprint."""
+    out = []
+    for n in range(max(1, start), len(timeline.steps)):
+        step = timeline.steps[n]
+        text = memo.get((step.fingerprint, lang)) if memo is not None else None
+        if text is None:
+            text = narration(step, front, rec, lang)
+            if memo is not None:
+                memo[(step.fingerprint, lang)] = text
+        out.append({"n": n, "text": text, "fp": step.fingerprint})
+    return out
+
+
+def message_words(d: Delivery, rec: GameRecord, front: GameUnit[Any], final: Game | None, lang: str) -> str:
+    """A delivery record's words as the channel's composer words them in ``lang``: its lines, and for the end of
+    the game the final standings (``final``: the finished game); mentions read as names."""
+    record = Showing.from_payload(d.kind, d.payload)
+    game = final if record.finale and final is not None and final.is_over else None
+    words_only = replace(record, picture="none", describe=False, named=None, ping=False, page=None,
+                         finale=game is not None)
+    table = replace(table_of(rec, d.version), lang=lang)
+    text = message_text(words_only, front, game, table, lang)
+    lines = (" ".join(plain(line, names_of(rec), lang).split()) for line in text.splitlines())
+    return clip("\n".join(line for line in lines if line), MESSAGE_CHARS)
+
+
+def messages(records: Sequence[Delivery], rec: GameRecord, front: GameUnit[Any], final: Game | None, lang: str,
+             memo: Memo | None = None) -> list[dict[str, Any]]:
+    """The channel's public messages of the game, oldest first, each as its newest record words it (a turn's
+    message is edited move by move: the page shows its last state): ``id`` the record that posted it, ``at`` the
+    record it shows, ``n`` the move it was written at, ``text`` its words. Retirements change no words."""
+    shown: dict[int, Delivery] = {}
+    for d in records:
+        if d.kind == RETIRE:
+            continue
+        first = d.payload.get("first") if d.kind == EDIT else None
+        key = first if isinstance(first, int) and first in shown else d.id
+        shown[key] = d
+    out = []
+    for key in sorted(shown):
+        d = shown[key]
+        known = (f"record {d.id}", lang)
+        text = memo.get(known) if memo is not None else None
+        if text is None:
+            text = message_words(d, rec, front, final, lang)
+            if memo is not None and not d.payload.get("finale"):
+                memo[known] = text
+        if text:
+            out.append({"id": key, "at": d.id, "n": d.version, "text": text})
+    return out
+
+
+def standings(front: GameUnit[Any], game: Game, rec: GameRecord, lang: str) -> dict[str, Any]:
+    """The unit's standings as a table: the place, then the unit's columns, the seat named as at the table."""
+    rows = front.standings(game, lang=lang)
+    place = dict(places(front, game))
+    body: list[dict[str, Any]] = []
+    for seat, cells in rows.rows:
+        name = rec.seats[seat].name if seat < len(rec.seats) else cells[0] if cells else "?"
+        body.append({"place": texts.ordinal(place.get(seat, len(body) + 1), lang), "won": seat in game.winners,
+                     "cells": [name, *cells[1:]]})
+    return {"head": [texts.say("web.place", lang), *rows.head], "rows": body}
+
+
+def turn_line(game: Game, rec: GameRecord, lang: str) -> str:
+    """Whose turn it is, or who won."""
+    if game.is_over:
+        won = [rec.seats[s].name if s < len(rec.seats) else game.seat_names[s] for s in game.winners]
+        return texts.say("web.won", lang, names=", ".join(won) or texts.say("move.nobody", lang))
+    seat = game.to_act
+    if seat is None:
+        return ""
+    name = rec.seats[seat].name if seat < len(rec.seats) else game.seat_names[seat]
+    return texts.say("web.turn", lang, name=name)
+
+
+def status_text(front: GameUnit[Any], game: Game, table: Table, lang: str, names: Mapping[int, str]) -> str:
+    """The game's public status as the channel's composer words it for a message that describes the game."""
+    text = message_text(Showing(POST, describe=True), front, game, table, lang)
+    return "\n".join(line for line in (plain(t, names, lang) for t in text.splitlines()) if line.strip())
+
+
+def head(rec: GameRecord, front: GameUnit[Any], lang: str) -> dict[str, Any]:
+    """What every state of the page starts with: the game, its status and language."""
+    return {"title": front.title, "status": rec.status, "status_text": texts.status_word(rec.status, lang),
+            "lang": lang, "live": rec.status in (LOBBY, ACTIVE)}
+
+
+def page_state(rec: GameRecord, timeline: Timeline | None, front: GameUnit[Any], game: Game | None, lang: str,
+               memo: Memo | None = None, said: Sequence[dict[str, Any]] = ()) -> dict[str, Any]:
+    """The page's whole state in ``lang`` (see the module's docstring); ``said``: the channel's messages
+    (:func:`messages`)."""
+    out = {**head(rec, front, lang), "messages": _shortened(said, "text")}
+    if timeline is None or game is None:
+        seats = ", ".join(s.name for s in rec.seats) or texts.say("lobby.nobody_yet", lang)
+        return {**out, "moves": 0, "turn": texts.say("web.lobby", lang, seats=seats), "status_lines": "",
+                "standings": None, "start": None, "log": []}
+    log = _shortened(entries(timeline, front, rec, lang, memo=memo), "text")
+    return {**out, **_live(rec, timeline, front, game, lang), "log": log}
+
+
+def _shortened(items: Sequence[dict[str, Any]], key: str) -> list[dict[str, Any]]:
+    """``items`` within :data:`LOG_CHARS` of words: an enormous log keeps every entry, the oldest words
+    shortened to "…"."""
+    out = [dict(item) for item in items]
+    total = sum(len(item[key]) for item in out)
+    for item in out:
+        if total <= LOG_CHARS:
+            break
+        total -= len(item[key]) - 1
+        item[key] = "…"
+    return out
+
+
+def live_event(rec: GameRecord, timeline: Timeline | None, front: GameUnit[Any], game: Game | None, lang: str,
+               memo: Memo | None = None, said: Sequence[dict[str, Any]] = ()) -> dict[str, Any]:
+    """A live update: the page's state with the newest :data:`TAIL` steps and messages only, the fingerprint of
+    the step before those steps and the id of the message before those messages (a page whose copy differs
+    there fetches the whole state)."""
+    first = max(0, len(said) - TAIL)
+    told = {"said": list(said[first:]), "said_from": first, "said_before": said[first - 1]["id"] if first else None}
+    if timeline is None or game is None:
+        return {**page_state(rec, timeline, front, game, lang), **told, "messages": None, "tail": [], "base": None}
+    start = max(1, timeline.moves - TAIL + 1)
+    return {**head(rec, front, lang), **_live(rec, timeline, front, game, lang), **told,
+            "tail": entries(timeline, front, rec, lang, start, memo), "base": timeline.steps[start - 1].fingerprint}
+
+
+def _live(rec: GameRecord, timeline: Timeline, front: GameUnit[Any], game: Game, lang: str) -> dict[str, Any]:
+    table = table_of(rec)
+    return {"moves": timeline.moves, "turn": turn_line(game, rec, lang),
+            "status_lines": status_text(front, game, table, lang, names_of(rec)),
+            "standings": standings(front, game, rec, lang), "start": timeline.steps[0].fingerprint,
+            "over": rec.status == FINISHED}
+
+
+def picture(front: GameUnit[Any], step: Step, lang: str) -> bytes | None:
+    """The whole board at a step, drawn from its public view (``board_picture``), in ``lang``."""
+    return front.board_picture(step.view, lang=lang)
+
+
+def as_json(data: Any) -> bytes:
+    """JSON as served (and as embedded in the page: ``<`` escaped, so no text closes the script element)."""
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("<", "\\u003c").encode("utf-8")
+
+
+#: the words the page's script needs, by the name it knows them under
+SCRIPT_WORDS = ("live", "replay_step", "start_position", "back_to_live", "reconnecting", "play", "pause", "board_alt",
+                "no_board", "newest")
+
+
+def words(lang: str) -> dict[str, str]:
+    """The page script's texts in ``lang``, their placeholders (``{n}``, ``{count}``) left for the script."""
+    return {name: texts.CATALOGUE.template(f"web.{name}", lang) for name in SCRIPT_WORDS}
+
+
+def document(template: str, title: str, state_json: str, lang: str, token: str, other: Sequence[str],
+             extra: Mapping[str, str] | None = None) -> str:
+    """The page: the template with its words in ``lang``, the state (:func:`as_json` of :func:`page_state`) and
+    the script's words embedded as JSON, links to the page in the ``other`` languages, and ``extra`` slots."""
+    say = {key: html.escape(texts.say(f"web.{key}", lang)) for key in
+           ("heading_live", "heading_replay", "heading_standings", "heading_log", "first", "back", "forward",
+            "last", "slider", "noscript", "footer")}
+    switch = " · ".join(f'<a href="/g/{token}?lang={o}" hreflang="{o}" lang="{o}">'
+                        f"{html.escape(texts.language_name(o, o))}</a>" for o in other)
+    values = {**{f"say_{k}": v for k, v in say.items()}, "lang": lang, "title": html.escape(title),
+              "page_title": html.escape(texts.say("web.page_title", lang, title=title)),
+              "state": state_json, "words": as_json(words(lang)).decode("utf-8"), "languages": switch, **(extra or {})}
+    return _SLOT.sub(lambda m: values[m.group(1)], template)  # one pass: no value is read as a slot
+
+
+__all__ = ["LANGS", "TAIL", "choose_lang", "document", "entries", "live_event", "message_words", "messages",
+           "page_state", "picture", "standings", "words"]

@@ -1,0 +1,541 @@
+"""The web server of the games' pages (aiohttp): a page per game, live, with its replay, and nothing that writes.
+
+Routes (GET and HEAD only; any other method is 405):
+
+- ``/g/TOKEN``: the page, in ``?lang=en|de`` or the browser's language, its state embedded;
+- ``/g/TOKEN/state.json``: the page's whole state (:func:`bot.web.page.page_state`);
+- ``/g/TOKEN/events``: server-sent events, one live update (:func:`bot.web.page.live_event`) whenever the game
+  changes, a comment every :data:`HEARTBEAT_SECONDS`;
+- ``/g/TOKEN/board/N-FINGERPRINT.png``: the whole board after move N (0: the start), from the public view;
+- ``/s/page.js``, ``/s/page.css``: the page's script and style.
+
+The store is the source: a game with live listeners is read again every :data:`POLL_SECONDS` (one read of its
+record; its log and delivery records when the record changed, the records also every :data:`RECORDS_SECONDS`),
+so moves stored by any process, on either store (several bot processes on one PostgreSQL too), reach the page;
+a move this process stored wakes its game at once (:meth:`WebServer.changed`). A token that no longer opens the
+game (revoked) closes its live updates at the next check.
+
+Safe by default: no write endpoint, no request body, a token bucket of requests per client and a cap on each
+client's live connections, a size limit on every answer and on each live stream (the browser reconnects), a
+content security policy that allows the page's own script, style and pictures only, no framing, no referrer,
+no access log (the addresses carry tokens). Nothing listens until :meth:`WebServer.start` is called.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import logging
+import re
+import time
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from importlib import resources
+from typing import Any
+
+from aiohttp import web
+
+from bot import texts
+from bot.games import GameUnit, game_class, unit_for
+from bot.store import LOBBY, Delivery, GameNotFound, GameRecord, Store
+from bot.web import links
+from bot.web import page as pages
+from bot.web.timeline import Timeline, build
+from rules.contract import Game
+
+log = logging.getLogger(__name__)
+
+#: seconds between two reads of a game that has live listeners
+POLL_SECONDS = 1.0
+#: the most seconds between two reads of a watched game's delivery records when its record did not change
+RECORDS_SECONDS = 5.0
+#: seconds between two comments on an idle live stream (so proxies keep it open)
+HEARTBEAT_SECONDS = 15.0
+#: seconds a token is trusted before it is read again (a revoked link stops working within this)
+TOKEN_SECONDS = 5.0
+#: what every answer carries
+SECURITY_HEADERS = {
+    "Content-Security-Policy": "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
+                               "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+    "X-Frame-Options": "DENY",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "Cross-Origin-Opener-Policy": "same-origin",
+    "Cross-Origin-Resource-Policy": "same-origin",
+    "Permissions-Policy": "camera=(), microphone=(), geolocation=(), payment=(), usb=()",
+    "X-Robots-Tag": "noindex, nofollow",
+}
+_PICTURE = re.compile(r"(\d{1,6})-([0-9a-f]{12})\.png")
+_STATIC = {"page.js": "application/javascript", "page.css": "text/css"}
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """What one server allows: requests per second and burst per client, live streams per client and in all,
+    the largest answer and the most bytes of one live stream, and how many games and pictures it keeps."""
+
+    rate: float = 10.0
+    burst: int = 60
+    streams_per_client: int = 8
+    streams: int = 5000
+    answer_bytes: int = 4_000_000
+    stream_bytes: int = 8_000_000
+    games: int = 256
+    pictures: int = 256
+
+
+def _static(name: str) -> bytes:
+    return resources.files("bot.web").joinpath("static", name).read_bytes()
+
+
+class Listener:
+    """One browser on a game's live updates: the newest update not yet sent to it (only the newest matters)."""
+
+    def __init__(self, token: str, lang: str, client: str) -> None:
+        self.token, self.lang, self.client = token, lang, client
+        self.pending: bytes | None = None
+        self.wake = asyncio.Event()
+        self.closed = False
+
+    def send(self, data: bytes) -> None:
+        self.pending = data
+        self.wake.set()
+
+    def close(self) -> None:
+        self.closed = True
+        self.wake.set()
+
+    def gone(self) -> bool:
+        """Whether the stream is to end (the server closes, or the token was revoked)."""
+        return self.closed
+
+
+@dataclass
+class Watch:
+    """A game the server serves: its record, its timeline and game, what its page says in each language, and who
+    listens to it."""
+
+    game_id: int
+    rec: GameRecord | None = None
+    key: tuple[Any, ...] | None = None
+    timeline: Timeline | None = None
+    game: Game | None = None
+    front: GameUnit[Any] | None = None
+    states: dict[str, bytes] = field(default_factory=dict)
+    events: dict[str, bytes] = field(default_factory=dict)
+    memo: pages.Memo = field(default_factory=dict)
+    listeners: set[Listener] = field(default_factory=set)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    read_at: float = 0.0
+    records_at: float = float("-inf")
+    seen: tuple[int, int] = (0, 0)
+    broken: bool = False
+    #: the page's states changed since the listeners last heard (a request may read the change first)
+    unpublished: bool = False
+    again: bool = False
+    task: asyncio.Task[None] | None = None
+
+
+class Bucket:
+    """A token bucket: ``rate`` requests a second, ``burst`` at once."""
+
+    __slots__ = ("at", "tokens")
+
+    def __init__(self, burst: int, now: float) -> None:
+        self.tokens, self.at = float(burst), now
+
+    def take(self, rate: float, burst: int, now: float) -> bool:
+        self.tokens = min(float(burst), self.tokens + (now - self.at) * rate)
+        self.at = now
+        if self.tokens < 1.0:
+            return False
+        self.tokens -= 1.0
+        return True
+
+
+class WebServer:
+    """The pages of the games in ``store`` (see the module's docstring). ``forwarded``: the server stands behind
+    a reverse proxy, which names the client in ``X-Forwarded-For`` (its last address)."""
+
+    def __init__(self, store: Store, *, classes: Callable[[str], type[Game]] = game_class,
+                 fronts: Callable[[str], GameUnit[Any]] = unit_for, limits: Limits | None = None,
+                 poll_seconds: float = POLL_SECONDS, forwarded: bool = False,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.store = store
+        self.classes, self.fronts = classes, fronts
+        self.limits = limits or Limits()
+        self.poll_seconds = poll_seconds
+        self.forwarded = forwarded
+        self.clock = clock
+        self.watches: OrderedDict[int, Watch] = OrderedDict()
+        self.pictures: OrderedDict[tuple[int, str, str], bytes] = OrderedDict()
+        self._tokens: dict[str, tuple[int | None, float]] = {}
+        self._buckets: dict[str, Bucket] = {}
+        self._streams: dict[str, int] = {}
+        self._drawing = asyncio.Semaphore(1)
+        self._closing = asyncio.Event()
+        self._poller: asyncio.Task[None] | None = None
+        self._runner: web.AppRunner | None = None
+        self.template = _static("page.html").decode("utf-8")
+        self.static = {name: _static(name) for name in _STATIC}
+        self.static_version = hashlib.sha256(b"".join(self.static.values())).hexdigest()[:10]
+        self.app = self._make_app()
+
+    # Running -----------------------------------------------------------------------------------
+
+    def _make_app(self) -> web.Application:
+        app = web.Application(client_max_size=1024, middlewares=[self._guard])
+        app.router.add_get("/g/{token}", self.page)
+        app.router.add_get("/g/{token}/state.json", self.state)
+        app.router.add_get("/g/{token}/events", self.events)
+        app.router.add_get("/g/{token}/board/{picture}", self.board)
+        app.router.add_get("/s/{name}", self.asset)
+        app.on_response_prepare.append(self._headers)
+        return app
+
+    async def start(self, host: str, port: int) -> tuple[str, int]:
+        """Listen on ``host``:``port`` (port 0: a free one) and start reading the watched games; the address
+        listened on."""
+        self._runner = web.AppRunner(self.app, access_log=None, handle_signals=False, shutdown_timeout=2.0)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, host, port)
+        await site.start()
+        self.run_poller()
+        server = getattr(site, "_server", None)
+        sockets = getattr(server, "sockets", None) or []
+        bound = sockets[0].getsockname() if sockets else (host, port)
+        return str(bound[0]), int(bound[1])
+
+    def run_poller(self) -> None:
+        """Start reading the watched games (:meth:`start` does; a test serving the app itself calls it)."""
+        if self._poller is None:
+            self._poller = asyncio.get_running_loop().create_task(self._poll(), name="junkyard-web-poll")
+
+    async def close(self) -> None:
+        """Stop listening: live streams end, the poller stops."""
+        self._closing.set()
+        for watch in self.watches.values():
+            for listener in list(watch.listeners):
+                listener.close()
+        if self._poller is not None:
+            self._poller.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._poller
+            self._poller = None
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    def changed(self, game_id: int) -> None:
+        """A write of ``game_id`` was stored by this process: its listeners hear of it at once (the
+        service's ``on_stored``)."""
+        watch = self.watches.get(game_id)
+        if watch is not None and watch.listeners:
+            self._update_soon(watch)
+
+    # Reading games -----------------------------------------------------------------------------
+
+    async def _game_of(self, token: str) -> int | None:
+        now = self.clock()
+        known = self._tokens.get(token)
+        if known is not None and now - known[1] < TOKEN_SECONDS:
+            return known[0]
+        game_id = await links.game_of(self.store, token)
+        if len(self._tokens) > 10_000:
+            self._tokens.clear()
+        self._tokens[token] = (game_id, now)
+        return game_id
+
+    async def _watch(self, token: str) -> Watch:
+        """The game a token opens, read again when nobody keeps it fresh; 404 when the token opens none."""
+        game_id = await self._game_of(token)
+        if game_id is None:
+            raise _not_found()
+        watch = self.watches.get(game_id)
+        if watch is None:
+            watch = self.watches[game_id] = Watch(game_id)
+        self.watches.move_to_end(game_id)
+        self._forget_idle()
+        if watch.key is None or self.clock() - watch.read_at >= self.poll_seconds:
+            await self._refresh(watch, fresh=self.poll_seconds)
+            if watch.unpublished and watch.listeners:  # a change this request found: the listeners hear of it
+                self._update_soon(watch)
+        if watch.rec is None:
+            raise _not_found()
+        if watch.broken:
+            raise web.HTTPServiceUnavailable(text=texts.say("web.unavailable", watch.rec.lang))
+        return watch
+
+    def _forget_idle(self) -> None:
+        while len(self.watches) > self.limits.games:
+            idle = next((gid for gid, w in self.watches.items() if not w.listeners), None)
+            if idle is None:
+                return
+            del self.watches[idle]
+
+    async def _refresh(self, watch: Watch, fresh: float | None = None) -> bool:
+        """Read the game again (not when it was read within ``fresh`` seconds); whether it changed (its timeline
+        and page states are then made anew). One read of the game's record each time; its log when the record
+        changed, its delivery records then too and at least every :data:`RECORDS_SECONDS` (a message beside the
+        moves, like a shared link, changes no record)."""
+        async with watch.lock:
+            now = self.clock()
+            if fresh is not None and watch.key is not None and now - watch.read_at < fresh:
+                return False
+            watch.read_at = now
+            try:
+                rec = await self.store.games.get_game(watch.game_id)
+            except GameNotFound:
+                watch.rec, watch.key = None, None
+                return False
+            key = (rec.version, rec.updated_at, rec.status)
+            if key == watch.key and now - watch.records_at < RECORDS_SECONDS:
+                return False
+            try:
+                records = await self.store.outbox.deliveries(game_id=rec.id)
+                watch.records_at = now
+                seen = (len(records), records[-1].id if records else 0)
+                if key == watch.key and seen == watch.seen:
+                    return False
+                front = self.fronts(rec.game_key)
+                timeline = None
+                if rec.status != LOBBY and rec.state is not None:
+                    if key == watch.key and watch.timeline is not None:
+                        timeline = watch.timeline
+                    else:
+                        log_ = (await self.store.games.actions(rec.id))[: rec.version]
+                        if len(log_) != rec.version:  # moves taken back between the two reads: next time
+                            return False
+                        timeline = await asyncio.to_thread(build, self.classes(rec.game_key).create, rec, log_,
+                                                           watch.timeline)
+                states, events = await asyncio.to_thread(self._compose, rec, timeline, front, records, watch.memo)
+            except Exception:
+                log.exception("game %s: its page could not be made", rec.id)
+                watch.rec, watch.key, watch.broken, watch.timeline = rec, key, True, None
+                return True
+            watch.rec, watch.key, watch.seen, watch.front, watch.timeline = rec, key, seen, front, timeline
+            watch.game = timeline.game if timeline is not None else None
+            watch.states, watch.events, watch.broken, watch.unpublished = states, events, False, True
+            if len(watch.memo) > 8 * ((len(timeline.steps) if timeline else 1) + len(records)) + 64:
+                watch.memo.clear()
+            return True
+
+    @staticmethod
+    def _compose(rec: GameRecord, timeline: Timeline | None, front: GameUnit[Any], records: list[Delivery],
+                 memo: pages.Memo) -> tuple[dict[str, bytes], dict[str, bytes]]:
+        """The page's state and live update in every language (in a thread, on the timeline's game)."""
+        game = timeline.game if timeline is not None else None
+        states, events = {}, {}
+        for lang in pages.LANGS:
+            said = pages.messages(records, rec, front, game, lang, memo)
+            states[lang] = pages.as_json(pages.page_state(rec, timeline, front, game, lang, memo, said))
+            update = pages.live_event(rec, timeline, front, game, lang, memo, said)
+            events[lang] = b"data: " + pages.as_json(update) + b"\n\n"
+        return states, events
+
+    def _update_soon(self, watch: Watch) -> None:
+        if watch.task is not None and not watch.task.done():
+            watch.again = True
+            return
+        watch.task = asyncio.get_running_loop().create_task(self._update(watch), name="junkyard-web-update")
+
+    async def _update(self, watch: Watch) -> None:
+        """Read the game again and, when it changed, tell its listeners (the newest board drawn first)."""
+        while True:
+            watch.again = False
+            try:
+                if await self._refresh(watch) or watch.unpublished:
+                    await self._publish(watch)
+            except Exception:
+                log.exception("game %s: a live update failed", watch.game_id)
+            if not watch.again:
+                return
+
+    async def _publish(self, watch: Watch) -> None:
+        watch.unpublished = False
+        timeline, front = watch.timeline, watch.front
+        if timeline is not None and front is not None:
+            for lang in {listener.lang for listener in watch.listeners}:
+                await self._picture(watch, timeline.moves, timeline.steps[-1].fingerprint, lang)
+        for listener in list(watch.listeners):
+            data = watch.events.get(listener.lang)
+            if data is not None:
+                listener.send(data)
+
+    async def _poll(self) -> None:
+        checked = self.clock()
+        while not self._closing.is_set():
+            await asyncio.sleep(self.poll_seconds)
+            watched = [w for w in self.watches.values() if w.listeners]
+            for watch in watched:
+                if watch.task is None or watch.task.done():
+                    self._update_soon(watch)
+            if self.clock() - checked >= TOKEN_SECONDS:
+                checked = self.clock()
+                await self._check_tokens(watched)
+            self._prune_buckets()
+
+    async def _check_tokens(self, watched: list[Watch]) -> None:
+        """Close the live updates of tokens that no longer open their game (revoked)."""
+        for watch in watched:
+            for token in {listener.token for listener in watch.listeners}:
+                try:
+                    game_id = await links.game_of(self.store, token)
+                except Exception:
+                    log.exception("reading a page token failed")
+                    continue
+                self._tokens[token] = (game_id, self.clock())
+                if game_id != watch.game_id:
+                    for listener in [x for x in watch.listeners if x.token == token]:
+                        listener.close()
+
+    async def _picture(self, watch: Watch, move: int, fingerprint: str, lang: str) -> bytes | None:
+        """The board after ``move`` while that step still has ``fingerprint``, drawn once (in a thread)."""
+        timeline, front = watch.timeline, watch.front
+        if timeline is None or front is None or not 0 <= move <= timeline.moves:
+            return None
+        step = timeline.steps[move]
+        if step.fingerprint != fingerprint:
+            return None
+        key = (watch.game_id, fingerprint, lang)
+        async with self._drawing:
+            png = self.pictures.get(key)
+            if png is None:
+                png = await asyncio.to_thread(pages.picture, front, step, lang)
+                if png is None:
+                    return None
+                self.pictures[key] = png
+                while len(self.pictures) > self.limits.pictures:
+                    self.pictures.popitem(last=False)
+            self.pictures.move_to_end(key)
+        return png
+
+    # Handlers ----------------------------------------------------------------------------------
+
+    def _lang(self, request: web.Request, watch: Watch) -> str:
+        assert watch.rec is not None
+        return pages.choose_lang(request.query.get("lang"), request.headers.get("Accept-Language"), watch.rec.lang)
+
+    async def page(self, request: web.Request) -> web.Response:
+        token = request.match_info["token"]
+        watch = await self._watch(token)
+        assert watch.rec is not None
+        lang = self._lang(request, watch)
+        title = watch.front.title if watch.front is not None else self.fronts(watch.rec.game_key).title
+        body = pages.document(self.template, title, watch.states[lang].decode("utf-8"), lang, token,
+                              [other for other in pages.LANGS if other != lang], {"v": self.static_version})
+        return web.Response(text=body, content_type="text/html", charset="utf-8")
+
+    async def state(self, request: web.Request) -> web.Response:
+        watch = await self._watch(request.match_info["token"])
+        return web.Response(body=watch.states[self._lang(request, watch)], content_type="application/json",
+                            charset="utf-8")
+
+    async def board(self, request: web.Request) -> web.Response:
+        match = _PICTURE.fullmatch(request.match_info["picture"])
+        if match is None:
+            raise _not_found()
+        watch = await self._watch(request.match_info["token"])
+        png = await self._picture(watch, int(match[1]), match[2], self._lang(request, watch))
+        if png is None:
+            raise _not_found()
+        # the same address is the same picture; private: a revoked link's pictures stay out of shared caches
+        return web.Response(body=png, content_type="image/png",
+                            headers={"Cache-Control": "private, max-age=86400, immutable"})
+
+    async def asset(self, request: web.Request) -> web.Response:
+        name = request.match_info["name"]
+        if name not in self.static:
+            raise _not_found()
+        return web.Response(body=self.static[name], content_type=_STATIC[name], charset="utf-8",
+                            headers={"Cache-Control": "public, max-age=86400"})
+
+    async def events(self, request: web.Request) -> web.StreamResponse:
+        token = request.match_info["token"]
+        watch = await self._watch(token)
+        client = self.client(request)
+        total = sum(self._streams.values())
+        if self._streams.get(client, 0) >= self.limits.streams_per_client or total >= self.limits.streams:
+            raise web.HTTPTooManyRequests(text=texts.say("web.too_many", self._lang(request, watch)),
+                                          headers={"Retry-After": "30"})
+        listener = Listener(token, self._lang(request, watch), client)
+        response = web.StreamResponse(headers={"Content-Type": "text/event-stream; charset=utf-8",
+                                               "Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+        self._streams[client] = self._streams.get(client, 0) + 1
+        watch.listeners.add(listener)
+        sent = 0
+        try:
+            await response.prepare(request)
+            listener.send(b"retry: 3000\n" + watch.events[listener.lang])
+            while not listener.gone() and not self._closing.is_set():
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(listener.wake.wait(), HEARTBEAT_SECONDS)
+                listener.wake.clear()
+                data, listener.pending = listener.pending, None
+                if listener.gone():
+                    break
+                data = data if data is not None else b": still here\n\n"
+                if sent + len(data) > self.limits.stream_bytes:
+                    break  # the browser reconnects and goes on from the page's state
+                await response.write(data)
+                sent += len(data)
+        except ConnectionResetError:
+            pass  # the browser went away
+        finally:
+            watch.listeners.discard(listener)
+            self._streams[client] -= 1
+            if not self._streams[client]:
+                del self._streams[client]
+        return response
+
+    # Guards ------------------------------------------------------------------------------------
+
+    def client(self, request: web.Request) -> str:
+        """Who asks: the peer's address, or behind a proxy the last address it put in ``X-Forwarded-For``."""
+        if self.forwarded:
+            hops = [h.strip() for h in request.headers.get("X-Forwarded-For", "").split(",") if h.strip()]
+            if hops:
+                return hops[-1]
+        return request.remote or "?"
+
+    def _prune_buckets(self) -> None:
+        if len(self._buckets) < 1000:
+            return
+        now, full = self.clock(), self.limits.burst / max(self.limits.rate, 0.001)
+        for client in [c for c, b in self._buckets.items() if now - b.at > full]:
+            del self._buckets[client]
+
+    @web.middleware
+    async def _guard(self, request: web.Request,
+                     handler: Callable[[web.Request], Awaitable[web.StreamResponse]]) -> web.StreamResponse:
+        """Every request: within its client's rate; every answer: within the size limit."""
+        client, now = self.client(request), self.clock()
+        bucket = self._buckets.get(client)
+        if bucket is None:
+            bucket = self._buckets[client] = Bucket(self.limits.burst, now)
+        if not bucket.take(self.limits.rate, self.limits.burst, now):
+            lang = pages.choose_lang(request.query.get("lang"), request.headers.get("Accept-Language"), "en")
+            return web.Response(status=429, text=texts.say("web.too_many", lang), headers={"Retry-After": "2"})
+        response = await handler(request)
+        if isinstance(response, web.Response) and response.body is not None:
+            body = response.body
+            size = len(body) if isinstance(body, bytes | bytearray | str) else response.content_length or 0
+            if size > self.limits.answer_bytes:
+                log.error("an answer of %d bytes was held back (the limit is %d)", size, self.limits.answer_bytes)
+                return web.Response(status=507, text="too large")
+        return response
+
+    async def _headers(self, request: web.Request, response: web.StreamResponse) -> None:
+        response.headers.update(SECURITY_HEADERS)
+        response.headers["Server"] = "Junkyard GM"
+        response.headers.setdefault("Cache-Control", "no-store")
+
+
+def _not_found() -> web.HTTPNotFound:
+    """The answer to a token that opens nothing (wrong or revoked: the same answer, so nothing is told)."""
+    return web.HTTPNotFound(text=texts.say("web.not_found", texts.DEFAULT) + "\n" + texts.say("web.not_found", "de"))
+
+
+__all__ = ["HEARTBEAT_SECONDS", "POLL_SECONDS", "SECURITY_HEADERS", "Limits", "WebServer"]

@@ -1,0 +1,73 @@
+"""``/game link`` for every front: the game's page posted to the channel, and the host's revocation of it.
+
+The link is a record beside the turns (a note), stored and delivered like every public message, so it can be
+rebuilt from the store. A player posts it to the channel; anyone else gets it privately (they can read the
+channel, so they may see the page). Revoking is for the host, or anyone who may manage the channel.
+"""
+
+from __future__ import annotations
+
+from bot import texts
+from bot.compose import Message
+from bot.history import PageLink
+from bot.messages import NOTE, Line, Showing
+from bot.outcomes import Accepted, Refusal
+from bot.service import Service, refuse
+from bot.store import GameRecord, Store
+from bot.web import links
+
+
+def page_links(store: Store, base: str) -> PageLink:
+    """The addresses of the games' pages under the operator's public ``base`` URL, each made when first asked
+    (``Service.page_link``)."""
+
+    async def page_link(rec: GameRecord) -> str | None:
+        return links.page_url(base, await links.link_token(store, rec.id))
+
+    return page_link
+
+
+async def _game(service: Service, channel_id: int) -> GameRecord | None:
+    """The channel's open game, else its last one."""
+    rec = await service.store.games.channel_game(channel_id)
+    if rec is None:
+        last = await service.store.games.channel_history(channel_id, 1)
+        rec = last[0] if last else None
+    return rec
+
+
+async def share(service: Service, channel_id: int, user_id: int, *, lang: str | None = None
+                ) -> Accepted | Message | Refusal:
+    """The page of the channel's game (or its last one): posted to the channel when a player asks, else only
+    to the asker; ``lang`` is the asker's, for what only they read."""
+    if service.page_link is None:
+        return refuse(texts.say("web.link_off", lang or texts.DEFAULT))
+    rec = await _game(service, channel_id)
+    if rec is None:
+        return refuse(texts.say("web.link_no_game", lang or texts.DEFAULT))
+    own = service.lang_of(rec, user_id, lang)
+    url = await service.page_link(rec)
+    if url is None:
+        return refuse(texts.say("web.link_off", own))
+    if rec.seat_of(user_id) is None and rec.host_id != user_id:
+        return Message(texts.say("web.page_link", own, url=url), game_id=rec.id)
+    out = service.outgoing([Showing(NOTE, (Line(say="web.link_posted", params={"user": user_id, "url": url}),))])
+    await service.store.outbox.add_deliveries(rec.id, out)
+    return Accepted(rec.id, tuple(o.id for o in out if o.id is not None))
+
+
+async def revoke(service: Service, channel_id: int, user_id: int, *, can_manage: bool = False,
+                 lang: str | None = None) -> Message | Refusal:
+    """Revoke the page link of the channel's game (or its last one): it opens nothing from now on (the host, or
+    someone who may manage the channel); answered privately in ``lang``."""
+    rec = await _game(service, channel_id)
+    if rec is None:
+        return refuse(texts.say("web.link_no_game", lang or texts.DEFAULT))
+    own = service.lang_of(rec, user_id, lang)
+    if not can_manage and rec.host_id != user_id:
+        return refuse(texts.say("web.link_only_host", own, host=rec.host_id))
+    had = await links.revoke(service.store, rec.id)
+    return Message(texts.say("web.link_revoked" if had else "web.link_none_to_revoke", own), game_id=rec.id)
+
+
+__all__ = ["page_links", "revoke", "share"]

@@ -1,0 +1,217 @@
+// A game's page: the live board, or any step of the replay; the standings and the narrated moves. It follows
+// the game through server-sent events and never writes anything. Texts come from the page (both languages);
+// everything the server sends is put on the page as text, never as markup.
+(function () {
+  'use strict';
+
+  const $ = (id) => document.getElementById(id);
+  const words = JSON.parse($('words').textContent);
+  let state = JSON.parse($('state').textContent);
+  let log = state.log || []; // the replay's steps: one per move
+  let said = state.messages || []; // the channel's messages
+  let at = null; // null: the live board; else the step shown
+  let playing = null;
+  let slid = null;
+  const base = location.pathname.replace(/\/+$/, '');
+  const lang = document.documentElement.lang;
+  const img = $('board');
+  const slider = $('slider');
+
+  const fill = (text, values) => text.replace(/\{(\w+)\}/g, (m, k) => (k in values ? String(values[k]) : m));
+  const fingerprint = (n) => (n === 0 ? state.start : log[n - 1] && log[n - 1].fp);
+  const shown = () => (at === null ? state.moves : Math.min(at, state.moves));
+
+  function boardUrl(n) {
+    const fp = fingerprint(n);
+    return fp ? base + '/board/' + n + '-' + fp + '.png?lang=' + encodeURIComponent(lang) : null;
+  }
+
+  function text(element, value) {
+    element.textContent = value || '';
+  }
+
+  function show() {
+    const n = shown();
+    const moves = state.moves || 0;
+    slider.max = String(moves);
+    slider.value = String(n);
+    slider.disabled = moves === 0;
+    text($('mode'), at === null ? words.live : fill(words.replay_step, { n: n, count: moves }));
+    text($('position'), n === 0 ? words.start_position : fill(words.replay_step, { n: n, count: moves }));
+    const url = boardUrl(n);
+    if (url === null) {
+      img.removeAttribute('src');
+      img.alt = words.no_board;
+      img.hidden = true;
+    } else {
+      img.hidden = false;
+      if (img.getAttribute('src') !== url) img.src = url;
+      $('zoom').href = url;
+      img.alt = n === 0 ? words.start_position : fill(words.board_alt, { n: n });
+    }
+    text($('caption'), n === 0 ? (moves ? words.start_position : '') : log[n - 1] && log[n - 1].text);
+    $('first').disabled = $('back').disabled = n === 0;
+    $('forward').disabled = $('last').disabled = n >= moves;
+    const live = $('live');
+    live.hidden = at === null;
+    text(live, state.live ? words.back_to_live : words.newest);
+    text($('play'), playing ? '\u275A\u275A' : '\u25B6');
+    $('play').title = playing ? words.pause : words.play;
+    $('play').setAttribute('aria-label', $('play').title);
+    $('play').disabled = moves === 0;
+    let current = null; // the newest message written by the move shown
+    for (const item of $('log').children) {
+      item.removeAttribute('aria-current');
+      if (current === null && Number(item.dataset.n) <= n) current = item;
+    }
+    if (current !== null) current.setAttribute('aria-current', 'step');
+    document.body.classList.toggle('replaying', at !== null);
+  }
+
+  function standings() {
+    const table = $('standings');
+    table.replaceChildren();
+    const data = state.standings;
+    if (!data) return;
+    const headRow = table.createTHead().insertRow();
+    for (const head of data.head) {
+      const th = document.createElement('th');
+      th.scope = 'col';
+      text(th, head);
+      headRow.appendChild(th);
+    }
+    const body = table.createTBody();
+    for (const row of data.rows) {
+      const tr = body.insertRow();
+      if (row.won) tr.className = 'won';
+      for (const cell of [row.place, ...row.cells]) text(tr.insertCell(), cell);
+    }
+  }
+
+  function entries() {
+    const list = $('log');
+    const items = [];
+    for (let i = said.length - 1; i >= 0; i -= 1) {
+      const entry = said[i];
+      const li = document.createElement('li');
+      li.dataset.n = String(entry.n);
+      const button = document.createElement('button');
+      button.type = 'button';
+      text(button, entry.text);
+      button.addEventListener('click', () => go(entry.n));
+      li.appendChild(button);
+      items.push(li);
+    }
+    list.replaceChildren(...items);
+  }
+
+  function render() {
+    text($('status'), state.status_text);
+    text($('turn'), state.turn);
+    text($('status-lines'), state.status_lines);
+    standings();
+    entries();
+    show();
+  }
+
+  function go(n) {
+    const moves = state.moves || 0;
+    at = n >= moves ? null : Math.max(0, n);
+    show();
+  }
+
+  function stop() {
+    if (playing) clearInterval(playing);
+    playing = null;
+  }
+
+  function play() {
+    if (playing) {
+      stop();
+      show();
+      return;
+    }
+    if (at === null) at = 0;
+    playing = setInterval(() => {
+      if (at === null || at >= state.moves) {
+        stop();
+        at = null;
+      } else {
+        at += 1;
+        if (at >= state.moves) at = null;
+      }
+      show();
+    }, 900);
+    show();
+  }
+
+  async function whole() {
+    const answer = await fetch(base + '/state.json?lang=' + encodeURIComponent(lang), { cache: 'no-store' });
+    if (!answer.ok) return;
+    state = await answer.json();
+    log = state.log || [];
+    said = state.messages || [];
+    render();
+  }
+
+  function joined(update) {
+    const tail = update.tail || [];
+    const first = tail.length ? tail[0].n : update.moves + 1;
+    const before = first - 1;
+    if (before > log.length) return false;
+    if (before > 0 && (!log[before - 1] || log[before - 1].fp !== update.base)) return false;
+    const from = update.said_from || 0;
+    if (from > said.length || (from > 0 && said[from - 1].id !== update.said_before)) return false;
+    log = log.slice(0, before).concat(tail);
+    said = said.slice(0, from).concat(update.said || []);
+    return true;
+  }
+
+  function heard(update) {
+    if (update.start !== state.start && state.start !== null) {
+      whole();
+      return;
+    }
+    if (!joined(update)) {
+      whole();
+      return;
+    }
+    state = Object.assign({}, update, { log: log, messages: said });
+    if (at !== null && at > state.moves) at = null;
+    render();
+  }
+
+  function listen() {
+    if (!window.EventSource) return;
+    const source = new EventSource(base + '/events?lang=' + encodeURIComponent(lang));
+    source.onmessage = (event) => {
+      text($('status'), state.status_text);
+      heard(JSON.parse(event.data));
+      if (!state.live) source.close();
+    };
+    source.onerror = () => {
+      if (state.live) text($('status'), words.reconnecting);
+    };
+  }
+
+  $('first').addEventListener('click', () => { stop(); go(0); });
+  $('back').addEventListener('click', () => { stop(); go(shown() - 1); });
+  $('forward').addEventListener('click', () => { stop(); go(shown() + 1); });
+  $('last').addEventListener('click', () => { stop(); go(state.moves); });
+  $('live').addEventListener('click', () => { stop(); go(state.moves); });
+  $('play').addEventListener('click', play);
+  slider.addEventListener('input', () => {
+    stop();
+    clearTimeout(slid);
+    const n = Number(slider.value);
+    slid = setTimeout(() => go(n), 60);
+  });
+  document.addEventListener('keydown', (event) => {
+    if (event.target instanceof HTMLInputElement || event.altKey || event.ctrlKey || event.metaKey) return;
+    if (event.key === 'ArrowLeft') { stop(); go(shown() - 1); event.preventDefault(); }
+    if (event.key === 'ArrowRight') { stop(); go(shown() + 1); event.preventDefault(); }
+  });
+
+  render();
+  if (state.live) listen();
+})();

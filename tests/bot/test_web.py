@@ -1,0 +1,280 @@
+"""The games' web pages: links that the host can revoke, the page and its data from the public view and the
+stored messages, live updates from another process's store (both backends), and the safe defaults (no write
+endpoint, rate and size limits, security headers, nothing listening unless asked)."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+
+import aiohttp
+import pytest
+
+from bot import history, texts
+from bot.commands.web import base_url, check_url, parse_address
+from bot.compose import Message
+from bot.messages import Showing
+from bot.outcomes import Accepted, Refusal
+from bot.service import Service
+from bot.terminal import plain
+from bot.web import links, share
+from bot.web.server import SECURITY_HEADERS, Limits, WebServer
+from tests.bot.web_helpers import Client, Stream, open_race, page_of, play, serving
+
+# ------------------------------------------------------------------ links
+
+
+async def test_a_link_is_one_unguessable_token_per_game_until_the_host_revokes_it(any_store):
+    """Both stores keep the links in their settings: the same token each time, found by its token only, and
+    none once revoked; the next link is a new token."""
+    token = await links.link_token(any_store, 41)
+    assert re.fullmatch(r"[A-Za-z0-9_-]{22}", token)
+    assert await links.link_token(any_store, 41) == token
+    assert await links.link_token(any_store, 42) != token
+    assert await links.game_of(any_store, token) == 41
+    assert await links.revoke(any_store, 41)
+    assert await links.game_of(any_store, token) is None and await links.current_token(any_store, 41) is None
+    assert not await links.revoke(any_store, 41)
+    again = await links.link_token(any_store, 41)
+    assert again != token and await links.game_of(any_store, again) == 41
+    for junk in ("", "x" * 22, token[:-1], token + "A", "../../etc/passwd", again[:-1] + "!"):
+        assert await links.game_of(any_store, junk) is None
+
+
+def test_the_operator_sets_the_public_address():
+    assert base_url(None, "https://games.example/junkyard/") == "https://games.example/junkyard"
+    assert base_url(("127.0.0.1", 8080), None) == "http://127.0.0.1:8080"
+    assert base_url(("0.0.0.0", 8080), None) is None  # every network: no address to give
+    assert base_url(None, None) is None
+    assert parse_address("[::1]:9000") == ("::1", 9000)
+    for wrong in ("8080", "host:", "host:99999"):
+        with pytest.raises(ValueError, match="HOST:PORT"):
+            parse_address(wrong)
+    for wrong in ("ftp://x", "https://x/?a=1", "games.example"):
+        with pytest.raises(ValueError, match="http:// or https://"):
+            check_url(wrong)
+
+
+def test_nothing_listens_until_asked():
+    server = WebServer.__new__(WebServer)  # the class binds nothing when made; start() listens
+    assert getattr(server, "_runner", None) is None
+
+
+# ------------------------------------------------------------------ /game link
+
+
+async def test_game_link_posts_the_page_and_the_host_revokes_it(store):
+    service = Service(store, seed_source=lambda: 3)
+    rec = await open_race(service)
+    host = rec.host_id
+    off = await share.share(service, rec.channel_id, host)
+    assert isinstance(off, Refusal) and off.text == texts.say("web.link_off", "en")
+    service.page_link = share.page_links(store, "https://games.example")
+    asked = await share.share(service, rec.channel_id, 999)  # not at the table: only the asker sees it
+    assert isinstance(asked, Message)
+    url = asked.text.rsplit(" ", 1)[-1]
+    assert url.startswith("https://games.example/g/")
+    player = rec.seats[0].user_id
+    posted = await share.share(service, rec.channel_id, player)
+    assert isinstance(posted, Accepted)
+    note = await store.outbox.delivery(posted.deliveries[0])
+    assert note is not None and note.kind == "note"
+    assert url in (await service.message(note)).text
+    refused = await share.revoke(service, rec.channel_id, 999)
+    assert isinstance(refused, Refusal) and "host" in refused.text
+    assert await links.game_of(store, url.rsplit("/", 1)[1]) == rec.id
+    done = await share.revoke(service, rec.channel_id, 999, can_manage=True)
+    assert isinstance(done, Message) and done.text == texts.say("web.link_revoked", "en")
+    assert await links.game_of(store, url.rsplit("/", 1)[1]) is None
+
+
+async def test_the_end_of_a_game_names_its_page(store, monkeypatch):
+    monkeypatch.setattr(history, "END_DELAY", 0.0)
+    service = Service(store, seed_source=lambda: 3)
+    service.page_link = share.page_links(store, "https://games.example")
+    rec = await open_race(service)
+    while rec.status == "active":
+        rec = await play(service, rec, 40)
+    end = [d for d in await store.outbox.deliveries(game_id=rec.id) if d.payload.get("finale")]
+    assert len(end) == 1
+    token = await links.current_token(store, rec.id)
+    assert token is not None
+    assert f"https://games.example/g/{token}" in (await service.message(end[0])).text
+    assert f"https://games.example/g/{token}" in (await service.message(end[0], "de")).text
+
+
+# ------------------------------------------------------------------ the page
+
+
+async def test_the_page_shows_the_board_the_turn_the_standings_and_the_channels_messages(store):
+    service = Service(store, seed_source=lambda: 3)
+    rec = await play(service, await open_race(service), 6)
+    async with serving(store) as (_, base), aiohttp.ClientSession() as session:
+        client = Client(session)
+        url = await page_of(store, base, rec)
+        status, body, answer = await client.get(url, headers={"Accept-Language": "de-DE,de;q=0.9"})
+        assert status == 200 and answer.content_type == "text/html"
+        page = body.decode()
+        assert '<html lang="de">' in page and "Junkyard Races: Brett live und Wiederholung" in page
+        for name, value in SECURITY_HEADERS.items():
+            assert answer.headers[name] == value
+        assert "frame-ancestors 'none'" in answer.headers["Content-Security-Policy"]
+        state = await client.json(url + "/state.json?lang=en")
+        assert state["moves"] == rec.version and state["live"] and state["lang"] == "en"
+        game = await service.load(rec)
+        seat = game.to_act
+        assert state["turn"] == f"{rec.seats[seat].name} is to move."
+        assert [row["cells"][0] for row in state["standings"]["rows"]] == \
+            [rec.seats[s].name for s, _ in service.fronts("races").standings(game).rows]
+        assert len(state["log"]) == rec.version and all(e["text"] for e in state["log"])
+        # the messages are the channel's: each the newest state of a posted message, worded by the composer
+        records = [d for d in await store.outbox.deliveries(game_id=rec.id) if d.kind != "retire"]
+        newest: dict[int, int] = {}
+        for d in records:
+            first = d.payload.get("first")
+            newest[first if d.kind == "edit" and first in newest else d.id] = d.id
+        assert [m["id"] for m in state["messages"]] == sorted(newest)
+        by_id = {d.id: d for d in records}
+        for m in state["messages"]:
+            d = by_id[m["at"]]
+            composed = await service.message(d, "en", words_only=True)
+            names = {s.user_id: s.name for s in rec.seats}
+            assert m["text"] == "\n".join(" ".join(plain(x, names).split()) for x in composed.text.splitlines()
+                                          if x.strip()), Showing.from_payload(d.kind, d.payload)
+            assert m["n"] == d.version
+        # the board after each move, by its step's fingerprint; a wrong one is no picture
+        step = state["log"][-1]
+        status, png, answer = await client.get(f"{url}/board/{step['n']}-{step['fp']}.png")
+        assert status == 200 and png.startswith(b"\x89PNG") and answer.content_type == "image/png"
+        status, _, _ = await client.get(f"{url}/board/{step['n']}-{'0' * 12}.png")
+        assert status == 404
+        status, png0, _ = await client.get(f"{url}/board/0-{state['start']}.png")
+        assert status == 200 and png0 != png
+        german = await client.json(url + "/state.json?lang=de")
+        assert german["turn"] == f"{rec.seats[seat].name} ist am Zug." and german["standings"]["head"][0] == "Platz"
+
+
+async def test_a_wrong_or_revoked_link_opens_nothing_and_tells_nothing(store):
+    service = Service(store, seed_source=lambda: 3)
+    rec = await open_race(service)
+    async with serving(store) as (server, base), aiohttp.ClientSession() as session:
+        client = Client(session)
+        url = await page_of(store, base, rec)
+        assert (await client.get(url))[0] == 200
+        wrong = await client.get(f"{base}/g/{links.new_token()}")
+        await links.revoke(store, rec.id)
+        server._tokens.clear()  # the server trusts a token for a few seconds; the test does not wait
+        revoked = await client.get(url)
+        assert wrong[0] == revoked[0] == 404 and wrong[1] == revoked[1]
+        assert texts.say("web.not_found", "en").encode() in wrong[1]
+        for path in ("/", "/g/", "/g/../etc/passwd", "/s/../server.py", "/s/page.html"):
+            assert (await client.get(base + path))[0] == 404
+
+
+async def test_no_endpoint_writes(store):
+    service = Service(store, seed_source=lambda: 3)
+    rec = await open_race(service)
+    async with serving(store) as (_, base), aiohttp.ClientSession() as session:
+        url = await page_of(store, base, rec)
+        for method in ("POST", "PUT", "PATCH", "DELETE"):
+            for path in (url, url + "/state.json", url + "/events"):
+                async with session.request(method, path, data=b"x" * 10) as answer:
+                    assert answer.status == 405, (method, path)
+        async with session.head(url) as answer:
+            assert answer.status == 200
+    assert (await store.games.get_game(rec.id)).version == rec.version
+
+
+async def test_each_client_has_a_rate_and_every_answer_a_size_limit(store):
+    service = Service(store, seed_source=lambda: 3)
+    rec = await open_race(service)
+    async with serving(store, limits=Limits(rate=0.01, burst=3)) as (_, base), aiohttp.ClientSession() as session:
+        client = Client(session)
+        url = await page_of(store, base, rec)
+        statuses = [(await client.get(url))[0] for _ in range(5)]
+        assert statuses == [200, 200, 200, 429, 429]
+        status, body, answer = await client.get(url)
+        assert status == 429
+        assert body.decode().strip() == texts.say("web.too_many", "en") and answer.headers["Retry-After"]
+    async with serving(store, limits=Limits(answer_bytes=500)) as (_, base), aiohttp.ClientSession() as session:
+        client = Client(session)
+        url = await page_of(store, base, rec)
+        assert (await client.get(url))[0] == 507
+    async with serving(store, limits=Limits(streams_per_client=1, rate=1000, burst=1000)) as (_, base), \
+            aiohttp.ClientSession() as session:
+        client = Client(session)
+        url = await page_of(store, base, rec)
+        async with Stream(client, url + "/events") as first:
+            await first.next()
+            assert (await client.get(url + "/events"))[0] == 429
+
+
+# ------------------------------------------------------------------ live updates
+
+
+async def test_live_updates_follow_moves_stored_by_another_process(twin_stores):
+    """The page's server reads its own store (another process's view of the database, on either backend): a
+    move the bot stores reaches every open page without a reload, the new steps joined to the old."""
+    bot_store, web_store = twin_stores(), twin_stores()
+    await bot_store.open()
+    await web_store.open()
+    service = Service(bot_store, seed_source=lambda: 5)
+    rec = await open_race(service)
+    async with serving(web_store) as (_, base), aiohttp.ClientSession() as session:
+        client = Client(session)
+        url = await page_of(bot_store, base, rec)
+        state = await client.json(url + "/state.json")
+        async with Stream(client, url + "/events?lang=de") as stream:
+            first = await stream.next()
+            assert first["moves"] == state["moves"] == rec.version and first["lang"] == "de"
+            rec = await play(service, rec, 2)
+            update = await stream.until(rec.version)
+            assert update["moves"] == rec.version and update["tail"][-1]["n"] == rec.version
+            assert update["base"] == ([state["start"]] + [e["fp"] for e in state["log"]])[update["tail"][0]["n"] - 1]
+            assert update["said"] and "ist am Zug" in update["turn"]
+        whole = await client.json(url + "/state.json")
+        assert whole["log"][-len(update["tail"]):] == [
+            {**e, "text": w["text"]} for e, w in zip(update["tail"], whole["log"][-len(update["tail"]):], strict=True)]
+
+
+async def test_a_revoked_link_ends_its_live_updates(store, monkeypatch):
+    monkeypatch.setattr("bot.web.server.TOKEN_SECONDS", 0.1)
+    service = Service(store, seed_source=lambda: 3)
+    rec = await open_race(service)
+    async with serving(store) as (_, base), aiohttp.ClientSession() as session:
+        client = Client(session)
+        url = await page_of(store, base, rec)
+        async with Stream(client, url + "/events") as stream:
+            await stream.next()
+            await links.revoke(store, rec.id)
+            await asyncio.wait_for(stream.ended.wait(), 10)
+
+
+async def test_a_move_stored_by_the_bot_in_the_same_process_wakes_the_pages_at_once(store):
+    service = Service(store, seed_source=lambda: 3)
+    rec = await open_race(service)
+    async with serving(store, poll_seconds=3600) as (server, base), aiohttp.ClientSession() as session:
+        service.on_stored = server.changed
+        client = Client(session)
+        url = await page_of(store, base, rec)
+        async with Stream(client, url + "/events") as stream:
+            await stream.next()
+            rec = await play(service, rec, 1)
+            assert (await stream.until(rec.version, timeout=10))["moves"] == rec.version
+
+
+async def test_a_change_a_request_reads_first_still_reaches_the_live_pages(store):
+    """A page's request (a picture, the state) may read the new move before the poller does: the listeners hear
+    of it all the same."""
+    service = Service(store, seed_source=lambda: 3)
+    rec = await open_race(service)
+    async with serving(store, poll_seconds=3600) as (server, base), aiohttp.ClientSession() as session:
+        client = Client(session)
+        url = await page_of(store, base, rec)
+        async with Stream(client, url + "/events") as stream:
+            await stream.next()
+            rec = await play(service, rec, 1)
+            for watch in server.watches.values():
+                watch.read_at = float("-inf")  # as if the poller had last read it long ago
+            assert (await client.json(url + "/state.json"))["moves"] == rec.version
+            assert (await stream.until(rec.version, timeout=10))["moves"] == rec.version

@@ -1,0 +1,96 @@
+"""A real browser on a game's page: headless Chromium (Debian's; .ci/run installs it) opens the page while a race
+is played through the service, sees the board change without a reload, steps the replay back and forward, and
+fits a phone's 360 px. Screenshots are left in $JUNKYARD_SCREENSHOTS (default: the test's temporary folder)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from bot.service import Service
+from bot.web.browser import browser, chromium
+from tests.bot.web_helpers import open_race, page_of, play, serving
+
+
+@pytest.fixture
+def program() -> str:
+    found = chromium()
+    if found is None:
+        if os.environ.get("CI") == "true":
+            pytest.fail("no Chromium: .ci/run installs Debian's chromium")
+        pytest.skip("no Chromium installed")
+    return found
+
+
+def board_move(src: str) -> int:
+    """The move a board picture's address shows (``…/board/12-abcdef012345.png?lang=en``)."""
+    return int(src.rsplit("/board/", 1)[1].split("-", 1)[0])
+
+
+async def test_a_browser_follows_the_race_live_and_steps_its_replay(store, tmp_path, program):
+    shots = Path(os.environ.get("JUNKYARD_SCREENSHOTS") or tmp_path)
+    service = Service(store, seed_source=lambda: 4)
+    rec = await play(service, await open_race(service), 4)
+    async with serving(store, poll_seconds=0.1) as (_, base), browser(program) as chrome:
+        url = await page_of(store, base, rec)
+        tab = await chrome.tab()
+        await tab.size(1280, 900)
+        await tab.open(url + "?lang=en")
+        board = "document.getElementById('board')"
+        await tab.wait_for(f"{board}.complete && {board}.naturalWidth > 0")
+        assert board_move(await tab.evaluate(f"{board}.src")) == rec.version
+        assert await tab.evaluate("document.getElementById('mode').textContent") == "Live"
+        await tab.evaluate("window.notReloaded = true")
+        before = rec.version
+        rec = await play(service, rec, 3)
+        assert rec.version > before
+        # the board changes without a reload: the same document, a newer picture, the new moves listed
+        await tab.wait_for(f"document.getElementById('slider').max === '{rec.version}'")
+        await tab.wait_for(f"{board}.src.includes('/board/{rec.version}-') && {board}.complete")
+        assert await tab.evaluate("window.notReloaded === true")
+        assert await tab.evaluate(f"{board}.naturalWidth") > 0
+        turn = await tab.evaluate("document.getElementById('turn').textContent")
+        assert turn.endswith("is to move.")
+        await tab.screenshot(shots / "web-page-1280-en.png")
+        # one move back, then another, then forward again: the replay's step, its picture and its caption
+        await tab.evaluate("document.getElementById('back').click()")
+        await tab.wait_for(f"{board}.src.includes('/board/{rec.version - 1}-')")
+        assert await tab.evaluate("document.getElementById('mode').textContent") == \
+            f"Move {rec.version - 1} of {rec.version}"
+        assert not await tab.evaluate("document.getElementById('live').hidden")
+        await tab.evaluate("document.getElementById('back').click()")
+        await tab.wait_for(f"{board}.src.includes('/board/{rec.version - 2}-') && {board}.complete")
+        caption = await tab.evaluate("document.getElementById('caption').textContent")
+        assert caption
+        await tab.evaluate("document.getElementById('forward').click()")
+        await tab.wait_for(f"{board}.src.includes('/board/{rec.version - 1}-')")
+        await tab.evaluate("document.getElementById('first').click()")
+        await tab.wait_for(f"{board}.src.includes('/board/0-') && {board}.complete")
+        await tab.screenshot(shots / "web-page-1280-en-start.png")
+        # a move played while replaying leaves the replay where it is, and the slider reaches the new move
+        rec = await play(service, rec, 1)
+        await tab.wait_for(f"document.getElementById('slider').max === '{rec.version}'")
+        assert board_move(await tab.evaluate(f"{board}.src")) == 0
+        await tab.evaluate("document.getElementById('last').click()")
+        await tab.wait_for(f"{board}.src.includes('/board/{rec.version}-')")
+        assert await tab.evaluate("document.getElementById('mode').textContent") == "Live"
+        # a phone: 360 px wide, nothing wider than the screen, the buttons a finger's size
+        for lang in ("en", "de"):
+            await tab.size(360, 780, scale=2, mobile=True)
+            await tab.open(url + f"?lang={lang}")
+            await tab.wait_for(f"{board}.complete && {board}.naturalWidth > 0")
+            assert await tab.evaluate("document.documentElement.scrollWidth") <= 360
+            assert await tab.evaluate(f"{board}.getBoundingClientRect().width") <= 360
+            heights = await tab.evaluate(
+                "[...document.querySelectorAll('.controls button')].map(b => b.getBoundingClientRect().height)")
+            assert heights and min(heights) >= 44
+            await tab.screenshot(shots / f"web-page-360-{lang}.png")
+        assert await tab.evaluate("document.documentElement.lang") == "de"
+        assert "ist am Zug" in await tab.evaluate("document.getElementById('turn').textContent")
+        await tab.size(1280, 900)
+        await tab.open(url + "?lang=de")
+        await tab.wait_for(f"{board}.complete && {board}.naturalWidth > 0")
+        await tab.screenshot(shots / "web-page-1280-de.png")
+        await tab.close()
