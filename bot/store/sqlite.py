@@ -982,11 +982,11 @@ class SqliteStandings(StandingsStore):
         return Season(new_id, guild_id, name, at, None, by)
 
     async def end_season(self, guild_id: int, *, at: float) -> Season | None:
-        async with self.s._lock:
-            async with self.s.db.execute(
-                f"UPDATE seasons SET ended_at = MAX(?, started_at) WHERE guild_id = ? AND ended_at IS NULL "
-                f"RETURNING {SEASON_COLUMNS}", (at, guild_id)) as cur:
-                row = await cur.fetchone()
+        async with self.s._lock, self.s.db.execute(
+            f"UPDATE seasons SET ended_at = MAX(?, started_at) WHERE guild_id = ? AND ended_at IS NULL "
+            f"RETURNING {SEASON_COLUMNS}", (at, guild_id)
+        ) as cur:
+            row = await cur.fetchone()
         return season_record(row) if row else None
 
     async def replace_ratings(self, guild_id: int, season_id: int, ratings: Sequence[Rating],

@@ -80,7 +80,7 @@ async def test_seasons_start_and_end_once_and_stay_readable(any_store):
 
 
 async def test_a_rebuild_replaces_one_season_of_one_server_whole(any_store):
-    rec, rows = await finished_game(any_store)
+    rec, _ = await finished_game(any_store)
     old = RatingChange(rec.id, 9, 1, GUILD, "toy", 25.0, 8.3, 20.0, 8.0, 2.0)
     await any_store.standings.replace_ratings(GUILD, 9, [rating(1, 20.0, 8.0, 1, 9), rating(2, 21.0, 8.0, 1, 9)],
                                               [old])
