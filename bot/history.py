@@ -19,12 +19,12 @@ from typing import TYPE_CHECKING, Any
 
 from babel.numbers import format_decimal
 
-from bot import texts
+from bot import ladder, texts
 from bot.compose import Message, places
 from bot.games import GameUnit
 from bot.messages import NOTE, Line, Showing
 from bot.outcomes import Accepted, Refusal
-from bot.store import ACTIVE, FINISHED, GameRecord, Outgoing, Result, Store
+from bot.store import ACTIVE, FINISHED, GameRecord, Outgoing, Result, StaleRating, Store
 from rules.contract import Game
 
 if TYPE_CHECKING:
@@ -75,20 +75,48 @@ def finale() -> Showing:
 
 async def record_end(store: Store, front: GameUnit, rec: GameRecord, game: Game, *, announce: bool = True
                      ) -> int | None:
-    """Store a finished game's results and (``announce``) its end message, once; the delivery record's id,
-    or None when none was written."""
+    """Store a finished game's results, the ratings they make (:mod:`bot.ladder`) and (``announce``) its end
+    message with each player's rating change, once; the delivery record's id, or None when none was
+    written."""
     if rec.status != FINISHED or not game.is_over:
         return None
-    first = await store.games.actions(rec.id, limit=1)
-    started = first[0].at if first else rec.created_at
-    rows = [Result(rec.id, seat, rec.seats[seat].user_id, rec.seats[seat].name, place, seat in game.winners,
-                   rec.version, rec.game_key, rec.guild_id, rec.channel_id, started, rec.updated_at)
+    actions = await store.games.actions(rec.id)
+    started = actions[0].at if actions else rec.created_at
+    timing = ladder.seat_timing(actions, await store.settings.get_settings("game", rec.id))
+    rows = [_result(rec, seat, place, seat in game.winners, started, timing.get(seat, ladder.Timing()))
             for seat, place in places(front, game) if seat < len(rec.seats)]
+    for _ in range(RATING_TRIES):
+        ratings, changes = await ladder.rate_end(store, rows)
+        end = finale()
+        said = tuple(Line(say=say, params=params) for say, params in ladder.change_lines(rows, changes))
+        if said:
+            end = replace(end, lines=said)
+        out = [Outgoing(end.to_payload(), end.kind, due_at=clock() + END_DELAY)] if announce else []
+        try:
+            if not await store.standings.record_results(rec.id, rows, out, ratings, changes):
+                return None
+        except StaleRating:  # another game moved a rating meanwhile: rate again from the fresh ones
+            continue
+        return out[0].id if out else None
+    log.warning("game %s: its ratings kept moving; its results are stored unrated", rec.id)
     end = finale()
     out = [Outgoing(end.to_payload(), end.kind, due_at=clock() + END_DELAY)] if announce else []
-    if not await store.standings.record_results(rec.id, rows, out):
-        return None
+    await store.standings.record_results(rec.id, rows, out)
     return out[0].id if out else None
+
+
+#: tries at rating a game's end while other games move the same ratings
+RATING_TRIES = 5
+
+
+def _result(rec: GameRecord, seat: int, place: int, won: bool, started: float, timing: ladder.Timing) -> Result:
+    """One seat's result row: its place, team, computer kind and how it kept time."""
+    s = rec.seats[seat]
+    team = s.options.get("team")
+    return Result(rec.id, seat, s.user_id, s.name, place, won, rec.version, rec.game_key, rec.guild_id,
+                  rec.channel_id, started, rec.updated_at, team=team if isinstance(team, int) else None,
+                  driver=s.driver, turns=timing.turns, timed=timing.timed, missed=timing.missed,
+                  autopilot=timing.autopilot, think=timing.think)
 
 
 #: finished games read at a time when settling the ends a stop left unrecorded
