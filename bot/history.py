@@ -329,10 +329,7 @@ async def stats(service: Service, guild_id: int | None, player_id: int | None, *
         rows = await service.store.standings.results(guild_id=guild_id)
         if not rows:
             return Message(texts.say("history.server_none", lang))
-        rated = await service.store.standings.ratings(guild_id, None, season_id, limit=100_000)
-        board = ladder.ladder_lines(rated, lambda key: _title(service, key), lang, span)
-        head = [texts.say("ladder.head", lang, season=named), *board] if board \
-            else [texts.say("ladder.none", lang, season=named)]
+        head = await server_ladder(service, guild_id, season_id, named, lang)
         return Message("\n".join([*head, texts.say("history.server_head", lang), *_server_lines(rows, service, lang)]))
     who = player_id if player_id is not None else asker_id
     rows = await service.store.standings.results(user_id=who, guild_id=guild_id)
@@ -345,6 +342,14 @@ async def stats(service: Service, guild_id: int | None, player_id: int | None, *
         return Message("\n".join(lines))
     card, png = await _card(service, guild_id, who, season_id, named, rows[0].name, lang)
     return Message("\n".join(lines + card), png=png, filename="rating.png" if png else "board.png")
+
+
+async def server_ladder(service: Service, guild_id: int, season_id: int, named: str, lang: str) -> list[str]:
+    """A server's ladder in a season (``named``), per game, as lines."""
+    rated = await service.store.standings.ratings(guild_id, None, season_id, limit=100_000)
+    board = ladder.ladder_lines(rated, lambda key: _title(service, key), lang, span)
+    return [texts.say("ladder.head", lang, season=named), *board] if board \
+        else [texts.say("ladder.none", lang, season=named)]
 
 
 async def _card(service: Service, guild_id: int, user_id: int, season_id: int, season: str, name: str, lang: str
