@@ -329,8 +329,8 @@ async def stats(service: Service, guild_id: int | None, player_id: int | None, *
         rows = await service.store.standings.results(guild_id=guild_id)
         if not rows:
             return Message(texts.say("history.server_none", lang))
-        head = await server_ladder(service, guild_id, season_id, named, lang)
-        return Message("\n".join([*head, texts.say("history.server_head", lang), *_server_lines(rows, service, lang)]))
+        top = await server_ladder(service, guild_id, season_id, named, lang)
+        return Message("\n".join([*top, texts.say("history.server_head", lang), *_server_lines(rows, service, lang)]))
     who = player_id if player_id is not None else asker_id
     rows = await service.store.standings.results(user_id=who, guild_id=guild_id)
     here = guild_id is not None
@@ -366,8 +366,10 @@ async def _card(service: Service, guild_id: int, user_id: int, season_id: int, s
                  if x.user_id > 0]
         rank = next((i for i, x in enumerate(board, start=1) if x.user_id == user_id), len(board))
         title = _title(service, r.game_key)
+        kept = ladder.reliability(r, lang, span)
         lines.append(texts.say("ladder.card_line", lang, title=title, rating=Skill(r.mu, r.sigma).shown, rank=rank,
-                               of=len(board), games=r.games, wins=r.wins, **ladder.reliability(r, lang, span)))
+                               of=len(board), games=r.games, wins=r.wins, on_time=kept["on_time"],
+                               average=kept["average"], missed=kept["missed"]))
         moves = await service.store.standings.rating_history(guild_id, r.game_key, season_id, user_id,
                                                              limit=ladder.CHART_POINTS)
         if moves:

@@ -201,9 +201,10 @@ def ladder_lines(ratings: Sequence[Rating], title: Callable[[str], str], lang: s
     for key in sorted(by_game):
         lines.append(texts.say("ladder.game_head", lang, title=title(key)))
         for rank, r in enumerate(by_game[key][:size], start=1):
+            kept = reliability(r, lang, span)
             lines.append(texts.say("ladder.line", lang, rank=rank, user=r.user_id,
                                    rating=Skill(r.mu, r.sigma).shown, games=r.games, wins=r.wins,
-                                   **reliability(r, lang, span)))
+                                   on_time=kept["on_time"], average=kept["average"], missed=kept["missed"]))
     return lines
 
 

@@ -122,15 +122,15 @@ def rate(entries: Sequence[Entry], current: Mapping[int, Skill], *, model: str =
     ranks = [min(e.place for e, _ in side) for side in played]
     out: dict[int, Skill] = {}
     if len(played) >= 2 and any(e.person for side in played for e, _ in side):
-        for side, new in zip(played, _run(engine, played, ranks), strict=True):
-            for (e, _), s in zip(side, new, strict=True):
-                if e.person:
-                    out[e.who] = s
+        for members, moved in zip(played, _run(engine, played, ranks), strict=True):
+            for (member, _), after in zip(members, moved, strict=True):
+                if member.person:
+                    out[member.who] = after
     last = max(ranks, default=0) + 1
     for e in entries:
         if e.person and e.absent and played:
-            new = _run(engine, [*played, [(e, skill(e))]], [*ranks, last])
-            out[e.who] = new[-1][0]
+            alone = _run(engine, [*played, [(e, skill(e))]], [*ranks, last])
+            out[e.who] = alone[-1][0]
     return out
 
 

@@ -944,7 +944,7 @@ class SqliteStandings(StandingsStore):
             "AND user_id = ? ORDER BY at DESC, game_id DESC LIMIT ?", (guild_id, game_key, season_id, user_id, limit)
         ) as cur:
             rows = await cur.fetchall()
-        return [change_record(r) for r in reversed(rows)]
+        return [change_record(r) for r in list(rows)[::-1]]
 
     async def game_changes(self, game_id: int) -> list[RatingChange]:
         async with self.s._lock, self.s.db.execute(
