@@ -72,13 +72,19 @@ def seat_timing(actions: Sequence[ActionRecord], settings: Mapping[str, object])
 # Rating one game -------------------------------------------------------------------------------------
 
 
+def kind_of(r: Result) -> str | None:
+    """A seat's computer kind: its stored one, ``other`` for a computer's row stored before kinds were kept
+    (a negative user id), None for a person."""
+    return r.driver if r.driver is not None else ("other" if r.user_id < 0 else None)
+
+
 def season_step(rows: Sequence[Result], current: Mapping[int, Rating], season_id: int, guild_id: int
                 ) -> tuple[list[Rating], list[RatingChange]]:
     """The new ratings (and their changes) one finished game, given as its result rows, makes in one season
     from the people's ``current`` ratings there; nothing when the game rates nobody."""
     first = rows[0]
-    entries = [Entry(r.user_id, r.place, r.team, r.driver, r.driver is None and mostly_autopilot(r.turns, r.autopilot))
-               for r in rows]
+    entries = [Entry(r.user_id, r.place, r.team, kind_of(r),
+                     kind_of(r) is None and mostly_autopilot(r.turns, r.autopilot)) for r in rows]
     skills = {uid: Skill(r.mu, r.sigma) for uid, r in current.items()}
     new = rate(entries, skills)
     ratings, changes = [], []
@@ -114,7 +120,7 @@ async def rate_end(store: Store, rows: Sequence[Result]) -> tuple[list[Rating], 
     for season in counting_seasons(await store.standings.seasons(guild), rows[0].finished_at):
         current: dict[int, Rating] = {}
         for r in rows:
-            if r.driver is None:
+            if kind_of(r) is None:
                 found = await store.standings.ratings(guild, key, season, user_id=r.user_id, limit=1)
                 if found:
                     current[r.user_id] = found[0]
@@ -175,7 +181,7 @@ def change_lines(rows: Sequence[Result], changes: Sequence[RatingChange]) -> lis
     out: list[tuple[str, dict[str, object]]] = [("ladder.changes_head", {})]
     for r in sorted(rows, key=lambda r: (r.place, r.seat)):
         c = by_user.get(r.user_id)
-        if c is not None and r.driver is None:
+        if c is not None and kind_of(r) is None:
             before, after = Skill(c.mu_before, c.sigma_before).shown, Skill(c.mu, c.sigma).shown
             out.append(("ladder.change", {"name": r.name, "before": before, "after": after,
                                           "delta": signed(after - before)}))

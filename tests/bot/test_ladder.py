@@ -114,3 +114,10 @@ async def test_a_rebuild_gives_the_ratings_the_games_gave_and_the_autopilot_s_pe
         [(r.user_id, round(r.mu, 9), round(r.sigma, 9), r.games, r.wins, r.missed) for r in before]
     assert [r.wins for r in after if r.user_id == 3] == [0]  # its autopilot's win is not the person's
     assert EVERLASTING == 0
+
+
+def test_a_computer_s_row_stored_before_kinds_were_kept_is_still_a_computer():
+    old = [Result(1, 0, ANN, "Ann", 1, True, 9, "toy", 5, 100, 1.0, 2.0),
+           Result(1, 1, -1, "Smart", 2, False, 9, "toy", 5, 100, 1.0, 2.0)]
+    ratings, _ = ladder.season_step(old, {}, EVERLASTING, 5)
+    assert [r.user_id for r in ratings] == [ANN] and ratings[0].mu > 25.0
