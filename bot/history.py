@@ -19,12 +19,25 @@ from typing import TYPE_CHECKING, Any
 
 from babel.numbers import format_decimal
 
-from bot import texts
+from bot import ladder, texts
 from bot.compose import Message, places
 from bot.games import GameUnit
 from bot.messages import NOTE, Line, Showing
 from bot.outcomes import Accepted, Refusal
-from bot.store import ACTIVE, FINISHED, GameRecord, Outgoing, Result, Store
+from bot.ratings import Skill
+from bot.store import (
+    ACTIVE,
+    EVERLASTING,
+    FINISHED,
+    GameRecord,
+    Outgoing,
+    Result,
+    Season,
+    SeasonRunning,
+    StaleRating,
+    Store,
+)
+from render.rating_chart import Series, rating_chart
 from rules.contract import Game
 
 if TYPE_CHECKING:
@@ -79,8 +92,9 @@ def finale(page: str | None = None) -> Showing:
 
 async def record_end(store: Store, front: GameUnit[Any], rec: GameRecord, game: Game, *, announce: bool = True,
                      page: PageLink | None = None) -> int | None:
-    """Store a finished game's results and (``announce``) its end message, once, naming the game's page when
-    ``page`` gives one; the delivery record's id, or None when none was written."""
+    """Store a finished game's results, the ratings they make (:mod:`bot.ladder`) and (``announce``) its end
+    message with each player's rating change and the game's page when ``page`` gives one, once; the delivery
+    record's id, or None when none was written."""
     if rec.status != FINISHED or not game.is_over:
         return None
     address = None
@@ -89,16 +103,43 @@ async def record_end(store: Store, front: GameUnit[Any], rec: GameRecord, game: 
             address = await page(rec)
         except Exception:  # the page is a nicety; the end is recorded without it
             log.exception("game %s: its page link could not be made", rec.id)
-    first = await store.games.actions(rec.id, limit=1)
-    started = first[0].at if first else rec.created_at
-    rows = [Result(rec.id, seat, rec.seats[seat].user_id, rec.seats[seat].name, place, seat in game.winners,
-                   rec.version, rec.game_key, rec.guild_id, rec.channel_id, started, rec.updated_at)
+    actions = await store.games.actions(rec.id)
+    started = actions[0].at if actions else rec.created_at
+    timing = ladder.seat_timing(actions, await store.settings.get_settings("game", rec.id))
+    rows = [_result(rec, seat, place, seat in game.winners, started, timing.get(seat, ladder.Timing()))
             for seat, place in places(front, game) if seat < len(rec.seats)]
+    for _ in range(RATING_TRIES):
+        ratings, changes = await ladder.rate_end(store, rows)
+        end = finale(address)
+        said = tuple(Line(say=say, params=params) for say, params in ladder.change_lines(rows, changes))
+        if said:
+            end = replace(end, lines=said)
+        out = [Outgoing(end.to_payload(), end.kind, due_at=clock() + END_DELAY)] if announce else []
+        try:
+            if not await store.standings.record_results(rec.id, rows, out, ratings, changes):
+                return None
+        except StaleRating:  # another game moved a rating meanwhile: rate again from the fresh ones
+            continue
+        return out[0].id if out else None
+    log.warning("game %s: its ratings kept moving; its results are stored unrated", rec.id)
     end = finale(address)
     out = [Outgoing(end.to_payload(), end.kind, due_at=clock() + END_DELAY)] if announce else []
-    if not await store.standings.record_results(rec.id, rows, out):
-        return None
+    await store.standings.record_results(rec.id, rows, out)
     return out[0].id if out else None
+
+
+#: tries at rating a game's end while other games move the same ratings
+RATING_TRIES = 5
+
+
+def _result(rec: GameRecord, seat: int, place: int, won: bool, started: float, timing: ladder.Timing) -> Result:
+    """One seat's result row: its place, team, computer kind and how it kept time."""
+    s = rec.seats[seat]
+    team = s.options.get("team")
+    return Result(rec.id, seat, s.user_id, s.name, place, won, rec.version, rec.game_key, rec.guild_id,
+                  rec.channel_id, started, rec.updated_at, team=team if isinstance(team, int) else None,
+                  driver=s.driver, turns=timing.turns, timed=timing.timed, missed=timing.missed,
+                  autopilot=timing.autopilot, think=timing.think)
 
 
 #: finished games read at a time when settling the ends a stop left unrecorded
@@ -277,21 +318,128 @@ def _server_lines(rows: Sequence[Result], service: Service, lang: str = texts.DE
 
 
 async def stats(service: Service, guild_id: int | None, player_id: int | None, *, asker_id: int,
-                lang: str = texts.DEFAULT) -> Message:
-    """``player_id``'s record per game on this server (everywhere, in a direct message), or the server's
-    record when no player is named in a server; in the asker's ``lang``."""
+                lang: str = texts.DEFAULT, season: int | None = None) -> Message | Refusal:
+    """``player_id``'s record per game on this server (everywhere, in a direct message), with their rating
+    card and its chart on a server, or the server's ladder and record when no player is named in a server;
+    in the asker's ``lang``. ``season``: a past or running season's number (default: the running season,
+    else the everlasting one)."""
+    chosen: Season | None = None
+    if guild_id is not None:
+        seasons = await service.store.standings.seasons(guild_id)
+        if season is not None and season != EVERLASTING:
+            chosen = next((s for s in seasons if s.id == season), None)
+            if chosen is None:
+                known = ", ".join(f"#{s.id}" for s in seasons) or texts.say("ladder.no_seasons", lang)
+                return Refusal(texts.say("ladder.no_season", lang, id=season, seasons=known))
+        elif season is None:
+            chosen = next((s for s in seasons if s.ended_at is None), None)
+    season_id = chosen.id if chosen is not None else EVERLASTING
+    named = ladder.season_name(chosen, lang)
     if player_id is None and guild_id is not None:
         rows = await service.store.standings.results(guild_id=guild_id)
         if not rows:
             return Message(texts.say("history.server_none", lang))
-        return Message("\n".join([texts.say("history.server_head", lang), *_server_lines(rows, service, lang)]))
+        top = await server_ladder(service, guild_id, season_id, named, lang)
+        return Message("\n".join([*top, texts.say("history.server_head", lang), *_server_lines(rows, service, lang)]))
     who = player_id if player_id is not None else asker_id
     rows = await service.store.standings.results(user_id=who, guild_id=guild_id)
     here = guild_id is not None
     if not rows:
         return Message(texts.say("history.player_none_here" if here else "history.player_none", lang, user=who))
     head = texts.say("history.player_head_here" if here else "history.player_head", lang, user=who)
-    return Message("\n".join([head, *_record_lines(rows, service, lang)]))
+    lines = [head, *_record_lines(rows, service, lang)]
+    if guild_id is None:
+        return Message("\n".join(lines))
+    card, png = await _card(service, guild_id, who, season_id, named, rows[0].name, lang)
+    return Message("\n".join(lines + card), png=png, filename="rating.png" if png else "board.png")
+
+
+async def server_ladder(service: Service, guild_id: int, season_id: int, named: str, lang: str) -> list[str]:
+    """A server's ladder in a season (``named``), per game, as lines."""
+    rated = await service.store.standings.ratings(guild_id, None, season_id, limit=100_000)
+    board = ladder.ladder_lines(rated, lambda key: _title(service, key), lang, span)
+    return [texts.say("ladder.head", lang, season=named), *board] if board \
+        else [texts.say("ladder.none", lang, season=named)]
+
+
+async def _card(service: Service, guild_id: int, user_id: int, season_id: int, season: str, name: str, lang: str
+                ) -> tuple[list[str], bytes | None]:
+    """A player's ratings in a season, per game (rating, rank, record, reliability), and the chart of how
+    they moved (None when there is nothing to draw)."""
+    mine_ = await service.store.standings.ratings(guild_id, None, season_id, user_id=user_id)
+    if not mine_:
+        return [], None
+    lines = [texts.say("ladder.card_head", lang, season=season)]
+    series = []
+    for r in sorted(mine_, key=lambda r: -r.games):
+        board = [x for x in await service.store.standings.ratings(guild_id, r.game_key, season_id, limit=100_000)
+                 if x.user_id > 0]
+        rank = next((i for i, x in enumerate(board, start=1) if x.user_id == user_id), len(board))
+        title = _title(service, r.game_key)
+        kept = ladder.reliability(r, lang, span)
+        lines.append(texts.say("ladder.card_line", lang, title=title, rating=Skill(r.mu, r.sigma).shown, rank=rank,
+                               of=len(board), games=r.games, wins=r.wins, on_time=kept["on_time"],
+                               average=kept["average"], missed=kept["missed"]))
+        moves = await service.store.standings.rating_history(guild_id, r.game_key, season_id, user_id,
+                                                             limit=ladder.CHART_POINTS)
+        if moves:
+            values = [Skill(moves[0].mu_before, moves[0].sigma_before).shown,
+                      *(Skill(c.mu, c.sigma).shown for c in moves)]
+            series.append(Series(title, values))
+    plain = texts.say("ladder.chart_everlasting", lang) if season_id == EVERLASTING else next(
+        (f"{s.name} (#{s.id})" for s in await service.store.standings.seasons(guild_id) if s.id == season_id), "")
+    png = rating_chart(series, texts.say("ladder.chart_title", lang, name=name, season=plain),
+                       texts.say("ladder.chart_axis", lang)) if series else None
+    return lines, png
+
+
+# Seasons ---------------------------------------------------------------------------------------------
+
+#: what ``/game season`` does
+SEASON_ACTIONS = ("start", "end", "list", "rebuild")
+
+
+async def season_command(service: Service, guild_id: int | None, user_id: int, action: str, *, manage: bool,
+                         name: str | None = None, season: int | None = None, lang: str = texts.DEFAULT
+                         ) -> Message | Refusal:
+    """``/game season``: the server's managers start and end seasons and rate one again from its results
+    (``rebuild``; ``season`` by number, default the running one, else the everlasting one); anyone lists
+    them. Answered in the asker's ``lang``."""
+    if guild_id is None:
+        return Refusal(texts.say("season.server_only", lang))
+    if action not in SEASON_ACTIONS:
+        return Refusal(texts.say("season.bad_action", lang, action=action[:20]))
+    seasons = await service.store.standings.seasons(guild_id)
+    if action == "list":
+        if not seasons:
+            return Message(texts.say("season.list_none", lang))
+        return Message("\n".join([texts.say("season.list_head", lang), *(
+            texts.say("season.list_line", lang, id=s.id, season=ladder.season_name(s, lang)) for s in seasons)]))
+    if not manage:
+        return Refusal(texts.say("season.managers", lang))
+    running = next((s for s in seasons if s.ended_at is None), None)
+    if action == "start":
+        if running is not None:
+            return Refusal(texts.say("season.already", lang, name=running.name, id=running.id))
+        title = (name or "").strip()[:40] or texts.say("season.default_name", lang, number=len(seasons) + 1)
+        try:
+            started = await service.store.standings.start_season(guild_id, title, at=clock(), by=user_id)
+        except SeasonRunning:
+            return Refusal(texts.say("season.none_running", lang))
+        return Message(texts.say("season.started", lang, name=started.name, id=started.id))
+    if action == "end":
+        ended = await service.store.standings.end_season(guild_id, at=clock())
+        if ended is None:
+            return Refusal(texts.say("season.none_running", lang))
+        return Message(texts.say("season.ended", lang, name=ended.name, id=ended.id))
+    target = running if season is None else next((s for s in seasons if s.id == season), None)
+    if season is not None and season != EVERLASTING and target is None:
+        known = ", ".join(f"#{s.id}" for s in seasons) or texts.say("ladder.no_seasons", lang)
+        return Refusal(texts.say("ladder.no_season", lang, id=season, seasons=known))
+    if season == EVERLASTING:
+        target = None
+    count = await ladder.rebuild(service.store, guild_id, target.id if target is not None else EVERLASTING)
+    return Message(texts.say("season.rebuilt", lang, season=ladder.season_name(target, lang), count=count))
 
 
 # A player's games across servers ---------------------------------------------------------------------
@@ -349,5 +497,5 @@ async def _turn_since(service: Service, rec: GameRecord, seat: int | None) -> fl
     return rec.updated_at
 
 
-__all__ = ["Finished", "finale", "history", "mine", "record_end", "replay", "replay_choices", "settle_ends",
-           "stats"]
+__all__ = ["SEASON_ACTIONS", "Finished", "finale", "history", "mine", "record_end", "replay", "replay_choices",
+           "season_command", "settle_ends", "stats"]

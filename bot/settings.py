@@ -159,6 +159,15 @@ class Settings:
         await self.store.settings.put_settings("game", game_id, 0, data)
         return int(missed[str(seat)])
 
+    async def autopiloted(self, game_id: int, seat: int) -> int:
+        """One more turn of ``seat`` the autopilot played in the game; returns how many it has played."""
+        data = await self.store.settings.get_settings("game", game_id)
+        played = dict(data.get("autopilot", {}))
+        played[str(seat)] = int(played.get(str(seat), 0)) + 1
+        data["autopilot"] = played
+        await self.store.settings.put_settings("game", game_id, 0, data)
+        return int(played[str(seat)])
+
     # Players -------------------------------------------------------------------------------------
 
     def prefs(self, user_id: int, game_id: int | None = None) -> Prefs:

@@ -285,6 +285,7 @@ class Ticker:
         user = rec.seats[seat].user_id
         start = rec.version
         played = 0
+        await self.settings.autopiloted(rec.id, seat)  # a missed turn, counted before its moves end the game
         for _ in range(AUTOPILOT_STEPS):
             rec = await self.store.games.get_game(rec.id)
             if rec.status != ACTIVE or rec.state is None:

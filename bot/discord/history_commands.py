@@ -71,6 +71,19 @@ async def _replay(interaction: Interaction, game: str) -> None:
                                                       lang=user_language(interaction)))
 
 
+async def _season(interaction: Interaction, action: str, name: str | None = None, season: int | None = None
+                  ) -> None:
+    try:
+        label = opt.text("name", name, limit=40)
+    except opt.BadOption as exc:
+        await refuse_option(interaction, exc)
+        return
+    manage = bool(interaction.permissions.manage_guild)
+    await send_reply(interaction, await history.season_command(
+        service_of(interaction), interaction.guild_id, interaction.user.id, action, manage=manage, name=label,
+        season=season, lang=user_language(interaction)))
+
+
 def add_history_commands(group: app_commands.Group) -> None:
     """Add undo, mine, history and replay to the ``/game`` group."""
     Cmd = app_commands.Command[Any, ..., None]
@@ -90,16 +103,25 @@ def add_history_commands(group: app_commands.Group) -> None:
         callback=_replay)
     app_commands.describe(game=locale_str("The game (start typing: the channel's finished games)"))(replay)
     replay.autocomplete("game")(_replay_source)
-    for cmd in (undo_cmd, mine, hist, replay):
+    season: Cmd = app_commands.Command(
+        name="season", description="This server's seasons: start, end, list, or rate one again from its results",
+        callback=_season)
+    app_commands.describe(action=locale_str("start, end (server managers), list, or rebuild (managers)"),
+                          name=locale_str("The new season's name (start)"),
+                          season=locale_str("Which season to rebuild (its number; 0 is all time)"))(season)
+    app_commands.choices(action=[Choice(name=locale_str(a), value=a) for a in history.SEASON_ACTIONS])(season)
+    for cmd in (undo_cmd, mine, hist, replay, season):
         group.add_command(cmd)
 
 
 @app_commands.command(name="stats", description="A player's record per game, or this server's (no player)")
-@app_commands.describe(player="Whose record (default: the server's; in a direct message, yours)")
+@app_commands.describe(player="Whose record (default: the server's; in a direct message, yours)",
+                       season="Which season's ladder (its number, 0 is all time; default: the running one)")
 @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=False)
-async def stats_command(interaction: Interaction, player: discord.User | None = None) -> None:
+async def stats_command(interaction: Interaction, player: discord.User | None = None,
+                        season: app_commands.Range[int, 0, 2**53] | None = None) -> None:
     reply = await history.stats(service_of(interaction), interaction.guild_id, player.id if player else None,
-                                asker_id=interaction.user.id, lang=user_language(interaction))
+                                asker_id=interaction.user.id, lang=user_language(interaction), season=season)
     await send_reply(interaction, reply)
 
 

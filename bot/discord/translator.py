@@ -103,6 +103,17 @@ GERMAN: Mapping[str, tuple[str, str]] = {
     "=de": ("Deutsch", ""),
     "stats": ("statistik", "Die Bilanz eines Spielers pro Spiel, oder die dieses Servers (ohne Spieler)"),
     "stats player": ("spieler", "Wessen Bilanz (Standard: die des Servers; in einer Direktnachricht deine)"),
+    "stats season": ("saison", "Die Rangliste welcher Saison (ihre Nummer, 0 ist die ewige; Standard: die "
+                               "laufende)"),
+    "game season": ("saison", "Die Saisons dieses Servers: beginnen, beenden, auflisten oder aus den "
+                              "Ergebnissen neu werten"),
+    "game season action": ("aktion", "start, end (Server-Verwaltung), list, oder rebuild (Verwaltung)"),
+    "game season name": ("name", "Der Name der neuen Saison (start)"),
+    "game season season": ("saison", "Welche Saison neu werten (ihre Nummer; 0 ist die ewige)"),
+    "=start": ("beginnen", ""),
+    "=end": ("beenden", ""),
+    "=list": ("auflisten", ""),
+    "=rebuild": ("neu werten", ""),
 }
 
 

@@ -12,13 +12,17 @@ from typing import Any
 
 from bot.store.records import (
     ACTIVE,
+    EVERLASTING,
     OPEN_STATUSES,
     ActionRecord,
     Delivery,
     GameRecord,
     NewTimer,
     Outgoing,
+    Rating,
+    RatingChange,
     Result,
+    Season,
     Seat,
     Timer,
     TurnMark,
@@ -198,12 +202,47 @@ class SettingsStore(ABC):
 
 
 class StandingsStore(ABC):
-    """Finished games' results:
+    """Finished games' results, the ratings they made (per server, game and season) and the seasons:
     the part of a store that keeps them (``store.standings``)."""
 
     @abstractmethod
-    async def record_results(self, game_id: int, rows: Sequence[Result], outgoing: Sequence[Outgoing] = ()) -> bool:
-        """Store a finished game's results (once), with ``outgoing``'s delivery records."""
+    async def record_results(self, game_id: int, rows: Sequence[Result], outgoing: Sequence[Outgoing] = (),
+                             ratings: Sequence[Rating] = (), changes: Sequence[RatingChange] = ()) -> bool:
+        """Store a finished game's results (once), with ``outgoing``'s delivery records, the players' new
+        ``ratings`` and the ``changes`` that led there, in one transaction. Each rating is a successor: its
+        ``games`` is one more than the stored row's (none stored: 1), else nothing is written and
+        :class:`StaleRating` is raised (another game moved that rating meanwhile: read again)."""
+
+    @abstractmethod
+    async def ratings(self, guild_id: int, game_key: str | None = None, season_id: int = EVERLASTING, *,
+                      user_id: int | None = None, limit: int = 1000) -> list[Rating]:
+        """A server's ratings in a season (of one game, of one user), best first (the conservative rating)."""
+
+    @abstractmethod
+    async def rating_history(self, guild_id: int, game_key: str, season_id: int, user_id: int,
+                             limit: int = 500) -> list[RatingChange]:
+        """How a person's rating in a game and season moved, oldest game first (the newest ``limit``)."""
+
+    @abstractmethod
+    async def game_changes(self, game_id: int) -> list[RatingChange]:
+        """The rating changes one finished game made."""
+
+    @abstractmethod
+    async def seasons(self, guild_id: int) -> list[Season]:
+        """A server's seasons (not the everlasting one), newest first."""
+
+    @abstractmethod
+    async def start_season(self, guild_id: int, name: str, *, at: float, by: int) -> Season:
+        """Start a season at ``at``; raises :class:`SeasonRunning` when one is running."""
+
+    @abstractmethod
+    async def end_season(self, guild_id: int, *, at: float) -> Season | None:
+        """End the running season at ``at``; None when none runs."""
+
+    @abstractmethod
+    async def replace_ratings(self, guild_id: int, season_id: int, ratings: Sequence[Rating],
+                              changes: Sequence[RatingChange]) -> None:
+        """Replace a server's ratings and changes of one season (a rebuild from the results), at once."""
 
     @abstractmethod
     async def results(self, *, game_id: int | None = None, user_id: int | None = None,

@@ -88,6 +88,14 @@ class CannotOpen(StoreError):
     """The database cannot serve as a store: its message says why in one line, naming the database."""
 
 
+class StaleRating(StoreError):
+    """A rating changed between reading it and writing its successor (another game ended meanwhile)."""
+
+
+class SeasonRunning(StoreError):
+    """The server already has a running season."""
+
+
 class InconsistentSnapshot(StoreError):
     """The stored snapshot differs from a replay of the action log."""
 
@@ -217,7 +225,10 @@ class ActionRecord:
 
 @dataclass(frozen=True, slots=True)
 class Result:
-    """One seat's result in a finished game: its place (1 is first), whether it won, and the game's length."""
+    """One seat's result in a finished game: its place (1 is first), whether it won, and the game's length;
+    the seat's team and computer kind (None: none), and how its person kept time: ``turns`` played,
+    ``timed`` of them with a measured wait, ``think`` (seconds over those), ``missed`` (a turn limit passed
+    or the autopilot played) and ``autopilot`` (turns the autopilot played)."""
 
     game_id: int
     seat: int
@@ -231,6 +242,71 @@ class Result:
     channel_id: int
     started_at: float
     finished_at: float
+    team: int | None = None
+    driver: str | None = None
+    turns: int = 0
+    timed: int = 0
+    missed: int = 0
+    autopilot: int = 0
+    think: float = 0.0
+
+
+#: the season every server has: it never ends and counts every game
+EVERLASTING = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Season:
+    """A server's season: games finished from ``started_at`` until ``ended_at`` (None: still running) form
+    its ladder. Id :data:`EVERLASTING` is the season without bounds every server has."""
+
+    id: int
+    guild_id: int
+    name: str
+    started_at: float
+    ended_at: float | None
+    started_by: int
+
+    def holds(self, at: float) -> bool:
+        """Whether a game finished at ``at`` counts in this season."""
+        return self.started_at <= at and (self.ended_at is None or at < self.ended_at)
+
+
+@dataclass(frozen=True, slots=True)
+class Rating:
+    """A person's rating in one game on one server in one season, with their record there: games, wins,
+    turns, turns with a measured wait (``timed``) and the seconds over them (``think``), missed turns."""
+
+    guild_id: int
+    game_key: str
+    season_id: int
+    user_id: int
+    name: str
+    mu: float
+    sigma: float
+    games: int
+    wins: int
+    turns: int
+    timed: int
+    missed: int
+    think: float
+    updated_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class RatingChange:
+    """How one finished game moved a person's rating in one season."""
+
+    game_id: int
+    season_id: int
+    user_id: int
+    guild_id: int
+    game_key: str
+    mu_before: float
+    sigma_before: float
+    mu: float
+    sigma: float
+    at: float
 
 
 @dataclass(frozen=True, slots=True)

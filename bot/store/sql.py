@@ -11,7 +11,10 @@ from bot.store.records import (
     Delivery,
     GameRecord,
     Outgoing,
+    Rating,
+    RatingChange,
     Result,
+    Season,
     Seat,
     StoreError,
     Timer,
@@ -27,6 +30,9 @@ COPY_TABLES: dict[str, tuple[str, ...]] = {
     "turns": ("game_id",),
     "settings": ("scope", "owner", "target"),
     "results": ("game_id", "seat"),
+    "seasons": ("id",),
+    "ratings": ("guild_id", "game_key", "season_id", "user_id"),
+    "rating_changes": ("game_id", "season_id", "user_id"),
 }
 
 
@@ -39,7 +45,21 @@ GAME_COLUMNS = ("id, guild_id, channel_id, game_key, status, host_id, setup, see
 
 
 RESULT_COLUMNS = ("game_id, seat, user_id, name, place, winner, moves, game_key, guild_id, channel_id, started_at, "
-                   "finished_at")
+                   "finished_at, team, driver, turns, timed, missed, autopilot, think")
+
+
+RATING_COLUMNS = ("guild_id, game_key, season_id, user_id, name, mu, sigma, games, wins, turns, timed, missed, think, "
+                   "updated_at")
+
+
+CHANGE_COLUMNS = "game_id, season_id, user_id, guild_id, game_key, mu_before, sigma_before, mu, sigma, at"
+
+
+SEASON_COLUMNS = "id, guild_id, name, started_at, ended_at, started_by"
+
+
+#: a ladder's order: the conservative rating (μ − 3σ), then more games, then the older id
+LADDER_ORDER = "ORDER BY mu - 3 * sigma DESC, games DESC, user_id"
 
 
 TIMER_COLUMNS = "id, game_id, kind, seat, version, due_at, data, claimed_by, claimed_until, fired_at, created_at"
@@ -79,7 +99,37 @@ def timer_record(row: Sequence[Any]) -> Timer:
 def result_record(row: Sequence[Any]) -> Result:
     return Result(game_id=row[0], seat=row[1], user_id=row[2], name=row[3], place=row[4], winner=bool(row[5]),
                   moves=row[6], game_key=row[7], guild_id=row[8], channel_id=row[9], started_at=row[10],
-                  finished_at=row[11])
+                  finished_at=row[11], team=row[12], driver=row[13], turns=row[14], timed=row[15],
+                  missed=row[16], autopilot=row[17], think=row[18])
+
+
+def result_values(r: Result) -> tuple[Any, ...]:
+    """A result's values in :data:`RESULT_COLUMNS`' order."""
+    return (r.game_id, r.seat, r.user_id, r.name, r.place, int(r.winner), r.moves, r.game_key, r.guild_id,
+            r.channel_id, r.started_at, r.finished_at, r.team, r.driver, r.turns, r.timed, r.missed, r.autopilot,
+            r.think)
+
+
+def rating_record(row: Sequence[Any]) -> Rating:
+    return Rating(*row)
+
+
+def rating_values(r: Rating) -> tuple[Any, ...]:
+    return (r.guild_id, r.game_key, r.season_id, r.user_id, r.name, r.mu, r.sigma, r.games, r.wins, r.turns,
+            r.timed, r.missed, r.think, r.updated_at)
+
+
+def change_record(row: Sequence[Any]) -> RatingChange:
+    return RatingChange(*row)
+
+
+def change_values(c: RatingChange) -> tuple[Any, ...]:
+    return (c.game_id, c.season_id, c.user_id, c.guild_id, c.game_key, c.mu_before, c.sigma_before, c.mu, c.sigma,
+            c.at)
+
+
+def season_record(row: Sequence[Any]) -> Season:
+    return Season(*row)
 
 
 def filtered(columns: str, table: str, equal: Mapping[str, Any], extra: Sequence[str] = (),

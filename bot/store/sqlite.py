@@ -22,6 +22,7 @@ import aiosqlite
 from bot.store.interface import GamesStore, OutboxStore, SettingsStore, StandingsStore, Store, TurnsStore
 from bot.store.records import (
     ACTIVE,
+    EVERLASTING,
     FINISHED,
     LOBBY,
     OPEN_STATUSES,
@@ -34,8 +35,13 @@ from bot.store.records import (
     GameRecord,
     NewTimer,
     Outgoing,
+    Rating,
+    RatingChange,
     Result,
+    Season,
+    SeasonRunning,
     Seat,
+    StaleRating,
     StaleVersion,
     StoreError,
     Timer,
@@ -45,17 +51,27 @@ from bot.store.records import (
     sqlite_file_problem,
 )
 from bot.store.sql import (
+    CHANGE_COLUMNS,
     DELIVERY_COLUMNS,
     GAME_COLUMNS,
+    LADDER_ORDER,
+    RATING_COLUMNS,
     RESULT_COLUMNS,
+    SEASON_COLUMNS,
     TIMER_COLUMNS,
+    change_record,
+    change_values,
     committed,
     copy_keys,
     delivery_record,
     dumps,
     filtered,
     game_record,
+    rating_record,
+    rating_values,
     result_record,
+    result_values,
+    season_record,
     timer_record,
 )
 
@@ -191,6 +207,58 @@ MIGRATIONS: list[str] = [
     # everyone sees (computer turns and background posts too).
     """
     ALTER TABLE games ADD COLUMN lang TEXT NOT NULL DEFAULT 'en';
+    """,
+    # Ratings: how each seat kept time (in its result row), the servers' seasons, each person's rating per
+    # server, game and season, and how each finished game moved it.
+    """
+    ALTER TABLE results ADD COLUMN team INTEGER;
+    ALTER TABLE results ADD COLUMN driver TEXT;
+    ALTER TABLE results ADD COLUMN turns INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE results ADD COLUMN timed INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE results ADD COLUMN missed INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE results ADD COLUMN autopilot INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE results ADD COLUMN think REAL NOT NULL DEFAULT 0;
+    CREATE TABLE seasons (
+        id          INTEGER PRIMARY KEY AUTOINCREMENT,
+        guild_id    INTEGER NOT NULL,
+        name        TEXT NOT NULL,
+        started_at  REAL NOT NULL,
+        ended_at    REAL,
+        started_by  INTEGER NOT NULL
+    );
+    CREATE INDEX seasons_by_guild ON seasons (guild_id, started_at);
+    CREATE UNIQUE INDEX seasons_one_running ON seasons (guild_id) WHERE ended_at IS NULL;
+    CREATE TABLE ratings (
+        guild_id    INTEGER NOT NULL,
+        game_key    TEXT NOT NULL,
+        season_id   INTEGER NOT NULL,
+        user_id     INTEGER NOT NULL,
+        name        TEXT NOT NULL,
+        mu          REAL NOT NULL,
+        sigma       REAL NOT NULL,
+        games       INTEGER NOT NULL,
+        wins        INTEGER NOT NULL,
+        turns       INTEGER NOT NULL,
+        timed       INTEGER NOT NULL,
+        missed      INTEGER NOT NULL,
+        think       REAL NOT NULL,
+        updated_at  REAL NOT NULL,
+        PRIMARY KEY (guild_id, game_key, season_id, user_id)
+    ) WITHOUT ROWID;
+    CREATE TABLE rating_changes (
+        game_id       INTEGER NOT NULL REFERENCES games (id),
+        season_id     INTEGER NOT NULL,
+        user_id       INTEGER NOT NULL,
+        guild_id      INTEGER NOT NULL,
+        game_key      TEXT NOT NULL,
+        mu_before     REAL NOT NULL,
+        sigma_before  REAL NOT NULL,
+        mu            REAL NOT NULL,
+        sigma         REAL NOT NULL,
+        at            REAL NOT NULL,
+        PRIMARY KEY (game_id, season_id, user_id)
+    ) WITHOUT ROWID;
+    CREATE INDEX rating_changes_by_user ON rating_changes (guild_id, game_key, season_id, user_id, at);
     """,
 ]
 
@@ -815,30 +883,130 @@ class SqliteStandings(StandingsStore):
     def __init__(self, s: SqliteStore) -> None:
         self.s = s
 
-    async def record_results(self, game_id: int, rows: Sequence[Result], outgoing: Sequence[Outgoing] = ()) -> bool:
-        """Store a finished game's results, and ``outgoing`` (the message of its end), in one transaction;
-        False, and nothing written, when its results are already stored or the game is not finished."""
+    async def record_results(self, game_id: int, rows: Sequence[Result], outgoing: Sequence[Outgoing] = (),
+                             ratings: Sequence[Rating] = (), changes: Sequence[RatingChange] = ()) -> bool:
+        """Store a finished game's results, ``outgoing`` (the message of its end) and the ratings it made, in
+        one transaction; False, and nothing written, when its results are already stored or the game is not
+        finished; :class:`StaleRating` when a rating moved since it was read."""
+        db = self.s.db
         async with self.s._lock:
             await self.s._transaction()
             try:
-                async with self.s.db.execute(
+                async with db.execute(
                     "SELECT 1 FROM games WHERE id = ? AND status = 'finished' AND NOT EXISTS "
                     "(SELECT 1 FROM results WHERE game_id = ?)", (game_id, game_id)) as cur:
                     fresh = await cur.fetchone() is not None
                 if fresh:
-                    await self.s.db.executemany(
-                        f"INSERT INTO results ({RESULT_COLUMNS}) VALUES ({', '.join('?' * 12)})",
-                        [(r.game_id, r.seat, r.user_id, r.name, r.place, int(r.winner), r.moves, r.game_key,
-                          r.guild_id, r.channel_id, r.started_at, r.finished_at) for r in rows])
+                    await db.executemany(
+                        f"INSERT INTO results ({RESULT_COLUMNS}) VALUES ({', '.join('?' * 19)})",
+                        [result_values(r) for r in rows])
+                    for r in ratings:
+                        if not await self._put_rating(r):
+                            raise StaleRating(f"the rating of {r.user_id} in {r.game_key} moved meanwhile")
+                    await db.executemany(f"INSERT INTO rating_changes ({CHANGE_COLUMNS}) VALUES "
+                                         f"({', '.join('?' * 10)})", [change_values(c) for c in changes])
                     new_ids = await self.s._put_outgoing(game_id, outgoing)
+                await db.execute("COMMIT")
+            except BaseException:
+                if db.in_transaction:
+                    await db.execute("ROLLBACK")
+                raise
+        if fresh:
+            committed(outgoing, new_ids)
+        return fresh
+
+    async def _put_rating(self, r: Rating) -> bool:
+        """Write ``r`` over its predecessor (a rating with one game fewer; none for a first game)."""
+        if r.games <= 1:
+            cur = await self.s.db.execute(f"INSERT INTO ratings ({RATING_COLUMNS}) VALUES ({', '.join('?' * 14)}) "
+                                          "ON CONFLICT DO NOTHING", rating_values(r))
+        else:
+            cur = await self.s.db.execute(
+                "UPDATE ratings SET name = ?, mu = ?, sigma = ?, games = ?, wins = ?, turns = ?, timed = ?, "
+                "missed = ?, think = ?, updated_at = ? WHERE guild_id = ? AND game_key = ? AND season_id = ? "
+                "AND user_id = ? AND games = ?",
+                (r.name, r.mu, r.sigma, r.games, r.wins, r.turns, r.timed, r.missed, r.think, r.updated_at,
+                 r.guild_id, r.game_key, r.season_id, r.user_id, r.games - 1))
+        return cur.rowcount == 1
+
+    async def ratings(self, guild_id: int, game_key: str | None = None, season_id: int = EVERLASTING, *,
+                      user_id: int | None = None, limit: int = 1000) -> list[Rating]:
+        sql, params = filtered(RATING_COLUMNS, "ratings", {"guild_id": guild_id, "season_id": season_id,
+                                                            "game_key": game_key, "user_id": user_id})
+        async with self.s._lock, self.s.db.execute(f"{sql} {LADDER_ORDER} LIMIT ?", (*params, limit)) as cur:
+            rows = await cur.fetchall()
+        return [rating_record(r) for r in rows]
+
+    async def rating_history(self, guild_id: int, game_key: str, season_id: int, user_id: int,
+                             limit: int = 500) -> list[RatingChange]:
+        async with self.s._lock, self.s.db.execute(
+            f"SELECT {CHANGE_COLUMNS} FROM rating_changes WHERE guild_id = ? AND game_key = ? AND season_id = ? "
+            "AND user_id = ? ORDER BY at DESC, game_id DESC LIMIT ?", (guild_id, game_key, season_id, user_id, limit)
+        ) as cur:
+            rows = await cur.fetchall()
+        return [change_record(r) for r in list(rows)[::-1]]
+
+    async def game_changes(self, game_id: int) -> list[RatingChange]:
+        async with self.s._lock, self.s.db.execute(
+            f"SELECT {CHANGE_COLUMNS} FROM rating_changes WHERE game_id = ? ORDER BY season_id, user_id", (game_id,)
+        ) as cur:
+            rows = await cur.fetchall()
+        return [change_record(r) for r in rows]
+
+    async def seasons(self, guild_id: int) -> list[Season]:
+        async with self.s._lock, self.s.db.execute(
+            f"SELECT {SEASON_COLUMNS} FROM seasons WHERE guild_id = ? ORDER BY started_at DESC, id DESC", (guild_id,)
+        ) as cur:
+            rows = await cur.fetchall()
+        return [season_record(r) for r in rows]
+
+    async def start_season(self, guild_id: int, name: str, *, at: float, by: int) -> Season:
+        async with self.s._lock:
+            await self.s._transaction()
+            try:
+                async with self.s.db.execute("SELECT 1 FROM seasons WHERE guild_id = ? AND ended_at IS NULL",
+                                             (guild_id,)) as cur:
+                    running = await cur.fetchone() is not None
+                if running:
+                    raise SeasonRunning(f"server {guild_id} has a running season")
+                cur = await self.s.db.execute(
+                    "INSERT INTO seasons (guild_id, name, started_at, ended_at, started_by) VALUES (?, ?, ?, NULL, ?)",
+                    (guild_id, name, at, by))
+                new_id = cur.lastrowid
                 await self.s.db.execute("COMMIT")
             except BaseException:
                 if self.s.db.in_transaction:
                     await self.s.db.execute("ROLLBACK")
                 raise
-        if fresh:
-            committed(outgoing, new_ids)
-        return fresh
+        assert new_id is not None
+        return Season(new_id, guild_id, name, at, None, by)
+
+    async def end_season(self, guild_id: int, *, at: float) -> Season | None:
+        async with self.s._lock, self.s.db.execute(
+            f"UPDATE seasons SET ended_at = MAX(?, started_at) WHERE guild_id = ? AND ended_at IS NULL "
+            f"RETURNING {SEASON_COLUMNS}", (at, guild_id)
+        ) as cur:
+            row = await cur.fetchone()
+        return season_record(row) if row else None
+
+    async def replace_ratings(self, guild_id: int, season_id: int, ratings: Sequence[Rating],
+                              changes: Sequence[RatingChange]) -> None:
+        db = self.s.db
+        async with self.s._lock:
+            await self.s._transaction()
+            try:
+                await db.execute("DELETE FROM ratings WHERE guild_id = ? AND season_id = ?", (guild_id, season_id))
+                await db.execute("DELETE FROM rating_changes WHERE guild_id = ? AND season_id = ?",
+                                 (guild_id, season_id))
+                await db.executemany(f"INSERT INTO ratings ({RATING_COLUMNS}) VALUES ({', '.join('?' * 14)})",
+                                     [rating_values(r) for r in ratings])
+                await db.executemany(f"INSERT INTO rating_changes ({CHANGE_COLUMNS}) VALUES ({', '.join('?' * 10)})",
+                                     [change_values(c) for c in changes])
+                await db.execute("COMMIT")
+            except BaseException:
+                if db.in_transaction:
+                    await db.execute("ROLLBACK")
+                raise
 
     async def results(self, *, game_id: int | None = None, user_id: int | None = None,
                       guild_id: int | None = None, channel_id: int | None = None, limit: int = 10_000

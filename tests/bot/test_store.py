@@ -19,6 +19,8 @@ from bot.store import (
     InconsistentSnapshot,
     NewTimer,
     Outgoing,
+    Rating,
+    RatingChange,
     Result,
     Seat,
     SqliteStore,
@@ -608,6 +610,11 @@ async def filled(store: Store) -> list[int]:
     await store.games.create_game(guild_id=None, channel_id=-7, game_key="toy", host_id=1, setup={}, seed=2**61,
                                   seats=SEATS)
     await store.settings.put_settings("server", 10 << 22, 0, {"lang": "de"})
+    season = await store.standings.start_season(10 << 22, "Spring", at=1.0, by=1)
+    await store.standings.end_season(10 << 22, at=3.0)
+    await store.standings.replace_ratings(10 << 22, season.id, [
+        Rating(10 << 22, "toy", season.id, 1, "Ann", 27.5, 7.25, 1, 1, 3, 2, 0, 40.5, 2.5)],
+        [RatingChange(ids[0], season.id, 1, 10 << 22, "toy", 25.0, 8.0, 27.5, 7.25, 2.5)])
     return ids
 
 

@@ -1,0 +1,140 @@
+"""Ladders: what ``/stats`` costs on a busy server, and how well the ratings predict races.
+
+* ``ladder_ms`` (SQLite) and ``ladder_pg_ms`` (PostgreSQL): the server's ladder on a server with 10,000
+  results (2,500 four-seat games of 80 players), read from the ratings and worded; ``ladder_stats_ms``
+  (``ladder_pg_stats_ms``): the whole ``/stats`` answer, which also reads every result for the server's
+  record beside the ladder. ``ladder_rebuild_ms``: rating those 2,500 games again from their results.
+  PostgreSQL is measured when ``JUNKYARD_BENCH_PG`` (or the tests' ``JUNKYARD_TEST_PG``) names a server.
+* ``rating_predicts``: over simulated races of 2–8 drivers of known strength, how often the higher-rated of
+  two drivers finished ahead in later races, with the model the ladder uses (Plackett–Luce);
+  ``rating_predicts_<model>`` for the other models openskill offers, and ``rating_predicts_truth`` for
+  the true strengths (the best any rating can do, since luck decides some races).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import statistics
+import tempfile
+import time
+import uuid
+from pathlib import Path
+
+from bench.registry import benchmark
+from bot import history, ladder
+from bot.ratings import MODEL, MODELS, race, simulate
+from bot.service import Service
+from bot.store import EVERLASTING, Store
+from bot.store.sql import dumps
+
+GUILD = 42 << 22
+RESULTS = 10_000
+SEATS = 4
+PLAYERS = 80
+
+
+async def _fill(store: Store) -> None:
+    """2,500 finished four-seat toy games on one server, with their results (not yet rated)."""
+    rng = random.Random(5)
+    games, results = [], []
+    for g in range(1, RESULTS // SEATS + 1):
+        at = 1_000_000.0 + g * 600
+        players = rng.sample(range(1, PLAYERS + 1), SEATS)
+        seats = [{"user_id": p, "name": f"p{p}", "options": {}} for p in players]
+        games.append({"id": g, "guild_id": GUILD, "channel_id": 7 + g % 5, "game_key": "toy", "status": "finished",
+                      "host_id": players[0], "setup": dumps({}), "seed": g, "seats": dumps(seats), "version": 40,
+                      "state": None, "created_at": at - 500, "updated_at": at, "lang": "en"})
+        for seat, p in enumerate(players):
+            place = seat + 1
+            results.append({"game_id": g, "seat": seat, "user_id": p, "name": f"p{p}", "place": place,
+                            "winner": int(place == 1), "moves": 40, "game_key": "toy", "guild_id": GUILD,
+                            "channel_id": 7 + g % 5, "started_at": at - 500, "finished_at": at, "team": None,
+                            "driver": None, "turns": 10, "timed": 9, "missed": rng.randint(0, 1),
+                            "autopilot": 0, "think": 9 * 120.0})
+    for start in range(0, len(games), 500):
+        await store.insert_rows("games", games[start:start + 500])
+    for start in range(0, len(results), 2000):
+        await store.insert_rows("results", results[start:start + 2000])
+
+
+async def _measure(store: Store, repeat: int = 7) -> tuple[float, float, float, int]:
+    """(median ladder ms, median whole ``/stats`` ms, rebuild ms, ladder lines) on a filled store."""
+    async with store:
+        await _fill(store)
+        start = time.perf_counter()
+        await ladder.rebuild(store, GUILD)
+        rebuild_ms = (time.perf_counter() - start) * 1000
+        service = Service(store)
+        times, whole = [], []
+        lines: list[str] = []
+        for _ in range(repeat + 1):
+            start = time.perf_counter()
+            lines = await history.server_ladder(service, GUILD, EVERLASTING, "all time", "en")
+            times.append((time.perf_counter() - start) * 1000)
+            start = time.perf_counter()
+            await history.stats(service, GUILD, None, asker_id=1)
+            whole.append((time.perf_counter() - start) * 1000)
+        await service.close()
+    return median(times[1:]), median(whole[1:]), round(rebuild_ms, 1), len(lines)
+
+
+def median(values: list[float]) -> float:
+    return round(statistics.median(values), 1)
+
+
+def pg_url() -> str | None:
+    """The PostgreSQL server the figures use, if any."""
+    return os.environ.get("JUNKYARD_BENCH_PG") or os.environ.get("JUNKYARD_TEST_PG")
+
+
+@benchmark("ladder")
+def ladder_figures() -> dict[str, float | int | str]:
+    figures: dict[str, float | int | str] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        from bot.store import SqliteStore
+
+        ms, whole, rebuild_ms, lines = asyncio.run(_measure(SqliteStore(Path(tmp) / "ladder.db")))
+    figures.update({"ladder_ms": ms, "ladder_stats_ms": whole, "ladder_rebuild_ms": rebuild_ms,
+                    "ladder_results": RESULTS, "ladder_lines": lines})
+    url = pg_url()
+    if url:
+        from bot.store.postgres import PostgresStore, drop_schemas
+
+        schema = f"bench_{uuid.uuid4().hex[:12]}"
+        try:
+            ms, whole, rebuild_ms, _ = asyncio.run(_measure(PostgresStore(url, schema=schema)))
+        finally:
+            asyncio.run(drop_schemas(url, schema))
+        figures.update({"ladder_pg_ms": ms, "ladder_pg_stats_ms": whole, "ladder_pg_rebuild_ms": rebuild_ms})
+    else:
+        figures["ladder_pg_skipped"] = "no PostgreSQL server given: set JUNKYARD_BENCH_PG=postgresql://…"
+    return figures
+
+
+def _truth(drivers: int = 24, learn: int = 400, test: int = 400, seed: int = 7) -> float:
+    """The share of pairs the true strengths order rightly over :func:`simulate`'s test races."""
+    rng = random.Random(seed)
+    strengths = [rng.gauss(0.0, 1.0) for _ in range(drivers)]
+    for _ in range(learn):
+        race(strengths, rng.sample(range(drivers), rng.randint(2, 8)), rng)
+    right = pairs = 0
+    for _ in range(test):
+        order = race(strengths, rng.sample(range(drivers), rng.randint(2, 8)), rng)
+        for i, ahead in enumerate(order):
+            for behind in order[i + 1:]:
+                pairs += 1
+                right += strengths[ahead] > strengths[behind]
+    return right / pairs
+
+
+@benchmark("rating_predicts")
+def rating_figures() -> dict[str, float | int | str]:
+    figures: dict[str, float | int | str] = {}
+    for name in MODELS:
+        found = simulate(name)
+        key = "rating_predicts" if name == MODEL else f"rating_predicts_{name.replace('-', '_')}"
+        figures[key] = round(found.share, 3)
+    figures["rating_predicts_truth"] = round(_truth(), 3)
+    return figures

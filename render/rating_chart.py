@@ -1,0 +1,82 @@
+"""A player's rating history as a small line chart: one line per game, the rating after each rated game,
+the grid labelled with ratings, a legend of the games. Pure: the caller gives the series and the words."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from PIL import Image, ImageDraw
+
+from render.common import draw_text, encode_png, fit_text, font
+
+#: the chart's size in pixels (wide and low: it sits under a text in a chat column)
+WIDTH, HEIGHT = 1000, 440
+MARGIN_LEFT, MARGIN_RIGHT, MARGIN_TOP, MARGIN_BOTTOM = 96, 36, 78, 70
+BACKGROUND = (250, 248, 242)
+INK = (40, 40, 46)
+GRID = (214, 210, 200)
+#: one colour per game line, in order
+LINE_COLOURS = ((203, 75, 22), (38, 139, 210), (133, 153, 0), (108, 113, 196))
+
+
+@dataclass(frozen=True, slots=True)
+class Series:
+    """One game's line: its name in the legend and the rating shown after each rated game, oldest first
+    (the first value is the rating before the first game)."""
+
+    name: str
+    values: Sequence[int]
+
+
+def _steps(low: int, high: int) -> list[int]:
+    """Round grid values covering ``low``..``high`` (about four lines)."""
+    span = max(high - low, 1)
+    step = next(s for s in (5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 5000) if span / s <= 5)
+    start = (low // step) * step
+    return list(range(start, high + step, step))
+
+
+def rating_chart(series: Sequence[Series], title: str, axis: str) -> bytes:
+    """PNG bytes of the chart of ``series`` (at most four drawn) under ``title``, with ``axis`` naming the
+    horizontal axis (games rated)."""
+    shown = [s for s in series if s.values][: len(LINE_COLOURS)]
+    img = Image.new("RGB", (WIDTH, HEIGHT), BACKGROUND)
+    draw = ImageDraw.Draw(img)
+    fitted = fit_text(draw, title, WIDTH - 2 * MARGIN_RIGHT, 40, 30, bold=True, one_line_to=14)
+    draw_text(draw, (WIDTH / 2, 30), " ".join(fitted.lines), fitted.font, INK)
+    values = [v for s in shown for v in s.values] or [1000]
+    grid = _steps(min(values), max(values))
+    low, high = grid[0], grid[-1]
+    longest = max((len(s.values) for s in shown), default=1)
+    left, right, top, bottom = MARGIN_LEFT, WIDTH - MARGIN_RIGHT, MARGIN_TOP, HEIGHT - MARGIN_BOTTOM
+
+    def x(i: int) -> float:
+        return left + (right - left) * (i / max(longest - 1, 1))
+
+    def y(v: float) -> float:
+        return bottom - (bottom - top) * ((v - low) / max(high - low, 1))
+
+    label = font(24)
+    for v in grid:
+        draw.line([(left, y(v)), (right, y(v))], fill=GRID, width=2)
+        draw_text(draw, (left - 12, y(v)), str(v), label, INK, anchor="rm")
+    draw.line([(left, bottom), (right, bottom)], fill=INK, width=2)
+    draw_text(draw, (left, bottom + 22), "0", label, INK, anchor="mm")
+    draw_text(draw, (right, bottom + 22), str(longest - 1), label, INK, anchor="mm")
+    draw_text(draw, ((left + right) / 2, bottom + 26), axis, label, INK, anchor="mm")
+    legend_x = left + 8
+    for colour, s in zip(LINE_COLOURS, shown, strict=False):
+        points = [(x(i), y(v)) for i, v in enumerate(s.values)]
+        if len(points) > 1:
+            draw.line(points, fill=colour, width=5, joint="curve")
+        for px, py in points[-1:] + (points if len(points) <= 30 else []):
+            draw.ellipse([px - 5, py - 5, px + 5, py + 5], fill=colour)
+        name = f"{s.name}: {s.values[-1]}"
+        draw.rectangle([legend_x, top - 26, legend_x + 22, top - 12], fill=colour)
+        draw_text(draw, (legend_x + 30, top - 19), name, label, INK, anchor="lm")
+        legend_x += 30 + int(draw.textlength(name, font=label)) + 30
+    return encode_png(img)
+
+
+__all__ = ["Series", "rating_chart"]

@@ -1,0 +1,123 @@
+"""Ladders through the bot: the end message's rating changes, ``/stats``' ladder and card (with its chart),
+``/game season`` (managers start and end seasons, past ones stay readable), the autopilot's games, the
+seats' timekeeping, and a rebuild from the results giving the ratings the games gave, on both stores."""
+
+from __future__ import annotations
+
+import io
+import time
+
+from PIL import Image
+
+from bot import ladder
+from bot.ratings import Skill
+from bot.store import EVERLASTING, ActionRecord, Result
+from tests.bot.helpers import ANN, BOB, EVE, answer, started
+from tests.bot.test_history import toy_win
+
+MANAGE_GUILD = 1 << 5
+
+
+async def end_message(h) -> str:
+    h.bot.outbox.clock = lambda: time.time() + 60
+    start = len(h.sent)
+    await h.bot.outbox.flush()
+    return "\n".join(s.content for s in h.sent[start:] if s.creates_message and s.content)
+
+
+async def test_the_end_message_shows_each_player_s_rating_change_and_the_winner_gains(h):
+    board = await started(h)
+    await toy_win(h, board, ANN, BOB)
+    text = await end_message(h)
+    assert "**Ratings**" in text
+    ann = next(line for line in text.splitlines() if line.startswith("Ann: 1000 → "))
+    bob = next(line for line in text.splitlines() if line.startswith("Bob: 1000 → "))
+    assert "(+" in ann and "(−" in bob
+    [a] = await h.bot.store.standings.ratings(h.guild_id, "toy", user_id=ANN)
+    assert a.games == 1 and a.wins == 1 and a.turns > 0 and a.missed == 0
+
+
+async def test_stats_shows_the_ladder_and_a_player_s_card_with_a_chart(h):
+    for _ in range(2):
+        board = await started(h)
+        await toy_win(h, board, ANN, BOB)
+    lines = answer(await h.slash(EVE, "stats")).content.splitlines()
+    assert lines[0] == "**Ladder, all time**" and lines[1] == "__Race to Ten__"
+    assert lines[2].startswith(f"1. <@{ANN}> **") and "games 2 · wins 2 · on time 100 %" in lines[2]
+    assert lines[3].startswith(f"2. <@{BOB}> **") and "wins 0" in lines[3] and "missed 0" in lines[3]
+    card = answer(await h.slash(EVE, "stats", player=BOB))
+    assert "**Ratings, all time**" in card.content and "rank 2 of 2" in card.content
+    [(name, png)] = card.files
+    assert name == "rating.png" and Image.open(io.BytesIO(png)).size == (1000, 440)
+
+
+async def test_seasons_are_started_and_ended_by_managers_and_past_ladders_stay_readable(h):
+    refused = answer(await h.slash(ANN, "game season", action="start"))
+    assert refused.ephemeral and "Manage Server" in refused.content
+    assert "no seasons yet" in answer(await h.slash(ANN, "game season", action="list")).content
+    start = answer(await h.slash(ANN, "game season", action="start", name="Spring", permissions=MANAGE_GUILD))
+    assert "Season **Spring** (#1) has started" in start.content
+    again = answer(await h.slash(ANN, "game season", action="start", permissions=MANAGE_GUILD))
+    assert "still running" in again.content
+    board = await started(h)
+    await toy_win(h, board, BOB, ANN)
+    assert answer(await h.slash(EVE, "stats")).content.startswith("**Ladder, season Spring (#1, since <t:")
+    ended = answer(await h.slash(ANN, "game season", action="end", permissions=MANAGE_GUILD))
+    assert "has ended" in ended.content and "/stats season:1" in ended.content
+    board = await started(h)
+    await toy_win(h, board, ANN, BOB)  # after the season: the all-time ladder only
+    spring = await h.bot.store.standings.ratings(h.guild_id, "toy", 1)
+    assert [(r.user_id, r.games) for r in spring] == [(BOB, 1), (ANN, 1)]
+    everlasting = await h.bot.store.standings.ratings(h.guild_id, "toy")
+    assert {r.games for r in everlasting} == {2}
+    past = answer(await h.slash(EVE, "stats", season=1)).content.splitlines()
+    assert past[0].startswith("**Ladder, season Spring (#1, <t:") and past[2].startswith(f"1. <@{BOB}>")
+    assert "no season #7" in answer(await h.slash(EVE, "stats", season=7)).content
+    rebuilt = answer(await h.slash(ANN, "game season", action="rebuild", season=1, permissions=MANAGE_GUILD))
+    assert "rated again from the results (1 games)" in rebuilt.content
+    assert await h.bot.store.standings.ratings(h.guild_id, "toy", 1) == spring
+
+
+def test_a_seat_s_turns_waits_and_missed_turns_come_from_its_actions_and_the_timing_s_counts():
+    acts = [ActionRecord(1, i, seat, None, "x", "", at) for i, (seat, at) in
+            enumerate([(0, 10.0), (0, 11.0), (1, 71.0), (0, 101.0), (1, 401.0), (1, 402.0)])]
+    timing = ladder.seat_timing(acts, {"missed": {"1": 1}, "autopilot": {"1": 1}})
+    assert timing[0] == ladder.Timing(turns=2, timed=1, think=30.0, missed=0, autopilot=0)
+    assert timing[1] == ladder.Timing(turns=2, timed=2, think=360.0, missed=2, autopilot=1)
+
+
+def rows_of(game_id: int, at: float, order: list[tuple[int, int, int]]) -> list[Result]:
+    """Result rows of a finished game: (user, place, autopilot turns of 4)."""
+    return [Result(game_id, seat, user, f"P{user}", place, place == 1, 9, "toy", 5, 100, at - 1, at, turns=4,
+                   timed=3, autopilot=auto, missed=auto, think=30.0)
+            for seat, (user, place, auto) in enumerate(order)]
+
+
+async def test_a_rebuild_gives_the_ratings_the_games_gave_and_the_autopilot_s_person_loses(any_store):
+    from tests.bot.test_store import started as store_started
+
+    games = [[(1, 1, 0), (2, 2, 0), (3, 3, 0)], [(2, 1, 0), (3, 2, 0)], [(3, 1, 4), (1, 2, 0), (2, 3, 0)]]
+    for i, order in enumerate(games):
+        rec, _ = await store_started(any_store, channel=100 + i, guild=5)
+        await any_store.games.set_status(rec.id, "finished")
+        rows = rows_of(rec.id, 10.0 + i, order)
+        ratings, changes = await ladder.rate_end(any_store, rows)
+        assert await any_store.standings.record_results(rec.id, rows, [], ratings, changes)
+    last = await any_store.standings.game_changes(rec.id)
+    moved = {c.user_id: Skill(c.mu, c.sigma).shown - Skill(c.mu_before, c.sigma_before).shown for c in last}
+    assert moved[3] < 0  # first across the line, but on autopilot: a loss
+    assert moved[1] > 0
+    before = await any_store.standings.ratings(5, "toy")
+    assert await ladder.rebuild(any_store, 5) == 3
+    after = await any_store.standings.ratings(5, "toy")
+    assert [(r.user_id, round(r.mu, 9), round(r.sigma, 9), r.games, r.wins, r.missed) for r in after] == \
+        [(r.user_id, round(r.mu, 9), round(r.sigma, 9), r.games, r.wins, r.missed) for r in before]
+    assert [r.wins for r in after if r.user_id == 3] == [0]  # its autopilot's win is not the person's
+    assert EVERLASTING == 0
+
+
+def test_a_computer_s_row_stored_before_kinds_were_kept_is_still_a_computer():
+    old = [Result(1, 0, ANN, "Ann", 1, True, 9, "toy", 5, 100, 1.0, 2.0),
+           Result(1, 1, -1, "Smart", 2, False, 9, "toy", 5, 100, 1.0, 2.0)]
+    ratings, _ = ladder.season_step(old, {}, EVERLASTING, 5)
+    assert [r.user_id for r in ratings] == [ANN] and ratings[0].mu > 25.0
