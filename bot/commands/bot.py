@@ -19,10 +19,13 @@ import platform
 import signal
 import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bot.commands.token import TokenMissing, read_token
 from bot.store import default_db_path
+
+if TYPE_CHECKING:
+    from bot.discord.client import JunkyardBot
 
 log = logging.getLogger("junkyard")
 
@@ -153,16 +156,12 @@ async def report_commands(client: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    import aiohttp
-
+    """Start the bot: check the options, the token and the store, then connect to Discord until stopped."""
     quiet_voice()
     import discord
 
-    from bot.discord.shards import make_bot
     from bot.games import units
-    from bot.pictures import Pictures
-    from bot.service import CACHE_SIZE, Service
-    from bot.store import CannotOpen, open_store
+    from bot.store import CannotOpen
 
     try:
         shards = check_shards(args.shard_count, args.shard_ids)
@@ -180,6 +179,18 @@ def run(args: argparse.Namespace) -> int:
     log.info("Junkyard GM %s (discord.py %s, Python %s)", version(), discord.__version__, platform.python_version())
     log.info("store: %s", store_line)
     log.info("games: %s", ", ".join(unit.title for unit in units()))
+    client = _make_client(args, target, shards)
+    signal.signal(signal.SIGTERM, _stop)  # `docker stop`: close the connection and the database cleanly
+    return _connect(client, token)
+
+
+def _make_client(args: argparse.Namespace, target: str, shards: tuple[int, list[int]] | None) -> JunkyardBot:
+    """The bot's client for ``shards`` over the store at ``target``, reporting its commands once ready."""
+    from bot.discord.shards import make_bot
+    from bot.pictures import Pictures
+    from bot.service import CACHE_SIZE, Service
+    from bot.store import open_store
+
     store = open_store(target)
     if shards is not None:
         store.set_shards(*shards)
@@ -197,7 +208,14 @@ def run(args: argparse.Namespace) -> int:
             await report_commands(client)
 
     client.add_listener(on_ready, "on_ready")
-    signal.signal(signal.SIGTERM, _stop)  # `docker stop`: close the connection and the database cleanly
+    return client
+
+
+def _connect(client: JunkyardBot, token: str) -> int:
+    """Run ``client`` until it is stopped: 0, or 1 or 2 with one line saying why Discord could not be used."""
+    import aiohttp
+    import discord
+
     try:
         # log_handler=None: logging is already set up above; the token never reaches a log line.
         client.run(token, log_handler=None)
