@@ -6,13 +6,14 @@ the channel is a record beside the turns, delivered like every public message.""
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 from bot import texts
 from bot.compose import Message
 from bot.messages import NOTE, Line, Showing
 from bot.outcomes import Accepted, Refusal
 from bot.service import Service, refuse
-from bot.store import ACTIVE, FINISHED, LOBBY
+from bot.store import ACTIVE, FINISHED, LOBBY, GameRecord
 
 log = logging.getLogger(__name__)
 
@@ -22,15 +23,10 @@ async def whole_board(service: Service, channel_id: int, user_id: int, *, privat
     """The channel's game (or its last one) as a whole-board picture. Public for a player of the game who
     asks so (the channel sees it, in the game's language); private for anyone, with the asker's own view
     in their language ``lang``."""
-    rec = await service.store.games.channel_game(channel_id)
-    if rec is None:
-        last = await service.store.games.channel_history(channel_id, 1)
-        if not last or last[0].state is None:
-            return refuse(texts.say("board.no_game", lang or texts.DEFAULT))
-        rec = last[0]
-    own = service.lang_of(rec, user_id, lang)
-    if rec.status == LOBBY or rec.state is None:
-        return refuse(texts.say("board.not_started", own))
+    shown = await _shown_game(service, channel_id, user_id, lang)
+    if isinstance(shown, Refusal):
+        return shown
+    rec, state, own = shown
     seat = rec.seat_of(user_id)
     if not private and seat is None:
         return refuse(texts.say("board.players_only", own))
@@ -44,7 +40,7 @@ async def whole_board(service: Service, channel_id: int, user_id: int, *, privat
         await service.store.outbox.add_deliveries(rec.id, out)
         return Accepted(rec.id, tuple(o.id for o in out if o.id is not None))
     front = service.fronts(rec.game_key)
-    game = service.classes(rec.game_key).from_dict(rec.state)
+    game = service.classes(rec.game_key).from_dict(state)
     try:
         png = await service.pictures.call(rec.game_key, front.board_picture, game.view(seat), own)
     except Exception:
@@ -63,6 +59,19 @@ async def text_board(service: Service, channel_id: int, user_id: int, lang: str 
                      ) -> Message | Refusal:
     """The channel's game (or its last one) in words, for the asker alone (their own hidden things may show),
     in their language ``lang``: per player where they are, what they hold and what lies next to them."""
+    shown = await _shown_game(service, channel_id, user_id, lang)
+    if isinstance(shown, Refusal):
+        return shown
+    rec, state, own = shown
+    front = service.fronts(rec.game_key)
+    game = service.classes(rec.game_key).from_dict(state)
+    return Message(front.text_board(game, rec.seat_of(user_id), lang=own), game_id=rec.id, version=rec.version)
+
+
+async def _shown_game(service: Service, channel_id: int, user_id: int, lang: str | None
+                      ) -> tuple[GameRecord, dict[str, Any], str] | Refusal:
+    """The game a board is asked of (the channel's, else its last one that started), its state and the
+    asker's language; refused when there is none or it has not started."""
     rec = await service.store.games.channel_game(channel_id)
     if rec is None:
         last = await service.store.games.channel_history(channel_id, 1)
@@ -72,9 +81,7 @@ async def text_board(service: Service, channel_id: int, user_id: int, lang: str 
     own = service.lang_of(rec, user_id, lang)
     if rec.status == LOBBY or rec.state is None:
         return refuse(texts.say("board.not_started", own))
-    front = service.fronts(rec.game_key)
-    game = service.classes(rec.game_key).from_dict(rec.state)
-    return Message(front.text_board(game, rec.seat_of(user_id), lang=own), game_id=rec.id, version=rec.version)
+    return rec, rec.state, own
 
 
 async def where_can_i_go(service: Service, channel_id: int, user_id: int, game_id: int | None = None,

@@ -23,7 +23,7 @@ import time
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any, Generic, TypeVar
 
 from bot import history, texts, turn_messages
@@ -199,6 +199,18 @@ class LRU(Generic[K, V]):
 
 
 # The service -----------------------------------------------------------------------------------------
+
+
+@dataclass
+class _Batch:
+    """A batch of computer moves under way: the game as stored and as played so far, the records of the
+    message the moves join and their rows, and every event played."""
+
+    rec: GameRecord
+    game: Game
+    records: list[Showing]
+    out: list[Outgoing]
+    played: list[Event] = field(default_factory=list)
 
 
 class Service:
@@ -811,60 +823,83 @@ class Service:
         and ``out``: a message just stored and not delivered yet, which the moves join (the first board).
         Returns the record, the game, the records, their rows and every event played (for private notes: a
         kart bumped onto a face-down tile picks it up, R12)."""
-        records, out = list(records), list(out)
-        played: list[Event] = []
+        batch = _Batch(rec, game, list(records), list(out))
         deadline = time.monotonic() + self.computer_seconds_per_reply
         for _ in range(self.computer_moves_per_reply):
-            seat = game.to_act
-            if not self._computer_to_act(rec, game) or time.monotonic() > deadline or seat is None:
+            if not await self._computer_step(batch, front, deadline):
                 break
-            if records and records[-1].turn != seat:
-                break  # another seat's turn: a message of its own, in the next batch
-            kept = self._next_moves.pop((rec.id, rec.version))
-            driver = self._driver(rec, seat, rec.seats[seat].driver or "random")
-            self.forget(rec.id)
-            try:
-                action, events, state = await asyncio.to_thread(self._computer_move, rec, game, seat, kept, driver)
-            except Exception:
-                log.exception("game %s: the computer in seat %s failed", rec.id, seat)
-                break
-            after = table_of(rec, rec.version + 1)
-            hands_over = turn_messages.hands_over(game, after, seat)
-            if records and hands_over and records[-1].kind != POST and rec.state is not None:
-                game = self.classes(rec.game_key).from_dict(rec.state)  # as before the move, kept for next time
-                self._keep(rec, game)
-                self._next_moves.put((rec.id, rec.version), action)
-                break
-            public = events_for(events, None)
-            line, told = move_line(front, public, rec.seats[seat].name, action, False, rec.lang, "computer_played")
-            may_ping = self.pingable(rec).__contains__
-            if records:  # the batch's message, not posted yet: a move handing over makes it the person's turn's
-                grown = replace(records[-1].with_lines([line]), events=tuple(public),
-                                turn=game.to_act if hands_over else records[-1].turn)
-                records[-1] = turn_messages.finish(grown, game, after, may_ping)
-            else:
-                latest = await self.store.outbox.latest_delivery(rec.id)
-                records = turn_messages.plan_move(latest, game=game, table=after, actor=seat, before=rec.version,
-                                                  lines=[line], events=public, period=front.period(game),
-                                                  may_ping=may_ping)
-                out = self.outgoing(records)
-            newest, before = out[-1], out[-1].payload
-            newest.payload = records[-1].to_payload()
-            try:
-                rec = await self.store.games.append_action(
-                    rec.id, expected_version=rec.version, seat=seat, user_id=None, action=action, state=state,
-                    status=FINISHED if game.is_over else ACTIVE, narration=told or worded_line(line, front, rec.lang),
-                    outgoing=out if newest.id is None else [newest],
-                    computers_waiting=self._computer_to_act(rec, game))
-            except StaleVersion:
-                log.warning("game %s moved on while a computer played; its move was dropped", rec.id)
-                newest.payload = before
-                if newest.id is None:
-                    records, out = [], []
-                break
-            self._keep(rec, game)
-            played += events
-        return rec, game, records, out, played
+        return batch.rec, batch.game, batch.records, batch.out, batch.played
+
+    async def _computer_step(self, batch: _Batch, front: GameUnit[Any], deadline: float) -> bool:
+        """One computer move of ``batch``: played, joined to the batch's message and stored. False when the
+        batch stops before it (another seat's turn, a move kept for the next batch, time up) or it failed."""
+        rec, game = batch.rec, batch.game
+        seat = game.to_act
+        if not self._computer_to_act(rec, game) or time.monotonic() > deadline or seat is None:
+            return False
+        if batch.records and batch.records[-1].turn != seat:
+            return False  # another seat's turn: a message of its own, in the next batch
+        kept = self._next_moves.pop((rec.id, rec.version))
+        driver = self._driver(rec, seat, rec.seats[seat].driver or "random")
+        self.forget(rec.id)
+        try:
+            action, events, state = await asyncio.to_thread(self._computer_move, rec, game, seat, kept, driver)
+        except Exception:
+            log.exception("game %s: the computer in seat %s failed", rec.id, seat)
+            return False
+        after = table_of(rec, rec.version + 1)
+        hands_over = turn_messages.hands_over(game, after, seat)
+        if batch.records and hands_over and batch.records[-1].kind != POST and rec.state is not None:
+            batch.game = self.classes(rec.game_key).from_dict(rec.state)  # as before the move, kept for next time
+            self._keep(rec, batch.game)
+            self._next_moves.put((rec.id, rec.version), action)
+            return False
+        line, told = await self._join_batch(batch, front, seat, action, events, after, hands_over)
+        return await self._store_computer_move(batch, front, seat, action, state, events,
+                                               told or worded_line(line, front, rec.lang))
+
+    async def _join_batch(self, batch: _Batch, front: GameUnit[Any], seat: int, action: str, events: list[Event],
+                          after: Table, hands_over: bool) -> tuple[Line, str]:
+        """The computer's move joins the batch's message (not posted yet: a move handing over makes it the
+        person's turn's), or plans the message it shows in; returns its line and narration."""
+        rec, game = batch.rec, batch.game
+        public = events_for(events, None)
+        line, told = move_line(front, public, rec.seats[seat].name, action, False, rec.lang, "computer_played")
+        may_ping = self.pingable(rec).__contains__
+        if batch.records:
+            grown = replace(batch.records[-1].with_lines([line]), events=tuple(public),
+                            turn=game.to_act if hands_over else batch.records[-1].turn)
+            batch.records[-1] = turn_messages.finish(grown, game, after, may_ping)
+        else:
+            latest = await self.store.outbox.latest_delivery(rec.id)
+            batch.records = turn_messages.plan_move(latest, game=game, table=after, actor=seat, before=rec.version,
+                                                    lines=[line], events=public, period=front.period(game),
+                                                    may_ping=may_ping)
+            batch.out = self.outgoing(batch.records)
+        return line, told
+
+    async def _store_computer_move(self, batch: _Batch, front: GameUnit[Any], seat: int, action: str,
+                                   state: dict[str, Any], events: list[Event], narration: str) -> bool:
+        """Store the computer's move with the newest record of the batch's message; False when the game moved
+        on meanwhile (the move is dropped, and the record is as it was)."""
+        rec, game = batch.rec, batch.game
+        newest, before = batch.out[-1], batch.out[-1].payload
+        newest.payload = batch.records[-1].to_payload()
+        try:
+            batch.rec = await self.store.games.append_action(
+                rec.id, expected_version=rec.version, seat=seat, user_id=None, action=action, state=state,
+                status=FINISHED if game.is_over else ACTIVE, narration=narration,
+                outgoing=batch.out if newest.id is None else [newest],
+                computers_waiting=self._computer_to_act(rec, game))
+        except StaleVersion:
+            log.warning("game %s moved on while a computer played; its move was dropped", rec.id)
+            newest.payload = before
+            if newest.id is None:
+                batch.records, batch.out = [], []
+            return False
+        self._keep(batch.rec, game)
+        batch.played += events
+        return True
 
     def _computer_move(self, rec: GameRecord, game: Game, seat: int, kept: str | None, driver: Driver
                        ) -> tuple[str, list[Event], dict[str, Any]]:

@@ -390,6 +390,33 @@ def _player_title(s: dict[str, Any], lang: str) -> str:
 
 
 def _draw_panel(d: ImageDraw.ImageDraw, lay: Layout, view: dict[str, Any], lang: str = "en") -> None:
+    """The panel beside the board: the title and what happened, the die, a row per player and, while the
+    good stuff lies in the centre, a note saying so."""
+    x0 = lay.panel_x + 18
+    w = lay.panel_w - 36
+    t = lay.tile
+    y = _draw_panel_head(d, lay, view, lang)
+    die = t * 0.5
+    _draw_die(d, (x0 + die / 2, y + die / 2), die, view.get("roll"), lang)
+    label = fit_text(d, _roll_line(view, lang), w - die - 12, die, max(12, t // 8), one_line_to=10)
+    draw_fitted(d, (x0 + die + 12, y + die / 2), label, PANEL_MUTED)
+    y += die + t * 0.22
+    footer = t * 0.4
+    row_h = min(t * 0.9, (lay.height - y - lay.margin - footer) / max(1, len(view["seats"])))
+    for s in view["seats"]:
+        _draw_seat_row(d, lay, s, view.get("winner"), view.get("turn"), y, row_h, lang)
+        y += row_h
+    # the good stuff's whereabouts
+    if view.get("carrier") is None and view.get("winner") is None:
+        fy = lay.height - lay.margin - t * 0.1
+        pyramid(d, (x0 + t * 0.12, fy - t * 0.1), t * 0.22, GOLD, "F", edge=GOLD_EDGE)
+        draw_text(d, (x0 + t * 0.3, fy - t * 0.1), say("picture.centre", lang), font(max(11, t // 9)), PANEL_MUTED,
+                  anchor="lm")
+
+
+def _draw_panel_head(d: ImageDraw.ImageDraw, lay: Layout, view: dict[str, Any], lang: str) -> float:
+    """The panel's title and its lines on the last move and whose turn it is, each in the colour of the
+    player it is about; returns where the panel goes on below them."""
     x0 = lay.panel_x + 18
     w = lay.panel_w - 36
     y: float = lay.margin
@@ -410,47 +437,50 @@ def _draw_panel(d: ImageDraw.ImageDraw, lay: Layout, view: dict[str, Any], lang:
     for (_, colour), words in zip(lines, fitted, strict=True):
         draw_fitted(d, (x0, y), words, colour, anchor="lt")
         y += words.height + t * 0.05
-    y += t * 0.04
-    die = t * 0.5
-    _draw_die(d, (x0 + die / 2, y + die / 2), die, view.get("roll"), lang)
-    label = fit_text(d, _roll_line(view, lang), w - die - 12, die, max(12, t // 8), one_line_to=10)
-    draw_fitted(d, (x0 + die + 12, y + die / 2), label, PANEL_MUTED)
-    y += die + t * 0.22
-    footer = t * 0.4
-    row_h = min(t * 0.9, (lay.height - y - lay.margin - footer) / max(1, len(view["seats"])))
-    for s in view["seats"]:
-        active = winner is None and view["turn"] == s["seat"]
-        if active or s["seat"] == winner:
-            fill = lighter(GOLD, 0.6) if s["seat"] == winner else lighter(SUIT_COLOURS[s["suit"]], 0.82)
-            d.rounded_rectangle([x0 - 10, y - 4, x0 + w + 10, y + row_h - 8], radius=10, fill=fill)
-        r = row_h * 0.2
-        suit_disc(d, s["suit"], (x0 + r + 4, y + r + 6), r, ring=PANEL, ring_width=0)
-        name = fit_text(d, _player_title(s, lang), w - 2 * r - 18, 2.6 * r, max(13, t // 7), bold=True,
-                        one_line_to=10)
-        draw_fitted(d, (x0 + 2 * r + 16, y + r + 6), name, PANEL_TEXT)
-        line_y = y + 2 * r + 16
-        if s["carrying"]:
-            pyramid(d, (x0 + r + 4, line_y + r * 0.6), r * 1.4, GOLD, "F", edge=GOLD_EDGE)
-            note = (say("picture.brought_home", lang) if s["seat"] == winner
-                    else say("picture.carrying", lang, corner=s["corner"]))
-            fitted_note = fit_text(d, note, w - 2 * r - 16, 2 * r, max(11, t // 9), one_line_to=9)
-            draw_fitted(d, (x0 + 2 * r + 16, line_y + r * 0.6), fitted_note, PANEL_TEXT)
-        else:
-            n = len(s["trash"])
-            trash_words = say("picture.trash", lang, pieces=n) if n else say("picture.clean", lang)
-            draw_text(d, (x0, line_y + r * 0.6), trash_words, font(max(11, t // 9), bold=bool(n)),
-                      PANEL_TEXT if n else SUIT_COLOURS["Crowns"], anchor="lm")
-            px = x0 + t * 0.62
-            step = min(r * 1.35, (x0 + w - px) / max(1, n))
-            for i, piece in enumerate(s["trash"]):
-                pyramid(d, (px + i * step + r * 0.6, line_y + r * 0.6), r * 1.2, CODE_COLOURS[piece[0]], piece[1])
-        y += row_h
-    # the good stuff's whereabouts
-    if view.get("carrier") is None and winner is None:
-        fy = lay.height - lay.margin - t * 0.1
-        pyramid(d, (x0 + t * 0.12, fy - t * 0.1), t * 0.22, GOLD, "F", edge=GOLD_EDGE)
-        draw_text(d, (x0 + t * 0.3, fy - t * 0.1), say("picture.centre", lang), font(max(11, t // 9)), PANEL_MUTED,
-                  anchor="lm")
+    return y + t * 0.04
+
+
+def _draw_seat_row(d: ImageDraw.ImageDraw, lay: Layout, s: dict[str, Any], winner: int | None, turn: int | None,
+                   y: float, row_h: float, lang: str) -> None:
+    """One player's row at ``y``: highlighted for the player to act or the winner, their suit and name,
+    and beneath it the good stuff they carry or their trash."""
+    x0 = lay.panel_x + 18
+    w = lay.panel_w - 36
+    t = lay.tile
+    active = winner is None and turn == s["seat"]
+    if active or s["seat"] == winner:
+        fill = lighter(GOLD, 0.6) if s["seat"] == winner else lighter(SUIT_COLOURS[s["suit"]], 0.82)
+        d.rounded_rectangle([x0 - 10, y - 4, x0 + w + 10, y + row_h - 8], radius=10, fill=fill)
+    r = row_h * 0.2
+    suit_disc(d, s["suit"], (x0 + r + 4, y + r + 6), r, ring=PANEL, ring_width=0)
+    name = fit_text(d, _player_title(s, lang), w - 2 * r - 18, 2.6 * r, max(13, t // 7), bold=True,
+                    one_line_to=10)
+    draw_fitted(d, (x0 + 2 * r + 16, y + r + 6), name, PANEL_TEXT)
+    line_y = y + 2 * r + 16
+    if s["carrying"]:
+        pyramid(d, (x0 + r + 4, line_y + r * 0.6), r * 1.4, GOLD, "F", edge=GOLD_EDGE)
+        note = (say("picture.brought_home", lang) if s["seat"] == winner
+                else say("picture.carrying", lang, corner=s["corner"]))
+        fitted_note = fit_text(d, note, w - 2 * r - 16, 2 * r, max(11, t // 9), one_line_to=9)
+        draw_fitted(d, (x0 + 2 * r + 16, line_y + r * 0.6), fitted_note, PANEL_TEXT)
+    else:
+        _draw_trash_line(d, lay, s["trash"], line_y, r, lang)
+
+
+def _draw_trash_line(d: ImageDraw.ImageDraw, lay: Layout, trash: Sequence[str], line_y: float, r: float,
+                     lang: str) -> None:
+    """A player's trash beside the word for it (or the word that they are clean)."""
+    x0 = lay.panel_x + 18
+    w = lay.panel_w - 36
+    t = lay.tile
+    n = len(trash)
+    trash_words = say("picture.trash", lang, pieces=n) if n else say("picture.clean", lang)
+    draw_text(d, (x0, line_y + r * 0.6), trash_words, font(max(11, t // 9), bold=bool(n)),
+              PANEL_TEXT if n else SUIT_COLOURS["Crowns"], anchor="lm")
+    px = x0 + t * 0.62
+    step = min(r * 1.35, (x0 + w - px) / max(1, n))
+    for i, piece in enumerate(trash):
+        pyramid(d, (px + i * step + r * 0.6, line_y + r * 0.6), r * 1.2, CODE_COLOURS[piece[0]], piece[1])
 
 
 def piecepack_png(view: dict[str, Any], events: Sequence[Any] | None = None, tile: int = DEFAULT_TILE,

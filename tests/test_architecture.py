@@ -299,3 +299,49 @@ def test_the_document_check_finds_a_file_that_is_not_there(tmp_path: Path) -> No
     wrong_place = "bot/" + "ARCHITECTURE.md"
     (tmp_path / "bot" / "a.py").write_text(f'"""See ARCHITECTURE.md and {missing}, {wrong_place}."""\n')
     assert dangling_doc_references(tmp_path) == [f"bot/a.py: {missing}", f"bot/a.py: {wrong_place}"]
+
+
+# Sizes: short functions, classes of a reasonable surface ------------------------------------------------
+
+MAX_FUNCTION_LINES = 60
+MAX_PUBLIC_METHODS = 30
+
+
+def size_problems(path: Path, name: str) -> list[str]:
+    """Every function of the module at ``path`` (``name`` in messages) longer than MAX_FUNCTION_LINES, from
+    its ``def`` line to its last line, docstring included, and every class with more than
+    MAX_PUBLIC_METHODS public methods (defined in its body, not starting with ``_``; properties count)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            lines = (node.end_lineno or node.lineno) - node.lineno + 1
+            if lines > MAX_FUNCTION_LINES:
+                found.append(f"{name}:{node.lineno} function {node.name} has {lines} lines")
+        elif isinstance(node, ast.ClassDef):
+            public = [m.name for m in node.body
+                      if isinstance(m, ast.FunctionDef | ast.AsyncFunctionDef) and not m.name.startswith("_")]
+            if len(public) > MAX_PUBLIC_METHODS:
+                found.append(f"{name}:{node.lineno} class {node.name} has {len(public)} public methods")
+    return found
+
+
+def test_no_product_function_is_too_long_and_no_class_too_wide() -> None:
+    found = [p for name, path in sorted(product_modules().items()) for p in size_problems(path, name)]
+    assert found == [], "\n".join(found)
+
+
+def test_the_size_check_sees_a_long_function_and_a_wide_class(tmp_path: Path) -> None:
+    """A function of 61 lines and a class of 31 public methods are found; one of 60 lines and a class of
+    private methods alone pass."""
+    body = "".join(f"    x{i} = {i}\n" for i in range(MAX_FUNCTION_LINES - 1))
+    methods = "".join(f"    def m{i}(self):\n        return {i}\n" for i in range(MAX_PUBLIC_METHODS + 1))
+    private = "".join(f"    def _p{i}(self):\n        return {i}\n" for i in range(40))
+    source = (f"def long():\n{body}    return x0\n\n\ndef short():\n{body}\n\n"
+              f"class Wide:\n{methods}\n\nclass Narrow:\n{private}")
+    path = tmp_path / "sizes.py"
+    path.write_text(source)
+    wide = source.splitlines().index("class Wide:") + 1
+    found = size_problems(path, "sizes")
+    assert found == [f"sizes:1 function long has {MAX_FUNCTION_LINES + 1} lines",
+                     f"sizes:{wide} class Wide has {MAX_PUBLIC_METHODS + 1} public methods"], found

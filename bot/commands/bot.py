@@ -19,10 +19,13 @@ import platform
 import signal
 import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bot.commands.token import TokenMissing, read_token
 from bot.store import default_db_path
+
+if TYPE_CHECKING:
+    from bot.discord.client import JunkyardBot
 
 log = logging.getLogger("junkyard")
 
@@ -171,18 +174,13 @@ async def report_commands(client: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    import aiohttp
-
+    """Start the bot: check the options, the token and the store, then connect to Discord until stopped."""
     quiet_voice()
     import discord
 
-    from bot.commands.web import CannotListen, base_url, serving
-    from bot.discord.shards import make_bot
+    from bot.commands.web import base_url
     from bot.games import units
-    from bot.pictures import Pictures
-    from bot.service import CACHE_SIZE, Service
-    from bot.store import CannotOpen, open_store
-    from bot.web.share import page_links
+    from bot.store import CannotOpen
 
     try:
         shards = check_shards(args.shard_count, args.shard_ids)
@@ -201,6 +199,21 @@ def run(args: argparse.Namespace) -> int:
     log.info("Junkyard GM %s (discord.py %s, Python %s)", version(), discord.__version__, platform.python_version())
     log.info("store: %s", store_line)
     log.info("games: %s", ", ".join(unit.title for unit in units()))
+    client = _make_client(args, target, shards, pages)
+    signal.signal(signal.SIGTERM, _stop)  # `docker stop`: close the connection and the database cleanly
+    return _connect(client, token, args, target)
+
+
+def _make_client(args: argparse.Namespace, target: str, shards: tuple[int, list[int]] | None,
+                 pages: str | None) -> JunkyardBot:
+    """The bot's client for ``shards`` over the store at ``target``, reporting its commands once ready; its
+    games' links point under ``pages`` when the operator gave the web pages' address."""
+    from bot.discord.shards import make_bot
+    from bot.pictures import Pictures
+    from bot.service import CACHE_SIZE, Service
+    from bot.store import open_store
+    from bot.web.share import page_links
+
     store = open_store(target)
     if shards is not None:
         store.set_shards(*shards)
@@ -223,12 +236,22 @@ def run(args: argparse.Namespace) -> int:
             await report_commands(client)
 
     client.add_listener(on_ready, "on_ready")
-    signal.signal(signal.SIGTERM, _stop)  # `docker stop`: close the connection and the database cleanly
+    return client
+
+
+def _connect(client: JunkyardBot, token: str, args: argparse.Namespace, target: str) -> int:
+    """Run ``client`` (with the web pages' server beside it when ``args.web`` asks) until it is stopped: 0,
+    or 1 or 2 with one line saying why Discord or the pages' address could not be used."""
+    import aiohttp
+    import discord
+
+    from bot.commands.web import CannotListen, serving
+
     async def with_pages() -> None:
-        # as client.run does, with the web pages' server beside the bot; logging is already set up above, and
-        # the token never reaches a log line
+        # as client.run does, with the web pages' server beside the bot; logging is already set up, and the
+        # token never reaches a log line
         assert args.web is not None
-        async with client, serving(target, args.web, service=service, forwarded=args.web_behind_proxy):
+        async with client, serving(target, args.web, service=client.service, forwarded=args.web_behind_proxy):
             await client.start(token)
 
     try:

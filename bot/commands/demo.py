@@ -25,7 +25,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from bot.commands.play import add_game_arguments, computer_kind, game_options
 from bot.games import GameUnit, playable_keys, unit_for
@@ -33,6 +33,10 @@ from bot.local import LocalChannel
 from bot.outcomes import Accepted
 from bot.service import COMPUTER_MOVES_PER_REPLY, Service
 from bot.texts import DEFAULT, say
+from rules.contract import Game
+
+if TYPE_CHECKING:
+    from bot.store import GameRecord
 
 #: a game still running after this many moves is stopped (no real game comes near it)
 MOVE_CAP = 20_000
@@ -115,22 +119,7 @@ async def _demo(args: argparse.Namespace, db: str) -> int:
         print(_title(game, args, seed, lang), flush=True)
         progress = Progress(sys.stderr, unit_for(args.game), lang)
         progress.update(game)
-        try:
-            while True:
-                batch = await term.play_computers(service, channel, COMPUTER_MOVES_PER_REPLY)
-                if batch is None:
-                    break
-                await pictures.show(service, batch)
-                rec = await store.games.get_game(game_id)
-                game = await service.load(rec)
-                progress.update(game)
-                if rec.version >= MOVE_CAP:
-                    break
-        except (KeyboardInterrupt, asyncio.CancelledError):
-            await service.abort(channel, term.HOST_ID)  # a kept database holds no half-played game
-            raise
-        finally:
-            progress.finish()
+        await _play_out(service, channel, game_id, pictures, progress)
         rec = await store.games.get_game(game_id)
         game = await service.load(rec)
         if not game.is_over:
@@ -138,6 +127,40 @@ async def _demo(args: argparse.Namespace, db: str) -> int:
             print(f"junkyard demo: {say('demo.unfinished', lang, count=rec.version)}", file=sys.stderr)
             return 1
         actions = [a.action for a in await store.games.actions(game_id)]
+    _report(args, game, rec, actions, pictures, started)
+    return 0
+
+
+async def _play_out(service: Service, channel: int, game_id: int, pictures: ChannelPictures,
+                    progress: Progress) -> None:
+    """The computers play batch by batch until the game is over or has run too long, each batch's pictures
+    written; an interrupted demo leaves no half-played game behind."""
+    from bot import terminal as term
+
+    try:
+        while True:
+            batch = await term.play_computers(service, channel, COMPUTER_MOVES_PER_REPLY)
+            if batch is None:
+                break
+            await pictures.show(service, batch)
+            rec = await service.store.games.get_game(game_id)
+            progress.update(await service.load(rec))
+            if rec.version >= MOVE_CAP:
+                break
+    except (KeyboardInterrupt, asyncio.CancelledError):
+        await service.abort(channel, term.HOST_ID)  # a kept database holds no half-played game
+        raise
+    finally:
+        progress.finish()
+
+
+def _report(args: argparse.Namespace, game: Game, rec: GameRecord, actions: list[str], pictures: ChannelPictures,
+            started: float) -> None:
+    """What the finished demo prints: the ending, the standings, what the channel saw, where the pictures
+    and the replay are, and how long it took since ``started``."""
+    from bot import terminal as term
+
+    lang = args.lang
     print(f"\n{_ending(game, lang)}\n")
     print(term.format_standings(game, lang))
     print()
@@ -150,9 +173,8 @@ async def _demo(args: argparse.Namespace, db: str) -> int:
                   first=pictures.paths[0].name, last=pictures.paths[-1].name))
     print(_replay(unit_for(args.game), rec.setup, rec.seed, actions, pictures.writer.dir, lang))
     if args.db:
-        print(say("demo.stored", lang, game=game_id, db=term.shown_db(args.db)))
+        print(say("demo.stored", lang, game=rec.id, db=term.shown_db(args.db)))
     print(say("demo.timing", lang, count=len(actions), seconds=f"{time.perf_counter() - started:.1f}"))
-    return 0
 
 
 class ChannelPictures:

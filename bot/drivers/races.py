@@ -442,31 +442,69 @@ class RacingDriver:
         return (game.turn.number, seat, kart.cell, kart.facing, game.turn.points, others)
 
     def _move(self, game: Races, seat: int, actions: list[act.Action]) -> str:
+        """The move to play: the rest of a plan made earlier this turn if it still holds, else the best path
+        searched from each first step (the whole move to the same end when it is as good)."""
         kart = game.karts[seat]
         assert kart.cell is not None
         steps = {a.cell for a in actions if isinstance(a, act.Step)}
         wholes = [a for a in actions if isinstance(a, act.Move)]
-        if self._plan is not None:
-            key, rest = self._plan
-            self._plan = None
-            if key == self._plan_key(game, seat) and rest:
-                whole = act.Move(rest)
-                if whole in wholes:
-                    return str(whole)
-                same_end = next((m for m in wholes if m.cells[-1] == rest[-1]), None)
-                if same_end is not None and len(rest) == game.turn.points:
-                    ctx = context(game, seat)
-                    mode = mode_of(kart)
-                    mine = path_value(ctx, kart.cell, kart.facing, mode, rest)
-                    if path_value(ctx, kart.cell, kart.facing, mode, same_end.cells) >= mine - WHOLE_SLACK:
-                        return str(same_end)
-                if rest[0] in steps:
-                    self._remember_after(game, seat, rest)
-                    return str(act.Step(rest[0]))
+        planned = self._follow_plan(game, seat, steps, wholes)
+        if planned is not None:
+            return planned
         ctx = context(game, seat)
+        mode = mode_of(kart)
+        best, firsts = self._best_path(game, seat, ctx, mode, steps)
+        if best[1] < 0:
+            if wholes:
+                here = kart.cell
+                return str(max(wholes, key=lambda m: path_value(ctx, here, kart.facing, mode, m.cells)))
+            return str(actions[self.dice.below(len(actions))])
+        if best[2]:
+            # the engine lists one whole move per end cell: play it when it is as good as the best found
+            same_end = next((m for m in wholes if m.cells[-1] == best[2][-1]), None)
+            whole_v = float("-inf") if same_end is None else path_value(ctx, kart.cell, kart.facing, mode,
+                                                                         same_end.cells)
+            if same_end is not None and whole_v >= best[0] - WHOLE_SLACK:
+                return str(same_end)
+        path = best[2]
+        if len(path) > 1:
+            self._remember_after(game, seat, path)
+        return f"step {firsts[best[1]].label}"
+
+    def _follow_plan(self, game: Races, seat: int, steps: set[Hex | None], wholes: list[act.Move]) -> str | None:
+        """The rest of the plan made earlier this turn, when the turn is where the plan left it: as a whole
+        move (or one to the same end that is nearly as good), or its next step; None to plan afresh."""
+        if self._plan is None:
+            return None
+        kart = game.karts[seat]
+        assert kart.cell is not None
+        key, rest = self._plan
+        self._plan = None
+        if key != self._plan_key(game, seat) or not rest:
+            return None
+        whole = act.Move(rest)
+        if whole in wholes:
+            return str(whole)
+        same_end = next((m for m in wholes if m.cells[-1] == rest[-1]), None)
+        if same_end is not None and len(rest) == game.turn.points:
+            ctx = context(game, seat)
+            mode = mode_of(kart)
+            mine = path_value(ctx, kart.cell, kart.facing, mode, rest)
+            if path_value(ctx, kart.cell, kart.facing, mode, same_end.cells) >= mine - WHOLE_SLACK:
+                return str(same_end)
+        if rest[0] in steps:
+            self._remember_after(game, seat, rest)
+            return str(act.Step(rest[0]))
+        return None
+
+    def _best_path(self, game: Races, seat: int, ctx: Context, mode: int, steps: set[Hex | None]
+                   ) -> tuple[tuple[float, int, tuple[Hex, ...]], list[Hex]]:
+        """The best (value, index of the first step, path) found from every legal first step, and those
+        first steps; the index is -1 when none was found."""
+        kart = game.karts[seat]
+        assert kart.cell is not None
         fld = queries.field(game)
         points = game.turn.points
-        mode = mode_of(kart)
         allowed, _ = legal_plans(fld, kart.cell, kart.facing, points)
         others = {c: s for c, s in fld.karts.items() if s != seat}
         base = Field(fld.track, others, fld.bumped, fld.stop_cells, fld.bump_reach,
@@ -488,22 +526,7 @@ class RacingDriver:
             found = search(ctx, base, seeds, left)
             if found[0] > best[0]:
                 best = found
-        if best[1] < 0:
-            if wholes:
-                here = kart.cell
-                return str(max(wholes, key=lambda m: path_value(ctx, here, kart.facing, mode, m.cells)))
-            return str(actions[self.dice.below(len(actions))])
-        if best[2]:
-            # the engine lists one whole move per end cell: play it when it is as good as the best found
-            same_end = next((m for m in wholes if m.cells[-1] == best[2][-1]), None)
-            whole_v = float("-inf") if same_end is None else path_value(ctx, kart.cell, kart.facing, mode,
-                                                                         same_end.cells)
-            if same_end is not None and whole_v >= best[0] - WHOLE_SLACK:
-                return str(same_end)
-        path = best[2]
-        if len(path) > 1:
-            self._remember_after(game, seat, path)
-        return f"step {firsts[best[1]].label}"
+        return best, firsts
 
     def _first_step(self, ctx: Context, base: Field, kart: Kart, mode: int, plan: Plan, points: int, idx: int,
                     seeds: dict[Any, Any], left: dict[Any, Any]) -> tuple[float, int, tuple[Hex, ...]] | None:

@@ -335,7 +335,7 @@ class GameUnit(Generic[G]):
 
     # Setup -------------------------------------------------------------------------------------
 
-    def option_name(self, name: str, lang: str = texts.DEFAULT) -> str:
+    def _option_name(self, name: str, lang: str = texts.DEFAULT) -> str:
         """A setup or seat option's name as ``lang``'s Discord shows it (``laps``; German ``runden``). The
         options of ``/game new`` and ``/game join`` are shared by the games, so an option this game does not
         offer is named as the game that offers it names it."""
@@ -349,14 +349,14 @@ class GameUnit(Generic[G]):
     def option_words(self, command: Literal["new", "join"], options: Mapping[str, Any], lang: str = texts.DEFAULT
                      ) -> str:
         """A lobby's or a seat's stored options for people to read in ``lang``: each option as
-        :meth:`option_label` names it with its value's name (:meth:`option_value`: ``Farbe rot``), a flag by
+        :meth:`_option_label` names it with its value's name (:meth:`option_value`: ``Farbe rot``), a flag by
         its name alone when on (``Crew``) and not at all when off; empty when nothing is left."""
         offered = {o.name: o for o in (self.new_options if command == "new" else self.join_options)}
         parts = []
         for key, value in options.items():
             name = self.stored_as.get(f"{command}:{key}", key)
             option = offered.get(name)
-            label = self.option_label(command, name, lang)
+            label = self._option_label(command, name, lang)
             if isinstance(value, bool) or (option is not None and option.type == "flag"):
                 if value:
                     parts.append(label)
@@ -364,7 +364,7 @@ class GameUnit(Generic[G]):
             parts.append(f"{label} {self.option_value(command, name, value, lang)}")
         return ", ".join(parts)
 
-    def option_label(self, command: Literal["new", "join"], name: str, lang: str = texts.DEFAULT) -> str:
+    def _option_label(self, command: Literal["new", "join"], name: str, lang: str = texts.DEFAULT) -> str:
         """An option's name for reading, as the game's command words name it in ``lang``; German writes these
         nouns lower case only because Discord wants command words so, and capitalises them in a sentence."""
         word = self.translations.get(lang, {}).get(f"{command}:{name}", (name, ""))[0]
@@ -390,12 +390,12 @@ class GameUnit(Generic[G]):
         for name, value in raw.items():
             option = by_name.get(name)
             if option is None:
-                notes.append(texts.say("option.ignored", lang, name=self.option_name(name, lang), title=self.title))
+                notes.append(texts.say("option.ignored", lang, name=self._option_name(name, lang), title=self.title))
                 continue
             try:
                 checked = option.check(value)
             except opt.BadOption as exc:
-                raise SetupError(exc.say(lang, name=self.option_name(name, lang))) from None
+                raise SetupError(exc.say(lang, name=self._option_name(name, lang))) from None
             if checked is not None:
                 out[name] = checked
         return out, notes

@@ -69,7 +69,12 @@ def _fuel_can(d: ImageDraw.ImageDraw, c: Point, h: float, full: bool) -> None:
         d.line([(x + w * 0.3, y - h * 0.1), (x - w * 0.3, y + h * 0.35)], fill=WHITE, width=2)
 
 
+GEARS_X, GEAR_COLUMN, GEAR_CARD = 120, 170, 140  # where the gear columns start, a column's width, a card's height
+
+
 def car_board_image(view: dict[str, Any], seat: int, lang: str = "en") -> Image.Image:
+    """The car board of ``seat`` in ``view``: its head, the lever, the gears, then fuel, counters and
+    reserve."""
     s = view["seats"][seat]
     colour = CAR_COLOURS[s["colour"]]
     img = Image.new("RGB", (WIDTH, HEIGHT), PANEL)
@@ -80,49 +85,66 @@ def car_board_image(view: dict[str, Any], seat: int, lang: str = "en") -> Image.
         else say("p_starts_green", lang) if s["restart"] else ""
     if status:
         draw_text(d, (WIDTH - 20, 30), status, font(15, bold=True), CROSS, anchor="rm")
-    # the lever
+    _draw_lever(d, s["lever"], lang)
+    # gears: a column per range, lower gear at the bottom
+    for i, r in enumerate(RANGES):
+        x0 = GEARS_X + i * GEAR_COLUMN
+        heading_colour = LEVER[r] if r != "yellow" else (170, 140, 0)
+        draw_text(d, (x0 + GEAR_COLUMN / 2 - 6, 64), say("p_range", lang, range=r).upper(), font(15, bold=True),
+                  heading_colour)
+        for k, gear in enumerate(reversed(RANGE_GEARS[r])):
+            _draw_gear_card(d, (x0, 80 + k * (GEAR_CARD + 12)), r, gear, s, colour, lang)
+    _draw_supplies(d, view, s, colour, lang)
+    return img
+
+
+def _draw_lever(d: ImageDraw.ImageDraw, lever: str, lang: str) -> None:
+    """The gear lever on its three rev ranges (green at the bottom), its knob at ``lever``."""
     lx, top, seg = 50, 80, 100
     d.rounded_rectangle([lx - 20, top - 6, lx + 20, top + 3 * seg + 6], radius=12, fill=(220, 214, 200))
     for i, r in enumerate(reversed(RANGES)):
         y0 = top + i * seg
         d.rounded_rectangle([lx - 14, y0 + 4, lx + 14, y0 + seg - 4], radius=8, fill=lighter(LEVER[r], 0.35))
-    knob_y = top + (2 - RANGES.index(s["lever"])) * seg + seg / 2
+    knob_y = top + (2 - RANGES.index(lever)) * seg + seg / 2
     d.line([(lx, knob_y), (lx + 34, knob_y)], fill=BLACK, width=5)
-    d.ellipse([lx + 24, knob_y - 14, lx + 52, knob_y + 14], fill=LEVER[s["lever"]], outline=BLACK, width=3)
+    d.ellipse([lx + 24, knob_y - 14, lx + 52, knob_y + 14], fill=LEVER[lever], outline=BLACK, width=3)
     draw_text(d, (lx, top + 3 * seg + 26), say("p_lever", lang), font(13), PANEL_MUTED)
-    # gears: a column per range, lower gear at the bottom
-    gx0, col_w, card_h = 120, 170, 140
-    for i, r in enumerate(RANGES):
-        x0 = gx0 + i * col_w
-        heading_colour = LEVER[r] if r != "yellow" else (170, 140, 0)
-        draw_text(d, (x0 + col_w / 2 - 6, 64), say("p_range", lang, range=r).upper(), font(15, bold=True),
-                  heading_colour)
-        for k, gear in enumerate(reversed(RANGE_GEARS[r])):
-            y0 = 80 + k * (card_h + 12)
-            contents = s["gears"][gear - 1]
-            works = gear in s["working"]
-            d.rounded_rectangle([x0, y0, x0 + col_w - 12, y0 + card_h], radius=12, fill=CARD,
-                                outline=LEVER[r], width=4 if works else 2)
-            draw_text(d, (x0 + 14, y0 + 20), say("p_gear", lang, gear=gear), font(17, bold=True), PANEL_TEXT,
-                      anchor="lm")
-            faces = "1–3" if gear % 2 else "4–6"
-            draw_text(d, (x0 + 14, y0 + 42), say("p_gear_die", lang, faces=faces, gear=gear, count=gear), font(12),
-                      PANEL_MUTED, anchor="lm")
-            mark = (x0 + col_w - 34, y0 + 22)
-            if works:
-                d.line([(mark[0] - 9, mark[1]), (mark[0] - 2, mark[1] + 8), (mark[0] + 11, mark[1] - 9)], fill=TICK,
-                       width=5)
-            else:
-                d.line([(mark[0] - 8, mark[1] - 8), (mark[0] + 8, mark[1] + 8)], fill=CROSS, width=5)
-                d.line([(mark[0] - 8, mark[1] + 8), (mark[0] + 8, mark[1] - 8)], fill=CROSS, width=5)
-            for j, letter in enumerate("MBE"):
-                c = (x0 + 28 + j * 50, y0 + 96)
-                if letter in contents:
-                    _part(d, c, 17, letter, colour)
-                else:
-                    _slot(d, c, 17, letter)
-    # fuel, counters, reserve
-    rx = gx0 + 3 * col_w + 10
+
+
+def _draw_gear_card(d: ImageDraw.ImageDraw, at: tuple[int, int], r: str, gear: int, s: dict[str, Any],
+                    colour: Colour, lang: str) -> None:
+    """The card of ``gear`` (of rev range ``r``) at ``at``: its name, the die faces that name it, a tick or
+    a cross for whether it works, and its three places."""
+    x0, y0 = at
+    col_w, card_h = GEAR_COLUMN, GEAR_CARD
+    contents = s["gears"][gear - 1]
+    works = gear in s["working"]
+    d.rounded_rectangle([x0, y0, x0 + col_w - 12, y0 + card_h], radius=12, fill=CARD,
+                        outline=LEVER[r], width=4 if works else 2)
+    draw_text(d, (x0 + 14, y0 + 20), say("p_gear", lang, gear=gear), font(17, bold=True), PANEL_TEXT,
+              anchor="lm")
+    faces = "1–3" if gear % 2 else "4–6"
+    draw_text(d, (x0 + 14, y0 + 42), say("p_gear_die", lang, faces=faces, gear=gear, count=gear), font(12),
+              PANEL_MUTED, anchor="lm")
+    mark = (x0 + col_w - 34, y0 + 22)
+    if works:
+        d.line([(mark[0] - 9, mark[1]), (mark[0] - 2, mark[1] + 8), (mark[0] + 11, mark[1] - 9)], fill=TICK,
+               width=5)
+    else:
+        d.line([(mark[0] - 8, mark[1] - 8), (mark[0] + 8, mark[1] + 8)], fill=CROSS, width=5)
+        d.line([(mark[0] - 8, mark[1] + 8), (mark[0] + 8, mark[1] - 8)], fill=CROSS, width=5)
+    for j, letter in enumerate("MBE"):
+        c = (x0 + 28 + j * 50, y0 + 96)
+        if letter in contents:
+            _part(d, c, 17, letter, colour)
+        else:
+            _slot(d, c, 17, letter)
+
+
+def _draw_supplies(d: ImageDraw.ImageDraw, view: dict[str, Any], s: dict[str, Any], colour: Colour,
+                   lang: str) -> None:
+    """Right of the gears: the fuel cans on the car, the stop and lap counters and the reserve (S7)."""
+    rx = GEARS_X + 3 * GEAR_COLUMN + 10
     draw_text(d, (rx, 64), say("p_fuel", lang), font(15, bold=True), PANEL_TEXT, anchor="lm")
     for k in range(TOTALS["fuel"]):
         _fuel_can(d, (rx + 22 + k * 40, 104), 44, k < s["fuel"])
@@ -142,7 +164,6 @@ def car_board_image(view: dict[str, Any], seat: int, lang: str = "en") -> Image.
         draw_text(d, (rx + 40, y), f"× {reserve[key]}", font(17, bold=True), PANEL_TEXT, anchor="lm")
     _fuel_can(d, (rx + 150, 296), 30, True)
     draw_text(d, (rx + 170, 296), f"× {reserve['fuel']}", font(17, bold=True), PANEL_TEXT, anchor="lm")
-    return img
 
 
 def car_board_png(view: dict[str, Any], seat: int, lang: str = "en") -> bytes:

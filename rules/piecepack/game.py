@@ -174,63 +174,15 @@ class PiecepackGame(PhasedGame):
         unknown = set(position) - known
         if unknown:
             raise SetupError(f"Unknown position keys: {', '.join(sorted(unknown))}; known: {', '.join(sorted(known))}.")
-        players = position.get("players", 2)
-        if isinstance(players, int) and not isinstance(players, bool):
-            if not cls.min_seats <= players <= cls.max_seats:
-                raise SetupError(f"`players` must be {cls.min_seats} to {cls.max_seats}.")
-            names = list(SUITS[:players])
-        elif isinstance(players, list):
-            names = cls._names_from_setup({"seats": [{"name": p} for p in players]})
-        else:
-            raise SetupError("`players` is a number of players or a list of names.")
-        n = len(names)
-        suits = SUITS[:n]
-
-        def seat_of(suit: Any, what: str) -> int:
-            if suit not in suits:
-                raise SetupError(f"{what}: {suit!r} is not a suit in play ({', '.join(suits)}).")
-            return suits.index(suit)
-
-        for key in ("pawns", "trash"):
-            if not isinstance(position.get(key, {}), dict):
-                raise SetupError(f"`{key}` maps suits to {'squares' if key == 'pawns' else 'stacks of pieces'}.")
-        corners = CORNERS_BY_PLAYERS[n]
-        pawns = list(corners)
-        for suit, square in position.get("pawns", {}).items():
-            if not isinstance(square, str) or not is_square(square.lower()):
-                raise SetupError(f"pawns: {square!r} is not a square (a1 to e5).")
-            pawns[seat_of(suit, "pawns")] = square.lower()
-        given: dict[int, list[str]] = {}
-        for suit, pieces in position.get("trash", {}).items():
-            if not isinstance(pieces, list):
-                raise SetupError(f"trash: {suit}'s trash is a list of pieces such as [\"SA\", \"MB\"].")
-            given[seat_of(suit, "trash")] = [str(p).upper() for p in pieces]
-        # A suit left out keeps those of its own pieces that no listed stack holds.
-        placed = {p for stack in given.values() for p in stack}
-        trash = [
-            given[s] if s in given else [c for c in (SUIT_CODES[s] + x for x in TRASH_LETTERS) if c not in placed]
-            for s in range(n)
-        ]
+        names = cls._position_names(position.get("players", 2))
+        suits = SUITS[:len(names)]
+        pawns, trash = _position_pieces(position, suits)
         good = position.get("good", "centre")
-        carrier = None if good in ("centre", "center", None) else seat_of(good, "good")
-        to_act = seat_of(position["to_act"], "to_act") if "to_act" in position else 0
-        first = seat_of(position["first"], "first") if "first" in position else to_act
-        phase = position.get("phase", ROLL)
-        if phase not in (ROLL, MOVE):
-            raise SetupError("`phase` is `roll` or `move`.")
-        roll = position.get("roll")
-        if phase == MOVE and (not isinstance(roll, int) or not 1 <= roll <= 5):
-            raise SetupError("A position in the `move` phase needs `roll`: the face rolled, 1 (Ace) to 5.")
-        if roll is not None and (not isinstance(roll, int) or not 0 <= roll <= 5):
-            raise SetupError("`roll` is a die face: 0 (Null), 1 (Ace) to 5.")
-        seed = position.get("seed", 0)
-        if not isinstance(seed, int) or isinstance(seed, bool):
-            raise SetupError("`seed` is a whole number.")
-        dice = Dice.seeded(seed)
-        load = position.get("load", [])
-        if not isinstance(load, list) or not all(isinstance(f, int) and 0 <= f <= 5 for f in load):
-            raise SetupError("`load` lists die faces to roll next: 0 (Null), 1 (Ace) to 5.")
-        dice.load(f + 1 for f in load)
+        carrier = None if good in ("centre", "center", None) else _seat_of(suits, good, "good")
+        to_act = _seat_of(suits, position["to_act"], "to_act") if "to_act" in position else 0
+        first = _seat_of(suits, position["first"], "first") if "first" in position else to_act
+        phase, roll = _position_phase(position)
+        dice = _position_dice(position)
         ply = position.get("ply", 0)
         if not isinstance(ply, int) or ply < 0:
             raise SetupError("`ply` is a whole number.")
@@ -242,6 +194,18 @@ class PiecepackGame(PhasedGame):
                 "so set the position in the `roll` phase."
             )
         return game
+
+    @classmethod
+    def _position_names(cls, players: Any) -> list[str]:
+        """The seats' names of a position's ``players``: a number of players (named by their suits) or the
+        names."""
+        if isinstance(players, int) and not isinstance(players, bool):
+            if not cls.min_seats <= players <= cls.max_seats:
+                raise SetupError(f"`players` must be {cls.min_seats} to {cls.max_seats}.")
+            return list(SUITS[:players])
+        if isinstance(players, list):
+            return cls._names_from_setup({"seats": [{"name": p} for p in players]})
+        raise SetupError("`players` is a number of players or a list of names.")
 
     def _check_position(self) -> None:
         """Refuse situations the rules can never reach (as :class:`SetupError`)."""
@@ -664,3 +628,64 @@ class PiecepackGame(PhasedGame):
         for text in actions:
             self.apply(text)
         return self
+
+
+# The position format -----------------------------------------------------------------------------
+
+
+def _seat_of(suits: Sequence[str], suit: Any, what: str) -> int:
+    """The seat playing ``suit`` among ``suits``, for the position's field ``what``."""
+    if suit not in suits:
+        raise SetupError(f"{what}: {suit!r} is not a suit in play ({', '.join(suits)}).")
+    return suits.index(suit)
+
+
+def _position_pieces(position: dict[str, Any], suits: Sequence[str]) -> tuple[list[str], list[list[str]]]:
+    """A position's pawns (each on its corner unless placed) and trash stacks (a suit left out keeps those
+    of its own pieces that no listed stack holds)."""
+    for key in ("pawns", "trash"):
+        if not isinstance(position.get(key, {}), dict):
+            raise SetupError(f"`{key}` maps suits to {'squares' if key == 'pawns' else 'stacks of pieces'}.")
+    n = len(suits)
+    pawns = list(CORNERS_BY_PLAYERS[n])
+    for suit, square in position.get("pawns", {}).items():
+        if not isinstance(square, str) or not is_square(square.lower()):
+            raise SetupError(f"pawns: {square!r} is not a square (a1 to e5).")
+        pawns[_seat_of(suits, suit, "pawns")] = square.lower()
+    given: dict[int, list[str]] = {}
+    for suit, pieces in position.get("trash", {}).items():
+        if not isinstance(pieces, list):
+            raise SetupError(f"trash: {suit}'s trash is a list of pieces such as [\"SA\", \"MB\"].")
+        given[_seat_of(suits, suit, "trash")] = [str(p).upper() for p in pieces]
+    placed = {p for stack in given.values() for p in stack}
+    trash = [
+        given[s] if s in given else [c for c in (SUIT_CODES[s] + x for x in TRASH_LETTERS) if c not in placed]
+        for s in range(n)
+    ]
+    return pawns, trash
+
+
+def _position_phase(position: dict[str, Any]) -> tuple[str, int | None]:
+    """A position's phase (``roll`` or ``move``) and the face rolled (needed to move)."""
+    phase = position.get("phase", ROLL)
+    if phase not in (ROLL, MOVE):
+        raise SetupError("`phase` is `roll` or `move`.")
+    roll = position.get("roll")
+    if phase == MOVE and (not isinstance(roll, int) or not 1 <= roll <= 5):
+        raise SetupError("A position in the `move` phase needs `roll`: the face rolled, 1 (Ace) to 5.")
+    if roll is not None and (not isinstance(roll, int) or not 0 <= roll <= 5):
+        raise SetupError("`roll` is a die face: 0 (Null), 1 (Ace) to 5.")
+    return phase, roll
+
+
+def _position_dice(position: dict[str, Any]) -> Dice:
+    """A position's dice: seeded with ``seed``, with the faces of ``load`` to roll next."""
+    seed = position.get("seed", 0)
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise SetupError("`seed` is a whole number.")
+    dice = Dice.seeded(seed)
+    load = position.get("load", [])
+    if not isinstance(load, list) or not all(isinstance(f, int) and 0 <= f <= 5 for f in load):
+        raise SetupError("`load` lists die faces to roll next: 0 (Null), 1 (Ace) to 5.")
+    dice.load(f + 1 for f in load)
+    return dice
