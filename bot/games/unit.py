@@ -47,6 +47,25 @@ class ButtonSpec:
     style: ButtonStyle = "secondary"
 
 
+@dataclass(frozen=True, slots=True)
+class Forced:
+    """A move with nothing to decide: ``action`` in the game's notation, and ``why`` it plays itself:
+    ``"only"`` (the one legal action, which tells nothing new) or ``"dice"`` (the one legal action is a
+    roll, whose outcome is the same whoever presses)."""
+
+    action: str
+    why: Literal["only", "dice"]
+
+
+@dataclass(frozen=True, slots=True)
+class StandingItem:
+    """A ready-made plan item a game offers (``buy-mud-tyres``): played when :meth:`GameUnit.standing_move`
+    finds it applies; ``once``: it is used up then, else it stands until the player clears their plan."""
+
+    name: str
+    once: bool = True
+
+
 class Refusal(Exception):
     """A command's options make no action: the message tells the player what is wrong and what is allowed."""
 
@@ -464,6 +483,58 @@ class GameUnit:
             out = [*out[: MAX_BUTTONS_ON_MESSAGE - 1], ButtonSpec(texts.say("reach", lang), REACH_ACTION)]
         return out
 
+    # Moves that play themselves ------------------------------------------------------------------
+
+    #: the ready-made plan items the game offers (``/game plan``)
+    standing_items: ClassVar[tuple[StandingItem, ...]] = ()
+
+    def forced_move(self, game: Game, seat: int, *, lang: str = "en") -> Forced | None:
+        """The move ``seat`` would have to make now with nothing to decide, which the game then plays for
+        them (unless they turned that off); None when there is a choice, or the game plays none by itself.
+        A game says which of its moves count: by default none."""
+        return None
+
+    def plan_openers(self, game: Game, seat: int, *, lang: str = "en") -> list[tuple[str, str]]:
+        """The actions (and a hint in ``lang``) that could begin ``seat``'s next turn, offered when a plan is
+        made ahead: by default the legal actions while the seat is to act, else none."""
+        if game.to_act != seat or game.is_over:
+            return []
+        return [(str(a), "") for a in game.legal_actions()]
+
+    def standing_label(self, name: str, *, lang: str = "en") -> str:
+        """A ready-made plan item in words of ``lang``, for the player's plan and its autocomplete."""
+        return name
+
+    def standing_move(self, game: Game, seat: int, name: str, *, lang: str = "en") -> str | None:
+        """The action the ready-made plan item ``name`` plays for ``seat`` now (one of the legal actions), or
+        None while it does not apply."""
+        return None
+
+    def recap(self, then: Game, now: Game, seat: int, events: Sequence[Event], *, lang: str = "en") -> list[str]:
+        """What ``seat``'s player missed since ``then`` (the game after their last own move), as lines in
+        ``lang``: their place then and now, what the others' moves did to them (``events``: those moves'
+        events as ``seat`` may see them), and what they hold now."""
+        lines = []
+        before, after = self._place(then, seat), self._place(now, seat)
+        if after < before:
+            lines.append(texts.say("recap.gained", lang, count=before - after, place=texts.ordinal(after, lang)))
+        elif after > before:
+            lines.append(texts.say("recap.lost", lang, count=after - before, place=texts.ordinal(after, lang)))
+        else:
+            lines.append(texts.say("recap.kept", lang, place=texts.ordinal(after, lang)))
+        hits = [e for e in events if e.seat == seat]
+        told = self.narrate(hits, lang=lang) if hits else ""
+        lines.append(texts.say("recap.hit", lang, what=told) if told else texts.say("recap.not_hit", lang))
+        held = self.hand_text(now, seat, lang=lang)
+        if held:
+            lines.append(texts.say("recap.holds", lang, what=held))
+        return lines
+
+    def _place(self, game: Game, seat: int) -> int:
+        """``seat``'s place in the game's standings as they stand (1 first)."""
+        order = [s for s, _ in self.standings(game).rows]
+        return order.index(seat) + 1 if seat in order else len(order) + 1
+
     # The terminal and the demo -----------------------------------------------------------------
 
     def hand_text(self, game: Game, seat: int, lang: str = "en") -> str:
@@ -515,5 +586,5 @@ class GameUnit:
 
 
 __all__ = ["MAX_BUTTONS", "MAX_CHOICES", "REACH_ACTION", "REACH_LABEL", "Ask", "ButtonSpec", "ButtonStyle",
-           "Command", "CommandGroup", "Complete", "DriverFactory", "GameUnit", "LookupSource", "Option",
-           "OptionType", "Refusal", "Standings", "fuzzy", "legal_list", "takes_lang", "worded"]
+           "Command", "CommandGroup", "Complete", "DriverFactory", "Forced", "GameUnit", "LookupSource", "Option",
+           "OptionType", "Refusal", "StandingItem", "Standings", "fuzzy", "legal_list", "takes_lang", "worded"]

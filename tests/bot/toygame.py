@@ -203,7 +203,7 @@ class ToyUnit(GameUnit):
         return [ButtonSpec(f"Move {a.split()[1]}", a, "success") for a in acts if a.startswith("move")] + [
             ButtonSpec("Pass", "pass", "secondary")]
 
-    def hand_text(self, game, seat):
+    def hand_text(self, game, seat, lang="en"):
         return f"Your card is {game.cards[seat]}."
 
     def standings(self, game):

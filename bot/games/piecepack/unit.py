@@ -16,6 +16,7 @@ from bot.games.unit import (
     Command,
     CommandGroup,
     DriverFactory,
+    Forced,
     GameUnit,
     LookupSource,
     Option,
@@ -73,6 +74,20 @@ class PiecepackUnit(GameUnit):
     drivers: ClassVar[Mapping[str, DriverFactory]] = {"smart": GreedyDriver}
     lookup = LookupSource("rules.piecepack")
     translations: ClassVar[Mapping[str, Mapping[str, tuple[str, str]]]] = {"de": GERMAN}
+
+    def plan_openers(self, game: Game, seat: int, *, lang: str = "en") -> list[tuple[str, str]]:
+        """Every turn begins with the roll (P3); while the pawn is to act, whatever is legal now."""
+        if game.to_act == seat and not game.is_over:
+            return super().plan_openers(game, seat, lang=lang)
+        return [("roll", "")]
+
+    def forced_move(self, game: Game, seat: int, *, lang: str = "en") -> Forced | None:
+        """Every roll (the die falls the same whoever presses: P3 leaves nothing to choose before it), and a
+        move when the roll allows only one path."""
+        acts = [str(a) for a in game.legal_actions()] if game.to_act == seat and not game.is_over else []
+        if len(acts) != 1:
+            return None
+        return Forced(acts[0], "dice" if acts[0] == "roll" else "only")
 
     def picture(self, view: dict[str, Any], events: Sequence[Event], lang: str = "en") -> bytes | None:
         return piecepack_png(view, list(events), lang=lang)

@@ -22,7 +22,7 @@ from bot.games.races.moves import (
     tiles_text,
 )
 from bot.games.races.translations import GERMAN
-from bot.games.unit import ButtonSpec, DriverFactory, GameUnit, LookupSource, Standings
+from bot.games.unit import ButtonSpec, DriverFactory, Forced, GameUnit, LookupSource, StandingItem, Standings
 from render.races.card import kart_card_png
 from render.races.chat import board_chat_png, chat_png, reach_png
 from render.races.replay import REPLAY_CELL, replay_gif, replay_views
@@ -50,6 +50,43 @@ class RacesUnit(GameUnit):
     card_filename = "kart.png"
     translations: ClassVar[Mapping[str, Mapping[str, tuple[str, str]]]] = {"de": GERMAN}
     stored_as: ClassVar[Mapping[str, str]] = {"join:crew": "character", "join:crew_set": "set"}
+
+    #: ready-made plan items: buy a tyre at the next Pit Stop that sells it if the kart can afford it then,
+    #: and roll as many green dice as the kart may (without fuel dice) whenever it rolls
+    standing_items = (StandingItem("buy-mud-tyres"), StandingItem("buy-grass-tyres"),
+                      StandingItem("roll-most", once=False))
+
+    # Moves that play themselves ------------------------------------------------------------------
+
+    def plan_openers(self, game: Game, seat: int, *, lang: str = "en") -> list[tuple[str, str]]:
+        """A turn begins with a roll of up to three green dice, or a reverse (Phase 3), when Phase 1 offers
+        nothing; while the kart is to act, whatever is legal now."""
+        if game.to_act == seat and not game.is_over:
+            return super().plan_openers(game, seat, lang=lang)
+        return [(f"roll {n}", "") for n in (1, 2, 3)] + [("reverse", "")]
+
+    def forced_move(self, game: Game, seat: int, *, lang: str = "en") -> Forced | None:
+        """The one legal action when there is only one: a roll (the dice fall the same whoever presses) or
+        a step, reverse or answer with no alternative (R9 and the bridges' arrows leave one way)."""
+        acts = [str(a) for a in game.legal_actions()] if game.to_act == seat and not game.is_over else []
+        if len(acts) != 1:
+            return None
+        return Forced(acts[0], "dice" if acts[0].startswith(("roll", "reverse")) else "only")
+
+    def standing_label(self, name: str, *, lang: str = "en") -> str:
+        return texts.say(f"plan.{name}", lang)
+
+    def standing_move(self, game: Game, seat: int, name: str, *, lang: str = "en") -> str | None:
+        if game.to_act != seat or game.is_over:
+            return None
+        acts = [str(a) for a in game.legal_actions()]
+        if name in ("buy-mud-tyres", "buy-grass-tyres"):
+            part = name.removeprefix("buy-")
+            return next((a for a in acts if a.split()[:2] == ["buy", part]), None)
+        if name == "roll-most":
+            plain = [a for a in acts if a.startswith("roll ") and len(a.split()) == 2]
+            return max(plain, key=lambda a: int(a.split()[1]), default=None)
+        return None
 
     # Setup -------------------------------------------------------------------------------------
 

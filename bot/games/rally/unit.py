@@ -18,7 +18,7 @@ from bot.games.rally.moves import can_boost, can_repair, choices, kept_range, le
 from bot.games.rally.replay import REPLAY_SIZE, replay_gif, replay_views
 from bot.games.rally.translations import GERMAN
 from bot.games.rally.words import language, narrate, refusal
-from bot.games.unit import ButtonSpec, DriverFactory, GameUnit, LookupSource, Standings
+from bot.games.unit import ButtonSpec, DriverFactory, Forced, GameUnit, LookupSource, StandingItem, Standings
 from render.rally import car_board_png, rally_png
 from render.rally.chat import rally_chat_png
 from rules.contract import Event, Game
@@ -54,6 +54,37 @@ class RallyUnit(GameUnit):
     card_filename = "car.png"
     translations: ClassVar[Mapping[str, Mapping[str, tuple[str, str]]]] = {"de": GERMAN}
     stored_as: ClassVar[Mapping[str, str]] = {"new:boards": "board"}
+
+    #: ready-made plan items: roll keeping the lever where it is (whenever the car rolls)
+    standing_items = (StandingItem("keep-range", once=False),)
+
+    # Moves that play themselves ------------------------------------------------------------------
+
+    def plan_openers(self, game: Game, seat: int, *, lang: str = "en") -> list[tuple[str, str]]:
+        """A turn begins with a roll in a rev range; while the car is to act, whatever is legal now."""
+        if game.to_act == seat and not game.is_over:
+            return super().plan_openers(game, seat, lang=lang)
+        return [(f"roll {r}", "") for r in ("green", "yellow", "red")]
+
+    def forced_move(self, game: Game, seat: int, *, lang: str = "en") -> Forced | None:
+        """The one legal action when there is only one: a roll (the die falls the same whoever presses) or
+        the one cell or spot the car can take."""
+        acts = [str(a) for a in game.legal_actions()] if game.to_act == seat and not game.is_over else []
+        if len(acts) != 1:
+            return None
+        return Forced(acts[0], "dice" if acts[0].startswith("roll") else "only")
+
+    def standing_label(self, name: str, *, lang: str = "en") -> str:
+        return say(f"plan.{name}", lang)
+
+    def standing_move(self, game: Game, seat: int, name: str, *, lang: str = "en") -> str | None:
+        if name != "keep-range" or game.to_act != seat or game.is_over:
+            return None
+        acts = legal(game, seat)
+        if not any(str(a).startswith("roll ") for a in acts):
+            return None
+        wanted = f"roll {kept_range(_game(game), acts)}"
+        return wanted if wanted in {str(a) for a in acts} else None
 
     # Setup -------------------------------------------------------------------------------------
 
