@@ -26,7 +26,7 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
 from typing import Any, Generic, TypeVar
 
-from bot import history, texts, turn_messages
+from bot import history, plans, texts, turn_messages
 from bot.compose import Message, Table, compose, compose_state, table_of, worded_line
 from bot.drivers import Driver, driver_for, driver_kinds
 from bot.games import GameUnit, game_class, playable_keys, unit_for
@@ -203,14 +203,16 @@ class LRU(Generic[K, V]):
 
 @dataclass
 class _Batch:
-    """A batch of computer moves under way: the game as stored and as played so far, the records of the
-    message the moves join and their rows, and every event played."""
+    """A batch of computer moves (and people's moves that play themselves) under way: the game as stored and
+    as played so far, the records of the message the moves join and their rows, every event played, and
+    the private notes of plans that stopped."""
 
     rec: GameRecord
     game: Game
     records: list[Showing]
     out: list[Outgoing]
     played: list[Event] = field(default_factory=list)
+    notes: list[Private] = field(default_factory=list)
 
 
 class Service:
@@ -630,14 +632,14 @@ class Service:
             rec = await self.store.games.start_game(rec.id, setup=setup, seats=rec.seats,
                                                     state=await asyncio.to_thread(game.to_dict),
                                                     status=FINISHED if game.is_over else ACTIVE, outgoing=out,
-                                                    computers_waiting=self._computer_to_act(rec, game))
+                                                    computers_waiting=await self._auto_waiting(rec, game))
             self._keep(rec, game)
             # a computer to act first plays its turn into the first board, which nobody has seen yet
-            rec, game, records, _, played = await self._computer_batch(rec, game, front, [record], out)
+            rec, game, records, _, played, notes = await self._computer_batch(rec, game, front, [record], out)
             message = await self._draw(records[-1], table_of(rec), front, game)
-            self._stored(rec, game, out, message)
+            self._stored(rec, game, out, message, await self._auto_waiting(rec, game))
             await self._end(rec, game)
-        return self._accepted(rec, out, self._private_notes(rec, front, played))
+        return self._accepted(rec, out, [*self._private_notes(rec, front, played), *notes])
 
     async def abort(self, channel_id: int, user_id: int, *, can_manage: bool = False, lang: str | None = None
                     ) -> Outcome:
@@ -682,14 +684,15 @@ class Service:
                 log.exception("game %s: applying %r failed", rec.id, clip_input(action_text))
                 return refuse(texts.say("apply_failed", own))
             out = self.held(moved.rows)
+            waiting = await self._auto_waiting(rec, after)
             try:
                 rec = await self.store.games.append_action(
                     rec.id, expected_version=rec.version, seat=seat, user_id=user_id, action=moved.action,
                     state=moved.state, status=FINISHED if after.is_over else ACTIVE, narration=moved.narration,
-                    outgoing=out, computers_waiting=self._computer_to_act(rec, after))
+                    outgoing=out, computers_waiting=waiting)
             except StaleVersion as exc:
                 return refuse(texts.say("move.moved_on", own, error=exc))
-            self._stored(rec, after, out, moved.message)
+            self._stored(rec, after, out, moved.message, waiting)
             await self._end(rec, after)
         return self._accepted(rec, out, self._private_notes(rec, front, moved.events, {seat: own}))
 
@@ -742,16 +745,18 @@ class Service:
         moved = await asyncio.to_thread(play_move, front, game, text, seat, table, latest, pingable, autopilot)
         return moved, game
 
-    def _stored(self, rec: GameRecord, game: Game, out: Sequence[Outgoing], message: Message | None = None) -> None:
+    def _stored(self, rec: GameRecord, game: Game, out: Sequence[Outgoing], message: Message | None = None,
+                waiting: bool | None = None) -> None:
         """A write is committed: keep the game, the message composed for its newest record, and whether the
-        channel's computers move once that record is delivered."""
+        channel's computers (or a person's forced move or plan: ``waiting``) move once that record is
+        delivered."""
         self._keep(rec, game)
         if self.on_stored is not None:
             self.on_stored(rec.id)
         last = out[-1].id if out else None
         if message is not None and last is not None:
             self._composed.put((last, rec.version), message)
-        if self._computer_to_act(rec, game) and last is not None:
+        if (self._computer_to_act(rec, game) if waiting is None else waiting) and last is not None:
             self._waiting[rec.channel_id] = last
 
     async def _end(self, rec: GameRecord, game: Game) -> None:
@@ -780,6 +785,17 @@ class Service:
         return (rec.state is not None and self.classes is game_class and self.fronts is unit_for
                 and self.pictures.ready_for(rec.game_key))
 
+    async def autoplay_due(self, rec: GameRecord, channel_id: int) -> None:
+        """A player's plan or forced moves changed during their turn: the game is put in the resume queue
+        (unless it moved on meanwhile), so what now plays itself plays, after a restart too, and the computer
+        worker is woken."""
+        try:
+            await self.store.games.replace_seats(rec.id, version=rec.version, seats=rec.seats,
+                                                 expected_seats=rec.seats, computers_waiting=True)
+        except StaleVersion:
+            return
+        self._wake(channel_id)
+
     def _wake(self, channel_id: int) -> None:
         """Tell the computer worker that the channel's computers are to move."""
         self._waiting.pop(channel_id, None)
@@ -801,49 +817,61 @@ class Service:
             if rec is None or rec.status != ACTIVE:
                 return None
             game = await self.load(rec)
-            if not self._computer_to_act(rec, game):
+            if not await self._auto_waiting(rec, game):
                 return None
             front = self.fronts(rec.game_key)
-            rec, game, records, out, played = await self._computer_batch(rec, game, front)
+            rec, game, records, out, played, notes = await self._computer_batch(rec, game, front)
             if not out:
-                return None
+                return self._accepted(rec, out, notes) if notes else None
             message = await self._draw(records[-1], table_of(rec), front, game)
-            self._stored(rec, game, out, message)
+            self._stored(rec, game, out, message, await self._auto_waiting(rec, game))
             await self._end(rec, game)
-        return self._accepted(rec, out, self._private_notes(rec, front, played))
+        return self._accepted(rec, out, [*self._private_notes(rec, front, played), *notes])
 
     async def _computer_batch(self, rec: GameRecord, game: Game, front: GameUnit[Any], records: Sequence[Showing] = (),
                               out: Sequence[Outgoing] = ()
-                              ) -> tuple[GameRecord, Game, list[Showing], list[Outgoing], list[Event]]:
+                              ) -> tuple[GameRecord, Game, list[Showing], list[Outgoing], list[Event], list[Private]]:
         """Computer moves while one is to act, each stored with the records of the message it joins: the
         batch stops before another seat's turn (a message of its own, next batch), and a move that hands the
         turn to a person once the batch's message is out (it goes on in an edit, which pings nobody) is kept
         for the next batch (which posts the message that pings them) and not applied now; while the batch's
         message is a new one, that move joins it and it becomes the message of the person's turn. ``records``
         and ``out``: a message just stored and not delivered yet, which the moves join (the first board).
-        Returns the record, the game, the records, their rows and every event played (for private notes: a
-        kart bumped onto a face-down tile picks it up, R12)."""
+        A person's forced move or plan (:mod:`bot.plans`) is played the same way, as theirs: its plan's new
+        state is stored with it, and a plan item the game refuses stops the plan, its reason kept and told.
+        Returns the record, the game, the records, their rows, every event played (for private notes: a
+        kart bumped onto a face-down tile picks it up, R12) and the notes of plans that stopped."""
         batch = _Batch(rec, game, list(records), list(out))
         deadline = time.monotonic() + self.computer_seconds_per_reply
         for _ in range(self.computer_moves_per_reply):
             if not await self._computer_step(batch, front, deadline):
                 break
-        return batch.rec, batch.game, batch.records, batch.out, batch.played
+        return batch.rec, batch.game, batch.records, batch.out, batch.played, batch.notes
 
     async def _computer_step(self, batch: _Batch, front: GameUnit[Any], deadline: float) -> bool:
-        """One computer move of ``batch``: played, joined to the batch's message and stored. False when the
-        batch stops before it (another seat's turn, a move kept for the next batch, time up) or it failed."""
+        """One move of ``batch`` by a computer, or a person's forced move or plan item: played, joined to the
+        batch's message and stored. False when the batch stops before it (nobody moves by themselves,
+        another seat's turn, a move kept for the next batch, time up), a plan stopped, or it failed."""
         rec, game = batch.rec, batch.game
         seat = game.to_act
-        if not self._computer_to_act(rec, game) or time.monotonic() > deadline or seat is None:
+        if seat is None or game.is_over or time.monotonic() > deadline:
+            return False
+        auto = None if self._computer_to_act(rec, game) else await self.auto_move(rec, game)
+        if auto is None and not self._computer_to_act(rec, game):
             return False
         if batch.records and batch.records[-1].turn != seat:
             return False  # another seat's turn: a message of its own, in the next batch
         kept = self._next_moves.pop((rec.id, rec.version))
-        driver = self._driver(rec, seat, rec.seats[seat].driver or "random")
         self.forget(rec.id)
         try:
-            action, events, state = await asyncio.to_thread(self._computer_move, rec, game, seat, kept, driver)
+            driver = None if auto is not None else self._driver(rec, seat, rec.seats[seat].driver or "random")
+            action, events, state = await asyncio.to_thread(self._computer_move, rec, game, seat,
+                                                            kept if auto is None else auto[1].action, driver)
+        except IllegalAction as exc:  # a plan's item the game refuses now: the plan stops there
+            self._keep(rec, game)
+            assert auto is not None
+            batch.notes.append(await self._plan_stops(rec, game, front, seat, auto[1].action, exc))
+            return False
         except Exception:
             log.exception("game %s: the computer in seat %s failed", rec.id, seat)
             return False
@@ -854,17 +882,32 @@ class Service:
             self._keep(rec, batch.game)
             self._next_moves.put((rec.id, rec.version), action)
             return False
-        line, told = await self._join_batch(batch, front, seat, action, events, after, hands_over)
+        line, told = await self._join_batch(batch, front, seat, action, events, after, hands_over, auto)
         return await self._store_computer_move(batch, front, seat, action, state, events,
-                                               told or worded_line(line, front, rec.lang))
+                                               told or worded_line(line, front, rec.lang), auto)
+
+    def _auto_line(self, front: GameUnit[Any], rec: GameRecord, seat: int, line: Line,
+                   auto: tuple[int, plans.AutoMove] | None) -> tuple[Line, str | None]:
+        """A move's line as the channel reads it: a computer's as it is; a person's forced move or plan item
+        says it played for them, and why (with its words, to store as the move's narration)."""
+        if auto is None:
+            return line, None
+        name = rec.seats[seat].name
+        if auto[1].kind == "forced":
+            line = Line(say=f"move.forced_{auto[1].why}", params={"name": name, "narration": line})
+        else:
+            line = Line(say=f"move.{auto[1].kind}", params={"name": name, "narration": line})
+        return line, worded_line(line, front, rec.lang)
 
     async def _join_batch(self, batch: _Batch, front: GameUnit[Any], seat: int, action: str, events: list[Event],
-                          after: Table, hands_over: bool) -> tuple[Line, str]:
-        """The computer's move joins the batch's message (not posted yet: a move handing over makes it the
-        person's turn's), or plans the message it shows in; returns its line and narration."""
+                          after: Table, hands_over: bool, auto: tuple[int, plans.AutoMove] | None
+                          ) -> tuple[Line, str]:
+        """The move joins the batch's message (not posted yet: a move handing over makes it the person's
+        turn's), or plans the message it shows in; returns its line and narration."""
         rec, game = batch.rec, batch.game
         public = events_for(events, None)
         line, told = move_line(front, public, rec.seats[seat].name, action, False, rec.lang, "computer_played")
+        line, auto_told = self._auto_line(front, rec, seat, line, auto)
         may_ping = self.pingable(rec).__contains__
         if batch.records:
             grown = replace(batch.records[-1].with_lines([line]), events=tuple(public),
@@ -876,21 +919,24 @@ class Service:
                                                     lines=[line], events=public, period=front.period(game),
                                                     may_ping=may_ping)
             batch.out = self.outgoing(batch.records)
-        return line, told
+        return line, auto_told or told
 
     async def _store_computer_move(self, batch: _Batch, front: GameUnit[Any], seat: int, action: str,
-                                   state: dict[str, Any], events: list[Event], narration: str) -> bool:
-        """Store the computer's move with the newest record of the batch's message; False when the game moved
-        on meanwhile (the move is dropped, and the record is as it was)."""
+                                   state: dict[str, Any], events: list[Event], narration: str,
+                                   auto: tuple[int, plans.AutoMove] | None) -> bool:
+        """Store the move with the newest record of the batch's message (and a plan's new state with it);
+        False when the game moved on meanwhile (the move is dropped, and the record is as it was)."""
         rec, game = batch.rec, batch.game
+        plan = auto[1].plan if auto is not None else None
         newest, before = batch.out[-1], batch.out[-1].payload
         newest.payload = batch.records[-1].to_payload()
         try:
             batch.rec = await self.store.games.append_action(
-                rec.id, expected_version=rec.version, seat=seat, user_id=None, action=action, state=state,
-                status=FINISHED if game.is_over else ACTIVE, narration=narration,
+                rec.id, expected_version=rec.version, seat=seat, user_id=None if auto is None else auto[0],
+                action=action, state=state, status=FINISHED if game.is_over else ACTIVE, narration=narration,
                 outgoing=batch.out if newest.id is None else [newest],
-                computers_waiting=self._computer_to_act(rec, game))
+                computers_waiting=await self._auto_waiting(rec, game, plan),
+                settings=[plan.write(auto[0], rec.id)] if auto is not None and plan is not None else [])
         except StaleVersion:
             log.warning("game %s moved on while a computer played; its move was dropped", rec.id)
             newest.payload = before
@@ -901,11 +947,48 @@ class Service:
         batch.played += events
         return True
 
-    def _computer_move(self, rec: GameRecord, game: Game, seat: int, kept: str | None, driver: Driver
+    async def auto_move(self, rec: GameRecord, game: Game, plan: plans.Plan | None = None
+                        ) -> tuple[int, plans.AutoMove] | None:
+        """What plays itself now for the person to act (their user id and the move: their plan's next item,
+        a standing item, or a forced move), None when they decide. ``plan``: their plan as it will stand
+        (not read from the store)."""
+        seat = game.to_act
+        if (seat is None or game.is_over or not 0 <= seat < len(rec.seats) or rec.seats[seat].is_computer
+                or rec.status != ACTIVE):
+            return None
+        user = rec.seats[seat].user_id
+        if plan is None:
+            plan = await plans.load_plan(self.store, user, rec.id)
+        auto = await plans.auto_on(self.store, user, rec.id)
+        move = plans.next_move(self.fronts(rec.game_key), game, seat, plan, auto)
+        return None if move is None else (user, move)
+
+    async def _auto_waiting(self, rec: GameRecord, game: Game, plan: plans.Plan | None = None) -> bool:
+        """Whether the seat to act moves without anyone pressing: a computer, or a person's forced move or
+        plan (``plan``: the actor's plan as it will stand)."""
+        if self._computer_to_act(rec, game):
+            return True
+        return not game.is_over and await self.auto_move(rec, game, plan) is not None
+
+    async def _plan_stops(self, rec: GameRecord, game: Game, front: GameUnit[Any], seat: int, item: str,
+                          exc: IllegalAction) -> Private:
+        """The plan of ``seat``'s player stops at ``item``, which the game refused: the queue is emptied (its
+        standing items stay) and the reason kept, in the player's language, for them alone."""
+        user = rec.seats[seat].user_id
+        lang = self.lang_of(rec, user, None)
+        reason = front.refused_move(game, exc, lang)
+        old = await plans.load_plan(self.store, user, rec.id)
+        await plans.save_plan(self.store, user, rec.id,
+                              plans.Plan((), old.standing, {"item": item, "reason": reason}))
+        return Private(seat, user, texts.say("plan.stopped", lang, item=item, reason=reason), lang)
+
+    def _computer_move(self, rec: GameRecord, game: Game, seat: int, kept: str | None, driver: Driver | None
                        ) -> tuple[str, list[Event], dict[str, Any]]:
-        """One computer move (in a worker thread): the move kept from the last batch, else the seat's
-        driver's choice; a failing driver gives way to a random one. Applied to ``game``."""
+        """One computer move (in a worker thread): the move kept from the last batch (or a person's own
+        move that plays itself), else the seat's driver's choice; a failing driver gives way to a random one.
+        Applied to ``game``."""
         if kept is None:
+            assert driver is not None
             try:
                 kept = str(driver.choose(game, seat))
             except Exception:  # drivers choose on copies, so the game is as it was

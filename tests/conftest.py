@@ -56,3 +56,13 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter, config: p
     left_out = config.stash.get(_LEFT_OUT, 0)
     if left_out:
         terminalreporter.write_line(f"{left_out} slow soaks left out: run them with --runslow (or only them: -m slow)")
+
+
+@pytest.fixture(autouse=True)
+def presses_every_move(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A test marked ``presses_every_move`` follows each press of its players, the forced ones too: forced
+    moves wait for their players there, as with ``/game auto`` off."""
+    if request.node.get_closest_marker("presses_every_move") is not None:
+        import bot.plans
+
+        monkeypatch.setattr(bot.plans, "AUTO_DEFAULT", False)

@@ -1,4 +1,5 @@
-"""The timing commands of ``/game`` (notify, quiet, away, back, settings) and the messenger through which
+"""The timing commands of ``/game`` (notify, quiet, away, back, settings,
+                                                                  plan, auto) and the messenger through which
 the ticker (:mod:`bot.timers`) reaches channels and players."""
 
 from __future__ import annotations
@@ -10,10 +11,10 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
-from bot import notices, texts
+from bot import notices, plans, texts
 from bot.discord import options as opt
 from bot.discord.buttons import clip
-from bot.discord.command_group import server_language, user_language
+from bot.discord.command_group import as_choices, server_language, service_of, user_language
 from bot.discord.context import Interaction
 from bot.discord.replies import answer_privately, answer_with
 from bot.outcomes import Accepted
@@ -214,6 +215,42 @@ async def back(interaction: Interaction) -> None:
     await _public(interaction, texts.say("away.back", lang, user=interaction.user.id))
 
 
+async def _plan_autocomplete(interaction: Interaction, current: str) -> list[Choice[str]]:
+    """What could begin the asker's next turn, after what they queued."""
+    pairs = await plans.plan_choices(service_of(interaction), interaction.channel_id or 0, interaction.user.id,
+                                     current, user_language(interaction))
+    return as_choices(pairs)
+
+
+async def _standing_autocomplete(interaction: Interaction, current: str) -> list[Choice[str]]:
+    """The ready-made plan items of the channel's game, in the asker's language."""
+    service = service_of(interaction)
+    rec, _, _ = await service.current(interaction.channel_id or 0)
+    if rec is None:
+        return []
+    return as_choices(plans.standing_choices(service.fronts(rec.game_key), current, user_language(interaction)))
+
+
+@app_commands.command(name="plan", description="Queue your next actions (private): they play in order on your turn")
+@app_commands.describe(add="Actions in the game's notation, separated by ;", standing="A ready-made plan item",
+                       clear="Empty your plan first")
+@app_commands.autocomplete(add=_plan_autocomplete, standing=_standing_autocomplete)
+async def plan(interaction: Interaction, add: str | None = None, standing: str | None = None,
+               clear: bool | None = None) -> None:
+    out = await plans.plan_command(service_of(interaction), interaction.channel_id or 0, interaction.user.id,
+                                   add=add, standing=standing, clear=bool(clear), lang=user_language(interaction))
+    await _private(interaction, out if isinstance(out, str) else out.text)
+
+
+@app_commands.command(name="auto", description="Whether moves with nothing to decide play themselves for you")
+@app_commands.describe(mode="on or off", everywhere="In all your games (default: this channel's game only)")
+@app_commands.choices(mode=[Choice(name="on", value="on"), Choice(name="off", value="off")])
+async def auto(interaction: Interaction, mode: str, everywhere: bool | None = None) -> None:
+    out = await plans.auto_command(service_of(interaction), interaction.channel_id or 0, interaction.user.id,
+                                   mode == "on", everywhere=bool(everywhere), lang=user_language(interaction))
+    await _private(interaction, out if isinstance(out, str) else out.text)
+
+
 SCOPES = ("game", "server")
 
 
@@ -291,6 +328,7 @@ async def settings(interaction: Interaction, scope: str | None = None,
 
 def add_timing_commands(group: app_commands.Group) -> None:
     """Add the timing commands to the ``/game`` group."""
-    commands: tuple[app_commands.Command[Any, ..., None], ...] = (notify, quiet, away, back, settings)
+    commands: tuple[app_commands.Command[Any, ..., None], ...] = (notify, quiet, away, back, settings,
+                                                                  plan, auto)
     for command in commands:
         group.add_command(command)

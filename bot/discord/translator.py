@@ -63,6 +63,14 @@ GERMAN: Mapping[str, tuple[str, str]] = {
     "game away days": ("tage", "Für wie viele Tage (Standard: bis /spiel zurück)"),
     "game away everywhere": ("überall", "In allen deinen Spielen (Standard: nur im Spiel dieses Kanals)"),
     "game back": ("zurück", "Deine Plätze vom Autopiloten nehmen"),
+    "game plan": ("plan", "Deine nächsten Aktionen vormerken (privat): sie laufen in deinem Zug der Reihe nach"),
+    "game plan add": ("hinzu", "Aktionen in der Notation des Spiels, getrennt durch ;"),
+    "game plan standing": ("dauerauftrag", "Ein fertiger Planeintrag"),
+    "game plan clear": ("leeren", "Deinen Plan zuerst leeren"),
+    "game auto": ("auto", "Ob Züge ohne Entscheidung sich für dich von selbst spielen"),
+    "game auto mode": ("modus", "an oder aus"),
+    "game auto everywhere": ("überall", "In allen deinen Spielen (Standard: nur im Spiel dieses Kanals)"),
+    "=on": ("an", ""),
     "game settings": ("einstellungen", "Erinnerungen und Zugfristen dieses Spiels (Gastgeber) oder die "
                                        "Vorgaben des Servers"),
     "game settings scope": ("bereich", "Spiel: dieses Spiel (Gastgeber); Server: Vorgaben für neue Spiele "

@@ -48,6 +48,62 @@ class ButtonSpec:
     style: ButtonStyle = "secondary"
 
 
+@dataclass(frozen=True, slots=True)
+class Forced:
+    """A move with nothing to decide: ``action`` in the game's notation, and ``why`` it plays itself:
+    ``"only"`` (the one legal action, which tells nothing new) or ``"dice"`` (the one legal action is a
+    roll, whose outcome is the same whoever presses)."""
+
+    action: str
+    why: Literal["only", "dice"]
+
+
+@dataclass(frozen=True, slots=True)
+class StandingItem(Generic[G]):
+    """A ready-made plan item a game offers (``buy-mud-tyres``): ``choose`` gives the action it plays for a
+    seat to act (one of the legal ones), None while it does not apply; ``label`` names it in a language;
+    ``once``: it is used up when it plays, else it stands until the player clears their plan."""
+
+    name: str
+    choose: Callable[[G, int], str | None]
+    label: Callable[[str], str]
+    once: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class SelfPlay(Generic[G]):
+    """What of a game plays itself for a person (:mod:`bot.plans`). ``forced``: a seat's one legal action
+    plays itself (a game says so only when the one action tells nobody anything new, or its outcome is the
+    dice's whoever presses); ``rolls``: the prefixes of the actions that are rolls, told as such;
+    ``openers``: the actions that could begin a seat's next turn, offered when a plan is made ahead;
+    ``items``: the ready-made plan items."""
+
+    forced: bool = False
+    rolls: tuple[str, ...] = ()
+    openers: tuple[str, ...] = ()
+    items: tuple[StandingItem[G], ...] = ()
+
+    def forced_move(self, game: G, seat: int) -> Forced | None:
+        """The move ``seat`` has to make now with nothing to decide; None when there is a choice, it is not
+        their turn, or the game plays none by itself."""
+        if not self.forced or game.to_act != seat or game.is_over:
+            return None
+        acts = [str(a) for a in game.legal_actions()]
+        if len(acts) != 1:
+            return None
+        return Forced(acts[0], "dice" if acts[0].startswith(self.rolls) else "only")
+
+    def plan_openers(self, game: G, seat: int) -> list[str]:
+        """What could begin ``seat``'s next turn: the legal actions while the seat is to act, else the
+        game's openers."""
+        if game.to_act == seat and not game.is_over:
+            return [str(a) for a in game.legal_actions()]
+        return list(self.openers)
+
+    def item(self, name: str) -> StandingItem[G] | None:
+        return next((i for i in self.items if i.name == name), None)
+
+
 class Refusal(Exception):
     """A command's options make no action: the message tells the player what is wrong and what is allowed."""
 
@@ -506,6 +562,11 @@ class GameUnit(Generic[G]):
             out = [*out[: MAX_BUTTONS_ON_MESSAGE - 1], ButtonSpec(texts.say("reach", lang), REACH_ACTION)]
         return out
 
+    # Moves that play themselves ------------------------------------------------------------------
+
+    #: what plays itself for a person in this game (:mod:`bot.plans`); by default nothing
+    selfplay: ClassVar[SelfPlay[Any]] = SelfPlay()
+
     # The terminal and the demo -----------------------------------------------------------------
 
     def hand_text(self, game: G, seat: int, lang: str = "en") -> str:
@@ -557,5 +618,5 @@ class GameUnit(Generic[G]):
 
 
 __all__ = ["ALT_TEXT_CHARS", "MAX_BUTTONS", "MAX_CHOICES", "REACH_ACTION", "REACH_LABEL", "Ask", "ButtonSpec",
-           "ButtonStyle", "Command", "CommandGroup", "Complete", "DriverFactory", "GameUnit", "LookupSource", "Option",
-           "OptionType", "Refusal", "Standings", "fitted", "fuzzy", "legal_list"]
+           "ButtonStyle", "Command", "CommandGroup", "Complete", "DriverFactory", "Forced", "GameUnit", "LookupSource",
+           "Option", "OptionType", "Refusal", "SelfPlay", "StandingItem", "Standings", "fitted", "fuzzy", "legal_list"]

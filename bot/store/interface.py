@@ -24,6 +24,7 @@ from bot.store.records import (
     Result,
     Season,
     Seat,
+    SettingsWrite,
     Timer,
     TurnMark,
 )
@@ -85,9 +86,10 @@ class GamesStore(ABC):
     async def append_action(self, game_id: int, *, expected_version: int, seat: int | None, user_id: int | None,
                             action: str, state: dict[str, Any], status: str = ACTIVE,
                             narration: str = "", outgoing: Sequence[Outgoing] = (),
-                            computers_waiting: bool = False) -> GameRecord:
+                            computers_waiting: bool = False, settings: Sequence[SettingsWrite] = ()) -> GameRecord:
         """Record one action and the new snapshot in one transaction (compare-and-swap on version), with
-        ``outgoing``'s delivery records and whether a computer is to act next (the resume queue)."""
+        ``outgoing``'s delivery records, whether a computer (or a player's plan) is to act next (the resume
+        queue), and ``settings`` rows put alongside (all of it, or nothing)."""
 
     @abstractmethod
     async def set_status(self, game_id: int, status: str, *, from_statuses: Sequence[str] = OPEN_STATUSES,

@@ -44,6 +44,7 @@ from bot.store.records import (
     Season,
     SeasonRunning,
     Seat,
+    SettingsWrite,
     StaleRating,
     StaleVersion,
     StoreError,
@@ -559,7 +560,7 @@ class PostgresGames(GamesStore):
     async def append_action(self, game_id: int, *, expected_version: int, seat: int | None, user_id: int | None,
                             action: str, state: dict[str, Any], status: str = ACTIVE,
                             narration: str = "", outgoing: Sequence[Outgoing] = (),
-                            computers_waiting: bool = False) -> GameRecord:
+                            computers_waiting: bool = False, settings: Sequence[SettingsWrite] = ()) -> GameRecord:
         if status not in (ACTIVE, FINISHED):
             raise ValueError(f"after an action a game is active or finished, not {status!r}")
         now = self.s._clock()
@@ -568,6 +569,11 @@ class PostgresGames(GamesStore):
             await con.execute(
                 "INSERT INTO actions (game_id, idx, seat, user_id, action, narration, at) "
                 "VALUES ($1, $2, $3, $4, $5, $6, $7)", game_id, expected_version, seat, user_id, action, narration, now)
+            for w in settings:
+                await con.execute(
+                    "INSERT INTO settings (scope, owner, target, data) VALUES ($1, $2, $3, $4) "
+                    "ON CONFLICT (scope, owner, target) DO UPDATE SET data = excluded.data",
+                    w.scope, w.owner, w.target, dumps(w.data))
 
         return await self.s._write(
             game_id, expected_version, "version = version + 1, state = $1, status = $2, updated_at = $3, "

@@ -310,6 +310,16 @@ class RatingChange:
 
 
 @dataclass(frozen=True, slots=True)
+class SettingsWrite:
+    """A settings row to put in the same transaction as an action (a plan that gave up its first step)."""
+
+    scope: str
+    owner: int
+    target: int
+    data: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
 class NewTimer:
     """A timed event to schedule: what (``kind``), for which seat, when, with what extra data."""
 

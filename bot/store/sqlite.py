@@ -41,6 +41,7 @@ from bot.store.records import (
     Season,
     SeasonRunning,
     Seat,
+    SettingsWrite,
     StaleRating,
     StaleVersion,
     StoreError,
@@ -575,17 +576,20 @@ class SqliteGames(GamesStore):
     async def append_action(self, game_id: int, *, expected_version: int, seat: int | None, user_id: int | None,
                             action: str, state: dict[str, Any], status: str = ACTIVE,
                             narration: str = "", outgoing: Sequence[Outgoing] = (),
-                            computers_waiting: bool = False) -> GameRecord:
+                            computers_waiting: bool = False, settings: Sequence[SettingsWrite] = ()) -> GameRecord:
         if status not in (ACTIVE, FINISHED):
             raise ValueError(f"after an action a game is active or finished, not {status!r}")
         now = self.s._clock()
 
         insert = ("INSERT INTO actions (game_id, idx, seat, user_id, action, narration, at) "
                   "VALUES (?, ?, ?, ?, ?, ?, ?)", (game_id, expected_version, seat, user_id, action, narration, now))
+        puts = [("INSERT INTO settings (scope, owner, target, data) VALUES (?, ?, ?, ?) "
+                 "ON CONFLICT (scope, owner, target) DO UPDATE SET data = excluded.data",
+                 (w.scope, w.owner, w.target, dumps(w.data))) for w in settings]
         return await self.s._write(
             game_id, expected_version,
             "UPDATE games SET version = version + 1, state = ?, status = ?, updated_at = ?, computers_waiting = ?",
-            (dumps(state), status, now, int(computers_waiting and status == ACTIVE)), (ACTIVE,), [insert],
+            (dumps(state), status, now, int(computers_waiting and status == ACTIVE)), (ACTIVE,), [insert, *puts],
             outgoing=outgoing,
         )
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from rules import lookup
 from tests.bot.harness import CHANNEL_ID, DiscordHarness
 from tests.bot.helpers import ANN, BOB, answer, public
@@ -17,6 +19,7 @@ async def start(h: DiscordHarness):
     return board, game, first
 
 
+@pytest.mark.presses_every_move
 async def test_roll_button_then_move_by_autocompleted_destination(h):
     board, game, first = await start(h)
     assert board.labels == ["Roll"] and f"<@{first}>" in board.content
@@ -34,6 +37,7 @@ async def test_roll_button_then_move_by_autocompleted_destination(h):
     assert rec.version == 2
 
 
+@pytest.mark.presses_every_move
 async def test_slash_roll_out_of_turn_and_bad_square_are_refused(h):
     _, game, first = await start(h)
     other = BOB if first == ANN else ANN

@@ -123,6 +123,7 @@ async def play_out(h: DiscordHarness, board: Sent, *, buttons: bool, limit: int 
     raise AssertionError("the race did not end")
 
 
+@pytest.mark.presses_every_move
 async def test_race_played_to_the_end_by_buttons(h):
     board = await open_race(h)
     assert board.custom_ids and all(len(c) <= 100 for c in board.custom_ids) and len(board.custom_ids) <= 25
@@ -135,6 +136,7 @@ async def test_race_played_to_the_end_by_buttons(h):
     assert r.ephemeral and "The race is over" in r.content
 
 
+@pytest.mark.presses_every_move
 async def test_race_played_to_the_end_by_slash_commands(h):
     board = await open_race(h)
     end, used = await play_out(h, board, buttons=False)

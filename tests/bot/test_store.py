@@ -23,6 +23,7 @@ from bot.store import (
     RatingChange,
     Result,
     Seat,
+    SettingsWrite,
     SqliteStore,
     StaleVersion,
     Store,
@@ -155,6 +156,22 @@ async def test_doubled_write_is_applied_once(store):
         await store.games.append_action(rec.id, **args)
     assert len(await store.games.actions(rec.id)) == 1
     assert (await store.games.get_game(rec.id)).version == 1
+
+
+async def test_settings_written_with_an_action_stand_or_fall_with_it(store):
+    """A plan that gives up its first step is stored with the move that played it: a stale move leaves the
+    plan as it was, a stored one carries the plan's new state."""
+    rec, game = await started(store)
+    await store.settings.put_settings("plan", 1, rec.id, {"items": ["roll", "move 1"]})
+    game.apply("roll")
+    args = dict(seat=0, user_id=1, action="roll", state=game.to_dict(),
+                settings=[SettingsWrite("plan", 1, rec.id, {"items": ["move 1"]})])
+    with pytest.raises(StaleVersion):
+        await store.games.append_action(rec.id, expected_version=4, **args)
+    assert await store.settings.get_settings("plan", 1, rec.id) == {"items": ["roll", "move 1"]}
+    await store.games.append_action(rec.id, expected_version=0, **args)
+    assert await store.settings.get_settings("plan", 1, rec.id) == {"items": ["move 1"]}
+    assert [a.action for a in await store.games.actions(rec.id)] == ["roll"]
 
 
 async def test_concurrent_writes_with_one_expected_version_apply_once(store):

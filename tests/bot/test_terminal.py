@@ -78,6 +78,7 @@ def test_a_person_races_a_computer_to_the_finish_through_standard_input(tmp_path
     assert f"[board: {pictures[-1]}]" in out
 
 
+@pytest.mark.presses_every_move
 def test_a_game_of_junkyard_for_a_piecepack_in_the_terminal(tmp_path, monkeypatch, capsys):
     log = computers_play(tmp_path, "piecepack", PIECEPACK_SEED)
     mine = [action for seat, action in log if seat == 0]

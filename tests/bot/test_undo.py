@@ -3,6 +3,8 @@ current turn while nothing new became known; the game's rules say what may come 
 
 from __future__ import annotations
 
+import pytest
+
 from bot.consistency import check_consistency
 from tests.bot.harness import DiscordHarness, Sent
 from tests.bot.helpers import ANN, BOB, answer, only, public, started
@@ -57,6 +59,7 @@ async def test_after_the_dice_nothing_is_taken_back_and_the_reason_is_given(h):
     assert (again.version, again.state) == (rec.version, rec.state)
 
 
+@pytest.mark.presses_every_move
 async def test_more_moves_than_may_come_back_are_refused(h):
     """Two moves asked for where only the last may come back: the one before it is named."""
     first, _ = await races(h)

@@ -92,6 +92,7 @@ def test_while_driving_done_comes_last() -> None:
     assert [a for a, _ in RACES.short_list(game, 0)][-1] == "done"
 
 
+@pytest.mark.presses_every_move
 def test_a_log_line_names_its_player_once(tmp_path, monkeypatch) -> None:
     monkeypatch.setattr("sys.stdin", io.StringIO("1\n1\nlog\nquit\n"))
     out = io.StringIO()

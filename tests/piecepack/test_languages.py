@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import cast
 
+import pytest
+
 from bot.discord import JunkyardBot
 from bot.service import Service
 from rules.piecepack import PiecepackGame
@@ -35,6 +37,7 @@ def one_private(sent: list[Sent]) -> str:
     return mine[0].content
 
 
+@pytest.mark.presses_every_move
 async def test_a_german_server_plays_by_german_buttons_and_each_player_reads_their_language(
         h: DiscordHarness) -> None:
     board, game, mover, waiter = await start(h, "de")
@@ -56,6 +59,7 @@ async def test_a_german_server_plays_by_german_buttons_and_each_player_reads_the
     assert " zieht " in moved.content, moved.content
 
 
+@pytest.mark.presses_every_move
 async def test_an_english_server_tells_a_german_players_move_in_english(h: DiscordHarness) -> None:
     board, game, mover, _ = await start(h, "en-US")
     h.locales[mover] = "de"

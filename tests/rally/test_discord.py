@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import Any, cast
 
+import pytest
+
 from bot.discord import JunkyardBot
 from bot.drivers.rally import SmartDriver
 from bot.service import Service
@@ -166,6 +168,7 @@ async def test_roll_range_autocomplete_and_the_booster_command(h: DiscordHarness
     assert not r.ephemeral and "spends a fuel can on the booster (1 left)" in r.content
 
 
+@pytest.mark.presses_every_move
 async def test_refusals_are_private_and_change_nothing(h: DiscordHarness) -> None:
     """Out of turn, a stranger, option values that make no action, an action the rules refuse (S3: green
     at the start), a cell that is not on the track: each answered privately, the game unchanged."""

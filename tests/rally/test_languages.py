@@ -42,6 +42,7 @@ def one_private(sent: list[Sent]) -> str:
     return mine[0].content
 
 
+@pytest.mark.presses_every_move
 async def test_in_a_german_server_each_player_reads_their_own_language_and_the_channel_german(
         h: DiscordHarness) -> None:
     """A German and an English player in a server whose locale is German: refusals, status and car board
@@ -79,6 +80,7 @@ async def test_in_a_german_server_each_player_reads_their_own_language_and_the_c
     assert channel and "würfelt" in channel[-1].content and "rolls" not in channel[-1].content, channel[-1].content
 
 
+@pytest.mark.presses_every_move
 async def test_in_an_english_server_the_channel_reads_english_whoever_plays(h: DiscordHarness) -> None:
     """The same table in a server whose locale is American English: a German player's move is told in
     English in the channel, while the German player's own refusals stay German."""

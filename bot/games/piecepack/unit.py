@@ -19,6 +19,7 @@ from bot.games.unit import (
     GameUnit,
     LookupSource,
     Option,
+    SelfPlay,
     Standings,
 )
 from render.piecepack import piecepack_png
@@ -73,6 +74,10 @@ class PiecepackUnit(GameUnit[PiecepackGame]):
     drivers: ClassVar[Mapping[str, DriverFactory]] = {"smart": GreedyDriver}
     lookup = LookupSource("rules.piecepack")
     translations: ClassVar[Mapping[str, Mapping[str, tuple[str, str]]]] = {"de": GERMAN}
+
+    #: every roll plays itself (P3 leaves nothing to choose before it, and the die falls the same whoever
+    #: presses), and so does a move when the roll allows one path only; every turn begins with the roll
+    selfplay: ClassVar[SelfPlay[PiecepackGame]] = SelfPlay(forced=True, rolls=("roll",), openers=("roll",))
 
     def picture(self, view: dict[str, Any], events: Sequence[Event], lang: str = "en") -> bytes | None:
         return piecepack_png(view, list(events), lang=lang)

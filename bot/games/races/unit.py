@@ -6,6 +6,7 @@ and demo hooks, gathered in one object the registry lists. The text and picture 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import partial
 from typing import Any, ClassVar, Literal
 
 from bot.drivers.races import RacingDriver
@@ -22,7 +23,7 @@ from bot.games.races.moves import (
     tiles_text,
 )
 from bot.games.races.translations import GERMAN
-from bot.games.unit import ButtonSpec, DriverFactory, GameUnit, LookupSource, Standings
+from bot.games.unit import ButtonSpec, DriverFactory, GameUnit, LookupSource, SelfPlay, StandingItem, Standings
 from render.races.card import kart_card_png
 from render.races.chat import board_chat_png, chat_png, reach_png
 from render.races.replay import REPLAY_CELL, replay_gif, replay_views
@@ -38,6 +39,17 @@ MAX_BUTTONS = 20
 MAX_BUTTON_ACTION = 72
 
 
+def _buy(part: str, game: Races, seat: int) -> str | None:
+    """Buying ``part`` when the kart may buy it now (at a Pit Stop that sells it, with the money)."""
+    return next((a for a in map(str, game.legal_actions()) if a.split()[:2] == ["buy", part]), None)
+
+
+def _roll_most(game: Races, seat: int) -> str | None:
+    """The roll of as many green dice as the kart may now, without fuel dice."""
+    plain = [a for a in map(str, game.legal_actions()) if a.startswith("roll ") and len(a.split()) == 2]
+    return max(plain, key=lambda a: int(a.split()[1]), default=None)
+
+
 class RacesUnit(GameUnit[Races]):
     rules = Races
     new_options = setup.NEW_OPTIONS
@@ -50,6 +62,17 @@ class RacesUnit(GameUnit[Races]):
     card_filename = "kart.png"
     translations: ClassVar[Mapping[str, Mapping[str, tuple[str, str]]]] = {"de": GERMAN}
     stored_as: ClassVar[Mapping[str, str]] = {"join:crew": "character", "join:crew_set": "set"}
+
+    #: a lone roll or reverse plays itself (the dice fall the same whoever presses), and so does a lone step
+    #: or answer (R9 and the bridges' arrows can leave one way); a turn begins with a roll of up to three
+    #: green dice, or a reverse (Phase 3); ready-made items buy a tyre at the next Pit Stop that sells it if
+    #: the kart can afford it then, and roll as many green dice as the kart may (no fuel dice) whenever it rolls
+    selfplay: ClassVar[SelfPlay[Races]] = SelfPlay(
+        forced=True, rolls=("roll", "reverse"), openers=("roll 1", "roll 2", "roll 3", "reverse"),
+        items=(StandingItem("buy-mud-tyres", partial(_buy, "mud-tyres"), partial(texts.say, "plan.buy-mud-tyres")),
+               StandingItem("buy-grass-tyres", partial(_buy, "grass-tyres"),
+                            partial(texts.say, "plan.buy-grass-tyres")),
+               StandingItem("roll-most", _roll_most, partial(texts.say, "plan.roll-most"), once=False)))
 
     # Setup -------------------------------------------------------------------------------------
 

@@ -9,6 +9,7 @@ turns a Discord locale into one.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import partial
 from typing import Any, ClassVar, Literal
 
 from bot.drivers.rally import SmartDriver
@@ -18,7 +19,7 @@ from bot.games.rally.moves import can_boost, can_repair, choices, kept_range, le
 from bot.games.rally.replay import REPLAY_SIZE, replay_gif, replay_views
 from bot.games.rally.translations import GERMAN
 from bot.games.rally.words import language, narrate, refusal
-from bot.games.unit import ButtonSpec, DriverFactory, GameUnit, LookupSource, Standings, fitted
+from bot.games.unit import ButtonSpec, DriverFactory, GameUnit, LookupSource, SelfPlay, StandingItem, Standings, fitted
 from render.rally import car_board_png, rally_png
 from render.rally.chat import rally_chat_png
 from rules.contract import Event
@@ -39,6 +40,15 @@ _BUTTON_WORDS = {
 }
 
 
+def _keep_range(game: RallyGame, seat: int) -> str | None:
+    """The roll that keeps the lever where it is, when the car rolls now."""
+    acts = legal(game, seat)
+    if not any(str(a).startswith("roll ") for a in acts):
+        return None
+    wanted = f"roll {kept_range(game, acts)}"
+    return wanted if wanted in {str(a) for a in acts} else None
+
+
 class RallyUnit(GameUnit[RallyGame]):
     rules = RallyGame
     new_options = setup.NEW_OPTIONS
@@ -50,6 +60,13 @@ class RallyUnit(GameUnit[RallyGame]):
     card_filename = "car.png"
     translations: ClassVar[Mapping[str, Mapping[str, tuple[str, str]]]] = {"de": GERMAN}
     stored_as: ClassVar[Mapping[str, str]] = {"new:boards": "board"}
+
+    #: a lone roll plays itself (the die falls the same whoever presses), and so does the one cell or spot
+    #: the car can take; a turn begins with a roll in a rev range; the ready-made item rolls keeping the
+    #: lever where it is, whenever the car rolls
+    selfplay: ClassVar[SelfPlay[RallyGame]] = SelfPlay(
+        forced=True, rolls=("roll",), openers=("roll green", "roll yellow", "roll red"),
+        items=(StandingItem("keep-range", _keep_range, partial(say, "plan.keep-range"), once=False),))
 
     # Setup -------------------------------------------------------------------------------------
 
