@@ -28,7 +28,7 @@ from rules.contract import Game, events_for
 from rules.races import Races
 from rules.races.state import Tile
 from tests.bot.test_hidden_information import TILE_KINDS, TeamCrewRaces
-from tests.bot.timing_helpers import HOUR, Clock
+from tests.bot.timing_helpers import Clock
 
 CH = 8800
 ANN, BOB = 101, 202
@@ -128,7 +128,7 @@ def expected_lines(key: str, game_then: Game, game_now_: Game, log: list[Any], s
 async def test_the_recap_of_a_stated_week_says_what_happened(tmp_path, clock, key):
     svc = await opened(tmp_path, clock, key)
     offered = await week(svc, clock)
-    rec, game = await game_now(svc)
+    rec, _ = await game_now(svc)
     assert offered, "Ann's turn came back after she was gone"
     since = offered[0].recap[1] if offered[0].recap else -1
     assert all(o.recap is not None and o.recap[0] == 0 and o.recap[1] == since for o in offered), offered
