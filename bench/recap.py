@@ -11,10 +11,13 @@ last own move).
 from __future__ import annotations
 
 import asyncio
+import io
 import statistics
 import tempfile
 import time
 from pathlib import Path
+
+from PIL import Image
 
 from bench.registry import benchmark
 from bot import recap
