@@ -99,10 +99,7 @@ async def _measure(path: Path) -> dict[str, float | int | str]:
                                        game_id=rec.id, lang="en")
             gif_ms = (time.perf_counter() - start) * 1000
             assert not isinstance(shown, Refusal) and shown.png is not None
-            import io
-
-            from PIL import Image
-            frames = Image.open(io.BytesIO(shown.png)).n_frames
+            frames = int(getattr(Image.open(io.BytesIO(shown.png)), "n_frames", 1))
     finally:
         recap.clock = old
     return {"recap_moves": until - since, "recap_ms": round(statistics.median(times) * 1000, 1),
