@@ -66,42 +66,38 @@ async def _ann_turn(service: Service, autopilot: bool) -> None:
 
 async def _measure(path: Path) -> dict[str, float | int | str]:
     clock = _Clock()
-    old, recap.clock = recap.clock, clock
-    try:
-        async with SqliteStore(path, clock=clock) as store:
-            service = Service(store, seed_source=lambda: 11)
-            await service.new_game(guild_id=1, channel_id=CHANNEL, user_id=ANN, user_name="Ann", game_key="races")
-            for _ in range(5):
-                await service.add_computer(CHANNEL, ANN, "smart")
-            await service.start(CHANNEL, ANN)
-            await _ann_turn(service, False)
-            for _ in range(ROUNDS):
-                clock.t += 6 * 3600.0
-                await _ann_turn(service, True)
+    async with SqliteStore(path, clock=clock) as store:
+        service = Service(store, seed_source=lambda: 11)
+        await service.new_game(guild_id=1, channel_id=CHANNEL, user_id=ANN, user_name="Ann", game_key="races")
+        for _ in range(5):
+            await service.add_computer(CHANNEL, ANN, "smart")
+        await service.start(CHANNEL, ANN)
+        await _ann_turn(service, False)
+        for _ in range(ROUNDS):
             clock.t += 6 * 3600.0
-            await _computers(service)
-            rec, _, _ = await service.current(CHANNEL)
-            assert rec is not None
-            latest = await store.outbox.latest_delivery(rec.id)
-            assert latest is not None
-            offered = Showing.from_payload(latest.kind, latest.payload).recap
-            assert offered is not None, "the turn offers no recap"
-            seat, since, until = offered
-            action = f"{RECAP_ACTION}:{seat}:{since}:{until}"
-            times = []
-            for _ in range(5):
-                start = time.perf_counter()
-                reply = await recap.answer(service, CHANNEL, ANN, action=action, game_id=rec.id, lang="en")
-                times.append(time.perf_counter() - start)
-                assert not isinstance(reply, Refusal)
+            await _ann_turn(service, True)
+        clock.t += 6 * 3600.0
+        await _computers(service)
+        rec, _, _ = await service.current(CHANNEL)
+        assert rec is not None
+        latest = await store.outbox.latest_delivery(rec.id)
+        assert latest is not None
+        offered = Showing.from_payload(latest.kind, latest.payload).recap
+        assert offered is not None, "the turn offers no recap"
+        seat, since, until = offered
+        action = f"{RECAP_ACTION}:{seat}:{since}:{until}"
+        times = []
+        for _ in range(5):
             start = time.perf_counter()
-            shown = await recap.answer(service, CHANNEL, ANN, action=f"{recap.REPLAY_ACTION}:{seat}:{since}:{until}",
-                                       game_id=rec.id, lang="en")
-            gif_ms = (time.perf_counter() - start) * 1000
-            assert not isinstance(shown, Refusal) and shown.png is not None
-            frames = int(getattr(Image.open(io.BytesIO(shown.png)), "n_frames", 1))
-    finally:
-        recap.clock = old
+            reply = await recap.answer(service, CHANNEL, ANN, action=action, game_id=rec.id, lang="en")
+            times.append(time.perf_counter() - start)
+            assert not isinstance(reply, Refusal)
+        start = time.perf_counter()
+        shown = await recap.answer(service, CHANNEL, ANN, action=f"{recap.REPLAY_ACTION}:{seat}:{since}:{until}",
+                                   game_id=rec.id, lang="en")
+        gif_ms = (time.perf_counter() - start) * 1000
+        assert not isinstance(shown, Refusal) and shown.png is not None
+        frames = int(getattr(Image.open(io.BytesIO(shown.png)), "n_frames", 1))
     return {"recap_moves": until - since, "recap_ms": round(statistics.median(times) * 1000, 1),
             "recap_gif_ms": round(gif_ms, 1), "recap_gif_kb": len(shown.png) // 1024, "recap_gif_frames": frames}
 

@@ -46,8 +46,6 @@ SEEN = "seen"
 REPLAY_ACTION = "?recap-gif"
 #: the most characters of what hit a player a recap tells (the newest kept)
 HITS_CHARS = 1100
-#: the time now (tests set a fake clock)
-clock: Callable[[], float] = time.time
 
 Span = tuple[int, int, int]
 
@@ -55,10 +53,16 @@ Span = tuple[int, int, int]
 # Presence ---------------------------------------------------------------------------------------
 
 
-def seen(user_id: int, game_id: int, version: int) -> SettingsWrite:
+def now(store: Store) -> float:
+    """The time now as the store keeps it (the clock its games' times come from; a test's fake one)."""
+    clock: Callable[[], float] = getattr(store, "_clock", time.time)
+    return float(clock())
+
+
+def seen(store: Store, user_id: int, game_id: int, version: int) -> SettingsWrite:
     """The row that says ``user_id`` played the game's move up to ``version`` themselves, now; stored with
     that move."""
-    return SettingsWrite(SEEN, user_id, game_id, {"version": version, "at": clock()})
+    return SettingsWrite(SEEN, user_id, game_id, {"version": version, "at": now(store)})
 
 
 async def last_seen(store: Store, rec: GameRecord, user_id: int) -> tuple[int, float]:
@@ -85,7 +89,7 @@ async def flag(service: Service, rec: GameRecord, record: Showing, until: int) -
     if seat is None or hours <= 0:
         return record
     since, at = await last_seen(service.store, rec, record.named)
-    if since >= until or clock() - at < hours * 3600.0:
+    if since >= until or now(service.store) - at < hours * 3600.0:
         return record
     return replace(record, recap=(seat, since, until))
 
@@ -283,4 +287,4 @@ async def _told(service: Service, rec: GameRecord, span: Span, log: Sequence[Act
 
 
 __all__ = ["REPLAY_ACTION", "SEEN", "Missed", "answer", "away_hours", "flag", "flag_move", "is_recap", "last_seen",
-           "lines", "missed", "parse", "place", "replay_gif", "seen"]
+           "lines", "missed", "now", "parse", "place", "replay_gif", "seen"]

@@ -691,7 +691,7 @@ class Service:
                     rec.id, expected_version=rec.version, seat=seat, user_id=user_id, action=moved.action,
                     state=moved.state, status=FINISHED if after.is_over else ACTIVE, narration=moved.narration,
                     outgoing=out, computers_waiting=waiting,
-                    settings=[] if autopilot else [recap.seen(user_id, rec.id, rec.version + 1)])
+                    settings=[] if autopilot else [recap.seen(self.store, user_id, rec.id, rec.version + 1)])
             except StaleVersion as exc:
                 return refuse(texts.say("move.moved_on", own, error=exc))
             self._stored(rec, after, out, moved.message, waiting)
