@@ -36,6 +36,10 @@ NARRATION_CHARS = 1500
 MAX_REPLAY_BYTES = 8_000_000
 #: replay sizes tried in turn until the GIF fits (None: the game's own size)
 REPLAY_SIZES: tuple[int | None, ...] = (None, 10, 8)
+#: the action of a turn message's "What did I miss?" (``?recap:<seat>:<since>:<until>``, see :mod:`bot.recap`)
+RECAP_ACTION = "?recap"
+#: the most buttons a message carries
+MOST_BUTTONS = 25
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,6 +158,20 @@ def buttons_for(front: GameUnit[Any], game: Game, table: Table, lang: str) -> tu
     return tuple(front.turn_buttons(game, seat, lang=lang))
 
 
+def recap_button(recap: tuple[int, int, int], lang: str) -> ButtonSpec:
+    """The "What did I miss?" button of a turn whose player had been gone (seat, since, until)."""
+    seat, since, until = recap
+    return ButtonSpec(texts.say("recap.button", lang), f"{RECAP_ACTION}:{seat}:{since}:{until}")
+
+
+def with_recap(buttons: Sequence[ButtonSpec], recap: tuple[int, int, int] | None, lang: str
+               ) -> tuple[ButtonSpec, ...]:
+    """A turn message's buttons, with "What did I miss?" last when the record offers it."""
+    if recap is None:
+        return tuple(buttons)
+    return (*buttons[: MOST_BUTTONS - 1], recap_button(recap, lang))
+
+
 # Pictures --------------------------------------------------------------------------------------------
 
 
@@ -228,6 +246,8 @@ def compose(showing: Showing, table: Table, front: GameUnit[Any] | None, game: G
                        description=replay_description(front, game, table, lang) if gif is not None else "")
     png = picture if picture is not None and showing.picture == "close" else picture_of(showing, front, game, lang)
     buttons = buttons_for(front, game, table, lang) if showing.board and showing.kind in (POST, EDIT) else ()
+    if showing.board and showing.kind in (POST, EDIT) and not game.is_over:
+        buttons = with_recap(buttons, showing.recap, lang)
     described = description_of(showing, front, game, lang) if png is not None else ""
     return Message(text, png, "board.png", buttons, mention, table.game_id, table.version,
                    showing.picture if png is not None else "none", described)
@@ -242,5 +262,6 @@ def compose_state(showing: Showing, table: Table, state: Mapping[str, Any] | Non
     return compose(showing, table, front, game, lang, actions=actions)
 
 
-__all__ = ["MAX_REPLAY_BYTES", "NARRATION_CHARS", "Message", "Table", "compose", "compose_state", "description_of",
-           "message_text", "places", "replay_description", "standings_text", "table_of", "trimmed", "worded_line"]
+__all__ = ["MAX_REPLAY_BYTES", "NARRATION_CHARS", "RECAP_ACTION", "Message", "Table", "compose", "compose_state",
+           "description_of", "message_text", "places", "recap_button", "replay_description", "standings_text",
+           "table_of", "trimmed", "with_recap", "worded_line"]

@@ -109,7 +109,9 @@ class Showing:
     - ``edit_of``, ``first``, ``message``: for an edit or a retirement, the record whose message it changes, the
       record that posted that message, and the message when known as the record is written;
     - ``period``: the game's period after the record's moves (a new one shows the whole board);
-    - ``page``: the address of the game's page on the web, which the message names (the end of a game).
+    - ``page``: the address of the game's page on the web, which the message names (the end of a game);
+    - ``recap``: the turn's player had been gone a while (:mod:`bot.recap`): their seat, the move of their last
+      own move and the move their turn began at, so the message offers them "What did I miss?".
     """
 
     kind: Kind = POST
@@ -128,6 +130,7 @@ class Showing:
     message: int | None = None
     period: Any = None
     page: str | None = None
+    recap: tuple[int, int, int] | None = None
 
     @property
     def board(self) -> bool:
@@ -151,6 +154,8 @@ class Showing:
         for key in ("ping", "buttons", "describe", "finale"):
             if getattr(self, key):
                 out[key] = True
+        if self.recap is not None:
+            out["recap"] = list(self.recap)
         return out
 
     @classmethod
@@ -171,7 +176,15 @@ class Showing:
             describe=bool(payload.get("describe")),
             finale=bool(payload.get("finale")), edit_of=payload.get("edit_of"), first=payload.get("first"),
             message=payload.get("message"), period=payload.get("period"),
-            page=payload["page"] if isinstance(payload.get("page"), str) else None)
+            page=payload["page"] if isinstance(payload.get("page"), str) else None,
+            recap=_recap(payload.get("recap")))
+
+
+def _recap(value: object) -> tuple[int, int, int] | None:
+    """A record's stored recap (seat, since, until), None when it has none or it is damaged."""
+    if isinstance(value, list) and len(value) == 3 and all(isinstance(v, int) for v in value):
+        return value[0], value[1], value[2]
+    return None
 
 
 __all__ = ["EDIT", "KEPT_LINES", "KINDS", "NOTE", "POST", "RETIRE", "Kind", "Line", "Picture", "Showing", "heard",

@@ -25,7 +25,7 @@ from bot import texts
 from bot.games import GameUnit, fuzzy
 from bot.outcomes import Refusal
 from bot.store import ACTIVE, GameRecord, SettingsWrite, Store
-from rules.contract import Event, Game, IllegalAction
+from rules.contract import Game, IllegalAction
 
 if TYPE_CHECKING:
     from bot.service import Service
@@ -253,33 +253,6 @@ def label(unit: GameUnit[Any], name: str, lang: str) -> str:
     """A ready-made plan item of the game named in ``lang`` (its name when the game no longer offers it)."""
     item = unit.selfplay.item(name)
     return item.label(lang) if item is not None else name
-
-
-def recap(unit: GameUnit[Any], then: Game, now: Game, seat: int, events: Sequence[Event], lang: str) -> list[str]:
-    """What ``seat``'s player missed since ``then`` (the game after their last own move), as lines in
-    ``lang``: their place then and now, what the others' moves did to them (``events``: those moves'
-    events as ``seat`` may see them), and what they hold now."""
-    lines = []
-    before, after = _place(unit, then, seat), _place(unit, now, seat)
-    if after < before:
-        lines.append(texts.say("recap.gained", lang, count=before - after, place=texts.ordinal(after, lang)))
-    elif after > before:
-        lines.append(texts.say("recap.lost", lang, count=after - before, place=texts.ordinal(after, lang)))
-    else:
-        lines.append(texts.say("recap.kept", lang, place=texts.ordinal(after, lang)))
-    hits = [e for e in events if e.seat == seat]
-    told = unit.narrate(hits, lang=lang) if hits else ""
-    lines.append(texts.say("recap.hit", lang, what=told) if told else texts.say("recap.not_hit", lang))
-    held = unit.hand_text(now, seat, lang=lang)
-    if held:
-        lines.append(texts.say("recap.holds", lang, what=held))
-    return lines
-
-
-def _place(unit: GameUnit[Any], game: Game, seat: int) -> int:
-    """``seat``'s place in the game's standings as they stand (1 first)."""
-    order = [s for s, _ in unit.standings(game).rows]
-    return order.index(seat) + 1 if seat in order else len(order) + 1
 
 
 __all__ = [

@@ -26,7 +26,7 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
 from typing import Any, Generic, TypeVar
 
-from bot import history, plans, texts, turn_messages
+from bot import history, plans, recap, texts, turn_messages
 from bot.compose import Message, Table, compose, compose_state, table_of, worded_line
 from bot.drivers import Driver, driver_for, driver_kinds
 from bot.games import GameUnit, game_class, playable_keys, unit_for
@@ -683,13 +683,15 @@ class Service:
             except Exception:
                 log.exception("game %s: applying %r failed", rec.id, clip_input(action_text))
                 return refuse(texts.say("apply_failed", own))
+            moved = await recap.flag_move(self, rec, moved)
             out = self.held(moved.rows)
             waiting = await self._auto_waiting(rec, after)
             try:
                 rec = await self.store.games.append_action(
                     rec.id, expected_version=rec.version, seat=seat, user_id=user_id, action=moved.action,
                     state=moved.state, status=FINISHED if after.is_over else ACTIVE, narration=moved.narration,
-                    outgoing=out, computers_waiting=waiting)
+                    outgoing=out, computers_waiting=waiting,
+                    settings=[] if autopilot else [recap.seen(self.store, user_id, rec.id, rec.version + 1)])
             except StaleVersion as exc:
                 return refuse(texts.say("move.moved_on", own, error=exc))
             self._stored(rec, after, out, moved.message, waiting)
@@ -929,6 +931,7 @@ class Service:
         rec, game = batch.rec, batch.game
         plan = auto[1].plan if auto is not None else None
         newest, before = batch.out[-1], batch.out[-1].payload
+        batch.records[-1] = await recap.flag(self, rec, batch.records[-1], rec.version + 1)
         newest.payload = batch.records[-1].to_payload()
         try:
             batch.rec = await self.store.games.append_action(

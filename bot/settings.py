@@ -25,12 +25,15 @@ AUTOPILOT, ASK_HOST = "autopilot", "ask-host"
 TIMEOUTS = (AUTOPILOT, ASK_HOST)
 #: missed turns before the host is asked to kick
 DEFAULT_KICK_AFTER = 3
+#: hours a player must have been gone for their turn's message to offer "What did I miss?" (0: never)
+DEFAULT_RECAP_AFTER = 12
 #: how turn notices reach a player
 CHANNEL, DM, OFF = "channel", "dm", "off"
 MODES = (CHANNEL, DM, OFF)
 
 GAME_DEFAULTS: dict[str, Any] = {"reminder": DEFAULT_REMINDER, "turn_limit": DEFAULT_TURN_LIMIT,
-                                 "on_timeout": AUTOPILOT, "kick_after": DEFAULT_KICK_AFTER}
+                                 "on_timeout": AUTOPILOT, "kick_after": DEFAULT_KICK_AFTER,
+                                 "recap_after": DEFAULT_RECAP_AFTER}
 #: the longest reminder interval and turn limit, in hours (four weeks)
 MAX_HOURS = 24 * 28
 #: the server setting of its public language (``en``, ``de``): what its channels read
@@ -56,7 +59,7 @@ def check_game_settings(values: Mapping[str, Any], *, server: bool = False) -> d
     for name, value in values.items():
         if value is None:
             continue
-        if name in ("reminder", "turn_limit"):
+        if name in ("reminder", "turn_limit", "recap_after"):
             if not isinstance(value, int) or not 0 <= value <= MAX_HOURS:
                 raise BadSetting(f"settings.bad_{name}", max=MAX_HOURS)
         elif name == "kick_after":
@@ -84,7 +87,10 @@ def describe_game_settings(s: Mapping[str, Any], lang: str = texts.DEFAULT) -> s
         limit = texts.say("settings.limit_autopilot", lang, count=s["turn_limit"])
     else:
         limit = texts.say("settings.limit_ask_host", lang, hours=s["turn_limit"], count=s["kick_after"])
-    return texts.say("settings.summary", lang, remind=remind, limit=limit)
+    summary = texts.say("settings.summary", lang, remind=remind, limit=limit)
+    away = s.get("recap_after", DEFAULT_RECAP_AFTER)
+    recap = texts.say("settings.recap_after", lang, count=away) if away else texts.say("settings.off", lang)
+    return summary + "; " + texts.say("settings.recap_line", lang, recap=recap)
 
 
 def describe_server_settings(s: Mapping[str, Any], lang: str = texts.DEFAULT) -> str:

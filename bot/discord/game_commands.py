@@ -26,6 +26,7 @@ from bot.discord.command_group import (
 from bot.discord.context import Interaction
 from bot.discord.history_commands import ANYWHERE, add_history_commands
 from bot.discord.link_commands import add_link_commands
+from bot.discord.recap_commands import add_recap_commands
 from bot.discord.replies import send_reply
 from bot.discord.timing_commands import add_timing_commands
 from bot.games import GameUnit, Option, join_options, new_options, resolve, unit_for, units
@@ -140,6 +141,7 @@ class GameGroup(app_commands.Group, name="game", description="Start, join and ma
         add_board_commands(self)
         add_history_commands(self)
         add_link_commands(self)
+        add_recap_commands(self)
 
     async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
         """Outside a server only the commands marked to work anywhere answer (``/game mine``)."""

@@ -14,9 +14,11 @@ from bot import texts
 from bot.discord.board_commands import answer_reach
 from bot.discord.buttons import CUSTOM_ID_TEMPLATE, MAX_CUSTOM_ID, MAX_ID_DIGITS, MAX_LABEL, custom_id
 from bot.discord.context import ours
+from bot.discord.recap_commands import answer_recap
 from bot.discord.replies import answer_privately, arm_defer, send_reply
 from bot.games.unit import REACH_ACTION
 from bot.outcomes import Refusal
+from bot.recap import is_recap
 from bot.service import Outcome, clip_input
 
 log = logging.getLogger(__name__)
@@ -64,6 +66,9 @@ class ActionButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]], t
             return
         if self.action == REACH_ACTION:  # asks, privately, where the driver can go: plays nothing
             await answer_reach(interaction, self.game_id)
+            return
+        if is_recap(self.action):  # asks, privately, what the pinged player missed: plays nothing
+            await answer_recap(interaction, self.game_id, self.action)
             return
         if interaction.channel_id is None:
             await answer_privately(interaction, texts.say("move.server_only_button", lang))

@@ -261,6 +261,7 @@ SCOPES = ("game", "server")
                        turn_limit="Hours a player has for a turn (0: no limit, the default)",
                        on_timeout="When the turn limit passes: the autopilot plays, or the host is asked",
                        kick_after="Missed turns before the host is asked to kick (with on_timeout ask-host)",
+                       recap_after="Hours away after which a turn offers \"What did I miss?\" (0: never; default 12)",
                        language="The language the server's channels read (with scope server; default: the "
                                 "server's Discord language)")
 @app_commands.choices(scope=[Choice(name=s, value=s) for s in SCOPES],
@@ -270,9 +271,10 @@ async def settings(interaction: Interaction, scope: str | None = None,
                    reminder: app_commands.Range[int, 0, MAX_HOURS] | None = None,
                    turn_limit: app_commands.Range[int, 0, MAX_HOURS] | None = None,
                    on_timeout: str | None = None, kick_after: app_commands.Range[int, 1, 20] | None = None,
-                   language: str | None = None) -> None:
+                   language: str | None = None, recap_after: app_commands.Range[int, 0, MAX_HOURS] | None = None
+                   ) -> None:
     values: dict[str, Any] = {"reminder": reminder, "turn_limit": turn_limit, "on_timeout": on_timeout,
-                              "kick_after": kick_after}
+                              "kick_after": kick_after, "recap_after": recap_after}
     ticker = ticker_of(interaction)
     lang = user_language(interaction)
     try:

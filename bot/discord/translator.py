@@ -67,6 +67,10 @@ GERMAN: Mapping[str, tuple[str, str]] = {
     "game plan add": ("hinzu", "Aktionen in der Notation des Spiels, getrennt durch ;"),
     "game plan standing": ("dauerauftrag", "Ein fertiger Planeintrag"),
     "game plan clear": ("leeren", "Deinen Plan zuerst leeren"),
+    "game recap": ("verpasst", "Was du seit deinem letzten eigenen Zug verpasst hast (nur für dich)"),
+    "game recap replay": ("abspielen", "Mit einer Wiederholung genau dieser Züge"),
+    "game settings recap_after": ("verpasst_nach", "Stunden Abwesenheit, ab denen der Zug „Was habe ich "
+                                                   "verpasst?“ anbietet (0: nie; Standard 12)"),
     "game auto": ("auto", "Ob Züge ohne Entscheidung sich für dich von selbst spielen"),
     "game auto mode": ("modus", "an oder aus"),
     "game auto everywhere": ("überall", "In allen deinen Spielen (Standard: nur im Spiel dieses Kanals)"),

@@ -520,9 +520,10 @@ class GameUnit(Generic[G]):
         return None
 
     def replay(self, setup: Mapping[str, Any], seed: int, actions: Sequence[str], cell_size: int | None = None,
-               lang: str = "en") -> tuple[bytes, int] | None:
+               lang: str = "en", start: int = 0) -> tuple[bytes, int] | None:
         """An animated GIF of a game from its log, and its number of frames, its words in ``lang``; None if the
-        game has none."""
+        game has none. ``start``: the frames begin with the game before action ``start`` (a part of the game:
+        what someone missed), one more frame after each later action."""
         return None
 
     @property

@@ -7,7 +7,7 @@ its own connection (:mod:`bot.store.sqlite`, :mod:`bot.store.postgres`); the con
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from typing import Any
 
 from bot.store.records import (
@@ -267,6 +267,12 @@ class Store(ABC):
     standings: StandingsStore
     #: (shard count, the shards served) once :meth:`set_shards` narrowed the store; None serves every game
     _shards: tuple[int, tuple[int, ...]] | None = None
+    #: where the times the store writes come from (a backend takes it as its ``clock``)
+    _clock: Callable[[], float]
+
+    def now(self) -> float:
+        """The store's time in seconds since the epoch: the clock the times of its rows come from."""
+        return self._clock()
 
     async def __aenter__(self) -> Store:
         await self.open()

@@ -249,8 +249,8 @@ def test_server_settings_check_and_describe_the_language() -> None:
     with pytest.raises(BadSetting):
         check_game_settings({"language": "de"})  # a game's own settings have no language
     assert describe_server_settings({**GAME_DEFAULTS, "language": "de"}, "de") == (
-        "Erinnerungen: nach 12 Stunden ohne Zug (höchstens 3 pro Zug); Zugfrist: keine; Sprache in den Kanälen: "
-        "Deutsch")
+        "Erinnerungen: nach 12 Stunden ohne Zug (höchstens 3 pro Zug); Zugfrist: keine; „Was habe ich verpasst?“: "
+        "nach 12 Stunden Abwesenheit; Sprache in den Kanälen: Deutsch")
 
 
 # The service's own texts in German -------------------------------------------------------------------

@@ -83,9 +83,9 @@ class PiecepackUnit(GameUnit[PiecepackGame]):
         return piecepack_png(view, list(events), lang=lang)
 
     def replay(self, setup_: Mapping[str, Any], seed: int, actions: Sequence[str], cell_size: int | None = None,
-               lang: str = "en") -> tuple[bytes, int] | None:
+               lang: str = "en", start: int = 0) -> tuple[bytes, int] | None:
         """An animated GIF of the game from its log, a frame per action, its words in ``lang``."""
-        views = replay_views(setup_, seed, actions)
+        views = replay_views(setup_, seed, actions)[start:]
         return replay_gif(views, tile_for(cell_size), lang), len(views)
 
     def narrate(self, events: Sequence[Event], lang: str = "en") -> str:

@@ -132,8 +132,8 @@ class RacesUnit(GameUnit[Races]):
         return kart_card_png(view, seat, lang)
 
     def replay(self, setup_: Mapping[str, Any], seed: int, actions: Sequence[str], cell_size: int | None = None,
-               lang: str = "en") -> tuple[bytes, int] | None:
-        views = replay_views(dict(setup_), seed, list(actions))
+               lang: str = "en", start: int = 0) -> tuple[bytes, int] | None:
+        views = replay_views(dict(setup_), seed, list(actions))[start:]
         return replay_gif(views, cell_size=cell_size or REPLAY_CELL, lang=lang), len(views)
 
     def narrate(self, events: Sequence[Event], lang: str = "en") -> str:

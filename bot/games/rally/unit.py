@@ -106,9 +106,9 @@ class RallyUnit(GameUnit[RallyGame]):
         return max((queries.laps_done(game, s) for s in range(len(game.cars))), default=0)
 
     def replay(self, setup_: Mapping[str, Any], seed: int, actions: Sequence[str], cell_size: int | None = None,
-               lang: str = "en") -> tuple[bytes, int] | None:
+               lang: str = "en", start: int = 0) -> tuple[bytes, int] | None:
         """The race as an animated GIF; its frames carry no words, so every language gets the same."""
-        views = replay_views(setup_, seed, actions)
+        views = replay_views(setup_, seed, actions)[start:]
         return replay_gif(views, cell_size or REPLAY_SIZE), len(views)
 
     # Words -------------------------------------------------------------------------------------
