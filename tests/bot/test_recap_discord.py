@@ -4,8 +4,9 @@ stack offline (tests/bot/harness.py) with the store on a fake clock.
 Ann plays her turn, is gone thirteen hours (the default ``recap_after`` is twelve) while Bob plays his, and the
 message that hands her the turn carries "What did I miss?". Only Ann's press of it answers, privately, with
 the recap (the moves she missed, her place) and "Replay these moves", whose press answers with the GIF of
-exactly those moves; Bob's press gets a private refusal; ``/game recap`` (and ``replay:true``) answers Ann the
-same, privately; a German Ann reads it all in German. Nothing of it is posted to the channel.
+exactly those moves; Bob's press (or a stranger's) gets a private refusal; ``/game recap`` (and
+``replay:true``) answers Ann the same, privately; a German Ann reads it all in German. Nothing of it is posted
+to the channel.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from bot.games import unit_for
 from bot.recap import REPLAY_ACTION
 from bot.settings import DEFAULT_RECAP_AFTER
 from tests.bot.harness import CHANNEL_ID, DiscordHarness, Sent
-from tests.bot.helpers import ANN, BOB, USERS, answer, public
+from tests.bot.helpers import ANN, BOB, EVE, USERS, answer, public
 from tests.bot.timing_helpers import Clock, timed_bot
 
 USER_OF = {0: ANN, 1: BOB}
@@ -122,7 +123,7 @@ def gif_of(sent: Sent) -> bytes:
 
 
 def frame_count(gif: bytes) -> int:
-    return int(Image.open(io.BytesIO(gif)).n_frames)
+    return int(getattr(Image.open(io.BytesIO(gif)), "n_frames", 1))
 
 
 def says_what_happened(text: str, count: int, place: int, lang: str) -> None:
@@ -164,6 +165,8 @@ async def test_the_pinged_player_gets_the_recap_and_its_replay_privately(th: Dis
     refused = answer(sent)
     assert refused.ephemeral and f"<@{ANN}>'s recap" in refused.content and "/game recap" in refused.content
     assert not refused.files and not refused.custom_ids
+    stranger = answer(await th.press_custom_id(EVE, turn.message or {}, cid))
+    assert stranger.ephemeral and "You have no seat" in stranger.content
 
     command = answer(await th.slash(ANN, "game recap"))
     assert command.ephemeral and command.content == mine.content and command.labels == ["Replay these moves"]
