@@ -74,7 +74,7 @@ async def test_seasons_are_started_and_ended_by_managers_and_past_ladders_stay_r
     assert past[0].startswith("**Ladder, season Spring (#1, <t:") and past[2].startswith(f"1. <@{BOB}>")
     assert "no season #7" in answer(await h.slash(EVE, "stats", season=7)).content
     rebuilt = answer(await h.slash(ANN, "game season", action="rebuild", season=1, permissions=MANAGE_GUILD))
-    assert "rated again from the results (1 games)" in rebuilt.content
+    assert "rated again from the results (1 game)." in rebuilt.content
     assert await h.bot.store.standings.ratings(h.guild_id, "toy", 1) == spring
 
 
