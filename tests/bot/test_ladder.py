@@ -121,3 +121,19 @@ def test_a_computer_s_row_stored_before_kinds_were_kept_is_still_a_computer():
            Result(1, 1, -1, "Smart", 2, False, 9, "toy", 5, 100, 1.0, 2.0)]
     ratings, _ = ladder.season_step(old, {}, EVERLASTING, 5)
     assert [r.user_id for r in ratings] == [ANN] and ratings[0].mu > 25.0
+
+
+def test_a_team_race_s_seats_carry_their_team_and_teammates_move_together_on_the_ladder():
+    from bot.history import _result
+    from bot.store import GameRecord, Seat
+
+    # Races team play: Ann and Bob are team 1 (1st and 4th), Cy and Di team 2 (2nd and 3rd)
+    seats = [Seat(1, "Ann", {"team": 1}), Seat(3, "Cy", {"team": 2}), Seat(4, "Di", {"team": 2}),
+             Seat(2, "Bob", {"team": 1})]
+    rec = GameRecord(7, 5, 100, "races", "finished", 1, {}, 1, seats, 30, None, 1.0, 2.0)
+    rows = [_result(rec, seat, seat + 1, seat in (0, 3), 1.0, ladder.Timing(turns=5)) for seat in range(4)]
+    assert [r.team for r in rows] == [1, 2, 2, 1]
+    ratings, changes = ladder.season_step(rows, {}, EVERLASTING, 5)
+    new = {r.user_id: r for r in ratings}
+    assert new[1].mu == new[2].mu > 25.0 > new[3].mu == new[4].mu  # Bob came last, but his team won
+    assert new[2].wins == 1 and new[3].wins == 0 and len(changes) == 4
