@@ -124,7 +124,7 @@ def rate(entries: Sequence[Entry], current: Mapping[int, Skill], *, model: str =
     ranks = [min(e.place for e, _ in side) for side in played]
     # with an absent person, the others are rated among the people who played only
     rated = played if not any(e.person and e.absent for e in entries) else \
-        [people for side in played if (people := [(e, s) for e, s in side if e.person])]
+        [humans for side in played if (humans := [(e, s) for e, s in side if e.person])]
     out: dict[int, Skill] = {}
     if len(rated) >= 2 and any(e.person for side in rated for e, _ in side):
         places = [min(e.place for e, _ in side) for side in rated]
