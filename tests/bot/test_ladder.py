@@ -137,3 +137,24 @@ def test_a_team_race_s_seats_carry_their_team_and_teammates_move_together_on_the
     new = {r.user_id: r for r in ratings}
     assert new[1].mu == new[2].mu > 25.0 > new[3].mu == new[4].mu  # Bob came last, but his team won
     assert new[2].wins == 1 and new[3].wins == 0 and len(changes) == 4
+
+
+def test_counts_in_stats_and_the_rebuild_take_the_catalogue_s_plural_forms():
+    from bot import texts
+    from bot.history import _record_lines, _server_lines
+    from bot.store import PlayerTally, ServerTally
+
+    class NoTitles:
+        def classes(self, key: str) -> object:
+            raise KeyError(key)
+
+    one = ServerTally("toy", 1, 1, 4, 1, 4, ((ANN, 1),))
+    mine = PlayerTally("toy", 1, 1, 1, 1, 1, 4, 1, 4, "Ann", 2.0)
+    assert "shortest: 1 move (#4); longest: 1 move (#4)" in _server_lines([one], NoTitles(), "en")[0]
+    assert "kürzestes: 1 Zug (#4); längstes: 1 Zug (#4)" in _server_lines([one], NoTitles(), "de")[0]
+    assert "best: 1st in 1 move (#4); longest: 1 move (#4)" in _record_lines([mine], NoTitles(), "en")[0]
+    assert "bestes: 1. in 1 Zug (#4); längstes: 1 Zug (#4)" in _record_lines([mine], NoTitles(), "de")[0]
+    many = PlayerTally("toy", 3, 1, 6, 1, 7, 4, 9, 5, "Ann", 2.0)
+    assert "in 7 Zügen (#4); längstes: 9 Züge (#5)" in _record_lines([many], NoTitles(), "de")[0]
+    assert texts.say("season.rebuilt", "de", season="x", count=1).endswith("(1 Spiel).")
+    assert texts.say("season.rebuilt", "en", season="x", count=2).endswith("(2 games).")
