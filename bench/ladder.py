@@ -1,9 +1,12 @@
 """Ladders: what ``/stats`` costs on a busy server, and how well the ratings predict races.
 
 * ``ladder_ms`` (SQLite) and ``ladder_pg_ms`` (PostgreSQL): the server's ladder on a server with 10,000
-  results (2,500 four-seat games of 80 players), read from the ratings and worded; ``ladder_stats_ms``
-  (``ladder_pg_stats_ms``): the whole ``/stats`` answer, which also reads every result for the server's
-  record beside the ladder. ``ladder_rebuild_ms``: rating those 2,500 games again from their results.
+  results (2,500 four-seat games of 80 players), read from the ratings and worded. ``stats_ms``
+  (``stats_pg_ms``): the whole ``/stats`` answer there, as the bot gives it (``history.stats``): the ladder
+  and the server's record per game, which the store counts. ``stats_player_ms`` (``stats_player_pg_ms``):
+  ``/stats player:…`` for the player with the most games: their record, their rating card (rank on the
+  ladder) and the chart of their rating's history drawn as a PNG. ``ladder_rebuild_ms``: rating those 2,500
+  games again from their results.
   PostgreSQL is measured when ``JUNKYARD_BENCH_PG`` (or the tests' ``JUNKYARD_TEST_PG``) names a server.
 * ``rating_predicts``: over simulated races of 2–8 drivers of known strength, how often the higher-rated of
   two drivers finished ahead in later races, with the model the ladder uses (Plackett–Luce);
@@ -24,6 +27,7 @@ from pathlib import Path
 
 from bench.registry import benchmark
 from bot import history, ladder
+from bot.compose import Message
 from bot.ratings import MODEL, MODELS, race, simulate
 from bot.service import Service
 from bot.store import EVERLASTING, Store
@@ -59,25 +63,32 @@ async def _fill(store: Store) -> None:
         await store.insert_rows("results", results[start:start + 2000])
 
 
-async def _measure(store: Store, repeat: int = 7) -> tuple[float, float, float, int]:
-    """(median ladder ms, median whole ``/stats`` ms, rebuild ms, ladder lines) on a filled store."""
+async def _measure(store: Store, repeat: int = 7) -> dict[str, float]:
+    """The figures of one store (``ladder``, ``stats``, ``stats_player``, ``rebuild`` in ms; ``lines``: the
+    ladder's) on a filled store; each time the median of ``repeat`` runs after a first one."""
     async with store:
         await _fill(store)
         start = time.perf_counter()
         await ladder.rebuild(store, GUILD)
         rebuild_ms = (time.perf_counter() - start) * 1000
         service = Service(store)
-        times, whole = [], []
+        busiest = max(await store.standings.ratings(GUILD, "toy", limit=PLAYERS), key=lambda r: r.games).user_id
+        times: dict[str, list[float]] = {"ladder": [], "stats": [], "stats_player": []}
         lines: list[str] = []
         for _ in range(repeat + 1):
             start = time.perf_counter()
             lines = await history.server_ladder(service, GUILD, EVERLASTING, "all time", "en")
-            times.append((time.perf_counter() - start) * 1000)
+            times["ladder"].append((time.perf_counter() - start) * 1000)
             start = time.perf_counter()
-            await history.stats(service, GUILD, None, asker_id=1)
-            whole.append((time.perf_counter() - start) * 1000)
+            whole = await history.stats(service, GUILD, None, asker_id=1)
+            times["stats"].append((time.perf_counter() - start) * 1000)
+            start = time.perf_counter()
+            card = await history.stats(service, GUILD, busiest, asker_id=1)
+            times["stats_player"].append((time.perf_counter() - start) * 1000)
+            assert isinstance(whole, Message) and isinstance(card, Message) and card.png, "no whole answer"
         await service.close()
-    return median(times[1:]), median(whole[1:]), round(rebuild_ms, 1), len(lines)
+    return {**{name: median(found[1:]) for name, found in times.items()}, "rebuild": round(rebuild_ms, 1),
+            "lines": len(lines)}
 
 
 def median(values: list[float]) -> float:
@@ -95,19 +106,21 @@ def ladder_figures() -> dict[str, float | int | str]:
     with tempfile.TemporaryDirectory() as tmp:
         from bot.store import SqliteStore
 
-        ms, whole, rebuild_ms, lines = asyncio.run(_measure(SqliteStore(Path(tmp) / "ladder.db")))
-    figures.update({"ladder_ms": ms, "ladder_stats_ms": whole, "ladder_rebuild_ms": rebuild_ms,
-                    "ladder_results": RESULTS, "ladder_lines": lines})
+        found = asyncio.run(_measure(SqliteStore(Path(tmp) / "ladder.db")))
+    figures.update({"ladder_ms": found["ladder"], "stats_ms": found["stats"],
+                    "stats_player_ms": found["stats_player"], "ladder_rebuild_ms": found["rebuild"],
+                    "ladder_results": RESULTS, "ladder_lines": int(found["lines"])})
     url = pg_url()
     if url:
         from bot.store.postgres import PostgresStore, drop_schemas
 
         schema = f"bench_{uuid.uuid4().hex[:12]}"
         try:
-            ms, whole, rebuild_ms, _ = asyncio.run(_measure(PostgresStore(url, schema=schema)))
+            found = asyncio.run(_measure(PostgresStore(url, schema=schema)))
         finally:
             asyncio.run(drop_schemas(url, schema))
-        figures.update({"ladder_pg_ms": ms, "ladder_pg_stats_ms": whole, "ladder_pg_rebuild_ms": rebuild_ms})
+        figures.update({"ladder_pg_ms": found["ladder"], "stats_pg_ms": found["stats"],
+                        "stats_player_pg_ms": found["stats_player"], "ladder_pg_rebuild_ms": found["rebuild"]})
     else:
         figures["ladder_pg_skipped"] = "no PostgreSQL server given: set JUNKYARD_BENCH_PG=postgresql://…"
     return figures

@@ -25,6 +25,8 @@ SUBCOMMANDS: dict[str, tuple[str, str, str]] = {
               "rules"),
     "db": ("bot.commands.db", "copy every game between databases (SQLite file ⇄ PostgreSQL): junkyard db copy FROM TO",
            "all"),
+    "ratings": ("bot.commands.ratings", "rate finished games again from their results: junkyard ratings rebuild "
+                "[--server ID [--season N]]", "all"),
 }
 
 

@@ -31,9 +31,11 @@ from bot.store import (
     FINISHED,
     GameRecord,
     Outgoing,
+    PlayerTally,
     Result,
     Season,
     SeasonRunning,
+    ServerTally,
     StaleRating,
     Store,
 )
@@ -277,43 +279,26 @@ async def replay(service: Service, channel_id: int, game_text: str, *, lang: str
     return Accepted(game_id, tuple(o.id for o in out if o.id is not None))
 
 
-def _record_lines(rows: Sequence[Result], service: Service, lang: str = texts.DEFAULT) -> list[str]:
+def _record_lines(tallies: Sequence[PlayerTally], service: Service, lang: str = texts.DEFAULT) -> list[str]:
     """One player's record, per game: played, won, average place, best and longest games."""
-    lines = []
-    by_game: dict[str, list[Result]] = {}
-    for r in rows:
-        by_game.setdefault(r.game_key, []).append(r)
-    for key, rs in sorted(by_game.items()):
-        won = sum(r.winner for r in rs)
-        avg = sum(r.place for r in rs) / len(rs)
-        best = min(rs, key=lambda r: (r.place, r.moves, -r.game_id))
-        longest = max(rs, key=lambda r: (r.moves, r.game_id))
-        lines.append(texts.say("history.record_line", lang, title=_title(service, key), played=len(rs), won=won,
-                               average=format_decimal(avg, format="0.0", locale=lang),
-                               best=ordinal(best.place, lang), best_moves=best.moves, best_game=best.game_id,
-                               longest_moves=longest.moves, longest_game=longest.game_id))
-    return lines
+    return [texts.say("history.record_line", lang, title=_title(service, t.game_key), played=t.played, won=t.won,
+                      average=format_decimal(t.average, format="0.0", locale=lang), best=ordinal(t.best_place, lang),
+                      best_moves=texts.say("history.in_moves", lang, count=t.best_moves), best_game=t.best_game,
+                      longest_moves=texts.say("history.moves", lang, count=t.longest_moves),
+                      longest_game=t.longest_game)
+            for t in sorted(tallies, key=lambda t: t.game_key)]
 
 
-def _server_lines(rows: Sequence[Result], service: Service, lang: str = texts.DEFAULT) -> list[str]:
+def _server_lines(tallies: Sequence[ServerTally], service: Service, lang: str = texts.DEFAULT) -> list[str]:
     """A server's record, per game: games finished, the most wins, the shortest and longest games."""
     lines = []
-    by_game: dict[str, list[Finished]] = {}
-    for g in finished(rows):
-        by_game.setdefault(g.game_key, []).append(g)
-    for key, games in sorted(by_game.items()):
-        wins: dict[tuple[int, str], int] = {}
-        for g in games:
-            for r in g.seats:
-                if r.winner and r.user_id > 0:
-                    wins[(r.user_id, r.name)] = wins.get((r.user_id, r.name), 0) + 1
-        shortest = min(games, key=lambda g: (g.moves, g.game_id))
-        longest = max(games, key=lambda g: (g.moves, g.game_id))
-        top = sorted(wins.items(), key=lambda kv: (-kv[1], kv[0][1]))[:3]
-        leaders = ", ".join(f"<@{uid}> {n}" for (uid, _), n in top) or texts.say("lobby.nobody_yet", lang)
-        lines.append(texts.say("history.server_line", lang, title=_title(service, key), count=len(games),
-                               leaders=leaders, shortest_moves=shortest.moves, shortest_game=shortest.game_id,
-                               longest_moves=longest.moves, longest_game=longest.game_id))
+    for t in sorted(tallies, key=lambda t: t.game_key):
+        leaders = ", ".join(f"<@{uid}> {n}" for uid, n in t.leaders) or texts.say("lobby.nobody_yet", lang)
+        lines.append(texts.say("history.server_line", lang, title=_title(service, t.game_key), count=t.games,
+                               leaders=leaders, shortest_moves=texts.say("history.moves", lang, count=t.shortest_moves),
+                               shortest_game=t.shortest_game,
+                               longest_moves=texts.say("history.moves", lang, count=t.longest_moves),
+                               longest_game=t.longest_game))
     return lines
 
 
@@ -336,27 +321,28 @@ async def stats(service: Service, guild_id: int | None, player_id: int | None, *
     season_id = chosen.id if chosen is not None else EVERLASTING
     named = ladder.season_name(chosen, lang)
     if player_id is None and guild_id is not None:
-        rows = await service.store.standings.results(guild_id=guild_id)
-        if not rows:
+        served = await service.store.standings.server_record(guild_id)
+        if not served:
             return Message(texts.say("history.server_none", lang))
         top = await server_ladder(service, guild_id, season_id, named, lang)
-        return Message("\n".join([*top, texts.say("history.server_head", lang), *_server_lines(rows, service, lang)]))
+        return Message("\n".join([*top, texts.say("history.server_head", lang), *_server_lines(served, service, lang)]))
     who = player_id if player_id is not None else asker_id
-    rows = await service.store.standings.results(user_id=who, guild_id=guild_id)
+    tallies = await service.store.standings.player_record(who, guild_id)
     here = guild_id is not None
-    if not rows:
+    if not tallies:
         return Message(texts.say("history.player_none_here" if here else "history.player_none", lang, user=who))
     head = texts.say("history.player_head_here" if here else "history.player_head", lang, user=who)
-    lines = [head, *_record_lines(rows, service, lang)]
+    lines = [head, *_record_lines(tallies, service, lang)]
     if guild_id is None:
         return Message("\n".join(lines))
-    card, png = await _card(service, guild_id, who, season_id, named, rows[0].name, lang)
+    name = max(tallies, key=lambda t: t.last_at).name
+    card, png = await _card(service, guild_id, who, season_id, named, name, lang)
     return Message("\n".join(lines + card), png=png, filename="rating.png" if png else "board.png")
 
 
 async def server_ladder(service: Service, guild_id: int, season_id: int, named: str, lang: str) -> list[str]:
     """A server's ladder in a season (``named``), per game, as lines."""
-    rated = await service.store.standings.ratings(guild_id, None, season_id, limit=100_000)
+    rated = await service.store.standings.ladder(guild_id, season_id, ladder.LADDER_SIZE)
     board = ladder.ladder_lines(rated, lambda key: _title(service, key), lang, span)
     return [texts.say("ladder.head", lang, season=named), *board] if board \
         else [texts.say("ladder.none", lang, season=named)]
@@ -371,14 +357,13 @@ async def _card(service: Service, guild_id: int, user_id: int, season_id: int, s
         return [], None
     lines = [texts.say("ladder.card_head", lang, season=season)]
     series = []
+    ranks = await service.store.standings.ranks(guild_id, season_id, user_id)
     for r in sorted(mine_, key=lambda r: -r.games):
-        board = [x for x in await service.store.standings.ratings(guild_id, r.game_key, season_id, limit=100_000)
-                 if x.user_id > 0]
-        rank = next((i for i, x in enumerate(board, start=1) if x.user_id == user_id), len(board))
+        rank, of = ranks.get(r.game_key, (1, 1))
         title = _title(service, r.game_key)
         kept = ladder.reliability(r, lang, span)
         lines.append(texts.say("ladder.card_line", lang, title=title, rating=Skill(r.mu, r.sigma).shown, rank=rank,
-                               of=len(board), games=r.games, wins=r.wins, on_time=kept["on_time"],
+                               of=of, games=r.games, wins=r.wins, on_time=kept["on_time"],
                                average=kept["average"], missed=kept["missed"]))
         moves = await service.store.standings.rating_history(guild_id, r.game_key, season_id, user_id,
                                                              limit=ladder.CHART_POINTS)

@@ -9,8 +9,10 @@ whether the autopilot played most of the seat's turns). :func:`rate` turns it an
 - **Computers** sit at a fixed skill per driver kind (:data:`COMPUTER_SKILL`), so beating the smart driver
   counts for more than beating the random one; their skill never changes.
 - **Autopilot.** A person whose seat the autopilot played mostly (more than half of their turns) did not
-  play the game: the others are rated among the sides that were played (people and computers) as if that
-  seat had not been there, and the absent person is rated as having lost to every one of those sides.
+  play the game. The game then rates the others among the people who played it only: the absent seats and
+  the computer seats are left out, and each side keeps its place among those left. The absent person is
+  rated as having lost to every side that was played (people and computers), behind the last of them;
+  their seat's win, if the autopilot won, is not theirs.
 - A game with no person left to rate, or with one person in two seats, changes nothing.
 
 :func:`shown` is the number players read: ``1000 + 40 × (μ − 3σ)``, a conservative figure that starts at
@@ -120,9 +122,13 @@ def rate(entries: Sequence[Entry], current: Mapping[int, Skill], *, model: str =
         if present:
             played.append(present)
     ranks = [min(e.place for e, _ in side) for side in played]
+    # with an absent person, the others are rated among the people who played only
+    rated = played if not any(e.person and e.absent for e in entries) else \
+        [humans for side in played if (humans := [(e, s) for e, s in side if e.person])]
     out: dict[int, Skill] = {}
-    if len(played) >= 2 and any(e.person for side in played for e, _ in side):
-        for members, moved in zip(played, _run(engine, played, ranks), strict=True):
+    if len(rated) >= 2 and any(e.person for side in rated for e, _ in side):
+        places = [min(e.place for e, _ in side) for side in rated]
+        for members, moved in zip(rated, _run(engine, rated, places), strict=True):
             for (member, _), after in zip(members, moved, strict=True):
                 if member.person:
                     out[member.who] = after

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from PIL import Image, ImageDraw
 
@@ -37,9 +38,39 @@ def _steps(low: int, high: int) -> list[int]:
     return list(range(start, high + step, step))
 
 
+#: the height of one row of the legend, and the gaps around and between its entries
+LEGEND_ROW, LEGEND_GAP = 32, 30
+
+
+def _legend_rows(draw: ImageDraw.ImageDraw, names: Sequence[str], width: float, label: Any) -> list[list[int]]:
+    """The legend's entries (indexes into ``names``) laid out in rows no wider than ``width``: as many on a
+    row as fit, a new row for the next."""
+    rows: list[list[int]] = [[]]
+    used = 0.0
+    for i, name in enumerate(names):
+        need = 30 + draw.textlength(name, font=label) + LEGEND_GAP
+        if rows[-1] and used + need > width:
+            rows.append([])
+            used = 0.0
+        rows[-1].append(i)
+        used += need
+    return rows
+
+
+def _legend(draw: ImageDraw.ImageDraw, names: Sequence[str], rows: Sequence[Sequence[int]], left: float,
+            label: Any) -> None:
+    """Each series' colour and its name with its newest rating, row by row under the title."""
+    for r, row in enumerate(rows):
+        legend_x, middle = left + 8, MARGIN_TOP - 19 + r * LEGEND_ROW
+        for i in row:
+            draw.rectangle([legend_x, middle - 7, legend_x + 22, middle + 7], fill=LINE_COLOURS[i])
+            draw_text(draw, (legend_x + 30, middle), names[i], label, INK, anchor="lm")
+            legend_x += 30 + int(draw.textlength(names[i], font=label)) + LEGEND_GAP
+
+
 def rating_chart(series: Sequence[Series], title: str, axis: str) -> bytes:
     """PNG bytes of the chart of ``series`` (at most four drawn) under ``title``, with ``axis`` naming the
-    horizontal axis (games rated)."""
+    horizontal axis (games rated). The legend takes as many rows as its names need; the plot starts below."""
     shown = [s for s in series if s.values][: len(LINE_COLOURS)]
     img = Image.new("RGB", (WIDTH, HEIGHT), BACKGROUND)
     draw = ImageDraw.Draw(img)
@@ -49,7 +80,11 @@ def rating_chart(series: Sequence[Series], title: str, axis: str) -> bytes:
     grid = _steps(min(values), max(values))
     low, high = grid[0], grid[-1]
     longest = max((len(s.values) for s in shown), default=1)
-    left, right, top, bottom = MARGIN_LEFT, WIDTH - MARGIN_RIGHT, MARGIN_TOP, HEIGHT - MARGIN_BOTTOM
+    label = font(24)
+    names = [f"{s.name}: {s.values[-1]}" for s in shown]
+    rows = _legend_rows(draw, names, WIDTH - MARGIN_LEFT - 18 + LEGEND_GAP, label)  # the last gap may overhang
+    left, right, bottom = MARGIN_LEFT, WIDTH - MARGIN_RIGHT, HEIGHT - MARGIN_BOTTOM
+    top = MARGIN_TOP + LEGEND_ROW * (len(rows) - 1)
 
     def x(i: int) -> float:
         return left + (right - left) * (i / max(longest - 1, 1))
@@ -57,7 +92,6 @@ def rating_chart(series: Sequence[Series], title: str, axis: str) -> bytes:
     def y(v: float) -> float:
         return bottom - (bottom - top) * ((v - low) / max(high - low, 1))
 
-    label = font(24)
     for v in grid:
         draw.line([(left, y(v)), (right, y(v))], fill=GRID, width=2)
         draw_text(draw, (left - 12, y(v)), str(v), label, INK, anchor="rm")
@@ -65,17 +99,13 @@ def rating_chart(series: Sequence[Series], title: str, axis: str) -> bytes:
     draw_text(draw, (left, bottom + 22), "0", label, INK, anchor="mm")
     draw_text(draw, (right, bottom + 22), str(longest - 1), label, INK, anchor="mm")
     draw_text(draw, ((left + right) / 2, bottom + 26), axis, label, INK, anchor="mm")
-    legend_x = left + 8
     for colour, s in zip(LINE_COLOURS, shown, strict=False):
         points = [(x(i), y(v)) for i, v in enumerate(s.values)]
         if len(points) > 1:
             draw.line(points, fill=colour, width=5, joint="curve")
         for px, py in points[-1:] + (points if len(points) <= 30 else []):
             draw.ellipse([px - 5, py - 5, px + 5, py + 5], fill=colour)
-        name = f"{s.name}: {s.values[-1]}"
-        draw.rectangle([legend_x, top - 26, legend_x + 22, top - 12], fill=colour)
-        draw_text(draw, (legend_x + 30, top - 19), name, label, INK, anchor="lm")
-        legend_x += 30 + int(draw.textlength(name, font=label)) + 30
+    _legend(draw, names, rows, left, label)
     return encode_png(img)
 
 

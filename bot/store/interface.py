@@ -19,11 +19,13 @@ from bot.store.records import (
     GameRecord,
     NewTimer,
     Outgoing,
+    PlayerTally,
     Rating,
     RatingChange,
     Result,
     Season,
     Seat,
+    ServerTally,
     SettingsWrite,
     Timer,
     TurnMark,
@@ -251,6 +253,24 @@ class StandingsStore(ABC):
                       guild_id: int | None = None, channel_id: int | None = None, limit: int = 10_000
                       ) -> list[Result]:
         """Result rows matching every filter given, newest game first."""
+
+    @abstractmethod
+    async def server_record(self, guild_id: int) -> list[ServerTally]:
+        """A server's record per game (by game key), counted over all its results."""
+
+    @abstractmethod
+    async def player_record(self, user_id: int, guild_id: int | None = None) -> list[PlayerTally]:
+        """A person's record per game (by game key) on one server, or everywhere (``guild_id`` None)."""
+
+    @abstractmethod
+    async def ladder(self, guild_id: int, season_id: int = EVERLASTING, size: int = 10) -> list[Rating]:
+        """The people a server's ladders of a season show: the best ``size`` of each game (computers left
+        out), by game key, then best first."""
+
+    @abstractmethod
+    async def ranks(self, guild_id: int, season_id: int, user_id: int) -> dict[str, tuple[int, int]]:
+        """A person's rank on each game's ladder of a season (computers left out) and how many people it has:
+        game key → (rank, of)."""
 
     @abstractmethod
     async def unrecorded_ends(self, limit: int = 50) -> list[GameRecord]:

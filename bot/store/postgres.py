@@ -38,12 +38,14 @@ from bot.store.records import (
     GameRecord,
     NewTimer,
     Outgoing,
+    PlayerTally,
     Rating,
     RatingChange,
     Result,
     Season,
     SeasonRunning,
     Seat,
+    ServerTally,
     SettingsWrite,
     StaleRating,
     StaleVersion,
@@ -57,9 +59,13 @@ from bot.store.sql import (
     DELIVERY_COLUMNS,
     GAME_COLUMNS,
     LADDER_ORDER,
+    LADDER_TOP_SQL,
+    RANKS_SQL,
     RATING_COLUMNS,
     RESULT_COLUMNS,
     SEASON_COLUMNS,
+    SERVER_GAMES_SQL,
+    SERVER_LEADERS_SQL,
     TIMER_COLUMNS,
     change_record,
     change_values,
@@ -69,11 +75,14 @@ from bot.store.sql import (
     dumps,
     filtered,
     game_record,
+    player_tally,
+    player_where,
     rating_record,
     rating_values,
     result_record,
     result_values,
     season_record,
+    server_tallies,
     timer_record,
 )
 
@@ -277,6 +286,12 @@ PG_MIGRATIONS: list[str] = [
         PRIMARY KEY (game_id, season_id, user_id)
     );
     CREATE INDEX rating_changes_by_user ON rating_changes (guild_id, game_key, season_id, user_id, at);
+    """,
+    """
+    -- /stats counts in the database: a server's games by length, its winners, a person's games on one server
+    CREATE INDEX results_tally ON results (guild_id, game_key, moves, game_id);
+    CREATE INDEX results_wins ON results (guild_id, winner, game_key, user_id, name);
+    CREATE INDEX results_by_user_guild ON results (user_id, guild_id, game_key);
     """,
 ]
 
@@ -881,6 +896,27 @@ class PostgresStandings(StandingsStore):
         order = f" ORDER BY finished_at DESC, game_id DESC, place, seat LIMIT ${len(params)}"
         rows = await self.s.pool.fetch(sql + order, *params)
         return [result_record(r) for r in rows]
+
+    async def server_record(self, guild_id: int) -> list[ServerTally]:
+        async with self.s.pool.acquire() as con, con.transaction(readonly=True, isolation="repeatable_read"):
+            games = await con.fetch(SERVER_GAMES_SQL.format(guild="$1"), guild_id)
+            leaders = await con.fetch(SERVER_LEADERS_SQL.format(guild="$1"), guild_id)
+        return server_tallies(list(games), list(leaders))
+
+    async def player_record(self, user_id: int, guild_id: int | None = None) -> list[PlayerTally]:
+        params = (user_id,) if guild_id is None else (user_id, guild_id)
+        rows = await self.s.pool.fetch(player_where(guild_id is not None, _dollar), *params)
+        return [player_tally(r) for r in rows]
+
+    async def ladder(self, guild_id: int, season_id: int = EVERLASTING, size: int = 10) -> list[Rating]:
+        rows = await self.s.pool.fetch(LADDER_TOP_SQL.format(guild="$1", season="$2", size="$3"),
+                                       guild_id, season_id, size)
+        return [rating_record(r) for r in rows]
+
+    async def ranks(self, guild_id: int, season_id: int, user_id: int) -> dict[str, tuple[int, int]]:
+        rows = await self.s.pool.fetch(RANKS_SQL.format(guild="$1", season="$2", user="$3"),
+                                       guild_id, season_id, user_id)
+        return {str(key): (int(rank), int(of)) for key, rank, of in rows}
 
     async def unrecorded_ends(self, limit: int = 50) -> list[GameRecord]:
         return await self.s._games(

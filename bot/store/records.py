@@ -355,3 +355,42 @@ class TurnMark:
     seat: int | None
     started_at: float
     acted_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class ServerTally:
+    """A server's record in one game, counted by the store: finished games, the shortest and the longest
+    (their moves and ids: fewest moves then the older id, most moves then the newer id) and the people with
+    the most wins (``leaders``: (user id, wins), at most three, most wins first)."""
+
+    game_key: str
+    games: int
+    shortest_moves: int
+    shortest_game: int
+    longest_moves: int
+    longest_game: int
+    leaders: tuple[tuple[int, int], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerTally:
+    """A person's record in one game, counted by the store: games played and won, the sum of their places,
+    their best game (best place, then fewest moves, then the newest), their longest (most moves, then the
+    newest), and the name and time of their newest result."""
+
+    game_key: str
+    played: int
+    won: int
+    places: int
+    best_place: int
+    best_moves: int
+    best_game: int
+    longest_moves: int
+    longest_game: int
+    name: str
+    last_at: float
+
+    @property
+    def average(self) -> float:
+        """The average place."""
+        return self.places / self.played if self.played else 0.0

@@ -11,11 +11,13 @@ from bot.store.records import (
     Delivery,
     GameRecord,
     Outgoing,
+    PlayerTally,
     Rating,
     RatingChange,
     Result,
     Season,
     Seat,
+    ServerTally,
     StoreError,
     Timer,
 )
@@ -145,6 +147,91 @@ def filtered(columns: str, table: str, equal: Mapping[str, Any], extra: Sequence
             where.append(f"{column} = {mark(len(params))}")
     where += extra
     return f"SELECT {columns} FROM {table}" + (f" WHERE {' AND '.join(where)}" if where else ""), params
+
+
+# Counting in the database: /stats reads tallies, never every result ------------------------------------
+
+#: a server's finished games per game: how many, the shortest (fewest moves, then the older id) and the
+#: longest (most moves, then the newer id); every seat of a game has its length. ``{guild}`` thrice (the
+#: index ``results_tally`` answers each part without reading a row)
+SERVER_GAMES_SQL = """
+SELECT t.game_key, t.games, t.shortest,
+       (SELECT MIN(s.game_id) FROM results s
+        WHERE s.guild_id = {guild} AND s.game_key = t.game_key AND s.moves = t.shortest),
+       t.longest,
+       (SELECT MAX(l.game_id) FROM results l
+        WHERE l.guild_id = {guild} AND l.game_key = t.game_key AND l.moves = t.longest)
+FROM (SELECT game_key, COUNT(DISTINCT game_id) AS games, MIN(moves) AS shortest, MAX(moves) AS longest
+      FROM results WHERE guild_id = {guild} GROUP BY game_key) t
+ORDER BY t.game_key
+"""
+
+#: a server's people with the most wins per game (at most three each; ties by name, then id)
+SERVER_LEADERS_SQL = """
+SELECT game_key, user_id, wins FROM (
+    SELECT game_key, user_id, COUNT(*) AS wins,
+           ROW_NUMBER() OVER (PARTITION BY game_key ORDER BY COUNT(*) DESC, MIN(name), user_id) AS standing
+    FROM results WHERE guild_id = {guild} AND winner = 1 AND user_id > 0 GROUP BY game_key, user_id
+) counted WHERE standing <= 3 ORDER BY game_key, standing
+"""
+
+#: a person's record per game (on one server, or everywhere when ``{where}`` leaves the server out)
+PLAYER_RECORD_SQL = """
+WITH mine AS (
+    SELECT game_key, game_id, place, winner, moves, name, finished_at,
+           ROW_NUMBER() OVER (PARTITION BY game_key ORDER BY place, moves, game_id DESC) AS best_rank,
+           ROW_NUMBER() OVER (PARTITION BY game_key ORDER BY moves DESC, game_id DESC) AS long_rank,
+           ROW_NUMBER() OVER (PARTITION BY game_key ORDER BY finished_at DESC, game_id DESC) AS new_rank
+    FROM results WHERE {where}
+)
+SELECT game_key, COUNT(*), SUM(winner), SUM(place),
+       MAX(CASE WHEN best_rank = 1 THEN place END), MAX(CASE WHEN best_rank = 1 THEN moves END),
+       MAX(CASE WHEN best_rank = 1 THEN game_id END),
+       MAX(CASE WHEN long_rank = 1 THEN moves END), MAX(CASE WHEN long_rank = 1 THEN game_id END),
+       MAX(CASE WHEN new_rank = 1 THEN name END), MAX(finished_at)
+FROM mine GROUP BY game_key ORDER BY game_key
+"""
+
+#: the people of a ladder that rank within ``{size}`` per game (best first), in :data:`LADDER_ORDER`
+LADDER_TOP_SQL = f"""
+SELECT {RATING_COLUMNS} FROM (
+    SELECT {RATING_COLUMNS},
+           ROW_NUMBER() OVER (PARTITION BY game_key ORDER BY mu - 3 * sigma DESC, games DESC, user_id) AS standing
+    FROM ratings WHERE guild_id = {{guild}} AND season_id = {{season}} AND user_id > 0
+) ranked WHERE standing <= {{size}} ORDER BY game_key, standing
+"""
+
+#: a person's rank on each game's ladder of a season, and how many people each ladder has
+RANKS_SQL = """
+SELECT game_key, standing, total FROM (
+    SELECT game_key, user_id,
+           ROW_NUMBER() OVER (PARTITION BY game_key ORDER BY mu - 3 * sigma DESC, games DESC, user_id) AS standing,
+           COUNT(*) OVER (PARTITION BY game_key) AS total
+    FROM ratings WHERE guild_id = {guild} AND season_id = {season} AND user_id > 0
+) ranked WHERE user_id = {user}
+"""
+
+
+def player_where(guild: bool, mark: Callable[[int], str]) -> str:
+    """:data:`PLAYER_RECORD_SQL` with its condition: the person (parameter 1) and, when ``guild``, the server
+    (parameter 2)."""
+    where = f"user_id = {mark(1)}" + (f" AND guild_id = {mark(2)}" if guild else "")
+    return PLAYER_RECORD_SQL.format(where=where)
+
+
+def server_tallies(games: Sequence[Sequence[Any]], leaders: Sequence[Sequence[Any]]) -> list[ServerTally]:
+    """The rows of :data:`SERVER_GAMES_SQL` and :data:`SERVER_LEADERS_SQL` as tallies, by game key."""
+    top: dict[str, list[tuple[int, int]]] = {}
+    for key, user, wins in leaders:
+        top.setdefault(str(key), []).append((int(user), int(wins)))
+    return [ServerTally(str(r[0]), int(r[1]), int(r[2]), int(r[3]), int(r[4]), int(r[5]), tuple(top.get(r[0], ())))
+            for r in games]
+
+
+def player_tally(row: Sequence[Any]) -> PlayerTally:
+    """A row of :data:`PLAYER_RECORD_SQL` as a tally."""
+    return PlayerTally(str(row[0]), int(row[1]), int(row[2]), int(row[3]), int(row[4]), int(row[5]), int(row[6]),
+                       int(row[7]), int(row[8]), str(row[9]), float(row[10]))
 
 
 def copy_keys(table: str) -> tuple[str, ...]:

@@ -35,12 +35,14 @@ from bot.store.records import (
     GameRecord,
     NewTimer,
     Outgoing,
+    PlayerTally,
     Rating,
     RatingChange,
     Result,
     Season,
     SeasonRunning,
     Seat,
+    ServerTally,
     SettingsWrite,
     StaleRating,
     StaleVersion,
@@ -56,9 +58,13 @@ from bot.store.sql import (
     DELIVERY_COLUMNS,
     GAME_COLUMNS,
     LADDER_ORDER,
+    LADDER_TOP_SQL,
+    RANKS_SQL,
     RATING_COLUMNS,
     RESULT_COLUMNS,
     SEASON_COLUMNS,
+    SERVER_GAMES_SQL,
+    SERVER_LEADERS_SQL,
     TIMER_COLUMNS,
     change_record,
     change_values,
@@ -68,11 +74,14 @@ from bot.store.sql import (
     dumps,
     filtered,
     game_record,
+    player_tally,
+    player_where,
     rating_record,
     rating_values,
     result_record,
     result_values,
     season_record,
+    server_tallies,
     timer_record,
 )
 
@@ -260,6 +269,12 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (game_id, season_id, user_id)
     ) WITHOUT ROWID;
     CREATE INDEX rating_changes_by_user ON rating_changes (guild_id, game_key, season_id, user_id, at);
+    """,
+    """
+    -- /stats counts in the database: a server's games by length, its winners, a person's games on one server
+    CREATE INDEX results_tally ON results (guild_id, game_key, moves, game_id);
+    CREATE INDEX results_wins ON results (guild_id, winner, game_key, user_id, name);
+    CREATE INDEX results_by_user_guild ON results (user_id, guild_id, game_key);
     """,
 ]
 
@@ -1023,6 +1038,32 @@ class SqliteStandings(StandingsStore):
         ) as cur:
             rows = await cur.fetchall()
         return [result_record(r) for r in rows]
+
+    async def server_record(self, guild_id: int) -> list[ServerTally]:
+        async with self.s._lock:
+            async with self.s.db.execute(SERVER_GAMES_SQL.format(guild="?"), (guild_id,) * 3) as cur:
+                games = await cur.fetchall()
+            async with self.s.db.execute(SERVER_LEADERS_SQL.format(guild="?"), (guild_id,)) as cur:
+                leaders = await cur.fetchall()
+        return server_tallies(list(games), list(leaders))
+
+    async def player_record(self, user_id: int, guild_id: int | None = None) -> list[PlayerTally]:
+        params = (user_id,) if guild_id is None else (user_id, guild_id)
+        async with self.s._lock, self.s.db.execute(player_where(guild_id is not None, lambda _n: "?"), params) as cur:
+            rows = await cur.fetchall()
+        return [player_tally(r) for r in rows]
+
+    async def ladder(self, guild_id: int, season_id: int = EVERLASTING, size: int = 10) -> list[Rating]:
+        async with self.s._lock, self.s.db.execute(LADDER_TOP_SQL.format(guild="?", season="?", size="?"),
+                                                   (guild_id, season_id, size)) as cur:
+            rows = await cur.fetchall()
+        return [rating_record(r) for r in rows]
+
+    async def ranks(self, guild_id: int, season_id: int, user_id: int) -> dict[str, tuple[int, int]]:
+        async with self.s._lock, self.s.db.execute(RANKS_SQL.format(guild="?", season="?", user="?"),
+                                                   (guild_id, season_id, user_id)) as cur:
+            rows = await cur.fetchall()
+        return {str(key): (int(rank), int(of)) for key, rank, of in rows}
 
     async def unrecorded_ends(self, limit: int = 50) -> list[GameRecord]:
         async with self.s._lock, self.s.db.execute(

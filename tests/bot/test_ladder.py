@@ -74,7 +74,7 @@ async def test_seasons_are_started_and_ended_by_managers_and_past_ladders_stay_r
     assert past[0].startswith("**Ladder, season Spring (#1, <t:") and past[2].startswith(f"1. <@{BOB}>")
     assert "no season #7" in answer(await h.slash(EVE, "stats", season=7)).content
     rebuilt = answer(await h.slash(ANN, "game season", action="rebuild", season=1, permissions=MANAGE_GUILD))
-    assert "rated again from the results (1 games)" in rebuilt.content
+    assert "rated again from the results (1 game)." in rebuilt.content
     assert await h.bot.store.standings.ratings(h.guild_id, "toy", 1) == spring
 
 
@@ -121,3 +121,40 @@ def test_a_computer_s_row_stored_before_kinds_were_kept_is_still_a_computer():
            Result(1, 1, -1, "Smart", 2, False, 9, "toy", 5, 100, 1.0, 2.0)]
     ratings, _ = ladder.season_step(old, {}, EVERLASTING, 5)
     assert [r.user_id for r in ratings] == [ANN] and ratings[0].mu > 25.0
+
+
+def test_a_team_race_s_seats_carry_their_team_and_teammates_move_together_on_the_ladder():
+    from bot.history import _result
+    from bot.store import GameRecord, Seat
+
+    # Races team play: Ann and Bob are team 1 (1st and 4th), Cy and Di team 2 (2nd and 3rd)
+    seats = [Seat(1, "Ann", {"team": 1}), Seat(3, "Cy", {"team": 2}), Seat(4, "Di", {"team": 2}),
+             Seat(2, "Bob", {"team": 1})]
+    rec = GameRecord(7, 5, 100, "races", "finished", 1, {}, 1, seats, 30, None, 1.0, 2.0)
+    rows = [_result(rec, seat, seat + 1, seat in (0, 3), 1.0, ladder.Timing(turns=5)) for seat in range(4)]
+    assert [r.team for r in rows] == [1, 2, 2, 1]
+    ratings, changes = ladder.season_step(rows, {}, EVERLASTING, 5)
+    new = {r.user_id: r for r in ratings}
+    assert new[1].mu == new[2].mu > 25.0 > new[3].mu == new[4].mu  # Bob came last, but his team won
+    assert new[2].wins == 1 and new[3].wins == 0 and len(changes) == 4
+
+
+def test_counts_in_stats_and_the_rebuild_take_the_catalogue_s_plural_forms():
+    from bot import texts
+    from bot.history import _record_lines, _server_lines
+    from bot.store import PlayerTally, ServerTally
+
+    class NoTitles:
+        def classes(self, key: str) -> object:
+            raise KeyError(key)
+
+    one = ServerTally("toy", 1, 1, 4, 1, 4, ((ANN, 1),))
+    mine = PlayerTally("toy", 1, 1, 1, 1, 1, 4, 1, 4, "Ann", 2.0)
+    assert "shortest: 1 move (#4); longest: 1 move (#4)" in _server_lines([one], NoTitles(), "en")[0]
+    assert "kürzestes: 1 Zug (#4); längstes: 1 Zug (#4)" in _server_lines([one], NoTitles(), "de")[0]
+    assert "best: 1st in 1 move (#4); longest: 1 move (#4)" in _record_lines([mine], NoTitles(), "en")[0]
+    assert "bestes: 1. in 1 Zug (#4); längstes: 1 Zug (#4)" in _record_lines([mine], NoTitles(), "de")[0]
+    many = PlayerTally("toy", 3, 1, 6, 1, 7, 4, 9, 5, "Ann", 2.0)
+    assert "in 7 Zügen (#4); längstes: 9 Züge (#5)" in _record_lines([many], NoTitles(), "de")[0]
+    assert texts.say("season.rebuilt", "de", season="x", count=1).endswith("(1 Spiel).")
+    assert texts.say("season.rebuilt", "en", season="x", count=2).endswith("(2 games).")

@@ -53,6 +53,23 @@ def test_a_seat_played_mostly_by_the_autopilot_is_a_loss_for_its_person_and_not_
     assert mostly_autopilot(turns=10, autopilot=6) and not mostly_autopilot(turns=10, autopilot=5)
 
 
+def test_beside_an_absent_person_the_others_are_rated_among_the_people_who_played_only() -> None:
+    # B's seat was on autopilot; A beat the smart computer, which beat C: with B absent, A and C are rated
+    # as a duel A over C, the computer left out as well as B's seat
+    game = [Entry(A, 1), Entry(-1, 2, driver="smart"), Entry(B, 3, absent=True), Entry(C, 4)]
+    new = rate(game, {})
+    duel = rate([Entry(A, 1), Entry(C, 4)], {})
+    assert new[A] == duel[A] and new[C] == duel[C]
+    # B lost to every side that was played, the computer too: the same as losing to all three
+    behind = rate([Entry(A, 1), Entry(-1, 2, driver="smart"), Entry(C, 4), Entry(B, 5)], {})
+    assert new[B] == behind[B] and new[B].mu < 25.0
+    # without anyone absent, the computer is a side as always
+    assert rate([Entry(A, 1), Entry(-1, 2, driver="smart"), Entry(C, 4)], {})[A] != duel[A]
+    # only B and computers: nobody else is rated, and B still loses
+    alone = rate([Entry(B, 1, absent=True), Entry(-1, 2, driver="random")], {})
+    assert list(alone) == [B] and alone[B].mu < 25.0
+
+
 def test_a_game_with_nobody_else_to_be_rated_against_changes_nothing() -> None:
     assert rate([Entry(A, 1)], {}) == {}
     assert rate([Entry(A, 1, absent=True)], {}) == {}

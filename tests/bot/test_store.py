@@ -659,6 +659,12 @@ async def test_rows_copy_into_an_empty_database_and_new_rows_follow_them(twin_st
     assert new.id > max(g["id"] for g in (await dump(source))["games"])
     await target.games.set_status(new.id, "aborted", outgoing=[(out := Outgoing({"x": 1}))])
     assert out.id > max(d["id"] for d in (await dump(source))["deliveries"])
+    # the ratings and seasons came along: the same ladder and chart, and a new season follows the copied one
+    [copied] = await target.standings.seasons(10 << 22)
+    assert await target.standings.ladder(10 << 22, copied.id) == await source.standings.ladder(10 << 22, copied.id)
+    assert await target.standings.rating_history(10 << 22, "toy", copied.id, 1) == \
+        await source.standings.rating_history(10 << 22, "toy", copied.id, 1) != []
+    assert (await target.standings.start_season(10 << 22, "Summer", at=5.0, by=1)).id > copied.id
     with pytest.raises(StoreError):
         [r async for r in source.rows("players")]
 
