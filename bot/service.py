@@ -29,6 +29,7 @@ from typing import Any, Generic, TypeVar
 from bot import history, plans, texts, turn_messages
 from bot.compose import Message, Table, compose, compose_state, table_of, worded_line
 from bot.drivers import Driver, driver_for, driver_kinds
+from bot.drivers.reasons import Reason
 from bot.games import GameUnit, game_class, playable_keys, unit_for
 from bot.messages import NOTE, POST, Line, Showing
 from bot.outcomes import Accepted, Private, Refusal
@@ -93,26 +94,30 @@ class Moved:
 
 
 def move_line(front: GameUnit[Any], public: Sequence[Event], name: str, action: str, autopilot: bool, lang: str,
-              bare: str = "played") -> tuple[Line, str]:
+              bare: str = "played", reason: Reason | None = None) -> tuple[Line, str]:
     """A move's line in the channel and the narration the log keeps: the move's events, else the bare action
-    (``bare``: a person's or a computer's words for it); an autopilot move says so."""
+    (``bare``: a person's or a computer's words for it); an autopilot move says so, and why (``reason``, the
+    driver's, worded in the reader's language when the message is composed)."""
     line = Line(events=tuple(public), say=bare, params={"name": name, "action": action})
     told = front.narrate(list(public), lang=lang)
     if autopilot:
         line = (Line(say="move.autopilot", params={"name": name, "narration": line}) if told
                 else Line(say="move.autopilot_action", params={"name": name, "action": action}))
+        if reason is not None:
+            line = Line(say="move.autopilot_why", params={"move": line, "reason": reason.line()})
         told = worded_line(line, front, lang)
     return line, told
 
 
 def play_move(front: GameUnit[Any], game: Game, text: str, seat: int, table: Table, latest: Delivery | None,
-              pingable: frozenset[int], autopilot: bool = False) -> Moved:
+              pingable: frozenset[int], autopilot: bool = False, reason: Reason | None = None) -> Moved:
     """Apply ``text`` for ``seat`` to ``game`` (at ``table.version``), plan the move's records and compose the
     newest one's message (its picture drawn here, once). Raises IllegalAction, the game unchanged."""
     action = game.parse_action(text)
     events = game.apply(action)
     public = events_for(events, None)
-    line, narration = move_line(front, public, table.seats[seat].name, str(action), autopilot, table.lang)
+    line, narration = move_line(front, public, table.seats[seat].name, str(action), autopilot, table.lang,
+                                reason=reason)
     after = replace(table, version=table.version + 1)
     records = turn_messages.plan_move(latest, game=game, table=after, actor=seat, before=table.version,
                                       lines=[line], events=public, period=front.period(game),
@@ -123,9 +128,10 @@ def play_move(front: GameUnit[Any], game: Game, text: str, seat: int, table: Tab
 
 
 def step(key: str, state: dict[str, Any], text: str, seat: int, table: Table, latest: Delivery | None,
-         pingable: frozenset[int], autopilot: bool = False) -> Moved:
+         pingable: frozenset[int], autopilot: bool = False, reason: Reason | None = None) -> Moved:
     """:func:`play_move` in a worker process, on the game rebuilt from its snapshot."""
-    return play_move(unit_for(key), game_class(key).from_dict(state), text, seat, table, latest, pingable, autopilot)
+    return play_move(unit_for(key), game_class(key).from_dict(state), text, seat, table, latest, pingable, autopilot,
+                     reason)
 
 
 # Memory ----------------------------------------------------------------------------------------------
@@ -662,10 +668,12 @@ class Service:
     # Play --------------------------------------------------------------------------------------
 
     async def act(self, channel_id: int, user_id: int, action_text: str, expected_version: int | None = None,
-                  *, game_id: int | None = None, autopilot: bool = False, lang: str | None = None) -> Outcome:
+                  *, game_id: int | None = None, autopilot: bool = False, reason: Reason | None = None,
+                  lang: str | None = None) -> Outcome:
         """Play ``action_text`` for ``user_id`` in the channel's game. ``expected_version`` and ``game_id``
         come from buttons: a press from an older move is refused as stale. ``autopilot``: the computer plays
-        for an absent player; the board and the log say so. ``lang``: the player's language, for what only
+        for an absent player; the board and the log say so, and why (``reason``: the driver's). ``lang``: the
+        player's language, for what only
         they see (refusals, their private notes); the channel reads the game's language."""
         async with self.lock(channel_id):
             rec = await self.store.games.channel_game(channel_id)
@@ -676,7 +684,7 @@ class Service:
             assert seat is not None
             game, front = await self.load(rec), self.fronts(rec.game_key)
             try:
-                moved, after = await self._move(rec, game, front, action_text.strip(), seat, autopilot)
+                moved, after = await self._move(rec, game, front, action_text.strip(), seat, autopilot, reason)
             except IllegalAction as exc:
                 self._keep(rec, game)  # unchanged, as the contract promises
                 return refuse(front.refused_move(game, exc, own))  # with what is possible, said once
@@ -730,8 +738,8 @@ class Service:
             return refuse(texts.say("not_your_turn", own, who=who))
         return None
 
-    async def _move(self, rec: GameRecord, game: Game, front: GameUnit[Any], text: str, seat: int, autopilot: bool
-                    ) -> tuple[Moved, Game]:
+    async def _move(self, rec: GameRecord, game: Game, front: GameUnit[Any], text: str, seat: int, autopilot: bool,
+                    reason: Reason | None = None) -> tuple[Moved, Game]:
         """A person's move, applied, planned and composed off the event loop: in a worker process on a copy
         (so the cores share the work; the copy replaces ours), or in a thread on the game itself. While it
         is applied and saved the game object is ours alone: readers load a fresh copy from the snapshot."""
@@ -740,9 +748,10 @@ class Service:
         self.forget(rec.id)
         if self._remote(rec):
             moved = await self.pictures.call(rec.game_key, step, rec.game_key, rec.state, text, seat, table, latest,
-                                             pingable, autopilot)
+                                             pingable, autopilot, reason)
             return moved, self.classes(rec.game_key).from_dict(moved.state)
-        moved = await asyncio.to_thread(play_move, front, game, text, seat, table, latest, pingable, autopilot)
+        moved = await asyncio.to_thread(play_move, front, game, text, seat, table, latest, pingable, autopilot,
+                                        reason)
         return moved, game
 
     def _stored(self, rec: GameRecord, game: Game, out: Sequence[Outgoing], message: Message | None = None,
