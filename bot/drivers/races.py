@@ -941,7 +941,7 @@ def path_reason(ctx: Context, cell: Hex, facing: Facing, mode: int, cells: tuple
     pit = ctx.track.pits.get(cell)
     part = _pit_part(ctx, pit.value) if pit is not None and ctx.pit_bonus.get(pit.value, 0.0) > 0 else None
     if part is not None:
-        return because("reason.races.pit", part=Word(f"part.{part}"))
+        return because("reason.races.pit", part=Word(f"part.{part}.the_dat"))
     if tiles:
         return because("reason.races.tiles", count=tiles)
     if tops:
@@ -982,7 +982,7 @@ def _why_parts(game: Races, seat: int, action: str) -> Reason:
     if isinstance(chosen, act.Refuel):
         return because("reason.races.refuel")
     if isinstance(chosen, act.Buy):
-        return because("reason.races.buy", part=Word(f"part.{chosen.part}"),
+        return because("reason.races.buy", part=Word(f"part.{chosen.part}.the_acc"),
                        cost=catalogue.parts()[chosen.part].cost, tops=kart.bottle_tops)
     if isinstance(chosen, act.Swap):
         return because("reason.races.give", kart=game.seat_names[queries.seat_by_colour(game, action.split()[1]) or 0])
