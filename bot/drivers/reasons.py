@@ -24,6 +24,7 @@ from bot.drivers.base import Driver
 from bot.messages import Line
 from rules.contract import Event, Game
 
+
 @dataclass(frozen=True, slots=True)
 class Word:
     """A word of a game's own catalogue (``part.mud-tyres``, ``colour.red``, ``word.yellow``), said by its unit."""
