@@ -26,7 +26,7 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
 from typing import Any, Generic, TypeVar
 
-from bot import history, plans, texts, turn_messages
+from bot import history, plans, takeback, texts, turn_messages
 from bot.compose import Message, Table, compose, compose_state, table_of, worded_line
 from bot.drivers import Driver, driver_for, driver_kinds
 from bot.drivers.reasons import Reason
@@ -697,7 +697,9 @@ class Service:
                 rec = await self.store.games.append_action(
                     rec.id, expected_version=rec.version, seat=seat, user_id=user_id, action=moved.action,
                     state=moved.state, status=FINISHED if after.is_over else ACTIVE, narration=moved.narration,
-                    outgoing=out, computers_waiting=waiting)
+                    outgoing=out, computers_waiting=waiting,
+                    settings=[await takeback.mark(self.store, user_id, rec.id, rec.version, "autopilot")]
+                    if autopilot else [])
             except StaleVersion as exc:
                 return refuse(texts.say("move.moved_on", own, error=exc))
             self._stored(rec, after, out, moved.message, waiting)
@@ -945,7 +947,9 @@ class Service:
                 action=action, state=state, status=FINISHED if game.is_over else ACTIVE, narration=narration,
                 outgoing=batch.out if newest.id is None else [newest],
                 computers_waiting=await self._auto_waiting(rec, game, plan),
-                settings=[plan.write(auto[0], rec.id)] if auto is not None and plan is not None else [])
+                settings=[] if auto is None else [
+                    *([plan.write(auto[0], rec.id)] if plan is not None else []),
+                    await takeback.mark(self.store, auto[0], rec.id, rec.version, auto[1].kind)])
         except StaleVersion:
             log.warning("game %s moved on while a computer played; its move was dropped", rec.id)
             newest.payload = before
