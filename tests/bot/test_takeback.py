@@ -77,7 +77,7 @@ async def taken_back(service: Service, user: int, before: dict[str, Any], count:
 async def test_races_an_autopilot_start_cell_comes_back_and_the_channel_is_told(svc):
     """R15: the autopilot chose the start cell (with its reason); nothing became known, so it comes back."""
     await started(svc, "races")
-    rec, game, seat, user = await at(svc)
+    _rec, game, seat, user = await at(svc)
     before = game.to_dict()
     choice = explain(driver_for("races", "smart", 1), game, seat)
     assert choice.action.startswith("choose")
@@ -94,7 +94,7 @@ async def test_races_a_plan_item_comes_back_and_the_channel_is_told(svc):
     """A queued start cell plays from the plan; taken back, the state is as before it and the channel says it
     came from their plan. Nothing replays by itself after the undo."""
     await started(svc, "races")
-    rec, game, seat, user = await at(svc)
+    rec, game, _seat, user = await at(svc)
     before = game.to_dict()
     cell = str(game.legal_actions()[-1])
     await plans.plan_command(svc, CHANNEL, user, add=cell, lang="en")
@@ -142,9 +142,9 @@ async def test_races_a_forced_move_comes_back_and_a_move_pressed_after_it_is_the
 async def test_races_an_autopilot_roll_stays_with_the_reason(svc):
     """Phase 3: the autopilot rolled for the player; the dice are known, so it stays, and nothing changes."""
     await started(svc, "races")
-    rec, game, seat, user = await at(svc)
+    _, game, _, user = await at(svc)
     await svc.act(CHANNEL, user, str(game.legal_actions()[0]))
-    rec, game, seat, user = await at(svc)
+    rec, game, _seat, user = await at(svc)
     roll = next(str(a) for a in game.legal_actions() if str(a).startswith("roll"))
     assert isinstance(await svc.act(CHANNEL, user, roll, autopilot=True), Accepted)
     rec, game, _, _ = await at(svc)
@@ -163,7 +163,7 @@ async def test_piecepack_a_forced_roll_stays_with_the_games_reason(svc):
     refuses with the game's reason and changes nothing."""
     await started(svc, "piecepack")
     await run_auto(svc)
-    rec, game, seat, user = await at(svc)
+    rec, _game, _seat, user = await at(svc)
     [played] = await svc.store.games.actions(rec.id)
     assert played.user_id == user and played.action == "roll"
     reply = await undo(svc, CHANNEL, user, lang="en")
@@ -193,7 +193,7 @@ async def test_rally_an_autopilot_roll_stays_with_the_games_reason(svc):
 async def test_a_planned_roll_stays_and_says_so_in_german(svc, key):
     """Forced moves off: the roll plays from the player's plan; the refusal is in the player's language."""
     await started(svc, key, auto=False)
-    rec, game, seat, user = await at(svc)
+    rec, game, _seat, user = await at(svc)
     roll = str(game.legal_actions()[0])
     await plans.plan_command(svc, CHANNEL, user, add=roll, lang="de")
     await run_auto(svc)
