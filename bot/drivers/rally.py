@@ -277,13 +277,11 @@ class SmartDriver:
             return Choice(action, move_reason(game, seat, chosen))
         if isinstance(chosen, Repair):
             return Choice(action, because("reason.rally.repair"))
-        if isinstance(chosen, Roll):
-            word = Word("word.range.red" if chosen.range == "red" else f"word.{chosen.range}")
-            if chosen.boost:
-                return Choice(action, because("reason.rally.boost", range=word))
-            sound = range_value(game, seat, chosen.range)[1]
-            return Choice(action, because("reason.rally.range" if sound else "reason.rally.range_risky", range=word))
-        return Choice(action, because("reason.picked", count=len(game.legal_actions())))
+        word = Word("word.range.red" if chosen.range == "red" else f"word.{chosen.range}")  # a roll
+        if chosen.boost:
+            return Choice(action, because("reason.rally.boost", range=word))
+        sound = range_value(game, seat, chosen.range)[1]
+        return Choice(action, because("reason.rally.range" if sound else "reason.rally.range_risky", range=word))
 
 
 def move_reason(game: RallyGame, seat: int, action: Move | Park) -> Reason:
