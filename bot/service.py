@@ -26,9 +26,10 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
 from typing import Any, Generic, TypeVar
 
-from bot import history, plans, recap, texts, turn_messages
+from bot import history, plans, recap, takeback, texts, turn_messages
 from bot.compose import Message, Table, compose, compose_state, table_of, worded_line
 from bot.drivers import Driver, driver_for, driver_kinds
+from bot.drivers.reasons import Reason
 from bot.games import GameUnit, game_class, playable_keys, unit_for
 from bot.messages import NOTE, POST, Line, Showing
 from bot.outcomes import Accepted, Private, Refusal
@@ -93,26 +94,30 @@ class Moved:
 
 
 def move_line(front: GameUnit[Any], public: Sequence[Event], name: str, action: str, autopilot: bool, lang: str,
-              bare: str = "played") -> tuple[Line, str]:
+              bare: str = "played", reason: Reason | None = None) -> tuple[Line, str]:
     """A move's line in the channel and the narration the log keeps: the move's events, else the bare action
-    (``bare``: a person's or a computer's words for it); an autopilot move says so."""
+    (``bare``: a person's or a computer's words for it); an autopilot move says so, and why (``reason``, the
+    driver's, worded in the reader's language when the message is composed)."""
     line = Line(events=tuple(public), say=bare, params={"name": name, "action": action})
     told = front.narrate(list(public), lang=lang)
     if autopilot:
         line = (Line(say="move.autopilot", params={"name": name, "narration": line}) if told
                 else Line(say="move.autopilot_action", params={"name": name, "action": action}))
+        if reason is not None:
+            line = Line(say="move.autopilot_why", params={"move": line, "reason": reason.line()})
         told = worded_line(line, front, lang)
     return line, told
 
 
 def play_move(front: GameUnit[Any], game: Game, text: str, seat: int, table: Table, latest: Delivery | None,
-              pingable: frozenset[int], autopilot: bool = False) -> Moved:
+              pingable: frozenset[int], autopilot: bool = False, reason: Reason | None = None) -> Moved:
     """Apply ``text`` for ``seat`` to ``game`` (at ``table.version``), plan the move's records and compose the
     newest one's message (its picture drawn here, once). Raises IllegalAction, the game unchanged."""
     action = game.parse_action(text)
     events = game.apply(action)
     public = events_for(events, None)
-    line, narration = move_line(front, public, table.seats[seat].name, str(action), autopilot, table.lang)
+    line, narration = move_line(front, public, table.seats[seat].name, str(action), autopilot, table.lang,
+                                reason=reason)
     after = replace(table, version=table.version + 1)
     records = turn_messages.plan_move(latest, game=game, table=after, actor=seat, before=table.version,
                                       lines=[line], events=public, period=front.period(game),
@@ -123,9 +128,10 @@ def play_move(front: GameUnit[Any], game: Game, text: str, seat: int, table: Tab
 
 
 def step(key: str, state: dict[str, Any], text: str, seat: int, table: Table, latest: Delivery | None,
-         pingable: frozenset[int], autopilot: bool = False) -> Moved:
+         pingable: frozenset[int], autopilot: bool = False, reason: Reason | None = None) -> Moved:
     """:func:`play_move` in a worker process, on the game rebuilt from its snapshot."""
-    return play_move(unit_for(key), game_class(key).from_dict(state), text, seat, table, latest, pingable, autopilot)
+    return play_move(unit_for(key), game_class(key).from_dict(state), text, seat, table, latest, pingable, autopilot,
+                     reason)
 
 
 # Memory ----------------------------------------------------------------------------------------------
@@ -662,10 +668,12 @@ class Service:
     # Play --------------------------------------------------------------------------------------
 
     async def act(self, channel_id: int, user_id: int, action_text: str, expected_version: int | None = None,
-                  *, game_id: int | None = None, autopilot: bool = False, lang: str | None = None) -> Outcome:
+                  *, game_id: int | None = None, autopilot: bool = False, reason: Reason | None = None,
+                  lang: str | None = None) -> Outcome:
         """Play ``action_text`` for ``user_id`` in the channel's game. ``expected_version`` and ``game_id``
         come from buttons: a press from an older move is refused as stale. ``autopilot``: the computer plays
-        for an absent player; the board and the log say so. ``lang``: the player's language, for what only
+        for an absent player; the board and the log say so, and why (``reason``: the driver's). ``lang``: the
+        player's language, for what only
         they see (refusals, their private notes); the channel reads the game's language."""
         async with self.lock(channel_id):
             rec = await self.store.games.channel_game(channel_id)
@@ -676,7 +684,7 @@ class Service:
             assert seat is not None
             game, front = await self.load(rec), self.fronts(rec.game_key)
             try:
-                moved, after = await self._move(rec, game, front, action_text.strip(), seat, autopilot)
+                moved, after = await self._move(rec, game, front, action_text.strip(), seat, autopilot, reason)
             except IllegalAction as exc:
                 self._keep(rec, game)  # unchanged, as the contract promises
                 return refuse(front.refused_move(game, exc, own))  # with what is possible, said once
@@ -691,7 +699,8 @@ class Service:
                     rec.id, expected_version=rec.version, seat=seat, user_id=user_id, action=moved.action,
                     state=moved.state, status=FINISHED if after.is_over else ACTIVE, narration=moved.narration,
                     outgoing=out, computers_waiting=waiting,
-                    settings=[] if autopilot else [recap.seen(self.store, user_id, rec.id, rec.version + 1)])
+                    settings=[await takeback.mark(self.store, user_id, rec.id, rec.version, "autopilot")]
+                    if autopilot else [recap.seen(self.store, user_id, rec.id, rec.version + 1)])
             except StaleVersion as exc:
                 return refuse(texts.say("move.moved_on", own, error=exc))
             self._stored(rec, after, out, moved.message, waiting)
@@ -732,8 +741,8 @@ class Service:
             return refuse(texts.say("not_your_turn", own, who=who))
         return None
 
-    async def _move(self, rec: GameRecord, game: Game, front: GameUnit[Any], text: str, seat: int, autopilot: bool
-                    ) -> tuple[Moved, Game]:
+    async def _move(self, rec: GameRecord, game: Game, front: GameUnit[Any], text: str, seat: int, autopilot: bool,
+                    reason: Reason | None = None) -> tuple[Moved, Game]:
         """A person's move, applied, planned and composed off the event loop: in a worker process on a copy
         (so the cores share the work; the copy replaces ours), or in a thread on the game itself. While it
         is applied and saved the game object is ours alone: readers load a fresh copy from the snapshot."""
@@ -742,9 +751,10 @@ class Service:
         self.forget(rec.id)
         if self._remote(rec):
             moved = await self.pictures.call(rec.game_key, step, rec.game_key, rec.state, text, seat, table, latest,
-                                             pingable, autopilot)
+                                             pingable, autopilot, reason)
             return moved, self.classes(rec.game_key).from_dict(moved.state)
-        moved = await asyncio.to_thread(play_move, front, game, text, seat, table, latest, pingable, autopilot)
+        moved = await asyncio.to_thread(play_move, front, game, text, seat, table, latest, pingable, autopilot,
+                                        reason)
         return moved, game
 
     def _stored(self, rec: GameRecord, game: Game, out: Sequence[Outgoing], message: Message | None = None,
@@ -939,7 +949,9 @@ class Service:
                 action=action, state=state, status=FINISHED if game.is_over else ACTIVE, narration=narration,
                 outgoing=batch.out if newest.id is None else [newest],
                 computers_waiting=await self._auto_waiting(rec, game, plan),
-                settings=[plan.write(auto[0], rec.id)] if auto is not None and plan is not None else [])
+                settings=[] if auto is None else [
+                    *([plan.write(auto[0], rec.id)] if plan is not None else []),
+                    await takeback.mark(self.store, auto[0], rec.id, rec.version, auto[1].kind)])
         except StaleVersion:
             log.warning("game %s moved on while a computer played; its move was dropped", rec.id)
             newest.payload = before

@@ -13,7 +13,8 @@ The ticker looks at the store, never at memory, so nothing is lost to a restart:
 
 What falls due during a player's quiet hours waits for their end. Autopilot moves are played through
 :meth:`Service.act` like a player's own (stored with their delivery record, so the board reaches the
-channel however the process fares), chosen by the game's best computer driver, and say so in the log.
+channel however the process fares), chosen by the game's best computer driver, and say so in the log,
+with the driver's one-line reason (:mod:`bot.drivers.reasons`) on the move's line.
 The clock is injectable: tests drive a fake one and call :meth:`Ticker.tick`.
 """
 
@@ -26,6 +27,7 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from bot import notices, texts
+from bot.drivers.reasons import Choice, explain
 from bot.outcomes import Accepted
 from bot.service import Service
 from bot.settings import AUTOPILOT, CHANNEL, DM, OFF, Settings
@@ -295,9 +297,10 @@ class Ticker:
             game = await self.service.load(rec)
             if game.to_act != seat or game.is_over:
                 break
-            text = await asyncio.to_thread(self._choose, rec, seat)
+            choice = await asyncio.to_thread(self._choose, rec, seat)
+            text = choice.action
             outcome = await self.service.act(rec.channel_id, user, text, rec.version, game_id=rec.id,
-                                             autopilot=True)
+                                             autopilot=True, reason=choice.reason)
             if not isinstance(outcome, Accepted):
                 log.warning("game %s: the autopilot's move %r was refused: %s", rec.id, text, outcome.text[:120])
                 break
@@ -305,17 +308,17 @@ class Ticker:
             await self.messenger.deliver(outcome)
         return played
 
-    def _choose(self, rec: GameRecord, seat: int) -> str:
-        """The computer's action for ``seat`` (on a copy of the game, in a worker thread)."""
+    def _choose(self, rec: GameRecord, seat: int) -> Choice:
+        """The computer's action for ``seat`` and why it plays it (on a copy of the game, in a worker thread)."""
         assert rec.state is not None
         game = self.service.classes(rec.game_key).from_dict(rec.state)
         seed = (rec.seed * 1_000_003 + rec.version * 131 + seat) & ((1 << 62) - 1)
         try:
-            return str(self.service.drivers(rec.game_key, self._kind(rec.game_key), seed).choose(game, seat))
+            return explain(self.service.drivers(rec.game_key, self._kind(rec.game_key), seed), game, seat)
         except Exception:
             log.exception("game %s: the autopilot's computer failed; a random move instead", rec.id)
             game = self.service.classes(rec.game_key).from_dict(rec.state)
-            return str(self.service.drivers(rec.game_key, "random", seed).choose(game, seat))
+            return explain(self.service.drivers(rec.game_key, "random", seed), game, seat)
 
     # The board ---------------------------------------------------------------------------------
 

@@ -5,7 +5,8 @@ The game decides what may come back (:meth:`rules.contract.Game.undo_barrier`); 
 log (the record of truth) to see each of the asker's trailing actions with the state before it and the
 events it told, drops the actions with a versioned write, and posts the board as it stands again (a new
 message of the turn, whose moves then edit it; the message that showed the moves taken back loses its
-buttons).
+buttons). What the autopilot, a forced move or a plan played for the player comes back the same way, and the
+channel is told so (:mod:`bot.takeback`).
 """
 
 from __future__ import annotations
@@ -16,10 +17,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from bot import texts, turn_messages
+from bot import takeback, texts, turn_messages
 from bot.compose import table_of
 from bot.games import GameUnit
-from bot.messages import Line
 from bot.outcomes import Accepted, Refusal
 from bot.store import ACTIVE, LOBBY, ActionRecord, GameRecord, StaleVersion
 from rules.contract import Game, IllegalAction
@@ -150,7 +150,8 @@ async def _take_back(service: Service, rec: GameRecord, seat: int, user_id: int,
     front = service.fronts(rec.game_key)
     # the public narration only: the action as typed may name a hidden tile
     said = [" ".join(s.action.narration.split()) or texts.say("log.nothing_to_show", rec.lang) for s in back]
-    line = Line(say="undo.took_back", params={"user": user_id, "count": len(back), "moves": " / ".join(said)})
+    played = await takeback.kinds(service.store, user_id, rec.id, [s.action.index for s in back])
+    line = takeback.took_back(user_id, " / ".join(said), played)
     state = back[0].before
     game = service.classes(rec.game_key).from_dict(state)
     table = table_of(rec, rec.version - len(back))
@@ -165,6 +166,8 @@ async def _take_back(service: Service, rec: GameRecord, seat: int, user_id: int,
     except StaleVersion:
         return refuse(texts.say("undo.moved_on", service.lang_of(rec, user_id, None)))
     service._keep(rec, game)
+    if any(played):
+        await takeback.forget(service.store, user_id, rec.id, rec.version)
     return Accepted(rec.id, tuple(o.id for o in out if o.id is not None))
 
 

@@ -11,6 +11,7 @@ Ties go to the driver's own seeded dice.
 from __future__ import annotations
 
 from bot.drivers.base import DRIVER_STREAM, check_turn
+from bot.drivers.reasons import Choice, Reason, because, only
 from rules.contract import Game
 from rules.dice import Dice
 from rules.piecepack.board import CENTRE, king_distance, manhattan
@@ -127,3 +128,34 @@ class GreedyDriver:
             elif abs(s - best_score) <= 1e-9:
                 best.append(str(move))
         return best[self.dice.below(len(best))]
+
+    def explain(self, game: Game, seat: int) -> Choice:
+        """:meth:`choose`'s move and why: what the square it chose gives, as :func:`score` weighs it."""
+        action = self.choose(game, seat)
+        assert isinstance(game, PiecepackGame)
+        moves = game.destinations()
+        if len(game.legal_actions()) == 1 or not moves:
+            return Choice(action, only())
+        trial = PiecepackGame.from_dict(game.to_dict())
+        trial.apply(action)
+        return Choice(action, move_reason(game, trial, seat, len(moves)))
+
+
+def move_reason(before: PiecepackGame, after: PiecepackGame, seat: int, squares: int) -> Reason:
+    """Why a move scored best: the win; the good stuff taken, stolen or carried (with the chance one roll
+    takes it home); trash handed on; a square nobody can land on by exact count; else the best of so many."""
+    if after.winner == seat:
+        return because("reason.piecepack.win")
+    if after.carrier == seat and before.carrier != seat:
+        return because("reason.piecepack.take" if before.carrier is None else "reason.piecepack.steal")
+    if after.carrier == seat:
+        square, corner = after.pawns[seat], after.corners[seat]
+        return because("reason.piecepack.carry", chance=round(100 * home_chance(square, corner)),
+                       count=king_distance(square, corner))
+    if len(after.trash[seat]) < len(before.trash[seat]):
+        return because("reason.piecepack.hand_on")
+    if any(after.pawns[o] != before.pawns[o] for o in range(len(before.pawns)) if o != seat):
+        return because("reason.piecepack.land")
+    if threat(after, seat) == (0.0, 0.0):
+        return because("reason.piecepack.safe")
+    return because("reason.piecepack.best", count=squares)

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.drivers.base import DRIVER_STREAM, check_turn
+from bot.drivers.reasons import Choice, Reason, Word, because, only
 from rules.contract import Game
 from rules.dice import Dice
 from rules.hexgrid import Facing, Hex, parse_label
@@ -434,6 +435,71 @@ class RacingDriver:
             return self._parts(game, seat, legal)
         return legal[0]
 
+    # Why ------------------------------------------------------------------------------------------
+
+    def explain(self, game: Game, seat: int) -> Choice:
+        check_turn(game, seat)
+        if not isinstance(game, Races):
+            raise TypeError(f"the racing driver cannot play {type(game).__name__}")
+        actions = game.legal_actions()
+        action = self.choose(game, seat)
+        if len(actions) == 1:
+            return Choice(action, only())
+        return Choice(action, self._why(game, seat, action, [str(a) for a in actions]))
+
+    def _why(self, game: Races, seat: int, action: str, legal: list[str]) -> Reason:
+        if game.choice is not None:
+            return _why_choice(game, seat, action)
+        phase = game.turn.phase
+        if phase == PHASE_MOVE and not game.turn.reversing:
+            return self._why_move(game, seat, act.parse(action))
+        if phase == PHASE_MOVE:
+            return because("reason.races.reverse_step")
+        if phase == PHASE_ROLL:
+            return _why_roll(game, seat, action, legal)
+        if phase == PHASE_DEEDS:
+            return self._why_deed(game, seat, action)
+        if phase == PHASE_PARTS:
+            return _why_parts(game, seat, action)
+        return because("reason.picked", count=len(legal))
+
+    def _why_move(self, game: Races, seat: int, action: act.Action) -> Reason:
+        """The move's path (the whole move, or the step and the rest of the plan it remembered) scored as
+        the driver scores it: what it gains there."""
+        if isinstance(action, act.Move):
+            path = action.cells
+        elif isinstance(action, act.Step) and action.cell is not None:
+            path = (action.cell, *(self._plan[1] if self._plan is not None else ()))
+        else:
+            return because("reason.races.best_move")
+        kart = game.karts[seat]
+        assert kart.cell is not None
+        try:
+            return path_reason(context(game, seat), kart.cell, kart.facing, mode_of(kart), path)
+        except (AssertionError, KeyError, ValueError):  # a path the plain walk does not follow (a jump)
+            return because("reason.races.best_move")
+
+    def _why_deed(self, game: Races, seat: int, action: str) -> Reason:
+        words = action.split()
+        if words[0] == "done":
+            return because("reason.races.no_deed")
+        target = queries.seat_by_colour(game, words[-1]) if words[-1].isalpha() else None
+        name = game.seat_names[target] if target is not None else ""
+        if words[0] == "trap":
+            return because("reason.races.trap")
+        if words[0] in ("missile", "bomb"):
+            odds = self._strike_odds(context(game, seat), action)
+            if odds is not None:
+                chance, loss, hit = odds
+                return because("reason.races.strike", kart=game.seat_names[hit], chance=round(100 * chance),
+                               count=round(loss))
+        if words[0] == "magnet" and target is not None:
+            own = target == seat or (game.teams and game.karts[target].team == game.karts[seat].team)
+            return because("reason.races.magnet_own" if own else "reason.races.magnet_other", kart=name)
+        if words[0] in ("snatch", "smash") and target is not None:
+            return because(f"reason.races.{words[0]}", kart=name)
+        return because("reason.races.best_deed")
+
     # Phase 5 --------------------------------------------------------------------------------------
 
     def _plan_key(self, game: Races, seat: int) -> tuple[Any, ...]:
@@ -697,15 +763,25 @@ class RacingDriver:
         return v
 
     def _strike_value(self, ctx: Context, text: str) -> float:
+        odds = self._strike_odds(ctx, text)
+        if odds is None:
+            return 0.0
+        p, loss, seat = odds
+        v = p * loss * self._weight(ctx, ctx.game.karts[seat])
+        return v if v >= 1.2 else 0.0
+
+    def _strike_odds(self, ctx: Context, text: str) -> tuple[float, float, int] | None:
+        """A missile or bomb: the chance it hits, the steps the target would lose, and the target's seat
+        (None: no opponent's kart to aim at)."""
         verb, cell_text, target_text = text.split()
         if not target_text.isalpha():
-            return 0.0
+            return None
         seat = queries.seat_by_colour(ctx.game, target_text)
         if seat is None or seat in ctx.mates:
-            return 0.0
+            return None
         target = ctx.game.karts[seat]
         if target.cell is None:
-            return 0.0
+            return None
         cell = parse_label(cell_text)
         distance = cell.distance(target.cell)
         need = distance + (2 if target.has_part("smoke-screen") else 0)
@@ -724,8 +800,7 @@ class RacingDriver:
             p *= 0.55
         if verb == "bomb" and target.has_part("bomb-catcher"):
             p *= 0.5
-        v = p * loss * self._weight(ctx, target)
-        return v if v >= 1.2 else 0.0
+        return p, loss, seat
 
     def _magnet_value(self, ctx: Context, text: str) -> float:
         _, cell_text, target_text = text.split()
@@ -836,6 +911,103 @@ class RacingDriver:
             if v > best_v:
                 best, best_v = str(i + 1), v
         return f"choose {best}"
+
+
+# ---------------------------------------------------------------------------------------------------
+# Why: the reason of a choice, from what the driver weighed for it (bot.drivers.reasons)
+
+
+def path_reason(ctx: Context, cell: Hex, facing: Facing, mode: int, cells: tuple[Hex, ...]) -> Reason:
+    """What a path is worth to the driver (as :func:`path_value` scores it), in words: the race won, a flag,
+    a pit stop selling a part it wants, face-down tiles or bottle tops picked up, else the steps it gains."""
+    info = ctx.info
+    start = info.remaining(cell, facing, mode)
+    laps = tiles = tops = 0
+    for nxt in cells:
+        f = cell.facing_to(nxt)
+        if f is None:
+            raise ValueError("not a plain step")
+        mode, scored = info.step_mode(cell, nxt, mode)
+        laps += scored
+        if laps and laps >= ctx.to_win:
+            return because("reason.races.win")
+        tiles += 1 if nxt in ctx.junk and tiles < ctx.tile_room else 0
+        tops += min(ctx.track.bottle_tops.get(nxt, 0), max(0, ctx.top_room - tops))
+        cell, facing = nxt, f
+    end = info.remaining(cell, facing, mode)
+    steps = round(laps * info.lap + start - end) if max(start, end) < info.big else 0
+    if laps:
+        return because("reason.races.flag")
+    pit = ctx.track.pits.get(cell)
+    part = _pit_part(ctx, pit.value) if pit is not None and ctx.pit_bonus.get(pit.value, 0.0) > 0 else None
+    if part is not None:
+        return because("reason.races.pit", part=Word(f"part.{part}.the_dat"))
+    if tiles:
+        return because("reason.races.tiles", count=tiles)
+    if tops:
+        return because("reason.races.tops", count=tops)
+    if steps > 0:
+        return because("reason.races.gain", count=steps)
+    return because("reason.races.best_move")
+
+
+def _pit_part(ctx: Context, pile: str) -> str | None:
+    """The part the driver wants most of those a pit stop's pile sells (what its bonus there was for)."""
+    own = ctx.game.view(ctx.seat)["karts"][ctx.seat]
+    specs = catalogue.parts()
+    return next((part for _, part, _ in wanted_parts(ctx.game, ctx.kart, own) if specs[part].pile == pile), None)
+
+
+def _why_roll(game: Races, seat: int, action: str, legal: list[str]) -> Reason:
+    """Phase 3 as :meth:`RacingDriver._roll` weighs it: out of mud without Mud Tyres backwards, else the most
+    dice, short of a red-dice roll so big that five sixes get likely."""
+    kart = game.karts[seat]
+    chosen = act.parse(action)
+    if not isinstance(chosen, act.Roll):
+        mud = kart.cell is not None and game.track.terrain.get(kart.cell) is Terrain.MUD
+        stuck = mud and not kart.has_part("mud-tyres")
+        return because("reason.races.mud_reverse" if stuck else "reason.races.no_roll")
+    dice = chosen.green + chosen.white + chosen.red
+    rolls = [r for r in map(act.parse, legal) if isinstance(r, act.Roll)]
+    if any(r.red and r.green + r.white + r.red > max(dice, MAX_DICE_WITH_RED) for r in rolls):
+        return because("reason.races.red_risk", count=dice)
+    return because("reason.races.most_dice", count=dice)
+
+
+def _why_parts(game: Races, seat: int, action: str) -> Reason:
+    """Phase 2 as :meth:`RacingDriver._parts` weighs it: fuel first, then the part it wants most that it can
+    buy here, then fuel for a team mate's engine."""
+    kart = game.karts[seat]
+    chosen = act.parse(action)
+    if isinstance(chosen, act.Refuel):
+        return because("reason.races.refuel")
+    if isinstance(chosen, act.Buy):
+        return because("reason.races.buy", part=Word(f"part.{chosen.part}.the_acc"),
+                       cost=catalogue.parts()[chosen.part].cost, tops=kart.bottle_tops)
+    if isinstance(chosen, act.Swap):
+        return because("reason.races.give", kart=game.seat_names[queries.seat_by_colour(game, action.split()[1]) or 0])
+    return because("reason.races.no_buy", count=kart.bottle_tops)
+
+
+def _why_choice(game: Races, seat: int, action: str) -> Reason:
+    """A question (R14) as :meth:`RacingDriver._answer` answers it."""
+    choice = game.choice
+    assert choice is not None
+    if choice.kind == "enter":
+        return because("reason.races.enter")
+    if choice.kind == "bag":
+        return because("reason.races.bag")
+    if choice.kind == "facing":
+        who = game.karts[int(choice.context.get("seat", seat))]
+        kart = game.karts[seat]
+        own = who.seat == seat or (game.teams and who.team == kart.team)
+        return because("reason.races.face_own") if own else because("reason.races.face_other", kart=who.name)
+    if choice.kind == "ram":
+        target = choice.context.get("target")
+        victim = queries.field(game).karts.get(parse_label(target)) if isinstance(target, str) else None
+        if victim is not None:
+            return because("reason.races.ram", kart=game.seat_names[victim])
+    return because("reason.races.first")
 
 
 def _chance_at_least(n: int, need: int) -> float:

@@ -19,6 +19,7 @@ The game's unit seats it as ``drivers = {"smart": SmartDriver}`` (see :data:`DRI
 from __future__ import annotations
 
 from bot.drivers.base import DRIVER_STREAM, check_turn
+from bot.drivers.reasons import Choice, Reason, Word, because, only
 from rules.contract import Game
 from rules.rally import board as B
 from rules.rally import queries
@@ -263,6 +264,43 @@ class SmartDriver:
         value, sound, chosen = max(scored)
         spare = car.fuel >= 2 or (car.fuel == 1 and queries.laps_done(game, seat) == game.laps - 1)
         return str(Roll(chosen, sound and value > 1.5 and spare and car.fuel > 0))
+
+
+    def explain(self, game: Game, seat: int) -> Choice:
+        """:meth:`choose`'s move and why, from what it weighed: the move's end, the repair, the range."""
+        action = self.choose(game, seat)
+        assert isinstance(game, RallyGame)
+        if len(game.legal_actions()) == 1:
+            return Choice(action, only())
+        chosen = game.parse_action(action)
+        if isinstance(chosen, Move | Park):
+            return Choice(action, move_reason(game, seat, chosen))
+        if isinstance(chosen, Repair):
+            return Choice(action, because("reason.rally.repair"))
+        word = Word("word.range.red" if chosen.range == "red" else f"word.{chosen.range}")  # a roll
+        if chosen.boost:
+            return Choice(action, because("reason.rally.boost", range=word))
+        sound = range_value(game, seat, chosen.range)[1]
+        return Choice(action, because("reason.rally.range" if sound else "reason.rally.range_risky", range=word))
+
+
+def move_reason(game: RallyGame, seat: int, action: Move | Park) -> Reason:
+    """Why a move scored best (:func:`score_ending`): the finish, a stop's parts or fuel, the pit lane, the
+    risk of a spin or crash when nothing safer was left, else the rows it gains."""
+    cell = action.cell if isinstance(action, Move) else action.spot
+    end = game.endings()[cell]
+    car = game.cars[seat]
+    if queries.laps_done(game, seat) < game.laps <= end.progress // game.track.length:
+        return because("reason.rally.finish")
+    if end.kind in (SPIN, CRASH):
+        return because("reason.rally.risk")
+    if end.kind in (PARK, PIT):
+        items = action.items if isinstance(action, Park) else ()
+        return because("reason.rally.park_parts", count=len(items)) if items else because("reason.rally.park_fuel")
+    if end.cell == WAITING:
+        return because("reason.rally.pit_lane")
+    rows = end.progress - car.progress
+    return because("reason.rally.rows", count=rows) if rows > 0 else because("reason.rally.halt")
 
 
 #: computer players of this game by kind, for the game's unit ("random" serves every game)
