@@ -137,7 +137,9 @@ def synthesize(text: str, lang: str, path: Path) -> float:
     """Speak ``text`` into the WAV ``path``; its length in seconds."""
     _espeak(lang, "-w", str(path), text)
     with wave.open(str(path)) as w:
-        return float(w.getnframes()) / w.getframerate()
+        frames: int = w.getnframes()
+        rate: int = w.getframerate()
+    return frames / rate
 
 
 def _samples_16k(path: Path) -> bytes:

@@ -43,6 +43,22 @@ def test_a_stated_race_is_described_by_its_cell_leader_and_turn(lang: str, cell:
     assert len(said) <= ALT_TEXT_CHARS
 
 
+@pytest.mark.parametrize(("lang", "told", "gap"), [
+    ("en", "Ann (red) drives 2 cells from H12 to H10.", "Bob (blue, kart 2) is "),
+    ("de", "Ann (rot) fährt 2 Felder von H12 nach H10.", "Bob (blau, Kart 2) liegt ")])
+def test_a_drive_is_described_by_where_it_started_and_ended(lang: str, told: str, gap: str) -> None:
+    """Heard, a route cell by cell is too long: the description says the drive's start, end and length, not
+    the cells between (the chat's narration still lists them), and a word parts the kart's number from its
+    gap in the standings."""
+    game = Races.from_position({**STATED, "board": {}})
+    game.apply("move H11 H10")
+    events = [Event.from_dict(e) for e in game.view(None)["events"]]
+    said = unit_for("races").alt_text(game, events, lang=lang)
+    assert said.startswith(told) and "H11" not in said.split(".")[0], said
+    assert gap in said, said
+    assert "H11, H10" in race_texts.narrate(events, "en")
+
+
 def test_hidden_tiles_are_never_described() -> None:
     """The description is worded from the public view: another kind under the face-down tile and in blue's
     saddlebag changes nothing, and neither kind is named; only blue's own text board names its tile."""
