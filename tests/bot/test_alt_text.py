@@ -171,3 +171,27 @@ def test_events_keep_their_public_words() -> None:
     game = Races.from_position(STATED)
     secret = Event("said", "Bob draws a tile.", 1, {}, secret="time bomb")
     assert "time bomb" not in unit_for("races").alt_text(game, [secret], lang="en")
+
+
+#: a rally stated as a position: red leads by laps on 12a and is to roll on yellow; blue has a stop more,
+#: parked in the pit lane's spot 1
+RALLY: dict[str, Any] = {"players": ["Ann", "Bob"], "track": "A", "direction": "clockwise", "laps": 3,
+                         "cars": {"red": {"at": "12a", "lap": 2, "lever": "yellow", "stops": 1},
+                                  "blue": {"at": "pit.1", "lap": 1, "stops": 2, "parked": 1}},
+                         "order": ["red", "blue"], "to_act": "red", "round": 4}
+
+
+@pytest.mark.parametrize(("lang", "turn", "lead", "parked"), [
+    ("en", "Now Red (Ann), on 12a, lever on yellow: shift and roll.",
+     "Standings: Red (Ann) leads with 1 of 3 laps done and 1 stop", "Blue (Bob) is parked in pit spot 1, 2 stops"),
+    ("de", "Jetzt Rot (Ann), auf 12a, Hebel auf gelb: schalten und würfeln.",
+     "Stand: Rot (Ann) führt mit 1 von 3 Runden und 1 Stopp", "Blau (Bob) steht geparkt auf Boxenplatz 1, 2 Stopps")])
+def test_a_stated_rally_is_described_turn_first_and_standings_in_one_sentence(lang: str, turn: str, lead: str,
+                                                                              parked: str) -> None:
+    """The rally's picture says whose turn it is, where and what they can do, then the standings (S8) in one
+    sentence; places are words (no ``pit.1`` nor ``1/3``), and the track's name, gears and fuel are left out."""
+    from rules.rally.game import RallyGame
+
+    said = unit_for("rally").alt_text(RallyGame.from_position(RALLY), [], lang=lang)
+    assert said.startswith(turn) and lead in said and parked in said, said
+    assert "pit.1" not in said and "/" not in said and "·" not in said, said
