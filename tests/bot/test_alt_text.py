@@ -15,6 +15,7 @@ from bot.games.unit import ALT_TEXT_CHARS, fitted
 from rules.contract import Event
 from rules.races import Races
 from rules.races import texts as race_texts
+from rules.races.reach import reach
 from tests.bot.harness import CHANNEL_ID, DiscordHarness, Sent
 from tests.bot.helpers import ANN, BOB
 
@@ -195,3 +196,22 @@ def test_a_stated_rally_is_described_turn_first_and_standings_in_one_sentence(la
     said = unit_for("rally").alt_text(RallyGame.from_position(RALLY), [], lang=lang)
     assert said.startswith(turn) and lead in said and parked in said, said
     assert "pit.1" not in said and "/" not in said and "·" not in said, said
+
+
+@pytest.mark.parametrize(("lang", "head", "far", "within"), [
+    ("en", "Where Ann (red, kart 1) can go from H12 with 2 points: it can end on ",
+     "The farthest along the track is ", "Within reach: a face-down tile on H10"),
+    ("de", "Wohin Ann (rot, Kart 1) von H12 mit 2 Punkten kommt: auf ",
+     "Am weitesten auf der Strecke liegt ", "In Reichweite: ein verdecktes Plättchen auf H10")])
+def test_the_reach_picture_says_where_the_kart_can_go_in_words(lang: str, head: str, far: str, within: str) -> None:
+    """"Where can I go?": its description says from where and with how many points, how many cells the kart
+    can end on and pass, the farthest one, and what lies within reach; a face-down tile only as one (the
+    magnet under it is not named)."""
+    game = Races.from_position({**STATED, "board": {"H10": "junk:magnet"}})
+    drawn = unit_for("races").reach_picture(game, 0, lang)
+    assert drawn is not None and drawn.png.startswith(b"\x89PNG")
+    said = drawn.description
+    assert said.startswith(head) and far in said and within in said, said
+    ends = {c.label for c in reach(game).ends}
+    assert said.split(far)[1].split(".")[0] in ends
+    assert not tile_words("magnet") & set(said.lower().replace(".", " ").split()), said
