@@ -215,3 +215,18 @@ def test_the_reach_picture_says_where_the_kart_can_go_in_words(lang: str, head: 
     ends = {c.label for c in reach(game).ends}
     assert said.split(far)[1].split(".")[0] in ends
     assert not tile_words("magnet") & set(said.lower().replace(".", " ").split()), said
+
+
+@pytest.mark.parametrize(("lang", "turn", "standing"), [
+    ("en", "Now Moons (Player 2), on a5: roll the die.", "Standings: Suns (Player 1) on c1 with 3 pieces of trash"),
+    ("de", "Jetzt Monde (Player 2), auf a5: würfeln.", "Stand: Sonnen (Player 1) auf c1 mit 3 Stück Müll")])
+def test_a_stated_piecepack_game_is_described_with_trash_counted(lang: str, turn: str, standing: str) -> None:
+    """The piecepack picture says whose turn it is, where and what they do, then every seat's square and
+    how many pieces of trash it holds: counted, not read out as codes (``SA SB``)."""
+    from rules.piecepack import PiecepackGame
+
+    game = PiecepackGame.from_position({"players": ["Player 1", "Player 2"],
+                                        "pawns": {"Suns": "c1", "Moons": "a5"}, "to_act": "Moons"})
+    said = unit_for("piecepack").alt_text(game, [], lang=lang)
+    assert said.startswith(turn) and standing in said, said
+    assert "SA" not in said.split() and "MA" not in said.split(), said
