@@ -184,9 +184,11 @@ RALLY: dict[str, Any] = {"players": ["Ann", "Bob"], "track": "A", "direction": "
 
 @pytest.mark.parametrize(("lang", "turn", "lead", "parked"), [
     ("en", "Now Red (Ann), on 12a, lever on yellow: shift and roll.",
-     "Standings: Red (Ann) leads with 1 of 3 laps done and 1 stop", "Blue (Bob) is parked in pit spot 1, with 2 stops"),
+     "Standings: Red (Ann) leads with 1 of 3 laps done and 1 stop",
+     "Blue (Bob) is parked in pit spot 1, with 2 stops"),
     ("de", "Jetzt Rot (Ann), auf 12a, Hebel auf gelb: schalten und würfeln.",
-     "Stand: Rot (Ann) führt mit 1 von 3 Runden und 1 Stopp", "Blau (Bob) steht geparkt auf Boxenplatz 1, mit 2 Stopps")])
+     "Stand: Rot (Ann) führt mit 1 von 3 Runden und 1 Stopp",
+     "Blau (Bob) steht geparkt auf Boxenplatz 1, mit 2 Stopps")])
 def test_a_stated_rally_is_described_turn_first_and_standings_in_one_sentence(lang: str, turn: str, lead: str,
                                                                               parked: str) -> None:
     """The rally's picture says whose turn it is, where and what they can do, then the standings (S8) in one
