@@ -101,11 +101,12 @@ async def where_can_i_go(service: Service, channel_id: int, user_id: int, game_i
             else texts.say("move.nobody", own)
         return refuse(texts.say("reach.only_driver", own, who=who))
     try:
-        png = await service.pictures.call(rec.game_key, front.reach_picture, game, seat, own)
+        drawn = await service.pictures.call(rec.game_key, front.reach_picture, game, seat, own)
     except Exception:
         log.exception("drawing where game %s's seat %s can go failed", rec.id, seat)
-        png = None
-    if png is None:
+        drawn = None
+    if drawn is None:
         return refuse(texts.say("reach.nothing", own))
     answer = texts.say("reach.answer", own)
-    return Message(answer, png, "reach.png", game_id=rec.id, version=rec.version, description=answer)
+    return Message(answer, drawn.png, "reach.png", game_id=rec.id, version=rec.version,
+                   description=drawn.description or answer)

@@ -104,6 +104,14 @@ class SelfPlay(Generic[G]):
         return next((i for i in self.items if i.name == name), None)
 
 
+@dataclass(frozen=True)
+class Described:
+    """A picture drawn with its description (alt text, read aloud in the picture's place)."""
+
+    png: bytes
+    description: str
+
+
 class Refusal(Exception):
     """A command's options make no action: the message tells the player what is wrong and what is allowed."""
 
@@ -491,9 +499,10 @@ class GameUnit(Generic[G]):
         the move's picture with nothing highlighted, for a game whose picture already shows everything."""
         return self.picture(view, [], lang=lang)
 
-    def reach_picture(self, game: G, seat: int, lang: str = "en") -> bytes | None:
-        """PNG of where ``seat`` can go now, for its eyes only; None when the game draws none. Called off the
-        event loop (it may search for a while)."""
+    def reach_picture(self, game: G, seat: int, lang: str = "en") -> Described | None:
+        """PNG of where ``seat`` can go now, for its eyes only, with its description in ``lang`` (where the
+        piece can reach, in words); None when the game draws none. Called off the event loop (it may search
+        for a while)."""
         return None
 
     def offers_reach(self, game: G, seat: int) -> bool:

@@ -452,7 +452,8 @@ class Races(Game):
             if phase != PHASE_MOVE:
                 what = said("what.step") if isinstance(action, act.Step) else said("what.move")
                 raise refuse("refuse.not_now", **queries.not_now(self, what))
-            mark = (len(self._events), len(self.turn.path), self.turn.number, self.turn.reversing)
+            start = kart.cell.label if kart.cell is not None else None
+            mark = (len(self._events), len(self.turn.path), self.turn.number, self.turn.reversing, start)
             cells = (self._resolve_step(kart, action),) if isinstance(action, act.Step) else action.cells
             if action.leave:
                 problem = self._leave_problem(kart, cells)
@@ -951,8 +952,10 @@ class Races(Game):
             else:
                 return
 
-    def _announce_drive(self, kart: Kart, first_event: int, path_from: int, turn_number: int, backwards: bool) -> None:
-        """One line for the cells a step or a move drove through, ahead of what happened on the way."""
+    def _announce_drive(self, kart: Kart, first_event: int, path_from: int, turn_number: int, backwards: bool,
+                        start: str | None) -> None:
+        """One line for the cells a step or a move drove through, ahead of what happened on the way; its data
+        keep the path and the cell it started from (``from``), so a description can say start and end."""
         turn = self.turn if self.turn.number == turn_number else self.last_turn
         if turn is None or turn.number != turn_number:
             return
@@ -962,7 +965,7 @@ class Races(Game):
         msg = "event.back_up" if backwards else "event.drive_to" if len(cells) == 1 else "event.drive"
         params = {"who": self._kart_of(kart.seat), "cells": list(cells)}
         event = Event("drive", say(msg, "en", **params), kart.seat,
-                      {"path": cells, "msg": msg, "params": plain(params)})
+                      {"path": cells, "from": start, "msg": msg, "params": plain(params)})
         self._events.insert(first_event, event)
 
     def _move_path(self, kart: Kart, cells: tuple[Hex, ...]) -> None:

@@ -15,6 +15,7 @@ from bot.games.unit import ALT_TEXT_CHARS, fitted
 from rules.contract import Event
 from rules.races import Races
 from rules.races import texts as race_texts
+from rules.races.reach import reach
 from tests.bot.harness import CHANNEL_ID, DiscordHarness, Sent
 from tests.bot.helpers import ANN, BOB
 
@@ -41,6 +42,22 @@ def test_a_stated_race_is_described_by_its_cell_leader_and_turn(lang: str, cell:
     assert turn in said and leader in said and cell in said, said
     assert ("Bob (blue, kart 2)" if lang == "en" else "Bob (blau, Kart 2)") in said
     assert len(said) <= ALT_TEXT_CHARS
+
+
+@pytest.mark.parametrize(("lang", "told", "gap"), [
+    ("en", "Ann (red) drives 2 cells from H12 to H10.", "Bob (blue, kart 2) is "),
+    ("de", "Ann (rot) fährt 2 Felder von H12 nach H10.", "Bob (blau, Kart 2) liegt ")])
+def test_a_drive_is_described_by_where_it_started_and_ended(lang: str, told: str, gap: str) -> None:
+    """Heard, a route cell by cell is too long: the description says the drive's start, end and length, not
+    the cells between (the chat's narration still lists them), and a word parts the kart's number from its
+    gap in the standings."""
+    game = Races.from_position({**STATED, "board": {}})
+    game.apply("move H11 H10")
+    events = [Event.from_dict(e) for e in game.view(None)["events"]]
+    said = unit_for("races").alt_text(game, events, lang=lang)
+    assert said.startswith(told) and "H11" not in said.split(".")[0], said
+    assert gap in said, said
+    assert "H11, H10" in race_texts.narrate(events, "en")
 
 
 def test_hidden_tiles_are_never_described() -> None:
@@ -155,3 +172,63 @@ def test_events_keep_their_public_words() -> None:
     game = Races.from_position(STATED)
     secret = Event("said", "Bob draws a tile.", 1, {}, secret="time bomb")
     assert "time bomb" not in unit_for("races").alt_text(game, [secret], lang="en")
+
+
+#: a rally stated as a position: red leads by laps on 12a and is to roll on yellow; blue has a stop more,
+#: parked in the pit lane's spot 1
+RALLY: dict[str, Any] = {"players": ["Ann", "Bob"], "track": "A", "direction": "clockwise", "laps": 3,
+                         "cars": {"red": {"at": "12a", "lap": 2, "lever": "yellow", "stops": 1},
+                                  "blue": {"at": "pit.1", "lap": 1, "stops": 2, "parked": 1}},
+                         "order": ["red", "blue"], "to_act": "red", "round": 4}
+
+
+@pytest.mark.parametrize(("lang", "turn", "lead", "parked"), [
+    ("en", "Now Red (Ann), on 12a, lever on yellow: shift and roll.",
+     "Standings: Red (Ann) leads with 1 of 3 laps done and 1 stop",
+     "Blue (Bob) is parked in pit spot 1, with 2 stops"),
+    ("de", "Jetzt Rot (Ann), auf 12a, Hebel auf gelb: schalten und würfeln.",
+     "Stand: Rot (Ann) führt mit 1 von 3 Runden und 1 Stopp",
+     "Blau (Bob) steht geparkt auf Boxenplatz 1, mit 2 Stopps")])
+def test_a_stated_rally_is_described_turn_first_and_standings_in_one_sentence(lang: str, turn: str, lead: str,
+                                                                              parked: str) -> None:
+    """The rally's picture says whose turn it is, where and what they can do, then the standings (S8) in one
+    sentence; places are words (no ``pit.1`` nor ``1/3``), and the track's name, gears and fuel are left out."""
+    from rules.rally.game import RallyGame
+
+    said = unit_for("rally").alt_text(RallyGame.from_position(RALLY), [], lang=lang)
+    assert said.startswith(turn) and lead in said and parked in said, said
+    assert "pit.1" not in said and "/" not in said and "·" not in said, said
+
+
+@pytest.mark.parametrize(("lang", "head", "far", "within"), [
+    ("en", "Where Ann (red, kart 1) can go from H12 with 2 points: it can end on ",
+     "The farthest along the track is ", "Within reach: a face-down tile on H10"),
+    ("de", "Wohin Ann (rot, Kart 1) von H12 mit 2 Punkten kommt: auf ",
+     "Am weitesten auf der Strecke liegt ", "In Reichweite: ein verdecktes Plättchen auf H10")])
+def test_the_reach_picture_says_where_the_kart_can_go_in_words(lang: str, head: str, far: str, within: str) -> None:
+    """"Where can I go?": its description says from where and with how many points, how many cells the kart
+    can end on and pass, the farthest one, and what lies within reach; a face-down tile only as one (the
+    magnet under it is not named)."""
+    game = Races.from_position({**STATED, "board": {"H10": "junk:magnet"}})
+    drawn = unit_for("races").reach_picture(game, 0, lang)
+    assert drawn is not None and drawn.png.startswith(b"\x89PNG")
+    said = drawn.description
+    assert said.startswith(head) and far in said and within in said, said
+    ends = {c.label for c in reach(game).ends}
+    assert said.split(far)[1].split(".")[0] in ends
+    assert not tile_words("magnet") & set(said.lower().replace(".", " ").split()), said
+
+
+@pytest.mark.parametrize(("lang", "turn", "standing"), [
+    ("en", "Now Moons (Player 2), on a5: roll the die.", "Standings: Suns (Player 1) on c1 with 3 pieces of trash"),
+    ("de", "Jetzt Monde (Player 2), auf a5: würfeln.", "Stand: Sonnen (Player 1) auf c1 mit 3 Stück Müll")])
+def test_a_stated_piecepack_game_is_described_with_trash_counted(lang: str, turn: str, standing: str) -> None:
+    """The piecepack picture says whose turn it is, where and what they do, then every seat's square and
+    how many pieces of trash it holds: counted, not read out as codes (``SA SB``)."""
+    from rules.piecepack import PiecepackGame
+
+    game = PiecepackGame.from_position({"players": ["Player 1", "Player 2"],
+                                        "pawns": {"Suns": "c1", "Moons": "a5"}, "to_act": "Moons"})
+    said = unit_for("piecepack").alt_text(game, [], lang=lang)
+    assert said.startswith(turn) and standing in said, said
+    assert "SA" not in said.split() and "MA" not in said.split(), said

@@ -48,7 +48,7 @@ def test_every_id_has_english_and_german_with_the_same_placeholders() -> None:
 
 def test_every_id_the_code_uses_is_in_the_catalogue_and_every_entry_is_used() -> None:
     code = "\n".join(p.read_text(encoding="utf-8") for p in SOURCES)
-    areas = "event|refuse|notation|status|button|choice|picture|legal|seat|terminal|standings|progress"
+    areas = "event|refuse|notation|status|button|choice|picture|legal|seat|terminal|standings|progress|alt"
     used = set(re.findall(rf"\"((?:{areas})\.[a-z_]+)\"", code))
     assert used and used <= texts.CATALOGUE.ids, used - texts.CATALOGUE.ids
     unused = {m for m in texts.CATALOGUE.ids - used if not BUILT.fullmatch(m) and m != "piece"}

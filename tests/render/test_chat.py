@@ -267,4 +267,4 @@ def test_the_race_unit_posts_the_close_up_and_offers_the_board_and_the_reach_pic
     assert GAME.board_picture(view) == board_chat_png(view)
     assert GAME.reach_picture(game, 1) is None
     mine = GAME.reach_picture(game, 0)
-    assert mine == reach_png(game.view(0), reach(game))
+    assert mine is not None and mine.png == reach_png(game.view(0), reach(game))

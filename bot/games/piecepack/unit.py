@@ -9,6 +9,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from bot.drivers.piecepack import GreedyDriver
+from bot.games.piecepack import described
 from bot.games.piecepack.translations import GERMAN
 from bot.games.unit import (
     Ask,
@@ -95,6 +96,11 @@ class PiecepackUnit(GameUnit[PiecepackGame]):
     def refusal(self, exc: Exception, lang: str = "en") -> str:
         """A refused action or notation error in ``lang``."""
         return texts.refusal_text(exc, lang)
+
+    def alt_text(self, game: PiecepackGame, events: Sequence[Event], *, lang: str) -> str:
+        """What a picture of the game shows, in words to be heard
+        (:func:`bot.games.piecepack.described.alt_text`)."""
+        return described.alt_text(game, events, lang)
 
     def describe(self, game: PiecepackGame, viewer: int | None, lang: str = "en") -> str:
         """Whose turn it is (or who won), then every seat's square, home corner and trash, in ``lang``."""

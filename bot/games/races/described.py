@@ -4,9 +4,12 @@ text board a player asks for.
 A picture's description (:func:`alt_text`) comes from the public view and the public events only, so it
 never names a face-down tile. It says, in this order: what just happened (the narration of the move's
 events), who is to act and what they can do, and the standings in one sentence (the leader, then every
-other kart's gap in cells round the race, or in flags when it is a lap or more behind). Discord keeps
-1,024 characters: the turn and the standings always stay whole (eight karts take about 400 characters);
-when the narration of a busy move does not fit beside them, it keeps its first sentences and a "…".
+other kart's gap in cells round the race, or in flags when it is a lap or more behind). It is written to
+be heard as well as read: a drive is told by where it started and ended and how many cells it took, not
+cell by cell (what it hit on the way follows in the narration), and a number never follows another number
+without a word between them. Discord keeps 1,024 characters: the turn and the standings always stay whole
+(eight karts take about 450 characters); when the narration of a busy move does not fit beside them, it
+keeps its first sentences and a "…".
 """
 
 from __future__ import annotations
@@ -81,11 +84,37 @@ def one_line(text: str) -> str:
     return " ".join(ln if ln[-1] in ".!?…:" else f"{ln}." for ln in lines)
 
 
+def drive_sentence(event: Event, lang: str) -> str | None:
+    """A drive told by its ends: "Ann (red) drives 8 cells from S14 to L14." (None: not a drive)."""
+    data = event.data or {}
+    path, params = data.get("path"), data.get("params") or {}
+    who = params.get("who")
+    if event.kind != "drive" or not path or not isinstance(who, Mapping):
+        return None
+    kart = race_texts.say("kart", lang, name=who.get("name", ""), colour=who.get("colour", ""))
+    msg = "alt.back_up" if data.get("msg") == "event.back_up" else "alt.drive"
+    start = data.get("from")
+    return texts.say(msg if start else f"{msg}_to", lang, count=len(path), who=kart, start=start or "",
+                     end=path[-1])
+
+
+def told(events: Sequence[Event], lang: str) -> str:
+    """The public events in one paragraph, drives by their ends; a sentence repeated at once is said once."""
+    lines: list[str] = []
+    for e in events:
+        if e.secret is not None:
+            continue
+        line = drive_sentence(e, lang) or race_texts.event_text(e, lang)
+        if line and (not lines or lines[-1] != line):
+            lines.append(line)
+    return one_line("\n".join(lines))
+
+
 def alt_text(game: Game, events: Sequence[Event], lang: str) -> str:
     """The description of a picture of the race at ``game`` (see the module's docstring)."""
     g: Any = game
-    told = one_line(race_texts.narrate([e for e in events if e.secret is None], lang)) if events else ""
-    return fitted([told, turn_sentence(g, lang), standings_text(g, lang)], ALT_TEXT_CHARS, cut=0)
+    told_now = told(events, lang) if events else ""
+    return fitted([told_now, turn_sentence(g, lang), standings_text(g, lang)], ALT_TEXT_CHARS, cut=0)
 
 
 def _next_to(game: Any, view: Mapping[str, Any], kart: Mapping[str, Any], lang: str) -> str:

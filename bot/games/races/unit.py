@@ -22,8 +22,18 @@ from bot.games.races.moves import (
     step_word,
     tiles_text,
 )
+from bot.games.races.reach_words import reach_text
 from bot.games.races.translations import GERMAN
-from bot.games.unit import ButtonSpec, DriverFactory, GameUnit, LookupSource, SelfPlay, StandingItem, Standings
+from bot.games.unit import (
+    ButtonSpec,
+    Described,
+    DriverFactory,
+    GameUnit,
+    LookupSource,
+    SelfPlay,
+    StandingItem,
+    Standings,
+)
 from render.races.card import kart_card_png
 from render.races.chat import board_chat_png, chat_png, reach_png
 from render.races.replay import REPLAY_CELL, replay_gif, replay_views
@@ -107,14 +117,15 @@ class RacesUnit(GameUnit[Races]):
         """The whole board (cropped to the track) with every player's status, for ``/game board``."""
         return board_chat_png(view, lang=lang)
 
-    def reach_picture(self, game: Races, seat: int, lang: str = "en") -> bytes | None:
-        """Where ``seat`` can drive with its roll (R9 included), for its eyes; None when it is not its move."""
+    def reach_picture(self, game: Races, seat: int, lang: str = "en") -> Described | None:
+        """Where ``seat`` can drive with its roll (R9 included), for its eyes, described in words
+        (:func:`bot.games.races.reach_words.reach_text`); None when it is not its move."""
         if game.is_over or game.to_act != seat:
             return None
         found = reach(game)
         if not found.cells:
             return None
-        return reach_png(game.view(seat), found, lang)
+        return Described(reach_png(game.view(seat), found, lang), reach_text(game, found, seat, lang))
 
     def offers_reach(self, game: Races, seat: int) -> bool:
         """While ``seat`` drives: its roll is made and it has points to spend, no question pending."""

@@ -13,13 +13,13 @@ from functools import partial
 from typing import Any, ClassVar, Literal
 
 from bot.drivers.rally import SmartDriver
-from bot.games.rally import setup, table
+from bot.games.rally import described, setup, table
 from bot.games.rally.commands import RALLY_COMMANDS
 from bot.games.rally.moves import can_boost, can_repair, choices, kept_range, legal, range_word, ranges
 from bot.games.rally.replay import REPLAY_SIZE, replay_gif, replay_views
 from bot.games.rally.translations import GERMAN
 from bot.games.rally.words import language, narrate, refusal
-from bot.games.unit import ButtonSpec, DriverFactory, GameUnit, LookupSource, SelfPlay, StandingItem, Standings, fitted
+from bot.games.unit import ButtonSpec, DriverFactory, GameUnit, LookupSource, SelfPlay, StandingItem, Standings
 from render.rally import car_board_png, rally_png
 from render.rally.chat import rally_chat_png
 from rules.contract import Event
@@ -131,14 +131,9 @@ class RallyUnit(GameUnit[RallyGame]):
         return table.status_text(game, viewer, lang)
 
     def alt_text(self, game: RallyGame, events: Sequence[Event], *, lang: str) -> str:
-        """What a picture of the rally shows, in words, from the public view: what just happened (cut to its
-        first sentences when six cars leave too little room), whose turn it is and what they do, then the
-        standings (laps, stops and place of every car, the leader first: S8)."""
-        lines = [ln.replace("**", "") for ln in table.status_text(game, None, lang).splitlines()]
-        told = " ".join(ln if ln.endswith((".", "!", "?")) else f"{ln}." for ln in
-                        narrate(events, lang).splitlines() if ln.strip())
-        turn, standings = (lines[-1], lines[:-1]) if not game.is_over else ("", lines)
-        return fitted([told, f"{turn}." if turn else "", ". ".join(standings) + "."], cut=0)
+        """What a picture of the rally shows, in words to be heard
+        (:func:`bot.games.rally.described.alt_text`)."""
+        return described.alt_text(game, events, lang)
 
     # Buttons -----------------------------------------------------------------------------------
 

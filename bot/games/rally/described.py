@@ -1,0 +1,141 @@
+"""Schrottplatz Rally in words for a picture's description (read aloud in its place), written to be heard.
+
+It says what matters first and once: what just happened (a drive by its start, end and length, not cell by
+cell; the parts put on the car's gears in one sentence), whose turn it is and what they can do (with where
+the car stands and its lever), and the standings in one sentence (the leader with laps and stops, then each
+car's gap in rows or laps and its stops: S8; a parked car by its spot). Left out, as the picture and
+``/game status`` show them: the track's name, the round and move number, every car's gears, lever and fuel,
+and the turn order. Places are said as words ("in the pit lane, spot 3"), never as codes (``pit.3``), and
+no number follows another without a word between them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from bot.games.rally.moves import range_word
+from bot.games.rally.words import event_text
+from bot.games.unit import ALT_TEXT_CHARS, fitted
+from rules.contract import Event
+from rules.rally import queries
+from rules.rally.game import RallyGame
+from rules.rally.texts import COLOUR_KEYS, say
+
+
+def place(game: RallyGame, at: str, lang: str, *, bare: bool = False) -> str:
+    """Where a car stands, said as words: "on 30b", "in the pit lane", "in car park A, spot 2"; ``bare``:
+    the place alone ("30b", "the pit lane", "car park A, spot 2"), as a drive's start or end."""
+    tail = "_bare" if bare else ""
+    if at == "pit":
+        return say(f"alt_in_pit{tail}", lang)
+    if at == "stop":
+        return say(f"alt_at_stop{tail}", lang)
+    if queries.is_spot(at):
+        area, number = at.split(".", 1)
+        if queries.spot_kind(game, at) == "pit":
+            return say(f"alt_pit_spot{tail}", lang, number=number)
+        return say(f"alt_park_spot{tail}", lang, area=area, number=number)
+    return at if bare else say("alt_on_cell", lang, cell=at)
+
+
+def _who(seat: int | None, game: RallyGame) -> dict[str, Any]:
+    return {"car": COLOUR_KEYS[seat], "name": game.names[seat]} if seat is not None else {}
+
+
+def told(game: RallyGame, events: Sequence[Event], lang: str) -> str:
+    """The public events in one paragraph: drives and parking by their places, the parts a car takes in
+    one sentence, a sentence repeated at once said once."""
+    lines: list[str] = []
+    taken: list[str] = []
+
+    def flush(seat: int | None) -> None:
+        if taken:
+            lines.append(say("alt_takes", lang, items=f" {say('word.and', lang)} ".join(taken), **_who(seat, game)))
+            taken.clear()
+
+    last: int | None = None
+    drove: dict[str, Any] = {}  # the last drive told: its car, length, start and end
+    for e in events:
+        data = e.data or {}
+        msg, params = data.get("msg"), data.get("params") or {}
+        if msg != "take" or e.seat != last:
+            flush(last)
+        last = e.seat
+        if msg == "take":
+            taken.append(say("alt_item_on", lang, item=params.get("item"), gear=params.get("gear")))
+            continue
+        if msg == "move" and data.get("path") and e.seat is not None:
+            path = list(data["path"])
+            start = place(game, str(data.get("from")), lang, bare=True)
+            drove = {"seat": e.seat, "count": len(path), "start": start, "end": path[-1]}
+            line = say("alt_move", lang, count=len(path), start=start, end=place(game, str(path[-1]), lang, bare=True),
+                       **_who(e.seat, game))
+        elif msg == "park" and e.seat is not None:
+            where = place(game, str(params.get("spot")), lang)
+            if lines and drove.get("seat") == e.seat and drove.get("end") == params.get("spot"):
+                lines.pop()  # the drive there and the parking in one sentence
+                line = say("alt_move_park", lang, count=drove["count"], start=drove["start"], where=where,
+                           **_who(e.seat, game))
+            else:
+                line = say("alt_park", lang, where=where, **_who(e.seat, game))
+        else:
+            line = event_text(e, lang)
+        if e.secret is None and line and (not lines or lines[-1] != line):
+            lines.append(line)
+    flush(last)
+    return " ".join(ln if ln.endswith((".", "!", "?")) else f"{ln}." for ln in lines)
+
+
+def turn_sentence(game: RallyGame, lang: str) -> str:
+    """Who is to act, where, and what they can do now."""
+    seat = game.turn
+    car = game.cars[seat]
+    where = place(game, car.at, lang)
+    if game.phase == "move":
+        msg = "alt_turn_boost" if game.boost == "pending" else "alt_turn_drive"
+        return say(msg, lang, count=game.points or 0, where=where, **_who(seat, game))
+    if car.repair == 1:
+        return say("alt_turn_repair", lang, where=where, **_who(seat, game))
+    return say("alt_turn_roll", lang, where=where, lever=range_word(car.lever, lang), **_who(seat, game))
+
+
+def standings_sentence(game: RallyGame, lang: str) -> str:
+    """The standings (S8) in one sentence: the leader, then each car's gap and stops."""
+    order = game.standings()
+    lap = max(1, game.track.length)
+    lead = game.cars[order[0]]
+    stops = say("alt_stops", lang, count=lead.stops)
+    parts = [say("alt_leads", lang, count=game.laps, done=min(queries.laps_done(game, order[0]), game.laps),
+                 stops=stops, **_who(order[0], game))]
+    for s in order[1:]:
+        car = game.cars[s]
+        stops = say("alt_stops", lang, count=car.stops)
+        gap = lead.progress - car.progress
+        if car.parked is not None or queries.is_spot(car.at):
+            msg, count = "alt_parked", None
+        elif gap >= lap:
+            msg, count = "alt_laps_behind", gap // lap
+        elif gap > 0:
+            msg, count = "alt_rows_behind", gap
+        elif gap < 0:
+            msg, count = "alt_rows_ahead", -gap
+        else:
+            msg, count = "alt_level", None
+        parts.append(say(msg, lang, count=count, stops=stops, where=place(game, car.at, lang), **_who(s, game)))
+    if len(parts) == 1:
+        return say("alt_standings_alone", lang, lead=parts[0])
+    return say("alt_standings", lang, lead=parts[0], rest="; ".join(parts[1:]))
+
+
+def alt_text(game: RallyGame, events: Sequence[Event], lang: str) -> str:
+    """The description of a picture of the rally (see the module's docstring); the narration gives way
+    first when six cars leave too little room."""
+    if game.is_over:
+        ending = say("game_over", lang, **_who(game.winners[0], game)) if game.winners else ""
+        return fitted([told(game, events, lang), ending, standings_sentence(game, lang)], ALT_TEXT_CHARS, cut=0)
+    return fitted([told(game, events, lang), turn_sentence(game, lang), standings_sentence(game, lang)],
+                  ALT_TEXT_CHARS, cut=0)
+
+
+__all__ = ["alt_text", "place", "standings_sentence", "told", "turn_sentence"]
