@@ -8,13 +8,12 @@ kind), the nearest first, at most :data:`NOTABLE` of them.
 
 from __future__ import annotations
 
-from typing import Any
-
 from bot.drivers.races import track_info
 from bot.games.races import texts
 from bot.games.races.described import kart_name
 from bot.games.unit import ALT_TEXT_CHARS, fitted
 from rules.hexgrid import Facing, Hex
+from rules.races import Races
 from rules.races.progress import mode_of
 from rules.races.reach import Reach
 
@@ -22,7 +21,7 @@ from rules.races.reach import Reach
 NOTABLE = 4
 
 
-def reach_text(game: Any, found: Reach, seat: int, lang: str) -> str:
+def reach_text(game: Races, found: Reach, seat: int, lang: str) -> str:
     """The reach picture of ``seat`` (the kart to act) in words, in ``lang``, from its view."""
     kart = game.karts[seat]
     info = track_info(game.track)
