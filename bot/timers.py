@@ -23,7 +23,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from bot import notices, texts
@@ -185,7 +185,8 @@ class Ticker:
         if prefs.away_until is not None and prefs.away_until > now:
             timers.append(NewTimer(DEADLINE, seat, now, {"turn": started, "away": True}))
         elif setting["turn_limit"]:
-            timers.append(NewTimer(DEADLINE, seat, started + setting["turn_limit"] * 3600.0, {"turn": started}))
+            went_back = same and mark is not None and mark.version > rec.version  # an undo within the turn
+            timers.append(_deadline(old, seat, started, setting["turn_limit"] * 3600.0, now, went_back))
         await self.store.turns.mark_turn(rec.id, version=rec.version, seat=seat, started_at=started, timers=timers)
 
     # Firing ------------------------------------------------------------------------------------
@@ -360,3 +361,18 @@ class Ticker:
                         user_id is None or (mark.seat is not None and mark.seat < len(rec.seats)
                                             and rec.seats[mark.seat].user_id == user_id)):
                     await self.mark(rec, again=True)
+
+
+def _deadline(old: Sequence[Timer], seat: int, started: float, limit: float, now: float, went_back: bool
+              ) -> NewTimer:
+    """The deadline of a turn that began at ``started``. A player who takes back what the autopilot played
+    after the deadline (``went_back``) is there: their turn's clock starts again, once a turn, so the
+    autopilot does not play the same move again at the next tick, and the turn still cannot last for ever."""
+    ours = [t for t in old if t.kind == DEADLINE and t.data.get("turn") == started]
+    granted = [t for t in ours if t.data.get("again")]
+    pending = [t for t in granted if t.fired_at is None]
+    if pending:
+        return NewTimer(DEADLINE, seat, pending[0].due_at, pending[0].data)
+    if went_back and not granted and started + limit <= now and any(t.fired_at is not None for t in ours):
+        return NewTimer(DEADLINE, seat, now + limit, {"turn": started, "again": True})
+    return NewTimer(DEADLINE, seat, started + limit, {"turn": started})

@@ -203,3 +203,32 @@ async def test_a_planned_roll_stays_and_says_so_in_german(svc, key):
     assert isinstance(reply, Refusal) and reply.text.startswith(f"Dein letzter Zug, `{roll}`,"), reply.text
     again, _, _, _ = await at(svc)
     assert (again.version, again.state) == (rec.version, rec.state)
+
+
+
+# The deadline after a take-back ---------------------------------------------------------------------------
+
+
+def test_taking_back_the_autopilot_after_the_deadline_starts_the_turns_clock_again_once() -> None:
+    """A deadline fired and the autopilot played; the player takes its move back within the turn: they are
+    there, so the turn's clock starts again (the autopilot would otherwise play the same move at the next
+    tick), once a turn, so a turn cannot be stretched for ever by taking the autopilot back each time."""
+    from bot.store import Timer
+    from bot.timers import DEADLINE, _deadline
+
+    hour, started = 3600.0, 1000.0
+
+    def timer(due: float, fired: float | None, **data: Any) -> Timer:
+        return Timer(1, 1, DEADLINE, 0, 3, due, {"turn": started, **data}, None, None, fired, started)
+
+    limit, now = 6 * hour, started + 7 * hour
+    first = timer(started + limit, started + limit)
+    again = _deadline([first], 0, started, limit, now, went_back=True)
+    assert (again.due_at, again.data) == (now + limit, {"turn": started, "again": True})
+    kept = _deadline([first, timer(again.due_at, None, again=True)], 0, started, limit, now + hour, went_back=False)
+    assert kept.due_at == now + limit  # a change of settings keeps the fresh deadline
+    spent = timer(now + limit, now + limit, again=True)
+    second = _deadline([first, spent], 0, started, limit, now + limit + hour, went_back=True)
+    assert second.due_at == started + limit  # already past: the autopilot plays at the next tick
+    assert _deadline([], 0, started, limit, started + hour, went_back=True).due_at == started + limit
+    assert _deadline([first], 0, started, limit, now, went_back=False).due_at == started + limit
