@@ -120,6 +120,42 @@ async def test_a_plan_plays_in_order_and_stops_at_the_first_illegal_item(svc):
     assert "Your plan stopped at `move 9`" in await plans.plan_command(svc, CHANNEL, user, lang="en")
 
 
+@pytest.mark.parametrize("key", ["races", "rally", "piecepack"])
+async def test_each_game_plays_a_plan_and_stops_at_an_item_it_refuses(svc, key):
+    """In each game: the player to act queues their first legal action twice; the first plays as theirs
+    (said to come from their plan), the second is one the game refuses once the first is played, so the
+    plan stops there, and the player alone is told the game's own reason."""
+    await started(svc, key)
+    for user in (ANN, BOB):
+        await plans.set_auto(svc.store, user, 0, False)  # only the plan plays
+    while True:  # to a turn whose first legal action leaves the player to act (a piecepack move ends it)
+        game_id, game, seat = await now(svc)
+        rec = await svc.store.games.get_game(game_id)
+        user = rec.seats[seat].user_id
+        first = str(game.legal_actions()[0])
+        trial = svc.classes(key).from_dict(game.to_dict())
+        trial.apply(trial.parse_action(first))
+        if trial.to_act == seat:
+            break
+        assert isinstance(await svc.act(CHANNEL, user, first), Accepted)
+    done = len(await svc.store.games.actions(game_id))
+    await plans.plan_command(svc, CHANNEL, user, add=f"{first}; {first}", lang="en")
+    batches = await run_auto(svc)
+    acts = (await svc.store.games.actions(game_id))[done:]
+    assert [a.action for a in acts] == [first] and acts[0].user_id == user and "plan" in acts[0].narration
+    notes = [p for b in batches for p in b.private if "plan stopped" in p.text]
+    assert len(notes) == 1 and notes[0].user_id == user and f"`{first}`" in notes[0].text
+    after = svc.classes(key).from_dict((await svc.store.games.get_game(game_id)).state)
+    try:
+        after.apply(after.parse_action(first))
+    except Exception as exc:  # the game's own words for why, as the note gives them
+        assert unit_for(key).refusal(exc, lang="en").split(":")[0] in notes[0].text
+    else:
+        raise AssertionError(f"{first} twice was legal in {key}")
+    plan = await plans.load_plan(svc.store, user, game_id)
+    assert plan.items == () and plan.stopped is not None and plan.stopped["item"] == first
+
+
 async def test_a_plan_item_that_does_not_parse_is_refused_at_once(svc):
     await started(svc, "toy")
     out = await plans.plan_command(svc, CHANNEL, ANN, add="roll; jump", lang="en")
