@@ -66,11 +66,11 @@ def pick(game: Races, rng: random.Random) -> str:
 # ------------------------------------------------------------------ the rules and the front: a twin test
 
 
-def redrawn(game: Races, rng: random.Random) -> Races:
-    """A twin of ``game`` in which every tile hidden from the player to act (face-down junk on the board,
-    face-down tiles in the other karts' saddlebags) is of another kind."""
+def redrawn(game: Races, rng: random.Random, seat: int | None = None) -> Races:
+    """A twin of ``game`` in which every tile hidden from ``seat`` (by default the player to act: face-down
+    junk on the board, face-down tiles in the other karts' saddlebags) is of another kind."""
     twin = Races.from_dict(game.to_dict())
-    me = twin.to_act
+    me = twin.to_act if seat is None else seat
     for tile in twin.board.values():
         if tile.face_down:
             tile.kind = rng.choice([k for k in TILE_KINDS if k != tile.kind])

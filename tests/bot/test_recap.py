@@ -25,9 +25,7 @@ from bot.service import Service
 from bot.settings import DEFAULT_RECAP_AFTER
 from bot.store import SqliteStore
 from rules.contract import Game, events_for
-from rules.races import Races
-from rules.races.state import Tile
-from tests.bot.test_hidden_information import TILE_KINDS, TeamCrewRaces
+from tests.bot.test_hidden_information import TeamCrewRaces, redrawn
 from tests.bot.timing_helpers import Clock
 
 CH = 8800
@@ -211,22 +209,6 @@ async def test_the_offer_survives_a_restart_and_shows_on_the_rebuilt_message(tmp
 # Hidden things ---------------------------------------------------------------------------------------
 
 
-def redrawn_for(game: Races, seat: int, rng: random.Random) -> Races:
-    """A twin of ``game`` in which every tile hidden from ``seat`` is of another kind."""
-    twin = Races.from_dict(game.to_dict())
-    for tile in twin.board.values():
-        if tile.face_down:
-            tile.kind = rng.choice([k for k in TILE_KINDS if k != tile.kind])
-    for kart in twin.karts:
-        if kart.seat == seat:
-            continue
-        for tiles in kart.bags.values():
-            for i, t in enumerate(tiles):
-                if not t.face_up:
-                    tiles[i] = Tile(rng.choice([k for k in TILE_KINDS if k != t.kind]))
-    return twin
-
-
 @pytest.mark.parametrize("seed", [3, 4])
 async def test_the_recap_never_tells_another_players_hidden_tiles(tmp_path, clock, seed):
     """R12: team races with crew starting sets, tiles held, moved and swapped. Ann's recap is the same whatever
@@ -250,7 +232,7 @@ async def test_the_recap_never_tells_another_players_hidden_tiles(tmp_path, cloc
     for lang in ("en", "de"):
         told = recap.lines(unit, m, lang, 72)
         for _ in range(3):
-            twin = recap.Missed(0, since, until, redrawn_for(m.then, 0, rng), redrawn_for(m.now, 0, rng), m.moves)
+            twin = recap.Missed(0, since, until, redrawn(m.then, rng, 0), redrawn(m.now, rng, 0), m.moves)
             assert recap.lines(unit, twin, lang, 72) == told
     await svc.store.close()
 
