@@ -340,6 +340,8 @@ class Terminal:
         #: the lines of the turn's message shown so far (a reply that edits it repeats them)
         self._turn_lines: set[str] = set()
         #: ``seen``: the lines of the turn's message an earlier run printed (a resumed game), as printed
+        #: what Ctrl-C does while the game is played (see :func:`interrupt_at_once`)
+        self._ctrl_c = CtrlC()
         self._carried = {ln for line in seen for ln in plain(line, self.names, lang).splitlines()}
 
     def say(self, text: str = "") -> None:
@@ -399,15 +401,15 @@ class Terminal:
         """Play from the start reply to the end of the game or of the input. Returns an exit code: 0, or 130
         after Ctrl-C. Leaving early keeps the game as it is (the terminal says how to resume it). One Ctrl-C
         is enough, even while waiting for a line (asyncio's own handler would only cancel the task then)."""
-        with interrupt_at_once():
-            try:
+        try:
+            with interrupt_at_once() as self._ctrl_c:
                 return await self._play(first)
-            except KeyboardInterrupt:
-                self._left(self.words("terminal.why.interrupted"))
-                return 130
-            except asyncio.CancelledError:
-                self._left(self.words("terminal.why.interrupted"))
-                raise
+        except KeyboardInterrupt:
+            self._left(self.words("terminal.why.interrupted"))
+            return 130
+        except asyncio.CancelledError:
+            self._left(self.words("terminal.why.interrupted"))
+            raise
 
     async def _play(self, first: Opening) -> int:
         await self.show(first.outcome, notes=first.notes)
@@ -502,7 +504,8 @@ class Terminal:
         while True:
             if not self.echo:
                 print(f"{seat_label(game, seat, self.lang)}> ", end="", file=self.out, flush=True)
-            line = self.inp.readline()
+            with self._ctrl_c.reading():
+                line = self.inp.readline()
             if not line:
                 return None
             line = line.strip()
@@ -584,18 +587,69 @@ class Terminal:
             self.say(self.words("terminal.pictures", folder=self.pictures.dir, name=self.pictures.latest.name))
 
 
+class CtrlC:
+    """What one Ctrl-C does inside :func:`interrupt_at_once`. During a blocking read of a line (marked with
+    :meth:`reading`) it raises KeyboardInterrupt right there, the only way to end such a read. At any other
+    moment it cancels the task that entered, as asyncio's own handler does: an exception raised by a signal
+    inside the event loop's machinery (between a result and the future waiting for it, say) can leave the
+    loop unable to finish, so none is raised there. A second Ctrl-C raises at once, wherever the program is."""
+
+    def __init__(self) -> None:
+        self.pressed = False
+        self._reading = False
+        self._task: asyncio.Task[Any] | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._left = False
+
+    @contextlib.contextmanager
+    def reading(self) -> Iterator[None]:
+        """Mark a blocking read of a line: Ctrl-C raises KeyboardInterrupt inside it, or at its start when
+        it came since the last ``await`` (the cancellation waits for one, which a read does not do)."""
+        self._reading = True
+        try:
+            if self.pressed:
+                raise KeyboardInterrupt
+            yield
+        finally:
+            self._reading = False
+
+    def _pressed(self, signum: int, frame: object) -> None:
+        if self.pressed or self._reading or self._task is None or self._loop is None:
+            self.pressed = True
+            raise KeyboardInterrupt
+        self.pressed = True
+        self._loop.call_soon_threadsafe(self._cancel)  # from the loop itself, waking it if it waits
+
+    def _cancel(self) -> None:
+        """Cancel the task, unless it left the block meanwhile (a read it began raised instead)."""
+        if self._task is not None and not self._left:
+            self._task.cancel()
+
+
 @contextlib.contextmanager
-def interrupt_at_once() -> Iterator[None]:
-    """While inside, Ctrl-C raises KeyboardInterrupt at once, also in a blocking read of a line. asyncio's
-    runner would only cancel the task, which a thread waiting in ``readline`` does not notice, so a second
-    Ctrl-C was needed. Outside the main thread it changes nothing."""
+def interrupt_at_once() -> Iterator[CtrlC]:
+    """While inside (in a task, on the main thread), one Ctrl-C leaves: KeyboardInterrupt comes out of the
+    block, raised in a read marked with :meth:`CtrlC.reading` or turned from the cancellation of the task
+    at its next ``await`` (see :class:`CtrlC`). asyncio's runner would only cancel the task, which a
+    blocking ``readline`` does not notice, so a second Ctrl-C was needed. Outside the main thread it changes
+    nothing."""
+    ctrl_c = CtrlC()
     if threading.current_thread() is not threading.main_thread():
-        yield
+        yield ctrl_c
         return
-    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    with contextlib.suppress(RuntimeError):  # no running loop: only reads are interrupted
+        ctrl_c._loop, ctrl_c._task = asyncio.get_running_loop(), asyncio.current_task()
+    before = signal.signal(signal.SIGINT, ctrl_c._pressed)
     try:
-        yield
+        yield ctrl_c
+    except asyncio.CancelledError:
+        if not ctrl_c.pressed:
+            raise
+        if ctrl_c._task is not None:
+            ctrl_c._task.uncancel()
+        raise KeyboardInterrupt from None
     finally:
+        ctrl_c._left = True
         signal.signal(signal.SIGINT, before)
 
 
@@ -616,8 +670,7 @@ def _is_tty(stream: TextIO) -> bool:
         return False
 
 
-__all__ = ["COMMANDS", "HUMAN", "Opening", "PictureWriter", "SeatSpec", "Terminal", "command_word", "command_words",
-           "expand",
-           "format_standings", "hand_text", "interrupt_at_once", "left_games", "local_user", "new_channel_id",
-           "open_table", "parse_seats", "plain", "play_computers", "resume_table", "seat_label", "short_list",
-           "shown_before", "shown_db", "situation", "standings"]
+__all__ = ["COMMANDS", "HUMAN", "CtrlC", "Opening", "PictureWriter", "SeatSpec", "Terminal", "command_word",
+           "command_words", "expand", "format_standings", "hand_text", "interrupt_at_once", "left_games",
+           "local_user", "new_channel_id", "open_table", "parse_seats", "plain", "play_computers", "resume_table",
+           "seat_label", "short_list", "shown_before", "shown_db", "situation", "standings"]

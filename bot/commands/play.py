@@ -28,7 +28,7 @@ from typing import Any
 from bot import texts
 from bot.games import GameUnit, new_options, playable_keys, unit_for
 from bot.store import GameRecord, Store
-from bot.terminal import SeatSpec
+from bot.terminal import CtrlC, SeatSpec
 from rules.catalogue import DEFAULT, LANGS
 
 
@@ -110,7 +110,7 @@ def run(args: argparse.Namespace) -> int:
     told: list[str] = []
     try:
         return asyncio.run(_play(args, seats, explicit, told))
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, asyncio.CancelledError):  # cancelled: Ctrl-C came as the game was left
         if not told:  # the terminal said how the game was left; before it began there is nothing to keep
             print("\nInterrupted.", file=sys.stderr)
         return 130
@@ -149,8 +149,8 @@ async def _play(args: argparse.Namespace, seats: list[SeatSpec], game_key: str |
     again = "junkyard play" + (f" --db {shown(args.db)}" if args.db else "")
     async with store:
         service = Service(store) if args.seed is None else Service(store, seed_source=lambda: args.seed)
-        with interrupt_at_once():
-            chosen = await _left_game(args, store, game_key, shown(db))
+        with interrupt_at_once() as ctrl_c:
+            chosen = await _left_game(args, store, game_key, shown(db), ctrl_c)
         if isinstance(chosen, str):
             return _error(chosen) if chosen else 0
         if chosen is not None:
@@ -179,7 +179,7 @@ def shown(db: str) -> str:
     return shown_db(db)
 
 
-async def _left_game(args: argparse.Namespace, store: Store, game_key: str | None, db: str
+async def _left_game(args: argparse.Namespace, store: Store, game_key: str | None, db: str, ctrl_c: CtrlC
                      ) -> GameRecord | str | None:
     """The game to resume: ``--resume`` (the latest left, or game ID), else the latest left when the player
     at the keyboard says yes. None: start a new game; text: a problem to report (empty: nothing to do)."""
@@ -206,7 +206,8 @@ async def _left_game(args: argparse.Namespace, store: Store, game_key: str | Non
         return None
     print(texts.say("terminal.resume_offer", lang, game=rec.id, title=title, move=rec.version, db=db), end="",
           flush=True)
-    answer = sys.stdin.readline()
+    with ctrl_c.reading():
+        answer = sys.stdin.readline()
     if not answer:
         print()
         return ""  # end of input: neither game

@@ -22,7 +22,7 @@ import pytest
 from bot.cli import main
 from bot.games import playable_keys, unit_for
 from bot.store import SqliteStore
-from bot.terminal import COMMANDS, command_word, command_words
+from bot.terminal import COMMANDS, command_word, command_words, interrupt_at_once
 
 ROOT = Path(__file__).resolve().parents[2]
 #: a hang guard only: how long to wait for the program to say something before the test fails
@@ -62,10 +62,10 @@ class Keyboard:
             os.execve(sys.executable, [sys.executable, "-m", "bot.cli", "play", *args], env)
         self.screen = ""
 
-    def wait_for(self, text: str) -> str:
-        """Read until ``text`` is on the screen (the test fails if it never comes)."""
+    def wait_for(self, text: str, times: int = 1) -> str:
+        """Read until ``text`` is on the screen ``times`` times (the test fails if it never comes)."""
         end = time.monotonic() + LIMIT
-        while text not in self.screen:
+        while self.screen.count(text) < times:
             left = end - time.monotonic()
             assert left > 0, f"waited for {text!r}; the screen shows:\n{self.screen[-3000:]}"
             ready, _, _ = select.select([self.fd], [], [], min(left, 1.0))
@@ -134,17 +134,16 @@ def test_one_ctrl_c_leaves_the_game_and_the_next_play_offers_to_resume_it(tmp_pa
     args = ["--game", "piecepack", "--seats", "human,smart", "--seed", "6", "--db", "games.db", "--out", "pics"]
     first = keyboards(args, tmp_path)
     first.wait_for("Player 1 (Suns)> ")
-    first.type("roll")
-    first.wait_for("rolls")
-    screen = first.wait_for("Player 1 (Suns)> ")
+    first.type("1")  # the first move listed; the computer answers and the next roll plays itself
+    screen = first.wait_for("Player 1 (Suns)> ", times=2)
     first.ctrl_c()
     assert first.exit_code() == 130
     assert "Interrupted: game 1 waits at move" in first.screen
     assert "`junkyard play --db games.db` offers to resume it" in first.screen
     assert "Traceback" not in first.screen
     [(game, status, move)] = games_in(tmp_path / "games.db")
-    assert (game, status) == (1, "active") and move >= 1
-    assert screen.count("rolls") >= 1
+    assert (game, status) == (1, "active") and move >= 3
+    assert screen.count("rolls") >= 2
 
     second = keyboards(["--db", "games.db", "--out", "pics"], tmp_path)
     second.wait_for(f"Game 1 (Junkyard (piecepack), move {move}) was left unfinished in games.db. Resume it? [Y/n] ")
@@ -189,7 +188,7 @@ def test_one_interrupt_is_enough_while_waiting_for_a_line_from_a_pipe(tmp_path):
             proc.kill()
             proc.wait()
     assert proc.returncode == 130, (out, err)
-    assert "Interrupted: game 1 waits at move" in out and "Traceback" not in err
+    assert "Interrupted: game 1 waits at move" in out and "Traceback" not in err, err
     assert [g[:2] for g in games_in(tmp_path / "games.db")] == [(1, "active")]
 
 
@@ -277,3 +276,44 @@ async def test_a_game_left_at_the_terminal_is_never_reminded_by_a_bot_on_the_sam
         ticker = Ticker(service, messenger=None)  # type: ignore[arg-type]  (it must send nothing)
         assert await ticker.sweep() >= 1
         assert await store.turns.timers(game_id=first.game_id) == []
+
+
+async def test_ctrl_c_between_awaits_cancels_at_the_next_await_and_leaves_as_an_interrupt():
+    """A Ctrl-C outside a read raises nothing where it lands (it might land inside the event loop's own
+    machinery): the task is cancelled, and the block ends with KeyboardInterrupt at the next ``await``."""
+    before = signal.getsignal(signal.SIGINT)
+    reached = []
+    with pytest.raises(KeyboardInterrupt), interrupt_at_once():
+        signal.raise_signal(signal.SIGINT)
+        reached.append("after the press")  # nothing raised here
+        await asyncio.sleep(5)
+        reached.append("after the await")
+    assert reached == ["after the press"]
+    assert signal.getsignal(signal.SIGINT) is before
+    assert asyncio.current_task().cancelling() == 0  # the task goes on as if never cancelled
+    await asyncio.sleep(0)
+
+
+async def test_ctrl_c_in_a_read_of_a_line_raises_there_and_a_second_press_anywhere():
+    with pytest.raises(KeyboardInterrupt), interrupt_at_once() as ctrl_c, ctrl_c.reading():
+        signal.raise_signal(signal.SIGINT)  # a blocking readline would be interrupted here
+        pytest.fail("the read went on")
+    with pytest.raises(KeyboardInterrupt), interrupt_at_once():
+        signal.raise_signal(signal.SIGINT)
+        with pytest.raises(KeyboardInterrupt):  # the second press, with no await in between
+            signal.raise_signal(signal.SIGINT)
+        await asyncio.sleep(0)  # the first press's cancellation, out of the block as KeyboardInterrupt
+    with pytest.raises(KeyboardInterrupt), interrupt_at_once() as ctrl_c:
+        signal.raise_signal(signal.SIGINT)  # pressed just before a read begins: the read never blocks
+        with ctrl_c.reading():
+            pytest.fail("the read began")
+
+
+def test_a_cancellation_not_from_ctrl_c_stays_a_cancellation():
+    async def cancelled() -> None:
+        with interrupt_at_once():
+            asyncio.current_task().cancel()
+            await asyncio.sleep(5)
+
+    with pytest.raises(asyncio.CancelledError):
+        asyncio.run(cancelled())
