@@ -39,7 +39,6 @@ from bot.store import (
     StaleRating,
     Store,
 )
-from render.rating_chart import Series, rating_chart
 from rules.contract import Game
 
 if TYPE_CHECKING:
@@ -355,6 +354,8 @@ async def _card(service: Service, guild_id: int, user_id: int, season_id: int, s
     mine_ = await service.store.standings.ratings(guild_id, None, season_id, user_id=user_id)
     if not mine_:
         return [], None
+    from render.rating_chart import Series, rating_chart  # drawing a chart is rare: not loaded at start
+
     lines = [texts.say("ladder.card_head", lang, season=season)]
     series = []
     ranks = await service.store.standings.ranks(guild_id, season_id, user_id)

@@ -15,6 +15,7 @@ its related entries are buttons (:class:`RuleButton`) that answer privately, als
 
 from __future__ import annotations
 
+import importlib
 import io
 import logging
 import re
@@ -30,7 +31,6 @@ from bot.discord.command_group import service_of
 from bot.discord.context import Interaction, ours
 from bot.games import playable_keys, unit_for
 from bot.service import refuse
-from rules import lookup
 
 log = logging.getLogger(__name__)
 
@@ -60,8 +60,9 @@ def _language(interaction: Interaction, given: Any, question: str = "") -> str:
 
 
 def lookup_module() -> ModuleType:
-    """The rule lookup, :mod:`rules.lookup` (the one seam tests use to put a lookup of their own in)."""
-    return lookup
+    """The rule lookup, :mod:`rules.lookup` (the one seam tests use to put a lookup of their own in),
+    imported at the first question: starting the bot does not wait for its index."""
+    return importlib.import_module("rules.lookup")
 
 
 def _lookup_games() -> list[str]:
