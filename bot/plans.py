@@ -94,11 +94,19 @@ async def save_plan(store: Store, user_id: int, game_id: int, plan: Plan) -> Non
 async def auto_on(store: Store, user_id: int, game_id: int) -> bool:
     """Whether forced moves play themselves for ``user_id`` in the game: the game's own choice over the one
     for all their games; on unless turned off."""
-    for target in (game_id, 0):
-        data = await store.settings.get_settings("user", user_id, target)
-        if AUTO in data:
-            return bool(data[AUTO])
-    return AUTO_DEFAULT
+    return _auto(*await store.settings.settings_of([("user", user_id, game_id), ("user", user_id, 0)]))
+
+
+async def plan_and_auto(store: Store, user_id: int, game_id: int) -> tuple[Plan, bool]:
+    """The player's plan in the game and :func:`auto_on`, in one read (a move asks for both)."""
+    plan, *choices = await store.settings.settings_of(
+        [(PLAN, user_id, game_id), ("user", user_id, game_id), ("user", user_id, 0)])
+    return Plan.from_dict(plan), _auto(*choices)
+
+
+def _auto(*choices: Mapping[str, Any]) -> bool:
+    """The first of the player's choices (nearest first) that says whether forced moves play themselves."""
+    return next((bool(c[AUTO]) for c in choices if AUTO in c), AUTO_DEFAULT)
 
 
 async def set_auto(store: Store, user_id: int, target: int, on: bool) -> None:

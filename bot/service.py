@@ -973,8 +973,9 @@ class Service:
             return None
         user = rec.seats[seat].user_id
         if plan is None:
-            plan = await plans.load_plan(self.store, user, rec.id)
-        auto = await plans.auto_on(self.store, user, rec.id)
+            plan, auto = await plans.plan_and_auto(self.store, user, rec.id)
+        else:
+            auto = await plans.auto_on(self.store, user, rec.id)
         move = plans.next_move(self.fronts(rec.game_key), game, seat, plan, auto)
         return None if move is None else (user, move)
 

@@ -139,11 +139,12 @@ class Settings:
         return str(lang) if lang in texts.LANGS else fallback
 
     async def game(self, rec: GameRecord) -> dict[str, Any]:
-        """The game's settings in force: defaults ← server ← game."""
+        """The game's settings in force: defaults ← server ← game (one read)."""
+        keys = [("game", rec.id, 0)] + ([("server", rec.guild_id, 0)] if rec.guild_id is not None else [])
+        chosen, *server = await self.store.settings.settings_of(keys)
         out = dict(GAME_DEFAULTS)
-        out.update({k: v for k, v in (await self.server(rec.guild_id)).items() if k in GAME_DEFAULTS})
-        chosen = await self.store.settings.get_settings("game", rec.id)
-        out.update({k: v for k, v in chosen.items() if k in GAME_DEFAULTS})
+        for layer in (*server, chosen):
+            out.update({k: v for k, v in layer.items() if k in GAME_DEFAULTS})
         return out
 
     async def set_game(self, game_id: int, values: Mapping[str, Any]) -> None:

@@ -88,10 +88,11 @@ class SelfPlay(Generic[G]):
         their turn, or the game plays none by itself."""
         if not self.forced or game.to_act != seat or game.is_over:
             return None
-        acts = [str(a) for a in game.legal_actions()]
+        acts = game.legal_actions()
         if len(acts) != 1:
             return None
-        return Forced(acts[0], "dice" if acts[0].startswith(self.rolls) else "only")
+        only = str(acts[0])
+        return Forced(only, "dice" if only.startswith(self.rolls) else "only")
 
     def plan_openers(self, game: G, seat: int) -> list[str]:
         """What could begin ``seat``'s next turn: the legal actions while the seat is to act, else the

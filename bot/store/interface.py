@@ -197,6 +197,11 @@ class SettingsStore(ABC):
         """The settings of ``scope`` (game, server, user) for ``owner`` (and ``target``); {} when none."""
 
     @abstractmethod
+    async def settings_of(self, keys: Sequence[tuple[str, int, int]]) -> list[dict[str, Any]]:
+        """The settings of each (scope, owner, target) in ``keys``, in their order ({} where none), in one
+        read: a move asks for several at once (a player's plan and their choices)."""
+
+    @abstractmethod
     async def put_settings(self, scope: str, owner: int, target: int, data: dict[str, Any]) -> None:
         """Replace the settings of ``scope`` for ``owner`` and ``target``."""
 

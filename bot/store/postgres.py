@@ -791,6 +791,16 @@ class PostgresSettings(SettingsStore):
             "SELECT data FROM settings WHERE scope = $1 AND owner = $2 AND target = $3", scope, owner, target)
         return {} if data is None else dict(json.loads(data))
 
+    async def settings_of(self, keys: Sequence[tuple[str, int, int]]) -> list[dict[str, Any]]:
+        if not keys:
+            return []
+        rows = await self.s.pool.fetch(
+            "SELECT scope, owner, target, data FROM settings WHERE (scope, owner, target) IN "
+            "(SELECT * FROM unnest($1::text[], $2::bigint[], $3::bigint[]))",
+            [k[0] for k in keys], [k[1] for k in keys], [k[2] for k in keys])
+        found = {(r[0], r[1], r[2]): r[3] for r in rows}
+        return [dict(json.loads(found[key])) if key in found else {} for key in map(tuple, keys)]
+
     async def put_settings(self, scope: str, owner: int, target: int, data: dict[str, Any]) -> None:
         await self.s.pool.execute(
             "INSERT INTO settings (scope, owner, target, data) VALUES ($1, $2, $3, $4) "

@@ -880,6 +880,17 @@ class SqliteSettings(SettingsStore):
             row = await cur.fetchone()
         return {} if row is None else dict(json.loads(row[0]))
 
+    async def settings_of(self, keys: Sequence[tuple[str, int, int]]) -> list[dict[str, Any]]:
+        if not keys:
+            return []
+        wanted = ", ".join("(?, ?, ?)" for _ in keys)
+        async with self.s._lock, self.s.db.execute(
+            f"SELECT scope, owner, target, data FROM settings WHERE (scope, owner, target) IN (VALUES {wanted})",
+            [v for key in keys for v in key],
+        ) as cur:
+            found = {(r[0], r[1], r[2]): r[3] for r in await cur.fetchall()}
+        return [dict(json.loads(found[key])) if key in found else {} for key in map(tuple, keys)]
+
     async def put_settings(self, scope: str, owner: int, target: int, data: dict[str, Any]) -> None:
         async with self.s._lock:
             await self.s.db.execute(

@@ -392,6 +392,9 @@ async def test_settings_by_scope_owner_and_target(store):
     await store.settings.put_settings("server", 7, 0, {"remind_hours": 6})
     assert await store.settings.get_settings("game", 7) == {"notify": "off"}
     assert await store.settings.all_settings("game") == [(7, 0, {"notify": "off"}), (7, 9, {"notify": "channel"})]
+    assert await store.settings.settings_of([("server", 7, 0), ("game", 7, 1), ("game", 7, 9), ("game", 7, 0)]) \
+        == [{"remind_hours": 6}, {}, {"notify": "channel"}, {"notify": "off"}]  # in the order asked, {} where none
+    assert await store.settings.settings_of([]) == []
 
 
 async def test_results_are_recorded_once_with_their_end_message(store):
