@@ -339,9 +339,9 @@ class Terminal:
         self.channel = LocalChannel()
         #: the lines of the turn's message shown so far (a reply that edits it repeats them)
         self._turn_lines: set[str] = set()
-        #: ``seen``: the lines of the turn's message an earlier run printed (a resumed game), as printed
         #: what Ctrl-C does while the game is played (see :func:`interrupt_at_once`)
         self._ctrl_c = CtrlC()
+        #: ``seen``: the lines of the turn's message an earlier run printed (a resumed game), as printed
         self._carried = {ln for line in seen for ln in plain(line, self.names, lang).splitlines()}
 
     def say(self, text: str = "") -> None:
@@ -594,11 +594,12 @@ class CtrlC:
     inside the event loop's machinery (between a result and the future waiting for it, say) can leave the
     loop unable to finish, so none is raised there. A second Ctrl-C raises at once, wherever the program is."""
 
-    def __init__(self) -> None:
+    def __init__(self, loop: asyncio.AbstractEventLoop | None = None, task: asyncio.Task[Any] | None = None) -> None:
         self.pressed = False
         self._reading = False
-        self._task: asyncio.Task[Any] | None = None
-        self._loop: asyncio.AbstractEventLoop | None = None
+        self._loop = loop
+        self._task = task
+        #: the block was left: a cancellation still on its way is not wanted any more
         self._left = False
 
     @contextlib.contextmanager
@@ -633,12 +634,13 @@ def interrupt_at_once() -> Iterator[CtrlC]:
     at its next ``await`` (see :class:`CtrlC`). asyncio's runner would only cancel the task, which a
     blocking ``readline`` does not notice, so a second Ctrl-C was needed. Outside the main thread it changes
     nothing."""
-    ctrl_c = CtrlC()
     if threading.current_thread() is not threading.main_thread():
-        yield ctrl_c
+        yield CtrlC()
         return
-    with contextlib.suppress(RuntimeError):  # no running loop: only reads are interrupted
-        ctrl_c._loop, ctrl_c._task = asyncio.get_running_loop(), asyncio.current_task()
+    try:
+        ctrl_c = CtrlC(asyncio.get_running_loop(), asyncio.current_task())
+    except RuntimeError:  # no running loop: only reads are interrupted
+        ctrl_c = CtrlC()
     before = signal.signal(signal.SIGINT, ctrl_c._pressed)
     try:
         yield ctrl_c
