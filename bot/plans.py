@@ -94,14 +94,18 @@ async def save_plan(store: Store, user_id: int, game_id: int, plan: Plan) -> Non
 async def auto_on(store: Store, user_id: int, game_id: int) -> bool:
     """Whether forced moves play themselves for ``user_id`` in the game: the game's own choice over the one
     for all their games; on unless turned off."""
-    return _auto(*await store.settings.settings_of([("user", user_id, game_id), ("user", user_id, 0)]))
+    return _auto(*await store.settings.settings_of(_choice_keys(user_id, game_id)))
 
 
 async def plan_and_auto(store: Store, user_id: int, game_id: int) -> tuple[Plan, bool]:
     """The player's plan in the game and :func:`auto_on`, in one read (a move asks for both)."""
-    plan, *choices = await store.settings.settings_of(
-        [(PLAN, user_id, game_id), ("user", user_id, game_id), ("user", user_id, 0)])
+    plan, *choices = await store.settings.settings_of([(PLAN, user_id, game_id), *_choice_keys(user_id, game_id)])
     return Plan.from_dict(plan), _auto(*choices)
+
+
+def _choice_keys(user_id: int, game_id: int) -> list[tuple[str, int, int]]:
+    """Where the player's choices live, nearest first: for this game, then for all their games."""
+    return [("user", user_id, game_id), ("user", user_id, 0)]
 
 
 def _auto(*choices: Mapping[str, Any]) -> bool:
