@@ -1,4 +1,4 @@
-"""Schrottplatz Rally (rulebook ``schrottplatz-rally.de.txt``, rulings S1–S10).
+"""Schrottplatz Rally (rulebook ``schrottplatz-rally.de.txt``, rulings S1–S14).
 
 Importing this package registers the game under the key ``"rally"``.
 """

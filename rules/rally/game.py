@@ -1,7 +1,7 @@
 """Schrottplatz Rally: scrap cars race round a lane track, parking for parts on the way.
 
 Rules come from ``rulebooks/schrottplatz-rally.de.txt`` (its sections are cited by their German titles,
-"Rundenablauf C" and so on) and the house rulings S1–S10 in ``RULINGS.md``; the decisions this package had
+"Rundenablauf C" and so on) and the house rulings S1–S14 in ``RULINGS.md``; the decisions this package had
 to make beyond both are listed in its README ("Decisions").
 
 A turn is one ``roll`` (lever, booster and die in one action), then one ``move`` or ``park`` (two with the
@@ -404,13 +404,15 @@ class RallyGame(PhasedGame):
                 out.append((f"{row}{'abc'[j]}", "side", 0, 1))
         return out
 
-    def _squeeze(self, cell: str, occupied: set[str]) -> tuple[str, int] | None:
-        """Rule text "Parken": pulling out with one point past a car before the exit, the car goes to the
-        first free cell behind that car, straight on in its lane (or the nearest lane where that one ends)."""
+    def _behind(self, cell: str, occupied: set[str]) -> tuple[str, int] | None:
+        """House ruling S11 (rule text "Parken"): pulling out with one point while a car stands on
+        ``cell``, the cell in front of the spot, the car is placed on the first free cell behind that car
+        in race order, never past it: the row behind, in the blocker's lane first (else the nearest lane
+        of that row), then the rows further back. Returns the cell and how many rows back it lies."""
         course, track = self.course, self.track
         row, col = int(cell[:-1]), cell[-1]
-        for rows in range(1, track.length + 1):
-            row = course.next_row(row)
+        for rows in range(1, track.length):
+            row = course.prev_row(row)
             lanes = course.lanes_from_driver(row)
             order = [col] if col in lanes else []
             order += sorted((c for c in lanes if c != col), key=lambda c: abs("abc".index(c) - "abc".index(col)))
@@ -996,12 +998,12 @@ class _Walk:
 
     def _pass(self, nxt: str, kind: str, used: int, changes: int, change: int, path: list[str], progress: int,
               last: bool) -> None:
-        """A step onto ``nxt``, where another car stands: out of a car park the car is squeezed past
-        (on its last point) or drives round; before a turn-off it drives round to take it."""
+        """A step onto ``nxt``, where another car stands: out of a car park the car drives round it, or
+        with its last point is placed behind it (S11); before a turn-off it drives round to take it."""
         if kind == "exit" and last:
-            beyond = self.game._squeeze(nxt, self.occupied)
-            if beyond is not None:
-                self.add(Ending(beyond[0], (*path, beyond[0]), SQUEEZE, progress + beyond[1], changes))
+            behind = self.game._behind(nxt, self.occupied)
+            if behind is not None:
+                self.add(Ending(behind[0], (*path[:-1], behind[0]), SQUEEZE, progress - behind[1], changes))
         elif kind == "exit":
             self.visit(nxt, used + 1, changes, path, progress, "exit")
         elif not last and self.game._is_entry(nxt):

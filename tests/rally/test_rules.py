@@ -1,4 +1,4 @@
-"""One test (or a few) per section of the Schrottplatz Rally rule text and per ruling S1–S9.
+"""One test (or a few) per section of the Schrottplatz Rally rule text and per ruling S1–S14.
 
 Sections are named by their German titles; every situation is stated with the position format.
 """
@@ -213,6 +213,40 @@ def test_rundenablauf_a_booster_lost_when_first_roll_cannot_be_used() -> None:
     assert "booster_lost" in kinds(events) and g.cars[0].fuel == 1 and g.to_act == 1
 
 
+@pytest.mark.parametrize(("position", "roll", "move", "ending"), [
+    ({"cars": {"red": {"at": "17a"}}, "load": [4]}, "roll green boost", "park E18.1 e4", "park"),
+    ({"cars": {"red": {"at": "pit.1"}}, "load": [4]}, "roll green boost", "move stop", "halt"),
+    ({"cars": {"red": {"at": "22a", "lever": "yellow"}}, "load": [2, 2]}, "roll red boost", "move 25b", "spin"),
+    ({"players": 3, "cars": {"red": {"at": "21a"}, "blue": {"at": "22a"}, "orange": {"at": "22b"}}, "load": [4]},
+     "roll green boost", "move 21b", "accident"),
+])
+def test_s12_a_first_move_that_ends_the_turn_loses_the_booster(position: dict[str, Any], roll: str, move: str,
+                                                                ending: str) -> None:
+    """S12: parking, the stop sign, a spin or an accident in the first move ends the turn, and the fuel can
+    spent on the booster is gone without a booster move."""
+    g = pos(**position)
+    g.apply(roll)
+    assert g.cars[0].fuel == 1 and g.boost == "pending"
+    assert g.endings()[move.split()[1]].kind == ending
+    events = g.apply(move)
+    assert "booster_lost" in kinds(events) and "booster_roll" not in kinds(events)
+    assert g.boost == "none" and g.cars[0].fuel == 1 and g.to_act != 0
+
+
+def test_s13_the_booster_move_keeps_the_lever() -> None:
+    """S13: between the first move and the booster move there is no shifting: the booster die names a gear
+    of the same range."""
+    g = pos(cars={"red": {"at": "5a"}, "blue": {"at": "9b"}}, to_act="red", load=[2, 1])
+    g.apply("roll yellow boost")
+    g.apply("move 8a")
+    assert g.phase == "move" and g.to_act == 0 and g.cars[0].lever == "yellow"
+    assert g.points == 3  # die 1 in yellow: gear 3
+    assert not any(a.startswith("roll") for a in legal(g))
+    with pytest.raises(IllegalAction):
+        g.apply("roll green")
+    assert g.cars[0].lever == "yellow" and g.points == 3
+
+
 def test_rundenablauf_a_no_booster_without_fuel() -> None:
     g = pos(cars={"red": {"at": "8a", "fuel": 0}})
     assert legal(g) == {"roll green", "roll yellow"}
@@ -300,16 +334,47 @@ def test_parken_a_car_before_the_entry_is_driven_round_and_counted() -> None:
     assert "park F7.1" not in legal(g)
 
 
-def test_parken_pulling_out_with_one_point_past_a_car() -> None:
-    """Parken: pulling out with one point while a car stands before the spot: to the first free cell
-    behind that car."""
+def test_s11_pulling_out_with_one_point_behind_the_car_in_front() -> None:
+    """Parken, S11: pulling out with one point while a car stands in front of the spot, the car is placed
+    on the first free cell behind that car in race order (the row before it), never past it."""
     g = pos(cars={"red": {"at": "F7.1"}, "blue": {"at": "7a"}}, phase="move", points=1)
-    assert cells(g) == {"8a"}
-    events = g.apply("move 8a")
-    assert "squeeze" in kinds(events) and g.cars[0].at == "8a" and g.cars[0].parked is None
-    g = pos(cars={"red": {"at": "F7.1"}, "blue": {"at": "7a"}, "orange": {"at": "8a"}}, players=3,
+    before = g.cars[0].progress
+    assert cells(g) == {"6a"} and legal(g) == {"move 6a"}
+    assert g.endings()["6a"].kind == "squeeze" and g.endings()["6a"].path == ("6a",)
+    with pytest.raises(IllegalAction):
+        g.apply("move 8a")  # the old reading, past the blocking car
+    events = g.apply("move 6a")
+    assert "squeeze" in kinds(events) and g.cars[0].at == "6a" and g.cars[0].parked is None
+    assert g.cars[0].progress == before - 1  # one row back: Blue stays ahead of it in the race
+
+
+def test_s11_the_lane_behind_taken_the_nearest_lane_of_that_row_then_further_back() -> None:
+    """S11: with the cell straight behind the blocking car taken, the nearest free lane of that row; a row
+    full of cars sends the car one row further back."""
+    g = pos(cars={"red": {"at": "F7.1"}, "blue": {"at": "7a"}, "orange": {"at": "6a"}}, players=3,
             phase="move", points=1)
-    assert cells(g) == {"8b"}  # straight on is taken too: the nearest free cell of the next row
+    assert cells(g) == {"6b"}
+    g = pos(players=5, cars={"red": {"at": "F7.1"}, "blue": {"at": "7a"}, "orange": {"at": "6a"},
+                             "purple": {"at": "6b"}, "white": {"at": "6c"}}, phase="move", points=1)
+    assert cells(g) == {"5a"}
+
+
+def test_s11_behind_where_the_blocking_car_s_lane_ends() -> None:
+    """S11: F23 lies beside lane c of row 23; row 22 has no lane c, so its nearest lane, b, is behind."""
+    g = pos(players=4, cars={"red": {"at": "F23.1"}, "blue": {"at": "23c"}}, phase="move", points=1)
+    assert cells(g) == {"22b"}
+
+
+def test_s11_behind_follows_the_driving_direction() -> None:
+    """S11: driven anticlockwise, the row behind row 7 is row 8."""
+    g = pos(direction="anticlockwise", cars={"red": {"at": "F7.1"}, "blue": {"at": "7a"}}, phase="move", points=1)
+    assert cells(g) == {"8a"}
+
+
+def test_s11_leaving_the_stop_sign_with_one_point_behind_the_car_on_the_exit() -> None:
+    """Boxengasse, S11: the stop sign is left like a spot; a car on its exit cell sends the car behind it."""
+    g = pos(cars={"red": {"at": "stop"}, "blue": {"at": "35c"}}, phase="move", points=1)
+    assert cells(g) == {"34c"}
 
 
 def test_parken_pulling_out_with_more_points_drives_round() -> None:
@@ -439,6 +504,16 @@ def test_s5_spin_die_names_an_engine_part() -> None:
     g = pos(cars={"red": {"at": "22a", "lever": "red"}}, phase="move", points=5, load=[5])
     g.apply("move 25b")
     assert g.cars[0].gears == ["M", "M", "BE", "", "B", ""]
+
+
+def test_s14_a_spin_die_naming_a_kind_the_car_lacks_takes_nothing() -> None:
+    """S14: the spin's die names one kind of part (1–3 body); a car with no body part loses nothing, not an
+    engine part instead."""
+    g = pos(cars={"red": {"at": "22a", "lever": "red", "board": "1:M 2:M 5:M 3:E"}}, phase="move", points=5,
+            load=[2])
+    events = g.apply("move 25b")
+    assert kinds(events)[:4] == ["move", "spin", "loss_roll", "lose_none"]
+    assert g.cars[0].gears == ["M", "M", "E", "", "M", ""]
 
 
 def test_s5_accident_when_boxed_in() -> None:

@@ -21,10 +21,10 @@ from rules.rally.texts import word
 
 #: what a move's ending means, in a few words (how ``RallyGame.endings`` says a move ends)
 ENDING_WORDS = {
-    "en": {SPIN: "spins in the curve", CRASH: "accident", HALT: "halts at the stop sign", SQUEEZE: "squeezes in",
+    "en": {SPIN: "spins in the curve", CRASH: "accident", HALT: "halts at the stop sign", SQUEEZE: "falls in behind",
            PARK: "parks", PIT: "pit stop"},
-    "de": {SPIN: "dreht sich in der Kurve", CRASH: "Unfall", HALT: "hält am Stoppschild", SQUEEZE: "quetscht sich rein",
-           PARK: "parkt", PIT: "Boxenstopp"},
+    "de": {SPIN: "dreht sich in der Kurve", CRASH: "Unfall", HALT: "hält am Stoppschild",
+           SQUEEZE: "reiht sich dahinter ein", PARK: "parkt", PIT: "Boxenstopp"},
 }
 ITEM_LETTERS = {"m": "mechanic", "b": "body", "e": "engine"}
 
