@@ -15,7 +15,7 @@ from rules.lookup import MAX_TEXT, _entry, normalize
 
 SECTIONS = ["equipment", "before-first-round", "working-gear", "turn", "booster", "how-far", "moving",
             "parking-bar", "roadworthy", "services", "parking", "pit-lane", "turn-order", "curves", "winning"]
-RULINGS = [f"ruling-s{i}" for i in range(1, 11)]
+RULINGS = [f"ruling-s{i}" for i in range(1, 15)]
 RULEBOOK = Path(__file__).resolve().parents[3] / "shared" / "rulebooks" / "schrottplatz-rally.de.txt"
 WORD = re.compile(r"[A-Za-zÄÖÜäöüß0-9']+")
 
