@@ -14,7 +14,6 @@ roll and how far a bump pushes.
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Sequence
 from typing import Any, Self
 
@@ -28,6 +27,7 @@ from rules.races.arsenal import Arsenal
 from rules.races.deeds import Deeds
 from rules.races.garage import Garage
 from rules.races.movement import Plan, full_moves, has_step, legal_plans, step_plans
+from rules.races.paths import shortest_paths
 from rules.races.progress import lap_step
 from rules.races.saddlebags import Saddlebags
 from rules.races.state import (
@@ -880,26 +880,25 @@ class Races(Game):
                              {"facing": enter_facing.name, "ask": said("ask.start_cell").to_data()})
 
     def _overflow_start_cells(self) -> list[Hex]:
-        """R15: all three start cells taken: the free cells behind the line nearest a start cell."""
-        ahead = {b for _, b in self.track.line}
-        seen = {s.cell for s in self.track.starts}
-        frontier = deque((s.cell, 0) for s in self.track.starts)
-        best: list[Hex] = []
-        best_d: int | None = None
-        while frontier:
-            cell, d = frontier.popleft()
-            if best_d is not None and d > best_d:
-                break
-            if d > 0 and queries.kart_at(self, cell) is None and not self.track.is_bridge(cell):
-                best.append(cell)
-                best_d = d
-                continue
-            for n in self.track.open_neighbours(cell):
-                if n in seen or n in ahead:
-                    continue
-                seen.add(n)
-                frontier.append((n, d + 1))
-        return sorted(best)
+        """R15, R24: all three start cells taken: the free track cells (not a bridge) from which a kart, facing
+        the white arrows, could drive onto a start cell in the fewest forward steps (R5: ahead or 60° to
+        either side, walls and bridge arrows respected, never over the line; karts on the way do not
+        count), rather than the fewest hexes away. Ties are the player's choice."""
+        track = self.track
+        facing = track.starts[0].facing
+        ahead = {b for _, b in track.line}
+        preds: dict[tuple[Hex, Facing], list[tuple[tuple[Hex, Facing], int]]] = {}
+        for cell in track.track_cells - ahead:
+            for f in Facing:
+                for nxt in track.forward_successors(cell, f):
+                    if nxt[0] not in ahead:
+                        preds.setdefault(nxt, []).append(((cell, f), 1))
+        sources = {(s.cell, f): 0 for s in track.starts for f in Facing}
+        dist = shortest_paths(sources, lambda state: preds.get(state, ()))[0]
+        steps = {cell: d for (cell, f), d in dist.items()
+                 if f is facing and d > 0 and queries.kart_at(self, cell) is None and not track.is_bridge(cell)}
+        fewest = min(steps.values(), default=None)
+        return sorted(cell for cell, d in steps.items() if d == fewest)
 
     def _place(self, kart: Kart, cell: Hex | None, facing: Facing, how: str) -> None:
         assert cell is not None

@@ -1,6 +1,6 @@
 """Junkyard Races traps going off: Glue, Oil, Acid, Spring and Time Bomb.
 
-Rulebook: Moving On Or Over Traps, Junk Tile List; rulings R8, R9, R15 and R16.
+Rulebook: Moving On Or Over Traps, Junk Tile List; rulings R8, R9, R15, R16 and R20–R23.
 """
 
 from __future__ import annotations
@@ -54,7 +54,7 @@ class Traps(Part):
         elif kind == "time-bomb" and caught:
             self.explode(cell, said("why.hits_time_bomb", who=kart_of(kart), cell=cell.label))
             if mover:
-                self.stop_move()
+                self.stop_move()  # R21: the driving kart's move ends on the bomb's cell
 
     def stop_move(self) -> None:
         """A trap ends the mover's Phase 5 where it stands; before Phase 5 (a kart put on a trap on its
@@ -78,7 +78,7 @@ class Traps(Part):
         elif queries.kart_at(self.g, back) is None:
             kart.cell = back
             self.g.emit("spring", "event.spring", kart.seat, {**params, "to": back.label}, roll=roll, cell=cell.label)
-        else:
+        else:  # R23: another kart stands where the move began: the kart stays on the Spring's cell
             self.g.emit("spring", "event.spring_start_taken", kart.seat, params, roll=roll, cell=cell.label)
         self.stop_move()
         ask = said("ask.spring_facing")
@@ -99,7 +99,7 @@ class Traps(Part):
             self.g.emit("acid", "event.acid_melts", kart.seat, {"who": kart_of(kart), "cell": cell.label, "part": part,
                                                                 "location": roll}, roll=roll)
             self.g.garage.remove_part(kart, roll, said("why.melted"))
-        else:
+        else:  # R20: no tyre at that location melts, but the move ends and the Acid is gone all the same
             params = {"who": kart_of(kart), "cell": cell.label, "roll": roll}
             self.g.emit("acid", "event.acid_no_tyre", kart.seat, params, roll=roll)
         self.stop_move()
@@ -153,7 +153,8 @@ class Traps(Part):
         self.explode(bomb, said("why.rolls_next_to_it", who=kart_of(kart), roll=roll))
 
     def bumped_next_to_bombs(self, kart: Kart) -> None:
-        """R16: a kart bumped next to a Time Bomb rolls for it at once."""
+        """R16, R22: a kart bumped next to a Time Bomb rolls for it at once (and, still there when the turn
+        ends, again with the others: :meth:`turn_ends`)."""
         assert kart.cell is not None
         for bomb in sorted(c for c, t in self.g.board.items() if t.kind == "time-bomb" and not t.face_down):
             if bomb.distance(kart.cell) == 1 and not self.frozen(bomb):

@@ -209,6 +209,19 @@ def test_spring_does_not_trigger_when_bumped_onto() -> None:
     assert at(g, "blue") == "L4" and tile_at(g, "L4").kind == "spring"
 
 
+def test_r23_a_spring_whose_way_back_is_taken_leaves_the_kart_on_its_cell() -> None:
+    """R23: Red bumps Blue onto B2, the cell Red's move began on, then meets a Spring that fires (2): with
+    Blue standing on B2 Red stays on the Spring's cell; the Spring is used up and the turn is over."""
+    g = position([{"colour": "red", "cell": "B2", "facing": "N"}, {"colour": "blue", "cell": "B3", "facing": "N"}],
+                 phase="move", points=8, board={"C3": "spring"}, dice=[2])
+    g.apply("move C2 D2 D3 D4 C5 B4 B3 C3")
+    assert at(g, "blue") == "B2" and at(g, "red") == "C3" and tile_at(g, "C3") is None
+    assert "event.spring_start_taken" in [e.data.get("msg") for e in g.last_events]
+    assert g.choice is not None and g.choice.kind == "facing"  # R14: the facing is still Red's choice
+    g.apply("choose S")
+    assert at(g, "red") == "C3" and kart(g, "red").facing is Facing.S and g.turn.seat == 1
+
+
 # Acid ------------------------------------------------------------------------------------------------
 
 
@@ -234,6 +247,17 @@ def test_acid_avoided_on_one_or_six() -> None:
     g = position([red(parts={"3": "mud-tyres"}), FAR], phase="move", points=3, board={"K3": "acid"}, dice=[6])
     g.apply("step K3")
     assert g.turn.points == 2 and kart(g, "red").parts == {3: "mud-tyres"} and tile_at(g, "K3")
+
+
+def test_r20_acid_ends_the_move_even_with_no_tyre_where_the_die_points() -> None:
+    """R20: with Mud Tyres at location 3 only, a 4 names an empty location: nothing melts, but the move ends
+    there and the Acid is removed all the same."""
+    g = position([red(parts={"3": "mud-tyres"}), FAR], phase="move", points=3, board={"K3": "acid"}, dice=[4])
+    g.apply("step K3")
+    assert at(g, "red") == "K3" and kart(g, "red").parts == {3: "mud-tyres"}
+    assert tile_at(g, "K3") is None and g.junk[-1] == "acid"
+    assert "event.acid_no_tyre" in [e.data.get("msg") for e in g.last_events]
+    assert g.turn.seat == 1  # two points were left, and the move (so the turn) is over
 
 
 # Glue ------------------------------------------------------------------------------------------------
@@ -358,6 +382,33 @@ def test_r16_no_roll_when_the_time_bomb_keeps_ticking_at_a_turn_lost() -> None:
     g = position([{"colour": "red", "cell": "O7", "facing": "S"}, {"colour": "blue", "cell": "N10", "facing": "N"}],
                  turn="red", board={"N11": "time-bomb"}, dice=[5])
     assert tile_at(g, "N11").kind == "time-bomb"
+
+
+def test_r21_driving_onto_a_time_bomb_explodes_it_and_ends_the_move_there() -> None:
+    """R21: the kart that drives onto a Time Bomb sets it off and its move ends on that cell, points left
+    or not."""
+    g = position([red(), FAR], phase="move", points=4, board={"K3": "time-bomb"}, dice=[6, 6])
+    g.apply("step K3")
+    assert at(g, "red") == "K3" and tile_at(g, "K3") is None and g.junk[-1] == "time-bomb"
+    assert kart(g, "red").facing is Facing.SW  # caught in its own blast: spun round from NE, the way it stepped
+    assert g.turn.seat == 1
+
+
+@pytest.mark.parametrize(("dice", "explodes"), [([5, 5], False), ([5, 2, 6, 6], True)])
+def test_r22_a_kart_bumped_next_to_a_time_bomb_rolls_at_once_and_again_at_the_turn_end(dice: list[int],
+                                                                                        explodes: bool) -> None:
+    """R22: Blue, bumped next to a Time Bomb, rolls at once (5: it ticks on); still next to it when Red's turn
+    ends, it rolls again under R16, and this second roll can set it off."""
+    g = position([red(), {"colour": "blue", "cell": "K4", "facing": "N"}], phase="move", points=1,
+                 board={"M4": "time-bomb"}, dice=dice)
+    g.apply("step K4")
+    assert at(g, "blue") == "L4"
+    blue = queries.seat_by_colour(g, "blue")
+    rolls = [e for e in g.last_events if e.kind == "tick" and e.seat == blue]
+    assert len(rolls) == (1 if explodes else 2)
+    assert (tile_at(g, "M4") is None) is explodes
+    assert any(e.kind == "time-bomb" for e in g.last_events) is explodes
+    assert g.turn.seat == 1
 
 
 def test_time_bomb_frozen_by_a_freezer_next_to_it() -> None:

@@ -65,6 +65,29 @@ def test_r15_all_start_cells_taken_uses_nearest_free_cells_behind_the_line() -> 
     assert kart(g, "yellow").facing is Facing.SE
 
 
+def test_r24_fewest_steps_counts_forward_steps_not_hexes() -> None:
+    """R24: with D2–D4 taken, E3 is one hex from D3, but a kart facing SE on it cannot drive onto a start
+    cell without crossing the line; only the cells one forward step behind the start cells are offered."""
+    taken = (("red", "D2"), ("blue", "D3"), ("green", "D4"))
+    g = position([*({"colour": c, "cell": cell, "facing": "SE"} for c, cell in taken), {"colour": "yellow"}],
+                 turn="yellow")
+    assert {a.option for a in g.legal_actions()} == {"C2", "C3", "C4", "C5"}  # type: ignore[union-attr]
+
+
+def test_r24_a_kart_may_enter_two_hexes_away_while_a_cell_one_hex_away_is_free() -> None:
+    """R24: with the start cells and C2–C5 taken, E4 (one hex from D3 and D4) is free, but facing SE it is
+    many forward steps from a start cell; the two-step cells are offered, B3 (two hexes away) among them."""
+    taken = (("red", "D2"), ("blue", "D3"), ("green", "D4"), ("orange", "C2"), ("purple", "C3"), ("white", "C4"),
+             ("black", "C5"))
+    g = position([*({"colour": c, "cell": cell, "facing": "SE"} for c, cell in taken), {"colour": "yellow"}],
+                 turn="yellow")
+    options = {a.option for a in g.legal_actions()}  # type: ignore[union-attr]
+    assert options == {"B1", "B2", "B3", "B4", "B5", "C6", "E1", "E2", "E3"}
+    assert "E4" not in options and min(parse_label("E4").distance(parse_label(c)) for c in ("D3", "D4")) == 1
+    g.apply("choose B3")
+    assert kart(g, "yellow").cell == parse_label("B3") and kart(g, "yellow").facing is Facing.SE
+
+
 def test_r15_a_kart_entering_onto_a_trap_gets_its_effect() -> None:
     """R15 with R8: a kart put on a start cell that holds a trap meets it before moving; Glue ends its turn."""
     g = position([{"colour": "red"}, {"colour": "blue", "cell": "B12", "facing": "N"}], turn="red",
