@@ -124,6 +124,12 @@ QUESTIONS: dict[tuple[str, str], list[tuple[str, str]]] = {
         ('can I park on a kart', 'sharing'),
         ('what happens on grass', 'terrain-grass'),
         ('is tarmac special', 'terrain-tarmac'),
+        ('does the bomb catcher take a random tile', 'ruling-r19'),
+        ('what if the acid die names a location without a tyre', 'ruling-r20'),
+        ('what happens when I drive onto a time bomb', 'ruling-r21'),
+        ('I got bumped next to a time bomb, do I roll twice', 'ruling-r22'),
+        ('the spring throws me back but another kart is on my start cell', 'ruling-r23'),
+        ('all start cells are taken, where does my kart go', 'ruling-r24'),
     ],
     ('races', 'de'): [
         ('wie viele Runden', 'object-de'),
@@ -166,6 +172,11 @@ QUESTIONS: dict[tuple[str, str], list[tuple[str, str]]] = {
         ('Wie oft darf ich dasselbe Kart schubsen?', 'bumping-de'),
         ('Wann wird für die Zeitbombe gewürfelt?', 'ruling-r16-de'),
         ('Was ist in der Schachtel?', 'supplies-de'),
+        ('Was, wenn der Säurewürfel auf einen Platz ohne Reifen zeigt?', 'ruling-r20-de'),
+        ('Was passiert, wenn ich auf eine Zeitbombe fahre?', 'ruling-r21-de'),
+        ('Ich wurde neben eine Zeitbombe gerammt, würfle ich zweimal?', 'ruling-r22-de'),
+        ('Die Sprungfeder wirft mich zurück, aber dort steht ein Kart', 'ruling-r23-de'),
+        ('Alle Startfelder sind besetzt, wo kommt mein Kart hin?', 'ruling-r24-de'),
     ],
     ('piecepack', 'en'): [
         ('how do I win', 'winning'),
@@ -262,6 +273,10 @@ QUESTIONS: dict[tuple[str, str], list[tuple[str, str]]] = {
         ('how often can I change lanes', 'moving'),
         ('what happens on my turn', 'turn'),
         ('can two cars be on the same field', 'sharing'),
+        ('I pull out with one point and a car stands in front of my spot', 'ruling-s11'),
+        ('do I lose the booster if my first move parks', 'ruling-s12'),
+        ('can I shift before the booster move', 'ruling-s13'),
+        ('I spun but have no body part, what do I lose', 'ruling-s14'),
     ],
     ('rally', 'de'): [
         ('Was passiert in der Kurve?', 'curves-de'),
@@ -316,6 +331,11 @@ QUESTIONS: dict[tuple[str, str], list[tuple[str, str]]] = {
         ('Wie läuft ein Zug ab?', 'turn-de'),
         ('Hausregel S5', 'ruling-s5-de'),
         ('Wie frage ich den Bot nach Regeln?', 'howto-ask-de'),
+        ('Ausparken hinter einem Auto', 'ruling-s11-de'),
+        ('Wohin komme ich beim Ausparken, wenn ein Auto vor dem Parkplatz steht?', 'ruling-s11-de'),
+        ('Ist der Benzinkanister verbraucht, wenn ich im ersten Zug parke?', 'ruling-s12-de'),
+        ('Darf ich vor dem Boosterzug schalten?', 'ruling-s13-de'),
+        ('Was verliere ich beim Dreher ohne Karosserieteil?', 'ruling-s14-de'),
     ],
 }
 

@@ -84,9 +84,9 @@ def test_races_has_every_tile_part_crew_member_and_section():
     assert len(by_kind("races", "howto")) == 1
 
 
-def test_races_has_rulings_r1_to_r18():
+def test_races_has_rulings_r1_to_r24():
     rulings = by_kind("races", "ruling")
-    assert sorted(e.id for e in rulings) == sorted(f"ruling-r{n}" for n in range(1, 19))
+    assert sorted(e.id for e in rulings) == sorted(f"ruling-r{n}" for n in range(1, 25))
     for e in rulings:
         number = e.id.removeprefix("ruling-").upper()
         assert e.title.startswith(number + " ")
