@@ -260,6 +260,8 @@ class Service:
         self.page_link: history.PageLink | None = None
         #: told the id of a game this process just stored a write of (the web pages' live updates)
         self.on_stored: Callable[[int], None] | None = None
+        #: told the id of a game whose page links this process just revoked (the web pages end its live streams)
+        self.on_revoked: Callable[[int], None] | None = None
 
     async def close(self) -> None:
         """Stop the picture workers (the store is closed by its owner)."""

@@ -106,7 +106,8 @@ class CannotListen(Exception):
 async def serving(target: str, listen: tuple[str, int], *, service: Service | None = None,
                   forwarded: bool = False) -> AsyncIterator[WebServer]:
     """The pages' server on its own connection to the database ``target``, listening on ``listen`` while the
-    block runs; with ``service`` (the bot's), the moves it stores reach the pages at once."""
+    block runs; with ``service`` (the bot's), the moves it stores reach the pages at once, and so do the links
+    it revokes."""
     from bot.store import open_store
     from bot.web.server import WebServer
 
@@ -120,12 +121,12 @@ async def serving(target: str, listen: tuple[str, int], *, service: Service | No
                                ) from None
         log.info("web pages: listening on http://%s:%d (links open /g/TOKEN)", host, port)
         if service is not None:
-            service.on_stored = server.changed
+            service.on_stored, service.on_revoked = server.changed, server.revoked
         try:
             yield server
         finally:
             if service is not None:
-                service.on_stored = None
+                service.on_stored = service.on_revoked = None
             await server.close()
 
 

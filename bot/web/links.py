@@ -8,7 +8,8 @@ Two kinds of settings row hold a link (both stores have the settings table; :fun
 
 A token is 16 random bytes (128 bits) in URL-safe base64. Revoking clears every token of the game (a race of two
 processes making a link at once may have left two), so no old link opens the page again; the next ``/game link``
-makes a new one.
+makes a new one. A token is read from the store each time it is asked about (nothing here remembers one), so a
+revoke is seen by every process on the store from the moment it is stored.
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ import base64
 import binascii
 import hmac
 import secrets
+from collections.abc import Iterable
+from typing import Any
 
 from bot.store import Store
 
@@ -28,6 +31,8 @@ TOKEN_SCOPE = "web.token"
 TOKEN_BYTES = 16
 #: the length of a token as text
 TOKEN_CHARS = 22
+#: the most tokens :func:`games_of` asks the store for in one read
+BATCH = 500
 
 
 def new_token() -> str:
@@ -71,16 +76,38 @@ async def link_token(store: Store, game_id: int) -> str:
     return token
 
 
-async def game_of(store: Store, token: str) -> int | None:
-    """The game whose page ``token`` opens, or None (no such token, or revoked)."""
-    key = token_key(token)
-    if key is None:
-        return None
-    row = await store.settings.get_settings(TOKEN_SCOPE, key)
+def _opens(row: dict[str, Any], token: str) -> int | None:
+    """The game a ``web.token`` row says ``token`` opens (the whole token compared in constant time), or None."""
     stored, game = row.get("token"), row.get("game")
     if not isinstance(stored, str) or not isinstance(game, int) or not hmac.compare_digest(stored, token):
         return None
     return game
+
+
+async def game_of(store: Store, token: str) -> int | None:
+    """The game whose page ``token`` opens, or None (no such token, or revoked): one read of the store, never
+    remembered, so a revoke stored by any process is seen by the next call."""
+    key = token_key(token)
+    if key is None:
+        return None
+    return _opens(await store.settings.get_settings(TOKEN_SCOPE, key), token)
+
+
+async def games_of(store: Store, tokens: Iterable[str]) -> dict[str, int | None]:
+    """:func:`game_of` of each token, in one read of the store per :data:`BATCH` tokens."""
+    out: dict[str, int | None] = {}
+    keyed: list[tuple[str, int]] = []
+    for token in dict.fromkeys(tokens):
+        key = token_key(token)
+        if key is None:
+            out[token] = None
+        else:
+            keyed.append((token, key))
+    for start in range(0, len(keyed), BATCH):
+        part = keyed[start:start + BATCH]
+        rows = await store.settings.settings_of([(TOKEN_SCOPE, key, 0) for _, key in part])
+        out.update((token, _opens(row, token)) for (token, _), row in zip(part, rows, strict=True))
+    return out
 
 
 async def revoke(store: Store, game_id: int) -> bool:
@@ -100,5 +127,5 @@ def page_url(base: str, token: str) -> str:
     return f"{base.rstrip('/')}/g/{token}"
 
 
-__all__ = ["GAME_SCOPE", "TOKEN_SCOPE", "current_token", "game_of", "link_token", "new_token", "page_url",
-           "revoke", "token_key"]
+__all__ = ["BATCH", "GAME_SCOPE", "TOKEN_SCOPE", "current_token", "game_of", "games_of", "link_token", "new_token",
+           "page_url", "revoke", "token_key"]

@@ -12,8 +12,13 @@ Routes (GET and HEAD only; any other method is 405):
 The store is the source: a game with live listeners is read again every :data:`POLL_SECONDS` (one read of its
 record; its log and delivery records when the record changed, the records also every :data:`RECORDS_SECONDS`),
 so moves stored by any process, on either store (several bot processes on one PostgreSQL too), reach the page;
-a move this process stored wakes its game at once (:meth:`WebServer.changed`). A token that no longer opens the
-game (revoked) closes its live updates at the next check.
+a move this process stored wakes its game at once (:meth:`WebServer.changed`).
+
+A revoked link opens nothing from the moment its revoke is stored, on every server on the store: each request
+reads its token from the store (one read of the settings' key, nothing remembered), so the page, its data, its
+pictures and a new live stream answer 404; an open live stream has its token read again once it is registered
+and then at every poll (one read for up to 500 streams' tokens), and ends when the token opens its game no more.
+A revoke in this process wakes the poller at once (:meth:`WebServer.revoked`).
 
 Safe by default: no write endpoint, no request body, a token bucket of requests per client and a cap on each
 client's live connections, a size limit on every answer and on each live stream (the browser reconnects), a
@@ -53,8 +58,6 @@ POLL_SECONDS = 1.0
 RECORDS_SECONDS = 5.0
 #: seconds between two comments on an idle live stream (so proxies keep it open)
 HEARTBEAT_SECONDS = 15.0
-#: seconds a token is trusted before it is read again (a revoked link stops working within this)
-TOKEN_SECONDS = 5.0
 #: what every answer carries
 SECURITY_HEADERS = {
     "Content-Security-Policy": "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
@@ -171,11 +174,11 @@ class WebServer:
         self.clock = clock
         self.watches: OrderedDict[int, Watch] = OrderedDict()
         self.pictures: OrderedDict[tuple[int, str, str], bytes] = OrderedDict()
-        self._tokens: dict[str, tuple[int | None, float]] = {}
         self._buckets: dict[str, Bucket] = {}
         self._streams: dict[str, int] = {}
         self._drawing = asyncio.Semaphore(1)
         self._closing = asyncio.Event()
+        self._wake = asyncio.Event()
         self._poller: asyncio.Task[None] | None = None
         self._runner: web.AppRunner | None = None
         self.template = _static("page.html").decode("utf-8")
@@ -235,22 +238,18 @@ class WebServer:
         if watch is not None and watch.listeners:
             self._update_soon(watch)
 
+    def revoked(self, game_id: int) -> None:
+        """This process revoked the page links of ``game_id``: the poller reads the live streams' tokens at once,
+        so the game's open streams end now rather than at the next poll (the service's ``on_revoked``)."""
+        if game_id in self.watches:
+            self._wake.set()
+
     # Reading games -----------------------------------------------------------------------------
 
-    async def _game_of(self, token: str) -> int | None:
-        now = self.clock()
-        known = self._tokens.get(token)
-        if known is not None and now - known[1] < TOKEN_SECONDS:
-            return known[0]
-        game_id = await links.game_of(self.store, token)
-        if len(self._tokens) > 10_000:
-            self._tokens.clear()
-        self._tokens[token] = (game_id, now)
-        return game_id
-
     async def _watch(self, token: str) -> Watch:
-        """The game a token opens, read again when nobody keeps it fresh; 404 when the token opens none."""
-        game_id = await self._game_of(token)
+        """The game a token opens (the token read from the store), read again when nobody keeps it fresh; 404
+        when the token opens none."""
+        game_id = await links.game_of(self.store, token)
         if game_id is None:
             raise _not_found()
         watch = self.watches.get(game_id)
@@ -365,31 +364,30 @@ class WebServer:
                 listener.send(data)
 
     async def _poll(self) -> None:
-        checked = self.clock()
+        """Every :attr:`poll_seconds` (or at once when woken): end the live streams whose token was revoked, and
+        read the watched games again."""
         while not self._closing.is_set():
-            await asyncio.sleep(self.poll_seconds)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), self.poll_seconds)
+            self._wake.clear()
             watched = [w for w in self.watches.values() if w.listeners]
+            await self._check_tokens(watched)
             for watch in watched:
-                if watch.task is None or watch.task.done():
+                if watch.listeners and (watch.task is None or watch.task.done()):
                     self._update_soon(watch)
-            if self.clock() - checked >= TOKEN_SECONDS:
-                checked = self.clock()
-                await self._check_tokens(watched)
             self._prune_buckets()
 
     async def _check_tokens(self, watched: list[Watch]) -> None:
-        """Close the live updates of tokens that no longer open their game (revoked)."""
+        """End the live streams whose token no longer opens their game (revoked), all tokens in one read."""
+        try:
+            opens = await links.games_of(self.store, {x.token for w in watched for x in w.listeners})
+        except Exception:
+            log.exception("reading the pages' tokens failed")
+            return
         for watch in watched:
-            for token in {listener.token for listener in watch.listeners}:
-                try:
-                    game_id = await links.game_of(self.store, token)
-                except Exception:
-                    log.exception("reading a page token failed")
-                    continue
-                self._tokens[token] = (game_id, self.clock())
-                if game_id != watch.game_id:
-                    for listener in [x for x in watch.listeners if x.token == token]:
-                        listener.close()
+            for listener in list(watch.listeners):
+                if opens.get(listener.token, watch.game_id) != watch.game_id:
+                    listener.close()
 
     async def _picture(self, watch: Watch, move: int, fingerprint: str, lang: str) -> bytes | None:
         """The board after ``move`` while that step still has ``fingerprint``, drawn once (in a thread)."""
@@ -467,6 +465,9 @@ class WebServer:
         watch.listeners.add(listener)
         sent = 0
         try:
+            # read again now that the poller sees the stream: a revoke stored since the first read ends it here
+            if await links.game_of(self.store, listener.token) != watch.game_id:
+                raise _not_found()
             await response.prepare(request)
             listener.send(b"retry: 3000\n" + watch.events[listener.lang])
             while not listener.gone() and not self._closing.is_set():

@@ -59,7 +59,8 @@ async def share(service: Service, channel_id: int, user_id: int, *, lang: str | 
 async def revoke(service: Service, channel_id: int, user_id: int, *, can_manage: bool = False,
                  lang: str | None = None) -> Message | Refusal:
     """Revoke the page link of the channel's game (or its last one): it opens nothing from now on (the host, or
-    someone who may manage the channel); answered privately in ``lang``."""
+    someone who may manage the channel); answered privately in ``lang``. Once it answers, every page server on the
+store answers 404 for that link (:mod:`bot.web.server`); this process's ends the link's live streams at once."""
     rec = await _game(service, channel_id)
     if rec is None:
         return refuse(texts.say("web.link_no_game", lang or texts.DEFAULT))
@@ -67,6 +68,8 @@ async def revoke(service: Service, channel_id: int, user_id: int, *, can_manage:
     if not can_manage and rec.host_id != user_id:
         return refuse(texts.say("web.link_only_host", own, host=rec.host_id))
     had = await links.revoke(service.store, rec.id)
+    if service.on_revoked is not None:
+        service.on_revoked(rec.id)
     return Message(texts.say("web.link_revoked" if had else "web.link_none_to_revoke", own), game_id=rec.id)
 
 

@@ -5,17 +5,20 @@ endpoint, rate and size limits, security headers, nothing listening unless asked
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import re
 
 import aiohttp
 import pytest
 
 from bot import history, texts
+from bot.commands import web as web_command
 from bot.commands.web import base_url, check_url, parse_address
 from bot.compose import Message
 from bot.messages import Showing
 from bot.outcomes import Accepted, Refusal
 from bot.service import Service
+from bot.store import GameRecord, SqliteStore
 from bot.terminal import plain
 from bot.web import links, share
 from bot.web.server import SECURITY_HEADERS, Limits, WebServer
@@ -157,13 +160,12 @@ async def test_the_page_shows_the_board_the_turn_the_standings_and_the_channels_
 async def test_a_wrong_or_revoked_link_opens_nothing_and_tells_nothing(store):
     service = Service(store, seed_source=lambda: 3)
     rec = await open_race(service)
-    async with serving(store) as (server, base), aiohttp.ClientSession() as session:
+    async with serving(store) as (_, base), aiohttp.ClientSession() as session:
         client = Client(session)
         url = await page_of(store, base, rec)
         assert (await client.get(url))[0] == 200
         wrong = await client.get(f"{base}/g/{links.new_token()}")
         await links.revoke(store, rec.id)
-        server._tokens.clear()  # the server trusts a token for a few seconds; the test does not wait
         revoked = await client.get(url)
         assert wrong[0] == revoked[0] == 404 and wrong[1] == revoked[1]
         assert texts.say("web.not_found", "en").encode() in wrong[1]
@@ -237,19 +239,6 @@ async def test_live_updates_follow_moves_stored_by_another_process(twin_stores):
             {**e, "text": w["text"]} for e, w in zip(update["tail"], whole["log"][-len(update["tail"]):], strict=True)]
 
 
-async def test_a_revoked_link_ends_its_live_updates(store, monkeypatch):
-    monkeypatch.setattr("bot.web.server.TOKEN_SECONDS", 0.1)
-    service = Service(store, seed_source=lambda: 3)
-    rec = await open_race(service)
-    async with serving(store) as (_, base), aiohttp.ClientSession() as session:
-        client = Client(session)
-        url = await page_of(store, base, rec)
-        async with Stream(client, url + "/events") as stream:
-            await stream.next()
-            await links.revoke(store, rec.id)
-            await asyncio.wait_for(stream.ended.wait(), 10)
-
-
 async def test_a_move_stored_by_the_bot_in_the_same_process_wakes_the_pages_at_once(store):
     service = Service(store, seed_source=lambda: 3)
     rec = await open_race(service)
@@ -278,3 +267,101 @@ async def test_a_change_a_request_reads_first_still_reaches_the_live_pages(store
                 watch.read_at = float("-inf")  # as if the poller had last read it long ago
             assert (await client.json(url + "/state.json"))["moves"] == rec.version
             assert (await stream.until(rec.version, timeout=10))["moves"] == rec.version
+
+
+
+# ------------------------------------------------------------------ revoking
+
+#: a poll tick of the revoking tests' servers, and how long a stream already open may take to end after a revoke:
+#: a tick, with room for a busy machine (a server that did not read the token again would keep it open)
+TICK = 0.25
+ENDS_WITHIN = 3.0
+
+
+async def statuses(client: Client, url: str, start: str, *, stream: bool = True) -> list[int]:
+    """What the page, its data, its first board and (``stream``) its live stream at ``url`` answer; a live stream
+    that opens is left after a few seconds, its status 200."""
+    out = [(await client.get(url + path))[0] for path in ("", "/state.json", f"/board/0-{start}.png")]
+    if stream:
+        with contextlib.suppress(TimeoutError):
+            async with client.session.get(url + "/events", timeout=aiohttp.ClientTimeout(total=3)) as answer:
+                out.append(answer.status)
+                await answer.read()
+    return out
+
+
+async def revoke_as_host(service: Service, rec: GameRecord) -> None:
+    """The host's ``/game link revoke:True``, answered."""
+    done = await share.revoke(service, rec.channel_id, rec.host_id)
+    assert isinstance(done, Message) and done.text == texts.say("web.link_revoked", "en")
+
+
+async def test_a_revoked_link_opens_nothing_from_the_moment_the_revoke_answers(any_store):
+    """On either store, once the host's revoke answers: the page, its data, its board and its live stream answer
+    404 (as a wrong link does), a stream already open ends within a poll tick, and reconnecting gets 404."""
+    service = Service(any_store, seed_source=lambda: 3)
+    rec = await open_race(service)
+    async with serving(any_store, poll_seconds=TICK) as (_, base), aiohttp.ClientSession() as session:
+        client = Client(session)
+        url = await page_of(any_store, base, rec)
+        start = (await client.json(url + "/state.json"))["start"]
+        assert await statuses(client, url, start, stream=False) == [200, 200, 200]
+        async with Stream(client, url + "/events") as stream:
+            assert (await stream.next())["moves"] == rec.version and stream.status == 200
+            await revoke_as_host(service, rec)
+            assert await statuses(client, url, start) == [404, 404, 404, 404]
+            await asyncio.wait_for(stream.ended.wait(), ENDS_WITHIN)
+        wrong = await client.get(f"{base}/g/{links.new_token()}/events")
+        again = await client.get(url + "/events")
+        assert again[0] == wrong[0] == 404 and again[1] == wrong[1]
+
+
+async def test_a_revoke_in_the_bots_process_ends_the_open_streams_at_once(store):
+    """In the bot's process the revoke wakes the pages' server: its open streams end though no poll is due."""
+    service = Service(store, seed_source=lambda: 3)
+    rec = await open_race(service)
+    async with serving(store, poll_seconds=3600) as (server, base), aiohttp.ClientSession() as session:
+        service.on_revoked = server.revoked
+        client = Client(session)
+        url = await page_of(store, base, rec)
+        async with Stream(client, url + "/events") as stream, Stream(client, url + "/events") as other:
+            await stream.next()
+            await other.next()
+            await revoke_as_host(service, rec)
+            await asyncio.wait_for(asyncio.gather(stream.ended.wait(), other.ended.wait()), ENDS_WITHIN)
+        assert (await client.get(url + "/events"))[0] == 404
+
+
+async def test_the_bots_pages_server_is_told_of_its_moves_and_revokes(db_path):
+    """``junkyard bot --web``: the server on its own connection to the bot's database hears of what the bot
+    stores and revokes, until it stops."""
+    service = Service(SqliteStore(db_path))
+    async with web_command.serving(str(db_path), ("127.0.0.1", 0), service=service) as server:
+        assert service.on_stored == server.changed and service.on_revoked == server.revoked
+    assert service.on_stored is None and service.on_revoked is None
+
+
+async def test_a_revoke_through_one_pages_server_closes_the_link_on_another_at_once(twin_stores):
+    """Two pages' servers on one database (either backend), each on its own connection: the bot's process serves
+    one and revokes the link; the other (``junkyard web`` elsewhere) answers 404 for it at once and ends its open
+    stream within its poll tick, as the first does."""
+    bot_store, own_store, other_store = twin_stores(), twin_stores(), twin_stores()
+    for s in (bot_store, own_store, other_store):
+        await s.open()
+    service = Service(bot_store, seed_source=lambda: 3)
+    rec = await open_race(service)
+    async with serving(own_store, poll_seconds=3600) as (own, own_base), \
+            serving(other_store, poll_seconds=TICK) as (_, other_base), aiohttp.ClientSession() as session:
+        service.on_revoked = own.revoked
+        client = Client(session)
+        token = await links.link_token(bot_store, rec.id)
+        urls = [links.page_url(own_base, token), links.page_url(other_base, token)]
+        start = (await client.json(urls[1] + "/state.json"))["start"]
+        async with Stream(client, urls[0] + "/events") as here, Stream(client, urls[1] + "/events") as there:
+            await here.next()
+            await there.next()
+            await revoke_as_host(service, rec)
+            for url in reversed(urls):
+                assert await statuses(client, url, start) == [404, 404, 404, 404], url
+            await asyncio.wait_for(asyncio.gather(here.ended.wait(), there.ended.wait()), ENDS_WITHIN)
+        assert [(await client.get(url + "/events"))[0] for url in urls] == [404, 404]
