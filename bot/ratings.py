@@ -10,7 +10,9 @@ whether the autopilot played most of the seat's turns). :func:`rate` turns it an
   counts for more than beating the random one; their skill never changes.
 - **Autopilot.** A person whose seat the autopilot played mostly (more than half of their turns) did not
   play the game. The game then rates the others among the people who played it only: the absent seats and
-  the computer seats are left out, and each side keeps its place among those left. The absent person is
+  the computer seats are left out, and each side keeps its place among those left: a team with an absent
+  member is its members who played, at the best of their places (the absent seat's own place does not count;
+  a place the game gives the whole team, as a won Races team's shared first, does). The absent person is
   rated as having lost to every side that was played (people and computers), behind the last of them;
   their seat's win, if the autopilot won, is not theirs.
 - A game with no person left to rate, or with one person in two seats, changes nothing.
