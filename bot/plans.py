@@ -8,9 +8,11 @@ transaction (:class:`~bot.store.SettingsWrite`), or not at all.
 - A **forced move** is the game's to name (its unit's :attr:`~bot.games.GameUnit.selfplay`); each player may turn
   them off (:data:`AUTO` in their user settings, for all games or one).
 - A **plan** is kept per player and game (settings scope :data:`PLAN`): queued actions in the game's
-  notation, played in order while their turn lasts and each is legal (the game's ``apply`` decides), stopping
-  at the first that is not, with the reason kept for the player; and the game's ready-made items
-  (``selfplay.items``), played whenever they apply.
+  notation or its shorthands, played in order while their turn lasts and each is legal (the game's ``apply``
+  decides), stopping at the first that is not, with the reason kept for the player; and the game's ready-made
+  items (``selfplay.items``), played whenever they apply. An item belongs to the player who queued it: when
+  it is queued it is only read (``selfplay.plan_item``), never worked out against the seat then to act; it
+  becomes a move of the planner's own piece when it plays (the unit's ``expand``, then the game's parse).
 
 :func:`next_move` decides what plays next; it reads nothing but what it is given.
 """
@@ -38,6 +40,10 @@ AUTO = "auto"
 AUTO_DEFAULT = True
 #: the most actions one plan queues
 MAX_ITEMS = 20
+#: the longest one queued action may be (as long as ``/game play`` takes)
+MAX_ITEM_CHARS = 200
+#: how much of an over-long item a refusal quotes back
+QUOTE_CHARS = 40
 
 Kind = Literal["forced", "plan", "standing"]
 
@@ -75,12 +81,14 @@ class Plan:
 @dataclass(frozen=True, slots=True)
 class AutoMove:
     """What plays next for a person: ``action`` (its ``kind``, and for a forced move why it plays itself,
-    for a standing item its name), and the plan as it stands once the move is stored (None: unchanged)."""
+    for a standing item its name), the plan as it stands once the move is stored (None: unchanged), and for
+    a queued item the ``item`` as the player queued it (``action`` is what it stands for now)."""
 
     action: str
     kind: Kind
     why: str = ""
     plan: Plan | None = None
+    item: str = ""
 
 
 async def load_plan(store: Store, user_id: int, game_id: int) -> Plan:
@@ -123,13 +131,15 @@ async def set_auto(store: Store, user_id: int, target: int, on: bool) -> None:
 def next_move(unit: GameUnit[Any], game: Game, seat: int, plan: Plan, auto: bool) -> AutoMove | None:
     """What plays itself for ``seat`` now (it is to act): the plan's first item, unless the one forced move
     must come first; else a standing item that applies; else the forced move (when ``auto``); None: the
-    player decides. A queued item is checked by the game when it is played (:func:`check_item`)."""
+    player decides. A queued item is worked out here for ``seat``'s own piece (its shorthand expanded); the
+    game checks it when it is played."""
     forced = unit.selfplay.forced_move(game, seat) if auto else None
     if plan.items:
         first = plan.items[0]
-        if forced is not None and normal(game, first) != forced.action:
+        worked = unit.expand(game, first) if game.to_act == seat and not game.is_over else first
+        if forced is not None and normal(game, worked) != forced.action:
             return AutoMove(forced.action, "forced", forced.why)
-        return AutoMove(first, "plan", plan=Plan(plan.items[1:], plan.standing))
+        return AutoMove(worked, "plan", plan=Plan(plan.items[1:], plan.standing), item=first)
     for name in plan.standing:
         item = unit.selfplay.item(name)
         action = item.choose(game, seat) if item is not None and game.to_act == seat and not game.is_over else None
@@ -150,9 +160,16 @@ def normal(game: Game, text: str) -> str | None:
         return None
 
 
-def check_items(game: Game, items: Sequence[str]) -> list[str]:
-    """Queued items as the game writes them; raises IllegalAction for one that does not parse."""
-    return [str(game.parse_action(i.strip())) for i in items if i.strip()]
+def check_items(unit: GameUnit[Any], game: Game, items: Sequence[str]) -> list[str]:
+    """Queued items as they are kept (:meth:`~bot.games.SelfPlay.plan_item`: read, not worked out against
+    the seat now to act); raises IllegalAction for one that is neither the game's notation nor a shorthand."""
+    return [unit.selfplay.plan_item(game, i.strip()) for i in items if i.strip()]
+
+
+def quote(text: str) -> str:
+    """The start of what a player typed, short enough to quote back in one line."""
+    flat = " ".join(text.split())
+    return flat if len(flat) <= QUOTE_CHARS else flat[:QUOTE_CHARS] + "…"
 
 
 # The player's commands ---------------------------------------------------------------------------
@@ -203,13 +220,10 @@ async def plan_command(service: Service, channel_id: int, user_id: int, *, add: 
     if clear:
         plan = Plan()
     if add:
-        try:
-            items = check_items(game, add.replace("\n", ";").split(";"))
-        except IllegalAction as exc:
-            return Refusal(texts.say("plan.bad_item", own, reason=unit.refusal(exc, lang=own)))
-        if len(plan.items) + len(items) > MAX_ITEMS:
-            return Refusal(texts.say("plan.too_long", own, max=MAX_ITEMS))
-        plan = Plan((*plan.items, *items), plan.standing)
+        added = _add(unit, game, plan, add, own)
+        if isinstance(added, Refusal):
+            return added
+        plan = added
     if standing:
         names = [i.name for i in unit.selfplay.items]
         if standing not in names:
@@ -224,20 +238,37 @@ async def plan_command(service: Service, channel_id: int, user_id: int, *, add: 
     return describe(unit, plan, own)
 
 
+def _add(unit: GameUnit[Any], game: Game, plan: Plan, add: str, lang: str) -> Plan | Refusal:
+    """``plan`` with the items of ``add`` (separated by ``;`` or lines) queued after its own, or why not."""
+    typed = [i.strip() for i in add.replace("\n", ";").split(";") if i.strip()]
+    if len(plan.items) + len(typed) > MAX_ITEMS:
+        return Refusal(texts.say("plan.too_long", lang, max=MAX_ITEMS))
+    long = next((i for i in typed if len(i) > MAX_ITEM_CHARS), None)
+    if long is not None:
+        return Refusal(texts.say("plan.item_too_long", lang, item=quote(long), max=MAX_ITEM_CHARS))
+    try:
+        items = check_items(unit, game, typed)
+    except IllegalAction as exc:
+        return Refusal(texts.say("plan.bad_item", lang, reason=unit.refusal(exc, lang=lang)))
+    return Plan((*plan.items, *items), plan.standing)
+
+
 async def auto_command(service: Service, channel_id: int, user_id: int, on: bool, *, everywhere: bool = False,
                        lang: str | None = None) -> str | Refusal:
     """``/game auto``: forced moves play themselves for the asker (``on``) or wait for them, in this
-    channel's game or in all their games."""
+    channel's game (from its lobby on) or in all their games."""
     if everywhere:
         await set_auto(service.store, user_id, 0, on)
         return texts.say("auto.on" if on else "auto.off", lang or texts.DEFAULT,
                          where=texts.say("auto.everywhere", lang or texts.DEFAULT))
-    found = await _seat(service, channel_id, user_id, lang)
-    if isinstance(found, Refusal):
-        return found
-    rec, game, seat, own = found
+    rec, game, seat = await service.current(channel_id, user_id)
+    if rec is None:
+        return Refusal(texts.say("auto.no_game", lang or texts.DEFAULT))
+    own = service.lang_of(rec, user_id, lang)
+    if seat is None:
+        return Refusal(texts.say("plan.no_seat", own))
     await set_auto(service.store, user_id, rec.id, on)
-    if on and game.to_act == seat:
+    if on and game is not None and game.to_act == seat:
         await service.autoplay_due(rec, channel_id)
     return texts.say("auto.on" if on else "auto.off", own, where=texts.say("auto.this_game", own))
 
@@ -270,6 +301,7 @@ def label(unit: GameUnit[Any], name: str, lang: str) -> str:
 __all__ = [
     "AUTO",
     "MAX_ITEMS",
+    "MAX_ITEM_CHARS",
     "PLAN",
     "AutoMove",
     "Plan",
@@ -282,6 +314,7 @@ __all__ = [
     "normal",
     "plan_choices",
     "plan_command",
+    "quote",
     "save_plan",
     "set_auto",
     "standing_choices",

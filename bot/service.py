@@ -884,7 +884,7 @@ class Service:
         except IllegalAction as exc:  # a plan's item the game refuses now: the plan stops there
             self._keep(rec, game)
             assert auto is not None
-            batch.notes.append(await self._plan_stops(rec, game, front, seat, auto[1].action, exc))
+            batch.notes.append(await self._plan_stops(rec, game, front, seat, auto[1].item or auto[1].action, exc))
             return False
         except Exception:
             log.exception("game %s: the computer in seat %s failed", rec.id, seat)

@@ -76,12 +76,15 @@ class SelfPlay(Generic[G]):
     plays itself (a game says so only when the one action tells nobody anything new, or its outcome is the
     dice's whoever presses); ``rolls``: the prefixes of the actions that are rolls, told as such;
     ``openers``: the actions that could begin a seat's next turn, offered when a plan is made ahead;
-    ``items``: the ready-made plan items."""
+    ``items``: the ready-made plan items; ``ahead``: how a queued plan item is read before its player's turn
+    (:meth:`plan_item`), for a game whose notation is worked out against the turn (a destination becomes the
+    path of the piece to act)."""
 
     forced: bool = False
     rolls: tuple[str, ...] = ()
     openers: tuple[str, ...] = ()
     items: tuple[StandingItem[G], ...] = ()
+    ahead: Callable[[G, str], str] | None = None
 
     def forced_move(self, game: G, seat: int) -> Forced | None:
         """The move ``seat`` has to make now with nothing to decide; None when there is a choice, it is not
@@ -103,6 +106,15 @@ class SelfPlay(Generic[G]):
 
     def item(self, name: str) -> StandingItem[G] | None:
         return next((i for i in self.items if i.name == name), None)
+
+    def plan_item(self, game: G, text: str) -> str:
+        """A plan item as it is kept: checked only as far as it can be before its player's turn (that it is
+        the game's notation, or one of the shorthands its unit's ``expand`` reads), never against the seat
+        now to act, whose piece, roll and turn are not the planner's; raises
+        :class:`~rules.contract.IllegalAction` when it is neither. The item is worked out against the
+        planner's own position when it plays (``expand``, then the game's parse). Without ``ahead``: the
+        game's notation as it parses."""
+        return self.ahead(game, text) if self.ahead is not None else str(game.parse_action(text))
 
 
 @dataclass(frozen=True)

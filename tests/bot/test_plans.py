@@ -19,7 +19,7 @@ from bot.games import unit_for
 from bot.outcomes import Accepted, Refusal
 from bot.service import Service
 from bot.store import SqliteStore
-from rules.contract import Game
+from rules.contract import Game, IllegalAction
 
 ROOT = Path(__file__).resolve().parents[2]
 CHANNEL = 5150
@@ -246,3 +246,272 @@ async def test_a_plan_survives_sigkill_and_runs_once(tmp_path, crash_after):
         assert {a.user_id for a in acts} == {1}
         assert (await plans.load_plan(store, 1, rec.id)).items == ("roll",)
         await check_consistency(store.games, rec.id)
+
+
+# A plan made while someone else is to act ------------------------------------------------------------
+
+
+def _to_next_turn(svc: Service, key: str, game: Game, mover: int) -> tuple[Game, list[str]]:
+    """A copy of ``game`` played on by a driver until ``mover``'s turn ends, and the moves it played (the
+    dice are in the game's state, so the copy rolls what the game will)."""
+    trial = svc.classes(key).from_dict(game.to_dict())
+    driver = driver_for(key, "smart", 5)
+    played = []
+    while trial.to_act == mover and not trial.is_over:
+        played.append(str(driver.choose(trial, mover)))
+        trial.apply(trial.parse_action(played[-1]))
+    return trial, played
+
+
+def _play(trial: Game, action: str) -> str:
+    trial.apply(trial.parse_action(action))
+    return action
+
+
+def _piecepack_turn(trial: Game) -> tuple[dict[str, list[tuple[str, str]]], list[str]]:
+    """P3: the roll plays itself; then a move by destination (``move c2``) or along the full path."""
+    _play(trial, "roll")
+    square, move = next(iter(trial.destinations().items()))  # type: ignore[attr-defined]
+    return {"short": [(f"move {square}", f"move {square}")], "full": [(str(move), str(move))]}, ["roll", str(move)]
+
+
+def _races_turn(trial: Game) -> tuple[dict[str, list[tuple[str, str]]], list[str]]:
+    """R5/R6: a starting cell chosen (a lone cell for short), green dice rolled, then the whole move named by
+    its end cell (``move CELL``) or written out."""
+    from bot.games.races.moves import destinations
+    short: list[tuple[str, str]] = []
+    full: list[tuple[str, str]] = []
+    played = []
+    if trial.phase == "enter":  # type: ignore[attr-defined]
+        choose = str(trial.legal_actions()[0])
+        cell = choose.split()[1]
+        short.append((cell, cell))
+        full.append((choose, choose))
+        played.append(_play(trial, choose))
+    roll = _most_green(trial)
+    short.append((roll, roll))
+    full.append((roll, roll))
+    played.append(_play(trial, roll))
+    cell, move = next(iter(destinations(trial, trial.legal_actions()).items()))
+    short.append((f"m {cell}", f"move {cell}"))
+    full.append((str(move), str(move)))
+    played.append(str(move))
+    return {"short": short, "full": full}, played
+
+
+def _rally_turn(trial: Game) -> tuple[dict[str, list[tuple[str, str]]], list[str]]:
+    """S5/S6: a roll keeping the lever (``roll``) or in its range written out, then a cell alone or the path
+    driven to it (a path is kept as written and checked against the planner's own car when it plays)."""
+    roll = unit_for("rally").expand(trial, "roll")
+    _play(trial, roll)
+    end = max(trial.endings().values(), key=lambda e: (len(e.path), e.cell))  # type: ignore[attr-defined]
+    path = "move " + " ".join(end.path)
+    return ({"short": [("roll", "roll"), (end.cell, f"move {end.cell}")], "full": [(roll, roll), (path, path)]},
+            [roll, f"move {end.cell}"])
+
+
+TURNS = {"piecepack": _piecepack_turn, "races": _races_turn, "rally": _rally_turn}
+
+
+async def _other_players_turn(svc: Service, key: str) -> tuple[int, int, int, Game, Game, list[str]]:
+    """A game of ``key`` played on to a turn where the user to act is to move their piece and the other one
+    (who plans) will have a move on their turn (in the rally, along a path of two cells or more): the game's
+    id, the user to act and the planner, the game, a copy of it at the planner's turn and the mover's moves
+    that lead there. Only the piecepack plays its rolls by itself."""
+    await started(svc, key)
+    if key != "piecepack":
+        for user in (ANN, BOB):
+            await plans.set_auto(svc.store, user, 0, False)
+    await run_auto(svc)
+    for _ in range(30):
+        game_id, game, seat = await now(svc)
+        users = [s.user_id for s in (await svc.store.games.get_game(game_id)).seats]
+        trial, theirs = _to_next_turn(svc, key, game, seat)
+        ahead = svc.classes(key).from_dict(trial.to_dict())
+        _lead(key, ahead)
+        planned = ahead.to_act == 1 - seat and _reach(key, ahead) and (
+            key != "rally" or max(len(e.path) for e in ahead.endings().values()) > 1)  # type: ignore[attr-defined]
+        if _reach(key, game) and planned:
+            return game_id, users[seat], users[1 - seat], game, trial, theirs
+        # not yet: the mover plays on (to their move, or through a turn after which the planner's is no use)
+        for action in theirs[:1] if planned else theirs:
+            assert isinstance(await svc.act(CHANNEL, users[seat], action), Accepted)
+            await run_auto(svc)
+    raise AssertionError(f"no turn of {key} to plan ahead for")
+
+
+@pytest.mark.parametrize("notation", ["short", "full"])
+@pytest.mark.parametrize("key", ["piecepack", "races", "rally"])
+async def test_a_plan_made_during_anothers_turn_moves_the_planners_own_piece(svc, key, notation):
+    """While Bob is to move, Ann queues her next turn in the game's short or full notation: the answer names
+    her own moves as she wrote them (never worked out for Bob's piece), and on her turn each plays as hers,
+    worked out from her own piece, roll and position."""
+    game_id, mover, planner, _, trial, theirs = await _other_players_turn(svc, key)
+    forms, expected = TURNS[key](trial)
+    typed, kept = zip(*forms[notation], strict=True)
+    shown = await plans.plan_command(svc, CHANNEL, planner, add="; ".join(typed), lang="en")
+    assert shown == "Queued, in order: " + ", ".join(f"`{k}`" for k in kept)
+    done = len(await svc.store.games.actions(game_id))
+    for action in theirs:
+        assert isinstance(await svc.act(CHANNEL, mover, action), Accepted)
+        await run_auto(svc)
+    acts = (await svc.store.games.actions(game_id))[done + len(theirs):][:len(expected)]
+    assert [a.action for a in acts] == expected
+    assert {a.user_id for a in acts} == {planner}
+    assert all("plan" in a.narration for a in acts if a.action != "roll" or key != "piecepack")
+    plan = await plans.load_plan(svc.store, planner, game_id)
+    assert plan.items == () and plan.stopped is None
+
+
+def _reach(key: str, game: Game) -> set[str]:
+    """Where the piece to act can end its move now."""
+    if key == "races":
+        from bot.games.races.moves import destinations
+        return set(destinations(game, game.legal_actions()))
+    return set(game.endings() if key == "rally" else game.destinations())  # type: ignore[attr-defined]
+
+
+def _lead(key: str, trial: Game) -> list[str]:
+    """What the planner queues before their move (played on ``trial``): the races' entering and roll, the
+    rally's roll; the piecepack's roll plays itself."""
+    if key == "piecepack":
+        _play(trial, "roll")
+        return []
+    if key == "rally":
+        return [_play(trial, unit_for(key).expand(trial, "roll"))]
+    enter = [_play(trial, str(trial.legal_actions()[0]))] if trial.phase == "enter" else []  # type: ignore[attr-defined]
+    return [*enter, _play(trial, _most_green(trial))]
+
+
+def _most_green(trial: Game) -> str:
+    """R5: the roll of the most green dice the kart may roll now (no fuel dice)."""
+    return max((str(a) for a in trial.legal_actions() if str(a).startswith("roll") and len(str(a).split()) == 2),
+               key=lambda a: int(a.split()[1]))
+
+
+@pytest.mark.parametrize("key", ["piecepack", "races", "rally"])
+async def test_a_plan_item_made_during_anothers_turn_is_dropped_with_the_games_reason_for_the_planner(svc, key):
+    """While Bob is to move, Ann queues a move to a place his piece can reach (in the piecepack the square
+    her own pawn stands on, P3): it is queued as she wrote it, not refused for Bob's piece; on her turn it is
+    dropped with the game's own reason for her piece and roll, told to her alone."""
+    game_id, mover, planner, game, trial, theirs = await _other_players_turn(svc, key)
+    seat = game.to_act
+    assert seat is not None
+    lead = _lead(key, trial)
+    # the piecepack's: the square the planner's pawn stands on; else one only the mover's piece reaches now
+    cell = str(trial.pawns[1 - seat]) if key == "piecepack" else min(  # type: ignore[attr-defined]
+        _reach(key, game) - _reach(key, trial))
+    item = f"move {cell}"
+    shown = await plans.plan_command(svc, CHANNEL, planner, add="; ".join([*lead, item]), lang="en")
+    assert shown == "Queued, in order: " + ", ".join(f"`{k}`" for k in [*lead, item])
+    try:
+        trial.apply(trial.parse_action(unit_for(key).expand(trial, item)))
+    except IllegalAction as exc:
+        reason = unit_for(key).refused_move(trial, exc, "en")
+    else:
+        raise AssertionError(f"{item} was legal for the planner in {key}")
+    notes = []
+    for action in theirs:
+        assert isinstance(await svc.act(CHANNEL, mover, action), Accepted)
+        notes += [p for b in await run_auto(svc) for p in b.private]
+    assert [(n.user_id, n.text) for n in notes] == [(planner, f"Your plan stopped at `{item}`: {reason}")]
+    plan = await plans.load_plan(svc.store, planner, game_id)
+    assert plan.items == () and plan.stopped == {"item": item, "reason": reason}
+
+
+@pytest.mark.parametrize("key", ["piecepack", "races", "rally"])
+async def test_a_plan_item_that_is_no_notation_of_the_game_is_refused_at_once_whoever_is_to_act(svc, key):
+    """What is neither the game's notation nor one of its shorthands is refused when queued, for the player
+    to act and the other alike, with the game's own words, and nothing is queued."""
+    await started(svc, key)
+    for user in (ANN, BOB):
+        out = await plans.plan_command(svc, CHANNEL, user, add="fly away", lang="en")
+        assert isinstance(out, Refusal) and out.text.startswith("That can't go into your plan: ")
+        assert (await plans.load_plan(svc.store, user, (await now(svc))[0])).items == ()
+
+
+@pytest.mark.parametrize(("lang", "said"), [
+    ("en", "`{q}…` is too long for a plan item: one action has at most 200 characters."),
+    ("de", "`{q}…` ist zu lang für einen Planeintrag: Eine Aktion hat höchstens 200 Zeichen.")])
+async def test_an_overlong_plan_item_is_quoted_back_by_its_start_only(svc, lang, said):
+    """A 10,000-character item is refused quoting its first 40 characters, in the asker's language."""
+    await started(svc, "piecepack")
+    out = await plans.plan_command(svc, CHANNEL, ANN, add="roll; " + "e3-" * 3_333 + "e", lang=lang)
+    assert isinstance(out, Refusal) and out.text == said.format(q=("e3-" * 14)[:40])
+    assert (await plans.load_plan(svc.store, ANN, (await now(svc))[0])).items == ()
+
+
+@pytest.mark.parametrize(("lang", "said"), [
+    ("en", "There is no game in this channel to set this for; with `everywhere` it holds in all your games."),
+    ("de", "In diesem Kanal gibt es kein Spiel, für das du das einstellen könntest; mit `überall` gilt es in "
+           "allen deinen Spielen.")])
+async def test_auto_without_a_game_says_so_about_auto(svc, lang, said):
+    out = await plans.auto_command(svc, CHANNEL, ANN, False, lang=lang)
+    assert isinstance(out, Refusal) and out.text == said
+    assert await plans.auto_on(svc.store, ANN, 1)
+
+
+async def _roll_waits(h) -> bool:
+    """Whether the piecepack's roll waits for the player to act (nothing played it for them)."""
+    from tests.bot.harness import CHANNEL_ID
+    await h.settle()
+    _, game, _ = await h.bot.service.current(CHANNEL_ID)
+    return game is not None and [str(a) for a in game.legal_actions()] == ["roll"]
+
+
+@pytest.mark.parametrize("locale", ["de", "en-US"])
+@pytest.mark.parametrize("then", [
+    [("game notify", {"mode": "dm", "this_game": True})], [("game notify", {"mode": "channel"})],
+    [("game quiet", {"start": "22:00", "end": "07:00", "timezone": "Europe/Berlin"})],
+    [("game quiet", {"clear": True})]], ids=["notify-here", "notify", "quiet", "quiet-clear"])
+async def test_auto_off_holds_on_either_client_whatever_is_set_after_it(h, locale, then):
+    """``/game auto mode:off`` on a German or English client (Ann for this game, in its lobby; Bob for all
+    his games): each one's roll waits for them (P3), also after they change another preference (a turn
+    notice, quiet hours), kept in the same row of their settings."""
+    from tests.bot.harness import CHANNEL_ID
+    from tests.bot.helpers import ANN, BOB, answer
+    h.locales.update({ANN: locale, BOB: locale})
+    await h.slash(ANN, "game new", game="piecepack")
+    await h.slash(BOB, "game join")
+    off = {"de": "Züge ohne Entscheidung warten jetzt {where} auf dich.",
+           "en-US": "Moves with nothing to decide now wait for you {where}."}[locale]
+    here, everywhere = {"de": ("in diesem Spiel", "in all deinen Spielen"),
+                        "en-US": ("in this game", "in all your games")}[locale]
+    assert answer(await h.slash(ANN, "game auto", mode="off")).content == off.format(where=here)
+    assert answer(await h.slash(BOB, "game auto", mode="off", everywhere=True)).content == off.format(
+        where=everywhere)
+    await h.slash(ANN, "game start")
+    for path, options in then:
+        for user in (ANN, BOB):
+            await h.slash(user, path, **options)
+    for _ in range(3):  # each player's turn after the change (the first player's roll was waiting before it)
+        assert await _roll_waits(h)
+        rec, game, _ = await h.bot.service.current(CHANNEL_ID)
+        user = rec.seats[game.to_act].user_id
+        await h.slash(user, "game play", action="roll")
+        await h.settle()
+        _, game, _ = await h.bot.service.current(CHANNEL_ID)
+        await h.slash(user, "game play", action=str(game.legal_actions()[0]))
+
+
+@pytest.mark.parametrize(("key", "typed", "kept"), [
+    ("rally", "y+", "roll yellow boost"), ("rally", "shift red", "roll red"), ("rally", "roll", "roll"),
+    ("rally", "boost", "roll boost"), ("rally", "pit.1", "park pit.1"), ("rally", "move 3a 4a 5b", "move 3a 4a 5b"),
+    ("races", "I10", "I10"), ("races", "left", "left"), ("races", "NE", "NE"), ("races", "m I10", "move I10"),
+    ("races", "move I9 H8", "move I9 H8"), ("piecepack", "e3", "move e3"), ("piecepack", "m e5-e4", "move e5-e4")])
+async def test_each_shorthand_is_kept_for_its_players_turn(svc, key, typed, kept):
+    """Each game's shorthands (the ones its unit expands at the terminal) go into a plan as they read before
+    the turn: what needs the planner's roll or piece (a lever's range kept, a spot's best placement, a cell's
+    whole move, a destination's path) is left to their turn."""
+    await started(svc, key)
+    _, game, _ = await now(svc)
+    assert unit_for(key).selfplay.plan_item(game, typed) == kept
+
+
+@pytest.mark.parametrize(("key", "typed"), [("rally", "fly"), ("rally", "park x.1"), ("races", "jump"),
+                                            ("races", "m nowhere"), ("piecepack", "z9")])
+async def test_a_word_no_shorthand_reads_is_refused(svc, key, typed):
+    await started(svc, key)
+    _, game, _ = await now(svc)
+    with pytest.raises(IllegalAction):
+        unit_for(key).selfplay.plan_item(game, typed)

@@ -27,6 +27,7 @@ from render.piecepack import piecepack_png
 from render.piecepack_replay import replay_gif, replay_views, tile_for
 from rules.contract import Event, Game
 from rules.piecepack import PiecepackGame, texts
+from rules.piecepack.actions import parse_syntax
 from rules.piecepack.board import SUITS
 
 #: Discord shows at most 25 buttons; a roll of 5 rarely opens more than a dozen squares.
@@ -42,6 +43,12 @@ def destinations(game: Game | None) -> dict[str, Any]:
         return dict(game.destinations())
     except Exception:  # not in the move phase
         return {}
+
+
+def read_ahead(game: PiecepackGame, text: str) -> str:
+    """A plan item read before its player's turn: the notation alone (``move e3`` stays a destination, to
+    be found from the planner's own pawn with the roll they will have)."""
+    return str(parse_syntax(text))
 
 
 def destination_choices(ask: Ask) -> list[tuple[str, str]]:
@@ -77,8 +84,10 @@ class PiecepackUnit(GameUnit[PiecepackGame]):
     translations: ClassVar[Mapping[str, Mapping[str, tuple[str, str]]]] = {"de": GERMAN}
 
     #: every roll plays itself (P3 leaves nothing to choose before it, and the die falls the same whoever
-    #: presses), and so does a move when the roll allows one path only; every turn begins with the roll
-    selfplay: ClassVar[SelfPlay[PiecepackGame]] = SelfPlay(forced=True, rolls=("roll",), openers=("roll",))
+    #: presses), and so does a move when the roll allows one path only; every turn begins with the roll; a
+    #: plan's ``move e3`` is kept as the destination, found from the planner's own pawn on their turn
+    selfplay: ClassVar[SelfPlay[PiecepackGame]] = SelfPlay(forced=True, rolls=("roll",), openers=("roll",),
+                                                           ahead=read_ahead)
 
     def picture(self, view: dict[str, Any], events: Sequence[Event], lang: str = "en") -> bytes | None:
         return piecepack_png(view, list(events), lang=lang)

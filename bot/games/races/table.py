@@ -7,8 +7,9 @@ from typing import Any
 
 from bot.drivers.races import progress, track_info
 from bot.games.races import texts
-from bot.games.races.moves import ahead_of, destinations, prompt, step_word
+from bot.games.races.moves import FACINGS, ahead_of, destinations, prompt, step_word
 from bot.games.unit import Standings
+from rules.contract import IllegalAction
 from rules.races import actions as act
 from rules.races.state import PHASE_DEEDS, PHASE_PARTS
 
@@ -111,6 +112,31 @@ def expand(game: Any, text: str) -> str:
         return f"step {text}"
     move = destinations(game, acts).get(text.upper())
     return str(move) if move is not None else text
+
+
+def read_ahead(game: Any, text: str) -> str:
+    """A plan item read before its player's turn: the notation as it parses (``move E10`` stays the cell, the
+    whole move found from the planner's own kart and roll on their turn), or a lone word :func:`expand`
+    reads (a cell, a way to step, a facing), kept as typed; else the notation's refusal."""
+    words = text.split()
+    if len(words) == 2 and words[0].lower() == "m":
+        text = f"move {words[1]}"
+    try:
+        return str(game.parse_action(text))
+    except IllegalAction:
+        word = text.strip()
+        if " " not in word and (word.lower() in act.RELATIVE_STEPS or word.upper() in FACINGS
+                                or _parses(game, f"move {word}")):
+            return word
+        raise
+
+
+def _parses(game: Any, text: str) -> bool:
+    try:
+        game.parse_action(text)
+    except IllegalAction:
+        return False
+    return True
 
 
 def standings(game: Any, lang: str = "en") -> Standings:

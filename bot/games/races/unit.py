@@ -76,13 +76,16 @@ class RacesUnit(GameUnit[Races]):
     #: a lone roll or reverse plays itself (the dice fall the same whoever presses), and so does a lone step
     #: or answer (R9 and the bridges' arrows can leave one way); a turn begins with a roll of up to three
     #: green dice, or a reverse (Phase 3); ready-made items buy a tyre at the next Pit Stop that sells it if
-    #: the kart can afford it then, and roll as many green dice as the kart may (no fuel dice) whenever it rolls
+    #: the kart can afford it then, and roll as many green dice as the kart may (no fuel dice) whenever it rolls;
+    #: a plan's ``move E10`` (or a lone cell, way or facing) is kept as typed, the whole move found on the
+    #: planner's own turn
     selfplay: ClassVar[SelfPlay[Races]] = SelfPlay(
         forced=True, rolls=("roll", "reverse"), openers=("roll 1", "roll 2", "roll 3", "reverse"),
         items=(StandingItem("buy-mud-tyres", partial(_buy, "mud-tyres"), partial(texts.say, "plan.buy-mud-tyres")),
                StandingItem("buy-grass-tyres", partial(_buy, "grass-tyres"),
                             partial(texts.say, "plan.buy-grass-tyres")),
-               StandingItem("roll-most", _roll_most, partial(texts.say, "plan.roll-most"), once=False)))
+               StandingItem("roll-most", _roll_most, partial(texts.say, "plan.roll-most"), once=False)),
+        ahead=table.read_ahead)
 
     # Setup -------------------------------------------------------------------------------------
 

@@ -19,7 +19,7 @@ from bot.games.rally.moves import (
 from bot.games.unit import Standings
 from rules.rally import board as B
 from rules.rally import queries
-from rules.rally.actions import Park, Roll
+from rules.rally.actions import Park, Roll, parse_syntax
 from rules.rally.game import RallyGame
 from rules.rally.texts import COLOUR_KEYS, amount, say, word
 
@@ -89,26 +89,56 @@ def expand(game: RallyGame, text: str) -> str:
     keep the lever (green when it may not stay); the Discord commands' words work too: ``shift yellow`` is
     ``roll yellow``, ``boost yellow`` is ``roll yellow boost``; a spot alone, or ``park SPOT`` without
     placements, parks there with the placement that helps most. Anything else is the notation itself."""
-    words = text.lower().replace("+", " +").split()
-    if not words or game.is_over:
+    if game.is_over:
         return text
+    short = _shorthand(text)
+    if short is None:
+        return text
+    kind, value, boost = short
+    if kind == "range":
+        return str(Roll(value, boost))
+    if kind == "keep":
+        return str(Roll(kept_range(game, game.legal_actions()), boost))
+    for a in game.legal_actions():
+        if isinstance(a, Park) and a.spot.lower() == value:
+            return str(Park(a.spot, best_items(game, game.turn, a.spot)))
+    return text
+
+
+def read_ahead(game: RallyGame, text: str) -> str:
+    """A plan item read before its player's turn: a range's roll as the notation (``y+`` is ``roll yellow
+    boost``); ``roll`` (``roll boost``) keeping the lever and ``park SPOT`` kept, to be worked out from the
+    planner's own car on their turn; else the notation alone (a path stays a path: it is checked against the
+    planner's car when it plays). Raises the notation's refusal for anything else."""
+    short = _shorthand(text)
+    if short is None:
+        return str(parse_syntax(text))
+    kind, value, boost = short
+    if kind == "range":
+        return str(Roll(value, boost))
+    if kind == "keep":
+        return "roll boost" if boost else "roll"
+    return str(parse_syntax(f"park {value}"))
+
+
+def _shorthand(text: str) -> tuple[str, str, bool] | None:
+    """What a shorthand says without the game: ``("range", colour, boost)``, ``("keep", "", boost)`` (roll
+    keeping the lever) or ``("spot", spot, False)`` (park there); None when it is none."""
+    words = text.lower().replace("+", " +").split()
+    if not words:
+        return None
     if words[0] == "shift":
         words = words[1:] or ["roll"]
     elif words[0] == "boost" and len(words) > 1:
         words = [*words[1:], "boost"]
-    acts = game.legal_actions()
     boost = len(words) > 1 and words[-1] in _BOOST_WORDS
     head = words[:-1] if boost else words
     if len(head) == 1 and head[0] in _RANGE_KEYS:
-        return str(Roll(_RANGE_KEYS[head[0]], boost))
+        return "range", _RANGE_KEYS[head[0]], boost
     if head == ["roll"] or words == ["boost"]:
-        return str(Roll(kept_range(game, acts), boost or words == ["boost"]))
+        return "keep", "", boost or words == ["boost"]
     spot = head[-1] if head and head[0] in ("park", "p") and len(head) == 2 else head[0] if len(head) == 1 else ""
-    if "." in spot:
-        for a in acts:
-            if isinstance(a, Park) and a.spot.lower() == spot:
-                return str(Park(a.spot, best_items(game, game.turn, a.spot)))
-    return text
+    return ("spot", spot, False) if "." in spot else None
 
 
 #: the car board in words, per language (the rules' catalogue names the supplies and the ranges)

@@ -63,10 +63,12 @@ class RallyUnit(GameUnit[RallyGame]):
 
     #: a lone roll plays itself (the die falls the same whoever presses), and so does the one cell or spot
     #: the car can take; a turn begins with a roll in a rev range; the ready-made item rolls keeping the
-    #: lever where it is, whenever the car rolls
+    #: lever where it is, whenever the car rolls; a plan's ``roll``, spot or path is kept as typed and worked
+    #: out from the planner's own car on their turn
     selfplay: ClassVar[SelfPlay[RallyGame]] = SelfPlay(
         forced=True, rolls=("roll",), openers=("roll green", "roll yellow", "roll red"),
-        items=(StandingItem("keep-range", _keep_range, partial(say, "plan.keep-range"), once=False),))
+        items=(StandingItem("keep-range", _keep_range, partial(say, "plan.keep-range"), once=False),),
+        ahead=table.read_ahead)
 
     # Setup -------------------------------------------------------------------------------------
 
