@@ -88,7 +88,10 @@ class RacesUnit(GameUnit[Races]):
     # Setup -------------------------------------------------------------------------------------
 
     def option_value(self, command: Literal["new", "join"], name: str, value: Any, lang: str = "en") -> str:
-        """A kart's colour in ``lang`` (``rot``), a crew member by name; other values as given."""
+        """A kart's colour in ``lang`` (``rot``), a crew member by name, the track by its name as its file gives
+        it; other values as given."""
+        if command == "new" and name == "track":
+            return mark(str(value))
         if command == "join" and name == "colour":
             return texts.colour(str(value), lang)
         if command == "join" and name == "character":
