@@ -27,6 +27,7 @@ from bot.games.unit import ALT_TEXT_CHARS, ButtonSpec
 from bot.messages import EDIT, NOTE, POST, Line, Picture, Showing
 from bot.store import GameRecord, Seat
 from rules.contract import Game
+from rules.literal import listed, mark
 
 log = logging.getLogger(__name__)
 
@@ -128,8 +129,8 @@ def standings_text(front: GameUnit[Any], game: Game, table: Table, lang: str) ->
     for seat, cells in rows.rows:
         who = table.seats[seat].name if seat < len(table.seats) else game.seat_names[seat]
         rest = [f"{h.lower()} {c}" for h, c in zip(rows.head[1:], cells[1:], strict=False) if c]
-        mark = " 🏆" if seat in game.winners else ""
-        lines.append(f"{texts.ordinal(place[seat], lang)} {who}{mark}" + (f" ({', '.join(rest)})" if rest else ""))
+        won = " 🏆" if seat in game.winners else ""
+        lines.append(f"{texts.ordinal(place[seat], lang)} {mark(who)}{won}" + (f" ({', '.join(rest)})" if rest else ""))
     return "\n".join(lines)
 
 
@@ -202,7 +203,7 @@ def description_of(showing: Showing, front: GameUnit[Any], game: Game, lang: str
 
 def replay_description(front: GameUnit[Any], game: Game, table: Table, lang: str) -> str:
     """The words of a game's replay: what it shows, and how the game ended."""
-    won = ", ".join(table.seats[s].name if s < len(table.seats) else game.seat_names[s] for s in game.winners)
+    won = listed(table.seats[s].name if s < len(table.seats) else game.seat_names[s] for s in game.winners)
     return texts.say("alt.replay", lang, count=table.version, title=front.title,
                      winners=won or texts.say("move.nobody", lang))[:ALT_TEXT_CHARS]
 

@@ -40,6 +40,7 @@ from bot.store import (
     Store,
 )
 from rules.contract import Game
+from rules.literal import Name, listed
 
 if TYPE_CHECKING:
     from bot.service import Service
@@ -195,8 +196,8 @@ class Finished:
         return [r.name for r in self.seats if r.winner]
 
     def line(self, title: str, lang: str = texts.DEFAULT) -> str:
-        players = ", ".join(r.name for r in self.seats)
-        won = ", ".join(self.winners) or texts.say("history.nobody", lang)
+        players = listed(r.name for r in self.seats)
+        won = listed(self.winners) or texts.say("history.nobody", lang)
         return texts.say("history.line", lang, game=self.game_id, stamp=int(self.finished_at), title=title,
                          players=players, won=won, count=self.moves)
 
@@ -406,18 +407,18 @@ async def season_command(service: Service, guild_id: int | None, user_id: int, a
     running = next((s for s in seasons if s.ended_at is None), None)
     if action == "start":
         if running is not None:
-            return Refusal(texts.say("season.already", lang, name=running.name, id=running.id))
+            return Refusal(texts.say("season.already", lang, name=Name(running.name), id=running.id))
         title = (name or "").strip()[:40] or texts.say("season.default_name", lang, number=len(seasons) + 1)
         try:
             started = await service.store.standings.start_season(guild_id, title, at=clock(), by=user_id)
         except SeasonRunning:
             return Refusal(texts.say("season.none_running", lang))
-        return Message(texts.say("season.started", lang, name=started.name, id=started.id))
+        return Message(texts.say("season.started", lang, name=Name(started.name), id=started.id))
     if action == "end":
         ended = await service.store.standings.end_season(guild_id, at=clock())
         if ended is None:
             return Refusal(texts.say("season.none_running", lang))
-        return Message(texts.say("season.ended", lang, name=ended.name, id=ended.id))
+        return Message(texts.say("season.ended", lang, name=Name(ended.name), id=ended.id))
     target = running if season is None else next((s for s in seasons if s.id == season), None)
     if season is not None and season != EVERLASTING and target is None:
         known = ", ".join(f"#{s.id}" for s in seasons) or texts.say("ladder.no_seasons", lang)
@@ -452,7 +453,7 @@ async def mine(service: Service, user_id: int, link: Linker, *, now: float | Non
                                            waited=span(now - since, lang), jump=jump)))
         else:
             turn = game.to_act
-            who = rec.seats[turn].name if turn is not None and turn < len(rec.seats) \
+            who = Name(rec.seats[turn].name) if turn is not None and turn < len(rec.seats) \
                 else texts.say("history.nobody", lang)
             others.append((since, texts.say("history.mine_waiting", lang, title=title, move=rec.version, who=who,
                                             waited=span(now - since, lang), jump=jump)))

@@ -25,6 +25,7 @@ from babel.numbers import format_decimal
 from bot import texts
 from bot.ratings import Entry, Skill, mostly_autopilot, rate
 from bot.store import EVERLASTING, ActionRecord, Rating, RatingChange, Result, Season, Store
+from rules.literal import Name
 
 #: places a ladder shows per game
 LADDER_SIZE = 10
@@ -183,7 +184,7 @@ def change_lines(rows: Sequence[Result], changes: Sequence[RatingChange]) -> lis
         c = by_user.get(r.user_id)
         if c is not None and kind_of(r) is None:
             before, after = Skill(c.mu_before, c.sigma_before).shown, Skill(c.mu, c.sigma).shown
-            out.append(("ladder.change", {"name": r.name, "before": before, "after": after,
+            out.append(("ladder.change", {"name": Name(r.name), "before": before, "after": after,
                                           "delta": signed(after - before)}))
     return out
 
@@ -219,9 +220,9 @@ def season_name(season: Season | None, lang: str) -> str:
     if season is None:
         return texts.say("ladder.everlasting", lang)
     if season.ended_at is None:
-        return texts.say("ladder.season_running", lang, name=season.name, id=season.id,
+        return texts.say("ladder.season_running", lang, name=Name(season.name), id=season.id,
                          start=int(season.started_at))
-    return texts.say("ladder.season_ended", lang, name=season.name, id=season.id, start=int(season.started_at),
+    return texts.say("ladder.season_ended", lang, name=Name(season.name), id=season.id, start=int(season.started_at),
                      end=int(season.ended_at))
 
 

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Literal, cast
 
 from rules.contract import Event
+from rules.literal import Name
 
 Kind = Literal["post", "edit", "retire", "note"]
 Picture = Literal["none", "close", "whole", "replay"]
@@ -43,7 +44,9 @@ class Line:
     """One line of a message, as data. ``events`` are a move's public events, worded by the game's unit in
     the reader's language; ``say`` is an id of the service's catalogue (:mod:`bot.texts`) with ``params``,
     used when the events word nothing (or when there are none); a parameter may itself be a :class:`Line`
-    (a narration inside a sentence). ``text`` is a line stored already worded (records of older versions)."""
+    (a narration inside a sentence) or a :class:`~rules.literal.Name` (a name a person chose, kept as one, so the
+    line shows it as typed in every language). ``text`` is a line stored already worded (records of older
+    versions)."""
 
     say: str = ""
     params: Mapping[str, Any] = field(default_factory=dict)
@@ -55,7 +58,7 @@ class Line:
         if self.say:
             out["say"] = self.say
         if self.params:
-            out["params"] = {k: {"line": v.to_json()} if isinstance(v, Line) else v for k, v in self.params.items()}
+            out["params"] = {k: _param(v) for k, v in self.params.items()}
         if self.events:
             out["events"] = [spoken(e) for e in self.events]
         if self.text:
@@ -69,10 +72,28 @@ class Line:
             return cls(text=data)
         if not isinstance(data, Mapping):
             return cls(text=str(data))
-        params = {k: cls.from_json(v["line"]) if isinstance(v, Mapping) and set(v) == {"line"} else v
-                  for k, v in dict(data.get("params") or {}).items()}
+        params = {k: _unparam(v) for k, v in dict(data.get("params") or {}).items()}
         return cls(str(data.get("say", "")), params, tuple(heard(e) for e in data.get("events") or ()),
                    str(data.get("text", "")))
+
+
+def _param(value: Any) -> Any:
+    """A line's parameter as stored: a line inside it and a person's name keep what they are."""
+    if isinstance(value, Line):
+        return {"line": value.to_json()}
+    if isinstance(value, Name):
+        return {"name": str(value)}
+    return value
+
+
+def _unparam(value: Any) -> Any:
+    """A line's parameter as :func:`_param` stored it."""
+    if isinstance(value, Mapping) and len(value) == 1:
+        if "line" in value:
+            return Line.from_json(value["line"])
+        if isinstance(value.get("name"), str):
+            return Name(value["name"])
+    return value
 
 
 def spoken(event: Event) -> dict[str, Any]:

@@ -48,6 +48,7 @@ from bot.store import (
     Store,
 )
 from rules.contract import Event, Game, IllegalAction, SetupError, events_for
+from rules.literal import CLOSE, OPEN, Name, mark
 
 log = logging.getLogger(__name__)
 K = TypeVar("K")
@@ -97,7 +98,9 @@ def move_line(front: GameUnit[Any], public: Sequence[Event], name: str, action: 
               bare: str = "played", reason: Reason | None = None) -> tuple[Line, str]:
     """A move's line in the channel and the narration the log keeps: the move's events, else the bare action
     (``bare``: a person's or a computer's words for it); an autopilot move says so, and why (``reason``, the
-    driver's, worded in the reader's language when the message is composed)."""
+    driver's, worded in the reader's language when the message is composed). ``name``, the player's, reads as
+    typed."""
+    name = Name(name)
     line = Line(events=tuple(public), say=bare, params={"name": name, "action": action})
     told = front.narrate(list(public), lang=lang)
     if autopilot:
@@ -335,7 +338,7 @@ class Service:
     @staticmethod
     def _who(seat: Seat) -> str:
         """A seat as text: a mention for a person, the name for a computer."""
-        return f"**{seat.name}**" if seat.is_computer else f"<@{seat.user_id}>"
+        return f"**{Name(seat.name)}**" if seat.is_computer else f"<@{seat.user_id}>"
 
     def _private_notes(self, rec: GameRecord, front: GameUnit[Any], events: Sequence[Event],
                        langs: Mapping[int, str] | None = None) -> list[Private]:
@@ -512,7 +515,7 @@ class Service:
         seats = list(rec.seats)
         seats[seat] = Seat(uid, texts.say("lobby.computer_name", rec.lang, name=old.name), dict(old.options), kind)
         host = next(s for s in seats if not s.is_computer).user_id if old.user_id == rec.host_id else None
-        line = Line(say="lobby.computer_takes_over", params={"text": said, "kind": kind, "name": old.name})
+        line = Line(say="lobby.computer_takes_over", params={"text": said, "kind": kind, "name": Name(old.name)})
         if host is not None:
             line = Line(say="lobby.new_host", params={"text": line, "host": host})
         out = self.outgoing([*retired, self._note(line)])
@@ -906,7 +909,7 @@ class Service:
         says it played for them, and why (with its words, to store as the move's narration)."""
         if auto is None:
             return line, None
-        name = rec.seats[seat].name
+        name = Name(rec.seats[seat].name)
         if auto[1].kind == "forced":
             line = Line(say=f"move.forced_{auto[1].why}", params={"name": name, "narration": line})
         else:
@@ -1173,8 +1176,8 @@ class Service:
             own = user_id is not None and a.user_id == user_id
             # the player is named once: by the narration when it begins with them ("Ann (red) rolls",
             # "Red (Ann) rolls 4"), else here
-            opens = re.match(rf"(?:[^\W\d_]+ \()?{re.escape(who)}(?!\w)", said) is not None
-            named = [*([] if opens else [who]), *([f"`{a.action}`"] if own else [])]
+            opens = re.match(rf"(?:[^\W\d_]+ \()?{OPEN}?{re.escape(who)}{CLOSE}?(?!\w)", said) is not None
+            named = [*([] if opens else [mark(who)]), *([f"`{a.action}`"] if own else [])]
             line = f"{a.index + 1}. " + (" ".join(named) + ": " if named else "") + said
             if lines and used + len(line) + 1 > max_chars - 120:
                 break

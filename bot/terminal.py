@@ -37,6 +37,7 @@ from bot.outcomes import Accepted, Private, Refusal
 from bot.service import Service
 from bot.store import ACTIVE, GameRecord, Store
 from rules.contract import Game
+from rules.literal import bare, mark, render
 
 HUMAN = "human"
 #: made-up user ids: the host of a table without people, and the first local player (seat 1 is 1001, …)
@@ -195,8 +196,17 @@ _MENTION = re.compile(r"<@(-?\d+)>")
 
 
 def plain(text: str, names: Mapping[int, str], lang: str = texts.DEFAULT) -> str:
-    """Chat text for a terminal: mentions become names, bold and code marks go."""
-    text = _MENTION.sub(lambda m: names.get(int(m.group(1)), texts.say("terminal.someone", lang)), text)
+    """Chat text for a terminal (and the web page): mentions become names, our bold and code marks go, and the
+    names people chose (:mod:`rules.literal`) show exactly as typed."""
+    def named(m: re.Match[str]) -> str:
+        uid = int(m.group(1))
+        return mark(names[uid]) if uid in names else texts.say("terminal.someone", lang)
+
+    return render(_MENTION.sub(named, text), name=str, ours=_unmarked)
+
+
+def _unmarked(text: str) -> str:
+    """Our own text without its bold and code marks."""
     return text.replace("**", "").replace("`", "")
 
 
@@ -234,15 +244,16 @@ def hand_text(game: Game, seat: int, lang: str = texts.DEFAULT) -> str:
 
 def standings(game: Game, lang: str = texts.DEFAULT) -> list[dict[str, Any]]:
     """Every seat in finishing order (the winners first): ``place, seat`` and the game's columns by their
-    heads (``Name``, ``Colour``, ``Flags`` …; in ``lang`` when the game words them). Winners share first
-    place; the rest follow in order."""
+    heads (``Name``, ``Colour``, ``Flags`` …; in ``lang`` when the game words them; a name as typed). Winners
+    share first place; the rest follow in order."""
     table = unit_for(game.key).standings(game, lang=lang)
     won = set(game.winners)
     rows = []
     place = 0
     for i, (seat, cells) in enumerate(table.rows):
         place = 1 if seat in won else max(place + 1, i + 1)
-        rows.append({"place": place, "seat": seat, **dict(zip(table.head, cells, strict=True))})
+        rows.append({"place": place, "seat": seat,
+                     **{h: bare(c) if isinstance(c, str) else c for h, c in zip(table.head, cells, strict=True)}})
     return rows
 
 
@@ -286,7 +297,7 @@ class PictureWriter:
         path = self.dir / (name or f"move-{version or 0:04d}.png")
         path.write_bytes(png)
         if description:
-            path.with_suffix(".txt").write_text(description + "\n", encoding="utf-8")
+            path.with_suffix(".txt").write_text(bare(description) + "\n", encoding="utf-8")
         self.written.append(path)
         return path
 
@@ -345,7 +356,8 @@ class Terminal:
         self._carried = {ln for line in seen for ln in plain(line, self.names, lang).splitlines()}
 
     def say(self, text: str = "") -> None:
-        print(text, file=self.out, flush=True)
+        """Print a line (a name in it as typed, without its marks)."""
+        print(bare(text), file=self.out, flush=True)
 
     def words(self, msg: str, count: int | None = None, **params: Any) -> str:
         """A text of the catalogue in the game's language."""

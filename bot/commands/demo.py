@@ -34,6 +34,7 @@ from bot.outcomes import Accepted
 from bot.service import COMPUTER_MOVES_PER_REPLY, Service
 from bot.texts import DEFAULT, say
 from rules.contract import Game
+from rules.literal import bare
 
 if TYPE_CHECKING:
     from bot.store import GameRecord
@@ -116,7 +117,7 @@ async def _demo(args: argparse.Namespace, db: str) -> int:
         game_id = first.outcome.game_id
         await pictures.show(service, first.outcome)
         game = await service.load(await store.games.get_game(game_id))
-        print(_title(game, args, seed, lang), flush=True)
+        print(bare(_title(game, args, seed, lang)), flush=True)
         progress = Progress(sys.stderr, unit_for(args.game), lang)
         progress.update(game)
         await _play_out(service, channel, game_id, pictures, progress)

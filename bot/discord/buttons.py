@@ -11,6 +11,7 @@ from collections.abc import Sequence
 import discord
 
 from bot.games import ButtonSpec
+from rules.literal import bare
 
 log = logging.getLogger(__name__)
 
@@ -57,7 +58,7 @@ def action_view(game_id: int, version: int, specs: Sequence[ButtonSpec]) -> disc
         if cid is None:
             log.warning("action %r is too long for a button; left out", spec.action)
             continue
-        view.add_item(SentButton(label=clip(spec.label, MAX_LABEL) or spec.action[:MAX_LABEL],
+        view.add_item(SentButton(label=clip(bare(spec.label), MAX_LABEL) or spec.action[:MAX_LABEL],
                                  style=STYLES.get(spec.style, discord.ButtonStyle.secondary), custom_id=cid))
     return view if view.children else None
 

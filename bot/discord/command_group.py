@@ -25,6 +25,7 @@ from bot.discord.translator import option_word
 from bot.games import options as opt
 from bot.games.unit import ALT_TEXT_CHARS, Ask, Command, GameUnit, Option, Refusal
 from bot.service import Service, refuse
+from rules.literal import bare
 
 log = logging.getLogger(__name__)
 
@@ -78,7 +79,7 @@ def as_choices(pairs: Sequence[tuple[str, str]]) -> list[Choice[str]]:
     """Autocomplete choices within Discord's limits (25, names and values of at most 100 characters); a
     value too long to send whole is left out rather than cut."""
     fits = [(name, value) for name, value in pairs if 0 < len(value) <= 100]
-    return [Choice(name=(name or value)[:100], value=value) for name, value in fits[:MAX_CHOICES]]
+    return [Choice(name=bare(name or value)[:100], value=value) for name, value in fits[:MAX_CHOICES]]
 
 
 def _annotation(option: Option) -> Any:

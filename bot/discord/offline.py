@@ -275,6 +275,8 @@ class DiscordHarness:
         self.guild_id, self.channel_id = guild_id, channel_id
         self.sent: list[Sent] = []
         self.users: dict[int, str] = {}
+        #: each member's nickname on the server (their display name there, exactly as given)
+        self.nicks: dict[int, str] = {}
         #: each user's Discord locale (``en-US`` when not set) and the server's preferred one
         self.locales: dict[int, str] = {}
         self.guild_locale = "en-US"
@@ -483,7 +485,8 @@ class DiscordHarness:
             "channel": {"id": str(ch), "type": 0, "guild_id": str(self.guild_id), "name": "games", "position": 0,
                         "permission_overwrites": [], "nsfw": False, "parent_id": None},
             "member": {"user": user, "roles": [], "joined_at": _now(), "deaf": False, "mute": False,
-                       "permissions": str(permissions), "flags": 0, "nick": None, "avatar": None},
+                       "permissions": str(permissions), "flags": 0, "nick": self.nicks.get(user_id),
+                       "avatar": None},
             "app_permissions": str((1 << 53) - 1), "locale": self.locales.get(user_id, "en-US"),
             "guild_locale": self.guild_locale, "entitlements": [],
             "authorizing_integration_owners": {"0": str(self.guild_id)}, "context": 0,

@@ -22,8 +22,9 @@ import discord
 from bot import texts
 from bot.compose import Message
 from bot.delivery import deliver
-from bot.discord.buttons import action_view, clip
+from bot.discord.buttons import action_view
 from bot.discord.context import Interaction
+from bot.discord.shown import shown, shown_embed
 from bot.discord.transport import ChannelTransport, InteractionTransport, attachment
 from bot.messages import EDIT
 from bot.outcomes import Accepted, Private, Refusal
@@ -88,17 +89,22 @@ async def answer_privately(interaction: Interaction, text: str) -> None:
     await settle_defer(interaction)
     try:
         if interaction.response.is_done():
-            await interaction.followup.send(clip(text), ephemeral=True)
+            await interaction.followup.send(shown(text), ephemeral=True)
         else:
-            await interaction.response.send_message(clip(text), ephemeral=True)
+            await interaction.response.send_message(shown(text), ephemeral=True)
     except discord.HTTPException as exc:
         log.warning("could not answer an interaction privately (HTTP %s, code %s)", exc.status, exc.code)
 
 
 async def answer_with(interaction: Interaction, *, public: bool, **message: Any) -> None:
     """Answer a command with ``message`` (an embed, say), whether it was deferred or not: a public answer to a
-    private deferral fills the placeholder with a short note and follows as a message of its own."""
+    private deferral fills the placeholder with a short note and follows as a message of its own. Its content
+    and embed are shown as every message is (:func:`bot.discord.shown.shown`)."""
     await settle_defer(interaction)
+    if isinstance(message.get("content"), str):
+        message["content"] = shown(message["content"])
+    if isinstance(message.get("embed"), discord.Embed):
+        message["embed"] = shown_embed(message["embed"])
     if not interaction.response.is_done():
         await interaction.response.send_message(ephemeral=not public, **message)
         return
@@ -130,7 +136,7 @@ async def send_reply(interaction: Interaction, outcome: Outcome, *, pressed: boo
 
 async def _answer_privately_with(interaction: Interaction, message: Message) -> None:
     """A message only the asker sees (their status, the log, a picture of their own)."""
-    kwargs: dict[str, Any] = {"content": clip(message.text), "allowed_mentions": discord.AllowedMentions.none()}
+    kwargs: dict[str, Any] = {"content": shown(message.text), "allowed_mentions": discord.AllowedMentions.none()}
     if message.png:
         kwargs["file"] = attachment(message)
     if message.buttons and message.game_id is not None and message.version is not None:
@@ -196,7 +202,7 @@ async def send_private(interaction: Interaction, notes: Sequence[Private], *, an
     for note in notes:
         if answered and note.user_id == interaction.user.id:
             try:
-                await interaction.followup.send(clip(texts.say("discord.only_you", note.lang, text=note.text)),
+                await interaction.followup.send(shown(texts.say("discord.only_you", note.lang, text=note.text)),
                                                 ephemeral=True)
                 continue
             except discord.HTTPException:
@@ -208,7 +214,7 @@ async def direct_message(client: JunkyardBot, note: Private) -> None:
     """A private note by direct message (failures, such as closed direct messages, are only logged)."""
     try:
         user = client.get_user(note.user_id) or await client.fetch_user(note.user_id)
-        await user.send(clip(texts.say("discord.only_you", note.lang, text=note.text)))
+        await user.send(shown(texts.say("discord.only_you", note.lang, text=note.text)))
     except discord.HTTPException:
         log.info("could not send a private note to user %s (direct messages closed?)", note.user_id)
 

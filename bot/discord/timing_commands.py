@@ -13,10 +13,10 @@ from discord import app_commands
 
 from bot import notices, plans, texts
 from bot.discord import options as opt
-from bot.discord.buttons import clip
 from bot.discord.command_group import as_choices, server_language, service_of, user_language
 from bot.discord.context import Interaction
 from bot.discord.replies import answer_privately, answer_with
+from bot.discord.shown import shown
 from bot.outcomes import Accepted
 from bot.settings import (
     GAME_DEFAULTS,
@@ -53,7 +53,7 @@ class DiscordMessenger:
             if mention is not None else discord.AllowedMentions.none()
         channel = self.client.get_partial_messageable(channel_id)
         try:
-            message = await channel.send(clip(text), nonce=nonce, allowed_mentions=allowed)
+            message = await channel.send(shown(text), nonce=nonce, allowed_mentions=allowed)
         except (discord.Forbidden, discord.NotFound) as exc:
             log.info("channel %s refused a notice (HTTP %s); given up", channel_id, exc.status)
             return None
@@ -62,7 +62,7 @@ class DiscordMessenger:
     async def to_user(self, user_id: int, text: str, nonce: str) -> int | None:
         try:
             user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
-            message = await user.send(clip(text), nonce=nonce)
+            message = await user.send(shown(text), nonce=nonce)
         except (discord.Forbidden, discord.NotFound):
             log.info("could not send a notice to user %s (direct messages closed?)", user_id)
             return None
@@ -82,7 +82,7 @@ async def _private(interaction: Interaction, text: str) -> None:
 
 async def _public(interaction: Interaction, text: str) -> None:
     """The command's answer for the channel (a change of someone's seats or of a game's settings)."""
-    await answer_with(interaction, public=True, content=clip(text), allowed_mentions=discord.AllowedMentions.none())
+    await answer_with(interaction, public=True, content=text, allowed_mentions=discord.AllowedMentions.none())
 
 
 async def _refuse(interaction: Interaction, msg: str, **params: Any) -> None:

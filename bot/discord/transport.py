@@ -16,8 +16,9 @@ import discord
 
 from bot.compose import Message
 from bot.delivery import Undeliverable
-from bot.discord.buttons import action_view, clip
+from bot.discord.buttons import action_view
 from bot.discord.context import Interaction
+from bot.discord.shown import plain, shown
 from bot.games.unit import ALT_TEXT_CHARS
 
 if TYPE_CHECKING:
@@ -44,13 +45,13 @@ def attachment(message: Message) -> discord.File:
     """The message's picture as an attachment, with its description (alt text) when it has one."""
     assert message.png is not None
     return discord.File(io.BytesIO(message.png), filename=message.filename,
-                        description=message.description[:ALT_TEXT_CHARS] or None)
+                        description=plain(message.description, ALT_TEXT_CHARS) or None)
 
 
 def message_kwargs(message: Message, *, private: bool = False) -> dict[str, Any]:
     """A new message's text, picture, buttons and pings as discord.py takes them (``private``: nobody is
     pinged by a message only its reader sees)."""
-    kwargs: dict[str, Any] = {"content": clip(message.text),
+    kwargs: dict[str, Any] = {"content": shown(message.text),
                               "allowed_mentions": discord.AllowedMentions.none() if private else mentions(message)}
     if message.png:
         kwargs["file"] = attachment(message)
@@ -65,7 +66,7 @@ def edit_kwargs(message: Message | None) -> dict[str, Any]:
     (none: they go); for ``None`` only the buttons go."""
     if message is None:
         return {"view": None}
-    kwargs: dict[str, Any] = {"content": clip(message.text), "allowed_mentions": mentions(message),
+    kwargs: dict[str, Any] = {"content": shown(message.text), "allowed_mentions": mentions(message),
                               "view": _view(message)}
     if message.png:
         kwargs["attachments"] = [attachment(message)]

@@ -28,6 +28,7 @@ from bot.drivers.reasons import Choice, Reason, Word, because, only
 from rules.contract import Game
 from rules.dice import Dice
 from rules.hexgrid import Facing, Hex, parse_label
+from rules.literal import Name
 from rules.races import actions as act
 from rules.races import catalogue, queries
 from rules.races.engine import Races
@@ -484,14 +485,14 @@ class RacingDriver:
         if words[0] == "done":
             return because("reason.races.no_deed")
         target = queries.seat_by_colour(game, words[-1]) if words[-1].isalpha() else None
-        name = game.seat_names[target] if target is not None else ""
+        name = Name(game.seat_names[target] if target is not None else "")
         if words[0] == "trap":
             return because("reason.races.trap")
         if words[0] in ("missile", "bomb"):
             odds = self._strike_odds(context(game, seat), action)
             if odds is not None:
                 chance, loss, hit = odds
-                return because("reason.races.strike", kart=game.seat_names[hit], chance=round(100 * chance),
+                return because("reason.races.strike", kart=Name(game.seat_names[hit]), chance=round(100 * chance),
                                count=round(loss))
         if words[0] == "magnet" and target is not None:
             own = target == seat or (game.teams and game.karts[target].team == game.karts[seat].team)
@@ -985,7 +986,8 @@ def _why_parts(game: Races, seat: int, action: str) -> Reason:
         return because("reason.races.buy", part=Word(f"part.{chosen.part}.the_acc"),
                        cost=catalogue.parts()[chosen.part].cost, tops=kart.bottle_tops)
     if isinstance(chosen, act.Swap):
-        return because("reason.races.give", kart=game.seat_names[queries.seat_by_colour(game, action.split()[1]) or 0])
+        given = queries.seat_by_colour(game, action.split()[1]) or 0
+        return because("reason.races.give", kart=Name(game.seat_names[given]))
     return because("reason.races.no_buy", count=kart.bottle_tops)
 
 
@@ -1001,12 +1003,12 @@ def _why_choice(game: Races, seat: int, action: str) -> Reason:
         who = game.karts[int(choice.context.get("seat", seat))]
         kart = game.karts[seat]
         own = who.seat == seat or (game.teams and who.team == kart.team)
-        return because("reason.races.face_own") if own else because("reason.races.face_other", kart=who.name)
+        return because("reason.races.face_own") if own else because("reason.races.face_other", kart=Name(who.name))
     if choice.kind == "ram":
         target = choice.context.get("target")
         victim = queries.field(game).karts.get(parse_label(target)) if isinstance(target, str) else None
         if victim is not None:
-            return because("reason.races.ram", kart=game.seat_names[victim])
+            return because("reason.races.ram", kart=Name(game.seat_names[victim]))
     return because("reason.races.first")
 
 

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, TypeVar
 from bot import texts
 from bot.games import options as opt
 from rules.contract import Event, Game, SetupError
+from rules.literal import listed, mark
 
 if TYPE_CHECKING:
     from bot.drivers.base import Driver
@@ -562,10 +563,10 @@ class GameUnit(Generic[G]):
         """Status text for ``viewer`` in ``lang``: standings, whose turn, and that seat's hidden things."""
         names = game.seat_names
         if game.is_over:
-            won = ", ".join(names[s] for s in game.winners) or texts.say("move.nobody", lang)
+            won = listed(names[s] for s in game.winners) or texts.say("move.nobody", lang)
             return texts.say("unit.over", lang, count=game.ply, title=self.title, winners=won)
         turn = game.to_act
-        who = names[turn] if turn is not None else texts.say("move.nobody", lang)
+        who = mark(names[turn]) if turn is not None else texts.say("move.nobody", lang)
         return texts.say("unit.turn", lang, title=self.title, ply=game.ply, name=who)
 
     def buttons(self, game: G, seat: int, lang: str = "en") -> list[ButtonSpec]:
@@ -611,7 +612,7 @@ class GameUnit(Generic[G]):
 
     def seat_label(self, game: G, seat: int, lang: str = "en") -> str:
         """How a seat is named in a turn header: ``Player 2 (blue)``."""
-        return game.seat_names[seat]
+        return mark(game.seat_names[seat])
 
     def short_list(self, game: G, seat: int, lang: str = "en") -> list[tuple[str, str]]:
         """The moves worth offering ``seat`` now as (action, hint); the caller checks that it may act."""

@@ -31,6 +31,7 @@ from bot.store import ACTIVE, FINISHED, LOBBY, Delivery, GameRecord
 from bot.terminal import plain
 from bot.web.timeline import Step, Timeline
 from rules.contract import Game
+from rules.literal import bare
 
 #: the most characters of one move's narration on the page
 ENTRY_CHARS = 600
@@ -226,8 +227,10 @@ def picture(front: GameUnit[Any], step: Step, lang: str) -> bytes | None:
 
 
 def as_json(data: Any) -> bytes:
-    """JSON as served (and as embedded in the page: ``<`` escaped, so no text closes the script element)."""
-    return json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("<", "\\u003c").encode("utf-8")
+    """JSON as served (and as embedded in the page: ``<`` escaped, so no text closes the script element; the
+    marks around names, :mod:`rules.literal`, left out where a text reached it without :func:`plain`)."""
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    return bare(text).replace("<", "\\u003c").encode("utf-8")
 
 
 #: the words the page's script needs, by the name it knows them under

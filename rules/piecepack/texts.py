@@ -24,6 +24,7 @@ from typing import Any
 
 from rules.catalogue import LANGS, Catalogue
 from rules.contract import Event, IllegalAction, NotationError
+from rules.literal import Name, mark
 from rules.piecepack.board import SUIT_CODES, SUITS
 
 CATALOGUE = Catalogue(Path(__file__).parent / "locale")
@@ -77,12 +78,13 @@ def seat_word(number: int, name: str, lang: str = "en") -> str:
     word = suit_word(number, lang)
     if name in (SUITS[number], word):
         return word
-    return CATALOGUE.say("seat.named", _lang(lang), suit=word, name=name)
+    return CATALOGUE.say("seat.named", _lang(lang), suit=word, name=Name(name))
 
 
 def name_word(number: int, name: str, lang: str = "en") -> str:
-    """A seat's player name, or its suit in ``lang`` when the player is named after the suit."""
-    return suit_word(number, lang) if name == SUITS[number] else name
+    """A seat's player name (as typed: :mod:`rules.literal`), or its suit in ``lang`` when the player is named
+    after the suit."""
+    return suit_word(number, lang) if name == SUITS[number] else mark(name)
 
 
 def face_word(number: int, lang: str = "en", article: bool = False) -> str:

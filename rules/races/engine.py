@@ -21,6 +21,7 @@ from rules.contract import Action as ContractAction
 from rules.contract import Event, Game, IllegalAction, NotationError, SetupError, events_for, tells_secret
 from rules.dice import Dice
 from rules.hexgrid import Facing, Hex
+from rules.literal import Name
 from rules.races import actions as act
 from rules.races import catalogue, queries
 from rules.races.arsenal import Arsenal
@@ -187,7 +188,7 @@ class Races(Game):
             sizes: dict[int, int] = {}
             for s in out_seats:
                 if s.get("team") is None:
-                    raise SetupError(said("setup.no_team", name=s["name"]))
+                    raise SetupError(said("setup.no_team", name=Name(s["name"])))
                 sizes[int(s["team"])] = sizes.get(int(s["team"]), 0) + 1
             if not _team_sizes_ok(list(sizes.values())):
                 raise SetupError(said("setup.team_sizes"))
@@ -200,9 +201,9 @@ class Races(Game):
             chosen = [s.get("crew") for s in out_seats]
             for s in out_seats:
                 if s.get("crew") not in roster:
-                    raise SetupError(said("setup.crew_member", name=s["name"], crew=list(roster)))
+                    raise SetupError(said("setup.crew_member", name=Name(s["name"]), crew=list(roster)))
                 if s.get("crew_set") not in (1, 2):
-                    raise SetupError(said("setup.crew_set", name=s["name"]))
+                    raise SetupError(said("setup.crew_set", name=Name(s["name"])))
             if len(set(chosen)) != len(chosen):
                 raise SetupError(said("setup.crew_once"))
         else:
@@ -222,7 +223,7 @@ class Races(Game):
             self.junk.remove(kind)
             bag = next((loc for loc in self.bags.order(kart) if self.bags.room(kart, loc) > 0), None)
             if bag is None:
-                raise SetupError(said("setup.set_too_big", name=member.name))
+                raise SetupError(said("setup.set_too_big", name=Name(member.name)))
             kart.bags[bag].append(Tile(kind))
         take = min(cset.bottle_tops, self.bottle_tops_left)
         kart.bottle_tops += take

@@ -35,6 +35,7 @@ from typing import Any
 
 from rules.catalogue import LANGS, Catalogue
 from rules.contract import Event, IllegalAction, NotationError
+from rules.literal import Name
 
 CATALOGUE = Catalogue(Path(__file__).parent / "locale")
 
@@ -177,7 +178,7 @@ def _worded(key: str, value: Any, lang: str) -> Any:
             return say(str(value["msg"]), lang, **dict(value.get("params") or {}))
         if "name" in value and "colour" in value:
             colour = _Word(f"colour.{value['colour']}", lang)
-            return template("kart", lang).format(name=value["name"], colour=colour)
+            return template("kart", lang).format(name=Name(str(value["name"])), colour=colour)
         return value
     if isinstance(value, (list, tuple)):
         prefix = LIST_WORDS.get(key)

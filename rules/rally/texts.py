@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from rules.catalogue import LANGS, Catalogue
+from rules.literal import Name
 
 #: the rally's texts in every language
 CATALOGUE = Catalogue(Path(__file__).parent / "locale")
@@ -68,7 +69,7 @@ def amount(count: int, item: str, lang: str = "en") -> str:
 
 def _who(car: str, name: Any, lang: str) -> str:
     colour = word(car, lang)
-    return colour if str(name).lower() == car.lower() else f"{colour} ({name})"
+    return colour if str(name).lower() == car.lower() else f"{colour} ({Name(str(name))})"
 
 
 def _seat_lists(values: dict[str, Any], lang: str) -> None:

@@ -26,6 +26,7 @@ from bot.games.unit import (
 from render.piecepack import piecepack_png
 from render.piecepack_replay import replay_gif, replay_views, tile_for
 from rules.contract import Event, Game
+from rules.literal import Name
 from rules.piecepack import PiecepackGame, texts
 from rules.piecepack.actions import parse_syntax
 from rules.piecepack.board import SUITS
@@ -149,7 +150,7 @@ class PiecepackUnit(GameUnit[PiecepackGame]):
         name = game.seat_names[seat]
         if name == SUITS[seat]:
             return texts.suit_word(seat, lang)
-        return texts.say("terminal.seat", lang, name=name, suit=texts.suit(seat))
+        return texts.say("terminal.seat", lang, name=Name(name), suit=texts.suit(seat))
 
     def short_list(self, game: PiecepackGame, seat: int, lang: str = "en") -> list[tuple[str, str]]:
         dests = destinations(game)

@@ -23,6 +23,7 @@ from bot.games.races.moves import prompt, tiles_text
 from bot.games.unit import ALT_TEXT_CHARS, fitted
 from rules.contract import Event, Game
 from rules.hexgrid import Facing, parse_label
+from rules.literal import Name
 from rules.races import texts as race_texts
 from rules.races.state import Kart
 
@@ -31,7 +32,7 @@ def kart_name(kart: Kart | Mapping[str, Any], lang: str) -> str:
     """A kart as the picture names it: the player, its colour and the number on it (``Ann (red, 1)``)."""
     seat, name, colour = ((kart.seat, kart.name, kart.colour) if isinstance(kart, Kart)
                           else (kart["seat"], kart["name"], kart["colour"]))
-    return texts.say("alt.kart", lang, name=name, colour=texts.colour(colour, lang), number=seat + 1)
+    return texts.say("alt.kart", lang, name=Name(name), colour=texts.colour(colour, lang), number=seat + 1)
 
 
 def turn_sentence(game: Any, lang: str) -> str:
@@ -146,7 +147,7 @@ def text_board(game: Game, viewer: int | None, lang: str, title: str) -> str:
     g: Any = game
     view = game.view(viewer)
     lines = [texts.say("describe.head_teams" if view.get("teams") else "describe.head", lang, count=view["laps"],
-                       title=title, track=view["track"], ply=view["ply"])]
+                       title=title, track=Name(view["track"]), ply=view["ply"])]
     for k in view["karts"]:
         where = texts.say("describe.where", lang, cell=k["cell"], facing=texts.facing(k.get("facing", "?"), lang)) \
             if k.get("cell") else texts.say("describe.not_entered", lang)

@@ -38,6 +38,7 @@ from render.races.card import kart_card_png
 from render.races.chat import board_chat_png, chat_png, reach_png
 from render.races.replay import REPLAY_CELL, replay_gif, replay_views
 from rules.contract import Event
+from rules.literal import Name, listed, mark
 from rules.races import Races, catalogue
 from rules.races import actions as act
 from rules.races import texts as race_texts
@@ -90,7 +91,10 @@ class RacesUnit(GameUnit[Races]):
     # Setup -------------------------------------------------------------------------------------
 
     def option_value(self, command: Literal["new", "join"], name: str, value: Any, lang: str = "en") -> str:
-        """A kart's colour in ``lang`` (``rot``), a crew member by name; other values as given."""
+        """A kart's colour in ``lang`` (``rot``), a crew member by name, the track by its name as its file gives
+        it; other values as given."""
+        if command == "new" and name == "track":
+            return mark(str(value))
         if command == "join" and name == "colour":
             return texts.colour(str(value), lang)
         if command == "join" and name == "character":
@@ -171,20 +175,21 @@ class RacesUnit(GameUnit[Races]):
         that seat's own tiles and commands."""
         view = game.view(viewer)
         head = "describe.head_teams" if view.get("teams") else "describe.head"
-        lines = [texts.say(head, lang, count=view["laps"], title=self.title, track=view["track"], ply=view["ply"])]
+        lines = [texts.say(head, lang, count=view["laps"], title=self.title, track=Name(view["track"]),
+                           ply=view["ply"])]
         for k in view["karts"]:
             where = texts.say("describe.where", lang, cell=k["cell"], facing=texts.facing(k.get("facing", "?"), lang)) \
                 if k.get("cell") else texts.say("describe.not_entered", lang)
             tiles = sum(len(t) for t in (k.get("bags") or {}).values())
             team = k.get("team")
             lines.append(texts.say(
-                "describe.kart" if team is None else "describe.kart_team", lang, name=k["name"],
+                "describe.kart" if team is None else "describe.kart_team", lang, name=Name(k["name"]),
                 colour=texts.colour(k["colour"], lang), team=team, where=where, flags=k.get("flags", 0),
                 laps=view["laps"], tops=texts.say("describe.bottle_tops", lang, count=k.get("bottle_tops", 0)),
                 parts=texts.say("describe.parts", lang, count=len(k.get("parts") or {})),
                 tiles=texts.say("describe.tiles", lang, count=tiles)))
         if game.is_over:
-            won = ", ".join(game.seat_names[s] for s in game.winners) or texts.say("describe.nobody", lang)
+            won = listed(game.seat_names[s] for s in game.winners) or texts.say("describe.nobody", lang)
             lines.append(texts.say("describe.over", lang, count=game.ply, winners=won))
             return "\n".join(lines)
         lines += self._turn_lines(game, view, viewer, lang)
@@ -194,7 +199,7 @@ class RacesUnit(GameUnit[Races]):
         lines = []
         turn = game.to_act
         if turn is not None:
-            who = game.seat_names[turn]
+            who = Name(game.seat_names[turn])
             choice = view.get("choice")
             phase = texts.say(f"phase.{view['phase']}", lang)
             if choice:
@@ -269,7 +274,7 @@ class RacesUnit(GameUnit[Races]):
 
     def seat_label(self, game: Races, seat: int, lang: str = "en") -> str:
         karts = game.karts
-        name = game.seat_names[seat]
+        name = mark(game.seat_names[seat])
         return f"{name} ({texts.colour(karts[seat].colour, lang)})" if 0 <= seat < len(karts) else name
 
     def short_list(self, game: Races, seat: int, lang: str = "en") -> list[tuple[str, str]]:
@@ -288,7 +293,8 @@ class RacesUnit(GameUnit[Races]):
         return table.progress_line(game, lang)
 
     def table_title(self, game: Races, players: str, lang: str = "en") -> str:
-        return texts.say("table.title", lang, count=game.laps, title=self.title, track=game.track.name, players=players)
+        return texts.say("table.title", lang, count=game.laps, title=self.title, track=Name(game.track.name),
+                         players=players)
 
 
 GAME = RacesUnit()

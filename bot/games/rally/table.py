@@ -17,6 +17,7 @@ from bot.games.rally.moves import (
     ranges,
 )
 from bot.games.unit import Standings
+from rules.literal import Name
 from rules.rally import board as B
 from rules.rally import queries
 from rules.rally.actions import Park, Roll, parse_syntax
@@ -196,7 +197,7 @@ def status_text(game: RallyGame, viewer: int | None, lang: str = "en") -> str:
     words = _STATUS.get(lang, _STATUS["en"])
     direction = word("clockwise" if game.clockwise else "anticlockwise", lang)
     head = say("p_header", lang, round=game.round, laps=game.laps, count=game.laps, direction=direction)
-    lines = [f"**{game.title}** · {game.track.name} ({game.track.alias}) · {head} · "
+    lines = [f"**{game.title}** · {Name(game.track.name)} ({game.track.alias}) · {head} · "
              + words["move"].format(ply=game.ply)]
     for rank, s in enumerate(game.standings(), 1):
         car = game.cars[s]

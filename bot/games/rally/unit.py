@@ -23,6 +23,7 @@ from bot.games.unit import ButtonSpec, DriverFactory, GameUnit, LookupSource, Se
 from render.rally import car_board_png, rally_png
 from render.rally.chat import rally_chat_png
 from rules.contract import Event
+from rules.literal import Name, mark
 from rules.rally import queries
 from rules.rally.game import CRASH, PARK, PIT, SPIN, RallyGame
 from rules.rally.texts import COLOUR_KEYS, say, word
@@ -178,8 +179,8 @@ class RallyUnit(GameUnit[RallyGame]):
 
     def seat_label(self, game: RallyGame, seat: int, lang: str = "en") -> str:
         if not 0 <= seat < len(game.names):
-            return game.seat_names[seat]
-        return f"{game.names[seat]} ({word(COLOUR_KEYS[seat], lang).lower()})"
+            return mark(game.seat_names[seat])
+        return f"{Name(game.names[seat])} ({word(COLOUR_KEYS[seat], lang).lower()})"
 
     def short_list(self, game: RallyGame, seat: int, lang: str = "en") -> list[tuple[str, str]]:
         return table.short_list(game, lang)
@@ -197,7 +198,8 @@ class RallyUnit(GameUnit[RallyGame]):
         return table.progress_line(game, lang)
 
     def table_title(self, game: RallyGame, players: str, lang: str = "en") -> str:
-        return say("t_title", lang, count=game.laps, title=self.title, track=game.track.name, alias=game.track.alias,
+        return say("t_title", lang, count=game.laps, title=self.title, track=Name(game.track.name),
+                   alias=game.track.alias,
                    direction="clockwise" if game.clockwise else "anticlockwise", players=players, laps=game.laps)
 
 
