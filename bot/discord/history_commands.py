@@ -119,7 +119,7 @@ def add_history_commands(group: app_commands.Group) -> None:
                        season="Which season's ladder (its number, 0 is all time; default: the running one)")
 @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=False)
 async def stats_command(interaction: Interaction, player: discord.User | None = None,
-                        season: app_commands.Range[int, 0, 2**53] | None = None) -> None:
+                        season: app_commands.Range[int, 0, opt.MAX_INTEGER] | None = None) -> None:
     reply = await history.stats(service_of(interaction), interaction.guild_id, player.id if player else None,
                                 asker_id=interaction.user.id, lang=user_language(interaction), season=season)
     await send_reply(interaction, reply)
