@@ -21,7 +21,7 @@ from bot.delivery import Outbox
 from bot.discord.command_group import game_groups
 from bot.discord.context import Interaction
 from bot.discord.game_commands import GameGroup
-from bot.discord.history_commands import stats_command
+from bot.discord.history_commands import season_command, stats_command
 from bot.discord.presses import ActionButton
 from bot.discord.replies import DEFER_AFTER, answer_privately, arm_defer, direct_message
 from bot.discord.rules_command import RuleButton, rules_command
@@ -108,6 +108,7 @@ class JunkyardBot(commands.Bot):
         self.tree.add_command(GameGroup())
         self.tree.add_command(rules_command)
         self.tree.add_command(stats_command)
+        self.tree.add_command(season_command)
         for group in game_groups(units()):
             self.tree.add_command(group)
 
