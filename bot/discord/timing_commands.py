@@ -16,6 +16,7 @@ from bot.discord import options as opt
 from bot.discord.buttons import clip
 from bot.discord.command_group import as_choices, server_language, service_of, user_language
 from bot.discord.context import Interaction
+from bot.discord.payloads import direct_channel, mention_only, no_mentions
 from bot.discord.replies import answer_privately, answer_with
 from bot.outcomes import Accepted
 from bot.settings import (
@@ -49,8 +50,7 @@ class DiscordMessenger:
         self.client = client
 
     async def to_channel(self, channel_id: int, text: str, mention: int | None, nonce: str) -> int | None:
-        allowed = discord.AllowedMentions(everyone=False, roles=False, users=[discord.Object(mention)]) \
-            if mention is not None else discord.AllowedMentions.none()
+        allowed = mention_only(mention) if mention is not None else no_mentions()
         channel = self.client.get_partial_messageable(channel_id)
         try:
             message = await channel.send(clip(text), nonce=nonce, allowed_mentions=allowed)
@@ -61,8 +61,8 @@ class DiscordMessenger:
 
     async def to_user(self, user_id: int, text: str, nonce: str) -> int | None:
         try:
-            user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
-            message = await user.send(clip(text), nonce=nonce)
+            channel = await direct_channel(self.client, user_id)
+            message = await channel.send(clip(text), nonce=nonce)
         except (discord.Forbidden, discord.NotFound):
             log.info("could not send a notice to user %s (direct messages closed?)", user_id)
             return None
@@ -82,7 +82,7 @@ async def _private(interaction: Interaction, text: str) -> None:
 
 async def _public(interaction: Interaction, text: str) -> None:
     """The command's answer for the channel (a change of someone's seats or of a game's settings)."""
-    await answer_with(interaction, public=True, content=clip(text), allowed_mentions=discord.AllowedMentions.none())
+    await answer_with(interaction, public=True, content=clip(text), allowed_mentions=no_mentions())
 
 
 async def _refuse(interaction: Interaction, msg: str, **params: Any) -> None:

@@ -13,7 +13,7 @@ import json
 import os
 import re
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -71,10 +71,14 @@ class Spec:
 
     document: dict[str, Any]
     registry: Registry[Any]
+    validators: dict[str, Draft202012Validator] = field(default_factory=dict)
 
     def validator(self, pointer: str) -> Draft202012Validator:
-        """A validator for the schema at ``pointer`` inside the document, its ``$ref``s resolved."""
-        return Draft202012Validator({"$ref": f"{BASE}#{quote(pointer, safe='/~')}"}, registry=self.registry)
+        """A validator for the schema at ``pointer`` inside the document, its ``$ref``s resolved (made once)."""
+        if pointer not in self.validators:
+            self.validators[pointer] = Draft202012Validator({"$ref": f"{BASE}#{quote(pointer, safe='/~')}"},
+                                                            registry=self.registry)
+        return self.validators[pointer]
 
     def request_schema(self, method: str, template: str, media: str = "application/json") -> str | None:
         """The pointer of ``method template``'s request body schema (its parameters' names aside: discord.py
@@ -114,9 +118,16 @@ def _shape(template: str) -> str:
 
 
 def _line(error: ValidationError) -> str:
-    """Where and why, naming the branch of a oneOf/anyOf that fits best (jsonschema's own choice)."""
+    """Where and why: the branch of a oneOf/anyOf that fits best (jsonschema's choice), or, when none fits
+    better than the others, why each fails."""
     error = best_match([error])
     where = "/".join(str(p) for p in error.absolute_path) or "(the body)"
+    if error.validator in ("anyOf", "oneOf") and error.context:
+        branches: dict[Any, list[ValidationError]] = {}
+        for sub in error.context:
+            branches.setdefault(sub.schema_path[0], []).append(sub)
+        why = sorted({_line(best_match(subs)) for subs in branches.values()})
+        return f"{where}: fits none of its {len(branches)} schemas: " + " | ".join(why)
     return f"{where}: {error.message[:300]}"
 
 
@@ -134,15 +145,15 @@ def command_chars(item: Mapping[str, Any], lang: str | None = None) -> int:
     """A command's size by Discord's count: name, description, and the names, descriptions and values of its
     subcommands, groups, options and choices, each at its longest localisation (``lang``: that language's
     text only, the default where it has none)."""
-    def field(of: Mapping[str, Any], key: str) -> int:
+    def chars(of: Mapping[str, Any], key: str) -> int:
         if lang is None:
             return _longest(of, key)
         text = (of.get(f"{key}_localizations") or {}).get(lang, of.get(key))
         return len(str(text)) if text is not None else 0
 
-    size = field(item, "name") + field(item, "description")
+    size = chars(item, "name") + chars(item, "description")
     for choice in item.get("choices") or []:
-        size += field(choice, "name") + len(str(choice["value"]))
+        size += chars(choice, "name") + len(str(choice["value"]))
     return size + sum(command_chars(option, lang) for option in item.get("options") or [])
 
 
@@ -170,10 +181,10 @@ def documented_limits(command: dict[str, Any], locales: set[str]) -> list[str]:
             if not text or len(text) > MAX_DESCRIPTION:
                 out.append(f"/{at}: description ({locale or 'default'}) of {len(text or '')} characters, "
                            f"not 1 to {MAX_DESCRIPTION}")
-        for field in ("name_localizations", "description_localizations"):
-            wrong = set(item.get(field) or {}) - locales
+        for key in ("name_localizations", "description_localizations"):
+            wrong = set(item.get(key) or {}) - locales
             if wrong:
-                out.append(f"/{at}: {field} for locales Discord does not have: {sorted(wrong)}")
+                out.append(f"/{at}: {key} for locales Discord does not have: {sorted(wrong)}")
         if len(item.get("options") or []) > MAX_OPTIONS:
             out.append(f"/{at}: {len(item['options'])} options, more than {MAX_OPTIONS}")
         choices = item.get("choices") or []
@@ -188,3 +199,42 @@ def documented_limits(command: dict[str, Any], locales: set[str]) -> list[str]:
             if wrong:
                 out.append(f"/{at} choice {choice['value']!r}: locales Discord does not have: {sorted(wrong)}")
     return out
+
+
+# Requests ----------------------------------------------------------------------------------------------------
+
+#: a multipart request's file parts, as Discord names them
+FILE_PART = re.compile(r"^files\[(\d+)\]$")
+
+
+def request_problems(spec: Spec, method: str, template: str, body: dict[str, Any], parts: list[str]) -> list[str]:
+    """What is wrong with one request the bot made, as the specification describes its route: a body that
+    breaks the route's request schema (a multipart request's ``payload_json`` part judged by the same schema),
+    a file part the route does not take, or one its ``attachments`` do not describe."""
+    where = f"{method} {template}"
+    pointer = spec.request_schema(method, template)
+    if pointer is None:
+        return [f"{where}: the route takes no body, but got {sorted(body)}"] if body else []
+    out = [f"{where}: {line}" for line in spec.errors(pointer, body)]
+    if not parts:
+        return out
+    if "payload_json" not in parts:
+        out.append(f"{where}: a multipart request without its payload_json part")
+    multipart = spec.request_schema(method, template, "multipart/form-data")
+    if multipart is None:
+        return [*out, f"{where}: the route takes no multipart body"]
+    message = body.get("data") or {} if template.endswith("/callback") else body
+    described = {str(a.get("id")) for a in message.get("attachments") or []}
+    for part in parts:
+        found = FILE_PART.match(part)
+        if part == "payload_json":
+            continue
+        if found is None or int(found[1]) >= MAX_FILES:
+            out.append(f"{where}: a part {part!r} the route does not take")
+        elif found[1] not in described:
+            out.append(f"{where}: {part} has no attachment of id {found[1]} in the payload")
+    return out
+
+
+#: the most files one message takes (the specification's ``files[0]`` … ``files[9]``)
+MAX_FILES = 10
