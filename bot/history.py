@@ -382,14 +382,14 @@ async def _card(service: Service, guild_id: int, user_id: int, season_id: int, s
 
 # Seasons ---------------------------------------------------------------------------------------------
 
-#: what ``/game season`` does
+#: what ``/season`` does
 SEASON_ACTIONS = ("start", "end", "list", "rebuild")
 
 
 async def season_command(service: Service, guild_id: int | None, user_id: int, action: str, *, manage: bool,
                          name: str | None = None, season: int | None = None, lang: str = texts.DEFAULT
                          ) -> Message | Refusal:
-    """``/game season``: the server's managers start and end seasons and rate one again from its results
+    """``/season``: the server's managers start and end seasons and rate one again from its results
     (``rebuild``; ``season`` by number, default the running one, else the everlasting one); anyone lists
     them. Answered in the asker's ``lang``."""
     if guild_id is None:

@@ -20,8 +20,8 @@ log = logging.getLogger(__name__)
 
 
 @app_commands.command(name="board", description="The whole board: for the channel, or only for you")
-@app_commands.describe(private="Only you see it (default: the channel sees it)",
-                       text="The whole position in words, only for you (for a screen reader, or a slow connection)")
+@app_commands.describe(private="Only you see it (default: the channel)",
+                       text="The whole position in words, only for you (e.g. screen readers)")
 async def board(interaction: Interaction, private: bool | None = None, text: bool | None = None) -> None:
     try:
         only_me = bool(opt.flag("private", private))

@@ -21,7 +21,8 @@ from bot.delivery import Outbox
 from bot.discord.command_group import game_groups
 from bot.discord.context import Interaction
 from bot.discord.game_commands import GameGroup
-from bot.discord.history_commands import stats_command
+from bot.discord.history_commands import season_command, stats_command
+from bot.discord.payloads import no_mentions
 from bot.discord.presses import ActionButton
 from bot.discord.replies import DEFER_AFTER, answer_privately, arm_defer, direct_message
 from bot.discord.rules_command import RuleButton, rules_command
@@ -86,7 +87,7 @@ class JunkyardBot(commands.Bot):
                  intents: discord.Intents | None = None, defer_after: float = DEFER_AFTER, **options: Any) -> None:
         super().__init__(command_prefix=commands.when_mentioned, intents=intents or discord.Intents.default(),
                          tree_cls=JunkyardTree, help_command=None,
-                         allowed_mentions=discord.AllowedMentions.none(), **options)  # options: shards
+                         allowed_mentions=no_mentions(), **options)  # options: shards
         self.store: Store = store if store is not None else (service.store if service else open_store())
         self.service: Service = service or Service(self.store)
         #: seconds an acting interaction waits before it is deferred (0, the default: it is deferred first)
@@ -108,6 +109,7 @@ class JunkyardBot(commands.Bot):
         self.tree.add_command(GameGroup())
         self.tree.add_command(rules_command)
         self.tree.add_command(stats_command)
+        self.tree.add_command(season_command)
         for group in game_groups(units()):
             self.tree.add_command(group)
 

@@ -29,7 +29,7 @@ from bot.discord.link_commands import add_link_commands
 from bot.discord.recap_commands import add_recap_commands
 from bot.discord.replies import send_reply
 from bot.discord.timing_commands import add_timing_commands
-from bot.games import GameUnit, Option, join_options, new_options, resolve, unit_for, units
+from bot.games import GameUnit, Option, join_options, new_options, offered_by, resolve, unit_for, units
 from bot.service import Outcome, refuse
 
 log = logging.getLogger(__name__)
@@ -85,9 +85,9 @@ def _merged(offered: dict[str, list[tuple[GameUnit[Any], Option]]]) -> list[Opti
         first = offers[0][1]
         lows = [o.low for _, o in offers if o.low is not None]
         highs = [o.high for _, o in offers if o.high is not None]
-        games = ", ".join(u.title for u, _ in offers)
-        out.append(Option(name, f"{first.description} ({games})"[:100], first.type, low=min(lows, default=None),
-                          high=max(highs, default=None), limit=max(o.limit for _, o in offers),
+        described = f"{first.description} ({offered_by(offers)})"[:100]
+        out.append(Option(name, described, first.type, low=min(lows, default=None), high=max(highs, default=None),
+                          limit=max(o.limit for _, o in offers),
                           complete=_any_source if any(o.complete for _, o in offers) else None))
     return out
 
@@ -135,7 +135,7 @@ class GameGroup(app_commands.Group, name="game", description="Start, join and ma
         self.join_options = _merged(join_options())
         self.add_command(make_command("new", "Open a new game in this channel", [game, *self.new_options],
                                       self._new, self._new_source))
-        self.add_command(make_command("join", "Take a seat in this channel's game (again: change your options)",
+        self.add_command(make_command("join", "Take a seat (again: change your options)",
                                       self.join_options, self._join, _join_source))
         add_timing_commands(self)
         add_board_commands(self)
@@ -184,7 +184,7 @@ class GameGroup(app_commands.Group, name="game", description="Start, join and ma
                                                    interaction.user.display_name, raw, lang=languages(interaction)[0])
         await answer(interaction, reply)
 
-    @app_commands.command(name="leave", description="Give up your seat (in a running game a computer plays it on)")
+    @app_commands.command(name="leave", description="Give up your seat (once started, a computer plays it)")
     async def leave(self, interaction: Interaction) -> None:
         assert interaction.channel_id is not None
         await answer(interaction, await service_of(interaction).leave(interaction.channel_id, interaction.user.id,
@@ -197,8 +197,8 @@ class GameGroup(app_commands.Group, name="game", description="Start, join and ma
                                                     can_manage=can_manage(interaction), lang=user_language(interaction))
         await answer(interaction, reply)
 
-    @app_commands.command(name="play", description="Play an action in the game's notation (any game)")
-    @app_commands.describe(action="The action, e.g. `roll`; start typing for the legal ones")
+    @app_commands.command(name="play", description="Play an action in the game's notation")
+    @app_commands.describe(action="E.g. `roll`; start typing for the legal ones")
     @app_commands.autocomplete(action=action_autocomplete)
     async def play(self, interaction: Interaction, action: str) -> None:
         try:
@@ -216,8 +216,7 @@ class GameGroup(app_commands.Group, name="game", description="Start, join and ma
         await answer(interaction, await service_of(interaction).status(interaction.channel_id, interaction.user.id,
                                                                        lang=languages(interaction)[0]))
 
-    @app_commands.command(name="log", description="The last moves of this channel's game (only you see it; "
-                                                    "your own moves in full)")
+    @app_commands.command(name="log", description="The game's last moves, only for you (yours in full)")
     @app_commands.describe(moves="How many moves (1–100, default 20)")
     async def log(self, interaction: Interaction, moves: app_commands.Range[int, 1, 100] | None = None
                   ) -> None:
@@ -231,7 +230,7 @@ class GameGroup(app_commands.Group, name="game", description="Start, join and ma
                                                                     user_id=interaction.user.id,
                                                                     lang=user_language(interaction)))
 
-    @app_commands.command(name="abort", description="End this channel's game without a winner (host or moderators)")
+    @app_commands.command(name="abort", description="End the game without a winner (host or moderators)")
     async def abort(self, interaction: Interaction) -> None:
         assert interaction.channel_id is not None
         reply = await service_of(interaction).abort(interaction.channel_id, interaction.user.id,
@@ -239,8 +238,8 @@ class GameGroup(app_commands.Group, name="game", description="Start, join and ma
         await answer(interaction, reply)
 
     @app_commands.command(name="kick",
-                          description="Remove a player (in a running game a computer plays on) (host or moderators)")
-    @app_commands.describe(player="Who to remove", seat="Or the seat number to clear (as the seat list shows)")
+                          description="Remove a player; a computer plays on (host or moderators)")
+    @app_commands.describe(player="Who to remove", seat="Or the seat's number, as the seat list shows")
     async def kick(self, interaction: Interaction, player: discord.User | None = None,
                    seat: app_commands.Range[int, 1, 25] | None = None) -> None:
         try:
@@ -262,7 +261,7 @@ class GameGroup(app_commands.Group, name="game", description="Start, join and ma
                                             can_manage=can_manage(interaction), lang=user_language(interaction))
         await answer(interaction, reply)
 
-    @app_commands.command(name="computer", description="Seat a computer player in the lobby (host or moderators)")
+    @app_commands.command(name="computer", description="Seat a computer player (host or moderators)")
     @app_commands.describe(kind="How it plays (default: random)")
     @app_commands.autocomplete(kind=kind_autocomplete)
     async def computer(self, interaction: Interaction, kind: str | None = None) -> None:

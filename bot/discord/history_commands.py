@@ -1,6 +1,8 @@
 """The record and undo commands: ``/game undo``, ``/game mine``, ``/game history``, ``/game replay`` and the
-top-level ``/stats``. Each checks its options, calls :mod:`bot.undo` or :mod:`bot.history` and sends the
-reply; ``/game mine`` and ``/stats`` also work in direct messages."""
+top-level ``/stats`` and ``/season``. Each checks its options, calls :mod:`bot.undo` or :mod:`bot.history` and
+sends the reply; ``/game mine`` and ``/stats`` also work in direct messages. ``/season``, which a server's
+managers use a few times a year, stands on its own: ``/game`` has 24 of the 25 subcommands Discord allows,
+and every character of its options counts toward the 4,000 a command may have."""
 
 from __future__ import annotations
 
@@ -71,8 +73,13 @@ async def _replay(interaction: Interaction, game: str) -> None:
                                                       lang=user_language(interaction)))
 
 
-async def _season(interaction: Interaction, action: str, name: str | None = None, season: int | None = None
-                  ) -> None:
+@app_commands.command(name="season", description="This server's seasons: start, end, list, or rate one again")
+@app_commands.describe(action="start, end, rebuild (server managers) or list", name="The new season's name (start)",
+                       number="The season to rebuild: its number (0: all time; default: the running one)")
+@app_commands.choices(action=[Choice(name=a, value=a) for a in history.SEASON_ACTIONS])
+@app_commands.allowed_contexts(guilds=True, dms=False, private_channels=False)
+async def season_command(interaction: Interaction, action: str, name: str | None = None,
+                         number: app_commands.Range[int, 0, opt.MAX_INTEGER] | None = None) -> None:
     try:
         label = opt.text("name", name, limit=40)
     except opt.BadOption as exc:
@@ -81,36 +88,28 @@ async def _season(interaction: Interaction, action: str, name: str | None = None
     manage = bool(interaction.permissions.manage_guild)
     await send_reply(interaction, await history.season_command(
         service_of(interaction), interaction.guild_id, interaction.user.id, action, manage=manage, name=label,
-        season=season, lang=user_language(interaction)))
+        season=number, lang=user_language(interaction)))
 
 
 def add_history_commands(group: app_commands.Group) -> None:
     """Add undo, mine, history and replay to the ``/game`` group."""
     Cmd = app_commands.Command[Any, ..., None]
     undo_cmd: Cmd = app_commands.Command(
-        name="undo", description="Take back your last move(s) this turn, while nothing new became known (no dice, "
-        "no tile)", callback=_undo)
+        name="undo", description="Take back your last moves this turn while nothing new became known",
+        callback=_undo)
     # described after it is built: a locale_str, so the translator words it too (a plain str would not be)
-    app_commands.describe(moves=locale_str(f"How many of your last moves (1–{MAX_UNDO}, default 1)"))(undo_cmd)
+    app_commands.describe(moves=locale_str(f"How many moves (1–{MAX_UNDO}, default 1)"))(undo_cmd)
     mine: Cmd = app_commands.Command(
-        name="mine", description="Your running games on every server: where it is your turn first (works in "
-        "direct messages too)", callback=_mine)
+        name="mine", description="Your running games on every server, your turns first (works in DMs)",
+        callback=_mine)
     mine.extras[ANYWHERE] = True
     hist: Cmd = app_commands.Command(
         name="history", description="This channel's finished games: date, players, winner, moves", callback=_history)
     replay: Cmd = app_commands.Command(
-        name="replay", description="Post the replay and final standings of one of this channel's finished games",
-        callback=_replay)
-    app_commands.describe(game=locale_str("The game (start typing: the channel's finished games)"))(replay)
+        name="replay", description="Post a finished game's replay and final standings", callback=_replay)
+    app_commands.describe(game=locale_str("Start typing: this channel's finished games"))(replay)
     replay.autocomplete("game")(_replay_source)
-    season: Cmd = app_commands.Command(
-        name="season", description="This server's seasons: start, end, list, or rate one again from its results",
-        callback=_season)
-    app_commands.describe(action=locale_str("start, end (server managers), list, or rebuild (managers)"),
-                          name=locale_str("The new season's name (start)"),
-                          season=locale_str("Which season to rebuild (its number; 0 is all time)"))(season)
-    app_commands.choices(action=[Choice(name=locale_str(a), value=a) for a in history.SEASON_ACTIONS])(season)
-    for cmd in (undo_cmd, mine, hist, replay, season):
+    for cmd in (undo_cmd, mine, hist, replay):
         group.add_command(cmd)
 
 
@@ -119,10 +118,10 @@ def add_history_commands(group: app_commands.Group) -> None:
                        season="Which season's ladder (its number, 0 is all time; default: the running one)")
 @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=False)
 async def stats_command(interaction: Interaction, player: discord.User | None = None,
-                        season: app_commands.Range[int, 0, 2**53] | None = None) -> None:
+                        season: app_commands.Range[int, 0, opt.MAX_INTEGER] | None = None) -> None:
     reply = await history.stats(service_of(interaction), interaction.guild_id, player.id if player else None,
                                 asker_id=interaction.user.id, lang=user_language(interaction), season=season)
     await send_reply(interaction, reply)
 
 
-__all__ = ["ANYWHERE", "add_history_commands", "jump_link", "stats_command"]
+__all__ = ["ANYWHERE", "add_history_commands", "jump_link", "season_command", "stats_command"]

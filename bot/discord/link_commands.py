@@ -14,8 +14,8 @@ from bot.discord.replies import send_reply
 from bot.web import share
 
 
-@app_commands.command(name="link", description="Share this game's web page: live board, standings, moves, replay")
-@app_commands.describe(revoke="Revoke the link so it opens nothing (host, or who may manage the channel)")
+@app_commands.command(name="link", description="Share the game's web page (live board, moves, replay)")
+@app_commands.describe(revoke="Revoke the link (host or moderators)")
 async def link(interaction: Interaction, revoke: bool | None = None) -> None:
     try:
         revoking = bool(opt.flag("revoke", revoke))

@@ -101,6 +101,8 @@ class Sent:
     fills: bool = False
     #: a press's answer changing the pressed message (UPDATE_MESSAGE, or an edit of a deferred press's original)
     pressed: bool = False
+    #: the names of a multipart request's parts (``payload_json``, ``files[0]`` …); empty for a JSON body
+    parts: list[str] = field(default_factory=list)
 
     @property
     def creates_message(self) -> bool:
@@ -388,7 +390,8 @@ class DiscordHarness:
     async def _webhook_request(self, route: Any, session: Any = None, *, payload: dict[str, Any] | None = None,
                                multipart: list[dict[str, Any]] | None = None, files: Any = None,
                                params: Any = None, **_: Any) -> Any:
-        sent = Sent(route.method, route.path, route.url, _payload_from(payload, multipart), _read_files(files))
+        sent = Sent(route.method, route.path, route.url, _payload_from(payload, multipart), _read_files(files),
+                    parts=[str(part.get("name")) for part in multipart or []])
         self.sent.append(sent)
         kind = sent.kind
         token = _token(kind, route.url)
@@ -442,7 +445,8 @@ class DiscordHarness:
         body = kwargs.get("json")
         if body is None and form:
             body = _payload_from(None, list(form))
-        sent = Sent(route.method, route.path, route.url, body or {}, _read_files(files))
+        sent = Sent(route.method, route.path, route.url, body or {}, _read_files(files),
+                    parts=[str(part.get("name")) for part in form or []])
         self.sent.append(sent)
         self._fault(sent)
         if route.method == "GET" and route.path == "/users/{user_id}":

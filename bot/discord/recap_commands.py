@@ -18,7 +18,7 @@ from bot.service import refuse
 log = logging.getLogger(__name__)
 
 
-@app_commands.command(name="recap", description="What you missed since your last own move (only for you)")
+@app_commands.command(name="recap", description="What you missed since your last move (only for you)")
 @app_commands.describe(replay="With a replay of exactly those moves")
 async def recap_command(interaction: Interaction, replay: bool | None = None) -> None:
     try:

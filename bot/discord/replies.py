@@ -24,6 +24,7 @@ from bot.compose import Message
 from bot.delivery import deliver
 from bot.discord.buttons import action_view
 from bot.discord.context import Interaction
+from bot.discord.payloads import direct_channel, no_mentions
 from bot.discord.shown import shown, shown_embed
 from bot.discord.transport import ChannelTransport, InteractionTransport, attachment
 from bot.messages import EDIT
@@ -136,7 +137,7 @@ async def send_reply(interaction: Interaction, outcome: Outcome, *, pressed: boo
 
 async def _answer_privately_with(interaction: Interaction, message: Message) -> None:
     """A message only the asker sees (their status, the log, a picture of their own)."""
-    kwargs: dict[str, Any] = {"content": shown(message.text), "allowed_mentions": discord.AllowedMentions.none()}
+    kwargs: dict[str, Any] = {"content": shown(message.text), "allowed_mentions": no_mentions()}
     if message.png:
         kwargs["file"] = attachment(message)
     if message.buttons and message.game_id is not None and message.version is not None:
@@ -213,8 +214,8 @@ async def send_private(interaction: Interaction, notes: Sequence[Private], *, an
 async def direct_message(client: JunkyardBot, note: Private) -> None:
     """A private note by direct message (failures, such as closed direct messages, are only logged)."""
     try:
-        user = client.get_user(note.user_id) or await client.fetch_user(note.user_id)
-        await user.send(shown(texts.say("discord.only_you", note.lang, text=note.text)))
+        channel = await direct_channel(client, note.user_id)
+        await channel.send(shown(texts.say("discord.only_you", note.lang, text=note.text)))
     except discord.HTTPException:
         log.info("could not send a private note to user %s (direct messages closed?)", note.user_id)
 

@@ -29,6 +29,7 @@ from bot import texts
 from bot.discord import options as opt
 from bot.discord.command_group import service_of
 from bot.discord.context import Interaction, ours
+from bot.discord.payloads import attachment, no_mentions
 from bot.games import playable_keys, unit_for
 from bot.service import refuse
 
@@ -153,7 +154,7 @@ async def rules_command(interaction: Interaction, topic: str, game: str | None =
         await send_reply(interaction, refuse(texts.say("rules.nothing", lang, title=_title(key), text=text, hint=hint)))
         return
     embed, extras = rule_message(mod, key, entry, others, lang, text)
-    await answer_with(interaction, public=bool(public), embed=embed, allowed_mentions=discord.AllowedMentions.none(),
+    await answer_with(interaction, public=bool(public), embed=embed, allowed_mentions=no_mentions(),
                       **extras)
 
 
@@ -193,8 +194,7 @@ def rule_message(mod: ModuleType, key: str, entry: Any, others: list[Any], lang:
         except Exception:
             log.exception("drawing the symbol %r of %s failed", symbol, entry.id)
         else:
-            extras["file"] = discord.File(io.BytesIO(png), filename=SYMBOL_FILE,
-                                          description=texts.say("rules.symbol", lang))
+            extras["file"] = attachment(png, SYMBOL_FILE, texts.say("rules.symbol", lang))
             if _wide(png):  # a part's name plate or a row of badges: unreadable in an 80 px thumbnail
                 embed.set_image(url=f"attachment://{SYMBOL_FILE}")
             else:
@@ -265,5 +265,5 @@ class RuleButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=RULE_I
             await answer_privately(interaction, texts.say("rules.gone", self.lang))
             return
         embed, extras = rule_message(mod, self.game, entry, [], self.lang)
-        await answer_with(interaction, public=False, embed=embed, allowed_mentions=discord.AllowedMentions.none(),
+        await answer_with(interaction, public=False, embed=embed, allowed_mentions=no_mentions(),
                           **extras)

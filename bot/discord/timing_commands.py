@@ -15,6 +15,7 @@ from bot import notices, plans, texts
 from bot.discord import options as opt
 from bot.discord.command_group import as_choices, server_language, service_of, user_language
 from bot.discord.context import Interaction
+from bot.discord.payloads import direct_channel, mention_only, no_mentions
 from bot.discord.replies import answer_privately, answer_with
 from bot.discord.shown import shown
 from bot.outcomes import Accepted
@@ -49,8 +50,7 @@ class DiscordMessenger:
         self.client = client
 
     async def to_channel(self, channel_id: int, text: str, mention: int | None, nonce: str) -> int | None:
-        allowed = discord.AllowedMentions(everyone=False, roles=False, users=[discord.Object(mention)]) \
-            if mention is not None else discord.AllowedMentions.none()
+        allowed = mention_only(mention) if mention is not None else no_mentions()
         channel = self.client.get_partial_messageable(channel_id)
         try:
             message = await channel.send(shown(text), nonce=nonce, allowed_mentions=allowed)
@@ -61,8 +61,8 @@ class DiscordMessenger:
 
     async def to_user(self, user_id: int, text: str, nonce: str) -> int | None:
         try:
-            user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
-            message = await user.send(shown(text), nonce=nonce)
+            channel = await direct_channel(self.client, user_id)
+            message = await channel.send(shown(text), nonce=nonce)
         except (discord.Forbidden, discord.NotFound):
             log.info("could not send a notice to user %s (direct messages closed?)", user_id)
             return None
@@ -82,7 +82,7 @@ async def _private(interaction: Interaction, text: str) -> None:
 
 async def _public(interaction: Interaction, text: str) -> None:
     """The command's answer for the channel (a change of someone's seats or of a game's settings)."""
-    await answer_with(interaction, public=True, content=text, allowed_mentions=discord.AllowedMentions.none())
+    await answer_with(interaction, public=True, content=text, allowed_mentions=no_mentions())
 
 
 async def _refuse(interaction: Interaction, msg: str, **params: Any) -> None:
@@ -107,9 +107,9 @@ async def _retime(ticker: Ticker, channel_id: int | None) -> None:
         await ticker.mark(rec, again=True)
 
 
-@app_commands.command(name="notify", description="How you hear it is your turn: a mention, a direct message, or not")
-@app_commands.describe(mode="channel: a mention on the board; dm: a direct message with a link; off: nothing",
-                       this_game="Only for this channel's game (default: all your games)")
+@app_commands.command(name="notify", description="How you learn it is your turn")
+@app_commands.describe(mode="channel: a mention; dm: a direct message with a link; off: none",
+                       this_game="Only this channel's game (default: all your games)")
 @app_commands.choices(mode=[Choice(name=m, value=m) for m in MODES])
 async def notify(interaction: Interaction, mode: str, this_game: bool | None = None) -> None:
     try:
@@ -136,7 +136,7 @@ async def notify(interaction: Interaction, mode: str, this_game: bool | None = N
                                           mode=texts.say(f"notify.mode_{chosen}", lang)))
 
 
-@app_commands.command(name="quiet", description="Your quiet hours: no pings then; they follow when they end")
+@app_commands.command(name="quiet", description="Quiet hours: pings wait until they end")
 @app_commands.describe(start="From (HH:MM)", end="Until (HH:MM)", timezone="Your time zone, e.g. Europe/Berlin",
                        clear="Remove your quiet hours")
 async def quiet(interaction: Interaction, start: str | None = None, end: str | None = None,
@@ -175,9 +175,9 @@ async def quiet(interaction: Interaction, start: str | None = None, end: str | N
     await _private(interaction, texts.say("quiet.set", lang, start=s, end=e, tz=q.tz))
 
 
-@app_commands.command(name="away", description="Put your seat on autopilot (the computer plays your turns)")
-@app_commands.describe(days="For how many days (default: until /game back)",
-                       everywhere="In all your games (default: this channel's game only)")
+@app_commands.command(name="away", description="Autopilot: a computer plays your turns")
+@app_commands.describe(days="Days (default: until /game back)",
+                       everywhere="In all your games (default: this one only)")
 async def away(interaction: Interaction, days: app_commands.Range[int, 1, MAX_AWAY_DAYS] | None = None,
                everywhere: bool | None = None) -> None:
     try:
@@ -231,7 +231,7 @@ async def _standing_autocomplete(interaction: Interaction, current: str) -> list
     return as_choices(plans.standing_choices(service.fronts(rec.game_key), current, user_language(interaction)))
 
 
-@app_commands.command(name="plan", description="Queue your next actions (private): they play in order on your turn")
+@app_commands.command(name="plan", description="Queue actions (private): they play on your turn, in order")
 @app_commands.describe(add="Actions in the game's notation, separated by ;", standing="A ready-made plan item",
                        clear="Empty your plan first")
 @app_commands.autocomplete(add=_plan_autocomplete, standing=_standing_autocomplete)
@@ -242,8 +242,8 @@ async def plan(interaction: Interaction, add: str | None = None, standing: str |
     await _private(interaction, out if isinstance(out, str) else out.text)
 
 
-@app_commands.command(name="auto", description="Whether moves with nothing to decide play themselves for you")
-@app_commands.describe(mode="on or off", everywhere="In all your games (default: this channel's game only)")
+@app_commands.command(name="auto", description="Whether moves with nothing to decide play themselves")
+@app_commands.describe(mode="on or off", everywhere="In all your games (default: this one only)")
 @app_commands.choices(mode=[Choice(name="on", value="on"), Choice(name="off", value="off")])
 async def auto(interaction: Interaction, mode: str, everywhere: bool | None = None) -> None:
     out = await plans.auto_command(service_of(interaction), interaction.channel_id or 0, interaction.user.id,
@@ -254,16 +254,14 @@ async def auto(interaction: Interaction, mode: str, everywhere: bool | None = No
 SCOPES = ("game", "server")
 
 
-@app_commands.command(name="settings", description="Reminders and turn limits of this game (host) or the "
-                                                   "server's defaults (Manage Channels)")
-@app_commands.describe(scope="game: this channel's game (host); server: defaults for new games (Manage Channels)",
+@app_commands.command(name="settings", description="Reminders and turn limits of this game or the server")
+@app_commands.describe(scope="game: this one (host); server: for new games (Manage Channels)",
                        reminder="Hours without a move before a reminder (0: off; default 12)",
-                       turn_limit="Hours a player has for a turn (0: no limit, the default)",
-                       on_timeout="When the turn limit passes: the autopilot plays, or the host is asked",
-                       kick_after="Missed turns before the host is asked to kick (with on_timeout ask-host)",
-                       recap_after="Hours away after which a turn offers \"What did I miss?\" (0: never; default 12)",
-                       language="The language the server's channels read (with scope server; default: the "
-                                "server's Discord language)")
+                       turn_limit="Hours per turn (0: no limit, the default)",
+                       on_timeout="When time runs out: the autopilot plays, or ask the host",
+                       kick_after="Missed turns before the host is asked to kick (ask-host)",
+                       recap_after="Hours away until \"What did I miss?\" is offered (0: never; default 12)",
+                       language="Language of the server's channels (scope server; default: Discord's)")
 @app_commands.choices(scope=[Choice(name=s, value=s) for s in SCOPES],
                       on_timeout=[Choice(name=t, value=t) for t in TIMEOUTS],
                       language=[Choice(name="English", value="en"), Choice(name="Deutsch", value="de")])

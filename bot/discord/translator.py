@@ -30,82 +30,76 @@ _CALLED = "(Gastgeber oder Moderation)"
 
 #: the generic commands: path → (German name, German description)
 GERMAN: Mapping[str, tuple[str, str]] = {
-    "game": ("spiel", "Das Spiel dieses Kanals eröffnen, beitreten und verwalten"),
-    "game leave": ("verlassen", "Deinen Platz aufgeben (im laufenden Spiel spielt ein Computer weiter)"),
+    "game": ("spiel", "Das Spiel dieses Kanals eröffnen, beitreten, verwalten"),
+    "game leave": ("verlassen", "Platz aufgeben (im laufenden Spiel übernimmt ein Computer)"),
     "game start": ("starten", "Das Spiel starten (Gastgeber)"),
-    "game play": ("ziehen", "Eine Aktion in der Notation des Spiels spielen (jedes Spiel)"),
-    "game play action": ("aktion", "Die Aktion, z. B. `roll`; tippe los für die erlaubten"),
+    "game play": ("ziehen", "Eine Aktion in der Notation des Spiels spielen"),
+    "game play action": ("aktion", "Z. B. `roll`; tippe los für die erlaubten"),
     "game status": ("stand", "Das Brett, wer am Zug ist und was du tun kannst"),
-    "game log": ("verlauf", "Die letzten Züge im Spiel dieses Kanals (nur für dich; deine eigenen vollständig)"),
+    "game log": ("verlauf", "Die letzten Züge, nur für dich (deine vollständig)"),
     "game log moves": ("züge", "Wie viele Züge (1–100, Standard 20)"),
-    "game abort": ("abbrechen", f"Das Spiel dieses Kanals ohne Sieger beenden {_CALLED}"),
-    "game kick": ("entfernen", f"Einen Spieler entfernen; im laufenden Spiel übernimmt ein Computer {_CALLED}"),
+    "game abort": ("abbrechen", f"Das Spiel ohne Sieger beenden {_CALLED}"),
+    "game kick": ("entfernen", f"Spieler entfernen; ein Computer übernimmt {_CALLED}"),
     "game kick player": ("spieler", "Wer entfernt wird"),
-    "game kick seat": ("platz", "Oder die Nummer des Platzes, der frei werden soll (wie in der Platzliste)"),
-    "game computer": ("computer", f"Einen Computerspieler in die Lobby setzen {_CALLED}"),
+    "game kick seat": ("platz", "Oder die Nummer des Platzes (wie in der Platzliste)"),
+    "game computer": ("computer", f"Einen Computerspieler setzen {_CALLED}"),
     "game computer kind": ("art", "Wie er spielt (Standard: random)"),
     "game new": ("neu", "Ein neues Spiel in diesem Kanal eröffnen"),
     "game new game": ("spiel", "Welches Spiel"),
     "game new play": ("mitspielen", "Selbst einen Platz nehmen (Standard: ja)"),
-    "game join": ("beitreten", "Im Spiel dieses Kanals Platz nehmen (noch einmal: deine Optionen ändern)"),
-    "game notify": ("benachrichtigung", "Wie du erfährst, dass du dran bist: Erwähnung, Direktnachricht oder nichts"),
-    "game notify mode": ("art", "Kanal: Erwähnung am Brett; Direktnachricht: mit Link; aus: nichts"),
-    "game notify this_game": ("nur_dieses_spiel", "Nur für das Spiel dieses Kanals (Standard: alle deine Spiele)"),
+    "game join": ("beitreten", "Platz nehmen (noch einmal: Optionen ändern)"),
+    "game notify": ("benachrichtigung", "Wie du erfährst, dass du dran bist"),
+    "game notify mode": ("art", "Kanal: Erwähnung; Direktnachricht: mit Link; aus: nichts"),
+    "game notify this_game": ("nur_dieses_spiel", "Nur dieses Spiel (Standard: alle deine Spiele)"),
     "=channel": ("Kanal", ""),
     "=dm": ("Direktnachricht", ""),
     "=off": ("aus", ""),
-    "game quiet": ("ruhezeiten", "Deine Ruhezeiten: dann keine Pings; sie kommen, wenn die Ruhezeit endet"),
+    "game quiet": ("ruhezeiten", "Ruhezeiten: Pings warten bis zu ihrem Ende"),
     "game quiet start": ("von", "Ab (HH:MM)"),
     "game quiet end": ("bis", "Bis (HH:MM)"),
     "game quiet timezone": ("zeitzone", "Deine Zeitzone, z. B. Europe/Berlin"),
     "game quiet clear": ("löschen", "Deine Ruhezeiten entfernen"),
-    "game away": ("abwesend", "Deinen Platz auf Autopilot setzen (der Computer spielt deine Züge)"),
-    "game away days": ("tage", "Für wie viele Tage (Standard: bis /spiel zurück)"),
-    "game away everywhere": ("überall", "In allen deinen Spielen (Standard: nur im Spiel dieses Kanals)"),
+    "game away": ("abwesend", "Autopilot: ein Computer spielt deine Züge"),
+    "game away days": ("tage", "Tage (Standard: bis /spiel zurück)"),
+    "game away everywhere": ("überall", "In allen deinen Spielen (Standard: nur in diesem)"),
     "game back": ("zurück", "Deine Plätze vom Autopiloten nehmen"),
-    "game plan": ("plan", "Deine nächsten Aktionen vormerken (privat): sie laufen in deinem Zug der Reihe nach"),
+    "game plan": ("plan", "Aktionen vormerken (privat): in deinem Zug der Reihe nach"),
     "game plan add": ("hinzu", "Aktionen in der Notation des Spiels, getrennt durch ;"),
     "game plan standing": ("dauerauftrag", "Ein fertiger Planeintrag"),
     "game plan clear": ("leeren", "Deinen Plan zuerst leeren"),
-    "game recap": ("verpasst", "Was du seit deinem letzten eigenen Zug verpasst hast (nur für dich)"),
+    "game recap": ("verpasst", "Was du seit deinem letzten Zug verpasst hast (nur für dich)"),
     "game recap replay": ("abspielen", "Mit einer Wiederholung genau dieser Züge"),
-    "game settings recap_after": ("verpasst_nach", "Stunden Abwesenheit, ab denen der Zug „Was habe ich "
-                                                   "verpasst?“ anbietet (0: nie; Standard 12)"),
-    "game auto": ("auto", "Ob Züge ohne Entscheidung sich für dich von selbst spielen"),
+    "game settings recap_after": ("verpasst_nach", "Stunden Abwesenheit bis „Was habe ich verpasst?“ (0: nie; "
+                                                   "Standard 12)"),
+    "game auto": ("auto", "Ob Züge ohne Entscheidung sich selbst spielen"),
     "game auto mode": ("modus", "an oder aus"),
-    "game auto everywhere": ("überall", "In allen deinen Spielen (Standard: nur im Spiel dieses Kanals)"),
+    "game auto everywhere": ("überall", "In allen deinen Spielen (Standard: nur in diesem)"),
     "=on": ("an", ""),
-    "game settings": ("einstellungen", "Erinnerungen und Zugfristen dieses Spiels (Gastgeber) oder die "
-                                       "Vorgaben des Servers"),
-    "game settings scope": ("bereich", "Spiel: dieses Spiel (Gastgeber); Server: Vorgaben für neue Spiele "
-                                       "(Kanäle verwalten)"),
+    "game settings": ("einstellungen", "Erinnerungen und Zugfristen des Spiels oder Servers"),
+    "game settings scope": ("bereich", "Spiel: dieses (Gastgeber); Server: für neue Spiele (Kanäle verwalten)"),
     "=game": ("Spiel", ""),
     "=server": ("Server", ""),
     "game settings reminder": ("erinnerung", "Stunden ohne Zug bis zur Erinnerung (0: aus; Standard 12)"),
-    "game settings turn_limit": ("zugfrist", "Stunden, die ein Spieler für einen Zug hat (0: keine Frist, "
-                                             "der Standard)"),
-    "game settings on_timeout": ("bei_fristende", "Wenn die Zugfrist abläuft: der Autopilot spielt, oder der "
-                                                  "Gastgeber wird gefragt"),
-    "game settings language": ("sprache", "Die Sprache in den Kanälen des Servers (mit Bereich Server; Standard: "
-                                          "die Discord-Sprache des Servers)"),
+    "game settings turn_limit": ("zugfrist", "Stunden pro Zug (0: keine Frist, der Standard)"),
+    "game settings on_timeout": ("bei_fristende", "Bei Fristende: Autopilot spielt oder Gastgeber wird gefragt"),
+    "game settings language": ("sprache", "Sprache der Kanäle des Servers (Bereich Server; Standard: die von "
+                                          "Discord)"),
     "=autopilot": ("Autopilot", ""),
     "=ask-host": ("Gastgeber fragen", ""),
     "game settings kick_after": ("entfernen_nach", "Verpasste Züge, bis der Gastgeber gefragt wird, ob er "
-                                                   "entfernt (bei „Gastgeber fragen“)"),
+                                                   "entfernt"),
     "game board": ("brett", "Das ganze Brett: für den Kanal oder nur für dich"),
-    "game board private": ("privat", "Nur du siehst es (Standard: der Kanal sieht es)"),
-    "game board text": ("text", "Die ganze Stellung in Worten, nur für dich (für Screenreader oder langsame "
-                                "Verbindungen)"),
-    "game undo": ("zurücknehmen", "Deine letzten Züge in diesem Zug zurücknehmen, solange nichts Neues "
-                                  "bekannt wurde"),
-    "game undo moves": ("züge", "Wie viele deiner letzten Züge (1–20, Standard 1)"),
-    "game mine": ("meine", "Deine laufenden Spiele auf allen Servern, wo du dran bist zuerst (auch per "
-                           "Direktnachricht)"),
-    "game history": ("chronik", "Die beendeten Spiele dieses Kanals: Datum, Spieler, Sieger, Züge"),
-    "game replay": ("wiederholung", "Wiederholung und Endstand eines beendeten Spiels dieses Kanals posten"),
-    "game replay game": ("spiel", "Das Spiel (tippe los: die beendeten Spiele des Kanals)"),
-    "game link": ("link", "Die Webseite dieses Spiels teilen: Brett live, Stand, Züge, Wiederholung"),
-    "game link revoke": ("widerrufen", f"Den Link widerrufen, damit er nichts mehr öffnet {_CALLED}"),
+    "game board private": ("privat", "Nur du siehst es (Standard: der Kanal)"),
+    "game board text": ("text", "Die ganze Stellung in Worten, nur für dich (z. B. Screenreader)"),
+    "game undo": ("zurücknehmen", "Letzte Züge dieses Zugs zurücknehmen, solange nichts Neues bekannt "
+                                  "ist"),
+    "game undo moves": ("züge", "Wie viele Züge (1–20, Standard 1)"),
+    "game mine": ("meine", "Deine laufenden Spiele überall, wo du dran bist zuerst (auch in DMs)"),
+    "game history": ("chronik", "Beendete Spiele dieses Kanals: Datum, Spieler, Sieger, Züge"),
+    "game replay": ("wiederholung", "Wiederholung und Endstand eines beendeten Spiels posten"),
+    "game replay game": ("spiel", "Tippe los: die beendeten Spiele des Kanals"),
+    "game link": ("link", "Die Webseite des Spiels teilen (Brett live, Züge, Wiederholung)"),
+    "game link revoke": ("widerrufen", f"Den Link widerrufen {_CALLED}"),
     "rules": ("regeln", "Eine Regel, ein Plättchen, ein Teil oder eine Entscheidung nachschlagen"),
     "rules topic": ("thema", "Was du nachschlagen willst (tippe los für Vorschläge)"),
     "rules game": ("spiel", "Welches Spiel (Standard: das dieses Kanals)"),
@@ -117,11 +111,10 @@ GERMAN: Mapping[str, tuple[str, str]] = {
     "stats player": ("spieler", "Wessen Bilanz (Standard: die des Servers; in einer Direktnachricht deine)"),
     "stats season": ("saison", "Die Rangliste welcher Saison (ihre Nummer, 0 ist die ewige; Standard: die "
                                "laufende)"),
-    "game season": ("saison", "Die Saisons dieses Servers: beginnen, beenden, auflisten oder aus den "
-                              "Ergebnissen neu werten"),
-    "game season action": ("aktion", "start, end (Server-Verwaltung), list, oder rebuild (Verwaltung)"),
-    "game season name": ("name", "Der Name der neuen Saison (start)"),
-    "game season season": ("saison", "Welche Saison neu werten (ihre Nummer; 0 ist die ewige)"),
+    "season": ("saison", "Die Saisons dieses Servers: beginnen, beenden, auflisten oder neu werten"),
+    "season action": ("aktion", "beginnen, beenden, neu werten (Server-Verwaltung) oder auflisten"),
+    "season name": ("name", "Der Name der neuen Saison (beginnen)"),
+    "season number": ("nummer", "Welche Saison neu werten (ihre Nummer; 0 ist die ewige; Standard: die laufende)"),
     "=start": ("beginnen", ""),
     "=end": ("beenden", ""),
     "=list": ("auflisten", ""),
@@ -173,7 +166,7 @@ class JunkyardTranslator(app_commands.Translator):
     def __init__(self) -> None:
         self.words = german_words()
         #: which games offer each ``/game new`` and ``/game join`` option, by path
-        self.offered = {f"{prefix}:{name}": ", ".join(unit.title for unit, _ in offers)
+        self.offered = {f"{prefix}:{name}": games.offered_by(offers)
                         for prefix, offered in (("new", games.new_options()), ("join", games.join_options()))
                         for name, offers in offered.items()}
 

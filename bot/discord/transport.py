@@ -8,7 +8,6 @@ after a crash would post twice."""
 
 from __future__ import annotations
 
-import io
 import logging
 from typing import TYPE_CHECKING, Any
 
@@ -18,6 +17,8 @@ from bot.compose import Message
 from bot.delivery import Undeliverable
 from bot.discord.buttons import action_view
 from bot.discord.context import Interaction
+from bot.discord.payloads import Attachment, Mentions, mention_only, no_mentions
+from bot.discord.payloads import attachment as attached
 from bot.discord.shown import plain, shown
 from bot.games.unit import ALT_TEXT_CHARS
 
@@ -27,12 +28,9 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-def mentions(message: Message) -> discord.AllowedMentions:
+def mentions(message: Message) -> Mentions:
     """Only the player the message pings is pinged; other names in the text stay quiet."""
-    if message.mention is None:
-        return discord.AllowedMentions.none()
-    return discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
-                                   users=[discord.Object(message.mention)])
+    return no_mentions() if message.mention is None else mention_only(message.mention)
 
 
 def _view(message: Message) -> discord.ui.View | None:
@@ -41,18 +39,17 @@ def _view(message: Message) -> discord.ui.View | None:
     return None
 
 
-def attachment(message: Message) -> discord.File:
+def attachment(message: Message) -> Attachment:
     """The message's picture as an attachment, with its description (alt text) when it has one."""
     assert message.png is not None
-    return discord.File(io.BytesIO(message.png), filename=message.filename,
-                        description=plain(message.description, ALT_TEXT_CHARS) or None)
+    return attached(message.png, message.filename, plain(message.description, ALT_TEXT_CHARS))
 
 
 def message_kwargs(message: Message, *, private: bool = False) -> dict[str, Any]:
     """A new message's text, picture, buttons and pings as discord.py takes them (``private``: nobody is
     pinged by a message only its reader sees)."""
     kwargs: dict[str, Any] = {"content": shown(message.text),
-                              "allowed_mentions": discord.AllowedMentions.none() if private else mentions(message)}
+                              "allowed_mentions": no_mentions() if private else mentions(message)}
     if message.png:
         kwargs["file"] = attachment(message)
     view = _view(message)

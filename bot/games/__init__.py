@@ -122,6 +122,12 @@ def join_options() -> dict[str, list[tuple[GameUnit[Any], Option]]]:
     return _offered("join")
 
 
+def offered_by(offers: list[tuple[GameUnit[Any], Option]]) -> str:
+    """Which games read a shared option, by the keys ``/game new game:`` takes (``races, rally``): short, as
+    Discord counts every character of a command."""
+    return ", ".join(unit.key for unit, _ in offers)
+
+
 def _offered(command: Literal["new", "join"]) -> dict[str, list[tuple[GameUnit[Any], Option]]]:
     out: dict[str, list[tuple[GameUnit[Any], Option]]] = {}
     for unit in units():
@@ -136,5 +142,5 @@ def _offered(command: Literal["new", "join"]) -> dict[str, list[tuple[GameUnit[A
 
 __all__ = ["GAMES", "Ask", "ButtonSpec", "Command", "CommandGroup", "GameUnit", "LookupSource",
            "Option", "Refusal", "SetupError", "Standings", "fuzzy", "game_class",
-           "join_options", "new_options", "playable_keys", "register", "resolve", "tool", "unit_for", "units",
-           "unregister"]
+           "join_options", "new_options", "offered_by", "playable_keys", "register", "resolve", "tool", "unit_for",
+           "units", "unregister"]

@@ -25,6 +25,9 @@ class BadOption(ValueError):
 
 
 MAX_TEXT = 100
+#: the largest integer Discord accepts as an option's value or bound (its min_value and max_value are
+#: 53-bit safe integers: a bound beyond it makes Discord refuse the whole registration)
+MAX_INTEGER = 2**53 - 1
 
 
 def text(name: str, value: Any, *, required: bool = False, limit: int = MAX_TEXT) -> str | None:

@@ -185,8 +185,8 @@ class Option:
     def check(self, value: Any) -> Any:
         """The value, checked against type, range, length and fixed choices; raises :class:`BadOption`."""
         if self.type == "integer":
-            low = self.low if self.low is not None else -(2**53)
-            high = self.high if self.high is not None else 2**53
+            low = self.low if self.low is not None else -opt.MAX_INTEGER
+            high = self.high if self.high is not None else opt.MAX_INTEGER
             number = opt.integer(self.name, value, low, high)
             if number is None and self.required:
                 raise opt.BadOption("option.required", name=self.name)

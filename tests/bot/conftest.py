@@ -110,3 +110,15 @@ async def h(db_path):
     async with DiscordHarness(make_bot(db_path)) as harness:
         harness.users.update(USERS)
         yield harness
+
+
+@pytest.fixture(scope="session")
+def discord_spec():
+    """Discord's OpenAPI specification (:class:`tests.bot.discord_spec.Spec`), from ``JUNKYARD_DISCORD_SPEC``;
+    the tests that need it skip without it."""
+    from tests.bot.discord_spec import load, skip_reason, spec_path
+
+    path = spec_path()
+    if path is None:
+        pytest.skip(skip_reason())
+    return load(path)

@@ -1,5 +1,5 @@
 """Ladders through the bot: the end message's rating changes, ``/stats``' ladder and card (with its chart),
-``/game season`` (managers start and end seasons, past ones stay readable), the autopilot's games, the
+``/season`` (managers start and end seasons, past ones stay readable), the autopilot's games, the
 seats' timekeeping, and a rebuild from the results giving the ratings the games gave, on both stores."""
 
 from __future__ import annotations
@@ -52,17 +52,17 @@ async def test_stats_shows_the_ladder_and_a_player_s_card_with_a_chart(h):
 
 
 async def test_seasons_are_started_and_ended_by_managers_and_past_ladders_stay_readable(h):
-    refused = answer(await h.slash(ANN, "game season", action="start"))
+    refused = answer(await h.slash(ANN, "season", action="start"))
     assert refused.ephemeral and "Manage Server" in refused.content
-    assert "no seasons yet" in answer(await h.slash(ANN, "game season", action="list")).content
-    start = answer(await h.slash(ANN, "game season", action="start", name="Spring", permissions=MANAGE_GUILD))
+    assert "no seasons yet" in answer(await h.slash(ANN, "season", action="list")).content
+    start = answer(await h.slash(ANN, "season", action="start", name="Spring", permissions=MANAGE_GUILD))
     assert "Season **Spring** (#1) has started" in start.content
-    again = answer(await h.slash(ANN, "game season", action="start", permissions=MANAGE_GUILD))
+    again = answer(await h.slash(ANN, "season", action="start", permissions=MANAGE_GUILD))
     assert "still running" in again.content
     board = await started(h)
     await toy_win(h, board, BOB, ANN)
     assert answer(await h.slash(EVE, "stats")).content.startswith("**Ladder, season Spring (#1, since <t:")
-    ended = answer(await h.slash(ANN, "game season", action="end", permissions=MANAGE_GUILD))
+    ended = answer(await h.slash(ANN, "season", action="end", permissions=MANAGE_GUILD))
     assert "has ended" in ended.content and "/stats season:1" in ended.content
     board = await started(h)
     await toy_win(h, board, ANN, BOB)  # after the season: the all-time ladder only
@@ -73,7 +73,7 @@ async def test_seasons_are_started_and_ended_by_managers_and_past_ladders_stay_r
     past = answer(await h.slash(EVE, "stats", season=1)).content.splitlines()
     assert past[0].startswith("**Ladder, season Spring (#1, <t:") and past[2].startswith(f"1. <@{BOB}>")
     assert "no season #7" in answer(await h.slash(EVE, "stats", season=7)).content
-    rebuilt = answer(await h.slash(ANN, "game season", action="rebuild", season=1, permissions=MANAGE_GUILD))
+    rebuilt = answer(await h.slash(ANN, "season", action="rebuild", number=1, permissions=MANAGE_GUILD))
     assert "rated again from the results (1 game)." in rebuilt.content
     assert await h.bot.store.standings.ratings(h.guild_id, "toy", 1) == spring
 

@@ -45,15 +45,15 @@ def character_choices(ask: Ask) -> list[tuple[str, str]]:
 
 
 NEW_OPTIONS = (
-    Option("track", "Track or board (games that have several)", complete=track_choices),
+    Option("track", "Track or board", complete=track_choices),
     Option("teams", "Team racing", "flag"),
-    Option("crew", "Play with the crew characters and starting sets", "flag"),
-    Option("laps", "Laps of the race (1 to 5)", "integer", low=LAPS[0], high=LAPS[1]),
+    Option("crew", "Play with crew characters and starting sets", "flag"),
+    Option("laps", "Laps, 1 to 5", "integer", low=LAPS[0], high=LAPS[1]),
 )
 JOIN_OPTIONS = (
     Option("colour", "Your colour", complete=colour_choices),
-    Option("team", "Your team number (team play)", "integer", low=1, high=8),
-    Option("character", "Your crew character (crew play)", complete=character_choices),
+    Option("team", "Your team number", "integer", low=1, high=8),
+    Option("character", "Your crew character", complete=character_choices),
     Option("set", "Your crew starting set", "integer", low=1, high=2),
 )
 

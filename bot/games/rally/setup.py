@@ -82,13 +82,13 @@ def checked_board(value: Any, name: str = "board") -> str:
 
 
 NEW_OPTIONS = (
-    Option("track", "Track or board (games that have several)", complete=track_choices),
-    Option("laps", "Laps of the race (1 to 5)", "integer", low=LAPS[0], high=LAPS[1]),
-    Option("direction", "Driving direction: clockwise or anticlockwise", limit=30, complete=direction_choices),
+    Option("track", "Track or board", complete=track_choices),
+    Option("laps", "Laps, 1 to 5", "integer", low=LAPS[0], high=LAPS[1]),
+    Option("direction", "Clockwise or anticlockwise", limit=30, complete=direction_choices),
     Option("board", "Every car's starting board, like `1:M 2:M 3:BE 5:BE`", limit=40, complete=board_choices),
 )
 JOIN_OPTIONS = (
-    Option("board", "Your car's starting board, like `1:M 3:M 2:BE 5:BE` (default: the game's)", limit=40,
+    Option("board", "Your car's starting board, like `1:M 3:M 2:BE 5:BE`", limit=40,
            complete=board_choices),
 )
 

@@ -28,9 +28,9 @@ GERMAN: Mapping[str, tuple[str, str]] = {
     "rally repair": ("reparieren", "Zur Reparatur geschoben: Teile von Gang 1 nehmen, eine Runde warten, "
                                    "Gang 2 mit reparieren"),
     "rally board": ("brett", "Dein Autobrett: Gänge, Hebel, Treibstoff und Reserve, nur für dich"),
-    "new:track": ("strecke", "Strecke oder Spielplan (bei Spielen mit mehreren)"),
-    "new:laps": ("runden", "Runden des Rennens (1 bis 5)"),
-    "new:direction": ("richtung", "Fahrtrichtung: im Uhrzeigersinn oder gegen den Uhrzeigersinn"),
-    "new:board": ("startbrett", "Das Startbrett jedes Autos, wie `1:M 2:M 3:BE 5:BE`"),
-    "join:board": ("startbrett", "Das Startbrett deines Autos, wie `1:M 3:M 2:BE 5:BE` (Standard: das des Spiels)"),
+    "new:track": ("strecke", "Strecke oder Spielplan"),
+    "new:laps": ("runden", "Runden, 1 bis 5"),
+    "new:direction": ("richtung", "Im oder gegen den Uhrzeigersinn"),
+    "new:board": ("startbrett", "Startbrett aller Autos, wie `1:M 2:M 3:BE 5:BE`"),
+    "join:board": ("startbrett", "Startbrett deines Autos, wie `1:M 3:M 2:BE 5:BE`"),
 }
