@@ -117,20 +117,20 @@ def test_an_embed_shows_its_names_as_typed():
 async def test_a_season_s_name_reads_as_typed_in_its_announcement_the_ladder_and_the_list(h, lang):
     for user in (ANN, BOB, EVE):
         h.locales[user] = "de" if lang == "de" else "en-US"
-    start = answer(await h.slash(ANN, "game season", action="start", name=S1, permissions=MANAGE_GUILD))
+    start = answer(await h.slash(ANN, "season", action="start", name=S1, permissions=MANAGE_GUILD))
     assert_on_discord(start.content, S1)
-    again = answer(await h.slash(ANN, "game season", action="start", permissions=MANAGE_GUILD))
+    again = answer(await h.slash(ANN, "season", action="start", permissions=MANAGE_GUILD))
     assert_on_discord(again.content, S1)
     board = await started(h)
     await toy_win(h, board, ANN, BOB)
     assert_on_discord(answer(await h.slash(EVE, "stats")).content.splitlines()[0], S1)
     assert_on_discord(answer(await h.slash(EVE, "stats", player=ANN)).content, S1)
-    assert_on_discord(answer(await h.slash(ANN, "game season", action="end", permissions=MANAGE_GUILD)).content, S1)
-    answer(await h.slash(ANN, "game season", action="start", name=S2, permissions=MANAGE_GUILD))
-    listed_ = answer(await h.slash(EVE, "game season", action="list")).content
+    assert_on_discord(answer(await h.slash(ANN, "season", action="end", permissions=MANAGE_GUILD)).content, S1)
+    answer(await h.slash(ANN, "season", action="start", name=S2, permissions=MANAGE_GUILD))
+    listed_ = answer(await h.slash(EVE, "season", action="list")).content
     assert_on_discord(listed_, S1)
     assert_on_discord(listed_, S2)
-    rebuilt = answer(await h.slash(ANN, "game season", action="rebuild", season=1, permissions=MANAGE_GUILD))
+    rebuilt = answer(await h.slash(ANN, "season", action="rebuild", number=1, permissions=MANAGE_GUILD))
     assert_on_discord(rebuilt.content, S1)
     assert ("Saison" in listed_) == (lang == "de")
 
