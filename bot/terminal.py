@@ -21,6 +21,7 @@ import asyncio
 import contextlib
 import re
 import secrets
+import select
 import signal
 import sys
 import threading
@@ -517,7 +518,7 @@ class Terminal:
             if not self.echo:
                 print(f"{seat_label(game, seat, self.lang)}> ", end="", file=self.out, flush=True)
             with self._ctrl_c.reading():
-                line = self.inp.readline()
+                line = read_line(self.inp)
             if not line:
                 return None
             line = line.strip()
@@ -639,6 +640,23 @@ class CtrlC:
             self._task.cancel()
 
 
+#: seconds a read from a terminal waits at most between looks for a Ctrl-C
+READ_TICK = 0.25
+
+
+def read_line(inp: TextIO) -> str:
+    """One line of ``inp``. From a terminal, the read begins only once a line is there, and the wait looks
+    for signals every :data:`READ_TICK` seconds: the kernel may hand Ctrl-C to any thread of the process
+    (the store's, the pictures'), and then a read blocked on the main thread would never notice it."""
+    try:
+        fd = inp.fileno() if inp.isatty() else None
+    except (AttributeError, OSError, ValueError):
+        fd = None
+    while fd is not None and not select.select([fd], [], [], READ_TICK)[0]:
+        pass  # Python runs a pending signal's handler between two looks
+    return inp.readline()
+
+
 @contextlib.contextmanager
 def interrupt_at_once() -> Iterator[CtrlC]:
     """While inside (in a task, on the main thread), one Ctrl-C leaves: KeyboardInterrupt comes out of the
@@ -686,5 +704,5 @@ def _is_tty(stream: TextIO) -> bool:
 
 __all__ = ["COMMANDS", "HUMAN", "CtrlC", "Opening", "PictureWriter", "SeatSpec", "Terminal", "command_word",
            "command_words", "expand", "format_standings", "hand_text", "interrupt_at_once", "left_games",
-           "local_user", "new_channel_id", "open_table", "parse_seats", "plain", "play_computers", "resume_table",
-           "seat_label", "short_list", "shown_before", "shown_db", "situation", "standings"]
+           "local_user", "new_channel_id", "open_table", "parse_seats", "plain", "play_computers", "read_line",
+           "resume_table", "seat_label", "short_list", "shown_before", "shown_db", "situation", "standings"]

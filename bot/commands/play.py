@@ -206,8 +206,10 @@ async def _left_game(args: argparse.Namespace, store: Store, game_key: str | Non
         return None
     print(texts.say("terminal.resume_offer", lang, game=rec.id, title=title, move=rec.version, db=db), end="",
           flush=True)
+    from bot.terminal import read_line
+
     with ctrl_c.reading():
-        answer = sys.stdin.readline()
+        answer = read_line(sys.stdin)
     if not answer:
         print()
         return ""  # end of input: neither game

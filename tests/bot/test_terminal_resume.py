@@ -14,6 +14,7 @@ import select
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -22,7 +23,7 @@ import pytest
 from bot.cli import main
 from bot.games import playable_keys, unit_for
 from bot.store import SqliteStore
-from bot.terminal import COMMANDS, command_word, command_words, interrupt_at_once
+from bot.terminal import COMMANDS, command_word, command_words, interrupt_at_once, read_line
 
 ROOT = Path(__file__).resolve().parents[2]
 #: a hang guard only: how long to wait for the program to say something before the test fails
@@ -317,3 +318,33 @@ def test_a_cancellation_not_from_ctrl_c_stays_a_cancellation():
 
     with pytest.raises(asyncio.CancelledError):
         asyncio.run(cancelled())
+
+
+async def test_ctrl_c_that_the_kernel_hands_to_another_thread_still_ends_a_read_from_a_terminal():
+    """The kernel may deliver the terminal's SIGINT to any thread of the process (the store's, the pictures');
+    a read blocked on the main thread must still end with KeyboardInterrupt, not wait for the next line."""
+    master, slave = pty.openpty()
+    keyboard = os.fdopen(slave, "r", closefd=True)
+    late = threading.Event()
+
+    def press_from_another_thread() -> None:
+        time.sleep(0.3)
+        signal.pthread_kill(threading.get_ident(), signal.SIGINT)  # handled by this thread, not the main one
+        if not ended.wait(5):
+            late.set()
+            os.write(master, b"too late\n")  # a read that missed the press ends here instead
+
+    ended = threading.Event()
+    presser = threading.Thread(target=press_from_another_thread, daemon=True)
+    try:
+        with pytest.raises(KeyboardInterrupt), interrupt_at_once() as ctrl_c, ctrl_c.reading():
+            presser.start()
+            try:
+                read_line(keyboard)
+            finally:
+                ended.set()
+        assert not late.is_set(), "the read waited for the next line"
+    finally:
+        presser.join()
+        keyboard.close()
+        os.close(master)
