@@ -9,7 +9,9 @@ The ticker looks at the store, never at memory, so nothing is lost to a restart:
 - **fire**: timers that fell due are claimed (so one process fires each), checked against the game (a
   timer of an older move, or of a seat a computer took over, is dropped), carried out, then marked fired,
   with the next reminder scheduled in the same transaction. A message carries a nonce made from its timer,
-  so a message repeated after a crash between sending and marking is posted once.
+  so a message repeated after a crash between sending and marking is posted once. A deadline whose autopilot
+  left the seat still to act in that turn is armed again in the transaction that marks it fired, so a
+  timed-out turn never waits without a timer.
 
 What falls due during a player's quiet hours waits for their end. Autopilot moves are played through
 :meth:`Service.act` like a player's own (stored with their delivery record, so the board reaches the
@@ -238,11 +240,13 @@ class Ticker:
             return
         if t.kind == DEADLINE:
             setting = await self.settings.game(rec)
+            then = None
             if t.data.get("away") or setting["on_timeout"] == AUTOPILOT:
                 await self.autopilot(rec, t.seat)
+                then = await self._unfinished(t)
             else:
                 await self._ask_host(rec, t, setting)
-            await self.store.turns.finish_timer(t.id)
+            await self.store.turns.finish_timer(t.id, then=then)
             return
         log.warning("timer %s has kind %r, which this version does not know; dropped", t.id, t.kind)
         await self.store.turns.finish_timer(t.id)
@@ -308,6 +312,20 @@ class Ticker:
             played += 1
             await self.messenger.deliver(outcome)
         return played
+
+    async def _unfinished(self, t: Timer) -> NewTimer | None:
+        """The deadline again, a little later, when the autopilot left the seat still to act in the turn it
+        was to play (a move refused because another one came first, the step limit): a timed-out turn always
+        keeps a timer until it is played, so neither a restart nor a sweep that saw the turn meanwhile can
+        leave it waiting for ever. A move played since makes the next sweep time the turn anew."""
+        assert t.seat is not None
+        rec = await self.store.games.get_game(t.game_id)
+        if rec.status != ACTIVE or rec.state is None or rec.seats[t.seat].is_computer:
+            return None
+        game = await self.service.load(rec)
+        if game.is_over or game.to_act != t.seat:
+            return None
+        return NewTimer(DEADLINE, t.seat, self.clock() + RETRY, {**t.data, "unfinished": True})
 
     def _choose(self, rec: GameRecord, seat: int) -> Choice:
         """The computer's action for ``seat`` and why it plays it (on a copy of the game, in a worker thread)."""

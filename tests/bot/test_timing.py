@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from bot.outcomes import Refusal
 from tests.bot.harness import CHANNEL_ID, GUILD_ID, MANAGE_CHANNELS, MEMBER_PERMS, DiscordHarness
 from tests.bot.helpers import ANN, BOB, EVE, USERS, answer, only, public, started
 from tests.bot.timing_helpers import (
@@ -300,3 +301,28 @@ async def test_a_timer_is_claimed_by_one_owner_and_fires_once(store):
     await store.turns.mark_turn(rec.id, version=0, seat=1, started_at=20.0, timers=[])  # a new turn replaces them
     assert await store.turns.timers(game_id=rec.id, pending=True) == []
     assert (await store.turns.turn_mark(rec.id)).seat == 1
+
+
+async def test_a_timed_out_turn_the_autopilot_left_unfinished_keeps_a_deadline_until_it_is_played(t, clock):
+    """The autopilot's move is refused (another move of that turn came first, from a second tick that saw
+    the turn meanwhile, or one that died with the process): the turn still waits on the player who timed out,
+    so a deadline stays armed and the autopilot plays the turn a little later, instead of none being left."""
+    await started(t)
+    answer(await t.slash(ANN, "game settings", turn_limit=6, reminder=0))
+    await turn(t, ANN)
+    await later(t, clock, 0)
+    real = t.bot.service.act
+
+    async def refused_once(*args, **kwargs):
+        t.bot.service.act = real
+        return Refusal("That button is from move 2; the game is at move 3 now.")
+
+    t.bot.service.act = refused_once
+    await later(t, clock, 6)
+    rec = await t.bot.store.games.channel_game(CHANNEL_ID)
+    [again] = await t.bot.store.turns.timers(game_id=rec.id, pending=True)
+    assert (again.kind, again.seat) == ("deadline", 1)
+    await later(t, clock, 0.01)
+    acts = await t.bot.store.games.actions(rec.id)
+    assert [a.seat for a in acts] == [0, 0] + [1] * (len(acts) - 2) and len(acts) > 2
+    assert (await t.bot.service.load(await t.bot.store.games.get_game(rec.id))).to_act == 0
