@@ -119,7 +119,8 @@ async def run(h: LedgerHarness, scenario: str) -> None:
 
 async def quiet(h: LedgerHarness, scenario: str, limit: float = 60.0) -> None:
     """Wait until Ann's turn played itself as far as it does (the autopilot: all of it; a plan or a forced
-    move: its action, then Ann is to choose), nothing is left to deliver and no computer task runs."""
+    move: its action, then Ann is to choose), the ticker has timed the turn now due, nothing is left to
+    deliver and no computer task runs."""
     client: JunkyardBot = h.bot  # type: ignore[assignment]
     end = time.monotonic() + limit
     while time.monotonic() < end:
@@ -131,7 +132,9 @@ async def quiet(h: LedgerHarness, scenario: str, limit: float = 60.0) -> None:
         done = (game.to_act != rec.seat_of(ANN) if scenario == "autopilot"
                 else bool(bobs) and game.to_act == rec.seat_of(ANN) and len(log) > bobs[-1] + 1)
         pending = await client.store.outbox.deliveries(game_id=rec.id, pending=True)
-        if done and not pending and not client.computer_tasks:
+        mark = await client.store.turns.turn_mark(rec.id)
+        timed = mark is not None and mark.version == rec.version  # the ticker has seen the turn now due
+        if done and timed and not pending and not client.computer_tasks:
             return
 
 
