@@ -10,6 +10,9 @@ first tuning; its misses were then studied and fixed like those of :data:`QUESTI
 measures anything but the whole set. :data:`HELD_OUT_2` was written after that, before anyone saw how its
 questions are answered: the benchmark reports every part on its own, and the second held-out part's first
 figures (given where the lookup's changes are recorded) are the measure of questions nobody tuned for.
+Its questions have been seen since, so :data:`HELD_OUT_3` was written, eighteen per set, before any was
+asked of the lookup: entries and ranking are tuned on :data:`QUESTIONS` alone, and the benchmark lists the
+third part's misses apart from the others'.
 """
 
 from __future__ import annotations
@@ -17,12 +20,15 @@ from __future__ import annotations
 from rules import registry
 from rules.lookup import search
 
+#: What must come first for a question: one entry's id, or a tuple of ids of which any one will do.
+Answer = str | tuple[str, ...]
+
 #: Where Schrottplatz Rally keeps its entries (the list of games registers it; :func:`with_rally` does when
 #: the game's unit does not, so its questions can be asked on their own).
 RALLY_LOOKUP: tuple[str, tuple[str, ...]] = ("rules.rally", ("data", "lookup.toml"))
 
 #: (game, language) -> (question, the id of the entry that must come first), the part used for tuning
-QUESTIONS: dict[tuple[str, str], list[tuple[str, str]]] = {
+QUESTIONS: dict[tuple[str, str], list[tuple[str, Answer]]] = {
     ('races', 'en'): [
         ('what does glue do', 'tile-glue'),
         ('can I bump on a bridge', 'bumping'),
@@ -340,7 +346,7 @@ QUESTIONS: dict[tuple[str, str], list[tuple[str, str]]] = {
 }
 
 #: (game, language) -> (question, entry id): the held-out part of each set (see the module's docstring)
-HELD_OUT: dict[tuple[str, str], list[tuple[str, str]]] = {
+HELD_OUT: dict[tuple[str, str], list[tuple[str, Answer]]] = {
     ('races', 'en'): [
         ('how long is the race', 'object'),
         ('what do springs do', 'tile-spring'),
@@ -418,7 +424,7 @@ HELD_OUT: dict[tuple[str, str], list[tuple[str, str]]] = {
 #: (game, language) -> (question, entry id): a second held-out part, written after the first had been looked
 #: at while the entries and the ranking were improved, and before anyone saw how it is answered; the
 #: benchmark reports it on its own as the measure of how the lookup does on questions nobody tuned for.
-HELD_OUT_2: dict[tuple[str, str], list[tuple[str, str]]] = {
+HELD_OUT_2: dict[tuple[str, str], list[tuple[str, Answer]]] = {
     ('races', 'en'): [
         ('my kart has mud tyres, what does acid do', 'tile-acid'),
         ('what happens if my move starts in mud', 'terrain-mud'),
@@ -493,19 +499,152 @@ HELD_OUT_2: dict[tuple[str, str], list[tuple[str, str]]] = {
     ],
 }
 
+#: (game, language) -> (question, what must come first): a third held-out part, written in one go before
+#: its questions were ever asked of the lookup, and never used to change the entries or the ranking after.
+#: It starts with the questions players were seen to miss on. Where two entries both answer a question (a
+#: section and the house ruling that spells it out), the answer is a tuple of both, and either counts.
+HELD_OUT_3: dict[tuple[str, str], list[tuple[str, Answer]]] = {
+    ('races', 'en'): [
+        ('how do I get more money', 'bottle-tops'),
+        ('what does landing on acid do', 'tile-acid'),
+        ('how many dice do I roll in mud', 'terrain-mud'),
+        ('what does the spring do to my kart', 'tile-spring'),
+        ('what happens when I drive over a bomb', 'tile-bomb'),
+        ('is the bomb launcher any good', 'part-bomb-launcher'),
+        ('what does Pockets start with', 'crew-pockets'),
+        ('what do I do at the end of my turn', 'phase-6'),
+        ('can I go the wrong way on a narrow bit', 'narrow'),
+        ('what is an extra saddlebag for', 'part-saddlebag'),
+        ('who is jack', 'crew-jack'),
+        ('what do the white dice do', 'tile-turbo-fuel'),
+        ('can I shove a kart off the track', 'bumping'),
+        ('what is the race track made of', 'layout'),
+        ('how do I get my kart onto the track at the start', 'ruling-r15'),
+        ('what happens if I drive over a trap', 'traps'),
+        ('how do I roll the dice for movement', 'phase-3'),
+        ('what do the parts cost', 'ruling-r11'),
+    ],
+    ('races', 'de'): [
+        ('wie bekomme ich mehr Geld', 'bottle-tops-de'),
+        ('was passiert, wenn ich auf Säure lande', 'tile-acid-de'),
+        ('wie viele Würfel darf ich im Schlamm werfen', 'terrain-mud-de'),
+        ('was macht die Feder mit meinem Kart', 'tile-spring-de'),
+        ('was passiert, wenn ich über eine Bombe fahre', 'tile-bomb-de'),
+        ('lohnt sich der Bombenwerfer', 'part-bomb-launcher-de'),
+        ('womit startet Pockets', 'crew-pockets-de'),
+        ('was mache ich am Ende meines Zugs', 'phase-6-de'),
+        ('darf ich an einer engen Stelle in die falsche Richtung fahren', 'narrow-de'),
+        ('wofür ist eine zweite Satteltasche', 'part-saddlebag-de'),
+        ('wer ist Jack', 'crew-jack-de'),
+        ('was machen die weißen Würfel', 'tile-turbo-fuel-de'),
+        ('darf ich ein Kart von der Strecke schieben', 'bumping-de'),
+        ('woraus besteht die Strecke', 'layout-de'),
+        ('wie kommt mein Kart am Anfang auf die Strecke', 'ruling-r15-de'),
+        ('was passiert, wenn ich über eine Falle fahre', 'traps-de'),
+        ('wie würfle ich für die Bewegung', 'phase-3-de'),
+        ('was kosten die Teile', 'ruling-r11-de'),
+    ],
+    ('piecepack', 'en'): [
+        ('can I land on another player', ('ruling-p7', 'landing')),
+        ('what happens if I roll a zero', 'turn'),
+        ('how many squares can I move', 'turn'),
+        ('can I move backwards', 'moving'),
+        ('can I move fewer squares than I rolled', 'ruling-p3'),
+        ('how do I become clean', 'trash'),
+        ('where is the good stuff', 'good-stuff'),
+        ('can I step on the center tile with trash', 'centre'),
+        ('what can the carrier not do', 'carrying'),
+        ('when is the game over', 'winning'),
+        ('someone landed on my pawn, where does it go', 'landing'),
+        ('what does my trash do', 'trash'),
+        ('what board do we need', 'setup'),
+        ('what is the point of the game', 'objective'),
+        ('can I jump over the carrier', 'ruling-p4'),
+        ('what happens if two pawns end on the same square', 'sharing'),
+        ('what does a1 mean', 'ruling-p1'),
+        ('what happens to the good stuff if the carrier gets hit', 'landing'),
+    ],
+    ('piecepack', 'de'): [
+        ('darf ich auf einem anderen Spieler landen', ('ruling-p7-de', 'landing-de')),
+        ('was heißt die Null auf dem Würfel', 'turn-de'),
+        ('wie weit darf ich ziehen', 'turn-de'),
+        ('darf ich rückwärts ziehen', 'moving-de'),
+        ('darf ich weniger Felder ziehen als gewürfelt', 'ruling-p3-de'),
+        ('wie werde ich sauber', 'trash-de'),
+        ('wo liegt das gute Zeug', 'good-stuff-de'),
+        ('darf ich mit Müll auf das Mittelfeld', 'centre-de'),
+        ('was darf der Träger nicht', 'carrying-de'),
+        ('wann habe ich gewonnen', 'winning-de'),
+        ('jemand ist auf meiner Figur gelandet, wohin muss sie', 'landing-de'),
+        ('wozu ist mein Müll da', 'trash-de'),
+        ('welches Spielbrett brauchen wir', 'setup-de'),
+        ('was ist der Sinn des Spiels', 'objective-de'),
+        ('darf ich über den Träger springen', 'ruling-p4-de'),
+        ('was passiert, wenn zwei Figuren auf demselben Feld enden', 'sharing-de'),
+        ('was bedeutet a1', 'ruling-p1-de'),
+        ('was passiert mit dem Schatz, wenn der Träger geschlagen wird', 'landing-de'),
+    ],
+    ('rally', 'en'): [
+        ('how do I get a mechanic', ('services', 'pit-lane')),
+        ('what happens if I shift wrong', 'ruling-s4'),
+        ('where do I get fuel', 'services'),
+        ('can I brake whenever I want', 'parking'),
+        ('how many spots does a car park have', 'parking'),
+        ('what happens if I crash into another car', 'ruling-s5'),
+        ('how fast is the yellow gear', 'how-far'),
+        ('can I shift from green straight to red', 'ruling-s3'),
+        ('who wins if two cars have done the same number of laps', 'ruling-s8'),
+        ('how many players can join', 'ruling-s9'),
+        ('can I overtake a car', 'sharing'),
+        ('what happens when my reserve is empty', ('ruling-s7', 'services')),
+        ('does a mechanic alone make a gear work', 'working-gear'),
+        ('when do I have to start in green', 'working-gear'),
+        ('what does my turn look like', 'turn'),
+        ('my car broke down, what now', 'roadworthy'),
+        ('how many laps can we choose', 'winning'),
+        ('is my turn over when I leave the pit lane', 'pit-lane'),
+    ],
+    ('rally', 'de'): [
+        ('wo bekomme ich einen Mechaniker', ('services-de', 'pit-lane-de')),
+        ('was passiert, wenn ich falsch schalte', 'ruling-s4-de'),
+        ('wo bekomme ich Benzin', 'services-de'),
+        ('darf ich bremsen, wann ich will', 'parking-de'),
+        ('wie viele Plätze hat ein Parkplatz', 'parking-de'),
+        ('was passiert, wenn ich in ein anderes Auto krache', 'ruling-s5-de'),
+        ('wie schnell ist der gelbe Gang', 'how-far-de'),
+        ('darf ich von grün direkt auf rot schalten', 'ruling-s3-de'),
+        ('wer gewinnt, wenn zwei Autos gleich viele Runden haben', 'ruling-s8-de'),
+        ('wie viele Leute können mitfahren', 'ruling-s9-de'),
+        ('darf ich ein Auto überholen', 'sharing-de'),
+        ('was passiert, wenn mein Vorrat leer ist', ('ruling-s7-de', 'services-de')),
+        ('reicht ein Mechaniker, damit ein Gang geht', 'working-gear-de'),
+        ('wann muss ich auf grün anfahren', 'working-gear-de'),
+        ('wie sieht mein Zug aus', 'turn-de'),
+        ('mein Auto hat eine Panne, was jetzt', 'roadworthy-de'),
+        ('wie viele Runden kann man einstellen', 'winning-de'),
+        ('ist nach der Boxengasse mein Zug vorbei', 'pit-lane-de'),
+    ],
+}
+
 #: every set, in the order the benchmark reports them
 SETS: tuple[tuple[str, str], ...] = tuple(QUESTIONS)
 
 
 #: The parts of a set, in the order :func:`questions` lists them.
-PARTS: tuple[str, ...] = ("tuned", "held_out", "held_out_2")
+PARTS: tuple[str, ...] = ("tuned", "held_out", "held_out_2", "held_out_3")
+
+_PARTS: dict[str, dict[tuple[str, str], list[tuple[str, Answer]]]] = {
+    "tuned": QUESTIONS, "held_out": HELD_OUT, "held_out_2": HELD_OUT_2, "held_out_3": HELD_OUT_3}
 
 
-def questions(game: str, lang: str) -> list[tuple[str, str, str]]:
-    """One set: (question, entry id, part) for the tuned part, then the held-out parts (:data:`PARTS`)."""
-    return ([(q, e, "tuned") for q, e in QUESTIONS[(game, lang)]]
-            + [(q, e, "held_out") for q, e in HELD_OUT[(game, lang)]]
-            + [(q, e, "held_out_2") for q, e in HELD_OUT_2[(game, lang)]])
+def accepted(answer: Answer) -> tuple[str, ...]:
+    """The ids that may answer a question first: the one id, or each id of a tuple."""
+    return (answer,) if isinstance(answer, str) else answer
+
+
+def questions(game: str, lang: str) -> list[tuple[str, tuple[str, ...], str]]:
+    """One set: (question, the ids that may come first, part) for each part in the order of :data:`PARTS`."""
+    return [(q, accepted(a), part) for part in PARTS for q, a in _PARTS[part][(game, lang)]]
 
 
 def with_rally() -> None:
@@ -521,6 +660,6 @@ def accuracy(game: str, lang: str, part: str | None = None) -> tuple[float, floa
     top1 = top3 = 0
     for question, expected in rows:
         found = [e.id for e in search(game, question, limit=3, lang=lang)]
-        top1 += bool(found) and found[0] == expected
-        top3 += expected in found
+        top1 += bool(found) and found[0] in expected
+        top3 += any(e in found for e in expected)
     return top1 / len(rows), top3 / len(rows)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 
 from rules.lookup import entries, normalize, search
-from rules.lookup_questions import HELD_OUT, HELD_OUT_2, PARTS, QUESTIONS, SETS, accuracy, questions
+from rules.lookup_questions import HELD_OUT, HELD_OUT_2, HELD_OUT_3, PARTS, QUESTIONS, SETS, accuracy, questions
 
 #: The share of a set's questions whose entry must come first.
 TOP1 = 0.95
@@ -25,16 +25,17 @@ def _cases() -> list[object]:
 
 @pytest.mark.parametrize(("game", "lang", "question", "expected"), _cases())
 def test_the_question_finds_its_entry_among_the_offered_in_its_language(game: str, lang: str, question: str,
-                                                                        expected: str) -> None:
+                                                                        expected: tuple[str, ...]) -> None:
     found = search(game, question, limit=3, lang=lang)
     assert found and all(e.lang == lang for e in found), f"{question!r} answered in another language"
-    assert expected in [e.id for e in found], f"{question!r} found {[e.id for e in found]}"
+    assert {e.id for e in found} & set(expected), f"{question!r} found {[e.id for e in found]}"
 
 
 @pytest.mark.parametrize(("game", "lang"), SETS)
 def test_the_set_finds_its_entries_first(game: str, lang: str) -> None:
     top1, _ = accuracy(game, lang)
-    misses = [q for q, e, _ in questions(game, lang) if [x.id for x in search(game, q, limit=1, lang=lang)] != [e]]
+    misses = [q for q, e, _ in questions(game, lang) if [x.id for x in search(game, q, limit=1, lang=lang)][:1] not in
+              [[x] for x in e]]
     assert top1 >= TOP1, f"{game}/{lang}: {100 * top1:.1f} % first; missed {misses}"
 
 
@@ -45,9 +46,10 @@ def test_every_set_has_forty_questions_naming_entries_of_its_language() -> None:
         assert len(rows) >= 40, (game, lang)
         assert len({q for q, _, _ in rows}) == len(rows)
         assert QUESTIONS[(game, lang)] and HELD_OUT[(game, lang)] and len(HELD_OUT_2[(game, lang)]) >= 10
+        assert len(HELD_OUT_3[(game, lang)]) >= 15
         assert {part for _, _, part in rows} == set(PARTS)
         ids = {e.id for e in entries(game, lang)}
         titles = {normalize(e.title) for e in entries(game, lang)}
         for question, expected, _ in rows:
-            assert expected in ids, (game, lang, question)
+            assert expected and set(expected) <= ids, (game, lang, question)
             assert normalize(question) not in titles, question  # a question, not a copy of a title
