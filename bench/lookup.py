@@ -1,6 +1,7 @@
 """Rule lookup quality: top-1 and top-3 accuracy over the players' questions (rules/lookup_questions.py), one
-figure per game and language, the tuned and the two held-out parts apart, how many answers came in another
-language than the question's (asked from either locale), and how long one question takes to rank.
+figure per game and language, the tuned and the three held-out parts apart, how many answers came in another
+language than the question's (asked from either locale), and how long one question takes to rank. The
+questions each set misses first are listed apart for the third held-out part, which nothing is tuned on.
 
 The same questions are also answered by SQLite's FTS5 (BM25 over title, aliases and text, with the same
 filler words dropped and the words joined by OR), so the hand-written ranking is measured against the
@@ -59,9 +60,9 @@ def _accuracy(rank: Ranker, game: str, lang: str, part: str | None) -> tuple[flo
     misses = []
     for question, expected in rows:
         found = rank(game, question, lang)
-        top1 += bool(found) and found[0] == expected
-        top3 += expected in found
-        if not found or found[0] != expected:
+        top1 += bool(found) and found[0] in expected
+        top3 += any(e in found for e in expected)
+        if not found or found[0] not in expected:
             misses.append(question)
     return 100 * top1 / len(rows), 100 * top3 / len(rows), misses
 
@@ -101,7 +102,7 @@ def lookup_accuracy() -> dict[str, float | int | str]:
     worst = 100.0
     for game, lang in SETS:
         name = f"{game}_{lang}"
-        top1, top3, misses = _accuracy(_ours, game, lang, None)
+        top1, top3, _ = _accuracy(_ours, game, lang, None)
         parts = {part: _accuracy(_ours, game, lang, part) for part in PARTS}
         fts1, fts3, _ = _accuracy(_fts5, game, lang, None)
         worst = min(worst, top1)
@@ -113,11 +114,13 @@ def lookup_accuracy() -> dict[str, float | int | str]:
         for part, (part1, part3, _) in parts.items():
             out[f"{name}_{part}_top1_percent"] = round(part1, 1)
             out[f"{name}_{part}_top3_percent"] = round(part3, 1)
+        tuned_misses = [q for part, (_, _, missed) in parts.items() if part != "held_out_3" for q in missed]
         out.update({
             f"{name}_wrong_language": _wrong_language(game, lang),
             f"{name}_fts5_top1_percent": round(fts1, 1),
             f"{name}_fts5_top3_percent": round(fts3, 1),
-            f"{name}_first_misses": "; ".join(misses) or "none",
+            f"{name}_first_misses": "; ".join(tuned_misses) or "none",
+            f"{name}_held_out_3_misses": "; ".join(parts["held_out_3"][2]) or "none",
         })
     out["worst_top1_percent"] = round(worst, 1)
     out["question_ms"] = median_ms(lambda: lookup.search("races", "what happens if I get bumped into the water"))

@@ -54,28 +54,6 @@ GAME_PACKAGES: Mapping[str, str] = _RegisteredPackages()
 #: Kinds of entry, in the order an empty query lists them.
 KINDS: tuple[str, ...] = ("howto", "section", "terrain", "tile", "part", "crew", "ruling")
 
-#: How each kind is named to players (for a footer or a heading).
-KIND_LABELS: dict[str, str] = {
-    "howto": "How to",
-    "section": "Rule",
-    "terrain": "Terrain",
-    "tile": "Junk tile",
-    "part": "Part card",
-    "crew": "Race-Kart Crew",
-    "ruling": "House ruling",
-}
-
-#: ... and in German.
-KIND_LABELS_DE: dict[str, str] = {
-    "howto": "So geht's",
-    "section": "Regel",
-    "terrain": "Gelände",
-    "tile": "Schrottplättchen",
-    "part": "Teilekarte",
-    "crew": "Rennteam",
-    "ruling": "Hausregel",
-}
-
 #: The languages entries are written in; English is the default and the fallback.
 LANGS: tuple[str, ...] = ("en", "de")
 DEFAULT_LANG = "en"

@@ -11,33 +11,11 @@ from __future__ import annotations
 import argparse
 import re
 
+from bot import texts
 from bot.games import units
 from rules import lookup
 
 _EMPHASIS = re.compile(r"\*\*(.+?)\*\*|(?<![\w*])\*(?!\s)(.+?)(?<!\s)\*(?![\w*])")
-
-#: What the command says around an entry, in each language.
-TEXTS: dict[str, dict[str, str]] = {
-    "en": {
-        "also": "Also: ",
-        "nothing": "Nothing in the rules matches {question!r}. Try a shorter question or a name "
-                   "(a tile, a part, a phase).",
-        "fallback": "(This entry is only written in {language}.)",
-        "other_name": "{title} (in {language}: {name})",
-        "see": "See also: ",
-    },
-    "de": {
-        "also": "Auch: ",
-        "nothing": "Nichts in den Regeln passt zu {question!r}. Versuch eine kürzere Frage oder einen Namen "
-                   "(eine Regel, ein Teil, eine Hausregel).",
-        "fallback": "(Diesen Eintrag gibt es nur auf {language}.)",
-        "other_name": "{title} ({language}: {name})",
-        "see": "Siehe auch: ",
-    },
-}
-LANGUAGE_NAMES = {"en": {"en": "English", "de": "German"}, "de": {"en": "Englisch", "de": "Deutsch"}}
-#: ... as the adjective before a name ("englisch: Glue")
-NAME_LANGUAGE = {"en": {"en": "English", "de": "German"}, "de": {"en": "englisch", "de": "deutsch"}}
 
 
 def plain(markdown: str) -> str:
@@ -64,28 +42,32 @@ def run(args: argparse.Namespace) -> int:
         return 1
     lang = args.lang or lookup.reply_language(question, None, lookup.detect_language(question, args.game)
                                               or lookup.DEFAULT_LANG)
-    texts = TEXTS[lang]
     best, others = lookup.answer(args.game, question, lang)
     if best is None:
-        print(texts["nothing"].format(question=question))
+        print(texts.say("rules.cli.nothing", lang, question=question))
         return 1
-    labels = lookup.KIND_LABELS_DE if lang == "de" else lookup.KIND_LABELS
-    title = best.title
-    name = lookup.other_name(args.game, best, question)
-    if name:
-        other = "de" if best.lang == "en" else "en"
-        title = texts["other_name"].format(title=title, language=NAME_LANGUAGE[lang][other], name=name)
-    print(f"{title} ({labels[best.kind]}, {best.id})")
+    print(heading(args.game, best, question, lang))
     print()
     print(plain(best.text))
     if best.lang != lang:
         print()
-        print(texts["fallback"].format(language=LANGUAGE_NAMES[lang][best.lang]))
+        print(texts.say("rules.cli.fallback", lang, language=texts.language_name(best.lang, lang)))
     related = lookup.related(args.game, best)
     if related:
         print()
-        print(texts["see"] + "; ".join(e.title for e in related))
+        print(texts.say("rules.cli.see", lang, titles="; ".join(e.title for e in related)))
     if others:
         print()
-        print(texts["also"] + "; ".join(f"{e.title} ({e.id})" for e in others))
+        print(texts.say("rules.cli.also", lang, titles="; ".join(e.title for e in others)))
     return 0
+
+
+def heading(game: str, entry: lookup.RuleEntry, question: str, lang: str) -> str:
+    """An answer's first line: the entry's title (with the other language's name of it when the question
+    used that one) and what kind of entry it is; never its id, which is the lookup's and not a player's."""
+    title = entry.title
+    name = lookup.other_name(game, entry, question)
+    if name:
+        other = "de" if entry.lang == "en" else "en"
+        title = texts.say(f"rules.other_name.{other}", lang, title=title, name=name)
+    return texts.say("rules.cli.heading", lang, title=title, kind=texts.say(f"rules.kind.{entry.kind}", lang))

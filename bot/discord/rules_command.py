@@ -166,8 +166,9 @@ SYMBOL_FILE = "symbol.png"
 def rule_message(mod: ModuleType, key: str, entry: Any, others: list[Any], lang: str, question: str = ""
                  ) -> tuple[discord.Embed, dict[str, Any]]:
     """The answer for one entry: an embed (title, with the other language's name when the question used
-    it; text; footer with the game, id and the next best), its symbol as a thumbnail, and a button for
-    each related entry; returned as the embed and the rest of the message's arguments."""
+    it; text; footer with the game, the kind of entry and the next best, never an id), its symbol as a
+    thumbnail, and a button for each related entry; returned as the embed and the rest of the message's
+    arguments."""
     title = str(entry.title)
     written = entry.lang
     if question:
@@ -176,7 +177,7 @@ def rule_message(mod: ModuleType, key: str, entry: Any, others: list[Any], lang:
             twin_lang = "de" if written == "en" else "en"
             title = texts.say(f"rules.other_name.{twin_lang}", lang, title=title, name=name)
     embed = discord.Embed(title=title[:256], description=str(entry.text)[:MAX_DESCRIPTION])
-    parts = [_title(key), str(entry.id)]
+    parts = [_title(key), texts.say(f"rules.kind.{entry.kind}", lang)]
     if written != lang:
         adjective = texts.say(f"rules.language.{written}", lang) if f"rules.language.{written}" in texts.CATALOGUE.ids \
             else written

@@ -4,7 +4,9 @@ top-1 and top-3 accuracy of every set and of each of its parts.
 
 Every question is answered in its own language with its entry among the three `/rules` offers (the
 answer and the two buttons under it); every set has its entry first for at least 95 % of its questions.
-None is a copy of an entry's title.
+None is a copy of an entry's title. The third held-out part is the benchmark's blind measure: no test
+holds it to a figure (a failing test would be fixed by tuning on it), except the questions players were
+seen to miss before it was written, which stay answered.
 """
 
 from __future__ import annotations
@@ -12,29 +14,38 @@ from __future__ import annotations
 import pytest
 
 from rules.lookup import entries, normalize, search
-from rules.lookup_questions import HELD_OUT, HELD_OUT_2, PARTS, QUESTIONS, SETS, accuracy, questions
+from rules.lookup_questions import HELD_OUT, HELD_OUT_2, HELD_OUT_3, PARTS, QUESTIONS, SETS, questions
 
 #: The share of a set's questions whose entry must come first.
 TOP1 = 0.95
 
 
+#: The part no test holds to a figure (see the module's docstring).
+BLIND = "held_out_3"
+
+
+def _measured(game: str, lang: str) -> list[tuple[str, tuple[str, ...], str]]:
+    return [row for row in questions(game, lang) if row[2] != BLIND]
+
+
 def _cases() -> list[object]:
     return [pytest.param(game, lang, q, e, id=f"{game}-{lang}{'' if part == 'tuned' else '-' + part}: {q}")
-            for game, lang in SETS for q, e, part in questions(game, lang)]
+            for game, lang in SETS for q, e, part in _measured(game, lang)]
 
 
 @pytest.mark.parametrize(("game", "lang", "question", "expected"), _cases())
 def test_the_question_finds_its_entry_among_the_offered_in_its_language(game: str, lang: str, question: str,
-                                                                        expected: str) -> None:
+                                                                        expected: tuple[str, ...]) -> None:
     found = search(game, question, limit=3, lang=lang)
     assert found and all(e.lang == lang for e in found), f"{question!r} answered in another language"
-    assert expected in [e.id for e in found], f"{question!r} found {[e.id for e in found]}"
+    assert {e.id for e in found} & set(expected), f"{question!r} found {[e.id for e in found]}"
 
 
 @pytest.mark.parametrize(("game", "lang"), SETS)
 def test_the_set_finds_its_entries_first(game: str, lang: str) -> None:
-    top1, _ = accuracy(game, lang)
-    misses = [q for q, e, _ in questions(game, lang) if [x.id for x in search(game, q, limit=1, lang=lang)] != [e]]
+    rows = _measured(game, lang)
+    misses = [q for q, e, _ in rows if [x.id for x in search(game, q, limit=1, lang=lang)][:1] not in [[x] for x in e]]
+    top1 = 1 - len(misses) / len(rows)
     assert top1 >= TOP1, f"{game}/{lang}: {100 * top1:.1f} % first; missed {misses}"
 
 
@@ -45,9 +56,33 @@ def test_every_set_has_forty_questions_naming_entries_of_its_language() -> None:
         assert len(rows) >= 40, (game, lang)
         assert len({q for q, _, _ in rows}) == len(rows)
         assert QUESTIONS[(game, lang)] and HELD_OUT[(game, lang)] and len(HELD_OUT_2[(game, lang)]) >= 10
+        assert len(HELD_OUT_3[(game, lang)]) >= 15
         assert {part for _, _, part in rows} == set(PARTS)
         ids = {e.id for e in entries(game, lang)}
         titles = {normalize(e.title) for e in entries(game, lang)}
         for question, expected, _ in rows:
-            assert expected in ids, (game, lang, question)
+            assert expected and set(expected) <= ids, (game, lang, question)
             assert normalize(question) not in titles, question  # a question, not a copy of a title
+
+
+@pytest.mark.parametrize(("game", "lang", "question", "expected"), [
+    ("piecepack", "de", "darf ich auf einem anderen Spieler landen", {"ruling-p7-de", "landing-de"}),  # P7
+    ("rally", "en", "how do I get a mechanic", {"services", "pit-lane"}),
+    ("rally", "de", "wo bekomme ich einen Mechaniker", {"services-de", "pit-lane-de"}),
+    ("rally", "en", "what happens if I shift wrong", {"ruling-s4"}),  # S4, the mis-shift
+])
+def test_the_questions_seen_to_miss_find_their_entry_first(game: str, lang: str, question: str,
+                                                          expected: set[str]) -> None:
+    """Landing on another pawn (P7) was answered with moving, getting a mechanic with the supplies (S7), a
+    wrong shift with starting off: each now finds the entry that answers it first."""
+    assert question in {q for q, _ in HELD_OUT_3[(game, lang)]}  # and they stay in the blind part
+    found = search(game, question, limit=3, lang=lang)
+    assert found and found[0].id in expected, [e.id for e in found]
+
+
+def test_the_blind_part_is_kept_apart_from_the_questions_tuned_on() -> None:
+    """No question of the blind part is asked in another part, not even with other case or punctuation."""
+    for game, lang in SETS:
+        blind = {normalize(q) for q, _ in HELD_OUT_3[(game, lang)]}
+        others = {normalize(q) for q, _, part in questions(game, lang) if part != BLIND}
+        assert len(blind) == len(HELD_OUT_3[(game, lang)]) and not blind & others, (game, lang, blind & others)
