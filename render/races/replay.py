@@ -73,7 +73,7 @@ def replay_gif(frames_views: Sequence[Mapping[str, Any]], *, cell_size: int = RE
     kit = _kit(frames_views[0]["track"], cell_size)
     frames: list[Image.Image] = []
     last_turn: Mapping[str, Any] | None = None
-    kept = _kept(frames_views, frame_ms, last_frame_ms)
+    kept = kept_frames(frames_views, frame_ms, last_frame_ms)
     shown = [frames_views[i] for i in kept]
     for i, view in enumerate(frames_views):
         turn = view.get("turn") or {}
@@ -97,7 +97,8 @@ def quiet_frames(views: Sequence[Mapping[str, Any]]) -> list[bool]:
     return [i > 0 and _moves(v) == _moves(views[i - 1]) for i, v in enumerate(views)]
 
 
-def _kept(views: Sequence[Mapping[str, Any]], frame_ms: int, last_frame_ms: int) -> list[int]:
+def kept_frames(views: Sequence[Mapping[str, Any]], frame_ms: int = FRAME_MS, last_frame_ms: int = LAST_FRAME_MS
+                ) -> list[int]:
     """The views that get a frame: all of them, unless even the shortest frames would overrun
     :data:`WATCH_MS`; then the quiet ones go, and then every so many of the rest (never the first or last)."""
     n = len(views)
