@@ -76,10 +76,29 @@ def _face(bold: bool, condensed: bool) -> str | None:
     return None
 
 
-@lru_cache(maxsize=128)
+_FLOOR: ContextVar[int] = ContextVar("text_floor", default=0)
+
+
+@contextmanager
+def text_floor(px: int) -> Iterator[None]:
+    """Inside the ``with`` block no text is drawn smaller than ``px`` pixels (:func:`font` and :func:`fit_text`
+    raise smaller sizes to it): a picture that a chat shows shrunk draws its words large enough to read there."""
+    token = _FLOOR.set(px)
+    try:
+        yield
+    finally:
+        _FLOOR.reset(token)
+
+
 def font(size: int, bold: bool = False, condensed: bool = False) -> Font:
     """DejaVu Sans at ``size`` pixels (bold, condensed), found by :func:`font_file`; the nearest face found
-    when that one is missing, and Pillow's built-in font when DejaVu is not installed at all."""
+    when that one is missing, and Pillow's built-in font when DejaVu is not installed at all. Never smaller
+    than the :func:`text_floor` in force."""
+    return _font(max(int(size), _FLOOR.get()), bold, condensed)
+
+
+@lru_cache(maxsize=128)
+def _font(size: int, bold: bool, condensed: bool) -> Font:
     size = max(int(size), 6)
     path = _face(bold, condensed)
     if path is None:
@@ -110,7 +129,7 @@ def draw_text(
     if drawn is not None:
         box = draw.textbbox(xy, text, font=fnt, anchor=anchor, stroke_width=width)
         drawn.append(DrawnText(text, (round(box[0]), round(box[1]), round(box[2]), round(box[3])), draw.im.size,
-                               (float(xy[0]), float(xy[1]))))
+                               (float(xy[0]), float(xy[1])), int(getattr(fnt, "size", 0))))
 
 
 @dataclass(frozen=True)
@@ -123,6 +142,8 @@ class DrawnText:
     image: tuple[int, int]
     #: the point it was placed at (by its anchor)
     at: Point = (0.0, 0.0)
+    #: the font's size in pixels (0 for Pillow's bitmap font)
+    size: int = 0
 
     @property
     def inside(self) -> bool:
@@ -204,7 +225,11 @@ def fit_text(draw: ImageDraw.ImageDraw, text: str, width: float, height: float, 
     """``text`` in the largest font from ``size`` down that fits ``width`` × ``height`` pixels, never shortened:
     on one line while the font is no smaller than ``one_line_to`` (``size`` by default), then wrapped over
     as many lines as the height holds, at spaces and hyphens (a word is broken only when no size down to
-    ``smallest`` holds it whole). Below ``smallest`` it is drawn at ``smallest``, wrapped to the width."""
+    ``smallest`` holds it whole). Below ``smallest`` it is drawn at ``smallest``, wrapped to the width. Every
+    size is raised to the :func:`text_floor` in force."""
+    least = _FLOOR.get()
+    size, smallest = max(size, least), max(smallest, least)
+    one_line_to = max(one_line_to, least) if one_line_to is not None else None
     floor = min(size, max(smallest, one_line_to if one_line_to is not None else size))
     for s in range(size, floor - 1, -1):
         fnt = font(s, bold=bold, condensed=condensed)

@@ -31,9 +31,16 @@ At every zoom a cell is at least 16 px across (flat side to flat side) when the 
 550 px wide: 44 px in a close-up (688 px wide), 31 px in the wider view (732 px), 22 px for the whole
 of the widest track (1020 px). Only the tiles and karts inside the frame are drawn.
 
-``board_chat_png(view)`` is the whole board for ``/game board`` and ``/game status``: the track's
-extent plus a cell, at the live board's cell size, with the key of every symbol it draws under it
-(:mod:`render.races.key`) and the full status panel beside it.
+Every close-up of a track has the same size (:func:`canvas_size`): the wider view's window under a strip of
+a fixed height, so a channel's pictures do not jump from turn to turn. A zoom fills that box: the close-up
+and the wider view show more or fewer cells in it, and the whole track is drawn at the largest cell size
+that holds it, centred.
+
+``board_chat_png(view)`` is the whole board for ``/game board`` and ``/game status``, laid out for the chat
+column: the status panel's head on top, the track's extent plus a cell (at the live board's cell size, or
+smaller for a wide track) under it, the players' rows in two columns, and the key of every symbol it draws
+(:mod:`render.races.key`) at the foot. It is at most 740 px wide and draws no word smaller than 9 px at
+550 px wide.
 ``reach_png(view, reach)`` frames the cells a roll can reach (ends and cells passed) and the kart, with
 one cell of margin (the tinted cells are their own context), and tints them as the live board does.
 """
@@ -47,7 +54,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageChops, ImageDraw
 
 from render.common import Point, draw_fitted, draw_text, encode_png, fit_together, font, text_box
 from render.races.board import BoardBase, board_base
@@ -55,16 +62,15 @@ from render.races.heading import HeadLine, heading
 from render.races.key import key_image
 from render.races.live import (
     ACTIVE_ROW,
-    HEADER_H,
     LIVE_CELL,
-    ROW_H,
     PaletteKit,
     _draw_overlay,
     _overlay_sets,
     _Shifted,
     draw_live_layers,
-    draw_status,
+    header_image,
     live_kit,
+    row_image,
     with_last_move,
 )
 from render.races.pieces import BUMP, draw_die, draw_flag, draw_kart, kart_colour
@@ -86,6 +92,13 @@ EXTENT_MARGIN = 1
 AHEAD = 3
 #: the width a chat shows a picture at, for :func:`cell_px_at`
 CHAT_WIDTH = 550
+#: the whole board's greatest width, and the least height of its words once shown :data:`CHAT_WIDTH` wide
+WHOLE_MAX_W = 740
+MIN_TEXT_AT_CHAT = 9
+#: the whole board's player rows (two columns of them) and the room between its parts
+WHOLE_ROW_W = 340
+WHOLE_ROW_H = 100
+WHOLE_GAP = 8
 
 #: the height of the strip with one line of words (a second line, for who is next, adds :data:`LINE_H`)
 STRIP_H = 66
@@ -98,6 +111,14 @@ ACTIVE_CHIP = ACTIVE_ROW
 
 #: event data fields that name a cell
 EVENT_CELL_FIELDS = ("cell", "to", "frm")
+
+#: the status strip: padding, a line of words, the line of flags
+STRIP_PAD = 4
+LINE_H = 28
+CHIPS_H = 30
+#: the strip's usual height (who moved, who is next, the flags): every close-up of a track keeps it, a strip
+#: with less to say is centred in it, and a long name that wraps takes its extra room from the map
+STRIP_FIXED = 2 * STRIP_PAD + 2 * LINE_H + CHIPS_H
 
 
 # Frames -------------------------------------------------------------------------------------------
@@ -194,6 +215,55 @@ def _place(base: BoardBase, must: frozenset[Hex], want: frozenset[Hex], w: int, 
     return Frame(base.geometry.cell_size, (x0, y0, x0 + w, y0 + h), zoom, held)
 
 
+@lru_cache(maxsize=32)
+def _canvas_of(name: str) -> tuple[int, int]:
+    t = get_track(name)
+    ex = _extent(chat_base(t, WIDE_CELL))
+    ww, wh = _window_px(WIDE_CELL, WIDE_WINDOW)
+    return min(ww, math.floor(ex[2] - ex[0])), min(wh, math.floor(ex[3] - ex[1]))
+
+
+def canvas_size(track: Track | str) -> tuple[int, int]:
+    """The size of every chat picture of ``track`` (width, height): the wider view's window (or the track's
+    extent at that zoom, when it is smaller) with the strip's usual height over it. Every zoom fills the same
+    map box, so the channel does not jump from one turn's picture to the next."""
+    t = get_track(track) if isinstance(track, str) else track
+    w, h = _canvas_of(t.name)
+    return w, h + STRIP_FIXED
+
+
+def map_size(track: Track | str) -> tuple[int, int]:
+    """The part of :func:`canvas_size` under the strip, where the board is shown."""
+    w, h = canvas_size(track)
+    return w, h - STRIP_FIXED
+
+
+@lru_cache(maxsize=32)
+def _whole_size(name: str) -> int:
+    """The largest cell size at which ``name``'s whole extent fits the map box."""
+    w, h = map_size(name)
+    ex = _extent(chat_base(name, WIDE_CELL))
+    size = min(WIDE_CELL, math.floor(WIDE_CELL * min(w / (ex[2] - ex[0]), h / (ex[3] - ex[1]))))
+    while size > 8:
+        ex = _extent(chat_base(name, size))
+        if ex[2] - ex[0] <= w and ex[3] - ex[1] <= h:
+            break
+        size -= 1
+    return size
+
+
+def whole_frame(track: Track | str) -> Frame:
+    """The whole track in the chat's map box: the largest cell size that holds its extent, centred (the
+    junkyard round it, or the panel's colour past the board's edge, fills the rest)."""
+    t = get_track(track) if isinstance(track, str) else track
+    size = _whole_size(t.name)
+    w, h = map_size(t)
+    ex = _extent(chat_base(t, size))
+    x0 = round((ex[0] + ex[2] - w) / 2)
+    y0 = round((ex[1] + ex[3] - h) / 2)
+    return Frame(size, (x0, y0, x0 + w, y0 + h), "track", frozenset(t.terrain))
+
+
 def track_frame(track: Track | str, size: int = WIDE_CELL) -> Frame:
     """The whole track: its extent plus a cell, at ``size``."""
     base = chat_base(track, size)
@@ -211,13 +281,14 @@ def frame_cells(track: Track | str, must: Iterable[Hex], want: Iterable[Hex] = (
     if not must_set:
         must_set, want_set = want_set, frozenset()
     if not must_set:
-        return track_frame(t)
-    for size, window, zoom in ((CLOSE_CELL, CLOSE_WINDOW, "close"), (WIDE_CELL, WIDE_WINDOW, "wide")):
+        return whole_frame(t)
+    box = map_size(t)
+    for size, zoom in ((CLOSE_CELL, "close"), (WIDE_CELL, "wide")):
         base = chat_base(t, size)
-        found = _place(base, must_set, want_set, *_window_px(size, window), zoom, margin)
+        found = _place(base, must_set, want_set, *box, zoom, margin)
         if found is not None:
             return found
-    return track_frame(t)
+    return whole_frame(t)
 
 
 _LABELS: dict[str, Hex | None] = {}
@@ -292,7 +363,7 @@ def chat_frame(view: Mapping[str, Any]) -> Frame:
     """The frame of a view's chat picture, by the framing rules above."""
     track = get_track(view["track"])
     if view.get("phase") == "over":
-        return track_frame(track)
+        return whole_frame(track)
     happened = event_cells(view)
     if happened:
         shown = with_last_move(view)
@@ -323,10 +394,25 @@ def chat_base(track: Track | str, size: int) -> BoardBase:
     return hit
 
 
-def _canvas(kit: PaletteKit, frame: Frame, top: int) -> Image.Image:
-    """A palette image: the frame's piece of the board, ``top`` pixels down (room for the strip)."""
-    x0, y0, x1, y1 = frame.box
-    return kit.canvas.crop((x0, y0 - top, x1, y1))
+def _cut(kit: PaletteKit, box: tuple[int, int, int, int]) -> Image.Image:
+    """A palette image of ``box`` of the board; what lies past the board's edge is the panel's colour."""
+    x0, y0, x1, y1 = box
+    cw, ch = kit.canvas.size
+    if x0 >= 0 and y0 >= 0 and x1 <= cw and y1 <= ch:
+        return kit.canvas.crop(box)
+    out = Image.new("P", (x1 - x0, y1 - y0), kit.ink(STRIP_BG))
+    out.putpalette(kit.canvas.getpalette() or [])
+    inner = (max(0, x0), max(0, y0), min(cw, x1), min(ch, y1))
+    if inner[0] < inner[2] and inner[1] < inner[3]:
+        out.paste(kit.canvas.crop(inner), (inner[0] - x0, inner[1] - y0))
+    return out
+
+
+def _fitted_box(box: tuple[int, int, int, int], w: int, h: int) -> tuple[int, int, int, int]:
+    """``box`` made ``w`` × ``h`` about its centre."""
+    x0 = round((box[0] + box[2] - w) / 2)
+    y0 = round((box[1] + box[3] - h) / 2)
+    return x0, y0, x0 + w, y0 + h
 
 
 _VISIBLE: dict[tuple[str, int, tuple[int, int, int, int]], frozenset[str]] = {}
@@ -363,15 +449,19 @@ def chat_image(view: Mapping[str, Any], frame: Frame | None = None, overlay: Any
     frame = frame or chat_frame(view)
     base = chat_base(view["track"], frame.size)
     kit = live_kit(base)
-    strip = strip_image(view, frame.width, lang, last_turn)
-    img = _canvas(kit, frame, strip.height)
-    offset = (frame.box[0], frame.box[1] - strip.height)
-    draw = ImageDraw.Draw(img)
+    w, h = canvas_size(view["track"])
+    strip = strip_image(view, w, lang, last_turn, height=STRIP_FIXED)
+    box = _fitted_box(frame.box, w, h - strip.height)
+    shown_map = _cut(kit, box)
+    draw = ImageDraw.Draw(shown_map)
     if overlay is not None:
-        _overlay_crop(img, draw, overlay, base, kit, offset)
-    shown = _in_frame(with_last_move(view, last_turn), _visible(base, frame.box))
-    draw_live_layers(draw, shown, base, img=img, offset=offset, put=_putter(kit, img), ink=kit.ink)
+        _overlay_crop(shown_map, draw, overlay, base, kit, box[:2])
+    shown = _in_frame(with_last_move(view, last_turn), _visible(base, box))
+    draw_live_layers(draw, shown, base, img=shown_map, offset=box[:2], put=_putter(kit, shown_map), ink=kit.ink)
+    img = Image.new("P", (w, h))
+    img.putpalette(kit.canvas.getpalette() or [])
     img.paste(kit.prepared(strip), (0, 0))
+    img.paste(shown_map, (0, strip.height))
     return img
 
 
@@ -422,35 +512,71 @@ def _overlay_crop(img: Image.Image, draw: ImageDraw.ImageDraw, overlay: Any, bas
 # The whole board -------------------------------------------------------------------------------------
 
 
+def whole_cell(track: Track | str) -> int:
+    """The cell size of the whole board's map: the live board's, or smaller so the track's extent is at most
+    :data:`WHOLE_MAX_W` wide."""
+    t = get_track(track) if isinstance(track, str) else track
+    return _whole_cell(t.name)
+
+
+@lru_cache(maxsize=32)
+def _whole_cell(name: str) -> int:
+    size = LIVE_CELL
+    while size > 12 and track_frame(name, size).width > WHOLE_MAX_W:
+        size -= 1
+    return size
+
+
+def whole_floor(width: int) -> int:
+    """The smallest words a whole board ``width`` wide draws: :data:`MIN_TEXT_AT_CHAT` pixels once a chat
+    shows the picture :data:`CHAT_WIDTH` wide."""
+    return math.ceil(MIN_TEXT_AT_CHAT * width / CHAT_WIDTH - 0.05)
+
+
 def board_chat_image(view: Mapping[str, Any], overlay: Any = None,
                      last_turn: Mapping[str, Any] | None = None, lang: str = "en") -> Image.Image:
-    """The whole track (its extent plus a cell) with the key of every symbol under it and the live board's
-    status panel beside it, in ``lang``."""
-    frame = track_frame(view["track"], LIVE_CELL)
-    base = chat_base(view["track"], LIVE_CELL)
+    """The whole board laid out for a chat column, in ``lang``: the status panel's head on top, the whole track
+    (its extent plus a cell) under it, every player's row in two columns, and the key of every symbol at the
+    foot. It is at most :data:`WHOLE_MAX_W` wide and no word is smaller than :func:`whole_floor`, so it reads at
+    550 px wide."""
+    size = whole_cell(view["track"])
+    frame = track_frame(view["track"], size)
+    base = chat_base(view["track"], size)
     kit = live_kit(base)
-    panel_x0, _, panel_x1, _ = base.geometry.status_box
-    panel_w = panel_x1 - panel_x0
-    karts = len(view.get("karts") or ())
-    gap = 12
-    key = key_image(frame.width, lang)
-    height = max(frame.height + gap + key.height, HEADER_H + ROW_H * max(1, karts) + 16)
-    img = Image.new("P", (frame.width + gap + panel_w + gap, height), kit.ink(STRIP_BG))
+    width = max(frame.width, 2 * WHOLE_ROW_W + 3 * WHOLE_GAP)
+    floor = whole_floor(width)
+    row_w = (width - 3 * WHOLE_GAP) // 2
+    karts = list(view.get("karts") or ())
+    header = _trimmed(header_image(view, width, lang, last_turn, floor))
+    key = key_image(width, lang, floor)
+    rows_h = WHOLE_ROW_H * math.ceil(len(karts) / 2)
+    map_y = header.height
+    rows_y = map_y + frame.height + WHOLE_GAP
+    key_y = rows_y + rows_h + WHOLE_GAP
+    img = Image.new("P", (width, key_y + key.height), kit.ink(STRIP_BG))
     img.putpalette(kit.canvas.getpalette() or [])
-    img.paste(kit.canvas.crop(frame.box), (0, 0))
-    offset = (frame.box[0], frame.box[1])
-    draw = ImageDraw.Draw(img)
+    img.paste(kit.prepared(header), (0, 0))
+    track_map = kit.canvas.crop(frame.box)
+    draw = ImageDraw.Draw(track_map)
     if overlay is not None:
-        patch = img.crop((0, 0, frame.width, frame.height))
-        _overlay_crop(patch, ImageDraw.Draw(patch), overlay, base, kit, frame.box[:2])
-        img.paste(patch, (0, 0))
-    draw_live_layers(draw, with_last_move(view, last_turn), base, img=img, offset=offset, put=kit.putter(img),
-                     ink=kit.ink)
-    img.paste(kit.prepared(key), (0, frame.height + gap))
-    x0 = frame.width + gap
-    draw_status(img, view, (x0, 8, x0 + panel_w, height - 8), prepare=kit.prepared, lang=lang, last_turn=last_turn,
-                key=False)
+        _overlay_crop(track_map, draw, overlay, base, kit, frame.box[:2])
+    draw_live_layers(draw, with_last_move(view, last_turn), base, img=track_map, offset=frame.box[:2],
+                     put=kit.putter(track_map), ink=kit.ink)
+    img.paste(track_map, ((width - frame.width) // 2, map_y))
+    for i, kart in enumerate(karts):
+        x = WHOLE_GAP + (i % 2) * (row_w + WHOLE_GAP)
+        row = row_image(view, kart, row_w, WHOLE_ROW_H, lang, floor)
+        img.paste(kit.prepared(row), (x, rows_y + WHOLE_ROW_H * (i // 2)))
+    img.paste(kit.prepared(key), (0, key_y))
     return img
+
+
+def _trimmed(header: Image.Image) -> Image.Image:
+    """The panel's head without the empty room at its foot (kept for a question or the dice)."""
+    blank = Image.new("RGB", header.size, STRIP_BG)
+    used = ImageChops.difference(header.convert("RGB"), blank).crop((2, 2, header.width - 2, header.height - 2))
+    box = used.getbbox()
+    return header if box is None else header.crop((0, 0, header.width, min(header.height, box[3] + 12)))
 
 
 def board_chat_png(view: Mapping[str, Any], *, overlay: Any = None,
@@ -461,28 +587,23 @@ def board_chat_png(view: Mapping[str, Any], *, overlay: Any = None,
 
 # The status strip ----------------------------------------------------------------------------------
 
-STRIP_PAD = 4
-LINE_H = 28
-CHIPS_H = 30
-
 
 def strip_image(view: Mapping[str, Any], w: int, lang: str = "en",
-                last_turn: Mapping[str, Any] | None = None) -> Image.Image:
-    """The strip over a close-up, ``w`` wide: who moved (the turn drawn) and who is next with the dice, or who
-    won; then every kart's seat number and flags (words in ``lang``). A long name shrinks the words, then wraps
-    them; nothing is cut."""
+                last_turn: Mapping[str, Any] | None = None, height: int = 0) -> Image.Image:
+    """The strip over a close-up, ``w`` wide and at least ``height`` tall (its words centred in it): who moved
+    (the turn drawn) and who is next with the dice, or who won; then every kart's seat number and flags (words
+    in ``lang``). A long name shrinks the words, then wraps them; nothing is cut."""
     karts = view.get("karts") or []
     winners = tuple(view.get("winners") or ())
     chips = tuple((k["seat"], k["colour"], int(k.get("flags", 0)), k["seat"] in winners) for k in karts)
     return _strip_image(w, tuple(heading(view, lang, last_turn)), chips, int(view.get("laps", 5)),
-                        view.get("to_act"), bool(winners))
+                        view.get("to_act"), bool(winners), height)
 
 
 def strip_height(view: Mapping[str, Any], w: int, lang: str = "en",
                  last_turn: Mapping[str, Any] | None = None) -> int:
-    """The height of the strip over a close-up ``w`` wide (it grows with a line for who is next, and when a
-    long name wraps)."""
-    return strip_image(view, w, lang, last_turn).height
+    """The height of the strip over a close-up ``w`` wide: :data:`STRIP_FIXED`, more when a long name wraps."""
+    return strip_image(view, w, lang, last_turn, height=STRIP_FIXED).height
 
 
 def _dice_width(line: HeadLine, d: ImageDraw.ImageDraw, bold: Any) -> float:
@@ -494,7 +615,7 @@ def _dice_width(line: HeadLine, d: ImageDraw.ImageDraw, bold: Any) -> float:
 
 @lru_cache(maxsize=512)
 def _strip_image(w: int, lines: tuple[HeadLine, ...], chips: tuple[Any, ...], laps: int, to_act: int | None,
-                 over: bool) -> Image.Image:
+                 over: bool, height: int = 0) -> Image.Image:
     measure = ImageDraw.Draw(Image.new("RGB", (1, 1)))
     bold = font(15, bold=True)
     rooms = []
@@ -503,11 +624,12 @@ def _strip_image(w: int, lines: tuple[HeadLine, ...], chips: tuple[Any, ...], la
         rooms.append((line.words, max(80.0, w - 2 * STRIP_PAD - 36 - extra)))
     fitted = fit_together(measure, rooms, LINE_H * 1.7, 15, bold=True, one_line_to=11)
     heights = [max(LINE_H, f.height + 6) for f in fitted]
-    h = STRIP_PAD + sum(heights) + CHIPS_H + STRIP_PAD
+    natural = STRIP_PAD + sum(heights) + CHIPS_H + STRIP_PAD
+    h = max(natural, height)
     img = Image.new("RGB", (w, h), STRIP_BG)
     d = ImageDraw.Draw(img)
     d.line([(0, h - 1), (w, h - 1)], fill=STRIP_LINE, width=2)
-    y = float(STRIP_PAD)
+    y = float(STRIP_PAD + (h - natural) // 2)
     for line, words, line_h in zip(lines, fitted, heights, strict=True):
         mid = y + line_h / 2
         x = 8.0

@@ -19,7 +19,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from render.common import Point, draw_fitted, fit_text
+from render.common import Point, draw_fitted, fit_text, text_floor
 from render.races.legend import LEGEND
 from render.races.pieces import (
     BUMP,
@@ -100,30 +100,48 @@ KEY: tuple[tuple[str, KeySymbol, str], ...] = (
 KEYS = frozenset(k for k, _, _ in KEY)
 
 
-def key_columns(w: int) -> int:
-    """How many entries a row of a key ``w`` wide holds."""
-    return max(COLUMNS, int((w - 8) // COLUMN_W))
+def _column_w(floor: int) -> float:
+    """The room an entry wants across when its name is at least ``floor`` pixels."""
+    return COLUMN_W * max(1.0, floor / 8.5)
 
 
-def key_height(w: int = 340) -> int:
-    """Pixels a key ``w`` wide takes."""
-    return TOP + ROW * math.ceil(len(KEY) / key_columns(w)) + 6
+def _row_h(floor: int) -> int:
+    """The height of a row of entries whose names (two lines at most) are at least ``floor`` pixels."""
+    return max(ROW, 34 + 2 * round(floor * 1.2) + 4)
+
+
+def key_columns(w: int, floor: int = 0) -> int:
+    """How many entries a row of a key ``w`` wide holds (names at least ``floor`` pixels)."""
+    return max(COLUMNS, int((w - 8) // _column_w(floor)))
+
+
+def key_height(w: int = 340, floor: int = 0) -> int:
+    """Pixels a key ``w`` wide takes (names at least ``floor`` pixels)."""
+    return TOP + _row_h(floor) * math.ceil(len(KEY) / key_columns(w, floor)) + 6
 
 
 @lru_cache(maxsize=8)
-def key_image(w: int, lang: str = "en") -> Image.Image:
-    """The key ``w`` wide: every symbol of the whole board with its name under it, in ``lang``."""
-    h = key_height(w)
-    cols = key_columns(w)
+def key_image(w: int, lang: str = "en", floor: int = 0) -> Image.Image:
+    """The key ``w`` wide: every symbol of the whole board with its name under it, in ``lang``, no name smaller
+    than ``floor`` pixels."""
+    with text_floor(floor):
+        return _draw_key(w, lang, floor)
+
+
+def _draw_key(w: int, lang: str, floor: int) -> Image.Image:
+    h = key_height(w, floor)
+    cols = key_columns(w, floor)
+    row = _row_h(floor)
+    words_h = max(24, 2 * round(floor * 1.2))
     img = Image.new("RGB", (w, h), PANEL)
     d = ImageDraw.Draw(img)
     d.rectangle([0, 0, w - 1, h - 1], outline=PANEL_LINE, width=1)
     cw = (w - 8) / cols
     for i, (_key, symbol, msg) in enumerate(KEY):
         cx = 4 + cw * (i % cols) + cw / 2
-        cy = TOP + ROW * (i // cols) + 16
+        cy = TOP + row * (i // cols) + 16
         symbol(img, d, (cx, cy), SYMBOL)
-        words = fit_text(d, say(msg, lang), cw - 4, 24, 11, condensed=True, smallest=8, one_line_to=10)
+        words = fit_text(d, say(msg, lang), cw - 4, words_h, 11, condensed=True, smallest=8, one_line_to=10)
         draw_fitted(d, (cx, cy + 17), words, TEXT_DIM, anchor="mt")
     return img
 

@@ -35,6 +35,7 @@ from render.common import (
     mix,
     polar,
     text_box,
+    text_floor,
 )
 from render.races.board import BoardBase, board_base
 from render.races.geometry import BoardGeometry, facing_angle
@@ -492,12 +493,33 @@ def _header_key(view: Mapping[str, Any], lang: str = "en", last_turn: Mapping[st
             rounds_played(view), int(view.get("laps", 5)))
 
 
+def header_image(view: Mapping[str, Any], w: int, lang: str = "en", last_turn: Mapping[str, Any] | None = None,
+                 floor: int = 0) -> Image.Image:
+    """The status panel's head for ``view``, ``w`` wide, no word smaller than ``floor`` pixels."""
+    return _header_image(w, *_header_key(view, lang, last_turn), lang, floor)
+
+
+def row_image(view: Mapping[str, Any], kart: Mapping[str, Any], w: int, h: int, lang: str = "en",
+              floor: int = 0) -> Image.Image:
+    """The status panel's row of ``kart``, ``w`` × ``h``, no word smaller than ``floor`` pixels."""
+    winners = tuple(view.get("winners") or ())
+    active = kart["seat"] == (view.get("turn") or {}).get("seat") and view.get("phase") != "over"
+    return _row_image(w, h, _row_key(kart), active, kart["seat"] == view.get("to_act"), kart["seat"] in winners,
+                      int(view.get("laps", 5)), lang, floor)
+
+
 @lru_cache(maxsize=256)
 def _header_image(w: int, lines: tuple[HeadLine, ...], prompt: str, winners: tuple[str, ...], rounds: int,
-                  laps: int, lang: str = "en") -> Image.Image:
+                  laps: int, lang: str = "en", floor: int = 0) -> Image.Image:
     """The panel's head: who won; or who moved (the turn drawn, when it was another kart's), who is to play
     with the round, the phase, the dice and the points to go, and a pending question. Names shrink, then wrap;
     none is cut."""
+    with text_floor(floor):
+        return _draw_header(w, lines, prompt, winners, rounds, laps, lang)
+
+
+def _draw_header(w: int, lines: tuple[HeadLine, ...], prompt: str, winners: tuple[str, ...], rounds: int,
+                 laps: int, lang: str) -> Image.Image:
     img = Image.new("RGB", (w, HEADER_H), PANEL)
     d = ImageDraw.Draw(img)
     d.rectangle([0, 0, w - 1, HEADER_H - 1], outline=PANEL_LINE, width=1)
@@ -573,7 +595,13 @@ def _row_key(k: Mapping[str, Any]) -> tuple[Any, ...]:
 
 @lru_cache(maxsize=512)
 def _row_image(w: int, h: int, key: tuple[Any, ...], active: bool, to_act: bool, winner: bool,
-               laps: int, lang: str = "en") -> Image.Image:
+               laps: int, lang: str = "en", floor: int = 0) -> Image.Image:
+    with text_floor(floor):
+        return _draw_row(w, h, key, active, to_act, winner, laps, lang)
+
+
+def _draw_row(w: int, h: int, key: tuple[Any, ...], active: bool, to_act: bool, winner: bool,
+              laps: int, lang: str) -> Image.Image:
     (seat, name, colour, flags, tops, white, red, tiles, capacity, parts, where, glued, bridge, team) = key
     bg = ACTIVE_ROW if active else PANEL
     img = Image.new("RGB", (w, h), bg)
@@ -619,7 +647,7 @@ def _row_image(w: int, h: int, key: tuple[Any, ...], active: bool, to_act: bool,
     draw_text(d, (x, y), _fit(d, " · ".join(tags), small, w - x - 8), small, TEXT_DIM, anchor="lm")
     # third line: the parts strip, locations 2-9
     if h >= 80:
-        _parts_strip(d, dict(parts), 8, 58, w - 16, min(24, h - 62), lang)
+        _parts_strip(d, dict(parts), 8, 58, w - 16, min(24 if h <= ROW_H else 34, h - 62), lang)
     return img
 
 
@@ -627,8 +655,10 @@ def _parts_strip(d: ImageDraw.ImageDraw, parts: Mapping[int, str], x0: float, y0
                  h: float, lang: str = "en") -> None:
     cell_w = width / len(LOCATIONS)
     num_font = font(9, bold=True)
-    name_font = font(11, bold=True, condensed=True)
+    name_font = font(11, bold=h <= 24, condensed=True)  # large words (a tall strip) fit the slot in a lighter face
     specs = catalogue.parts()
+    # a tall strip (large words) puts the part's name under the location's number, not over it
+    name_y = y0 + h / 2 + 1 if h <= 24 else y0 + h - float(getattr(name_font, "size", 11)) * 0.6 - 2
     for i, loc in enumerate(LOCATIONS):
         bx0 = x0 + i * cell_w + 1
         bx1 = bx0 + cell_w - 3
@@ -637,12 +667,12 @@ def _parts_strip(d: ImageDraw.ImageDraw, parts: Mapping[int, str], x0: float, y0
             fill = PILE_COLOURS.get(specs[pid].pile, PANEL_LINE) if pid in specs else PANEL_LINE
             d.rounded_rectangle([bx0, y0, bx1, y0 + h], radius=4, fill=fill, outline=lighter(fill, 0.3))
             text = _fit(d, part_short(pid, lang), name_font, cell_w)
-            draw_text(d, ((bx0 + bx1) / 2 + 3, y0 + h / 2 + 1), text, name_font, WHITE)
+            draw_text(d, ((bx0 + bx1) / 2 + 3, name_y), text, name_font, WHITE)
         else:
             d.rounded_rectangle([bx0, y0, bx1, y0 + h], radius=4, outline=PANEL_LINE)
             if loc == PRINTED_BAG:
                 bag = _fit(d, say("panel.bag", lang), name_font, cell_w)
-                draw_text(d, ((bx0 + bx1) / 2 + 3, y0 + h / 2 + 1), bag, name_font, TEXT_DIM)
+                draw_text(d, ((bx0 + bx1) / 2 + 3, name_y), bag, name_font, TEXT_DIM)
         draw_text(d, (bx0 + 2, y0 + 1), str(loc), num_font, mix(TEXT_DIM, WHITE, 0.3), anchor="lt")
 
 

@@ -1,7 +1,11 @@
 """An animated GIF of a whole Junkyard Races game: one frame per action, drawn from public views.
 
-Every frame is the map of a small cached board (cell size :data:`REPLAY_CELL`) with the live layers
-(tiles, path, karts, marks) and a strip underneath (turn, who plays, the dice, every kart's flags).
+Every frame is the track (its cells and a cell round them) of a small cached board (cell size
+:data:`REPLAY_CELL`) with the live layers (tiles, path, karts, marks) and a strip underneath (turn, who
+plays, the dice, every kart's flags). A race plays in about a minute at most (:data:`WATCH_MS`): a short
+race at :data:`FRAME_MS` a frame, a longer one faster, a quiet frame (a roll, a purchase) shorter than one
+in which a kart moved, and the last frame held; only a race too long even for the shortest frames loses
+frames (the quiet ones first).
 All frames share ONE palette: the board's own colours plus the live colours, built once. The board is
 quantized to it once and every piece is a sprite quantized once, so frames are drawn straight in
 palette colours; the GIF keeps only the part of a frame that changed since the one before.
@@ -12,6 +16,7 @@ action log (the log is the record of truth), so a replay needs no stored snapsho
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 from typing import Any
@@ -31,13 +36,24 @@ from render.races.live import (
 from render.races.pieces import draw_die, draw_flag, draw_kart, kart_colour
 from render.races.symbols import PANEL, PANEL_LINE, TEXT
 from rules.contract import public_views
+from rules.hexgrid import SQRT3
 
 REPLAY_CELL = 14
 #: the strip under the map: two lines of words (who moved, who plays now) and a line of flags
 TEXT_H = 58
 STRIP_H = 88
+#: a frame's time when the race is short enough to be shown at this pace
 FRAME_MS = 450
+#: the last frame (who won) is held this long
 LAST_FRAME_MS = 4000
+#: the whole replay plays in at most this long, the last frame's hold included: a longer race goes faster
+WATCH_MS = 60_000
+#: a quiet frame (a roll, a purchase: no kart moved) counts this much of a frame in which a kart moved
+QUIET_WEIGHT = 0.35
+#: no frame is shorter (a browser shows a GIF frame shorter than 20 ms for 100 ms)
+SHORTEST_MS = 20
+#: cells of margin round the track's cells in the picture
+TRACK_MARGIN = 1
 
 
 def replay_views(setup: Mapping[str, Any], seed: int, actions: Iterable[str]) -> list[dict[str, Any]]:
@@ -49,21 +65,78 @@ def replay_views(setup: Mapping[str, Any], seed: int, actions: Iterable[str]) ->
 
 def replay_gif(frames_views: Sequence[Mapping[str, Any]], *, cell_size: int = REPLAY_CELL,
                frame_ms: int = FRAME_MS, last_frame_ms: int = LAST_FRAME_MS, lang: str = "en") -> bytes:
-    """GIF bytes of the race in ``frames_views`` (public views, one frame each), looping for ever; the
-    strip's words in ``lang``."""
+    """GIF bytes of the race in ``frames_views`` (public views, a frame each unless the race is too long for
+    :data:`WATCH_MS`), cropped to the track and looping for ever; the strip's words in ``lang``. A race plays
+    in at most :data:`WATCH_MS` (:func:`replay_durations`)."""
     if not frames_views:
         raise ValueError("a replay needs at least one view")
     kit = _kit(frames_views[0]["track"], cell_size)
     frames: list[Image.Image] = []
     last_turn: Mapping[str, Any] | None = None
-    for view in frames_views:
+    kept = kept_frames(frames_views, frame_ms, last_frame_ms)
+    shown = [frames_views[i] for i in kept]
+    for i, view in enumerate(frames_views):
         turn = view.get("turn") or {}
         if turn.get("path") or turn.get("marks"):
             last_turn = turn
-        frames.append(_frame(view, kit, last_turn, lang))
-    durations = [frame_ms] * len(frames)
-    durations[-1] = last_frame_ms
-    return write_gif(frames, durations)
+        if kept and kept[0] == i:
+            kept.pop(0)
+            frames.append(_frame(view, kit, last_turn, lang))
+    return write_gif(frames, replay_durations(shown, frame_ms, last_frame_ms))
+
+
+def _moves(view: Mapping[str, Any]) -> tuple[Any, ...]:
+    """What a frame shows moving: every kart's cell and facing, and the turn's path and marks."""
+    turn = view.get("turn") or {}
+    return (tuple((k.get("cell"), k.get("facing")) for k in view.get("karts") or ()),
+            len(turn.get("path") or ()), len(turn.get("marks") or ()))
+
+
+def quiet_frames(views: Sequence[Mapping[str, Any]]) -> list[bool]:
+    """For each view, whether nothing moved on the board since the one before (a roll, a purchase)."""
+    return [i > 0 and _moves(v) == _moves(views[i - 1]) for i, v in enumerate(views)]
+
+
+def kept_frames(views: Sequence[Mapping[str, Any]], frame_ms: int = FRAME_MS, last_frame_ms: int = LAST_FRAME_MS
+                ) -> list[int]:
+    """The views that get a frame: all of them, unless even the shortest frames would overrun
+    :data:`WATCH_MS`; then the quiet ones go, and then every so many of the rest (never the first or last)."""
+    n = len(views)
+    room = max(SHORTEST_MS, WATCH_MS - last_frame_ms)
+    if n <= 2 or (n - 1) * SHORTEST_MS <= room:
+        return list(range(n))
+    quiet = quiet_frames(views)
+    kept = [i for i in range(n - 1) if i == 0 or not quiet[i]] + [n - 1]
+    most = room // SHORTEST_MS
+    if len(kept) - 1 > most:
+        step = (len(kept) - 1) / most
+        kept = sorted({kept[min(len(kept) - 2, round(j * step))] for j in range(most)} | {n - 1})
+    return kept
+
+
+def replay_durations(views: Sequence[Mapping[str, Any]], frame_ms: int = FRAME_MS,
+                     last_frame_ms: int = LAST_FRAME_MS) -> list[int]:
+    """How long each frame of ``views`` shows, in ms: ``frame_ms`` each while the race fits :data:`WATCH_MS`
+    at that pace, else the time shared out so that the whole plays in :data:`WATCH_MS` (a quiet frame gets
+    :data:`QUIET_WEIGHT` of a share, none less than :data:`SHORTEST_MS`); the last frame ``last_frame_ms``.
+    GIF times are whole hundredths of a second."""
+    n = len(views)
+    if n == 1:
+        return [last_frame_ms]
+    room = WATCH_MS - last_frame_ms
+    if (n - 1) * frame_ms <= room:
+        return [frame_ms] * (n - 1) + [last_frame_ms]
+    weights = [QUIET_WEIGHT if q else 1.0 for q in quiet_frames(views)[: n - 1]]
+    share = room / sum(weights)
+    out = [max(SHORTEST_MS, int(w * share) // 10 * 10) for w in weights]
+    while sum(out) > room and any(ms > SHORTEST_MS for ms in out):
+        longest = max(range(len(out)), key=out.__getitem__)
+        out[longest] -= 10
+    loud = [i for i, w in enumerate(weights) if w == 1.0] or list(range(len(out)))
+    spare = (room - sum(out)) // 10  # what whole hundredths left over go to the frames in which karts move
+    for j in range(max(0, spare)):
+        out[loud[j % len(loud)]] += 10
+    return [*out, last_frame_ms]
 
 
 class _Kit(PaletteKit):
@@ -88,12 +161,17 @@ def _palette(track: str, cell_size: int) -> Image.Image:
 
 
 def _map_box(base: BoardBase) -> tuple[int, int, int, int]:
-    """The part of the board picture a replay shows: the map with its coordinates."""
+    """The part of the board picture a replay shows: the track's cells with :data:`TRACK_MARGIN` cells round
+    them (the junkyard beyond is left out)."""
     geo = base.geometry
-    gutter = max(18, round(geo.cell_size * 0.85))
+    size = geo.cell_size
+    pts = [geo.centre(c) for c in base.track.track_cells] or [geo.centre(c) for c in geo.cells()]
+    mx = size * (1.0 + 1.5 * TRACK_MARGIN)
+    my = size * SQRT3 * (0.5 + TRACK_MARGIN)
+    x0, y0 = min(x for x, _ in pts) - mx, min(y for _, y in pts) - my
+    x1, y1 = max(x for x, _ in pts) + mx, max(y for _, y in pts) + my
     bx0, by0, bx1, by1 = geo.board_box
-    pad = gutter + 4
-    return max(0, bx0 - pad), max(0, by0 - pad), min(geo.width, bx1 + pad), min(geo.height, by1 + pad)
+    return (max(bx0, math.floor(x0)), max(by0, math.floor(y0)), min(bx1, math.ceil(x1)), min(by1, math.ceil(y1)))
 
 
 @lru_cache(maxsize=8)
@@ -178,5 +256,6 @@ def _strip_flags(w: int, karts: tuple[Any, ...], seat: int | None, laps: int) ->
         cx = 6 + cw * i
         draw_kart(d, (cx + 12, 13), 18, 0, kart_colour(colour), "")
         draw_flag(d, (cx + 30, 13), 12, flags > 0)
-        draw_text(d, (cx + 38, 13), f"{flags}/{laps}", small, (255, 214, 64) if s == seat else TEXT, anchor="lm")
+        shown = f"{flags}/{laps}" if cw >= 68 else str(flags)  # eight karts on a narrow track: the count alone
+        draw_text(d, (cx + 38, 13), shown, small, (255, 214, 64) if s == seat else TEXT, anchor="lm")
     return img

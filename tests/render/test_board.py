@@ -220,11 +220,11 @@ def test_fonts_fall_back_to_regular_width_then_to_pillows_own(monkeypatch) -> No
     files[(True, False)] = "NoSuchBoldFace.ttf"
     files[(True, True)] = "NoSuchBoldCondensedFace.ttf"
     monkeypatch.setattr(common, "_FONT_FILES", files)
-    common.font.cache_clear()
+    common._font.cache_clear()
     common._face.cache_clear()
     try:
         assert common.font(14, condensed=True).path.endswith("DejaVuSans.ttf")  # no condensed face
         assert common.font(14, bold=True).getbbox("A")  # no bold face at all: Pillow's own font draws
     finally:
-        common.font.cache_clear()
+        common._font.cache_clear()
         common._face.cache_clear()

@@ -23,7 +23,7 @@ def fresh_fonts(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[Pat
     folder = tmp_path / "fonts"
     folder.mkdir()
     monkeypatch.setenv(common.FONT_DIR_VARIABLE, str(folder))
-    caches = (common.font, common._face, common.font_file)
+    caches = (common._font, common._face, common.font_file)
     for cached in caches:
         cached.cache_clear()
     yield folder
