@@ -23,7 +23,8 @@ SUBCOMMANDS: dict[str, tuple[str, str, str]] = {
     "replay": ("bot.commands.replay", "an animated GIF of a {game} game, from the store or a log file", "replay"),
     "rules": ("bot.commands.rules", "ask the rule lookup a question in plain words: junkyard rules how do bumps work",
               "rules"),
-    "db": ("bot.commands.db", "copy every game between databases (SQLite file ⇄ PostgreSQL): junkyard db copy FROM TO",
+    "db": ("bot.commands.db", "copy every game between databases (SQLite file ⇄ PostgreSQL), back up and restore: "
+           "junkyard db copy FROM TO, db backup DEST, db restore SRC",
            "all"),
     "ratings": ("bot.commands.ratings", "rate finished games again from their results: junkyard ratings rebuild "
                 "[--server ID [--season N]]", "all"),
