@@ -163,3 +163,22 @@ def test_postgres_gets_the_command_to_run_without_the_password(capsys):
     assert main(["db", "restore", "jy.dump", "--db", url]) == 2
     err = capsys.readouterr().err
     assert "s3cret" not in err and "pg_restore --clean --if-exists --no-owner" in err
+
+
+def test_the_bot_logs_without_colour_codes_when_not_a_terminal(tmp_path):
+    """discord.py colours a log inside Docker even when it goes to a file; the bot's log stays plain there."""
+    import io
+    import logging
+
+    from bot.commands.bot import log_formatter
+
+    formatter = log_formatter(io.StringIO())
+    assert formatter is not None
+    line = formatter.format(logging.LogRecord("junkyard", logging.INFO, __file__, 1, "store: ok", None, None))
+    assert "\x1b" not in line and line.endswith("junkyard: store: ok")
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    assert log_formatter(Terminal()) is None
