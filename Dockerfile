@@ -22,5 +22,8 @@ RUN mkdir -p /data && chown junkyard:junkyard /data
 VOLUME ["/data"]
 USER junkyard
 
+# The web pages, when asked for: junkyard bot --web 0.0.0.0:8080 (publish it: docker run -p 8080:8080).
+EXPOSE 8080
+
 # DISCORD_TOKEN comes from the environment at run time (docker run -e DISCORD_TOKEN=…).
 CMD ["junkyard", "bot"]

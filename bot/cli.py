@@ -23,8 +23,13 @@ SUBCOMMANDS: dict[str, tuple[str, str, str]] = {
     "replay": ("bot.commands.replay", "an animated GIF of a {game} game, from the store or a log file", "replay"),
     "rules": ("bot.commands.rules", "ask the rule lookup a question in plain words: junkyard rules how do bumps work",
               "rules"),
-    "db": ("bot.commands.db", "copy every game between databases (SQLite file ⇄ PostgreSQL): junkyard db copy FROM TO",
+    "db": ("bot.commands.db", "copy every game between databases (SQLite file ⇄ PostgreSQL), back up and restore: "
+           "junkyard db copy FROM TO, db backup DEST, db restore SRC",
            "all"),
+    "forget": ("bot.commands.forget", "delete what is kept about one person: their seats become anonymous, their "
+               "settings, results and ratings go: junkyard forget USER_ID", "all"),
+    "commands": ("bot.commands.commands", "the slash commands' reference in English and German, from the registered "
+                 "commands: junkyard commands --write", "all"),
     "ratings": ("bot.commands.ratings", "rate finished games again from their results: junkyard ratings rebuild "
                 "[--server ID [--season N]]", "all"),
 }

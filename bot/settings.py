@@ -187,6 +187,10 @@ class Settings:
         away = merged.get("away")
         return Prefs(str(merged.get("mode", CHANNEL)), quiet, float(away) if away else None)
 
+    def drop_user(self, user_id: int) -> None:
+        """Forget a person's preferences kept in memory (their rows were deleted: ``junkyard forget``)."""
+        self._users = {key: data for key, data in self._users.items() if key[0] != user_id}
+
     async def set_user(self, user_id: int, target: int, **values: Any) -> None:
         """Change a player's preferences for one game (``target``) or all (0); a None value removes one. The
         row is read from the store, not the cache: other choices live in it too (``/game auto``'s, written

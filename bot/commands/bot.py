@@ -114,6 +114,14 @@ def shown_db(target: str) -> str:
     return f"{scheme}://{user}{':***' if ':' in auth else ''}@{host}"
 
 
+def log_formatter(stream: object) -> logging.Formatter | None:
+    """Plain lines (no colour codes) unless the log goes to a terminal: discord.py colours a log inside Docker
+    even when it goes to a file or a journal. None: discord.py's own coloured format."""
+    if getattr(stream, "isatty", lambda: False)():
+        return None
+    return logging.Formatter("[{asctime}] [{levelname:<8}] {name}: {message}", "%Y-%m-%d %H:%M:%S", style="{")
+
+
 def _stop(signum: int, frame: object) -> None:
     raise KeyboardInterrupt
 
@@ -195,7 +203,11 @@ def run(args: argparse.Namespace) -> int:
     except CannotOpen as exc:
         print(f"junkyard bot: {exc}", file=sys.stderr)
         return 2
-    discord.utils.setup_logging(level=getattr(logging, args.log_level), root=True)
+    plain = log_formatter(sys.stderr)
+    if plain is None:
+        discord.utils.setup_logging(level=getattr(logging, args.log_level), root=True)
+    else:
+        discord.utils.setup_logging(level=getattr(logging, args.log_level), root=True, formatter=plain)
     log.info("Junkyard GM %s (discord.py %s, Python %s)", version(), discord.__version__, platform.python_version())
     log.info("store: %s", store_line)
     log.info("games: %s", ", ".join(unit.title for unit in units()))

@@ -1,4 +1,6 @@
-"""``junkyard db copy FROM TO``: move every game, action and record between databases.
+"""``junkyard db copy FROM TO``: move every game, action and record between databases; ``junkyard db backup
+DEST`` and ``junkyard db restore SRC``: a consistent copy of the SQLite file while the bot runs, and back
+(:mod:`bot.backup`; for PostgreSQL they give the ``pg_dump`` or ``pg_restore`` command to run).
 
 FROM and TO are each a SQLite file or a PostgreSQL URL (``postgresql://user:password@host/db``), so a bot
 moves from its embedded file to a shared server, or back. TO must be empty (a new file, or a database
@@ -21,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bot.consistency import check_consistency
-from bot.store import LOBBY, CannotOpen, Store, is_database_url, open_store
+from bot.store import LOBBY, CannotOpen, Store, default_db_path, is_database_url, open_store
 
 #: rows written in one transaction of the copy
 BATCH = 1000
@@ -54,6 +56,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                                       "or a postgresql:// URL), then check counts and replays. TO must be empty.")
     copy.add_argument("source", metavar="FROM", help="the database to copy (SQLite file or postgresql:// URL)")
     copy.add_argument("target", metavar="TO", help="the empty database to fill (SQLite file or postgresql:// URL)")
+    db_help = "the bot's database: SQLite file or postgresql:// URL (default: $JUNKYARD_DB or junkyard.db)"
+    backup = sub.add_parser("backup", help="copy the database to the new file DEST, also while the bot runs",
+                            description="Copy the bot's SQLite database to the new file DEST as it is at one moment, "
+                                        "also while the bot plays, and check the copy. For PostgreSQL it gives the "
+                                        "pg_dump command to run.")
+    backup.add_argument("dest", metavar="DEST", help="the backup file to write (refused if it exists)")
+    backup.add_argument("--db", metavar="PATH|URL", default=None, help=db_help)
+    backup.add_argument("--force", action="store_true", help="overwrite DEST if it exists")
+    restore = sub.add_parser("restore", help="replace the database by the backup SRC (the bot stopped)",
+                             description="Replace the bot's SQLite database by the backup SRC, after checking SRC is "
+                                         "a whole Junkyard GM database of a schema this version knows. Refused while "
+                                         "the database is in use. For PostgreSQL it gives the pg_restore command.")
+    restore.add_argument("source", metavar="SRC", help="the backup file to restore")
+    restore.add_argument("--db", metavar="PATH|URL", default=None, help=db_help)
 
 
 async def _count(store: Store, table: str) -> int:
@@ -129,6 +145,38 @@ async def copy_database(source_url: str, target_url: str, *, progress: Callable[
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.db_command in ("backup", "restore"):
+        return run_backup(args)
+    return run_copy(args)
+
+
+def run_backup(args: argparse.Namespace) -> int:
+    """``db backup DEST`` and ``db restore SRC``: one line on standard output when done, else one on standard
+    error and exit code 2 (for PostgreSQL: the command to run, and exit code 2, as nothing was done)."""
+    from bot import backup
+
+    where = args.db if args.db is not None else default_db_path()
+    name = f"junkyard db {args.db_command}"
+    if is_database_url(where):
+        command = (backup.pg_dump_command(where, args.dest) if args.db_command == "backup"
+                   else backup.pg_restore_command(where, args.source))
+        print(f"{name}: PostgreSQL keeps its own backups; run (the password from PGPASSWORD or ~/.pgpass): "
+              f"{command}", file=sys.stderr)
+        return 2
+    try:
+        if args.db_command == "backup":
+            done = backup.backup(where, args.dest, force=args.force)
+            print(f"backed up {where} to {done.path}: {done}")
+        else:
+            done = backup.restore(args.source, where)
+            print(f"restored {args.source} into {where}: {done}")
+    except backup.BackupError as exc:
+        print(f"{name}: {exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
+def run_copy(args: argparse.Namespace) -> int:
     from bot.commands.bot import shown_db
 
     source, target = shown_db(args.source), shown_db(args.target)

@@ -24,6 +24,7 @@ from bot.discord.command_group import (
     user_language,
 )
 from bot.discord.context import Interaction
+from bot.discord.forget_command import add_forget_command
 from bot.discord.history_commands import ANYWHERE, add_history_commands
 from bot.discord.link_commands import add_link_commands
 from bot.discord.recap_commands import add_recap_commands
@@ -142,6 +143,7 @@ class GameGroup(app_commands.Group, name="game", description="Start, join and ma
         add_history_commands(self)
         add_link_commands(self)
         add_recap_commands(self)
+        add_forget_command(self)
 
     async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
         """Outside a server only the commands marked to work anywhere answer (``/game mine``)."""

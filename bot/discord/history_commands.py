@@ -1,7 +1,7 @@
 """The record and undo commands: ``/game undo``, ``/game mine``, ``/game history``, ``/game replay`` and the
 top-level ``/stats`` and ``/season``. Each checks its options, calls :mod:`bot.undo` or :mod:`bot.history` and
 sends the reply; ``/game mine`` and ``/stats`` also work in direct messages. ``/season``, which a server's
-managers use a few times a year, stands on its own: ``/game`` has 24 of the 25 subcommands Discord allows,
+managers use a few times a year, stands on its own: ``/game`` has 25 subcommands, as many as Discord allows,
 and every character of its options counts toward the 4,000 a command may have."""
 
 from __future__ import annotations

@@ -67,6 +67,7 @@ GERMAN: Mapping[str, tuple[str, str]] = {
     "game plan add": ("hinzu", "Aktionen in der Notation des Spiels, getrennt durch ;"),
     "game plan standing": ("dauerauftrag", "Ein fertiger Planeintrag"),
     "game plan clear": ("leeren", "Deinen Plan zuerst leeren"),
+    "game forget": ("vergessen", "Löschen, was der Bot über dich speichert (fragt vorher; endgültig)"),
     "game recap": ("verpasst", "Was du seit deinem letzten Zug verpasst hast (nur für dich)"),
     "game recap replay": ("abspielen", "Mit einer Wiederholung genau dieser Züge"),
     "game settings recap_after": ("verpasst_nach", "Stunden Abwesenheit bis „Was habe ich verpasst?“ (0: nie; "

@@ -7,7 +7,7 @@ its own connection (:mod:`bot.store.sqlite`, :mod:`bot.store.postgres`); the con
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from typing import Any
 
 from bot.store.records import (
@@ -357,6 +357,13 @@ class Store(ABC):
     async def insert_rows(self, table: str, rows: Sequence[dict[str, Any]]) -> int:
         """Insert rows as :meth:`rows` gives them, primary keys kept, in one transaction; later new rows get
         keys past them. Returns how many were inserted."""
+
+    async def rewrite_rows(self, updates: Mapping[str, Sequence[dict[str, Any]]],
+                           deletes: Mapping[str, Sequence[dict[str, Any]]]) -> int:
+        """In one transaction: set every column of each row in ``updates`` (found by its table's primary key
+        in :data:`COPY_TABLES`) to the values given, and delete each row of ``deletes`` (its primary key's
+        columns given). For rewrites of a person's data (``junkyard forget``); returns the rows changed."""
+        raise NotImplementedError
 
 
 __all__ = ["GamesStore", "OutboxStore", "SettingsStore", "StandingsStore", "Store", "TurnsStore"]

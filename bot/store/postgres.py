@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
@@ -81,6 +81,7 @@ from bot.store.sql import (
     rating_values,
     result_record,
     result_values,
+    rewrites,
     season_record,
     server_tallies,
     timer_record,
@@ -490,6 +491,15 @@ class PostgresStore(Store):
                     f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), COALESCE(MAX(id), 0) + 1, false) "
                     f"FROM {table}")
         return len(rows)
+
+    async def rewrite_rows(self, updates: Mapping[str, Sequence[dict[str, Any]]],
+                           deletes: Mapping[str, Sequence[dict[str, Any]]]) -> int:
+        changed = 0
+        async with self.pool.acquire() as con, con.transaction():
+            for sql, args in rewrites(updates, deletes, lambda n: f"${n}"):
+                done = await con.execute(sql, *args)
+                changed += int(done.rsplit(" ", 1)[-1])
+        return changed
 
 
 class PostgresGames(GamesStore):

@@ -239,3 +239,24 @@ def copy_keys(table: str) -> tuple[str, ...]:
     if table not in COPY_TABLES:
         raise StoreError(f"no table {table!r} to copy (there are {', '.join(COPY_TABLES)})")
     return COPY_TABLES[table]
+
+
+def rewrites(updates: Mapping[str, Sequence[dict[str, Any]]], deletes: Mapping[str, Sequence[dict[str, Any]]],
+             mark: Callable[[int], str]) -> list[tuple[str, tuple[Any, ...]]]:
+    """The statements of :meth:`Store.rewrite_rows`: an UPDATE by primary key per row of ``updates`` (every
+    other column given), a DELETE by primary key per row of ``deletes``; ``mark(n)`` the n-th placeholder."""
+    out: list[tuple[str, tuple[Any, ...]]] = []
+    for table, rows in updates.items():
+        keys = copy_keys(table)
+        for row in rows:
+            columns = [c for c in row if c not in keys]
+            sets = ", ".join(f"{c} = {mark(i + 1)}" for i, c in enumerate(columns))
+            where = " AND ".join(f"{k} = {mark(len(columns) + i + 1)}" for i, k in enumerate(keys))
+            out.append((f"UPDATE {table} SET {sets} WHERE {where}",
+                        (*(row[c] for c in columns), *(row[k] for k in keys))))
+    for table, rows in deletes.items():
+        keys = copy_keys(table)
+        for row in rows:
+            where = " AND ".join(f"{k} = {mark(i + 1)}" for i, k in enumerate(keys))
+            out.append((f"DELETE FROM {table} WHERE {where}", tuple(row[k] for k in keys)))
+    return out

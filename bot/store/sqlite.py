@@ -13,7 +13,7 @@ import json
 import os
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any, TypeVar, cast
 
@@ -80,6 +80,7 @@ from bot.store.sql import (
     rating_values,
     result_record,
     result_values,
+    rewrites,
     season_record,
     server_tallies,
     timer_record,
@@ -481,6 +482,24 @@ class SqliteStore(Store):
                     await self.db.execute("ROLLBACK")
                 raise
         return len(rows)
+
+    async def rewrite_rows(self, updates: Mapping[str, Sequence[dict[str, Any]]],
+                           deletes: Mapping[str, Sequence[dict[str, Any]]]) -> int:
+        statements = rewrites(updates, deletes, lambda _n: "?")
+
+        def write(db: sqlite3.Connection) -> int:
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                changed = sum(db.execute(sql, args).rowcount for sql, args in statements)
+                db.execute("COMMIT")
+            except BaseException:
+                if db.in_transaction:
+                    db.execute("ROLLBACK")
+                raise
+            return changed
+
+        async with self._lock:
+            return await self._in_thread(write)
 
 
 class SqliteGames(GamesStore):
