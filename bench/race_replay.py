@@ -14,9 +14,9 @@ import time
 from PIL import Image
 
 from bench.registry import Figures, benchmark
-from bot.drivers import driver_for
+from bot.drivers.match import play_match
 from bot.games import unit_for
-from rules.races import Races
+from render.common import gif_seconds
 
 SEATS = 6
 
@@ -24,25 +24,7 @@ SEATS = 6
 def smart_race(seed: int = 11, track: str = "A", seats: int = SEATS) -> tuple[dict, int, list[str]]:
     """A whole race between smart drivers: (setup, seed, action log)."""
     setup = {"seats": [{"name": f"P{i + 1}"} for i in range(seats)], "options": {"track": track}}
-    game = Races.create(setup, seed)
-    drivers = [driver_for("races", "smart", seed * 100 + i) for i in range(seats)]
-    log: list[str] = []
-    while not game.is_over and len(log) < 5000:
-        seat = game.to_act
-        assert seat is not None
-        log.append(str(drivers[seat].choose(game, seat)))
-        game.apply(log[-1])
-    return setup, seed, log
-
-
-def watch_seconds(data: bytes) -> float:
-    """How long a GIF plays once through, in seconds."""
-    gif = Image.open(io.BytesIO(data))
-    total = 0
-    for i in range(gif.n_frames):
-        gif.seek(i)
-        total += int(gif.info.get("duration", 0))
-    return total / 1000
+    return setup, seed, play_match("races", setup, seed, ["smart"] * seats).actions
 
 
 @benchmark("race_replay")
@@ -57,7 +39,7 @@ def race_replay() -> Figures:
     return {
         "replay_s": round(elapsed, 2),
         "replay_mb": round(len(data) / 1e6, 3),
-        "replay_watch_s": round(watch_seconds(data), 1),
+        "replay_watch_s": round(gif_seconds(data), 1),
         "replay_gif_frames": gif.n_frames,
         "replay_actions": len(log),
         "replay_px": f"{gif.width}x{gif.height}",

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from PIL import GifImagePlugin, Image, ImageChops, ImageDraw, ImageFont
+from PIL import GifImagePlugin, Image, ImageChops, ImageDraw, ImageFont, ImageSequence
 
 Point = tuple[float, float]
 Colour = tuple[int, int, int]
@@ -552,6 +552,15 @@ def gif_palette(image: Image.Image, extra: Sequence[Colour] = ()) -> Image.Image
     out = Image.new("P", (1, 1))
     out.putpalette(entries)
     return out
+
+
+def gif_seconds(data: bytes) -> float:
+    """How long an animated GIF plays once through, in seconds (its frames' durations added up)."""
+    gif = Image.open(io.BytesIO(data))
+    total = 0
+    for frame in ImageSequence.Iterator(gif):
+        total += int(frame.info.get("duration", 0))
+    return total / 1000
 
 
 def write_gif(frames: list[Image.Image], durations: list[int]) -> bytes:

@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 from PIL import Image
 
-from bench.race_replay import smart_race, watch_seconds
-from render.common import recording_text
+from bot.drivers.match import play_match
+from render.common import gif_seconds, recording_text
 from render.races import chat, key, live
 from render.races.chat import CHAT_WIDTH, MIN_TEXT_AT_CHAT, board_chat_png, canvas_size, chat_png
 from render.races.replay import WATCH_MS, kept_frames, replay_durations, replay_gif, replay_views
@@ -22,7 +22,8 @@ from rules.races.track import get_track
 @pytest.fixture(scope="module")
 def race() -> tuple[dict[str, Any], int, list[str]]:
     """A whole race of six smart drivers on track A."""
-    return smart_race(seed=5, track="A", seats=6)
+    setup = {"seats": [{"name": f"P{i + 1}"} for i in range(6)], "options": {"track": "A"}}
+    return setup, 5, play_match("races", setup, 5, ["smart"] * 6).actions
 
 
 @pytest.fixture(scope="module")
@@ -78,7 +79,7 @@ def test_a_whole_race_plays_in_about_a_minute(race: tuple[dict[str, Any], int, l
 
     made = GAME.replay(*race)
     assert made is not None
-    seconds = watch_seconds(made[0])
+    seconds = gif_seconds(made[0])
     assert 50 <= seconds <= WATCH_MS / 1000 + 0.01
     assert made[1] == len(race[2]) + 1  # a frame per action still
 
