@@ -167,6 +167,25 @@ def test_which_game_takes_an_option_comes_from_the_games_own_option_lists():
                     unit_for(key).title for key in takers), said
 
 
+def test_a_game_that_comes_to_list_an_option_takes_it_on_the_command_line(monkeypatch):
+    """No second list to keep: once a game's unit lists ``laps``, the command line accepts it for that game
+    and names it among the games that take it."""
+    import argparse
+
+    piecepack, rally = unit_for("piecepack"), unit_for("rally")
+    args = argparse.Namespace(lang="en", **{n: None for n in new_options()})
+    args.laps = 2
+    assert (refused_options(args, piecepack) or "").startswith("--laps is for ")
+    laps = next(o for o in rally.new_options if o.name == "laps")
+    monkeypatch.setattr(piecepack, "new_options", (*piecepack.new_options, laps))
+    assert refused_options(args, piecepack) is None
+    args.laps, args.direction = None, "cw"
+    said = refused_options(args, piecepack) or ""
+    assert said.startswith("--direction is for Schrottplatz Rally only")
+    args.direction, args.teams = None, True
+    assert (refused_options(args, rally) or "").startswith("--teams is for Junkyard Races only")
+
+
 @pytest.mark.parametrize("command", list(SUBCOMMANDS))
 def test_every_help_ends_with_the_exit_codes(command, capsys):
     with pytest.raises(SystemExit):
