@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
+
+from bot.commands import EXIT_CODES, OUTPUT_CLOSED, USAGE
 
 #: subcommand → (module, one-line help, which games it serves). Each module offers ``add_arguments(parser)``
 #: and ``run(args)``. The games served: ``all`` (every game), ``replay`` (the games that draw replays),
@@ -62,19 +65,67 @@ def build_parser() -> argparse.ArgumentParser:
         games = served(which)
         short = help_text.format(game=either(games))
         description = f"{short[0].upper()}{short[1:]}. Games: {', '.join(games)}."
-        p = sub.add_parser(name, help=short, description=description)
+        p = sub.add_parser(name, help=short, description=description, epilog=EXIT_CODES)
         p.set_defaults(_module=module)
         importlib.import_module(module).add_arguments(p)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run the subcommand ``argv`` names; its exit code (see :data:`EXIT_CODES`). A standard output its reader
+    closed early (``junkyard rules … | head -5``) ends the command quietly with :data:`OUTPUT_CLOSED`."""
+    try:
+        try:
+            code = _dispatch(argv)
+        except SystemExit:  # argparse's --help and usage errors: their output too meets the pipe here
+            sys.stdout.flush()
+            raise
+        sys.stdout.flush()  # what is still buffered meets a closed pipe here, not in the interpreter's exit
+    except BrokenPipeError:
+        if not output_closed():
+            raise  # a broken connection of the command's own (a socket), not its standard output
+        _discard_output()
+        return OUTPUT_CLOSED
+    return code
+
+
+def _dispatch(argv: Sequence[str] | None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "_module", None):
         parser.print_help()
-        return 2
+        return USAGE
     return int(importlib.import_module(args._module).run(args) or 0)
+
+
+def output_closed() -> bool:
+    """Whether nobody reads standard output any more (a pipe whose reader is gone). A stream that is no file
+    of this process (a test's capture) counts as closed: the error came from it."""
+    import select
+
+    try:
+        fd = sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):
+        return True
+    try:
+        poll = select.poll()
+        poll.register(fd, select.POLLOUT)
+        return any(events & (select.POLLERR | select.POLLHUP) for _, events in poll.poll(0))
+    except (AttributeError, OSError, ValueError):
+        return True
+
+
+def _discard_output() -> None:
+    """Send what standard output still holds, and all it is given until the process ends, to the null
+    device, so the interpreter's last flush does not fail again (the recipe of Python's ``signal`` docs)."""
+    try:
+        fd = sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 (open until the process ends)
+        return
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, fd)
+    os.close(devnull)
 
 
 if __name__ == "__main__":

@@ -19,9 +19,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
+import os
 import re
 import secrets
 import select
+import shlex
 import signal
 import sys
 import threading
@@ -29,6 +32,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
+from urllib.parse import urlsplit, urlunsplit
 
 from bot import texts
 from bot.compose import Message
@@ -585,17 +589,28 @@ class Terminal:
         if self.game_id is not None:
             self.say(self.words("terminal.left", why=why, game=self.game_id, move=self.version or 0,
                                 command=self.resume))
+            self._db_note()
             if self.pictures.latest is not None:
                 self.say(self.words("terminal.pictures", folder=self.pictures.dir, name=self.pictures.latest.name))
         return 0
+
+    def _db_note(self) -> None:
+        """After a printed command that names ``$JUNKYARD_DB`` for a database with a password: what to set."""
+        note = db_variable_note(self.db_path, self.lang)
+        if note is not None:
+            self.say(note)
 
     def _where(self, rec: GameRecord) -> None:
         db = shown_db(self.db_path) if self.db_path else ""
         line = self.words("terminal.stored_in", game=rec.id, db=db) if db \
             else self.words("terminal.stored", game=rec.id)
         if db and unit_for(rec.game_key).has_replay:
-            line = self.words("terminal.replay_hint", text=line, game=rec.id, db=db)
-        self.say(line)
+            command = f"junkyard replay {rec.id}{db_argument(self.db_path)} --out replay.gif"
+            line = self.words("terminal.replay_hint", text=line, command=command)
+            self.say(line)
+            self._db_note()
+        else:
+            self.say(line)
         if self.pictures.latest is not None:
             self.say(self.words("terminal.pictures", folder=self.pictures.dir, name=self.pictures.latest.name))
 
@@ -695,6 +710,49 @@ def shown_db(db: object) -> str:
     return shown_url(text)
 
 
+#: the environment variable that names the database when ``--db`` does not (:func:`bot.store.default_db_path`)
+DB_VARIABLE = "JUNKYARD_DB"
+
+
+def _has_password(db: str) -> bool:
+    return "://" in db and urlsplit(db).password is not None
+
+
+def db_argument(db: str | None) -> str:
+    """`` --db WHERE`` for a command printed to be copied and run: the file or URL as given, quoted for a shell;
+    a URL holding a password as ``"$JUNKYARD_DB"``, so the password is never printed. Empty without ``db``."""
+    if not db:
+        return ""
+    if _has_password(db):
+        return f' --db "${DB_VARIABLE}"'
+    return f" --db {shlex.quote(db)}"
+
+
+def db_variable_note(db: str | None, lang: str = texts.DEFAULT) -> str | None:
+    """The line to print after a command that names ``$JUNKYARD_DB`` (:func:`db_argument`) while the variable
+    does not hold that database: set it first (the address shown with its password masked). None otherwise."""
+    if not db or not _has_password(db) or os.environ.get(DB_VARIABLE) == db:
+        return None
+    return texts.say("terminal.db_variable", lang, variable=DB_VARIABLE, db=shown_db(db))
+
+
+def database_folder(db: str) -> str:
+    """The folder of a database's pictures under ``--out``: the file's name without its suffix (the
+    database's name for a URL) and a short hash of where it is (the file's absolute path; the URL without its
+    password), so two databases never share a folder (``games-1a2b3c4d``) and a game resumed keeps its own."""
+    if "://" in db:
+        parts = urlsplit(db)
+        netloc = parts.netloc.rpartition("@")[2]
+        user = parts.username
+        where = urlunsplit(parts._replace(netloc=f"{user}@{netloc}" if user else netloc))
+        name = parts.path.strip("/") or parts.hostname or "database"
+    else:
+        where = os.path.abspath(db) if db != ":memory:" else db
+        name = Path(db).stem or "database"
+    digest = hashlib.sha256(where.encode("utf-8")).hexdigest()[:8]
+    return f"{re.sub(r'[^A-Za-z0-9_.-]+', '_', name).strip('._') or 'database'}-{digest}"
+
+
 def _is_tty(stream: TextIO) -> bool:
     try:
         return stream.isatty()
@@ -702,7 +760,8 @@ def _is_tty(stream: TextIO) -> bool:
         return False
 
 
-__all__ = ["COMMANDS", "HUMAN", "CtrlC", "Opening", "PictureWriter", "SeatSpec", "Terminal", "command_word",
-           "command_words", "expand", "format_standings", "hand_text", "interrupt_at_once", "left_games",
-           "local_user", "new_channel_id", "open_table", "parse_seats", "plain", "play_computers", "read_line",
-           "resume_table", "seat_label", "short_list", "shown_before", "shown_db", "situation", "standings"]
+__all__ = ["COMMANDS", "DB_VARIABLE", "HUMAN", "CtrlC", "Opening", "PictureWriter", "SeatSpec", "Terminal",
+           "command_word", "command_words", "database_folder", "db_argument", "db_variable_note", "expand",
+           "format_standings", "hand_text", "interrupt_at_once", "left_games", "local_user", "new_channel_id",
+           "open_table", "parse_seats", "plain", "play_computers", "read_line", "resume_table", "seat_label",
+           "short_list", "shown_before", "shown_db", "situation", "standings"]

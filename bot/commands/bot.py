@@ -4,10 +4,11 @@ One process runs every server by default. A large bot runs as several processes 
 database, each for some of Discord's shards: ``--shard-count 4 --shard-ids 0,1`` here, ``--shard-ids 2,3``
 there. A process serves, resumes and times only its own shards' games.
 
-Before it logs in, the command opens the database once (a database it cannot use is one line and exit 2),
+Before it logs in, the command opens the database once (a database it cannot use is one line and exit 1),
 then reports what an operator needs: the version, the store, the games, the shards, and once connected the
-servers and whether the slash commands are registered. Exit codes: 0 stopped, 1 Discord could not be
-reached, 2 wrong usage (options, token, database).
+servers and whether the slash commands are registered. Exit codes (:data:`bot.commands.EXIT_CODES`): 0 stopped,
+1 a failure while running (the database, the token file, Discord refusing the token or out of reach, the
+pages' address taken), 2 a usage mistake (the options, no token given).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from bot.commands.token import TokenMissing, read_token
+from bot.commands.token import TokenMissing, TokenUnreadable, read_token
 from bot.store import default_db_path
 
 if TYPE_CHECKING:
@@ -114,14 +115,6 @@ def shown_db(target: str) -> str:
     return f"{scheme}://{user}{':***' if ':' in auth else ''}@{host}"
 
 
-def log_formatter(stream: object) -> logging.Formatter | None:
-    """Plain lines (no colour codes) unless the log goes to a terminal: discord.py colours a log inside Docker
-    even when it goes to a file or a journal. None: discord.py's own coloured format."""
-    if getattr(stream, "isatty", lambda: False)():
-        return None
-    return logging.Formatter("[{asctime}] [{levelname:<8}] {name}: {message}", "%Y-%m-%d %H:%M:%S", style="{")
-
-
 def _stop(signum: int, frame: object) -> None:
     raise KeyboardInterrupt
 
@@ -186,28 +179,29 @@ def run(args: argparse.Namespace) -> int:
     quiet_voice()
     import discord
 
+    from bot.commands import FAILED, USAGE
+    from bot.commands.logs import setup_logging
     from bot.commands.web import base_url
     from bot.games import units
     from bot.store import CannotOpen
 
     try:
         shards = check_shards(args.shard_count, args.shard_ids)
-        token = read_token(args.token_file)
         pages = base_url(args.web, args.web_url)
+        token = read_token(args.token_file, warn=lambda line: print(f"junkyard bot: {line}", file=sys.stderr))
     except (ValueError, TokenMissing) as exc:
         print(f"junkyard bot: {exc}", file=sys.stderr)
-        return 2
+        return USAGE
+    except TokenUnreadable as exc:
+        print(f"junkyard bot: {exc}", file=sys.stderr)
+        return FAILED
     target = args.db or default_db_path()
     try:
         store_line = asyncio.run(check_store(target))
     except CannotOpen as exc:
         print(f"junkyard bot: {exc}", file=sys.stderr)
-        return 2
-    plain = log_formatter(sys.stderr)
-    if plain is None:
-        discord.utils.setup_logging(level=getattr(logging, args.log_level), root=True)
-    else:
-        discord.utils.setup_logging(level=getattr(logging, args.log_level), root=True, formatter=plain)
+        return FAILED
+    setup_logging(getattr(logging, args.log_level))
     log.info("Junkyard GM %s (discord.py %s, Python %s)", version(), discord.__version__, platform.python_version())
     log.info("store: %s", store_line)
     log.info("games: %s", ", ".join(unit.title for unit in units()))
@@ -253,10 +247,11 @@ def _make_client(args: argparse.Namespace, target: str, shards: tuple[int, list[
 
 def _connect(client: JunkyardBot, token: str, args: argparse.Namespace, target: str) -> int:
     """Run ``client`` (with the web pages' server beside it when ``args.web`` asks) until it is stopped: 0,
-    or 1 or 2 with one line saying why Discord or the pages' address could not be used."""
+    or 1 with one line saying why Discord or the pages' address could not be used."""
     import aiohttp
     import discord
 
+    from bot.commands import FAILED
     from bot.commands.web import CannotListen, serving
 
     async def with_pages() -> None:
@@ -277,18 +272,18 @@ def _connect(client: JunkyardBot, token: str, args: argparse.Namespace, target: 
     except discord.LoginFailure:
         print("junkyard bot: Discord refused the token (wrong or revoked); get the bot's token from the "
               "developer portal and set DISCORD_TOKEN or --token-file", file=sys.stderr)
-        return 2
+        return FAILED
     except CannotListen as exc:
         print(f"junkyard bot: {exc}", file=sys.stderr)
-        return 2
+        return FAILED
     except (aiohttp.ClientError, OSError, TimeoutError, discord.GatewayNotFound) as exc:
         print(f"junkyard bot: cannot reach Discord ({unreachable(exc)}); check this machine's network "
               "connection, then start the bot again", file=sys.stderr)
-        return 1
+        return FAILED
     except discord.HTTPException as exc:
         print(f"junkyard bot: Discord answered the login with an error ({exc.status} {exc.text or ''}".rstrip()
               + "); try again later", file=sys.stderr)
-        return 1
+        return FAILED
     return 0
 
 

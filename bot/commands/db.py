@@ -8,9 +8,10 @@ no bot has written to yet): the copy keeps every id, so the buttons and records 
 point at the same games. Afterwards the copy is checked: the same number of rows in every table, and
 every copied game's replay of its action log equal to its stored snapshot.
 
-FROM must exist (a SQLite file that is not there is refused, never made). Exit codes: 0 copied and checked,
-1 the check found a difference, 2 wrong usage, a database that cannot be opened or a target that is not
-empty.
+FROM must exist (a SQLite file that is not there is refused, never made). Exit codes
+(:data:`bot.commands.EXIT_CODES`): 0 copied and checked, 1 a failure while running (a database that is not
+there or cannot be opened, a target that is not empty, a check that found a difference), 2 a usage mistake
+(the options, FROM and TO the same).
 """
 
 from __future__ import annotations
@@ -31,6 +32,10 @@ BATCH = 1000
 
 class TargetNotEmpty(Exception):
     """The target database already holds rows: a copy never mixes two bots' games."""
+
+
+class MissingSource(ValueError):
+    """The database to copy is not there (or is a folder): nothing is made in its place."""
 
 
 @dataclass
@@ -139,7 +144,7 @@ async def copy_database(source_url: str, target_url: str, *, progress: Callable[
         raise ValueError("FROM and TO are the same database")
     if source_url != ":memory:" and not is_database_url(source_url) and not Path(source_url).is_file():
         what = "a folder, not a database file" if Path(source_url).is_dir() else "not there"
-        raise ValueError(f"the database to copy, {source_url}, is {what}; nothing was copied")
+        raise MissingSource(f"the database to copy, {source_url}, is {what}; nothing was copied")
     async with open_store(source_url) as source, open_store(target_url) as target:
         return await copy_stores(source, target, progress=progress)
 
@@ -152,8 +157,9 @@ def run(args: argparse.Namespace) -> int:
 
 def run_backup(args: argparse.Namespace) -> int:
     """``db backup DEST`` and ``db restore SRC``: one line on standard output when done, else one on standard
-    error and exit code 2 (for PostgreSQL: the command to run, and exit code 2, as nothing was done)."""
+    error and exit code 1 (for PostgreSQL: the command to run, and exit code 2, as this one does not apply)."""
     from bot import backup
+    from bot.commands import FAILED, USAGE
 
     where = args.db if args.db is not None else default_db_path()
     name = f"junkyard db {args.db_command}"
@@ -162,7 +168,7 @@ def run_backup(args: argparse.Namespace) -> int:
                    else backup.pg_restore_command(where, args.source))
         print(f"{name}: PostgreSQL keeps its own backups; run (the password from PGPASSWORD or ~/.pgpass): "
               f"{command}", file=sys.stderr)
-        return 2
+        return USAGE
     try:
         if args.db_command == "backup":
             done = backup.backup(where, args.dest, force=args.force)
@@ -172,11 +178,12 @@ def run_backup(args: argparse.Namespace) -> int:
             print(f"restored {args.source} into {where}: {done}")
     except backup.BackupError as exc:
         print(f"{name}: {exc}", file=sys.stderr)
-        return 2
+        return FAILED
     return 0
 
 
 def run_copy(args: argparse.Namespace) -> int:
+    from bot.commands import FAILED, USAGE
     from bot.commands.bot import shown_db
 
     source, target = shown_db(args.source), shown_db(args.target)
@@ -193,16 +200,19 @@ def run_copy(args: argparse.Namespace) -> int:
     except TargetNotEmpty as exc:
         print(f"junkyard db copy: {target} is not empty ({exc}); nothing was copied. Copy into a new SQLite file "
               f"or an empty PostgreSQL database.", file=sys.stderr)
-        return 2
-    except (ValueError, CannotOpen) as exc:
+        return FAILED
+    except (MissingSource, CannotOpen) as exc:
         print(f"junkyard db copy: {exc}", file=sys.stderr)
-        return 2
+        return FAILED
+    except ValueError as exc:
+        print(f"junkyard db copy: {exc}", file=sys.stderr)
+        return USAGE
     for game_id, why in report.already.items():
         print(f"  game {game_id} did not replay in {source} either ({why}); copied as it was", file=sys.stderr)
     if not report.ok:
         for problem in report.problems:
             print(f"junkyard db copy: {problem}", file=sys.stderr)
-        return 1
+        return FAILED
     total = sum(report.rows.values())
     games = report.games_checked
     checked = "1 game replays to its snapshot" if games == 1 else f"{games} games replay to their snapshots"

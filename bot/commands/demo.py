@@ -12,7 +12,9 @@ receives exactly the pictures a Discord channel would show: one message per turn
 start of a new lap or period), each with its description beside it (``message-NNNN.txt``: the words Discord
 reads aloud in the picture's place), and, for a game that draws them, an animated replay.
 
-Exit codes: 0 done, 1 the game could not be set up or did not finish, 2 wrong usage.
+Exit codes (:data:`bot.commands.EXIT_CODES`): 0 done, 1 a failure while running (the database, the pictures'
+folder, a game that did not finish), 2 a usage mistake (an option, or an option the chosen game does not take),
+130 Ctrl-C, 141 standard output closed.
 """
 
 from __future__ import annotations
@@ -27,7 +29,8 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from bot.commands.play import add_game_arguments, computer_kind, game_options
+from bot.commands import FAILED, INTERRUPTED, USAGE
+from bot.commands.play import add_game_arguments, computer_kind, game_options, refused_options
 from bot.games import GameUnit, playable_keys, unit_for
 from bot.local import LocalChannel
 from bot.outcomes import Accepted
@@ -66,17 +69,15 @@ def run(args: argparse.Namespace) -> int:
     cls = unit.rules
     args.seats = unit.players if args.seats is None else args.seats
     args.kind = args.kind or computer_kind(unit)
-    if not cls.min_seats <= args.seats <= cls.max_seats:
-        print(f"junkyard demo: {cls.title} seats {cls.min_seats} to {cls.max_seats}, not {args.seats}",
-              file=sys.stderr)
-        return 2
-    if args.every < 1:
-        print("junkyard demo: --every is 1 or more", file=sys.stderr)
-        return 2
     kinds = driver_kinds(args.game)
-    if args.kind not in kinds:
-        print(f"junkyard demo: --kind is one of {', '.join(kinds)}", file=sys.stderr)
-        return 2
+    refused = (f"{cls.title} seats {cls.min_seats} to {cls.max_seats}, not {args.seats}"
+               if not cls.min_seats <= args.seats <= cls.max_seats
+               else "--every is 1 or more" if args.every < 1
+               else f"--kind is one of {', '.join(kinds)}" if args.kind not in kinds
+               else refused_options(args, unit))
+    if refused is not None:
+        print(f"junkyard demo: {refused}", file=sys.stderr)
+        return USAGE
     try:
         if args.db:
             return asyncio.run(_demo(args, args.db))
@@ -84,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
             return asyncio.run(_demo(args, str(Path(tmp) / "demo.db")))
     except KeyboardInterrupt:
         print("\nInterrupted.", file=sys.stderr)
-        return 130
+        return INTERRUPTED
 
 
 async def _demo(args: argparse.Namespace, db: str) -> int:
@@ -99,21 +100,21 @@ async def _demo(args: argparse.Namespace, db: str) -> int:
         pictures = ChannelPictures(term.PictureWriter(Path(args.out)), args.every)
     except OSError as exc:
         print(f"junkyard demo: cannot write to {args.out}: {exc}", file=sys.stderr)
-        return 1
+        return FAILED
     store = open_store(db)
     try:
         await store.open()
     except CannotOpen as exc:
         print(f"junkyard demo: {exc}", file=sys.stderr)
-        return 1
+        return FAILED
     async with store:
         service = Service(store, seed_source=lambda: seed)
         channel = term.new_channel_id()
         first, _ = await term.open_table(service, channel, args.game, game_options(args),
                                          [term.SeatSpec(args.kind)] * args.seats, lang=args.lang)
-        if not isinstance(first.outcome, Accepted):
-            print(f"junkyard demo: {first.outcome.text}", file=sys.stderr)
-            return 1
+        if not isinstance(first.outcome, Accepted):  # the options together: the seats on this track, say
+            print(f"junkyard demo: {bare(first.outcome.text)}", file=sys.stderr)
+            return USAGE
         game_id = first.outcome.game_id
         await pictures.show(service, first.outcome)
         game = await service.load(await store.games.get_game(game_id))
@@ -126,7 +127,7 @@ async def _demo(args: argparse.Namespace, db: str) -> int:
         if not game.is_over:
             await service.abort(channel, term.HOST_ID)
             print(f"junkyard demo: {say('demo.unfinished', lang, count=rec.version)}", file=sys.stderr)
-            return 1
+            return FAILED
         actions = [a.action for a in await store.games.actions(game_id)]
     _report(args, game, rec, actions, pictures, started)
     return 0

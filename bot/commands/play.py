@@ -11,10 +11,12 @@
 The game runs through the same service and store as the Discord bot (``--db``), in the same notation.
 ``quit``, the end of the input and Ctrl-C leave the game as it is; the next ``junkyard play`` on the same
 database offers to resume it (at a keyboard; a script is told how). Board pictures go to the game's own
-folder under ``--out`` (``junkyard-out/game-ID/``, one PNG per move).
+folder under ``--out``, in a folder of its database (``junkyard-out/DATABASE/game-ID/``, one PNG per move:
+see :func:`bot.terminal.database_folder`).
 
-Exit codes: 0 the game ended or was left, 1 the game or its database could not be set up, 2 wrong usage,
-130 Ctrl-C.
+Exit codes (:data:`bot.commands.EXIT_CODES`): 0 the game ended or was left, 1 a failure while running (the
+database, the pictures' folder, a game to resume that is not there), 2 a usage mistake (an option, or an
+option the chosen game does not take), 130 Ctrl-C, 141 standard output closed.
 """
 
 from __future__ import annotations
@@ -26,9 +28,11 @@ from pathlib import Path
 from typing import Any
 
 from bot import texts
-from bot.games import GameUnit, new_options, playable_keys, unit_for
+from bot.commands import FAILED, INTERRUPTED, USAGE
+from bot.games import GameUnit, SetupError, new_options, playable_keys, unit_for
+from bot.outcomes import Refusal
 from bot.store import GameRecord, Store
-from bot.terminal import CtrlC, SeatSpec
+from bot.terminal import CtrlC, SeatSpec, plain
 from rules.catalogue import DEFAULT, LANGS
 
 
@@ -71,8 +75,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--db", metavar="PATH", default=None,
                         help="SQLite database file, or a postgresql:// URL (default: $JUNKYARD_DB or junkyard.db)")
     parser.add_argument("--out", metavar="DIR", default="junkyard-out",
-                        help="where the board pictures go, in a folder per game: DIR/game-ID/ "
-                             "(default ./junkyard-out/)")
+                        help="where the board pictures go, in a folder per database and game: "
+                             "DIR/DATABASE-HASH/game-ID/ (default ./junkyard-out/)")
     parser.add_argument("--pause", type=float, metavar="SECONDS", default=0.0,
                         help="wait this long after each computer move (default 0)")
     again = parser.add_mutually_exclusive_group()
@@ -87,6 +91,25 @@ def game_options(args: argparse.Namespace) -> dict[str, object]:
     return {name: getattr(args, name, None) for name in new_options() if getattr(args, name, None) is not None}
 
 
+def refused_options(args: argparse.Namespace, unit: GameUnit[Any]) -> str | None:
+    """What is wrong with the game's options on the command line, in one line (None: nothing): an option the
+    chosen game does not take, named with the games that take it (each game's unit lists its options), or a
+    value its unit refuses."""
+    from bot.cli import either
+
+    given = game_options(args)
+    for name, value in given.items():
+        takers = [taker for taker, _ in new_options()[name]]
+        if unit.key not in {taker.key for taker in takers}:
+            flag = f"--no-{name}" if value is False else f"--{name}"
+            return f"{flag} is for {either([taker.title for taker in takers])} only, not {unit.title}"
+    try:
+        unit.setup_options(given, args.lang)
+    except SetupError as exc:
+        return str(exc)
+    return None
+
+
 def run(args: argparse.Namespace) -> int:
     from bot.drivers import driver_kinds
     from bot.terminal import parse_seats
@@ -97,28 +120,27 @@ def run(args: argparse.Namespace) -> int:
     try:
         seats = parse_seats(args.seats or default_seats(unit), driver_kinds(args.game))
     except ValueError as exc:
-        print(f"junkyard play: --seats: {exc}", file=sys.stderr)
-        return 2
+        return _error(f"--seats: {exc}", USAGE)
     cls = unit.rules
     if not cls.min_seats <= len(seats) <= cls.max_seats:
-        print(f"junkyard play: {cls.title} seats {cls.min_seats} to {cls.max_seats}, not {len(seats)}",
-              file=sys.stderr)
-        return 2
+        return _error(f"{cls.title} seats {cls.min_seats} to {cls.max_seats}, not {len(seats)}", USAGE)
     if args.pause < 0:
-        print("junkyard play: --pause can't be negative", file=sys.stderr)
-        return 2
+        return _error("--pause can't be negative", USAGE)
+    refused = refused_options(args, unit)
+    if refused is not None:
+        return _error(refused, USAGE)
     told: list[str] = []
     try:
         return asyncio.run(_play(args, seats, explicit, told))
     except (KeyboardInterrupt, asyncio.CancelledError):  # cancelled: Ctrl-C came as the game was left
         if not told:  # the terminal said how the game was left; before it began there is nothing to keep
             print("\nInterrupted.", file=sys.stderr)
-        return 130
+        return INTERRUPTED
 
 
-def _error(message: str) -> int:
+def _error(message: str, code: int = FAILED) -> int:
     print(f"junkyard play: {message}", file=sys.stderr)
-    return 1
+    return code
 
 
 async def _play(args: argparse.Namespace, seats: list[SeatSpec], game_key: str | None, told: list[str]) -> int:
@@ -129,6 +151,8 @@ async def _play(args: argparse.Namespace, seats: list[SeatSpec], game_key: str |
     from bot.terminal import (
         PictureWriter,
         Terminal,
+        database_folder,
+        db_argument,
         interrupt_at_once,
         new_channel_id,
         open_table,
@@ -138,7 +162,7 @@ async def _play(args: argparse.Namespace, seats: list[SeatSpec], game_key: str |
 
     db = args.db or default_db_path()
     try:
-        pictures = PictureWriter(Path(args.out))
+        pictures = PictureWriter(Path(args.out) / database_folder(db))
     except OSError as exc:
         return _error(f"cannot write pictures to {args.out}: {exc}")
     store = open_store(db)
@@ -146,7 +170,7 @@ async def _play(args: argparse.Namespace, seats: list[SeatSpec], game_key: str |
         await store.open()
     except CannotOpen as exc:
         return _error(str(exc))
-    again = "junkyard play" + (f" --db {shown(args.db)}" if args.db else "")
+    again = "junkyard play" + db_argument(args.db)  # a command that works as printed: no password in it
     async with store:
         service = Service(store) if args.seed is None else Service(store, seed_source=lambda: args.seed)
         with interrupt_at_once() as ctrl_c:
@@ -162,10 +186,9 @@ async def _play(args: argparse.Namespace, seats: list[SeatSpec], game_key: str |
             first, names = await open_table(service, channel, args.game, game_options(args), seats, lang=args.lang)
             terminal = Terminal(service, channel, names, pictures, pause=args.pause, db_path=db, lang=args.lang,
                                 resume=again)
-            if not first.ok:
-                await terminal.show(first.outcome)
+            if isinstance(first.outcome, Refusal):  # the options together: the seats on this track, say
                 await service.abort(channel, 0, can_manage=True)
-                return 1
+                return _error(plain(first.outcome.text, {}, args.lang), USAGE)
         try:
             return await terminal.run(first)
         finally:

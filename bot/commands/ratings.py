@@ -7,9 +7,10 @@ recomputes them on either store (a SQLite file or a PostgreSQL URL, ``--db``):
 - ``--server ID``: every season of that server, the all-time ladder first;
 - neither: every season of every server that has results.
 
-Each season rebuilt is one line on standard output. Exit codes: 0 rebuilt, 2 wrong usage (a season without
-a server, an id that is not a number, a season the server does not have) or a database that cannot be
-opened; each refusal is one line on standard error.
+Each season rebuilt is one line on standard output. Exit codes (:data:`bot.commands.EXIT_CODES`): 0 rebuilt,
+1 a failure while running (a database that is not there or cannot be opened, a season the server does not
+have), 2 a usage mistake (a season without a server, an id that is not a number); each refusal is one line
+on standard error.
 """
 
 from __future__ import annotations
@@ -28,7 +29,12 @@ PROG = "junkyard ratings rebuild"
 
 
 class Refused(Exception):
-    """Input the command cannot act on, said in one line."""
+    """Input the command cannot act on, said in one line: a usage mistake."""
+
+
+class NotThere(Refused):
+    """What the command was asked to act on is not in the database (or there is no database): a failure
+    while running."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -76,7 +82,7 @@ async def rebuild_all(store: Store, server: int | None, season: int | None,
         seasons = await store.standings.seasons(guild)
         if season is not None and season != EVERLASTING and all(s.id != season for s in seasons):
             known = ", ".join(f"#{s.id}" for s in sorted(seasons, key=lambda s: s.id)) or "none"
-            raise Refused(f"server {guild} has no season #{season} (its seasons: {known}; 0 is all time)")
+            raise NotThere(f"server {guild} has no season #{season} (its seasons: {known}; 0 is all time)")
         wanted = [season] if season is not None else [EVERLASTING, *sorted(s.id for s in seasons)]
         names = {s.id: f"season {s.name} (#{s.id})" for s in seasons}
         for sid in wanted:
@@ -91,12 +97,13 @@ async def run_rebuild(where: str, server: int | None, season: int | None) -> int
     """Open the database at ``where`` (which must exist) and rebuild; returns the seasons rebuilt."""
     if not is_database_url(where) and not Path(where).is_file():
         what = "a folder, not a database file" if Path(where).is_dir() else "not there"
-        raise Refused(f"the database {where} is {what}; nothing was rebuilt")
+        raise NotThere(f"the database {where} is {what}; nothing was rebuilt")
     async with open_store(where) as store:
         return await rebuild_all(store, server, season)
 
 
 def run(args: argparse.Namespace) -> int:
+    from bot.commands import FAILED, USAGE
     from bot.commands.bot import shown_db
 
     where = args.db or default_db_path()
@@ -104,16 +111,16 @@ def run(args: argparse.Namespace) -> int:
         server = number(args.server, "--server")
         season = number(args.season, "--season")
         done = asyncio.run(run_rebuild(where, server, season))
+    except (NotThere, CannotOpen) as exc:
+        print(f"{PROG}: {exc}", file=sys.stderr)
+        return FAILED
     except Refused as exc:
         print(f"{PROG}: {exc}", file=sys.stderr)
-        return 2
-    except CannotOpen as exc:
-        print(f"{PROG}: {exc}", file=sys.stderr)
-        return 2
+        return USAGE
     if not done:
         print(f"{PROG}: {shown_db(where)} has no results on any server: nothing to rate", file=sys.stderr)
     return 0
 
 
-__all__ = ["PROG", "Refused", "add_arguments", "number", "rebuild_all", "run", "run_rebuild",
+__all__ = ["PROG", "NotThere", "Refused", "add_arguments", "number", "rebuild_all", "run", "run_rebuild",
            "servers_with_results"]

@@ -7,7 +7,8 @@ A log file is JSON with the game's ``setup``, ``seed`` and ``actions`` (a list o
 ``game`` (its key; the flagship game when it is missing). The replay is rebuilt from the log alone (the
 log is the record of truth) and shows public views only.
 
-Exit codes: 0 done, 1 a problem with the game or the files, 2 wrong usage.
+Exit codes (:data:`bot.commands.EXIT_CODES`): 0 done, 1 a failure while running (a database or file that
+cannot be used, read or written, a game that is not there or does not replay), 2 a usage mistake.
 """
 
 from __future__ import annotations

@@ -2,6 +2,9 @@
 
 Global commands can take a while to appear everywhere; ``--guild ID`` registers them on one server at once
 (handy while testing). Run it after installing or upgrading, not at every start.
+
+Exit codes (:data:`bot.commands.EXIT_CODES`): 0 registered, 1 a failure while running (the token file, Discord
+refusing the token or out of reach), 2 a usage mistake (the options, no token given).
 """
 
 from __future__ import annotations
@@ -11,7 +14,7 @@ import asyncio
 import logging
 import sys
 
-from bot.commands.token import TokenMissing, read_token
+from bot.commands.token import TokenMissing, TokenUnreadable, read_token
 
 log = logging.getLogger("junkyard")
 
@@ -47,27 +50,32 @@ async def sync(token: str, guild_id: int | None, clear: bool) -> list[str]:
 def run(args: argparse.Namespace) -> int:
     import aiohttp
 
+    from bot.commands import FAILED, USAGE
     from bot.commands.bot import quiet_voice, unreachable
+    from bot.commands.logs import setup_logging
 
     quiet_voice()
     import discord
 
     try:
-        token = read_token(args.token_file)
+        token = read_token(args.token_file, warn=lambda line: print(f"junkyard sync: {line}", file=sys.stderr))
     except TokenMissing as exc:
         print(f"junkyard sync: {exc}", file=sys.stderr)
-        return 2
-    discord.utils.setup_logging(level=logging.WARNING, root=True)  # the result is printed; no chatter
+        return USAGE
+    except TokenUnreadable as exc:
+        print(f"junkyard sync: {exc}", file=sys.stderr)
+        return FAILED
+    setup_logging(logging.WARNING)  # the result is printed; no chatter
     try:
         names = asyncio.run(sync(token, args.guild, args.clear))
     except discord.LoginFailure:
         print("junkyard sync: Discord refused the token (wrong or revoked); get the bot's token from the "
               "developer portal and set DISCORD_TOKEN or --token-file", file=sys.stderr)
-        return 2
+        return FAILED
     except (aiohttp.ClientError, OSError, TimeoutError) as exc:
         print(f"junkyard sync: cannot reach Discord ({unreachable(exc)}); check this machine's network "
               "connection, then try again", file=sys.stderr)
-        return 1
+        return FAILED
     where = f"server {args.guild}" if args.guild else "all servers (may take up to an hour to show)"
     print(f"registered {len(names)} commands on {where}: {', '.join('/' + n for n in names) or 'none'}")
     return 0

@@ -8,7 +8,8 @@ inside the bot. It listens on 127.0.0.1:8080 unless told otherwise, serves only 
 no endpoint that writes. A game's page is opened by its link (``/game link`` in Discord); the bot makes links
 under the public address its operator gives it (``junkyard bot --web-url`` or ``JUNKYARD_WEB_URL``).
 
-Exit codes: 0 stopped, 2 wrong usage (the options, a database it cannot use, an address it cannot listen on).
+Exit codes (:data:`bot.commands.EXIT_CODES`): 0 stopped, 1 a failure while running (a database it cannot use, an
+address it cannot listen on), 2 a usage mistake (the options).
 """
 
 from __future__ import annotations
@@ -141,6 +142,7 @@ async def check_store(target: str) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    from bot.commands import FAILED
     from bot.store import CannotOpen
 
     target = args.db or default_db_path()
@@ -148,7 +150,7 @@ def run(args: argparse.Namespace) -> int:
         store_line = asyncio.run(check_store(target))
     except CannotOpen as exc:
         print(f"junkyard web: {exc}", file=sys.stderr)
-        return 2
+        return FAILED
     logging.basicConfig(level=getattr(logging, args.log_level),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     log.info("store: %s", store_line)
@@ -156,7 +158,7 @@ def run(args: argparse.Namespace) -> int:
         asyncio.run(_serve(target, args.listen, args.behind_proxy))
     except CannotListen as exc:
         print(f"junkyard web: {exc}", file=sys.stderr)
-        return 2
+        return FAILED
     except KeyboardInterrupt:
         pass
     return 0

@@ -20,10 +20,15 @@ import sys
 def _unprivileged() -> None:
     import pwd
 
+    import aiohttp
+    import discord.voice_client
+
     import bot.commands.bot
     import bot.commands.db
     import bot.commands.demo
+    import bot.commands.logs
     import bot.commands.play
+    import bot.commands.sync
     import bot.drivers
     import bot.service
     import bot.store
@@ -31,7 +36,8 @@ def _unprivileged() -> None:
     from bot.cli import build_parser
 
     build_parser()  # every game's unit, as the parser lists their options
-    assert bot.commands.bot and bot.commands.db and bot.commands.demo and bot.commands.play
+    assert bot.commands.bot and bot.commands.db and bot.commands.demo and bot.commands.play and bot.commands.sync
+    assert aiohttp and discord.voice_client and bot.commands.logs
     assert bot.drivers and bot.service and bot.store and bot.terminal
     nobody = pwd.getpwnam("nobody")
     os.setgroups([])

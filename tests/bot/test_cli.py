@@ -7,7 +7,7 @@ from discord.http import HTTPClient
 
 from bot.cli import SUBCOMMANDS, build_parser, main, served
 from bot.commands import sync as sync_cmd
-from bot.commands.token import TokenMissing, read_token
+from bot.commands.token import TokenMissing, TokenUnreadable, read_token
 from tests.bot.harness import APP_ID, user_payload
 
 SECRET = "MTIz.secret-token-value"
@@ -22,9 +22,8 @@ def test_token_from_environment_or_file(monkeypatch, tmp_path):
     monkeypatch.delenv("DISCORD_TOKEN")
     with pytest.raises(TokenMissing, match="DISCORD_TOKEN"):
         read_token(None)
-    with pytest.raises(TokenMissing) as err:
+    with pytest.raises(TokenUnreadable, match=r"the token file .*missing does not exist"):
         read_token(str(tmp_path / "missing"))
-    assert "FileNotFoundError" in str(err.value)
 
 
 def test_bot_without_token_exits_with_a_message(monkeypatch, capsys):
@@ -107,13 +106,14 @@ def _refuse_the_token(monkeypatch):
 
 
 @pytest.mark.parametrize("command", [["bot", "--picture-processes", "0"], ["sync"]])
-def test_a_refused_token_is_one_line_and_status_2(monkeypatch, tmp_path, capsys, command):
+def test_a_refused_token_is_one_line_and_status_1(monkeypatch, tmp_path, capsys, command):
+    """Discord refusing the token is a failure while running (1), not a usage mistake."""
     import signal
 
     _refuse_the_token(monkeypatch)
     monkeypatch.setattr(signal, "signal", lambda *args: None)
     monkeypatch.chdir(tmp_path)
-    assert main(command) == 2
+    assert main(command) == 1
     out = capsys.readouterr()
     assert out.out == "" and len(out.err.strip().splitlines()) == 1
     assert "refused the token" in out.err and "Traceback" not in out.err and SECRET not in out.err

@@ -82,26 +82,27 @@ def test_the_command_rebuilds_a_sqlite_file_and_says_each_season(place):  # noqa
                                         "server 5, season Spring (#1): rated again from the results (1 game)"]
 
 
-@pytest.mark.parametrize(("args", "said"), [
-    (["--season", "1"], "--season needs --server"),
-    (["--server", "five"], "--server must be a whole number, not 'five'"),
-    (["--server", "5", "--season", "-1"], "--season must be a whole number, not '-1'"),
-    (["--server", "5", "--season", "7"], "server 5 has no season #7 (its seasons: none; 0 is all time)"),
-    (["--db", "missing.db"], "the database missing.db is not there; nothing was rebuilt"),
-    (["--db", "."], "the database . is a folder, not a database file"),
+@pytest.mark.parametrize(("args", "said", "code"), [
+    (["--season", "1"], "--season needs --server", 2),
+    (["--server", "five"], "--server must be a whole number, not 'five'", 2),
+    (["--server", "5", "--season", "-1"], "--season must be a whole number, not '-1'", 2),
+    (["--server", "5", "--season", "7"], "server 5 has no season #7 (its seasons: none; 0 is all time)", 1),
+    (["--db", "missing.db"], "the database missing.db is not there; nothing was rebuilt", 1),
+    (["--db", "."], "the database . is a folder, not a database file", 1),
 ])
-def test_bad_input_is_one_line_and_a_non_zero_exit(place, args, said):  # noqa: F811
+def test_bad_input_is_one_line_and_a_non_zero_exit(place, args, said, code):  # noqa: F811
+    """A usage mistake exits with 2, what the database lacks with 1 (``bot.commands.EXIT_CODES``)."""
     async def make() -> None:
         async with SqliteStore(place / "games.db"):
             pass
 
     asyncio.run(make())
     done = run(["ratings", "rebuild", "--db", "games.db", *args], place)
-    assert said in one_line(done, "ratings rebuild") and done.returncode == 2
+    assert said in one_line(done, "ratings rebuild") and done.returncode == code
     assert not (place / "missing.db").exists()
 
 
 def test_a_file_that_is_no_database_is_one_line(place):  # noqa: F811
     (place / "notes.db").write_text("not a database")
     done = run(["ratings", "rebuild", "--db", "notes.db"], place)
-    assert "is not a SQLite database" in one_line(done, "ratings rebuild") and done.returncode == 2
+    assert "is not a SQLite database" in one_line(done, "ratings rebuild") and done.returncode == 1

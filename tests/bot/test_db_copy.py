@@ -76,11 +76,11 @@ def test_a_target_that_holds_games_is_refused_and_left_as_it_was(demo_db, tmp_pa
 
     asyncio.run(one_game())
     before = asyncio.run(contents())
-    assert main(["db", "copy", str(demo_db), str(target)]) == 2
+    assert main(["db", "copy", str(demo_db), str(target)]) == 1  # what the target holds: found while running
     err = capsys.readouterr().err
     assert "is not empty (games: 1 rows)" in err and "nothing was copied" in err
     assert asyncio.run(contents()) == before
-    assert main(["db", "copy", str(demo_db), str(demo_db)]) == 2
+    assert main(["db", "copy", str(demo_db), str(demo_db)]) == 2  # a usage mistake
     assert "the same database" in capsys.readouterr().err
 
 

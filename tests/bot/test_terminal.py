@@ -16,7 +16,7 @@ import pytest
 
 from bot.cli import main
 from bot.store import SqliteStore
-from bot.terminal import SeatSpec, expand, parse_seats, plain
+from bot.terminal import SeatSpec, database_folder, expand, parse_seats, plain
 
 RACE_SEED = 11  # a one-lap race of a few dozen moves on track A
 #: two-lap races, tried in turn until one has a kart picking up a junk tile (hidden from the other player)
@@ -72,7 +72,7 @@ def test_a_person_races_a_computer_to_the_finish_through_standard_input(tmp_path
     assert re.search(r"^1\s+\S.*\s1/1\s", standings, re.M)
     # a board picture after every move, each named in the output, in the game's own folder
     assert not list(out_dir.glob("move-*.png"))
-    pictures = sorted((out_dir / "game-1").glob("move-*.png"))
+    pictures = sorted((out_dir / database_folder(str(db)) / "game-1").glob("move-*.png"))
     assert [p.name for p in pictures] == [f"move-{i:04d}.png" for i in range(len(log) + 1)]
     assert all(p.read_bytes().startswith(b"\x89PNG") for p in pictures)
     assert f"[board: {pictures[-1]}]" in out
@@ -90,7 +90,7 @@ def test_a_game_of_junkyard_for_a_piecepack_in_the_terminal(tmp_path, monkeypatc
     assert (status, played) == ("finished", log)
     assert "=== Player 1 (Suns) to act" in out
     assert re.search(r"Place\s+Name\s+Suit\s+Trash\s+Good stuff", out)
-    assert len(list((out_dir / "game-1").glob("move-*.png"))) == len(log) + 1
+    assert len(list((out_dir / database_folder(str(db)) / "game-1").glob("move-*.png"))) == len(log) + 1
 
 
 def test_hotseat_shows_each_players_hidden_tiles_only_on_their_own_turn(tmp_path, monkeypatch, capsys):

@@ -23,7 +23,7 @@ import pytest
 from bot.cli import main
 from bot.games import playable_keys, unit_for
 from bot.store import SqliteStore
-from bot.terminal import COMMANDS, command_word, command_words, interrupt_at_once, read_line
+from bot.terminal import COMMANDS, command_word, command_words, database_folder, interrupt_at_once, read_line
 
 ROOT = Path(__file__).resolve().parents[2]
 #: a hang guard only: how long to wait for the program to say something before the test fails
@@ -155,7 +155,8 @@ def test_one_ctrl_c_leaves_the_game_and_the_next_play_offers_to_resume_it(tmp_pa
     assert second.exit_code() == 0
     assert "Stopped: game 1 waits at move" in second.screen
     assert [g[:2] for g in games_in(tmp_path / "games.db")] == [(1, "active")]  # no second game
-    assert sorted(p.name for p in (tmp_path / "pics").iterdir()) == ["game-1"]
+    assert sorted(p.name for p in (tmp_path / "pics" / database_folder(str(tmp_path / "games.db"))).iterdir()) \
+        == ["game-1"]
 
 
 def test_ctrl_d_at_the_prompt_leaves_the_game_as_it_is(tmp_path, keyboards):
@@ -211,9 +212,11 @@ def test_resume_and_new_from_a_script_and_pictures_by_game(tmp_path, monkeypatch
     code, out, err = play(monkeypatch, capsys, ["--new", "--game", "piecepack", "--seats", "human,smart", *common], [])
     assert "left unfinished" not in err and [g[0] for g in games_in(db)] == [1, 2, 3]
     # every game's pictures in a folder of its own; the resumed game's go on in its folder
-    assert sorted(p.name for p in out_dir.iterdir()) == ["game-1", "game-2", "game-3"]
-    assert not list(out_dir.glob("*.png"))
-    assert len(list((out_dir / "game-1").glob("move-*.png"))) > left
+    folder = out_dir / database_folder(str(db))
+    assert sorted(p.name for p in out_dir.iterdir()) == [folder.name]
+    assert sorted(p.name for p in folder.iterdir()) == ["game-1", "game-2", "game-3"]
+    assert not list(folder.glob("*.png"))
+    assert len(list((folder / "game-1").glob("move-*.png"))) > left
 
 
 def test_resume_with_nothing_left_is_one_line(tmp_path, monkeypatch, capsys):

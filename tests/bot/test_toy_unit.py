@@ -14,6 +14,7 @@ import bot.games as games
 import rules.registry
 from bot.cli import main
 from bot.drivers import driver_kinds
+from bot.terminal import database_folder
 from tests.bot.harness import CHANNEL_ID, DiscordHarness
 from tests.bot.helpers import ANN, BOB, EVE, USERS, answer, make_bot, public
 from tests.bot.toygame import ToyGame, ToyUnit, ToyUnitWithCommands
@@ -60,15 +61,16 @@ def test_two_people_play_the_toy_to_the_end_in_the_terminal(tmp_path, monkeypatc
     assert status == "finished"
     assert "=== Ann to act (move 0) ===" in out and "Your card is" in out
     assert re.search(r"^Place\s+Name\s+Square\n1\s+(Ann|Bob)\s+10$", out, re.M)
-    assert len(list((out_dir / "game-1").glob("move-*.png"))) == version + 1
+    assert len(list((out_dir / database_folder(str(db)) / "game-1").glob("move-*.png"))) == version + 1
 
 
 def test_the_toy_refuses_an_option_it_does_not_know_on_the_command_line(tmp_path, monkeypatch, capsys):
     monkeypatch.setattr("sys.stdin", io.StringIO(""))
     code = main(["play", "--game", "toy", "--seats", "human,random", "--track", "nowhere",
                  "--db", str(tmp_path / "toy.db"), "--out", str(tmp_path / "p")])
-    assert code == 1
-    assert "unknown track 'nowhere'" in capsys.readouterr().out
+    assert code == 2  # a usage mistake, said in one line on standard error before any game is made
+    out = capsys.readouterr()
+    assert out.err == "junkyard play: unknown track 'nowhere': choose short or long\n" and out.out == ""
 
 
 def test_computers_play_the_toy_in_the_demo(tmp_path, capsys):

@@ -24,6 +24,7 @@ from bot.games.rally.commands import RALLY_COMMANDS, ac_items, ac_move, ac_range
 from bot.games.rally.setup import setup_options, starting_boards
 from bot.games.rally.words import language, narrate, refusal
 from bot.games.unit import Ask, Refusal
+from bot.terminal import database_folder
 from rules.contract import IllegalAction, NotationError, SetupError
 from rules.rally import RallyGame
 from rules.rally import board as B
@@ -326,7 +327,7 @@ def test_a_person_races_two_computers_to_the_end_in_the_terminal(tmp_path: Path,
     assert "=== Ann (red) to act (move 0) ===" in out and "Your car: Red (Ann)" in out
     assert "1. roll green   (gears 1 and 2 work)" in out
     assert re.search(r"^Place\s+Name\s+Car\s+Laps done\s+Stops\s+At\n1\s+\S.*\s1/1\s", out, re.M)
-    assert len(list((out_dir / "game-1").glob("move-*.png"))) == version + 1
+    assert len(list((out_dir / database_folder(str(db)) / "game-1").glob("move-*.png"))) == version + 1
 
 
 def test_computers_race_in_the_demo(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -5,7 +5,8 @@ a track file.
     junkyard track --list
     junkyard track --check FILE
 
-Exit codes: 0 done, 1 a problem with the track or the files, 2 wrong usage.
+Exit codes (:data:`bot.commands.EXIT_CODES`): 0 done, 1 a problem with a track file or a file that cannot be
+written, 2 wrong usage (a track name that is none of the built-in ones too).
 """
 
 from __future__ import annotations
@@ -115,8 +116,7 @@ def _draw(name: str, out: str | None, size: int | None) -> int:
         try:
             track = get_track(name)
         except KeyError as exc:
-            print(exc.args[0] if exc.args else str(exc), file=sys.stderr)
-            return 1
+            return _usage(exc.args[0] if exc.args else str(exc))
         except TrackError as exc:
             for p in exc.problems:
                 print(p)
@@ -125,7 +125,7 @@ def _draw(name: str, out: str | None, size: int | None) -> int:
     try:
         Path(out).write_bytes(data)
     except OSError as exc:
-        print(f"cannot write {out}: {exc}", file=sys.stderr)
+        print(f"junkyard track: cannot write {out}: {exc}", file=sys.stderr)
         return 1
     print(f"wrote {out} ({len(data) // 1024} KB): {track.name} (track {track.alias})")
     return 0
