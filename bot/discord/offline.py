@@ -113,6 +113,8 @@ class Sent:
     fills: bool = False
     #: a press's answer changing the pressed message (UPDATE_MESSAGE, or an edit of a deferred press's original)
     pressed: bool = False
+    #: how Discord refused a request for the bot's permissions or an archived thread: (status, code)
+    refusal: tuple[int, int] | None = None
     #: the names of a multipart request's parts (``payload_json``, ``files[0]`` …); empty for a JSON body
     parts: list[str] = field(default_factory=list)
 
@@ -557,7 +559,7 @@ class DiscordHarness:
             cid = int(route.url.split("/channels/")[1].split("/")[0])
             refused = self._refusal(cid, post=sent.kind == "channel", files=bool(sent.files))
             if refused is not None:
-                sent.failed = True
+                sent.failed, sent.refusal = True, refused
                 self._raise(*refused, "Refused")
         if sent.kind == "channel":
             cid = int(route.url.split("/channels/")[1].split("/")[0])
