@@ -14,7 +14,9 @@ buttons.
 The front that wrote a record delivers it at once through its fastest transport (an interaction can change
 the message that was pressed); the :class:`Outbox` posts what nobody delivered (the answer failed, or the
 process stopped in between), at start-up and whenever a record falls due, through the channel. Records are
-claimed before they are carried out, so two workers never deliver the same one.
+claimed before they are carried out, so two workers never deliver the same one. A record the channel refuses
+for now (:class:`ChannelRefused`: a permission missing, a thread archived) waits for it (:func:`hold`) and
+is delivered when the channel is woken (:meth:`Outbox.wake`) or at a slow retry.
 """
 
 from __future__ import annotations
@@ -45,8 +47,8 @@ HELD = "held"
 
 
 class Undeliverable(Exception):
-    """The channel cannot take the message (deleted, or the bot may not write there), or the message to
-    change is gone: give up on it."""
+    """The channel cannot take the message (deleted, or closed to the bot for good), or the message to change
+    is gone: give up on it."""
 
 
 class ChannelRefused(Exception):
