@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from typing import TYPE_CHECKING, Final, Literal
 
 import discord
@@ -34,6 +35,8 @@ PUBLIC_THREAD: Final[Literal[11]] = 11
 NAME_CHARS = 100
 #: seconds an ended game's thread waits for its last messages before it is archived
 ARCHIVE_WAIT = 30.0
+#: seconds a record of an ended game is left to the outbox and the interaction after it falls due
+OVERDUE = 1.0
 
 
 def thread_name(title: str, host: str, lang: str) -> str:
@@ -64,14 +67,24 @@ async def is_game_thread(client: JunkyardBot, channel_id: int) -> bool:
 
 async def archive_when_done(client: JunkyardBot, game_id: int, channel_id: int, *, wait: float = ARCHIVE_WAIT
                             ) -> bool:
-    """A game ended: once its last messages are out (at most ``wait`` seconds), archive its thread, if it has
-    one and the bot may; whether it did."""
+    """A game ended: once its last messages are out (at most ``wait`` seconds; its end message, which falls
+    due a moment after the last board, is posted here if the outbox has not yet), archive its thread, if it
+    has one and the bot may; whether it did."""
     if not await is_game_thread(client, channel_id):
         return False
     loop = asyncio.get_running_loop()
     until = loop.time() + wait
-    while await client.store.outbox.deliveries(game_id=game_id, pending=True) and loop.time() < until:
-        await asyncio.sleep(0.2)
+    while loop.time() < until:
+        pending = await client.store.outbox.deliveries(game_id=game_id, pending=True)
+        if not pending:
+            break
+        now = time.time()
+        overdue = tuple(d.id for d in pending if d.due_at <= now - OVERDUE
+                        and (d.claimed_until is None or d.claimed_until < now))
+        if overdue:
+            await client.outbox.deliver(overdue)
+        else:
+            await asyncio.sleep(0.2)
     try:
         await client.http.edit_channel(channel_id, archived=True)
     except discord.HTTPException as exc:

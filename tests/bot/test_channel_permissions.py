@@ -292,3 +292,21 @@ async def test_a_restart_keeps_every_threads_game(db_path):
             sent = await h2.press(ANN, board.message, "Pass", channel_id=thread)
             bobs_board(sent, thread)
             assert (await h2.bot.store.games.channel_game(thread)).version == 2
+
+
+async def test_a_finished_games_thread_is_archived_once_its_last_messages_are_out(h, monkeypatch):
+    monkeypatch.setattr("bot.history.END_DELAY", 0.0)  # the end message falls due with the last board
+    thread = h.thread()
+    await started_in(h, thread)
+    service = h.bot.service
+    while (rec := await service.store.games.channel_game(thread)) is not None:
+        game = await service.load(rec)
+        user = rec.seats[game.to_act].user_id
+        await h.slash(user, "game play", action="roll" if game.rolled is None else f"move {game.rolled}",
+                      channel_id=thread)
+        assert not h.threads[thread]["archived"] or await service.store.games.channel_game(thread) is None
+    await h.bot.outbox.flush()  # the end message, as the outbox worker posts it
+    await h.settle()
+    assert h.threads[thread]["archived"]
+    [end] = [d for d in await service.store.outbox.deliveries() if d.kind == "note"][-1:]
+    assert end.delivered and end.message_id is not None
