@@ -203,7 +203,9 @@ class GameGroup(app_commands.Group, name="game", description="Start, join and ma
             guild_id=interaction.guild_id, channel_id=channel_id, user_id=interaction.user.id,
             user_name=interaction.user.display_name, game_key=key, options=raw, join=join is not False,
             lang=lang, user_lang=own)
-        if channel_id != interaction.channel_id or permissions.in_thread(interaction):
+        if in_thread and isinstance(reply, Refusal):  # the thread opened for nothing is put away
+            await threads.put_away(interaction.client, channel_id)
+        elif channel_id != interaction.channel_id or permissions.in_thread(interaction):
             await threads.remember(interaction.client, channel_id)
         if in_thread and not isinstance(reply, Refusal):
             await self._in_thread(interaction, reply, channel_id, key, lang)

@@ -60,6 +60,14 @@ async def remember(client: JunkyardBot, thread_id: int) -> None:
     await client.store.settings.put_settings(THREAD, thread_id, 0, {"game": True})
 
 
+async def put_away(client: JunkyardBot, thread_id: int) -> None:
+    """Archive a thread opened for a game that was refused (failures are only logged)."""
+    try:
+        await client.http.edit_channel(thread_id, archived=True)
+    except discord.HTTPException as exc:
+        log.info("the unused thread %s stays open (HTTP %s, code %s)", thread_id, exc.status, exc.code)
+
+
 async def is_game_thread(client: JunkyardBot, channel_id: int) -> bool:
     """Whether ``channel_id`` is a thread that holds (or held) a game."""
     return bool(await client.store.settings.get_settings(THREAD, channel_id))
@@ -95,5 +103,5 @@ async def archive_when_done(client: JunkyardBot, game_id: int, channel_id: int, 
     return True
 
 
-__all__ = ["ARCHIVE_MINUTES", "THREAD", "archive_when_done", "is_game_thread", "open_thread", "remember",
+__all__ = ["ARCHIVE_MINUTES", "THREAD", "archive_when_done", "is_game_thread", "open_thread", "put_away", "remember",
            "thread_name"]

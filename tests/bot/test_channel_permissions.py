@@ -310,3 +310,10 @@ async def test_a_finished_games_thread_is_archived_once_its_last_messages_are_ou
     assert h.threads[thread]["archived"]
     [end] = [d for d in await service.store.outbox.deliveries() if d.kind == "note"][-1:]
     assert end.delivered and end.message_id is not None
+
+
+async def test_a_refused_game_new_with_thread_puts_its_thread_away(h):
+    told = answer(await h.slash(ANN, "game new", game="toy", thread=True, track="nowhere"))
+    assert told.ephemeral and "unknown track" in told.content
+    [thread] = h.threads
+    assert h.threads[thread]["archived"] and await h.bot.store.games.channel_game(thread) is None
