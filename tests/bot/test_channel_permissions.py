@@ -317,3 +317,25 @@ async def test_a_refused_game_new_with_thread_puts_its_thread_away(h):
     assert told.ephemeral and "unknown track" in told.content
     [thread] = h.threads
     assert h.threads[thread]["archived"] and await h.bot.store.games.channel_game(thread) is None
+
+
+async def test_the_thread_requests_are_what_discords_specification_allows(h, discord_spec):
+    """Opening a game's thread, reopening it, archiving it at the end: each request as the specification
+    types its route's body."""
+    from tests.bot import discord_spec as ds
+
+    await h.slash(ANN, "game new", game="toy", thread=True)
+    [thread] = h.threads
+    answer(await h.slash(BOB, "game join", colour="blue", channel_id=thread))
+    board = answer(await h.slash(ANN, "game start", channel_id=thread))
+    h.archive(thread)
+    await h.press(ANN, board, "Roll", channel_id=thread)
+    await h.slash(ANN, "game play", action="pass", channel_id=thread)
+    answer(await h.slash(ANN, "game abort", channel_id=thread))
+    await h.settle()
+    routes = [s for s in h.sent if s.path in ("/channels/{channel_id}", "/channels/{channel_id}/threads")]
+    assert {(s.method, s.path) for s in routes} == {("POST", "/channels/{channel_id}/threads"),
+                                                    ("PATCH", "/channels/{channel_id}")}
+    assert {s.payload.get("archived") for s in routes if s.method == "PATCH"} == {False, True}
+    problems = [p for s in routes for p in ds.request_problems(discord_spec, s.method, s.path, s.payload, s.parts)]
+    assert problems == []
