@@ -40,7 +40,7 @@ OVERDUE = 1.0
 
 
 def thread_name(title: str, host: str, lang: str) -> str:
-    """A game's thread, named after the game and its host ("Junkyard Races – Ann's game")."""
+    """A game's thread, named after the game and its host ("<title> – Ann's game")."""
     return texts.say("thread.name", lang, title=title, name=bare(host))[:NAME_CHARS]
 
 
