@@ -14,7 +14,9 @@ buttons.
 The front that wrote a record delivers it at once through its fastest transport (an interaction can change
 the message that was pressed); the :class:`Outbox` posts what nobody delivered (the answer failed, or the
 process stopped in between), at start-up and whenever a record falls due, through the channel. Records are
-claimed before they are carried out, so two workers never deliver the same one.
+claimed before they are carried out, so two workers never deliver the same one. A record the channel refuses
+for now (:class:`ChannelRefused`: a permission missing, a thread archived) waits for it (:func:`hold`) and
+is delivered when the channel is woken (:meth:`Outbox.wake`) or at a slow retry.
 """
 
 from __future__ import annotations
@@ -37,11 +39,26 @@ log = logging.getLogger(__name__)
 
 #: seconds between looks at the outbox for records that fell due
 POLL_SECONDS = 5.0
+#: seconds before a record the channel refused (a permission missing, the thread archived) is tried again;
+#: sooner when the channel is woken (:meth:`Outbox.wake`)
+HELD_RETRY = 600.0
+#: the settings scope (owner: the channel) that flags a channel whose records wait for it
+HELD = "held"
 
 
 class Undeliverable(Exception):
-    """The channel cannot take the message (deleted, or the bot may not write there), or the message to
-    change is gone: give up on it."""
+    """The channel cannot take the message (deleted, or closed to the bot for good), or the message to change
+    is gone: give up on it."""
+
+
+class ChannelRefused(Exception):
+    """The channel refuses the bot for now: ``reason`` is ``view`` (View Channel missing), ``send`` (Send
+    Messages or Attach Files missing) or ``archived`` (the thread is archived and the bot may not reopen it).
+    The record waits for the channel (:func:`hold`), nothing is given up."""
+
+    def __init__(self, reason: str, detail: str = "") -> None:
+        super().__init__(detail or reason)
+        self.reason = reason
 
 
 class Transport(Protocol):
@@ -89,6 +106,9 @@ async def deliver(service: Service, d: Delivery, transport: Transport, *, clock:
         log.info("delivery %s waits for the message it changes", d.id)
         await service.undelivered(d.id, retry_at=clock() + retry_delay(1))
         return False
+    except ChannelRefused as exc:
+        await hold(service, d, exc.reason, clock=clock)
+        return False
     except Undeliverable as exc:
         log.warning("delivery %s to channel %s given up: %s", d.id, d.channel_id, exc)
         await service.delivered(d, None)
@@ -100,6 +120,19 @@ async def deliver(service: Service, d: Delivery, transport: Transport, *, clock:
         return False
     await service.delivered(d, message_id)
     return True
+
+
+async def hold(service: Service, d: Delivery, reason: str, *, clock: Callable[[], float] = time.time) -> None:
+    """Record ``d`` waits for its channel (``reason``: what is missing): neither delivered nor given up, tried
+    again after :data:`HELD_RETRY` or as soon as the channel is woken; the channel is flagged (settings
+    scope :data:`HELD`) with the game, so :meth:`Outbox.wake` knows what waits there, after a restart too."""
+    log.info("delivery %s waits for channel %s (%s)", d.id, d.channel_id, reason)
+    await service.undelivered(d.id, retry_at=clock() + HELD_RETRY)
+    settings = service.store.settings
+    flag = await settings.get_settings(HELD, d.channel_id)
+    games = sorted({*flag.get("games", []), *([d.game_id] if d.game_id is not None else [])})
+    await settings.put_settings(HELD, d.channel_id, 0, {"reason": reason, "since": flag.get("since", clock()),
+                                                       "games": games})
 
 
 async def _carry_out(service: Service, d: Delivery, transport: Transport) -> int | None:
@@ -171,6 +204,39 @@ class Outbox:
         self.batch = batch
         #: set once :meth:`run` has delivered what was pending at start-up
         self.caught_up = asyncio.Event()
+        self._waking: dict[int, asyncio.Lock] = {}
+
+    async def wake(self, channel_id: int) -> int:
+        """The channel may take messages again (someone acted there, or its permissions changed): deliver now
+        what waits for it (:func:`hold`), in order; returns how many posted or changed a message. Records the
+        channel refuses again wait again. One look at the settings when nothing waits."""
+        lock = self._waking.setdefault(channel_id, asyncio.Lock())
+        async with lock:
+            settings = self.service.store.settings
+            flag = await settings.get_settings(HELD, channel_id)
+            if not flag:
+                return 0
+            await settings.put_settings(HELD, channel_id, 0, {})
+            now = self.clock()
+            ids: list[int] = []
+            for game_id in flag.get("games", []):
+                for d in await self.service.store.outbox.deliveries(game_id=int(game_id), pending=True):
+                    if d.channel_id == channel_id and (d.claimed_until is None or d.claimed_until < now):
+                        ids.append(d.id)
+            log.info("channel %s woken: %d records that waited for it", channel_id, len(ids))
+            return await self.deliver(tuple(ids))
+
+    async def held_channels(self) -> list[int]:
+        """The channels whose records wait for them."""
+        return [owner for owner, _, flag in await self.service.store.settings.all_settings(HELD) if flag]
+
+    async def wake_all(self, channels: Callable[[int], bool] = lambda channel: True) -> int:
+        """:meth:`wake` every waiting channel that ``channels`` picks (a permission changed somewhere)."""
+        done = 0
+        for channel_id in await self.held_channels():
+            if channels(channel_id):
+                done += await self.wake(channel_id)
+        return done
 
     async def deliver(self, ids: tuple[int, ...]) -> int:
         """Deliver the records ``ids`` (a move's, just written by this process) through the channel, in order;
@@ -210,4 +276,5 @@ class Outbox:
             await asyncio.sleep(self.poll)
 
 
-__all__ = ["POLL_SECONDS", "Outbox", "Transport", "Undeliverable", "deliver", "nonce_for", "retry_delay"]
+__all__ = ["HELD", "HELD_RETRY", "POLL_SECONDS", "ChannelRefused", "Outbox", "Transport", "Undeliverable", "deliver",
+           "hold", "nonce_for", "retry_delay"]

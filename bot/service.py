@@ -265,6 +265,8 @@ class Service:
         self.on_stored: Callable[[int], None] | None = None
         #: told the id of a game whose page links this process just revoked (the web pages end its live streams)
         self.on_revoked: Callable[[int], None] | None = None
+        #: told the channel of a game that just ended, finished or aborted (a game's thread is then archived)
+        self.on_ended: Callable[[int, int], None] | None = None
 
     async def close(self) -> None:
         """Stop the picture workers (the store is closed by its owner)."""
@@ -668,6 +670,8 @@ class Service:
             out = self.outgoing([*([gone] if gone is not None else []), self._note(said)])
             await self.store.games.set_status(rec.id, "aborted", outgoing=out)
             self.forget(rec.id, drivers=True)
+        if self.on_ended is not None:
+            self.on_ended(rec.id, channel_id)
         return self._accepted(rec, out)
 
     # Play --------------------------------------------------------------------------------------
@@ -787,6 +791,8 @@ class Service:
             await history.record_end(self.store, self.fronts(rec.game_key), rec, game, page=self.page_link)
         except Exception:
             log.exception("game %s: recording its end failed", rec.id)
+        if self.on_ended is not None:
+            self.on_ended(rec.id, rec.channel_id)
 
     async def _ended_here(self, game_id: int, channel_id: int) -> bool:
         """Whether ``game_id`` is an earlier game of this channel (its buttons are merely stale)."""

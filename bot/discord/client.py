@@ -26,6 +26,7 @@ from bot.discord.payloads import no_mentions
 from bot.discord.presses import ActionButton
 from bot.discord.replies import DEFER_AFTER, answer_privately, arm_defer, direct_message
 from bot.discord.rules_command import RuleButton, rules_command
+from bot.discord.threads import archive_when_done
 from bot.discord.timing_commands import DiscordMessenger
 from bot.discord.translator import JunkyardTranslator
 from bot.discord.transport import ChannelTransport
@@ -97,9 +98,12 @@ class JunkyardBot(commands.Bot):
         #: the computers' moves, each channel's in a task of its own, owned here and cancelled on close
         self.computers = Computers(self.service, self.deliver, min_channel_id=1)
         self.service.on_computers = self.computers.wake
+        self.service.on_ended = self._ended
         #: turn notices, reminders, deadlines and the autopilot, from timers in the store
         self.timers = Ticker(self.service, DiscordMessenger(self))
         self._background: list[asyncio.Task[Any]] = []
+        #: short tasks started by events (waking a channel's outbox, archiving a game's thread)
+        self._tasks: set[asyncio.Task[Any]] = set()
         #: seconds after READY before games waiting on computers resume, unrecorded ends are settled and timers run
         self.catch_up_after = CATCH_UP_AFTER
         self.add_app_commands()
@@ -135,7 +139,7 @@ class JunkyardBot(commands.Bot):
             await direct_message(self, note)
 
     async def close(self) -> None:
-        tasks = list(self._background)
+        tasks = [*self._background, *self._tasks]
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
@@ -181,8 +185,61 @@ class JunkyardBot(commands.Bot):
             await self.outbox.caught_up.wait()
         await self.computers.resume()
 
+    def _soon(self, work: Awaitable[Any], name: str) -> None:
+        """Run ``work`` in a task of its own, kept until it ends (its failure is logged)."""
+        task = asyncio.get_running_loop().create_task(self._logged(work), name=name)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    @staticmethod
+    async def _logged(work: Awaitable[Any]) -> None:
+        try:
+            await work
+        except Exception:
+            log.exception("background work failed")
+
+    def _ended(self, game_id: int, channel_id: int) -> None:
+        """A game ended: its thread, if it has one, is archived once its last messages are out."""
+        self._soon(archive_when_done(self, game_id, channel_id), "junkyard-archive")
+
+    def wake_channels(self, channels: Callable[[int], bool] = lambda channel: True) -> None:
+        """The bot's permissions changed somewhere: what waits for the channels ``channels`` picks is tried now."""
+        self._soon(self.outbox.wake_all(channels), "junkyard-wake")
+
+    async def on_guild_channel_update(self, before: Any, after: Any) -> None:
+        """A channel's permissions may have changed: its messages, and its threads', are tried again."""
+        guild = getattr(after, "guild", None)
+        self.wake_channels(lambda channel: guild is None or self._in_guild(channel, guild.id))
+
+    async def on_guild_role_update(self, before: Any, after: Any) -> None:
+        """A role's permissions changed: the messages waiting in its server are tried again."""
+        guild = getattr(after, "guild", None)
+        self.wake_channels(lambda channel: guild is None or self._in_guild(channel, guild.id))
+
+    async def on_member_update(self, before: Any, after: Any) -> None:
+        """The bot got (or lost) a role: the messages waiting in that server are tried again."""
+        if self.user is not None and after.id == self.user.id:
+            self.wake_channels(lambda channel: self._in_guild(channel, after.guild.id))
+
+    async def on_thread_update(self, before: Any, after: Any) -> None:
+        """A thread was reopened: what waits for it is posted now."""
+        if getattr(before, "archived", False) and not getattr(after, "archived", True):
+            thread_id = after.id
+            self.wake_channels(lambda channel: channel == thread_id)
+
+    def _in_guild(self, channel_id: int, guild_id: int) -> bool:
+        """Whether a channel or thread is in server ``guild_id`` (when the cache does not know it: yes, the
+        look costs one read)."""
+        channel = self.get_channel(channel_id)
+        guild = getattr(channel, "guild", None)
+        return guild is None or guild.id == guild_id
+
     async def on_interaction(self, interaction: Interaction) -> None:
-        """A press of a component nothing here answers (a custom_id no game sent): a short private answer."""
+        """Any interaction in a channel delivers first what waits there (the bot may post again); a press of a
+        component nothing here answers (a custom_id no game sent) gets a short private answer."""
+        if interaction.channel_id is not None and interaction.type in (
+                discord.InteractionType.application_command, discord.InteractionType.component):
+            self._soon(self.outbox.wake(interaction.channel_id), "junkyard-wake")
         if interaction.type is not discord.InteractionType.component:
             return
         data: dict[str, Any] = dict(interaction.data or {})

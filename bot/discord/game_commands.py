@@ -11,7 +11,9 @@ from discord import app_commands
 
 from bot import texts
 from bot.compose import Message
+from bot.delivery import deliver
 from bot.discord import options as opt
+from bot.discord import permissions, threads
 from bot.discord.board_commands import add_board_commands
 from bot.discord.command_group import (
     as_choices,
@@ -28,9 +30,11 @@ from bot.discord.forget_command import add_forget_command
 from bot.discord.history_commands import ANYWHERE, add_history_commands
 from bot.discord.link_commands import add_link_commands
 from bot.discord.recap_commands import add_recap_commands
-from bot.discord.replies import send_reply
+from bot.discord.replies import answer_privately, answer_with, send_private, send_reply
 from bot.discord.timing_commands import add_timing_commands
+from bot.discord.transport import ChannelTransport
 from bot.games import GameUnit, Option, join_options, new_options, offered_by, resolve, unit_for, units
+from bot.outcomes import Accepted, Refusal
 from bot.service import Outcome, refuse
 
 log = logging.getLogger(__name__)
@@ -45,6 +49,14 @@ def can_manage(interaction: Interaction) -> bool:
 
 async def answer(interaction: Interaction, outcome: Outcome | Message) -> None:
     await send_reply(interaction, outcome)
+
+
+async def note_missing(interaction: Interaction, reply: Outcome | Message) -> None:
+    """After a lobby change or the start: a private note when an optional permission (Manage Threads in a
+    thread) is missing; the essential ones the answer itself names (the board waits for them)."""
+    found = permissions.missing(interaction)
+    if found.optional and not isinstance(reply, Refusal):
+        await answer_privately(interaction, permissions.note_line(interaction, found, user_language(interaction)))
 
 
 async def game_autocomplete(interaction: Interaction, current: str) -> list[Choice[str]]:
@@ -132,7 +144,8 @@ class GameGroup(app_commands.Group, name="game", description="Start, join and ma
         super().__init__()
         game = Option("game", "Which game", required=True, complete=_any_source)
         play = Option("play", "Take a seat yourself (default: yes)", "flag")
-        self.new_options = [*_merged(new_options()), play]
+        thread = Option("thread", "Play in a new thread of this channel (default: no)", "flag")
+        self.new_options = [*_merged(new_options()), play, thread]
         self.join_options = _merged(join_options())
         self.add_command(make_command("new", "Open a new game in this channel", [game, *self.new_options],
                                       self._new, self._new_source))
@@ -168,12 +181,54 @@ class GameGroup(app_commands.Group, name="game", description="Start, join and ma
             return
         assert key is not None and interaction.channel_id is not None
         join = raw.pop("play")
+        in_thread = bool(raw.pop("thread")) and not permissions.in_thread(interaction)
         key = resolve(key) or key
+        own = languages(interaction)[0]
+        found = permissions.missing(interaction, new_thread=in_thread)
+        if found.essential:
+            await answer(interaction, refuse(permissions.refused_line(interaction, found, own)))
+            return
+        channel_id = interaction.channel_id
+        lang = await server_language(interaction)
+        if in_thread:
+            if key not in {u.key for u in units()}:  # the service words the refusal
+                in_thread = False
+            else:
+                try:
+                    channel_id = await threads.open_thread(interaction, unit_for(key).title, lang)
+                except discord.HTTPException as exc:
+                    log.warning("opening a game's thread failed (HTTP %s, code %s)", exc.status, exc.code)
+                    await answer(interaction, refuse(permissions.refused_line(
+                        interaction, permissions.Missing(permissions.FOR_THREAD), own)))
+                    return
         reply = await service_of(interaction).new_game(
-            guild_id=interaction.guild_id, channel_id=interaction.channel_id, user_id=interaction.user.id,
+            guild_id=interaction.guild_id, channel_id=channel_id, user_id=interaction.user.id,
             user_name=interaction.user.display_name, game_key=key, options=raw, join=join is not False,
-            lang=await server_language(interaction), user_lang=languages(interaction)[0])
-        await answer(interaction, reply)
+            lang=lang, user_lang=own)
+        if in_thread and isinstance(reply, Refusal):  # the thread opened for nothing is put away
+            await threads.put_away(interaction.client, channel_id)
+        elif channel_id != interaction.channel_id or permissions.in_thread(interaction):
+            await threads.remember(interaction.client, channel_id)
+        if in_thread and not isinstance(reply, Refusal):
+            await self._in_thread(interaction, reply, channel_id, key, lang)
+        else:
+            await answer(interaction, reply)
+        if found.optional:
+            await answer_privately(interaction, permissions.note_line(interaction, found, own))
+
+    @staticmethod
+    async def _in_thread(interaction: Interaction, reply: Outcome, thread_id: int, key: str, lang: str) -> None:
+        """A game opened in a thread of its own: its lobby goes to the thread, a pointer to the channel."""
+        if isinstance(reply, Accepted):
+            client = interaction.client
+            for d in [await client.store.outbox.delivery(i) for i in reply.deliveries]:
+                if d is not None and not d.delivered:
+                    await deliver(client.service, d, ChannelTransport(client))
+            await send_private(interaction, reply.private)
+        pointer = texts.say("thread.pointer", lang, user=interaction.user.id, title=unit_for(key).title,
+                            thread=f"<#{thread_id}>")
+        await answer_with(interaction, public=True, content=pointer,
+                          allowed_mentions=discord.AllowedMentions.none())
 
     async def _join(self, interaction: Interaction, values: dict[str, Any]) -> None:
         try:
@@ -185,6 +240,7 @@ class GameGroup(app_commands.Group, name="game", description="Start, join and ma
         reply = await service_of(interaction).join(interaction.channel_id, interaction.user.id,
                                                    interaction.user.display_name, raw, lang=languages(interaction)[0])
         await answer(interaction, reply)
+        await note_missing(interaction, reply)
 
     @app_commands.command(name="leave", description="Give up your seat (once started, a computer plays it)")
     async def leave(self, interaction: Interaction) -> None:
@@ -198,6 +254,7 @@ class GameGroup(app_commands.Group, name="game", description="Start, join and ma
         reply = await service_of(interaction).start(interaction.channel_id, interaction.user.id,
                                                     can_manage=can_manage(interaction), lang=user_language(interaction))
         await answer(interaction, reply)
+        await note_missing(interaction, reply)
 
     @app_commands.command(name="play", description="Play an action in the game's notation")
     @app_commands.describe(action="E.g. `roll`; start typing for the legal ones")

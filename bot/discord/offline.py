@@ -30,6 +30,14 @@ callbacks, follow-ups and edits of its original fail alike), ``h.fail("followup"
 next two follow-ups with a server error (as discord.py raises it once its own retries are spent). Channel
 messages honour ``nonce`` with ``enforce_nonce`` as Discord does: a repeated nonce returns the message
 already posted instead of posting again.
+
+Channels and threads answer as Discord does for the bot's permissions there (``h.deny(channel, bits)``,
+``h.grant(channel, bits)``; every permission by default, sent as the interaction's ``app_permissions``): a
+post without View Channel fails 403/50001, without Send Messages (Send Messages in Threads in a thread) or
+Attach Files for a picture 403/50013, and into an archived thread 400/50083. ``h.thread(parent)`` opens a
+thread (type 11, or 12 private) that interactions can come from (``channel_id=``); ``h.archive(thread)``
+archives it, and a ``PATCH /channels/{id}`` with ``archived: false`` reopens it when the bot holds Manage
+Threads there. ``POST /channels/{id}/threads`` opens a public thread as Discord does.
 """
 
 from __future__ import annotations
@@ -57,6 +65,10 @@ EPHEMERAL = 64
 #: Permission bits: a plain member (view channel, send messages, use app commands) and Manage Channels.
 MEMBER_PERMS = (1 << 10) | (1 << 11) | (1 << 31)
 MANAGE_CHANNELS = 1 << 4
+#: Every permission: what the bot holds in a channel unless a test takes some away (:meth:`DiscordHarness.deny`).
+ALL_PERMS = (1 << 53) - 1
+#: Thread channel types: public (11) and private (12).
+PUBLIC_THREAD, PRIVATE_THREAD = 11, 12
 
 _ids = itertools.count(600_000_000_000_000_001)
 
@@ -101,6 +113,8 @@ class Sent:
     fills: bool = False
     #: a press's answer changing the pressed message (UPDATE_MESSAGE, or an edit of a deferred press's original)
     pressed: bool = False
+    #: how Discord refused a request for the bot's permissions or an archived thread: (status, code)
+    refusal: tuple[int, int] | None = None
     #: the names of a multipart request's parts (``payload_json``, ``files[0]`` …); empty for a JSON body
     parts: list[str] = field(default_factory=list)
 
@@ -294,6 +308,11 @@ class DiscordHarness:
         self._unfilled: set[str] = set()
         #: interactions whose callback came too late (10062): nothing can answer them any more
         self._expired: set[str] = set()
+        #: the bot's permissions in each channel or thread (every one where not given)
+        self.app_perms: dict[int, int] = {}
+        #: each thread by id: its ``type`` (11, 12), ``parent_id``, ``name``, ``archived`` and
+        #: ``auto_archive_duration``
+        self.threads: dict[int, dict[str, Any]] = {}
 
     # Faults ------------------------------------------------------------------------------------
 
@@ -310,19 +329,96 @@ class DiscordHarness:
             if kind == sent.kind and times > 0:
                 fault[3] -= 1
                 sent.failed = True
-                # a stand-in for aiohttp's response: the exceptions read only these two fields
-                response: Any = SimpleNamespace(status=status, reason="Injected")
                 what = {10062: "Unknown interaction", 10015: "Unknown Webhook"}.get(code, "Injected fault")
-                message = {"code": code, "message": what}
                 if code == 10062 and token:
                     self._expired.add(token)
-                if status >= 500:
-                    raise discord.DiscordServerError(response, message)
-                if status == 404:
-                    raise discord.NotFound(response, message)
-                if status == 403:
-                    raise discord.Forbidden(response, message)
-                raise discord.HTTPException(response, message)
+                self._raise(status, code, what)
+
+    # Channels, threads and the bot's permissions -----------------------------------------------
+
+    def perms(self, channel_id: int) -> int:
+        """The bot's permissions in ``channel_id``."""
+        return self.app_perms.get(channel_id, ALL_PERMS)
+
+    def deny(self, channel_id: int, bits: int) -> None:
+        """Take permissions ``bits`` away from the bot in ``channel_id`` (a channel's overwrite)."""
+        self.app_perms[channel_id] = self.perms(channel_id) & ~bits
+
+    def grant(self, channel_id: int, bits: int) -> None:
+        """Give the bot permissions ``bits`` in ``channel_id`` again."""
+        self.app_perms[channel_id] = self.perms(channel_id) | bits
+
+    def thread(self, parent: int | None = None, *, private: bool = False, archived: bool = False,
+               name: str = "game") -> int:
+        """A new thread in ``parent`` (the harness's channel by default); its id."""
+        tid = snowflake()
+        self.threads[tid] = {"type": PRIVATE_THREAD if private else PUBLIC_THREAD, "name": name,
+                             "parent_id": parent or self.channel_id, "archived": archived,
+                             "auto_archive_duration": 10080}
+        return tid
+
+    def archive(self, thread_id: int, archived: bool = True) -> None:
+        """Archive (or, with False, reopen by hand) a thread."""
+        self.threads[thread_id]["archived"] = archived
+
+    def _channel_payload(self, channel_id: int) -> dict[str, Any]:
+        thread = self.threads.get(channel_id)
+        base: dict[str, Any] = {"id": str(channel_id), "guild_id": str(self.guild_id), "nsfw": False}
+        if thread is None:
+            return {**base, "type": 0, "name": "games", "position": 0, "permission_overwrites": [],
+                    "parent_id": None}
+        return {**base, "type": thread["type"], "name": thread["name"], "parent_id": str(thread["parent_id"]),
+                "owner_id": str(BOT_ID), "message_count": 0, "member_count": 1, "rate_limit_per_user": 0,
+                "thread_metadata": {"archived": thread["archived"], "locked": False,
+                                    "auto_archive_duration": thread["auto_archive_duration"],
+                                    "archive_timestamp": _now()}}
+
+    def _refusal(self, channel_id: int, *, post: bool, files: bool) -> tuple[int, int] | None:
+        """How Discord refuses the bot's post (``post``) or edit in ``channel_id``: (status, code), or None."""
+        if channel_id in self._dm_channels:
+            return None
+        perms = discord.Permissions(self.perms(channel_id))
+        thread = self.threads.get(channel_id)
+        if not perms.view_channel:
+            return 403, 50001
+        if thread is not None and thread["archived"]:
+            return 400, 50083
+        may_send = perms.send_messages_in_threads if thread is not None else perms.send_messages
+        if (post and not may_send) or (files and not perms.attach_files):
+            return 403, 50013
+        return None
+
+    @staticmethod
+    def _raise(status: int, code: int, what: str = "Injected fault") -> None:
+        # a stand-in for aiohttp's response: the exceptions read only these two fields
+        response: Any = SimpleNamespace(status=status, reason="Injected")
+        message = {"code": code, "message": what}
+        if status >= 500:
+            raise discord.DiscordServerError(response, message)
+        if status == 404:
+            raise discord.NotFound(response, message)
+        if status == 403:
+            raise discord.Forbidden(response, message)
+        raise discord.HTTPException(response, message)
+
+    def _channel_request(self, sent: Sent, route: Any) -> Any:
+        """``PATCH /channels/{id}`` (a thread archived or reopened) and ``POST /channels/{id}/threads``."""
+        cid = int(route.url.split("/channels/")[1].split("/")[0])
+        perms = discord.Permissions(self.perms(cid))
+        if route.method == "POST":
+            if not (perms.view_channel and perms.create_public_threads):
+                sent.failed = True
+                self._raise(403, 50013, "Missing Permissions")
+            tid = self.thread(cid, name=str(sent.payload.get("name", "")))
+            self.threads[tid]["auto_archive_duration"] = sent.payload.get("auto_archive_duration", 1440)
+            return self._channel_payload(tid)
+        thread = self.threads.get(cid)
+        if thread is not None and "archived" in sent.payload:
+            if not (perms.view_channel and perms.manage_threads):
+                sent.failed = True
+                self._raise(403, 50013, "Missing Permissions")
+            thread["archived"] = bool(sent.payload["archived"])
+        return self._channel_payload(cid)
 
     # Setup -------------------------------------------------------------------------------------
 
@@ -457,6 +553,14 @@ class DiscordHarness:
             dm_id = snowflake()
             self._dm_channels.add(dm_id)
             return {"id": str(dm_id), "type": 1, "recipients": [user_payload(uid, self.users.get(uid))]}
+        if route.path in ("/channels/{channel_id}", "/channels/{channel_id}/threads"):
+            return self._channel_request(sent, route)
+        if sent.kind in ("channel", "edit"):
+            cid = int(route.url.split("/channels/")[1].split("/")[0])
+            refused = self._refusal(cid, post=sent.kind == "channel", files=bool(sent.files))
+            if refused is not None:
+                sent.failed, sent.refusal = True, refused
+                self._raise(*refused, "Refused")
         if sent.kind == "channel":
             cid = int(route.url.split("/channels/")[1].split("/")[0])
             sent.dm = cid in self._dm_channels
@@ -486,12 +590,11 @@ class DiscordHarness:
         return {
             "id": str(snowflake()), "application_id": str(APP_ID), "type": itype, "token": f"token-{snowflake()}",
             "version": 1, "guild_id": str(self.guild_id), "channel_id": str(ch),
-            "channel": {"id": str(ch), "type": 0, "guild_id": str(self.guild_id), "name": "games", "position": 0,
-                        "permission_overwrites": [], "nsfw": False, "parent_id": None},
+            "channel": self._channel_payload(ch),
             "member": {"user": user, "roles": [], "joined_at": _now(), "deaf": False, "mute": False,
                        "permissions": str(permissions), "flags": 0, "nick": self.nicks.get(user_id),
                        "avatar": None},
-            "app_permissions": str((1 << 53) - 1), "locale": self.locales.get(user_id, "en-US"),
+            "app_permissions": str(self.perms(ch)), "locale": self.locales.get(user_id, "en-US"),
             "guild_locale": self.guild_locale, "entitlements": [],
             "authorizing_integration_owners": {"0": str(self.guild_id)}, "context": 0,
             "attachment_size_limit": 10 * 1024 * 1024,

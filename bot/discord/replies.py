@@ -8,6 +8,10 @@ its message (nothing shows; the turn's message is then edited, a refusal is a pr
 anyone else sees changes); a command defers privately ("thinking"), so a refusal stays private; its public
 messages go to the channel, and the placeholder says so. What an answer could not deliver, the outbox
 delivers later, once.
+
+When the channel refuses the bot (a permission missing, the thread archived), the records wait for it and
+the acting player is told privately what is missing (the interaction needs no permission in the channel),
+instead of "Done: see the channel."; an interaction in the channel first delivers what waited there.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ import discord
 from bot import texts
 from bot.compose import Message
 from bot.delivery import deliver
+from bot.discord import permissions
 from bot.discord.buttons import action_view
 from bot.discord.context import Interaction
 from bot.discord.payloads import direct_channel, no_mentions
@@ -162,21 +167,53 @@ async def _deliver(interaction: Interaction, accepted: Accepted, pressed: bool) 
         await _defer(interaction, True)  # a new message goes to the channel: the command's answer is private
     records = [d for d in [await client.store.outbox.delivery(i) for i in accepted.deliveries] if d is not None]
     answered = True
+    told = False
     if not pressed:  # the placeholder says where the news went, before it goes there
         lang = texts.language(interaction.locale)
         edited = any(d.kind == EDIT for d in records)
+        text = texts.say("edited", lang) if edited else done(interaction)
+        if cannot_post(interaction) and records:
+            text, told = permissions.waiting_line(interaction, permissions.missing(interaction), lang), True
         try:
-            await interaction.edit_original_response(content=texts.say("edited", lang) if edited else done(interaction))
+            await interaction.edit_original_response(content=text)
         except discord.HTTPException as exc:
             answered = False
             log.warning("answering an interaction failed (HTTP %s, code %s)", exc.status, exc.code)
+    if interaction.channel_id is not None:  # what waited for this channel comes first
+        await client.outbox.wake(interaction.channel_id)
     transport = InteractionTransport(interaction, ChannelTransport(client), pressed=pressed)
     for d in records:
         if not d.delivered:
             await deliver(client.service, d, transport)
     if pressed and not transport.changed:
         answered = await _answer_press(interaction)
+    if transport.refused is not None and not told:
+        await tell_refused(interaction, transport.refused, placeholder=not pressed)
     await send_private(interaction, accepted.private, answered=answered)
+
+
+#: the permissions without which nothing can be posted (Embed Links and Read Message History are wanted, but
+#: a post goes through without them)
+POSTING = frozenset({"view_channel", "send_messages", "send_messages_in_threads", "attach_files"})
+
+
+def cannot_post(interaction: Interaction) -> bool:
+    """Whether the bot's permissions where the interaction came from keep it from posting there."""
+    return bool(POSTING & set(permissions.missing(interaction).essential))
+
+
+async def tell_refused(interaction: Interaction, reason: str, *, placeholder: bool) -> None:
+    """Tell the acting player, privately, that the channel refused the bot's message and what is missing
+    (``placeholder``: in the command's own answer, in place of "Done: see the channel.")."""
+    text = shown(permissions.refused_reason_line(interaction, reason, texts.language(interaction.locale)))
+    try:
+        if placeholder:
+            await interaction.edit_original_response(content=text)
+        else:
+            await interaction.followup.send(text, ephemeral=True)
+    except discord.HTTPException as exc:
+        log.warning("could not tell a player that the channel refused the bot (HTTP %s, code %s)", exc.status,
+                    exc.code)
 
 
 async def _answer_press(interaction: Interaction) -> bool:
@@ -220,5 +257,19 @@ async def direct_message(client: JunkyardBot, note: Private) -> None:
         log.info("could not send a private note to user %s (direct messages closed?)", note.user_id)
 
 
-__all__ = ["DEFER_AFTER", "DONE", "Outcome", "answer_privately", "answer_with", "arm_defer", "direct_message",
-           "done", "send_private", "send_reply", "settle_defer"]
+__all__ = [
+    "DEFER_AFTER",
+    "DONE",
+    "POSTING",
+    "Outcome",
+    "answer_privately",
+    "answer_with",
+    "arm_defer",
+    "cannot_post",
+    "direct_message",
+    "done",
+    "send_private",
+    "send_reply",
+    "settle_defer",
+    "tell_refused",
+]

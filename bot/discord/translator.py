@@ -47,6 +47,7 @@ GERMAN: Mapping[str, tuple[str, str]] = {
     "game new": ("neu", "Ein neues Spiel in diesem Kanal eröffnen"),
     "game new game": ("spiel", "Welches Spiel"),
     "game new play": ("mitspielen", "Selbst einen Platz nehmen (Standard: ja)"),
+    "game new thread": ("thread", "In einem neuen Thread dieses Kanals spielen (Standard: nein)"),
     "game join": ("beitreten", "Platz nehmen (noch einmal: Optionen ändern)"),
     "game notify": ("benachrichtigung", "Wie du erfährst, dass du dran bist"),
     "game notify mode": ("art", "Kanal: Erwähnung; Direktnachricht: mit Link; aus: nichts"),

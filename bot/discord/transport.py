@@ -4,7 +4,13 @@ message by id), and an interaction, which changes the message that was pressed i
 update of that message: the fastest way, and one request) and leaves everything else to the channel.
 
 A new message always goes through the channel: an interaction's follow-up carries no nonce, so one repeated
-after a crash would post twice."""
+after a crash would post twice.
+
+A channel that refuses the bot for now (a permission missing: 403 with code 50013 or 50001) raises
+:class:`bot.delivery.ChannelRefused`, so its record waits for the channel instead of being given up. A game's
+thread found archived (400, code 50083) is reopened first (the bot needs Manage Threads for that), and the
+request made again; a thread the bot may not reopen refuses likewise. A message gone (404) or another 403 is
+:class:`bot.delivery.Undeliverable`."""
 
 from __future__ import annotations
 
@@ -14,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.compose import Message
-from bot.delivery import Undeliverable
+from bot.delivery import ChannelRefused, Undeliverable
 from bot.discord.buttons import action_view
 from bot.discord.context import Interaction
 from bot.discord.payloads import Attachment, Mentions, mention_only, no_mentions
@@ -26,6 +32,25 @@ if TYPE_CHECKING:
     from bot.discord.client import JunkyardBot
 
 log = logging.getLogger(__name__)
+
+#: Discord's error codes for a channel that refuses the bot for now: View Channel missing, another permission
+#: missing (Send Messages, Attach Files…), a post into an archived thread
+MISSING_ACCESS, MISSING_PERMISSIONS, THREAD_ARCHIVED = 50001, 50013, 50083
+
+
+def refusal(exc: discord.HTTPException) -> ChannelRefused | Undeliverable | None:
+    """What a failed channel request means for its record: it waits for the channel, it is given up, or (None)
+    a passing failure, tried again later."""
+    detail = f"HTTP {exc.status}, code {exc.code}"
+    if exc.code == MISSING_ACCESS:
+        return ChannelRefused("view", detail)
+    if exc.code == MISSING_PERMISSIONS:
+        return ChannelRefused("send", detail)
+    if exc.code == THREAD_ARCHIVED:
+        return ChannelRefused("archived", detail)
+    if isinstance(exc, discord.Forbidden | discord.NotFound):
+        return Undeliverable(detail)
+    return None
 
 
 def mentions(message: Message) -> Mentions:
@@ -79,19 +104,43 @@ class ChannelTransport:
 
     async def post(self, channel_id: int, message: Message, nonce: str) -> int | None:
         channel = self.client.get_partial_messageable(channel_id)
-        try:
-            sent = await channel.send(nonce=nonce, **message_kwargs(message))
-        except (discord.Forbidden, discord.NotFound) as exc:
-            raise Undeliverable(f"HTTP {exc.status}, code {exc.code}") from None
-        return sent.id
+        for reopened in (False, True):
+            try:
+                sent = await channel.send(nonce=nonce, **message_kwargs(message))
+            except discord.HTTPException as exc:
+                if exc.code == THREAD_ARCHIVED and not reopened and await self.reopen(channel_id):
+                    continue
+                failure = refusal(exc)
+                if failure is None:
+                    raise
+                raise failure from None
+            return sent.id
+        raise ChannelRefused("archived")  # reopened, yet archived again at once
 
     async def edit(self, channel_id: int, message_id: int, message: Message | None) -> int | None:
         target = self.client.get_partial_messageable(channel_id).get_partial_message(message_id)
+        for reopened in (False, True):
+            try:
+                await target.edit(**edit_kwargs(message))
+            except discord.HTTPException as exc:
+                if exc.code == THREAD_ARCHIVED and not reopened and await self.reopen(channel_id):
+                    continue
+                failure = refusal(exc)
+                if failure is None:
+                    raise
+                raise failure from None
+            return message_id
+        raise ChannelRefused("archived")
+
+    async def reopen(self, thread_id: int) -> bool:
+        """Unarchive a game's thread (the bot needs Manage Threads there); whether it is open now."""
         try:
-            await target.edit(**edit_kwargs(message))
-        except (discord.Forbidden, discord.NotFound) as exc:
-            raise Undeliverable(f"HTTP {exc.status}, code {exc.code}") from None
-        return message_id
+            await self.client.http.edit_channel(thread_id, archived=False)
+        except discord.HTTPException as exc:
+            log.info("thread %s stays archived (HTTP %s, code %s)", thread_id, exc.status, exc.code)
+            return False
+        log.info("thread %s reopened for a game's message", thread_id)
+        return True
 
 
 class InteractionTransport:
@@ -105,17 +154,30 @@ class InteractionTransport:
         self.channel = channel
         self.pressed = pressed
         self.changed = False
+        #: why the channel refused a record (:class:`ChannelRefused`'s reason), None while none was refused
+        self.refused: str | None = None
 
     def _pressed_id(self) -> int | None:
         message = self.interaction.message
         return message.id if self.pressed and message is not None else None
 
     async def post(self, channel_id: int, message: Message, nonce: str) -> int | None:
-        return await self.channel.post(channel_id, message, nonce)
+        try:
+            return await self.channel.post(channel_id, message, nonce)
+        except ChannelRefused as exc:
+            self.refused = self.refused or exc.reason
+            raise
+
+    async def _channel_edit(self, channel_id: int, message_id: int, message: Message | None) -> int | None:
+        try:
+            return await self.channel.edit(channel_id, message_id, message)
+        except ChannelRefused as exc:
+            self.refused = self.refused or exc.reason
+            raise
 
     async def edit(self, channel_id: int, message_id: int, message: Message | None) -> int | None:
         if message_id != self._pressed_id() or self.changed:
-            return await self.channel.edit(channel_id, message_id, message)
+            return await self._channel_edit(channel_id, message_id, message)
         response = self.interaction.response
         try:
             if response.is_done():  # deferred as an update: the original response is the pressed message
@@ -125,9 +187,20 @@ class InteractionTransport:
         except discord.HTTPException as exc:
             log.warning("answering a press failed (HTTP %s, code %s); its message is edited in the channel",
                         exc.status, exc.code)
-            return await self.channel.edit(channel_id, message_id, message)
+            return await self._channel_edit(channel_id, message_id, message)
         self.changed = True
         return message_id
 
 
-__all__ = ["ChannelTransport", "InteractionTransport", "attachment", "edit_kwargs", "mentions", "message_kwargs"]
+__all__ = [
+    "MISSING_ACCESS",
+    "MISSING_PERMISSIONS",
+    "THREAD_ARCHIVED",
+    "ChannelTransport",
+    "InteractionTransport",
+    "attachment",
+    "edit_kwargs",
+    "mentions",
+    "message_kwargs",
+    "refusal",
+]

@@ -2,6 +2,7 @@
 so the benchmarks can use it too."""
 
 from bot.discord.offline import (
+    ALL_PERMS,
     APP_ID,
     BOT_ID,
     CHANNEL_ID,
@@ -18,5 +19,5 @@ from bot.discord.offline import (
     user_payload,
 )
 
-__all__ = ["APP_ID", "BOT_ID", "CHANNEL_ID", "EPHEMERAL", "GUILD_ID", "MANAGE_CHANNELS", "MEMBER_PERMS",
+__all__ = ["ALL_PERMS", "APP_ID", "BOT_ID", "CHANNEL_ID", "EPHEMERAL", "GUILD_ID", "MANAGE_CHANNELS", "MEMBER_PERMS",
            "DiscordHarness", "Sent", "answer", "pressed_edit", "shown", "snowflake", "user_payload"]

@@ -13,6 +13,11 @@ move play on), then plays until the game ends. Each move the bot accepted is app
   Discord's answer is on its way back);
 - ``delivered:N`` when the Nth delivery is about to be recorded, after Discord showed it (between answer and
   record).
+
+``--deny-send-at N`` takes Send Messages away from the bot in the channel after the Nth move stored, and kills
+the process as soon as a record is held for it (the channel refused it: it waits, nothing is given up).
+``--permission-back`` starts with the permission given back, as the gateway reports it (a channel update),
+before anything else.
 """
 
 from __future__ import annotations
@@ -27,8 +32,12 @@ import signal
 import sqlite3
 import sys
 import time
+from types import SimpleNamespace
 from typing import Any
 
+import discord
+
+import bot.delivery
 import bot.discord.offline as offline
 from bot import history
 from bot.discord import JunkyardBot
@@ -132,13 +141,25 @@ async def play(args: argparse.Namespace) -> int:
 
     act, delivered = service.act, service.delivered
 
+    deny_at: int | None = args.deny_send_at
+    harness: list[LedgerHarness] = []
+
     async def acting(*a: Any, **k: Any) -> Any:
         outcome = await act(*a, **k)
         if isinstance(outcome, Accepted):
             counts["commit"] += 1
             if when == "commit" and counts["commit"] >= int(n):
                 die()  # stored, nothing delivered
+            if deny_at is not None and counts["commit"] >= deny_at:
+                harness[0].deny(CHANNEL, discord.Permissions(send_messages=True).value)
         return outcome
+
+    hold = bot.delivery.hold
+
+    async def holding(*a: Any, **k: Any) -> None:
+        await hold(*a, **k)
+        if deny_at is not None:
+            die()  # the record waits for the channel; the process dies with it
 
     async def recording(d: Any, message_id: int | None) -> bool:
         counts["delivered"] += 1
@@ -148,8 +169,14 @@ async def play(args: argparse.Namespace) -> int:
 
     service.act = acting  # type: ignore[method-assign]
     service.delivered = recording  # type: ignore[method-assign]
+    bot.delivery.hold = holding  # type: ignore[assignment]
     async with LedgerHarness(client, ledger, int(n) if when == "request" else None) as h:
+        harness.append(h)
         h.users.update({ANN: "ann", BOB: "bob"})
+        if args.permission_back:  # the gateway reports the channel's permissions changed
+            channel = SimpleNamespace(id=CHANNEL, guild=SimpleNamespace(id=offline.GUILD_ID))
+            client.dispatch("guild_channel_update", channel, channel)
+            await h.settle()
         await client.outbox.flush(takeover=True)  # what a stop left behind, as the bot does after READY
         await client.computers.resume()
         await h.settle()
@@ -216,6 +243,8 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--crash-at", default=None)
     parser.add_argument("--recover-only", action="store_true")
+    parser.add_argument("--deny-send-at", type=int, default=None)
+    parser.add_argument("--permission-back", action="store_true")
     return asyncio.run(play(parser.parse_args()))
 
 

@@ -109,6 +109,28 @@ async def test_a_race_through_the_bot_killed_at_the_worst_moments_of_a_press(tmp
     await crash_many(tmp_path, "races", ["commit:20", "request:15", "delivered:12", "random"], seed=1)
 
 
+async def test_a_board_held_for_a_missing_permission_survives_a_kill_and_arrives_once(tmp_path):
+    """Send Messages is taken from the bot mid-race: the board the channel refuses waits (not given up), the
+    process is killed right then; the restarted bot, told the permission is back, posts it once, and the race
+    plays to its end with every message shown exactly once."""
+    proc = child(tmp_path, "races", "--seed", "3", "--deny-send-at", "8")
+    _, err = proc.communicate(timeout=600)
+    assert proc.returncode == -signal.SIGKILL, err.decode()[-3000:]
+    async with SqliteStore(tmp_path / "game.db") as store:
+        held = await store.outbox.deliveries(pending=True)
+        assert held and all(d.due_at > time.time() + 60 for d in held)  # a slow retry, not given up
+        flag = await store.settings.get_settings("held", CHANNEL)
+        assert flag["reason"] == "send" and flag["games"]
+    with sqlite3.connect(tmp_path / "ledger.db") as ledger:
+        nonces = {nonce for (nonce,) in ledger.execute("SELECT nonce FROM messages")}
+    assert not nonces & {f"jy-{d.id}" for d in held}  # Discord showed none of them
+    recover = child(tmp_path, "races", "--recover-only", "--permission-back")
+    _, err = recover.communicate(timeout=300)
+    assert recover.returncode == 0, err.decode()[-3000:]
+    await check(tmp_path)  # every record delivered, each shown once
+    await crash_many(tmp_path, "races", [], seed=3)
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("game", ["races", "rally", "piecepack"])
 async def test_every_game_through_the_bot_killed_many_times(tmp_path, game):
