@@ -4,7 +4,7 @@ Global commands can take a while to appear everywhere; ``--guild ID`` registers 
 (handy while testing). Run it after installing or upgrading, not at every start.
 
 Exit codes (:data:`bot.commands.EXIT_CODES`): 0 registered, 1 a failure while running (the token file, Discord
-refusing the token or out of reach), 2 a usage mistake (the options, no token given).
+refusing the token or the commands, or out of reach), 2 a usage mistake (the options, no token given).
 """
 
 from __future__ import annotations
@@ -75,6 +75,11 @@ def run(args: argparse.Namespace) -> int:
     except (aiohttp.ClientError, OSError, TimeoutError) as exc:
         print(f"junkyard sync: cannot reach Discord ({unreachable(exc)}); check this machine's network "
               "connection, then try again", file=sys.stderr)
+        return FAILED
+    except discord.HTTPException as exc:  # CommandSyncFailure among them: Discord refused the registration
+        print(f"junkyard sync: Discord refused the commands (HTTP {exc.status}, code {exc.code}): "
+              f"{' '.join(str(exc.text).split())[:300] or 'no reason given'}; nothing was registered",
+              file=sys.stderr)
         return FAILED
     where = f"server {args.guild}" if args.guild else "all servers (may take up to an hour to show)"
     print(f"registered {len(names)} commands on {where}: {', '.join('/' + n for n in names) or 'none'}")

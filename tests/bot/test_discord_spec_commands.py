@@ -134,3 +134,78 @@ def test_no_description_is_cut_to_fit() -> None:
             assert len(command.description) <= ds.MAX_DESCRIPTION, (unit.key, command.name)
             for option in command.options:
                 assert len(option.description) <= ds.MAX_DESCRIPTION, (unit.key, command.name, option.name)
+
+
+class EnforcingDiscord:
+    """Discord's side of `junkyard sync` as a Discord that enforces its specification: the login and the
+    application's record, then the bulk registration, refused whole (400, code 50035) when any command breaks
+    the specification or a documented limit, as Discord refuses it."""
+
+    def __init__(self, spec: Spec) -> None:
+        self.spec = spec
+        self.registered: list[dict[str, Any]] = []
+        self.refused: list[str] = []
+
+    async def request(self, route: Any, **kwargs: Any) -> Any:
+        app = {"id": "1300000000000000001", "name": "Junkyard GM", "icon": None, "description": "",
+               "bot_public": True, "bot_require_code_grant": False, "verify_key": "0" * 64, "flags": 0,
+               "owner": {"id": "1300000000000000002", "username": "owner", "discriminator": "0", "avatar": None}}
+        if (route.method, route.path) == ("GET", "/users/@me"):
+            return {"id": app["id"], "username": "Junkyard GM", "discriminator": "0", "avatar": None, "bot": True}
+        if (route.method, route.path) == ("GET", "/oauth2/applications/@me"):
+            return app
+        assert (route.method, route.path) == ROUTE, route.path
+        body = kwargs["json"]
+        pointer = self.spec.request_schema(*ROUTE)
+        assert pointer is not None
+        locales = self.spec.locales()
+        self.refused = self.spec.errors(pointer, body) + [
+            problem for command in body for problem in ds.documented_limits(command, locales)]
+        if self.refused:
+            import discord
+
+            raise discord.HTTPException(_Refusal(), {"code": 50035, "message": "Invalid Form Body"})
+        self.registered = [{**c, "id": str(1400000000000000000 + i), "application_id": app["id"], "version": "1"}
+                           for i, c in enumerate(body)]
+        return self.registered
+
+
+class _Refusal:
+    status = 400
+    reason = "Bad Request"
+
+
+def test_junkyard_sync_registers_every_command_with_a_discord_that_enforces_the_specification(
+        discord_spec: Spec, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    import discord
+
+    from bot.cli import main
+
+    server = EnforcingDiscord(discord_spec)
+    monkeypatch.setattr(discord.http.HTTPClient, "request", lambda _self, route, **kw: server.request(route, **kw))
+    monkeypatch.setenv("DISCORD_TOKEN", "a-token")
+    code = main(["sync"])
+    out, err = capsys.readouterr()
+    assert (code, server.refused) == (0, []), err
+    names = sorted(c["name"] for c in server.registered)
+    assert names == sorted(c.name for c in make_bot(Path("unused.db")).tree.get_commands())
+    assert f"registered {len(names)} commands" in out
+
+
+def test_junkyard_sync_says_in_one_line_when_discord_refuses_the_commands(
+        discord_spec: Spec, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """A registration Discord refuses (here: a bound past 2^53 − 1, as `/stats season` once had) is one line
+    and exit code 1, with nothing registered."""
+    import discord
+
+    from bot.cli import main
+    from bot.discord.history_commands import stats_command
+
+    server = EnforcingDiscord(discord_spec)
+    monkeypatch.setattr(discord.http.HTTPClient, "request", lambda _self, route, **kw: server.request(route, **kw))
+    monkeypatch.setenv("DISCORD_TOKEN", "a-token")
+    monkeypatch.setattr(stats_command._params["season"], "max_value", 2**53)
+    code = main(["sync"])
+    out, err = capsys.readouterr()
+    assert code == 1 and server.refused and not server.registered and out == ""
+    assert len(err.strip().splitlines()) == 1 and "code 50035" in err and "Traceback" not in err
