@@ -31,7 +31,7 @@ from bot.compose import Message, Table, compose, compose_state, table_of, worded
 from bot.drivers import Driver, driver_for, driver_kinds
 from bot.drivers.reasons import Reason
 from bot.games import GameUnit, game_class, playable_keys, unit_for
-from bot.messages import NOTE, POST, Line, Showing
+from bot.messages import NOTE, Line, Showing
 from bot.outcomes import Accepted, Private, Refusal
 from bot.pictures import Pictures
 from bot.store import (
@@ -889,7 +889,7 @@ class Service:
             return False
         after = table_of(rec, rec.version + 1)
         hands_over = turn_messages.hands_over(game, after, seat)
-        if batch.records and hands_over and batch.records[-1].kind != POST and rec.state is not None:
+        if batch.records and not turn_messages.joins(batch.records[-1], hands_over) and rec.state is not None:
             batch.game = self.classes(rec.game_key).from_dict(rec.state)  # as before the move, kept for next time
             self._keep(rec, batch.game)
             self._next_moves.put((rec.id, rec.version), action)
