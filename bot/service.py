@@ -1146,7 +1146,8 @@ class Service:
         Every move shows its public form only, the narration everyone saw when it was played: the action
         as typed may name a face-down tile (``bag acid 7 5``), so it is shown only in the moves of
         ``user_id`` themselves, whose copy of the log nobody else sees (R12). In the asker's ``lang``, but
-        each move as the channel was told it."""
+        each move as the channel was told it, marked (in ``lang``) when it was played for its person: by the
+        autopilot, as a forced move, from their plan or by a standing order (:mod:`bot.takeback`)."""
         rec = await self.store.games.channel_game(channel_id)
         if rec is None:
             last = await self.store.games.channel_history(channel_id, 1)
@@ -1154,8 +1155,9 @@ class Service:
                 return self._no_game(lang)
             rec = last[0]
         reader = self.lang_of(rec, user_id, lang)
-        limit = max(1, min(limit, 100))
+        limit = max(1, min(limit, takeback.KEEP))
         acts = await self.store.games.actions(rec.id, since=max(0, rec.version - limit))
+        how = await takeback.played_for(self.store, rec.id, [(a.user_id, a.index) for a in acts])
         title = self.classes(rec.game_key).title
         status = texts.status_word(rec.status, reader)
         if not acts:
@@ -1173,7 +1175,8 @@ class Service:
             # "Red (Ann) rolls 4"), else here
             opens = re.match(rf"(?:[^\W\d_]+ \()?{re.escape(who)}(?!\w)", said) is not None
             named = [*([] if opens else [who]), *([f"`{a.action}`"] if own else [])]
-            line = f"{a.index + 1}. " + (" ".join(named) + ": " if named else "") + said
+            marked = texts.say(f"log.by.{how[a.index]}", reader) + " " if a.index in how else ""
+            line = f"{a.index + 1}. {marked}" + (" ".join(named) + ": " if named else "") + said
             if lines and used + len(line) + 1 > max_chars - 120:
                 break
             lines.append(line)
