@@ -9,7 +9,9 @@ changes the message of the record it follows (it waits while that one is not pos
 message is gone, and is done without a request when a newer state of the same message follows it); a
 ``retire`` takes the buttons off the message of its record. A turn's state posted or edited while a newer turn
 record of its game exists is told in words only, without picture or buttons: only the live turn's message has
-buttons.
+buttons. The exception is a post whose newer records are later states of its own message (the computer worker
+played the turn's forced roll before the post went out): it shows the newest state, and pings as it would have,
+since Discord notifies nobody of a mention an edit adds.
 
 The front that wrote a record delivers it at once through its fastest transport (an interaction can change
 the message that was pressed); the :class:`Outbox` posts what nobody delivered (the answer failed, or the
@@ -25,6 +27,7 @@ import asyncio
 import logging
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from typing import TYPE_CHECKING, Protocol
 
 from bot import turn_messages
@@ -145,13 +148,18 @@ async def _carry_out(service: Service, d: Delivery, transport: Transport) -> int
             except Undeliverable as exc:
                 log.info("the message retired by delivery %s is gone (%s)", d.id, exc)
         return target
-    live = True
-    if d.kind in TURN_KINDS and d.game_id is not None:
-        latest = await service.store.outbox.latest_delivery(d.game_id)
-        live = latest is None or latest.id == d.id
-    # a turn's state that a newer one follows is told in words only: the newer one shows the board and the
-    # live buttons
-    message = await service.message(d, words_only=not live)
+    turn = d.kind in TURN_KINDS and d.game_id is not None
+    latest = await service.store.outbox.latest_delivery(d.game_id) if turn and d.game_id is not None else None
+    # a turn's state that a newer message follows is told in words only (the newer one shows the board and the
+    # live buttons); a turn's message that goes out after later states of its own were stored (the computer
+    # worker played on meanwhile) shows the newest, with the ping it owes
+    newest = turn_messages.newest_state(latest, d)
+    if newest is None:
+        message = await service.message(d, words_only=True)
+    elif newest.id == d.id:
+        message = await service.message(d)
+    else:
+        message = replace(await service.message(newest), mention=turn_messages.pinged(d, newest))
     if d.kind == EDIT:
         target = await _target(service, d)
         if target is not None:

@@ -31,7 +31,7 @@ from bot.compose import Message, Table, compose, compose_state, table_of, worded
 from bot.drivers import Driver, driver_for, driver_kinds
 from bot.drivers.reasons import Reason
 from bot.games import GameUnit, game_class, playable_keys, unit_for
-from bot.messages import NOTE, POST, Line, Showing
+from bot.messages import NOTE, Line, Showing
 from bot.outcomes import Accepted, Private, Refusal
 from bot.pictures import Pictures
 from bot.store import (
@@ -900,7 +900,7 @@ class Service:
             return False
         after = table_of(rec, rec.version + 1)
         hands_over = turn_messages.hands_over(game, after, seat)
-        if batch.records and hands_over and batch.records[-1].kind != POST and rec.state is not None:
+        if batch.records and not turn_messages.joins(batch.records[-1], hands_over) and rec.state is not None:
             batch.game = self.classes(rec.game_key).from_dict(rec.state)  # as before the move, kept for next time
             self._keep(rec, batch.game)
             self._next_moves.put((rec.id, rec.version), action)
@@ -1157,7 +1157,8 @@ class Service:
         Every move shows its public form only, the narration everyone saw when it was played: the action
         as typed may name a face-down tile (``bag acid 7 5``), so it is shown only in the moves of
         ``user_id`` themselves, whose copy of the log nobody else sees (R12). In the asker's ``lang``, but
-        each move as the channel was told it."""
+        each move as the channel was told it, marked (in ``lang``) when it was played for its person: by the
+        autopilot, as a forced move, from their plan or by a standing order (:mod:`bot.takeback`)."""
         rec = await self.store.games.channel_game(channel_id)
         if rec is None:
             last = await self.store.games.channel_history(channel_id, 1)
@@ -1165,8 +1166,9 @@ class Service:
                 return self._no_game(lang)
             rec = last[0]
         reader = self.lang_of(rec, user_id, lang)
-        limit = max(1, min(limit, 100))
+        limit = max(1, min(limit, takeback.KEEP))
         acts = await self.store.games.actions(rec.id, since=max(0, rec.version - limit))
+        how = await takeback.played_for(self.store, rec.id, [(a.user_id, a.index) for a in acts])
         title = self.classes(rec.game_key).title
         status = texts.status_word(rec.status, reader)
         if not acts:
@@ -1184,7 +1186,8 @@ class Service:
             # "Red (Ann) rolls 4"), else here
             opens = re.match(rf"(?:[^\W\d_]+ \()?{OPEN}?{re.escape(who)}{CLOSE}?(?!\w)", said) is not None
             named = [*([] if opens else [mark(who)]), *([f"`{a.action}`"] if own else [])]
-            line = f"{a.index + 1}. " + (" ".join(named) + ": " if named else "") + said
+            marked = texts.say(f"log.by.{how[a.index]}", reader) + " " if a.index in how else ""
+            line = f"{a.index + 1}. {marked}" + (" ".join(named) + ": " if named else "") + said
             if lines and used + len(line) + 1 > max_chars - 120:
                 break
             lines.append(line)

@@ -16,8 +16,9 @@ from bot.store import SettingsWrite, Store
 
 #: the settings scope of the marks: owner the player, target the game
 SCOPE = "played_for"
-#: how many of the newest marks a row keeps (undo takes back at most 20 moves)
-KEEP = 40
+#: how many of the newest marks a row keeps (undo takes back at most 20 moves; ``/game log`` shows at most
+#: this many moves, each marked with how it was played)
+KEEP = 100
 #: the ways a move is played for a person, as :mod:`bot.plans` and the autopilot name them
 KINDS = ("autopilot", "forced", "plan", "standing")
 
@@ -37,6 +38,20 @@ async def kinds(store: Store, user_id: int, game_id: int, indices: Sequence[int]
     data = await store.settings.get_settings(SCOPE, user_id, game_id)
     moves = dict(data.get("moves") or {})
     return [str(moves.get(str(i), "")) for i in indices]
+
+
+async def played_for(store: Store, game_id: int, moves: Sequence[tuple[int | None, int]]) -> dict[int, str]:
+    """How each of ``moves`` (the user it was stored for, its index) was played for its person, by index: only
+    the moves played for them (autopilot, forced, plan, standing); one read per person."""
+    users: dict[int, list[int]] = {}
+    for user, index in moves:
+        if user is not None:
+            users.setdefault(user, []).append(index)
+    out: dict[int, str] = {}
+    for user, indices in users.items():
+        out.update((i, kind) for i, kind in zip(indices, await kinds(store, user, game_id, indices), strict=True)
+                   if kind)
+    return out
 
 
 async def forget(store: Store, user_id: int, game_id: int, since: int) -> None:
@@ -60,4 +75,4 @@ def took_back(user_id: int, moves: str, played: Sequence[str]) -> Line:
                                                   "how": Line(say=how)})
 
 
-__all__ = ["KINDS", "SCOPE", "forget", "kinds", "mark", "took_back"]
+__all__ = ["KINDS", "SCOPE", "forget", "kinds", "mark", "played_for", "took_back"]

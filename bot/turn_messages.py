@@ -8,6 +8,11 @@ turn, so its picture shows its own drive; the move that ends a turn stays in tha
 hands the turn to a person, whose message it then begins, with the ping (a computer's one-move turn that
 hands over is told in the message of the person's turn, which their moves then edit).
 
+A person's ping comes only with a new message (Discord notifies nobody of a mention an edit adds): a move
+played in a batch that hands the turn to a person while the batch's message is an edit waits for the next
+batch, whose new message pings them (:func:`joins`); and a turn's message that goes out after later states of
+it were stored shows the newest and still pings (:func:`newest_state`, :func:`pinged`).
+
 When a new message is posted while the newest turn's message still carries the buttons of a person's move,
 a ``retire`` record in the same transaction takes those buttons away: only the live turn's message has move
 buttons, however the turn ended (a button, a command, a deadline).
@@ -96,6 +101,13 @@ def plan_move(latest: Delivery | None, *, game: Game, table: Table, actor: int, 
     return [gone, *out] if gone is not None else out
 
 
+def joins(message: Showing, hands_over: bool) -> bool:
+    """Whether a move played in a batch (computers, or what plays itself for a person) joins the batch's
+    ``message``: always, unless it hands the turn to a person while that message is an edit, which pings
+    nobody; that move waits for the next batch, whose new message then pings them."""
+    return not hands_over or message.kind == POST
+
+
 def plan_anew(latest: Delivery | None, *, game: Game, table: Table, actor: int, lines: Sequence[Line], period: Any,
               may_ping: MayPing) -> list[Showing]:
     """A new message of ``actor``'s turn showing the game as it stands (after moves were taken back), with the
@@ -121,12 +133,40 @@ def finish(record: Showing, game: Game, table: Table, may_ping: MayPing | None =
     return replace(record, named=who, ping=ping, buttons=person, period=record.period)
 
 
+def first_of(d: Delivery) -> int:
+    """The record that posted the message ``d`` shows (``d`` itself for a post)."""
+    first = d.payload.get("first")
+    return first if isinstance(first, int) else d.id
+
+
+def newest_state(latest: Delivery | None, d: Delivery) -> Delivery | None:
+    """What the message of record ``d`` shows when it goes out, ``latest`` being the game's newest turn record
+    (None: ``d`` is no turn record): ``d`` while it is the newest; the newest when that is a later state of
+    ``d``'s own message (its turn goes on: a post that goes out late shows it); None when another message
+    follows (``d`` is then told in words only)."""
+    if latest is None or latest.id == d.id:
+        return d
+    if latest.id > d.id and latest.kind == EDIT and first_of(latest) == first_of(d):
+        return latest
+    return None
+
+
+def pinged(posted: Delivery, newest: Delivery) -> int | None:
+    """Whom the new message of record ``posted`` pings when it shows ``newest``, a later state of it: the
+    person ``posted`` pings, while ``newest`` still names them as the one to act (an edit pings nobody, so a
+    turn's ping stays with the post that opens it, however late that goes out)."""
+    post, now = shown(posted), shown(newest)
+    if post is None or now is None or posted.kind != POST or not post.ping or post.named != now.named:
+        return None
+    return post.named
+
+
 def same_turn_later(records: Sequence[Delivery], d: Delivery) -> bool:
     """Whether a record newer than ``d`` shows a later state of the same turn's message (``d`` then needs no
     request of its own)."""
-    first = d.payload.get("first", d.id)
-    return any(r.id > d.id and r.kind == EDIT and r.payload.get("first") == first for r in records)
+    first = first_of(d)
+    return any(r.id > d.id and r.kind == EDIT and first_of(r) == first for r in records)
 
 
-__all__ = ["MayPing", "finish", "goes_on", "hands_over", "named", "plan_anew", "plan_move", "plan_start", "retire",
-           "same_turn_later", "shown"]
+__all__ = ["MayPing", "finish", "first_of", "goes_on", "hands_over", "joins", "named", "newest_state", "pinged",
+           "plan_anew", "plan_move", "plan_start", "retire", "same_turn_later", "shown"]

@@ -515,3 +515,26 @@ async def test_a_word_no_shorthand_reads_is_refused(svc, key, typed):
     _, game, _ = await now(svc)
     with pytest.raises(IllegalAction):
         unit_for(key).selfplay.plan_item(game, typed)
+
+
+async def test_the_log_marks_the_moves_played_for_a_player_in_the_readers_language(svc):
+    """Piecepack: a roll that played itself (P3) is marked as forced in ``/game log``, a move from the player's
+    plan as the plan's, a move someone made themselves not at all; in the reader's language."""
+    await started(svc, "piecepack")
+    await run_auto(svc)  # the first roll plays itself
+    game_id, game, seat = await now(svc)
+    rec = await svc.store.games.get_game(game_id)
+    await plans.plan_command(svc, CHANNEL, rec.seats[seat].user_id, add=str(game.legal_actions()[0]), lang="en")
+    await run_auto(svc)  # the plan's move, then whatever plays itself next
+    game_id, game, seat = await now(svc)
+    pressed = await svc.act(CHANNEL, rec.seats[seat].user_id, str(game.legal_actions()[0]))
+    assert isinstance(pressed, Accepted)
+    acts = await svc.store.games.actions(game_id)
+    for lang, forced, planned in (("en", "[forced]", "[plan]"), ("de", "[erzwungen]", "[Plan]")):
+        shown = await svc.log(CHANNEL, lang=lang)
+        assert not isinstance(shown, Refusal)
+        lines = {int(line.split(".", 1)[0]) - 1: line for line in shown.text.splitlines()[1:]}
+        assert set(lines) == {a.index for a in acts}
+        assert lines[0].startswith(f"1. {forced} ") and lines[1].startswith(f"2. {planned} ")
+        assert "[" not in lines[acts[-1].index]  # pressed
+        assert sum(forced in line for line in lines.values()) == sum("Rolled for" in a.narration for a in acts)

@@ -166,6 +166,24 @@ async def test_a_turn_limit_passing_makes_the_autopilot_play_the_turn_announced_
     assert "Autopilot" in log
 
 
+async def test_the_log_marks_every_move_the_autopilot_played_in_the_readers_language(t, clock):
+    """``/game log`` marks each of the moves the autopilot played for Bob, in the asker's language (the narration
+    stays as the channel was told it); the moves Ann played herself carry no mark."""
+    await started(t)
+    answer(await t.slash(ANN, "game settings", turn_limit=6, reminder=0))
+    await turn(t, ANN)
+    await later(t, clock, 0)
+    await later(t, clock, 6)
+    rec = await t.bot.store.games.channel_game(CHANNEL_ID)
+    acts = await t.bot.store.games.actions(rec.id)
+    for locale, mark in (("en-US", "[autopilot]"), ("de", "[Autopilot]")):
+        t.locales[EVE] = locale
+        lines = answer(await t.slash(EVE, "game log")).content.splitlines()[1:]
+        assert len(lines) == len(acts)
+        for act, line in zip(acts, lines, strict=True):
+            assert line.startswith(f"{act.index + 1}. {mark} ") == (act.seat == 1), line
+
+
 async def test_ask_host_after_missed_turns(t, clock):
     await started(t)
     answer(await t.slash(ANN, "game settings", turn_limit=6, reminder=0, on_timeout="ask-host", kick_after=2))
