@@ -905,9 +905,16 @@ class Service:
             self._keep(rec, batch.game)
             self._next_moves.put((rec.id, rec.version), action)
             return False
+        records = list(batch.records)
         line, told = await self._join_batch(batch, front, seat, action, events, after, hands_over, auto)
-        return await self._store_computer_move(batch, front, seat, action, state, events,
-                                               told or worded_line(line, front, rec.lang), auto)
+        if await self._store_computer_move(batch, front, seat, action, state, events,
+                                           told or worded_line(line, front, rec.lang), auto):
+            return True
+        # the game moved on meanwhile: the move was dropped, so the batch's game and message are as before it
+        if batch.out and rec.state is not None:
+            batch.records = records
+            batch.game = self.classes(rec.game_key).from_dict(rec.state)
+        return False
 
     def _auto_line(self, front: GameUnit[Any], rec: GameRecord, seat: int, line: Line,
                    auto: tuple[int, plans.AutoMove] | None) -> tuple[Line, str | None]:

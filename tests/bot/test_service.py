@@ -499,3 +499,37 @@ async def test_computer_moves_join_the_record_of_the_batch_they_belong_to(servic
     service._composed.clear()  # composed again from the store alone
     rebuilt = await service.message(last)
     assert rebuilt.text == r.text and rebuilt.png == r.png and [b.action for b in rebuilt.buttons] == ["roll"]
+
+
+async def test_a_computer_move_another_process_overtook_is_neither_shown_nor_kept(service):
+    """The game moves on while a computer's batch is under way (another process stored first): the move is
+    dropped, and the message the batch delivers and the game it keeps are those of the moves that were stored
+    (the same message composed afresh from the store)."""
+    from bot.store import StaleVersion
+
+    await service.new_game(guild_id=GUILD, channel_id=CH, user_id=ANN, user_name="Ann", game_key="toy")
+    await service.add_computer(CH, ANN)
+    assert (await service.start(CH, ANN)).ok
+    await play_turn(service, ANN)
+    store = service.store
+    real = store.games.append_action
+    calls = 0
+
+    async def overtaken(game_id, *, expected_version, **kwargs):
+        nonlocal calls
+        calls += 1
+        if calls == 2:  # the computer's second move of its turn
+            raise StaleVersion(game_id, expected_version, expected_version + 1)
+        return await real(game_id, expected_version=expected_version, **kwargs)
+
+    store.games.append_action = overtaken
+    assert await service.play_computers(CH) is not None
+    store.games.append_action = real
+    assert calls == 2
+    rec = await store.games.channel_game(CH)
+    assert (await service.load(rec)).to_dict() == rec.state  # kept: the stored game, not the dropped move's
+    await check_consistency(store.games, rec.id)
+    latest = await store.outbox.latest_delivery(rec.id)
+    delivered = await service.message(latest)
+    service._composed.clear()
+    assert delivered.text == (await service.message(latest)).text
