@@ -15,6 +15,7 @@ request made again; a thread the bot may not reopen refuses likewise. A message 
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -104,24 +105,27 @@ class ChannelTransport:
 
     async def post(self, channel_id: int, message: Message, nonce: str) -> int | None:
         channel = self.client.get_partial_messageable(channel_id)
-        for reopened in (False, True):
-            try:
-                sent = await channel.send(nonce=nonce, **message_kwargs(message))
-            except discord.HTTPException as exc:
-                if exc.code == THREAD_ARCHIVED and not reopened and await self.reopen(channel_id):
-                    continue
-                failure = refusal(exc)
-                if failure is None:
-                    raise
-                raise failure from None
-            return sent.id
-        raise ChannelRefused("archived")  # reopened, yet archived again at once
+
+        async def send() -> int:
+            return (await channel.send(nonce=nonce, **message_kwargs(message))).id
+
+        return await self._reopening(channel_id, send)
 
     async def edit(self, channel_id: int, message_id: int, message: Message | None) -> int | None:
         target = self.client.get_partial_messageable(channel_id).get_partial_message(message_id)
+
+        async def change() -> int:
+            await target.edit(**edit_kwargs(message))
+            return message_id
+
+        return await self._reopening(channel_id, change)
+
+    async def _reopening(self, channel_id: int, request: Callable[[], Awaitable[int]]) -> int:
+        """``request``'s answer; a thread found archived is reopened (when the bot may) and asked once more. What
+        the channel refuses raises :class:`ChannelRefused` or :class:`Undeliverable` (see :func:`refusal`)."""
         for reopened in (False, True):
             try:
-                await target.edit(**edit_kwargs(message))
+                return await request()
             except discord.HTTPException as exc:
                 if exc.code == THREAD_ARCHIVED and not reopened and await self.reopen(channel_id):
                     continue
@@ -129,8 +133,7 @@ class ChannelTransport:
                 if failure is None:
                     raise
                 raise failure from None
-            return message_id
-        raise ChannelRefused("archived")
+        raise ChannelRefused("archived")  # reopened, yet archived again at once
 
     async def reopen(self, thread_id: int) -> bool:
         """Unarchive a game's thread (the bot needs Manage Threads there); whether it is open now."""

@@ -227,6 +227,7 @@ class FakeEntry:
     text: str
     lang: str = "en"
     symbol: str | None = None
+    kind: str = "section"
 
 
 class FakeLookup:
