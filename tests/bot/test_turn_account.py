@@ -177,3 +177,24 @@ def test_each_turns_account_ends_where_its_picture_draws_the_trail() -> None:
         if view["turn"]["number"] != number:
             turn, number = [], view["turn"]["number"]
     assert checked > 50
+
+
+def test_a_drive_is_told_even_when_the_next_kart_loses_its_turn_at_once_r8() -> None:
+    """R8: a kart whose Landing Point is taken loses its turn as soon as it begins. In this eight-seat race
+    (seed 5, track A) black's last step bumps purple and ends black's turn, and red's turn is lost at once: the
+    step is still told (a drive to R13), so every kart moved by a move ends, in the account, on its cell."""
+    seats = [{"name": f"P{i + 1}", "options": {}} for i in range(8)]
+    game = Races.create({"seats": seats, "options": {"track": "A", "laps": 2}}, seed=5)
+    drivers = {s: driver_for("races", "smart", 5 + s) for s in range(8)}
+    lost = 0
+    while not game.is_over and game.ply < 4000:
+        seat = game.to_act
+        assert seat is not None
+        before = [k.cell for k in game.karts]
+        events = events_for(game.apply(drivers[seat].choose(game, seat)), None)
+        lost += any(e.kind == "turn-lost" for e in events)
+        ends = {s: end for s, (_, end) in account.account(events).journeys.items()}
+        for k in game.karts:
+            if k.cell is not None and k.cell != before[k.seat]:
+                assert ends.get(k.seat) == k.cell.label, (game.ply, k.seat, before[k.seat], k.cell)
+    assert lost
