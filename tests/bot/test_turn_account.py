@@ -198,3 +198,34 @@ def test_a_drive_is_told_even_when_the_next_kart_loses_its_turn_at_once_r8() -> 
             if k.cell is not None and k.cell != before[k.seat]:
                 assert ends.get(k.seat) == k.cell.label, (game.ply, k.seat, before[k.seat], k.cell)
     assert lost
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_every_rally_car_is_followed_through_the_descriptions_alone(tmp_path: Path, capsys, lang: str) -> None:
+    """A rally of three cars in ``lang`` (S3: a car drives as far as its gear says): every drive is told from the
+    place the descriptions last left the car (the steps of a turn told in one message each)."""
+    from rules.rally import texts as rally_texts
+
+    out = tmp_path / "demo"
+    assert main(["demo", "--game", "rally", "--seed", "413757266", "--lang", lang, "--out", str(out)]) == 0
+    capsys.readouterr()
+    drive = [re.compile(pattern(rally_texts.CATALOGUE.template("alt_move", lang, n)).pattern.replace(
+        CELL, ".+?")) for n in (1, 2)]
+    parks = [re.compile(pattern(rally_texts.CATALOGUE.template(msg, lang, 2)).pattern.replace(CELL, ".+?"))
+             for msg in ("alt_park", "alt_move_park")]
+    where: dict[str, str] = {}
+    checked = 0
+    for file in sorted(out.glob("message-*.txt")):
+        for sentence in sentences(file.read_text(encoding="utf-8")):
+            found = next((m for p in drive if (m := p.fullmatch(sentence))), None)
+            if found is not None:
+                car = found.group("who").split()[0]
+                if car in where:
+                    assert found.group("start") == where[car], (file.name, sentence, where[car])
+                    checked += 1
+                where[car] = found.group("end")
+                continue
+            parked = next((m for p in parks if (m := p.fullmatch(sentence))), None)
+            if parked is not None:
+                where.pop(parked.group("who").split()[0], None)
+    assert checked > 30
