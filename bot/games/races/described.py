@@ -2,14 +2,14 @@
 text board a player asks for.
 
 A picture's description (:func:`alt_text`) comes from the public view and the public events only, so it
-never names a face-down tile. It says, in this order: what just happened (the narration of the move's
-events), who is to act and what they can do, and the standings in one sentence (the leader, then every
-other kart's gap in cells round the race, or in flags when it is a lap or more behind). It is written to
-be heard as well as read: a drive is told by where it started and ended and how many cells it took, not
-cell by cell (what it hit on the way follows in the narration), and a number never follows another number
-without a word between them. Discord keeps 1,024 characters: the turn and the standings always stay whole
-(eight karts take about 450 characters); when the narration of a busy move does not fit beside them, it
-keeps its first sentences and a "…".
+never names a face-down tile. It says, in this order: why the whole track is shown (a new lap, for the whole
+board), what happened over every move the message tells (the turn's account, :mod:`bot.games.races.account`:
+a drive once, by its real start, end and length, then every bump, throw, fall, lap and pick-up), who is to
+act and what they can do, and the standings in one sentence (the leader, then every other kart's gap in
+cells round the race, or in flags when it is a lap or more behind). It is written to be heard as well as
+read, and a number never follows another number without a word between them. Discord keeps 1,024
+characters: when a busy turn does not fit, the rest (rolls, deliveries) gives way first, then gains and
+losses, then laps ("…" says so); a move of a kart is never left out.
 """
 
 from __future__ import annotations
