@@ -2,7 +2,10 @@
 
 ``alt_text_chars_max``: the longest description (alt text) of a posted picture over real 8-seat races
 (smart computers, two laps, two seeds, both languages), every position after every move: the busiest ones
-included; Discord keeps 1,024 characters. ``cvd_min_delta``: the smallest CAM02-UCS difference between two
+included; Discord keeps 1,024 characters. ``alt_text_moves_told``: over the same races, the share of karts' moves
+(a kart on a new cell after a move) whose description, worded from the account of every move of the turn so
+far (as its message tells them), tells the kart's move to that cell: 1.0.
+``cvd_min_delta``: the smallest CAM02-UCS difference between two
 seat colours of any game under simulated protanopia, deuteranopia and tritanopia
 (:mod:`render.colour_vision`; the tests ask for 15).
 """
@@ -19,24 +22,37 @@ MOVE_CAP = 4000
 def accessibility() -> Figures:
     from bot.drivers import driver_for
     from bot.games import unit_for
+    from bot.games.races import account
     from render.colour_vision import seat_palettes, smallest_differences
     from rules.contract import Event
     from rules.races import Races
 
     unit = unit_for("races")
-    longest, positions = 0, 0
+    longest, positions, made, told = 0, 0, 0, 0
     for seed in SEEDS:
         seats = [{"name": f"Player {i + 1}", "options": {}} for i in range(8)]
         game = Races.create({"seats": seats, "options": {"track": "A", "laps": 2}}, seed=seed)
         drivers = {s: driver_for("races", "smart", seed + s) for s in range(8)}
+        turn: list[Event] = []
+        number = game.turn.number
         while not game.is_over and game.ply < MOVE_CAP:
             seat = game.to_act
             assert seat is not None
+            if game.turn.number != number:  # a new turn: a new message, whose account starts afresh
+                turn, number = [], game.turn.number
+            before = [k.cell for k in game.karts]
             game.apply(drivers[seat].choose(game, seat))
-            events = [Event.from_dict(e) for e in game.view(None)["events"]]
+            turn += [Event.from_dict(e) for e in game.view(None)["events"]]
+            moved = [k for k in game.karts if k.cell != before[k.seat] and k.cell is not None]
             for lang in ("en", "de"):
-                longest = max(longest, len(unit.alt_text(game, events, lang=lang)))
+                said = unit.alt_text(game, turn, lang=lang)
+                longest = max(longest, len(said))
+                last = {t.seat: t for t in account.account(turn).moves}
+                made += len(moved)
+                told += sum(1 for k in moved if k.seat in last and last[k.seat].end == k.cell.label  # type: ignore[union-attr]
+                            and account.sentence(last[k.seat], lang) in said)
             positions += 1
     cvd = min(delta for palette in seat_palettes().values()
               for name, (delta, _, _) in smallest_differences(palette).items() if name != "normal")
-    return {"alt_text_chars_max": longest, "alt_text_positions": positions, "cvd_min_delta": round(cvd, 1)}
+    return {"alt_text_chars_max": longest, "alt_text_positions": positions,
+            "alt_text_moves_told": round(told / made, 4) if made else 1.0, "cvd_min_delta": round(cvd, 1)}

@@ -191,11 +191,12 @@ def picture_of(showing: Showing, front: GameUnit[Any], game: Game, lang: str) ->
 
 
 def description_of(showing: Showing, front: GameUnit[Any], game: Game, lang: str) -> str:
-    """The words of the record's picture (a close-up tells the record's events, the whole board none), from
-    the public view; a description that fails is logged and left out, like a picture."""
+    """The words of the record's picture: the turn's account (the public events of every move the message
+    tells, :attr:`Showing.told`), whose turn and the standings, from the public view; a description that fails
+    is logged and left out, like a picture."""
     try:
-        events = list(showing.events) if showing.picture == "close" else []
-        return front.alt_text(game, events, lang=lang)[:ALT_TEXT_CHARS]
+        return front.alt_text(game, list(showing.told), lang=lang,
+                              whole=showing.picture == "whole")[:ALT_TEXT_CHARS]
     except Exception:
         log.exception("describing %s's picture failed", front.key)
     return ""

@@ -122,6 +122,9 @@ class Showing:
     - ``lines``: the message's narration, oldest first (a turn's message: every move of the turn so far);
     - ``picture``: none, the close-up of the turn (``events`` are the public events it highlights: the last
       move's), the whole board, or the game's animated replay (the end of a game);
+    - ``moves``: the public events of every move the message tells, one tuple a move, oldest first (a person's
+      several actions, a computer's batch, what played itself): the turn's account, which the picture's
+      description reads (records of older versions kept the last move's only, in ``events``);
     - ``turn``: the seat whose turn the message shows; ``actor``: the seat whose moves it tells;
     - ``named``: the person the message names as the one to act now (None: nobody), ``ping`` whether they are
       pinged by it (their notices and quiet hours allow it, and the message is new); ``buttons``: a person
@@ -139,6 +142,7 @@ class Showing:
     lines: tuple[Line, ...] = ()
     picture: Picture = "none"
     events: tuple[Event, ...] = ()
+    moves: tuple[tuple[Event, ...], ...] = ()
     turn: int | None = None
     actor: int | None = None
     named: int | None = None
@@ -162,12 +166,27 @@ class Showing:
         """The record with ``lines`` added to its narration (the oldest dropped past :data:`KEPT_LINES`)."""
         return replace(self, lines=(*self.lines, *lines)[-KEPT_LINES:])
 
+    def with_move(self, events: Sequence[Event]) -> Showing:
+        """The record with one more move told: ``events`` (its public events) highlighted and added to the
+        turn's account."""
+        return replace(self, events=tuple(events), moves=(*self.moves, tuple(events)))
+
+    @property
+    def told(self) -> tuple[Event, ...]:
+        """The public events of every move the message tells, oldest first (the last move's, for a record
+        of an older version that kept no more)."""
+        if not self.moves:
+            return self.events
+        return tuple(e for move in self.moves for e in move)
+
     def to_payload(self) -> dict[str, Any]:
         """The record as its delivery row stores it (``board`` kept for readers that look only at that)."""
         out: dict[str, Any] = {"lines": [line.to_json() for line in self.lines], "picture": self.picture,
                                "board": self.board}
         if self.events:
             out["events"] = [e.to_dict() for e in self.events]
+        if self.moves:
+            out["moves"] = [[e.to_dict() for e in move] for move in self.moves]
         for key in ("turn", "actor", "named", "edit_of", "first", "message", "period", "page"):
             value = getattr(self, key)
             if value is not None:
@@ -192,6 +211,7 @@ class Showing:
             lines=tuple(Line.from_json(x) for x in payload.get("lines") or ()),
             picture=cast(Picture, picture),
             events=tuple(Event.from_dict(e) for e in payload.get("events") or ()),
+            moves=tuple(tuple(Event.from_dict(e) for e in move) for move in payload.get("moves") or ()),
             turn=payload.get("turn"), actor=payload.get("actor"), named=payload.get("named"),
             ping=bool(payload.get("ping")), buttons=bool(payload.get("buttons", "picture" not in payload)),
             describe=bool(payload.get("describe")),

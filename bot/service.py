@@ -940,7 +940,7 @@ class Service:
         line, auto_told = self._auto_line(front, rec, seat, line, auto)
         may_ping = self.pingable(rec).__contains__
         if batch.records:
-            grown = replace(batch.records[-1].with_lines([line]), events=tuple(public),
+            grown = replace(batch.records[-1].with_lines([line]).with_move(public),
                             turn=game.to_act if hands_over else batch.records[-1].turn)
             batch.records[-1] = turn_messages.finish(grown, game, after, may_ping)
         else:

@@ -89,12 +89,12 @@ def plan_move(latest: Delivery | None, *, game: Game, table: Table, actor: int, 
         assert latest is not None
         old = shown(latest)
         assert old is not None
-        record = replace(old.with_lines(lines), kind=EDIT, events=tuple(events), edit_of=latest.id,
+        record = replace(old.with_lines(lines).with_move(events), kind=EDIT, edit_of=latest.id,
                          first=old.first or latest.id, message=latest.message_id or old.message, ping=False)
         return [finish(record, game, table)]
     seen = shown(latest)
     whole = period is not None and seen is not None and seen.period is not None and period != seen.period
-    record = Showing(POST, tuple(lines), "whole" if whole else "close", tuple(events),
+    record = Showing(POST, tuple(lines), "whole" if whole else "close", tuple(events), (tuple(events),),
                      turn=game.to_act if pings else actor, actor=actor, period=period)
     out = [finish(record, game, table, may_ping)]
     gone = retire(latest)

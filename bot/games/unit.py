@@ -523,12 +523,13 @@ class GameUnit(Generic[G]):
         """Whether ``seat`` may ask where it can go now (its movement, in a game that draws it)."""
         return False
 
-    def alt_text(self, game: G, events: Sequence[Event], *, lang: str) -> str:
-        """The description of a picture of ``game`` (events: the public ones it highlights; none for the whole
-        board), read aloud in place of the picture, in ``lang``, at most :data:`ALT_TEXT_CHARS` characters:
-        what just happened, whose turn it is and what they can do, and the standings. Worded from the public
-        view and public events only: it never names a hidden thing. By default the narration (cut first when
-        too long) and the public status."""
+    def alt_text(self, game: G, events: Sequence[Event], *, lang: str, whole: bool = False) -> str:
+        """The description of a picture of ``game`` (events: the public events of every move the message tells,
+        oldest first: the turn's account; ``whole``: the picture is the whole board a new period brought), read
+        aloud in place of the picture, in ``lang``, at most :data:`ALT_TEXT_CHARS` characters: what happened,
+        whose turn it is and what they can do, and the standings. Worded from the public view and public events
+        only: it never names a hidden thing. By default the narration (cut first when too long) and the public
+        status."""
         told = self.narrate(list(events), lang=lang)
         return fitted([told, self.describe(game, None, lang=lang).replace("**", "")], cut=0)
 

@@ -454,7 +454,7 @@ class Races(Game):
                 what = said("what.step") if isinstance(action, act.Step) else said("what.move")
                 raise refuse("refuse.not_now", **queries.not_now(self, what))
             start = kart.cell.label if kart.cell is not None else None
-            mark = (len(self._events), len(self.turn.path), self.turn.number, self.turn.reversing, start)
+            mark = (len(self._events), len(self.turn.path), self.turn, self.turn.reversing, start)
             cells = (self._resolve_step(kart, action),) if isinstance(action, act.Step) else action.cells
             if action.leave:
                 problem = self._leave_problem(kart, cells)
@@ -952,13 +952,12 @@ class Races(Game):
             else:
                 return
 
-    def _announce_drive(self, kart: Kart, first_event: int, path_from: int, turn_number: int, backwards: bool,
+    def _announce_drive(self, kart: Kart, first_event: int, path_from: int, turn: Turn, backwards: bool,
                         start: str | None) -> None:
         """One line for the cells a step or a move drove through, ahead of what happened on the way; its data
-        keep the path and the cell it started from (``from``), so a description can say start and end."""
-        turn = self.turn if self.turn.number == turn_number else self.last_turn
-        if turn is None or turn.number != turn_number:
-            return
+        keep the path and the cell it started from (``from``), so a description can say start and end. ``turn``
+        is the turn the drive belongs to, kept by itself: the turns after it may all have ended meanwhile (the
+        next kart's turn lost at once, R8)."""
         cells = turn.path[path_from:]
         if not cells:
             return

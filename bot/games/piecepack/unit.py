@@ -107,7 +107,7 @@ class PiecepackUnit(GameUnit[PiecepackGame]):
         """A refused action or notation error in ``lang``."""
         return texts.refusal_text(exc, lang)
 
-    def alt_text(self, game: PiecepackGame, events: Sequence[Event], *, lang: str) -> str:
+    def alt_text(self, game: PiecepackGame, events: Sequence[Event], *, lang: str, whole: bool = False) -> str:
         """What a picture of the game shows, in words to be heard
         (:func:`bot.games.piecepack.described.alt_text`)."""
         return described.alt_text(game, events, lang)

@@ -2,14 +2,14 @@
 text board a player asks for.
 
 A picture's description (:func:`alt_text`) comes from the public view and the public events only, so it
-never names a face-down tile. It says, in this order: what just happened (the narration of the move's
-events), who is to act and what they can do, and the standings in one sentence (the leader, then every
-other kart's gap in cells round the race, or in flags when it is a lap or more behind). It is written to
-be heard as well as read: a drive is told by where it started and ended and how many cells it took, not
-cell by cell (what it hit on the way follows in the narration), and a number never follows another number
-without a word between them. Discord keeps 1,024 characters: the turn and the standings always stay whole
-(eight karts take about 450 characters); when the narration of a busy move does not fit beside them, it
-keeps its first sentences and a "…".
+never names a face-down tile. It says, in this order: why the whole track is shown (a new lap, for the whole
+board), what happened over every move the message tells (the turn's account, :mod:`bot.games.races.account`:
+a drive once, by its real start, end and length, then every bump, throw, fall, lap and pick-up), who is to
+act and what they can do, and the standings in one sentence (the leader, then every other kart's gap in
+cells round the race, or in flags when it is a lap or more behind). It is written to be heard as well as
+read, and a number never follows another number without a word between them. Discord keeps 1,024
+characters: when a busy turn does not fit, the rest (rolls, deliveries) gives way first, then gains and
+losses, then laps ("…" says so); a move of a kart is never left out.
 """
 
 from __future__ import annotations
@@ -18,13 +18,12 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot.drivers.races import progress, track_info
-from bot.games.races import table, texts
+from bot.games.races import account, table, texts
 from bot.games.races.moves import prompt, tiles_text
 from bot.games.unit import ALT_TEXT_CHARS, fitted
 from rules.contract import Event, Game
 from rules.hexgrid import Facing, parse_label
 from rules.literal import Name
-from rules.races import texts as race_texts
 from rules.races.state import Kart
 
 
@@ -85,37 +84,36 @@ def one_line(text: str) -> str:
     return " ".join(ln if ln[-1] in ".!?…:" else f"{ln}." for ln in lines)
 
 
-def drive_sentence(event: Event, lang: str) -> str | None:
-    """A drive told by its ends: "Ann (red) drives 8 cells from S14 to L14." (None: not a drive)."""
-    data = event.data or {}
-    path, params = data.get("path"), data.get("params") or {}
-    who = params.get("who")
-    if event.kind != "drive" or not path or not isinstance(who, Mapping):
-        return None
-    kart = race_texts.say("kart", lang, name=who.get("name", ""), colour=who.get("colour", ""))
-    msg = "alt.back_up" if data.get("msg") == "event.back_up" else "alt.drive"
-    start = data.get("from")
-    return texts.say(msg if start else f"{msg}_to", lang, count=len(path), who=kart, start=start or "",
-                     end=path[-1])
+def told(events: Sequence[Event], lang: str, most: int = account.REST) -> str:
+    """The turn's account (:mod:`bot.games.races.account`) in one paragraph: every move, a drive by its ends;
+    ``most``: the heaviest weight told (moves are always told)."""
+    return " ".join(account.sentences(account.account(events), lang, most))
 
 
-def told(events: Sequence[Event], lang: str) -> str:
-    """The public events in one paragraph, drives by their ends; a sentence repeated at once is said once."""
-    lines: list[str] = []
-    for e in events:
-        if e.secret is not None:
-            continue
-        line = drive_sentence(e, lang) or race_texts.event_text(e, lang)
-        if line and (not lines or lines[-1] != line):
-            lines.append(line)
-    return one_line("\n".join(lines))
+def whole_sentence(game: Any, lang: str) -> str:
+    """Why the whole track is shown: the leader has started a new lap."""
+    info = track_info(game.track)
+    lead = max(game.karts, key=lambda k: (k.flags, progress(info, k) if k.cell is not None else -1, -k.seat))
+    return texts.say("alt.whole", lang, kart=kart_name(lead, lang), lap=min(lead.flags + 1, game.laps),
+                     laps=game.laps)
 
 
-def alt_text(game: Game, events: Sequence[Event], lang: str) -> str:
-    """The description of a picture of the race at ``game`` (see the module's docstring)."""
+def alt_text(game: Game, events: Sequence[Event], lang: str, *, whole: bool = False) -> str:
+    """The description of a picture of the race at ``game`` (see the module's docstring): ``events`` are the
+    public events of every move the message tells; ``whole``: the picture is the whole track a new lap brought,
+    which the description says first."""
     g: Any = game
-    told_now = told(events, lang) if events else ""
-    return fitted([told_now, turn_sentence(g, lang), standings_text(g, lang)], ALT_TEXT_CHARS, cut=0)
+    head = whole_sentence(g, lang) if whole and not g.is_over else ""
+    status = [turn_sentence(g, lang), standings_text(g, lang)]
+    said = ""
+    for most in (account.REST, account.GAIN, account.LAP, account.MOVE):
+        said = told(events, lang, most) if events else ""
+        if most != account.REST and said:
+            said = f"{said} …"
+        text = " ".join(p for p in (head, said, *status) if p)
+        if len(text) <= ALT_TEXT_CHARS:
+            return text
+    return fitted([head, said, *status], ALT_TEXT_CHARS, cut=3)
 
 
 def _next_to(game: Any, view: Mapping[str, Any], kart: Mapping[str, Any], lang: str) -> str:

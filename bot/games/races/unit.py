@@ -158,9 +158,9 @@ class RacesUnit(GameUnit[Races]):
         """The events in ``lang``, from the rules' catalogue; a secret only where the viewer's events kept it."""
         return race_texts.narrate(events, lang)
 
-    def alt_text(self, game: Races, events: Sequence[Event], *, lang: str) -> str:
+    def alt_text(self, game: Races, events: Sequence[Event], *, lang: str, whole: bool = False) -> str:
         """What a picture of the race shows, in words (:func:`bot.games.races.described.alt_text`)."""
-        return described.alt_text(game, events, lang)
+        return described.alt_text(game, events, lang, whole=whole)
 
     def text_board(self, game: Races, viewer: int | None, *, lang: str) -> str:
         """The whole race in words for ``viewer`` (:func:`bot.games.races.described.text_board`)."""

@@ -133,7 +133,7 @@ class RallyUnit(GameUnit[RallyGame]):
         worded from the rules' catalogue in ``lang``."""
         return table.status_text(game, viewer, lang)
 
-    def alt_text(self, game: RallyGame, events: Sequence[Event], *, lang: str) -> str:
+    def alt_text(self, game: RallyGame, events: Sequence[Event], *, lang: str, whole: bool = False) -> str:
         """What a picture of the rally shows, in words to be heard
         (:func:`bot.games.rally.described.alt_text`)."""
         return described.alt_text(game, events, lang)

@@ -1,0 +1,159 @@
+"""One account of a Junkyard Races turn: what a message tells, made once from the public events of every move
+it covers (a person's several actions, a computer's batch, what played itself).
+
+:func:`account` walks the events in order and keeps, for every kart, where it went and by which rule: a drive
+told once by its real start, end and length (the steps of one drive, over several moves, are one drive), a
+kart bumped, flung back by a Spring, skidding on Oil, pulled by a Magnet, falling into the stream or climbing
+out of it, lining up on its start cell; then the laps and flags, pick-ups and losses, and the rest. Each
+sentence carries a weight, so a description short of room says less about what matters less and never drops a
+move. The picture's description (:mod:`bot.games.races.described`) reads it; ``journeys`` say where each kart
+that moved began and ended, which tests hold against the picture's trail and the kart's cell.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.games.races import texts
+from rules.contract import Event
+from rules.races import texts as race_texts
+
+#: a move of a kart (never left out of a description)
+MOVE = 0
+#: a lap, a flag, the race won
+LAP = 1
+#: something gained or lost (bottle tops, tiles, parts)
+GAIN = 2
+#: the rest (a roll, a delivery, a phase ended)
+REST = 3
+
+LAPS = frozenset({"lap", "win"})
+GAINS = frozenset({"pickup", "bottle-tops", "tiles-lost", "damage", "hit", "acid", "destroyed", "snatched",
+                   "snatch", "smash", "fuel-lost", "jet-explodes", "glue", "caught", "buy", "refuel", "bomb",
+                   "missile", "trap", "time-bomb", "tick", "swap", "stuck", "turn-lost", "boxed-in"})
+
+
+@dataclass(frozen=True, slots=True)
+class Told:
+    """One sentence of the account. ``event``: the event it words (a drive: the first step's); a move of a
+    kart has its ``seat``, ``start`` (None: from off the track, or unknown) and ``end``; a drive its
+    ``cells`` (every step of it) and whether it went ``backwards``."""
+
+    event: Event
+    weight: int
+    seat: int | None = None
+    start: str | None = None
+    end: str | None = None
+    cells: int = 0
+    backwards: bool = False
+
+    @property
+    def is_move(self) -> bool:
+        return self.weight == MOVE and self.end is not None
+
+
+@dataclass(frozen=True, slots=True)
+class Account:
+    """What a message tells, in order; ``journeys``: for every kart that moved, the cell it began on (None: off
+    the track) and the cell it ended on."""
+
+    told: tuple[Told, ...] = ()
+    journeys: Mapping[int, tuple[str | None, str]] = field(default_factory=dict)
+
+    @property
+    def moves(self) -> tuple[Told, ...]:
+        return tuple(t for t in self.told if t.is_move)
+
+
+def _move(e: Event) -> tuple[str | None, str] | None:
+    """Where an event moves its kart (``e.seat``), as (start, end); None when it moves none."""
+    data, params = e.data or {}, (e.data or {}).get("params") or {}
+    msg = data.get("msg")
+    if e.kind == "drive" and data.get("path"):
+        return data.get("from"), str(data["path"][-1])
+    if e.kind == "bump" and data.get("to"):
+        return data.get("cell"), str(data["to"])
+    if e.kind == "magnet" and data.get("cell"):
+        return data.get("frm"), str(data["cell"])
+    if msg == "event.spring" and params.get("to"):
+        return data.get("cell"), str(params["to"])
+    if msg == "event.oil" and data.get("to"):
+        return data.get("cell"), str(data["to"])
+    if e.kind in ("enter", "fall", "landing") and data.get("cell"):
+        return None, str(data["cell"])
+    return None
+
+
+def _weight(e: Event) -> int:
+    if e.kind in ("splash", "jump"):
+        return MOVE
+    return LAP if e.kind in LAPS else GAIN if e.kind in GAINS else REST
+
+
+def account(events: Iterable[Event]) -> Account:
+    """The account of the public ``events`` of every move a message covers, oldest first."""
+    told: list[Told] = []
+    where: dict[int, str | None] = {}  # each kart's cell as the account last left it
+    began: dict[int, str | None] = {}
+    open_drive: dict[int, int] = {}  # seat -> index in ``told`` of its drive still going on
+    for e in events:
+        if e.secret is not None:  # a seat's own view: the picture's words are the public ones
+            continue
+        moved = _move(e) if e.seat is not None else None
+        if moved is None:
+            told.append(Told(e, _weight(e), e.seat))
+            continue
+        seat = e.seat
+        assert seat is not None
+        start, end = moved
+        if start is None and e.kind in ("fall", "landing"):
+            start = where.get(seat)
+        began.setdefault(seat, start)
+        where[seat] = end
+        if e.kind == "drive":
+            path = (e.data or {}).get("path") or []
+            back = (e.data or {}).get("msg") == "event.back_up"
+            at = open_drive.get(seat)
+            if at is not None and told[at].end == start and told[at].backwards == back:
+                first = told[at]
+                told[at] = Told(first.event, MOVE, seat, first.start, end, first.cells + len(path), back)
+                continue
+            open_drive[seat] = len(told)
+            told.append(Told(e, MOVE, seat, start, end, len(path), back))
+            continue
+        open_drive.pop(seat, None)
+        told.append(Told(e, MOVE, seat, start, end))
+    return Account(tuple(told), {s: (began[s], end) for s, end in where.items() if end is not None})
+
+
+def sentence(t: Told, lang: str) -> str:
+    """One sentence of the account in ``lang``: a drive by its ends and length, else the event's own words."""
+    if t.event.kind == "drive" and t.end is not None:
+        who: Mapping[str, Any] = ((t.event.data or {}).get("params") or {}).get("who") or {}
+        kart = race_texts.say("kart", lang, name=who.get("name", ""), colour=who.get("colour", ""))
+        msg = "alt.back_up" if t.backwards else "alt.drive"
+        return texts.say(msg if t.start else f"{msg}_to", lang, count=t.cells, who=kart, start=t.start or "",
+                         end=t.end)
+    return race_texts.event_text(t.event, lang)
+
+
+def sentences(acc: Account, lang: str, most: int = REST) -> list[str]:
+    """The account's sentences of weight ``most`` or less, in order; a sentence repeated at once is said once."""
+    out: list[str] = []
+    for t in acc.told:
+        if t.weight > most:
+            continue
+        line = sentence(t, lang).strip()
+        if line and (not out or out[-1] != line):
+            out.append(line if line[-1] in ".!?…:" else f"{line}.")
+    return out
+
+
+def of_moves(moves: Sequence[Sequence[Event]]) -> Account:
+    """The account of a message's moves (each move's public events)."""
+    return account(e for move in moves for e in move)
+
+
+__all__ = ["GAIN", "LAP", "MOVE", "REST", "Account", "Told", "account", "of_moves", "sentence", "sentences"]

@@ -1,0 +1,231 @@
+"""One account of a turn (DESIGN "One account of a turn"): the picture's description tells every move a message
+covers, so a listener who hears only the descriptions knows where every piece is.
+
+The first tests play whole demo races (six seats, English and German) and follow every kart through the
+``message-NNNN.txt`` files alone: each move's stated start is where the texts last left that kart, and the
+turn's and the standings' cells agree. The second holds each turn's account against the trail its picture
+draws (the view's ``turn``, through the same :func:`render.races.live.with_last_move` the picture uses).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from bot.cli import main
+from bot.drivers import driver_for
+from bot.games.races import account
+from bot.games.races import texts as front_texts
+from render.races.live import with_last_move
+from rules.contract import events_for
+from rules.races import Races
+from rules.races import texts as race_texts
+
+CELL = r"[A-Z]+[0-9]+"
+#: the sentences that move a kart: id -> (catalogue, the parameter naming the kart moved, start, end)
+MOVES: dict[str, tuple[str, str, str | None, str]] = {
+    "alt.drive": ("front", "who", "start", "end"),
+    "alt.drive_to": ("front", "who", None, "end"),
+    "alt.back_up": ("front", "who", "start", "end"),
+    "alt.back_up_to": ("front", "who", None, "end"),
+    "event.bump": ("rules", "victim", "cell", "to"),
+    "event.magnet": ("rules", "victim", "frm", "cell"),
+    "event.spring": ("rules", "who", "cell", "to"),
+    "event.oil": ("rules", "who", "cell", "to"),
+    "event.enter": ("rules", "who", None, "cell"),
+    "event.fall": ("rules", "who", None, "cell"),
+    "event.landing": ("rules", "who", None, "cell"),
+}
+
+
+def pattern(template: str) -> re.Pattern[str]:
+    """A catalogue template as a regular expression: cells are cells, anything else is some words."""
+    out, at = "", 0
+    for m in re.finditer(r"\{(\w+)(?::\w+)?\}", template):
+        out += re.escape(template[at:m.start()])
+        name = m.group(1)
+        group = CELL if name in ("cell", "to", "frm", "start", "end") else ".+?"
+        out += f"(?P<{name}>{group})" if f"(?P<{name}>" not in out else ".+?"
+        at = m.end()
+    return re.compile(out + re.escape(template[at:]))
+
+
+def templates(lang: str) -> list[tuple[str, re.Pattern[str]]]:
+    out = []
+    for msg, (where, *_rest) in MOVES.items():
+        catalogue = front_texts.CATALOGUE if where == "front" else race_texts.CATALOGUE
+        for count in (1, 2):
+            out.append((msg, pattern(catalogue.template(msg, lang, count))))
+    return out
+
+
+def colour_of(kart: str) -> str:
+    """A kart's colour: the first word of its last brackets ("Ann (red)", "Ann (red, kart 1)")."""
+    found = re.findall(r"\(([^()]+)\)", kart)
+    assert found, kart
+    return found[-1].split(",")[0].strip()
+
+
+def sentences(text: str) -> list[str]:
+    return [s for s in re.split(r"(?<=[.!…])\s+", text) if s]
+
+
+def follow(folder: Path, lang: str) -> tuple[int, int]:
+    """Follow every kart through the descriptions of a demo's messages; (moves told, cells checked)."""
+    moves = templates(lang)
+    turn = pattern(front_texts.CATALOGUE.template("alt.turn", lang))
+    lead = pattern(front_texts.CATALOGUE.template("alt.leads", lang, 1))
+    where: dict[str, str | None] = {}
+    told = checked = 0
+    files = sorted(folder.glob("message-*.txt"))
+    assert files
+    for file in files:
+        text = file.read_text(encoding="utf-8")
+        if file.name.endswith("-whole.txt"):  # a whole board says which lap brought it, then what happened
+            whole = front_texts.CATALOGUE.template("alt.whole", lang)
+            assert text.startswith(whole.split("{")[0]), (file.name, text)
+        for sentence in sentences(text):
+            for msg, pat in moves:
+                m = pat.fullmatch(sentence)
+                if m is None:
+                    continue
+                _, piece, start, end = MOVES[msg]
+                kart = colour_of(m.group(piece))
+                if msg == "event.enter":
+                    assert where.get(kart) is None, (file.name, sentence, where.get(kart))
+                elif start is not None and kart in where:
+                    assert m.group(start) == where[kart], (file.name, sentence, where[kart])
+                    checked += 1
+                where[kart] = m.group(end)
+                told += 1
+                break
+            else:
+                for pat in (turn, lead):
+                    m = pat.search(sentence)
+                    if m is not None and colour_of(m.group("who" if pat is turn else "kart")) in where:
+                        kart = colour_of(m.group("who" if pat is turn else "kart"))
+                        assert m.group("cell") == where[kart], (file.name, sentence, where[kart])
+                        checked += 1
+    return told, checked
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_every_kart_is_followed_through_the_descriptions_alone(tmp_path: Path, capsys, lang: str) -> None:
+    """A six-seat race of two laps in ``lang``: every drive, bump, fall and climb a message's picture shows is
+    told from where the descriptions last left the kart, and the standings put the karts where they were told."""
+    out = tmp_path / "demo"
+    assert main(["demo", "--seats", "6", "--laps", "2", "--seed", "413757266", "--lang", lang, "--out",
+                 str(out)]) == 0
+    capsys.readouterr()
+    told, checked = follow(out, lang)
+    assert told > 60 and checked > 100
+    assert all(len(f.read_text(encoding="utf-8")) <= 1024 for f in out.glob("message-*.txt"))
+
+
+def test_the_reported_race_tells_a_whole_drive_by_its_real_start_and_length(tmp_path: Path, capsys) -> None:
+    """The race of seed 413757266: green's first drive is told once, from the cell it lined up on, by its
+    length, and the bump that ended it follows; red's lap drive is one drive that completes the lap."""
+    out = tmp_path / "demo"
+    assert main(["demo", "--seed", "413757266", "--out", str(out)]) == 0
+    capsys.readouterr()
+    second = (out / "message-0002.txt").read_text(encoding="utf-8")
+    assert "(green) lines up on I10." in second
+    assert "(green) drives 7 cells from I10 to P7. Computer 3 (smart) (green) bumps Computer 2 (smart) (blue) " \
+           "from P7 to Q7." in second
+    assert "drives 1 cell" not in second
+    twelfth = (out / "message-0012.txt").read_text(encoding="utf-8")
+    assert "(red) drives 13 cells from Q17 to K9." in twelfth and "(red) completes lap 1!" in twelfth
+    whole = sorted(out.glob("message-*-whole.txt"))[0].read_text(encoding="utf-8")
+    assert whole.startswith("The whole track: ") and " leads into lap 2 of 5." in whole
+
+
+def test_each_turns_account_ends_where_its_picture_draws_the_trail() -> None:
+    """Every move of a six-seat race: the account of the turn's moves so far drives the turn's kart over as
+    many cells as the trail its picture draws (the view's turn path, as the picture reads it), ending on the
+    trail's last cell, and every kart that moved ends on its cell."""
+    seats = [{"name": f"P{i + 1}", "options": {}} for i in range(6)]
+    game = Races.create({"seats": seats, "options": {"track": "A", "laps": 2}}, seed=7)
+    drivers = {s: driver_for("races", "smart", 7 + s) for s in range(6)}
+    turn: list = []
+    number = None
+    checked = 0
+    while not game.is_over and game.ply < 4000:
+        seat = game.to_act
+        assert seat is not None
+        view = game.view(None)
+        if view["turn"]["number"] != number:
+            turn, number = [], view["turn"]["number"]
+        turn += events_for(game.apply(drivers[seat].choose(game, seat)), None)
+        view = game.view(None)
+        # the turn ended with this move: its picture draws the last turn's trail; else the turn's own (a turn yet
+        # to drive shows the last one's, which that turn's message told)
+        ended = view["turn"]["number"] != number
+        trail = with_last_move({**view, "turn": {}})["turn"] if ended else view["turn"]
+        told = account.account(turn)
+        path = trail.get("path") or []
+        if path:
+            drives = [t for t in told.moves if t.event.kind == "drive" and t.seat == trail["seat"]]
+            assert drives, (game.ply, path)
+            assert sum(t.cells for t in drives) == len(path), (game.ply, path, drives)
+            assert drives[-1].end == path[-1] or not game.karts[trail["seat"]].cell
+            checked += 1
+        for kart_seat, (_, end) in told.journeys.items():
+            cell = game.karts[kart_seat].cell
+            assert cell is not None and end == cell.label, (game.ply, kart_seat, end, cell)
+        if view["turn"]["number"] != number:
+            turn, number = [], view["turn"]["number"]
+    assert checked > 50
+
+
+def test_a_drive_is_told_even_when_the_next_kart_loses_its_turn_at_once_r8() -> None:
+    """R8: a kart whose Landing Point is taken loses its turn as soon as it begins. In this eight-seat race
+    (seed 5, track A) black's last step bumps purple and ends black's turn, and red's turn is lost at once: the
+    step is still told (a drive to R13), so every kart moved by a move ends, in the account, on its cell."""
+    seats = [{"name": f"P{i + 1}", "options": {}} for i in range(8)]
+    game = Races.create({"seats": seats, "options": {"track": "A", "laps": 2}}, seed=5)
+    drivers = {s: driver_for("races", "smart", 5 + s) for s in range(8)}
+    lost = 0
+    while not game.is_over and game.ply < 4000:
+        seat = game.to_act
+        assert seat is not None
+        before = [k.cell for k in game.karts]
+        events = events_for(game.apply(drivers[seat].choose(game, seat)), None)
+        lost += any(e.kind == "turn-lost" for e in events)
+        ends = {s: end for s, (_, end) in account.account(events).journeys.items()}
+        for k in game.karts:
+            if k.cell is not None and k.cell != before[k.seat]:
+                assert ends.get(k.seat) == k.cell.label, (game.ply, k.seat, before[k.seat], k.cell)
+    assert lost
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_every_rally_car_is_followed_through_the_descriptions_alone(tmp_path: Path, capsys, lang: str) -> None:
+    """A rally of three cars in ``lang`` (S3: a car drives as far as its gear says): every drive is told from the
+    place the descriptions last left the car (the steps of a turn told in one message each)."""
+    from rules.rally import texts as rally_texts
+
+    out = tmp_path / "demo"
+    assert main(["demo", "--game", "rally", "--seed", "413757266", "--lang", lang, "--out", str(out)]) == 0
+    capsys.readouterr()
+    drive = [re.compile(pattern(rally_texts.CATALOGUE.template("alt_move", lang, n)).pattern.replace(
+        CELL, ".+?")) for n in (1, 2)]
+    parks = [re.compile(pattern(rally_texts.CATALOGUE.template(msg, lang, 2)).pattern.replace(CELL, ".+?"))
+             for msg in ("alt_park", "alt_move_park")]
+    where: dict[str, str] = {}
+    checked = 0
+    for file in sorted(out.glob("message-*.txt")):
+        for sentence in sentences(file.read_text(encoding="utf-8")):
+            found = next((m for p in drive if (m := p.fullmatch(sentence))), None)
+            if found is not None:
+                car = found.group("who").split()[0]
+                if car in where:
+                    assert found.group("start") == where[car], (file.name, sentence, where[car])
+                    checked += 1
+                where[car] = found.group("end")
+                continue
+            parked = next((m for p in parks if (m := p.fullmatch(sentence))), None)
+            if parked is not None:
+                where.pop(parked.group("who").split()[0], None)
+    assert checked > 30
