@@ -18,7 +18,7 @@ from render.rally.chat import (
     MIN_TEXT_AT_CHAT,
     SCALES,
     STRIP_FIXED,
-    WIDE as WIDE_WINDOW,
+    WIDE,
     canvas_size,
     chat_frame,
     chat_image,
@@ -36,7 +36,7 @@ from rules.rally.texts import say
 from tests.rally.conftest import pos
 
 LONG = "Wolfgang Amadeus Mozartkugelmann"  # 32 characters: the longest display name Discord allows
-WIDE = "WWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWW"  # and the widest
+WIDE_NAME = "WWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWW"  # and the widest
 
 
 def width_of(png: bytes) -> int:
@@ -94,7 +94,7 @@ def test_what_is_too_large_for_the_wider_view_keeps_its_last_point_in_the_usual_
     x0, y0, x1, y1 = content_box("A", True)
     far = [(x0 + 20, y0 + 20), (x1 - 20, y1 - 20), (x0 + 20, y1 - 20)]  # corners of the whole track
     frame = frame_points(view, far)
-    assert frame.zoom == "wide" and (frame.width, frame.height) == WIDE_WINDOW
+    assert frame.zoom == "wide" and (frame.width, frame.height) == WIDE
     fx0, fy0, fx1, fy1 = frame.box
     inside = [fx0 < x < fx1 and fy0 < y < fy1 for x, y in far]
     assert inside[-1] and not all(inside)
@@ -152,7 +152,7 @@ def test_the_end_of_the_race_shows_the_winner_at_the_finish_in_the_usual_box(tra
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
-@pytest.mark.parametrize("names", [None, [LONG, WIDE]])
+@pytest.mark.parametrize("names", [None, [LONG, WIDE_NAME]])
 def test_every_word_of_the_game_over_picture_is_9_px_at_550(lang: str, names: list[str] | None) -> None:
     """The track's words inside the frame (drawn again: the track's picture is cached) count at the
     finish's scale, the strip's as they are."""
@@ -215,7 +215,7 @@ def test_before_the_first_move_the_heading_says_only_who_is_next() -> None:
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
-@pytest.mark.parametrize("name", [LONG, WIDE])
+@pytest.mark.parametrize("name", [LONG, WIDE_NAME])
 def test_the_longest_names_fit_the_heading_and_the_car_lines_whole(lang: str, name: str) -> None:
     names = [name, name[:-1] + "2", name[:-1] + "3"]
     views = race("A", 3, 2, names=names)
