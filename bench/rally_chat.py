@@ -1,10 +1,11 @@
 """Schrottplatz Rally's pictures for a chat column, measured as the races' are (:mod:`bench.chat`).
 
 - ``rally_chat_cell_px``: the smallest lane in any close-up posted during real races, as a chat shows it: a
-  lane's width × 550 / the picture's width (target: at least 16);
+  lane's width × the zoom's scale × 550 / the picture's width (target: at least 16);
 - ``rally_chat_png_bytes``: the largest close-up posted in seeded 6-car races of the smart driver on both
   tracks, every action drawn (target: at most 150,000); ``rally_chat_pictures`` counts them,
-  ``rally_chat_zooms`` says how many were close, wide and of the whole track, and
+  ``rally_chat_zooms`` says how many were close, wide and of the finish, ``rally_chat_sizes`` how many
+  sizes they came in (target: one per track), and
   ``rally_chat_render_median_ms`` is the median time of one (encoding included);
 - ``rally_board_png_bytes``, ``rally_board_ms``, ``rally_board_pixels``: the whole board with its panel and
   legend (``/game board``) at the end of the 6-car race on track B.
@@ -53,6 +54,7 @@ def rally_chat() -> Figures:
     smallest = float("inf")
     drawing: list[float] = []
     zooms: collections.Counter[str] = collections.Counter()
+    sizes: set[tuple[str, tuple[int, int]]] = set()
     last: dict[str, Any] = {}
     for track, seed in RACES:
         for view in race_views(track, seed):
@@ -60,13 +62,17 @@ def rally_chat() -> Figures:
             data = rally_chat_png(view)
             drawing.append(time.perf_counter() - start)
             biggest = max(biggest, len(data))
-            smallest = min(smallest, lane_px_at(Image.open(io.BytesIO(data)).width))
-            zooms[chat_frame(view).zoom] += 1
+            frame = chat_frame(view)
+            size = Image.open(io.BytesIO(data)).size
+            smallest = min(smallest, lane_px_at(size[0], scale=float(frame.scale)))
+            zooms[frame.zoom] += 1
+            sizes.add((track, size))
             last = view
     figures["rally_chat_cell_px"] = round(smallest, 1)
     figures["rally_chat_png_bytes"] = biggest
     figures["rally_chat_pictures"] = len(drawing)
-    figures["rally_chat_zooms"] = ", ".join(f"{zooms[z]} {z}" for z in ("close", "wide", "track"))
+    figures["rally_chat_zooms"] = ", ".join(f"{zooms[z]} {z}" for z in ("close", "wide", "finish"))
+    figures["rally_chat_sizes"] = len(sizes)
     figures["rally_chat_render_median_ms"] = round(statistics.median(drawing) * 1000, 2)
     rally_png(last)
     start = time.perf_counter()

@@ -200,6 +200,34 @@ def test_a_stated_rally_is_described_turn_first_and_standings_in_one_sentence(la
     assert "pit.1" not in said and "/" not in said and "·" not in said, said
 
 
+#: a one-lap rally stated as a position: red, on 2b with 3 points to drive, is about to cross the finish
+RALLY_FINISH: dict[str, Any] = {"players": ["Ann", "Bob"], "track": "A", "direction": "clockwise", "laps": 1,
+                                "cars": {"red": {"at": "2b", "lap": 1, "lever": "yellow"},
+                                         "blue": {"at": "40a", "lap": 1}},
+                                "order": ["red", "blue"], "to_act": "red", "phase": "move", "points": 3}
+
+
+@pytest.mark.parametrize(("lang", "ending"), [
+    ("en", "The race is over: Red (Ann) won and stands on 5b, past the finish line."),
+    ("de", "Das Rennen ist vorbei: Rot (Ann) hat gewonnen und steht auf 5b, hinter der Ziellinie.")])
+def test_the_game_over_picture_is_described_as_the_finish_it_shows(lang: str, ending: str) -> None:
+    """S8: the first car to finish its laps wins; the last picture is a close-up of the finish, so its
+    description says where the winner's car stands past the line, and the picture frames that car."""
+    from render.rally.chat import chat_frame
+    from render.rally.layout import layout_for
+    from render.rally.picture import place_point
+    from rules.rally.game import RallyGame
+
+    game = RallyGame.from_position(RALLY_FINISH)
+    events = game.apply("move 5b")
+    assert game.is_over and game.winners == [0]
+    said = unit_for("rally").alt_text(game, events, lang=lang)
+    assert ending in said and "whole track" not in said, said
+    x0, y0, x1, y1 = chat_frame(game.view(None)).box
+    x, y = place_point(layout_for(game.track), game.track, True, "5b")[0]
+    assert x0 < x < x1 and y0 < y < y1
+
+
 @pytest.mark.parametrize(("lang", "head", "far", "within"), [
     ("en", "Where Ann (red, kart 1) can go from H12 with 2 points: it can end on ",
      "The farthest along the track is ", "Within reach: a face-down tile on H10"),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from PIL import Image
 
 from bot import texts
@@ -87,3 +88,24 @@ def test_a_race_of_laps_shows_the_whole_board_when_the_first_kart_starts_a_new_l
     with Image.open(boards[0]) as whole, Image.open(out_dir / "message-0001.png") as close:
         # the whole track with every player's row and the key under it, not the close-up of a move
         assert whole.width <= 740 and whole.height > close.height
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+@pytest.mark.parametrize(("game", "options"), [("rally", ["--laps", "1", "--seats", "3"]), ("piecepack", [])])
+def test_every_chat_picture_of_a_demo_game_has_one_size(tmp_path, capsys, game: str, options: list[str],
+                                                        lang: str) -> None:
+    """A channel's pictures never jump: every turn's close-up, the game-over one too, has the same size (the
+    whole board a new lap brings is a picture of its own, at its own size)."""
+    out_dir = tmp_path / "demo"
+    assert main(["demo", "--game", game, "--lang", lang, "--seed", "5", *options, "--out", str(out_dir)]) == 0
+    capsys.readouterr()
+    pictures = sorted(p for p in out_dir.glob("message-*.png") if not p.stem.endswith("-whole"))
+    sizes = set()
+    for path in pictures:
+        with Image.open(path) as img:
+            sizes.add(img.size)
+    assert len(pictures) > 10 and len(sizes) == 1, sizes
+    if game == "rally":
+        from render.rally.chat import canvas_size
+
+        assert sizes == {canvas_size("A")}

@@ -13,16 +13,30 @@ from bot.drivers.rally import SmartDriver
 from bot.games.rally.unit import GAME as RALLY
 from render.common import recording_text
 from render.rally import rally_png
-from render.rally.chat import CHAT_WIDTH, chat_frame, chat_image, lane_px_at, rally_chat_png
+from render.rally.chat import (
+    CHAT_WIDTH,
+    MIN_TEXT_AT_CHAT,
+    SCALES,
+    STRIP_FIXED,
+    WIDE,
+    canvas_size,
+    chat_frame,
+    chat_image,
+    finish_points,
+    frame_points,
+    lane_px_at,
+    rally_chat_png,
+    strip_image,
+)
 from render.rally.layout import layout_for
 from render.rally.panel import LEGEND, legend_image, legend_words, moved_line, next_line
-from render.rally.picture import PANEL, content_box, move_points, place_point, rally_image
+from render.rally.picture import PANEL, _base, content_box, move_points, place_point, rally_image
 from rules.rally import RallyGame, find_track
 from rules.rally.texts import say
 from tests.rally.conftest import pos
 
 LONG = "Wolfgang Amadeus Mozartkugelmann"  # 32 characters: the longest display name Discord allows
-WIDE = "WWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWW"  # and the widest
+WIDE_NAME = "WWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWW"  # and the widest
 
 
 def width_of(png: bytes) -> int:
@@ -65,10 +79,36 @@ def test_the_turns_picture_is_a_close_up_and_the_board_is_the_whole_track() -> N
 
 
 @pytest.mark.parametrize(("track", "seed"), [("A", 4), ("B", 9)])
-def test_every_close_up_of_a_six_car_race_shows_lanes_of_16_px_at_550(track: str, seed: int) -> None:
+def test_every_close_up_of_a_six_car_race_has_one_size_and_lanes_of_16_px_at_550(track: str, seed: int) -> None:
     views = race(track, 6, seed)
-    widths = {chat_image(v).width for v in views[::3]} | {chat_image(views[-1]).width}
-    assert min(lane_px_at(w, CHAT_WIDTH) for w in widths) >= 16
+    shown = [*views[::3], views[-1]]
+    assert {chat_image(v).size for v in shown} == {canvas_size(track)}
+    width = canvas_size(track)[0]
+    assert min(lane_px_at(width, CHAT_WIDTH, chat_frame(v).scale) for v in shown) >= 16
+    assert {lane_px_at(width, CHAT_WIDTH, SCALES[zoom]) >= 16 for zoom in SCALES} == {True}
+
+
+def test_what_is_too_large_for_the_wider_view_keeps_its_last_point_in_the_usual_box() -> None:
+    """The frame keeps its size and zoom; the last point (where a drive stopped) stays in it."""
+    view = moved().view(None)
+    x0, y0, x1, y1 = content_box("A", True)
+    far = [(x0 + 20, y0 + 20), (x1 - 20, y1 - 20), (x0 + 20, y1 - 20)]  # corners of the whole track
+    frame = frame_points(view, far)
+    assert frame.zoom == "wide" and (frame.width, frame.height) == WIDE
+    fx0, fy0, fx1, fy1 = frame.box
+    inside = [fx0 < x < fx1 and fy0 < y < fy1 for x, y in far]
+    assert inside[-1] and not all(inside)
+    assert chat_image(view, frame).size == canvas_size("A")
+
+
+def test_a_name_that_wraps_takes_its_room_from_the_track_not_the_picture() -> None:
+    names = [LONG, LONG[:-1] + "2", LONG[:-1] + "3"]
+    views = race("A", 3, 2, names=names)
+    view = next(v for v in views if v.get("last_move") and v["phase"] == "move")
+    start = RallyGame.create({"seats": [{"name": "Ann"}, {"name": "Bob"}]}, 1).view(None)
+    assert strip_image(start, 640).height < STRIP_FIXED  # one line: centred in the usual height
+    for v in (view, start):
+        assert chat_image(v, lang="de").size == canvas_size("A")
 
 
 def test_a_move_is_framed_with_where_it_started_and_the_car_to_act_is_added() -> None:
@@ -96,9 +136,41 @@ def test_after_a_roll_the_frame_holds_the_car_and_every_destination() -> None:
         assert x0 < x < x1 and y0 < y < y1
 
 
-def test_the_end_of_the_race_shows_the_whole_track() -> None:
-    view = race("B", 2, 3)[-1]
-    assert chat_frame(view).box == content_box(view["track"], True)
+@pytest.mark.parametrize(("track", "seats", "seed"), [("A", 3, 2), ("B", 2, 3), ("B", 6, 9)])
+def test_the_end_of_the_race_shows_the_winner_at_the_finish_in_the_usual_box(track: str, seats: int,
+                                                                              seed: int) -> None:
+    view = race(track, seats, seed)[-1]
+    frame = chat_frame(view)
+    assert frame.zoom == "finish"
+    x0, y0, x1, y1 = frame.box
+    lay = layout_for(find_track(track))
+    car = place_point(lay, find_track(track), True, view["seats"][view["winner"]]["at"])[0]
+    assert x0 < car[0] < x1 and y0 < car[1] < y1
+    assert all(x0 <= x <= x1 and y0 <= y <= y1 for x, y in finish_points(view))
+    assert chat_image(view).size == canvas_size(track)
+    assert (frame.width, frame.height) < content_box(track, True)[2:]  # not the whole track
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+@pytest.mark.parametrize("names", [None, [LONG, WIDE_NAME]])
+def test_every_word_of_the_game_over_picture_is_9_px_at_550(lang: str, names: list[str] | None) -> None:
+    """The track's words inside the frame (drawn again: the track's picture is cached) count at the
+    finish's scale, the strip's as they are."""
+    view = race("B", 2, 3, names=names)[-1]
+    frame = chat_frame(view)
+    _base.cache_clear()
+    with recording_text() as drawn:
+        img = chat_image(view, lang=lang)
+    track_size = _base(view["track"], True, len(view["seats"])).size
+    x0, y0, x1, y1 = frame.box
+    sizes = []
+    for t in drawn:
+        if t.image != track_size:
+            sizes.append(t.size)
+        elif t.box[2] > x0 and t.box[0] < x1 and t.box[3] > y0 and t.box[1] < y1:
+            sizes.append(float(t.size * frame.scale))
+    assert len(sizes) > 15  # the strip's words and the labels round the finish
+    assert min(sizes) * CHAT_WIDTH / img.width >= MIN_TEXT_AT_CHAT
 
 
 def test_the_whole_board_comes_once_the_leader_starts_a_new_lap() -> None:
@@ -143,7 +215,7 @@ def test_before_the_first_move_the_heading_says_only_who_is_next() -> None:
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
-@pytest.mark.parametrize("name", [LONG, WIDE])
+@pytest.mark.parametrize("name", [LONG, WIDE_NAME])
 def test_the_longest_names_fit_the_heading_and_the_car_lines_whole(lang: str, name: str) -> None:
     names = [name, name[:-1] + "2", name[:-1] + "3"]
     views = race("A", 3, 2, names=names)

@@ -2,11 +2,12 @@
 
 It says what matters first and once: what just happened (a drive by its start, end and length, not cell by
 cell; the parts put on the car's gears in one sentence), whose turn it is and what they can do (with where
-the car stands and its lever), and the standings in one sentence (the leader with laps and stops, then each
-car's gap in rows or laps and its stops: S8; a parked car by its spot). Left out, as the picture and
-``/game status`` show them: the track's name, the round and move number, every car's gears, lever and fuel,
-and the turn order. Places are said as words ("in the pit lane, spot 3"), never as codes (``pit.3``), and
-no number follows another without a word between them.
+the car stands and its lever), or once the race is over who won and where their car stands past the finish
+line (the game-over picture is that close-up of the finish), and the standings in one sentence (the leader
+with laps and stops, then each car's gap in rows or laps and its stops: S8; a parked car by its spot). Left
+out, as the picture and ``/game status`` show them: the track's name, the round and move number, every car's
+gears, lever and fuel, and the turn order. Places are said as words ("in the pit lane, spot 3"), never as
+codes (``pit.3``), and no number follows another without a word between them.
 """
 
 from __future__ import annotations
@@ -131,8 +132,10 @@ def standings_sentence(game: RallyGame, lang: str) -> str:
 def alt_text(game: RallyGame, events: Sequence[Event], lang: str) -> str:
     """The description of a picture of the rally (see the module's docstring); the narration gives way
     first when six cars leave too little room."""
-    if game.is_over:
-        ending = say("game_over", lang, **_who(game.winners[0], game)) if game.winners else ""
+    if game.is_over:  # the picture is the finish: the winner's car past the line
+        winner = game.winners[0] if game.winners else None
+        ending = (say("alt_over", lang, where=place(game, game.cars[winner].at, lang), **_who(winner, game))
+                  if winner is not None else "")
         return fitted([told(game, events, lang), ending, standings_sentence(game, lang)], ALT_TEXT_CHARS, cut=0)
     return fitted([told(game, events, lang), turn_sentence(game, lang), standings_sentence(game, lang)],
                   ALT_TEXT_CHARS, cut=0)

@@ -92,8 +92,8 @@ class RallyUnit(GameUnit[RallyGame]):
     # Pictures ----------------------------------------------------------------------------------
 
     def picture(self, view: dict[str, Any], events: Sequence[Event], lang: str = "en") -> bytes | None:
-        """The picture posted after an action: a close-up of where the turn happened, sized for a chat, with
-        who moved and who is next in ``lang``."""
+        """The picture posted after an action: a close-up of where the turn happened (once the race is over,
+        the finish with the winner's car), one size for the track, with who moved and who is next in ``lang``."""
         return rally_chat_png(view, events, lang)
 
     def card_picture(self, view: dict[str, Any], seat: int, lang: str = "en") -> bytes | None:
