@@ -343,7 +343,7 @@ GERMAN_STOP_WORDS: frozenset[str] = frozenset({
     "wo", "wobei", "wofuer", "woher", "wohin", "wozu", "wuerde", "zu", "zum", "zur", "bedeutet", "bringt",
     "bringen", "kriege", "krieg", "kriegt", "bekomme", "bekommt", "bekommen", "trotzdem", "her", "warum", "wann",
     "dran", "drauf", "sowas", "ueberhaupt", "gerade", "schon", "einfach", "immer", "dieses", "jeder", "jede", "jedes",
-    "dasselbe", "derselbe", "dieselbe", "denselben", "demselben", "derselben", "heissen", "wieder",
+    "dasselbe", "derselbe", "dieselbe", "denselben", "demselben", "derselben", "heissen", "wieder", "ueber",
 })
 
 #: German words that hint at what is asked ("wie viele") without naming a topic.
@@ -388,7 +388,9 @@ SUBJECT_WEIGHT = 2.5
 INTENT_BOOST = 0.4
 INTENT_FULL = 4
 #: ... and the words of its clause ("what happens if **…**") count this much more than the others.
-CLAUSE_WEIGHT = 1.5
+CLAUSE_WEIGHT = 1.25
+#: An entry whose title is the question's subject and nothing else counts this much more.
+SUBJECT_TITLE_BOOST = 1.15
 #: A match found in the other language's entries counts this much of the same match in the asker's own.
 CROSS_WEIGHT = 0.8
 #: Rulings retell the sections in detail; between two equal matches the section answers first.
@@ -806,9 +808,20 @@ def _subject(words: list[str], language: Language) -> int | None:
 
     The subject follows an optional question word and a verb: an auxiliary in English ("can", "does");
     any verb in German, where the subject must then open with a determiner ("der", "die"), which is what
-    tells the word before it for a verb without a list of verbs.
+    tells the word before it for a verb without a list of verbs. A question asked after a statement ("my
+    kart has mud tyres, what does **acid** do") has its subject after its question word.
     """
-    i = 1 if words and words[0] in language.interrogatives else 0
+    found = _subject_at(words, 0, language)
+    if found is None:
+        later = next((i for i, w in enumerate(words) if i > 0 and w in language.interrogatives), None)
+        if later is not None:
+            found = _subject_at(words, later, language)
+    return found
+
+
+def _subject_at(words: list[str], start: int, language: Language) -> int | None:
+    """:func:`_subject` of the question that begins at ``start``."""
+    i = start + 1 if start < len(words) and words[start] in language.interrogatives else start
     if i >= len(words) or words[i] in language.determiners:
         return None
     if language.auxiliaries and words[i] not in language.auxiliaries:
@@ -1037,6 +1050,10 @@ def _score(index: _Index, doc: _Doc, question: _Question, query: str) -> float:
     total += PHRASE_WEIGHT * _phrases(index, doc, terms)
     if query in doc.names:
         total += 100.0
+    if subject is not None and not ruling and doc.title and all(
+            terms[subject].get(t, 0.0) == max(terms[subject].values()) for t in doc.title):
+        # the entry is named by the question's subject itself, not by a synonym ("what does the oil do")
+        total *= SUBJECT_TITLE_BOOST
     if question.prefer:
         # an entry about what the question's intent asks for (a place that gives it, ...)
         found = len(question.prefer & (doc.title | doc.alias_words | doc.body.keys()))
