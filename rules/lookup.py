@@ -284,18 +284,21 @@ class Intent:
 class _WordsData:
     synonyms: tuple[tuple[str, ...], ...]
     intents: tuple[Intent, ...]
+    phrases: tuple[tuple[str, str], ...]
 
 
 @cache
 def _words_data(lang: str) -> _WordsData:
-    """A language's words from ``rules/lookup_words.toml``: its synonym groups and its intents."""
+    """A language's words from ``rules/lookup_words.toml``: its synonym groups, its intents and its
+    phrases (as :func:`normalize` writes them)."""
     raw = tomllib.loads(resources.files("rules").joinpath("lookup_words.toml").read_text(encoding="utf-8"))
     mine = raw.get(lang, {})
     intents = tuple(
         Intent(name, tuple(tuple(normalize(cue).split()) for cue in data.get("cues", ())),
                tuple(data.get("prefer", ())), frozenset(normalize(w) for w in data.get("clause", ())))
         for name, data in mine.get("intents", {}).items())
-    return _WordsData(tuple(tuple(group) for group in mine.get("synonyms", ())), intents)
+    phrases = tuple((normalize(phrase), normalize(word)) for phrase, word in mine.get("phrases", ()))
+    return _WordsData(tuple(tuple(group) for group in mine.get("synonyms", ())), intents, phrases)
 
 
 #: Words that carry no topic in a question ("what does glue do" asks about glue).
@@ -512,18 +515,10 @@ class Language:
 
 
 #: English phrases whose words are filler alone but name a topic together.
-PHRASES: tuple[tuple[str, str], ...] = (
-    ("go off", "explode"), ("goes off", "explodes"), ("went off", "exploded"), ("going off", "exploding"),
-    ("blow up", "explode"), ("blows up", "explodes"),
-    ("doesn t work", "broken"), ("does not work", "broken"), ("don t work", "broken"), ("not working", "broken"),
-    ("isn t working", "broken"), ("how long", "length"),
-)
+PHRASES: tuple[tuple[str, str], ...] = _words_data("en").phrases
 
 #: ... and German ones.
-GERMAN_PHRASES: tuple[tuple[str, str], ...] = (
-    ("geht hoch", "explodiert"), ("fliegt in die luft", "explodiert"), ("wie lange", "dauer"),
-    ("funktioniert nicht", "kaputt"), ("nicht funktioniert", "kaputt"), ("geht nicht", "kaputt"),
-)
+GERMAN_PHRASES: tuple[tuple[str, str], ...] = _words_data("de").phrases
 
 LANGUAGES: dict[str, Language] = {
     "en": Language("en", STOP_WORDS, WEAK_WORDS, SYNONYMS, stem, phrases=PHRASES,
@@ -714,6 +709,10 @@ def _ranking_index(game_key: str, lang: str = DEFAULT_LANG) -> _Index:
         alias_words |= frozenset(_compound_parts(language, name_words, vocabulary))
         title_objects = _objects(entry.title, language)
         alias_objects = tuple(_objects(a, language) for a in entry.aliases)
+        # ... and a name with a compound is also named by its parts: "Bewegungswurf" by "Wurf für die Bewegung"
+        split = _split_names(language, (entry.title, *entry.aliases), vocabulary)
+        aliases += split
+        alias_objects += tuple(frozenset() for _ in split)
         pairs = {pair for text in (entry.title, *entry.aliases) for pair in _pairs(_stems(text, language))}
         pairs.update(_pairs(body_stems))
         docs.append(_Doc(entry, position, title, aliases, alias_words, body, len(body_stems),
@@ -729,6 +728,18 @@ def _ranking_index(game_key: str, lang: str = DEFAULT_LANG) -> _Index:
     idf = {s: math.log(1 + (n - f + 0.5) / (f + 0.5)) for s, f in df.items()}
     average = sum(d.length for d in docs) / n if n else 1.0
     return _Index(language, tuple(docs), idf, tuple(sorted(surface)), average or 1.0)
+
+
+def _split_names(language: Language, names: tuple[str, ...], vocabulary: set[str]) -> tuple[frozenset[str], ...]:
+    """The names that hold a German compound of known parts, each as its words with the compound's parts
+    in its place ("Phase 3: Bewegungswurf": "phase", "3", "bewegung", "wurf")."""
+    out = []
+    for name in names:
+        words = _content(_words(name), language)
+        parts = [_compound_parts(language, [w], vocabulary) for w in words]
+        if any(parts):
+            out.append(frozenset(s for w, p in zip(words, parts, strict=True) for s in (p or [language.stem(w)])))
+    return tuple(out)
 
 
 def _compound_parts(language: Language, words: list[str], vocabulary: set[str]) -> list[str]:
@@ -934,12 +945,13 @@ def _split_compound(index: _Index, word: str) -> tuple[str, ...]:
 
 def _known_part(index: _Index, word: str) -> tuple[str, ...]:
     """The longest known word a German compound ends with or begins with ("Tankstellenbesuch": the
-    "Tankstelle"), at least four letters; nothing when none is known."""
+    "Tankstelle"), at least four letters, never a verb after its particle; nothing when none is known."""
     if len(word) < 7 or not word.isalpha():
         return ()
     for size in range(len(word) - 3, 3, -1):
         tail = word[len(word) - size:]
-        if _known(index, tail):
+        # a verb's particle changes its meaning: "einstellen" (set) is no "stellen" (put)
+        if _known(index, tail) and word[:len(word) - size] not in index.language.particles:
             return (tail,)
         head = word[:size]
         for join in index.language.joins:
