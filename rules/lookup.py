@@ -255,6 +255,52 @@ def related(game_key: str, entry: RuleEntry) -> list[RuleEntry]:
 # carrier …") weighs more in the names than its other words, and never matches a name in which that
 # thing is only acted on ("landing on the carrier").
 
+@dataclass(frozen=True)
+class Intent:
+    """What a question's wording asks for, beside its topic: "where do I get fuel" asks for a place or a
+    service that gives fuel, not for what fuel does. A question shows it by having every word of one of
+    its ``cues`` (in that order, as :func:`normalize` writes them); entries using its ``prefer`` words
+    then rank a little higher, and the question's words after one of its ``clause`` words (the event of
+    "what happens to the treasure **if the carrier is hit**") weigh more."""
+
+    name: str
+    cues: tuple[tuple[str, ...], ...]
+    prefer: tuple[str, ...] = ()
+    clause: frozenset[str] = frozenset()
+
+    def shown_by(self, words: list[str]) -> bool:
+        """Whether a question (its words, filler included) shows this intent."""
+        for cue in self.cues:
+            at = 0
+            for word in words:
+                if at < len(cue) and word == cue[at]:
+                    at += 1
+            if at == len(cue):
+                return True
+        return False
+
+
+@dataclass(frozen=True)
+class _WordsData:
+    synonyms: tuple[tuple[str, ...], ...]
+    intents: tuple[Intent, ...]
+    phrases: tuple[tuple[str, str], ...]
+
+
+@cache
+def _words_data(lang: str) -> _WordsData:
+    """A language's words from ``rules/lookup_words.toml``: its synonym groups, its intents and its
+    phrases (as :func:`normalize` writes them)."""
+    raw = tomllib.loads(resources.files("rules").joinpath("lookup_words.toml").read_text(encoding="utf-8"))
+    mine = raw.get(lang, {})
+    intents = tuple(
+        Intent(name, tuple(tuple(normalize(cue).split()) for cue in data.get("cues", ())),
+               tuple(data.get("prefer", ())), frozenset(normalize(w) for w in data.get("clause", ())))
+        for name, data in mine.get("intents", {}).items())
+    phrases = tuple((normalize(phrase), normalize(word)) for phrase, word in mine.get("phrases", ()))
+    return _WordsData(tuple(tuple(group) for group in mine.get("synonyms", ())), intents, phrases)
+
+
 #: Words that carry no topic in a question ("what does glue do" asks about glue).
 STOP_WORDS: frozenset[str] = frozenset({
     "a", "about", "above", "after", "again", "all", "allowed", "also", "am", "an", "and", "any", "anyone",
@@ -278,54 +324,9 @@ WEAK_WORDS: frozenset[str] = frozenset({"many", "number", "count", "far", "long"
                                         "game", "games"})
 WEAK_WEIGHT = 0.4
 
-#: Words players use for the same thing; each group's words all count for one another.
-SYNONYMS: tuple[tuple[str, ...], ...] = (
-    ("bump", "push", "shove", "knock", "nudge", "ram"),
-    ("win", "victory", "winner", "won", "flag", "winning"),
-    ("stream", "water", "creek", "river", "swim", "splash", "wet"),
-    ("tile", "junk"),
-    ("pick", "collect", "grab", "take"),
-    ("kart", "car", "vehicle", "racer"),
-    ("die", "dice"),
-    ("tyre", "tire", "tyres", "tires", "wheel"),
-    ("whole", "full", "entire"),
-    ("colour", "color"),
-    ("centre", "center", "middle"),
-    ("cost", "price", "pay", "costs", "expensive", "cheap"),
-    ("buy", "shop", "purchase", "shopping"),
-    ("money", "cash", "coin", "currency"),
-    ("saddlebag", "bag", "storage", "inventory"),
-    ("missile", "rocket"),
-    ("shoot", "fire", "launch"),
-    ("explode", "explosion", "blow", "boom", "detonate"),
-    ("reverse", "backwards", "backward", "back"),
-    ("collapsed", "broken", "broke", "gap"),
-    ("jump", "leap"),
-    ("player", "people", "seat"),
-    ("hidden", "secret", "facedown"),
-    ("see", "visible", "reveal", "show", "look"),
-    ("damage", "destroy", "destroyed", "break"),
-    ("start", "begin", "beginning", "first"),
-    ("steal", "snatch", "grab"),
-    ("fuel", "gas", "petrol", "refuel"),
-    ("engine", "motor"),
-    ("goal", "objective", "object", "aim"),
-    ("trash", "junk", "rubbish", "garbage"),
-    ("treasure", "prize", "loot"),
-    ("pawn", "piece", "figure", "meeple"),
-    ("discard", "throw", "drop", "dump"),
-    ("lap", "circuit"),
-    ("around", "round"),
-    ("team", "teammate", "partner", "ally"),
-    ("stuck", "sticky", "stick", "glued"),
-    ("many", "number", "count", "amount", "total"),
-    ("far", "distance", "range", "reach"),
-    ("cell", "space", "hex", "square", "spot", "field"),
-    ("set", "place", "put", "lay", "placing", "setting"),
-    ("deliver", "delivery", "arrive", "appear"),
-    ("move", "drive", "moving", "driving"),
-    ("park", "parked", "stand", "standing", "occupied", "occupy"),
-)
+#: Words players use for the same thing, per language; each group's words all count for one another. They
+#: are the language's data (``rules/lookup_words.toml``), as are its :class:`Intent` s.
+SYNONYMS: tuple[tuple[str, ...], ...] = _words_data("en").synonyms
 
 #: German filler words, folded as :func:`normalize` folds them ("für" is "fuer").
 GERMAN_STOP_WORDS: frozenset[str] = frozenset({
@@ -345,7 +346,7 @@ GERMAN_STOP_WORDS: frozenset[str] = frozenset({
     "wo", "wobei", "wofuer", "woher", "wohin", "wozu", "wuerde", "zu", "zum", "zur", "bedeutet", "bringt",
     "bringen", "kriege", "krieg", "kriegt", "bekomme", "bekommt", "bekommen", "trotzdem", "her", "warum", "wann",
     "dran", "drauf", "sowas", "ueberhaupt", "gerade", "schon", "einfach", "immer", "dieses", "jeder", "jede", "jedes",
-    "dasselbe", "derselbe", "dieselbe", "denselben", "demselben", "derselben", "heissen", "wieder",
+    "dasselbe", "derselbe", "dieselbe", "denselben", "demselben", "derselben", "heissen", "wieder", "ueber",
 })
 
 #: German words that hint at what is asked ("wie viele") without naming a topic.
@@ -360,63 +361,7 @@ GERMAN_WEAK_WORDS: frozenset[str] = frozenset({
 })
 
 #: German words for the same thing (written as players type them; folded and stemmed when used).
-GERMAN_SYNONYMS: tuple[tuple[str, ...], ...] = (
-    ("Kurve", "Kurven", "Kurvenreihe", "Biegung", "Kehre"),
-    ("verschalten", "verschaltet", "Fehlschaltung", "Verschaltung", "verschaltest"),
-    ("Boxengasse", "Box", "Boxen", "Pit", "Boxenstopp", "Boxenstop", "Pitstop", "Pitlane"),
-    ("Parkplatz", "parken", "geparkt", "Parkfeld", "Parkbucht", "Parkplätze"),
-    ("Mechaniker", "Mechanikerin", "Schrauber", "Monteur"),
-    ("Karosserieteil", "Karosserie", "Karosse", "Blech", "Karosserieteile"),
-    ("Motorteil", "Motor", "Motorteile", "Motorenteil"),
-    ("Benzin", "Tank", "tanken", "Kanister", "Benzinkanister", "Sprit", "Treibstoff", "Kraftstoff"),
-    ("Gang", "Gänge", "Gaenge"),
-    ("Schalthebel", "Hebel", "schalten", "Schaltung", "hochschalten", "runterschalten", "geschaltet"),
-    ("Runde", "Runden", "Rennrunde"),
-    ("Unfall", "Crash", "Zusammenstoß", "Unfälle", "crashen", "eingekeilt", "blockiert", "versperrt"),
-    ("gewinnen", "Sieg", "Sieger", "gewonnen", "gewinnt", "siegen", "Ziel"),
-    ("würfeln", "Würfel", "Wurf", "gewürfelt", "Augenzahl", "werfen", "wirft", "wirf", "geworfen"),
-    ("fahren", "ziehen", "bewegen", "fährt", "vorwärts"),
-    ("Feld", "Felder", "Kästchen", "Sechseck", "Hex", "Quadrat"),
-    ("Spieler", "Spielerin", "Person", "Personen", "Leute", "Mitspieler", "Spielerzahl", "mitspielen"),
-    ("Dreher", "drehen", "schleudern", "Schleudern", "dreht", "ausbrechen"),
-    ("reparieren", "Reparatur", "flicken", "repariert"),
-    ("Auto", "Wagen", "Karre", "Schrottkarre", "Fahrzeug", "Rennwagen"),
-    ("Spur", "Fahrspur", "Spuren", "Spurwechsel"),
-    ("Vorrat", "Reserve", "Nachschub"),
-    ("Aufbau", "aufbauen", "bauen", "baue", "baut", "Vorbereitung"),
-    ("Anfang", "Beginn", "anfangs", "Spielbeginn", "Startaufstellung"),
-    ("Stoppschild", "Stopp", "Stop", "Halt", "anhalten", "halten"),
-    ("Booster", "Boost", "Turbo", "Nitro"),
-    ("Grenze", "Limit", "Kurvenlimit", "Tempolimit"),
-    ("Drehzahlbereich", "Drehzahl", "Bereich", "Farbe"),
-    ("Reihenfolge", "Zugreihenfolge", "zuerst", "beginnt", "fängt", "Startspieler"),
-    ("Zug", "Spielzug"),
-    ("Teil", "Teile", "Ersatzteil", "Ersatzteile"),
-    ("Lagerhalle", "Lager", "Halle"),
-    ("Schrotthaufen", "Schrott", "Schrottplatz"),
-    ("Werkstatt", "Garage"),
-    ("verlieren", "verliert", "verloren", "weg", "abgeben"),
-    ("rückwärts", "zurück", "zurückfahren"),
-    ("schnell", "Tempo", "Geschwindigkeit"),
-    ("sehen", "sichtbar", "zeigen", "anschauen", "aufdecken", "offen"),
-    ("verdeckt", "geheim", "verborgen", "versteckt"),
-    ("Spielplan", "Brett", "Spielbrett", "Plan"),
-    ("klauen", "klaut", "stehlen", "stiehlt", "wegnehmen", "abnehmen", "schnappen"),
-    ("diagonal", "schräg", "quer"),
-    ("Figur", "Figuren", "Spielfigur", "Pöppel"),
-    ("rammen", "schubsen", "schieben", "anschieben", "stoßen", "gerammt", "geschubst", "drängeln"),
-    ("Leim", "Kleber", "kleben", "klebrig"),
-    ("treffen", "trifft", "getroffen", "Treffer"),
-    ("aufhören", "enden", "beenden", "stehenbleiben"),
-    ("Plättchen", "Schrottplättchen"),
-    ("Reifen", "Räder", "Rad", "Pneus"),
-    ("Bach", "Wasser", "Fluss", "Strom", "nass"),
-    ("Kronkorken", "Geld", "Münzen", "Kohle"),
-    ("kaufen", "einkaufen", "kaufe", "Laden", "Shop"),
-    ("kosten", "kostet", "Preis", "teuer", "billig", "bezahlen"),
-    ("Mitte", "Zentrum", "Mittelfeld"),
-    ("erwischen", "erwischt", "schlagen", "geschlagen"),
-)
+GERMAN_SYNONYMS: tuple[tuple[str, ...], ...] = _words_data("de").synonyms
 
 #: Weights: a title word counts this much over the BM25 text score, an alias word a little less.
 TITLE_WEIGHT = 3.0
@@ -441,6 +386,14 @@ PHRASE_WEIGHT = 0.7
 #: In the names, the word a question is about (its subject, :func:`_subject`) weighs this much more than
 #: its other words: "can the carrier land on pawns" asks about the carrier, not about landing.
 SUBJECT_WEIGHT = 2.5
+#: A question's intent (:class:`Intent`) raises an entry using its preferred words by up to this share, the
+#: whole when the entry uses this many of them (a word or two in passing count for little) ...
+INTENT_BOOST = 0.4
+INTENT_FULL = 4
+#: ... and the words of its clause ("what happens if **…**") count this much more than the others.
+CLAUSE_WEIGHT = 1.25
+#: An entry whose title is the question's subject and nothing else counts this much more.
+SUBJECT_TITLE_BOOST = 1.15
 #: A match found in the other language's entries counts this much of the same match in the asker's own.
 CROSS_WEIGHT = 0.8
 #: Rulings retell the sections in detail; between two equal matches the section answers first.
@@ -557,21 +510,15 @@ class Language:
     persons: frozenset[str] = frozenset()
     #: words after which a name's next topic word is acted on ("carrier" in "landing on the carrier")
     prepositions: frozenset[str] = frozenset()
+    #: what a question's wording may ask for beside its topic (:class:`Intent`, from the language's data)
+    intents: tuple[Intent, ...] = ()
 
 
 #: English phrases whose words are filler alone but name a topic together.
-PHRASES: tuple[tuple[str, str], ...] = (
-    ("go off", "explode"), ("goes off", "explodes"), ("went off", "exploded"), ("going off", "exploding"),
-    ("blow up", "explode"), ("blows up", "explodes"),
-    ("doesn t work", "broken"), ("does not work", "broken"), ("don t work", "broken"), ("not working", "broken"),
-    ("isn t working", "broken"), ("how long", "length"),
-)
+PHRASES: tuple[tuple[str, str], ...] = _words_data("en").phrases
 
 #: ... and German ones.
-GERMAN_PHRASES: tuple[tuple[str, str], ...] = (
-    ("geht hoch", "explodiert"), ("fliegt in die luft", "explodiert"), ("wie lange", "dauer"),
-    ("funktioniert nicht", "kaputt"), ("nicht funktioniert", "kaputt"), ("geht nicht", "kaputt"),
-)
+GERMAN_PHRASES: tuple[tuple[str, str], ...] = _words_data("de").phrases
 
 LANGUAGES: dict[str, Language] = {
     "en": Language("en", STOP_WORDS, WEAK_WORDS, SYNONYMS, stem, phrases=PHRASES,
@@ -584,7 +531,8 @@ LANGUAGES: dict[str, Language] = {
                    persons=frozenset({"i", "you", "we", "they", "he", "she", "it", "someone", "anyone", "somebody",
                                       "anybody", "everyone", "one", "me", "there", "people"}),
                    prepositions=frozenset({"on", "onto", "into", "in", "at", "over", "through", "across", "past",
-                                           "under", "off", "from", "against", "with", "by"})),
+                                           "under", "off", "from", "against", "with", "by"}),
+                   intents=_words_data("en").intents),
     "de": Language("de", GERMAN_STOP_WORDS, GERMAN_WEAK_WORDS, GERMAN_SYNONYMS, stem_de,
                    joins=("", "s", "n", "en", "e", "es", "er"), inflections=inflections_de,
                    phrases=GERMAN_PHRASES,
@@ -600,7 +548,8 @@ LANGUAGES: dict[str, Language] = {
                                       "dich", "mir", "dir"}),
                    prepositions=frozenset({"auf", "an", "am", "in", "im", "ins", "ueber", "durch", "gegen", "mit",
                                            "von", "vom", "zum", "zur", "bei", "beim", "unter", "hinter",
-                                           "vor", "nach", "aus"})),
+                                           "vor", "nach", "aus"}),
+                   intents=_words_data("de").intents),
 }
 
 
@@ -760,6 +709,10 @@ def _ranking_index(game_key: str, lang: str = DEFAULT_LANG) -> _Index:
         alias_words |= frozenset(_compound_parts(language, name_words, vocabulary))
         title_objects = _objects(entry.title, language)
         alias_objects = tuple(_objects(a, language) for a in entry.aliases)
+        # ... and a name with a compound is also named by its parts: "Bewegungswurf" by "Wurf für die Bewegung"
+        split = _split_names(language, (entry.title, *entry.aliases), vocabulary)
+        aliases += split
+        alias_objects += tuple(frozenset() for _ in split)
         pairs = {pair for text in (entry.title, *entry.aliases) for pair in _pairs(_stems(text, language))}
         pairs.update(_pairs(body_stems))
         docs.append(_Doc(entry, position, title, aliases, alias_words, body, len(body_stems),
@@ -775,6 +728,18 @@ def _ranking_index(game_key: str, lang: str = DEFAULT_LANG) -> _Index:
     idf = {s: math.log(1 + (n - f + 0.5) / (f + 0.5)) for s, f in df.items()}
     average = sum(d.length for d in docs) / n if n else 1.0
     return _Index(language, tuple(docs), idf, tuple(sorted(surface)), average or 1.0)
+
+
+def _split_names(language: Language, names: tuple[str, ...], vocabulary: set[str]) -> tuple[frozenset[str], ...]:
+    """The names that hold a German compound of known parts, each as its words with the compound's parts
+    in its place ("Phase 3: Bewegungswurf": "phase", "3", "bewegung", "wurf")."""
+    out = []
+    for name in names:
+        words = _content(_words(name), language)
+        parts = [_compound_parts(language, [w], vocabulary) for w in words]
+        if any(parts):
+            out.append(frozenset(s for w, p in zip(words, parts, strict=True) for s in (p or [language.stem(w)])))
+    return tuple(out)
 
 
 def _compound_parts(language: Language, words: list[str], vocabulary: set[str]) -> list[str]:
@@ -805,8 +770,8 @@ def _compound_parts(language: Language, words: list[str], vocabulary: set[str]) 
     return parts
 
 
-def _query_terms(index: _Index, text: str, partial: bool, foreign: bool = False
-                 ) -> tuple[list[dict[str, float]], int | None]:
+def _query_terms(index: _Index, text: str, partial: bool, foreign: bool = False,
+                 clause: frozenset[str] = frozenset()) -> tuple[list[dict[str, float]], int | None, list[bool]]:
     """For each topic word of the question: the stems it may match and how much each counts.
 
     ``partial``: the last word may be unfinished (autocomplete), so known words it begins also count.
@@ -814,7 +779,8 @@ def _query_terms(index: _Index, text: str, partial: bool, foreign: bool = False
     through a synonym, never as a misspelling, a fragment or a part of a compound.
     A German verb whose particle ends the question ("Wie baue ich das Spiel auf?") is also read whole
     ("aufbauen"). Words no entry knows give no term. Also returns the index of the term that is the
-    question's subject (:func:`_subject`), None when it has none or its subject is no known word.
+    question's subject (:func:`_subject`), None when it has none or its subject is no known word, and
+    for each term whether it comes after one of the ``clause`` words (:attr:`Intent.clause`).
     """
     language = index.language
     raw = _phrased(_words(text), language)
@@ -839,9 +805,11 @@ def _query_terms(index: _Index, text: str, partial: bool, foreign: bool = False
         if word in language.weak_words:
             options = {s: weight * WEAK_WEIGHT for s, weight in options.items()}
         terms.append(options)
-    known = [(options, place == subject) for options, (place, _) in zip(terms, pieces, strict=True) if options]
-    first = next((i for i, (_, is_subject) in enumerate(known) if is_subject), None)
-    return [options for options, _ in known], first
+    opened = next((i for i, w in enumerate(raw) if w in clause), len(raw))
+    known = [(options, place == subject, place > opened)
+             for options, (place, _) in zip(terms, pieces, strict=True) if options]
+    first = next((i for i, (_, is_subject, _) in enumerate(known) if is_subject), None)
+    return [options for options, _, _ in known], first, [after for _, _, after in known]
 
 
 def _subject(words: list[str], language: Language) -> int | None:
@@ -851,9 +819,20 @@ def _subject(words: list[str], language: Language) -> int | None:
 
     The subject follows an optional question word and a verb: an auxiliary in English ("can", "does");
     any verb in German, where the subject must then open with a determiner ("der", "die"), which is what
-    tells the word before it for a verb without a list of verbs.
+    tells the word before it for a verb without a list of verbs. A question asked after a statement ("my
+    kart has mud tyres, what does **acid** do") has its subject after its question word.
     """
-    i = 1 if words and words[0] in language.interrogatives else 0
+    found = _subject_at(words, 0, language)
+    if found is None:
+        later = next((i for i, w in enumerate(words) if i > 0 and w in language.interrogatives), None)
+        if later is not None:
+            found = _subject_at(words, later, language)
+    return found
+
+
+def _subject_at(words: list[str], start: int, language: Language) -> int | None:
+    """:func:`_subject` of the question that begins at ``start``."""
+    i = start + 1 if start < len(words) and words[start] in language.interrogatives else start
     if i >= len(words) or words[i] in language.determiners:
         return None
     if language.auxiliaries and words[i] not in language.auxiliaries:
@@ -928,10 +907,11 @@ def _close_cached(index: _Index, word: str) -> list[str]:
 
 
 def _known(index: _Index, word: str) -> bool:
-    """A word of at least three letters that some entry uses, itself or through a synonym."""
-    if len(word) < 3:
-        return False
+    """A word of at least three letters that some entry uses, itself or through a synonym; never a
+    preposition, which is no part of a compound's topic ("über|holen")."""
     language = index.language
+    if len(word) < 3 or word in language.prepositions:
+        return False
     for form in (word, *language.inflections(word)):
         s = language.stem(form)
         if s in index.idf or _synonyms(language.code).get(s, frozenset()) & index.idf.keys():
@@ -965,12 +945,13 @@ def _split_compound(index: _Index, word: str) -> tuple[str, ...]:
 
 def _known_part(index: _Index, word: str) -> tuple[str, ...]:
     """The longest known word a German compound ends with or begins with ("Tankstellenbesuch": the
-    "Tankstelle"), at least four letters; nothing when none is known."""
+    "Tankstelle"), at least four letters, never a verb after its particle; nothing when none is known."""
     if len(word) < 7 or not word.isalpha():
         return ()
     for size in range(len(word) - 3, 3, -1):
         tail = word[len(word) - size:]
-        if _known(index, tail):
+        # a verb's particle changes its meaning: "einstellen" (set) is no "stellen" (put)
+        if _known(index, tail) and word[:len(word) - size] not in index.language.particles:
             return (tail,)
         head = word[:size]
         for join in index.language.joins:
@@ -1025,13 +1006,21 @@ class _Question:
     weights: list[float]
     subject: int | None
     stems: frozenset[str]
+    #: how much each term counts in the text (:data:`CLAUSE_WEIGHT` for the words of an intent's clause)
+    emphasis: list[float]
+    #: the stems of the words the question's intents prefer in an entry (:attr:`Intent.prefer`)
+    prefer: frozenset[str] = frozenset()
 
     @classmethod
-    def read(cls, index: _Index, terms: list[dict[str, float]], subject: int | None) -> _Question:
-        weights = [max(index.idf[s] * w for s, w in options.items()) for options in terms]
+    def read(cls, index: _Index, terms: list[dict[str, float]], subject: int | None,
+             clause: list[bool] | None = None, prefer: frozenset[str] = frozenset()) -> _Question:
+        emphasis = [CLAUSE_WEIGHT if after else 1.0 for after in clause or [False] * len(terms)]
+        weights = [max(index.idf[s] * w for s, w in options.items()) * e for options, e in zip(terms, emphasis,
+                                                                                             strict=True)]
         if subject is not None:
             weights[subject] *= SUBJECT_WEIGHT
-        return cls(terms, weights, subject, frozenset(s for options in terms for s in options))
+        return cls(terms, weights, subject, frozenset(s for options in terms for s in options), emphasis,
+                   prefer & index.idf.keys())
 
 
 def _score(index: _Index, doc: _Doc, question: _Question, query: str) -> float:
@@ -1057,7 +1046,7 @@ def _score(index: _Index, doc: _Doc, question: _Question, query: str) -> float:
             best = max(best, weight * index.idf[s] * (field + text))
         if best > 0:
             matched += 1
-        total += best
+        total += best * question.emphasis[i]
     if not matched:  # no word matches; an exact name still does (an id such as "curves-de")
         return 100.0 * KIND_PRIOR.get(doc.entry.kind, 1.0) if query in doc.names else 0.0
     total *= (matched / len(terms)) ** 2
@@ -1073,6 +1062,14 @@ def _score(index: _Index, doc: _Doc, question: _Question, query: str) -> float:
     total += PHRASE_WEIGHT * _phrases(index, doc, terms)
     if query in doc.names:
         total += 100.0
+    if subject is not None and not ruling and doc.title and all(
+            terms[subject].get(t, 0.0) == max(terms[subject].values()) for t in doc.title):
+        # the entry is named by the question's subject itself, not by a synonym ("what does the oil do")
+        total *= SUBJECT_TITLE_BOOST
+    if question.prefer:
+        # an entry about what the question's intent asks for (a place that gives it, ...)
+        found = len(question.prefer & (doc.title | doc.alias_words | doc.body.keys()))
+        total *= 1 + INTENT_BOOST * min(1.0, found / INTENT_FULL) ** 2
     return total * KIND_PRIOR.get(doc.entry.kind, 1.0)
 
 
@@ -1081,11 +1078,15 @@ def _ranked(game_key: str, text: str, partial: bool, lang: str, foreign: bool = 
     """Every entry of ``lang`` that the question's words match, best first, with its score; ``foreign``:
     the words are another language's question's (see :func:`_query_terms`)."""
     index = _ranking_index(game_key, lang)
+    language = index.language
     query = normalize(text)
-    terms, subject = _query_terms(index, text, partial, foreign)
+    intents = [] if foreign else [i for i in language.intents if i.shown_by(_phrased(_words(text), language))]
+    clause = frozenset().union(*(i.clause for i in intents))
+    terms, subject, after = _query_terms(index, text, partial, foreign, clause)
     if not terms and query not in _index(game_key, lang):
         return []
-    question = _Question.read(index, terms, subject)
+    prefer = frozenset(language.stem(w) for i in intents for word in i.prefer for w in _words(word))
+    question = _Question.read(index, terms, subject, after, prefer)
     scored = []
     for doc in index.docs:
         score = _score(index, doc, question, query)

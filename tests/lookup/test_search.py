@@ -148,3 +148,59 @@ def test_the_subject_of_a_question_is_the_thing_after_its_verb(question: str, la
 def test_a_names_words_after_a_preposition_are_what_something_is_done_to(name: str, lang: str, objects: set[str]
                                                                          ) -> None:
     assert lookup._objects(name, lookup.LANGUAGES[lang]) == objects
+
+
+@pytest.mark.parametrize(("lang", "question", "intent"), [
+    ("en", "where do I get fuel", "obtain"), ("en", "where can I find a mechanic", "obtain"),
+    ("en", "what happens if a bomb hits me", "consequence"), ("de", "woher bekomme ich Benzin", "obtain"),
+    ("de", "was passiert, wenn der Träger geschlagen wird", "consequence"),
+])
+def test_a_question_shows_its_intent_by_its_wording(lang: str, question: str, intent: str) -> None:
+    language = lookup.LANGUAGES[lang]
+    shown = [i.name for i in language.intents if i.shown_by(lookup._words(question))]
+    assert shown == [intent]
+
+
+def test_the_words_of_an_intent_must_come_in_order() -> None:
+    """"get … where" is no cue of "where … get": "I get it, where is the centre" asks for the centre."""
+    obtain = next(i for i in lookup.LANGUAGES["en"].intents if i.name == "obtain")
+    assert obtain.shown_by(lookup._words("where do I get fuel"))
+    assert not obtain.shown_by(lookup._words("I get it, where is the centre"))
+
+
+@pytest.mark.parametrize(("lang", "question", "place", "thing"), [
+    ("en", "where do I get fuel", "services", "booster"),
+    ("de", "wo bekomme ich Benzin", "services-de", "booster-de"),
+])
+def test_asking_where_to_get_a_thing_finds_the_place_that_gives_it(rally: str, lang: str, question: str,
+                                                                     place: str, thing: str) -> None:
+    """Fuel is the booster's (its alias), but where to get it is the car parks' (Fitting out the car): the
+    intent of "where do I get …" puts the place first, and the booster, without that wording, stays first
+    for the fuel itself."""
+    assert [e.id for e in search(rally, question, limit=1, lang=lang)] == [place]
+    assert search(rally, "fuel" if lang == "en" else "Benzin", limit=1, lang=lang)[0].id == thing
+
+
+def test_each_language_keeps_its_words_in_its_data() -> None:
+    """Synonyms, phrases and intents come from rules/lookup_words.toml, for English and German alike."""
+    for lang in lookup.LANGS:
+        language = lookup.LANGUAGES[lang]
+        assert language.synonyms and language.phrases and {"obtain", "consequence"} <= {
+            i.name for i in language.intents}
+    assert ("go off", "explode") in lookup.PHRASES and ("geht hoch", "explodiert") in lookup.GERMAN_PHRASES
+
+
+def test_a_verb_after_its_particle_is_no_part_of_an_unknown_word(rally: str) -> None:
+    """"einstellen" (set) is not "stellen" (put), though "Stellplätze" is a word of the parking entry;
+    a compound's known tail still counts ("Tankstellenbesuch": the Tankstelle)."""
+    index = lookup._ranking_index(rally, "de")
+    assert lookup._known_part(index, "einstellen") == ()
+    assert lookup._known_part(index, "tankstellenbesuch") == ("tankstellen",)
+
+
+def test_a_compound_name_is_also_named_by_its_parts() -> None:
+    """"Phase 3: Bewegungswurf" is also the name "Phase 3: Bewegung Wurf", so a question with both words
+    matches a whole name."""
+    index = lookup._ranking_index("races", "de")
+    doc = next(d for d in index.docs if d.entry.id == "phase-3-de")
+    assert any({"beweg", "wurf"} <= alias for alias in doc.aliases)
