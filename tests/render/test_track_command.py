@@ -37,7 +37,8 @@ def test_draws_a_builtin_track_by_alias(tmp_path) -> None:
 
 
 def test_unknown_track_name_says_which_exist(tmp_path, capsys) -> None:
-    assert main(["track", "no such track", "--out", str(tmp_path / "x.png")]) == 2  # a usage mistake (bot.commands.EXIT_CODES)
+    """An unknown name is a usage mistake: exit code 2 (bot.commands.EXIT_CODES)."""
+    assert main(["track", "no such track", "--out", str(tmp_path / "x.png")]) == 2
     assert "no track called" in capsys.readouterr().err
     assert not (tmp_path / "x.png").exists()
 
