@@ -177,14 +177,15 @@ def with_recap(buttons: Sequence[ButtonSpec], recap: tuple[int, int, int] | None
 
 
 def picture_of(showing: Showing, front: GameUnit[Any], game: Game, lang: str) -> bytes | None:
-    """The close-up (highlighting the record's events) or the whole board the record names; None for none.
-    A picture is a nicety: one that fails is logged and left out."""
+    """The close-up or the whole board the record names, drawing the moves the message tells (the public events
+    of every one, :attr:`Showing.told`, as its description does); None for none. A picture is a nicety: one
+    that fails is logged and left out."""
     try:
         view = game.view(None)
         if showing.picture == "whole":
-            return front.board_picture(view, lang=lang)
+            return front.board_picture(view, lang=lang, moves=list(showing.told))
         if showing.picture == "close":
-            return front.picture(view, list(showing.events), lang=lang)
+            return front.picture(view, list(showing.told), lang=lang)
     except Exception:
         log.exception("drawing %s failed", front.key)
     return None

@@ -501,17 +501,20 @@ class GameUnit(Generic[G]):
     # Pictures and words ------------------------------------------------------------------------
 
     def picture(self, view: dict[str, Any], events: Sequence[Event], lang: str = "en") -> bytes | None:
-        """PNG of a view with the last events highlighted, its words in ``lang``; called in a worker."""
+        """PNG of a view, its words in ``lang``; called in a worker. ``events``: the public events of every move
+        the message tells, oldest first (the turn's account, which its description tells too)."""
         return None
 
     def card_picture(self, view: dict[str, Any], seat: int, lang: str = "en") -> bytes | None:
         """PNG of ``seat``'s player card with its hidden things (only for that seat's eyes), in ``lang``."""
         return None
 
-    def board_picture(self, view: dict[str, Any], lang: str = "en") -> bytes | None:
-        """PNG of the whole board (``/game board``, ``/game status``, the start of a new period); by default
-        the move's picture with nothing highlighted, for a game whose picture already shows everything."""
-        return self.picture(view, [], lang=lang)
+    def board_picture(self, view: dict[str, Any], lang: str = "en", moves: Sequence[Event] | None = None
+                      ) -> bytes | None:
+        """PNG of the whole board (``/game board``, ``/game status``, the start of a new period: then ``moves``
+        are the public events of every move its message tells); by default the move's picture, for a game whose
+        picture already shows everything."""
+        return self.picture(view, list(moves or ()), lang=lang)
 
     def reach_picture(self, game: G, seat: int, lang: str = "en") -> Described | None:
         """PNG of where ``seat`` can go now, for its eyes only, with its description in ``lang`` (where the

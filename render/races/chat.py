@@ -14,7 +14,9 @@ Framing rules
   bump, a pick-up, a jump, a fall, a trap, a shot, a kart entering), the frame holds the whole turn so
   far: where the move started, every cell driven, every mark of the turn (bumps, pick-ups, splashes,
   a missile's or bomb's launcher and where it struck), and the cells the events name (where a bumped
-  kart went, where a faller landed). Two cells of margin go round all of it.
+  kart went, where a faller landed). Two cells of margin go round all of it. A posted message's picture
+  draws the moves the message tells instead of the turn so far (:func:`render.races.live.with_told`), and its
+  frame holds those: every drive, every mark and every cell their events name.
 - **Nothing moved** (a roll, buying a part, the start of the race, a stuck kart): the frame holds the
   kart to act, the three cells straight ahead of it and two cells round them; a kart still to enter
   gets its start cells instead.
@@ -364,7 +366,12 @@ def chat_frame(view: Mapping[str, Any]) -> Frame:
     track = get_track(view["track"])
     if view.get("phase") == "over":
         return whole_frame(track)
-    happened = event_cells(view)
+    told = view.get("told")
+    happened = event_cells(told if told is not None else view)
+    if told is not None:  # the moves a message tells: every drive and mark too
+        happened |= turn_cells({"marks": told.get("marks")})
+        for path in told.get("paths") or ():
+            happened |= turn_cells(path)
     if happened:
         shown = with_last_move(view)
         must = happened | turn_cells(shown.get("turn") or {})

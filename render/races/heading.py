@@ -59,8 +59,19 @@ def rounds_played(view: Mapping[str, Any]) -> int:
 
 
 def drawn_turn(view: Mapping[str, Any], last_turn: Mapping[str, Any] | None = None) -> Mapping[str, Any] | None:
-    """The finished turn whose path the picture draws, when it is not the turn going on (None otherwise)."""
+    """The finished turn whose path the picture draws, when it is not the turn going on (None otherwise). A view
+    drawing the moves a message tells (:func:`render.races.live.with_told`) draws another kart's turn when no
+    drive it draws is the turn's own kart's: the last kart that drove, whose turn came as many turns back as it
+    sits seats back."""
     turn = view.get("turn") or {}
+    told = view.get("told")
+    if told is not None:
+        drove = [p.get("seat") for p in told.get("paths") or ()]
+        if not drove or turn.get("seat") in drove or turn.get("seat") is None:
+            return None
+        karts = max(1, len(view.get("karts") or ()))
+        back = (int(turn["seat"]) - int(drove[-1])) % karts
+        return {"seat": drove[-1], "number": int(turn.get("number", 1)) - back}
     if turn.get("path") or turn.get("marks"):
         return None
     last = last_turn or view.get("last_turn")

@@ -153,11 +153,22 @@ EVENT_MARKS = {
 }
 
 
-def with_last_move(view: Mapping[str, Any], last_turn: Mapping[str, Any] | None = None) -> Mapping[str, Any]:
-    """The view whose turn carries the path and marks to draw: its own when it has some, else the
-    turn just finished (``last_turn``, or the view's own ``last_turn``), else marks from events."""
+def with_told(view: Mapping[str, Any], told: Mapping[str, Any]) -> Mapping[str, Any]:
+    """The view drawing the moves a message tells, and only those, instead of the turn's own trail: ``told``
+    holds ``paths`` (each a kart's drive: its ``seat``, the cell it set off from, ``move_from``, and the cells
+    driven, ``path``), ``marks`` ([cell, what]) and the public ``events`` (as dicts) the close-up keeps in its
+    frame. Its turn keeps everything else (the dice, the phase, the points to go)."""
     turn = view.get("turn") or {}
-    if turn.get("path") or turn.get("marks"):
+    return {**view, "told": dict(told), "turn": {**turn, "path": [], "move_from": None,
+                                                 "marks": [list(m) for m in told.get("marks") or ()]}}
+
+
+def with_last_move(view: Mapping[str, Any], last_turn: Mapping[str, Any] | None = None) -> Mapping[str, Any]:
+    """The view whose turn carries the path and marks to draw: the moves a message tells when it says
+    (:func:`with_told`), else its own when it has some, else the turn just finished (``last_turn``, or the
+    view's own ``last_turn``), else marks from events."""
+    turn = view.get("turn") or {}
+    if "told" in view or turn.get("path") or turn.get("marks"):
         return view
     last = last_turn or view.get("last_turn")
     if last and (last.get("path") or last.get("marks")):
@@ -318,7 +329,8 @@ def draw_live_layers(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], base: B
         put(c, ("trap", tile.get("kind", "?"), facing_angle(Facing[arrow]) if arrow else None,
                 colours.get(owner) if owner is not None else None))
     turn = view.get("turn") or {}
-    _draw_path(draw, turn, geo, size, colours.get(turn.get("seat"), WHITE), ink or (lambda c: c))
+    for path in ((view.get("told") or {}).get("paths") or [turn]):
+        _draw_path(draw, path, geo, size, colours.get(path.get("seat"), WHITE), ink or (lambda c: c))
     track = base.track
     active = view.get("to_act")
     for k in karts:

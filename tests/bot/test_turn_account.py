@@ -141,10 +141,10 @@ def test_the_reported_race_tells_a_whole_drive_by_its_real_start_and_length(tmp_
     assert whole.startswith("The whole track: ") and " leads into lap 2 of 5." in whole
 
 
-def test_each_turns_account_ends_where_its_picture_draws_the_trail() -> None:
-    """Every move of a six-seat race: the account of the turn's moves so far drives the turn's kart over as
-    many cells as the trail its picture draws (the view's turn path, as the picture reads it), ending on the
-    trail's last cell, and every kart that moved ends on its cell."""
+def test_each_turns_account_draws_the_cells_the_turn_drove() -> None:
+    """Every move of a six-seat race: the trail the account draws for the turn's moves so far (its drives, as
+    :func:`account.trail` gives them to the picture) is the turn's own kart's path as the rules kept it, cell
+    for cell, and starts where its move started; every kart that moved ends on its cell."""
     seats = [{"name": f"P{i + 1}", "options": {}} for i in range(6)]
     game = Races.create({"seats": seats, "options": {"track": "A", "laps": 2}}, seed=7)
     drivers = {s: driver_for("races", "smart", 7 + s) for s in range(6)}
@@ -159,24 +159,141 @@ def test_each_turns_account_ends_where_its_picture_draws_the_trail() -> None:
             turn, number = [], view["turn"]["number"]
         turn += events_for(game.apply(drivers[seat].choose(game, seat)), None)
         view = game.view(None)
-        # the turn ended with this move: its picture draws the last turn's trail; else the turn's own (a turn yet
-        # to drive shows the last one's, which that turn's message told)
-        ended = view["turn"]["number"] != number
-        trail = with_last_move({**view, "turn": {}})["turn"] if ended else view["turn"]
+        kept = view["last_turn"] if view["turn"]["number"] != number else view["turn"]
         told = account.account(turn)
-        path = trail.get("path") or []
-        if path:
-            drives = [t for t in told.moves if t.event.kind == "drive" and t.seat == trail["seat"]]
-            assert drives, (game.ply, path)
-            assert sum(t.cells for t in drives) == len(path), (game.ply, path, drives)
-            assert drives[-1].end == path[-1] or not game.karts[trail["seat"]].cell
+        paths = [p for p in account.trail(told, turn)["paths"] if p["seat"] == kept["seat"]]
+        assert [c for p in paths for c in p["path"]] == kept["path"], (game.ply, paths, kept["path"])
+        if paths:
+            assert paths[0]["move_from"] == kept["move_from"], (game.ply, paths, kept)
             checked += 1
         for kart_seat, (_, end) in told.journeys.items():
             cell = game.karts[kart_seat].cell
             assert cell is not None and end == cell.label, (game.ply, kart_seat, end, cell)
-        if view["turn"]["number"] != number:
-            turn, number = [], view["turn"]["number"]
     assert checked > 50
+
+
+def drawn_and_told(monkeypatch: pytest.MonkeyPatch, args: list[str], tmp_path: Path) -> list[tuple[dict, str]]:
+    """Every Races message a demo composes: the trail its picture draws (what the view handed to the drawing
+    holds) and its description."""
+    from bot.games.races import unit as races_unit
+
+    drawn: list[dict] = []
+    pairs: list[tuple[dict, str]] = []
+    for name in ("chat_png", "board_chat_png"):
+        real = getattr(races_unit, name)
+
+        def spy(view, *a, _real=real, **kw):  # type: ignore[no-untyped-def]
+            drawn.append(dict(with_last_move(view).get("told") or {"paths": [], "marks": []}))
+            return _real(view, *a, **kw)
+
+        monkeypatch.setattr(races_unit, name, spy)
+    real_alt = races_unit.RacesUnit.alt_text
+
+    def alt(self, game, events, *, lang, whole=False):  # type: ignore[no-untyped-def]
+        text = real_alt(self, game, events, lang=lang, whole=whole)
+        pairs.append((drawn.pop(), text))
+        return text
+
+    monkeypatch.setattr(races_unit.RacesUnit, "alt_text", alt)
+    assert main([*args, "--out", str(tmp_path / "demo")]) == 0
+    assert not drawn
+    return pairs
+
+
+def drives_told(text: str, lang: str) -> list[tuple[str | None, str, int]]:
+    """The drives a description tells, in order: (start, end, cells)."""
+    found = []
+    for sentence in sentences(text):
+        for msg, pat in templates(lang):
+            m = pat.fullmatch(sentence)
+            if m is not None:
+                if msg.startswith("alt."):
+                    start = m.group("start") if "start" in pat.groupindex else None
+                    found.append((start, m.group("end"), int(m.group("count"))))
+                break
+    return found
+
+
+@pytest.mark.parametrize(("args", "lang"), [
+    (["demo", "--seats", "6", "--laps", "2", "--seed", "413757266"], "en"),
+    (["demo", "--seats", "8", "--laps", "1", "--seed", "5", "--lang", "de"], "de")])
+def test_every_messages_picture_draws_the_drives_its_description_tells(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys, args: list[str], lang: str) -> None:
+    """Every message of whole demo races, the close-ups and the whole tracks: the picture draws one line per
+    drive the description tells, from the same start to the same end over as many cells, and nothing else."""
+    pairs = drawn_and_told(monkeypatch, args, tmp_path)
+    capsys.readouterr()
+    for told, text in pairs:
+        drawn = [(p["move_from"], p["path"][-1], len(p["path"])) for p in told["paths"]]
+        assert drawn == drives_told(text, lang), (text, told)
+    assert sum(bool(told["paths"]) for told, _ in pairs) > 25
+
+
+def composed_trail(monkeypatch: pytest.MonkeyPatch, game: Races, moves: list) -> tuple[dict, str]:
+    """The trail a close-up of ``game`` draws for a message telling ``moves`` (each a move's public events), and
+    its description, as the composer makes them."""
+    from bot.compose import Table, compose
+    from bot.games.races import unit as races_unit
+    from bot.messages import Showing
+
+    drawn: list[dict] = []
+    real = races_unit.chat_png
+
+    def spy(view, *a, **kw):  # type: ignore[no-untyped-def]
+        drawn.append(dict(with_last_move(view).get("told") or {}))
+        return real(view, *a, **kw)
+
+    monkeypatch.setattr(races_unit, "chat_png", spy)
+    record = Showing(picture="close", events=tuple(moves[-1]), moves=tuple(tuple(m) for m in moves))
+    message = compose(record, Table(1, "races", game.ply, "en", ()), races_unit.GAME, game, "en")
+    assert message.png is not None and len(drawn) == 1
+    return drawn[0], message.description
+
+
+def test_a_turn_yet_to_drive_draws_no_trail_of_the_turn_before(monkeypatch: pytest.MonkeyPatch) -> None:
+    """R3 (a turn's roll comes before its drive): a message that tells only the new turn's roll draws no trail,
+    although the rules still keep the turn before's path for pictures that tell nothing (its description tells no
+    drive either); the same view with the drive's move told draws that drive."""
+    seats = [{"name": f"P{i + 1}", "options": {}} for i in range(4)]
+    game = Races.create({"seats": seats, "options": {"track": "A", "laps": 1}}, seed=3)
+    drivers = {s: driver_for("races", "smart", 3 + s) for s in range(4)}
+    moves: list = []
+    while game.ply < 400:
+        seat = game.to_act
+        assert seat is not None
+        moves.append(events_for(game.apply(drivers[seat].choose(game, seat)), None))
+        view = game.view(None)
+        if (view["phase"] == "move" and not view["turn"]["path"] and (view["last_turn"] or {}).get("path")
+                and any(e.kind == "roll" for e in moves[-1])):
+            break
+    else:
+        pytest.fail("no turn rolled after a drive")
+    told, text = composed_trail(monkeypatch, game, [moves[-1]])
+    assert told["paths"] == [] and drives_told(text, "en") == []
+    drive = next(m for m in reversed(moves[:-1]) if any(e.kind == "drive" for e in m))
+    told, text = composed_trail(monkeypatch, game, [drive, moves[-1]])
+    assert [p["path"][-1] for p in told["paths"]] == [end for _, end, _ in drives_told(text, "en")] != []
+
+
+def test_a_drive_before_a_turn_lost_at_once_is_drawn_r8(monkeypatch: pytest.MonkeyPatch) -> None:
+    """R8: in the eight-seat race of seed 5 (track A) black's last step ends its turn and red's turn is lost at
+    once; the message telling that step draws it (the drive to R13), not the lost turn that the rules now keep as
+    the turn before."""
+    seats = [{"name": f"P{i + 1}", "options": {}} for i in range(8)]
+    game = Races.create({"seats": seats, "options": {"track": "A", "laps": 2}}, seed=5)
+    drivers = {s: driver_for("races", "smart", 5 + s) for s in range(8)}
+    while not game.is_over and game.ply < 4000:
+        seat = game.to_act
+        assert seat is not None
+        events = events_for(game.apply(drivers[seat].choose(game, seat)), None)
+        if any(e.kind == "turn-lost" for e in events) and any(e.kind == "drive" for e in events):
+            break
+    else:
+        pytest.fail("no turn lost at once after a drive")
+    assert not (game.view(None)["last_turn"] or {}).get("path")
+    told, text = composed_trail(monkeypatch, game, [events])
+    drawn = [(p["move_from"], p["path"][-1], len(p["path"])) for p in told["paths"]]
+    assert drawn == drives_told(text, "en") and drawn[-1][1] == "R13"
 
 
 def test_a_drive_is_told_even_when_the_next_kart_loses_its_turn_at_once_r8() -> None:

@@ -169,7 +169,8 @@ async def test_the_turn_message_that_begins_a_new_period_shows_the_whole_board(h
     message posted then shows the whole board instead of the close-up, and keeps it while edited."""
     monkeypatch.setattr(ToyUnit, "period", lambda self, game: sum(game.pos) > 0, raising=False)
     whole = tiny_png({"pos": [0, 0], "names": ["x", "y"]})  # any PNG the close-up never is
-    monkeypatch.setattr(ToyUnit, "board_picture", lambda self, view, lang="en": whole + b"whole", raising=False)
+    monkeypatch.setattr(ToyUnit, "board_picture", lambda self, view, lang="en", moves=None: whole + b"whole",
+                        raising=False)
     board = await started(h)
     [rolled_] = public(await h.press(ANN, board, "Roll"))
     assert not rolled_.png.endswith(b"whole")

@@ -6,8 +6,9 @@ told once by its real start, end and length (the steps of one drive, over severa
 kart bumped, flung back by a Spring, skidding on Oil, pulled by a Magnet, falling into the stream or climbing
 out of it, lining up on its start cell; then the laps and flags, pick-ups and losses, and the rest. Each
 sentence carries a weight, so a description short of room says less about what matters less and never drops a
-move. The picture's description (:mod:`bot.games.races.described`) reads it; ``journeys`` say where each kart
-that moved began and ended, which tests hold against the picture's trail and the kart's cell.
+move. The picture's description (:mod:`bot.games.races.described`) reads it, and so does the picture itself
+(:func:`trail`: every drive's cells and the marks of what happened on the way), so the two always show the same
+moves; ``journeys`` say where each kart that moved began and ended, which tests hold against the kart's cell.
 """
 
 from __future__ import annotations
@@ -48,6 +49,7 @@ class Told:
     end: str | None = None
     cells: int = 0
     backwards: bool = False
+    path: tuple[str, ...] = ()
 
     @property
     def is_move(self) -> bool:
@@ -57,10 +59,12 @@ class Told:
 @dataclass(frozen=True, slots=True)
 class Account:
     """What a message tells, in order; ``journeys``: for every kart that moved, the cell it began on (None: off
-    the track) and the cell it ended on."""
+    the track) and the cell it ended on; ``marks``: (cell, what) of what happened on the way, as the picture
+    marks them (a bump where it struck, a splash, a pick-up, a trap sprung, a weapon fired)."""
 
     told: tuple[Told, ...] = ()
     journeys: Mapping[int, tuple[str | None, str]] = field(default_factory=dict)
+    marks: tuple[tuple[str, str], ...] = ()
 
     @property
     def moves(self) -> tuple[Told, ...]:
@@ -86,6 +90,27 @@ def _move(e: Event) -> tuple[str | None, str] | None:
     return None
 
 
+#: event kinds that leave a mark on the cell they name (``cell``), and the mark
+MARKS = {
+    "bump": "bump", "splash": "splash", "fall": "splash", "pickup": "pickup", "bottle-tops": "bottle-tops",
+    "stuck": "stuck", "blocked": "blocked", "time-bomb": "blast", "hit": "blast", "destroyed": "blast",
+    "glue": "glue", "oil": "oil", "spring": "spring", "acid": "acid", "magnet": "magnet",
+}
+#: weapons, marked where they were fired from (their ``start``)
+WEAPONS = frozenset({"missile", "bomb"})
+
+
+def _mark(e: Event) -> tuple[str, str] | None:
+    """The mark an event leaves on the picture, as (cell, what); None for none."""
+    data = e.data or {}
+    if e.kind in WEAPONS:
+        start = (data.get("params") or {}).get("start")
+        return (str(start), e.kind) if start else None
+    if e.kind in MARKS and data.get("cell"):
+        return str(data["cell"]), MARKS[e.kind]
+    return None
+
+
 def _weight(e: Event) -> int:
     if e.kind in ("splash", "jump"):
         return MOVE
@@ -98,9 +123,13 @@ def account(events: Iterable[Event]) -> Account:
     where: dict[int, str | None] = {}  # each kart's cell as the account last left it
     began: dict[int, str | None] = {}
     open_drive: dict[int, int] = {}  # seat -> index in ``told`` of its drive still going on
+    marks: list[tuple[str, str]] = []
     for e in events:
         if e.secret is not None:  # a seat's own view: the picture's words are the public ones
             continue
+        mark = _mark(e)
+        if mark is not None:
+            marks.append(mark)
         moved = _move(e) if e.seat is not None else None
         if moved is None:
             told.append(Told(e, _weight(e), e.seat))
@@ -113,19 +142,30 @@ def account(events: Iterable[Event]) -> Account:
         began.setdefault(seat, start)
         where[seat] = end
         if e.kind == "drive":
-            path = (e.data or {}).get("path") or []
+            path = tuple(str(c) for c in (e.data or {}).get("path") or ())
             back = (e.data or {}).get("msg") == "event.back_up"
             at = open_drive.get(seat)
             if at is not None and told[at].end == start and told[at].backwards == back:
                 first = told[at]
-                told[at] = Told(first.event, MOVE, seat, first.start, end, first.cells + len(path), back)
+                told[at] = Told(first.event, MOVE, seat, first.start, end, first.cells + len(path), back,
+                                first.path + path)
                 continue
             open_drive[seat] = len(told)
-            told.append(Told(e, MOVE, seat, start, end, len(path), back))
+            told.append(Told(e, MOVE, seat, start, end, len(path), back, path))
             continue
         open_drive.pop(seat, None)
         told.append(Told(e, MOVE, seat, start, end))
-    return Account(tuple(told), {s: (began[s], end) for s, end in where.items() if end is not None})
+    return Account(tuple(told), {s: (began[s], end) for s, end in where.items() if end is not None}, tuple(marks))
+
+
+def trail(acc: Account, events: Iterable[Event] = ()) -> dict[str, Any]:
+    """What the picture draws of the account (:func:`render.races.live.with_told`): every drive as a line in its
+    kart's colour (``paths``: seat, the cell it set off from, the cells driven), the ``marks``, and the public
+    ``events`` (as dicts), whose cells the close-up keeps in its frame."""
+    paths = [{"seat": t.seat, "move_from": t.start, "path": list(t.path)} for t in acc.told
+             if t.event.kind == "drive" and t.path]
+    return {"paths": paths, "marks": [list(m) for m in acc.marks],
+            "events": [e.to_dict() for e in events if e.secret is None]}
 
 
 def sentence(t: Told, lang: str) -> str:
@@ -156,4 +196,4 @@ def of_moves(moves: Sequence[Sequence[Event]]) -> Account:
     return account(e for move in moves for e in move)
 
 
-__all__ = ["GAIN", "LAP", "MOVE", "REST", "Account", "Told", "account", "of_moves", "sentence", "sentences"]
+__all__ = ["GAIN", "LAP", "MOVE", "REST", "Account", "Told", "account", "of_moves", "sentence", "sentences", "trail"]

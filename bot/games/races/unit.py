@@ -10,7 +10,7 @@ from functools import partial
 from typing import Any, ClassVar, Literal
 
 from bot.drivers.races import RacingDriver
-from bot.games.races import described, setup, table, texts
+from bot.games.races import account, described, setup, table, texts
 from bot.games.races.commands import RACE_COMMANDS
 from bot.games.races.moves import (
     RELATIVE,
@@ -36,6 +36,7 @@ from bot.games.unit import (
 )
 from render.races.card import kart_card_png
 from render.races.chat import board_chat_png, chat_png, reach_png
+from render.races.live import with_told
 from render.races.replay import REPLAY_CELL, replay_gif, replay_views
 from rules.contract import Event
 from rules.literal import Name, listed, mark
@@ -59,6 +60,12 @@ def _roll_most(game: Races, seat: int) -> str | None:
     """The roll of as many green dice as the kart may now, without fuel dice."""
     plain = [a for a in map(str, game.legal_actions()) if a.startswith("roll ") and len(a.split()) == 2]
     return max(plain, key=lambda a: int(a.split()[1]), default=None)
+
+
+def told_view(view: Mapping[str, Any], events: Sequence[Event]) -> Mapping[str, Any]:
+    """The view a message's picture draws: its trail is the account of ``events``, the public events of every
+    move the message tells, so picture and description show the same moves."""
+    return with_told(view, account.trail(account.account(events), events))
 
 
 class RacesUnit(GameUnit[Races]):
@@ -116,13 +123,16 @@ class RacesUnit(GameUnit[Races]):
     # Pictures and words ------------------------------------------------------------------------
 
     def picture(self, view: dict[str, Any], events: Sequence[Event], lang: str = "en") -> bytes | None:
-        """The picture posted after an action: a close-up of where the turn happened, sized for a chat, its
-        strip in ``lang``."""
-        return chat_png(view, lang=lang)
+        """The picture posted after an action: a close-up of where the message's moves happened, sized for a
+        chat, its strip in ``lang``. Its trail is the account of ``events`` (every move the message tells), the
+        one its description tells (:func:`bot.games.races.account.trail`)."""
+        return chat_png(told_view(view, events), lang=lang)
 
-    def board_picture(self, view: dict[str, Any], lang: str = "en") -> bytes | None:
-        """The whole board (cropped to the track) with every player's status, for ``/game board``."""
-        return board_chat_png(view, lang=lang)
+    def board_picture(self, view: dict[str, Any], lang: str = "en", moves: Sequence[Event] | None = None
+                      ) -> bytes | None:
+        """The whole board (cropped to the track) with every player's status, for ``/game board``; with
+        ``moves`` (a new lap's message), the trail of the moves the message tells."""
+        return board_chat_png(view if moves is None else told_view(view, moves), lang=lang)
 
     def reach_picture(self, game: Races, seat: int, lang: str = "en") -> Described | None:
         """Where ``seat`` can drive with its roll (R9 included), for its eyes, described in words

@@ -99,7 +99,8 @@ class RallyUnit(GameUnit[RallyGame]):
     def card_picture(self, view: dict[str, Any], seat: int, lang: str = "en") -> bytes | None:
         return car_board_png(view, seat, lang)
 
-    def board_picture(self, view: dict[str, Any], lang: str = "en") -> bytes | None:
+    def board_picture(self, view: dict[str, Any], lang: str = "en", moves: Sequence[Event] | None = None
+                      ) -> bytes | None:
         """The whole track with the panel and its legend, for ``/game board`` and the start of a new lap."""
         return rally_png(view, [], lang)
 
