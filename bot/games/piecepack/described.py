@@ -1,8 +1,12 @@
 """Junkyard for a piecepack in words for a picture's description (read aloud in its place), written to be
-heard: what just happened (a move by its start, end and length, not square by square), whose turn it is and
-what they can do, then the standings in one sentence (the carrier of the good stuff first, then the fewest
+heard: what happened over every move the message tells (the turn's account, :mod:`bot.games.piecepack.account`:
+a move by its start, the squares passed over and its end, a pawn landed on and sent home from that square, the
+trash handed on, the good stuff taken or sent back, with the rule that did it), whose turn it is and what they
+can do, then the standings in one sentence (the carrier of the good stuff first, then the fewest
 pieces of trash; each seat's square and how many pieces it holds). Trash is counted, not listed by its codes
-(``MA MB``, which a speech synthesizer reads as words); the home corners are left to ``/game status``.
+(``MA MB``, which a speech synthesizer reads as words); the home corners are left to ``/game status``. Discord
+keeps 1,024 characters: when a busy message does not fit, the rolls and passes give way first, then landings
+and the good stuff ("…" says so); a move of a pawn is never left out.
 """
 
 from __future__ import annotations
@@ -10,24 +14,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from bot.games.piecepack import account
 from bot.games.unit import ALT_TEXT_CHARS, fitted
 from rules.contract import Event
 from rules.piecepack import PiecepackGame, texts
 
 
-def told(events: Sequence[Event], lang: str) -> str:
-    """The public events in one paragraph, a move by its ends."""
-    lines: list[str] = []
-    for e in events:
-        data = e.data or {}
-        path, who = data.get("path"), (data.get("params") or {}).get("who")
-        if data.get("msg") == "event.move" and path and len(path) > 1 and who is not None:
-            line = texts.say("alt.move", lang, count=len(path) - 1, who=who, start=path[0], end=path[-1])
-        else:
-            line = texts.event_text(e, lang)
-        if e.secret is None and line and (not lines or lines[-1] != line):
-            lines.append(line)
-    return " ".join(lines)
+def told(events: Sequence[Event], lang: str, most: int = account.REST) -> str:
+    """The turn's account (:mod:`bot.games.piecepack.account`) in one paragraph; ``most``: the heaviest weight
+    told (moves are always told)."""
+    return " ".join(account.sentences(account.account(events), lang, most))
 
 
 def turn_sentence(game: PiecepackGame, lang: str) -> str:
@@ -59,8 +55,16 @@ def standings_sentence(game: PiecepackGame, lang: str) -> str:
 
 def alt_text(game: PiecepackGame, events: Sequence[Event], lang: str) -> str:
     """The description of a picture of the game (see the module's docstring)."""
-    return fitted([told(events, lang), turn_sentence(game, lang), standings_sentence(game, lang)],
-                  ALT_TEXT_CHARS, cut=0)
+    status = [turn_sentence(game, lang), standings_sentence(game, lang)]
+    said = ""
+    for most in (account.REST, account.GAIN, account.MOVE):
+        said = told(events, lang, most) if events else ""
+        if most != account.REST and said:
+            said = f"{said} …"
+        text = " ".join(p for p in (said, *status) if p)
+        if len(text) <= ALT_TEXT_CHARS:
+            return text
+    return fitted([said, *status], ALT_TEXT_CHARS, cut=2)
 
 
 __all__ = ["alt_text", "standings_sentence", "told", "turn_sentence"]
