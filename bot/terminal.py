@@ -519,18 +519,18 @@ class Terminal:
                                            *(c.name for c in actions)])
         for name in COMMANDS:
             self.say(f"  {command_word(name, self.lang):<{width}}  {self.words(f'terminal.cmd.{name}')}")
-        if group is not None:
-            own = unit.translations.get(self.lang, {})  # the words Discord shows in this language
-            self.say(self.words("terminal.help_actions", group=own.get(group.name, (group.name, ""))[0]))
-            for command in actions:
-                said = own.get(f"{group.name} {command.name}", ("", command.description))[1]
-                self.say(f"  {command.name:<{width}}  {said}")
         words = glossary(game, self.lang)
         if words:
             self.say(self.words("terminal.help_words"))
             for word, meaning in words:
                 self.say(f"  {meaning}")
                 self._explained.add(word)
+        if group is not None:
+            own = unit.translations.get(self.lang, {})  # the words Discord shows in this language
+            self.say(self.words("terminal.help_actions", group=own.get(group.name, (group.name, ""))[0]))
+            for command in actions:
+                said = own.get(f"{group.name} {command.name}", ("", command.description))[1]
+                self.say(f"  {command.name:<{width}}  {said}")
 
     def _private(self, seat: int, notes: Sequence[str], hand: str = "") -> None:
         """A block for one seat's eyes: hidden notes (a tile drawn), then its hand when given."""
