@@ -76,7 +76,8 @@ def test_board_before_the_roll_names_ground_pit_stops_line_and_bridges() -> None
     said = _lines(board_text(g, 0))
     assert said["E5"].startswith("your kart facing S")
     assert "bridge, leave it towards" in said["E6"]
-    assert "checkered line on its" in said["E4"]
+    assert "checkered line ahead on its NE, SE side" in said["E4"]
+    assert "checkered line behind, on its" in said["F4"]
     assert "grass" in said["H3"]
     g = position([{"colour": "red", "cell": "D2", "facing": "SE"}, FAR], phase="roll")
     said = _lines(board_text(g, 0))
@@ -186,11 +187,24 @@ def test_the_move_lists_words_are_explained_once_and_in_help(monkeypatch, capsys
     """``roll 1/2/3`` is explained the first time the list shows a roll, ``done`` once though two lists show it;
     ``help`` lists every word (``leave``, R18, among them) and the ``board`` command."""
     out = _play(monkeypatch, capsys, tmp_path, ["1", "roll 1", *["1"] * 4, "quit"])
-    assert out.count("roll 1/2/3: throw that many green dice") == out.count("move CELL: the whole drive") == 1
+    assert out.count("roll 1/2/3: throw 1, 2 or 3 green dice") == out.count("move CELL: the whole drive") == 1
     assert out.count(". done\n") >= 2  # reversing from the Pit Stop, two lists offer done (R: Reversing)
     assert out.count("done: end the phase") == 1
     out = _play(monkeypatch, capsys, tmp_path / "help", ["help", "quit"])
     after = out.split("Commands:")[1]
-    assert "roll 1/2/3: throw that many green dice" in after
+    assert "roll 1/2/3: throw 1, 2 or 3 green dice" in after
     assert "leave: drive onto a face-down junk tile and leave it lying" in after
     assert re.search(r"^  board +a small text map around your kart", after, re.M)
+
+
+def test_a_hint_says_when_a_move_ends_on_grass() -> None:
+    """Phase 3 after a move: starting on grass the kart may roll one green die only, so a move that ends on
+    grass says so; red on F3 facing NE with 3 points, grass on G2, H2 and H3 of the Proving Ground."""
+    g = position([{"colour": "red", "cell": "F3", "facing": "NE"}, FAR], phase="move", points=3)
+    whole = destinations(g, g.legal_actions())
+    grass = {"G2", "H2", "H3"}
+    hints = _moves(g)
+    assert any(a.split()[1] in grass for a, _ in hints)
+    for action, hint in hints:
+        assert ("ends on grass" in hint) == (action.split()[1] in grass), (action, hint)
+        assert whole[action.split()[1]].cells[-1].label == action.split()[1]

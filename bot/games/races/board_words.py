@@ -8,7 +8,8 @@ terrain. At most :data:`MAX_COLUMNS` columns and :data:`MAX_ROWS` rows fit (80 c
 after the map names every cell anyway, a face-down tile only as one (R12).
 
 :func:`move_hint` says what a whole move does: its length in cells, the facing it ends with, a flag it takes,
-and what lies on its path (tiles, traps, karts it bumps, mud, grass, the stream, a Pit Stop at its end).
+and what lies on its path (tiles, traps, karts it bumps, mud, grass, the stream; at its end a Pit Stop, or
+ground that may hold the next roll to one green die).
 """
 
 from __future__ import annotations
@@ -55,14 +56,15 @@ def _tile_words(tile: Mapping[str, Any], lang: str) -> str:
     return texts.say("board.arrow", lang, tile=trap, facing=tile["arrow"]) if tile.get("arrow") else trap
 
 
-def _line_sides(game: Any) -> dict[Hex, list[Facing]]:
-    """For each cell beside the checkered line: the sides of it the line runs along."""
-    out: dict[Hex, list[Facing]] = {}
+def _line_sides(game: Any) -> dict[Hex, tuple[list[Facing], list[Facing]]]:
+    """For each cell beside the checkered line: the sides where the line lies ahead of it (crossed that way,
+    forwards, it counts towards a flag, R4) and the sides where it lies behind it."""
+    out: dict[Hex, tuple[list[Facing], list[Facing]]] = {}
     for behind, ahead in game.track.line:
-        for a, b in ((behind, ahead), (ahead, behind)):
+        for a, b, way in ((behind, ahead, 0), (ahead, behind, 1)):
             side = a.facing_to(b)
             if side is not None:
-                out.setdefault(a, []).append(side)
+                out.setdefault(a, ([], []))[way].append(side)
     return out
 
 
@@ -137,7 +139,8 @@ def map_lines(game: Any, seat: int, cells: frozenset[Hex], centre: Hex | None) -
     return out, len(drawn) < len(cells)
 
 
-def cell_words(game: Any, view: Mapping[str, Any], cell: Hex, seat: int, lines: Mapping[Hex, Sequence[Facing]],
+def cell_words(game: Any, view: Mapping[str, Any], cell: Hex, seat: int,
+               lines: Mapping[Hex, tuple[list[Facing], list[Facing]]],
                lang: str) -> list[str]:
     """What a screen reader says about one cell: karts (yours first), tiles, terrain and what is built there."""
     track = game.track
@@ -162,8 +165,9 @@ def cell_words(game: Any, view: Mapping[str, Any], cell: Hex, seat: int, lines: 
         out.append(texts.say("board.gap", lang))
     if cell in track.pits:
         out.append(texts.say(f"board.pit.{track.pits[cell].value}", lang))
-    if cell in lines:
-        out.append(texts.say("board.line", lang, sides=", ".join(f.name for f in sorted(set(lines[cell])))))
+    for msg, sides in zip(("board.line_ahead", "board.line_behind"), lines.get(cell, ((), ())), strict=True):
+        if sides:
+            out.append(texts.say(msg, lang, sides=", ".join(f.name for f in sorted(set(sides)))))
     # R2: the listed walls between two cells of the map (the track's outer edge is a wall everywhere)
     walls = [f.name for f in Facing if frozenset((cell, cell.neighbour(f))) in track.walls]
     if walls:
@@ -240,7 +244,9 @@ def path_things(game: Any, cells: Sequence[Hex], lang: str = "en", *, where: boo
             passed.append(on(_tile_words(tile, lang), cell.label))
         kind = game.track.terrain.get(cell, Terrain.TARMAC)
         if kind in (Terrain.MUD, Terrain.GRASS, Terrain.STREAM):
-            terrain.setdefault(texts.say(f"board.terrain.{kind.value}", lang), []).append(cell.label)
+            at = terrain.setdefault(texts.say(f"board.terrain.{kind.value}", lang), [])
+            if cell.label not in at:  # a path that crosses itself names a cell once
+                at.append(cell.label)
         if cell in others:
             bumped.append(on(texts.colour(others[cell].colour, lang), cell.label))
     passed += [on(word, " ".join(at)) for word, at in terrain.items()]
@@ -258,6 +264,9 @@ def move_hint(game: Any, cells: Sequence[Hex], flags: int, lang: str = "en") -> 
     if bumped:
         parts.append(texts.say("board.bumps", lang, karts=", ".join(bumped)))
     end = cells[-1] if cells else None
+    ground = game.track.terrain.get(end, Terrain.TARMAC) if end is not None else Terrain.TARMAC
+    if ground in (Terrain.GRASS, Terrain.MUD, Terrain.BRIDGE):  # the next roll starts there
+        parts.append(texts.say("board.ends_on", lang, terrain=texts.say(f"board.terrain.{ground.value}", lang)))
     if end is not None and end in game.track.pits:
         parts.append(texts.say(f"board.ends_pit.{game.track.pits[end].value}", lang))
     return "; ".join(parts)
