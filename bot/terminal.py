@@ -5,7 +5,9 @@ Local players get made-up user ids (see :func:`local_user`); computer seats are 
 :meth:`Service.add_computer`. Everything a player types is the game's own notation, handed to
 :meth:`Service.act` exactly as ``/game play`` does; the terminal only adds conveniences a keyboard wants:
 numbers that pick from the last list shown, the game's own shorthands (:meth:`GameUnit.expand`), and the
-extra commands in :data:`COMMANDS` (named in the game's language too: ``hilfe``, ``züge`` …). Several people may
+extra commands in :data:`COMMANDS` (named in the game's language too: ``hilfe``, ``züge``, ``brett`` …):
+``board`` draws the game's text map around the player (:meth:`GameUnit.board_text`), and the words of the move
+list are explained once, the first time they are shown, and in ``help`` (:meth:`GameUnit.glossary`). Several people may
 share one keyboard (hotseat): a player's hidden things are printed only when that player is to act. Everything
 is said in the game's language (``--lang``): the service's texts, the game's and the terminal's own.
 
@@ -52,7 +54,7 @@ FIRST_USER_ID = 1001
 SHORT_LIST = 24
 #: the terminal's own commands (what each does: ``terminal.cmd.<name>`` of the catalogue; the words that call
 #: it in a language: ``terminal.word.<name>``, the first of them the one shown)
-COMMANDS: tuple[str, ...] = ("help", "legal", "status", "hand", "log", "quit")
+COMMANDS: tuple[str, ...] = ("help", "legal", "board", "status", "hand", "log", "quit")
 #: short words that call a command in every language
 _ALIASES = {"?": "help", "exit": "quit", "q": "quit"}
 
@@ -239,6 +241,16 @@ def expand(game: Game, text: str) -> str:
     return unit_for(game.key).expand(game, text)
 
 
+def board_text(game: Game, seat: int, lang: str = texts.DEFAULT) -> str:
+    """The game's text map around ``seat`` (empty when the game draws none)."""
+    return str(unit_for(game.key).board_text(game, seat, lang=lang))
+
+
+def glossary(game: Game, lang: str = texts.DEFAULT) -> list[tuple[str, str]]:
+    """The words of the game's move list and what each means, in ``lang``."""
+    return [(str(w), str(t)) for w, t in unit_for(game.key).glossary(lang=lang)]
+
+
 def hand_text(game: Game, seat: int, lang: str = texts.DEFAULT) -> str:
     """What only ``seat`` may know (empty when the game hides nothing)."""
     return str(unit_for(game.key).hand_text(game, seat, lang=lang))
@@ -349,6 +361,8 @@ class Terminal:
         self._listed: tuple[int, int] | None = None
         #: the short list's how-to was printed once
         self._hinted = False
+        #: the words of the move list explained so far (each once, the first time a list holds it)
+        self._explained: set[str] = set()
         #: "Player 2 (blue)" by seat
         self.labels: dict[int, str] = {}
         #: the channel the game's records are delivered to
@@ -481,6 +495,18 @@ class Terminal:
         self._numbered(items[:SHORT_LIST])
         if len(items) > SHORT_LIST:
             self.say(self.words("terminal.more", count=len(items) - SHORT_LIST, legal=legal))
+        self._explain(game, [a for a, _ in items[:SHORT_LIST]])
+
+    def _explain(self, game: Game, actions: Sequence[str]) -> None:
+        """The words of the game's glossary the list just shown holds and that were not explained yet."""
+        used = {word for action in actions for word in action.split()}
+        fresh = [(w, t) for w, t in glossary(game, self.lang) if w in used and w not in self._explained]
+        if not fresh:
+            return
+        self._explained.update(w for w, _ in fresh)
+        self.say(self.words("terminal.words_head"))
+        for _, meaning in fresh:
+            self.say(f"  {meaning}")
 
     def _help(self, game: Game) -> None:
         """The terminal's commands, and the game's own commands as its description lists them (the same as
@@ -493,6 +519,12 @@ class Terminal:
                                            *(c.name for c in actions)])
         for name in COMMANDS:
             self.say(f"  {command_word(name, self.lang):<{width}}  {self.words(f'terminal.cmd.{name}')}")
+        words = glossary(game, self.lang)
+        if words:
+            self.say(self.words("terminal.help_words"))
+            for word, meaning in words:
+                self.say(f"  {meaning}")
+                self._explained.add(word)
         if group is not None:
             own = unit.translations.get(self.lang, {})  # the words Discord shows in this language
             self.say(self.words("terminal.help_actions", group=own.get(group.name, (group.name, ""))[0]))
@@ -545,6 +577,11 @@ class Terminal:
             self.numbered = acts
             self.say(self.words("terminal.every_legal", seat=seat_label(game, seat, self.lang), count=len(acts)))
             self._numbered([(a, "") for a in acts])
+            return True
+        if command == "board":
+            text = board_text(game, seat, self.lang)
+            self.say(plain(text, self.names, self.lang) if text else
+                     self.words("terminal.no_board", status=command_word("status", self.lang)))
             return True
         if command == "status":  # the whole position in words, as everyone at the table may see it
             self.say(plain(unit_for(game.key).text_board(game, None, lang=self.lang), self.names, self.lang))
@@ -761,7 +798,7 @@ def _is_tty(stream: TextIO) -> bool:
 
 
 __all__ = ["COMMANDS", "DB_VARIABLE", "HUMAN", "CtrlC", "Opening", "PictureWriter", "SeatSpec", "Terminal",
-           "command_word", "command_words", "database_folder", "db_argument", "db_variable_note", "expand",
-           "format_standings", "hand_text", "interrupt_at_once", "left_games", "local_user", "new_channel_id",
-           "open_table", "parse_seats", "plain", "play_computers", "read_line", "resume_table", "seat_label",
-           "short_list", "shown_before", "shown_db", "situation", "standings"]
+           "board_text", "command_word", "command_words", "database_folder", "db_argument", "db_variable_note",
+           "expand", "format_standings", "glossary", "hand_text", "interrupt_at_once", "left_games", "local_user",
+           "new_channel_id", "open_table", "parse_seats", "plain", "play_computers", "read_line", "resume_table",
+           "seat_label", "short_list", "shown_before", "shown_db", "situation", "standings"]

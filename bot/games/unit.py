@@ -601,6 +601,16 @@ class GameUnit(Generic[G]):
         """What only ``seat`` may know, in ``lang`` (empty when the game hides nothing)."""
         return ""
 
+    def board_text(self, game: G, seat: int, lang: str = "en") -> str:
+        """The terminal's ``board``: a small text map around ``seat`` with a legend and the same cells in words,
+        as ``seat`` may see them, in ``lang`` (empty when the game draws none: ``status`` tells it all)."""
+        return ""
+
+    def glossary(self, lang: str = "en") -> Sequence[tuple[str, str]]:
+        """(word, what it means) for the words of the terminal's move list, in ``lang``: the terminal explains a
+        word once, the first time a listed action holds it, and all of them in ``help``."""
+        return ()
+
     def refusal(self, exc: Exception, lang: str = "en") -> str:
         """A refused action (:class:`IllegalAction`, :class:`Refusal`, an option's
         :class:`~bot.games.options.BadOption`) worded for the player in ``lang``."""

@@ -248,8 +248,10 @@ def test_the_english_names_and_short_words_work_in_every_language():
         words = command_words(lang)
         assert all(words[name] == name for name in COMMANDS)
         assert words["q"] == words["exit"] == "quit" and words["?"] == "help"
-    assert [command_word(n, "de") for n in COMMANDS] == ["hilfe", "züge", "stand", "hand", "verlauf", "ende"]
+    assert [command_word(n, "de") for n in COMMANDS] == ["hilfe", "züge", "brett", "stand", "hand", "verlauf",
+                                                          "ende"]
     assert command_words("de")["zug"] == "legal"
+    assert command_words("de")["brett"] == command_words("de")["karte"] == "board"
 
 
 @pytest.mark.parametrize("key", [k for k in playable_keys() if k != "toy"])

@@ -77,6 +77,7 @@ def follow(folder: Path, lang: str) -> tuple[int, int]:
     moves = templates(lang)
     turn = pattern(front_texts.CATALOGUE.template("alt.turn", lang))
     lead = pattern(front_texts.CATALOGUE.template("alt.leads", lang, 1))
+    shared = pattern(front_texts.CATALOGUE.template("alt.shares_lead", lang, 1))
     where: dict[str, str | None] = {}
     told = checked = 0
     files = sorted(folder.glob("message-*.txt"))
@@ -102,7 +103,7 @@ def follow(folder: Path, lang: str) -> tuple[int, int]:
                 told += 1
                 break
             else:
-                for pat in (turn, lead):
+                for pat in (turn, lead, shared):
                     m = pat.search(sentence)
                     if m is not None and colour_of(m.group("who" if pat is turn else "kart")) in where:
                         kart = colour_of(m.group("who" if pat is turn else "kart"))

@@ -53,18 +53,21 @@ def standings_sentence(game: Any) -> list[tuple[str, dict[str, Any]]]:
     info = track_info(game.track)
     order = sorted(game.karts, key=lambda k: (k.seat not in game.winners, -k.flags, -progress(info, k), k.seat))
     lead = order[0]
-    out: list[tuple[str, dict[str, Any]]] = [
-        ("alt.leads" if lead.cell is not None else "alt.leads_off",
-         {"kart": lead, "count": lead.flags, "laps": game.laps, "cell": lead.cell.label if lead.cell else ""})]
+    rest: list[tuple[str, dict[str, Any]]] = []
     for k in order[1:]:
+        gap = progress(info, lead) - progress(info, k)
         if k.cell is None:
-            out.append(("alt.not_entered", {"kart": k}))
-        elif progress(info, lead) - progress(info, k) >= info.lap:  # a lap or more behind: counted in flags
-            out.append(("alt.flags_behind", {"kart": k, "count": max(1, lead.flags - k.flags)}))
-        else:
-            gap = max(0, round(progress(info, lead) - progress(info, k)))
-            out.append(("alt.cells_behind" if gap else "alt.level", {"kart": k, "count": gap}))
-    return out
+            rest.append(("alt.not_entered", {"kart": k}))
+        elif lead.flags > k.flags and gap >= info.lap:  # a lap or more behind: counted in flags
+            rest.append(("alt.flags_behind", {"kart": k, "count": lead.flags - k.flags}))
+        else:  # as many flags (or fewer, less than a lap back): counted in cells, never "0 behind"
+            cells = max(0, round(gap))
+            rest.append(("alt.cells_behind" if cells else "alt.level", {"kart": k, "count": cells}))
+    # a kart leads only when no other is level with it (the same flags, the same cell round the race)
+    shared = lead.cell is not None and any(msg == "alt.level" for msg, _ in rest)
+    first = "alt.shares_lead" if shared else "alt.leads" if lead.cell is not None else "alt.leads_off"
+    return [(first, {"kart": lead, "count": lead.flags, "laps": game.laps,
+                     "cell": lead.cell.label if lead.cell else ""}), *rest]
 
 
 def standings_text(game: Any, lang: str) -> str:

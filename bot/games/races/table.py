@@ -7,6 +7,7 @@ from typing import Any
 
 from bot.drivers.races import progress, track_info
 from bot.games.races import texts
+from bot.games.races.board_words import move_hint, step_hint
 from bot.games.races.moves import FACINGS, ahead_of, destinations, prompt, step_word
 from bot.games.unit import Standings
 from rules.contract import IllegalAction
@@ -32,7 +33,8 @@ def _rank(action: Any) -> int:
 
 def short_list(game: Any, lang: str = "en") -> list[tuple[str, str]]:
     """Every kind of action, steps by their relative word, a whole move once per end cell (furthest round
-    the race first, saying when it takes a flag). The choices people make most come first, so the list's
+    the race first, with its length, the facing it ends with, a flag it takes and what lies on its path:
+:func:`~bot.games.races.board_words.move_hint`). The choices people make most come first, so the list's
     first lines (the terminal shows the first 24) always hold them: in Phases 1 and 2 ending the phase
     (``done``), then buying, fuel, weapons, gadgets and swaps, then traps (a tile sets in many ways),
     giving parts back and the saddlebags; while driving, ``done`` (stop reversing) comes last."""
@@ -50,15 +52,13 @@ def short_list(game: Any, lang: str = "en") -> list[tuple[str, str]]:
             word = step_word(game, a)
             cell = a.cell.label if a.cell is not None else ""
             tail = f" {act.LEAVE}" if a.leave else ""
-            hint = texts.say("table.leave", lang, cell=cell) if a.leave else cell
+            hint = texts.say("table.leave", lang, cell=cell) if a.leave else step_hint(game, a.cell, lang)
             out.append((f"step {word}{tail}", hint) if word else (str(a), ""))
     ahead = ahead_of(game)
     moves = sorted(((ahead(m.cells), m) for m in destinations(game, acts).values() if len(m.cells) > 1),
                    key=lambda vm: vm[0], reverse=True)
     for (_, flags), move in moves:
-        hint = texts.say("table.via_flag" if flags else "table.via", lang,
-                         cells=" ".join(c.label for c in move.cells[:-1]))
-        out.append((f"move {move.cells[-1].label}", hint))
+        out.append((f"move {move.cells[-1].label}", move_hint(game, move.cells, flags, lang)))
     if game.phase not in (PHASE_DEEDS, PHASE_PARTS):
         out.sort(key=lambda item: item[0] == "done")
     return out

@@ -10,7 +10,7 @@ from functools import partial
 from typing import Any, ClassVar, Literal
 
 from bot.drivers.races import RacingDriver
-from bot.games.races import account, described, setup, table, texts
+from bot.games.races import account, board_words, described, setup, table, texts
 from bot.games.races.commands import RACE_COMMANDS
 from bot.games.races.moves import (
     RELATIVE,
@@ -281,6 +281,13 @@ class RacesUnit(GameUnit[Races]):
 
     def hand_text(self, game: Races, seat: int, lang: str = "en") -> str:
         return hand_text(game, seat, lang)
+
+    def board_text(self, game: Races, seat: int, lang: str = "en") -> str:
+        """The map around ``seat``'s kart (:func:`bot.games.races.board_words.board_text`)."""
+        return board_words.board_text(game, seat, lang)
+
+    def glossary(self, lang: str = "en") -> Sequence[tuple[str, str]]:
+        return board_words.glossary(lang)
 
     def seat_label(self, game: Races, seat: int, lang: str = "en") -> str:
         karts = game.karts
