@@ -19,19 +19,31 @@ process stopped in between), at start-up and whenever a record falls due, throug
 claimed before they are carried out, so two workers never deliver the same one. A record the channel refuses
 for now (:class:`ChannelRefused`: a permission missing, a thread archived) waits for it (:func:`hold`) and
 is delivered when the channel is woken (:meth:`Outbox.wake`) or at a slow retry.
+
+
+A channel's messages reach it in the order their records were stored, whoever delivers them: before a record
+is carried out, the undelivered records its channel got earlier are delivered first (claimed here when they
+are free and due), or waited for while another worker holds them (at most :data:`ORDER_WAIT` seconds); a
+record behind one that is not due yet (a failed post waiting for its retry) is handed back to follow it.
+The outbox delivers different channels side by side (:mod:`bot.lanes`): at most :data:`CHANNELS_AT_ONCE`
+records with their own places, and records with a heavy picture and no buttons (a game's end with its
+replay) in :data:`HEAVY_AT_ONCE` places of their own, so they never hold up a board of another channel.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
+import weakref
 from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Protocol
 
 from bot import turn_messages
 from bot.compose import Message
+from bot.lanes import Lanes
 from bot.messages import EDIT, KINDS, NOTE, POST, RETIRE
 from bot.store import TURN_KINDS, Delivery
 
@@ -47,6 +59,17 @@ POLL_SECONDS = 5.0
 HELD_RETRY = 600.0
 #: the settings scope (owner: the channel) that flags a channel whose records wait for it
 HELD = "held"
+#: seconds a record waits for an earlier record of its channel that another worker holds, before it is handed
+#: back to follow it later
+ORDER_WAIT = 30.0
+#: seconds between looks at the store while waiting for an earlier record (this process's deliveries wake
+#: the wait at once)
+ORDER_LOOK = 0.5
+#: records the outbox carries out at once in different channels (boards, notes without a replay)
+CHANNELS_AT_ONCE = 4
+#: records with a heavy picture and no buttons (a game's end with its replay) carried out at once, in places
+#: of their own
+HEAVY_AT_ONCE = 2
 
 
 class Undeliverable(Exception):
@@ -93,14 +116,90 @@ def retry_delay(attempts: int) -> float:
     return float(min(300, 5 * 2 ** max(0, attempts - 1)))
 
 
+def heavy(d: Delivery) -> bool:
+    """Whether a record's message has a heavy picture (an animated replay) and no buttons."""
+    return d.kind == NOTE and (d.payload.get("picture") == "replay" or bool(d.payload.get("finale")))
+
+
+class _Progress:
+    """Wakes the records of a channel that wait for its earlier ones, when one of this process is done."""
+
+    def __init__(self) -> None:
+        self._events: dict[int, asyncio.Event] = {}
+
+    def event(self, channel_id: int) -> asyncio.Event:
+        """The event the next change in ``channel_id`` sets (take it before looking at the store)."""
+        return self._events.setdefault(channel_id, asyncio.Event())
+
+    def changed(self, channel_id: int) -> None:
+        event = self._events.pop(channel_id, None)
+        if event is not None:
+            event.set()
+
+
+_progress: weakref.WeakKeyDictionary[Service, _Progress] = weakref.WeakKeyDictionary()
+
+
+def _progress_of(service: Service) -> _Progress:
+    progress = _progress.get(service)
+    if progress is None:
+        progress = _progress[service] = _Progress()
+    return progress
+
+
 async def deliver(service: Service, d: Delivery, transport: Transport, *, clock: Callable[[], float] = time.time,
                   attempts: int = 0) -> bool:
-    """Carry out record ``d`` through ``transport`` and record the message; True when a message was posted or
-    changed now. What fails is handed back to be tried again later (``attempts`` tries so far)."""
+    """Carry out record ``d`` through ``transport`` and record the message, after the earlier records of its
+    channel; True when a message was posted or changed now. What fails is handed back to be tried again later
+    (``attempts`` tries so far)."""
     if d.kind not in KINDS:
         log.warning("delivery %s has kind %r, which this version does not know; left for later", d.id, d.kind)
         await service.undelivered(d.id, retry_at=clock() + 3600)
         return False
+    try:
+        after = await _after_earlier(service, d, transport, clock)
+        if after is not None:
+            log.info("delivery %s follows an earlier record of channel %s", d.id, d.channel_id)
+            await service.undelivered(d.id, retry_at=after)
+            return False
+        return await _deliver_now(service, d, transport, clock, attempts)
+    finally:
+        _progress_of(service).changed(d.channel_id)
+
+
+async def _after_earlier(service: Service, d: Delivery, transport: Transport, clock: Callable[[], float]
+                         ) -> float | None:
+    """Deliver first (when free and due), or wait for (while another worker holds them, at most
+    :data:`ORDER_WAIT` seconds), the undelivered records ``d``'s channel got before it. None once none is
+    left; else when ``d`` may be tried again, behind the one that holds it up."""
+    progress = _progress_of(service)
+    give_up = time.monotonic() + ORDER_WAIT
+    while True:
+        changed = progress.event(d.channel_id)
+        pending = await service.store.outbox.deliveries(channel_id=d.channel_id, pending=True)
+        earlier = [e for e in pending if e.id < d.id and e.kind in KINDS]
+        if not earlier:
+            return None
+        first, now = earlier[0], clock()
+        held = first.claimed_until is not None and first.claimed_until >= now
+        if first.due_at > now and not held:
+            return first.due_at  # a retry not due yet: this one follows it
+        if not held:
+            mine = await service.store.outbox.claim_delivery(first.id, service.owner, now=now,
+                                                             lease=service.delivery_lease)
+            if mine is not None:
+                await deliver(service, mine, transport, clock=clock, attempts=mine.attempts)
+            continue
+        if time.monotonic() >= give_up:
+            return max(now + retry_delay(1), first.claimed_until or now)
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(ORDER_LOOK):
+                await changed.wait()
+
+
+async def _deliver_now(service: Service, d: Delivery, transport: Transport, clock: Callable[[], float],
+                       attempts: int) -> bool:
+    """Carry out ``d`` (nothing earlier in its channel waits)."""
     try:
         if d.kind in (EDIT, RETIRE) and await _superseded(service, d):
             return False
@@ -200,19 +299,23 @@ async def _superseded(service: Service, d: Delivery) -> bool:
 
 
 class Outbox:
-    """Delivers, through the channel, the records nobody delivered: at start-up, then whenever one falls due."""
+    """Delivers, through the channel, the records nobody delivered: at start-up, then whenever one falls due
+    or it is woken; different channels side by side, each channel's records in order."""
 
     def __init__(self, service: Service, transport: Transport, *, clock: Callable[[], float] = time.time,
-                 poll: float = POLL_SECONDS, min_channel_id: int | None = None, batch: int = 20) -> None:
+                 poll: float = POLL_SECONDS, min_channel_id: int | None = None, batch: int = 20,
+                 channels: int = CHANNELS_AT_ONCE, heavy: int = HEAVY_AT_ONCE) -> None:
         self.service = service
         self.transport = transport
         self.clock = clock
         self.poll = poll
         self.min_channel_id = min_channel_id
         self.batch = batch
+        self.places = {"light": channels, "heavy": heavy}
         #: set once :meth:`run` has delivered what was pending at start-up
         self.caught_up = asyncio.Event()
         self._waking: dict[int, asyncio.Lock] = {}
+        self._woken = asyncio.Event()
 
     async def wake(self, channel_id: int) -> int:
         """The channel may take messages again (someone acted there, or its permissions changed): deliver now
@@ -246,6 +349,10 @@ class Outbox:
                 done += await self.wake(channel_id)
         return done
 
+    def look_now(self) -> None:
+        """Look at the outbox now (records nobody holds were stored: a game's end message)."""
+        self._woken.set()
+
     async def deliver(self, ids: tuple[int, ...]) -> int:
         """Deliver the records ``ids`` (a move's, just written by this process) through the channel, in order;
         returns how many posted or changed a message."""
@@ -258,21 +365,34 @@ class Outbox:
 
     async def flush(self, *, takeover: bool = False) -> int:
         """Deliver every record that is due and free (``takeover``: also those a previous run of this program
-        held when it stopped), oldest first; returns how many posted or changed a message."""
-        posted = 0
-        while True:
-            batch = await self.service.store.outbox.claim_deliveries(
-                self.service.owner, now=self.clock(), lease=self.service.delivery_lease, limit=self.batch,
-                takeover=takeover, min_channel_id=self.min_channel_id)
-            if not batch:
-                return posted
-            for d in batch:
-                posted += await deliver(self.service, d, self.transport, clock=self.clock, attempts=d.attempts)
+        held when it stopped): each channel's in order, channels side by side (at most :attr:`batch` records
+        claimed and waiting at once); returns how many posted or changed a message."""
+        lanes: Lanes[Delivery] = Lanes(self._one, lambda d: "heavy" if heavy(d) else "light", self.places)
+        try:
+            while True:
+                room = self.batch - lanes.queued
+                batch = await self.service.store.outbox.claim_deliveries(
+                    self.service.owner, now=self.clock(), lease=self.service.delivery_lease, limit=room,
+                    takeover=takeover, min_channel_id=self.min_channel_id) if room > 0 else []
+                for d in sorted(batch, key=lambda d: d.id):
+                    lanes.add(d.channel_id, d)
+                if lanes.idle:
+                    return await lanes.join()
+                if not batch or lanes.queued >= self.batch:
+                    await lanes.progress()
+                    lanes.check()
+        finally:
+            await lanes.cancel()
+
+    async def _one(self, d: Delivery) -> int:
+        return int(await deliver(self.service, d, self.transport, clock=self.clock, attempts=d.attempts))
 
     async def run(self) -> None:
-        """Deliver what is pending now, then keep looking every ``poll`` seconds until cancelled."""
+        """Deliver what is pending now, then keep looking every ``poll`` seconds (at once when woken) until
+        cancelled."""
         takeover = True
         while True:
+            self._woken.clear()
             try:
                 await self.flush(takeover=takeover)
                 takeover = False
@@ -281,8 +401,10 @@ class Outbox:
             except Exception:
                 log.exception("the outbox worker failed; it looks again in %s s", self.poll)
             self.caught_up.set()
-            await asyncio.sleep(self.poll)
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(self.poll):
+                    await self._woken.wait()
 
 
-__all__ = ["HELD", "HELD_RETRY", "POLL_SECONDS", "ChannelRefused", "Outbox", "Transport", "Undeliverable", "deliver",
-           "hold", "nonce_for", "retry_delay"]
+__all__ = ["CHANNELS_AT_ONCE", "HEAVY_AT_ONCE", "HELD", "HELD_RETRY", "ORDER_WAIT", "POLL_SECONDS", "ChannelRefused",
+           "Outbox", "Transport", "Undeliverable", "deliver", "heavy", "hold", "nonce_for", "retry_delay"]

@@ -3,8 +3,9 @@ standings and the animated replay posted), the channel's history, replays of fin
 and servers' statistics, and a player's running games across servers.
 
 A game's end is written once: :func:`record_end` stores one result row per seat and, in the same
-transaction, the delivery record of the end message (standings and replay), which the outbox posts a
-moment after the final board. Nothing here knows about Discord or about any one game: places come from
+transaction, the delivery record of the end message (standings and replay), which the outbox posts after
+the final board (a channel's records reach it in the order they were stored, :mod:`bot.delivery`), before
+anything a next game of the channel says. Nothing here knows about Discord or about any one game: places come from
 the game unit's standings, pictures from its replay hook.
 """
 
@@ -47,8 +48,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-#: seconds after the final board at which the end message falls due (the board goes first)
-END_DELAY = 2.0
 #: an end left unrecorded by a stop is still announced when it is at most this many seconds old
 FRESH_END = 3600.0
 #: games listed by ``/game history`` and offered by the replay autocomplete
@@ -116,7 +115,7 @@ async def record_end(store: Store, front: GameUnit[Any], rec: GameRecord, game: 
         said = tuple(Line(say=say, params=params) for say, params in ladder.change_lines(rows, changes))
         if said:
             end = replace(end, lines=said)
-        out = [Outgoing(end.to_payload(), end.kind, due_at=clock() + END_DELAY)] if announce else []
+        out = [Outgoing(end.to_payload(), end.kind)] if announce else []
         try:
             if not await store.standings.record_results(rec.id, rows, out, ratings, changes):
                 return None
@@ -125,7 +124,7 @@ async def record_end(store: Store, front: GameUnit[Any], rec: GameRecord, game: 
         return out[0].id if out else None
     log.warning("game %s: its ratings kept moving; its results are stored unrated", rec.id)
     end = finale(address)
-    out = [Outgoing(end.to_payload(), end.kind, due_at=clock() + END_DELAY)] if announce else []
+    out = [Outgoing(end.to_payload(), end.kind)] if announce else []
     await store.standings.record_results(rec.id, rows, out)
     return out[0].id if out else None
 

@@ -267,6 +267,10 @@ class Service:
         self.on_revoked: Callable[[int], None] | None = None
         #: told the channel of a game that just ended, finished or aborted (a game's thread is then archived)
         self.on_ended: Callable[[int, int], None] | None = None
+        #: told when records nobody holds were stored (a game's end message): the outbox delivers them now
+        self.on_outbox: Callable[[], None] | None = None
+        #: told the id of a game whose turn a write may have changed: the timing looks at it now
+        self.on_turn: Callable[[int], None] | None = None
 
     async def close(self) -> None:
         """Stop the picture workers (the store is closed by its owner)."""
@@ -774,6 +778,8 @@ class Service:
         self._keep(rec, game)
         if self.on_stored is not None:
             self.on_stored(rec.id)
+        if self.on_turn is not None:
+            self.on_turn(rec.id)
         last = out[-1].id if out else None
         if message is not None and last is not None:
             self._composed.put((last, rec.version), message)
@@ -788,9 +794,12 @@ class Service:
         self.forget(rec.id, drivers=True)
         self._keep(rec, game)
         try:
-            await history.record_end(self.store, self.fronts(rec.game_key), rec, game, page=self.page_link)
+            end = await history.record_end(self.store, self.fronts(rec.game_key), rec, game, page=self.page_link)
         except Exception:
             log.exception("game %s: recording its end failed", rec.id)
+            end = None
+        if end is not None and self.on_outbox is not None:
+            self.on_outbox()
         if self.on_ended is not None:
             self.on_ended(rec.id, rec.channel_id)
 

@@ -15,21 +15,34 @@ The ticker looks at the store, never at memory, so nothing is lost to a restart:
 
 What falls due during a player's quiet hours waits for their end. Autopilot moves are played through
 :meth:`Service.act` like a player's own (stored with their delivery record, so the board reaches the
-channel however the process fares), chosen by the game's best computer driver, and say so in the log,
-with the driver's one-line reason (:mod:`bot.drivers.reasons`) on the move's line.
+channel however the process fares), chosen by the game's best computer driver (in a picture worker process
+when they run, so its search never holds the event loop), and say so in the log, with the driver's
+one-line reason (:mod:`bot.drivers.reasons`) on the move's line.
+
+How soon a timer fires: the running ticker sleeps until the next timer falls due (looking at the clock every
+:data:`LOOK_SECONDS`, at the store every :data:`POLL_SECONDS`), and is woken at once when a move is stored
+or a command changes a turn's timers (:meth:`Ticker.wake`), so a notice or an ``away`` turn due now is not
+left to the next look. A tick fires the timers of different games side by side (:mod:`bot.lanes`): an
+autopilot's turn holds one of :data:`AUTOPILOTS_AT_ONCE` places, notices and reminders one of
+:data:`MESSAGES_AT_ONCE` of their own, so a message never waits behind another game's autopilot; each
+game's timers fire in order. A tick under way looks again when woken.
 The clock is injectable: tests drive a fake one and call :meth:`Ticker.tick`.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from bot import notices, texts
+from bot.drivers import driver_for
 from bot.drivers.reasons import Choice, explain
+from bot.games import game_class
+from bot.lanes import Lanes
 from bot.outcomes import Accepted
 from bot.service import Service
 from bot.settings import AUTOPILOT, CHANNEL, DM, OFF, Settings
@@ -51,6 +64,12 @@ NOTICE, REMIND, DEADLINE = "notice", "remind", "deadline"
 REMINDERS_PER_TURN = 3
 #: seconds between looks at the store in the running bot
 POLL_SECONDS = 10.0
+#: seconds between looks at the clock while the ticker sleeps until the next timer falls due
+LOOK_SECONDS = 1.0
+#: autopilot turns (deadlines) played at once, each in a game of its own
+AUTOPILOTS_AT_ONCE = 2
+#: notices, reminders and the host's questions sent at once, in places of their own beside the autopilot's
+MESSAGES_AT_ONCE = 4
 #: how long a claimed timer is held before another process may fire it
 LEASE = 120.0
 #: seconds before trying a timer again (the board not posted yet, a failed send)
@@ -92,45 +111,98 @@ class Ticker:
         self.poll = poll
         self.settings = Settings(service.store)
         self._started = False
+        #: whether :meth:`run` is looking at the store (else a command that makes a timer due now ticks itself)
+        self.running = False
+        self._woken = asyncio.Event()
+        #: the timers of the ticks under way
+        self._ticking: list[Lanes[Timer]] = []
 
     async def open(self) -> None:
-        """Load the players' preferences (the store is open) and let boards follow them."""
+        """Load the players' preferences (the store is open), let boards follow them, and look at a game's
+        turn as soon as a move of it is stored."""
         await self.settings.load()
         self.service.ping_filter = self.pings_in_channel
+        self.service.on_turn = lambda _game_id: self.wake()
+
+    def wake(self) -> None:
+        """Look at the store now: a move began a turn, or a command made a timer that may be due now."""
+        self._woken.set()
+        for lanes in self._ticking:
+            lanes.changed.set()  # a tick under way looks again
 
     def pings_in_channel(self, rec: GameRecord, user_id: int) -> bool:
         return notices.pings_in_channel(self.settings.prefs(user_id, rec.id), self.clock())
 
     async def run(self) -> None:
-        """Tick every ``poll`` seconds until cancelled; the first tick takes over what a previous run held."""
+        """Tick until cancelled: at once when woken, when the next timer falls due, and every ``poll`` seconds;
+        the first tick takes over what a previous run held."""
         takeover = True
-        while True:
-            try:
-                await self.tick(takeover=takeover)
-                takeover = False
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.exception("the timing ticker failed; it looks again in %s s", self.poll)
-            await asyncio.sleep(self.poll)
+        self.running = True
+        try:
+            while True:
+                try:
+                    await self.tick(takeover=takeover)
+                    takeover = False
+                except asyncio.CancelledError:
+                    raise
+                except Exception:
+                    log.exception("the timing ticker failed; it looks again in %s s", self.poll)
+                await self._sleep()
+        finally:
+            self.running = False
+
+    async def _sleep(self) -> None:
+        """Until woken, the next pending timer falls due by :attr:`clock` (looked at every
+        :data:`LOOK_SECONDS`, so a step of the clock shows), or ``poll`` seconds passed."""
+        try:
+            due = await self.store.turns.next_due()
+        except Exception:
+            log.exception("the next timer could not be read")
+            due = None
+        if due is not None and due <= self.clock():
+            due = None  # one the last tick could not take (another process holds it): the poll looks again
+        end = time.monotonic() + self.poll
+        while not self._woken.is_set():
+            left = end - time.monotonic()
+            if left <= 0 or (due is not None and self.clock() >= due):
+                return
+            step = min(left, LOOK_SECONDS, max(0.01, due - self.clock()) if due is not None else LOOK_SECONDS)
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(step):
+                    await self._woken.wait()
 
     async def tick(self, *, takeover: bool = False) -> int:
-        """See new turns, then fire what is due; returns how many timers fired."""
-        await self.sweep()
-        fired = 0
-        while True:
-            batch = await self.store.turns.claim_timers(self.service.owner, now=self.clock(), lease=LEASE,
-                                                        takeover=takeover)
-            if not batch:
-                return fired
-            for t in batch:
-                try:
-                    await self.fire(t)
-                except Exception:
-                    log.exception("timer %s (%s) failed", t.id, t.kind)
-                    await self.store.turns.finish_timer(t.id, then=self._again(t))
-                fired += 1
-            await self.sweep()  # an autopilot move starts a new turn
+        """See new turns, then fire what is due: each game's timers in order, different games side by side
+        (autopilot turns in places of their own); while some fire, a wake or a finished one looks again (an
+        autopilot's move starts a new turn). Returns how many timers fired."""
+        lanes: Lanes[Timer] = Lanes(self._fire_one, lambda t: "autopilot" if t.kind == DEADLINE else "message",
+                                    {"autopilot": AUTOPILOTS_AT_ONCE, "message": MESSAGES_AT_ONCE})
+        self._ticking.append(lanes)
+        try:
+            while True:
+                self._woken.clear()
+                await self.sweep()
+                batch = await self.store.turns.claim_timers(self.service.owner, now=self.clock(), lease=LEASE,
+                                                            takeover=takeover)
+                for t in batch:
+                    lanes.add(t.game_id, t)
+                if lanes.idle:
+                    return await lanes.join()
+                if not batch:
+                    await lanes.progress()  # a timer done, or woken
+                    lanes.check()
+        finally:
+            self._ticking.remove(lanes)
+            await lanes.cancel()
+
+    async def _fire_one(self, t: Timer) -> int:
+        """Fire one claimed timer; one that fails is tried again later (a few times)."""
+        try:
+            await self.fire(t)
+        except Exception:
+            log.exception("timer %s (%s) failed", t.id, t.kind)
+            await self.store.turns.finish_timer(t.id, then=self._again(t))
+        return 1
 
     # Turns -------------------------------------------------------------------------------------
 
@@ -190,14 +262,18 @@ class Ticker:
             went_back = same and mark is not None and mark.version > rec.version  # an undo within the turn
             timers.append(_deadline(old, seat, started, setting["turn_limit"] * 3600.0, now, went_back))
         await self.store.turns.mark_turn(rec.id, version=rec.version, seat=seat, started_at=started, timers=timers)
+        if any(t.due_at <= now for t in timers):
+            self.wake()
 
     # Firing ------------------------------------------------------------------------------------
 
-    def _again(self, t: Timer) -> NewTimer | None:
+    def _again(self, t: Timer, *, soon: bool = False) -> NewTimer | None:
+        """The timer tried again later (``soon``: the board it links to is on its way: after 1, 2, 4, 8 s)."""
         tries = int(t.data.get("tries", 0)) + 1
         if tries >= TRIES:
             return None
-        return NewTimer(t.kind, t.seat, self.clock() + RETRY, {**t.data, "tries": tries})
+        wait = min(RETRY, 2.0 ** (tries - 1)) if soon else RETRY
+        return NewTimer(t.kind, t.seat, self.clock() + wait, {**t.data, "tries": tries})
 
     async def fire(self, t: Timer) -> None:
         """Carry out one claimed timer, then mark it fired."""
@@ -223,7 +299,7 @@ class Ticker:
                 return
             link = await self.board_link(rec)
             if link is None and int(t.data.get("tries", 0)) < TRIES - 1 and await self._board_pending(rec):
-                await self.store.turns.finish_timer(t.id, then=self._again(t))  # the board is on its way
+                await self.store.turns.finish_timer(t.id, then=self._again(t, soon=True))  # the board is on its way
                 return
             title = self.service.classes(rec.game_key).title
             if t.kind == NOTICE:
@@ -302,7 +378,7 @@ class Ticker:
             game = await self.service.load(rec)
             if game.to_act != seat or game.is_over:
                 break
-            choice = await asyncio.to_thread(self._choose, rec, seat)
+            choice = await self._choice(rec, seat)
             text = choice.action
             outcome = await self.service.act(rec.channel_id, user, text, rec.version, game_id=rec.id,
                                              autopilot=True, reason=choice.reason)
@@ -327,11 +403,24 @@ class Ticker:
             return None
         return NewTimer(DEADLINE, t.seat, self.clock() + RETRY, {**t.data, "unfinished": True})
 
+    async def _choice(self, rec: GameRecord, seat: int) -> Choice:
+        """The computer's action for ``seat`` and why, off the event loop: in a picture worker process when
+        they run and the game's rules and drivers are the registered ones (a search in a thread would hold
+        the interpreter the event loop needs), else in a thread."""
+        if (self.service.drivers is driver_for and self.service.classes is game_class and rec.state is not None
+                and self.service.pictures.ready_for(rec.game_key)):
+            try:
+                return await self.service.pictures.call(rec.game_key, choose, rec.game_key, rec.state, seat,
+                                                        self._kind(rec.game_key), _seed(rec, seat))
+            except Exception:
+                log.exception("game %s: the autopilot's computer failed in a worker; a thread tries", rec.id)
+        return await asyncio.to_thread(self._choose, rec, seat)
+
     def _choose(self, rec: GameRecord, seat: int) -> Choice:
         """The computer's action for ``seat`` and why it plays it (on a copy of the game, in a worker thread)."""
         assert rec.state is not None
         game = self.service.classes(rec.game_key).from_dict(rec.state)
-        seed = (rec.seed * 1_000_003 + rec.version * 131 + seat) & ((1 << 62) - 1)
+        seed = _seed(rec, seat)
         try:
             return explain(self.service.drivers(rec.game_key, self._kind(rec.game_key), seed), game, seat)
         except Exception:
@@ -379,6 +468,21 @@ class Ticker:
                         user_id is None or (mark.seat is not None and mark.seat < len(rec.seats)
                                             and rec.seats[mark.seat].user_id == user_id)):
                     await self.mark(rec, again=True)
+
+
+def _seed(rec: GameRecord, seat: int) -> int:
+    """The autopilot's seed for ``seat`` at the game's move: the same move is chosen again after a restart."""
+    return (rec.seed * 1_000_003 + rec.version * 131 + seat) & ((1 << 62) - 1)
+
+
+def choose(game_key: str, state: dict[str, Any], seat: int, kind: str, seed: int) -> Choice:
+    """The registered ``kind`` driver's action for ``seat`` in the game of ``state``, and why (run in a
+    worker process; a failing driver gives way to a random one)."""
+    try:
+        return explain(driver_for(game_key, kind, seed), game_class(game_key).from_dict(state), seat)
+    except Exception:
+        log.exception("the autopilot's %s computer failed; a random move instead", kind)
+        return explain(driver_for(game_key, "random", seed), game_class(game_key).from_dict(state), seat)
 
 
 def _deadline(old: Sequence[Timer], seat: int, started: float, limit: float, now: float, went_back: bool

@@ -95,6 +95,7 @@ class JunkyardBot(commands.Bot):
         self.defer_after = defer_after
         #: delivers what the service stored but no answer carried (crashes, failed answers), once
         self.outbox = Outbox(self.service, ChannelTransport(self), min_channel_id=1)
+        self.service.on_outbox = self.outbox.look_now
         #: the computers' moves, each channel's in a task of its own, owned here and cancelled on close
         self.computers = Computers(self.service, self.deliver, min_channel_id=1)
         self.service.on_computers = self.computers.wake
@@ -163,10 +164,14 @@ class JunkyardBot(commands.Bot):
         loop = asyncio.get_running_loop()
         self._background.append(loop.create_task(self.outbox.run(), name="junkyard-outbox"))
         self._background.append(loop.create_task(self._later(self._start_pictures), name="junkyard-pictures"))
-        self._background.append(loop.create_task(self._later(lambda: history.settle_ends(self.service)),
-                                                 name="junkyard-ends"))
+        self._background.append(loop.create_task(self._later(self._settle_ends), name="junkyard-ends"))
         self._background.append(loop.create_task(self._later(self.resume_computers), name="junkyard-resume"))
         self._background.append(loop.create_task(self._later(self.timers.run), name="junkyard-timers"))
+
+    async def _settle_ends(self) -> None:
+        """Record the ends a stop left unrecorded; the outbox posts their end messages at once."""
+        if await history.settle_ends(self.service):
+            self.outbox.look_now()
 
     async def _start_pictures(self) -> None:
         self.service.pictures.start()

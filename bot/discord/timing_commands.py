@@ -201,7 +201,8 @@ async def away(interaction: Interaction, days: app_commands.Range[int, 1, MAX_AW
     where = texts.say("away.all_games" if game_id is None else "away.this_game", lang)
     text = texts.say("away.set", lang, user=interaction.user.id, where=where, when=when)
     await _public(interaction, text)
-    await ticker.tick()
+    if not ticker.running:  # the running ticker was woken by the turn's new deadline; else look here
+        await ticker.tick()
 
 
 @app_commands.command(name="back", description="Take your seats off autopilot")

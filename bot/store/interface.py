@@ -127,6 +127,11 @@ class OutboxStore(ABC):
         held by any other owner too), in order, now held by ``owner`` for ``lease`` seconds."""
 
     @abstractmethod
+    async def claim_delivery(self, delivery_id: int, owner: str, *, now: float, lease: float) -> Delivery | None:
+        """Record ``delivery_id`` when it is undelivered, due by ``now`` and nobody holds it (or its hold
+        expired), now held by ``owner`` for ``lease`` seconds; None otherwise."""
+
+    @abstractmethod
     async def mark_delivered(self, delivery_id: int, message_id: int | None) -> bool:
         """Record the posted message; False if the record was already delivered (nothing changes then)."""
 
@@ -135,8 +140,9 @@ class OutboxStore(ABC):
         """Give a record back after a failed attempt, to be tried again from ``due_at``."""
 
     @abstractmethod
-    async def deliveries(self, *, game_id: int | None = None, pending: bool = False) -> list[Delivery]:
-        """Delivery records (of one game; only undelivered ones), in order."""
+    async def deliveries(self, *, game_id: int | None = None, channel_id: int | None = None,
+                         pending: bool = False) -> list[Delivery]:
+        """Delivery records (of one game, of one channel; only undelivered ones), in order."""
 
     @abstractmethod
     async def delivery(self, delivery_id: int) -> Delivery | None:
@@ -178,6 +184,11 @@ class TurnsStore(ABC):
                            takeover: bool = False) -> list[Timer]:
         """Pending timers due by ``now`` that nobody holds (``takeover``: also held by another owner), held by
         ``owner`` for ``lease`` seconds."""
+
+    @abstractmethod
+    async def next_due(self) -> float | None:
+        """The earliest time a pending timer may be claimed (its due time, or the end of its hold when that is
+        later); None when none is pending."""
 
     @abstractmethod
     async def finish_timer(self, timer_id: int, *, then: NewTimer | None = None) -> bool:

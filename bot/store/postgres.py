@@ -680,6 +680,13 @@ class PostgresOutbox(OutboxStore):
             f"WHERE d.id = c.id RETURNING {', '.join('d.' + c for c in DELIVERY_COLUMNS.split(', '))}", *params)
         return sorted((delivery_record(r) for r in rows), key=lambda d: (d.due_at, d.id))
 
+    async def claim_delivery(self, delivery_id: int, owner: str, *, now: float, lease: float) -> Delivery | None:
+        row = await self.s.pool.fetchrow(
+            "UPDATE deliveries SET claimed_by = $1, claimed_until = $2, attempts = attempts + 1 WHERE id = $3 "
+            "AND delivered_at IS NULL AND due_at <= $4 AND (claimed_until IS NULL OR claimed_until < $4) "
+            f"RETURNING {DELIVERY_COLUMNS}", owner, now + lease, delivery_id, now)
+        return None if row is None else delivery_record(row)
+
     async def mark_delivered(self, delivery_id: int, message_id: int | None) -> bool:
         status = await self.s.pool.execute(
             "UPDATE deliveries SET message_id = $1, delivered_at = $2, claimed_until = NULL "
@@ -690,8 +697,9 @@ class PostgresOutbox(OutboxStore):
         await self.s.pool.execute("UPDATE deliveries SET claimed_by = NULL, claimed_until = NULL, due_at = $1 "
                                 "WHERE id = $2 AND delivered_at IS NULL", due_at, delivery_id)
 
-    async def deliveries(self, *, game_id: int | None = None, pending: bool = False) -> list[Delivery]:
-        sql, params = filtered(DELIVERY_COLUMNS, "deliveries", {"game_id": game_id},
+    async def deliveries(self, *, game_id: int | None = None, channel_id: int | None = None,
+                         pending: bool = False) -> list[Delivery]:
+        sql, params = filtered(DELIVERY_COLUMNS, "deliveries", {"game_id": game_id, "channel_id": channel_id},
                                 ["delivered_at IS NULL"] if pending else [], _dollar)
         return [delivery_record(r) for r in await self.s.pool.fetch(sql + " ORDER BY id", *params)]
 
@@ -769,6 +777,12 @@ class PostgresTurns(TurnsStore):
             "UPDATE timers t SET claimed_by = $2, claimed_until = $3 FROM c WHERE t.id = c.id "
             f"RETURNING {', '.join('t.' + c for c in TIMER_COLUMNS.split(', '))}", now, owner, now + lease, limit)
         return sorted((timer_record(r) for r in rows), key=lambda t: (t.due_at, t.id))
+
+    async def next_due(self) -> float | None:
+        due = await self.s.pool.fetchval(
+            "SELECT MIN(CASE WHEN claimed_until > due_at THEN claimed_until ELSE due_at END) FROM timers t "
+            f"WHERE fired_at IS NULL{self.s._shard_sql(self.s._guild_of('t.game_id'))}")
+        return None if due is None else float(due)
 
     async def finish_timer(self, timer_id: int, *, then: NewTimer | None = None) -> bool:
         now = self.s._clock()

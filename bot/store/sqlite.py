@@ -730,6 +730,19 @@ class SqliteOutbox(OutboxStore):
         return [replace(delivery_record(r), claimed_by=owner, claimed_until=now + lease, attempts=r[7] + 1)
                 for r in rows]
 
+    async def claim_delivery(self, delivery_id: int, owner: str, *, now: float, lease: float) -> Delivery | None:
+        async with self.s._lock:
+            cur = await self.s.db.execute(
+                "UPDATE deliveries SET claimed_by = ?, claimed_until = ?, attempts = attempts + 1 WHERE id = ? "
+                "AND delivered_at IS NULL AND due_at <= ? AND (claimed_until IS NULL OR claimed_until < ?)",
+                (owner, now + lease, delivery_id, now, now))
+            if cur.rowcount != 1:
+                return None
+            async with self.s.db.execute(f"SELECT {DELIVERY_COLUMNS} FROM deliveries WHERE id = ?",
+                                         (delivery_id,)) as read:
+                row = await read.fetchone()
+        return delivery_record(row) if row is not None else None
+
     async def mark_delivered(self, delivery_id: int, message_id: int | None) -> bool:
         async with self.s._lock:
             cur = await self.s.db.execute(
@@ -742,8 +755,9 @@ class SqliteOutbox(OutboxStore):
             await self.s.db.execute("UPDATE deliveries SET claimed_by = NULL, claimed_until = NULL, due_at = ? "
                                   "WHERE id = ? AND delivered_at IS NULL", (due_at, delivery_id))
 
-    async def deliveries(self, *, game_id: int | None = None, pending: bool = False) -> list[Delivery]:
-        sql, params = filtered(DELIVERY_COLUMNS, "deliveries", {"game_id": game_id},
+    async def deliveries(self, *, game_id: int | None = None, channel_id: int | None = None,
+                         pending: bool = False) -> list[Delivery]:
+        sql, params = filtered(DELIVERY_COLUMNS, "deliveries", {"game_id": game_id, "channel_id": channel_id},
                                 ["delivered_at IS NULL"] if pending else [])
         async with self.s._lock, self.s.db.execute(sql + " ORDER BY id", params) as cur:
             rows = await cur.fetchall()
@@ -856,6 +870,14 @@ class SqliteTurns(TurnsStore):
                     await self.s.db.execute("ROLLBACK")
                 raise
         return [replace(timer_record(r), claimed_by=owner, claimed_until=now + lease) for r in rows]
+
+    async def next_due(self) -> float | None:
+        async with self.s._lock, self.s.db.execute(
+            "SELECT MIN(CASE WHEN claimed_until > due_at THEN claimed_until ELSE due_at END) FROM timers "
+            f"WHERE fired_at IS NULL{self.s._shard_sql(self.s._guild_of('timers.game_id'))}"
+        ) as cur:
+            row = await cur.fetchone()
+        return None if row is None or row[0] is None else float(row[0])
 
     async def finish_timer(self, timer_id: int, *, then: NewTimer | None = None) -> bool:
         now = self.s._clock()

@@ -24,7 +24,6 @@ import signal
 import sqlite3
 import sys
 
-from bot import history
 from bot.compose import Message
 from bot.delivery import Outbox, Undeliverable
 from bot.drivers import driver_for
@@ -84,7 +83,6 @@ class RecordingPoster:
 
 
 async def play(args: argparse.Namespace) -> int:
-    history.END_DELAY = 0.0  # a race's end message falls due with its last board: runs need not wait for it
     kind, _, n = (args.crash_at or ":").partition(":")
     store = SqliteStore(args.game_db)
     await store.open()

@@ -39,7 +39,6 @@ import discord
 
 import bot.delivery
 import bot.discord.offline as offline
-from bot import history
 from bot.discord import JunkyardBot
 from bot.discord.offline import DiscordHarness, Sent
 from bot.outcomes import Accepted
@@ -129,7 +128,6 @@ def live_message(ledger: Ledger, message_id: int | None) -> dict[str, Any] | Non
 
 
 async def play(args: argparse.Namespace) -> int:
-    history.END_DELAY = 0.0  # the end message falls due with the last board
     offline._ids = itertools.count(time.time_ns() // 1000 * 1000)  # message ids no earlier run gave
     when, _, n = (args.crash_at or ":").partition(":")
     store = SqliteStore(args.game_db)

@@ -32,7 +32,6 @@ import time
 from typing import Any
 
 import bot.discord.offline as offline
-from bot import history
 from bot.discord import JunkyardBot
 from bot.outcomes import Accepted
 from bot.service import Service
@@ -139,7 +138,6 @@ async def quiet(h: LedgerHarness, scenario: str, limit: float = 60.0) -> None:
 
 
 async def main_async(args: argparse.Namespace) -> int:
-    history.END_DELAY = 0.0
     offline._ids = itertools.count(time.time_ns() // 1000 * 1000)  # message ids no earlier run gave
     when, _, n = (args.crash_at or ":").partition(":")
     clock = Shifted(LATER if args.what == "run" and args.scenario == "autopilot" else 0.0)

@@ -295,7 +295,6 @@ async def test_a_restart_keeps_every_threads_game(db_path):
 
 
 async def test_a_finished_games_thread_is_archived_once_its_last_messages_are_out(h, monkeypatch):
-    monkeypatch.setattr("bot.history.END_DELAY", 0.0)  # the end message falls due with the last board
     thread = h.thread()
     await started_in(h, thread)
     service = h.bot.service

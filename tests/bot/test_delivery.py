@@ -424,3 +424,85 @@ async def test_the_picture_processes_start_after_the_first_answers_and_warm_up_f
             assert len(drawn) == 2 and drawn[1] != drawn[0]  # the worker drew it too, before any work
     finally:
         pictures.close()
+
+
+# Channels side by side ------------------------------------------------------------------------------
+
+
+async def play_to_the_end(svc, channel: int) -> None:
+    """A toy game of Ann and Bob in ``channel``, played to its end through the service alone: its records are
+    stored (the end message last) and nothing is delivered."""
+    await svc.new_game(guild_id=1, channel_id=channel, user_id=ANN, user_name="ann", game_key="toy")
+    await svc.join(channel, BOB, "bob")
+    await svc.start(channel, ANN)
+    while (rec := await svc.store.games.channel_game(channel)) is not None:
+        game = await svc.load(rec)
+        user = rec.seats[game.to_act].user_id
+        await svc.act(channel, user, "roll" if game.rolled is None else f"move {game.rolled}")
+
+
+class HeldUp:
+    """A transport that keeps the posts of chosen records (by nonce) waiting until ``release`` is set, and
+    notes in order what reached each channel."""
+
+    def __init__(self, inner, held: set[str]) -> None:
+        self.inner = inner
+        self.held = held
+        self.release = asyncio.Event()
+        self.reached: list[tuple[int, str, bool]] = []  # (channel, nonce or "edit", with buttons)
+        self.board_posted = asyncio.Event()
+
+    async def post(self, channel_id, message, nonce):
+        if nonce in self.held:
+            await self.release.wait()
+        self.reached.append((channel_id, nonce, bool(message.buttons)))
+        if message.buttons:
+            self.board_posted.set()
+        return await self.inner.post(channel_id, message, nonce)
+
+    async def edit(self, channel_id, message_id, message):
+        self.reached.append((channel_id, "edit", bool(message and message.buttons)))
+        return await self.inner.edit(channel_id, message_id, message)
+
+
+async def test_after_a_restart_a_slow_end_message_holds_up_no_board_of_another_channel(db_path):
+    """Left over by a stop: the end messages (with a replay) of two finished games, a next game's lobby in the
+    first one's channel, and a started game's first board in another channel; only one record without a
+    replay is carried out at a time, and one with.
+    The first end message is slow to post (held here until released), the second waits for the heavy place:
+    the other channel's board is posted meanwhile, through a place of its own; the lobby waits for its
+    channel's end message, and follows it."""
+    third = CHANNEL_ID + 2
+    async with DiscordHarness(make_bot(db_path)) as h1:
+        svc = h1.bot.service
+        for channel in (CHANNEL_ID, third):
+            await play_to_the_end(svc, channel)
+        # the games' boards were out before the stop; their end messages were not
+        await h1.bot.outbox.deliver(tuple(d.id for d in await h1.bot.store.outbox.deliveries(pending=True)
+                                          if not d.payload.get("finale")))
+        await svc.new_game(guild_id=1, channel_id=CHANNEL_ID, user_id=BOB, user_name="bob", game_key="toy")
+        await svc.new_game(guild_id=1, channel_id=OTHER, user_id=ANN, user_name="ann", game_key="toy")
+        await svc.join(OTHER, BOB, "bob")
+        await svc.start(OTHER, ANN)
+        pending = await h1.bot.store.outbox.deliveries(pending=True)
+    ends = {c: next(d for d in pending if d.channel_id == c and d.payload.get("finale")) for c in (CHANNEL_ID, third)}
+    lobby = max(d.id for d in pending if d.channel_id == CHANNEL_ID)
+    assert lobby > ends[CHANNEL_ID].id
+    async with DiscordHarness(make_bot(db_path)) as h2:
+        h2.users.update(USERS)
+        outbox = h2.bot.outbox
+        outbox.places = {"light": 1, "heavy": 1}
+        outbox.transport = held = HeldUp(outbox.transport, {f"jy-{ends[CHANNEL_ID].id}"})
+        flushing = asyncio.create_task(outbox.flush(takeover=True))
+        try:
+            await asyncio.wait_for(held.board_posted.wait(), 30)
+            assert [(c, b) for c, _, b in held.reached if b] == [(OTHER, True)]  # the new game's live board
+            assert f"jy-{lobby}" not in [n for _, n, _ in held.reached]  # its channel's end message is not out
+            assert f"jy-{ends[third].id}" not in [n for _, n, _ in held.reached]  # waits for the heavy place
+        finally:
+            held.release.set()
+            await asyncio.wait_for(flushing, 30)
+        first = [n for c, n, _ in held.reached if c == CHANNEL_ID and n != "edit"]
+        assert first[-2:] == [f"jy-{ends[CHANNEL_ID].id}", f"jy-{lobby}"]  # in the order stored
+        assert first == sorted(first, key=lambda n: int(n[3:]))
+        assert await h2.bot.store.outbox.deliveries(pending=True) == []

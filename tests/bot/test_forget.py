@@ -9,7 +9,6 @@ import json
 import sqlite3
 from typing import Any
 
-from bot import history
 from bot.consistency import check_consistency
 from bot.drivers import driver_for
 from bot.forget import ANONYMOUS, forget
@@ -28,7 +27,6 @@ GUILD = 77 << 22
 async def play(store: Store) -> Service:
     """A finished race of Zelda and Bob (results and ratings), one still running, Zelda's settings, plan and a
     season she started."""
-    history.END_DELAY = 0.0
     service = Service(store, seed_source=lambda: 7, pictures=Pictures(processes=0))
 
     async def deliver(outcome: Any, channel: int) -> None:

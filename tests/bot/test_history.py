@@ -73,10 +73,28 @@ async def test_a_replay_too_large_at_every_size_is_left_out_with_a_note(h, monke
     assert end.files == [] and "too large to post" in end.content
 
 
+async def test_a_next_game_never_overtakes_the_end_message_of_the_one_before(h):
+    """The end message (ratings, standings, replay) is stored after the final board and nobody has posted it
+    yet when the next game is opened in the channel: the lobby's news waits for it, and the channel shows
+    the final board, the end message, then the new lobby, in the order they were stored."""
+    board = await started(h)
+    final = await toy_win(h, board, ANN, BOB)
+    [end] = await h.bot.store.outbox.deliveries(pending=True)
+    assert end.payload.get("finale") and end.claimed_by is None  # the outbox's, not the final press's
+    sent = await h.slash(BOB, "game new", game="toy")
+    posts = [s for s in sent if s.kind == "channel"]
+    assert [p.content.split("\n")[0] for p in posts] == ["**Ratings**", posts[1].content.split("\n")[0]]
+    assert "opened a game of **Race to Ten**" in posts[1].content
+    assert int(final.message["id"]) < int(posts[0].message["id"]) < int(posts[1].message["id"])
+    assert await h.bot.store.outbox.deliveries(pending=True) == []
+    assert await h.bot.outbox.flush() == 0  # posted once
+
+
 async def test_stats_after_two_finished_races(h):
     """/stats: the server's record per game, and a player's: played, won, average place, best, longest."""
     board = await started(h)
     await toy_win(h, board, ANN, BOB)
+    await h.bot.outbox.flush()  # the end message
     answer(await h.slash(BOB, "game new", game="toy"))
     answer(await h.slash(ANN, "game join", colour="blue"))
     board = answer(await h.slash(BOB, "game start"))
@@ -100,6 +118,7 @@ async def test_history_lists_the_channels_finished_games_and_replay_posts_one(h)
     assert answer(await h.slash(ANN, "game history")).content == "No finished games in this channel yet."
     board = await started(h)
     await toy_win(h, board, BOB, ANN)
+    await h.bot.outbox.flush()  # the end message
     rec = (await h.bot.store.games.channel_history(h.channel_id, 1))[0]
     listing = answer(await h.slash(ANN, "game history")).content.splitlines()
     assert listing[1] == (f"#{rec.id} · <t:{int(rec.updated_at)}:d> · Race to Ten · Bob, Ann · won by Bob · "

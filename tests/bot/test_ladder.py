@@ -41,6 +41,7 @@ async def test_stats_shows_the_ladder_and_a_player_s_card_with_a_chart(h):
     for _ in range(2):
         board = await started(h)
         await toy_win(h, board, ANN, BOB)
+        await h.bot.outbox.flush()  # its end message, before the next game's news
     lines = answer(await h.slash(EVE, "stats")).content.splitlines()
     assert lines[0] == "**Ladder, all time**" and lines[1] == "__Race to Ten__"
     assert lines[2].startswith(f"1. <@{ANN}> **") and "games 2 · wins 2 · on time 100 %" in lines[2]
@@ -61,11 +62,13 @@ async def test_seasons_are_started_and_ended_by_managers_and_past_ladders_stay_r
     assert "still running" in again.content
     board = await started(h)
     await toy_win(h, board, BOB, ANN)
+    await h.bot.outbox.flush()  # its end message, before the next game's news
     assert answer(await h.slash(EVE, "stats")).content.startswith("**Ladder, season Spring (#1, since <t:")
     ended = answer(await h.slash(ANN, "season", action="end", permissions=MANAGE_GUILD))
     assert "has ended" in ended.content and "/stats season:1" in ended.content
     board = await started(h)
     await toy_win(h, board, ANN, BOB)  # after the season: the all-time ladder only
+    await h.bot.outbox.flush()  # its end message, before the next game's news
     spring = await h.bot.store.standings.ratings(h.guild_id, "toy", 1)
     assert [(r.user_id, r.games) for r in spring] == [(BOB, 1), (ANN, 1)]
     everlasting = await h.bot.store.standings.ratings(h.guild_id, "toy")

@@ -9,7 +9,6 @@ from typing import Any
 
 import pytest
 
-from bot import history
 from bot import terminal as term
 from bot.compose import Message
 from bot.delivery import deliver
@@ -60,7 +59,6 @@ def shown(m: Message) -> tuple[Any, ...]:
 async def test_every_public_message_of_a_demo_game_is_rebuilt_from_the_store(tmp_path, monkeypatch, key: str,
                                                                              options: dict[str, Any], seats: int,
                                                                              kind: str) -> None:
-    monkeypatch.setattr(history, "END_DELAY", 0.0)  # the end message falls due with the last board
     channel = Recording()
     async with SqliteStore(tmp_path / "demo.db") as store:
         service = Service(store, seed_source=lambda: 3)

@@ -341,6 +341,41 @@ async def test_delivery_records_are_claimed_once_and_delivered_once(store):
     assert [d.id for d in await store.outbox.deliveries(pending=True)] == [free.id]
 
 
+async def test_one_record_of_a_channel_is_claimed_alone_when_free_and_due(store):
+    """Keeping a channel's order, a worker claims the one earlier record it must deliver first: only while it is
+    undelivered, due and nobody holds it."""
+    rec, _ = await started(store)
+    held = Outgoing({"lines": ["held"]}, owner="writer", lease=60)
+    later = Outgoing({"lines": ["later"]}, due_at=store._clock() + 30)
+    free = Outgoing({"lines": ["free"]})
+    await store.games.set_status(rec.id, "aborted", outgoing=[held, later, free])
+    now = store._clock()
+    assert [d.id for d in await store.outbox.deliveries(channel_id=rec.channel_id, pending=True)] == [
+        held.id, later.id, free.id]
+    assert await store.outbox.deliveries(channel_id=rec.channel_id + 1) == []
+    assert await store.outbox.claim_delivery(held.id, "w", now=now, lease=10) is None  # held by its writer
+    assert await store.outbox.claim_delivery(later.id, "w", now=now, lease=10) is None  # not due
+    mine = await store.outbox.claim_delivery(free.id, "w", now=now, lease=10)
+    assert mine is not None and mine.claimed_by == "w" and mine.attempts == 1
+    assert await store.outbox.claim_delivery(free.id, "v", now=now, lease=10) is None  # once
+    assert await store.outbox.mark_delivered(free.id, 7)
+    assert await store.outbox.claim_delivery(free.id, "v", now=now + 60, lease=10) is None  # delivered
+
+
+async def test_the_next_timer_due_is_known_without_claiming_it(store):
+    from bot.store import NewTimer
+
+    rec, _ = await started(store)
+    assert await store.turns.next_due() is None
+    await store.turns.mark_turn(rec.id, version=rec.version, seat=0, started_at=10.0,
+                                timers=[NewTimer("remind", 0, 500.0), NewTimer("deadline", 0, 200.0)])
+    assert await store.turns.next_due() == 200.0
+    [t] = await store.turns.claim_timers("a", now=300.0, lease=60)
+    assert t.due_at == 200.0 and await store.turns.next_due() == 360.0  # held until then
+    await store.turns.finish_timer(t.id)
+    assert await store.turns.next_due() == 500.0
+
+
 async def test_the_queue_of_games_waiting_on_computers(store):
     rec, game = await started(store)
     game.apply("roll")

@@ -11,7 +11,7 @@ import re
 import aiohttp
 import pytest
 
-from bot import history, texts
+from bot import texts
 from bot.commands import web as web_command
 from bot.commands.web import base_url, check_url, parse_address
 from bot.compose import Message
@@ -92,7 +92,6 @@ async def test_game_link_posts_the_page_and_the_host_revokes_it(store):
 
 
 async def test_the_end_of_a_game_names_its_page(store, monkeypatch):
-    monkeypatch.setattr(history, "END_DELAY", 0.0)
     service = Service(store, seed_source=lambda: 3)
     service.page_link = share.page_links(store, "https://games.example")
     rec = await open_race(service)
