@@ -166,7 +166,7 @@ async def play_a_game(h: DiscordHarness, key: str, lang: str, clock: Clock) -> N
     else:
         raise AssertionError(f"{key}: the game did not end")
     assert timed_out, f"{key}: Bob never had a turn late enough to time out"
-    h.bot.outbox.clock = lambda: time.time() + 60  # type: ignore[attr-defined]  # the standings follow
+    h.bot.outbox.clock = lambda: clock() + 60  # type: ignore[attr-defined]  # the standings follow, on its clock
     await h.bot.outbox.flush()  # type: ignore[attr-defined]
     await h.slash(ANN, "game history")
     await h.slash(BOB, "game replay", game="1")
