@@ -16,6 +16,7 @@ picture's place.
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -24,9 +25,9 @@ from typing import Any
 from bot import texts
 from bot.games import GameUnit, game_class, unit_for
 from bot.games.unit import ALT_TEXT_CHARS, ButtonSpec
-from bot.messages import EDIT, NOTE, POST, Line, Picture, Showing
+from bot.messages import EDIT, NOTE, POST, Line, Picture, Showing, spoken
 from bot.store import GameRecord, Seat
-from rules.contract import Game
+from rules.contract import Event, Game
 from rules.literal import listed, mark
 
 log = logging.getLogger(__name__)
@@ -101,6 +102,45 @@ def worded_line(line: Line, front: GameUnit[Any] | None, lang: str) -> str:
     return line.text
 
 
+#: a computer's move, worded from its events alone: such lines in a row may be told together
+BATCHED = "computer_played"
+
+
+def _said(events: Sequence[Event]) -> str:
+    """A move's events as a record's lines keep them (:func:`bot.messages.spoken`), to find the move again."""
+    return json.dumps([spoken(e) for e in events], sort_keys=True, default=str)
+
+
+def worded_lines(lines: Sequence[Line], front: GameUnit[Any] | None, lang: str,
+                 moves: Sequence[Sequence[Event]] = ()) -> list[str]:
+    """The lines in ``lang``; a computer's moves in a row by the same player are told together by the game
+    (:meth:`~bot.games.unit.GameUnit.narrate_moves`: in Races, a kart's drive over several steps is one line),
+    from the whole events of those ``moves`` (the record's, :attr:`Showing.moves`: a line keeps only words);
+    lines whose moves are not among them keep a line each."""
+    out: list[str] = []
+    group: list[Line] = []
+    whole = {_said(m): m for m in moves}
+
+    def flush() -> None:
+        found = [whole.get(_said(g.events)) for g in group]
+        told = ""
+        if len(group) > 1 and front is not None and all(m is not None for m in found):
+            told = front.narrate_moves([m for m in found if m is not None], lang=lang)
+        out.extend(told.split("\n") if told else [worded_line(g, front, lang) for g in group])
+        group.clear()
+
+    for line in lines:
+        if line.say == BATCHED and line.events:
+            if group and group[-1].params.get("name") != line.params.get("name"):
+                flush()
+            group.append(line)
+            continue
+        flush()
+        out.append(worded_line(line, front, lang))
+    flush()
+    return out
+
+
 def trimmed(lines: Sequence[str], limit: int = NARRATION_CHARS) -> list[str]:
     """The newest lines that fit in ``limit`` characters, after a "…" line when older ones were left out."""
     kept: list[str] = []
@@ -136,7 +176,7 @@ def standings_text(front: GameUnit[Any], game: Game, table: Table, lang: str) ->
 
 def message_text(showing: Showing, front: GameUnit[Any] | None, game: Game | None, table: Table, lang: str) -> str:
     """The words of a message: its lines (the newest that fit), then the game's status or the next to act."""
-    text = "\n".join(trimmed([worded_line(line, front, lang) for line in showing.lines]))
+    text = "\n".join(trimmed(worded_lines(showing.lines, front, lang, showing.moves)))
     if front is None or game is None:
         return text
     if showing.finale:
@@ -267,4 +307,4 @@ def compose_state(showing: Showing, table: Table, state: Mapping[str, Any] | Non
 
 __all__ = ["MAX_REPLAY_BYTES", "NARRATION_CHARS", "RECAP_ACTION", "Message", "Table", "compose", "compose_state",
            "description_of", "message_text", "places", "recap_button", "replay_description", "standings_text",
-           "table_of", "trimmed", "with_recap", "worded_line"]
+           "table_of", "trimmed", "with_recap", "worded_line", "worded_lines"]

@@ -563,6 +563,12 @@ class GameUnit(Generic[G]):
         parts = [f"{e.text} {e.secret}" if e.secret else e.text for e in events]
         return " ".join(p for p in parts if p)
 
+    def narrate_moves(self, moves: Sequence[Sequence[Event]], lang: str = "en") -> str:
+        """The lines telling several moves in a row (a computer's batch), each move's public events in order;
+        a game with an account of a turn tells a drive over several moves once. By default, each move's
+        narration in turn."""
+        return "\n".join(t for t in (self.narrate(list(m), lang=lang) for m in moves) if t)
+
     def describe(self, game: G, viewer: int | None, lang: str = "en") -> str:
         """Status text for ``viewer`` in ``lang``: standings, whose turn, and that seat's hidden things."""
         names = game.seat_names

@@ -321,29 +321,35 @@ def test_a_drive_is_told_even_when_the_next_kart_loses_its_turn_at_once_r8() -> 
 @pytest.mark.parametrize("lang", ["en", "de"])
 def test_every_rally_car_is_followed_through_the_descriptions_alone(tmp_path: Path, capsys, lang: str) -> None:
     """A rally of three cars in ``lang`` (S3: a car drives as far as its gear says): every drive is told from the
-    place the descriptions last left the car (the steps of a turn told in one message each)."""
+    place the descriptions last left the car, a booster turn as one drive from the turn's start, a drive out of a
+    spot from the spot the car parked on (S10, S11)."""
     from rules.rally import texts as rally_texts
 
     out = tmp_path / "demo"
     assert main(["demo", "--game", "rally", "--seed", "413757266", "--lang", lang, "--out", str(out)]) == 0
     capsys.readouterr()
-    drive = [re.compile(pattern(rally_texts.CATALOGUE.template("alt_move", lang, n)).pattern.replace(
-        CELL, ".+?")) for n in (1, 2)]
-    parks = [re.compile(pattern(rally_texts.CATALOGUE.template(msg, lang, 2)).pattern.replace(CELL, ".+?"))
-             for msg in ("alt_park", "alt_move_park")]
+
+    def rx(msg: str, n: int) -> re.Pattern[str]:
+        return re.compile(pattern(rally_texts.CATALOGUE.template(msg, lang, n)).pattern.replace(CELL, ".+?"))
+
+    # every sentence that moves a car: a drive (a booster's too, and pulling out behind a car: S11), a drive that
+    # parks (S10: a pit spot too), a car pushed onto a spot for repairs (S6)
+    # (the booster's sentences first: a plain drive's end would take in their last words)
+    moving = [rx(msg, n) for msg in ("alt_move_boost", "alt_pull_out_boost", "alt_move_boost_park", "alt_move",
+                                     "alt_pull_out", "alt_move_park", "alt_pushed", "alt_park")
+              for n in (1, 2)]
     where: dict[str, str] = {}
-    checked = 0
+    checked = boosted = 0
     for file in sorted(out.glob("message-*.txt")):
         for sentence in sentences(file.read_text(encoding="utf-8")):
-            found = next((m for p in drive if (m := p.fullmatch(sentence))), None)
-            if found is not None:
-                car = found.group("who").split()[0]
-                if car in where:
-                    assert found.group("start") == where[car], (file.name, sentence, where[car])
-                    checked += 1
-                where[car] = found.group("end")
+            found = next((m for p in moving if (m := p.fullmatch(sentence))), None)
+            if found is None:
                 continue
-            parked = next((m for p in parks if (m := p.fullmatch(sentence))), None)
-            if parked is not None:
-                where.pop(parked.group("who").split()[0], None)
-    assert checked > 30
+            car = found.group("who").split()[0]
+            names = found.groupdict()
+            if names.get("start") is not None and car in where:
+                assert names["start"] == where[car], (file.name, sentence, where[car])
+                checked += 1
+                boosted += names.get("via") is not None
+            where[car] = names.get("end") or names["spot"]
+    assert checked > 30 and boosted > 3

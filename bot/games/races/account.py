@@ -191,9 +191,60 @@ def sentences(acc: Account, lang: str, most: int = REST) -> list[str]:
     return out
 
 
+#: what a kart does of its own accord: it begins a new line of the chat, never a consequence of the drive before
+ACTIONS = frozenset({"roll", "enter", "missile", "bomb", "trap", "done", "choose", "buy", "refuel", "snatch",
+                     "swap"})
+
+
+#: a kart moved by the drive of another (the event's seat is the kart struck)
+STRUCK = frozenset({"bump", "magnet"})
+
+
+def chat_sentence(t: Told, lang: str) -> str:
+    """One sentence of the chat: a drive by its ends, length and every cell driven, else the event's own words
+    (with its secret, where the events hold one)."""
+    if t.event.kind == "drive" and t.end is not None:
+        who: Mapping[str, Any] = ((t.event.data or {}).get("params") or {}).get("who") or {}
+        kart = race_texts.say("kart", lang, name=who.get("name", ""), colour=who.get("colour", ""))
+        msg = "chat.back_up" if t.backwards else "chat.drive"
+        return texts.say(msg if t.start else f"{msg}_to", lang, count=t.cells, who=kart, start=t.start or "",
+                         end=t.end, cells=", ".join(t.path))
+    text = race_texts.event_text(t.event, lang)
+    secret = race_texts.secret_text(t.event, lang)
+    return f"{text} {secret}" if secret else text
+
+
+def chat_lines(acc: Account, lang: str) -> list[str]:
+    """The chat's lines of the account: one line per kart's drive (its start, end and cells) with what it
+    brought about on the same line (a kart bumped, and what befell it, a splash, a tile, bottle tops, a flag, a
+    lap: what befell the driver or a kart it struck), then every other sentence on a line of its own, in order;
+    a line repeated at once is said once."""
+    lines: list[list[str]] = []
+    involved: set[int | None] = set()  # the karts of the line's drive: the driver, and every kart it struck
+    for t in acc.told:
+        text = chat_sentence(t, lang).strip()
+        if not text:
+            continue
+        drive = t.event.kind == "drive" and t.end is not None
+        caused = t.event.kind in STRUCK or t.seat in involved
+        if involved and not drive and caused and t.event.kind not in ACTIONS and (t.weight < REST or t.is_move):
+            lines[-1].append(text)
+            involved.add(t.seat)
+            continue
+        lines.append([text])
+        involved = {t.seat} if drive else set()
+    out: list[str] = []
+    for words in lines:
+        line = " ".join(w if w[-1] in ".!?…:" else f"{w}." for w in words) if len(words) > 1 else words[0]
+        if not out or out[-1] != line:
+            out.append(line)
+    return out
+
+
 def of_moves(moves: Sequence[Sequence[Event]]) -> Account:
     """The account of a message's moves (each move's public events)."""
     return account(e for move in moves for e in move)
 
 
-__all__ = ["GAIN", "LAP", "MOVE", "REST", "Account", "Told", "account", "of_moves", "sentence", "sentences", "trail"]
+__all__ = ["ACTIONS", "GAIN", "LAP", "MOVE", "REST", "STRUCK", "Account", "Told", "account", "chat_lines",
+           "chat_sentence", "of_moves", "sentence", "sentences", "trail"]

@@ -168,6 +168,11 @@ class RacesUnit(GameUnit[Races]):
         """The events in ``lang``, from the rules' catalogue; a secret only where the viewer's events kept it."""
         return race_texts.narrate(events, lang)
 
+    def narrate_moves(self, moves: Sequence[Sequence[Event]], lang: str = "en") -> str:
+        """A computer's moves in a row from the turn's account: one line per kart's drive (its start, end and
+        cells) with what it brought about, then the rest (:func:`bot.games.races.account.chat_lines`)."""
+        return "\n".join(account.chat_lines(account.of_moves(moves), lang))
+
     def alt_text(self, game: Races, events: Sequence[Event], *, lang: str, whole: bool = False) -> str:
         """What a picture of the race shows, in words (:func:`bot.games.races.described.alt_text`)."""
         return described.alt_text(game, events, lang, whole=whole)

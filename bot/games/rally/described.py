@@ -1,22 +1,25 @@
 """Schrottplatz Rally in words for a picture's description (read aloud in its place), written to be heard.
 
-It says what matters first and once: what just happened (a drive by its start, end and length, not cell by
-cell; the parts put on the car's gears in one sentence), whose turn it is and what they can do (with where
-the car stands and its lever), or once the race is over who won and where their car stands past the finish
-line (the game-over picture is that close-up of the finish), and the standings in one sentence (the leader
-with laps and stops, then each car's gap in rows or laps and its stops: S8; a parked car by its spot). Left
-out, as the picture and ``/game status`` show them: the track's name, the round and move number, every car's
-gears, lever and fuel, and the turn order. Places are said as words ("in the pit lane, spot 3"), never as
-codes (``pit.3``), and no number follows another without a word between them.
+It says what matters first and once: why the whole track is shown (the lap that brought it), what just happened
+(the turn's account, :mod:`bot.games.rally.account`: a drive by its start, end and length, not cell by cell, a
+booster's second move in the same drive; the parts put on the car's gears in one sentence), whose turn it is
+and what they can do (with where the car stands and its lever), or once the race is over who won and where
+their car stands past the finish line (the game-over picture is that close-up of the finish), and the
+standings in one sentence (the leader with laps and stops, then each car's gap in rows or laps and its stops:
+S8; a parked car by its spot). Left out, as the picture and ``/game status`` show them: the track's name, the
+round and move number, every car's gears, lever and fuel, and the turn order. Places are said as words ("in
+the pit lane, spot 3"), never as codes (``pit.3``), and no number follows another without a word between
+them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import partial
 from typing import Any
 
+from bot.games.rally import account
 from bot.games.rally.moves import range_word
-from bot.games.rally.words import event_text
 from bot.games.unit import ALT_TEXT_CHARS, fitted
 from rules.contract import Event
 from rules.rally import queries
@@ -44,48 +47,21 @@ def _who(seat: int | None, game: RallyGame) -> dict[str, Any]:
     return {"car": COLOUR_KEYS[seat], "name": game.names[seat]} if seat is not None else {}
 
 
-def told(game: RallyGame, events: Sequence[Event], lang: str) -> str:
-    """The public events in one paragraph: drives and parking by their places, the parts a car takes in
-    one sentence, a sentence repeated at once said once."""
-    lines: list[str] = []
-    taken: list[str] = []
+def told(game: RallyGame, events: Sequence[Event], lang: str, most: int = account.REST) -> str:
+    """The turn's account (:mod:`bot.games.rally.account`) in one paragraph: every move, a drive by its ends;
+    ``most``: the heaviest weight told (moves are always told)."""
+    return " ".join(account.sentences(account.account(events), lang, partial(_place, game, lang), most))
 
-    def flush(seat: int | None) -> None:
-        if taken:
-            lines.append(say("alt_takes", lang, items=f" {say('word.and', lang)} ".join(taken), **_who(seat, game)))
-            taken.clear()
 
-    last: int | None = None
-    drove: dict[str, Any] = {}  # the last drive told: its car, length, start and end
-    for e in events:
-        data = e.data or {}
-        msg, params = data.get("msg"), data.get("params") or {}
-        if msg != "take" or e.seat != last:
-            flush(last)
-        last = e.seat
-        if msg == "take":
-            taken.append(say("alt_item_on", lang, item=params.get("item"), gear=params.get("gear")))
-            continue
-        if msg == "move" and data.get("path") and e.seat is not None:
-            path = list(data["path"])
-            start = place(game, str(data.get("from")), lang, bare=True)
-            drove = {"seat": e.seat, "count": len(path), "start": start, "end": path[-1]}
-            line = say("alt_move", lang, count=len(path), start=start, end=place(game, str(path[-1]), lang, bare=True),
-                       **_who(e.seat, game))
-        elif msg == "park" and e.seat is not None:
-            where = place(game, str(params.get("spot")), lang)
-            if lines and drove.get("seat") == e.seat and drove.get("end") == params.get("spot"):
-                lines.pop()  # the drive there and the parking in one sentence
-                line = say("alt_move_park", lang, count=drove["count"], start=drove["start"], where=where,
-                           **_who(e.seat, game))
-            else:
-                line = say("alt_park", lang, where=where, **_who(e.seat, game))
-        else:
-            line = event_text(e, lang)
-        if e.secret is None and line and (not lines or lines[-1] != line):
-            lines.append(line)
-    flush(last)
-    return " ".join(ln if ln.endswith((".", "!", "?")) else f"{ln}." for ln in lines)
+def _place(game: RallyGame, lang: str, at: str, bare: bool) -> str:
+    return place(game, at, lang, bare=bare)
+
+
+def whole_sentence(game: RallyGame, lang: str) -> str:
+    """Why the whole track is shown: the leader has begun a new lap."""
+    lead = game.standings()[0]
+    lap = min(queries.laps_done(game, lead) + 1, game.laps)
+    return say("alt_whole", lang, lap=lap, laps=game.laps, **_who(lead, game))
 
 
 def turn_sentence(game: RallyGame, lang: str) -> str:
@@ -129,16 +105,28 @@ def standings_sentence(game: RallyGame, lang: str) -> str:
     return say("alt_standings", lang, lead=parts[0], rest="; ".join(parts[1:]))
 
 
-def alt_text(game: RallyGame, events: Sequence[Event], lang: str) -> str:
-    """The description of a picture of the rally (see the module's docstring); the narration gives way
-    first when six cars leave too little room."""
+def alt_text(game: RallyGame, events: Sequence[Event], lang: str, *, whole: bool = False) -> str:
+    """The description of a picture of the rally (see the module's docstring): ``events`` are the public
+    events of every move the message tells; ``whole``: the picture is the whole track a new lap brought, which
+    the description says first. Short of room, the rest gives way first, then gains and losses, then laps,
+    spins and accidents ("…" says so); a move of a car is never left out."""
     if game.is_over:  # the picture is the finish: the winner's car past the line
         winner = game.winners[0] if game.winners else None
         ending = (say("alt_over", lang, where=place(game, game.cars[winner].at, lang), **_who(winner, game))
                   if winner is not None else "")
-        return fitted([told(game, events, lang), ending, standings_sentence(game, lang)], ALT_TEXT_CHARS, cut=0)
-    return fitted([told(game, events, lang), turn_sentence(game, lang), standings_sentence(game, lang)],
-                  ALT_TEXT_CHARS, cut=0)
+        head, status = "", [ending, standings_sentence(game, lang)]
+    else:
+        head = whole_sentence(game, lang) if whole else ""
+        status = [turn_sentence(game, lang), standings_sentence(game, lang)]
+    said = ""
+    for most in (account.REST, account.GAIN, account.LAP, account.MOVE):
+        said = told(game, events, lang, most) if events else ""
+        if most != account.REST and said:
+            said = f"{said} …"
+        text = " ".join(p for p in (head, said, *status) if p)
+        if len(text) <= ALT_TEXT_CHARS:
+            return text
+    return fitted([head, said, *status], ALT_TEXT_CHARS, cut=3)
 
 
-__all__ = ["alt_text", "place", "standings_sentence", "told", "turn_sentence"]
+__all__ = ["alt_text", "place", "standings_sentence", "told", "turn_sentence", "whole_sentence"]

@@ -137,7 +137,7 @@ class RallyUnit(GameUnit[RallyGame]):
     def alt_text(self, game: RallyGame, events: Sequence[Event], *, lang: str, whole: bool = False) -> str:
         """What a picture of the rally shows, in words to be heard
         (:func:`bot.games.rally.described.alt_text`)."""
-        return described.alt_text(game, events, lang)
+        return described.alt_text(game, events, lang, whole=whole)
 
     # Buttons -----------------------------------------------------------------------------------
 

@@ -1,0 +1,226 @@
+"""One account of a Schrottplatz Rally turn: what a message tells, made once from the public events of every move
+it covers (a person's several actions, a computer's batch, what played itself).
+
+:func:`account` walks the events in order and keeps, for every car, where it went and why: a drive told once by
+its real start, end and length (a booster's second move and the first are ONE drive, with the place the booster
+took over), a car pulling out of a spot onto the first free cell behind the car blocking the exit (S11), the
+drive and the parking on its end in one sentence (a pit spot too: S10), a spin or an accident with the part it
+cost (S5, S14), a car pushed onto a spot for repairs (S6), the parts put on in one sentence, then the laps and
+the rest. Each sentence carries a weight, so a description short of room says less about what matters less and
+never drops a move. ``journeys`` say where each car that moved began and ended (places as the rules name them:
+``30b``, ``A.2``, ``pit.1``, ``stop``), which tests hold against the car's place.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from rules.contract import Event
+from rules.rally.texts import say
+
+#: a move of a car: a drive, parking, a push onto a spot (never left out of a description)
+MOVE = 0
+#: a lap, the race won, a spin or an accident, a stop at the sign
+LAP = 1
+#: something gained or lost (parts, fuel, repairs)
+GAIN = 2
+#: the rest (a roll, a shift, a new round)
+REST = 3
+
+LAPS = frozenset({"lap", "win", "spin", "accident", "halt", "misshift", "forced_stay"})
+GAINS = frozenset({"take", "take_fuel", "take_none", "lose", "lose_none", "repair", "booster_lost", "stuck",
+                   "repair_wait", "repair_due"})
+#: events that leave a car's drive open: what happens between its first move and the booster's
+KEEPS_OPEN = frozenset({"squeeze", "lap", "booster_roll"})
+
+
+@dataclass(frozen=True, slots=True)
+class Told:
+    """One sentence of the account. ``event``: the event it words (a drive: its first move's); a move has its
+    ``seat``, ``start`` and ``end`` (places as the rules name them), a drive its ``cells`` and ``path``, ``via``
+    (where the booster took over), ``behind`` (S11: pulled out behind a car at the exit) and ``parked`` (the
+    spot it parked on); a spin or an accident its ``loss`` (the part lost, or none) and ``die``; parts put on
+    their ``items``."""
+
+    event: Event
+    weight: int
+    seat: int | None = None
+    start: str | None = None
+    end: str | None = None
+    cells: int = 0
+    path: tuple[str, ...] = ()
+    via: str | None = None
+    behind: bool = False
+    parked: str | None = None
+    loss: Event | None = None
+    die: int | None = None
+    items: tuple[Event, ...] = ()
+
+    @property
+    def is_move(self) -> bool:
+        return self.weight == MOVE and self.end is not None
+
+
+@dataclass(frozen=True, slots=True)
+class Account:
+    """What a message tells, in order; ``journeys``: for every car that moved, the place it began on (None:
+    unknown) and the place it ended on."""
+
+    told: tuple[Told, ...] = ()
+    journeys: Mapping[int, tuple[str | None, str]] = field(default_factory=dict)
+
+    @property
+    def moves(self) -> tuple[Told, ...]:
+        return tuple(t for t in self.told if t.is_move)
+
+
+def _weight(e: Event) -> int:
+    return LAP if e.kind in LAPS else GAIN if e.kind in GAINS else REST
+
+
+def account(events: Iterable[Event]) -> Account:
+    """The account of the public ``events`` of every move a message covers, oldest first."""
+    told: list[Told] = []
+    where: dict[int, str] = {}  # each car's place as the account last left it
+    began: dict[int, str | None] = {}
+    open_drive: dict[int, int] = {}  # seat -> index in ``told`` of its drive still going on
+    boosted: set[int] = set()  # seats whose booster die has been rolled since their open drive
+
+    def moved(seat: int, start: str | None, end: str) -> None:
+        began.setdefault(seat, start)
+        where[seat] = end
+
+    for e in events:
+        if e.secret is not None:  # a seat's own view: the picture's words are the public ones
+            continue
+        data = e.data or {}
+        seat = e.seat
+        if seat is None:
+            open_drive.clear()
+            told.append(Told(e, _weight(e)))
+            continue
+        at = open_drive.get(seat)
+        if e.kind == "move" and data.get("path"):
+            path = tuple(str(c) for c in data["path"])
+            start, end = str(data.get("from")), path[-1]
+            moved(seat, where.get(seat, start), end)
+            if at is not None and seat in boosted and told[at].end == start:
+                first = told[at]
+                rolls = [t for t in told[at + 1:] if t.event.kind == "booster_roll"]
+                after = [t for t in told[at + 1:] if t.event.kind != "booster_roll"]
+                merged = replace(first, end=end, cells=first.cells + len(path), path=first.path + path,
+                                 via=first.end)
+                told[at:] = [*rolls, merged, *after]
+                open_drive[seat] = at + len(rolls)
+                boosted.discard(seat)
+                continue
+            open_drive[seat] = len(told)
+            boosted.discard(seat)
+            told.append(Told(e, MOVE, seat, start, end, len(path), path))
+            continue
+        if e.kind == "squeeze" and at is not None:  # S11: the drive pulled out behind the car at the exit
+            told[at] = replace(told[at], behind=True)
+            continue
+        if e.kind == "booster_roll" and at is not None:
+            boosted.add(seat)
+        if e.kind == "park" and at is not None and told[at].end == (data.get("params") or {}).get("spot"):
+            told[at] = replace(told[at], parked=told[at].end)
+            open_drive.pop(seat, None)
+            continue
+        if e.kind not in KEEPS_OPEN:
+            open_drive.pop(seat, None)
+        if e.kind in ("loss_roll", "lose", "lose_none") and told and told[-1].seat == seat \
+                and told[-1].event.kind in ("spin", "accident") and told[-1].loss is None:
+            last = told[-1]
+            told[-1] = (replace(last, die=data.get("die")) if e.kind == "loss_roll" else replace(last, loss=e))
+            continue
+        if e.kind == "take":
+            if told and told[-1].seat == seat and told[-1].event.kind == "take":
+                told[-1] = replace(told[-1], items=(*told[-1].items, e))
+            else:
+                told.append(Told(e, GAIN, seat, items=(e,)))
+            continue
+        if e.kind == "accident" and data.get("cell"):
+            moved(seat, where.get(seat, str(data["cell"])), str(data["cell"]))
+        if e.kind == "forced_park" and data.get("spot"):
+            spot = str(data["spot"])
+            was = where.get(seat)
+            moved(seat, was, spot)
+            told.append(Told(e, MOVE, seat, was, spot))
+            continue
+        told.append(Told(e, _weight(e), seat))
+    return Account(tuple(told), {s: (began.get(s), end) for s, end in where.items()})
+
+
+def of_moves(moves: Sequence[Sequence[Event]]) -> Account:
+    """The account of a message's moves (each move's public events)."""
+    return account(e for move in moves for e in move)
+
+
+def _event_text(e: Event, lang: str) -> str:
+    data = e.data or {}
+    msg = data.get("msg")
+    if not isinstance(msg, str):
+        return e.text
+    try:
+        return say(msg, lang, **dict(data.get("params") or {}))
+    except (KeyError, IndexError, ValueError, TypeError):
+        return e.text
+
+
+def sentence(t: Told, lang: str, place: Any) -> str:
+    """One sentence of the account in ``lang``; ``place(code, bare)`` words a place (:func:`described.place`)."""
+    e = t.event
+    params = dict((e.data or {}).get("params") or {})
+    who = {k: params[k] for k in ("car", "name") if k in params}
+    if e.kind == "move" and t.end is not None:
+        start = place(t.start, True) if t.start else ""
+        if t.behind:
+            out = (say("alt_pull_out_boost", lang, count=t.cells, start=start, via=place(t.via, True),
+                       end=place(t.end, True), **who) if t.via
+                   else say("alt_pull_out", lang, start=start, end=place(t.end, True), **who))
+            if t.parked:
+                out += " " + say("alt_park", lang, spot=place(t.parked, True), **who)
+            return out
+        if t.parked:
+            if t.via:
+                return say("alt_move_boost_park", lang, count=t.cells, start=start, via=place(t.via, True),
+                           spot=place(t.parked, True), **who)
+            return say("alt_move_park", lang, count=t.cells, start=start, spot=place(t.parked, True), **who)
+        if t.via:
+            return say("alt_move_boost", lang, count=t.cells, start=start, via=place(t.via, True),
+                       end=place(t.end, True), **who)
+        return say("alt_move", lang, count=t.cells, start=start, end=place(t.end, True), **who)
+    if e.kind == "forced_park" and t.end is not None:
+        if t.start is None:
+            return _event_text(e, lang)
+        return say("alt_pushed", lang, start=place(t.start, True), spot=place(t.end, True), **who)
+    if e.kind in ("spin", "accident") and t.loss is not None:
+        lost = dict((t.loss.data or {}).get("params") or {})
+        kind = "lose" if t.loss.kind == "lose" else "none"
+        cell = params.get("cell", "")
+        if e.kind == "spin":
+            return say(f"alt_spin_{kind}", lang, cell=cell, limit=params.get("limit"), range=params.get("range"),
+                       die=t.die if t.die is not None else "", item=lost.get("item"), gear=lost.get("gear"), **who)
+        return say(f"alt_accident_{kind}", lang, cell=cell, item=lost.get("item"), gear=lost.get("gear"), **who)
+    if e.kind == "take" and t.items:
+        parts = [say("alt_item_on", lang, **dict((i.data or {}).get("params") or {})) for i in t.items]
+        return say("alt_takes", lang, items=f" {say('word.and', lang)} ".join(parts), **who)
+    return _event_text(e, lang)
+
+
+def sentences(acc: Account, lang: str, place: Any, most: int = REST) -> list[str]:
+    """The account's sentences of weight ``most`` or less, in order; a sentence repeated at once is said once."""
+    out: list[str] = []
+    for t in acc.told:
+        if t.weight > most:
+            continue
+        line = sentence(t, lang, place).strip()
+        if line and (not out or out[-1] != line):
+            out.append(line if line[-1] in ".!?…:" else f"{line}.")
+    return out
+
+
+__all__ = ["GAIN", "LAP", "MOVE", "REST", "Account", "Told", "account", "of_moves", "sentence", "sentences"]
