@@ -243,12 +243,12 @@ def expand(game: Game, text: str) -> str:
 
 def board_text(game: Game, seat: int, lang: str = texts.DEFAULT) -> str:
     """The game's text map around ``seat`` (empty when the game draws none)."""
-    return str(unit_for(game.key).board_text(game, seat, lang=lang))
+    return str(unit_for(game.key).reading.board(game, seat, lang=lang))
 
 
 def glossary(game: Game, lang: str = texts.DEFAULT) -> list[tuple[str, str]]:
     """The words of the game's move list and what each means, in ``lang``."""
-    return [(str(w), str(t)) for w, t in unit_for(game.key).glossary(lang=lang)]
+    return [(str(w), str(t)) for w, t in unit_for(game.key).reading.glossary(lang=lang)]
 
 
 def hand_text(game: Game, seat: int, lang: str = texts.DEFAULT) -> str:

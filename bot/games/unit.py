@@ -363,6 +363,21 @@ class Standings:
     rows: list[tuple[int, tuple[str, ...]]]
 
 
+class Reading:
+    """A game read at the terminal instead of looked at: a small text map around a seat and the words of the
+    move list explained. By default neither: the status tells it all."""
+
+    def board(self, game: Any, seat: int, lang: str = "en") -> str:
+        """The terminal's ``board``: a small text map around ``seat`` with a legend and the same cells in words,
+        as ``seat`` may see them, in ``lang`` (empty when the game draws none)."""
+        return ""
+
+    def glossary(self, lang: str = "en") -> Sequence[tuple[str, str]]:
+        """(word, what it means) for the words of the terminal's move list, in ``lang``: the terminal explains a
+        word once, the first time a listed action holds it, and all of them in ``help``."""
+        return ()
+
+
 class GameUnit(Generic[G]):
     """Everything one game offers, registered once in :mod:`bot.games`. A game subclasses this, sets the
     class attributes and overrides the hooks it needs; the defaults serve a game with plain text.
@@ -399,6 +414,10 @@ class GameUnit(Generic[G]):
     #: setup or seat options stored under another key than the option's name, by ``command:key``
     #: (``"join:crew_set": "set"``), so the lobby names them as the commands do
     stored_as: ClassVar[Mapping[str, str]] = {}
+    #: how the game reads at the terminal without its pictures (:class:`Reading`)
+    reading: ClassVar[Reading] = Reading()
+    #: whether the game draws animated replays: it overrides :meth:`replay` (set for each game's class)
+    has_replay: ClassVar[bool] = False
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -406,6 +425,7 @@ class GameUnit(Generic[G]):
         if rules is not None:
             cls.key = cls.__dict__.get("key", rules.key)
             cls.title = cls.__dict__.get("title", rules.title)
+        cls.has_replay = cls.replay is not GameUnit.replay
 
     @property
     def players(self) -> int:
@@ -553,11 +573,6 @@ class GameUnit(Generic[G]):
         what someone missed), one more frame after each later action."""
         return None
 
-    @property
-    def has_replay(self) -> bool:
-        """Whether the game draws animated replays (it overrides :meth:`replay`)."""
-        return type(self).replay is not GameUnit.replay
-
     def narrate(self, events: Sequence[Event], lang: str = "en") -> str:
         """One line (or a few) telling what happened, in ``lang``; shows ``event.secret`` when it is set."""
         parts = [f"{e.text} {e.secret}" if e.secret else e.text for e in events]
@@ -607,16 +622,6 @@ class GameUnit(Generic[G]):
         """What only ``seat`` may know, in ``lang`` (empty when the game hides nothing)."""
         return ""
 
-    def board_text(self, game: G, seat: int, lang: str = "en") -> str:
-        """The terminal's ``board``: a small text map around ``seat`` with a legend and the same cells in words,
-        as ``seat`` may see them, in ``lang`` (empty when the game draws none: ``status`` tells it all)."""
-        return ""
-
-    def glossary(self, lang: str = "en") -> Sequence[tuple[str, str]]:
-        """(word, what it means) for the words of the terminal's move list, in ``lang``: the terminal explains a
-        word once, the first time a listed action holds it, and all of them in ``help``."""
-        return ()
-
     def refusal(self, exc: Exception, lang: str = "en") -> str:
         """A refused action (:class:`IllegalAction`, :class:`Refusal`, an option's
         :class:`~bot.games.options.BadOption`) worded for the player in ``lang``."""
@@ -663,4 +668,5 @@ class GameUnit(Generic[G]):
 
 __all__ = ["ALT_TEXT_CHARS", "MAX_BUTTONS", "MAX_CHOICES", "REACH_ACTION", "REACH_LABEL", "Ask", "ButtonSpec",
            "ButtonStyle", "Command", "CommandGroup", "Complete", "DriverFactory", "Forced", "GameUnit", "LookupSource",
-           "Option", "OptionType", "Refusal", "SelfPlay", "StandingItem", "Standings", "fitted", "fuzzy", "legal_list"]
+           "Option", "OptionType", "Reading", "Refusal", "SelfPlay", "StandingItem", "Standings", "fitted", "fuzzy",
+           "legal_list"]

@@ -19,6 +19,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from bot.games.races import texts
+from bot.games.unit import Reading
 from rules.hexgrid import Facing, Hex
 from rules.literal import Name
 from rules.races.reach import reach
@@ -292,5 +293,16 @@ def glossary(lang: str = "en") -> list[tuple[str, str]]:
     return [(word, texts.say(f"glossary.{word}", lang)) for word in GLOSSARY]
 
 
-__all__ = ["GLOSSARY", "MAX_COLUMNS", "MAX_ROWS", "RADIUS", "board_text", "cell_words", "facing_after", "glossary",
-           "map_lines", "move_hint", "path_things", "shown_cells"]
+class RaceReading(Reading):
+    """A race at the terminal without its pictures: the map around a kart (:func:`board_text`) and the move
+    list's words (:func:`glossary`)."""
+
+    def board(self, game: Any, seat: int, lang: str = "en") -> str:
+        return board_text(game, seat, lang)
+
+    def glossary(self, lang: str = "en") -> Sequence[tuple[str, str]]:
+        return glossary(lang)
+
+
+__all__ = ["GLOSSARY", "MAX_COLUMNS", "MAX_ROWS", "RADIUS", "RaceReading", "board_text", "cell_words", "facing_after",
+           "glossary", "map_lines", "move_hint", "path_things", "shown_cells"]

@@ -30,6 +30,7 @@ from bot.games.unit import (
     DriverFactory,
     GameUnit,
     LookupSource,
+    Reading,
     SelfPlay,
     StandingItem,
     Standings,
@@ -80,6 +81,7 @@ class RacesUnit(GameUnit[Races]):
     card_filename = "kart.png"
     translations: ClassVar[Mapping[str, Mapping[str, tuple[str, str]]]] = {"de": GERMAN}
     stored_as: ClassVar[Mapping[str, str]] = {"join:crew": "character", "join:crew_set": "set"}
+    reading: ClassVar[Reading] = board_words.RaceReading()
 
     #: a lone roll or reverse plays itself (the dice fall the same whoever presses), and so does a lone step
     #: or answer (R9 and the bridges' arrows can leave one way); a turn begins with a roll of up to three
@@ -286,13 +288,6 @@ class RacesUnit(GameUnit[Races]):
 
     def hand_text(self, game: Races, seat: int, lang: str = "en") -> str:
         return hand_text(game, seat, lang)
-
-    def board_text(self, game: Races, seat: int, lang: str = "en") -> str:
-        """The map around ``seat``'s kart (:func:`bot.games.races.board_words.board_text`)."""
-        return board_words.board_text(game, seat, lang)
-
-    def glossary(self, lang: str = "en") -> Sequence[tuple[str, str]]:
-        return board_words.glossary(lang)
 
     def seat_label(self, game: Races, seat: int, lang: str = "en") -> str:
         karts = game.karts
