@@ -80,78 +80,92 @@ def _weight(e: Event) -> int:
     return LAP if e.kind in LAPS else GAIN if e.kind in GAINS else REST
 
 
-def account(events: Iterable[Event]) -> Account:
-    """The account of the public ``events`` of every move a message covers, oldest first."""
-    told: list[Told] = []
-    where: dict[int, str] = {}  # each car's place as the account last left it
-    began: dict[int, str | None] = {}
-    open_drive: dict[int, int] = {}  # seat -> index in ``told`` of its drive still going on
-    boosted: set[int] = set()  # seats whose booster die has been rolled since their open drive
+class _Teller:
+    """The account being made, event by event: what is told so far, each car's place as the account last left
+    it and where it began, the drive each seat still has going on and whether its booster was rolled since."""
 
-    def moved(seat: int, start: str | None, end: str) -> None:
-        began.setdefault(seat, start)
-        where[seat] = end
+    def __init__(self) -> None:
+        self.told: list[Told] = []
+        self.where: dict[int, str] = {}
+        self.began: dict[int, str | None] = {}
+        self.open_drive: dict[int, int] = {}  # seat -> index in ``told`` of its drive still going on
+        self.boosted: set[int] = set()  # seats whose booster die has been rolled since their open drive
 
-    for e in events:
+    def moved(self, seat: int, start: str | None, end: str) -> None:
+        self.began.setdefault(seat, start)
+        self.where[seat] = end
+
+    def add(self, e: Event) -> None:
         if e.secret is not None:  # a seat's own view: the picture's words are the public ones
-            continue
-        data = e.data or {}
+            return
         seat = e.seat
         if seat is None:
-            open_drive.clear()
-            told.append(Told(e, _weight(e)))
-            continue
-        at = open_drive.get(seat)
-        if e.kind == "move" and data.get("path"):
-            path = tuple(str(c) for c in data["path"])
-            start, end = str(data.get("from")), path[-1]
-            moved(seat, where.get(seat, start), end)
-            if at is not None and seat in boosted and told[at].end == start:
-                first = told[at]
-                rolls = [t for t in told[at + 1:] if t.event.kind == "booster_roll"]
-                after = [t for t in told[at + 1:] if t.event.kind != "booster_roll"]
-                merged = replace(first, end=end, cells=first.cells + len(path), path=first.path + path,
-                                 via=first.end)
-                told[at:] = [*rolls, merged, *after]
-                open_drive[seat] = at + len(rolls)
-                boosted.discard(seat)
-                continue
-            open_drive[seat] = len(told)
-            boosted.discard(seat)
-            told.append(Told(e, MOVE, seat, start, end, len(path), path))
-            continue
+            self.open_drive.clear()
+            self.told.append(Told(e, _weight(e)))
+        elif e.kind == "move" and (e.data or {}).get("path"):
+            self.drive(e, seat)
+        elif not self.joined(e, seat):
+            self.told.append(Told(e, _weight(e), seat))
+
+    def drive(self, e: Event, seat: int) -> None:
+        """A move along a path: a drive of its own, or the booster's part of the seat's open drive."""
+        data, told, at = e.data or {}, self.told, self.open_drive.get(seat)
+        path = tuple(str(c) for c in data["path"])
+        start, end = str(data.get("from")), path[-1]
+        self.moved(seat, self.where.get(seat, start), end)
+        self.boosted, boosted = self.boosted - {seat}, seat in self.boosted
+        if at is not None and boosted and told[at].end == start:
+            first = told[at]
+            rolls = [t for t in told[at + 1:] if t.event.kind == "booster_roll"]
+            after = [t for t in told[at + 1:] if t.event.kind != "booster_roll"]
+            merged = replace(first, end=end, cells=first.cells + len(path), path=first.path + path, via=first.end)
+            told[at:] = [*rolls, merged, *after]
+            self.open_drive[seat] = at + len(rolls)
+            return
+        self.open_drive[seat] = len(told)
+        told.append(Told(e, MOVE, seat, start, end, len(path), path))
+
+    def joined(self, e: Event, seat: int) -> bool:
+        """Whether ``e`` joins what is told already (or is told in a way of its own); False: a line of its own."""
+        data, told, at = e.data or {}, self.told, self.open_drive.get(seat)
         if e.kind == "squeeze" and at is not None:  # S11: the drive pulled out behind the car at the exit
             told[at] = replace(told[at], behind=True)
-            continue
+            return True
         if e.kind == "booster_roll" and at is not None:
-            boosted.add(seat)
+            self.boosted.add(seat)
         if e.kind == "park" and at is not None and told[at].end == (data.get("params") or {}).get("spot"):
             told[at] = replace(told[at], parked=told[at].end)
-            open_drive.pop(seat, None)
-            continue
+            self.open_drive.pop(seat, None)
+            return True
         if e.kind not in KEEPS_OPEN:
-            open_drive.pop(seat, None)
+            self.open_drive.pop(seat, None)
         if e.kind in ("loss_roll", "lose", "lose_none") and told and told[-1].seat == seat \
                 and told[-1].event.kind in ("spin", "accident") and told[-1].loss is None:
             last = told[-1]
             told[-1] = (replace(last, die=data.get("die")) if e.kind == "loss_roll" else replace(last, loss=e))
-            continue
+            return True
         if e.kind == "take":
             if told and told[-1].seat == seat and told[-1].event.kind == "take":
                 told[-1] = replace(told[-1], items=(*told[-1].items, e))
             else:
                 told.append(Told(e, GAIN, seat, items=(e,)))
-            continue
+            return True
         if e.kind == "accident" and data.get("cell"):
-            moved(seat, where.get(seat, str(data["cell"])), str(data["cell"]))
+            self.moved(seat, self.where.get(seat, str(data["cell"])), str(data["cell"]))
         if e.kind == "forced_park" and data.get("spot"):
-            spot = str(data["spot"])
-            was = where.get(seat)
-            moved(seat, was, spot)
+            spot, was = str(data["spot"]), self.where.get(seat)
+            self.moved(seat, was, spot)
             told.append(Told(e, MOVE, seat, was, spot))
-            continue
-        told.append(Told(e, _weight(e), seat))
-    return Account(tuple(told), {s: (began.get(s), end) for s, end in where.items()})
+            return True
+        return False
+
+
+def account(events: Iterable[Event]) -> Account:
+    """The account of the public ``events`` of every move a message covers, oldest first."""
+    teller = _Teller()
+    for e in events:
+        teller.add(e)
+    return Account(tuple(teller.told), {s: (teller.began.get(s), end) for s, end in teller.where.items()})
 
 
 def of_moves(moves: Sequence[Sequence[Event]]) -> Account:
