@@ -15,6 +15,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.games import telling
 from rules.contract import Event
 from rules.piecepack import texts
 
@@ -105,15 +106,8 @@ def sentence(t: Told, lang: str) -> str:
 
 
 def sentences(acc: Account, lang: str, most: int = REST) -> list[str]:
-    """The account's sentences of weight ``most`` or less, in order; a sentence repeated at once is said once."""
-    out: list[str] = []
-    for t in acc.told:
-        if t.weight > most:
-            continue
-        line = sentence(t, lang).strip()
-        if line and (not out or out[-1] != line):
-            out.append(line if line[-1] in ".!?…:" else f"{line}.")
-    return out
+    """The account's sentences of weight ``most`` or less, in order (:func:`bot.games.telling.sentences`)."""
+    return telling.sentences(acc.told, lambda t: sentence(t, lang), most)
 
 
 __all__ = ["GAIN", "MOVE", "REST", "Account", "Told", "account", "sentence", "sentences"]

@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from bot.games import telling
 from bot.games.piecepack import account
-from bot.games.unit import ALT_TEXT_CHARS, fitted
 from rules.contract import Event
 from rules.piecepack import PiecepackGame, texts
 
@@ -56,15 +56,8 @@ def standings_sentence(game: PiecepackGame, lang: str) -> str:
 def alt_text(game: PiecepackGame, events: Sequence[Event], lang: str) -> str:
     """The description of a picture of the game (see the module's docstring)."""
     status = [turn_sentence(game, lang), standings_sentence(game, lang)]
-    said = ""
-    for most in (account.REST, account.GAIN, account.MOVE):
-        said = told(events, lang, most) if events else ""
-        if most != account.REST and said:
-            said = f"{said} …"
-        text = " ".join(p for p in (said, *status) if p)
-        if len(text) <= ALT_TEXT_CHARS:
-            return text
-    return fitted([said, *status], ALT_TEXT_CHARS, cut=2)
+    return telling.described("", lambda most: told(events, lang, most) if events else "", status,
+                             (account.REST, account.GAIN, account.MOVE))
 
 
 __all__ = ["alt_text", "standings_sentence", "told", "turn_sentence"]

@@ -17,6 +17,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.games import telling
 from bot.games.races import texts
 from rules.contract import Event
 from rules.races import texts as race_texts
@@ -180,15 +181,8 @@ def sentence(t: Told, lang: str) -> str:
 
 
 def sentences(acc: Account, lang: str, most: int = REST) -> list[str]:
-    """The account's sentences of weight ``most`` or less, in order; a sentence repeated at once is said once."""
-    out: list[str] = []
-    for t in acc.told:
-        if t.weight > most:
-            continue
-        line = sentence(t, lang).strip()
-        if line and (not out or out[-1] != line):
-            out.append(line if line[-1] in ".!?…:" else f"{line}.")
-    return out
+    """The account's sentences of weight ``most`` or less, in order (:func:`bot.games.telling.sentences`)."""
+    return telling.sentences(acc.told, lambda t: sentence(t, lang), most)
 
 
 #: what a kart does of its own accord: it begins a new line of the chat, never a consequence of the drive before

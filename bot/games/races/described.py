@@ -18,9 +18,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot.drivers.races import progress, track_info
+from bot.games import telling
 from bot.games.races import account, table, texts
 from bot.games.races.moves import prompt, tiles_text
-from bot.games.unit import ALT_TEXT_CHARS, fitted
 from rules.contract import Event, Game
 from rules.hexgrid import Facing, parse_label
 from rules.literal import Name
@@ -108,15 +108,8 @@ def alt_text(game: Game, events: Sequence[Event], lang: str, *, whole: bool = Fa
     g: Any = game
     head = whole_sentence(g, lang) if whole and not g.is_over else ""
     status = [turn_sentence(g, lang), standings_text(g, lang)]
-    said = ""
-    for most in (account.REST, account.GAIN, account.LAP, account.MOVE):
-        said = told(events, lang, most) if events else ""
-        if most != account.REST and said:
-            said = f"{said} …"
-        text = " ".join(p for p in (head, said, *status) if p)
-        if len(text) <= ALT_TEXT_CHARS:
-            return text
-    return fitted([head, said, *status], ALT_TEXT_CHARS, cut=3)
+    return telling.described(head, lambda most: told(events, lang, most) if events else "", status,
+                             (account.REST, account.GAIN, account.LAP, account.MOVE))
 
 
 def _next_to(game: Any, view: Mapping[str, Any], kart: Mapping[str, Any], lang: str) -> str:

@@ -17,6 +17,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from bot.games import telling
 from rules.contract import Event
 from rules.rally.texts import say
 
@@ -226,15 +227,8 @@ def sentence(t: Told, lang: str, place: Any) -> str:
 
 
 def sentences(acc: Account, lang: str, place: Any, most: int = REST) -> list[str]:
-    """The account's sentences of weight ``most`` or less, in order; a sentence repeated at once is said once."""
-    out: list[str] = []
-    for t in acc.told:
-        if t.weight > most:
-            continue
-        line = sentence(t, lang, place).strip()
-        if line and (not out or out[-1] != line):
-            out.append(line if line[-1] in ".!?…:" else f"{line}.")
-    return out
+    """The account's sentences of weight ``most`` or less, in order (:func:`bot.games.telling.sentences`)."""
+    return telling.sentences(acc.told, lambda t: sentence(t, lang, place), most)
 
 
 __all__ = ["GAIN", "LAP", "MOVE", "REST", "Account", "Told", "account", "of_moves", "sentence", "sentences"]

@@ -18,9 +18,9 @@ from collections.abc import Sequence
 from functools import partial
 from typing import Any
 
+from bot.games import telling
 from bot.games.rally import account
 from bot.games.rally.moves import range_word
-from bot.games.unit import ALT_TEXT_CHARS, fitted
 from rules.contract import Event
 from rules.rally import queries
 from rules.rally.game import RallyGame
@@ -118,15 +118,8 @@ def alt_text(game: RallyGame, events: Sequence[Event], lang: str, *, whole: bool
     else:
         head = whole_sentence(game, lang) if whole else ""
         status = [turn_sentence(game, lang), standings_sentence(game, lang)]
-    said = ""
-    for most in (account.REST, account.GAIN, account.LAP, account.MOVE):
-        said = told(game, events, lang, most) if events else ""
-        if most != account.REST and said:
-            said = f"{said} …"
-        text = " ".join(p for p in (head, said, *status) if p)
-        if len(text) <= ALT_TEXT_CHARS:
-            return text
-    return fitted([head, said, *status], ALT_TEXT_CHARS, cut=3)
+    return telling.described(head, lambda most: told(game, events, lang, most) if events else "", status,
+                             (account.REST, account.GAIN, account.LAP, account.MOVE))
 
 
 __all__ = ["alt_text", "place", "standings_sentence", "told", "turn_sentence", "whole_sentence"]
