@@ -22,7 +22,7 @@ def make_bot(db_path: Path) -> JunkyardBot:
     return JunkyardBot(service=Service(store, seed_source=lambda: next(counter)))
 
 
-__all__ = ["ANN", "BOB", "EVE", "MOD", "USERS", "answer", "finished_unrecorded", "make_bot", "only", "pressed_edit",
+__all__ = ["ANN", "BOB", "EVE", "MOD", "USERS", "answer", "finished_unrecorded", "play_to_the_end", "make_bot", "only", "pressed_edit",
            "public", "shown", "started"]
 
 
@@ -47,6 +47,18 @@ async def started(h: DiscordHarness) -> Sent:
     return answer(await h.slash(ANN, "game start"))
 
 
+async def play_to_the_end(service, channel: int) -> None:
+    """A toy game of Ann and Bob in ``channel``, played to its end through the service alone (nothing is
+    delivered: its records, the end message last, stay in the outbox)."""
+    await service.new_game(guild_id=1, channel_id=channel, user_id=ANN, user_name="ann", game_key="toy")
+    await service.join(channel, BOB, "bob")
+    await service.start(channel, ANN)
+    while (rec := await service.store.games.channel_game(channel)) is not None:
+        game = await service.load(rec)
+        user = rec.seats[game.to_act].user_id
+        await service.act(channel, user, "roll" if game.rolled is None else f"move {game.rolled}")
+
+
 async def finished_unrecorded(service, monkeypatch, channels) -> list[int]:
     """Play a toy game to its end in each channel with its results left unrecorded (a stop in between)."""
     async def no_end(*args, **kwargs):
@@ -56,13 +68,7 @@ async def finished_unrecorded(service, monkeypatch, channels) -> list[int]:
     monkeypatch.setattr(bot.history, "record_end", no_end)
     ids = []
     for channel in channels:
-        await service.new_game(guild_id=1, channel_id=channel, user_id=ANN, user_name="ann", game_key="toy")
-        await service.join(channel, BOB, "bob")
-        await service.start(channel, ANN)
-        while (rec := await service.store.games.channel_game(channel)) is not None:
-            game = await service.load(rec)
-            user = rec.seats[game.to_act].user_id
-            await service.act(channel, user, "roll" if game.rolled is None else f"move {game.rolled}")
+        await play_to_the_end(service, channel)
         ids.append((await service.store.games.channel_history(channel, 1))[0].id)
     monkeypatch.setattr(bot.history, "record_end", real)
     return ids

@@ -12,7 +12,20 @@ import time
 import pytest
 
 from tests.bot.harness import CHANNEL_ID, DiscordHarness, Sent
-from tests.bot.helpers import ANN, BOB, EVE, USERS, answer, make_bot, only, pressed_edit, public, shown, started
+from tests.bot.helpers import (
+    ANN,
+    BOB,
+    EVE,
+    USERS,
+    answer,
+    make_bot,
+    only,
+    play_to_the_end,
+    pressed_edit,
+    public,
+    shown,
+    started,
+)
 
 OTHER = CHANNEL_ID + 1
 
@@ -427,18 +440,6 @@ async def test_the_picture_processes_start_after_the_first_answers_and_warm_up_f
 
 
 # Channels side by side ------------------------------------------------------------------------------
-
-
-async def play_to_the_end(svc, channel: int) -> None:
-    """A toy game of Ann and Bob in ``channel``, played to its end through the service alone: its records are
-    stored (the end message last) and nothing is delivered."""
-    await svc.new_game(guild_id=1, channel_id=channel, user_id=ANN, user_name="ann", game_key="toy")
-    await svc.join(channel, BOB, "bob")
-    await svc.start(channel, ANN)
-    while (rec := await svc.store.games.channel_game(channel)) is not None:
-        game = await svc.load(rec)
-        user = rec.seats[game.to_act].user_id
-        await svc.act(channel, user, "roll" if game.rolled is None else f"move {game.rolled}")
 
 
 class HeldUp:
