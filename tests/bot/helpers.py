@@ -22,8 +22,22 @@ def make_bot(db_path: Path) -> JunkyardBot:
     return JunkyardBot(service=Service(store, seed_source=lambda: next(counter)))
 
 
-__all__ = ["ANN", "BOB", "EVE", "MOD", "USERS", "answer", "finished_unrecorded", "play_to_the_end", "make_bot", "only", "pressed_edit",
-           "public", "shown", "started"]
+__all__ = [
+    "ANN",
+    "BOB",
+    "EVE",
+    "MOD",
+    "USERS",
+    "answer",
+    "finished_unrecorded",
+    "make_bot",
+    "only",
+    "play_to_the_end",
+    "pressed_edit",
+    "public",
+    "shown",
+    "started",
+]
 
 
 def only(sent: list[Sent]) -> Sent:
