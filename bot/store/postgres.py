@@ -14,7 +14,9 @@ two backends unchanged.
 
 from __future__ import annotations
 
+import asyncio
 import json
+import logging
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from typing import Any
@@ -296,6 +298,11 @@ PG_MIGRATIONS: list[str] = [
     """,
 ]
 
+log = logging.getLogger(__name__)
+
+#: seconds a closing pool waits for its connections to come back before it cuts them
+CLOSE_SECONDS = 10.0
+
 #: the advisory lock key under which processes migrate one at a time ("junkyard" in ASCII, 8 bytes)
 _MIGRATION_LOCK = int.from_bytes(b"junkyard", "big") & 0x7FFF_FFFF_FFFF_FFFF
 
@@ -316,8 +323,9 @@ def shown_url(url: str) -> str:
 
 
 async def drop_schemas(url: str, *schemas: str) -> None:
-    """Remove ``schemas`` (each a store's own, see :class:`PostgresStore`'s ``schema``) with all they hold."""
-    con = await asyncpg.connect(url)
+    """Remove ``schemas`` (each a store's own, see :class:`PostgresStore`'s ``schema``) with all they hold; a
+    schema still locked by a connection that never ends is refused after a while, not waited on for ever."""
+    con = await asyncpg.connect(url, timeout=30, server_settings={"lock_timeout": "60s"})
     try:
         for schema in schemas:
             await con.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
@@ -372,9 +380,17 @@ class PostgresStore(Store):
         self._pool = pool
 
     async def close(self) -> None:
+        """Close the pool: gracefully while its connections come back within :data:`CLOSE_SECONDS`, then at
+        once (a connection never given back, as a task cancelled at a bad moment may leave, would otherwise
+        keep the close, and the process, waiting for ever)."""
         if self._pool is not None:
             pool, self._pool = self._pool, None
-            await pool.close()
+            try:
+                await asyncio.wait_for(pool.close(), CLOSE_SECONDS)
+            except TimeoutError:
+                log.warning("the database pool did not close within %s s: its connections were cut",
+                            CLOSE_SECONDS)
+                pool.terminate()
 
     @property
     def pool(self) -> Any:
