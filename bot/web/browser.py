@@ -128,6 +128,7 @@ class Browser:
         self.process = subprocess.Popen(
             [self.program, "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
              "--no-first-run", "--no-default-browser-check", "--disable-extensions", "--mute-audio",
+             "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-quic",
              "--remote-debugging-port=0", "--remote-allow-origins=*", f"--user-data-dir={self.profile}",
              "about:blank"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         port_file = Path(self.profile) / "DevToolsActivePort"
