@@ -86,6 +86,20 @@ class Message:
     description: str = ""
 
 
+@dataclass(frozen=True, slots=True)
+class Moved:
+    """A move applied: its notation, every event (hidden ones too, for private notes), the new snapshot, the
+    narration the log keeps (in the game's language), the records it owes (kind and payload, made in the
+    worker) and the newest one's message."""
+
+    action: str
+    events: list[Event]
+    state: dict[str, Any]
+    narration: str
+    rows: list[tuple[str, dict[str, Any]]]
+    message: Message
+
+
 # Words -----------------------------------------------------------------------------------------------
 
 
@@ -305,6 +319,6 @@ def compose_state(showing: Showing, table: Table, state: Mapping[str, Any] | Non
     return compose(showing, table, front, game, lang, actions=actions)
 
 
-__all__ = ["MAX_REPLAY_BYTES", "NARRATION_CHARS", "RECAP_ACTION", "Message", "Table", "compose", "compose_state",
-           "description_of", "message_text", "places", "recap_button", "replay_description", "standings_text",
-           "table_of", "trimmed", "with_recap", "worded_line", "worded_lines"]
+__all__ = ["MAX_REPLAY_BYTES", "NARRATION_CHARS", "RECAP_ACTION", "Message", "Moved", "Table", "compose",
+           "compose_state", "description_of", "message_text", "places", "recap_button", "replay_description",
+           "standings_text", "table_of", "trimmed", "with_recap", "worded_line", "worded_lines"]

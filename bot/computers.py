@@ -11,9 +11,9 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
+from typing import Protocol
 
 from bot.outcomes import Accepted
-from bot.service import Service
 
 log = logging.getLogger(__name__)
 
@@ -21,13 +21,22 @@ log = logging.getLogger(__name__)
 RESUME_WORKERS = 2
 
 
+class Player(Protocol):
+    """What plays the computers (the service is one): the channels whose computers wait to move, and one
+    channel's computer moves up to a reply's worth."""
+
+    async def channels_waiting_on_computers(self) -> list[int]: ...
+
+    async def play_computers(self, channel_id: int) -> Accepted | None: ...
+
+
 class Computers:
     """Plays the computers of channels, one task per channel; ``deliver`` carries each batch's records and
     private notes. Channels below ``min_channel_id`` (the terminal's) are not its to play."""
 
-    def __init__(self, service: Service, deliver: Callable[[Accepted], Awaitable[None]], *,
+    def __init__(self, player: Player, deliver: Callable[[Accepted], Awaitable[None]], *,
                  min_channel_id: int | None = None) -> None:
-        self.service = service
+        self.player = player
         self.deliver = deliver
         self.min_channel_id = min_channel_id
         #: the running task of each channel
@@ -47,7 +56,7 @@ class Computers:
     async def play(self, channel_id: int) -> None:
         """Batches of computer moves, each delivered, until none is to move."""
         try:
-            while (batch := await self.service.play_computers(channel_id)) is not None:
+            while (batch := await self.player.play_computers(channel_id)) is not None:
                 await self.deliver(batch)
         except asyncio.CancelledError:
             raise
@@ -58,7 +67,7 @@ class Computers:
         """Play on in every game left waiting on a computer (the bot stopped mid-sequence), a few at a time,
         so the interactions of people are never starved."""
         queue: asyncio.Queue[int] = asyncio.Queue()
-        for channel_id in await self.service.channels_waiting_on_computers():
+        for channel_id in await self.player.channels_waiting_on_computers():
             if self.min_channel_id is None or channel_id >= self.min_channel_id:
                 queue.put_nowait(channel_id)
 

@@ -39,16 +39,13 @@ import time
 import weakref
 from collections.abc import Callable
 from dataclasses import replace
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
 from bot import turn_messages
 from bot.compose import Message
 from bot.lanes import Lanes
 from bot.messages import EDIT, KINDS, NOTE, POST, RETIRE
-from bot.store import TURN_KINDS, Delivery
-
-if TYPE_CHECKING:
-    from bot.service import Service
+from bot.store import TURN_KINDS, Delivery, Store
 
 log = logging.getLogger(__name__)
 
@@ -102,6 +99,26 @@ class Transport(Protocol):
         ...
 
 
+class Sender(Protocol):
+    """What the routine delivers through (the service is one): the store, this worker's name and lease on a
+    record, a record's message, and the record marked posted or free again."""
+
+    @property
+    def store(self) -> Store: ...
+
+    @property
+    def owner(self) -> str: ...
+
+    @property
+    def delivery_lease(self) -> float: ...
+
+    async def message(self, d: Delivery, lang: str | None = None, *, words_only: bool = False) -> Message: ...
+
+    async def delivered(self, d: Delivery, message_id: int | None) -> bool: ...
+
+    async def undelivered(self, delivery_id: int, *, retry_at: float) -> None: ...
+
+
 class _Wait(Exception):
     """The message a record changes is not posted yet."""
 
@@ -137,46 +154,46 @@ class _Progress:
             event.set()
 
 
-_progress: weakref.WeakKeyDictionary[Service, _Progress] = weakref.WeakKeyDictionary()
+_progress: weakref.WeakKeyDictionary[Sender, _Progress] = weakref.WeakKeyDictionary()
 
 
-def _progress_of(service: Service) -> _Progress:
-    progress = _progress.get(service)
+def _progress_of(sender: Sender) -> _Progress:
+    progress = _progress.get(sender)
     if progress is None:
-        progress = _progress[service] = _Progress()
+        progress = _progress[sender] = _Progress()
     return progress
 
 
-async def deliver(service: Service, d: Delivery, transport: Transport, *, clock: Callable[[], float] = time.time,
+async def deliver(sender: Sender, d: Delivery, transport: Transport, *, clock: Callable[[], float] = time.time,
                   attempts: int = 0) -> bool:
     """Carry out record ``d`` through ``transport`` and record the message, after the earlier records of its
     channel; True when a message was posted or changed now. What fails is handed back to be tried again later
     (``attempts`` tries so far)."""
     if d.kind not in KINDS:
         log.warning("delivery %s has kind %r, which this version does not know; left for later", d.id, d.kind)
-        await service.undelivered(d.id, retry_at=clock() + 3600)
+        await sender.undelivered(d.id, retry_at=clock() + 3600)
         return False
     try:
-        after = await _after_earlier(service, d, transport, clock)
+        after = await _after_earlier(sender, d, transport, clock)
         if after is not None:
             log.info("delivery %s follows an earlier record of channel %s", d.id, d.channel_id)
-            await service.undelivered(d.id, retry_at=after)
+            await sender.undelivered(d.id, retry_at=after)
             return False
-        return await _deliver_now(service, d, transport, clock, attempts)
+        return await _deliver_now(sender, d, transport, clock, attempts)
     finally:
-        _progress_of(service).changed(d.channel_id)
+        _progress_of(sender).changed(d.channel_id)
 
 
-async def _after_earlier(service: Service, d: Delivery, transport: Transport, clock: Callable[[], float]
+async def _after_earlier(sender: Sender, d: Delivery, transport: Transport, clock: Callable[[], float]
                          ) -> float | None:
     """Deliver first (when free and due), or wait for (while another worker holds them, at most
     :data:`ORDER_WAIT` seconds), the undelivered records ``d``'s channel got before it. None once none is
     left; else when ``d`` may be tried again, behind the one that holds it up."""
-    progress = _progress_of(service)
+    progress = _progress_of(sender)
     give_up = time.monotonic() + ORDER_WAIT
     while True:
         changed = progress.event(d.channel_id)
-        pending = await service.store.outbox.deliveries(channel_id=d.channel_id, pending=True)
+        pending = await sender.store.outbox.deliveries(channel_id=d.channel_id, pending=True)
         earlier = [e for e in pending if e.id < d.id and e.kind in KINDS]
         if not earlier:
             return None
@@ -185,10 +202,10 @@ async def _after_earlier(service: Service, d: Delivery, transport: Transport, cl
         if first.due_at > now and not held:
             return first.due_at  # a retry not due yet: this one follows it
         if not held:
-            mine = await service.store.outbox.claim_delivery(first.id, service.owner, now=now,
-                                                             lease=service.delivery_lease)
+            mine = await sender.store.outbox.claim_delivery(first.id, sender.owner, now=now,
+                                                             lease=sender.delivery_lease)
             if mine is not None:
-                await deliver(service, mine, transport, clock=clock, attempts=mine.attempts)
+                await deliver(sender, mine, transport, clock=clock, attempts=mine.attempts)
             continue
         if time.monotonic() >= give_up:
             return max(now + retry_delay(1), first.claimed_until or now)
@@ -197,50 +214,50 @@ async def _after_earlier(service: Service, d: Delivery, transport: Transport, cl
                 await changed.wait()
 
 
-async def _deliver_now(service: Service, d: Delivery, transport: Transport, clock: Callable[[], float],
+async def _deliver_now(sender: Sender, d: Delivery, transport: Transport, clock: Callable[[], float],
                        attempts: int) -> bool:
     """Carry out ``d`` (nothing earlier in its channel waits)."""
     try:
-        if d.kind in (EDIT, RETIRE) and await _superseded(service, d):
+        if d.kind in (EDIT, RETIRE) and await _superseded(sender, d):
             return False
-        message_id = await _carry_out(service, d, transport)
+        message_id = await _carry_out(sender, d, transport)
     except _Wait:
         log.info("delivery %s waits for the message it changes", d.id)
-        await service.undelivered(d.id, retry_at=clock() + retry_delay(1))
+        await sender.undelivered(d.id, retry_at=clock() + retry_delay(1))
         return False
     except ChannelRefused as exc:
-        await hold(service, d, exc.reason, clock=clock)
+        await hold(sender, d, exc.reason, clock=clock)
         return False
     except Undeliverable as exc:
         log.warning("delivery %s to channel %s given up: %s", d.id, d.channel_id, exc)
-        await service.delivered(d, None)
+        await sender.delivered(d, None)
         return False
     except Exception as exc:
         log.warning("delivery %s to channel %s failed (%s: %s); trying again later", d.id, d.channel_id,
                     type(exc).__name__, exc)
-        await service.undelivered(d.id, retry_at=clock() + retry_delay(attempts + 1))
+        await sender.undelivered(d.id, retry_at=clock() + retry_delay(attempts + 1))
         return False
-    await service.delivered(d, message_id)
+    await sender.delivered(d, message_id)
     return True
 
 
-async def hold(service: Service, d: Delivery, reason: str, *, clock: Callable[[], float] = time.time) -> None:
+async def hold(sender: Sender, d: Delivery, reason: str, *, clock: Callable[[], float] = time.time) -> None:
     """Record ``d`` waits for its channel (``reason``: what is missing): neither delivered nor given up, tried
     again after :data:`HELD_RETRY` or as soon as the channel is woken; the channel is flagged (settings
     scope :data:`HELD`) with the game, so :meth:`Outbox.wake` knows what waits there, after a restart too."""
     log.info("delivery %s waits for channel %s (%s)", d.id, d.channel_id, reason)
-    await service.undelivered(d.id, retry_at=clock() + HELD_RETRY)
-    settings = service.store.settings
+    await sender.undelivered(d.id, retry_at=clock() + HELD_RETRY)
+    settings = sender.store.settings
     flag = await settings.get_settings(HELD, d.channel_id)
     games = sorted({*flag.get("games", []), *([d.game_id] if d.game_id is not None else [])})
     await settings.put_settings(HELD, d.channel_id, 0, {"reason": reason, "since": flag.get("since", clock()),
                                                        "games": games})
 
 
-async def _carry_out(service: Service, d: Delivery, transport: Transport) -> int | None:
+async def _carry_out(sender: Sender, d: Delivery, transport: Transport) -> int | None:
     """The one decision: post, edit (a new post when its message is gone) or retire."""
     if d.kind == RETIRE:
-        target = await _target(service, d)
+        target = await _target(sender, d)
         if target is not None:
             try:
                 await transport.edit(d.channel_id, target, None)
@@ -248,19 +265,19 @@ async def _carry_out(service: Service, d: Delivery, transport: Transport) -> int
                 log.info("the message retired by delivery %s is gone (%s)", d.id, exc)
         return target
     turn = d.kind in TURN_KINDS and d.game_id is not None
-    latest = await service.store.outbox.latest_delivery(d.game_id) if turn and d.game_id is not None else None
+    latest = await sender.store.outbox.latest_delivery(d.game_id) if turn and d.game_id is not None else None
     # a turn's state that a newer message follows is told in words only (the newer one shows the board and the
     # live buttons); a turn's message that goes out after later states of its own were stored (the computer
     # worker played on meanwhile) shows the newest, with the ping it owes
     newest = turn_messages.newest_state(latest, d)
     if newest is None:
-        message = await service.message(d, words_only=True)
+        message = await sender.message(d, words_only=True)
     elif newest.id == d.id:
-        message = await service.message(d)
+        message = await sender.message(d)
     else:
-        message = replace(await service.message(newest), mention=turn_messages.pinged(d, newest))
+        message = replace(await sender.message(newest), mention=turn_messages.pinged(d, newest))
     if d.kind == EDIT:
-        target = await _target(service, d)
+        target = await _target(sender, d)
         if target is not None:
             try:
                 return await transport.edit(d.channel_id, target, message)
@@ -270,14 +287,14 @@ async def _carry_out(service: Service, d: Delivery, transport: Transport) -> int
     return await transport.post(d.channel_id, message, nonce_for(d.id))
 
 
-async def _target(service: Service, d: Delivery) -> int | None:
+async def _target(sender: Sender, d: Delivery) -> int | None:
     """The message an edit or a retirement changes: named in its record, or that of the record it follows
     (raises :class:`_Wait` while that one is not posted; None when it never was)."""
     known = d.payload.get("message")
     if isinstance(known, int):
         return known
     edit_of = d.payload.get("edit_of")
-    target = await service.store.outbox.delivery(int(edit_of)) if edit_of is not None else None
+    target = await sender.store.outbox.delivery(int(edit_of)) if edit_of is not None else None
     if target is None:
         return None
     if not target.delivered:
@@ -285,16 +302,16 @@ async def _target(service: Service, d: Delivery) -> int | None:
     return target.message_id
 
 
-async def _superseded(service: Service, d: Delivery) -> bool:
+async def _superseded(sender: Sender, d: Delivery) -> bool:
     """An edit record that a newer state of the same turn's message follows: done without a request (the newer
     one shows more), recorded with the message it would have changed. A retirement of a message that a newer
     edit record still changes is done when that one is: it shows no buttons once a newer record exists."""
     if d.game_id is None:
         return False
-    records = await service.store.outbox.deliveries(game_id=d.game_id)
+    records = await sender.store.outbox.deliveries(game_id=d.game_id)
     if not turn_messages.same_turn_later(records, d):
         return False
-    await service.delivered(d, await _target(service, d))
+    await sender.delivered(d, await _target(sender, d))
     return True
 
 
@@ -302,10 +319,10 @@ class Outbox:
     """Delivers, through the channel, the records nobody delivered: at start-up, then whenever one falls due
     or it is woken; different channels side by side, each channel's records in order."""
 
-    def __init__(self, service: Service, transport: Transport, *, clock: Callable[[], float] = time.time,
+    def __init__(self, sender: Sender, transport: Transport, *, clock: Callable[[], float] = time.time,
                  poll: float = POLL_SECONDS, min_channel_id: int | None = None, batch: int = 20,
                  channels: int = CHANNELS_AT_ONCE, heavy: int = HEAVY_AT_ONCE) -> None:
-        self.service = service
+        self.sender = sender
         self.transport = transport
         self.clock = clock
         self.poll = poll
@@ -323,7 +340,7 @@ class Outbox:
         channel refuses again wait again. One look at the settings when nothing waits."""
         lock = self._waking.setdefault(channel_id, asyncio.Lock())
         async with lock:
-            settings = self.service.store.settings
+            settings = self.sender.store.settings
             flag = await settings.get_settings(HELD, channel_id)
             if not flag:
                 return 0
@@ -331,7 +348,7 @@ class Outbox:
             now = self.clock()
             ids: list[int] = []
             for game_id in flag.get("games", []):
-                for d in await self.service.store.outbox.deliveries(game_id=int(game_id), pending=True):
+                for d in await self.sender.store.outbox.deliveries(game_id=int(game_id), pending=True):
                     if d.channel_id == channel_id and (d.claimed_until is None or d.claimed_until < now):
                         ids.append(d.id)
             log.info("channel %s woken: %d records that waited for it", channel_id, len(ids))
@@ -339,7 +356,7 @@ class Outbox:
 
     async def held_channels(self) -> list[int]:
         """The channels whose records wait for them."""
-        return [owner for owner, _, flag in await self.service.store.settings.all_settings(HELD) if flag]
+        return [owner for owner, _, flag in await self.sender.store.settings.all_settings(HELD) if flag]
 
     async def wake_all(self, channels: Callable[[int], bool] = lambda channel: True) -> int:
         """:meth:`wake` every waiting channel that ``channels`` picks (a permission changed somewhere)."""
@@ -358,9 +375,9 @@ class Outbox:
         returns how many posted or changed a message."""
         done = 0
         for delivery_id in ids:
-            d = await self.service.store.outbox.delivery(delivery_id)
+            d = await self.sender.store.outbox.delivery(delivery_id)
             if d is not None and not d.delivered:
-                done += await deliver(self.service, d, self.transport, clock=self.clock)
+                done += await deliver(self.sender, d, self.transport, clock=self.clock)
         return done
 
     async def flush(self, *, takeover: bool = False) -> int:
@@ -371,8 +388,8 @@ class Outbox:
         try:
             while True:
                 room = self.batch - lanes.queued
-                batch = await self.service.store.outbox.claim_deliveries(
-                    self.service.owner, now=self.clock(), lease=self.service.delivery_lease, limit=room,
+                batch = await self.sender.store.outbox.claim_deliveries(
+                    self.sender.owner, now=self.clock(), lease=self.sender.delivery_lease, limit=room,
                     takeover=takeover, min_channel_id=self.min_channel_id) if room > 0 else []
                 for d in sorted(batch, key=lambda d: d.id):
                     lanes.add(d.channel_id, d)
@@ -385,7 +402,7 @@ class Outbox:
             await lanes.cancel()
 
     async def _one(self, d: Delivery) -> int:
-        return int(await deliver(self.service, d, self.transport, clock=self.clock, attempts=d.attempts))
+        return int(await deliver(self.sender, d, self.transport, clock=self.clock, attempts=d.attempts))
 
     async def run(self) -> None:
         """Deliver what is pending now, then keep looking every ``poll`` seconds (at once when woken) until

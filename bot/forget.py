@@ -25,14 +25,11 @@ import json
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from bot import texts
 from bot.store import ACTIVE, LOBBY, Store
 from bot.store.sql import dumps
-
-if TYPE_CHECKING:
-    from bot.service import Service
 
 #: the user id a forgotten person's seats and rows get: no Discord account has it
 ANONYMOUS = 0
@@ -203,10 +200,22 @@ async def scrub_store(store: Store, user_id: int, held: Mapping[int, tuple[int, 
     return report
 
 
-async def forget(service: Service, user_id: int) -> Forgotten:
-    """Forget the person ``user_id``: they leave every open game they sit in (through ``service``, as by
+class Leaver(Protocol):
+    """What a person is forgotten through (the service is one): the store, ``/game leave`` and the running
+    games kept in memory."""
+
+    @property
+    def store(self) -> Store: ...
+
+    async def leave(self, channel_id: int, user_id: int, lang: str | None = None) -> object: ...
+
+    def forget(self, game_id: int, *, drivers: bool = False) -> None: ...
+
+
+async def forget(leaver: Leaver, user_id: int) -> Forgotten:
+    """Forget the person ``user_id``: they leave every open game they sit in (through ``leaver``, as by
     ``/game leave``), then :func:`scrub_store` takes them out of every row."""
-    store = service.store
+    store = leaver.store
     left: list[int] = []
     held: dict[int, tuple[int, str]] = {}
     for status in (ACTIVE, LOBBY):
@@ -214,12 +223,12 @@ async def forget(service: Service, user_id: int) -> Forgotten:
             seat = rec.seat_of(user_id)
             if seat is not None:
                 held[rec.id] = (seat, rec.seats[seat].name)
-                await service.leave(rec.channel_id, user_id)
+                await leaver.leave(rec.channel_id, user_id)
                 left.append(rec.channel_id)
     report = await scrub_store(store, user_id, held)
     report.left = left
     for game_id in report.games:
-        service.forget(game_id)  # what the service keeps of those games in memory: read them again
+        leaver.forget(game_id)  # what the service keeps of those games in memory: read them again
     return report
 
 

@@ -16,7 +16,7 @@ import logging
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from babel.numbers import format_decimal
 
@@ -38,13 +38,12 @@ from bot.store import (
     SeasonRunning,
     ServerTally,
     StaleRating,
+    StandingsStore,
     Store,
+    TurnsStore,
 )
 from rules.contract import Game
 from rules.literal import Name, listed
-
-if TYPE_CHECKING:
-    from bot.service import Service
 
 log = logging.getLogger(__name__)
 
@@ -58,6 +57,41 @@ clock: Callable[[], float] = time.time
 
 #: A jump link to a game's channel (and its newest board message, when known): (game, message id) → text
 Linker = Callable[[GameRecord, int | None], str]
+
+
+class Shelf(Protocol):
+    """What the records are read through: the store and the game classes by key (the service is one)."""
+
+    @property
+    def store(self) -> Store: ...
+
+    @property
+    def classes(self) -> Callable[[str], type[Game]]: ...
+
+
+class Closer(Shelf, Protocol):
+    """A shelf that also records an end: the game units and the link to a finished game's page."""
+
+    @property
+    def fronts(self) -> Callable[[str], GameUnit[Any]]: ...
+
+    @property
+    def page_link(self) -> PageLink | None: ...
+
+
+class Replayer(Shelf, Protocol):
+    """A shelf that also posts a replay: the game units and the delivery records of a message's parts."""
+
+    @property
+    def fronts(self) -> Callable[[str], GameUnit[Any]]: ...
+
+    def outgoing(self, records: Sequence[Showing]) -> list[Outgoing]: ...
+
+
+class Reader(Shelf, Protocol):
+    """A shelf that also reads a running game (:meth:`bot.shelf.Service.load`)."""
+
+    async def load(self, rec: GameRecord) -> Game: ...
 
 
 def ordinal(n: int, lang: str = texts.DEFAULT) -> str:
@@ -147,7 +181,7 @@ def _result(rec: GameRecord, seat: int, place: int, won: bool, started: float, t
 SETTLE_PAGE = 20
 
 
-async def settle_ends(service: Service, *, fresh: float = FRESH_END) -> int:
+async def settle_ends(shelf: Closer, *, fresh: float = FRESH_END) -> int:
     """Record the ends a stop left unrecorded (the final move was stored, its results not yet); only games
     that ended within ``fresh`` seconds still get their end message, older ones (stored before results
     were kept) only their results. Returns how many games were settled. The games are read a page at a
@@ -156,7 +190,7 @@ async def settle_ends(service: Service, *, fresh: float = FRESH_END) -> int:
     tried: set[int] = set()  # games that stay unrecorded after their try come first in every page
     limit = SETTLE_PAGE
     while True:
-        rows = await service.store.standings.unrecorded_ends(limit=limit)
+        rows = await shelf.store.standings.unrecorded_ends(limit=limit)
         page = [r for r in rows if r.id not in tried]
         if not page:
             if len(rows) < limit:
@@ -167,9 +201,9 @@ async def settle_ends(service: Service, *, fresh: float = FRESH_END) -> int:
         for rec in page:
             tried.add(rec.id)
             try:
-                game = service.classes(rec.game_key).from_dict(rec.state or {})
-                await record_end(service.store, service.fronts(rec.game_key), rec, game,
-                                 announce=clock() - rec.updated_at <= fresh, page=service.page_link)
+                game = shelf.classes(rec.game_key).from_dict(rec.state or {})
+                await record_end(shelf.store, shelf.fronts(rec.game_key), rec, game,
+                                 announce=clock() - rec.updated_at <= fresh, page=shelf.page_link)
             except Exception:  # a game that no longer loads keeps no results; the others go on
                 log.exception("game %s: its end could not be recorded", rec.id)
                 continue
@@ -218,69 +252,70 @@ def finished(rows: Sequence[Result]) -> list[Finished]:
     return sorted(out, key=lambda f: (-f.finished_at, -f.game_id))
 
 
-def _title(service: Service, key: str) -> str:
+def _title(classes: Callable[[str], type[Game]], key: str) -> str:
     try:
-        return service.classes(key).title
+        return classes(key).title
     except KeyError:
         return key
 
 
-async def channel_finished(service: Service, channel_id: int, limit: int = HISTORY_LIMIT) -> list[Finished]:
-    return finished(await service.store.standings.results(channel_id=channel_id, limit=limit * 8))[:limit]
+async def channel_finished(standings: StandingsStore, channel_id: int, limit: int = HISTORY_LIMIT) -> list[Finished]:
+    return finished(await standings.results(channel_id=channel_id, limit=limit * 8))[:limit]
 
 
-async def history(service: Service, channel_id: int, limit: int = HISTORY_LIMIT, *, lang: str = texts.DEFAULT
+async def history(shelf: Shelf, channel_id: int, limit: int = HISTORY_LIMIT, *, lang: str = texts.DEFAULT
                   ) -> Message:
     """The channel's finished games, newest first: date, game, players, winner, moves (in the asker's
     ``lang``)."""
-    games = await channel_finished(service, channel_id, limit)
+    games = await channel_finished(shelf.store.standings, channel_id, limit)
     if not games:
         return Message(texts.say("history.none", lang))
     lines = [texts.say("history.head", lang)]
-    lines += [g.line(_title(service, g.game_key), lang) for g in games]
+    lines += [g.line(_title(shelf.classes, g.game_key), lang) for g in games]
     return Message("\n".join(lines))
 
 
-async def replay_choices(service: Service, channel_id: int, current: str, lang: str = texts.DEFAULT
+async def replay_choices(shelf: Shelf, channel_id: int, current: str, lang: str = texts.DEFAULT
                          ) -> list[tuple[str, str]]:
     """(label, game id) of the channel's finished games matching what was typed."""
     cur = current.strip().lower().lstrip("#")
     out = []
-    for g in await channel_finished(service, channel_id, 25):
-        label = g.label(_title(service, g.game_key), lang)
+    for g in await channel_finished(shelf.store.standings, channel_id, 25):
+        label = g.label(_title(shelf.classes, g.game_key), lang)
         if not cur or cur in label.lower():
             out.append((label[:100], str(g.game_id)))
     return out
 
 
-async def replay(service: Service, channel_id: int, game_text: str, *, lang: str = texts.DEFAULT
+async def replay(shelf: Replayer, channel_id: int, game_text: str, *, lang: str = texts.DEFAULT
                  ) -> Accepted | Refusal:
     """The replay and final standings of one of the channel's finished games, for everyone (in the game's
     language; a refusal in the asker's ``lang``)."""
     digits = game_text.strip().lstrip("#").split(" ")[0]
-    known = await channel_finished(service, channel_id, 25)
+    known = await channel_finished(shelf.store.standings, channel_id, 25)
     if not digits.isdigit():
         return Refusal(texts.say("history.not_a_number", lang, text=game_text[:40]))
     game_id = int(digits)
-    rows = await service.store.standings.results(game_id=game_id) if game_id < 2**63 else []
+    rows = await shelf.store.standings.results(game_id=game_id) if game_id < 2**63 else []
     if not rows or rows[0].channel_id != channel_id:
         numbers = ", ".join(f"#{g.game_id}" for g in known) or texts.say("history.none_yet", lang)
         return Refusal(texts.say("history.not_here", lang, game=digits[:20], numbers=numbers))
-    rec = await service.store.games.get_game(game_id)
-    front = service.fronts(rec.game_key)
+    rec = await shelf.store.games.get_game(game_id)
+    front = shelf.fronts(rec.game_key)
     lines = [Line(say="history.replay", params={"game": game_id})]
     record = replace(finale(), lines=tuple(lines))
     if rec.state is None:
         record = replace(record, picture="none", finale=False,
                          lines=(*lines, Line(text=f"{front.title} #{game_id}")))
-    out = service.outgoing([record])
-    await service.store.outbox.add_deliveries(game_id, out)
+    out = shelf.outgoing([record])
+    await shelf.store.outbox.add_deliveries(game_id, out)
     return Accepted(game_id, tuple(o.id for o in out if o.id is not None))
 
 
-def _record_lines(tallies: Sequence[PlayerTally], service: Service, lang: str = texts.DEFAULT) -> list[str]:
+def _record_lines(tallies: Sequence[PlayerTally], classes: Callable[[str], type[Game]], lang: str = texts.DEFAULT
+                 ) -> list[str]:
     """One player's record, per game: played, won, average place, best and longest games."""
-    return [texts.say("history.record_line", lang, title=_title(service, t.game_key), played=t.played, won=t.won,
+    return [texts.say("history.record_line", lang, title=_title(classes, t.game_key), played=t.played, won=t.won,
                       average=format_decimal(t.average, format="0.0", locale=lang), best=ordinal(t.best_place, lang),
                       best_moves=texts.say("history.in_moves", lang, count=t.best_moves), best_game=t.best_game,
                       longest_moves=texts.say("history.moves", lang, count=t.longest_moves),
@@ -288,12 +323,13 @@ def _record_lines(tallies: Sequence[PlayerTally], service: Service, lang: str = 
             for t in sorted(tallies, key=lambda t: t.game_key)]
 
 
-def _server_lines(tallies: Sequence[ServerTally], service: Service, lang: str = texts.DEFAULT) -> list[str]:
+def _server_lines(tallies: Sequence[ServerTally], classes: Callable[[str], type[Game]], lang: str = texts.DEFAULT
+                 ) -> list[str]:
     """A server's record, per game: games finished, the most wins, the shortest and longest games."""
     lines = []
     for t in sorted(tallies, key=lambda t: t.game_key):
         leaders = ", ".join(f"<@{uid}> {n}" for uid, n in t.leaders) or texts.say("lobby.nobody_yet", lang)
-        lines.append(texts.say("history.server_line", lang, title=_title(service, t.game_key), count=t.games,
+        lines.append(texts.say("history.server_line", lang, title=_title(classes, t.game_key), count=t.games,
                                leaders=leaders, shortest_moves=texts.say("history.moves", lang, count=t.shortest_moves),
                                shortest_game=t.shortest_game,
                                longest_moves=texts.say("history.moves", lang, count=t.longest_moves),
@@ -301,7 +337,7 @@ def _server_lines(tallies: Sequence[ServerTally], service: Service, lang: str = 
     return lines
 
 
-async def stats(service: Service, guild_id: int | None, player_id: int | None, *, asker_id: int,
+async def stats(shelf: Shelf, guild_id: int | None, player_id: int | None, *, asker_id: int,
                 lang: str = texts.DEFAULT, season: int | None = None) -> Message | Refusal:
     """``player_id``'s record per game on this server (everywhere, in a direct message), with their rating
     card and its chart on a server, or the server's ladder and record when no player is named in a server;
@@ -309,7 +345,7 @@ async def stats(service: Service, guild_id: int | None, player_id: int | None, *
     else the everlasting one)."""
     chosen: Season | None = None
     if guild_id is not None:
-        seasons = await service.store.standings.seasons(guild_id)
+        seasons = await shelf.store.standings.seasons(guild_id)
         if season is not None and season != EVERLASTING:
             chosen = next((s for s in seasons if s.id == season), None)
             if chosen is None:
@@ -320,60 +356,61 @@ async def stats(service: Service, guild_id: int | None, player_id: int | None, *
     season_id = chosen.id if chosen is not None else EVERLASTING
     named = ladder.season_name(chosen, lang)
     if player_id is None and guild_id is not None:
-        served = await service.store.standings.server_record(guild_id)
+        served = await shelf.store.standings.server_record(guild_id)
         if not served:
             return Message(texts.say("history.server_none", lang))
-        top = await server_ladder(service, guild_id, season_id, named, lang)
-        return Message("\n".join([*top, texts.say("history.server_head", lang), *_server_lines(served, service, lang)]))
+        top = await server_ladder(shelf, guild_id, season_id, named, lang)
+        return Message("\n".join([*top, texts.say("history.server_head", lang),
+                                   *_server_lines(served, shelf.classes, lang)]))
     who = player_id if player_id is not None else asker_id
-    tallies = await service.store.standings.player_record(who, guild_id)
+    tallies = await shelf.store.standings.player_record(who, guild_id)
     here = guild_id is not None
     if not tallies:
         return Message(texts.say("history.player_none_here" if here else "history.player_none", lang, user=who))
     head = texts.say("history.player_head_here" if here else "history.player_head", lang, user=who)
-    lines = [head, *_record_lines(tallies, service, lang)]
+    lines = [head, *_record_lines(tallies, shelf.classes, lang)]
     if guild_id is None:
         return Message("\n".join(lines))
     name = max(tallies, key=lambda t: t.last_at).name
-    card, png = await _card(service, guild_id, who, season_id, named, name, lang)
+    card, png = await _card(shelf, guild_id, who, season_id, named, name, lang)
     return Message("\n".join(lines + card), png=png, filename="rating.png" if png else "board.png")
 
 
-async def server_ladder(service: Service, guild_id: int, season_id: int, named: str, lang: str) -> list[str]:
+async def server_ladder(shelf: Shelf, guild_id: int, season_id: int, named: str, lang: str) -> list[str]:
     """A server's ladder in a season (``named``), per game, as lines."""
-    rated = await service.store.standings.ladder(guild_id, season_id, ladder.LADDER_SIZE)
-    board = ladder.ladder_lines(rated, lambda key: _title(service, key), lang, span)
+    rated = await shelf.store.standings.ladder(guild_id, season_id, ladder.LADDER_SIZE)
+    board = ladder.ladder_lines(rated, lambda key: _title(shelf.classes, key), lang, span)
     return [texts.say("ladder.head", lang, season=named), *board] if board \
         else [texts.say("ladder.none", lang, season=named)]
 
 
-async def _card(service: Service, guild_id: int, user_id: int, season_id: int, season: str, name: str, lang: str
+async def _card(shelf: Shelf, guild_id: int, user_id: int, season_id: int, season: str, name: str, lang: str
                 ) -> tuple[list[str], bytes | None]:
     """A player's ratings in a season, per game (rating, rank, record, reliability), and the chart of how
     they moved (None when there is nothing to draw)."""
-    mine_ = await service.store.standings.ratings(guild_id, None, season_id, user_id=user_id)
+    mine_ = await shelf.store.standings.ratings(guild_id, None, season_id, user_id=user_id)
     if not mine_:
         return [], None
     from render.rating_chart import Series, rating_chart  # drawing a chart is rare: not loaded at start
 
     lines = [texts.say("ladder.card_head", lang, season=season)]
     series = []
-    ranks = await service.store.standings.ranks(guild_id, season_id, user_id)
+    ranks = await shelf.store.standings.ranks(guild_id, season_id, user_id)
     for r in sorted(mine_, key=lambda r: -r.games):
         rank, of = ranks.get(r.game_key, (1, 1))
-        title = _title(service, r.game_key)
+        title = _title(shelf.classes, r.game_key)
         kept = ladder.reliability(r, lang, span)
         lines.append(texts.say("ladder.card_line", lang, title=title, rating=Skill(r.mu, r.sigma).shown, rank=rank,
                                of=of, games=r.games, wins=r.wins, on_time=kept["on_time"],
                                average=kept["average"], missed=kept["missed"]))
-        moves = await service.store.standings.rating_history(guild_id, r.game_key, season_id, user_id,
+        moves = await shelf.store.standings.rating_history(guild_id, r.game_key, season_id, user_id,
                                                              limit=ladder.CHART_POINTS)
         if moves:
             values = [Skill(moves[0].mu_before, moves[0].sigma_before).shown,
                       *(Skill(c.mu, c.sigma).shown for c in moves)]
             series.append(Series(title, values))
     plain = texts.say("ladder.chart_everlasting", lang) if season_id == EVERLASTING else next(
-        (f"{s.name} (#{s.id})" for s in await service.store.standings.seasons(guild_id) if s.id == season_id), "")
+        (f"{s.name} (#{s.id})" for s in await shelf.store.standings.seasons(guild_id) if s.id == season_id), "")
     png = rating_chart(series, texts.say("ladder.chart_title", lang, name=name, season=plain),
                        texts.say("ladder.chart_axis", lang)) if series else None
     return lines, png
@@ -385,7 +422,7 @@ async def _card(service: Service, guild_id: int, user_id: int, season_id: int, s
 SEASON_ACTIONS = ("start", "end", "list", "rebuild")
 
 
-async def season_command(service: Service, guild_id: int | None, user_id: int, action: str, *, manage: bool,
+async def season_command(store: Store, guild_id: int | None, user_id: int, action: str, *, manage: bool,
                          name: str | None = None, season: int | None = None, lang: str = texts.DEFAULT
                          ) -> Message | Refusal:
     """``/season``: the server's managers start and end seasons and rate one again from its results
@@ -395,7 +432,7 @@ async def season_command(service: Service, guild_id: int | None, user_id: int, a
         return Refusal(texts.say("season.server_only", lang))
     if action not in SEASON_ACTIONS:
         return Refusal(texts.say("season.bad_action", lang, action=action[:20]))
-    seasons = await service.store.standings.seasons(guild_id)
+    seasons = await store.standings.seasons(guild_id)
     if action == "list":
         if not seasons:
             return Message(texts.say("season.list_none", lang))
@@ -409,12 +446,12 @@ async def season_command(service: Service, guild_id: int | None, user_id: int, a
             return Refusal(texts.say("season.already", lang, name=Name(running.name), id=running.id))
         title = (name or "").strip()[:40] or texts.say("season.default_name", lang, number=len(seasons) + 1)
         try:
-            started = await service.store.standings.start_season(guild_id, title, at=clock(), by=user_id)
+            started = await store.standings.start_season(guild_id, title, at=clock(), by=user_id)
         except SeasonRunning:
             return Refusal(texts.say("season.none_running", lang))
         return Message(texts.say("season.started", lang, name=Name(started.name), id=started.id))
     if action == "end":
-        ended = await service.store.standings.end_season(guild_id, at=clock())
+        ended = await store.standings.end_season(guild_id, at=clock())
         if ended is None:
             return Refusal(texts.say("season.none_running", lang))
         return Message(texts.say("season.ended", lang, name=Name(ended.name), id=ended.id))
@@ -424,29 +461,29 @@ async def season_command(service: Service, guild_id: int | None, user_id: int, a
         return Refusal(texts.say("ladder.no_season", lang, id=season, seasons=known))
     if season == EVERLASTING:
         target = None
-    count = await ladder.rebuild(service.store, guild_id, target.id if target is not None else EVERLASTING)
+    count = await ladder.rebuild(store, guild_id, target.id if target is not None else EVERLASTING)
     return Message(texts.say("season.rebuilt", lang, season=ladder.season_name(target, lang), count=count))
 
 
 # A player's games across servers ---------------------------------------------------------------------
 
 
-async def mine(service: Service, user_id: int, link: Linker, *, now: float | None = None,
+async def mine(shelf: Reader, user_id: int, link: Linker, *, now: float | None = None,
                lang: str = texts.DEFAULT) -> Message:
     """The running games where ``user_id`` has a seat: first those where it is their turn, longest waiting
     first, each with a jump link and how long it has waited; then those waiting on others."""
     now = clock() if now is None else now
     mine_: list[tuple[float, str]] = []
     others: list[tuple[float, str]] = []
-    for rec in await service.store.games.games_of_user(user_id, ACTIVE):
+    for rec in await shelf.store.games.games_of_user(user_id, ACTIVE):
         seat = rec.seat_of(user_id)
         if seat is None or rec.state is None:
             continue
-        game = await service.load(rec)
-        since = await _turn_since(service, rec, game.to_act)
-        posted = await service.store.outbox.posted_messages(rec.id, limit=1)
+        game = await shelf.load(rec)
+        since = await _turn_since(shelf.store.turns, rec, game.to_act)
+        posted = await shelf.store.outbox.posted_messages(rec.id, limit=1)
         jump = link(rec, posted[0] if posted else None)
-        title = _title(service, rec.game_key)
+        title = _title(shelf.classes, rec.game_key)
         if game.may_act(seat):
             mine_.append((since, texts.say("history.mine_turn", lang, title=title, move=rec.version,
                                            waited=span(now - since, lang), jump=jump)))
@@ -470,12 +507,12 @@ async def mine(service: Service, user_id: int, link: Linker, *, now: float | Non
     return Message("\n".join(lines))
 
 
-async def _turn_since(service: Service, rec: GameRecord, seat: int | None) -> float:
+async def _turn_since(turns: TurnsStore, rec: GameRecord, seat: int | None) -> float:
     """Since when the game has waited for its player to act: the timing's mark of the turn when it is of
     this move, else the last change of the game."""
     mark: Any = None
     try:
-        mark = await service.store.turns.turn_mark(rec.id)
+        mark = await turns.turn_mark(rec.id)
     except Exception:  # a store without turn marks
         mark = None
     if mark is not None and mark.version == rec.version and mark.seat == seat:

@@ -11,9 +11,8 @@ import time
 from dataclasses import dataclass, field
 
 from bot.compose import Message
-from bot.delivery import Undeliverable, deliver
+from bot.delivery import Sender, Undeliverable, deliver
 from bot.outcomes import Accepted, Private
-from bot.service import Service
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,13 +56,13 @@ class LocalChannel:
             self.changes.append(Change(self._numbers[message_id], message, True))
         return message_id
 
-    async def take(self, service: Service, accepted: Accepted) -> list[Change]:
+    async def take(self, sender: Sender, accepted: Accepted) -> list[Change]:
         """Deliver the acceptance's records here; what changed, in order."""
         start = len(self.changes)
         for delivery_id in accepted.deliveries:
-            d = await service.store.outbox.delivery(delivery_id)
+            d = await sender.store.outbox.delivery(delivery_id)
             if d is not None and not d.delivered:
-                await deliver(service, d, self)
+                await deliver(sender, d, self)
         return self.changes[start:]
 
 

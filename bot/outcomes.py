@@ -42,4 +42,9 @@ class Accepted:
     private: tuple[Private, ...] = ()
 
 
-__all__ = ["Accepted", "Private", "Refusal"]
+def refuse(text: str) -> Refusal:
+    """A private refusal: what is wrong and what is possible."""
+    return Refusal(text)
+
+
+__all__ = ["Accepted", "Private", "Refusal", "refuse"]

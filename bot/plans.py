@@ -19,18 +19,15 @@ transaction (:class:`~bot.store.SettingsWrite`), or not at all.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal, Protocol
 
 from bot import texts
 from bot.games import GameUnit, fuzzy
 from bot.outcomes import Refusal
 from bot.store import ACTIVE, GameRecord, SettingsWrite, Store
 from rules.contract import Game, IllegalAction
-
-if TYPE_CHECKING:
-    from bot.service import Service
 
 #: the settings scope of plans: owner the player, target the game
 PLAN = "plan"
@@ -175,14 +172,33 @@ def quote(text: str) -> str:
 # The player's commands ---------------------------------------------------------------------------
 
 
-async def _seat(service: Service, channel_id: int, user_id: int, lang: str | None
+class Planner(Protocol):
+    """What plans and forced moves are set through (the service is one): the store, the game units, the
+    channel's game and the asker's seat in it, the asker's language, and the resume queue of a game whose
+    plan changed during its player's turn."""
+
+    @property
+    def store(self) -> Store: ...
+
+    @property
+    def fronts(self) -> Callable[[str], GameUnit[Any]]: ...
+
+    async def current(self, channel_id: int, user_id: int | None = None
+                      ) -> tuple[GameRecord | None, Game | None, int | None]: ...
+
+    def lang_of(self, rec: GameRecord, user_id: int | None, lang: str | None) -> str: ...
+
+    async def autoplay_due(self, rec: GameRecord, channel_id: int) -> None: ...
+
+
+async def _seat(planner: Planner, channel_id: int, user_id: int, lang: str | None
                 ) -> tuple[GameRecord, Game, int, str] | Refusal:
     """The channel's running game, the asker's seat and language, or why there is none."""
-    rec, game, seat = await service.current(channel_id, user_id)
+    rec, game, seat = await planner.current(channel_id, user_id)
     own = lang or texts.DEFAULT
     if rec is None:
         return Refusal(texts.say("plan.no_game", own))
-    own = service.lang_of(rec, user_id, lang)
+    own = planner.lang_of(rec, user_id, lang)
     if rec.status != ACTIVE or game is None:
         return Refusal(texts.say("plan.not_running", own))
     if seat is None:
@@ -206,17 +222,17 @@ def describe(unit: GameUnit[Any], plan: Plan, lang: str) -> str:
     return "\n".join(lines)
 
 
-async def plan_command(service: Service, channel_id: int, user_id: int, *, add: str | None = None,
+async def plan_command(planner: Planner, channel_id: int, user_id: int, *, add: str | None = None,
                        standing: str | None = None, clear: bool = False, lang: str | None = None) -> str | Refusal:
     """``/game plan``: queue ``add`` (actions in the game's notation, separated by ``;``), add the ready-made
     item ``standing``, or ``clear`` the plan; then show it. Private to the asker. When it is their turn, what
     was queued plays at once."""
-    found = await _seat(service, channel_id, user_id, lang)
+    found = await _seat(planner, channel_id, user_id, lang)
     if isinstance(found, Refusal):
         return found
     rec, game, seat, own = found
-    unit = service.fronts(rec.game_key)
-    plan = await load_plan(service.store, user_id, rec.id)
+    unit = planner.fronts(rec.game_key)
+    plan = await load_plan(planner.store, user_id, rec.id)
     if clear:
         plan = Plan()
     if add:
@@ -232,9 +248,9 @@ async def plan_command(service: Service, channel_id: int, user_id: int, *, add: 
                                      items=offered))
         plan = Plan(plan.items, plan.standing if standing in plan.standing else (*plan.standing, standing))
     if clear or add or standing:
-        await save_plan(service.store, user_id, rec.id, plan)
+        await save_plan(planner.store, user_id, rec.id, plan)
         if game.to_act == seat and not plan.empty:
-            await service.autoplay_due(rec, channel_id)
+            await planner.autoplay_due(rec, channel_id)
     return describe(unit, plan, own)
 
 
@@ -253,37 +269,37 @@ def _add(unit: GameUnit[Any], game: Game, plan: Plan, add: str, lang: str) -> Pl
     return Plan((*plan.items, *items), plan.standing)
 
 
-async def auto_command(service: Service, channel_id: int, user_id: int, on: bool, *, everywhere: bool = False,
+async def auto_command(planner: Planner, channel_id: int, user_id: int, on: bool, *, everywhere: bool = False,
                        lang: str | None = None) -> str | Refusal:
     """``/game auto``: forced moves play themselves for the asker (``on``) or wait for them, in this
     channel's game (from its lobby on) or in all their games."""
     if everywhere:
-        await set_auto(service.store, user_id, 0, on)
+        await set_auto(planner.store, user_id, 0, on)
         return texts.say("auto.on" if on else "auto.off", lang or texts.DEFAULT,
                          where=texts.say("auto.everywhere", lang or texts.DEFAULT))
-    rec, game, seat = await service.current(channel_id, user_id)
+    rec, game, seat = await planner.current(channel_id, user_id)
     if rec is None:
         return Refusal(texts.say("auto.no_game", lang or texts.DEFAULT))
-    own = service.lang_of(rec, user_id, lang)
+    own = planner.lang_of(rec, user_id, lang)
     if seat is None:
         return Refusal(texts.say("plan.no_seat", own))
-    await set_auto(service.store, user_id, rec.id, on)
+    await set_auto(planner.store, user_id, rec.id, on)
     if on and game is not None and game.to_act == seat:
-        await service.autoplay_due(rec, channel_id)
+        await planner.autoplay_due(rec, channel_id)
     return texts.say("auto.on" if on else "auto.off", own, where=texts.say("auto.this_game", own))
 
 
-async def plan_choices(service: Service, channel_id: int, user_id: int, typed: str, lang: str | None = None
+async def plan_choices(planner: Planner, channel_id: int, user_id: int, typed: str, lang: str | None = None
                        ) -> list[tuple[str, str]]:
     """Autocomplete for ``/game plan add``: what could be legal at the start of the asker's next turn (the
     game's openers), after what they already queued."""
-    found = await _seat(service, channel_id, user_id, lang)
+    found = await _seat(planner, channel_id, user_id, lang)
     if isinstance(found, Refusal):
         return []
     rec, game, seat, _ = found
     head = typed.rpartition(";")[0]
     prefix = f"{head.strip()}; " if head.strip() else ""
-    pairs = [(f"{prefix}{a}", f"{prefix}{a}") for a in service.fronts(rec.game_key).selfplay.plan_openers(game, seat)]
+    pairs = [(f"{prefix}{a}", f"{prefix}{a}") for a in planner.fronts(rec.game_key).selfplay.plan_openers(game, seat)]
     return fuzzy(pairs, typed)
 
 

@@ -23,21 +23,18 @@ Nothing here is kept in memory between calls.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from bot import texts
-from bot.compose import MAX_REPLAY_BYTES, RECAP_ACTION, REPLAY_SIZES, Message, with_recap
+from bot.compose import MAX_REPLAY_BYTES, RECAP_ACTION, REPLAY_SIZES, Message, Moved, with_recap
 from bot.games import ButtonSpec, GameUnit
 from bot.messages import POST, Showing
 from bot.outcomes import Refusal
 from bot.settings import Settings
 from bot.store import ACTIVE, ActionRecord, GameRecord, SettingsWrite, Store
 from rules.contract import Event, Game, events_for
-
-if TYPE_CHECKING:
-    from bot.service import Moved, Service
 
 #: the settings scope of presence: owner the player, target the game; ``{"version": …, "at": …}``
 SEEN = "seen"
@@ -72,32 +69,48 @@ async def away_hours(store: Store, rec: GameRecord) -> int:
     return int((await Settings(store).game(rec))["recap_after"])
 
 
-async def flag(service: Service, rec: GameRecord, record: Showing, until: int) -> Showing:
+async def flag(store: Store, rec: GameRecord, record: Showing, until: int) -> Showing:
     """``record`` (of a move that leaves the game at move ``until``) offering its named person a recap when it
     is a new turn's message and they have been gone longer than the game's setting; else unchanged."""
     if record.kind != POST or record.named is None or record.recap is not None:
         return record
     seat = rec.seat_of(record.named)
-    hours = await away_hours(service.store, rec)
+    hours = await away_hours(store, rec)
     if seat is None or hours <= 0:
         return record
-    since, at = await last_seen(service.store, rec, record.named)
-    if since >= until or service.store.now() - at < hours * 3600.0:
+    since, at = await last_seen(store, rec, record.named)
+    if since >= until or store.now() - at < hours * 3600.0:
         return record
     return replace(record, recap=(seat, since, until))
 
 
-async def flag_move(service: Service, rec: GameRecord, moved: Moved) -> Moved:
+async def flag_move(store: Store, rec: GameRecord, moved: Moved) -> Moved:
     """A person's move whose newest record now offers a recap when :func:`flag` says so (its message, composed
     with the move, carries the button too)."""
     kind, payload = moved.rows[-1]
     record = Showing.from_payload(kind, payload)
-    flagged = await flag(service, rec, record, rec.version + 1)
+    flagged = await flag(store, rec, record, rec.version + 1)
     if flagged.recap is None:
         return moved
     rows = [*moved.rows[:-1], (kind, {**payload, "recap": list(flagged.recap)})]
     buttons = with_recap(moved.message.buttons, flagged.recap, rec.lang)
     return replace(moved, rows=rows, message=replace(moved.message, buttons=buttons))
+
+
+class Recapper(Protocol):
+    """What a recap is told with (the service is one): the store, the game classes and units and the asker's
+    language."""
+
+    @property
+    def store(self) -> Store: ...
+
+    @property
+    def classes(self) -> Callable[[str], type[Game]]: ...
+
+    @property
+    def fronts(self) -> Callable[[str], GameUnit[Any]]: ...
+
+    def lang_of(self, rec: GameRecord, user_id: int | None, lang: str | None) -> str: ...
 
 
 # What was missed --------------------------------------------------------------------------------
@@ -203,40 +216,40 @@ def parse(action: str) -> tuple[str, Span] | None:
     return kind, (seat, since, until)
 
 
-async def _asker(service: Service, channel_id: int, user_id: int, game_id: int | None, lang: str | None
+async def _asker(recapper: Recapper, channel_id: int, user_id: int, game_id: int | None, lang: str | None
                  ) -> tuple[GameRecord, int, str] | Refusal:
     """The channel's running game (the one asked of), the asker's seat and language, or why there is none."""
-    rec = await service.store.games.channel_game(channel_id)
+    rec = await recapper.store.games.channel_game(channel_id)
     own = lang or texts.DEFAULT
     if rec is None or rec.status != ACTIVE or rec.state is None or (game_id is not None and rec.id != game_id):
         return Refusal(texts.say("recap.no_game", own))
-    own = service.lang_of(rec, user_id, lang)
+    own = recapper.lang_of(rec, user_id, lang)
     seat = rec.seat_of(user_id)
     if seat is None:
         return Refusal(texts.say("recap.no_seat", own))
     return rec, seat, own
 
 
-async def _span_now(service: Service, rec: GameRecord, seat: int, user_id: int) -> Span:
+async def _span_now(store: Store, rec: GameRecord, seat: int, user_id: int) -> Span:
     """What ``/game recap`` covers: the live turn's recap when it is the asker's, else since their last own
     move."""
-    latest = await service.store.outbox.latest_delivery(rec.id)
+    latest = await store.outbox.latest_delivery(rec.id)
     offered = Showing.from_payload(latest.kind, latest.payload).recap if latest is not None else None
     if offered is not None and offered[0] == seat and offered[2] <= rec.version:
         return offered
-    since, _ = await last_seen(service.store, rec, user_id)
+    since, _ = await last_seen(store, rec, user_id)
     return seat, since, rec.version
 
 
-async def answer(service: Service, channel_id: int, user_id: int, *, action: str | None = None,
+async def answer(recapper: Recapper, channel_id: int, user_id: int, *, action: str | None = None,
                  game_id: int | None = None, gif: bool = False, lang: str | None = None) -> Message | Refusal:
     """What the asker missed, for them alone: the answer to a "What did I miss?" press (``action``, of game
     ``game_id``; only its player may press it) or to ``/game recap`` (``gif``: with the replay at once)."""
-    found = await _asker(service, channel_id, user_id, game_id, lang)
+    found = await _asker(recapper, channel_id, user_id, game_id, lang)
     if isinstance(found, Refusal):
         return found
     rec, seat, own = found
-    span = await _span_now(service, rec, seat, user_id)
+    span = await _span_now(recapper.store, rec, seat, user_id)
     if action is not None:
         parsed = parse(action)
         if parsed is None or not 0 <= parsed[1][0] < len(rec.seats):
@@ -244,20 +257,20 @@ async def answer(service: Service, channel_id: int, user_id: int, *, action: str
         if parsed[1][0] != seat:
             return Refusal(texts.say("recap.not_yours", own, user=rec.seats[parsed[1][0]].user_id))
         gif, span = gif or parsed[0] == REPLAY_ACTION, parsed[1]
-    log = await service.store.games.actions(rec.id)
+    log = await recapper.store.games.actions(rec.id)
     _, since, until = span
     until = min(until, len(log))
     if since >= until:
         return Refusal(texts.say("recap.nothing", own))
-    return await _told(service, rec, (seat, since, until), log, gif, own)
+    return await _told(recapper, rec, (seat, since, until), log, gif, own)
 
 
-async def _told(service: Service, rec: GameRecord, span: Span, log: Sequence[ActionRecord], gif: bool, lang: str
+async def _told(recapper: Recapper, rec: GameRecord, span: Span, log: Sequence[ActionRecord], gif: bool, lang: str
                 ) -> Message | Refusal:
     """The recap's message (with the replay when ``gif``, else a button that asks for it), made off the event
     loop."""
     seat, since, until = span
-    unit, cls = service.fronts(rec.game_key), service.classes(rec.game_key)
+    unit, cls = recapper.fronts(rec.game_key), recapper.classes(rec.game_key)
     hours = (log[until - 1].at - (log[since - 1].at if since else rec.created_at)) / 3600.0
 
     def work() -> tuple[list[str], tuple[bytes, int] | None]:

@@ -27,12 +27,12 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Generic, TypeVar
 
 from bot import history, plans, recap, takeback, texts, turn_messages
-from bot.compose import Message, Table, compose, compose_state, table_of, worded_line
+from bot.compose import Message, Moved, Table, compose, compose_state, table_of, worded_line
 from bot.drivers import Driver, driver_for, driver_kinds
 from bot.drivers.reasons import Reason
 from bot.games import GameUnit, game_class, playable_keys, unit_for
 from bot.messages import NOTE, Line, Showing
-from bot.outcomes import Accepted, Private, Refusal
+from bot.outcomes import Accepted, Private, Refusal, refuse
 from bot.pictures import Pictures
 from bot.store import (
     ACTIVE,
@@ -72,26 +72,7 @@ def clip_input(text: object, limit: int = 80) -> str:
     return s if len(s) <= limit else s[: limit - 1] + "…"
 
 
-def refuse(text: str) -> Refusal:
-    """A private refusal: what is wrong and what is possible."""
-    return Refusal(text)
-
-
 # A move, in a worker ---------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Moved:
-    """A move applied: its notation, every event (hidden ones too, for private notes), the new snapshot, the
-    narration the log keeps (in the game's language), the records it owes (kind and payload, made in the
-    worker) and the newest one's message."""
-
-    action: str
-    events: list[Event]
-    state: dict[str, Any]
-    narration: str
-    rows: list[tuple[str, dict[str, Any]]]
-    message: Message
 
 
 def move_line(front: GameUnit[Any], public: Sequence[Event], name: str, action: str, autopilot: bool, lang: str,
@@ -293,7 +274,8 @@ class Service:
         self._cache.put(rec.id, (rec.version, game))
         return game
 
-    def _keep(self, rec: GameRecord, game: Game) -> None:
+    def keep(self, rec: GameRecord, game: Game) -> None:
+        """Keep ``game`` in memory as the running game of ``rec`` at its version."""
         self._cache.put(rec.id, (rec.version, game))
 
     def forget(self, game_id: int, *, drivers: bool = False) -> None:
@@ -397,7 +379,7 @@ class Service:
             return ", ".join(f"{name} {value}" for name, value in options.items())
         return unit.option_words("new" if command == "new" else "join", options, lang)
 
-    def _takeover_kind(self, game_key: str) -> str:
+    def takeover_kind(self, game_key: str) -> str:
         """The computer that takes over a seat: the game's own kind if it has one, else random."""
         kinds = [k for k in self.driver_kinds(game_key) if k != "random"]
         return kinds[0] if kinds else "random"
@@ -515,7 +497,7 @@ class Service:
             await self.store.games.set_status(rec.id, "aborted", from_statuses=(ACTIVE,), outgoing=out)
             self.forget(rec.id, drivers=True)
             return self._accepted(rec, out)
-        kind = self._takeover_kind(rec.game_key)
+        kind = self.takeover_kind(rec.game_key)
         old = rec.seats[seat]
         uid = min([-1, *(s.user_id - 1 for s in rec.seats if s.user_id < 0)])
         seats = list(rec.seats)
@@ -650,7 +632,7 @@ class Service:
                                                     state=await asyncio.to_thread(game.to_dict),
                                                     status=FINISHED if game.is_over else ACTIVE, outgoing=out,
                                                     computers_waiting=await self._auto_waiting(rec, game))
-            self._keep(rec, game)
+            self.keep(rec, game)
             # a computer to act first plays its turn into the first board, which nobody has seen yet
             rec, game, records, _, played, notes = await self._computer_batch(rec, game, front, [record], out)
             message = await self._draw(records[-1], table_of(rec), front, game)
@@ -699,12 +681,12 @@ class Service:
             try:
                 moved, after = await self._move(rec, game, front, action_text.strip(), seat, autopilot, reason)
             except IllegalAction as exc:
-                self._keep(rec, game)  # unchanged, as the contract promises
+                self.keep(rec, game)  # unchanged, as the contract promises
                 return refuse(front.refused_move(game, exc, own))  # with what is possible, said once
             except Exception:
                 log.exception("game %s: applying %r failed", rec.id, clip_input(action_text))
                 return refuse(texts.say("apply_failed", own))
-            moved = await recap.flag_move(self, rec, moved)
+            moved = await recap.flag_move(self.store, rec, moved)
             out = self.held(moved.rows)
             waiting = await self._auto_waiting(rec, after)
             try:
@@ -775,7 +757,7 @@ class Service:
         """A write is committed: keep the game, the message composed for its newest record, and whether the
         channel's computers (or a person's forced move or plan: ``waiting``) move once that record is
         delivered."""
-        self._keep(rec, game)
+        self.keep(rec, game)
         if self.on_stored is not None:
             self.on_stored(rec.id)
         if self.on_turn is not None:
@@ -792,7 +774,7 @@ class Service:
         if not game.is_over:
             return
         self.forget(rec.id, drivers=True)
-        self._keep(rec, game)
+        self.keep(rec, game)
         try:
             end = await history.record_end(self.store, self.fronts(rec.game_key), rec, game, page=self.page_link)
         except Exception:
@@ -900,7 +882,7 @@ class Service:
             action, events, state = await asyncio.to_thread(self._computer_move, rec, game, seat,
                                                             kept if auto is None else auto[1].action, driver)
         except IllegalAction as exc:  # a plan's item the game refuses now: the plan stops there
-            self._keep(rec, game)
+            self.keep(rec, game)
             assert auto is not None
             batch.notes.append(await self._plan_stops(rec, game, front, seat, auto[1].item or auto[1].action, exc))
             return False
@@ -911,7 +893,7 @@ class Service:
         hands_over = turn_messages.hands_over(game, after, seat)
         if batch.records and not turn_messages.joins(batch.records[-1], hands_over) and rec.state is not None:
             batch.game = self.classes(rec.game_key).from_dict(rec.state)  # as before the move, kept for next time
-            self._keep(rec, batch.game)
+            self.keep(rec, batch.game)
             self._next_moves.put((rec.id, rec.version), action)
             return False
         records = list(batch.records)
@@ -968,7 +950,7 @@ class Service:
         rec, game = batch.rec, batch.game
         plan = auto[1].plan if auto is not None else None
         newest, before = batch.out[-1], batch.out[-1].payload
-        batch.records[-1] = await recap.flag(self, rec, batch.records[-1], rec.version + 1)
+        batch.records[-1] = await recap.flag(self.store, rec, batch.records[-1], rec.version + 1)
         newest.payload = batch.records[-1].to_payload()
         try:
             batch.rec = await self.store.games.append_action(
@@ -985,7 +967,7 @@ class Service:
             if newest.id is None:
                 batch.records, batch.out = [], []
             return False
-        self._keep(batch.rec, game)
+        self.keep(batch.rec, game)
         batch.played += events
         return True
 

@@ -39,14 +39,15 @@ from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from bot import notices, texts
-from bot.drivers import driver_for
-from bot.drivers.reasons import Choice, explain
+from bot.drivers import Driver, driver_for
+from bot.drivers.reasons import Choice, Reason, explain
 from bot.games import game_class
 from bot.lanes import Lanes
-from bot.outcomes import Accepted
-from bot.service import Service
+from bot.outcomes import Accepted, Refusal
+from bot.pictures import Pictures
 from bot.settings import AUTOPILOT, CHANNEL, DM, OFF, Settings
-from bot.store import ACTIVE, GameNotFound, GameRecord, NewTimer, Timer
+from bot.store import ACTIVE, GameNotFound, GameRecord, NewTimer, Store, Timer
+from rules.contract import Game
 
 log = logging.getLogger(__name__)
 
@@ -99,17 +100,52 @@ def nonce_for(timer_id: int) -> str:
     return f"jt-{timer_id}"
 
 
+class Referee(Protocol):
+    """What the timing acts through (the service is one): the store, this worker's name, the game classes and
+    the computer players, the picture workers, the running game of a record, a move played for a seat, and
+    the two hooks it sets (who a board may ping, a turn begun)."""
+
+    ping_filter: Callable[[GameRecord, int], bool] | None
+    on_turn: Callable[[int], None] | None
+
+    @property
+    def store(self) -> Store: ...
+
+    @property
+    def owner(self) -> str: ...
+
+    @property
+    def classes(self) -> Callable[[str], type[Game]]: ...
+
+    @property
+    def drivers(self) -> Callable[[str, str, int], Driver]: ...
+
+    @property
+    def driver_kinds(self) -> Callable[[str], list[str]]: ...
+
+    @property
+    def pictures(self) -> Pictures: ...
+
+    def takeover_kind(self, game_key: str) -> str: ...
+
+    async def load(self, rec: GameRecord) -> Game: ...
+
+    async def act(self, channel_id: int, user_id: int, action_text: str, expected_version: int | None = None,
+                  *, game_id: int | None = None, autopilot: bool = False, reason: Reason | None = None,
+                  lang: str | None = None) -> Accepted | Refusal: ...
+
+
 class Ticker:
     """The timing of every running game; ``run`` is the bot's background task."""
 
-    def __init__(self, service: Service, messenger: Messenger, *, clock: Callable[[], float] = time.time,
+    def __init__(self, referee: Referee, messenger: Messenger, *, clock: Callable[[], float] = time.time,
                  poll: float = POLL_SECONDS) -> None:
-        self.service = service
-        self.store = service.store
+        self.referee = referee
+        self.store = referee.store
         self.messenger = messenger
         self.clock = clock
         self.poll = poll
-        self.settings = Settings(service.store)
+        self.settings = Settings(referee.store)
         self._started = False
         #: whether :meth:`run` is looking at the store (else a command that makes a timer due now ticks itself)
         self.running = False
@@ -121,8 +157,8 @@ class Ticker:
         """Load the players' preferences (the store is open), let boards follow them, and look at a game's
         turn as soon as a move of it is stored."""
         await self.settings.load()
-        self.service.ping_filter = self.pings_in_channel
-        self.service.on_turn = lambda _game_id: self.wake()
+        self.referee.ping_filter = self.pings_in_channel
+        self.referee.on_turn = lambda _game_id: self.wake()
 
     def wake(self) -> None:
         """Look at the store now: a move began a turn, or a command made a timer that may be due now."""
@@ -182,7 +218,7 @@ class Ticker:
             while True:
                 self._woken.clear()
                 await self.sweep()
-                batch = await self.store.turns.claim_timers(self.service.owner, now=self.clock(), lease=LEASE,
+                batch = await self.store.turns.claim_timers(self.referee.owner, now=self.clock(), lease=LEASE,
                                                             takeover=takeover)
                 for t in batch:
                     lanes.add(t.game_id, t)
@@ -223,7 +259,7 @@ class Ticker:
     async def mark(self, rec: GameRecord, *, again: bool = False) -> None:
         """Schedule the timers of the game's current turn (replacing those of the last one). ``again``: the
         turn was seen already; its timers follow changed settings or preferences."""
-        game = await self.service.load(rec)
+        game = await self.referee.load(rec)
         seat = game.to_act
         now = self.clock()
         # a terminal's game (a negative channel id) waits at its keyboard: nobody on Discord to remind
@@ -301,7 +337,7 @@ class Ticker:
             if link is None and int(t.data.get("tries", 0)) < TRIES - 1 and await self._board_pending(rec):
                 await self.store.turns.finish_timer(t.id, then=self._again(t, soon=True))  # the board is on its way
                 return
-            title = self.service.classes(rec.game_key).title
+            title = self.referee.classes(rec.game_key).title
             if t.kind == NOTICE:
                 if prefs.mode == DM:  # in the player's own language; the channel reads the game's
                     text = notices.notice_text(title, rec.channel_id, link, own_lang(rec, t.seat))
@@ -359,8 +395,8 @@ class Ticker:
     # Autopilot ---------------------------------------------------------------------------------
 
     def _kind(self, game_key: str) -> str:
-        kinds = self.service.driver_kinds(game_key)
-        return AUTOPILOT_KIND if AUTOPILOT_KIND in kinds else self.service._takeover_kind(game_key)
+        kinds = self.referee.driver_kinds(game_key)
+        return AUTOPILOT_KIND if AUTOPILOT_KIND in kinds else self.referee.takeover_kind(game_key)
 
     async def autopilot(self, rec: GameRecord, seat: int) -> int:
         """Play ``seat``'s turn with the game's computer, move by move, as that player; returns the moves
@@ -375,12 +411,12 @@ class Ticker:
                 break
             if any(a.seat != seat for a in await self.store.games.actions(rec.id, since=start)):
                 break  # the turn passed on (and came back): that is a new turn
-            game = await self.service.load(rec)
+            game = await self.referee.load(rec)
             if game.to_act != seat or game.is_over:
                 break
             choice = await self._choice(rec, seat)
             text = choice.action
-            outcome = await self.service.act(rec.channel_id, user, text, rec.version, game_id=rec.id,
+            outcome = await self.referee.act(rec.channel_id, user, text, rec.version, game_id=rec.id,
                                              autopilot=True, reason=choice.reason)
             if not isinstance(outcome, Accepted):
                 log.warning("game %s: the autopilot's move %r was refused: %s", rec.id, text, outcome.text[:120])
@@ -398,7 +434,7 @@ class Ticker:
         rec = await self.store.games.get_game(t.game_id)
         if rec.status != ACTIVE or rec.state is None or rec.seats[t.seat].is_computer:
             return None
-        game = await self.service.load(rec)
+        game = await self.referee.load(rec)
         if game.is_over or game.to_act != t.seat:
             return None
         return NewTimer(DEADLINE, t.seat, self.clock() + RETRY, {**t.data, "unfinished": True})
@@ -407,10 +443,10 @@ class Ticker:
         """The computer's action for ``seat`` and why, off the event loop: in a picture worker process when
         they run and the game's rules and drivers are the registered ones (a search in a thread would hold
         the interpreter the event loop needs), else in a thread."""
-        if (self.service.drivers is driver_for and self.service.classes is game_class and rec.state is not None
-                and self.service.pictures.ready_for(rec.game_key)):
+        if (self.referee.drivers is driver_for and self.referee.classes is game_class and rec.state is not None
+                and self.referee.pictures.ready_for(rec.game_key)):
             try:
-                return await self.service.pictures.call(rec.game_key, choose, rec.game_key, rec.state, seat,
+                return await self.referee.pictures.call(rec.game_key, choose, rec.game_key, rec.state, seat,
                                                         self._kind(rec.game_key), _seed(rec, seat))
             except Exception:
                 log.exception("game %s: the autopilot's computer failed in a worker; a thread tries", rec.id)
@@ -419,14 +455,14 @@ class Ticker:
     def _choose(self, rec: GameRecord, seat: int) -> Choice:
         """The computer's action for ``seat`` and why it plays it (on a copy of the game, in a worker thread)."""
         assert rec.state is not None
-        game = self.service.classes(rec.game_key).from_dict(rec.state)
+        game = self.referee.classes(rec.game_key).from_dict(rec.state)
         seed = _seed(rec, seat)
         try:
-            return explain(self.service.drivers(rec.game_key, self._kind(rec.game_key), seed), game, seat)
+            return explain(self.referee.drivers(rec.game_key, self._kind(rec.game_key), seed), game, seat)
         except Exception:
             log.exception("game %s: the autopilot's computer failed; a random move instead", rec.id)
-            game = self.service.classes(rec.game_key).from_dict(rec.state)
-            return explain(self.service.drivers(rec.game_key, "random", seed), game, seat)
+            game = self.referee.classes(rec.game_key).from_dict(rec.state)
+            return explain(self.referee.drivers(rec.game_key, "random", seed), game, seat)
 
     # The board ---------------------------------------------------------------------------------
 

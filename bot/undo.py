@@ -13,19 +13,18 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from bot import takeback, texts, turn_messages
 from bot.compose import table_of
 from bot.games import GameUnit
+from bot.messages import Showing
 from bot.outcomes import Accepted, Refusal
-from bot.store import ACTIVE, LOBBY, ActionRecord, GameRecord, StaleVersion
+from bot.store import ACTIVE, LOBBY, ActionRecord, GameRecord, Outgoing, StaleVersion, Store
 from rules.contract import Game, IllegalAction
-
-if TYPE_CHECKING:
-    from bot.service import Service
 
 log = logging.getLogger(__name__)
 
@@ -86,35 +85,64 @@ def moves(n: int, lang: str = texts.DEFAULT) -> str:
     return texts.say("undo.moves", lang, count=n)
 
 
+class Undoer(Protocol):
+    """What an undo goes through (the service is one): the channel's lock, the store, the game classes and
+    units, the running games it keeps in memory, the asker's language, who a board may ping and the delivery
+    records of a message's parts."""
+
+    @property
+    def store(self) -> Store: ...
+
+    @property
+    def classes(self) -> Callable[[str], type[Game]]: ...
+
+    @property
+    def fronts(self) -> Callable[[str], GameUnit[Any]]: ...
+
+    def lock(self, channel_id: int) -> AbstractAsyncContextManager[Any]: ...
+
+    async def load(self, rec: GameRecord) -> Game: ...
+
+    def keep(self, rec: GameRecord, game: Game) -> None: ...
+
+    def forget(self, game_id: int, *, drivers: bool = False) -> None: ...
+
+    def lang_of(self, rec: GameRecord, user_id: int | None, lang: str | None) -> str: ...
+
+    def pingable(self, rec: GameRecord) -> frozenset[int]: ...
+
+    def outgoing(self, records: Sequence[Showing]) -> list[Outgoing]: ...
+
+
 def refuse(text: str) -> Refusal:
     return Refusal(text)
 
 
-async def undo(service: Service, channel_id: int, user_id: int, count: int = 1, *, lang: str | None = None
+async def undo(undoer: Undoer, channel_id: int, user_id: int, count: int = 1, *, lang: str | None = None
                ) -> Accepted | Refusal:
     """Take back ``user_id``'s last ``count`` actions in the channel's game. A refusal is in the asker's
     ``lang``; what the channel reads, in the game's."""
     own = lang or texts.DEFAULT
     if not 1 <= count <= MAX_UNDO:
         return refuse(texts.say("undo.range", own, max=MAX_UNDO))
-    async with service.lock(channel_id):
-        rec = await service.store.games.channel_game(channel_id)
+    async with undoer.lock(channel_id):
+        rec = await undoer.store.games.channel_game(channel_id)
         if rec is None:
             return refuse(texts.say("undo.no_game", own))
-        own = service.lang_of(rec, user_id, lang)
+        own = undoer.lang_of(rec, user_id, lang)
         if rec.status == LOBBY:
             return refuse(texts.say("undo.not_started", own))
         seat = rec.seat_of(user_id)
         if seat is None:
             return refuse(texts.say("undo.no_seat", own))
-        game = await service.load(rec)
+        game = await undoer.load(rec)
         if rec.status != ACTIVE or not game.may_act(seat):
             return refuse(texts.say("undo.not_your_turn", own))
-        actions = await service.store.games.actions(rec.id)
+        actions = await undoer.store.games.actions(rec.id)
         mine = trailing(actions, seat, user_id)[-MAX_UNDO:]
         if not mine:
             return refuse(texts.say("undo.nothing", own))
-        cls, front = service.classes(rec.game_key), service.fronts(rec.game_key)
+        cls, front = undoer.classes(rec.game_key), undoer.fronts(rec.game_key)
         try:
             steps = await asyncio.to_thread(replay_steps, cls, rec, actions, len(mine))
         except Exception:
@@ -123,7 +151,7 @@ async def undo(service: Service, channel_id: int, user_id: int, count: int = 1, 
         problem = blocked(front, steps, count, own)
         if problem is not None:
             return problem
-        return await _take_back(service, rec, seat, user_id, steps[len(steps) - count:])
+        return await _take_back(undoer, rec, seat, user_id, steps[len(steps) - count:])
 
 
 def blocked(front: GameUnit[Any], steps: Sequence[Step], count: int, lang: str) -> Refusal | None:
@@ -144,30 +172,30 @@ def blocked(front: GameUnit[Any], steps: Sequence[Step], count: int, lang: str) 
     return refuse(texts.say("undo.only_last", lang, count=free, action=stop.action.action, reason=reason))
 
 
-async def _take_back(service: Service, rec: GameRecord, seat: int, user_id: int, back: Sequence[Step]
+async def _take_back(undoer: Undoer, rec: GameRecord, seat: int, user_id: int, back: Sequence[Step]
                      ) -> Accepted | Refusal:
     """Drop ``back`` (the asker's last steps) with a versioned write and the board as it stands again."""
-    front = service.fronts(rec.game_key)
+    front = undoer.fronts(rec.game_key)
     # the public narration only: the action as typed may name a hidden tile
     said = [" ".join(s.action.narration.split()) or texts.say("log.nothing_to_show", rec.lang) for s in back]
-    played = await takeback.kinds(service.store, user_id, rec.id, [s.action.index for s in back])
+    played = await takeback.kinds(undoer.store, user_id, rec.id, [s.action.index for s in back])
     line = takeback.took_back(user_id, " / ".join(said), played)
     state = back[0].before
-    game = service.classes(rec.game_key).from_dict(state)
+    game = undoer.classes(rec.game_key).from_dict(state)
     table = table_of(rec, rec.version - len(back))
-    records = turn_messages.plan_anew(await service.store.outbox.latest_delivery(rec.id), game=game, table=table,
+    records = turn_messages.plan_anew(await undoer.store.outbox.latest_delivery(rec.id), game=game, table=table,
                                       actor=seat, lines=[line], period=front.period(game),
-                                      may_ping=service.pingable(rec).__contains__)
-    out = service.outgoing(records)
-    service.forget(rec.id)
+                                      may_ping=undoer.pingable(rec).__contains__)
+    out = undoer.outgoing(records)
+    undoer.forget(rec.id)
     try:
-        rec = await service.store.games.take_back(rec.id, expected_version=rec.version, count=len(back), state=state,
+        rec = await undoer.store.games.take_back(rec.id, expected_version=rec.version, count=len(back), state=state,
                                                   outgoing=out)
     except StaleVersion:
-        return refuse(texts.say("undo.moved_on", service.lang_of(rec, user_id, None)))
-    service._keep(rec, game)
+        return refuse(texts.say("undo.moved_on", undoer.lang_of(rec, user_id, None)))
+    undoer.keep(rec, game)
     if any(played):
-        await takeback.forget(service.store, user_id, rec.id, rec.version)
+        await takeback.forget(undoer.store, user_id, rec.id, rec.version)
     return Accepted(rec.id, tuple(o.id for o in out if o.id is not None))
 
 

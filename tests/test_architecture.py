@@ -231,6 +231,44 @@ def test_the_cycle_check_sees_imports_inside_functions_and_not_those_for_the_typ
     assert graph["bot.c"] == set()
 
 
+#: the service's helper modules: each takes only the parts of the service it uses, never the service itself
+SERVICE_HELPERS = ("boards", "computers", "delivery", "forget", "history", "local", "notices", "plans", "recap",
+                   "takeback", "timers", "undo")
+
+
+def service_parameters(source: str) -> list[str]:
+    """``function(parameter)`` for every parameter annotated with the service (``Service``, quoted or not)."""
+    out = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            args = node.args
+            for a in [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg]:
+                if a is not None and a.annotation is not None and re.search(
+                        r"\bService\b", ast.unparse(a.annotation)):
+                    out.append(f"{node.name}({a.arg})")
+    return out
+
+
+@pytest.mark.parametrize("name", SERVICE_HELPERS)
+def test_no_helper_of_the_service_takes_or_imports_it(name: str) -> None:
+    """A helper module names the few things it needs (the store or a part of it, a small Protocol the service
+    satisfies), so it neither takes the service nor imports :mod:`bot.service`, not even for the type
+    checker."""
+    path = ROOT / "bot" / f"{name}.py"
+    assert service_parameters(path.read_text(encoding="utf-8")) == []
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    imported = [a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names]
+    imported += [f"{n.module}.{a.name}" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) for a in n.names]
+    assert [m for m in imported if m == "bot.service" or m.startswith("bot.service.")] == []
+
+
+def test_the_helper_check_sees_a_parameter_annotated_with_the_service() -> None:
+    source = ("async def f(store: Store, service: Service) -> None: ...\n"
+              "def g(*, service: 'Service | None' = None) -> None: ...\n"
+              "def h(services: ServiceLike) -> None: ...\n")
+    assert service_parameters(source) == ["f(service)", "g(service)"]
+
+
 @pytest.mark.parametrize(("package", "forbidden"), [("rules", "render"), ("rules", "bot"), ("render", "bot")])
 def test_layers_import_one_way(package: str, forbidden: str) -> None:
     """rules imports neither render nor bot; render does not import bot."""

@@ -87,7 +87,7 @@ async def season_command(interaction: Interaction, action: str, name: str | None
         return
     manage = bool(interaction.permissions.manage_guild)
     await send_reply(interaction, await history.season_command(
-        service_of(interaction), interaction.guild_id, interaction.user.id, action, manage=manage, name=label,
+        service_of(interaction).store, interaction.guild_id, interaction.user.id, action, manage=manage, name=label,
         season=number, lang=user_language(interaction)))
 
 

@@ -180,7 +180,7 @@ async def test_a_computer_that_takes_over_names_the_player_as_typed(h):
 @pytest.mark.parametrize("lang", ["en", "de"])
 async def test_the_terminal_shows_names_and_seasons_exactly_as_typed(store, lang):
     service = Service(store, seed_source=lambda: 3)
-    said = await history.season_command(service, 1, ANN, "start", manage=True, name=S1, lang=lang)
+    said = await history.season_command(service.store, 1, ANN, "start", manage=True, name=S1, lang=lang)
     text = plain(said.text, {})
     assert_as_typed(text, S1)
     assert text.count("**") == S1.count("**")  # our bold went, the name's stayed
