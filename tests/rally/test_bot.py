@@ -207,7 +207,8 @@ def test_a_turn_is_narrated_in_english_and_in_german() -> None:
                                "Red (Ann) rolls 2: gear 3 (yellow).")
     assert narrate(events, "de") == ("Rot (Ann) schaltet auf gelb. Rot (Ann) opfert einen Benzinkanister für den "
                                      "Booster (noch 1). Rot (Ann) würfelt 2: Gang 3 (gelb).")
-    assert GAME.narrate(game.apply("move 8a"), "de").startswith("Rot (Ann) fährt 6a 7a 8a. Rot (Ann) würfelt mit")
+    assert GAME.narrate(game.apply("move 8a"), "de").startswith(
+        "Rot (Ann) fährt 3 Felder, von 5a bis 8a. Rot (Ann) würfelt mit")
 
 
 def test_the_start_grid_is_narrated_in_german_without_english_words() -> None:
