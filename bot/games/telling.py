@@ -45,22 +45,20 @@ def sentences(told: Iterable[T], word: Callable[[T], str], most: int) -> list[st
 
 
 def lines(told: Iterable[S], word: Callable[[S], str]) -> list[str]:
-    """The chat's lines of an account: every sentence, each worded by ``word`` and ending with a stop, one line
-    for each run of sentences of the same seat (a sentence of no seat's on a line of its own); a sentence repeated
-    at once is said once."""
+    """The chat's lines of an account: every sentence, each worded by ``word``, one line for each run of
+    sentences of the same seat (a sentence of no seat's on a line of its own), each sentence of a line of several
+    ending with a stop; a sentence repeated at once is said once."""
     out: list[tuple[int | None, list[str]]] = []
     for t in told:
         line = word(t).strip()
-        if not line:
-            continue
-        line = line if line[-1] in ".!?…:" else f"{line}."
-        if out and out[-1][1][-1] == line:
+        if not line or (out and out[-1][1][-1] == line):
             continue
         if out and t.seat is not None and out[-1][0] == t.seat:
             out[-1][1].append(line)
         else:
             out.append((t.seat, [line]))
-    return [" ".join(words) for _, words in out]
+    return [" ".join(w if w[-1] in ".!?…:" else f"{w}." for w in words) if len(words) > 1 else words[0]
+            for _, words in out]
 
 
 def described(head: str, told: Callable[[int], str], status: Sequence[str], weights: Sequence[int],
