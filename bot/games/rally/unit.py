@@ -36,7 +36,8 @@ MAX_LABEL = 80
 _BUTTON_WORDS = {
     "en": {"roll": "Roll {range}", "boost": "Roll {range} + boost", "repair": "Repair: wait a round",
            "spin": "spin!", "accident": "accident!", "park": "Park {spot}", "pit": "Pit spot {spot}"},
-    "de": {"roll": "Würfeln {range}", "boost": "Würfeln {range} + Booster", "repair": "Reparieren: eine Runde warten",
+    "de": {"roll": "Würfeln {range}", "boost": "Würfeln {range} + Booster",
+           "repair": "Reparieren: einen Durchgang warten",
            "spin": "Dreher!", "accident": "Unfall!", "park": "Parken {spot}", "pit": "Boxenplatz {spot}"},
 }
 
