@@ -103,14 +103,19 @@ class Moved:
 # Words -----------------------------------------------------------------------------------------------
 
 
-def worded_line(line: Line, front: GameUnit[Any] | None, lang: str) -> str:
-    """One line in ``lang``: its events as the game words them, else its catalogue text, else as stored."""
+def worded_line(line: Line, front: GameUnit[Any] | None, lang: str,
+                whole: Mapping[str, Sequence[Event]] | None = None) -> str:
+    """One line in ``lang``: its events as the game words them (the move's whole public events where ``whole``,
+    the record's moves by their words, holds them: a line keeps only words), else its catalogue text, else as
+    stored."""
     if line.events and front is not None:
-        told = front.narrate(list(line.events), lang=lang)
+        events = (whole or {}).get(_said(line.events), line.events)
+        told = front.narrate(list(events), lang=lang)
         if told:
             return told
     if line.say:
-        params = {k: worded_line(v, front, lang) if isinstance(v, Line) else v for k, v in line.params.items()}
+        params = {k: worded_line(v, front, lang, whole) if isinstance(v, Line) else v
+                  for k, v in line.params.items()}
         count: Any = params.pop("count", None)
         return texts.say(line.say, lang, count=count, **params)
     return line.text
@@ -140,7 +145,7 @@ def worded_lines(lines: Sequence[Line], front: GameUnit[Any] | None, lang: str,
         told = ""
         if len(group) > 1 and front is not None and all(m is not None for m in found):
             told = front.narrate_moves([m for m in found if m is not None], lang=lang)
-        out.extend(told.split("\n") if told else [worded_line(g, front, lang) for g in group])
+        out.extend(told.split("\n") if told else [worded_line(g, front, lang, whole) for g in group])
         group.clear()
 
     for line in lines:
@@ -150,7 +155,7 @@ def worded_lines(lines: Sequence[Line], front: GameUnit[Any] | None, lang: str,
             group.append(line)
             continue
         flush()
-        out.append(worded_line(line, front, lang))
+        out.append(worded_line(line, front, lang, whole))
     flush()
     return out
 

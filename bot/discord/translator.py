@@ -64,7 +64,7 @@ GERMAN: Mapping[str, tuple[str, str]] = {
     "game away days": ("tage", "Tage (Standard: bis /spiel zurück)"),
     "game away everywhere": ("überall", "In allen deinen Spielen (Standard: nur in diesem)"),
     "game back": ("zurück", "Deine Plätze vom Autopiloten nehmen"),
-    "game plan": ("plan", "Aktionen vormerken (privat): in deinem Zug der Reihe nach"),
+    "game plan": ("plan", "Aktionen vormerken (privat): der Reihe nach, wenn du an der Reihe bist"),
     "game plan add": ("hinzu", "Aktionen in der Notation des Spiels, getrennt durch ;"),
     "game plan standing": ("dauerauftrag", "Ein fertiger Planeintrag"),
     "game plan clear": ("leeren", "Deinen Plan zuerst leeren"),
@@ -93,8 +93,8 @@ GERMAN: Mapping[str, tuple[str, str]] = {
     "game board": ("brett", "Das ganze Brett: für den Kanal oder nur für dich"),
     "game board private": ("privat", "Nur du siehst es (Standard: der Kanal)"),
     "game board text": ("text", "Die ganze Stellung in Worten, nur für dich (z. B. Screenreader)"),
-    "game undo": ("zurücknehmen", "Letzte Züge dieses Zugs zurücknehmen, solange nichts Neues bekannt "
-                                  "ist"),
+    "game undo": ("zurücknehmen", "Deine letzten Züge zurücknehmen, solange du an der Reihe bist und "
+                                  "nichts Neues bekannt ist"),
     "game undo moves": ("züge", "Wie viele Züge (1–20, Standard 1)"),
     "game mine": ("meine", "Deine laufenden Spiele überall, wo du dran bist zuerst (auch in DMs)"),
     "game history": ("chronik", "Beendete Spiele dieses Kanals: Datum, Spieler, Sieger, Züge"),

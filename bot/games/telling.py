@@ -20,7 +20,15 @@ class Weighed(Protocol):
     def weight(self) -> int: ...
 
 
+class Seated(Weighed, Protocol):
+    """A sentence of an account that may name the seat whose piece it tells of (None: no seat's)."""
+
+    @property
+    def seat(self) -> int | None: ...
+
+
 T = TypeVar("T", bound=Weighed)
+S = TypeVar("S", bound=Seated)
 
 
 def sentences(told: Iterable[T], word: Callable[[T], str], most: int) -> list[str]:
@@ -34,6 +42,23 @@ def sentences(told: Iterable[T], word: Callable[[T], str], most: int) -> list[st
         if line and (not out or out[-1] != line):
             out.append(line if line[-1] in ".!?…:" else f"{line}.")
     return out
+
+
+def lines(told: Iterable[S], word: Callable[[S], str]) -> list[str]:
+    """The chat's lines of an account: every sentence, each worded by ``word``, one line for each run of
+    sentences of the same seat (a sentence of no seat's on a line of its own), each sentence of a line of several
+    ending with a stop; a sentence repeated at once is said once."""
+    out: list[tuple[int | None, list[str]]] = []
+    for t in told:
+        line = word(t).strip()
+        if not line or (out and out[-1][1][-1] == line):
+            continue
+        if out and t.seat is not None and out[-1][0] == t.seat:
+            out[-1][1].append(line)
+        else:
+            out.append((t.seat, [line]))
+    return [" ".join(w if w[-1] in ".!?…:" else f"{w}." for w in words) if len(words) > 1 else words[0]
+            for _, words in out]
 
 
 def described(head: str, told: Callable[[int], str], status: Sequence[str], weights: Sequence[int],
@@ -53,4 +78,4 @@ def described(head: str, told: Callable[[int], str], status: Sequence[str], weig
     return fitted([head, said, *status], limit, cut=1 + len(status))
 
 
-__all__ = ["Weighed", "described", "sentences"]
+__all__ = ["Seated", "Weighed", "described", "lines", "sentences"]

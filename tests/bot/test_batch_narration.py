@@ -88,7 +88,8 @@ def test_a_drive_over_several_steps_is_one_line_from_its_real_start(race) -> Non
 
 def test_the_chat_tells_a_computers_steps_together_and_a_persons_apart(race) -> None:  # type: ignore[no-untyped-def]
     """The message's lines: a computer's moves in a row are told together, one line per drive, from the record's
-    moves; a person's moves keep a line each, and so do lines whose moves the record does not hold."""
+    moves; a person's moves keep a line each, each from its move's whole events as the record keeps them, and so do
+    lines whose moves the record does not hold."""
     _before, moves = next((b, m) for b, m in race if sum(any(e.kind == "drive" for e in mv) for mv in m) > 2)
     batch = [Line(say="computer_played", params={"name": "Bot", "action": "step"}, events=tuple(m)) for m in moves]
     person = [Line(say="played", params={"name": "Ann", "action": "step"}, events=tuple(m)) for m in moves]
@@ -100,4 +101,6 @@ def test_the_chat_tells_a_computers_steps_together_and_a_persons_apart(race) -> 
     # as a record keeps them (words only) the lines find their moves among the record's, and read the same
     stored = [Line.from_json(line.to_json()) for line in batch]
     assert worded_lines(stored, GAME, "en", moves) == together
-    assert worded_lines(stored, GAME, "en") == apart
+    assert worded_lines([Line.from_json(line.to_json()) for line in person], GAME, "en", moves) == apart
+    # lines whose moves the record does not hold keep a line each, told from the words they kept
+    assert worded_lines(stored, GAME, "en") == [GAME.narrate(list(line.events), "en") for line in stored]

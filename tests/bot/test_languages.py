@@ -249,7 +249,8 @@ def test_server_settings_check_and_describe_the_language() -> None:
     with pytest.raises(BadSetting):
         check_game_settings({"language": "de"})  # a game's own settings have no language
     assert describe_server_settings({**GAME_DEFAULTS, "language": "de"}, "de") == (
-        "Erinnerungen: nach 12 Stunden ohne Zug (höchstens 3 pro Zug); Zugfrist: keine; „Was habe ich verpasst?“: "
+        "Erinnerungen: nach 12 Stunden ohne Zug (höchstens 3, solange jemand an der Reihe ist); Zugfrist: keine; "
+        "„Was habe ich verpasst?“: "
         "nach 12 Stunden Abwesenheit; Sprache in den Kanälen: Deutsch")
 
 
@@ -289,7 +290,7 @@ async def test_the_log_undo_and_history_answer_in_the_askers_language(store, toy
     assert (await service.log(CHANNEL, user_id=3, lang="en")).text == "Race to Ten (active): no moves yet."
     assert (await service.log(CHANNEL, user_id=3, lang="de")).text == "Race to Ten (läuft): noch keine Züge."
     reply = await undo.undo(service, CHANNEL, 3 - mover, 1, lang="de")
-    assert reply.text.startswith("Du kannst deine Züge nur während deines eigenen Zugs zurücknehmen")
+    assert reply.text.startswith("Du kannst deine Züge nur zurücknehmen, solange du an der Reihe bist")
     reply = await undo.undo(service, CHANNEL, mover, 99, lang="de")
     assert reply.text == "Du kannst 1 bis 20 Züge auf einmal zurücknehmen."
     none = await history.history(service, CHANNEL + 1, lang="de")
@@ -304,8 +305,8 @@ def test_notices_and_reminders_in_each_language() -> None:
 
     assert notices.notice_text("Race to Ten", 5, None, "de") == "Du bist dran in **Race to Ten** in <#5>."
     assert notices.reminder_text(7, "Race to Ten", 3 * 3600, 3, "L", dm=False, lang="de") == (
-        "<@7>, eine Erinnerung: dein Zug in **Race to Ten** wartet seit 3 Stunden (letzte Erinnerung in diesem "
-        "Zug). Das Brett: L")
+        "<@7>, eine Erinnerung: dein Zug in **Race to Ten** wartet seit 3 Stunden (letzte Erinnerung, solange du "
+        "an der Reihe bist). Das Brett: L")
     assert notices.reminder_text(7, "Race to Ten", 60, 1, None, dm=True) == \
         "a reminder: your turn in **Race to Ten** has waited 1 min."
     with pytest.raises(notices.BadQuietHours) as bad:
@@ -331,7 +332,8 @@ def test_junkyard_play_in_german(tmp_path, monkeypatch, capsys) -> None:
     assert "Die Aktionen des Spiels (/rallye auf Discord):" in out
     assert "Jede erlaubte Aktion von Spieler 1 (rot) (" in out and "Jetzt möglich: roll green" in out
     assert "=== Spieler 1 (rot) ist am Zug (Zug 0) ===" in out  # the game's seat label
-    assert "Runde 1: der Hebel steht auf grün (jetzt muss es grün sein): schalten und würfeln." in out  # its situation
+    # its situation
+    assert "Durchgang 1: der Hebel steht auf grün (jetzt muss es grün sein): schalten und würfeln." in out
     assert "(Gänge 1 und 2 funktionieren)" in out  # and its hints
     assert "In der letzten Liste gibt es keine Nummer 99" in out
     assert "Verlassen: Spiel 1 wartet bei Zug " in out and "bietet an, es fortzusetzen" in out

@@ -139,8 +139,9 @@ def test_german_narration_of_landing_on_a_pawn_4b_p7() -> None:
     g = pos(players=["Ann", "Bob"], pawns={"Suns": "b1", "Moons": "b3"}, load=[2])
     assert GAME.narrate(g.apply("roll"), "de") == "Sonnen (Ann) würfelt eine 2."
     assert GAME.narrate(g.apply("move b3"), "de") == (
-        "Sonnen (Ann) zieht b1-b2-b3. Sonnen (Ann) landet auf b3 genau auf Monde (Bob). "
-        "Sonnen (Ann) lädt Müll bei Monde (Bob) ab: Sonnen C. Monde (Bob) muss zurück auf e5.")
+        "Sonnen (Ann) zieht 2 Felder von b1 über b2 nach b3. Sonnen (Ann) landet auf b3 genau auf Monde (Bob) "
+        "(P7). Sonnen (Ann) gibt das oberste Stück Müll, Sonnen C, an Monde (Bob) ab. "
+        "Monde (Bob) muss von b3 zurück nach e5.")
 
 
 def test_german_narration_of_stealing_the_good_stuff_4d_p7() -> None:
@@ -149,8 +150,9 @@ def test_german_narration_of_stealing_the_good_stuff_4d_p7() -> None:
             trash={"Suns": [], "Moons": []}, load=[1])
     assert GAME.narrate(g.apply("roll"), "de") == "Sonnen (Ann) würfelt ein Ass."
     assert GAME.narrate(g.apply("move c2"), "de") == (
-        "Sonnen (Ann) zieht b2-c2. Sonnen (Ann) landet auf c2 genau auf Monde (Bob). "
-        "Sonnen (Ann) schnappt Monde (Bob) das gute Zeug weg. Monde (Bob) muss zurück auf e5.")
+        "Sonnen (Ann) zieht 1 Feld von b2 nach c2. Sonnen (Ann) landet auf c2 genau auf Monde (Bob) (P7). "
+        "Sonnen (Ann), ohne Müll, schnappt Monde (Bob) das gute Zeug weg (P7). Monde (Bob) muss von c2 zurück "
+        "nach e5.")
 
 
 def test_german_narration_of_a_null_passing_the_turn_p3() -> None:

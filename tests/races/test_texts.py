@@ -299,5 +299,5 @@ def test_the_races_unit_narrates_and_refuses_in_the_language_asked_for() -> None
     events = g.apply("step K3")
     assert FRONT.narrate(events, "de").endswith("Du hast ein Plättchen aufgesammelt: Öl.")
     assert FRONT.narrate(events_for(events, 1), "de") == (
-        "Ann (rot) fährt auf K3.\nAnn (rot) sammelt bei K3 ein Schrottplättchen auf.")
+        "Ann (rot) fährt 1 Feld von J3 nach K3: K3. Ann (rot) sammelt bei K3 ein Schrottplättchen auf.")
     assert FRONT.refusal(refused(g, "done"), "de").startswith("'done' ist in Phase 3 (Bewegungswurf) nicht erlaubt.")

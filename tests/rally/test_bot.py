@@ -207,7 +207,8 @@ def test_a_turn_is_narrated_in_english_and_in_german() -> None:
                                "Red (Ann) rolls 2: gear 3 (yellow).")
     assert narrate(events, "de") == ("Rot (Ann) schaltet auf gelb. Rot (Ann) opfert einen Benzinkanister für den "
                                      "Booster (noch 1). Rot (Ann) würfelt 2: Gang 3 (gelb).")
-    assert GAME.narrate(game.apply("move 8a"), "de").startswith("Rot (Ann) fährt 6a 7a 8a. Rot (Ann) würfelt mit")
+    assert GAME.narrate(game.apply("move 8a"), "de").startswith(
+        "Rot (Ann) fährt 3 Felder, von 5a bis 8a. Rot (Ann) würfelt mit")
 
 
 def test_the_start_grid_is_narrated_in_german_without_english_words() -> None:
@@ -271,7 +272,8 @@ def test_status_in_german_with_the_parking_bar() -> None:
                cars={"Ann": {"at": "30a"}, "Bob": {"at": "F7.1", "repair": 1, "board": "3:BE 5:BE 6:M"},
                      "Cy": {"at": "40b"}})
     lines = GAME.describe(game, 0, "de").splitlines()
-    assert lines[0].startswith("**Schrottplatz Rally** · Rostbogen-Ring (A) · Runde 2 · 3 Runden · im Uhrzeigersinn")
+    assert lines[0].startswith(
+        "**Schrottplatz Rally** · Rostbogen-Ring (A) · Durchgang 2 · 3 Runden · im Uhrzeigersinn")
     assert "Blau (Bob): Runden 0/3 · Stopps 0 · auf F7.1 · Hebel grün · Gänge 3 5 6 · Benzin 2 · geparkt · " \
            "Reparatur fällig" in lines[3]
     assert lines[4] == "Zugreihenfolge: Rot, Orange · Parkleiste: Blau"

@@ -51,7 +51,7 @@ def test_counted_texts_in_german() -> None:
     assert say("board_count", "de", count=2, item="engine", have=1) == \
         "ein Auto beginnt mit 2 Motorteile auf dem Tableau, nicht mit 1"
     assert say("p_header", "de", round=4, laps=1, count=1, direction="clockwise") == \
-        "Runde 4 · 1 Runde · im Uhrzeigersinn"
+        "Durchgang 4 · 1 Runde · im Uhrzeigersinn"
 
 
 @pytest.mark.parametrize(("item", "en", "de"), [

@@ -11,8 +11,8 @@ less and never drops a move; ``journeys`` say where each pawn that moved began a
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from bot.games import telling
@@ -30,7 +30,7 @@ REST = 2
 @dataclass(frozen=True, slots=True)
 class Told:
     """One sentence of the account: its catalogue id (``msg``; empty: the event's own words), its parameters,
-    its weight, and for a pawn that moved its ``seat``, ``start`` and ``end``."""
+    its weight, and for a pawn that moved its ``seat``, ``start`` and ``end`` (else ``seat``: the event's)."""
 
     event: Event
     weight: int
@@ -81,16 +81,20 @@ def _told(e: Event, landed: dict[str, Any]) -> Told:
     return Told(e, GAIN if e.kind == "win" else REST)
 
 
-def account(events: Iterable[Event]) -> Account:
-    """The account of the public ``events`` of every move a message covers, oldest first."""
+def account(events: Iterable[Event], *, secrets: bool = False) -> Account:
+    """The account of the public ``events`` of every move a message covers, oldest first; ``secrets``: the
+    events are a viewer's (the chat's narration), and an event holding a secret is told with it, else such an
+    event is left out (the picture tells the public words)."""
     told: list[Told] = []
     began: dict[int, str] = {}
     where: dict[int, str] = {}
     landed: dict[str, Any] = {}
     for e in events:
-        if e.secret is not None:
+        if e.secret is not None and not secrets:
             continue
         t = _told(e, landed)
+        if t.seat is None and e.seat is not None:
+            t = replace(t, seat=e.seat)
         told.append(t)
         if t.seat is not None and t.start is not None and t.end is not None:
             began.setdefault(t.seat, t.start)
@@ -105,9 +109,29 @@ def sentence(t: Told, lang: str) -> str:
     return texts.event_text(t.event, lang)
 
 
+def of_moves(moves: Sequence[Sequence[Event]], *, secrets: bool = False) -> Account:
+    """The account of a message's moves (each move's public events; ``secrets``: a viewer's, see
+    :func:`account`)."""
+    return account((e for move in moves for e in move), secrets=secrets)
+
+
+def chat_sentence(t: Told, lang: str) -> str:
+    """One sentence of the chat: the account's (:func:`sentence`), with the event's secret where the viewer's
+    events kept it."""
+    text = sentence(t, lang)
+    return f"{text} {t.event.secret}" if t.event.secret else text
+
+
+def chat_lines(acc: Account, lang: str) -> list[str]:
+    """The chat's lines of the account: every sentence (:func:`chat_sentence`), one line for each seat's run of
+    them (:func:`bot.games.telling.lines`)."""
+    return telling.lines(acc.told, lambda t: chat_sentence(t, lang))
+
+
 def sentences(acc: Account, lang: str, most: int = REST) -> list[str]:
     """The account's sentences of weight ``most`` or less, in order (:func:`bot.games.telling.sentences`)."""
     return telling.sentences(acc.told, lambda t: sentence(t, lang), most)
 
 
-__all__ = ["GAIN", "MOVE", "REST", "Account", "Told", "account", "sentence", "sentences"]
+__all__ = ["GAIN", "MOVE", "REST", "Account", "Told", "account", "chat_lines", "chat_sentence", "of_moves",
+           "sentence", "sentences"]

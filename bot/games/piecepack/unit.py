@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from bot.drivers.piecepack import GreedyDriver
-from bot.games.piecepack import described
+from bot.games.piecepack import account, described
 from bot.games.piecepack.translations import GERMAN
 from bot.games.unit import (
     Ask,
@@ -100,8 +100,14 @@ class PiecepackUnit(GameUnit[PiecepackGame]):
         return replay_gif(views, tile_for(cell_size), lang), len(views)
 
     def narrate(self, events: Sequence[Event], lang: str = "en") -> str:
-        """The events in ``lang`` (an event stored without a catalogue id keeps its English text)."""
-        return texts.narrate(events, lang)
+        """A move in ``lang`` from its account, as the picture's description tells it (a pawn's move by its
+        start, the squares passed over and its end), on one line; an event stored without a catalogue id keeps
+        its English text, a secret shows only where the viewer's events kept it."""
+        return " ".join(account.chat_lines(account.of_moves([events], secrets=True), lang))
+
+    def narrate_moves(self, moves: Sequence[Sequence[Event]], lang: str = "en") -> str:
+        """A computer's moves in a row from the turn's account: a line for each seat's run of sentences."""
+        return "\n".join(account.chat_lines(account.of_moves(moves, secrets=True), lang))
 
     def refusal(self, exc: Exception, lang: str = "en") -> str:
         """A refused action or notation error in ``lang``."""

@@ -118,15 +118,17 @@ def _weight(e: Event) -> int:
     return LAP if e.kind in LAPS else GAIN if e.kind in GAINS else REST
 
 
-def account(events: Iterable[Event]) -> Account:
-    """The account of the public ``events`` of every move a message covers, oldest first."""
+def account(events: Iterable[Event], *, secrets: bool = False) -> Account:
+    """The account of the public ``events`` of every move a message covers, oldest first; ``secrets``: the
+    events are a viewer's (the chat's narration), and an event holding a secret is told with it (the secret only
+    where the viewer's events kept it), else such an event is left out (the picture tells the public words)."""
     told: list[Told] = []
     where: dict[int, str | None] = {}  # each kart's cell as the account last left it
     began: dict[int, str | None] = {}
     open_drive: dict[int, int] = {}  # seat -> index in ``told`` of its drive still going on
     marks: list[tuple[str, str]] = []
     for e in events:
-        if e.secret is not None:  # a seat's own view: the picture's words are the public ones
+        if e.secret is not None and not secrets:  # a seat's own view: the picture's words are the public ones
             continue
         mark = _mark(e)
         if mark is not None:
@@ -235,10 +237,17 @@ def chat_lines(acc: Account, lang: str) -> list[str]:
     return out
 
 
-def of_moves(moves: Sequence[Sequence[Event]]) -> Account:
-    """The account of a message's moves (each move's public events)."""
-    return account(e for move in moves for e in move)
+def of_moves(moves: Sequence[Sequence[Event]], *, secrets: bool = False) -> Account:
+    """The account of a message's moves (each move's public events; ``secrets``: a viewer's, see
+    :func:`account`)."""
+    return account((e for move in moves for e in move), secrets=secrets)
+
+
+def narration(moves: Sequence[Sequence[Event]], lang: str) -> str:
+    """The chat's narration of one move or several in a row, from their account: its lines
+    (:func:`chat_lines`), a secret only where the viewer's events kept it."""
+    return "\n".join(chat_lines(of_moves(moves, secrets=True), lang))
 
 
 __all__ = ["ACTIONS", "GAIN", "LAP", "MOVE", "REST", "STRUCK", "Account", "Told", "account", "chat_lines",
-           "chat_sentence", "of_moves", "sentence", "sentences", "trail"]
+           "chat_sentence", "narration", "of_moves", "sentence", "sentences", "trail"]

@@ -167,13 +167,14 @@ class RacesUnit(GameUnit[Races]):
         return replay_gif(views, cell_size=cell_size or REPLAY_CELL, lang=lang), len(views)
 
     def narrate(self, events: Sequence[Event], lang: str = "en") -> str:
-        """The events in ``lang``, from the rules' catalogue; a secret only where the viewer's events kept it."""
-        return race_texts.narrate(events, lang)
+        """A move in ``lang`` from its account, as the picture's description tells it (a drive once, by its
+        start, end and cells); a secret only where the viewer's events kept it."""
+        return account.narration([events], lang)
 
     def narrate_moves(self, moves: Sequence[Sequence[Event]], lang: str = "en") -> str:
         """A computer's moves in a row from the turn's account: one line per kart's drive (its start, end and
         cells) with what it brought about, then the rest (:func:`bot.games.races.account.chat_lines`)."""
-        return "\n".join(account.chat_lines(account.of_moves(moves), lang))
+        return account.narration(moves, lang)
 
     def alt_text(self, game: Races, events: Sequence[Event], *, lang: str, whole: bool = False) -> str:
         """What a picture of the race shows, in words (:func:`bot.games.races.described.alt_text`)."""

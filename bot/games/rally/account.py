@@ -85,7 +85,8 @@ class _Teller:
     """The account being made, event by event: what is told so far, each car's place as the account last left
     it and where it began, the drive each seat still has going on and whether its booster was rolled since."""
 
-    def __init__(self) -> None:
+    def __init__(self, secrets: bool = False) -> None:
+        self.secrets = secrets
         self.told: list[Told] = []
         self.where: dict[int, str] = {}
         self.began: dict[int, str | None] = {}
@@ -97,7 +98,7 @@ class _Teller:
         self.where[seat] = end
 
     def add(self, e: Event) -> None:
-        if e.secret is not None:  # a seat's own view: the picture's words are the public ones
+        if e.secret is not None and not self.secrets:  # a seat's own view: the picture's words are the public ones
             return
         seat = e.seat
         if seat is None:
@@ -161,17 +162,20 @@ class _Teller:
         return False
 
 
-def account(events: Iterable[Event]) -> Account:
-    """The account of the public ``events`` of every move a message covers, oldest first."""
-    teller = _Teller()
+def account(events: Iterable[Event], *, secrets: bool = False) -> Account:
+    """The account of the public ``events`` of every move a message covers, oldest first; ``secrets``: the
+    events are a viewer's (the chat's narration), and an event holding a secret is told with it, else such an
+    event is left out (the picture tells the public words)."""
+    teller = _Teller(secrets)
     for e in events:
         teller.add(e)
     return Account(tuple(teller.told), {s: (teller.began.get(s), end) for s, end in teller.where.items()})
 
 
-def of_moves(moves: Sequence[Sequence[Event]]) -> Account:
-    """The account of a message's moves (each move's public events)."""
-    return account(e for move in moves for e in move)
+def of_moves(moves: Sequence[Sequence[Event]], *, secrets: bool = False) -> Account:
+    """The account of a message's moves (each move's public events; ``secrets``: a viewer's, see
+    :func:`account`)."""
+    return account((e for move in moves for e in move), secrets=secrets)
 
 
 def _event_text(e: Event, lang: str) -> str:
@@ -226,9 +230,23 @@ def sentence(t: Told, lang: str, place: Any) -> str:
     return _event_text(e, lang)
 
 
+def chat_sentence(t: Told, lang: str, place: Any) -> str:
+    """One sentence of the chat: the account's (:func:`sentence`), with the event's secret where the viewer's
+    events kept it."""
+    text = sentence(t, lang, place)
+    return f"{text} {t.event.secret}" if t.event.secret else text
+
+
+def chat_lines(acc: Account, lang: str, place: Any) -> list[str]:
+    """The chat's lines of the account: every sentence (:func:`chat_sentence`), one line for each car's run of
+    them (:func:`bot.games.telling.lines`)."""
+    return telling.lines(acc.told, lambda t: chat_sentence(t, lang, place))
+
+
 def sentences(acc: Account, lang: str, place: Any, most: int = REST) -> list[str]:
     """The account's sentences of weight ``most`` or less, in order (:func:`bot.games.telling.sentences`)."""
     return telling.sentences(acc.told, lambda t: sentence(t, lang, place), most)
 
 
-__all__ = ["GAIN", "LAP", "MOVE", "REST", "Account", "Told", "account", "of_moves", "sentence", "sentences"]
+__all__ = ["GAIN", "LAP", "MOVE", "REST", "Account", "Told", "account", "chat_lines", "chat_sentence", "of_moves",
+           "sentence", "sentences"]

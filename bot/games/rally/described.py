@@ -25,11 +25,17 @@ from rules.contract import Event
 from rules.rally import queries
 from rules.rally.game import RallyGame
 from rules.rally.texts import COLOUR_KEYS, say
+from rules.rally.track import WAITING
 
 
 def place(game: RallyGame, at: str, lang: str, *, bare: bool = False) -> str:
     """Where a car stands, said as words: "on 30b", "in the pit lane", "in car park A, spot 2"; ``bare``:
     the place alone ("30b", "the pit lane", "car park A, spot 2"), as a drive's start or end."""
+    return place_words(at, lang, bare=bare)
+
+
+def place_words(at: str, lang: str, *, bare: bool = False) -> str:
+    """A place as :func:`place` words it, from its name alone (a spot of the pit lane is named ``pit.N``)."""
     tail = "_bare" if bare else ""
     if at == "pit":
         return say(f"alt_in_pit{tail}", lang)
@@ -37,7 +43,7 @@ def place(game: RallyGame, at: str, lang: str, *, bare: bool = False) -> str:
         return say(f"alt_at_stop{tail}", lang)
     if queries.is_spot(at):
         area, number = at.split(".", 1)
-        if queries.spot_kind(game, at) == "pit":
+        if area == WAITING:
             return say(f"alt_pit_spot{tail}", lang, number=number)
         return say(f"alt_park_spot{tail}", lang, area=area, number=number)
     return at if bare else say("alt_on_cell", lang, cell=at)
@@ -122,4 +128,4 @@ def alt_text(game: RallyGame, events: Sequence[Event], lang: str, *, whole: bool
                              (account.REST, account.GAIN, account.LAP, account.MOVE))
 
 
-__all__ = ["alt_text", "place", "standings_sentence", "told", "turn_sentence", "whole_sentence"]
+__all__ = ["alt_text", "place", "place_words", "standings_sentence", "told", "turn_sentence", "whole_sentence"]

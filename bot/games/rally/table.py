@@ -148,7 +148,7 @@ _CAR = {
            "repair2": "gear 2 is mended on your next roll", "restart": "the next roll must be green",
            "car": "Your car: {who}, at {at}, {laps} laps done. Lever {lever}{tail}. Gears {gears} (✓ works). "
                   "Fuel cans {fuel}. Stops {stops}.\nReserve: {reserve}."},
-    "de": {"repair1": "zur Reparatur abgestellt: Gang 1 wird in deinem nächsten Zug repariert",
+    "de": {"repair1": "zur Reparatur abgestellt: Gang 1 wird repariert, wenn du das nächste Mal an der Reihe bist",
            "repair2": "Gang 2 wird bei deinem nächsten Wurf repariert", "restart": "der nächste Wurf muss grün sein",
            "car": "Dein Auto: {who}, auf {at}, {laps} Runden gefahren. Hebel {lever}{tail}. Gänge {gears} "
                   "(✓ funktioniert). Benzinkanister {fuel}. Stopps {stops}.\nVorrat: {reserve}."},

@@ -25,7 +25,7 @@ GERMAN: Mapping[str, tuple[str, str]] = {
     "rally park spot": ("lücke", "Die Lücke, etwa `F7.1` oder `pit.2`; tippe los für die erreichbaren"),
     "rally park items": ("teile", "Was auf welchen Gang kommt, wie `e4` oder `e3 e5` "
                                   "(Standard: was dem Auto am meisten hilft)"),
-    "rally repair": ("reparieren", "Zur Reparatur geschoben: Teile von Gang 1 nehmen, eine Runde warten, "
+    "rally repair": ("reparieren", "Zur Reparatur geschoben: Teile von Gang 1 nehmen, einen Durchgang warten, "
                                    "Gang 2 mit reparieren"),
     "rally board": ("brett", "Dein Autobrett: Gänge, Hebel, Treibstoff und Reserve, nur für dich"),
     "new:track": ("strecke", "Strecke oder Spielplan"),

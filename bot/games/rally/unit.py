@@ -18,7 +18,7 @@ from bot.games.rally.commands import RALLY_COMMANDS
 from bot.games.rally.moves import can_boost, can_repair, choices, kept_range, legal, range_word, ranges
 from bot.games.rally.replay import REPLAY_SIZE, replay_gif, replay_views
 from bot.games.rally.translations import GERMAN
-from bot.games.rally.words import language, narrate, refusal
+from bot.games.rally.words import language, narrate, narrate_moves, refusal
 from bot.games.unit import ButtonSpec, DriverFactory, GameUnit, LookupSource, SelfPlay, StandingItem, Standings
 from render.rally import car_board_png, rally_png
 from render.rally.chat import rally_chat_png
@@ -36,7 +36,8 @@ MAX_LABEL = 80
 _BUTTON_WORDS = {
     "en": {"roll": "Roll {range}", "boost": "Roll {range} + boost", "repair": "Repair: wait a round",
            "spin": "spin!", "accident": "accident!", "park": "Park {spot}", "pit": "Pit spot {spot}"},
-    "de": {"roll": "Würfeln {range}", "boost": "Würfeln {range} + Booster", "repair": "Reparieren: eine Runde warten",
+    "de": {"roll": "Würfeln {range}", "boost": "Würfeln {range} + Booster",
+           "repair": "Reparieren: einen Durchgang warten",
            "spin": "Dreher!", "accident": "Unfall!", "park": "Parken {spot}", "pit": "Boxenplatz {spot}"},
 }
 
@@ -118,7 +119,12 @@ class RallyUnit(GameUnit[RallyGame]):
     # Words -------------------------------------------------------------------------------------
 
     def narrate(self, events: Sequence[Event], lang: str = "en") -> str:
+        """A move in ``lang`` from its account, as the picture's description tells it."""
         return narrate(events, lang)
+
+    def narrate_moves(self, moves: Sequence[Sequence[Event]], lang: str = "en") -> str:
+        """A computer's moves in a row from the turn's account: a booster's drive over two moves told once."""
+        return narrate_moves(moves, lang)
 
     def refusal(self, exc: Exception, lang: str = "en") -> str:
         """A refused action worded for the player (German for ``lang="de"``)."""

@@ -3,13 +3,16 @@
 Every sentence comes from the message catalogue of the rules (:mod:`rules.rally.texts`): events carry
 their message id and parameters (``data["msg"]``, ``data["params"]``), refusals carry them as ``msg`` and
 ``params``, and :func:`rules.rally.texts.say` words them in either language. Parameters are data
-(seats and names, supply ids, numbers), so a German line holds no English word.
+(seats and names, supply ids, numbers), so a German line holds no English word. A move's narration is its
+account's (:mod:`bot.games.rally.account`), so the chat tells a drive as the picture's description does.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from bot.games.rally import account
+from bot.games.rally.described import place_words
 from rules.contract import Event
 from rules.rally.texts import LANGS, say
 
@@ -36,16 +39,22 @@ def event_text(event: Event, lang: str = "en") -> str:
         return event.text
 
 
+def chat_lines(moves: Sequence[Sequence[Event]], lang: str) -> list[str]:
+    """One move or several in a row, from their account (:func:`bot.games.rally.account.chat_lines`), as the
+    picture's description tells them: a drive once by its real start and end (a booster's part too), with where
+    it parked; a line for each car's run of sentences, a secret only where the viewer's events kept it."""
+    acc = account.of_moves(moves, secrets=True)
+    return account.chat_lines(acc, lang, lambda at, bare: place_words(at, lang, bare=bare))
+
+
 def narrate(events: Sequence[Event], lang: str = "en") -> str:
-    """One line per action: its events' sentences in order, a repeated sentence once."""
-    parts: list[str] = []
-    for e in events:
-        text = event_text(e, lang)
-        if e.secret:
-            text = f"{text} {e.secret}"
-        if text and (not parts or parts[-1] != text):
-            parts.append(text)
-    return " ".join(parts)
+    """One move in ``lang``, on one line (:func:`chat_lines`)."""
+    return " ".join(chat_lines([events], lang))
+
+
+def narrate_moves(moves: Sequence[Sequence[Event]], lang: str = "en") -> str:
+    """Several moves in a row in ``lang``, a line for each car's run of sentences (:func:`chat_lines`)."""
+    return "\n".join(chat_lines(moves, lang))
 
 
 def refusal(exc: Exception, lang: str = "en") -> str:
@@ -60,4 +69,4 @@ def refusal(exc: Exception, lang: str = "en") -> str:
     return str(exc)
 
 
-__all__ = ["GERMAN_LOCALES", "event_text", "language", "narrate", "refusal"]
+__all__ = ["GERMAN_LOCALES", "chat_lines", "event_text", "language", "narrate", "narrate_moves", "refusal"]
