@@ -31,6 +31,8 @@ T = TypeVar("T")
 
 #: modules the worker processes load before their first picture (the fork server's, shared by them all)
 PRELOAD = ("bot.games", "PIL.Image", "PIL.PngImagePlugin", *GAMES)
+#: seconds the workers have to exit when the pool closes, before they are killed
+STOP_SECONDS = 10.0
 
 Picture = Callable[[dict[str, Any], Sequence[Any]], "bytes | None"]
 
@@ -96,6 +98,9 @@ class Pictures:
             log.warning("no process pool for pictures (%s); drawing in threads", exc)
             self._broken = True
             return
+        if self._broken:  # closed while it started
+            _stop(pool)
+            return
         self._pool = pool
         self._ready.set()
 
@@ -150,12 +155,26 @@ class Pictures:
         return await asyncio.to_thread(fn, *args)
 
     def close(self) -> None:
-        """Stop the workers (waiting for them to exit, so none outlives this process)."""
+        """Stop the workers, so none outlives this process: each has :data:`STOP_SECONDS` to exit, then it is
+        killed (a stuck worker never holds the close). A pool still starting is stopped once it has started."""
         self._ready.clear()
         self._broken = True
-        if self._pool is not None:
-            self._pool.shutdown(wait=True, cancel_futures=True)
-            self._pool = None
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            _stop(pool)
+
+
+def _stop(pool: Executor) -> None:
+    """Shut ``pool`` down without waiting on a worker for ever."""
+    processes = list((getattr(pool, "_processes", None) or {}).values())  # a process pool's workers
+    pool.shutdown(wait=False, cancel_futures=True)
+    end = time.monotonic() + STOP_SECONDS
+    for process in processes:
+        process.join(max(0.0, end - time.monotonic()))
+        if process.is_alive():
+            log.warning("a picture worker did not stop within %s s: killed", STOP_SECONDS)
+            process.kill()
+            process.join(1.0)
 
 
 def _follow(owner: int) -> None:

@@ -47,6 +47,7 @@ import datetime as dt
 import itertools
 import json
 import re
+import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from types import SimpleNamespace
@@ -61,6 +62,8 @@ APP_ID = 900_000_000_000_000_001
 BOT_ID = APP_ID
 GUILD_ID = 800_000_000_000_000_001
 CHANNEL_ID = 700_000_000_000_000_001
+#: the longest the tasks an interaction started may take to settle before that is an error naming them
+SETTLE_SECONDS = 300.0
 EPHEMERAL = 64
 #: Permission bits: a plain member (view channel, send messages, use app commands) and Manage Channels.
 MEMBER_PERMS = (1 << 10) | (1 << 11) | (1 << 31)
@@ -458,13 +461,16 @@ class DiscordHarness:
         background loops excepted)."""
         current = asyncio.current_task()
         background = set(getattr(self.bot, "_background", []))
-        for _ in range(10_000):
+        end = time.monotonic() + SETTLE_SECONDS
+        while True:
             pending = [t for t in asyncio.all_tasks() if t is not current and not t.done() and t not in background
                        and "timeout" not in getattr(t.get_coro(), "__qualname__", "")]
             if not pending:
                 return
-            await asyncio.wait(pending, timeout=30)
-        raise RuntimeError("interaction tasks never settled")
+            left = end - time.monotonic()
+            if left <= 0:
+                raise RuntimeError(f"interaction tasks never settled: {sorted(t.get_name() for t in pending)}")
+            await asyncio.wait(pending, timeout=min(30.0, left))
 
     # Recording ---------------------------------------------------------------------------------
 

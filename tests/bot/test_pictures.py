@@ -124,3 +124,21 @@ def test_the_workers_do_not_outlive_a_killed_bot():
     while any(alive(pid) for pid in workers) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert not any(alive(pid) for pid in workers)
+
+
+def test_a_stuck_worker_is_killed_when_the_pool_closes(monkeypatch):
+    """A worker that never finishes its picture does not hold the close (nor the process's exit): it has a
+    moment to stop, then it is killed."""
+    import time
+
+    from bot import pictures as module
+
+    monkeypatch.setattr(module, "STOP_SECONDS", 0.5)
+    pool = Pictures(processes=1)
+    assert pool.wait_ready(120) and pool._pool is not None
+    [worker] = list(pool._pool._processes.values())  # type: ignore[attr-defined]
+    pool._pool.submit(time.sleep, 600)
+    time.sleep(0.2)  # the worker is asleep in it
+    started = time.monotonic()
+    pool.close()
+    assert time.monotonic() - started < 10 and not worker.is_alive()

@@ -6,7 +6,8 @@ due). Real time, bounded: the busy processes stop at the end whatever happens.""
 from __future__ import annotations
 
 import asyncio
-import multiprocessing
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -33,14 +34,12 @@ def spin(until: float | list[float]) -> None:
 
 @contextmanager
 def busy_cores(per_core: int = 2) -> Iterator[None]:
-    """``per_core`` spinning processes for each core, and a spinning thread in this process (it contends for
-    the interpreter with the event loop, as a drawing or a search in a thread does), for at most
-    :data:`LOAD_SECONDS`."""
-    context = multiprocessing.get_context("fork")
+    """``per_core`` spinning processes for each core (new interpreters: a fork of this process, which has
+    threads, could start stuck), and a spinning thread in this process (it contends for the interpreter with
+    the event loop, as a drawing or a search in a thread does), for at most :data:`LOAD_SECONDS`."""
     until = time.time() + LOAD_SECONDS
-    spinners = [context.Process(target=spin, args=(until,), daemon=True) for _ in range(per_core * cores())]
-    for p in spinners:
-        p.start()
+    code = f"import time\nwhile time.time() < {until!r}:\n    pass\n"
+    spinners = [subprocess.Popen([sys.executable, "-c", code]) for _ in range(per_core * cores())]
     stop = [until]
     thread = threading.Thread(target=spin, args=(stop,), daemon=True)
     thread.start()
@@ -49,9 +48,9 @@ def busy_cores(per_core: int = 2) -> Iterator[None]:
     finally:
         stop[0] = 0.0
         for p in spinners:
-            p.terminate()
+            p.kill()
         for p in spinners:
-            p.join(10)
+            p.wait(10)
         thread.join(10)
 
 
