@@ -15,7 +15,8 @@ import pytest
 import bot.games as games
 
 ROOT = Path(__file__).resolve().parents[1]
-GENERIC = sorted([ROOT / "bot" / "service.py", ROOT / "bot" / "terminal.py", *(ROOT / "bot" / "store").glob("*.py"),
+GENERIC = sorted([*(ROOT / "bot" / name for name in ("service.py", "lobby.py", "reading.py", "seats.py")),
+                  ROOT / "bot" / "terminal.py", *(ROOT / "bot" / "store").glob("*.py"),
                   *(ROOT / "bot" / "commands").glob("*.py"), *(ROOT / "bot" / "discord").glob("*.py")])
 
 
@@ -97,8 +98,9 @@ def test_the_checker_finds_a_game_key_a_title_and_a_games_import():
 
 def test_every_generic_module_is_checked():
     names = {p.relative_to(ROOT / "bot").as_posix() for p in GENERIC}
-    assert {"service.py", "store/sqlite.py", "store/postgres.py", "store/interface.py", "terminal.py",
-            "commands/demo.py", "commands/play.py", "discord/client.py", "discord/game_commands.py"} <= names
+    assert {"service.py", "lobby.py", "reading.py", "seats.py", "store/sqlite.py", "store/postgres.py",
+            "store/interface.py", "terminal.py", "commands/demo.py", "commands/play.py", "discord/client.py",
+            "discord/game_commands.py"} <= names
 
 
 @pytest.mark.parametrize("module", ["bot.service", "bot.games", "bot.terminal", "bot.commands.demo",
@@ -232,8 +234,8 @@ def test_the_cycle_check_sees_imports_inside_functions_and_not_those_for_the_typ
 
 
 #: the service's helper modules: each takes only the parts of the service it uses, never the service itself
-SERVICE_HELPERS = ("boards", "computers", "delivery", "forget", "history", "local", "notices", "plans", "recap",
-                   "takeback", "timers", "undo")
+SERVICE_HELPERS = ("boards", "computers", "delivery", "forget", "history", "lobby", "local", "notices", "plans",
+                   "reading", "recap", "seats", "takeback", "timers", "undo")
 
 
 def service_parameters(source: str) -> list[str]:
