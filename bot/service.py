@@ -16,7 +16,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
-import re
 import secrets
 import socket
 import time
@@ -26,19 +25,20 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
 from typing import Any, Generic, TypeVar
 
-from bot import history, plans, recap, takeback, texts, turn_messages
+from bot import history, plans, recap, seats, takeback, texts, turn_messages
 from bot.compose import Message, Moved, Table, compose, compose_state, table_of, worded_line
 from bot.drivers import Driver, driver_for, driver_kinds
 from bot.drivers.reasons import Reason
-from bot.games import GameUnit, game_class, playable_keys, unit_for
-from bot.messages import NOTE, Line, Showing
+from bot.games import GameUnit, game_class, unit_for
+from bot.lobby import Lobby
+from bot.messages import Line, Showing
 from bot.outcomes import Accepted, Private, Refusal, refuse
 from bot.pictures import Pictures
+from bot.reading import Reading
 from bot.store import (
     ACTIVE,
     FINISHED,
     LOBBY,
-    ChannelBusy,
     Delivery,
     GameNotFound,
     GameRecord,
@@ -47,8 +47,8 @@ from bot.store import (
     StaleVersion,
     Store,
 )
-from rules.contract import Event, Game, IllegalAction, SetupError, events_for
-from rules.literal import CLOSE, OPEN, Name, mark
+from rules.contract import Event, Game, IllegalAction, events_for
+from rules.literal import Name
 
 log = logging.getLogger(__name__)
 K = TypeVar("K")
@@ -252,6 +252,9 @@ class Service:
         self.on_outbox: Callable[[], None] | None = None
         #: told the id of a game whose turn a write may have changed: the timing looks at it now
         self.on_turn: Callable[[int], None] | None = None
+        #: the lobby (:mod:`bot.lobby`) and the reading side (:mod:`bot.reading`), which call back here
+        self.lobby = Lobby(store, classes=classes, fronts=fronts, host=self)
+        self.reading = Reading(store, classes=classes, fronts=fronts, host=self)
 
     async def close(self) -> None:
         """Stop the picture workers (the store is closed by its owner)."""
@@ -297,10 +300,7 @@ class Service:
     @staticmethod
     def _no_game(lang: str | None = None) -> Refusal:
         """The refusal when the channel has no game, in the asker's language."""
-        return refuse(texts.say("lobby.no_game", lang or texts.DEFAULT, games=", ".join(playable_keys())))
-
-    def _can_manage(self, rec: GameRecord, user_id: int, can_manage: bool) -> bool:
-        return can_manage or rec.host_id == user_id
+        return seats.no_game(lang)
 
     def outgoing(self, records: Sequence[Showing]) -> list[Outgoing]:
         """The delivery rows of ``records``, held by this process while it delivers them."""
@@ -313,10 +313,10 @@ class Service:
     @staticmethod
     def _note(*lines: Line) -> Showing:
         """A message beside the turns, of ``lines``."""
-        return Showing(NOTE, tuple(lines))
+        return seats.note(*lines)
 
     def _accepted(self, rec: GameRecord, outgoing: Sequence[Outgoing], private: Sequence[Private] = ()) -> Accepted:
-        return Accepted(rec.id, tuple(o.id for o in outgoing if o.id is not None), tuple(private))
+        return seats.accepted(rec, outgoing, private)
 
     def pingable(self, rec: GameRecord) -> frozenset[int]:
         """The people of a game a new board may ping now (their notice mode and quiet hours allow it)."""
@@ -326,7 +326,7 @@ class Service:
     @staticmethod
     def _who(seat: Seat) -> str:
         """A seat as text: a mention for a person, the name for a computer."""
-        return f"**{Name(seat.name)}**" if seat.is_computer else f"<@{seat.user_id}>"
+        return seats.who(seat)
 
     def _private_notes(self, rec: GameRecord, front: GameUnit[Any], events: Sequence[Event],
                        langs: Mapping[int, str] | None = None) -> list[Private]:
@@ -348,36 +348,11 @@ class Service:
     def lang_of(rec: GameRecord, user_id: int | None, lang: str | None) -> str:
         """The language a user reads: the one given (their Discord's now), else the one they sat down with,
         else the game's."""
-        if lang:
-            return lang
-        seat = rec.seat_of(user_id) if user_id is not None else None
-        return (rec.seats[seat].lang if seat is not None else None) or rec.lang
+        return seats.lang_of(rec, user_id, lang)
 
     def _seat_line(self, rec: GameRecord, lang: str = texts.DEFAULT) -> str:
         """The seats in order, each with its options in the words of ``lang``."""
-        if not rec.seats:
-            return texts.say("lobby.nobody_yet", lang)
-        parts = []
-        for i, s in enumerate(rec.seats):
-            opts = self._option_words(rec.game_key, "join", s.options, lang)
-            parts.append(f"{i + 1}. {Service._who(s)}" + (f" ({opts})" if opts else ""))
-        return "; ".join(parts)
-
-    @staticmethod
-    def _setup_hook(hook: Callable[..., Any], *args: Any, lang: str, own: str) -> Any:
-        """A unit's setup check (``setup_options``, ``seat_options``): what it refuses is said in the asker's
-        language ``own``, the notes it adds for the channel in the game's ``lang``."""
-        checked = hook(*args, lang=own)
-        return checked if own == lang else hook(*args, lang=lang)
-
-    def _option_words(self, game_key: str, command: str, options: Mapping[str, Any], lang: str) -> str:
-        """Options for the lobby's readers in ``lang``, worded by the game's unit (``Farbe rot`` for
-        ``colour red``, a flag by its name alone)."""
-        try:
-            unit = self.fronts(game_key)
-        except KeyError:
-            return ", ".join(f"{name} {value}" for name, value in options.items())
-        return unit.option_words("new" if command == "new" else "join", options, lang)
+        return seats.seat_line(self.fronts, rec, lang)
 
     def takeover_kind(self, game_key: str) -> str:
         """The computer that takes over a seat: the game's own kind if it has one, else random."""
@@ -395,270 +370,44 @@ class Service:
                        game_key: str, options: Mapping[str, Any] | None = None, join: bool = True,
                        seat_options: Mapping[str, Any] | None = None, lang: str = "en",
                        user_lang: str | None = None) -> Outcome:
-        """Open a lobby in the channel with ``game_key`` and the shared options given (None values dropped).
-        ``lang``: the game's public language (the server's), kept for every message everyone sees;
-        ``user_lang``: the host's own, for their private notes and refusals."""
-        own = user_lang or lang
-        try:
-            cls = self.classes(game_key)
-            front = self.fronts(game_key)
-        except KeyError:
-            return refuse(texts.say("lobby.no_such_game", own, game=game_key, games=", ".join(playable_keys())))
-        raw = {k: v for k, v in (options or {}).items() if v is not None}
-        try:
-            opts, notes = self._setup_hook(front.setup_options, raw, lang=lang, own=own)
-        except (SetupError, ValueError) as exc:
-            why = front.refusal(exc, lang=own)
-            return refuse(texts.say("lobby.cant_set_up", own, title=cls.title, error=why))
-        seats: list[Seat] = []
-        if join:
-            raw_seat = {k: v for k, v in (seat_options or {}).items() if v is not None}
-            try:
-                seat_opts, seat_notes = self._setup_hook(front.seat_options, raw_seat, opts, [], lang=lang, own=own)
-            except (SetupError, ValueError) as exc:
-                return refuse(texts.say("lobby.cant_seat", own, error=front.refusal(exc, lang=own)))
-            notes += seat_notes
-            seats.append(Seat(user_id, user_name, seat_opts, lang=user_lang))
-        opt_text = self._option_words(game_key, "new", opts, lang) or texts.say("lobby.standard_setup", lang)
-        opened = Line(say="lobby.opened", params={"user": user_id, "title": cls.title, "options": opt_text,
-                                                  "low": cls.min_seats, "high": cls.max_seats})
-        out = self.outgoing([self._note(opened, *(Line(text=n) for n in notes))])
-        async with self.lock(channel_id):
-            try:
-                rec = await self.store.games.create_game(guild_id=guild_id, channel_id=channel_id, game_key=game_key,
-                                                         host_id=user_id, setup={"options": opts},
-                                                         seed=self.seed_source(), seats=seats, lang=lang, outgoing=out)
-            except ChannelBusy:
-                busy = await self.store.games.channel_game(channel_id)
-                if busy is None:
-                    return refuse(texts.say("lobby.busy", own))
-                return refuse(texts.say("lobby.busy_game", own, title=self.classes(busy.game_key).title,
-                                        status=texts.status_word(busy.status, own)))
-        return self._accepted(rec, out)
+        """Open a lobby in the channel (:meth:`bot.lobby.Lobby.new_game`)."""
+        return await self.lobby.new_game(guild_id=guild_id, channel_id=channel_id, user_id=user_id,
+                                         user_name=user_name, game_key=game_key, options=options, join=join,
+                                         seat_options=seat_options, lang=lang, user_lang=user_lang)
 
     async def join(self, channel_id: int, user_id: int, user_name: str,
                    seat_options: Mapping[str, Any] | None = None, lang: str | None = None) -> Outcome:
-        """Take a seat in the channel's lobby, or change your seat options there. ``lang``: the player's
-        language, for their private notes."""
-        async with self.lock(channel_id):
-            rec = await self.store.games.channel_game(channel_id)
-            if rec is None:
-                return self._no_game(lang)
-            own = self.lang_of(rec, user_id, lang)
-            if rec.status != LOBBY:
-                return refuse(texts.say("lobby.started_already", own))
-            cls, front = self.classes(rec.game_key), self.fronts(rec.game_key)
-            mine = rec.seat_of(user_id)
-            others = [s.options for i, s in enumerate(rec.seats) if i != mine]
-            if mine is None and len(rec.seats) >= cls.max_seats:
-                return refuse(texts.say("lobby.full", own, title=cls.title, max=cls.max_seats))
-            raw = {k: v for k, v in (seat_options or {}).items() if v is not None}
-            try:
-                opts, notes = self._setup_hook(front.seat_options, raw, rec.setup.get("options", {}), others,
-                                               lang=rec.lang, own=own)
-            except (SetupError, ValueError) as exc:
-                return refuse(texts.say("lobby.cant_seat", own, error=front.refusal(exc, lang=own)))
-            seats = list(rec.seats)
-            if mine is None:
-                seats.append(Seat(user_id, user_name, opts, lang=lang))
-                said = "lobby.joined"
-            else:
-                seats[mine] = Seat(user_id, user_name, opts, lang=lang or rec.seats[mine].lang)
-                said = "lobby.changed_options"
-            line = Line(say=said, params={"user": user_id, "title": cls.title,
-                                          "seats": self._seat_line(replace(rec, seats=seats), rec.lang)})
-            out = self.outgoing([self._note(line, *(Line(text=n) for n in notes))])
-            rec = await self.store.games.update_lobby(rec.id, seats=seats, expected_seats=rec.seats, outgoing=out)
-        return self._accepted(rec, out)
+        """Take a seat in the channel's lobby, or change your seat options there (:meth:`bot.lobby.Lobby.join`)."""
+        return await self.lobby.join(channel_id, user_id, user_name, seat_options, lang)
 
     async def leave(self, channel_id: int, user_id: int, lang: str | None = None) -> Outcome:
-        """Give up a seat (``lang``: the asker's language, for a refusal)."""
-        async with self.lock(channel_id):
-            rec = await self.store.games.channel_game(channel_id)
-            if rec is None:
-                return self._no_game(lang)
-            mine = rec.seat_of(user_id)
-            if mine is None:
-                return refuse(texts.say("lobby.no_seat_here", self.lang_of(rec, user_id, lang)))
-            if rec.status != LOBBY:
-                return await self._hand_to_computer(rec, mine, Line(say="lobby.left_game", params={"user": user_id}),
-                                                    lang)
-            return await self._remove_seat(rec, mine, Line(say="lobby.left_lobby", params={"user": user_id}))
-
-    async def _hand_to_computer(self, rec: GameRecord, seat: int, said: Line, lang: str | None = None) -> Outcome:
-        """A person leaves a running game: a computer plays their seat on (the turn's message loses their
-        buttons when it was their turn). When nobody is left, it ends. ``said`` tells who left; ``lang``: the
-        asker's, for a refusal."""
-        game = await self.load(rec)
-        gone = turn_messages.retire(await self.store.outbox.latest_delivery(rec.id)) if game.to_act == seat else None
-        retired = [gone] if gone is not None else []
-        if all(s.is_computer for i, s in enumerate(rec.seats) if i != seat):
-            out = self.outgoing([*retired, self._note(Line(say="lobby.nobody_left", params={"text": said}))])
-            await self.store.games.set_status(rec.id, "aborted", from_statuses=(ACTIVE,), outgoing=out)
-            self.forget(rec.id, drivers=True)
-            return self._accepted(rec, out)
-        kind = self.takeover_kind(rec.game_key)
-        old = rec.seats[seat]
-        uid = min([-1, *(s.user_id - 1 for s in rec.seats if s.user_id < 0)])
-        seats = list(rec.seats)
-        seats[seat] = Seat(uid, texts.say("lobby.computer_name", rec.lang, name=old.name), dict(old.options), kind)
-        host = next(s for s in seats if not s.is_computer).user_id if old.user_id == rec.host_id else None
-        line = Line(say="lobby.computer_takes_over", params={"text": said, "kind": kind, "name": Name(old.name)})
-        if host is not None:
-            line = Line(say="lobby.new_host", params={"text": line, "host": host})
-        out = self.outgoing([*retired, self._note(line)])
-        waiting = game.to_act == seat and not game.is_over
-        try:
-            rec = await self.store.games.replace_seats(rec.id, version=rec.version, seats=seats,
-                                                       expected_seats=rec.seats, outgoing=out,
-                                                       computers_waiting=waiting)
-        except StaleVersion:
-            return refuse(texts.say("lobby.moved_on", lang or texts.DEFAULT))
-        if host is not None:
-            await self.store.games.set_host(rec.id, host)
-        self._stored(rec, game, out)
-        return self._accepted(rec, out)
-
-    async def _remove_seat(self, rec: GameRecord, seat: int, said: Line) -> Outcome:
-        seats = [s for i, s in enumerate(rec.seats) if i != seat]
-        if not seats:
-            out = self.outgoing([self._note(Line(say="lobby.empty_closed", params={"text": said}))])
-            await self.store.games.set_status(rec.id, "aborted", from_statuses=(LOBBY,), outgoing=out)
-            return self._accepted(rec, out)
-        host = None
-        if rec.seats[seat].user_id == rec.host_id:
-            host = seats[0].user_id
-            said = Line(say="lobby.new_host", params={"text": said, "host": host})
-        line = Line(say="lobby.seats_now", params={"text": said,
-                                                   "seats": self._seat_line(replace(rec, seats=seats), rec.lang)})
-        out = self.outgoing([self._note(line)])
-        rec = await self.store.games.update_lobby(rec.id, seats=seats, host_id=host, expected_seats=rec.seats,
-                                                  outgoing=out)
-        return self._accepted(rec, out)
+        """Give up a seat (:meth:`bot.lobby.Lobby.leave`)."""
+        return await self.lobby.leave(channel_id, user_id, lang)
 
     async def kick(self, channel_id: int, actor_id: int, target_id: int, *, can_manage: bool = False,
                    lang: str | None = None) -> Outcome:
-        """Remove a player (``lang``: the asker's language, for a refusal)."""
-        async with self.lock(channel_id):
-            rec = await self.store.games.channel_game(channel_id)
-            if rec is None:
-                return self._no_game(lang)
-            own = self.lang_of(rec, actor_id, lang)
-            if not self._can_manage(rec, actor_id, can_manage):
-                return refuse(texts.say("lobby.only_host_kick", own, host=rec.host_id))
-            seat = rec.seat_of(target_id)
-            if seat is None:
-                return refuse(texts.say("lobby.no_seat_for", own, user=target_id, seats=self._seat_line(rec, own)))
-            who = self._who(rec.seats[seat])
-            if rec.status != LOBBY:
-                if rec.seats[seat].is_computer:
-                    return refuse(texts.say("lobby.computer_cant_leave", own))
-                return await self._hand_to_computer(rec, seat, Line(say="lobby.removed_game", params={"who": who}),
-                                                    own)
-            return await self._remove_seat(rec, seat, Line(say="lobby.removed_lobby", params={"who": who}))
+        """Remove a player (:meth:`bot.lobby.Lobby.kick`)."""
+        return await self.lobby.kick(channel_id, actor_id, target_id, can_manage=can_manage, lang=lang)
 
     async def add_computer(self, channel_id: int, user_id: int, kind: str = "random", *,
                            can_manage: bool = False, lang: str | None = None) -> Outcome:
-        """Seat a computer player of ``kind`` (see :mod:`bot.drivers`) in the lobby (``lang``: the asker's
-        language, for a refusal)."""
-        async with self.lock(channel_id):
-            rec = await self.store.games.channel_game(channel_id)
-            if rec is None:
-                return self._no_game(lang)
-            own = self.lang_of(rec, user_id, lang)
-            if rec.status != LOBBY:
-                return refuse(texts.say("lobby.seats_fixed", own))
-            if not self._can_manage(rec, user_id, can_manage):
-                return refuse(texts.say("lobby.only_host_computer", own, host=rec.host_id))
-            cls = self.classes(rec.game_key)
-            kinds = self.driver_kinds(rec.game_key)
-            if kind not in kinds:
-                return refuse(texts.say("lobby.no_such_computer", own, kind=kind, title=cls.title,
-                                        kinds=", ".join(kinds)))
-            if len(rec.seats) >= cls.max_seats:
-                return refuse(texts.say("lobby.full", own, title=cls.title, max=cls.max_seats))
-            number = len(rec.seats) + 1  # the seat it takes: its name matches the number on its badge
-            uid = min([-1, *(s.user_id - 1 for s in rec.seats if s.user_id < 0)])
-            seat = Seat(uid, texts.say("lobby.computer_seat_name", rec.lang, number=number, kind=kind), {}, kind)
-            seats = [*rec.seats, seat]
-            line = Line(say="lobby.computer_sits", params={"name": seat.name,
-                                                           "seats": self._seat_line(replace(rec, seats=seats),
-                                                                                    rec.lang)})
-            out = self.outgoing([self._note(line)])
-            rec = await self.store.games.update_lobby(rec.id, seats=seats, expected_seats=rec.seats, outgoing=out)
-        return self._accepted(rec, out)
+        """Seat a computer player of ``kind`` in the lobby (:meth:`bot.lobby.Lobby.add_computer`)."""
+        return await self.lobby.add_computer(channel_id, user_id, kind, can_manage=can_manage, lang=lang)
 
     async def kick_seat(self, channel_id: int, actor_id: int, seat_number: int, *, can_manage: bool = False,
                         lang: str | None = None) -> Outcome:
-        """Remove seat ``seat_number`` (1-based, as the seat list shows) from the lobby: a person or a computer."""
-        rec = await self.store.games.channel_game(channel_id)
-        if rec is None:
-            return self._no_game(lang)
-        if not 1 <= seat_number <= len(rec.seats):
-            own = self.lang_of(rec, actor_id, lang)
-            return refuse(texts.say("lobby.no_such_seat", own, number=seat_number, seats=self._seat_line(rec, own)))
-        return await self.kick(channel_id, actor_id, rec.seats[seat_number - 1].user_id, can_manage=can_manage,
-                               lang=lang)
+        """Remove seat ``seat_number`` (1-based) from the lobby (:meth:`bot.lobby.Lobby.kick_seat`)."""
+        return await self.lobby.kick_seat(channel_id, actor_id, seat_number, can_manage=can_manage, lang=lang)
 
     async def start(self, channel_id: int, user_id: int, *, can_manage: bool = False, lang: str | None = None
                     ) -> Outcome:
-        """Start the lobby's game (``lang``: the asker's language, for a refusal)."""
-        async with self.lock(channel_id):
-            rec = await self.store.games.channel_game(channel_id)
-            if rec is None:
-                return self._no_game(lang)
-            own = self.lang_of(rec, user_id, lang)
-            if rec.status != LOBBY:
-                return refuse(texts.say("lobby.running_already", own))
-            if not self._can_manage(rec, user_id, can_manage):
-                return refuse(texts.say("lobby.only_host_start", own, host=rec.host_id))
-            cls, front = self.classes(rec.game_key), self.fronts(rec.game_key)
-            if not cls.min_seats <= len(rec.seats) <= cls.max_seats:
-                return refuse(texts.say("lobby.seat_count", own, title=cls.title, low=cls.min_seats,
-                                        high=cls.max_seats, count=len(rec.seats), seats=self._seat_line(rec, own)))
-            setup = {"seats": [{"name": s.name, **s.options} for s in rec.seats],
-                     "options": dict(rec.setup.get("options", {}))}
-            try:
-                game = await asyncio.to_thread(cls.create, setup, rec.seed)
-            except (SetupError, ValueError) as exc:
-                return refuse(texts.say("lobby.cant_start", own, title=cls.title, error=front.refusal(exc,
-                                                                                                  lang=own)))
-            head = Line(say="begins", params={"title": cls.title, "seats": self._seat_line(rec, rec.lang)})
-            table = replace(table_of(rec), setup=setup)
-            record = turn_messages.plan_start(game=game, table=table, lines=[head], period=front.period(game),
-                                              may_ping=self.pingable(rec).__contains__)
-            out = self.outgoing([record])
-            rec = await self.store.games.start_game(rec.id, setup=setup, seats=rec.seats,
-                                                    state=await asyncio.to_thread(game.to_dict),
-                                                    status=FINISHED if game.is_over else ACTIVE, outgoing=out,
-                                                    computers_waiting=await self._auto_waiting(rec, game))
-            self.keep(rec, game)
-            # a computer to act first plays its turn into the first board, which nobody has seen yet
-            rec, game, records, _, played, notes = await self._computer_batch(rec, game, front, [record], out)
-            message = await self._draw(records[-1], table_of(rec), front, game)
-            self._stored(rec, game, out, message, await self._auto_waiting(rec, game))
-            await self._end(rec, game)
-        return self._accepted(rec, out, [*self._private_notes(rec, front, played), *notes])
+        """Start the lobby's game (:meth:`bot.lobby.Lobby.start`)."""
+        return await self.lobby.start(channel_id, user_id, can_manage=can_manage, lang=lang)
 
     async def abort(self, channel_id: int, user_id: int, *, can_manage: bool = False, lang: str | None = None
                     ) -> Outcome:
-        """End the channel's game without a winner (``lang``: the asker's language, for a refusal); the turn's
-        message loses its buttons."""
-        async with self.lock(channel_id):
-            rec = await self.store.games.channel_game(channel_id)
-            if rec is None:
-                return self._no_game(lang)
-            if not self._can_manage(rec, user_id, can_manage):
-                return refuse(texts.say("lobby.only_host_abort", self.lang_of(rec, user_id, lang), host=rec.host_id))
-            title = self.classes(rec.game_key).title
-            gone = turn_messages.retire(await self.store.outbox.latest_delivery(rec.id))
-            said = Line(say="lobby.aborted", params={"user": user_id, "title": title, "count": rec.version})
-            out = self.outgoing([*([gone] if gone is not None else []), self._note(said)])
-            await self.store.games.set_status(rec.id, "aborted", outgoing=out)
-            self.forget(rec.id, drivers=True)
-        if self.on_ended is not None:
-            self.on_ended(rec.id, channel_id)
-        return self._accepted(rec, out)
+        """End the channel's game without a winner (:meth:`bot.lobby.Lobby.abort`)."""
+        return await self.lobby.abort(channel_id, user_id, can_manage=can_manage, lang=lang)
 
     # Play --------------------------------------------------------------------------------------
 
@@ -1105,97 +854,16 @@ class Service:
 
     async def status(self, channel_id: int, user_id: int | None = None, lang: str | None = None
                      ) -> Message | Refusal:
-        """The board as ``user_id`` may see it, whose turn, and what they can do now (private, in their
-        language ``lang``; when not given, the one they sat down with, else the game's)."""
-        async with self.lock(channel_id):
-            rec = await self.store.games.channel_game(channel_id)
-            if rec is None:
-                last = await self.store.games.channel_history(channel_id, 1)
-                if not last or last[0].state is None:
-                    return self._no_game(lang)
-                rec = last[0]
-            cls, front = self.classes(rec.game_key), self.fronts(rec.game_key)
-            own = self.lang_of(rec, user_id, lang)
-            if rec.status == LOBBY:
-                return Message(texts.say("lobby.status", own, title=cls.title, host=rec.host_id,
-                                         seats=self._seat_line(rec, own), low=cls.min_seats, high=cls.max_seats),
-                               game_id=rec.id)
-            game = await self.load(rec)
-            seat = rec.seat_of(user_id) if user_id is not None else None
-            can = rec.status == ACTIVE and seat is not None and game.may_act(seat)
-            png, text, buttons, legal = await asyncio.to_thread(self._status_parts, front, game, seat, can, own)
-            if can:
-                text += "\n" + texts.say("you_can", own, legal=legal)
-            elif rec.status != ACTIVE:
-                text = texts.say("last_game", own, status=texts.status_word(rec.status, own)) + " " + text
-            if rec.status == ACTIVE and self._computer_to_act(rec, game):
-                self._wake(channel_id)
-        described = front.alt_text(game, [], lang=own) if png is not None else ""
-        return Message(text, png, "board.png", tuple(buttons), None, rec.id, rec.version, description=described)
-
-    @staticmethod
-    def _status_parts(front: GameUnit[Any], game: Game, seat: int | None, can_act: bool, lang: str = "en"
-                      ) -> tuple[bytes | None, str, list[Any], str]:
-        """The whole board as ``seat`` sees it, their status, and (when they may act) their buttons and moves."""
-        try:
-            png = front.board_picture(game.view(seat), lang=lang)
-        except Exception:
-            log.exception("drawing the whole board of %s failed", front.key)
-            png = None
-        text = front.describe(game, seat, lang=lang)
-        if not can_act or seat is None:
-            return png, text, [], ""
-        return png, text, front.turn_buttons(game, seat, lang=lang), game.describe_legal(lang=lang)
+        """The board as ``user_id`` may see it, whose turn, and what they can do now
+        (:meth:`bot.reading.Reading.status`)."""
+        return await self.reading.status(channel_id, user_id, lang)
 
     async def log(self, channel_id: int, limit: int = 20, max_chars: int = 1900, *,
                   user_id: int | None = None, lang: str | None = None) -> Message | Refusal:
-        """The last ``limit`` moves of the channel's game (or its last finished one), as many of the newest
-        as fit in ``max_chars``.
+        """The last ``limit`` moves of the channel's game, as the asker may read them
+        (:meth:`bot.reading.Reading.log`)."""
+        return await self.reading.log(channel_id, limit, max_chars, user_id=user_id, lang=lang)
 
-        Every move shows its public form only, the narration everyone saw when it was played: the action
-        as typed may name a face-down tile (``bag acid 7 5``), so it is shown only in the moves of
-        ``user_id`` themselves, whose copy of the log nobody else sees (R12). In the asker's ``lang``, but
-        each move as the channel was told it, marked (in ``lang``) when it was played for its person: by the
-        autopilot, as a forced move, from their plan or by a standing order (:mod:`bot.takeback`)."""
-        rec = await self.store.games.channel_game(channel_id)
-        if rec is None:
-            last = await self.store.games.channel_history(channel_id, 1)
-            if not last:
-                return self._no_game(lang)
-            rec = last[0]
-        reader = self.lang_of(rec, user_id, lang)
-        limit = max(1, min(limit, takeback.KEEP))
-        acts = await self.store.games.actions(rec.id, since=max(0, rec.version - limit))
-        how = await takeback.played_for(self.store, rec.id, [(a.user_id, a.index) for a in acts])
-        title = self.classes(rec.game_key).title
-        status = texts.status_word(rec.status, reader)
-        if not acts:
-            return Message(texts.say("log.no_moves", reader, title=title, status=status),
-                           game_id=rec.id)
-        lines: list[str] = []
-        used = 0
-        first = acts[-1].index
-        mine = False
-        for a in reversed(acts):
-            who = rec.seats[a.seat].name if a.seat is not None and a.seat < len(rec.seats) else "?"
-            said = " ".join(a.narration.split()) or texts.say("log.nothing_to_show", reader)
-            own = user_id is not None and a.user_id == user_id
-            # the player is named once: by the narration when it begins with them ("Ann (red) rolls",
-            # "Red (Ann) rolls 4"), else here
-            opens = re.match(rf"(?:[^\W\d_]+ \()?{OPEN}?{re.escape(who)}{CLOSE}?(?!\w)", said) is not None
-            named = [*([] if opens else [mark(who)]), *([f"`{a.action}`"] if own else [])]
-            marked = texts.say(f"log.by.{how[a.index]}", reader) + " " if a.index in how else ""
-            line = f"{a.index + 1}. {marked}" + (" ".join(named) + ": " if named else "") + said
-            if lines and used + len(line) + 1 > max_chars - 120:
-                break
-            lines.append(line)
-            used += len(line) + 1
-            first = a.index
-            mine = mine or own
-        head = texts.say("log.head", reader, title=title, status=status, first=first + 1, last=acts[-1].index + 1)
-        if mine:
-            head += texts.say("log.own_moves", reader)
-        return Message(head + "\n" + "\n".join(reversed(lines)), game_id=rec.id, version=rec.version)
 
 
 __all__ = [

@@ -19,7 +19,7 @@ from bot import history, texts
 from bot.computers import Computers
 from bot.delivery import Outbox
 from bot.discord.command_group import game_groups
-from bot.discord.context import Interaction
+from bot.discord.context import Interaction, JunkyardClient
 from bot.discord.game_commands import GameGroup
 from bot.discord.history_commands import season_command, stats_command
 from bot.discord.payloads import no_mentions
@@ -81,7 +81,7 @@ class JunkyardTree(app_commands.CommandTree["JunkyardBot"]):
         await answer_privately(interaction, text)
 
 
-class JunkyardBot(commands.Bot):
+class JunkyardBot(JunkyardClient):
     """The game master on Discord. ``store`` is opened in ``setup_hook`` and closed with the bot."""
 
     def __init__(self, store: Store | None = None, *, service: Service | None = None,

@@ -1,17 +1,43 @@
-"""The interaction type of this bot: ``Interaction`` is ``discord.Interaction[JunkyardBot]`` to the type checker,
-so ``interaction.client.service`` is known to be the bot's :class:`~bot.service.Service`; at run time it is
-discord.py's own class."""
+"""The types of this bot that the Discord modules share: :class:`JunkyardClient`, what those modules use of the
+client, and ``Interaction``, which is ``discord.Interaction[JunkyardClient]`` to the type checker, so
+``interaction.client.service`` is known to be the bot's :class:`~bot.service.Service`; at run time it is
+discord.py's own class. The modules type against these and never import :mod:`bot.discord.client`, whose
+:class:`~bot.discord.client.JunkyardBot` is the one client there is."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, TypeAlias, cast
 
 import discord
+from discord.ext import commands
 
 if TYPE_CHECKING:
-    from bot.discord.client import JunkyardBot
+    from bot.delivery import Outbox
+    from bot.outcomes import Accepted
+    from bot.service import Service
+    from bot.store import Store
+    from bot.timers import Ticker
 
-    Interaction: TypeAlias = discord.Interaction[JunkyardBot]
+
+class JunkyardClient(commands.Bot):
+    """What the commands, replies, transports and threads use of the bot besides discord.py's client: its
+    store, its service, its outbox, its timers, how long an answer waits before it is deferred, and how it
+    delivers what the service accepted without an interaction. :class:`~bot.discord.client.JunkyardBot` sets
+    them all."""
+
+    store: Store
+    service: Service
+    outbox: Outbox
+    timers: Ticker
+    defer_after: float
+
+    async def deliver(self, accepted: Accepted) -> None:
+        """Deliver what the service accepted without an interaction (the bot's own method does it)."""
+        raise NotImplementedError
+
+
+if TYPE_CHECKING:
+    Interaction: TypeAlias = discord.Interaction[JunkyardClient]
 else:
     Interaction = discord.Interaction
 
@@ -22,4 +48,4 @@ def ours(interaction: discord.Interaction[Any]) -> Interaction:
     return cast("Interaction", interaction)
 
 
-__all__ = ["Interaction", "ours"]
+__all__ = ["Interaction", "JunkyardClient", "ours"]

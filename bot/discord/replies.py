@@ -36,7 +36,7 @@ from bot.messages import EDIT
 from bot.outcomes import Accepted, Private, Refusal
 
 if TYPE_CHECKING:
-    from bot.discord.client import JunkyardBot
+    from bot.discord.context import JunkyardClient
 
 log = logging.getLogger(__name__)
 
@@ -248,7 +248,7 @@ async def send_private(interaction: Interaction, notes: Sequence[Private], *, an
         await direct_message(interaction.client, note)
 
 
-async def direct_message(client: JunkyardBot, note: Private) -> None:
+async def direct_message(client: JunkyardClient, note: Private) -> None:
     """A private note by direct message (failures, such as closed direct messages, are only logged)."""
     try:
         channel = await direct_channel(client, note.user_id)

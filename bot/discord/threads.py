@@ -21,7 +21,7 @@ from bot.discord.context import Interaction
 from rules.literal import bare
 
 if TYPE_CHECKING:
-    from bot.discord.client import JunkyardBot
+    from bot.discord.context import JunkyardClient
 
 log = logging.getLogger(__name__)
 
@@ -55,12 +55,12 @@ async def open_thread(interaction: Interaction, title: str, lang: str) -> int:
     return int(data["id"])
 
 
-async def remember(client: JunkyardBot, thread_id: int) -> None:
+async def remember(client: JunkyardClient, thread_id: int) -> None:
     """Flag a thread as holding a game (its end archives it)."""
     await client.store.settings.put_settings(THREAD, thread_id, 0, {"game": True})
 
 
-async def put_away(client: JunkyardBot, thread_id: int) -> None:
+async def put_away(client: JunkyardClient, thread_id: int) -> None:
     """Archive a thread opened for a game that was refused (failures are only logged)."""
     try:
         await client.http.edit_channel(thread_id, archived=True)
@@ -68,12 +68,12 @@ async def put_away(client: JunkyardBot, thread_id: int) -> None:
         log.info("the unused thread %s stays open (HTTP %s, code %s)", thread_id, exc.status, exc.code)
 
 
-async def is_game_thread(client: JunkyardBot, channel_id: int) -> bool:
+async def is_game_thread(client: JunkyardClient, channel_id: int) -> bool:
     """Whether ``channel_id`` is a thread that holds (or held) a game."""
     return bool(await client.store.settings.get_settings(THREAD, channel_id))
 
 
-async def archive_when_done(client: JunkyardBot, game_id: int, channel_id: int, *, wait: float = ARCHIVE_WAIT
+async def archive_when_done(client: JunkyardClient, game_id: int, channel_id: int, *, wait: float = ARCHIVE_WAIT
                             ) -> bool:
     """A game ended: once its last messages are out (at most ``wait`` seconds; its end message, which falls
     due a moment after the last board, is posted here if the outbox has not yet), archive its thread, if it

@@ -33,7 +33,7 @@ from bot.settings import (
 from bot.timers import Ticker
 
 if TYPE_CHECKING:
-    from bot.discord.client import JunkyardBot
+    from bot.discord.context import JunkyardClient
 
 log = logging.getLogger(__name__)
 
@@ -46,7 +46,7 @@ MAX_AWAY_DAYS = 365
 class DiscordMessenger:
     """Channel messages, direct messages and autopilot boards for the ticker, each sent with its nonce."""
 
-    def __init__(self, client: JunkyardBot) -> None:
+    def __init__(self, client: JunkyardClient) -> None:
         self.client = client
 
     async def to_channel(self, channel_id: int, text: str, mention: int | None, nonce: str) -> int | None:

@@ -30,7 +30,7 @@ from bot.discord.shown import plain, shown
 from bot.games.unit import ALT_TEXT_CHARS
 
 if TYPE_CHECKING:
-    from bot.discord.client import JunkyardBot
+    from bot.discord.context import JunkyardClient
 
 log = logging.getLogger(__name__)
 
@@ -100,7 +100,7 @@ class ChannelTransport:
     """Messages through the channel: posts with a nonce (Discord then posts a repeated request once), edits
     by id."""
 
-    def __init__(self, client: JunkyardBot) -> None:
+    def __init__(self, client: JunkyardClient) -> None:
         self.client = client
 
     async def post(self, channel_id: int, message: Message, nonce: str) -> int | None:

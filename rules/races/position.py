@@ -1,7 +1,9 @@
 """The position format: a few lines of JSON that set up any Junkyard Races situation.
 
 A rule test states its situation directly instead of playing fifty moves to reach it. Every field but
-``karts`` is optional; see ``rules/races/NOTATION.md`` for the whole format with examples.
+``karts`` is optional; see ``rules/races/NOTATION.md`` for the whole format with examples. It sets up a
+game through what :class:`~rules.races.base.Race` names of one, so it never imports the engine's module (the
+engine imports this one).
 """
 
 from __future__ import annotations
@@ -24,14 +26,14 @@ from rules.races.state import (
 )
 
 if TYPE_CHECKING:
-    from rules.races.engine import Races
+    from rules.races.base import Race
 
-G = TypeVar("G", bound="Races")
+G = TypeVar("G", bound="Race")
 
 PHASES = {"start", PHASE_DEEDS, PHASE_PARTS, PHASE_ROLL, PHASE_MOVE}
 
 
-def _seat(game: Races, ref: object) -> int:
+def _seat(game: Race, ref: object) -> int:
     if isinstance(ref, int):
         return ref
     seat = queries.seat_by_colour(game, str(ref))
@@ -40,7 +42,7 @@ def _seat(game: Races, ref: object) -> int:
     return seat
 
 
-def _take_junk(game: Races, kind: str) -> None:
+def _take_junk(game: Race, kind: str) -> None:
     if kind not in catalogue.JUNK_KINDS:
         raise SetupError(f"{kind!r} is not a junk tile; choose from {', '.join(catalogue.JUNK_KINDS)}")
     try:
@@ -72,7 +74,7 @@ def build(cls: type[G], pos: dict[str, Any]) -> G:
     return game
 
 
-def _place_kart(game: Races, kart: Kart, kd: dict[str, Any]) -> None:
+def _place_kart(game: Race, kart: Kart, kd: dict[str, Any]) -> None:
     """One kart of the position: its cell and facing, flags, bottle tops, parts, saddlebags and fuel, each
     taken from the game's supplies."""
     kart.cell = parse_label(kd["cell"]) if kd.get("cell") else None
@@ -99,7 +101,7 @@ def _place_kart(game: Races, kart: Kart, kd: dict[str, Any]) -> None:
         game.dice_left[colour] -= n
 
 
-def _fill_bag(game: Races, kart: Kart, loc: int, tiles: list[str]) -> None:
+def _fill_bag(game: Race, kart: Kart, loc: int, tiles: list[str]) -> None:
     """The tiles of the position in ``kart``'s saddlebag at ``loc``, taken from the junk pile."""
     if loc not in kart.bags:
         raise SetupError(f"{kart.colour} has no saddlebag at location {loc}")
@@ -111,7 +113,7 @@ def _fill_bag(game: Races, kart: Kart, loc: int, tiles: list[str]) -> None:
         raise SetupError(f"{kart.colour}'s saddlebag {loc} holds only {queries.capacity(kart, loc)} tiles")
 
 
-def _lay_board(game: Races, board: dict[str, str]) -> None:
+def _lay_board(game: Race, board: dict[str, str]) -> None:
     """The tiles on the board: ``junk`` (face down, of a kind or the pile's next) or a trap face up, with
     its arrow and owner."""
     game.board = {}
@@ -129,7 +131,7 @@ def _lay_board(game: Races, board: dict[str, str]) -> None:
             game.board[cell] = BoardTile(words[0], face_down=False, arrow=arrow, owner=owner)
 
 
-def _start_turn(game: Races, pos: dict[str, Any]) -> None:
+def _start_turn(game: Race, pos: dict[str, Any]) -> None:
     """Whose turn it is and in which phase: from its start, or in the middle of a phase as given."""
     seat = _seat(game, pos.get("turn", 0))
     phase = pos.get("phase", "start")

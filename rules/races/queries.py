@@ -1,6 +1,8 @@
 """Questions about a Junkyard Races state that are not part of the game contract: which kart stands where,
 how much a saddlebag holds, the movement snapshot of the kart to move, the supplies counted, the words of a
-refusal. The engine, its parts, the computers, the pictures and the tests ask them of a :class:`Races`."""
+refusal. The engine, its parts, the computers, the pictures and the tests ask them of a
+:class:`~rules.races.engine.Races`; they read it as a :class:`~rules.races.base.Race`, so this module never
+imports the engine's."""
 
 from __future__ import annotations
 
@@ -13,10 +15,10 @@ from rules.races.state import PRINTED_BAG, Kart
 from rules.races.texts import said
 
 if TYPE_CHECKING:
-    from rules.races.engine import Races
+    from rules.races.base import Race
 
 
-def kart_at(game: Races, cell: Hex) -> Kart | None:
+def kart_at(game: Race, cell: Hex) -> Kart | None:
     """The kart on ``cell``, if any."""
     for k in game.karts:
         if k.cell == cell:
@@ -24,7 +26,7 @@ def kart_at(game: Races, cell: Hex) -> Kart | None:
     return None
 
 
-def seat_by_colour(game: Races, colour: str) -> int | None:
+def seat_by_colour(game: Race, colour: str) -> int | None:
     """The seat of the kart of ``colour`` (any case), if one races."""
     for k in game.karts:
         if k.colour == colour.lower():
@@ -32,7 +34,7 @@ def seat_by_colour(game: Races, colour: str) -> int | None:
     return None
 
 
-def supply_counts(game: Races) -> dict[str, int]:
+def supply_counts(game: Race) -> dict[str, int]:
     """Every finite supply counted wherever it is: pile, board, karts, a tile waiting for its bag.
 
     The box holds 100 junk tiles, 80 part cards, 80 bottle tops, 48 flags and 5 white and 7 red dice;
@@ -65,7 +67,7 @@ def bump_reach(kart: Kart) -> tuple[int, ...]:
     return (1, 2) if kart.has_part("battering-ram") else (1,)
 
 
-def field(game: Races) -> Field:
+def field(game: Race) -> Field:
     """The movement snapshot for the kart whose turn it is, with the traps that would stop it (R9)."""
     mover = game.karts[game.turn.seat]
     karts = {k.cell: k.seat for k in game.karts if k.cell is not None and game.track.on_track(k.cell)}
@@ -84,7 +86,7 @@ def field(game: Races) -> Field:
                       bump_reach(mover), mover.seat, bombs=bombs)
 
 
-def not_now(game: Races, what: str, limit: int = 12) -> dict[str, Any]:
+def not_now(game: Race, what: str, limit: int = 12) -> dict[str, Any]:
     """The parameters of a refusal of ``what`` (an action in quotes, or a :class:`Said`) in this phase:
     the phase, and the legal actions (the first ``limit``, and how many more)."""
     acts = [str(a) for a in game.legal_actions()]

@@ -7,11 +7,15 @@ Every key is optional::
                       "fuel": 2, "stops": 0, "restart": false, "repair": 0}},
      "order": ["red", "blue"], "to_act": "red", "round": 2,
      "phase": "move", "points": 3, "boost": "pending", "load": [4, 2], "seed": 0}
+
+It builds a :class:`~rules.rally.game.RallyGame` through what :class:`Settable` names of it, so it never
+imports the game's module (the game imports this one).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, TypeVar
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar
 
 from rules.contract import SetupError
 from rules.dice import Dice
@@ -22,9 +26,52 @@ from rules.rally.texts import COLOUR_KEYS
 from rules.rally.track import WAITING
 
 if TYPE_CHECKING:
-    from rules.rally.game import RallyGame
+    from rules.contract import Event
+    from rules.rally.track import Track
 
-G = TypeVar("G", bound="RallyGame")
+
+class Settable(queries.Race, Protocol):
+    """What a position sets and checks of a race: the seats' bounds, its making, its round and turn, its
+    phase and dice, and whether the car to act has a move."""
+
+    min_seats: ClassVar[int]
+    max_seats: ClassVar[int]
+    names: list[str]
+    laps: int
+    order: list[int]
+    turn_index: int
+    round: int
+    phase: str
+    roll: int | None
+    points: int | None
+    boost: str
+    seq: int
+    _ply: int
+    dice: Dice
+
+    def __init__(self, names: list[str], track: Track, clockwise: bool, laps: int, cars: list[Car],
+                 order: list[int], turn_index: int, round_no: int, phase: str, roll: int | None,
+                 points: int | None, boost: str, seq: int, winner: int | None, ply: int,
+                 events: list[Event], last_move: dict[str, Any] | None, dice: Dice) -> None:
+        """A race in this state."""
+
+    @classmethod
+    def _options(cls, options: Any, n: int) -> tuple[Track, bool, int, list[list[str]]]:
+        """The track, direction, laps and parked spots ``options`` ask for."""
+
+    @classmethod
+    def _names(cls, seats: Any) -> list[str]:
+        """The players' names, checked."""
+
+    @property
+    def turn(self) -> int:
+        """The seat to act."""
+
+    def endings(self) -> Mapping[str, object]:
+        """Where the car to act can end its move."""
+
+
+G = TypeVar("G", bound=Settable)
 
 KNOWN = {"players", "track", "direction", "laps", "cars", "order", "to_act", "round", "phase", "points", "boost",
          "roll", "load", "seed", "ply"}
@@ -71,7 +118,7 @@ def _whole(value: Any, low: int, high: int | None = None) -> bool:
 class _Reader:
     """Reads the sections of a position into ``game``, one method per section."""
 
-    def __init__(self, game: RallyGame) -> None:
+    def __init__(self, game: Settable) -> None:
         self.game = game
         self.n = game.n
         self.colours = COLOUR_KEYS[: self.n]

@@ -1,20 +1,37 @@
 """Questions about a Schrottplatz Rally state that are not part of the game contract: which car stands
 where, what kind of place a name is, the spots of a car park open to this many players, the laps driven.
-The rules, the computers, the table and the tests ask them of a :class:`RallyGame`."""
+The rules, the computers, the table and the tests ask them of a :class:`~rules.rally.game.RallyGame`; they
+read only what :class:`Race` names of it, so this module never imports the game's."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from rules.rally.track import STOP, WAITING
 
 if TYPE_CHECKING:
-    from rules.rally.game import RallyGame
+    from rules.rally.car import Car
+    from rules.rally.track import Course, Track
 
 MULTI = (WAITING, STOP)  # places that hold any number of cars
 
 
-def seat_at(game: RallyGame, place: str) -> int | None:
+class Race(Protocol):
+    """What the questions read of a race: its cars by seat, its track and the course driven on it."""
+
+    cars: list[Car]
+    track: Track
+
+    @property
+    def n(self) -> int:
+        """The number of seats."""
+
+    @property
+    def course(self) -> Course:
+        """The loop the race drives, in its direction."""
+
+
+def seat_at(game: Race, place: str) -> int | None:
     """The seat whose car stands on ``place`` (None on a place that holds any number of cars)."""
     if place in MULTI:
         return None
@@ -24,12 +41,12 @@ def seat_at(game: RallyGame, place: str) -> int | None:
     return None
 
 
-def occupied(game: RallyGame, exclude: int | None = None) -> set[str]:
+def occupied(game: Race, exclude: int | None = None) -> set[str]:
     """The places a single car fills, ``exclude``'s car left out."""
     return {c.at for s, c in enumerate(game.cars) if s != exclude and c.at not in MULTI}
 
 
-def row_of(game: RallyGame, place: str) -> int:
+def row_of(game: Race, place: str) -> int:
     """The row a place lies beside (its position on the loop)."""
     if place == WAITING:
         return game.course.pit_entry
@@ -52,7 +69,7 @@ def is_spot(place: str) -> bool:
     return "." in place
 
 
-def spot_least(game: RallyGame, spot: str) -> int:
+def spot_least(game: Race, spot: str) -> int:
     """The least number of players for which a spot is open."""
     area, index = spot.split(".")
     if area == WAITING:
@@ -60,13 +77,13 @@ def spot_least(game: RallyGame, spot: str) -> int:
     return game.track.area_by_id[area].spots[int(index) - 1]
 
 
-def spot_kind(game: RallyGame, spot: str) -> str:
+def spot_kind(game: Race, spot: str) -> str:
     """What a spot's car park offers ("pit" for the pit lane)."""
     area = spot.split(".")[0]
     return "pit" if area == WAITING else game.track.area_by_id[area].kind
 
 
-def valid_place(game: RallyGame, place: str) -> bool:
+def valid_place(game: Race, place: str) -> bool:
     """Whether ``place`` names a place of this track."""
     if place in MULTI:
         return True
@@ -82,7 +99,7 @@ def valid_place(game: RallyGame, place: str) -> bool:
     return False
 
 
-def open_spots(game: RallyGame, area_id: str) -> list[str]:
+def open_spots(game: Race, area_id: str) -> list[str]:
     """The spots of a car park (or ``pit``) open to this many players (rule text "Parken", S1)."""
     if area_id == WAITING:
         names, least = game.track.pit.spot_names(), [s[1] for s in game.track.pit.spots]
@@ -92,11 +109,11 @@ def open_spots(game: RallyGame, area_id: str) -> list[str]:
     return [nm for nm, lo in zip(names, least, strict=True) if lo <= game.n]
 
 
-def laps_done(game: RallyGame, seat: int) -> int:
+def laps_done(game: Race, seat: int) -> int:
     """The laps ``seat``'s car has finished."""
     return max(0, game.cars[seat].progress // game.track.length)
 
 
-def lap_of(game: RallyGame, seat: int) -> int:
+def lap_of(game: Race, seat: int) -> int:
     """The lap being driven: 0 on the grid before the arch, 1 in the first lap, …"""
     return game.cars[seat].progress // game.track.length + 1
