@@ -46,6 +46,7 @@ from bot.compose import Message
 from bot.lanes import Lanes
 from bot.messages import EDIT, KINDS, NOTE, POST, RETIRE
 from bot.store import TURN_KINDS, Delivery, Store
+from bot.written import Written
 
 log = logging.getLogger(__name__)
 
@@ -118,6 +119,9 @@ class Sender(Protocol):
 
     async def undelivered(self, delivery_id: int, *, retry_at: float) -> None: ...
 
+    @property
+    def written(self) -> Written: ...
+
 
 class _Wait(Exception):
     """The message a record changes is not posted yet."""
@@ -189,6 +193,9 @@ async def _after_earlier(sender: Sender, d: Delivery, transport: Transport, cloc
     """Deliver first (when free and due), or wait for (while another worker holds them, at most
     :data:`ORDER_WAIT` seconds), the undelivered records ``d``'s channel got before it. None once none is
     left; else when ``d`` may be tried again, behind the one that holds it up."""
+    known = _known(sender, d)
+    if known is not None and not any(e.id < d.id and not e.delivered and e.kind in KINDS for e in known):
+        return None  # this process wrote the channel's waiting records, and none is before ``d``
     progress = _progress_of(sender)
     give_up = time.monotonic() + ORDER_WAIT
     while True:
@@ -252,6 +259,8 @@ async def hold(sender: Sender, d: Delivery, reason: str, *, clock: Callable[[], 
     games = sorted({*flag.get("games", []), *([d.game_id] if d.game_id is not None else [])})
     await settings.put_settings(HELD, d.channel_id, 0, {"reason": reason, "since": flag.get("since", clock()),
                                                        "games": games})
+    if sender.written.held is not None:
+        sender.written.held.add(d.channel_id)
 
 
 async def _carry_out(sender: Sender, d: Delivery, transport: Transport) -> int | None:
@@ -264,8 +273,7 @@ async def _carry_out(sender: Sender, d: Delivery, transport: Transport) -> int |
             except Undeliverable as exc:
                 log.info("the message retired by delivery %s is gone (%s)", d.id, exc)
         return target
-    turn = d.kind in TURN_KINDS and d.game_id is not None
-    latest = await sender.store.outbox.latest_delivery(d.game_id) if turn and d.game_id is not None else None
+    latest = await _latest(sender, d) if d.kind in TURN_KINDS else None
     # a turn's state that a newer message follows is told in words only (the newer one shows the board and the
     # live buttons); a turn's message that goes out after later states of its own were stored (the computer
     # worker played on meanwhile) shows the newest, with the ping it owes
@@ -294,7 +302,12 @@ async def _target(sender: Sender, d: Delivery) -> int | None:
     if isinstance(known, int):
         return known
     edit_of = d.payload.get("edit_of")
-    target = await sender.store.outbox.delivery(int(edit_of)) if edit_of is not None else None
+    if edit_of is None:
+        return None
+    known = _known(sender, d)
+    target = next((r for r in known if r.id == int(edit_of)), None) if known is not None else None
+    if target is None:
+        target = await sender.store.outbox.delivery(int(edit_of))
     if target is None:
         return None
     if not target.delivered:
@@ -308,11 +321,30 @@ async def _superseded(sender: Sender, d: Delivery) -> bool:
     edit record still changes is done when that one is: it shows no buttons once a newer record exists."""
     if d.game_id is None:
         return False
-    records = await sender.store.outbox.deliveries(game_id=d.game_id)
-    if not turn_messages.same_turn_later(records, d):
+    known = _known(sender, d)
+    records = known if known is not None else await sender.store.outbox.deliveries(game_id=d.game_id)
+    if not turn_messages.same_turn_later([r for r in records if r.game_id == d.game_id], d):
         return False
     await sender.delivered(d, await _target(sender, d))
     return True
+
+
+def _known(sender: Sender, d: Delivery) -> list[Delivery] | None:
+    """The records of ``d``'s channel as this process wrote them, when that knowledge is whole and holds ``d``
+    (:class:`bot.written.Written`): then nothing needs a look at the store to deliver ``d``."""
+    known = sender.written.known(d.channel_id)
+    return known if known is not None and any(r.id == d.id for r in known) else None
+
+
+async def _latest(sender: Sender, d: Delivery) -> Delivery | None:
+    """The newest turn record of ``d``'s game: as this process knows it, else as the store has it."""
+    if d.game_id is None:
+        return None
+    known = _known(sender, d)
+    if known is None:
+        return await sender.store.outbox.latest_delivery(d.game_id)
+    return max((r for r in known if r.game_id == d.game_id and r.kind in TURN_KINDS), key=lambda r: r.id,
+               default=None)
 
 
 class Outbox:
@@ -337,9 +369,17 @@ class Outbox:
     async def wake(self, channel_id: int) -> int:
         """The channel may take messages again (someone acted there, or its permissions changed): deliver now
         what waits for it (:func:`hold`), in order; returns how many posted or changed a message. Records the
-        channel refuses again wait again. One look at the settings when nothing waits."""
+        channel refuses again wait again. Nothing is read when no record of the channel is known to wait (the
+        channels that wait are read once, then kept up to date by :func:`hold` and at each look at the
+        outbox)."""
+        held = self.sender.written.held
+        if held is None:
+            held = self.sender.written.held = set(await self.held_channels())
+        if channel_id not in held:
+            return 0
         lock = self._waking.setdefault(channel_id, asyncio.Lock())
         async with lock:
+            held.discard(channel_id)
             settings = self.sender.store.settings
             flag = await settings.get_settings(HELD, channel_id)
             if not flag:
@@ -411,6 +451,7 @@ class Outbox:
         while True:
             self._woken.clear()
             try:
+                self.sender.written.held = set(await self.held_channels())  # another process may hold some
                 await self.flush(takeover=takeover)
                 takeover = False
             except asyncio.CancelledError:

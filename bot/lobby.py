@@ -17,7 +17,7 @@ from bot.games import GameUnit, playable_keys
 from bot.messages import Line, Showing
 from bot.outcomes import Accepted, Private, Refusal, refuse
 from bot.seats import Fronts, accepted, lang_of, no_game, note, option_words, seat_line, who
-from bot.store import ACTIVE, FINISHED, LOBBY, ChannelBusy, GameRecord, Outgoing, Seat, StaleVersion, Store
+from bot.store import ACTIVE, FINISHED, LOBBY, ChannelBusy, Delivery, GameRecord, Outgoing, Seat, StaleVersion, Store
 from rules.contract import Event, Game, SetupError
 from rules.literal import Name
 
@@ -54,7 +54,7 @@ class Host(Protocol):
     def takeover_kind(self, game_key: str) -> str: ...
 
     def _stored(self, rec: GameRecord, game: Game, out: Sequence[Outgoing], message: Message | None = None,
-                waiting: bool | None = None) -> None: ...
+                waiting: bool | None = None, *, whole: bool = False) -> tuple[Delivery, ...]: ...
 
     async def _auto_waiting(self, rec: GameRecord, game: Game) -> bool: ...
 

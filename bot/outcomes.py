@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot import texts
+from bot.store import Delivery
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,11 +36,13 @@ class Refusal:
 @dataclass(frozen=True, slots=True)
 class Accepted:
     """It happened: ``deliveries`` are the ids of the records of the public messages it owes (oldest first),
-    ``private`` the notes for single players."""
+    ``private`` the notes for single players; ``records``, when given, are those records as stored (a front
+    delivers them as they are, without reading them back)."""
 
     game_id: int
     deliveries: tuple[int, ...] = ()
     private: tuple[Private, ...] = ()
+    records: tuple[Delivery, ...] = ()
 
 
 def refuse(text: str) -> Refusal:

@@ -26,7 +26,7 @@ from typing import Any, Literal, Protocol
 from bot import texts
 from bot.games import GameUnit, fuzzy
 from bot.outcomes import Refusal
-from bot.store import ACTIVE, GameRecord, SettingsWrite, Store
+from bot.store import ACTIVE, GameRecord, Reads, SettingKey, SettingsWrite, Store
 from rules.contract import Game, IllegalAction
 
 #: the settings scope of plans: owner the player, target the game
@@ -96,15 +96,20 @@ async def save_plan(store: Store, user_id: int, game_id: int, plan: Plan) -> Non
     await store.settings.put_settings(PLAN, user_id, game_id, plan.to_dict())
 
 
-async def auto_on(store: Store, user_id: int, game_id: int) -> bool:
+async def auto_on(store: Reads, user_id: int, game_id: int) -> bool:
     """Whether forced moves play themselves for ``user_id`` in the game: the game's own choice over the one
     for all their games; on unless turned off."""
     return _auto(*await store.settings.settings_of(_choice_keys(user_id, game_id)))
 
 
-async def plan_and_auto(store: Store, user_id: int, game_id: int) -> tuple[Plan, bool]:
+def keys_of(user_id: int, game_id: int) -> list[SettingKey]:
+    """The rows a move reads for a person seated: their plan, then their choices (this game's, all games')."""
+    return [(PLAN, user_id, game_id), *_choice_keys(user_id, game_id)]
+
+
+async def plan_and_auto(store: Reads, user_id: int, game_id: int) -> tuple[Plan, bool]:
     """The player's plan in the game and :func:`auto_on`, in one read (a move asks for both)."""
-    plan, *choices = await store.settings.settings_of([(PLAN, user_id, game_id), *_choice_keys(user_id, game_id)])
+    plan, *choices = await store.settings.settings_of(keys_of(user_id, game_id))
     return Plan.from_dict(plan), _auto(*choices)
 
 

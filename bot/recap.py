@@ -32,8 +32,8 @@ from bot.compose import MAX_REPLAY_BYTES, RECAP_ACTION, REPLAY_SIZES, Message, M
 from bot.games import ButtonSpec, GameUnit
 from bot.messages import POST, Showing
 from bot.outcomes import Refusal
-from bot.settings import Settings
-from bot.store import ACTIVE, ActionRecord, GameRecord, SettingsWrite, Store
+from bot.settings import game_settings
+from bot.store import ACTIVE, ActionRecord, GameRecord, Reads, SettingKey, SettingsWrite, Store
 from rules.contract import Event, Game, events_for
 
 #: the settings scope of presence: owner the player, target the game; ``{"version": …, "at": …}``
@@ -49,13 +49,18 @@ Span = tuple[int, int, int]
 # Presence ---------------------------------------------------------------------------------------
 
 
-def seen(store: Store, user_id: int, game_id: int, version: int) -> SettingsWrite:
+def keys_of(user_id: int, game_id: int) -> list[SettingKey]:
+    """The rows a move reads for a person seated: when they last played."""
+    return [(SEEN, user_id, game_id)]
+
+
+def seen(store: Reads, user_id: int, game_id: int, version: int) -> SettingsWrite:
     """The row that says ``user_id`` played the game's move up to ``version`` themselves, now; stored with
     that move."""
     return SettingsWrite(SEEN, user_id, game_id, {"version": version, "at": store.now()})
 
 
-async def last_seen(store: Store, rec: GameRecord, user_id: int) -> tuple[int, float]:
+async def last_seen(store: Reads, rec: GameRecord, user_id: int) -> tuple[int, float]:
     """The move after the player's last own move and when it was played; (0, the game's opening) without
     one. A move since taken back counts as the log's end."""
     data = await store.settings.get_settings(SEEN, user_id, rec.id)
@@ -64,12 +69,12 @@ async def last_seen(store: Store, rec: GameRecord, user_id: int) -> tuple[int, f
     return min(int(data["version"]), rec.version), float(data.get("at", rec.created_at))
 
 
-async def away_hours(store: Store, rec: GameRecord) -> int:
+async def away_hours(store: Reads, rec: GameRecord) -> int:
     """The game's ``recap_after`` in force (its own, its server's, the default)."""
-    return int((await Settings(store).game(rec))["recap_after"])
+    return int((await game_settings(store, rec))["recap_after"])
 
 
-async def flag(store: Store, rec: GameRecord, record: Showing, until: int) -> Showing:
+async def flag(store: Reads, rec: GameRecord, record: Showing, until: int) -> Showing:
     """``record`` (of a move that leaves the game at move ``until``) offering its named person a recap when it
     is a new turn's message and they have been gone longer than the game's setting; else unchanged."""
     if record.kind != POST or record.named is None or record.recap is not None:
@@ -84,7 +89,7 @@ async def flag(store: Store, rec: GameRecord, record: Showing, until: int) -> Sh
     return replace(record, recap=(seat, since, until))
 
 
-async def flag_move(store: Store, rec: GameRecord, moved: Moved) -> Moved:
+async def flag_move(store: Reads, rec: GameRecord, moved: Moved) -> Moved:
     """A person's move whose newest record now offers a recap when :func:`flag` says so (its message, composed
     with the move, carries the button too)."""
     kind, payload = moved.rows[-1]

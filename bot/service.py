@@ -25,7 +25,7 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
 from typing import Any, Generic, TypeVar
 
-from bot import history, plans, recap, seats, takeback, texts, turn_messages
+from bot import history, plans, recap, seats, settings, takeback, texts, turn_messages
 from bot.compose import Message, Moved, Table, compose, compose_state, table_of, worded_line
 from bot.drivers import Driver, driver_for, driver_kinds
 from bot.drivers.reasons import Reason
@@ -43,10 +43,15 @@ from bot.store import (
     GameNotFound,
     GameRecord,
     Outgoing,
+    Preread,
+    Reads,
     Seat,
+    SettingKey,
     StaleVersion,
     Store,
+    written,
 )
+from bot.written import Written
 from rules.contract import Event, Game, IllegalAction, events_for
 from rules.literal import Name
 
@@ -240,6 +245,8 @@ class Service:
         self.on_computers: Callable[[int], None] | None = None
         #: channels whose computers move once this process's record (the id) of their last move is delivered
         self._waiting: dict[int, int] = {}
+        #: the delivery records this process wrote, so a move's records reach the channel without reading them
+        self.written = Written()
         #: the address of a game's page on the web, made when asked (None: this bot publishes no pages)
         self.page_link: history.PageLink | None = None
         #: told the id of a game this process just stored a write of (the web pages' live updates)
@@ -420,7 +427,9 @@ class Service:
         player's language, for what only
         they see (refusals, their private notes); the channel reads the game's language."""
         async with self.lock(channel_id):
-            rec = await self.store.games.channel_game(channel_id)
+            read = await self.store.read_move(channel_id, self.move_keys)  # all the move reads, at once
+            rec, reads = read.game, Preread(self.store, read.settings)
+            self.written.check(channel_id, read)
             problem = await self._refusal_to_act(rec, channel_id, user_id, expected_version, game_id, lang)
             if problem is not None or rec is None:
                 return problem or self._no_game(lang)
@@ -428,28 +437,30 @@ class Service:
             assert seat is not None
             game, front = await self.load(rec), self.fronts(rec.game_key)
             try:
-                moved, after = await self._move(rec, game, front, action_text.strip(), seat, autopilot, reason)
+                moved, after = await self._move(rec, game, front, action_text.strip(), seat, autopilot, reason,
+                                                latest=read.latest)
             except IllegalAction as exc:
                 self.keep(rec, game)  # unchanged, as the contract promises
                 return refuse(front.refused_move(game, exc, own))  # with what is possible, said once
             except Exception:
                 log.exception("game %s: applying %r failed", rec.id, clip_input(action_text))
                 return refuse(texts.say("apply_failed", own))
-            moved = await recap.flag_move(self.store, rec, moved)
+            moved = await recap.flag_move(reads, rec, moved)
             out = self.held(moved.rows)
-            waiting = await self._auto_waiting(rec, after)
+            waiting = await self._auto_waiting(rec, after, reads=reads)
             try:
                 rec = await self.store.games.append_action(
                     rec.id, expected_version=rec.version, seat=seat, user_id=user_id, action=moved.action,
                     state=moved.state, status=FINISHED if after.is_over else ACTIVE, narration=moved.narration,
                     outgoing=out, computers_waiting=waiting,
-                    settings=[await takeback.mark(self.store, user_id, rec.id, rec.version, "autopilot")]
-                    if autopilot else [recap.seen(self.store, user_id, rec.id, rec.version + 1)])
+                    settings=[await takeback.mark(reads, user_id, rec.id, rec.version, "autopilot")]
+                    if autopilot else [recap.seen(reads, user_id, rec.id, rec.version + 1)])
             except StaleVersion as exc:
                 return refuse(texts.say("move.moved_on", own, error=exc))
-            self._stored(rec, after, out, moved.message, waiting)
+            records = self._stored(rec, after, out, moved.message, waiting, whole=True)
             await self._end(rec, after)
-        return self._accepted(rec, out, self._private_notes(rec, front, moved.events, {seat: own}))
+        return Accepted(rec.id, tuple(d.id for d in records), tuple(self._private_notes(rec, front, moved.events,
+                                                                                        {seat: own})), records)
 
     async def _refusal_to_act(self, rec: GameRecord | None, channel_id: int, user_id: int,
                               expected_version: int | None, game_id: int | None, lang: str | None
@@ -486,11 +497,10 @@ class Service:
         return None
 
     async def _move(self, rec: GameRecord, game: Game, front: GameUnit[Any], text: str, seat: int, autopilot: bool,
-                    reason: Reason | None = None) -> tuple[Moved, Game]:
+                    reason: Reason | None = None, *, latest: Delivery | None) -> tuple[Moved, Game]:
         """A person's move, applied, planned and composed off the event loop: in a worker process on a copy
         (so the cores share the work; the copy replaces ours), or in a thread on the game itself. While it
         is applied and saved the game object is ours alone: readers load a fresh copy from the snapshot."""
-        latest = await self.store.outbox.latest_delivery(rec.id)
         table, pingable = table_of(rec), self.pingable(rec)
         self.forget(rec.id)
         if self._remote(rec):
@@ -502,10 +512,16 @@ class Service:
         return moved, game
 
     def _stored(self, rec: GameRecord, game: Game, out: Sequence[Outgoing], message: Message | None = None,
-                waiting: bool | None = None) -> None:
+                waiting: bool | None = None, *, whole: bool = False) -> tuple[Delivery, ...]:
         """A write is committed: keep the game, the message composed for its newest record, and whether the
         channel's computers (or a person's forced move or plan: ``waiting``) move once that record is
-        delivered."""
+        delivered. ``whole``: ``out`` was written by this one write, and the records as stored are known (they
+        are returned); else what this process knew of the channel's records is forgotten."""
+        records = tuple(written(o, rec, self.store.now()) for o in out if o.id is not None) if whole else ()
+        if whole:
+            self.written.wrote(records)
+        else:
+            self.written.forget(rec.channel_id)
         self.keep(rec, game)
         if self.on_stored is not None:
             self.on_stored(rec.id)
@@ -516,6 +532,7 @@ class Service:
             self._composed.put((last, rec.version), message)
         if (self._computer_to_act(rec, game) if waiting is None else waiting) and last is not None:
             self._waiting[rec.channel_id] = last
+        return records
 
     async def _end(self, rec: GameRecord, game: Game) -> None:
         """A game that just ended: its results and its end message (standings, replay) are stored, once; the
@@ -720,8 +737,8 @@ class Service:
         batch.played += events
         return True
 
-    async def auto_move(self, rec: GameRecord, game: Game, plan: plans.Plan | None = None
-                        ) -> tuple[int, plans.AutoMove] | None:
+    async def auto_move(self, rec: GameRecord, game: Game, plan: plans.Plan | None = None, *,
+                        reads: Reads | None = None) -> tuple[int, plans.AutoMove] | None:
         """What plays itself now for the person to act (their user id and the move: their plan's next item,
         a standing item, or a forced move), None when they decide. ``plan``: their plan as it will stand
         (not read from the store)."""
@@ -729,20 +746,32 @@ class Service:
         if (seat is None or game.is_over or not 0 <= seat < len(rec.seats) or rec.seats[seat].is_computer
                 or rec.status != ACTIVE):
             return None
-        user = rec.seats[seat].user_id
+        user, reads = rec.seats[seat].user_id, reads or self.store
         if plan is None:
-            plan, auto = await plans.plan_and_auto(self.store, user, rec.id)
+            plan, auto = await plans.plan_and_auto(reads, user, rec.id)
         else:
-            auto = await plans.auto_on(self.store, user, rec.id)
+            auto = await plans.auto_on(reads, user, rec.id)
         move = plans.next_move(self.fronts(rec.game_key), game, seat, plan, auto)
         return None if move is None else (user, move)
 
-    async def _auto_waiting(self, rec: GameRecord, game: Game, plan: plans.Plan | None = None) -> bool:
+    async def _auto_waiting(self, rec: GameRecord, game: Game, plan: plans.Plan | None = None, *,
+                            reads: Reads | None = None) -> bool:
         """Whether the seat to act moves without anyone pressing: a computer, or a person's forced move or
-        plan (``plan``: the actor's plan as it will stand)."""
+        plan (``plan``: the actor's plan as it will stand; ``reads``: the settings read with the move)."""
         if self._computer_to_act(rec, game):
             return True
-        return not game.is_over and await self.auto_move(rec, game, plan) is not None
+        return not game.is_over and await self.auto_move(rec, game, plan, reads=reads) is not None
+
+    @staticmethod
+    def move_keys(rec: GameRecord) -> list[SettingKey]:
+        """The settings rows a move reads, read with its game: the game's settings and, for each person seated,
+        their plan and choices, when they last played and the moves played for them."""
+        keys = settings.game_keys(rec)
+        for seat in rec.seats:
+            if not seat.is_computer:
+                keys += [*plans.keys_of(seat.user_id, rec.id), *recap.keys_of(seat.user_id, rec.id),
+                         *takeback.keys_of(seat.user_id, rec.id)]
+        return keys
 
     async def _plan_stops(self, rec: GameRecord, game: Game, front: GameUnit[Any], seat: int, item: str,
                           exc: IllegalAction) -> Private:
@@ -841,6 +870,7 @@ class Service:
         """The message of delivery record ``d`` was posted (``message_id``; None: given up); False if it
         already was. Once a move's last record is out, the computers it left to act move on."""
         done = await self.store.outbox.mark_delivered(d.id, message_id)
+        self.written.delivered(d, message_id, self.store.now())
         waiting = self._waiting.get(d.channel_id)
         if waiting is not None and d.id >= waiting:
             self._wake(d.channel_id)

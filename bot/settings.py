@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot import texts
-from bot.store import GameRecord, Store
+from bot.store import GameRecord, Reads, SettingKey, Store
 
 #: hours without acting before the player to act is reminded (0: never)
 DEFAULT_REMINDER = 12
@@ -117,6 +117,20 @@ class Prefs:
     away_until: float | None = None
 
 
+def game_keys(rec: GameRecord) -> list[SettingKey]:
+    """The rows a game's settings come from: its own, then its server's."""
+    return [("game", rec.id, 0)] + ([("server", rec.guild_id, 0)] if rec.guild_id is not None else [])
+
+
+async def game_settings(reads: Reads, rec: GameRecord) -> dict[str, Any]:
+    """The game's settings in force: defaults ← server ← game (one read)."""
+    chosen, *server = await reads.settings.settings_of(game_keys(rec))
+    out = dict(GAME_DEFAULTS)
+    for layer in (*server, chosen):
+        out.update({k: v for k, v in layer.items() if k in GAME_DEFAULTS})
+    return out
+
+
 class Settings:
     """Game and server settings from the store; players' preferences cached (:meth:`load` at start-up)."""
 
@@ -140,12 +154,7 @@ class Settings:
 
     async def game(self, rec: GameRecord) -> dict[str, Any]:
         """The game's settings in force: defaults ← server ← game (one read)."""
-        keys = [("game", rec.id, 0)] + ([("server", rec.guild_id, 0)] if rec.guild_id is not None else [])
-        chosen, *server = await self.store.settings.settings_of(keys)
-        out = dict(GAME_DEFAULTS)
-        for layer in (*server, chosen):
-            out.update({k: v for k, v in layer.items() if k in GAME_DEFAULTS})
-        return out
+        return await game_settings(self.store, rec)
 
     async def set_game(self, game_id: int, values: Mapping[str, Any]) -> None:
         data = await self.store.settings.get_settings("game", game_id)

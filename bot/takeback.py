@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.messages import Line
-from bot.store import SettingsWrite, Store
+from bot.store import Reads, SettingKey, SettingsWrite, Store
 
 #: the settings scope of the marks: owner the player, target the game
 SCOPE = "played_for"
@@ -23,7 +23,12 @@ KEEP = 100
 KINDS = ("autopilot", "forced", "plan", "standing")
 
 
-async def mark(store: Store, user_id: int, game_id: int, index: int, kind: str) -> SettingsWrite:
+def keys_of(user_id: int, game_id: int) -> list[SettingKey]:
+    """The rows a move reads for a person seated: the moves played for them."""
+    return [(SCOPE, user_id, game_id)]
+
+
+async def mark(store: Reads, user_id: int, game_id: int, index: int, kind: str) -> SettingsWrite:
     """The row that remembers move ``index`` of the game as played for ``user_id`` (``kind``), to store with
     the move; older marks beyond :data:`KEEP` (and any of moves taken back since) are dropped."""
     data = await store.settings.get_settings(SCOPE, user_id, game_id)

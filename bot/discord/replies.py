@@ -165,7 +165,8 @@ async def _deliver(interaction: Interaction, accepted: Accepted, pressed: bool) 
     client = interaction.client
     if not pressed and not interaction.response.is_done():
         await _defer(interaction, True)  # a new message goes to the channel: the command's answer is private
-    records = [d for d in [await client.store.outbox.delivery(i) for i in accepted.deliveries] if d is not None]
+    records = list(accepted.records) or [
+        d for d in [await client.store.outbox.delivery(i) for i in accepted.deliveries] if d is not None]
     answered = True
     told = False
     if not pressed:  # the placeholder says where the news went, before it goes there

@@ -10,7 +10,17 @@ import os
 import time
 from collections.abc import Callable
 
-from bot.store.interface import GamesStore, OutboxStore, SettingsStore, StandingsStore, Store, TurnsStore
+from bot.store.interface import (
+    GamesStore,
+    OutboxStore,
+    Reads,
+    SettingsReader,
+    SettingsStore,
+    StandingsStore,
+    Store,
+    TurnsStore,
+)
+from bot.store.preread import Preread
 from bot.store.records import (
     ABORTED,
     ACTIVE,
@@ -30,6 +40,7 @@ from bot.store.records import (
     GameNotFound,
     GameRecord,
     InconsistentSnapshot,
+    MoveRead,
     NewTimer,
     Outgoing,
     PlayerTally,
@@ -40,6 +51,7 @@ from bot.store.records import (
     SeasonRunning,
     Seat,
     ServerTally,
+    SettingKey,
     SettingsWrite,
     StaleRating,
     StaleVersion,
@@ -51,6 +63,7 @@ from bot.store.records import (
     newer_schema,
     shard_of,
     sqlite_file_problem,
+    written,
 )
 from bot.store.sql import COPY_TABLES
 from bot.store.sqlite import SqliteStore
@@ -89,17 +102,22 @@ __all__ = [
     "GameRecord",
     "GamesStore",
     "InconsistentSnapshot",
+    "MoveRead",
     "NewTimer",
     "OutboxStore",
     "Outgoing",
     "PlayerTally",
+    "Preread",
     "Rating",
     "RatingChange",
+    "Reads",
     "Result",
     "Season",
     "SeasonRunning",
     "Seat",
     "ServerTally",
+    "SettingKey",
+    "SettingsReader",
     "SettingsStore",
     "SettingsWrite",
     "SqliteStore",
@@ -117,4 +135,5 @@ __all__ = [
     "open_store",
     "shard_of",
     "sqlite_file_problem",
+    "written",
 ]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, Protocol
 
 from bot.store.records import (
     ACTIVE,
@@ -17,6 +17,7 @@ from bot.store.records import (
     ActionRecord,
     Delivery,
     GameRecord,
+    MoveRead,
     NewTimer,
     Outgoing,
     PlayerTally,
@@ -26,6 +27,7 @@ from bot.store.records import (
     Season,
     Seat,
     ServerTally,
+    SettingKey,
     SettingsWrite,
     Timer,
     TurnMark,
@@ -293,6 +295,24 @@ class StandingsStore(ABC):
         """Finished games whose results are not stored yet (the process stopped in between), oldest first."""
 
 
+class SettingsReader(Protocol):
+    """Where settings rows are read from: the store's settings, or rows read ahead with a move."""
+
+    async def get_settings(self, scope: str, owner: int, target: int = 0) -> dict[str, Any]: ...
+
+    async def settings_of(self, keys: Sequence[tuple[str, int, int]]) -> list[dict[str, Any]]: ...
+
+
+class Reads(Protocol):
+    """What a move's helpers read: settings rows and the store's time (a :class:`Store` is one; so are the rows
+    a move read ahead, :class:`bot.store.Preread`)."""
+
+    @property
+    def settings(self) -> SettingsReader: ...
+
+    def now(self) -> float: ...
+
+
 class Store(ABC):
     """A database of games: its parts by concern, and what concerns the whole (opening, shards, copying)."""
 
@@ -322,6 +342,19 @@ class Store(ABC):
 
     @abstractmethod
     async def close(self) -> None: ...
+
+    async def read_move(self, channel_id: int, keys: Callable[[GameRecord], Sequence[SettingKey]]) -> MoveRead:
+        """Everything a move in the channel reads, at once: its open game, the game's newest turn record, the
+        channel's undelivered records and the settings rows ``keys(game)`` names. The backends read it in one
+        trip; this way, through the parts, serves any other store."""
+        game = await self.games.channel_game(channel_id)
+        if game is None:
+            return MoveRead(None)
+        wanted = list(dict.fromkeys(keys(game)))
+        rows = await self.settings.settings_of(wanted)
+        pending = await self.outbox.deliveries(channel_id=channel_id, pending=True)
+        return MoveRead(game, await self.outbox.latest_delivery(game.id), tuple(d.id for d in pending),
+                        dict(zip(wanted, rows, strict=True)))
 
     @abstractmethod
     async def schema_version(self) -> int:
@@ -377,4 +410,5 @@ class Store(ABC):
         raise NotImplementedError
 
 
-__all__ = ["GamesStore", "OutboxStore", "SettingsStore", "StandingsStore", "Store", "TurnsStore"]
+__all__ = ["GamesStore", "OutboxStore", "Reads", "SettingsReader", "SettingsStore", "StandingsStore", "Store",
+           "TurnsStore"]

@@ -38,6 +38,7 @@ from bot.store.records import (
     Delivery,
     GameNotFound,
     GameRecord,
+    MoveRead,
     NewTimer,
     Outgoing,
     PlayerTally,
@@ -48,6 +49,7 @@ from bot.store.records import (
     SeasonRunning,
     Seat,
     ServerTally,
+    SettingKey,
     SettingsWrite,
     StaleRating,
     StaleVersion,
@@ -415,6 +417,28 @@ class PostgresStore(Store):
 
     async def schema_version(self) -> int:
         return int(await self.pool.fetchval("SELECT version FROM schema_version") or 0)
+
+    async def read_move(self, channel_id: int, keys: Callable[[GameRecord], Sequence[SettingKey]]) -> MoveRead:
+        async with self.pool.acquire() as con, con.transaction(isolation="repeatable_read", readonly=True):
+            row = await con.fetchrow(
+                f"SELECT {GAME_COLUMNS} FROM games WHERE channel_id = $1 AND status IN ('lobby', 'active')",
+                channel_id)
+            if row is None:
+                return MoveRead(None)
+            game = game_record(row)
+            latest = await con.fetchrow(
+                f"SELECT {DELIVERY_COLUMNS} FROM deliveries WHERE game_id = $1 AND kind IN ('post', 'edit') "
+                "ORDER BY id DESC LIMIT 1", game.id)
+            pending = await con.fetch(
+                "SELECT id FROM deliveries WHERE channel_id = $1 AND delivered_at IS NULL ORDER BY id", channel_id)
+            wanted = list(dict.fromkeys(keys(game)))
+            rows = await con.fetch(
+                "SELECT scope, owner, target, data FROM settings WHERE (scope, owner, target) IN "
+                "(SELECT * FROM unnest($1::text[], $2::bigint[], $3::bigint[]))",
+                [k[0] for k in wanted], [k[1] for k in wanted], [k[2] for k in wanted]) if wanted else []
+        found = {(r[0], r[1], r[2]): r[3] for r in rows}
+        return MoveRead(game, None if latest is None else delivery_record(latest), tuple(r[0] for r in pending),
+                        {k: dict(json.loads(found[k])) if k in found else {} for k in wanted})
 
     async def _fetch_game(self, con: Any, game_id: int) -> GameRecord:
         row = await con.fetchrow(f"SELECT {GAME_COLUMNS} FROM games WHERE id = $1", game_id)

@@ -5,6 +5,7 @@ which shard a server belongs to)."""
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -151,6 +152,32 @@ class Delivery:
     @property
     def delivered(self) -> bool:
         return self.delivered_at is not None
+
+
+#: a settings row's key: (scope, owner, target)
+SettingKey = tuple[str, int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class MoveRead:
+    """What a move in a channel reads, read at once (:meth:`Store.read_move`): the channel's open game (None:
+    there is none), the game's newest turn record, the ids of the channel's undelivered records, oldest first,
+    and the settings rows the move named (``{}`` for a row that is not there)."""
+
+    game: GameRecord | None
+    latest: Delivery | None = None
+    pending: tuple[int, ...] = ()
+    settings: Mapping[SettingKey, dict[str, Any]] = field(default_factory=dict)
+
+
+def written(out: Outgoing, rec: GameRecord, now: float) -> Delivery:
+    """The delivery record ``out`` became in the write that left the game at ``rec`` (its id set by the write),
+    as the store holds it: claimed by its writer, not delivered."""
+    assert out.id is not None
+    return Delivery(id=out.id, game_id=rec.id, channel_id=rec.channel_id, version=rec.version, kind=out.kind,
+                    payload=out.payload, due_at=now if out.due_at is None else out.due_at, attempts=0,
+                    claimed_by=out.owner, claimed_until=now + out.lease if out.owner is not None else None,
+                    message_id=None, delivered_at=None, created_at=now)
 
 
 @dataclass(slots=True)

@@ -33,6 +33,7 @@ from bot.store.records import (
     Delivery,
     GameNotFound,
     GameRecord,
+    MoveRead,
     NewTimer,
     Outgoing,
     PlayerTally,
@@ -43,6 +44,7 @@ from bot.store.records import (
     SeasonRunning,
     Seat,
     ServerTally,
+    SettingKey,
     SettingsWrite,
     StaleRating,
     StaleVersion,
@@ -300,6 +302,32 @@ def _put_outgoing(db: sqlite3.Connection, game_id: int, out: Outgoing, now: floa
     return cur.lastrowid
 
 
+def _read_move(db: sqlite3.Connection, channel_id: int, keys: Callable[[GameRecord], Sequence[SettingKey]]
+               ) -> MoveRead:
+    """:meth:`Store.read_move` in the connection's thread: one trip, one snapshot (a read transaction)."""
+    db.execute("BEGIN")
+    try:
+        row = db.execute(f"SELECT {GAME_COLUMNS} FROM games WHERE channel_id = ? AND status IN ('lobby', 'active')",
+                         (channel_id,)).fetchone()
+        if row is None:
+            return MoveRead(None)
+        game = game_record(row)
+        latest = db.execute(f"SELECT {DELIVERY_COLUMNS} FROM deliveries WHERE game_id = ? AND kind IN ('post', 'edit') "
+                            "ORDER BY id DESC LIMIT 1", (game.id,)).fetchone()
+        pending = tuple(r[0] for r in db.execute(
+            "SELECT id FROM deliveries WHERE channel_id = ? AND delivered_at IS NULL ORDER BY id", (channel_id,)))
+        wanted = list(dict.fromkeys(keys(game)))
+        found: dict[Any, str] = {}
+        if wanted:
+            rows = db.execute("SELECT scope, owner, target, data FROM settings WHERE (scope, owner, target) IN "
+                              f"(VALUES {', '.join('(?, ?, ?)' for _ in wanted)})", [v for k in wanted for v in k])
+            found = {(r[0], r[1], r[2]): r[3] for r in rows}
+        settings = {k: dict(json.loads(found[k])) if k in found else {} for k in wanted}
+        return MoveRead(game, None if latest is None else delivery_record(latest), pending, settings)
+    finally:
+        db.execute("COMMIT")
+
+
 class SqliteStore(Store):
     """The embedded store: one SQLite file in WAL mode, reached through aiosqlite's worker thread.
 
@@ -379,6 +407,10 @@ class SqliteStore(Store):
                 f"BEGIN IMMEDIATE;\n{MIGRATIONS[number]}\n"
                 f"UPDATE schema_version SET version = {number + 1};\nCOMMIT;"
             )
+
+    async def read_move(self, channel_id: int, keys: Callable[[GameRecord], Sequence[SettingKey]]) -> MoveRead:
+        async with self._lock:
+            return await self._in_thread(lambda db: _read_move(db, channel_id, keys))
 
     async def schema_version(self) -> int:
         async with self._lock, self.db.execute("SELECT version FROM schema_version") as cur:

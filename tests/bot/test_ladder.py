@@ -153,11 +153,11 @@ def test_counts_in_stats_and_the_rebuild_take_the_catalogue_s_plural_forms():
 
     one = ServerTally("toy", 1, 1, 4, 1, 4, ((ANN, 1),))
     mine = PlayerTally("toy", 1, 1, 1, 1, 1, 4, 1, 4, "Ann", 2.0)
-    assert "shortest: 1 move (#4); longest: 1 move (#4)" in _server_lines([one], NoTitles(), "en")[0]
-    assert "kürzestes: 1 Zug (#4); längstes: 1 Zug (#4)" in _server_lines([one], NoTitles(), "de")[0]
-    assert "best: 1st in 1 move (#4); longest: 1 move (#4)" in _record_lines([mine], NoTitles(), "en")[0]
-    assert "bestes: 1. in 1 Zug (#4); längstes: 1 Zug (#4)" in _record_lines([mine], NoTitles(), "de")[0]
+    assert "shortest: 1 move (#4); longest: 1 move (#4)" in _server_lines([one], NoTitles().classes, "en")[0]
+    assert "kürzestes: 1 Zug (#4); längstes: 1 Zug (#4)" in _server_lines([one], NoTitles().classes, "de")[0]
+    assert "best: 1st in 1 move (#4); longest: 1 move (#4)" in _record_lines([mine], NoTitles().classes, "en")[0]
+    assert "bestes: 1. in 1 Zug (#4); längstes: 1 Zug (#4)" in _record_lines([mine], NoTitles().classes, "de")[0]
     many = PlayerTally("toy", 3, 1, 6, 1, 7, 4, 9, 5, "Ann", 2.0)
-    assert "in 7 Zügen (#4); längstes: 9 Züge (#5)" in _record_lines([many], NoTitles(), "de")[0]
+    assert "in 7 Zügen (#4); längstes: 9 Züge (#5)" in _record_lines([many], NoTitles().classes, "de")[0]
     assert texts.say("season.rebuilt", "de", season="x", count=1).endswith("(1 Spiel).")
     assert texts.say("season.rebuilt", "en", season="x", count=2).endswith("(2 games).")
