@@ -5,48 +5,17 @@ at most four store calls (the read, the write, the delivery marks), a refused on
 
 from __future__ import annotations
 
-import asyncio
 from collections import Counter
-from collections.abc import Awaitable, Callable
-from typing import Any
 
 import pytest
 
 from bot.drivers import driver_for
-from bot.store import Store
+from bot.store.counting import Counting
 from tests.bot.harness import CHANNEL_ID, DiscordHarness, answer
 from tests.bot.helpers import ANN, BOB, EVE, public, started
 
-PARTS = ("games", "outbox", "turns", "settings", "standings")
 ACCEPTED_MOST = 4
 REFUSED_MOST = 1
-
-
-class Counting:
-    """Counts every call of a store's interfaces by name while it wraps the store."""
-
-    def __init__(self, store: Store) -> None:
-        self.calls: Counter[str] = Counter()
-        self._wrap(store, "store", ["read_move"])
-        for part in PARTS:
-            obj = getattr(store, part)
-            self._wrap(obj, part, [n for n in dir(type(obj))
-                                   if not n.startswith("_") and asyncio.iscoroutinefunction(getattr(obj, n))])
-
-    def _wrap(self, owner: Any, label: str, names: list[str]) -> None:
-        for name in names:
-            setattr(owner, name, self._counted(getattr(owner, name), f"{label}.{name}"))
-
-    def _counted(self, method: Callable[..., Awaitable[Any]], label: str) -> Callable[..., Awaitable[Any]]:
-        async def counted(*args: Any, **kwargs: Any) -> Any:
-            self.calls[label] += 1
-            return await method(*args, **kwargs)
-        return counted
-
-    def take(self) -> Counter[str]:
-        """The calls since the last take."""
-        calls, self.calls = self.calls, Counter()
-        return calls
 
 
 async def test_every_press_of_a_whole_toy_game_reads_once_and_writes_once(h: DiscordHarness):
