@@ -17,6 +17,7 @@ from bot.store import (
     ChannelBusy,
     GameNotFound,
     InconsistentSnapshot,
+    MoveRead,
     NewTimer,
     Outgoing,
     Rating,
@@ -777,3 +778,26 @@ async def test_an_unreachable_postgresql_database_is_one_line_without_its_passwo
             as err:
         await PostgresStore("postgresql://jy:secret@127.0.0.1:9/x").open()
     assert "secret" not in str(err.value)
+
+
+async def test_what_a_move_reads_comes_at_once_and_says_what_the_parts_say(store):
+    """:meth:`Store.read_move` (one trip on every backend) reads the channel's open game, its newest turn record,
+    the channel's waiting records and the settings rows named for that game, as the parts would one by one."""
+    assert await store.read_move(100, lambda rec: [("user", 1, rec.id)]) == MoveRead(None)
+    rec, game = await started(store)
+    rec = await play(store, rec, game, "roll")
+    posted, edited, note = Outgoing({"lines": ["a"]}), Outgoing({"lines": ["b"]}, kind="edit"), Outgoing({}, "note")
+    rec = await store.games.append_action(rec.id, expected_version=1, seat=0, user_id=1, action="pass",
+                                          state=game.to_dict(), outgoing=[posted, edited, note])
+    await store.outbox.mark_delivered(posted.id, 555)
+    await store.settings.put_settings("user", 1, rec.id, {"auto": False})
+    await store.settings.put_settings("plan", 2, rec.id, {"items": ["roll"]})
+    read = await store.read_move(100, lambda r: [("user", 1, r.id), ("plan", 2, r.id), ("user", 3, r.id),
+                                                 ("user", 1, r.id)])
+    assert read.game == await store.games.channel_game(100) == rec
+    assert read.latest == await store.outbox.latest_delivery(rec.id) and read.latest.id == edited.id
+    assert read.pending == tuple(d.id for d in await store.outbox.deliveries(channel_id=100, pending=True)) \
+        == (edited.id, note.id)
+    assert read.settings == {("user", 1, rec.id): {"auto": False}, ("plan", 2, rec.id): {"items": ["roll"]},
+                             ("user", 3, rec.id): {}}
+    assert await store.read_move(101, lambda r: []) == MoveRead(None)  # another channel's game: none
