@@ -196,7 +196,7 @@ def asked_ids() -> Iterator[tuple[str, int, Path, str, bool]]:
 def test_the_scan_finds_the_ids_the_code_asks_for() -> None:
     """The scan sees ids asked through each way of asking (so it cannot pass by finding nothing)."""
     found = {(where, text) for where, _, _, text, _ in asked_ids()}
-    assert ("bot/service.py", "lobby.opened") in found
+    assert ("bot/lobby.py", "lobby.opened") in found
     assert ("bot/discord/timing_commands.py", "notify.set") in found
     assert ("rules/rally/game.py", "must_move") in found
     assert any(where == "bot/settings.py" and text == "settings.bad_" for where, text in found)  # an f-string
