@@ -2,7 +2,8 @@
 computers and removes seats, and the game starts or is aborted. A person who leaves a running game hands
 their seat to a computer. Each write takes the channel's lock, is checked (a refusal changes nothing) and is
 stored with the note the channel reads, one transaction; the first board of a started game, with the
-computers' first moves in it, is played by the service's own computer batch (:class:`Host`)."""
+computers' first moves in it, is played by the service's batch of moves nobody presses (:mod:`bot.autoplay`,
+reached through :class:`Host`)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from dataclasses import replace
 from typing import Any, Protocol
 
 from bot import texts, turn_messages
+from bot.autoplay import Autoplay
 from bot.compose import Message, Table, table_of
 from bot.games import GameUnit, playable_keys
 from bot.messages import Line, Showing
@@ -27,8 +29,8 @@ Outcome = Accepted | Refusal
 class Host(Protocol):
     """What the lobby asks of the service that holds it (the service is one): the channel's lock, the seeds
     and the computers' kinds, the running games it keeps in memory, the delivery rows of its notes, and the
-    steps of a write shared with the play (computers' first moves, the record of a stored write, a game's
-    end)."""
+    steps of a write shared with the play (computers' first moves, by its :class:`~bot.autoplay.Autoplay`; the
+    record of a stored write, a game's end)."""
 
     @property
     def seed_source(self) -> Callable[[], int]: ...
@@ -38,6 +40,9 @@ class Host(Protocol):
 
     @property
     def on_ended(self) -> Callable[[int, int], None] | None: ...
+
+    @property
+    def autoplay(self) -> Autoplay: ...
 
     def lock(self, channel_id: int) -> Any: ...
 
@@ -55,13 +60,6 @@ class Host(Protocol):
 
     def _stored(self, rec: GameRecord, game: Game, out: Sequence[Outgoing], message: Message | None = None,
                 waiting: bool | None = None, *, whole: bool = False) -> tuple[Delivery, ...]: ...
-
-    async def _auto_waiting(self, rec: GameRecord, game: Game) -> bool: ...
-
-    async def _computer_batch(self, rec: GameRecord, game: Game, front: GameUnit[Any],
-                              records: Sequence[Showing] = (), out: Sequence[Outgoing] = ()
-                              ) -> tuple[GameRecord, Game, list[Showing], list[Outgoing], list[Event], list[Private]]:
-        ...
 
     async def _draw(self, record: Showing, table: Table, front: GameUnit[Any], game: Game | None) -> Message: ...
 
@@ -334,12 +332,12 @@ class Lobby:
             rec = await self.store.games.start_game(rec.id, setup=setup, seats=rec.seats,
                                                     state=await asyncio.to_thread(game.to_dict),
                                                     status=FINISHED if game.is_over else ACTIVE, outgoing=out,
-                                                    computers_waiting=await self.host._auto_waiting(rec, game))
+                                                    computers_waiting=await self.host.autoplay.waiting(rec, game))
             self.host.keep(rec, game)
             # a computer to act first plays its turn into the first board, which nobody has seen yet
-            rec, game, records, _, played, notes = await self.host._computer_batch(rec, game, front, [record], out)
+            rec, game, records, _, played, notes = await self.host.autoplay.batch(rec, game, front, [record], out)
             message = await self.host._draw(records[-1], table_of(rec), front, game)
-            self.host._stored(rec, game, out, message, await self.host._auto_waiting(rec, game))
+            self.host._stored(rec, game, out, message, await self.host.autoplay.waiting(rec, game))
             await self.host._end(rec, game)
         return accepted(rec, out, [*self.host._private_notes(rec, front, played), *notes])
 

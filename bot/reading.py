@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from bot import takeback, texts
+from bot.autoplay import computer_to_act
 from bot.compose import Message
 from bot.games import GameUnit
 from bot.outcomes import Refusal
@@ -25,13 +26,11 @@ log = logging.getLogger(__name__)
 
 class Host(Protocol):
     """What the reading side asks of the service that holds it (the service is one): the channel's lock, the
-    running games it keeps in memory, and whether a computer is to act (then the computers are woken)."""
+    running games it keeps in memory, and the computer worker woken when a computer is to act."""
 
     def lock(self, channel_id: int) -> Any: ...
 
     async def load(self, rec: GameRecord) -> Game: ...
-
-    def _computer_to_act(self, rec: GameRecord, game: Game) -> bool: ...
 
     def _wake(self, channel_id: int) -> None: ...
 
@@ -70,7 +69,7 @@ class Reading:
                 text += "\n" + texts.say("you_can", own, legal=legal)
             elif rec.status != ACTIVE:
                 text = texts.say("last_game", own, status=texts.status_word(rec.status, own)) + " " + text
-            if rec.status == ACTIVE and self.host._computer_to_act(rec, game):
+            if rec.status == ACTIVE and computer_to_act(rec, game):
                 self.host._wake(channel_id)
         described = front.alt_text(game, [], lang=own) if png is not None else ""
         return Message(text, png, "board.png", tuple(buttons), None, rec.id, rec.version, description=described)

@@ -1,16 +1,17 @@
-"""The game master's flow, shared by every front end (Discord, the terminal, tests).
+"""The game master's flow, shared by every front end (Discord, the terminal, tests): a thin coordinator.
 
 For an action: find the channel's game → check the user sits there and may act → take the channel's lock
 → apply, plan the records of the public messages the move owes (:mod:`bot.turn_messages`) and compose the
-newest of them (:mod:`bot.compose`), off the event loop (a process pool, see :mod:`bot.pictures`) → store
-the action, the new snapshot and the records in one transaction, expecting the version → answer
-:class:`~bot.outcomes.Accepted` (the records' ids, and private notes) or a :class:`~bot.outcomes.Refusal`.
-A front delivers the records (:mod:`bot.delivery`); it never composes a public message itself. Computers
-move in :meth:`Service.play_computers`, which the bot's computer worker (:mod:`bot.computers`) calls when a
-delivered move left them to act. Games load when touched and stay in a bounded cache; channel locks live
-only while held. Nothing here knows about Discord; nothing here knows about any one game.
+newest of them (:mod:`bot.compose`), off the event loop (a process pool, see :mod:`bot.pictures`; the move
+itself is :mod:`bot.moving`) → store the action, the new snapshot and the records in one transaction,
+expecting the version → answer :class:`~bot.outcomes.Accepted` (the records' ids, and private notes) or a
+:class:`~bot.outcomes.Refusal`. A front delivers the records (:mod:`bot.delivery`); it never composes a
+public message itself. The rest is handed on: the lobby (:mod:`bot.lobby`), the reading side
+(:mod:`bot.reading`), and the moves nobody presses, computers' and people's plans and forced moves
+(:mod:`bot.autoplay`), which the bot's computer worker (:mod:`bot.computers`) asks for when a delivered
+move left them to act. Games load when touched and stay in a bounded cache; channel locks live only while
+held (:mod:`bot.memory`). Nothing here knows about Discord; nothing here knows about any one game.
 """
-
 from __future__ import annotations
 
 import asyncio
@@ -18,20 +19,20 @@ import logging
 import os
 import secrets
 import socket
-import time
-from collections import OrderedDict
-from collections.abc import AsyncIterator, Callable, Mapping, Sequence
-from contextlib import asynccontextmanager
-from dataclasses import dataclass, field, replace
-from typing import Any, Generic, TypeVar
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
+from typing import Any
 
-from bot import history, plans, recap, seats, settings, takeback, texts, turn_messages
-from bot.compose import Message, Moved, Table, compose, compose_state, table_of, worded_line
+from bot import history, recap, seats, takeback, texts
+from bot.autoplay import Autoplay, computer_to_act
+from bot.compose import Message, Moved, Table, compose, compose_state, table_of
 from bot.drivers import Driver, driver_for, driver_kinds
 from bot.drivers.reasons import Reason
 from bot.games import GameUnit, game_class, unit_for
 from bot.lobby import Lobby
+from bot.memory import LRU, ChannelLocks
 from bot.messages import Line, Showing
+from bot.moving import move_keys, play_move, step
 from bot.outcomes import Accepted, Private, Refusal, refuse
 from bot.pictures import Pictures
 from bot.reading import Reading
@@ -44,25 +45,16 @@ from bot.store import (
     GameRecord,
     Outgoing,
     Preread,
-    Reads,
     Seat,
-    SettingKey,
     StaleVersion,
     Store,
     written,
 )
 from bot.written import Written
-from rules.contract import Event, Game, IllegalAction, events_for
-from rules.literal import Name
+from rules.contract import Event, Game, IllegalAction
 
 log = logging.getLogger(__name__)
-K = TypeVar("K")
-V = TypeVar("V")
 
-#: computer moves in one batch; more follow in further batches (see :meth:`Service.play_computers`)
-COMPUTER_MOVES_PER_REPLY = 40
-#: wall-clock budget for computer moves in one batch, so the channel sees them move along
-COMPUTER_SECONDS_PER_REPLY = 1.5
 #: running games kept in memory (least recently used ones are dropped; they load again when touched)
 CACHE_SIZE = 512
 #: how long the writer of a delivery record holds it before another worker may post it
@@ -77,137 +69,7 @@ def clip_input(text: object, limit: int = 80) -> str:
     return s if len(s) <= limit else s[: limit - 1] + "…"
 
 
-# A move, in a worker ---------------------------------------------------------------------------------
-
-
-def move_line(front: GameUnit[Any], public: Sequence[Event], name: str, action: str, autopilot: bool, lang: str,
-              bare: str = "played", reason: Reason | None = None) -> tuple[Line, str]:
-    """A move's line in the channel and the narration the log keeps: the move's events, else the bare action
-    (``bare``: a person's or a computer's words for it); an autopilot move says so, and why (``reason``, the
-    driver's, worded in the reader's language when the message is composed). ``name``, the player's, reads as
-    typed."""
-    name = Name(name)
-    line = Line(events=tuple(public), say=bare, params={"name": name, "action": action})
-    told = front.narrate(list(public), lang=lang)
-    if autopilot:
-        line = (Line(say="move.autopilot", params={"name": name, "narration": line}) if told
-                else Line(say="move.autopilot_action", params={"name": name, "action": action}))
-        if reason is not None:
-            line = Line(say="move.autopilot_why", params={"move": line, "reason": reason.line()})
-        told = worded_line(line, front, lang)
-    return line, told
-
-
-def play_move(front: GameUnit[Any], game: Game, text: str, seat: int, table: Table, latest: Delivery | None,
-              pingable: frozenset[int], autopilot: bool = False, reason: Reason | None = None) -> Moved:
-    """Apply ``text`` for ``seat`` to ``game`` (at ``table.version``), plan the move's records and compose the
-    newest one's message (its picture drawn here, once). Raises IllegalAction, the game unchanged."""
-    action = game.parse_action(text)
-    events = game.apply(action)
-    public = events_for(events, None)
-    line, narration = move_line(front, public, table.seats[seat].name, str(action), autopilot, table.lang,
-                                reason=reason)
-    after = replace(table, version=table.version + 1)
-    records = turn_messages.plan_move(latest, game=game, table=after, actor=seat, before=table.version,
-                                      lines=[line], events=public, period=front.period(game),
-                                      may_ping=pingable.__contains__)
-    message = compose(records[-1], after, front, game, table.lang)
-    return Moved(str(action), events, game.to_dict(), narration, [(r.kind, r.to_payload()) for r in records],
-                 message)
-
-
-def step(key: str, state: dict[str, Any], text: str, seat: int, table: Table, latest: Delivery | None,
-         pingable: frozenset[int], autopilot: bool = False, reason: Reason | None = None) -> Moved:
-    """:func:`play_move` in a worker process, on the game rebuilt from its snapshot."""
-    return play_move(unit_for(key), game_class(key).from_dict(state), text, seat, table, latest, pingable, autopilot,
-                     reason)
-
-
-# Memory ----------------------------------------------------------------------------------------------
-
-
-class ChannelLocks:
-    """One lock per channel, dropped as soon as nobody holds or waits for it (memory stays bounded)."""
-
-    def __init__(self) -> None:
-        self._entries: dict[int, list[Any]] = {}
-
-    def __len__(self) -> int:
-        return len(self._entries)
-
-    @asynccontextmanager
-    async def hold(self, channel_id: int) -> AsyncIterator[None]:
-        entry = self._entries.get(channel_id)
-        if entry is None:
-            entry = self._entries[channel_id] = [asyncio.Lock(), 0]
-        entry[1] += 1
-        try:
-            async with entry[0]:
-                yield
-        finally:
-            entry[1] -= 1
-            if entry[1] == 0 and self._entries.get(channel_id) is entry:
-                del self._entries[channel_id]
-
-
-class LRU(Generic[K, V]):
-    """A mapping that keeps at most ``size`` entries, dropping the least recently used."""
-
-    def __init__(self, size: int) -> None:
-        self.size = size
-        self._items: OrderedDict[K, V] = OrderedDict()
-
-    def __len__(self) -> int:
-        return len(self._items)
-
-    def __contains__(self, key: object) -> bool:
-        return key in self._items
-
-    def get(self, key: K) -> V | None:
-        """The entry of ``key`` (now the most recently used), or None."""
-        if key in self._items:
-            self._items.move_to_end(key)
-            return self._items[key]
-        return None
-
-    def put(self, key: K, value: V) -> None:
-        self._items[key] = value
-        self._items.move_to_end(key)
-        while len(self._items) > self.size:
-            self._items.popitem(last=False)
-
-    def pop(self, key: K) -> V | None:
-        """Forget ``key``; its entry, or None."""
-        return self._items.pop(key, None)
-
-    def drop(self, which: Callable[[K], bool]) -> None:
-        """Forget every entry whose key ``which`` picks."""
-        for key in [k for k in self._items if which(k)]:
-            del self._items[key]
-
-    def clear(self) -> None:
-        self._items.clear()
-
-    def items(self) -> list[tuple[K, V]]:
-        """The entries, least recently used first."""
-        return list(self._items.items())
-
-
 # The service -----------------------------------------------------------------------------------------
-
-
-@dataclass
-class _Batch:
-    """A batch of computer moves (and people's moves that play themselves) under way: the game as stored and
-    as played so far, the records of the message the moves join and their rows, every event played, and
-    the private notes of plans that stopped."""
-
-    rec: GameRecord
-    game: Game
-    records: list[Showing]
-    out: list[Outgoing]
-    played: list[Event] = field(default_factory=list)
-    notes: list[Private] = field(default_factory=list)
 
 
 class Service:
@@ -225,15 +87,9 @@ class Service:
         self.seed_source = seed_source
         self.drivers = drivers
         self.driver_kinds = driver_kinds
-        self.computer_moves_per_reply = COMPUTER_MOVES_PER_REPLY
-        self.computer_seconds_per_reply = COMPUTER_SECONDS_PER_REPLY
         self.pictures = pictures or Pictures(processes=0)
         self._locks = ChannelLocks()
         self._cache: LRU[int, tuple[int, Game]] = LRU(cache_size)
-        #: each computer seat's driver, kept between its moves so its plans carry over: (game, seat, kind)
-        self._drivers: LRU[tuple[int, int, str], Driver] = LRU(cache_size * 2)
-        #: a computer's move that began the next person's turn, chosen but kept for the next batch
-        self._next_moves: LRU[tuple[int, int], str] = LRU(cache_size)
         #: messages composed with the move that wrote their record: (record, move) → message
         self._composed: LRU[tuple[int, int], Message] = LRU(cache_size)
         #: who holds the delivery records this process writes
@@ -259,7 +115,9 @@ class Service:
         self.on_outbox: Callable[[], None] | None = None
         #: told the id of a game whose turn a write may have changed: the timing looks at it now
         self.on_turn: Callable[[int], None] | None = None
-        #: the lobby (:mod:`bot.lobby`) and the reading side (:mod:`bot.reading`), which call back here
+        #: the lobby (:mod:`bot.lobby`), the reading side (:mod:`bot.reading`) and the moves nobody presses
+        #: (:mod:`bot.autoplay`), which call back here
+        self.autoplay = Autoplay(store, classes=classes, fronts=fronts, host=self, cache_size=cache_size)
         self.lobby = Lobby(store, classes=classes, fronts=fronts, host=self)
         self.reading = Reading(store, classes=classes, fronts=fronts, host=self)
 
@@ -291,7 +149,7 @@ class Service:
     def forget(self, game_id: int, *, drivers: bool = False) -> None:
         self._cache.pop(game_id)
         if drivers:
-            self._drivers.drop(lambda key: key[0] == game_id)
+            self.autoplay.forget(game_id)
 
     async def current(self, channel_id: int, user_id: int | None = None
                       ) -> tuple[GameRecord | None, Game | None, int | None]:
@@ -366,11 +224,6 @@ class Service:
         kinds = [k for k in self.driver_kinds(game_key) if k != "random"]
         return kinds[0] if kinds else "random"
 
-    @staticmethod
-    def _computer_to_act(rec: GameRecord, game: Game) -> bool:
-        seat = game.to_act
-        return seat is not None and not game.is_over and 0 <= seat < len(rec.seats) and rec.seats[seat].is_computer
-
     # Lobby -------------------------------------------------------------------------------------
 
     async def new_game(self, *, guild_id: int | None, channel_id: int, user_id: int, user_name: str,
@@ -427,7 +280,7 @@ class Service:
         player's language, for what only
         they see (refusals, their private notes); the channel reads the game's language."""
         async with self.lock(channel_id):
-            read = await self.store.read_move(channel_id, self.move_keys)  # all the move reads, at once
+            read = await self.store.read_move(channel_id, move_keys)  # all the move reads, at once
             rec, reads = read.game, Preread(self.store, read.settings)
             self.written.check(channel_id, read)
             problem = await self._refusal_to_act(rec, channel_id, user_id, expected_version, game_id, lang)
@@ -447,7 +300,7 @@ class Service:
                 return refuse(texts.say("apply_failed", own))
             moved = await recap.flag_move(reads, rec, moved)
             out = self.held(moved.rows)
-            waiting = await self._auto_waiting(rec, after, reads=reads)
+            waiting = await self.autoplay.waiting(rec, after, reads=reads)
             try:
                 rec = await self.store.games.append_action(
                     rec.id, expected_version=rec.version, seat=seat, user_id=user_id, action=moved.action,
@@ -487,7 +340,7 @@ class Service:
             return refuse(texts.say("no_seat", own, seats=self._seat_line(rec, own)))
         game = await self.load(rec)
         turn = game.to_act
-        if self._computer_to_act(rec, game):  # left over from a restart or a long computer sequence
+        if computer_to_act(rec, game):  # left over from a restart or a long computer sequence
             assert turn is not None
             self._wake(channel_id)
             return refuse(texts.say("computer_to_move", own, who=self._who(rec.seats[turn])))
@@ -530,7 +383,7 @@ class Service:
         last = out[-1].id if out else None
         if message is not None and last is not None:
             self._composed.put((last, rec.version), message)
-        if (self._computer_to_act(rec, game) if waiting is None else waiting) and last is not None:
+        if (computer_to_act(rec, game) if waiting is None else waiting) and last is not None:
             self._waiting[rec.channel_id] = last
         return records
 
@@ -565,253 +418,26 @@ class Service:
         return (rec.state is not None and self.classes is game_class and self.fronts is unit_for
                 and self.pictures.ready_for(rec.game_key))
 
-    async def autoplay_due(self, rec: GameRecord, channel_id: int) -> None:
-        """A player's plan or forced moves changed during their turn: the game is put in the resume queue
-        (unless it moved on meanwhile), so what now plays itself plays, after a restart too, and the computer
-        worker is woken."""
-        try:
-            await self.store.games.replace_seats(rec.id, version=rec.version, seats=rec.seats,
-                                                 expected_seats=rec.seats, computers_waiting=True)
-        except StaleVersion:
-            return
-        self._wake(channel_id)
-
     def _wake(self, channel_id: int) -> None:
         """Tell the computer worker that the channel's computers are to move."""
         self._waiting.pop(channel_id, None)
         if self.on_computers is not None:
             self.on_computers(channel_id)
 
-    # Computers ---------------------------------------------------------------------------------
+    # Things that play themselves (:mod:`bot.autoplay`) ----------------------------------------
 
     async def channels_waiting_on_computers(self) -> list[int]:
-        """Channels whose running game waits for a computer (after a restart: resume them). Read from the
-        store's queue, without loading any game."""
-        return [channel for _, channel in await self.store.games.waiting_on_computers()]
+        """Channels whose running game waits for a computer, after a restart
+        (:meth:`bot.autoplay.Autoplay.channels_waiting_on_computers`)."""
+        return await self.autoplay.channels_waiting_on_computers()
 
     async def play_computers(self, channel_id: int) -> Accepted | None:
-        """Let computers move in the channel's game, one message's worth within the batch's budget; None when
-        no computer is to act. The bot's computer worker calls this again until it answers None."""
-        async with self.lock(channel_id):
-            rec = await self.store.games.channel_game(channel_id)
-            if rec is None or rec.status != ACTIVE:
-                return None
-            game = await self.load(rec)
-            if not await self._auto_waiting(rec, game):
-                return None
-            front = self.fronts(rec.game_key)
-            rec, game, records, out, played, notes = await self._computer_batch(rec, game, front)
-            if not out:
-                return self._accepted(rec, out, notes) if notes else None
-            message = await self._draw(records[-1], table_of(rec), front, game)
-            self._stored(rec, game, out, message, await self._auto_waiting(rec, game))
-            await self._end(rec, game)
-        return self._accepted(rec, out, [*self._private_notes(rec, front, played), *notes])
+        """A batch of the moves that play themselves (:meth:`bot.autoplay.Autoplay.play_computers`)."""
+        return await self.autoplay.play_computers(channel_id)
 
-    async def _computer_batch(self, rec: GameRecord, game: Game, front: GameUnit[Any], records: Sequence[Showing] = (),
-                              out: Sequence[Outgoing] = ()
-                              ) -> tuple[GameRecord, Game, list[Showing], list[Outgoing], list[Event], list[Private]]:
-        """Computer moves while one is to act, each stored with the records of the message it joins: the
-        batch stops before another seat's turn (a message of its own, next batch), and a move that hands the
-        turn to a person once the batch's message is out (it goes on in an edit, which pings nobody) is kept
-        for the next batch (which posts the message that pings them) and not applied now; while the batch's
-        message is a new one, that move joins it and it becomes the message of the person's turn. ``records``
-        and ``out``: a message just stored and not delivered yet, which the moves join (the first board).
-        A person's forced move or plan (:mod:`bot.plans`) is played the same way, as theirs: its plan's new
-        state is stored with it, and a plan item the game refuses stops the plan, its reason kept and told.
-        Returns the record, the game, the records, their rows, every event played (for private notes: a
-        kart bumped onto a face-down tile picks it up, R12) and the notes of plans that stopped."""
-        batch = _Batch(rec, game, list(records), list(out))
-        deadline = time.monotonic() + self.computer_seconds_per_reply
-        for _ in range(self.computer_moves_per_reply):
-            if not await self._computer_step(batch, front, deadline):
-                break
-        return batch.rec, batch.game, batch.records, batch.out, batch.played, batch.notes
-
-    async def _computer_step(self, batch: _Batch, front: GameUnit[Any], deadline: float) -> bool:
-        """One move of ``batch`` by a computer, or a person's forced move or plan item: played, joined to the
-        batch's message and stored. False when the batch stops before it (nobody moves by themselves,
-        another seat's turn, a move kept for the next batch, time up), a plan stopped, or it failed."""
-        rec, game = batch.rec, batch.game
-        seat = game.to_act
-        if seat is None or game.is_over or time.monotonic() > deadline:
-            return False
-        auto = None if self._computer_to_act(rec, game) else await self.auto_move(rec, game)
-        if auto is None and not self._computer_to_act(rec, game):
-            return False
-        if batch.records and batch.records[-1].turn != seat:
-            return False  # another seat's turn: a message of its own, in the next batch
-        kept = self._next_moves.pop((rec.id, rec.version))
-        self.forget(rec.id)
-        try:
-            driver = None if auto is not None else self._driver(rec, seat, rec.seats[seat].driver or "random")
-            action, events, state = await asyncio.to_thread(self._computer_move, rec, game, seat,
-                                                            kept if auto is None else auto[1].action, driver)
-        except IllegalAction as exc:  # a plan's item the game refuses now: the plan stops there
-            self.keep(rec, game)
-            assert auto is not None
-            batch.notes.append(await self._plan_stops(rec, game, front, seat, auto[1].item or auto[1].action, exc))
-            return False
-        except Exception:
-            log.exception("game %s: the computer in seat %s failed", rec.id, seat)
-            return False
-        after = table_of(rec, rec.version + 1)
-        hands_over = turn_messages.hands_over(game, after, seat)
-        if batch.records and not turn_messages.joins(batch.records[-1], hands_over) and rec.state is not None:
-            batch.game = self.classes(rec.game_key).from_dict(rec.state)  # as before the move, kept for next time
-            self.keep(rec, batch.game)
-            self._next_moves.put((rec.id, rec.version), action)
-            return False
-        records = list(batch.records)
-        line, told = await self._join_batch(batch, front, seat, action, events, after, hands_over, auto)
-        if await self._store_computer_move(batch, front, seat, action, state, events,
-                                           told or worded_line(line, front, rec.lang), auto):
-            return True
-        # the game moved on meanwhile: the move was dropped, so the batch's game and message are as before it
-        if batch.out and rec.state is not None:
-            batch.records = records
-            batch.game = self.classes(rec.game_key).from_dict(rec.state)
-        return False
-
-    def _auto_line(self, front: GameUnit[Any], rec: GameRecord, seat: int, line: Line,
-                   auto: tuple[int, plans.AutoMove] | None) -> tuple[Line, str | None]:
-        """A move's line as the channel reads it: a computer's as it is; a person's forced move or plan item
-        says it played for them, and why (with its words, to store as the move's narration)."""
-        if auto is None:
-            return line, None
-        name = Name(rec.seats[seat].name)
-        if auto[1].kind == "forced":
-            line = Line(say=f"move.forced_{auto[1].why}", params={"name": name, "narration": line})
-        else:
-            line = Line(say=f"move.{auto[1].kind}", params={"name": name, "narration": line})
-        return line, worded_line(line, front, rec.lang)
-
-    async def _join_batch(self, batch: _Batch, front: GameUnit[Any], seat: int, action: str, events: list[Event],
-                          after: Table, hands_over: bool, auto: tuple[int, plans.AutoMove] | None
-                          ) -> tuple[Line, str]:
-        """The move joins the batch's message (not posted yet: a move handing over makes it the person's
-        turn's), or plans the message it shows in; returns its line and narration."""
-        rec, game = batch.rec, batch.game
-        public = events_for(events, None)
-        line, told = move_line(front, public, rec.seats[seat].name, action, False, rec.lang, "computer_played")
-        line, auto_told = self._auto_line(front, rec, seat, line, auto)
-        may_ping = self.pingable(rec).__contains__
-        if batch.records:
-            grown = replace(batch.records[-1].with_lines([line]).with_move(public),
-                            turn=game.to_act if hands_over else batch.records[-1].turn)
-            batch.records[-1] = turn_messages.finish(grown, game, after, may_ping)
-        else:
-            latest = await self.store.outbox.latest_delivery(rec.id)
-            batch.records = turn_messages.plan_move(latest, game=game, table=after, actor=seat, before=rec.version,
-                                                    lines=[line], events=public, period=front.period(game),
-                                                    may_ping=may_ping)
-            batch.out = self.outgoing(batch.records)
-        return line, auto_told or told
-
-    async def _store_computer_move(self, batch: _Batch, front: GameUnit[Any], seat: int, action: str,
-                                   state: dict[str, Any], events: list[Event], narration: str,
-                                   auto: tuple[int, plans.AutoMove] | None) -> bool:
-        """Store the move with the newest record of the batch's message (and a plan's new state with it);
-        False when the game moved on meanwhile (the move is dropped, and the record is as it was)."""
-        rec, game = batch.rec, batch.game
-        plan = auto[1].plan if auto is not None else None
-        newest, before = batch.out[-1], batch.out[-1].payload
-        batch.records[-1] = await recap.flag(self.store, rec, batch.records[-1], rec.version + 1)
-        newest.payload = batch.records[-1].to_payload()
-        try:
-            batch.rec = await self.store.games.append_action(
-                rec.id, expected_version=rec.version, seat=seat, user_id=None if auto is None else auto[0],
-                action=action, state=state, status=FINISHED if game.is_over else ACTIVE, narration=narration,
-                outgoing=batch.out if newest.id is None else [newest],
-                computers_waiting=await self._auto_waiting(rec, game, plan),
-                settings=[] if auto is None else [
-                    *([plan.write(auto[0], rec.id)] if plan is not None else []),
-                    await takeback.mark(self.store, auto[0], rec.id, rec.version, auto[1].kind)])
-        except StaleVersion:
-            log.warning("game %s moved on while a computer played; its move was dropped", rec.id)
-            newest.payload = before
-            if newest.id is None:
-                batch.records, batch.out = [], []
-            return False
-        self.keep(batch.rec, game)
-        batch.played += events
-        return True
-
-    async def auto_move(self, rec: GameRecord, game: Game, plan: plans.Plan | None = None, *,
-                        reads: Reads | None = None) -> tuple[int, plans.AutoMove] | None:
-        """What plays itself now for the person to act (their user id and the move: their plan's next item,
-        a standing item, or a forced move), None when they decide. ``plan``: their plan as it will stand
-        (not read from the store)."""
-        seat = game.to_act
-        if (seat is None or game.is_over or not 0 <= seat < len(rec.seats) or rec.seats[seat].is_computer
-                or rec.status != ACTIVE):
-            return None
-        user, reads = rec.seats[seat].user_id, reads or self.store
-        if plan is None:
-            plan, auto = await plans.plan_and_auto(reads, user, rec.id)
-        else:
-            auto = await plans.auto_on(reads, user, rec.id)
-        move = plans.next_move(self.fronts(rec.game_key), game, seat, plan, auto)
-        return None if move is None else (user, move)
-
-    async def _auto_waiting(self, rec: GameRecord, game: Game, plan: plans.Plan | None = None, *,
-                            reads: Reads | None = None) -> bool:
-        """Whether the seat to act moves without anyone pressing: a computer, or a person's forced move or
-        plan (``plan``: the actor's plan as it will stand; ``reads``: the settings read with the move)."""
-        if self._computer_to_act(rec, game):
-            return True
-        return not game.is_over and await self.auto_move(rec, game, plan, reads=reads) is not None
-
-    @staticmethod
-    def move_keys(rec: GameRecord) -> list[SettingKey]:
-        """The settings rows a move reads, read with its game: the game's settings and, for each person seated,
-        their plan and choices, when they last played and the moves played for them."""
-        keys = settings.game_keys(rec)
-        for seat in rec.seats:
-            if not seat.is_computer:
-                keys += [*plans.keys_of(seat.user_id, rec.id), *recap.keys_of(seat.user_id, rec.id),
-                         *takeback.keys_of(seat.user_id, rec.id)]
-        return keys
-
-    async def _plan_stops(self, rec: GameRecord, game: Game, front: GameUnit[Any], seat: int, item: str,
-                          exc: IllegalAction) -> Private:
-        """The plan of ``seat``'s player stops at ``item``, which the game refused: the queue is emptied (its
-        standing items stay) and the reason kept, in the player's language, for them alone."""
-        user = rec.seats[seat].user_id
-        lang = self.lang_of(rec, user, None)
-        reason = front.refused_move(game, exc, lang)
-        old = await plans.load_plan(self.store, user, rec.id)
-        await plans.save_plan(self.store, user, rec.id,
-                              plans.Plan((), old.standing, {"item": item, "reason": reason}))
-        return Private(seat, user, texts.say("plan.stopped", lang, item=item, reason=reason), lang)
-
-    def _computer_move(self, rec: GameRecord, game: Game, seat: int, kept: str | None, driver: Driver | None
-                       ) -> tuple[str, list[Event], dict[str, Any]]:
-        """One computer move (in a worker thread): the move kept from the last batch (or a person's own
-        move that plays itself), else the seat's driver's choice; a failing driver gives way to a random one.
-        Applied to ``game``."""
-        if kept is None:
-            assert driver is not None
-            try:
-                kept = str(driver.choose(game, seat))
-            except Exception:  # drivers choose on copies, so the game is as it was
-                seed = (rec.seed * 1_000_003 + rec.version * 101 + seat) & ((1 << 62) - 1)
-                log.exception("game %s: a computer failed; it plays a random move instead", rec.id)
-                kept = str(self.drivers(rec.game_key, "random", seed).choose(game, seat))
-        action = game.parse_action(kept)
-        events = game.apply(action)
-        return str(action), events, game.to_dict()
-
-    def _driver(self, rec: GameRecord, seat: int, kind: str) -> Driver:
-        """The seat's driver, kept while the game is in memory so its plans carry from move to move. Its seed
-        depends on the game and the seat, so after a restart a computer of the same seat starts alike."""
-        key = (rec.id, seat, kind)
-        driver = self._drivers.get(key)
-        if driver is None:
-            seed = (rec.seed * 1_000_003 + seat * 7919 + 17) & ((1 << 62) - 1)
-            driver = self.drivers(rec.game_key, kind, seed)
-            self._drivers.put(key, driver)
-        return driver
+    async def autoplay_due(self, rec: GameRecord, channel_id: int) -> None:
+        """A plan or forced moves changed during their player's turn (:meth:`bot.autoplay.Autoplay.due`)."""
+        await self.autoplay.due(rec, channel_id)
 
     # Messages ----------------------------------------------------------------------------------
 
@@ -896,19 +522,4 @@ class Service:
 
 
 
-__all__ = [
-    "LRU",
-    "Accepted",
-    "ChannelLocks",
-    "Moved",
-    "Outcome",
-    "Private",
-    "Refusal",
-    "Service",
-    "clip_input",
-    "move_line",
-    "play_move",
-    "refuse",
-    "step",
-    "table_of",
-]
+__all__ = ["Accepted", "Moved", "Outcome", "Private", "Refusal", "Service", "clip_input", "refuse", "table_of"]

@@ -190,11 +190,12 @@ async def shown_before(service: Service, game_id: int) -> list[str]:
 
 async def play_computers(service: Service, channel_id: int, moves: int = 1) -> Accepted | None:
     """Up to ``moves`` computer moves in one batch (None when no computer is to act)."""
-    budget, service.computer_moves_per_reply = service.computer_moves_per_reply, max(1, moves)
+    autoplay = service.autoplay
+    budget, autoplay.moves_per_reply = autoplay.moves_per_reply, max(1, moves)
     try:
         return await service.play_computers(channel_id)
     finally:
-        service.computer_moves_per_reply = budget
+        autoplay.moves_per_reply = budget
 
 
 # Words -----------------------------------------------------------------------------------------------

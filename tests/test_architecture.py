@@ -15,7 +15,8 @@ import pytest
 import bot.games as games
 
 ROOT = Path(__file__).resolve().parents[1]
-GENERIC = sorted([*(ROOT / "bot" / name for name in ("service.py", "lobby.py", "reading.py", "seats.py")),
+GENERIC = sorted([*(ROOT / "bot" / name for name in ("service.py", "lobby.py", "reading.py", "seats.py", "autoplay.py",
+                                                      "moving.py", "memory.py")),
                   ROOT / "bot" / "terminal.py", *(ROOT / "bot" / "store").glob("*.py"),
                   *(ROOT / "bot" / "commands").glob("*.py"), *(ROOT / "bot" / "discord").glob("*.py")])
 
@@ -224,8 +225,8 @@ def test_the_cycle_check_sees_imports_inside_functions_and_those_for_the_type_ch
 
 
 #: the service's helper modules: each takes only the parts of the service it uses, never the service itself
-SERVICE_HELPERS = ("boards", "computers", "delivery", "forget", "history", "lobby", "local", "notices", "plans",
-                   "reading", "recap", "seats", "takeback", "timers", "undo")
+SERVICE_HELPERS = ("autoplay", "boards", "computers", "delivery", "forget", "history", "lobby", "local", "memory",
+                   "moving", "notices", "plans", "reading", "recap", "seats", "takeback", "timers", "undo")
 
 
 def service_parameters(source: str) -> list[str]:

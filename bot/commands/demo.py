@@ -29,12 +29,13 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
+from bot.autoplay import COMPUTER_MOVES_PER_REPLY
 from bot.commands import FAILED, INTERRUPTED, USAGE
 from bot.commands.play import add_game_arguments, computer_kind, game_options, refused_options
 from bot.games import GameUnit, playable_keys, unit_for
 from bot.local import LocalChannel
 from bot.outcomes import Accepted
-from bot.service import COMPUTER_MOVES_PER_REPLY, Service
+from bot.service import Service
 from bot.texts import DEFAULT, say
 from rules.contract import Game
 from rules.literal import bare

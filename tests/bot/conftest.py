@@ -7,8 +7,8 @@ import uuid
 
 import pytest
 
+import bot.autoplay
 import bot.games as games
-import bot.service
 from bot.service import Service
 from bot.store import SqliteStore, Store
 from tests.bot.harness import DiscordHarness
@@ -30,7 +30,7 @@ def toy_game():
 def no_computer_time_budget(monkeypatch):
     """Computer moves per reply are bounded by count and by wall-clock time; tests count only, so a busy
     machine never changes what a reply holds."""
-    monkeypatch.setattr(bot.service, "COMPUTER_SECONDS_PER_REPLY", 3600.0)
+    monkeypatch.setattr(bot.autoplay, "COMPUTER_SECONDS_PER_REPLY", 3600.0)
 
 
 @pytest.fixture

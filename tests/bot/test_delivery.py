@@ -356,7 +356,7 @@ async def computer_game(h: DiscordHarness, channel: int) -> None:
 
 async def test_start_up_loads_no_game_and_resumes_computers_from_the_queue(db_path):
     async with DiscordHarness(make_bot(db_path)) as h1:
-        h1.bot.service.computer_moves_per_reply = 0  # the process stops before the computers move
+        h1.bot.service.autoplay.moves_per_reply = 0  # the process stops before the computers move
         for channel in (CHANNEL_ID, OTHER):
             await computer_game(h1, channel)
             await h1.bot.service.start(channel, ANN)
@@ -401,13 +401,14 @@ async def test_locks_cache_and_drivers_stay_bounded(h):
         await svc.start(channel, ANN)
     assert len(svc._locks) == 0  # nobody holds a lock: none is kept
     assert len(svc._cache) <= 3
-    drivers = dict(svc._drivers.items())
+    kept = svc.autoplay._drivers
+    drivers = dict(kept.items())
     assert drivers and all(key[1] == 0 for key in drivers)  # one driver per computer seat, kept
     await svc.play_computers(7)
     rec = await svc.store.games.channel_game(7)
     await svc.act(7, ANN, "roll")
     await svc.act(7, ANN, "pass")
-    assert svc._drivers.get((rec.id, 0, "random")) is drivers[(rec.id, 0, "random")]  # the same driver moved again
+    assert kept.get((rec.id, 0, "random")) is drivers[(rec.id, 0, "random")]  # the same driver moved again
 
 
 def drawn_where(view: dict, events: list) -> bytes:

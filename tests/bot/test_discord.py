@@ -379,7 +379,7 @@ async def test_computer_player_by_slash_command(h):
 async def test_long_computer_sequences_follow_as_channel_messages(h):
     """Computer moves beyond one reply's budget are posted to the channel as they come, ending with the
     next person's ping and buttons."""
-    h.bot.service.computer_moves_per_reply = 1
+    h.bot.service.autoplay.moves_per_reply = 1
     answer(await h.slash(ANN, "game new", game="toy"))
     answer(await h.slash(ANN, "game computer"))
     answer(await h.slash(ANN, "game computer"))
@@ -403,7 +403,7 @@ async def test_long_computer_sequences_follow_as_channel_messages(h):
 
 async def test_computer_sequence_cut_by_a_restart_resumes_when_ready(db_path):
     async with DiscordHarness(make_bot(db_path)) as h1:
-        h1.bot.service.computer_moves_per_reply = 0  # the "crash": no computer moves at all…
+        h1.bot.service.autoplay.moves_per_reply = 0  # the "crash": no computer moves at all…
         h1.bot.service.on_computers = None  # …and nothing wakes the computers
         answer(await h1.slash(ANN, "game new", game="toy", play=False))
         answer(await h1.slash(ANN, "game computer"))

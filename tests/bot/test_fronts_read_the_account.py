@@ -27,7 +27,7 @@ from bot.games.races import account as races_account
 from bot.games.rally import account as rally_account
 from bot.games.rally.described import place_words
 from bot.messages import Line
-from bot.service import move_line
+from bot.moving import move_line
 from bot.web.page import narration
 from bot.web.timeline import Step
 from rules.contract import Event, Game, events_for

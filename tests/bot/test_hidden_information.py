@@ -335,7 +335,7 @@ async def test_a_note_from_computer_moves_posted_later_reaches_its_person_by_dir
     """Computer moves past one reply's budget are posted from the background: a private note they carry
     (a tile a person's kart picked up) is sent to that person directly, never to the channel."""
     service = h.bot.service
-    service.computer_moves_per_reply = 1
+    service.autoplay.moves_per_reply = 1
     original = service.play_computers
 
     async def play_computers(channel_id: int) -> Accepted | None:

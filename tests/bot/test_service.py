@@ -353,13 +353,13 @@ async def test_a_computer_turn_left_over_is_played_on_request(service):
     computers are woken to play on; then the person can move."""
     woken = []
     service.on_computers = woken.append
-    service.computer_moves_per_reply = 0  # the restart: no computer moves at all
+    service.autoplay.moves_per_reply = 0  # the restart: no computer moves at all
     await service.new_game(guild_id=GUILD, channel_id=CH, user_id=ANN, user_name="Ann", game_key="toy", join=False)
     await service.add_computer(CH, ANN)
     await service.join(CH, ANN, "Ann")
     r = await service.start(CH, ANN)
     assert r.ok and r.version == 0 and r.mention is None and await waiting(service)
-    service.computer_moves_per_reply = 40
+    service.autoplay.moves_per_reply = 40
     r = await service.act(CH, ANN, "roll")
     assert not r.ok and r.ephemeral and "still to move" in r.text and woken == [CH]
     r = await service.play_computers(CH)  # the computer's turn goes on in the start's message, posted already…
@@ -392,7 +392,7 @@ async def test_a_failing_computer_plays_a_random_move_instead(store, seeds, toy_
 
 async def test_long_computer_sequences_come_in_several_replies(service):
     """Each reply carries at most a budget of computer moves; the rest follow through play_computers."""
-    service.computer_moves_per_reply = 1
+    service.autoplay.moves_per_reply = 1
     await service.new_game(guild_id=GUILD, channel_id=CH, user_id=ANN, user_name="Ann", game_key="toy")
     await service.add_computer(CH, ANN)
     await service.add_computer(CH, ANN)

@@ -150,7 +150,7 @@ async def leave_work(db_path, guild_id: int, channel: int) -> int:
     of two people whose reminder fell due (the process stopped before any of it). Returns the second's id."""
     async with SqliteStore(db_path) as store:
         service = Service(store)
-        service.computer_moves_per_reply = 0
+        service.autoplay.moves_per_reply = 0
         await service.new_game(guild_id=guild_id, channel_id=channel, user_id=ANN, user_name="ann", game_key="toy",
                                join=False)
         await service.add_computer(channel, ANN)
