@@ -146,8 +146,8 @@ class Autoplay:
         return accepted(rec, out, [*self.host._private_notes(rec, front, played), *notes])
 
     async def batch(self, rec: GameRecord, game: Game, front: GameUnit[Any], records: Sequence[Showing] = (),
-                              out: Sequence[Outgoing] = ()
-                              ) -> tuple[GameRecord, Game, list[Showing], list[Outgoing], list[Event], list[Private]]:
+                    out: Sequence[Outgoing] = ()
+                    ) -> tuple[GameRecord, Game, list[Showing], list[Outgoing], list[Event], list[Private]]:
         """Computer moves while one is to act, each stored with the records of the message it joins: the
         batch stops before another seat's turn (a message of its own, next batch), and a move that hands the
         turn to a person once the batch's message is out (it goes on in an edit, which pings nobody) is kept
@@ -246,8 +246,8 @@ class Autoplay:
         return line, auto_told or told
 
     async def _store_move(self, batch: _Batch, front: GameUnit[Any], seat: int, action: str,
-                                   state: dict[str, Any], events: list[Event], narration: str,
-                                   auto: tuple[int, plans.AutoMove] | None) -> bool:
+                          state: dict[str, Any], events: list[Event], narration: str,
+                          auto: tuple[int, plans.AutoMove] | None) -> bool:
         """Store the move with the newest record of the batch's message (and a plan's new state with it);
         False when the game moved on meanwhile (the move is dropped, and the record is as it was)."""
         rec, game = batch.rec, batch.game
@@ -292,7 +292,7 @@ class Autoplay:
         return None if move is None else (user, move)
 
     async def waiting(self, rec: GameRecord, game: Game, plan: plans.Plan | None = None, *,
-                            reads: Reads | None = None) -> bool:
+                      reads: Reads | None = None) -> bool:
         """Whether the seat to act moves without anyone pressing: a computer, or a person's forced move or
         plan (``plan``: the actor's plan as it will stand; ``reads``: the settings read with the move)."""
         if computer_to_act(rec, game):
