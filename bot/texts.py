@@ -4,7 +4,7 @@ refusals around a move, the Discord front's fallbacks. They live in the catalogu
 in every language. A game's own words come from its unit (which takes ``lang``).
 
 :func:`say` words an id in a language; :func:`language` turns a Discord locale (or any locale text) into
-``"de"`` or ``"en"``.
+one of the languages the catalogue has (:data:`LANGS`, read from its files by :func:`rules.catalogue.languages`).
 """
 
 from __future__ import annotations
@@ -19,9 +19,10 @@ CATALOGUE = Catalogue(Path(__file__).parent / "locale")
 
 
 def language(locale: object) -> str:
-    """``"de"`` for a German locale (``de``, ``de-AT``…; a ``discord.Locale`` or text), else ``"en"``."""
+    """The language of :data:`LANGS` a locale speaks (``de``, ``de-AT``… are ``"de"``; a ``discord.Locale``
+    or text), else English."""
     value = str(getattr(locale, "value", locale) or "").lower().replace("_", "-")
-    return "de" if value == "de" or value.startswith("de-") else DEFAULT
+    return next((lang for lang in LANGS if value == lang or value.startswith(lang + "-")), DEFAULT)
 
 
 def status_word(status: str, lang: str = DEFAULT) -> str:

@@ -21,9 +21,22 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-#: the languages every catalogue has; English is the fallback and the source of the ids
-LANGS = ("en", "de")
+#: English: the fallback of every text and the language of the ids
 DEFAULT = "en"
+
+#: the service's catalogue (``bot/locale``): its ``<lang>.po`` files name the languages the project speaks
+LOCALE = Path(__file__).resolve().parent.parent / "bot" / "locale"
+
+
+def languages(folder: str | Path = LOCALE) -> tuple[str, ...]:
+    """The languages of a catalogue folder, one per ``<lang>.po`` file: English first, then the others in
+    alphabetical order. Of :data:`LOCALE`, the languages every front and game offers (:data:`LANGS`)."""
+    found = sorted(p.stem for p in Path(folder).glob("*.po"))
+    return (DEFAULT, *(lang for lang in found if lang != DEFAULT))
+
+
+#: the languages the project speaks, read once from the service's catalogue: the one list every part uses
+LANGS: tuple[str, ...] = languages()
 
 
 class Catalogue:
@@ -113,4 +126,4 @@ def _fields(text: str) -> Iterator[str]:
             yield field.split(".")[0].split("[")[0]
 
 
-__all__ = ["DEFAULT", "LANGS", "Catalogue", "placeholders"]
+__all__ = ["DEFAULT", "LANGS", "LOCALE", "Catalogue", "languages", "placeholders"]
