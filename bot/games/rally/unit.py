@@ -26,20 +26,13 @@ from rules.contract import Event
 from rules.literal import Name, mark
 from rules.rally import queries
 from rules.rally.game import CRASH, PARK, PIT, SPIN, RallyGame
-from rules.rally.texts import COLOUR_KEYS, say, word
+from rules.rally.texts import CATALOGUE, COLOUR_KEYS, say, word
 
 #: destinations offered as buttons: the best few moves, and the best few car-park or pit spots
 MOVE_BUTTONS = 5
 PARK_BUTTONS = 3
 MAX_LABEL = 80
 
-_BUTTON_WORDS = {
-    "en": {"roll": "Roll {range}", "boost": "Roll {range} + boost", "repair": "Repair: wait a round",
-           "spin": "spin!", "accident": "accident!", "park": "Park {spot}", "pit": "Pit spot {spot}"},
-    "de": {"roll": "Würfeln {range}", "boost": "Würfeln {range} + Booster",
-           "repair": "Reparieren: einen Durchgang warten",
-           "spin": "Dreher!", "accident": "Unfall!", "park": "Parken {spot}", "pit": "Boxenplatz {spot}"},
-}
 
 
 def _keep_range(game: RallyGame, seat: int) -> str | None:
@@ -154,28 +147,31 @@ class RallyUnit(GameUnit[RallyGame]):
         acts = legal(game, seat)
         if not acts:
             return []
-        words = _BUTTON_WORDS.get(lang, _BUTTON_WORDS["en"])
+
+        def words(msg: str, **params: object) -> str:
+            return CATALOGUE.say(f"button.{msg}", lang, **params)
+
         if game.phase == "turn":
             kept = kept_range(game, acts)
-            out = [ButtonSpec(words["roll"].format(range=range_word(r, lang)), f"roll {r}",
+            out = [ButtonSpec(words("roll", range=range_word(r, lang)), f"roll {r}",
                               "primary" if r == kept else "secondary") for r in ranges(acts)]
             if can_boost(acts):
-                out += [ButtonSpec(words["boost"].format(range=range_word(r, lang)),
+                out += [ButtonSpec(words("boost", range=range_word(r, lang)),
                                    f"roll {r} boost", "success") for r in ranges(acts)]
             if can_repair(acts):
-                out.append(ButtonSpec(words["repair"], "repair", "danger"))
+                out.append(ButtonSpec(words("repair"), "repair", "danger"))
             return out
         found = choices(game, acts)
         drives = [c for c in found if c.kind not in (PARK, PIT)][:MOVE_BUTTONS]
         parks = [c for c in found if c.kind in (PARK, PIT)][:PARK_BUTTONS]
         out = []
         for c in drives:
-            warn = f" ({words['spin']})" if c.kind == SPIN else f" ({words['accident']})" if c.kind == CRASH else ""
+            warn = f" ({words('spin')})" if c.kind == SPIN else f" ({words('accident')})" if c.kind == CRASH else ""
             out.append(ButtonSpec(f"→ {c.cell}{warn}", c.action, "danger" if warn else "success"))
         for c in parks:
             items = " ".join(c.action.split()[2:])
             spot = c.cell.split(".")[1] if c.kind == PIT else c.cell
-            label = words["pit" if c.kind == PIT else "park"].format(spot=spot) + (f": {items}" if items else "")
+            label = words("pit" if c.kind == PIT else "park", spot=spot) + (f": {items}" if items else "")
             out.append(ButtonSpec(label[:MAX_LABEL], c.action, "primary"))
         return out
 
