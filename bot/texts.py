@@ -9,6 +9,7 @@ one of the languages the catalogue has (:data:`LANGS`, read from its files by :f
 
 from __future__ import annotations
 
+import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +24,20 @@ def language(locale: object) -> str:
     or text), else English."""
     value = str(getattr(locale, "value", locale) or "").lower().replace("_", "-")
     return next((lang for lang in LANGS if value == lang or value.startswith(lang + "-")), DEFAULT)
+
+
+def command_words(folder: str | Path) -> dict[str, dict[str, tuple[str, str]]]:
+    """The slash commands' words in each language but English (whose words are the commands' own):
+    language → path → (name, description), from the ``<lang>.commands.toml`` files of ``folder``. A path is
+    a command's qualified name (``"race roll"``), an option's that plus its name, a fixed choice's
+    ``"=value"``, a game's setup option's ``"new:laps"`` or ``"join:colour"``."""
+    out: dict[str, dict[str, tuple[str, str]]] = {}
+    for lang in LANGS:
+        path = Path(folder) / f"{lang}.commands.toml"
+        if lang != DEFAULT and path.is_file():
+            raw = tomllib.loads(path.read_text(encoding="utf-8"))
+            out[lang] = {str(key): (str(name), str(description)) for key, (name, description) in raw.items()}
+    return out
 
 
 def status_word(status: str, lang: str = DEFAULT) -> str:
@@ -49,4 +64,5 @@ def say(msg: str, lang: str = DEFAULT, count: int | None = None, **params: Any) 
     return CATALOGUE.say(msg, lang if lang in LANGS else DEFAULT, count=count, **params)
 
 
-__all__ = ["CATALOGUE", "DEFAULT", "LANGS", "language", "language_name", "ordinal", "say", "status_word"]
+__all__ = ["CATALOGUE", "DEFAULT", "LANGS", "command_words", "language", "language_name", "ordinal", "say",
+           "status_word"]

@@ -38,7 +38,7 @@ _ITEM = re.compile(r"^[mbe][1-6]$")
 def _refuse(ask: Ask, msg: str, **params: str) -> Refusal:
     """What a command's option got wrong (``command.refusal.<msg>`` of the rally's catalogue), in the
     asker's language."""
-    return Refusal(CATALOGUE.say(f"command.refusal.{msg}", ask.lang, **params))
+    return Refusal(CATALOGUE.say(f"command.refusal.{msg}", ask.lang, None, **params))
 
 
 # Building the notation -------------------------------------------------------------------------------

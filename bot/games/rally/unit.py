@@ -10,14 +10,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from functools import partial
+from pathlib import Path
 from typing import Any, ClassVar, Literal
 
+from bot import texts
 from bot.drivers.rally import SmartDriver
 from bot.games.rally import described, setup, table
 from bot.games.rally.commands import RALLY_COMMANDS
 from bot.games.rally.moves import can_boost, can_repair, choices, kept_range, legal, range_word, ranges
 from bot.games.rally.replay import REPLAY_SIZE, replay_gif, replay_views
-from bot.games.rally.translations import GERMAN
 from bot.games.rally.words import language, narrate, narrate_moves, refusal
 from bot.games.unit import ButtonSpec, DriverFactory, GameUnit, LookupSource, SelfPlay, StandingItem, Standings
 from render.rally import car_board_png, rally_png
@@ -53,7 +54,7 @@ class RallyUnit(GameUnit[RallyGame]):
     lookup = LookupSource("rules.rally")  # rules/rally/data/lookup.toml, in English and German
     default_players = 3
     card_filename = "car.png"
-    translations: ClassVar[Mapping[str, Mapping[str, tuple[str, str]]]] = {"de": GERMAN}
+    translations: ClassVar[Mapping[str, Mapping[str, tuple[str, str]]]] = texts.command_words(Path(__file__).parent)
     stored_as: ClassVar[Mapping[str, str]] = {"new:boards": "board"}
 
     #: a lone roll plays itself (the die falls the same whoever presses), and so does the one cell or spot
@@ -149,7 +150,7 @@ class RallyUnit(GameUnit[RallyGame]):
             return []
 
         def words(msg: str, **params: object) -> str:
-            return CATALOGUE.say(f"button.{msg}", lang, **params)
+            return CATALOGUE.say(f"button.{msg}", lang, None, **params)
 
         if game.phase == "turn":
             kept = kept_range(game, acts)
