@@ -45,16 +45,15 @@ class Catalogue:
     def __init__(self, folder: str | Path) -> None:
         self.folder = Path(folder)
         self._loaded: dict[str, gettext.GNUTranslations] = {}
-        #: whether each language's file exists (asked once: texts are said on every move and picture)
-        self._present: dict[str, bool] = {}
 
     def _file(self, lang: str) -> Path:
         return self.folder / f"{lang}.po"
 
-    def _has(self, lang: str) -> bool:
-        if lang not in self._present:
-            self._present[lang] = self._file(lang).exists()
-        return self._present[lang]
+    @cached_property
+    def languages(self) -> frozenset[str]:
+        """The languages this domain has a file for (looked up once: texts are said on every move and
+        picture)."""
+        return frozenset(languages(self.folder))
 
     def _translations(self, lang: str) -> gettext.GNUTranslations:
         if lang not in self._loaded:
@@ -95,7 +94,7 @@ class Catalogue:
             raise KeyError(f"no message {msg!r} in {self.folder}")
         tried = (lang, DEFAULT) if lang != DEFAULT else (DEFAULT,)
         for code in tried:
-            if code not in LANGS or not self._has(code):
+            if code not in self.languages:
                 continue
             tr = self._translations(code)
             text = tr.gettext(msg) if count is None else msg

@@ -1120,6 +1120,13 @@ def reply_language(question: str, chosen: str | None = None, fallback: str = DEF
 def other_name(game_key: str, entry: RuleEntry, question: str) -> str | None:
     """The title of ``entry``'s twin in the other language when the question used that language's name of
     the thing and not the entry's own ("Glue" asked of the German "Leim": "Glue"); else None."""
+    other = other_named(game_key, entry, question)
+    return other.title if other is not None else None
+
+
+def other_named(game_key: str, entry: RuleEntry, question: str) -> RuleEntry | None:
+    """``entry``'s twin in another language when the question used that language's name of the thing and
+    not the entry's own (its ``title`` is the name used, its ``lang`` the language); else None."""
     asked = set(_words(question))
     own = {w for name in (entry.title, *entry.aliases) for w in _words(name)}
     for lang in languages(game_key):
@@ -1129,5 +1136,5 @@ def other_name(game_key: str, entry: RuleEntry, question: str) -> str | None:
         theirs = {w for name in (other.title, *other.aliases) for w in _words(name)} - own
         language = LANGUAGES[lang]
         if any(w in asked for w in theirs if len(w) >= 3 and w not in language.stop_words):
-            return other.title
+            return other
     return None

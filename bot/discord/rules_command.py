@@ -172,10 +172,9 @@ def rule_message(mod: ModuleType, key: str, entry: Any, others: list[Any], lang:
     title = str(entry.title)
     written = entry.lang
     if question:
-        name = mod.other_name(key, entry, question)
-        if name:
-            twin_lang = "de" if written == "en" else "en"
-            title = texts.say(f"rules.other_name.{twin_lang}", lang, title=title, name=name)
+        other = mod.other_named(key, entry, question)
+        if other is not None:
+            title = texts.say(f"rules.other_name.{other.lang}", lang, title=title, name=str(other.title))
     embed = discord.Embed(title=title[:256], description=str(entry.text)[:MAX_DESCRIPTION])
     parts = [_title(key), texts.say(f"rules.kind.{entry.kind}", lang)]
     if written != lang:

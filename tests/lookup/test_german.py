@@ -164,6 +164,8 @@ def test_a_question_in_the_other_language_finds_the_rule_in_the_askers_language(
     assert best is not None and best.id == "tile-glue-de"
     assert lookup.other_name("races", best, "was macht Glue") == "Glue"
     assert lookup.other_name("races", best, "was macht der Leim") is None
+    other = lookup.other_named("races", best, "was macht Glue")
+    assert other is not None and (other.title, other.lang) == ("Glue", "en")  # the name and its language
 
 
 @pytest.mark.parametrize(("question", "locale", "lang"), [

@@ -148,31 +148,29 @@ class RallyUnit(GameUnit[RallyGame]):
         acts = legal(game, seat)
         if not acts:
             return []
-
-        def words(msg: str, **params: object) -> str:
-            return CATALOGUE.say(f"button.{msg}", lang, None, **params)
-
         if game.phase == "turn":
             kept = kept_range(game, acts)
-            out = [ButtonSpec(words("roll", range=range_word(r, lang)), f"roll {r}",
+            out = [ButtonSpec(CATALOGUE.say("button.roll", lang, range=range_word(r, lang)), f"roll {r}",
                               "primary" if r == kept else "secondary") for r in ranges(acts)]
             if can_boost(acts):
-                out += [ButtonSpec(words("boost", range=range_word(r, lang)),
+                out += [ButtonSpec(CATALOGUE.say("button.boost", lang, range=range_word(r, lang)),
                                    f"roll {r} boost", "success") for r in ranges(acts)]
             if can_repair(acts):
-                out.append(ButtonSpec(words("repair"), "repair", "danger"))
+                out.append(ButtonSpec(CATALOGUE.say("button.repair", lang), "repair", "danger"))
             return out
         found = choices(game, acts)
         drives = [c for c in found if c.kind not in (PARK, PIT)][:MOVE_BUTTONS]
         parks = [c for c in found if c.kind in (PARK, PIT)][:PARK_BUTTONS]
         out = []
         for c in drives:
-            warn = f" ({words('spin')})" if c.kind == SPIN else f" ({words('accident')})" if c.kind == CRASH else ""
+            warn = f" ({CATALOGUE.say('button.spin', lang)})" if c.kind == SPIN \
+                else f" ({CATALOGUE.say('button.accident', lang)})" if c.kind == CRASH else ""
             out.append(ButtonSpec(f"→ {c.cell}{warn}", c.action, "danger" if warn else "success"))
         for c in parks:
             items = " ".join(c.action.split()[2:])
             spot = c.cell.split(".")[1] if c.kind == PIT else c.cell
-            label = words("pit" if c.kind == PIT else "park", spot=spot) + (f": {items}" if items else "")
+            label = CATALOGUE.say("button.pit" if c.kind == PIT else "button.park", lang, spot=spot) \
+                + (f": {items}" if items else "")
             out.append(ButtonSpec(label[:MAX_LABEL], c.action, "primary"))
         return out
 
