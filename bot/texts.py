@@ -4,11 +4,12 @@ refusals around a move, the Discord front's fallbacks. They live in the catalogu
 in every language. A game's own words come from its unit (which takes ``lang``).
 
 :func:`say` words an id in a language; :func:`language` turns a Discord locale (or any locale text) into
-``"de"`` or ``"en"``.
+one of the languages the catalogue has (:data:`LANGS`, read from its files by :func:`rules.catalogue.languages`).
 """
 
 from __future__ import annotations
 
+import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -19,9 +20,24 @@ CATALOGUE = Catalogue(Path(__file__).parent / "locale")
 
 
 def language(locale: object) -> str:
-    """``"de"`` for a German locale (``de``, ``de-AT``…; a ``discord.Locale`` or text), else ``"en"``."""
+    """The language of :data:`LANGS` a locale speaks (``de``, ``de-AT``… are ``"de"``; a ``discord.Locale``
+    or text), else English."""
     value = str(getattr(locale, "value", locale) or "").lower().replace("_", "-")
-    return "de" if value == "de" or value.startswith("de-") else DEFAULT
+    return next((lang for lang in LANGS if value == lang or value.startswith(lang + "-")), DEFAULT)
+
+
+def command_words(folder: str | Path) -> dict[str, dict[str, tuple[str, str]]]:
+    """The slash commands' words in each language but English (whose words are the commands' own):
+    language → path → (name, description), from the ``<lang>.commands.toml`` files of ``folder``. A path is
+    a command's qualified name (``"race roll"``), an option's that plus its name, a fixed choice's
+    ``"=value"``, a game's setup option's ``"new:laps"`` or ``"join:colour"``."""
+    out: dict[str, dict[str, tuple[str, str]]] = {}
+    for lang in LANGS:
+        path = Path(folder) / f"{lang}.commands.toml"
+        if lang != DEFAULT and path.is_file():
+            raw = tomllib.loads(path.read_text(encoding="utf-8"))
+            out[lang] = {str(key): (str(name), str(description)) for key, (name, description) in raw.items()}
+    return out
 
 
 def status_word(status: str, lang: str = DEFAULT) -> str:
@@ -48,4 +64,5 @@ def say(msg: str, lang: str = DEFAULT, count: int | None = None, **params: Any) 
     return CATALOGUE.say(msg, lang if lang in LANGS else DEFAULT, count=count, **params)
 
 
-__all__ = ["CATALOGUE", "DEFAULT", "LANGS", "language", "language_name", "ordinal", "say", "status_word"]
+__all__ = ["CATALOGUE", "DEFAULT", "LANGS", "command_words", "language", "language_name", "ordinal", "say",
+           "status_word"]

@@ -21,9 +21,22 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-#: the languages every catalogue has; English is the fallback and the source of the ids
-LANGS = ("en", "de")
+#: English: the fallback of every text and the language of the ids
 DEFAULT = "en"
+
+#: the service's catalogue (``bot/locale``): its ``<lang>.po`` files name the languages the project speaks
+LOCALE = Path(__file__).resolve().parent.parent / "bot" / "locale"
+
+
+def languages(folder: str | Path = LOCALE) -> tuple[str, ...]:
+    """The languages of a catalogue folder, one per ``<lang>.po`` file: English first, then the others in
+    alphabetical order. Of :data:`LOCALE`, the languages every front and game offers (:data:`LANGS`)."""
+    found = sorted(p.stem for p in Path(folder).glob("*.po"))
+    return (DEFAULT, *(lang for lang in found if lang != DEFAULT))
+
+
+#: the languages the project speaks, read once from the service's catalogue: the one list every part uses
+LANGS: tuple[str, ...] = languages()
 
 
 class Catalogue:
@@ -32,16 +45,15 @@ class Catalogue:
     def __init__(self, folder: str | Path) -> None:
         self.folder = Path(folder)
         self._loaded: dict[str, gettext.GNUTranslations] = {}
-        #: whether each language's file exists (asked once: texts are said on every move and picture)
-        self._present: dict[str, bool] = {}
 
     def _file(self, lang: str) -> Path:
         return self.folder / f"{lang}.po"
 
-    def _has(self, lang: str) -> bool:
-        if lang not in self._present:
-            self._present[lang] = self._file(lang).exists()
-        return self._present[lang]
+    @cached_property
+    def languages(self) -> frozenset[str]:
+        """The languages this domain has a file for (looked up once: texts are said on every move and
+        picture)."""
+        return frozenset(languages(self.folder))
 
     def _translations(self, lang: str) -> gettext.GNUTranslations:
         if lang not in self._loaded:
@@ -82,7 +94,7 @@ class Catalogue:
             raise KeyError(f"no message {msg!r} in {self.folder}")
         tried = (lang, DEFAULT) if lang != DEFAULT else (DEFAULT,)
         for code in tried:
-            if code not in LANGS or not self._has(code):
+            if code not in self.languages:
                 continue
             tr = self._translations(code)
             text = tr.gettext(msg) if count is None else msg
@@ -113,4 +125,4 @@ def _fields(text: str) -> Iterator[str]:
             yield field.split(".")[0].split("[")[0]
 
 
-__all__ = ["DEFAULT", "LANGS", "Catalogue", "placeholders"]
+__all__ = ["DEFAULT", "LANGS", "LOCALE", "Catalogue", "languages", "placeholders"]

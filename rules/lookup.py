@@ -31,7 +31,7 @@ from typing import Any
 
 import snowballstemmer  # type: ignore[import-untyped]
 
-from rules import registry
+from rules import catalogue, registry
 
 
 class _RegisteredPackages(Mapping[str, str]):
@@ -54,9 +54,9 @@ GAME_PACKAGES: Mapping[str, str] = _RegisteredPackages()
 #: Kinds of entry, in the order an empty query lists them.
 KINDS: tuple[str, ...] = ("howto", "section", "terrain", "tile", "part", "crew", "ruling")
 
-#: The languages entries are written in; English is the default and the fallback.
-LANGS: tuple[str, ...] = ("en", "de")
-DEFAULT_LANG = "en"
+#: The languages entries may be written in: the project's; English is the default and the fallback.
+LANGS: tuple[str, ...] = catalogue.LANGS
+DEFAULT_LANG = catalogue.DEFAULT
 
 #: A Discord embed description holds 4096 characters; we keep entries far shorter.
 MAX_TEXT = 1800
@@ -280,88 +280,10 @@ class Intent:
         return False
 
 
-@dataclass(frozen=True)
-class _WordsData:
-    synonyms: tuple[tuple[str, ...], ...]
-    intents: tuple[Intent, ...]
-    phrases: tuple[tuple[str, str], ...]
-
-
-@cache
-def _words_data(lang: str) -> _WordsData:
-    """A language's words from ``rules/lookup_words.toml``: its synonym groups, its intents and its
-    phrases (as :func:`normalize` writes them)."""
-    raw = tomllib.loads(resources.files("rules").joinpath("lookup_words.toml").read_text(encoding="utf-8"))
-    mine = raw.get(lang, {})
-    intents = tuple(
-        Intent(name, tuple(tuple(normalize(cue).split()) for cue in data.get("cues", ())),
-               tuple(data.get("prefer", ())), frozenset(normalize(w) for w in data.get("clause", ())))
-        for name, data in mine.get("intents", {}).items())
-    phrases = tuple((normalize(phrase), normalize(word)) for phrase, word in mine.get("phrases", ()))
-    return _WordsData(tuple(tuple(group) for group in mine.get("synonyms", ())), intents, phrases)
-
-
-#: Words that carry no topic in a question ("what does glue do" asks about glue).
-STOP_WORDS: frozenset[str] = frozenset({
-    "a", "about", "above", "after", "again", "all", "allowed", "also", "am", "an", "and", "any", "anyone",
-    "anything", "are", "as", "at", "be", "been", "before", "being", "but", "by", "can", "cannot", "could", "did",
-    "do", "does", "doing", "done", "during", "each", "else", "ever", "exactly", "explain", "for", "from", "get",
-    "gets", "getting", "got", "had", "has", "have", "having", "he", "her", "here", "him", "his", "how", "i", "if",
-    "in", "into", "is", "it", "its", "just", "let", "me", "might", "mine", "more", "most", "much", "must", "my",
-    "myself", "not", "of", "off", "on", "once", "onto", "or", "other", "our", "out", "over", "own", "please",
-    "possible", "rule", "rules", "said", "same", "say", "says", "shall", "she", "should", "so", "some", "someone",
-    "something", "than", "that", "the", "their", "them", "then", "there", "these", "they", "thing", "things", "this",
-    "those", "through", "to", "too", "under", "until", "up", "us", "use", "used", "using", "very", "via", "was",
-    "way", "we", "were", "what", "whats", "when", "where", "whether", "which", "while", "who", "whom", "whose",
-    "why", "will", "with", "would", "you", "your", "yours", "able", "happen", "happens", "happened", "mean", "means",
-    "tell", "work", "works", "don", "doesn", "isn", "aren", "didn", "t", "s", "ll", "ve", "re", "d", "m", "want",
-    "wants", "go", "goes", "going", "know", "kind", "actually", "already", "anyway", "guys", "hey", "ok", "okay",
-})
-
-#: Words that hint at what is asked ("how many") without naming a topic: they count for less.
-WEAK_WORDS: frozenset[str] = frozenset({"many", "number", "count", "far", "long", "big", "often", "play", "playing",
-                                        # the game is what every question asked of a game is about
-                                        "game", "games"})
+#: Words that hint at what is asked ("how many") without naming a topic (:attr:`Language.weak_words`)
+#: count this much of a topic word.
 WEAK_WEIGHT = 0.4
 
-#: Words players use for the same thing, per language; each group's words all count for one another. They
-#: are the language's data (``rules/lookup_words.toml``), as are its :class:`Intent` s.
-SYNONYMS: tuple[tuple[str, ...], ...] = _words_data("en").synonyms
-
-#: German filler words, folded as :func:`normalize` folds them ("für" is "fuer").
-GERMAN_STOP_WORDS: frozenset[str] = frozenset({
-    "aber", "alle", "alles", "als", "also", "am", "an", "andere", "anderen", "auch", "auf", "aus", "bei", "beim",
-    "bin", "bis", "bist", "bitte", "bzw", "da", "dabei", "dafuer", "damit", "dann", "darf", "darfst", "darueber",
-    "das", "dass", "davon", "dazu", "dein", "deine", "deinem", "deinen", "deiner", "dem", "den", "denn", "der",
-    "des", "dich", "die", "dies", "diese", "diesem", "diesen", "dieser", "dir", "doch", "dort", "du", "duerfen",
-    "durch", "ein", "eine", "einem", "einen", "einer", "eines", "eigentlich", "er", "erklaer", "erklaere",
-    "erklaeren", "es", "etwas", "euch", "euer", "fuer", "funktioniert", "funktionieren", "ganz", "geht", "gehen",
-    "genau", "gibt", "gilt", "gelten", "hab", "habe", "haben", "hallo", "hast", "hat", "hatte", "heisst", "hey",
-    "hier", "ich", "ihm", "ihn", "ihr", "ihre", "im", "in", "ins", "ist", "ja", "jemand", "jetzt", "kann",
-    "kannst", "koennen", "koennte", "macht", "machen", "mache", "mal", "man", "mein", "meine", "meinem", "meinen",
-    "meiner", "meins", "mich", "mir", "mit", "moechte", "muss", "musst", "muessen", "nicht", "noch", "nun", "nur",
-    "ob", "oder", "ok", "okay", "passiert", "passieren", "regel", "regeln", "sagt", "sein", "seine", "sich", "sie",
-    "sind", "so", "soll", "sollte", "sollen", "tun", "um", "und", "uns", "unser", "was", "weil", "welche",
-    "welchem", "welchen", "welcher", "welches", "wenn", "wer", "werden", "wie", "wieso", "will", "wir", "wird",
-    "wo", "wobei", "wofuer", "woher", "wohin", "wozu", "wuerde", "zu", "zum", "zur", "bedeutet", "bringt",
-    "bringen", "kriege", "krieg", "kriegt", "bekomme", "bekommt", "bekommen", "trotzdem", "her", "warum", "wann",
-    "dran", "drauf", "sowas", "ueberhaupt", "gerade", "schon", "einfach", "immer", "dieses", "jeder", "jede", "jedes",
-    "dasselbe", "derselbe", "dieselbe", "denselben", "demselben", "derselben", "heissen", "wieder", "ueber",
-})
-
-#: German words that hint at what is asked ("wie viele") without naming a topic.
-GERMAN_WEAK_WORDS: frozenset[str] = frozenset({
-    "viele", "viel", "wieviele", "wieviel", "anzahl", "oft", "weit", "lange", "gross", "grosse",
-    # driving is what every question of a racing game is about
-    "fahren", "fahre", "faehrt", "faehrst", "fahrst",
-    # and moving a pawn what every question of a board game is about
-    "ziehen", "ziehe", "zieht",
-    # and the game what every question asked of a game is about
-    "spiel", "spiels", "spiele", "spielen",
-})
-
-#: German words for the same thing (written as players type them; folded and stemmed when used).
-GERMAN_SYNONYMS: tuple[tuple[str, ...], ...] = _words_data("de").synonyms
 
 #: Weights: a title word counts this much over the BM25 text score, an alias word a little less.
 TITLE_WEIGHT = 3.0
@@ -432,27 +354,6 @@ def stem(word: str) -> str:
     return w
 
 
-_GERMAN = snowballstemmer.stemmer("german")
-
-
-#: German words Snowball would cut to another word's stem: a player ("Spieler") is not a game ("Spiel").
-GERMAN_STEMS: dict[str, str] = {
-    "spieler": "spieler", "spielers": "spieler", "spielern": "spieler", "spielerin": "spieler",
-    "spielerinnen": "spieler", "mitspieler": "mitspieler", "mitspielern": "mitspieler",
-}
-
-
-@cache
-def stem_de(word: str) -> str:
-    """A German stemmer (Snowball's): "Kurven" and "Kurve" are "kurv", "Gänge" and "Gang" are "gang",
-    "würfeln" and "wuerfeln" are "wurfel"; the few words of :data:`GERMAN_STEMS` keep their own stem.
-    Numbers and words with digits stay as they are."""
-    w = fold(word)
-    if len(w) <= 3 or not w.isalpha():
-        return w
-    return GERMAN_STEMS.get(w) or str(_GERMAN.stemWord(w))
-
-
 def inflections_de(word: str) -> tuple[str, ...]:
     """Other forms a German verb form may stand for, when its own stem is unknown: Snowball keeps the
     "-t" and "-st" of "schützt", "dauert", "steht", and the "ge-…-t" of "gerammt", and "würfle" is
@@ -512,45 +413,77 @@ class Language:
     prepositions: frozenset[str] = frozenset()
     #: what a question's wording may ask for beside its topic (:class:`Intent`, from the language's data)
     intents: tuple[Intent, ...] = ()
+    #: words that say a question is in this language, and letters that do (each counting twice)
+    marks: frozenset[str] = frozenset()
+    letters: str = ""
 
 
-#: English phrases whose words are filler alone but name a topic together.
-PHRASES: tuple[tuple[str, str], ...] = _words_data("en").phrases
+#: a language's stemmer by the name its lookup file gives (``snowball:<name>`` is Snowball's stemmer of that name)
+STEMMERS: dict[str, Callable[[str], str]] = {"light-english": stem}
+#: a language's other forms of an unknown word, by the name its lookup file gives
+INFLECTIONS: dict[str, Callable[[str], tuple[str, ...]]] = {"german": inflections_de}
 
-#: ... and German ones.
-GERMAN_PHRASES: tuple[tuple[str, str], ...] = _words_data("de").phrases
 
-LANGUAGES: dict[str, Language] = {
-    "en": Language("en", STOP_WORDS, WEAK_WORDS, SYNONYMS, stem, phrases=PHRASES,
-                   interrogatives=frozenset({"what", "how", "when", "where", "why", "which", "whats"}),
-                   auxiliaries=frozenset({"can", "could", "may", "might", "must", "shall", "should", "will", "would",
-                                          "do", "does", "did", "is", "are", "was", "were", "has", "have"}),
-                   determiners=frozenset({"the", "a", "an", "my", "your", "our", "their", "his", "her", "its",
-                                          "this", "that", "these", "those", "another", "other", "any", "every",
-                                          "each", "some", "two", "three", "four"}),
-                   persons=frozenset({"i", "you", "we", "they", "he", "she", "it", "someone", "anyone", "somebody",
-                                      "anybody", "everyone", "one", "me", "there", "people"}),
-                   prepositions=frozenset({"on", "onto", "into", "in", "at", "over", "through", "across", "past",
-                                           "under", "off", "from", "against", "with", "by"}),
-                   intents=_words_data("en").intents),
-    "de": Language("de", GERMAN_STOP_WORDS, GERMAN_WEAK_WORDS, GERMAN_SYNONYMS, stem_de,
-                   joins=("", "s", "n", "en", "e", "es", "er"), inflections=inflections_de,
-                   phrases=GERMAN_PHRASES,
-                   particles=frozenset({"an", "auf", "ab", "aus", "ein", "mit", "vor", "zu", "weg", "los", "nach",
-                                        "zurueck", "hin", "her", "durch", "um"}),
-                   interrogatives=frozenset({"was", "wie", "wann", "wo", "warum", "wieso", "welche",
-                                             "welcher", "welches", "wozu", "wofuer", "woher", "wohin"}),
-                   determiners=frozenset({"der", "die", "das", "den", "dem", "des", "ein", "eine", "einen", "einem",
-                                          "einer", "eines", "mein", "meine", "meinen", "meinem", "meiner", "dein",
-                                          "deine", "deinen", "deinem", "deiner", "sein", "seine", "ihr", "ihre",
-                                          "zwei", "drei", "vier", "jede", "jeder", "jedes", "andere", "anderen"}),
-                   persons=frozenset({"ich", "du", "man", "wir", "ihr", "sie", "er", "es", "jemand", "mich",
-                                      "dich", "mir", "dir"}),
-                   prepositions=frozenset({"auf", "an", "am", "in", "im", "ins", "ueber", "durch", "gegen", "mit",
-                                           "von", "vom", "zum", "zur", "bei", "beim", "unter", "hinter",
-                                           "vor", "nach", "aus"}),
-                   intents=_words_data("de").intents),
-}
+def _snowball(name: str, stems: Mapping[str, str]) -> Callable[[str], str]:
+    """Snowball's stemmer ``name`` over folded words, the words of ``stems`` keeping the stem given there:
+    "Kurven" and "Kurve" are "kurv", "würfeln" and "wuerfeln" "wurfel". Words of three letters or fewer and
+    words with digits stay as they are."""
+    snowball = snowballstemmer.stemmer(name)
+
+    @cache
+    def stem_word(word: str) -> str:
+        w = fold(word)
+        if len(w) <= 3 or not w.isalpha():
+            return w
+        return stems.get(w) or str(snowball.stemWord(w))
+
+    return stem_word
+
+
+def _plain(word: str) -> str:
+    return fold(word)
+
+
+def lookup_file(lang: str) -> Traversable:
+    """A language's lookup words: ``bot/locale/<lang>.lookup.toml``, beside the language's catalogue."""
+    return resources.files("bot").joinpath("locale", f"{lang}.lookup.toml")
+
+
+def _read_language(code: str) -> Language:
+    """How the lookup reads language ``code``, from its lookup file (a language without one is read with
+    no filler words, its words only folded)."""
+    res = lookup_file(code)
+    if not res.is_file():
+        return Language(code, frozenset(), frozenset(), (), _plain)
+    raw = tomllib.loads(res.read_text(encoding="utf-8"))
+    stemmer = str(raw.get("stemmer", ""))
+    stems = {str(k): str(v) for k, v in raw.get("stems", {}).items()}
+    if stemmer.startswith("snowball:"):
+        stem_word = _snowball(stemmer.removeprefix("snowball:"), stems)
+    elif stemmer in STEMMERS:
+        stem_word = STEMMERS[stemmer]
+    else:
+        raise ValueError(f"{code}.lookup.toml: unknown stemmer {stemmer!r}")
+    intents = tuple(
+        Intent(name, tuple(tuple(normalize(cue).split()) for cue in data.get("cues", ())),
+               tuple(data.get("prefer", ())), frozenset(normalize(w) for w in data.get("clause", ())))
+        for name, data in raw.get("intents", {}).items())
+
+    def words(key: str) -> frozenset[str]:
+        return frozenset(raw.get(key, ()))
+
+    return Language(
+        code, words("stop_words"), words("weak_words"), tuple(tuple(group) for group in raw.get("synonyms", ())),
+        stem_word, joins=tuple(raw.get("joins", ("",))),
+        inflections=INFLECTIONS[raw["inflections"]] if "inflections" in raw else _no_inflections,
+        phrases=tuple((normalize(phrase), normalize(word)) for phrase, word in raw.get("phrases", ())),
+        particles=words("particles"), interrogatives=words("interrogatives"), auxiliaries=words("auxiliaries"),
+        determiners=words("determiners"), persons=words("persons"), prepositions=words("prepositions"),
+        intents=intents, marks=words("marks"), letters=str(raw.get("letters", "")))
+
+
+#: How each language of :data:`LANGS` is read, from its lookup file (:func:`lookup_file`).
+LANGUAGES: dict[str, Language] = {code: _read_language(code) for code in LANGS}
 
 
 def _phrased(words: list[str], language: Language) -> list[str]:
@@ -590,41 +523,33 @@ def _synonyms(lang: str = DEFAULT_LANG) -> dict[str, frozenset[str]]:
 
 # ------------------------------------------------------------------ which language a question is in
 
-#: Words that say a question is German, or English; words of both ("was", "die", "in") say nothing.
-_GERMAN_MARKS: frozenset[str] = frozenset({
-    "der", "das", "den", "dem", "des", "ein", "eine", "einen", "einem", "einer", "ich", "du", "mein", "meine",
-    "meinen", "dein", "deine", "ist", "sind", "wie", "wo", "wer", "wann", "warum", "wieso", "welche", "welcher",
-    "kann", "darf", "muss", "soll", "und", "oder", "nicht", "mit", "auf", "wenn", "passiert", "bringt", "gibt",
-    "es", "zu", "zum", "zur", "im", "auch", "noch", "nur", "viele", "mich", "mir", "sich", "bei", "vom", "von",
-    "nach", "kein", "keine", "habe", "hat", "fuer", "ueber", "wieviele", "darfst", "kannst", "muessen",
-})
-_ENGLISH_MARKS: frozenset[str] = frozenset({
-    "the", "what", "how", "is", "are", "can", "do", "does", "i", "my", "you", "your", "a", "of", "to", "and",
-    "if", "when", "where", "who", "which", "why", "happens", "happen", "many", "much", "with", "on", "it", "this",
-    "that", "get", "have", "there", "at", "into", "from", "after", "should", "must", "need", "whats",
-})
-_UMLAUT = re.compile(r"[äöüß]")
+def _winner(scores: dict[str, int]) -> str | None:
+    """The language of the highest score, if it alone has it (and there were several to choose from)."""
+    if len(scores) < 2:
+        return None
+    best = max(scores.values())
+    top = [lang for lang, score in scores.items() if score == best]
+    return top[0] if len(top) == 1 else None
 
 
 def detect_language(text: str, game_key: str | None = None) -> str | None:
-    """The language a question is written in, "de" or "en", by a vote of its filler words (an umlaut
-    counts for German); None when the vote is even. With a game, an even vote goes to the language whose
-    entries know more of the question's words ("Boxengasse" alone is German)."""
+    """The language a question is written in, by a vote of the words that mark each language
+    (:attr:`Language.marks`; a letter of :attr:`Language.letters` counts twice); None when no language
+    leads. With a game, a tie goes to the language whose entries know more of the question's words
+    ("Boxengasse" alone is German)."""
     words = _words(text)
-    german = sum(w in _GERMAN_MARKS for w in words) + (2 if _UMLAUT.search(text.lower()) else 0)
-    english = sum(w in _ENGLISH_MARKS for w in words)
-    if german != english:
-        return "de" if german > english else "en"
-    if game_key is None:
-        return None
+    low = text.lower()
+    votes = {code: sum(w in language.marks for w in words) + (2 if any(c in low for c in language.letters) else 0)
+             for code, language in LANGUAGES.items()}
+    found = _winner(votes)
+    if found is not None or game_key is None:
+        return found
     known = {}
     for lang in languages(game_key):
         index = _ranking_index(game_key, lang)
         language = LANGUAGES[lang]
         known[lang] = sum(language.stem(w) in index.idf for w in _content(words, language))
-    if len(set(known.values())) < 2:
-        return None
-    return max(known, key=lambda lang: known[lang])
+    return _winner(known)
 
 
 @dataclass(frozen=True)
@@ -1195,6 +1120,13 @@ def reply_language(question: str, chosen: str | None = None, fallback: str = DEF
 def other_name(game_key: str, entry: RuleEntry, question: str) -> str | None:
     """The title of ``entry``'s twin in the other language when the question used that language's name of
     the thing and not the entry's own ("Glue" asked of the German "Leim": "Glue"); else None."""
+    other = other_named(game_key, entry, question)
+    return other.title if other is not None else None
+
+
+def other_named(game_key: str, entry: RuleEntry, question: str) -> RuleEntry | None:
+    """``entry``'s twin in another language when the question used that language's name of the thing and
+    not the entry's own (its ``title`` is the name used, its ``lang`` the language); else None."""
     asked = set(_words(question))
     own = {w for name in (entry.title, *entry.aliases) for w in _words(name)}
     for lang in languages(game_key):
@@ -1204,5 +1136,5 @@ def other_name(game_key: str, entry: RuleEntry, question: str) -> str | None:
         theirs = {w for name in (other.title, *other.aliases) for w in _words(name)} - own
         language = LANGUAGES[lang]
         if any(w in asked for w in theirs if len(w) >= 3 and w not in language.stop_words):
-            return other.title
+            return other
     return None

@@ -1,5 +1,6 @@
-"""Every catalogue of texts is complete in German: each domain (every ``locale/`` folder under bot, rules and
-render) parses, every id of its ``en.po`` has a German text with exactly the English placeholders (form by
+"""Every catalogue of texts is complete in every language (:data:`rules.catalogue.LANGS`, read from the
+service's catalogue files): each domain (every ``locale/`` folder under bot, rules and render) parses, every
+id of its ``en.po`` has a text in each other language with exactly the English placeholders (form by
 form for a counted text), and every message id the code asks for by a literal exists in its domain."""
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from pathlib import Path
 import pytest
 from babel.messages.pofile import read_po
 
-from rules.catalogue import Catalogue, placeholders
+from rules.catalogue import LANGS, Catalogue, placeholders
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("bot", "rules", "render")
@@ -34,7 +35,7 @@ def domain(request: pytest.FixtureRequest) -> Path:
     return Path(request.param)
 
 
-@pytest.mark.parametrize("lang", ["en", "de"])
+@pytest.mark.parametrize("lang", LANGS)
 def test_each_file_parses_with_its_plural_rule_and_charset(domain: Path, lang: str) -> None:
     path = domain / f"{lang}.po"
     assert path.exists(), f"{path} is missing"
@@ -50,23 +51,26 @@ def test_each_file_parses_with_its_plural_rule_and_charset(domain: Path, lang: s
     assert not bad, f"ids are stable names, not prose: {bad[:5]}"
 
 
-def test_every_english_text_has_a_german_one_with_the_same_placeholders(domain: Path) -> None:
+@pytest.mark.parametrize("lang", LANGS[1:])
+def test_every_english_text_has_one_in_each_language_with_the_same_placeholders(domain: Path, lang: str) -> None:
+    """Every id of a domain's English file has a text in each other language of the catalogues (German
+    today), with the English placeholders, and no language has an id English lacks."""
     catalogue = Catalogue(domain)
-    english, german = catalogue.entries("en"), catalogue.entries("de")
-    missing = sorted(msg for msg in english if not all(german.get(msg, ("",))))
-    assert not missing, f"{domain_id(domain)}: no German text for {missing}"
-    extra = sorted(set(german) - set(english))
-    assert not extra, f"{domain_id(domain)}: German texts without an English id: {extra}"
+    english, other = catalogue.entries("en"), catalogue.entries(lang)
+    missing = sorted(msg for msg in english if not all(other.get(msg, ("",))))
+    assert not missing, f"{domain_id(domain)}: no {lang} text for {missing}"
+    extra = sorted(set(other) - set(english))
+    assert not extra, f"{domain_id(domain)}: {lang} texts without an English id: {extra}"
     wrong = []
     for msg, en_forms in english.items():
         assert all(en_forms), f"{domain_id(domain)}: {msg} has an empty English form"
-        de_forms = german[msg]
-        assert (len(en_forms) > 1) == (len(de_forms) > 1), f"{msg}: counted in one language only"
-        for i, text in enumerate(de_forms):
-            wanted = en_forms[i] if len(de_forms) == len(en_forms) else "".join(en_forms)
+        forms = other[msg]
+        assert (len(en_forms) > 1) == (len(forms) > 1), f"{msg}: counted in one language only"
+        for i, text in enumerate(forms):
+            wanted = en_forms[i] if len(forms) == len(en_forms) else "".join(en_forms)
             if placeholders(text) != placeholders(wanted):
                 wrong.append((msg, i, sorted(placeholders(wanted)), sorted(placeholders(text))))
-    assert not wrong, f"{domain_id(domain)}: placeholders differ (id, form, English, German): {wrong}"
+    assert not wrong, f"{domain_id(domain)}: placeholders differ (id, form, English, {lang}): {wrong}"
 
 
 # The ids the code asks for -----------------------------------------------------------------------------

@@ -66,8 +66,7 @@ def heading(game: str, entry: lookup.RuleEntry, question: str, lang: str) -> str
     """An answer's first line: the entry's title (with the other language's name of it when the question
     used that one) and what kind of entry it is; never its id, which is the lookup's and not a player's."""
     title = entry.title
-    name = lookup.other_name(game, entry, question)
-    if name:
-        other = "de" if entry.lang == "en" else "en"
-        title = texts.say(f"rules.other_name.{other}", lang, title=title, name=name)
+    other = lookup.other_named(game, entry, question)
+    if other is not None:
+        title = texts.say(f"rules.other_name.{other.lang}", lang, title=title, name=other.title)
     return texts.say("rules.cli.heading", lang, title=title, kind=texts.say(f"rules.kind.{entry.kind}", lang))

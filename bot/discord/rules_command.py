@@ -38,14 +38,14 @@ log = logging.getLogger(__name__)
 Choice = app_commands.Choice
 MAX_DESCRIPTION = 4000
 
-#: The languages of the lookup, as Discord locales name them (a locale of any other language reads English).
-LANGUAGES = ("en", "de")
+#: The languages of the lookup: the project's (a locale of any other language reads English).
+LANGUAGES = texts.LANGS
 
 #: What /rules says around an entry comes from the service's catalogue (``rules.*`` in ``bot/locale``).
 
 
 def language_of(locale: discord.Locale | str | None) -> str:
-    """``"de"`` for a German Discord locale, else ``"en"``."""
+    """The project's language of a Discord locale (``"de"`` for ``de``), else ``"en"``."""
     return texts.language(locale)
 
 
@@ -117,7 +117,7 @@ async def rules_topic_autocomplete(interaction: Interaction, current: str) -> li
 @app_commands.describe(topic="What to look up (start typing for suggestions)",
                        game="Which game (default: this channel's)", share="Post it for everyone (default: only you)",
                        language="Answer in this language (default: your Discord's)")
-@app_commands.choices(language=[Choice(name="English", value="en"), Choice(name="Deutsch", value="de")])
+@app_commands.choices(language=[Choice(name=texts.language_name(lang, lang), value=lang) for lang in LANGUAGES])
 @app_commands.autocomplete(topic=rules_topic_autocomplete, game=rules_game_autocomplete)
 async def rules_command(interaction: Interaction, topic: str, game: str | None = None,
                         share: bool | None = None, language: str | None = None) -> None:
@@ -172,10 +172,9 @@ def rule_message(mod: ModuleType, key: str, entry: Any, others: list[Any], lang:
     title = str(entry.title)
     written = entry.lang
     if question:
-        name = mod.other_name(key, entry, question)
-        if name:
-            twin_lang = "de" if written == "en" else "en"
-            title = texts.say(f"rules.other_name.{twin_lang}", lang, title=title, name=name)
+        other = mod.other_named(key, entry, question)
+        if other is not None:
+            title = texts.say(f"rules.other_name.{other.lang}", lang, title=title, name=str(other.title))
     embed = discord.Embed(title=title[:256], description=str(entry.text)[:MAX_DESCRIPTION])
     parts = [_title(key), texts.say(f"rules.kind.{entry.kind}", lang)]
     if written != lang:

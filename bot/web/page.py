@@ -41,8 +41,8 @@ LOG_CHARS = 1_500_000
 TAIL = 20
 #: the most characters of one message on the page (Discord's own limit)
 MESSAGE_CHARS = 2000
-#: the page's languages
-LANGS = ("en", "de")
+#: the page's languages: the project's
+LANGS = texts.LANGS
 #: a slot of the page's template: ``{{name}}``
 _SLOT = re.compile(r"\{\{(\w+)\}\}")
 

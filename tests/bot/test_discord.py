@@ -265,7 +265,7 @@ class FakeLookup:
         return []
 
     @staticmethod
-    def other_name(game_key, entry, question):
+    def other_named(game_key, entry, question):
         return None
 
 

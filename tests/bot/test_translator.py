@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from bot.discord import translator as tr
-from bot.discord.translator import JunkyardTranslator, german_words, readme_table
+from bot.discord.translator import JunkyardTranslator, readme_table, words_in
 from tests.bot.harness import DiscordHarness
 from tests.bot.helpers import make_bot
 
@@ -25,15 +25,15 @@ DE = "de"
 async def synced(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[list[dict[str, Any]], set[str]]:
     """What `junkyard sync` sends Discord (through the tree's own sync), and the table paths it used."""
     used: set[str] = set()
-    looked_up = JunkyardTranslator.german
+    looked_up = JunkyardTranslator.worded
 
-    def recording(self: JunkyardTranslator, location: Any, data: Any) -> str | None:
+    def recording(self: JunkyardTranslator, lang: str, location: Any, data: Any) -> str | None:
         path = tr.path_of(location, data)
-        if path is not None:
+        if path is not None and lang == DE:
             used.add(path)
-        return looked_up(self, location, data)
+        return looked_up(self, lang, location, data)
 
-    monkeypatch.setattr(JunkyardTranslator, "german", recording)
+    monkeypatch.setattr(JunkyardTranslator, "worded", recording)
     sent: list[dict[str, Any]] = []
 
     async with DiscordHarness(make_bot(tmp_path / "t.db")) as h:
@@ -86,7 +86,7 @@ async def test_every_command_option_and_choice_has_valid_german_words(
 async def test_every_table_entry_is_used(synced: tuple[list[dict[str, Any]], set[str]]) -> None:
     """A misspelt path in a table would never be shown: every entry is reached by a command."""
     _, used = synced
-    assert sorted(set(german_words()) - used) == []
+    assert sorted(set(words_in("de")) - used) == []
 
 
 async def test_german_names_are_natural(synced: tuple[list[dict[str, Any]], set[str]]) -> None:
@@ -114,7 +114,7 @@ def test_games_agree_on_shared_setup_options(monkeypatch: pytest.MonkeyPatch) ->
     one = SimpleNamespace(key="one", translations={"de": {"new:laps": ("runden", "Runden")}})
     other = SimpleNamespace(key="other", translations={"de": {"new:laps": ("durchgänge", "Runden")}})
     monkeypatch.setattr(tr.games, "units", lambda: [one, one])
-    assert german_words()["new:laps"] == ("runden", "Runden")
+    assert words_in("de")["new:laps"] == ("runden", "Runden")
     monkeypatch.setattr(tr.games, "units", lambda: [one, other])
     with pytest.raises(ValueError, match="new:laps"):
-        german_words()
+        words_in("de")

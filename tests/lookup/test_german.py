@@ -21,7 +21,6 @@ from rules.lookup import (
     languages,
     normalize,
     search,
-    stem_de,
     suggest,
     twin,
 )
@@ -55,11 +54,12 @@ def test_umlauts_and_sharp_s_are_spelt_out(text: str, folded: str) -> None:
     ("parken", "parke", "Parken"), ("Motorteil", "Motorteile"),
 ])
 def test_the_german_stemmer_gives_word_forms_one_root(words: tuple[str, ...]) -> None:
+    stem_de = lookup.LANGUAGES["de"].stem
     assert len({stem_de(w) for w in words}) == 1, {w: stem_de(w) for w in words}
 
 
 def test_german_filler_words_do_not_have_to_appear_in_the_entry(rally: str) -> None:
-    assert {"was", "passiert", "wie", "ich", "darf", "kann", "der", "die", "das"} <= lookup.GERMAN_STOP_WORDS
+    assert {"was", "passiert", "wie", "ich", "darf", "kann", "der", "die", "das"} <= lookup.LANGUAGES["de"].stop_words
     assert first("Was passiert in der Kurve?") == first("Kurve") == "curves-de"
 
 
@@ -164,6 +164,8 @@ def test_a_question_in_the_other_language_finds_the_rule_in_the_askers_language(
     assert best is not None and best.id == "tile-glue-de"
     assert lookup.other_name("races", best, "was macht Glue") == "Glue"
     assert lookup.other_name("races", best, "was macht der Leim") is None
+    other = lookup.other_named("races", best, "was macht Glue")
+    assert other is not None and (other.title, other.lang) == ("Glue", "en")  # the name and its language
 
 
 @pytest.mark.parametrize(("question", "locale", "lang"), [

@@ -6,7 +6,7 @@ import pytest
 
 from bot.cli import main
 from rules import lookup
-from rules.lookup import STOP_WORDS, answer, entries, search, stem, suggest
+from rules.lookup import LANGUAGES, answer, entries, search, stem, suggest
 
 
 def first(game: str, question: str) -> str:
@@ -27,7 +27,7 @@ def test_the_stemmer_gives_word_forms_one_root(word: str, root: str) -> None:
 
 def test_filler_words_do_not_have_to_appear_in_the_entry() -> None:
     """Every word of "what does glue do" but "glue" is filler, so Glue answers it."""
-    assert {"what", "does", "do", "can", "i", "how"} <= STOP_WORDS
+    assert {"what", "does", "do", "can", "i", "how"} <= LANGUAGES["en"].stop_words
     assert first("races", "what does glue do") == "tile-glue"
     assert first("races", "glue") == "tile-glue"
 
@@ -182,12 +182,14 @@ def test_asking_where_to_get_a_thing_finds_the_place_that_gives_it(rally: str, l
 
 
 def test_each_language_keeps_its_words_in_its_data() -> None:
-    """Synonyms, phrases and intents come from rules/lookup_words.toml, for English and German alike."""
+    """Synonyms, phrases and intents come from each language's lookup file (``bot/locale/<lang>.lookup.toml``),
+    for English and German alike."""
     for lang in lookup.LANGS:
         language = lookup.LANGUAGES[lang]
         assert language.synonyms and language.phrases and {"obtain", "consequence"} <= {
             i.name for i in language.intents}
-    assert ("go off", "explode") in lookup.PHRASES and ("geht hoch", "explodiert") in lookup.GERMAN_PHRASES
+    assert ("go off", "explode") in lookup.LANGUAGES["en"].phrases \
+        and ("geht hoch", "explodiert") in lookup.LANGUAGES["de"].phrases
 
 
 def test_a_verb_after_its_particle_is_no_part_of_an_unknown_word(rally: str) -> None:

@@ -6,11 +6,11 @@ rules' catalogue (:mod:`rules.piecepack.texts`)."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any, ClassVar
 
 from bot.drivers.piecepack import GreedyDriver
 from bot.games.piecepack import account, described
-from bot.games.piecepack.translations import GERMAN
 from bot.games.unit import (
     Ask,
     ButtonSpec,
@@ -23,6 +23,7 @@ from bot.games.unit import (
     SelfPlay,
     Standings,
 )
+from bot.texts import command_words
 from render.piecepack import piecepack_png
 from render.piecepack_replay import replay_gif, replay_views, tile_for
 from rules.contract import Event, Game
@@ -82,7 +83,7 @@ class PiecepackUnit(GameUnit[PiecepackGame]):
     commands = PIECEPACK_COMMANDS
     drivers: ClassVar[Mapping[str, DriverFactory]] = {"smart": GreedyDriver}
     lookup = LookupSource("rules.piecepack")
-    translations: ClassVar[Mapping[str, Mapping[str, tuple[str, str]]]] = {"de": GERMAN}
+    translations: ClassVar[Mapping[str, Mapping[str, tuple[str, str]]]] = command_words(Path(__file__).parent)
 
     #: every roll plays itself (P3 leaves nothing to choose before it, and the die falls the same whoever
     #: presses), and so does a move when the roll allows one path only; every turn begins with the roll; a

@@ -3,7 +3,7 @@ buttons, the hand, the terminal's lists and the ``/race`` commands' refusals and
 
 Names of things (parts, tiles, kart colours, facings) are the rules' words (:mod:`rules.races.texts`), so a
 status names a part as the narration does; commands and options are named as the player's Discord shows
-them (:mod:`bot.games.races.translations`). Notation stays as typed in every language (``left``, ``NE``,
+them (``bot/games/races/<lang>.commands.toml``). Notation stays as typed in every language (``left``, ``NE``,
 ``oil``, ``F7``): only what is shown is worded.
 """
 
@@ -13,15 +13,16 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from bot.games.races.translations import GERMAN
+from bot.texts import command_words
 from rules.catalogue import LANGS, Catalogue
 from rules.races.texts import CATALOGUE as RULES
 from rules.races.texts import say as rules_say
 
 CATALOGUE = Catalogue(Path(__file__).parent / "locale")
 
-#: each language's names of the ``/race`` commands and options (English: the names themselves)
-COMMAND_WORDS: Mapping[str, Mapping[str, tuple[str, str]]] = {"de": GERMAN}
+#: each language's names of the ``/race`` commands and options (English: the names themselves), from
+#: ``bot/games/races/<lang>.commands.toml``
+COMMAND_WORDS: Mapping[str, Mapping[str, tuple[str, str]]] = command_words(Path(__file__).parent)
 
 
 def lang_of(lang: str) -> str:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from functools import partial
+from pathlib import Path
 from typing import Any, ClassVar, Literal
 
 from bot.drivers.races import RacingDriver
@@ -23,7 +24,6 @@ from bot.games.races.moves import (
     tiles_text,
 )
 from bot.games.races.reach_words import reach_text
-from bot.games.races.translations import GERMAN
 from bot.games.unit import (
     ButtonSpec,
     Described,
@@ -35,6 +35,7 @@ from bot.games.unit import (
     StandingItem,
     Standings,
 )
+from bot.texts import command_words
 from render.races.card import kart_card_png
 from render.races.chat import board_chat_png, chat_png, reach_png
 from render.races.live import with_told
@@ -79,7 +80,7 @@ class RacesUnit(GameUnit[Races]):
     tools: ClassVar[Mapping[str, str]] = {"track": "bot.games.races.track_tool"}
     default_players = 4
     card_filename = "kart.png"
-    translations: ClassVar[Mapping[str, Mapping[str, tuple[str, str]]]] = {"de": GERMAN}
+    translations: ClassVar[Mapping[str, Mapping[str, tuple[str, str]]]] = command_words(Path(__file__).parent)
     stored_as: ClassVar[Mapping[str, str]] = {"join:crew": "character", "join:crew_set": "set"}
     reading: ClassVar[Reading] = board_words.RaceReading()
 

@@ -23,6 +23,7 @@ from bot.games.rally.moves import (
 )
 from bot.games.unit import Ask, Command, CommandGroup, Option, Refusal, fuzzy
 from rules.rally.actions import Move, Park
+from rules.rally.texts import CATALOGUE
 from rules.rally.texts import say as rally_say
 
 _RANGE_WORDS = {"green": "green", "g": "green", "grün": "green", "gruen": "green", "yellow": "yellow", "y": "yellow",
@@ -32,32 +33,12 @@ _SPOT = re.compile(r"^([fembFEMB]\d{1,2}|pit)\.\d$", re.IGNORECASE)
 _ITEM = re.compile(r"^[mbe][1-6]$")
 
 
-#: what a command's options can get wrong, in the asker's language (``Ask.lang``)
-_REFUSALS = {
-    "range": {"en": "`range` is green, yellow or red.", "de": "`bereich` ist grün, gelb oder rot."},
-    "range_not": {"en": "`range` is green, yellow or red, not {text}.",
-                  "de": "`bereich` ist grün, gelb oder rot, nicht {text}."},
-    "to": {"en": "`to` names a cell, such as `14b`, `pit` or `stop`, or a path such as `13a 13b 14b`.",
-           "de": "`ziel` nennt ein Feld wie `14b`, `pit` oder `stop`, oder einen Weg wie `13a 13b 14b`."},
-    "to_spot": {"en": "{cell} is a parking spot: `/rally park spot:{cell}` drives in.",
-                "de": "{cell} ist eine Parklücke: `/rallye parken lücke:{cell}` fährt hinein."},
-    "not_cell": {"en": "{text} is not a cell: a row and a lane a–c (`14b`), `pit` (the pit lane's waiting cell) "
-                       "or `stop` (its stop sign).",
-                 "de": "{text} ist kein Feld: eine Reihe und eine Spur a–c (`14b`), `pit` (das Wartefeld der "
-                       "Boxengasse) oder `stop` (ihr Stoppschild)."},
-    "spot": {"en": "`spot` is a parking spot such as `F7.1` or `pit.2`; start typing for the ones you reach.",
-             "de": "`lücke` ist eine Parklücke wie `F7.1` oder `pit.2`; beginne zu tippen, dann erscheinen die "
-                   "erreichbaren."},
-    "placement": {"en": "{text} is not a placement: a letter and a gear, like `e4` (m mechanic, b body part, "
-                        "e engine part; gears 1–6).",
-                  "de": "{text} ist keine Platzierung: ein Buchstabe und ein Gang wie `e4` (m Mechaniker, "
-                        "b Karosserieteil, e Motorteil; Gänge 1–6)."},
-}
 
 
 def _refuse(ask: Ask, msg: str, **params: str) -> Refusal:
-    texts = _REFUSALS[msg]
-    return Refusal(texts.get(ask.lang, texts["en"]).format(**params))
+    """What a command's option got wrong (``command.refusal.<msg>`` of the rally's catalogue), in the
+    asker's language."""
+    return Refusal(CATALOGUE.say(f"command.refusal.{msg}", ask.lang, None, **params))
 
 
 # Building the notation -------------------------------------------------------------------------------

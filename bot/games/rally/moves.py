@@ -16,16 +16,9 @@ from rules.contract import Game
 from rules.rally import board as B
 from rules.rally import queries
 from rules.rally.actions import Move, Park, Repair, Roll
-from rules.rally.game import CRASH, HALT, PARK, PIT, SPIN, SQUEEZE, RallyGame
-from rules.rally.texts import word
+from rules.rally.game import PARK, PIT, RallyGame
+from rules.rally.texts import CATALOGUE, word
 
-#: what a move's ending means, in a few words (how ``RallyGame.endings`` says a move ends)
-ENDING_WORDS = {
-    "en": {SPIN: "spins in the curve", CRASH: "accident", HALT: "halts at the stop sign", SQUEEZE: "falls in behind",
-           PARK: "parks", PIT: "pit stop"},
-    "de": {SPIN: "dreht sich in der Kurve", CRASH: "Unfall", HALT: "hält am Stoppschild",
-           SQUEEZE: "reiht sich dahinter ein", PARK: "parkt", PIT: "Boxenstopp"},
-}
 ITEM_LETTERS = {"m": "mechanic", "b": "body", "e": "engine"}
 
 
@@ -74,13 +67,9 @@ def range_hint(game: RallyGame, range_name: str, lang: str = "en") -> str:
     gears = game.gears_after_repair(game.turn)
     low, high = B.RANGE_GEARS[range_name]
     works = [g for g in (low, high) if B.works(gears[g - 1])]
-    if lang == "de":
-        if len(works) == 2:
-            return f"Gänge {low} und {high} funktionieren"
-        return f"nur Gang {works[0]} funktioniert: Verschalten möglich" if works else "kein Gang funktioniert"
     if len(works) == 2:
-        return f"gears {low} and {high} work"
-    return f"only gear {works[0]} works: a mis-shift may follow" if works else "no gear works"
+        return CATALOGUE.say("hint.gears_work", lang, low=low, high=high)
+    return CATALOGUE.say("hint.gear_works", lang, gear=works[0]) if works else CATALOGUE.say("hint.no_gear_works", lang)
 
 
 # Moves -----------------------------------------------------------------------------------------------
@@ -134,8 +123,8 @@ def items_text(items: Sequence[tuple[str, int]] | str, lang: str = "en") -> str:
         parsed = [(w[0], int(w[1])) for w in items.split() if len(w) == 2 and w[0] in ITEM_LETTERS]
     else:
         parsed = list(items)
-    on = "auf Gang" if lang == "de" else "on gear"
-    return ", ".join(f"{word('item.' + ITEM_LETTERS[k], lang)} {on} {g}" for k, g in parsed)
+    return ", ".join(CATALOGUE.say("hint.item_on_gear", lang, item=word("item." + ITEM_LETTERS[k], lang), gear=g)
+                     for k, g in parsed)
 
 
 def service_of(game: RallyGame, spot: str, lang: str = "en") -> str:
@@ -144,14 +133,13 @@ def service_of(game: RallyGame, spot: str, lang: str = "en") -> str:
 
 def choice_hint(game: RallyGame, c: Choice, lang: str = "en") -> str:
     """What a destination means: the way there, and how the move ends there."""
-    via = ("über " if lang == "de" else "via ") + " ".join(c.path[:-1]) if len(c.path) > 1 else ""
-    words = ENDING_WORDS.get(lang, ENDING_WORDS["en"])
-    end = words.get(c.kind, "")
+    via = CATALOGUE.say("hint.via", lang, path=" ".join(c.path[:-1])) if len(c.path) > 1 else ""
+    end = CATALOGUE.say(f"hint.ending.{c.kind}", lang) if f"hint.ending.{c.kind}" in CATALOGUE.ids else ""
     if c.kind in (PARK, PIT):
         items = c.action.split()[2:]
         end = service_of(game, c.cell, lang) + (f": {items_text(' '.join(items), lang)}" if items else "")
     return ", ".join(p for p in (via, end) if p)
 
 
-__all__ = ["ENDING_WORDS", "Choice", "best_items", "can_boost", "can_repair", "choice_hint", "choices",
+__all__ = ["Choice", "best_items", "can_boost", "can_repair", "choice_hint", "choices",
            "items_text", "kept_range", "legal", "rally", "range_hint", "range_word", "ranges", "service_of"]

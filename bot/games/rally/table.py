@@ -22,7 +22,7 @@ from rules.rally import board as B
 from rules.rally import queries
 from rules.rally.actions import Park, Roll, parse_syntax
 from rules.rally.game import RallyGame
-from rules.rally.texts import COLOUR_KEYS, amount, say, word
+from rules.rally.texts import CATALOGUE, COLOUR_KEYS, amount, say, word
 
 BAR = 10
 _RANGE_KEYS = {"g": "green", "y": "yellow", "r": "red", "green": "green", "yellow": "yellow", "red": "red",
@@ -142,36 +142,25 @@ def _shorthand(text: str) -> tuple[str, str, bool] | None:
     return ("spot", spot, False) if "." in spot else None
 
 
-#: the car board in words, per language (the rules' catalogue names the supplies and the ranges)
-_CAR = {
-    "en": {"repair1": "pushed off for repairs: gear 1 is mended on your next turn",
-           "repair2": "gear 2 is mended on your next roll", "restart": "the next roll must be green",
-           "car": "Your car: {who}, at {at}, {laps} laps done. Lever {lever}{tail}. Gears {gears} (✓ works). "
-                  "Fuel cans {fuel}. Stops {stops}.\nReserve: {reserve}."},
-    "de": {"repair1": "zur Reparatur abgestellt: Gang 1 wird repariert, wenn du das nächste Mal an der Reihe bist",
-           "repair2": "Gang 2 wird bei deinem nächsten Wurf repariert", "restart": "der nächste Wurf muss grün sein",
-           "car": "Dein Auto: {who}, auf {at}, {laps} Runden gefahren. Hebel {lever}{tail}. Gänge {gears} "
-                  "(✓ funktioniert). Benzinkanister {fuel}. Stopps {stops}.\nVorrat: {reserve}."},
-}
 
 
 def car_text(game: RallyGame, seat: int, lang: str = "en") -> str:
     """A car board in words, in ``lang``: lever, the six gears (which work), fuel, counters and the
     reserve (S7)."""
-    words = _CAR.get(lang, _CAR["en"])
     car = game.cars[seat]
     gears = " ".join(f"{g}:{car.gears[g - 1] or '-'}{'✓' if B.works(car.gears[g - 1]) else ''}" for g in B.GEARS)
     reserve = car.reserve()
     notes = []
     if car.repair == 1:
-        notes.append(words["repair1"])
+        notes.append(CATALOGUE.say("car.repair1", lang))
     elif car.repair == 2:
-        notes.append(words["repair2"])
+        notes.append(CATALOGUE.say("car.repair2", lang))
     elif car.restart:
-        notes.append(words["restart"])
+        notes.append(CATALOGUE.say("car.restart", lang))
     tail = f" ({'; '.join(notes)})" if notes else ""
     at = place_words(game, seat) if lang == "en" else car.at
-    return words["car"].format(
+    return CATALOGUE.say(
+        "car.board", lang,
         who=who(game, seat, lang), at=at, laps=laps_text(game, seat), lever=range_word(car.lever, lang), tail=tail,
         gears=gears, fuel=car.fuel, stops=car.stops,
         reserve=", ".join(amount(reserve[k], k, lang) for k in ("mechanic", "body", "engine", "fuel")))
@@ -181,38 +170,31 @@ def laps_text(game: RallyGame, seat: int) -> str:
     return f"{min(queries.laps_done(game, seat), game.laps)}/{game.laps}"
 
 
-#: the few sentences of the status the rules' catalogue does not hold
-_STATUS = {
-    "en": {"s8": "Places: laps first, then fewer stops (S8).", "commands": "Your commands:",
-           "gears": "gears", "fuel": "fuel", "move": "move {ply}"},
-    "de": {"s8": "Platzierung: erst Runden, dann weniger Stopps (S8).", "commands": "Deine Befehle:",
-           "gears": "Gänge", "fuel": "Benzin", "move": "Zug {ply}"},
-}
 
 
 def status_text(game: RallyGame, viewer: int | None, lang: str = "en") -> str:
     """``/game status`` and the last board: the race, every car in the order of the standings (S8), the
     turn order and the parking bar (S9), and what the player to act must do (with the commands for it
     when ``viewer`` is that player)."""
-    words = _STATUS.get(lang, _STATUS["en"])
     direction = word("clockwise" if game.clockwise else "anticlockwise", lang)
     head = say("p_header", lang, round=game.round, laps=game.laps, count=game.laps, direction=direction)
     lines = [f"**{game.title}** · {Name(game.track.name)} ({game.track.alias}) · {head} · "
-             + words["move"].format(ply=game.ply)]
+             + CATALOGUE.say("status.move", lang, ply=game.ply)]
     for rank, s in enumerate(game.standings(), 1):
         car = game.cars[s]
         works = " ".join(str(n) for n in B.GEARS if B.works(car.gears[n - 1])) or "–"
         done = min(queries.laps_done(game, s), game.laps)  # laps done, as every text and picture counts them
         notes = [say("p_lap", lang, lap=done, laps=game.laps, stops=car.stops), say("p_at", lang, place=car.at),
-                 f"{say('p_lever', lang)} {range_word(car.lever, lang)}", f"{words['gears']} {works}",
-                 f"{words['fuel']} {car.fuel}"]
+                 f"{say('p_lever', lang)} {range_word(car.lever, lang)}",
+                 f"{CATALOGUE.say('status.gears', lang)} {works}", f"{CATALOGUE.say('status.fuel', lang)} {car.fuel}"]
         if car.parked is not None:
             notes.append(say("p_parked", lang))
         if car.repair == 1:
             notes.append(say("p_repair_due", lang))
         lines.append(f"{rank}. {who(game, s, lang)}: " + " · ".join(notes))
     if game.is_over:
-        lines.append(say("p_wins", lang, name=who(game, game.winners[0], lang)) + " " + words["s8"])
+        lines.append(say("p_wins", lang, name=who(game, game.winners[0], lang)) + " "
+                     + CATALOGUE.say("status.s8", lang))
         return "\n".join(lines)
     driving = [s for s in game.order if game.cars[s].parked is None]
     parked = [s for s in game.order if game.cars[s].parked is not None]
@@ -229,7 +211,7 @@ def status_text(game: RallyGame, viewer: int | None, lang: str = "en") -> str:
                                                                                    else [])
         else:
             verbs = sorted({str(a).split()[0] for a in acts})
-        lines.append(words["commands"] + " " + ", ".join(f"`/rally {v}`" for v in verbs))
+        lines.append(CATALOGUE.say("status.commands", lang) + " " + ", ".join(f"`/rally {v}`" for v in verbs))
     return "\n".join(lines)
 
 

@@ -10,14 +10,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from functools import partial
+from pathlib import Path
 from typing import Any, ClassVar, Literal
 
+from bot import texts
 from bot.drivers.rally import SmartDriver
 from bot.games.rally import described, setup, table
 from bot.games.rally.commands import RALLY_COMMANDS
 from bot.games.rally.moves import can_boost, can_repair, choices, kept_range, legal, range_word, ranges
 from bot.games.rally.replay import REPLAY_SIZE, replay_gif, replay_views
-from bot.games.rally.translations import GERMAN
 from bot.games.rally.words import language, narrate, narrate_moves, refusal
 from bot.games.unit import ButtonSpec, DriverFactory, GameUnit, LookupSource, SelfPlay, StandingItem, Standings
 from render.rally import car_board_png, rally_png
@@ -26,20 +27,13 @@ from rules.contract import Event
 from rules.literal import Name, mark
 from rules.rally import queries
 from rules.rally.game import CRASH, PARK, PIT, SPIN, RallyGame
-from rules.rally.texts import COLOUR_KEYS, say, word
+from rules.rally.texts import CATALOGUE, COLOUR_KEYS, say, word
 
 #: destinations offered as buttons: the best few moves, and the best few car-park or pit spots
 MOVE_BUTTONS = 5
 PARK_BUTTONS = 3
 MAX_LABEL = 80
 
-_BUTTON_WORDS = {
-    "en": {"roll": "Roll {range}", "boost": "Roll {range} + boost", "repair": "Repair: wait a round",
-           "spin": "spin!", "accident": "accident!", "park": "Park {spot}", "pit": "Pit spot {spot}"},
-    "de": {"roll": "Würfeln {range}", "boost": "Würfeln {range} + Booster",
-           "repair": "Reparieren: einen Durchgang warten",
-           "spin": "Dreher!", "accident": "Unfall!", "park": "Parken {spot}", "pit": "Boxenplatz {spot}"},
-}
 
 
 def _keep_range(game: RallyGame, seat: int) -> str | None:
@@ -60,7 +54,7 @@ class RallyUnit(GameUnit[RallyGame]):
     lookup = LookupSource("rules.rally")  # rules/rally/data/lookup.toml, in English and German
     default_players = 3
     card_filename = "car.png"
-    translations: ClassVar[Mapping[str, Mapping[str, tuple[str, str]]]] = {"de": GERMAN}
+    translations: ClassVar[Mapping[str, Mapping[str, tuple[str, str]]]] = texts.command_words(Path(__file__).parent)
     stored_as: ClassVar[Mapping[str, str]] = {"new:boards": "board"}
 
     #: a lone roll plays itself (the die falls the same whoever presses), and so does the one cell or spot
@@ -154,28 +148,29 @@ class RallyUnit(GameUnit[RallyGame]):
         acts = legal(game, seat)
         if not acts:
             return []
-        words = _BUTTON_WORDS.get(lang, _BUTTON_WORDS["en"])
         if game.phase == "turn":
             kept = kept_range(game, acts)
-            out = [ButtonSpec(words["roll"].format(range=range_word(r, lang)), f"roll {r}",
+            out = [ButtonSpec(CATALOGUE.say("button.roll", lang, range=range_word(r, lang)), f"roll {r}",
                               "primary" if r == kept else "secondary") for r in ranges(acts)]
             if can_boost(acts):
-                out += [ButtonSpec(words["boost"].format(range=range_word(r, lang)),
+                out += [ButtonSpec(CATALOGUE.say("button.boost", lang, range=range_word(r, lang)),
                                    f"roll {r} boost", "success") for r in ranges(acts)]
             if can_repair(acts):
-                out.append(ButtonSpec(words["repair"], "repair", "danger"))
+                out.append(ButtonSpec(CATALOGUE.say("button.repair", lang), "repair", "danger"))
             return out
         found = choices(game, acts)
         drives = [c for c in found if c.kind not in (PARK, PIT)][:MOVE_BUTTONS]
         parks = [c for c in found if c.kind in (PARK, PIT)][:PARK_BUTTONS]
         out = []
         for c in drives:
-            warn = f" ({words['spin']})" if c.kind == SPIN else f" ({words['accident']})" if c.kind == CRASH else ""
+            warn = f" ({CATALOGUE.say('button.spin', lang)})" if c.kind == SPIN \
+                else f" ({CATALOGUE.say('button.accident', lang)})" if c.kind == CRASH else ""
             out.append(ButtonSpec(f"→ {c.cell}{warn}", c.action, "danger" if warn else "success"))
         for c in parks:
             items = " ".join(c.action.split()[2:])
             spot = c.cell.split(".")[1] if c.kind == PIT else c.cell
-            label = words["pit" if c.kind == PIT else "park"].format(spot=spot) + (f": {items}" if items else "")
+            label = CATALOGUE.say("button.pit" if c.kind == PIT else "button.park", lang, spot=spot) \
+                + (f": {items}" if items else "")
             out.append(ButtonSpec(label[:MAX_LABEL], c.action, "primary"))
         return out
 

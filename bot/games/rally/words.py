@@ -11,19 +11,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from bot import texts
 from bot.games.rally import account
 from bot.games.rally.described import place_words
 from rules.contract import Event
 from rules.rally.texts import LANGS, say
 
-#: Discord locales that read German (``de`` itself; Discord sends ``de`` for German)
-GERMAN_LOCALES = ("de", "de-de", "de-at", "de-ch")
-
 
 def language(locale: str | None) -> str:
-    """The catalogue language for a Discord locale (``"de"`` → German, anything else English)."""
-    low = (locale or "").lower().replace("_", "-")
-    return "de" if low in GERMAN_LOCALES or low.startswith("de-") else "en"
+    """The catalogue language for a Discord locale (:func:`bot.texts.language`: ``"de"`` → German, one
+    the catalogues lack → English)."""
+    return texts.language(locale)
 
 
 def event_text(event: Event, lang: str = "en") -> str:
@@ -69,4 +67,4 @@ def refusal(exc: Exception, lang: str = "en") -> str:
     return str(exc)
 
 
-__all__ = ["GERMAN_LOCALES", "chat_lines", "event_text", "language", "narrate", "narrate_moves", "refusal"]
+__all__ = ["chat_lines", "event_text", "language", "narrate", "narrate_moves", "refusal"]
