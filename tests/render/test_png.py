@@ -33,7 +33,8 @@ def test_a_transparent_entry_stays_transparent() -> None:
     image.info["transparency"] = 5
     back = Image.open(io.BytesIO(palette_png(image)))
     assert back.convert("RGBA").tobytes() == image.convert("RGBA").tobytes()
-    assert back.convert("RGBA").getextrema()[3] == (0, 255)
+    alphas = back.convert("RGBA").getchannel("A").getextrema()
+    assert alphas == (0, 255)
 
 
 def test_a_move_picture_goes_through_the_fast_writer_and_a_kept_one_through_pillow() -> None:
