@@ -101,6 +101,7 @@ class Service:
         self.on_computers: Callable[[int], None] | None = None
         #: channels whose computers move once this process's record (the id) of their last move is delivered
         self._waiting: dict[int, int] = {}
+        self._moving = 0  # moves being applied now (see _move)
         #: the delivery records this process wrote, so a move's records reach the channel without reading them
         self.written = Written()
         #: the address of a game's page on the web, made when asked (None: this bot publishes no pages)
@@ -351,18 +352,24 @@ class Service:
 
     async def _move(self, rec: GameRecord, game: Game, front: GameUnit[Any], text: str, seat: int, autopilot: bool,
                     reason: Reason | None = None, *, latest: Delivery | None) -> tuple[Moved, Game]:
-        """A person's move, applied, planned and composed off the event loop: in a worker process on a copy
-        (so the cores share the work; the copy replaces ours), or in a thread on the game itself. While it
-        is applied and saved the game object is ours alone: readers load a fresh copy from the snapshot."""
+        """A person's move, applied, planned and composed off the event loop: in a thread on the game itself
+        when it is the only move under way, else in a worker process on a copy (so the cores share a busy
+        moment's work; the copy replaces ours). Sending a game to a process and back costs more than the move
+        saves when nothing else waits. While it is applied and saved the game object is ours alone: readers
+        load a fresh copy from the snapshot."""
         table, pingable = table_of(rec), self.pingable(rec)
         self.forget(rec.id)
-        if self._remote(rec):
-            moved = await self.pictures.call(rec.game_key, step, rec.game_key, rec.state, text, seat, table, latest,
-                                             pingable, autopilot, reason)
-            return moved, self.classes(rec.game_key).from_dict(moved.state)
-        moved = await asyncio.to_thread(play_move, front, game, text, seat, table, latest, pingable, autopilot,
-                                        reason)
-        return moved, game
+        crowded, self._moving = self._moving > 0, self._moving + 1
+        try:
+            if crowded and self._remote(rec):
+                moved = await self.pictures.call(rec.game_key, step, rec.game_key, rec.state, text, seat, table,
+                                                 latest, pingable, autopilot, reason)
+                return moved, self.classes(rec.game_key).from_dict(moved.state)
+            moved = await asyncio.to_thread(play_move, front, game, text, seat, table, latest, pingable, autopilot,
+                                            reason)
+            return moved, game
+        finally:
+            self._moving -= 1
 
     def _stored(self, rec: GameRecord, game: Game, out: Sequence[Outgoing], message: Message | None = None,
                 waiting: bool | None = None, *, whole: bool = False) -> tuple[Delivery, ...]:
