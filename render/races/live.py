@@ -122,8 +122,9 @@ def board_png(view: Mapping[str, Any], *, overlay: Any = None, size: int | None 
     the new turn has no path yet: the move just finished stays on the picture, taken from
     ``last_turn`` (the ``turn`` of an earlier view) or else the view's own ``last_turn``; without
     either, the marks come from the view's events. The title and the status panel speak ``lang``.
+    The whole board is kept within 200 KB, so zlib writes it (see :func:`render.common.encode_png`).
     """
-    return encode_png(board_frame(view, overlay=overlay, size=size, last_turn=last_turn, lang=lang))
+    return encode_png(board_frame(view, overlay=overlay, size=size, last_turn=last_turn, lang=lang), fast=False)
 
 
 def board_frame(view: Mapping[str, Any], base: BoardBase | None = None, *, overlay: Any = None,

@@ -118,9 +118,11 @@ def test_no_description_is_cut_to_fit() -> None:
     """Descriptions are cut at Discord's 100 characters where they are registered; none may need it (a cut
     one ends mid-word), in English or German, with the games that read a shared option named."""
     translator = JunkyardTranslator()
-    for path, (_, description) in translator.words.items():
-        full = f"{description} ({translator.offered[path]})" if path in translator.offered else description
-        assert len(full) <= ds.MAX_DESCRIPTION, (path, full)
+    assert translator.words, "no language but English is worded"
+    for lang, words in translator.words.items():
+        for path, (_, description) in words.items():
+            full = f"{description} ({translator.offered[path]})" if path in translator.offered else description
+            assert len(full) <= ds.MAX_DESCRIPTION, (lang, path, full)
     for offered in (new_options(), join_options()):
         for name, offers in offered.items():
             for _, option in offers:

@@ -41,8 +41,8 @@ def test_a_move_picture_goes_through_the_fast_writer_and_a_kept_one_through_pill
     """Both give the same picture; the kept one (a higher level) is smaller, the move picture faster."""
     rgb = Image.new("RGB", (120, 60), (30, 140, 60))
     rgb.paste((200, 40, 40), (10, 10, 50, 40))
-    quick, kept = encode_png(rgb), encode_png(rgb, compress_level=6)
+    quick, kept, held = encode_png(rgb), encode_png(rgb, compress_level=6), encode_png(rgb, fast=False)
     assert quick == palette_png(to_palette(rgb))
-    assert kept != quick
-    for data in (quick, kept):
+    assert kept != quick and held != quick
+    for data in (quick, kept, held):
         assert Image.open(io.BytesIO(data)).convert("RGB").tobytes() == rgb.tobytes()
