@@ -559,8 +559,9 @@ def palette_png(image: Image.Image) -> bytes:
     width, height = image.size
     entries = image.getpalette("RGB") or [0, 0, 0]
     count = min(256, len(entries) // 3)
-    pixels = image.tobytes()
-    rows = b"".join(b"\0" + pixels[y * width:(y + 1) * width] for y in range(height))  # filter 0: none
+    framed = Image.new("P", (width + 1, height), 0)  # a column of zeros before each row: filter type 0 (none)
+    framed.paste(image, (1, 0))
+    rows = framed.tobytes()
     chunks = [_chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)),
               _chunk(b"PLTE", bytes(entries[: 3 * count]))]
     see_through = image.info.get("transparency")

@@ -68,16 +68,25 @@ def ahead_of(game: Any) -> Callable[[Sequence[Any]], tuple[float, int]]:
     it takes on the way. Bumps and traps are not foreseen: this only orders lists."""
     info = track_info(game.track)
     kart = game.karts[game.turn.seat]
+    walked: dict[tuple[Any, ...], tuple[Any, Any, Any, int]] = {(): (kart.cell, kart.facing, mode_of(kart), 0)}
 
-    def ahead(cells: Sequence[Any]) -> tuple[float, int]:
-        cell, facing, mode, flags = kart.cell, kart.facing, mode_of(kart), 0
-        for nxt in cells:
+    def along(cells: tuple[Any, ...]) -> tuple[Any, Any, Any, int]:
+        """Where the kart stands after ``cells`` (cell, facing, mode, flags); the paths to rank share their
+        first steps, so each prefix is walked once."""
+        found = walked.get(cells)
+        if found is None:
+            cell, facing, mode, flags = along(cells[:-1])
+            nxt = cells[-1]
             if cell is not None:
                 step = cell.facing_to(nxt)
                 facing = facing if step is None else step  # (Facing.N is 0: no truth test)
                 mode, scored = info.step_mode(cell, nxt, mode)
                 flags += scored
-            cell = nxt
+            found = walked[cells] = (nxt, facing, mode, flags)
+        return found
+
+    def ahead(cells: Sequence[Any]) -> tuple[float, int]:
+        cell, facing, mode, flags = along(tuple(cells))
         return flags * info.lap - info.remaining(cell, facing, mode), flags
 
     return ahead
