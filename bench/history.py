@@ -15,10 +15,10 @@ import time
 from pathlib import Path
 
 from bench.registry import benchmark
-from bot import history
-from bot.service import Service
+from bot.play.service import Service
+from bot.play.undo import replay_steps
+from bot.standing import history
 from bot.store import Seat, SqliteStore
-from bot.undo import replay_steps
 
 ANN = 1001
 GAMES = 100

@@ -26,12 +26,12 @@ import uuid
 from pathlib import Path
 
 from bench.registry import benchmark
-from bot import history, ladder
-from bot.compose import Message
-from bot.ratings import MODEL, MODELS, race, simulate
-from bot.service import Service
+from bot.play.service import Service
+from bot.standing import history, ladder
+from bot.standing.ratings import MODEL, MODELS, race, simulate
 from bot.store import EVERLASTING, Store
 from bot.store.sql import dumps
+from bot.telling.compose import Message
 
 GUILD = 42 << 22
 RESULTS = 10_000

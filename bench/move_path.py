@@ -15,11 +15,11 @@ import tempfile
 from pathlib import Path
 
 from bench.registry import benchmark
-from bot import plans
 from bot.discord import JunkyardBot
 from bot.discord.offline import CHANNEL_ID, DiscordHarness
 from bot.drivers import driver_for
-from bot.service import Service
+from bot.play import plans
+from bot.play.service import Service
 from bot.store import SqliteStore
 from bot.store.counting import Counting
 

@@ -32,10 +32,10 @@ from pathlib import Path
 
 from bench.registry import benchmark
 from bench.service import Script, accepted, open_race, percentile, race_times, record
-from bot.pictures import cores
-from bot.service import Service
+from bot.play.service import Service
 from bot.store import ACTIVE, FINISHED, Store
 from bot.store.postgres import PostgresStore, drop_schemas
+from bot.telling.pictures import cores
 
 #: where the benchmark's PostgreSQL server is (a URL); without it the figures are skipped
 ENV = "JUNKYARD_BENCH_PG"
@@ -123,7 +123,7 @@ def _burst(url: str, schema: str, parts: list[list[tuple[int, int, str]]]) -> tu
 async def _child(url: str, schema: str, moves_path: str, pictures: str) -> int:
     """A process of the burst: its store and picture pool warmed, then every move at once on ``go``."""
     from bot.games import unit_for
-    from bot.pictures import Pictures
+    from bot.telling.pictures import Pictures
     from rules.races import Races
 
     moves = [tuple(m) for m in json.loads(Path(moves_path).read_text())]

@@ -16,7 +16,7 @@ from typing import Any
 from bench.registry import benchmark
 from bot.drivers import driver_for
 from bot.games import unit_for
-from bot.pictures import cores
+from bot.telling.pictures import cores
 from rules.races import Races
 from rules.races.track import builtin_tracks
 

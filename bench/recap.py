@@ -3,7 +3,7 @@ last own move).
 
 * ``recap_moves``: the moves the recap covers: Ann plays her first turn, then for a day (four rounds, one every
   six hours) five smart computers drive and the autopilot plays Ann's turns, until her turn comes again;
-* ``recap_ms``: the answer to her "What did I miss?" (the product's path, :func:`bot.recap.answer`: the log
+* ``recap_ms``: the answer to her "What did I miss?" (the product's path, :func:`bot.clock.recap.answer`: the log
   read, the game rebuilt, the lines worded), median of five;
 * ``recap_gif_ms``, ``recap_gif_kb``, ``recap_gif_frames``: the same with the replay of exactly those moves.
 """
@@ -20,13 +20,13 @@ from pathlib import Path
 from PIL import Image
 
 from bench.registry import benchmark
-from bot import recap
-from bot.compose import RECAP_ACTION
+from bot.clock import recap
 from bot.drivers import driver_for
 from bot.messages import Showing
-from bot.outcomes import Refusal
-from bot.service import Service
+from bot.play.service import Service
 from bot.store import SqliteStore
+from bot.telling.compose import RECAP_ACTION
+from bot.telling.outcomes import Refusal
 
 ANN = 1001
 CHANNEL = 1

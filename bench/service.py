@@ -2,7 +2,7 @@
 picture), alone, under a steady load across 200 races, and in a burst of 200 races acting at once.
 
 Moves come from recorded races of the smart driver (recorded before timing, since a person chooses their
-move on their own machine), replayed through :class:`bot.service.Service` on a temporary SQLite file:
+move on their own machine), replayed through :class:`bot.play.service.Service` on a temporary SQLite file:
 
 * ``service_p50_ms`` / ``service_p95_ms``: every action of one two-lap race, one after another;
   ``service_render_p50_ms``: its picture alone.
@@ -47,10 +47,10 @@ from typing import Any
 from bench.registry import benchmark
 from bot.drivers import driver_for
 from bot.games import unit_for
-from bot.outcomes import Accepted
-from bot.pictures import Pictures, cores
-from bot.service import Service
+from bot.play.service import Service
 from bot.store import ACTIVE, FINISHED, SqliteStore, Store
+from bot.telling.outcomes import Accepted
+from bot.telling.pictures import Pictures, cores
 from rules.races import Races
 
 TRACK = "A"

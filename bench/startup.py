@@ -92,7 +92,7 @@ def compiled() -> None:
     import bot.discord.offline  # noqa: F401
     from bot.discord import JunkyardBot  # noqa: F401
     from bot.games import units
-    from bot.pictures import Pictures  # noqa: F401
+    from bot.telling.pictures import Pictures  # noqa: F401
 
     units()
 
@@ -109,9 +109,9 @@ async def _serve(db: str, channel: int, started: float) -> dict[str, float]:
     imported = time.time()
     from bot.discord import JunkyardBot
     from bot.discord.offline import MEMBER_PERMS, DiscordHarness
-    from bot.pictures import Pictures
-    from bot.service import Service
+    from bot.play.service import Service
     from bot.store import SqliteStore
+    from bot.telling.pictures import Pictures
 
     imported = time.time() - imported
     bot = JunkyardBot(service=Service(SqliteStore(db), pictures=Pictures()))

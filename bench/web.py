@@ -66,9 +66,9 @@ HOLDER = textwrap.dedent("""
 
 async def _setup(path: Path) -> tuple[Any, Any, Any, Any, str]:
     from bot import terminal as term
-    from bot.outcomes import Accepted
-    from bot.service import Service
+    from bot.play.service import Service
     from bot.store import SqliteStore
+    from bot.telling.outcomes import Accepted
     from bot.web import links
     from bot.web.server import Limits, WebServer
 

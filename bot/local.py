@@ -1,6 +1,6 @@
 """A channel kept in memory, for the fronts that show a game without Discord (the terminal, the demo).
 
-The service's records reach it through the one delivery routine (:func:`bot.delivery.deliver`), exactly as
+The service's records reach it through the one delivery routine (:func:`bot.telling.delivery.deliver`), exactly as
 they reach a Discord channel: a record posts a message or edits the turn's message. The front reads what
 changed (:class:`Change`) and shows it in its own way: the terminal prints the new lines and writes the
 picture, the demo writes each message's picture as a Discord channel would show it."""
@@ -10,9 +10,9 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-from bot.compose import Message
-from bot.delivery import Sender, Undeliverable, deliver
-from bot.outcomes import Accepted, Private
+from bot.telling.compose import Message
+from bot.telling.delivery import Sender, Undeliverable, deliver
+from bot.telling.outcomes import Accepted, Private
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,7 +26,7 @@ class Change:
 
 @dataclass
 class LocalChannel:
-    """A :class:`bot.delivery.Transport` that keeps its messages: a nonce posts once, an edit of a message
+    """A :class:`bot.telling.delivery.Transport` that keeps its messages: a nonce posts once, an edit of a message
     the channel does not hold (one of an earlier run's) is refused, so the routine posts it anew. Taking the
     buttons off a message changes nothing a local front shows. Messages are numbered in the order they were
     posted; their ids (which the store records) differ from every earlier run's."""

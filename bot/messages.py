@@ -4,7 +4,7 @@ A channel follows a game through messages the service writes as delivery records
 record says *what* a message shows, not how Discord shows it: the lines of narration as catalogue ids and
 parameters (so any language can word them), the picture to draw, whose turn it shows and who is named and
 pinged, and whether it is a new message, a new state of a posted one, or the retirement of an old one (its
-buttons taken away). :mod:`bot.compose` turns a record into a message; :mod:`bot.delivery` delivers it.
+buttons taken away). :mod:`bot.telling.compose` turns a record into a message; :mod:`bot.telling.delivery` delivers it.
 
 Kinds:
 
@@ -35,7 +35,7 @@ RETIRE: Kind = "retire"
 NOTE: Kind = "note"
 KINDS: tuple[Kind, ...] = (POST, EDIT, RETIRE, NOTE)
 
-#: the most lines a record keeps of a turn (the message shows the newest that fit; see :mod:`bot.compose`)
+#: the most lines a record keeps of a turn (the message shows the newest that fit; see :mod:`bot.telling.compose`)
 KEPT_LINES = 60
 
 
@@ -134,7 +134,7 @@ class Showing:
       record that posted that message, and the message when known as the record is written;
     - ``period``: the game's period after the record's moves (a new one shows the whole board);
     - ``page``: the address of the game's page on the web, which the message names (the end of a game);
-    - ``recap``: the turn's player had been gone a while (:mod:`bot.recap`): their seat, the move of their last
+    - ``recap``: the turn's player had been gone a while (:mod:`bot.clock.recap`): their seat, the move of their last
       own move and the move their turn began at, so the message offers them "What did I miss?".
     """
 

@@ -1,4 +1,4 @@
-"""The terminal front end: play any game in a text terminal through the same :class:`~bot.service.Service`
+"""The terminal front end: play any game in a text terminal through the same :class:`~bot.play.service.Service`
 and store as Discord.
 
 Local players get made-up user ids (see :func:`local_user`); computer seats are seated with
@@ -37,12 +37,12 @@ from typing import Any, TextIO
 from urllib.parse import urlsplit, urlunsplit
 
 from bot import texts
-from bot.compose import Message
 from bot.games import unit_for
 from bot.local import Change, LocalChannel
-from bot.outcomes import Accepted, Private, Refusal
-from bot.service import Service
+from bot.play.service import Service
 from bot.store import ACTIVE, GameRecord, Store
+from bot.telling.compose import Message
+from bot.telling.outcomes import Accepted, Private, Refusal
 from rules.contract import Game
 from rules.literal import bare, mark, render
 

@@ -63,6 +63,6 @@ def presses_every_move(request: pytest.FixtureRequest, monkeypatch: pytest.Monke
     """A test marked ``presses_every_move`` follows each press of its players, the forced ones too: forced
     moves wait for their players there, as with ``/game auto`` off."""
     if request.node.get_closest_marker("presses_every_move") is not None:
-        import bot.plans
+        import bot.play.plans
 
-        monkeypatch.setattr(bot.plans, "AUTO_DEFAULT", False)
+        monkeypatch.setattr(bot.play.plans, "AUTO_DEFAULT", False)

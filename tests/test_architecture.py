@@ -15,8 +15,8 @@ import pytest
 import bot.games as games
 
 ROOT = Path(__file__).resolve().parents[1]
-GENERIC = sorted([*(ROOT / "bot" / name for name in ("service.py", "lobby.py", "reading.py", "seats.py", "autoplay.py",
-                                                      "moving.py", "memory.py")),
+GENERIC = sorted([*(ROOT / "bot" / "play" / name for name in ("service.py", "lobby.py", "reading.py", "seats.py",
+                                                              "autoplay.py", "moving.py", "memory.py")),
                   ROOT / "bot" / "terminal.py", *(ROOT / "bot" / "store").glob("*.py"),
                   *(ROOT / "bot" / "commands").glob("*.py"), *(ROOT / "bot" / "discord").glob("*.py")])
 
@@ -99,12 +99,12 @@ def test_the_checker_finds_a_game_key_a_title_and_a_games_import():
 
 def test_every_generic_module_is_checked():
     names = {p.relative_to(ROOT / "bot").as_posix() for p in GENERIC}
-    assert {"service.py", "lobby.py", "reading.py", "seats.py", "store/sqlite.py", "store/postgres.py",
-            "store/interface.py", "terminal.py", "commands/demo.py", "commands/play.py", "discord/client.py",
-            "discord/game_commands.py"} <= names
+    assert {"play/service.py", "play/lobby.py", "play/reading.py", "play/seats.py", "store/sqlite.py",
+            "store/postgres.py", "store/interface.py", "terminal.py", "commands/demo.py", "commands/play.py",
+            "discord/client.py", "discord/game_commands.py"} <= names
 
 
-@pytest.mark.parametrize("module", ["bot.service", "bot.games", "bot.terminal", "bot.commands.demo",
+@pytest.mark.parametrize("module", ["bot.play.service", "bot.games", "bot.terminal", "bot.commands.demo",
                                     "bot.commands.play", "bot.commands.replay"])
 def test_importing_a_front_end_neutral_module_does_not_load_discord(module):
     """Checked in a fresh interpreter: loading every game's unit must not pull discord.py in either."""
@@ -225,8 +225,10 @@ def test_the_cycle_check_sees_imports_inside_functions_and_those_for_the_type_ch
 
 
 #: the service's helper modules: each takes only the parts of the service it uses, never the service itself
-SERVICE_HELPERS = ("autoplay", "boards", "computers", "delivery", "forget", "history", "lobby", "local", "memory",
-                   "moving", "notices", "plans", "reading", "recap", "seats", "takeback", "timers", "undo")
+SERVICE_HELPERS = ("play/autoplay", "play/boards", "play/computers", "telling/delivery", "upkeep/forget",
+                   "standing/history", "play/lobby", "local", "play/memory", "play/moving", "clock/notices",
+                   "play/plans", "play/reading", "clock/recap", "play/seats", "play/takeback", "clock/timers",
+                   "play/undo")
 
 
 def service_parameters(source: str) -> list[str]:
@@ -245,14 +247,14 @@ def service_parameters(source: str) -> list[str]:
 @pytest.mark.parametrize("name", SERVICE_HELPERS)
 def test_no_helper_of_the_service_takes_or_imports_it(name: str) -> None:
     """A helper module names the few things it needs (the store or a part of it, a small Protocol the service
-    satisfies), so it neither takes the service nor imports :mod:`bot.service`, not even for the type
+    satisfies), so it neither takes the service nor imports :mod:`bot.play.service`, not even for the type
     checker."""
     path = ROOT / "bot" / f"{name}.py"
     assert service_parameters(path.read_text(encoding="utf-8")) == []
     tree = ast.parse(path.read_text(encoding="utf-8"))
     imported = [a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names]
     imported += [f"{n.module}.{a.name}" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) for a in n.names]
-    assert [m for m in imported if m == "bot.service" or m.startswith("bot.service.")] == []
+    assert [m for m in imported if m == "bot.play.service" or m.startswith("bot.play.service.")] == []
 
 
 def test_the_helper_check_sees_a_parameter_annotated_with_the_service() -> None:
@@ -280,7 +282,7 @@ def _under(name: str, prefix: str) -> bool:
     return name == prefix or name.startswith(prefix + ".")
 
 
-@pytest.mark.parametrize("forbidden", ["bot.games", "bot.drivers", "rules", "render", "bot.service",
+@pytest.mark.parametrize("forbidden", ["bot.games", "bot.drivers", "rules", "render", "bot.play.service",
                                        "bot.discord"])
 def test_the_store_imports_neither_the_games_nor_the_service(forbidden: str) -> None:
     """The store keeps rows: which class a game's state belongs to is the caller's business."""
@@ -289,12 +291,90 @@ def test_the_store_imports_neither_the_games_nor_the_service(forbidden: str) -> 
     assert wrong == []
 
 
-@pytest.mark.parametrize("forbidden", ["bot.service", "bot.discord", "bot.store"])
+@pytest.mark.parametrize("forbidden", ["bot.play.service", "bot.discord", "bot.store"])
 def test_no_game_unit_imports_the_service(forbidden: str) -> None:
     """A game's unit describes the game; who may act and how it is stored belong to the service."""
     wrong = sorted(f"{m} imports {d}" for m, deps in _imports_of("bot.games").items()
                    for d in deps if _under(d, forbidden))
     assert wrong == []
+
+
+
+# The groups of bot/: each imports only the groups its row names ----------------------------------------
+
+#: group → the packages and modules it holds (``bot`` alone: the package's own ``__init__``)
+BOT_GROUPS: dict[str, tuple[str, ...]] = {
+    "base": ("bot", "bot.texts", "bot.messages", "bot.locale", "bot.store", "bot.games", "bot.drivers"),
+    "telling": ("bot.telling",),
+    "clock": ("bot.clock",),
+    "standing": ("bot.standing",),
+    "upkeep": ("bot.upkeep",),
+    "play": ("bot.play",),
+    "fronts": ("bot.cli", "bot.terminal", "bot.local", "bot.commands", "bot.discord", "bot.web", "bot.deploy"),
+}
+#: group → the groups it may import (its own included); rules and render are below them all
+MAY_IMPORT: dict[str, frozenset[str]] = {
+    "base": frozenset({"base"}),
+    "telling": frozenset({"base", "telling"}),
+    "clock": frozenset({"base", "telling", "clock"}),
+    "standing": frozenset({"base", "telling", "standing"}),
+    "upkeep": frozenset({"base", "upkeep"}),
+    "play": frozenset({"base", "telling", "clock", "standing", "play"}),
+    "fronts": frozenset(BOT_GROUPS),
+}
+
+
+def group_of(module: str) -> str | None:
+    """The group holding ``module`` (the longest prefix listed wins), None when no group does."""
+    best: tuple[int, str | None] = (-1, None)
+    for group, prefixes in BOT_GROUPS.items():
+        for prefix in prefixes:
+            if (module == prefix or (prefix != "bot" and module.startswith(prefix + "."))) and len(prefix) > best[0]:
+                best = (len(prefix), group)
+    return best[1]
+
+
+def against_the_groups(graph: dict[str, set[str]]) -> list[str]:
+    """``module imports other`` for every import of bot's modules that its group's row does not allow, and
+    ``module: in no group`` for a module of bot no group holds."""
+    found = []
+    for module, deps in sorted(graph.items()):
+        if module.split(".")[0] != "bot":
+            continue
+        group = group_of(module)
+        if group is None:
+            found.append(f"{module}: in no group")
+            continue
+        for dep in sorted(deps):
+            other = group_of(dep) if dep.split(".")[0] == "bot" else None
+            if other is not None and other not in MAY_IMPORT[group]:
+                found.append(f"{module} ({group}) imports {dep} ({other})")
+    return found
+
+
+def test_every_import_of_bot_goes_the_way_its_groups_allow() -> None:
+    assert against_the_groups(import_graph(product_modules())) == []
+
+
+def test_the_group_table_names_every_package_of_bot() -> None:
+    """A new package or top-level module of bot is placed in a group before it is used."""
+    tops = {f"bot.{p.stem}" for p in (ROOT / "bot").iterdir()
+            if (p.suffix == ".py" and p.stem != "__init__") or (p.is_dir() and not p.name.startswith("__"))}
+    assert {t for t in tops if group_of(t) is None} == set()
+    assert set(MAY_IMPORT) == set(BOT_GROUPS)
+
+
+def test_the_group_check_finds_an_import_against_the_table(tmp_path: Path) -> None:
+    """telling importing play goes against its row, play importing telling is allowed, and a module outside
+    every group is named."""
+    for package in ("bot", "bot/telling", "bot/play", "rules", "render"):
+        (tmp_path / package).mkdir(parents=True, exist_ok=True)
+        (tmp_path / package / "__init__.py").write_text("")
+    (tmp_path / "bot" / "telling" / "a.py").write_text("def f():\n    from bot.play import b\n")
+    (tmp_path / "bot" / "play" / "b.py").write_text("from bot.telling.a import f\nimport rules\n")
+    (tmp_path / "bot" / "stray.py").write_text("")
+    assert against_the_groups(import_graph(product_modules(tmp_path))) == [
+        "bot.stray: in no group", "bot.telling.a (telling) imports bot.play.b (play)"]
 
 
 # Design documents: every one the code or the docs name exists ------------------------------------------

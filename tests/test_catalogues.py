@@ -89,11 +89,18 @@ def _module_file(module: str) -> Path | None:
     return None
 
 
+#: bot's group folders: their modules speak from bot/locale
+BOT_GROUP_FOLDERS = ("play", "telling", "clock", "standing", "upkeep")
+
+
 def _domain_of(path: Path | None) -> Path | None:
-    """The catalogue a module speaks from: the ``locale/`` folder beside it."""
+    """The catalogue a module speaks from: the ``locale/`` folder beside it, or for a module of one of bot's
+    groups (``bot/play/lobby.py``) the service's own, ``bot/locale``."""
     if path is None:
         return None
     folder = path.parent / "locale"
+    if path.parent.parent == ROOT / "bot" and path.parent.name in BOT_GROUP_FOLDERS:
+        folder = SERVICE_TEXTS
     return folder if folder.is_dir() else None
 
 
@@ -200,10 +207,10 @@ def asked_ids() -> Iterator[tuple[str, int, Path, str, bool]]:
 def test_the_scan_finds_the_ids_the_code_asks_for() -> None:
     """The scan sees ids asked through each way of asking (so it cannot pass by finding nothing)."""
     found = {(where, text) for where, _, _, text, _ in asked_ids()}
-    assert ("bot/lobby.py", "lobby.opened") in found
+    assert ("bot/play/lobby.py", "lobby.opened") in found
     assert ("bot/discord/timing_commands.py", "notify.set") in found
     assert ("rules/rally/game.py", "must_move") in found
-    assert any(where == "bot/settings.py" and text == "settings.bad_" for where, text in found)  # an f-string
+    assert any(where == "bot/clock/settings.py" and text == "settings.bad_" for where, text in found)  # an f-string
     assert ("bot/terminal.py", "terminal.to_act") in found  # a wrapper of the module's texts
     assert ("bot/discord/timing_commands.py", "notify.bad_mode") in found
 

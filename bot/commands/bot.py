@@ -215,9 +215,9 @@ def _make_client(args: argparse.Namespace, target: str, shards: tuple[int, list[
     """The bot's client for ``shards`` over the store at ``target``, reporting its commands once ready; its
     games' links point under ``pages`` when the operator gave the web pages' address."""
     from bot.discord.shards import make_bot
-    from bot.pictures import Pictures
-    from bot.service import CACHE_SIZE, Service
+    from bot.play.service import CACHE_SIZE, Service
     from bot.store import open_store
+    from bot.telling.pictures import Pictures
     from bot.web.share import page_links
 
     store = open_store(target)

@@ -1,6 +1,6 @@
 """``junkyard db copy FROM TO``: move every game, action and record between databases; ``junkyard db backup
 DEST`` and ``junkyard db restore SRC``: a consistent copy of the SQLite file while the bot runs, and back
-(:mod:`bot.backup`; for PostgreSQL they give the ``pg_dump`` or ``pg_restore`` command to run).
+(:mod:`bot.upkeep.backup`; for PostgreSQL they give the ``pg_dump`` or ``pg_restore`` command to run).
 
 FROM and TO are each a SQLite file or a PostgreSQL URL (``postgresql://user:password@host/db``), so a bot
 moves from its embedded file to a shared server, or back. TO must be empty (a new file, or a database
@@ -23,8 +23,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bot.consistency import check_consistency
 from bot.store import LOBBY, CannotOpen, Store, default_db_path, is_database_url, open_store
+from bot.upkeep.consistency import check_consistency
 
 #: rows written in one transaction of the copy
 BATCH = 1000
@@ -158,8 +158,8 @@ def run(args: argparse.Namespace) -> int:
 def run_backup(args: argparse.Namespace) -> int:
     """``db backup DEST`` and ``db restore SRC``: one line on standard output when done, else one on standard
     error and exit code 1 (for PostgreSQL: the command to run, and exit code 2, as this one does not apply)."""
-    from bot import backup
     from bot.commands import FAILED, USAGE
+    from bot.upkeep import backup
 
     where = args.db if args.db is not None else default_db_path()
     name = f"junkyard db {args.db_command}"

@@ -29,13 +29,13 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from bot.autoplay import COMPUTER_MOVES_PER_REPLY
 from bot.commands import FAILED, INTERRUPTED, USAGE
 from bot.commands.play import add_game_arguments, computer_kind, game_options, refused_options
 from bot.games import GameUnit, playable_keys, unit_for
 from bot.local import LocalChannel
-from bot.outcomes import Accepted
-from bot.service import Service
+from bot.play.autoplay import COMPUTER_MOVES_PER_REPLY
+from bot.play.service import Service
+from bot.telling.outcomes import Accepted
 from bot.texts import DEFAULT, say
 from rules.contract import Game
 from rules.literal import bare
@@ -91,7 +91,7 @@ def run(args: argparse.Namespace) -> int:
 
 async def _demo(args: argparse.Namespace, db: str) -> int:
     from bot import terminal as term
-    from bot.service import Service
+    from bot.play.service import Service
     from bot.store import CannotOpen, open_store
 
     started = time.perf_counter()
@@ -183,7 +183,7 @@ def _report(args: argparse.Namespace, game: Game, rec: GameRecord, actions: list
 class ChannelPictures:
     """What a Discord channel would show of the game: its records are delivered to a channel kept in memory
     (:class:`bot.local.LocalChannel`, through the one delivery routine), a record of a new turn posting a
-    message, one that goes on with a turn editing that turn's message (see :mod:`bot.turn_messages`). Each
+    message, one that goes on with a turn editing that turn's message (see :mod:`bot.telling.turn_messages`). Each
     message's picture is written as the message ends (an edit overwrites it); every ``every``-th message
     only."""
 

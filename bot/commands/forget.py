@@ -1,4 +1,4 @@
-"""``junkyard forget USER_ID``: delete what the store keeps about one person (:mod:`bot.forget`).
+"""``junkyard forget USER_ID``: delete what the store keeps about one person (:mod:`bot.upkeep.forget`).
 
 Their seats become anonymous players ("Player N"), their id and names leave every row, their settings,
 results, ratings and rating changes are deleted, and in an open game they leave first (a computer plays a
@@ -23,9 +23,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 async def _forget(where: str | None, user_id: int) -> str:
-    from bot.forget import forget
-    from bot.pictures import Pictures
-    from bot.service import Service
+    from bot.play.service import Service
+    from bot.telling.pictures import Pictures
+    from bot.upkeep.forget import forget
 
     async with open_store(where) as store:
         service = Service(store, pictures=Pictures(processes=0))

@@ -30,8 +30,8 @@ from typing import Any
 from bot import texts
 from bot.commands import FAILED, INTERRUPTED, USAGE
 from bot.games import GameUnit, SetupError, new_options, playable_keys, unit_for
-from bot.outcomes import Refusal
 from bot.store import GameRecord, Store
+from bot.telling.outcomes import Refusal
 from bot.terminal import CtrlC, SeatSpec, plain
 from rules.catalogue import DEFAULT, LANGS
 
@@ -146,7 +146,7 @@ def _error(message: str, code: int = FAILED) -> int:
 async def _play(args: argparse.Namespace, seats: list[SeatSpec], game_key: str | None, told: list[str]) -> int:
     """Open the store, resume a game left unfinished or start a new one, and play it. ``told`` gets a word
     once the terminal has said how the game was left."""
-    from bot.service import Service
+    from bot.play.service import Service
     from bot.store import CannotOpen, default_db_path, open_store
     from bot.terminal import (
         PictureWriter,

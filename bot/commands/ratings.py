@@ -1,6 +1,6 @@
 """``junkyard ratings rebuild``: rate finished games again from their results, for an operator.
 
-The ratings and their changes are derived from the results (:func:`bot.ladder.rebuild`); this command
+The ratings and their changes are derived from the results (:func:`bot.standing.ladder.rebuild`); this command
 recomputes them on either store (a SQLite file or a PostgreSQL URL, ``--db``):
 
 - ``--server ID --season N``: that server's season ``N`` (0 is the all-time ladder);
@@ -21,7 +21,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from bot import ladder
+from bot.standing import ladder
 from bot.store import EVERLASTING, CannotOpen, Store, default_db_path, is_database_url, open_store
 
 #: how the command names itself in its refusals

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 from bot.store import default_db_path
 
 if TYPE_CHECKING:
-    from bot.service import Service
+    from bot.play.service import Service
     from bot.web.server import WebServer
 
 log = logging.getLogger("junkyard.web")

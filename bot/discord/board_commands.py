@@ -9,12 +9,13 @@ from typing import Any
 
 from discord import app_commands
 
-from bot import boards, texts
+from bot import texts
 from bot.discord import options as opt
 from bot.discord.command_group import refuse_option, user_language
 from bot.discord.context import Interaction
 from bot.discord.replies import _defer, answer_privately, send_reply
-from bot.service import refuse
+from bot.play import boards
+from bot.play.service import refuse
 
 log = logging.getLogger(__name__)
 

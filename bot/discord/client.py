@@ -15,9 +15,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import history, texts
-from bot.computers import Computers
-from bot.delivery import Outbox
+from bot import texts
+from bot.clock.timers import Ticker
 from bot.discord.command_group import game_groups
 from bot.discord.context import Interaction, JunkyardClient
 from bot.discord.game_commands import GameGroup
@@ -31,10 +30,12 @@ from bot.discord.timing_commands import DiscordMessenger
 from bot.discord.translator import JunkyardTranslator
 from bot.discord.transport import ChannelTransport
 from bot.games import units
-from bot.outcomes import Accepted
-from bot.service import Service, clip_input
+from bot.play.computers import Computers
+from bot.play.service import Service, clip_input
+from bot.standing import history
 from bot.store import Store, open_store
-from bot.timers import Ticker
+from bot.telling.delivery import Outbox
+from bot.telling.outcomes import Accepted
 
 log = logging.getLogger(__name__)
 

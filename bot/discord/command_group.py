@@ -17,14 +17,15 @@ from typing import Any, Optional
 
 from discord import app_commands
 
-from bot import outcomes, texts
-from bot.compose import Message
+from bot import texts
 from bot.discord.context import Interaction
 from bot.discord.replies import send_reply
 from bot.discord.translator import option_word
 from bot.games import options as opt
 from bot.games.unit import ALT_TEXT_CHARS, Ask, Command, GameUnit, Option, Refusal
-from bot.service import Service, refuse
+from bot.play.service import Service, refuse
+from bot.telling import outcomes
+from bot.telling.compose import Message
 from rules.literal import bare
 
 log = logging.getLogger(__name__)

@@ -1,6 +1,6 @@
 """The types of this bot that the Discord modules share: :class:`JunkyardClient`, what those modules use of the
 client, and ``Interaction``, which is ``discord.Interaction[JunkyardClient]`` to the type checker, so
-``interaction.client.service`` is known to be the bot's :class:`~bot.service.Service`; at run time it is
+``interaction.client.service`` is known to be the bot's :class:`~bot.play.service.Service`; at run time it is
 discord.py's own class. The modules type against these and never import :mod:`bot.discord.client`, whose
 :class:`~bot.discord.client.JunkyardBot` is the one client there is."""
 
@@ -12,11 +12,11 @@ import discord
 from discord.ext import commands
 
 if TYPE_CHECKING:
-    from bot.delivery import Outbox
-    from bot.outcomes import Accepted
-    from bot.service import Service
+    from bot.clock.timers import Ticker
+    from bot.play.service import Service
     from bot.store import Store
-    from bot.timers import Ticker
+    from bot.telling.delivery import Outbox
+    from bot.telling.outcomes import Accepted
 
 
 class JunkyardClient(commands.Bot):

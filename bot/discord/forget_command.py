@@ -1,4 +1,4 @@
-"""``/game forget``: a person deletes what Junkyard GM keeps about them (:mod:`bot.forget`). The command only
+"""``/game forget``: a person deletes what Junkyard GM keeps about them (:mod:`bot.upkeep.forget`). The command only
 asks, privately, with a button; pressing it (the same person, within five minutes) forgets them: their seats
 become anonymous players, a running game's seat goes to a computer, their settings, results and ratings go.
 Works in direct messages too."""
@@ -15,7 +15,7 @@ from bot.discord.command_group import service_of, user_language
 from bot.discord.context import Interaction, ours
 from bot.discord.history_commands import ANYWHERE
 from bot.discord.replies import answer_privately
-from bot.forget import forget
+from bot.upkeep.forget import forget
 
 #: how long the button answers (seconds)
 CONFIRM_TIMEOUT = 300.0

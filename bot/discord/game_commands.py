@@ -10,8 +10,6 @@ import discord
 from discord import app_commands
 
 from bot import texts
-from bot.compose import Message
-from bot.delivery import deliver
 from bot.discord import options as opt
 from bot.discord import permissions, threads
 from bot.discord.board_commands import add_board_commands
@@ -34,8 +32,10 @@ from bot.discord.replies import answer_privately, answer_with, send_private, sen
 from bot.discord.timing_commands import add_timing_commands
 from bot.discord.transport import ChannelTransport
 from bot.games import GameUnit, Option, join_options, new_options, offered_by, resolve, unit_for, units
-from bot.outcomes import Accepted, Refusal
-from bot.service import Outcome, refuse
+from bot.play.service import Outcome, refuse
+from bot.telling.compose import Message
+from bot.telling.delivery import deliver
+from bot.telling.outcomes import Accepted, Refusal
 
 log = logging.getLogger(__name__)
 

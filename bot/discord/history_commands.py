@@ -1,8 +1,8 @@
-"""The record and undo commands: ``/game undo``, ``/game mine``, ``/game history``, ``/game replay`` and the
-top-level ``/stats`` and ``/season``. Each checks its options, calls :mod:`bot.undo` or :mod:`bot.history` and
-sends the reply; ``/game mine`` and ``/stats`` also work in direct messages. ``/season``, which a server's
-managers use a few times a year, stands on its own: ``/game`` has 25 subcommands, as many as Discord allows,
-and every character of its options counts toward the 4,000 a command may have."""
+"""The record and undo commands: ``/game undo``, ``/game mine``, ``/game history``, ``/game replay`` and the top-level
+``/stats`` and ``/season``. Each checks its options, calls :mod:`bot.play.undo` or :mod:`bot.standing.history` and
+sends the reply; ``/game mine`` and ``/stats`` also work in direct messages. ``/season``, which a server's managers use
+a few times a year, stands on its own: ``/game`` has 25 subcommands, as many as Discord allows, and every character of
+its options counts toward the 4,000 a command may have."""
 
 from __future__ import annotations
 
@@ -13,13 +13,13 @@ import discord
 from discord import app_commands
 from discord.app_commands import locale_str
 
-from bot import history
 from bot.discord import options as opt
 from bot.discord.command_group import as_choices, refuse_option, service_of, user_language
 from bot.discord.context import Interaction
 from bot.discord.replies import send_reply
+from bot.play.undo import MAX_UNDO, undo
+from bot.standing import history
 from bot.store import GameRecord
-from bot.undo import MAX_UNDO, undo
 
 log = logging.getLogger(__name__)
 

@@ -82,7 +82,7 @@ def note_line(interaction: Interaction, found: Missing, lang: str) -> str:
 
 
 def refused_reason_line(interaction: Interaction, reason: str, lang: str) -> str:
-    """The channel refused the bot's message (:class:`bot.delivery.ChannelRefused`'s ``reason``): what is
+    """The channel refused the bot's message (:class:`bot.telling.delivery.ChannelRefused`'s ``reason``): what is
     missing, as far as the interaction tells, and what to do; the message waits and follows by itself."""
     if reason == "archived":
         return texts.say("perm.thread_archived", lang, where=where(interaction))

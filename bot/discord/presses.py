@@ -11,15 +11,15 @@ from typing import Any
 import discord
 
 from bot import texts
+from bot.clock.recap import is_recap
 from bot.discord.board_commands import answer_reach
 from bot.discord.buttons import CUSTOM_ID_TEMPLATE, MAX_CUSTOM_ID, MAX_ID_DIGITS, MAX_LABEL, custom_id
 from bot.discord.context import ours
 from bot.discord.recap_commands import answer_recap
 from bot.discord.replies import answer_privately, arm_defer, send_reply
 from bot.games.unit import REACH_ACTION
-from bot.outcomes import Refusal
-from bot.recap import is_recap
-from bot.service import Outcome, clip_input
+from bot.play.service import Outcome, clip_input
+from bot.telling.outcomes import Refusal
 
 log = logging.getLogger(__name__)
 

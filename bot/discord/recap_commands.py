@@ -1,5 +1,5 @@
 """``/game recap`` and the "What did I miss?" buttons: what the asker missed since their last own move, and on
-request a replay of exactly those moves, answered to them alone (the work is :mod:`bot.recap`'s)."""
+request a replay of exactly those moves, answered to them alone (the work is :mod:`bot.clock.recap`'s)."""
 
 from __future__ import annotations
 
@@ -8,12 +8,13 @@ from typing import Any
 
 from discord import app_commands
 
-from bot import recap, texts
+from bot import texts
+from bot.clock import recap
 from bot.discord import options as opt
 from bot.discord.command_group import refuse_option, service_of, user_language
 from bot.discord.context import Interaction
 from bot.discord.replies import _defer, answer_privately, send_reply
-from bot.service import refuse
+from bot.play.service import refuse
 
 log = logging.getLogger(__name__)
 

@@ -1,5 +1,5 @@
 """Answering an interaction with what the service said: a refusal or a private message to the asker alone, or
-an acceptance, whose public messages are delivered (:func:`bot.delivery.deliver`) through the interaction
+an acceptance, whose public messages are delivered (:func:`bot.telling.delivery.deliver`) through the interaction
 (the pressed message changes in the press's own answer) and the channel (every new message, with its nonce).
 
 Every interaction is answered within Discord's three seconds: an interaction that acts is deferred before
@@ -24,8 +24,6 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot import texts
-from bot.compose import Message
-from bot.delivery import deliver
 from bot.discord import permissions
 from bot.discord.buttons import action_view
 from bot.discord.context import Interaction
@@ -33,7 +31,9 @@ from bot.discord.payloads import direct_channel, no_mentions
 from bot.discord.shown import shown, shown_embed
 from bot.discord.transport import ChannelTransport, InteractionTransport, attachment
 from bot.messages import EDIT
-from bot.outcomes import Accepted, Private, Refusal
+from bot.telling.compose import Message
+from bot.telling.delivery import deliver
+from bot.telling.outcomes import Accepted, Private, Refusal
 
 if TYPE_CHECKING:
     from bot.discord.context import JunkyardClient

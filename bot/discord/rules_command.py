@@ -31,7 +31,7 @@ from bot.discord.command_group import service_of
 from bot.discord.context import Interaction, ours
 from bot.discord.payloads import attachment, no_mentions
 from bot.games import playable_keys, unit_for
-from bot.service import refuse
+from bot.play.service import refuse
 
 log = logging.getLogger(__name__)
 

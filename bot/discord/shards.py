@@ -18,7 +18,8 @@ from typing import Any
 import discord
 from discord.ext import commands
 
-from bot import texts, timers
+from bot import texts
+from bot.clock import timers
 from bot.discord.client import JunkyardBot
 from bot.discord.context import ours
 from bot.discord.replies import answer_privately

@@ -1,6 +1,6 @@
 """The timing commands of ``/game`` (notify, quiet, away, back, settings,
                                                                   plan, auto) and the messenger through which
-the ticker (:mod:`bot.timers`) reaches channels and players."""
+the ticker (:mod:`bot.clock.timers`) reaches channels and players."""
 
 from __future__ import annotations
 
@@ -11,15 +11,9 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
-from bot import notices, plans, texts
-from bot.discord import options as opt
-from bot.discord.command_group import as_choices, server_language, service_of, user_language
-from bot.discord.context import Interaction
-from bot.discord.payloads import direct_channel, mention_only, no_mentions
-from bot.discord.replies import answer_privately, answer_with
-from bot.discord.shown import shown
-from bot.outcomes import Accepted
-from bot.settings import (
+from bot import texts
+from bot.clock import notices
+from bot.clock.settings import (
     GAME_DEFAULTS,
     LANGUAGE,
     MAX_HOURS,
@@ -30,7 +24,15 @@ from bot.settings import (
     describe_game_settings,
     describe_server_settings,
 )
-from bot.timers import Ticker
+from bot.clock.timers import Ticker
+from bot.discord import options as opt
+from bot.discord.command_group import as_choices, server_language, service_of, user_language
+from bot.discord.context import Interaction
+from bot.discord.payloads import direct_channel, mention_only, no_mentions
+from bot.discord.replies import answer_privately, answer_with
+from bot.discord.shown import shown
+from bot.play import plans
+from bot.telling.outcomes import Accepted
 
 if TYPE_CHECKING:
     from bot.discord.context import JunkyardClient

@@ -1,4 +1,4 @@
-"""The two ways a message reaches a Discord channel (:class:`bot.delivery.Transport`): the channel itself
+"""The two ways a message reaches a Discord channel (:class:`bot.telling.delivery.Transport`): the channel itself
 (a message posted with the record's nonce, so a post repeated after a crash is one message, or an edit of a
 message by id), and an interaction, which changes the message that was pressed in its own answer (an
 update of that message: the fastest way, and one request) and leaves everything else to the channel.
@@ -7,10 +7,10 @@ A new message always goes through the channel: an interaction's follow-up carrie
 after a crash would post twice.
 
 A channel that refuses the bot for now (a permission missing: 403 with code 50013 or 50001) raises
-:class:`bot.delivery.ChannelRefused`, so its record waits for the channel instead of being given up. A game's
+:class:`bot.telling.delivery.ChannelRefused`, so its record waits for the channel instead of being given up. A game's
 thread found archived (400, code 50083) is reopened first (the bot needs Manage Threads for that), and the
 request made again; a thread the bot may not reopen refuses likewise. A message gone (404) or another 403 is
-:class:`bot.delivery.Undeliverable`."""
+:class:`bot.telling.delivery.Undeliverable`."""
 
 from __future__ import annotations
 
@@ -20,14 +20,14 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.compose import Message
-from bot.delivery import ChannelRefused, Undeliverable
 from bot.discord.buttons import action_view
 from bot.discord.context import Interaction
 from bot.discord.payloads import Attachment, Mentions, mention_only, no_mentions
 from bot.discord.payloads import attachment as attached
 from bot.discord.shown import plain, shown
 from bot.games.unit import ALT_TEXT_CHARS
+from bot.telling.compose import Message
+from bot.telling.delivery import ChannelRefused, Undeliverable
 
 if TYPE_CHECKING:
     from bot.discord.context import JunkyardClient

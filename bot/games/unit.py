@@ -73,7 +73,7 @@ class StandingItem(Generic[G]):
 
 @dataclass(frozen=True, slots=True)
 class SelfPlay(Generic[G]):
-    """What of a game plays itself for a person (:mod:`bot.plans`). ``forced``: a seat's one legal action
+    """What of a game plays itself for a person (:mod:`bot.play.plans`). ``forced``: a seat's one legal action
     plays itself (a game says so only when the one action tells nobody anything new, or its outcome is the
     dice's whoever presses); ``rolls``: the prefixes of the actions that are rolls, told as such;
     ``openers``: the actions that could begin a seat's next turn, offered when a plan is made ahead;
@@ -613,7 +613,7 @@ class GameUnit(Generic[G]):
 
     # Moves that play themselves ------------------------------------------------------------------
 
-    #: what plays itself for a person in this game (:mod:`bot.plans`); by default nothing
+    #: what plays itself for a person in this game (:mod:`bot.play.plans`); by default nothing
     selfplay: ClassVar[SelfPlay[Any]] = SelfPlay()
 
     # The terminal and the demo -----------------------------------------------------------------

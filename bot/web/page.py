@@ -10,7 +10,7 @@ of the step it leads to: the replay's pictures are addressed by step and fingerp
 
 Nothing here reads a seat's view, a hidden event or a private note: the steps tell the move's public events (the
 narration the channel was told), the messages are the delivery records of the channel's public messages composed
-by :func:`bot.compose.message_text`, the status is the composer's for no viewer, and the board is drawn from
+by :func:`bot.telling.compose.message_text`, the status is the composer's for no viewer, and the board is drawn from
 ``game.view(None)`` (:func:`picture`).
 """
 
@@ -24,10 +24,10 @@ from dataclasses import replace
 from typing import Any
 
 from bot import texts
-from bot.compose import Table, message_text, places, table_of
 from bot.games import GameUnit
 from bot.messages import EDIT, POST, RETIRE, Showing
 from bot.store import ACTIVE, FINISHED, LOBBY, Delivery, GameRecord
+from bot.telling.compose import Table, message_text, places, table_of
 from bot.terminal import plain
 from bot.web.timeline import Step, Timeline
 from rules.contract import Game

@@ -8,12 +8,12 @@ channel, so they may see the page). Revoking is for the host, or anyone who may 
 from __future__ import annotations
 
 from bot import texts
-from bot.compose import Message
-from bot.history import PageLink
 from bot.messages import NOTE, Line, Showing
-from bot.outcomes import Accepted, Refusal
-from bot.service import Service, refuse
+from bot.play.service import Service, refuse
+from bot.standing.history import PageLink
 from bot.store import GameRecord, Store
+from bot.telling.compose import Message
+from bot.telling.outcomes import Accepted, Refusal
 from bot.web import links
 
 

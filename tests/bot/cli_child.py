@@ -30,7 +30,7 @@ def _unprivileged() -> None:
     import bot.commands.play
     import bot.commands.sync
     import bot.drivers
-    import bot.service
+    import bot.play.service
     import bot.store
     import bot.terminal
     from bot.cli import build_parser
@@ -38,7 +38,7 @@ def _unprivileged() -> None:
     build_parser()  # every game's unit, as the parser lists their options
     assert bot.commands.bot and bot.commands.db and bot.commands.demo and bot.commands.play and bot.commands.sync
     assert aiohttp and discord.voice_client and bot.commands.logs
-    assert bot.drivers and bot.service and bot.store and bot.terminal
+    assert bot.drivers and bot.play.service and bot.store and bot.terminal
     nobody = pwd.getpwnam("nobody")
     os.setgroups([])
     os.setgid(nobody.pw_gid)

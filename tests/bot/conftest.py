@@ -7,9 +7,9 @@ import uuid
 
 import pytest
 
-import bot.autoplay
 import bot.games as games
-from bot.service import Service
+import bot.play.autoplay
+from bot.play.service import Service
 from bot.store import SqliteStore, Store
 from tests.bot.harness import DiscordHarness
 from tests.bot.helpers import USERS, make_bot
@@ -30,7 +30,7 @@ def toy_game():
 def no_computer_time_budget(monkeypatch):
     """Computer moves per reply are bounded by count and by wall-clock time; tests count only, so a busy
     machine never changes what a reply holds."""
-    monkeypatch.setattr(bot.autoplay, "COMPUTER_SECONDS_PER_REPLY", 3600.0)
+    monkeypatch.setattr(bot.play.autoplay, "COMPUTER_SECONDS_PER_REPLY", 3600.0)
 
 
 @pytest.fixture

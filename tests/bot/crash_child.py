@@ -24,13 +24,13 @@ import signal
 import sqlite3
 import sys
 
-from bot.compose import Message
-from bot.delivery import Outbox, Undeliverable
 from bot.drivers import driver_for
-from bot.outcomes import Accepted, Refusal
-from bot.pictures import Pictures
-from bot.service import Service
+from bot.play.service import Service
 from bot.store import SqliteStore
+from bot.telling.compose import Message
+from bot.telling.delivery import Outbox, Undeliverable
+from bot.telling.outcomes import Accepted, Refusal
+from bot.telling.pictures import Pictures
 
 CHANNEL = 4242
 #: a race of one lap on the shortest track: several end in a run

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import bot.history
+import bot.standing.history
 from bot.discord import JunkyardBot
-from bot.service import Service
+from bot.play.service import Service
 from bot.store import SqliteStore
 from tests.bot.harness import DiscordHarness, Sent, answer, pressed_edit, shown
 
@@ -78,11 +78,11 @@ async def finished_unrecorded(service, monkeypatch, channels) -> list[int]:
     async def no_end(*args, **kwargs):
         raise RuntimeError("stopped")
 
-    real = bot.history.record_end
-    monkeypatch.setattr(bot.history, "record_end", no_end)
+    real = bot.standing.history.record_end
+    monkeypatch.setattr(bot.standing.history, "record_end", no_end)
     ids = []
     for channel in channels:
         await play_to_the_end(service, channel)
         ids.append((await service.store.games.channel_history(channel, 1))[0].id)
-    monkeypatch.setattr(bot.history, "record_end", real)
+    monkeypatch.setattr(bot.standing.history, "record_end", real)
     return ids

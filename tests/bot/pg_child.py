@@ -26,15 +26,15 @@ import sys
 import time
 from typing import Any
 
-import bot.timers
+import bot.clock.timers
 from bot import texts
-from bot.compose import Message
-from bot.delivery import Outbox, Undeliverable
-from bot.outcomes import Accepted, Refusal
-from bot.pictures import Pictures
-from bot.service import Service
+from bot.clock.timers import Ticker
+from bot.play.service import Service
 from bot.store.postgres import PostgresStore
-from bot.timers import Ticker
+from bot.telling.compose import Message
+from bot.telling.delivery import Outbox, Undeliverable
+from bot.telling.outcomes import Accepted, Refusal
+from bot.telling.pictures import Pictures
 
 
 def say(line: str) -> None:
@@ -135,7 +135,7 @@ async def press(args: argparse.Namespace) -> int:
 
 
 async def work(args: argparse.Namespace) -> int:
-    bot.timers.LEASE = args.lease
+    bot.clock.timers.LEASE = args.lease
     store = PostgresStore(args.url, schema=args.schema)
     await store.open()
     service = Service(store, pictures=Pictures(processes=0))

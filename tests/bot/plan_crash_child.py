@@ -1,5 +1,5 @@
 """The process the plan crash test kills: a game of Race to Ten whose player queued a plan, played by the
-computer worker's path (:meth:`bot.service.Service.play_computers`), batch by batch.
+computer worker's path (:meth:`bot.play.service.Service.play_computers`), batch by batch.
 
 ``python -m tests.bot.plan_crash_child GAME_DB (setup | run [--crash-after N])``
 
@@ -16,8 +16,8 @@ import os
 import signal
 import sys
 
-from bot import plans
-from bot.service import Service
+from bot.play import plans
+from bot.play.service import Service
 from bot.store import SqliteStore
 from tests.bot.toygame import ToyUnit
 

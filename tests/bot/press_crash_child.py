@@ -37,13 +37,13 @@ from typing import Any
 
 import discord
 
-import bot.delivery
 import bot.discord.offline as offline
+import bot.telling.delivery
 from bot.discord import JunkyardBot
 from bot.discord.offline import DiscordHarness, Sent
-from bot.outcomes import Accepted
-from bot.service import Service
+from bot.play.service import Service
 from bot.store import SqliteStore
+from bot.telling.outcomes import Accepted
 
 CHANNEL = offline.CHANNEL_ID
 ANN, BOB = 111_000_000_000_000_001, 222_000_000_000_000_002
@@ -152,7 +152,7 @@ async def play(args: argparse.Namespace) -> int:
                 harness[0].deny(CHANNEL, discord.Permissions(send_messages=True).value)
         return outcome
 
-    hold = bot.delivery.hold
+    hold = bot.telling.delivery.hold
 
     async def holding(*a: Any, **k: Any) -> None:
         await hold(*a, **k)
@@ -167,7 +167,7 @@ async def play(args: argparse.Namespace) -> int:
 
     service.act = acting  # type: ignore[method-assign]
     service.delivered = recording  # type: ignore[method-assign]
-    bot.delivery.hold = holding  # type: ignore[assignment]
+    bot.telling.delivery.hold = holding  # type: ignore[assignment]
     async with LedgerHarness(client, ledger, int(n) if when == "request" else None) as h:
         harness.append(h)
         h.users.update({ANN: "ann", BOB: "bob"})

@@ -33,9 +33,9 @@ from typing import Any
 
 import bot.discord.offline as offline
 from bot.discord import JunkyardBot
-from bot.outcomes import Accepted
-from bot.service import Service
+from bot.play.service import Service
 from bot.store import SqliteStore, Store
+from bot.telling.outcomes import Accepted
 from tests.bot.press_crash_child import ANN, BOB, CHANNEL, Ledger, LedgerHarness
 
 #: how far the run's clock is ahead of the setup's: past the one-hour turn limit

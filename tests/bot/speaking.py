@@ -1,6 +1,6 @@
 """The service as the service tests read it: each outcome with the message it shows.
 
-:class:`Speaking` wraps a :class:`~bot.service.Service`; a call that answers an outcome answers a
+:class:`Speaking` wraps a :class:`~bot.play.service.Service`; a call that answers an outcome answers a
 :class:`Said` instead: for a refusal its text, for a private message that message, for an acceptance the
 message of its newest public record as the channel gets it (composed from the store, as every front does)."""
 
@@ -11,10 +11,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.compose import Message
 from bot.games import ButtonSpec
-from bot.outcomes import Accepted, Private, Refusal
-from bot.service import Service
+from bot.play.service import Service
+from bot.telling.compose import Message
+from bot.telling.outcomes import Accepted, Private, Refusal
 
 
 @dataclass

@@ -16,11 +16,11 @@ from typing import Any
 
 import pytest
 
-from bot.backup import BackupError, backup, restore
 from bot.cli import main
-from bot.consistency import check_consistency
 from bot.store import SqliteStore
 from bot.store.sqlite import MIGRATIONS
+from bot.upkeep.backup import BackupError, backup, restore
+from bot.upkeep.consistency import check_consistency
 
 ROOT = Path(__file__).resolve().parents[2]
 

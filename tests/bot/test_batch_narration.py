@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import pytest
 
-from bot.compose import worded_lines
 from bot.drivers import driver_for
 from bot.games.races import account
 from bot.games.races.unit import GAME
 from bot.messages import Line
+from bot.telling.compose import worded_lines
 from rules.contract import Event, events_for
 from rules.races import Races
 from rules.races import texts as race_texts

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-import bot.history
+import bot.standing.history
 from bot.discord import JunkyardBot
 from tests.bot.helpers import finished_unrecorded
 
@@ -13,8 +13,8 @@ async def test_unrecorded_ends_are_settled_a_page_at_a_time_and_one_that_fails_s
     """Thousands of unrecorded ends must not be read at once: pages of SETTLE_PAGE, a game that cannot be
     settled is tried once and does not stop the others."""
     ids = await finished_unrecorded(service, monkeypatch, range(21, 26))
-    monkeypatch.setattr(bot.history, "SETTLE_PAGE", 2)
-    real_end, real_read = bot.history.record_end, service.store.standings.unrecorded_ends
+    monkeypatch.setattr(bot.standing.history, "SETTLE_PAGE", 2)
+    real_end, real_read = bot.standing.history.record_end, service.store.standings.unrecorded_ends
     limits: list[int] = []
     tried: list[int] = []
 
@@ -28,9 +28,9 @@ async def test_unrecorded_ends_are_settled_a_page_at_a_time_and_one_that_fails_s
         limits.append(limit)
         return await real_read(limit=limit)
 
-    monkeypatch.setattr(bot.history, "record_end", record_end)
+    monkeypatch.setattr(bot.standing.history, "record_end", record_end)
     monkeypatch.setattr(service.store.standings, "unrecorded_ends", unrecorded_ends)
-    assert await bot.history.settle_ends(service) == 4
+    assert await bot.standing.history.settle_ends(service) == 4
     assert sorted(tried) == sorted(ids)  # each tried once
     assert [r.id for r in await real_read()] == [ids[1]]
     assert max(limits) <= 2 + 1  # a page, plus the one left behind

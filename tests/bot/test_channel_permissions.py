@@ -12,8 +12,8 @@ from types import SimpleNamespace
 import discord
 import pytest
 
-from bot.delivery import HELD, HELD_RETRY
 from bot.discord.threads import THREAD
+from bot.telling.delivery import HELD, HELD_RETRY
 from tests.bot.harness import CHANNEL_ID, GUILD_ID, DiscordHarness, Sent
 from tests.bot.helpers import ANN, BOB, USERS, answer, make_bot, public
 

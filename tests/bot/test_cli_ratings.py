@@ -7,8 +7,8 @@ import asyncio
 
 import pytest
 
-from bot import ladder
 from bot.commands.ratings import Refused, rebuild_all
+from bot.standing import ladder
 from bot.store import EVERLASTING, SqliteStore, Store
 from tests.bot.test_cli_edges import one_line, place, run  # noqa: F401  (place is a fixture)
 from tests.bot.test_ladder import rows_of

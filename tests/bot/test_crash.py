@@ -20,8 +20,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.consistency import check_consistency
 from bot.store import SqliteStore
+from bot.upkeep.consistency import check_consistency
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -13,8 +13,8 @@ import pytest
 
 from bot.cli import main
 from bot.commands.db import TargetNotEmpty, copy_stores
-from bot.consistency import rebuilt
 from bot.store import SqliteStore, Store
+from bot.upkeep.consistency import rebuilt
 from tests.bot.test_pg_processes import need_pg
 
 

@@ -421,7 +421,7 @@ def drawn_where(view: dict, events: list) -> bytes:
 async def test_the_picture_processes_start_after_the_first_answers_and_warm_up_first(db_path, tmp_path):
     """At start the bot draws in threads (starting processes would take the cores the first answers need);
     the pool starts with the catch-up work, and its worker draws the first picture before it takes work."""
-    from bot.pictures import Pictures
+    from bot.telling.pictures import Pictures
 
     log = tmp_path / "drawn.txt"
     pictures = Pictures(processes=1)

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 import pytest
 
 import bot.games as games
-from bot.consistency import check_consistency
+from bot.upkeep.consistency import check_consistency
 from tests.bot.harness import CHANNEL_ID, MANAGE_CHANNELS, MEMBER_PERMS, DiscordHarness, Sent
 from tests.bot.helpers import ANN, BOB, EVE, MOD, USERS, answer, make_bot, only, pressed_edit, public, shown, started
 from tests.bot.toygame import ToyUnitWithCommands
@@ -120,7 +120,7 @@ async def test_private_note_for_another_seat_goes_by_direct_message(h, monkeypat
     """A private event for a seat other than the actor's is sent to that player directly."""
     from dataclasses import replace
 
-    from bot.outcomes import Accepted, Private
+    from bot.telling.outcomes import Accepted, Private
 
     board = await started(h)
     original = h.bot.service.act

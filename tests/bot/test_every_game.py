@@ -8,10 +8,10 @@ import random
 
 import pytest
 
-from bot.consistency import check_consistency
 from bot.games import game_class, playable_keys, unit_for
 from bot.games.unit import REACH_ACTION
-from bot.service import Service
+from bot.play.service import Service
+from bot.upkeep.consistency import check_consistency
 from rules.contract import Game, IllegalAction
 from tests.bot.speaking import Speaking
 

@@ -9,15 +9,15 @@ import json
 import sqlite3
 from typing import Any
 
-from bot.consistency import check_consistency
+from bot.clock.settings import Settings
 from bot.drivers import driver_for
-from bot.forget import ANONYMOUS, forget
-from bot.outcomes import Accepted, Refusal
-from bot.pictures import Pictures
-from bot.plans import Plan, save_plan
-from bot.service import Service
-from bot.settings import Settings
+from bot.play.plans import Plan, save_plan
+from bot.play.service import Service
 from bot.store import SqliteStore, Store
+from bot.telling.outcomes import Accepted, Refusal
+from bot.telling.pictures import Pictures
+from bot.upkeep.consistency import check_consistency
+from bot.upkeep.forget import ANONYMOUS, forget
 
 ZED, ZED_NAME = 987654321098765432, "Zelda Quux"
 BOB = 12

@@ -19,7 +19,6 @@ from typing import Any
 
 import pytest
 
-from bot.compose import BATCHED, worded_lines
 from bot.drivers import driver_for
 from bot.games import unit_for
 from bot.games.piecepack import account as piecepack_account
@@ -27,7 +26,8 @@ from bot.games.races import account as races_account
 from bot.games.rally import account as rally_account
 from bot.games.rally.described import place_words
 from bot.messages import Line
-from bot.moving import move_line
+from bot.play.moving import move_line
+from bot.telling.compose import BATCHED, worded_lines
 from bot.web.page import narration
 from bot.web.timeline import Step
 from rules.contract import Event, Game, events_for

@@ -277,7 +277,7 @@ def test_why_a_roll_stays_carries_its_id_in_every_game_that_takes_moves_back() -
     import pickle
 
     from bot.games import unit_for
-    from bot.undo import barrier_text
+    from bot.play.undo import barrier_text
     from rules.piecepack import PiecepackGame
     from rules.rally import RallyGame
 

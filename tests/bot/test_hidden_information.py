@@ -22,8 +22,8 @@ from typing import Any
 import pytest
 
 from bot.games import unit_for
-from bot.outcomes import Accepted, Private
-from bot.service import Service
+from bot.play.service import Service
+from bot.telling.outcomes import Accepted, Private
 from rules.contract import IllegalAction
 from rules.races import Races
 from rules.races import actions as act

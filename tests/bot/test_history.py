@@ -7,10 +7,10 @@ import time
 
 import pytest
 
-import bot.compose
-import bot.history
+import bot.standing.history
+import bot.telling.compose
 from bot.discord import JunkyardBot
-from bot.service import Service
+from bot.play.service import Service
 from bot.store import ACTIVE, SqliteStore
 from tests.bot.harness import DiscordHarness, Sent
 from tests.bot.helpers import ANN, BOB, EVE, USERS, answer, finished_unrecorded, only, public, started
@@ -58,7 +58,7 @@ async def test_the_end_of_a_race_posts_its_standings_and_replay_and_records_resu
     lines = end.content.splitlines()
     assert lines[1].startswith("1st ") and "🏆" in lines[1] and lines[2].startswith("2nd ")
     [(name, data)] = end.files
-    assert name.endswith(".gif") and data.startswith(GIF) and len(data) <= bot.compose.MAX_REPLAY_BYTES
+    assert name.endswith(".gif") and data.startswith(GIF) and len(data) <= bot.telling.compose.MAX_REPLAY_BYTES
     rec = (await h.bot.store.games.channel_history(h.channel_id, 1))[0]
     rows = await h.bot.store.standings.results(game_id=rec.id)
     assert [(r.place, r.winner, r.moves) for r in rows] == [(1, True, rec.version), (2, False, rec.version)]
@@ -68,7 +68,7 @@ async def test_the_end_of_a_race_posts_its_standings_and_replay_and_records_resu
 
 async def test_a_replay_too_large_at_every_size_is_left_out_with_a_note(h, monkeypatch):
     """Over the limit at every size tried, the standings go alone and say why."""
-    monkeypatch.setattr(bot.compose, "MAX_REPLAY_BYTES", 1)
+    monkeypatch.setattr(bot.telling.compose, "MAX_REPLAY_BYTES", 1)
     end = only(await computer_race(h))
     assert end.files == [] and "too large to post" in end.content
 
@@ -143,7 +143,7 @@ async def test_a_race_replay_is_posted_again_on_request(h):
 async def fake_clock(db_path, monkeypatch):
     """A harness whose store and history read a clock the test moves."""
     now = [1_000_000.0]
-    monkeypatch.setattr(bot.history, "clock", lambda: now[0])
+    monkeypatch.setattr(bot.standing.history, "clock", lambda: now[0])
     counter = iter(range(1, 10**6))
     store = SqliteStore(db_path, clock=lambda: now[0])
     async with DiscordHarness(JunkyardBot(service=Service(store, seed_source=lambda: next(counter)))) as harness:
@@ -219,9 +219,9 @@ def test_a_replay_over_the_limit_is_drawn_at_smaller_sizes_until_it_fits(monkeyp
             asked.append(size)
             return b"G" * {None: 30, 10: 20, 8: 5}[size], 3
 
-    monkeypatch.setattr(bot.compose, "MAX_REPLAY_BYTES", 20)
-    table = bot.compose.Table(1, "toy", 1, "en", ())
-    assert bot.compose.replay_of(Front(), table, ["roll"], "en") == (b"G" * 20, "")  # type: ignore[arg-type]
+    monkeypatch.setattr(bot.telling.compose, "MAX_REPLAY_BYTES", 20)
+    table = bot.telling.compose.Table(1, "toy", 1, "en", ())
+    assert bot.telling.compose.replay_of(Front(), table, ["roll"], "en") == (b"G" * 20, "")  # type: ignore[arg-type]
     assert asked == [None, 10]
 
 
@@ -255,11 +255,11 @@ async def test_an_end_a_stop_left_unrecorded_is_recorded_at_start_up_and_announc
     ids = await finished_unrecorded(service, monkeypatch, (11, 12))
     assert [r.id for r in await service.store.standings.unrecorded_ends()] == ids
     old = (await service.store.games.get_game(ids[0])).updated_at
-    monkeypatch.setattr(bot.history, "clock", lambda: old + bot.history.FRESH_END + 1)
+    monkeypatch.setattr(bot.standing.history, "clock", lambda: old + bot.standing.history.FRESH_END + 1)
     fresh = await service.store.games.get_game(ids[1])
     await service.store.db.execute("UPDATE games SET updated_at = ? WHERE id = ?",
-                                   (old + bot.history.FRESH_END, fresh.id))
-    assert await bot.history.settle_ends(service) == 2
+                                   (old + bot.standing.history.FRESH_END, fresh.id))
+    assert await bot.standing.history.settle_ends(service) == 2
     assert await service.store.standings.unrecorded_ends() == []
     assert {r.game_id for r in await service.store.standings.results()} == set(ids)
     ends = [d.game_id for d in await service.store.outbox.deliveries(pending=True) if d.payload.get("finale")]

@@ -9,8 +9,8 @@ import time
 
 from PIL import Image
 
-from bot import ladder
-from bot.ratings import Skill
+from bot.standing import ladder
+from bot.standing.ratings import Skill
 from bot.store import EVERLASTING, ActionRecord, Result
 from tests.bot.helpers import ANN, BOB, EVE, answer, started
 from tests.bot.test_history import toy_win
@@ -127,7 +127,7 @@ def test_a_computer_s_row_stored_before_kinds_were_kept_is_still_a_computer():
 
 
 def test_a_team_race_s_seats_carry_their_team_and_teammates_move_together_on_the_ladder():
-    from bot.history import _result
+    from bot.standing.history import _result
     from bot.store import GameRecord, Seat
 
     # Races team play: Ann and Bob are team 1 (1st and 4th), Cy and Di team 2 (2nd and 3rd)
@@ -144,7 +144,7 @@ def test_a_team_race_s_seats_carry_their_team_and_teammates_move_together_on_the
 
 def test_counts_in_stats_and_the_rebuild_take_the_catalogue_s_plural_forms():
     from bot import texts
-    from bot.history import _record_lines, _server_lines
+    from bot.standing.history import _record_lines, _server_lines
     from bot.store import PlayerTally, ServerTally
 
     class NoTitles:

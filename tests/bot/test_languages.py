@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from bot.service import Service
+from bot.play.service import Service
 from rules.contract import Event, Game
 from tests.bot.helpers import BOB as BOB_ID
 from tests.bot.speaking import Speaking
@@ -239,7 +239,7 @@ async def test_without_a_setting_a_new_game_reads_the_servers_discord_locale(h) 
 
 
 def test_server_settings_check_and_describe_the_language() -> None:
-    from bot.settings import GAME_DEFAULTS, BadSetting, check_game_settings, describe_server_settings
+    from bot.clock.settings import GAME_DEFAULTS, BadSetting, check_game_settings, describe_server_settings
 
     assert check_game_settings({"language": "de"}, server=True) == {"language": "de"}
     with pytest.raises(BadSetting) as bad:
@@ -281,7 +281,8 @@ async def test_lobby_refusals_and_announcements_in_each_language(store, toy_game
 
 
 async def test_the_log_undo_and_history_answer_in_the_askers_language(store, toy_game) -> None:
-    from bot import history, undo
+    from bot.play import undo
+    from bot.standing import history
 
     service, _ = await table(store, toy_game)
     _, game, _ = await service.current(CHANNEL)
@@ -301,7 +302,7 @@ async def test_the_log_undo_and_history_answer_in_the_askers_language(store, toy
 
 
 def test_notices_and_reminders_in_each_language() -> None:
-    from bot import notices
+    from bot.clock import notices
 
     assert notices.notice_text("Race to Ten", 5, None, "de") == "Du bist dran in **Race to Ten** in <#5>."
     assert notices.reminder_text(7, "Race to Ten", 3 * 3600, 3, "L", dm=False, lang="de") == (

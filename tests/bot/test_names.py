@@ -10,11 +10,12 @@ import time
 import aiohttp
 import pytest
 
-from bot import history, texts
+from bot import texts
 from bot.discord.shown import ZERO_WIDTH, escape_name, shown, shown_embed
 from bot.games import unit_for
 from bot.messages import Line
-from bot.service import Service
+from bot.play.service import Service
+from bot.standing import history
 from bot.terminal import SeatSpec, open_table, plain
 from rules.literal import CLOSE, OPEN, Name, bare, listed, mark, render
 from rules.races.track import builtin_track_files, load_track_text, register_track

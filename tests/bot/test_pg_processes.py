@@ -21,12 +21,12 @@ from typing import Any
 
 import pytest
 
-from bot.consistency import check_consistency
+from bot.clock.timers import REMIND
 from bot.drivers import driver_for
-from bot.outcomes import Accepted
-from bot.service import Service
+from bot.play.service import Service
 from bot.store import NewTimer, Store
-from bot.timers import REMIND
+from bot.telling.outcomes import Accepted
+from bot.upkeep.consistency import check_consistency
 from tests.bot.conftest import PG_SKIP, TEST_PG
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from bot.consistency import check_consistency
 from bot.discord import JunkyardBot
-from bot.service import Service
+from bot.play.service import Service
+from bot.upkeep.consistency import check_consistency
 from tests.bot.harness import CHANNEL_ID, DiscordHarness
 from tests.bot.helpers import ANN, BOB, USERS, public, started
 from tests.bot.timing_helpers import Clock, channel_posts, created, later

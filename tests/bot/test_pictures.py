@@ -7,9 +7,9 @@ import os
 
 from PIL import Image
 
-from bot.consistency import check_consistency
 from bot.games import unit_for
-from bot.pictures import Pictures, cores
+from bot.telling.pictures import Pictures, cores
+from bot.upkeep.consistency import check_consistency
 from rules.races import Races
 
 
@@ -64,7 +64,7 @@ async def test_moves_applied_in_worker_processes_play_as_moves_applied_here(tmp_
     turn's close-up at once); the replies, their pictures, the stored log and the snapshots are those of the
     same moves applied in this process."""
     from bot.drivers import driver_for
-    from bot.service import Service
+    from bot.play.service import Service
     from bot.store import SqliteStore
     from tests.bot.speaking import Speaking
 
@@ -104,7 +104,7 @@ def test_the_workers_do_not_outlive_a_killed_bot():
     import time
 
     script = ("import os, signal\n"
-              "from bot.pictures import Pictures\n"
+              "from bot.telling.pictures import Pictures\n"
               "p = Pictures(processes=2)\n"
               "assert p.wait_ready(120)\n"
               "print(' '.join(str(pid) for pid in p._pool._processes), flush=True)\n"
@@ -131,7 +131,7 @@ def test_a_stuck_worker_is_killed_when_the_pool_closes(monkeypatch):
     moment to stop, then it is killed."""
     import time
 
-    from bot import pictures as module
+    from bot.telling import pictures as module
 
     monkeypatch.setattr(module, "STOP_SECONDS", 0.5)
     pool = Pictures(processes=1)

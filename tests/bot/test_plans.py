@@ -1,4 +1,4 @@
-"""Moves that play themselves (bot/plans.py): forced moves announced on the turn's message and turned off with
+"""Moves that play themselves (bot/play/plans.py): forced moves announced on the turn's message and turned off with
 ``/game auto``; plans made ahead, played in order and stopped at the first item the game refuses, with the
 reason told to the player alone; ready-made plan items; all of it stored with the moves, on both backends."""
 
@@ -12,13 +12,13 @@ from pathlib import Path
 
 import pytest
 
-from bot import plans
-from bot.consistency import check_consistency
 from bot.drivers import driver_for
 from bot.games import unit_for
-from bot.outcomes import Accepted, Refusal
-from bot.service import Service
+from bot.play import plans
+from bot.play.service import Service
 from bot.store import SqliteStore
+from bot.telling.outcomes import Accepted, Refusal
+from bot.upkeep.consistency import check_consistency
 from rules.contract import Game, IllegalAction
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -1,8 +1,8 @@
-"""Ratings of stated finishes (bot/ratings.py): who gains, who loses, by how much relative to each other."""
+"""Ratings of stated finishes (bot/standing/ratings.py): who gains, who loses, by how much relative to each other."""
 
 from __future__ import annotations
 
-from bot.ratings import MODELS, Entry, Skill, computer_skill, mostly_autopilot, rate, shown, simulate
+from bot.standing.ratings import MODELS, Entry, Skill, computer_skill, mostly_autopilot, rate, shown, simulate
 
 A, B, C, D = 1, 2, 3, 4
 

@@ -1,6 +1,7 @@
 """A player who was away never gains rating: Junkyard Races played to the end through the offline Discord stack
 with one player on ``/game away`` from the start (the autopilot plays every one of their turns), and the
-arithmetic over any finishing order with away seats, teams and computers (bot/ratings.py, bot/ladder.py).
+arithmetic over any finishing order with away seats, teams and computers
+(bot/standing/ratings.py, bot/standing/ladder.py).
 
 The rule (ARCHITECTURE.md, "Ratings"): a seat the autopilot played mostly is a loss for its person, and the
 others are rated among the people who played only, that seat and the computers left out. A teammate who
@@ -18,9 +19,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot import ladder
 from bot.drivers import driver_for
-from bot.ratings import Entry, Skill, rate
+from bot.standing import ladder
+from bot.standing.ratings import Entry, Skill, rate
 from bot.store import EVERLASTING, Result
 from tests.bot.harness import CHANNEL_ID, DiscordHarness
 from tests.bot.helpers import ANN, BOB, EVE, MOD, USERS, answer

@@ -11,13 +11,13 @@ from typing import Any
 
 import pytest
 
-from bot.compose import worded_line
+from bot.clock.timers import Ticker
 from bot.drivers import driver_for
 from bot.drivers.reasons import Choice, Reason, Word, explain
 from bot.games import game_class, unit_for
-from bot.service import Service
+from bot.play.service import Service
 from bot.store import Seat, SqliteStore
-from bot.timers import Ticker
+from bot.telling.compose import worded_line
 from rules.contract import Game
 from rules.piecepack import PiecepackGame
 from rules.rally import RallyGame

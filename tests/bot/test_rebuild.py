@@ -10,13 +10,13 @@ from typing import Any
 import pytest
 
 from bot import terminal as term
-from bot.compose import Message
-from bot.delivery import deliver
 from bot.drivers import driver_for
 from bot.local import LocalChannel
-from bot.outcomes import Accepted
-from bot.service import Service
+from bot.play.service import Service
 from bot.store import SqliteStore
+from bot.telling.compose import Message
+from bot.telling.delivery import deliver
+from bot.telling.outcomes import Accepted
 
 #: short games of each: (game, setup options, seats, computer kind)
 GAMES = [("races", {"laps": 1, "track": "A"}, 2, "smart"), ("rally", {"laps": 1}, 3, "smart"),

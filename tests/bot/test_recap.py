@@ -1,4 +1,4 @@
-"""While you were away (bot/recap.py): a stated week of each game, played through the service on a fake clock.
+"""While you were away (bot/clock/recap.py): a stated week of each game, played through the service on a fake clock.
 Ann plays her turn on Monday at noon and is then gone; Bob plays his turn every day, the computer its own, and
 Ann's turns are played by the autopilot (as the ticker plays them: :meth:`Service.act` with ``autopilot``). Each
 turn of Ann's after twelve hours away offers "What did I miss?"; the recap tells her places then and now, what
@@ -15,15 +15,16 @@ from typing import Any
 import pytest
 from PIL import Image, ImageChops, ImageStat
 
-from bot import recap, texts
-from bot.compose import RECAP_ACTION, Table, compose
+from bot import texts
+from bot.clock import recap
+from bot.clock.settings import DEFAULT_RECAP_AFTER
 from bot.drivers import driver_for
 from bot.games import unit_for
 from bot.messages import Showing
-from bot.outcomes import Accepted, Refusal
-from bot.service import Service
-from bot.settings import DEFAULT_RECAP_AFTER
+from bot.play.service import Service
 from bot.store import SqliteStore
+from bot.telling.compose import RECAP_ACTION, Table, compose
+from bot.telling.outcomes import Accepted, Refusal
 from rules.contract import Game, events_for
 from tests.bot.test_hidden_information import TeamCrewRaces, redrawn
 from tests.bot.timing_helpers import Clock

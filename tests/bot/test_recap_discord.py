@@ -1,4 +1,4 @@
-"""While you were away, through Discord (bot/recap.py, bot/discord/recap_commands.py), on the real discord.py
+"""While you were away, through Discord (bot/clock/recap.py, bot/discord/recap_commands.py), on the real discord.py
 stack offline (tests/bot/harness.py) with the store on a fake clock.
 
 Ann plays her turn, is gone thirteen hours (the default ``recap_after`` is twelve) while Bob plays his, and the
@@ -18,11 +18,11 @@ import pytest
 from PIL import Image
 
 from bot import texts
-from bot.compose import RECAP_ACTION
+from bot.clock.recap import REPLAY_ACTION
+from bot.clock.settings import DEFAULT_RECAP_AFTER
 from bot.drivers import driver_for
 from bot.games import unit_for
-from bot.recap import REPLAY_ACTION
-from bot.settings import DEFAULT_RECAP_AFTER
+from bot.telling.compose import RECAP_ACTION
 from tests.bot.harness import CHANNEL_ID, DiscordHarness, Sent
 from tests.bot.helpers import ANN, BOB, EVE, USERS, answer, public
 from tests.bot.timing_helpers import Clock, timed_bot

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from bot.service import Service
+from bot.play.service import Service
 
 CH, GUILD, ANN = 100, 5, 1
 

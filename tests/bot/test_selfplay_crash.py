@@ -17,9 +17,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.delivery import nonce_for
-from bot.service import Service
+from bot.play.service import Service
 from bot.store import Store
+from bot.telling.delivery import nonce_for
 from tests.bot.conftest import PG_SKIP, TEST_PG
 from tests.bot.press_crash_child import ANN, BOB, CHANNEL
 from tests.bot.selfplay_crash_child import open_db

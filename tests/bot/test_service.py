@@ -6,9 +6,9 @@ import asyncio
 
 import pytest
 
-from bot.consistency import check_consistency
-from bot.service import Service
+from bot.play.service import Service
 from bot.store import SqliteStore
+from bot.upkeep.consistency import check_consistency
 from tests.bot.speaking import Speaking
 
 CH, GUILD, ANN, BOB, CAT, MOD = 100, 5, 1, 2, 3, 9

@@ -9,12 +9,12 @@ import pytest
 
 from bot import texts
 from bot.cli import build_parser, main
+from bot.clock.timers import REMIND
 from bot.commands.bot import check_shards, shown_db
 from bot.discord import JunkyardBot
 from bot.discord.shards import OTHER_SHARD, ShardedJunkyardBot, make_bot
-from bot.service import Service
+from bot.play.service import Service
 from bot.store import NewTimer, SqliteStore, shard_of
-from bot.timers import REMIND
 from tests.bot.harness import CHANNEL_ID, GUILD_ID, DiscordHarness
 from tests.bot.helpers import ANN, BOB, USERS, answer, public
 
@@ -209,7 +209,7 @@ async def test_preferences_changed_through_another_process_are_followed_at_the_n
     """Ann goes away in all her games through the process of shard 0 (the one her command reached); the
     process of shard 1 reads her preferences again at its next tick and puts her turn in its own shard's
     game on autopilot."""
-    from bot.timers import DEADLINE, Ticker
+    from bot.clock.timers import DEADLINE, Ticker
 
     async with DiscordHarness(sharded(db_path, 1)) as h1:
         service1 = h1.bot.service

@@ -12,7 +12,6 @@ import sqlite3
 
 import pytest
 
-from bot.consistency import check_consistency, rebuilt
 from bot.store import (
     ChannelBusy,
     GameNotFound,
@@ -35,6 +34,7 @@ from bot.store import (
     shard_of,
 )
 from bot.store.sqlite import MIGRATIONS
+from bot.upkeep.consistency import check_consistency, rebuilt
 from tests.bot.toygame import ToyGame
 
 

@@ -1,5 +1,5 @@
-"""Take it back (bot/takeback.py, bot/undo.py): what the autopilot, a forced move or a plan played for a person
-is theirs to undo under the same rules as a move they pressed (nothing new became known, their turn goes on).
+"""Take it back (bot/play/takeback.py, bot/play/undo.py): what the autopilot, a forced move or a plan played for a
+person is theirs to undo under the same rules as a move they pressed (nothing new became known, their turn goes on).
 A taken-back move restores the state exactly and the channel is told it was played for them; a move that
 showed the dice stays, with the game's own reason.
 
@@ -13,12 +13,12 @@ from typing import Any
 
 import pytest
 
-from bot import plans
 from bot.drivers import driver_for
 from bot.drivers.reasons import explain
-from bot.outcomes import Accepted, Refusal
-from bot.service import Service
-from bot.undo import undo
+from bot.play import plans
+from bot.play.service import Service
+from bot.play.undo import undo
+from bot.telling.outcomes import Accepted, Refusal
 from rules.contract import Game
 
 CHANNEL = 6161
@@ -213,8 +213,8 @@ def test_taking_back_the_autopilot_after_the_deadline_starts_the_turns_clock_aga
     """A deadline fired and the autopilot played; the player takes its move back within the turn: they are
     there, so the turn's clock starts again (the autopilot would otherwise play the same move at the next
     tick), once a turn, so a turn cannot be stretched for ever by taking the autopilot back each time."""
+    from bot.clock.timers import DEADLINE, _deadline
     from bot.store import Timer
-    from bot.timers import DEADLINE, _deadline
 
     hour, started = 3600.0, 1000.0
 

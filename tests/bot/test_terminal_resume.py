@@ -271,9 +271,9 @@ def test_help_lists_only_actions_that_can_be_typed(key, tmp_path, monkeypatch, c
 async def test_a_game_left_at_the_terminal_is_never_reminded_by_a_bot_on_the_same_database(tmp_path):
     """A game left running at the terminal waits for its keyboard: the ticker of a bot sharing the database
     times no notice, reminder or deadline for it (its channel is no Discord channel)."""
-    from bot.service import Service
+    from bot.clock.timers import Ticker
+    from bot.play.service import Service
     from bot.terminal import SeatSpec, new_channel_id, open_table
-    from bot.timers import Ticker
 
     async with SqliteStore(tmp_path / "shared.db") as store:
         service = Service(store)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.outcomes import Refusal
+from bot.telling.outcomes import Refusal
 from tests.bot.harness import CHANNEL_ID, GUILD_ID, MANAGE_CHANNELS, MEMBER_PERMS, DiscordHarness
 from tests.bot.helpers import ANN, BOB, EVE, USERS, answer, only, public, started
 from tests.bot.timing_helpers import (

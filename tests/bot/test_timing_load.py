@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
-from bot.pictures import cores
+from bot.telling.pictures import cores
 from tests.bot.harness import CHANNEL_ID, DiscordHarness, Sent
 from tests.bot.helpers import ANN, BOB, EVE, USERS, answer
 from tests.bot.timing_helpers import timed_bot

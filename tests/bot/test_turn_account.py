@@ -233,9 +233,9 @@ def test_every_messages_picture_draws_the_drives_its_description_tells(
 def composed_trail(monkeypatch: pytest.MonkeyPatch, game: Races, moves: list) -> tuple[dict, str]:
     """The trail a close-up of ``game`` draws for a message telling ``moves`` (each a move's public events), and
     its description, as the composer makes them."""
-    from bot.compose import Table, compose
     from bot.games.races import unit as races_unit
     from bot.messages import Showing
+    from bot.telling.compose import Table, compose
 
     drawn: list[dict] = []
     real = races_unit.chat_png

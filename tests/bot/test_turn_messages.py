@@ -9,9 +9,9 @@ import io
 import pytest
 from PIL import Image
 
-from bot.compose import trimmed
 from bot.games.races.unit import GAME as RACES
 from bot.store import EDIT, POST
+from bot.telling.compose import trimmed
 from rules.races import Races
 from tests.bot.harness import CHANNEL_ID, DiscordHarness, Sent
 from tests.bot.helpers import ANN, BOB, EVE, USERS, answer, make_bot, pressed_edit, public, shown, started
@@ -234,7 +234,7 @@ async def test_a_persons_moves_edit_the_message_that_pinged_them_in_every_game(s
     """A person playing computers: the message that pings them at their turn is the one their moves edit (a
     computer's move that hands the turn over is told in it), so no move of theirs posts a second message."""
     from bot.drivers import driver_for
-    from bot.service import Service
+    from bot.play.service import Service
     from tests.bot.speaking import Speaking
 
     service = Speaking(Service(store, seed_source=lambda: 4))

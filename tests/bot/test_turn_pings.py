@@ -22,7 +22,7 @@ import pytest
 
 from bot.discord.buttons import CUSTOM_ID_TEMPLATE
 from bot.drivers import driver_for, driver_kinds
-from bot.outcomes import Accepted
+from bot.telling.outcomes import Accepted
 from tests.bot.harness import CHANNEL_ID, DiscordHarness, Sent, answer
 from tests.bot.helpers import ANN, BOB, EVE, MOD
 

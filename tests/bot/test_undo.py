@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.consistency import check_consistency
+from bot.upkeep.consistency import check_consistency
 from tests.bot.harness import DiscordHarness, Sent
 from tests.bot.helpers import ANN, BOB, answer, only, public, started
 

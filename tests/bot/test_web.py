@@ -14,11 +14,11 @@ import pytest
 from bot import texts
 from bot.commands import web as web_command
 from bot.commands.web import base_url, check_url, parse_address
-from bot.compose import Message
 from bot.messages import Showing
-from bot.outcomes import Accepted, Refusal
-from bot.service import Service
+from bot.play.service import Service
 from bot.store import GameRecord, SqliteStore
+from bot.telling.compose import Message
+from bot.telling.outcomes import Accepted, Refusal
 from bot.terminal import plain
 from bot.web import links, share
 from bot.web.server import SECURITY_HEADERS, Limits, WebServer

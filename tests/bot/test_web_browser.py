@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.service import Service
+from bot.play.service import Service
 from bot.web.browser import browser, chromium
 from tests.bot.web_helpers import open_race, page_of, play, serving
 

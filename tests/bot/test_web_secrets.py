@@ -16,8 +16,8 @@ import aiohttp
 
 import rules.races
 from bot.drivers import driver_for
-from bot.outcomes import Accepted
-from bot.service import Service
+from bot.play.service import Service
+from bot.telling.outcomes import Accepted
 from rules.races import Races
 from tests.bot.test_hidden_information import (
     ANN,

@@ -7,7 +7,7 @@ import datetime as dt
 from pathlib import Path
 
 from bot.discord import JunkyardBot
-from bot.service import Service
+from bot.play.service import Service
 from bot.store import SqliteStore
 from tests.bot.harness import DiscordHarness, Sent
 

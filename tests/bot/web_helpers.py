@@ -12,9 +12,9 @@ from typing import Any
 import aiohttp
 
 from bot import terminal as term
-from bot.outcomes import Accepted
-from bot.service import Service
+from bot.play.service import Service
 from bot.store import GameRecord, Store
+from bot.telling.outcomes import Accepted
 from bot.web import links
 from bot.web.server import Limits, WebServer
 

@@ -8,7 +8,7 @@ from typing import cast
 import pytest
 
 from bot.discord import JunkyardBot
-from bot.service import Service
+from bot.play.service import Service
 from rules.piecepack import PiecepackGame
 from tests.bot.harness import CHANNEL_ID, DiscordHarness, Sent
 from tests.bot.helpers import ANN, BOB, answer, public, shown

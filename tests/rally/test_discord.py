@@ -11,7 +11,7 @@ import pytest
 
 from bot.discord import JunkyardBot
 from bot.drivers.rally import SmartDriver
-from bot.service import Service
+from bot.play.service import Service
 from rules.rally import RallyGame
 from rules.rally import board as B
 from tests.bot.harness import CHANNEL_ID, DiscordHarness, Sent

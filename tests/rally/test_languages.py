@@ -12,7 +12,7 @@ import pytest
 
 from bot import texts
 from bot.discord import JunkyardBot
-from bot.service import Service
+from bot.play.service import Service
 from rules.rally import RallyGame
 from rules.rally.texts import CATALOGUE
 from tests.bot.harness import CHANNEL_ID, DiscordHarness, Sent

@@ -1,6 +1,6 @@
 """Taking back what was played for a person: the autopilot's moves, forced moves and plan items.
 
-They are the person's own moves in the log (their seat and user id), so ``/game undo`` (:mod:`bot.undo`)
+They are the person's own moves in the log (their seat and user id), so ``/game undo`` (:mod:`bot.play.undo`)
 takes them back under the same rules as a move they pressed: only while their turn goes on and nothing new
 became known. What this module adds is the memory of *how* each was played, so the channel is told that
 what came back was played for them: a settings row per player and game (scope :data:`SCOPE`), written in the
@@ -19,7 +19,7 @@ SCOPE = "played_for"
 #: how many of the newest marks a row keeps (undo takes back at most 20 moves; ``/game log`` shows at most
 #: this many moves, each marked with how it was played)
 KEEP = 100
-#: the ways a move is played for a person, as :mod:`bot.plans` and the autopilot name them
+#: the ways a move is played for a person, as :mod:`bot.play.plans` and the autopilot name them
 KINDS = ("autopilot", "forced", "plan", "standing")
 
 

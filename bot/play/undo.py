@@ -6,7 +6,7 @@ log (the record of truth) to see each of the asker's trailing actions with the s
 events it told, drops the actions with a versioned write, and posts the board as it stands again (a new
 message of the turn, whose moves then edit it; the message that showed the moves taken back loses its
 buttons). What the autopilot, a forced move or a plan played for the player comes back the same way, and the
-channel is told so (:mod:`bot.takeback`).
+channel is told so (:mod:`bot.play.takeback`).
 """
 
 from __future__ import annotations
@@ -18,12 +18,14 @@ from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from bot import takeback, texts, turn_messages
-from bot.compose import table_of
+from bot import texts
 from bot.games import GameUnit
 from bot.messages import Showing
-from bot.outcomes import Accepted, Refusal
+from bot.play import takeback
 from bot.store import ACTIVE, LOBBY, ActionRecord, GameRecord, Outgoing, StaleVersion, Store
+from bot.telling import turn_messages
+from bot.telling.compose import table_of
+from bot.telling.outcomes import Accepted, Refusal
 from rules.contract import Game, IllegalAction
 
 log = logging.getLogger(__name__)

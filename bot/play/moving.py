@@ -8,12 +8,14 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from bot import plans, recap, settings, takeback, turn_messages
-from bot.compose import Moved, Table, compose, worded_line
+from bot.clock import recap, settings
 from bot.drivers.reasons import Reason
 from bot.games import GameUnit, game_class, unit_for
 from bot.messages import Line
+from bot.play import plans, takeback
 from bot.store import Delivery, GameRecord, SettingKey
+from bot.telling import turn_messages
+from bot.telling.compose import Moved, Table, compose, worded_line
 from rules.contract import Event, Game, events_for
 from rules.literal import Name
 

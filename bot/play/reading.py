@@ -11,13 +11,14 @@ import re
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from bot import takeback, texts
-from bot.autoplay import computer_to_act
-from bot.compose import Message
+from bot import texts
 from bot.games import GameUnit
-from bot.outcomes import Refusal
-from bot.seats import Fronts, lang_of, no_game, seat_line
+from bot.play import takeback
+from bot.play.autoplay import computer_to_act
+from bot.play.seats import Fronts, lang_of, no_game, seat_line
 from bot.store import ACTIVE, LOBBY, GameRecord, Store
+from bot.telling.compose import Message
+from bot.telling.outcomes import Refusal
 from rules.contract import Game
 from rules.literal import CLOSE, OPEN, mark
 
@@ -97,7 +98,7 @@ class Reading:
         as typed may name a face-down tile (``bag acid 7 5``), so it is shown only in the moves of
         ``user_id`` themselves, whose copy of the log nobody else sees (R12). In the asker's ``lang``, but
         each move as the channel was told it, marked (in ``lang``) when it was played for its person: by the
-        autopilot, as a forced move, from their plan or by a standing order (:mod:`bot.takeback`)."""
+        autopilot, as a forced move, from their plan or by a standing order (:mod:`bot.play.takeback`)."""
         rec = await self.store.games.channel_game(channel_id)
         if rec is None:
             last = await self.store.games.channel_history(channel_id, 1)

@@ -2,7 +2,7 @@
 computers and removes seats, and the game starts or is aborted. A person who leaves a running game hands
 their seat to a computer. Each write takes the channel's lock, is checked (a refusal changes nothing) and is
 stored with the note the channel reads, one transaction; the first board of a started game, with the
-computers' first moves in it, is played by the service's batch of moves nobody presses (:mod:`bot.autoplay`,
+computers' first moves in it, is played by the service's batch of moves nobody presses (:mod:`bot.play.autoplay`,
 reached through :class:`Host`)."""
 
 from __future__ import annotations
@@ -12,14 +12,15 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any, Protocol
 
-from bot import texts, turn_messages
-from bot.autoplay import Autoplay
-from bot.compose import Message, Table, table_of
+from bot import texts
 from bot.games import GameUnit, playable_keys
 from bot.messages import Line, Showing
-from bot.outcomes import Accepted, Private, Refusal, refuse
-from bot.seats import Fronts, accepted, lang_of, no_game, note, option_words, seat_line, who
+from bot.play.autoplay import Autoplay
+from bot.play.seats import Fronts, accepted, lang_of, no_game, note, option_words, seat_line, who
 from bot.store import ACTIVE, FINISHED, LOBBY, ChannelBusy, Delivery, GameRecord, Outgoing, Seat, StaleVersion, Store
+from bot.telling import turn_messages
+from bot.telling.compose import Message, Table, table_of
+from bot.telling.outcomes import Accepted, Private, Refusal, refuse
 from rules.contract import Event, Game, SetupError
 from rules.literal import Name
 
@@ -29,7 +30,7 @@ Outcome = Accepted | Refusal
 class Host(Protocol):
     """What the lobby asks of the service that holds it (the service is one): the channel's lock, the seeds
     and the computers' kinds, the running games it keeps in memory, the delivery rows of its notes, and the
-    steps of a write shared with the play (computers' first moves, by its :class:`~bot.autoplay.Autoplay`; the
+    steps of a write shared with the play (computers' first moves, by its :class:`~bot.play.autoplay.Autoplay`; the
     record of a stored write, a game's end)."""
 
     @property

@@ -31,9 +31,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
-from bot.compose import Table
 from bot.messages import EDIT, POST, RETIRE, Line, Showing
 from bot.store import Delivery
+from bot.telling.compose import Table
 from rules.contract import Event, Game
 
 #: whether a person may be pinged by a new message (their notice mode and quiet hours)

@@ -6,7 +6,7 @@ A channel's knowledge is *whole* while every undelivered record of the channel i
 knows, and the newest turn record of its game is too. Each move checks that against what it read (:meth:`check`,
 under the channel's lock); a channel another process wrote to, or one this process has not seen since it
 started, is not whole until a move has read it, and its records are delivered the careful way, reading the
-store (:func:`bot.delivery.deliver`)."""
+store (:func:`bot.telling.delivery.deliver`)."""
 
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ class Written:
     def __init__(self, keep: int = KEEP) -> None:
         self.keep = keep
         #: the channels whose records wait for them (a permission missing, a thread archived), as last read and
-        #: since changed here; None until first read (:meth:`bot.delivery.Outbox.wake`)
+        #: since changed here; None until first read (:meth:`bot.telling.delivery.Outbox.wake`)
         self.held: set[int] | None = None
         self._records: dict[int, list[Delivery]] = {}
         self._whole: set[int] = set()

@@ -203,7 +203,7 @@ class Settings:
     async def set_user(self, user_id: int, target: int, **values: Any) -> None:
         """Change a player's preferences for one game (``target``) or all (0); a None value removes one. The
         row is read from the store, not the cache: other choices live in it too (``/game auto``'s, written
-        by :mod:`bot.plans`, or another process's), and they stay as they are."""
+        by :mod:`bot.play.plans`, or another process's), and they stay as they are."""
         data = await self.store.settings.get_settings("user", user_id, target)
         for k, v in values.items():
             if v is None:

@@ -38,7 +38,7 @@ NARRATION_CHARS = 1500
 MAX_REPLAY_BYTES = 8_000_000
 #: replay sizes tried in turn until the GIF fits (None: the game's own size)
 REPLAY_SIZES: tuple[int | None, ...] = (None, 10, 8)
-#: the action of a turn message's "What did I miss?" (``?recap:<seat>:<since>:<until>``, see :mod:`bot.recap`)
+#: the action of a turn message's "What did I miss?" (``?recap:<seat>:<since>:<until>``, see :mod:`bot.clock.recap`)
 RECAP_ACTION = "?recap"
 #: the most buttons a message carries
 MOST_BUTTONS = 25

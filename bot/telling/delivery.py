@@ -25,7 +25,7 @@ A channel's messages reach it in the order their records were stored, whoever de
 is carried out, the undelivered records its channel got earlier are delivered first (claimed here when they
 are free and due), or waited for while another worker holds them (at most :data:`ORDER_WAIT` seconds); a
 record behind one that is not due yet (a failed post waiting for its retry) is handed back to follow it.
-The outbox delivers different channels side by side (:mod:`bot.lanes`): at most :data:`CHANNELS_AT_ONCE`
+The outbox delivers different channels side by side (:mod:`bot.telling.lanes`): at most :data:`CHANNELS_AT_ONCE`
 records with their own places, and records with a heavy picture and no buttons (a game's end with its
 replay) in :data:`HEAVY_AT_ONCE` places of their own, so they never hold up a board of another channel.
 """
@@ -41,12 +41,12 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Protocol
 
-from bot import turn_messages
-from bot.compose import Message
-from bot.lanes import Lanes
 from bot.messages import EDIT, KINDS, NOTE, POST, RETIRE
 from bot.store import TURN_KINDS, Delivery, Store
-from bot.written import Written
+from bot.telling import turn_messages
+from bot.telling.compose import Message
+from bot.telling.lanes import Lanes
+from bot.telling.written import Written
 
 log = logging.getLogger(__name__)
 
@@ -331,7 +331,7 @@ async def _superseded(sender: Sender, d: Delivery) -> bool:
 
 def _known(sender: Sender, d: Delivery) -> list[Delivery] | None:
     """The records of ``d``'s channel as this process wrote them, when that knowledge is whole and holds ``d``
-    (:class:`bot.written.Written`): then nothing needs a look at the store to deliver ``d``."""
+    (:class:`bot.telling.written.Written`): then nothing needs a look at the store to deliver ``d``."""
     known = sender.written.known(d.channel_id)
     return known if known is not None and any(r.id == d.id for r in known) else None
 

@@ -13,7 +13,7 @@ from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from bot import texts
-from bot.settings import CHANNEL, Prefs, Quiet
+from bot.clock.settings import CHANNEL, Prefs, Quiet
 
 _TIME = re.compile(r"^\s*([01]?\d|2[0-3])(?::([0-5]\d))?\s*$")
 

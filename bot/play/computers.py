@@ -4,7 +4,7 @@ batch, until a person is to act or the game ends, each batch's messages delivere
 The store keeps which games wait on a computer (the move that left them waiting says so in its own
 transaction), so nothing is lost to a restart: :meth:`Computers.resume` plays on every waiting game after
 the outbox caught up. In between, the service wakes the worker when the records of such a move are delivered
-(:attr:`bot.service.Service.on_computers`), so the computers answer a person's move at once, after it."""
+(:attr:`bot.play.service.Service.on_computers`), so the computers answer a person's move at once, after it."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Protocol
 
-from bot.outcomes import Accepted
+from bot.telling.outcomes import Accepted
 
 log = logging.getLogger(__name__)
 

@@ -1,7 +1,7 @@
 """Forgetting a person (``junkyard forget USER_ID``, ``/game forget``): nothing the store keeps names them
 afterwards, and the other players' games stay whole.
 
-In an open game the person first leaves as by ``/game leave`` (:meth:`bot.service.Service.leave`: a computer
+In an open game the person first leaves as by ``/game leave`` (:meth:`bot.play.service.Service.leave`: a computer
 plays a running game's seat on, a lobby loses the seat). Then every row of every table is read and rewritten
 where it holds them:
 

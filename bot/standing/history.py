@@ -4,7 +4,7 @@ and servers' statistics, and a player's running games across servers.
 
 A game's end is written once: :func:`record_end` stores one result row per seat and, in the same
 transaction, the delivery record of the end message (standings and replay), which the outbox posts after
-the final board (a channel's records reach it in the order they were stored, :mod:`bot.delivery`), before
+the final board (a channel's records reach it in the order they were stored, :mod:`bot.telling.delivery`), before
 anything a next game of the channel says. Nothing here knows about Discord or about any one game: places come from
 the game unit's standings, pictures from its replay hook.
 """
@@ -20,12 +20,11 @@ from typing import Any, Protocol
 
 from babel.numbers import format_decimal
 
-from bot import ladder, texts
-from bot.compose import Message, places
+from bot import texts
 from bot.games import GameUnit
 from bot.messages import NOTE, Line, Showing
-from bot.outcomes import Accepted, Refusal
-from bot.ratings import Skill
+from bot.standing import ladder
+from bot.standing.ratings import Skill
 from bot.store import (
     ACTIVE,
     EVERLASTING,
@@ -42,6 +41,8 @@ from bot.store import (
     Store,
     TurnsStore,
 )
+from bot.telling.compose import Message, places
+from bot.telling.outcomes import Accepted, Refusal
 from rules.contract import Game
 from rules.literal import Name, listed
 
@@ -127,7 +128,7 @@ def finale(page: str | None = None) -> Showing:
 
 async def record_end(store: Store, front: GameUnit[Any], rec: GameRecord, game: Game, *, announce: bool = True,
                      page: PageLink | None = None) -> int | None:
-    """Store a finished game's results, the ratings they make (:mod:`bot.ladder`) and (``announce``) its end
+    """Store a finished game's results, the ratings they make (:mod:`bot.standing.ladder`) and (``announce``) its end
     message with each player's rating change and the game's page when ``page`` gives one, once; the delivery
     record's id, or None when none was written."""
     if rec.status != FINISHED or not game.is_over:

@@ -1,7 +1,7 @@
 """Ladders: the ratings a finished game makes on its server (in the everlasting season and the season that
 runs), their rebuild from the results, how each seat kept time, and the texts and chart of ``/stats``.
 
-The arithmetic is :mod:`bot.ratings`'; this module reads and writes the store's ``standings`` part.
+The arithmetic is :mod:`bot.standing.ratings`'; this module reads and writes the store's ``standings`` part.
 
 - **Timing.** A seat's turn is a run of its consecutive actions; the wait of a turn is the time from the
   action before it to the turn's first action (the game's first turn has no wait to measure). Its missed
@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from babel.numbers import format_decimal
 
 from bot import texts
-from bot.ratings import Entry, Skill, mostly_autopilot, rate
+from bot.standing.ratings import Entry, Skill, mostly_autopilot, rate
 from bot.store import EVERLASTING, ActionRecord, Rating, RatingChange, Result, Season, Store
 from rules.literal import Name
 

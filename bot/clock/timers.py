@@ -22,7 +22,7 @@ one-line reason (:mod:`bot.drivers.reasons`) on the move's line.
 How soon a timer fires: the running ticker sleeps until the next timer falls due (looking at the clock every
 :data:`LOOK_SECONDS`, at the store every :data:`POLL_SECONDS`), and is woken at once when a move is stored
 or a command changes a turn's timers (:meth:`Ticker.wake`), so a notice or an ``away`` turn due now is not
-left to the next look. A tick fires the timers of different games side by side (:mod:`bot.lanes`): an
+left to the next look. A tick fires the timers of different games side by side (:mod:`bot.telling.lanes`): an
 autopilot's turn holds one of :data:`AUTOPILOTS_AT_ONCE` places, notices and reminders one of
 :data:`MESSAGES_AT_ONCE` of their own, so a message never waits behind another game's autopilot; each
 game's timers fire in order. A tick under way looks again when woken.
@@ -38,15 +38,16 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
-from bot import notices, texts
+from bot import texts
+from bot.clock import notices
+from bot.clock.settings import AUTOPILOT, CHANNEL, DM, OFF, Settings
 from bot.drivers import Driver, driver_for
 from bot.drivers.reasons import Choice, Reason, explain
 from bot.games import game_class
-from bot.lanes import Lanes
-from bot.outcomes import Accepted, Refusal
-from bot.pictures import Pictures
-from bot.settings import AUTOPILOT, CHANNEL, DM, OFF, Settings
 from bot.store import ACTIVE, GameNotFound, GameRecord, NewTimer, Store, Timer
+from bot.telling.lanes import Lanes
+from bot.telling.outcomes import Accepted, Refusal
+from bot.telling.pictures import Pictures
 from rules.contract import Game
 
 log = logging.getLogger(__name__)

@@ -1,16 +1,16 @@
 """The game master's flow, shared by every front end (Discord, the terminal, tests): a thin coordinator.
 
-For an action: find the channel's game → check the user sits there and may act → take the channel's lock
-→ apply, plan the records of the public messages the move owes (:mod:`bot.turn_messages`) and compose the
-newest of them (:mod:`bot.compose`), off the event loop (a process pool, see :mod:`bot.pictures`; the move
-itself is :mod:`bot.moving`) → store the action, the new snapshot and the records in one transaction,
-expecting the version → answer :class:`~bot.outcomes.Accepted` (the records' ids, and private notes) or a
-:class:`~bot.outcomes.Refusal`. A front delivers the records (:mod:`bot.delivery`); it never composes a
-public message itself. The rest is handed on: the lobby (:mod:`bot.lobby`), the reading side
-(:mod:`bot.reading`), and the moves nobody presses, computers' and people's plans and forced moves
-(:mod:`bot.autoplay`), which the bot's computer worker (:mod:`bot.computers`) asks for when a delivered
-move left them to act. Games load when touched and stay in a bounded cache; channel locks live only while
-held (:mod:`bot.memory`). Nothing here knows about Discord; nothing here knows about any one game.
+For an action: find the channel's game → check the user sits there and may act → take the channel's lock → apply, plan
+the records of the public messages the move owes (:mod:`bot.telling.turn_messages`) and compose the newest of them
+(:mod:`bot.telling.compose`), off the event loop (a process pool, see :mod:`bot.telling.pictures`; the move itself is
+:mod:`bot.play.moving`) → store the action, the new snapshot and the records in one transaction, expecting the version
+→ answer :class:`~bot.telling.outcomes.Accepted` (the records' ids, and private notes) or a
+:class:`~bot.telling.outcomes.Refusal`. A front delivers the records (:mod:`bot.telling.delivery`); it never composes a
+public message itself. The rest is handed on: the lobby (:mod:`bot.play.lobby`), the reading side
+(:mod:`bot.play.reading`), and the moves nobody presses, computers' and people's plans and forced moves
+(:mod:`bot.play.autoplay`), which the bot's computer worker (:mod:`bot.play.computers`) asks for when a delivered move
+left them to act. Games load when touched and stay in a bounded cache; channel locks live only while held
+(:mod:`bot.play.memory`). Nothing here knows about Discord; nothing here knows about any one game.
 """
 from __future__ import annotations
 
@@ -23,19 +23,19 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from bot import history, recap, seats, takeback, texts
-from bot.autoplay import Autoplay, computer_to_act
-from bot.compose import Message, Moved, Table, compose, compose_state, table_of
+from bot import texts
+from bot.clock import recap
 from bot.drivers import Driver, driver_for, driver_kinds
 from bot.drivers.reasons import Reason
 from bot.games import GameUnit, game_class, unit_for
-from bot.lobby import Lobby
-from bot.memory import LRU, ChannelLocks
 from bot.messages import Line, Showing
-from bot.moving import move_keys, play_move, step
-from bot.outcomes import Accepted, Private, Refusal, refuse
-from bot.pictures import Pictures
-from bot.reading import Reading
+from bot.play import seats, takeback
+from bot.play.autoplay import Autoplay, computer_to_act
+from bot.play.lobby import Lobby
+from bot.play.memory import LRU, ChannelLocks
+from bot.play.moving import move_keys, play_move, step
+from bot.play.reading import Reading
+from bot.standing import history
 from bot.store import (
     ACTIVE,
     FINISHED,
@@ -50,7 +50,10 @@ from bot.store import (
     Store,
     written,
 )
-from bot.written import Written
+from bot.telling.compose import Message, Moved, Table, compose, compose_state, table_of
+from bot.telling.outcomes import Accepted, Private, Refusal, refuse
+from bot.telling.pictures import Pictures
+from bot.telling.written import Written
 from rules.contract import Event, Game, IllegalAction
 
 log = logging.getLogger(__name__)
@@ -116,8 +119,8 @@ class Service:
         self.on_outbox: Callable[[], None] | None = None
         #: told the id of a game whose turn a write may have changed: the timing looks at it now
         self.on_turn: Callable[[int], None] | None = None
-        #: the lobby (:mod:`bot.lobby`), the reading side (:mod:`bot.reading`) and the moves nobody presses
-        #: (:mod:`bot.autoplay`), which call back here
+        #: the lobby (:mod:`bot.play.lobby`), the reading side (:mod:`bot.play.reading`) and the moves nobody presses
+        #: (:mod:`bot.play.autoplay`), which call back here
         self.autoplay = Autoplay(store, classes=classes, fronts=fronts, host=self, cache_size=cache_size)
         self.lobby = Lobby(store, classes=classes, fronts=fronts, host=self)
         self.reading = Reading(store, classes=classes, fronts=fronts, host=self)
@@ -231,43 +234,43 @@ class Service:
                        game_key: str, options: Mapping[str, Any] | None = None, join: bool = True,
                        seat_options: Mapping[str, Any] | None = None, lang: str = "en",
                        user_lang: str | None = None) -> Outcome:
-        """Open a lobby in the channel (:meth:`bot.lobby.Lobby.new_game`)."""
+        """Open a lobby in the channel (:meth:`bot.play.lobby.Lobby.new_game`)."""
         return await self.lobby.new_game(guild_id=guild_id, channel_id=channel_id, user_id=user_id,
                                          user_name=user_name, game_key=game_key, options=options, join=join,
                                          seat_options=seat_options, lang=lang, user_lang=user_lang)
 
     async def join(self, channel_id: int, user_id: int, user_name: str,
                    seat_options: Mapping[str, Any] | None = None, lang: str | None = None) -> Outcome:
-        """Take a seat in the channel's lobby, or change your seat options there (:meth:`bot.lobby.Lobby.join`)."""
+        """Take a seat in the channel's lobby, or change your seat options there (:meth:`bot.play.lobby.Lobby.join`)."""
         return await self.lobby.join(channel_id, user_id, user_name, seat_options, lang)
 
     async def leave(self, channel_id: int, user_id: int, lang: str | None = None) -> Outcome:
-        """Give up a seat (:meth:`bot.lobby.Lobby.leave`)."""
+        """Give up a seat (:meth:`bot.play.lobby.Lobby.leave`)."""
         return await self.lobby.leave(channel_id, user_id, lang)
 
     async def kick(self, channel_id: int, actor_id: int, target_id: int, *, can_manage: bool = False,
                    lang: str | None = None) -> Outcome:
-        """Remove a player (:meth:`bot.lobby.Lobby.kick`)."""
+        """Remove a player (:meth:`bot.play.lobby.Lobby.kick`)."""
         return await self.lobby.kick(channel_id, actor_id, target_id, can_manage=can_manage, lang=lang)
 
     async def add_computer(self, channel_id: int, user_id: int, kind: str = "random", *,
                            can_manage: bool = False, lang: str | None = None) -> Outcome:
-        """Seat a computer player of ``kind`` in the lobby (:meth:`bot.lobby.Lobby.add_computer`)."""
+        """Seat a computer player of ``kind`` in the lobby (:meth:`bot.play.lobby.Lobby.add_computer`)."""
         return await self.lobby.add_computer(channel_id, user_id, kind, can_manage=can_manage, lang=lang)
 
     async def kick_seat(self, channel_id: int, actor_id: int, seat_number: int, *, can_manage: bool = False,
                         lang: str | None = None) -> Outcome:
-        """Remove seat ``seat_number`` (1-based) from the lobby (:meth:`bot.lobby.Lobby.kick_seat`)."""
+        """Remove seat ``seat_number`` (1-based) from the lobby (:meth:`bot.play.lobby.Lobby.kick_seat`)."""
         return await self.lobby.kick_seat(channel_id, actor_id, seat_number, can_manage=can_manage, lang=lang)
 
     async def start(self, channel_id: int, user_id: int, *, can_manage: bool = False, lang: str | None = None
                     ) -> Outcome:
-        """Start the lobby's game (:meth:`bot.lobby.Lobby.start`)."""
+        """Start the lobby's game (:meth:`bot.play.lobby.Lobby.start`)."""
         return await self.lobby.start(channel_id, user_id, can_manage=can_manage, lang=lang)
 
     async def abort(self, channel_id: int, user_id: int, *, can_manage: bool = False, lang: str | None = None
                     ) -> Outcome:
-        """End the channel's game without a winner (:meth:`bot.lobby.Lobby.abort`)."""
+        """End the channel's game without a winner (:meth:`bot.play.lobby.Lobby.abort`)."""
         return await self.lobby.abort(channel_id, user_id, can_manage=can_manage, lang=lang)
 
     # Play --------------------------------------------------------------------------------------
@@ -431,19 +434,19 @@ class Service:
         if self.on_computers is not None:
             self.on_computers(channel_id)
 
-    # Things that play themselves (:mod:`bot.autoplay`) ----------------------------------------
+    # Things that play themselves (:mod:`bot.play.autoplay`) ----------------------------------------
 
     async def channels_waiting_on_computers(self) -> list[int]:
         """Channels whose running game waits for a computer, after a restart
-        (:meth:`bot.autoplay.Autoplay.channels_waiting_on_computers`)."""
+        (:meth:`bot.play.autoplay.Autoplay.channels_waiting_on_computers`)."""
         return await self.autoplay.channels_waiting_on_computers()
 
     async def play_computers(self, channel_id: int) -> Accepted | None:
-        """A batch of the moves that play themselves (:meth:`bot.autoplay.Autoplay.play_computers`)."""
+        """A batch of the moves that play themselves (:meth:`bot.play.autoplay.Autoplay.play_computers`)."""
         return await self.autoplay.play_computers(channel_id)
 
     async def autoplay_due(self, rec: GameRecord, channel_id: int) -> None:
-        """A plan or forced moves changed during their player's turn (:meth:`bot.autoplay.Autoplay.due`)."""
+        """A plan or forced moves changed during their player's turn (:meth:`bot.play.autoplay.Autoplay.due`)."""
         await self.autoplay.due(rec, channel_id)
 
     # Messages ----------------------------------------------------------------------------------
@@ -518,13 +521,13 @@ class Service:
     async def status(self, channel_id: int, user_id: int | None = None, lang: str | None = None
                      ) -> Message | Refusal:
         """The board as ``user_id`` may see it, whose turn, and what they can do now
-        (:meth:`bot.reading.Reading.status`)."""
+        (:meth:`bot.play.reading.Reading.status`)."""
         return await self.reading.status(channel_id, user_id, lang)
 
     async def log(self, channel_id: int, limit: int = 20, max_chars: int = 1900, *,
                   user_id: int | None = None, lang: str | None = None) -> Message | Refusal:
         """The last ``limit`` moves of the channel's game, as the asker may read them
-        (:meth:`bot.reading.Reading.log`)."""
+        (:meth:`bot.play.reading.Reading.log`)."""
         return await self.reading.log(channel_id, limit, max_chars, user_id=user_id, lang=lang)
 
 

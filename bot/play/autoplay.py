@@ -1,7 +1,7 @@
-"""Moves nobody presses: a computer's, and a person's forced move or plan item (:mod:`bot.plans`), played in
+"""Moves nobody presses: a computer's, and a person's forced move or plan item (:mod:`bot.play.plans`), played in
 batches under the channel's lock. Each move is stored with the records of the message it joins, in one
 transaction; a batch stops before another seat's turn, within a count and a wall-clock budget, and the bot's
-computer worker (:mod:`bot.computers`) asks for the next until none is to move. A plan item the game refuses
+computer worker (:mod:`bot.play.computers`) asks for the next until none is to move. A plan item the game refuses
 stops the plan, its reason told to its player alone. The coordinator that holds this (the service) lends its
 lock, its running games, its records' rows and the steps of a write (:class:`Host`); the computers' drivers
 and the moves kept for the next batch live here."""
@@ -15,16 +15,19 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
-from bot import plans, recap, takeback, texts, turn_messages
-from bot.compose import Message, Table, table_of, worded_line
+from bot import texts
+from bot.clock import recap
 from bot.drivers import Driver
 from bot.games import GameUnit
-from bot.memory import LRU
 from bot.messages import Line, Showing
-from bot.moving import move_line
-from bot.outcomes import Accepted, Private
-from bot.seats import accepted, lang_of
+from bot.play import plans, takeback
+from bot.play.memory import LRU
+from bot.play.moving import move_line
+from bot.play.seats import accepted, lang_of
 from bot.store import ACTIVE, FINISHED, Delivery, GameRecord, Outgoing, Reads, StaleVersion, Store
+from bot.telling import turn_messages
+from bot.telling.compose import Message, Table, table_of, worded_line
+from bot.telling.outcomes import Accepted, Private
 from rules.contract import Event, Game, IllegalAction, events_for
 from rules.literal import Name
 
@@ -154,7 +157,7 @@ class Autoplay:
         for the next batch (which posts the message that pings them) and not applied now; while the batch's
         message is a new one, that move joins it and it becomes the message of the person's turn. ``records``
         and ``out``: a message just stored and not delivered yet, which the moves join (the first board).
-        A person's forced move or plan (:mod:`bot.plans`) is played the same way, as theirs: its plan's new
+        A person's forced move or plan (:mod:`bot.play.plans`) is played the same way, as theirs: its plan's new
         state is stored with it, and a plan item the game refuses stops the plan, its reason kept and told.
         Returns the record, the game, the records, their rows, every event played (for private notes: a
         kart bumped onto a face-down tile picks it up, R12) and the notes of plans that stopped."""

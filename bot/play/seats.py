@@ -11,8 +11,8 @@ from typing import Any
 from bot import texts
 from bot.games import GameUnit, playable_keys
 from bot.messages import NOTE, Line, Showing
-from bot.outcomes import Accepted, Private, Refusal, refuse
 from bot.store import GameRecord, Outgoing, Seat
+from bot.telling.outcomes import Accepted, Private, Refusal, refuse
 from rules.literal import Name
 
 #: the unit of a game by its key (the service's ``fronts``)

@@ -4,9 +4,9 @@
   move or a plan) stores, in its own transaction, the move it made and when (settings scope :data:`SEEN`);
   without one, the player was last there when the game was opened.
 - **The offer**: when a new turn's message names a person who has been gone longer than the game's
-  ``recap_after`` hours (:mod:`bot.settings`; 0: never), the record stores their seat, the move of their last
+  ``recap_after`` hours (:mod:`bot.clock.settings`; 0: never), the record stores their seat, the move of their last
   own move and the move their turn begins at (``Showing.recap``), and the message carries "What did I miss?"
-  (:func:`bot.compose.recap_button`). The record is stored with the move, so a restart loses nothing and the
+  (:func:`bot.telling.compose.recap_button`). The record is stored with the move, so a restart loses nothing and the
   outbox posts the message once, as any other.
 - **The answer** is worked out when asked, from the action log: the game rebuilt up to the player's last own
   move and up to their turn, the events of the moves between as their seat may see them. Their place then and
@@ -28,12 +28,12 @@ from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 from bot import texts
-from bot.compose import MAX_REPLAY_BYTES, RECAP_ACTION, REPLAY_SIZES, Message, Moved, with_recap
+from bot.clock.settings import game_settings
 from bot.games import ButtonSpec, GameUnit
 from bot.messages import POST, Showing
-from bot.outcomes import Refusal
-from bot.settings import game_settings
 from bot.store import ACTIVE, ActionRecord, GameRecord, Reads, SettingKey, SettingsWrite, Store
+from bot.telling.compose import MAX_REPLAY_BYTES, RECAP_ACTION, REPLAY_SIZES, Message, Moved, with_recap
+from bot.telling.outcomes import Refusal
 from rules.contract import Event, Game, events_for
 
 #: the settings scope of presence: owner the player, target the game; ``{"version": …, "at": …}``

@@ -1,6 +1,6 @@
 """Moves a person's seat plays by itself: forced moves (nothing to decide) and the player's plan made ahead.
 
-Both are the player's own moves, played for them by the computer worker (:mod:`bot.computers`) the way it
+Both are the player's own moves, played for them by the computer worker (:mod:`bot.play.computers`) the way it
 plays a computer seat's: the move that leaves one to play says so in its transaction (the resume queue), so
 a restart neither loses nor repeats one, and a plan's step is stored with the move that plays it, in one
 transaction (:class:`~bot.store.SettingsWrite`), or not at all.
@@ -25,8 +25,8 @@ from typing import Any, Literal, Protocol
 
 from bot import texts
 from bot.games import GameUnit, fuzzy
-from bot.outcomes import Refusal
 from bot.store import ACTIVE, GameRecord, Reads, SettingKey, SettingsWrite, Store
+from bot.telling.outcomes import Refusal
 from rules.contract import Game, IllegalAction
 
 #: the settings scope of plans: owner the player, target the game

@@ -3,9 +3,9 @@
 - :class:`Refusal`: nothing happened; the text tells the asker (only them) why, and what is possible.
 - :class:`Accepted`: something was stored; the public messages it owes are delivery records in the store
   (their ids, in the order they are delivered), and ``private`` holds hidden things for one person each.
-  A front delivers the records (:func:`bot.delivery.deliver`) and the private notes; it never needs to know
+  A front delivers the records (:func:`bot.telling.delivery.deliver`) and the private notes; it never needs to know
   what the messages say.
-- a :class:`~bot.compose.Message` answered to the asker alone (their status, the log, a picture for them).
+- a :class:`~bot.telling.compose.Message` answered to the asker alone (their status, the log, a picture for them).
 """
 
 from __future__ import annotations

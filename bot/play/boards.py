@@ -10,12 +10,12 @@ from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from bot import texts
-from bot.compose import Message
 from bot.games import GameUnit
 from bot.messages import NOTE, Line, Showing
-from bot.outcomes import Accepted, Refusal, refuse
-from bot.pictures import Pictures
 from bot.store import ACTIVE, FINISHED, LOBBY, GameRecord, Outgoing, Store
+from bot.telling.compose import Message
+from bot.telling.outcomes import Accepted, Refusal, refuse
+from bot.telling.pictures import Pictures
 from rules.contract import Game
 
 log = logging.getLogger(__name__)

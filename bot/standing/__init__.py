@@ -1,0 +1,1 @@
+"""The record of finished games: history, ratings and ladders."""
