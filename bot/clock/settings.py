@@ -168,21 +168,20 @@ class Settings:
 
     async def missed(self, game_id: int, seat: int) -> int:
         """One more missed turn for ``seat`` in the game; returns how many it has missed."""
-        data = await self.store.settings.get_settings("game", game_id)
-        missed = dict(data.get("missed", {}))
-        missed[str(seat)] = int(missed.get(str(seat), 0)) + 1
-        data["missed"] = missed
-        await self.store.settings.put_settings("game", game_id, 0, data)
-        return int(missed[str(seat)])
+        return await self._count_up(game_id, "missed", seat)
 
     async def autopiloted(self, game_id: int, seat: int) -> int:
         """One more turn of ``seat`` the autopilot played in the game; returns how many it has played."""
+        return await self._count_up(game_id, "autopilot", seat)
+
+    async def _count_up(self, game_id: int, field: str, seat: int) -> int:
+        """Add one to ``seat``'s count under ``field`` of the game's settings; returns the new count."""
         data = await self.store.settings.get_settings("game", game_id)
-        played = dict(data.get("autopilot", {}))
-        played[str(seat)] = int(played.get(str(seat), 0)) + 1
-        data["autopilot"] = played
+        counts = dict(data.get(field, {}))
+        counts[str(seat)] = int(counts.get(str(seat), 0)) + 1
+        data[field] = counts
         await self.store.settings.put_settings("game", game_id, 0, data)
-        return int(played[str(seat)])
+        return int(counts[str(seat)])
 
     # Players -------------------------------------------------------------------------------------
 
