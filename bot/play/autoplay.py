@@ -45,15 +45,11 @@ def computer_to_act(rec: GameRecord, game: Game) -> bool:
     return seat is not None and not game.is_over and 0 <= seat < len(rec.seats) and rec.seats[seat].is_computer
 
 
-class Host(Protocol):
-    """What the batches ask of the coordinator that holds them (the service is one): the computers' drivers
-    (asked at each use, so drivers set later count), the channel's lock, the running games it keeps in
-    memory, the delivery rows of records, who may be pinged, and the steps of a write shared with a person's
-    move (the message composed, the record of a stored write, a game's end, the private notes, the computer
-    worker woken)."""
-
-    @property
-    def drivers(self) -> Callable[[str, str, int], Driver]: ...
+class Writer(Protocol):
+    """What a write of a move or a lobby's change goes through in the coordinator that holds it (the service
+    is one): the channel's lock, the running games it keeps in memory, the delivery rows of records, who may
+    be pinged, and the steps shared with a person's move (the message composed, the record of a stored
+    write, a game's end, the private notes)."""
 
     def lock(self, channel_id: int) -> Any: ...
 
@@ -75,6 +71,14 @@ class Host(Protocol):
     async def _end(self, rec: GameRecord, game: Game) -> None: ...
 
     def _private_notes(self, rec: GameRecord, front: GameUnit[Any], events: Sequence[Event]) -> list[Private]: ...
+
+
+class Host(Writer, Protocol):
+    """What the batches ask of the coordinator besides a write (:class:`Writer`): the computers' drivers
+    (asked at each use, so drivers set later count) and the computer worker woken."""
+
+    @property
+    def drivers(self) -> Callable[[str, str, int], Driver]: ...
 
     def _wake(self, channel_id: int) -> None: ...
 

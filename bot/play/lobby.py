@@ -8,30 +8,29 @@ reached through :class:`Host`)."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any, Protocol
 
 from bot import texts
-from bot.games import GameUnit, playable_keys
-from bot.messages import Line, Showing
-from bot.play.autoplay import Autoplay
+from bot.games import playable_keys
+from bot.messages import Line
+from bot.play.autoplay import Autoplay, Writer
 from bot.play.seats import Fronts, accepted, lang_of, no_game, note, option_words, seat_line, who
-from bot.store import ACTIVE, FINISHED, LOBBY, ChannelBusy, Delivery, GameRecord, Outgoing, Seat, StaleVersion, Store
+from bot.store import ACTIVE, FINISHED, LOBBY, ChannelBusy, GameRecord, Seat, StaleVersion, Store
 from bot.telling import turn_messages
-from bot.telling.compose import Message, Table, table_of
-from bot.telling.outcomes import Accepted, Private, Refusal, refuse
-from rules.contract import Event, Game, SetupError
+from bot.telling.compose import table_of
+from bot.telling.outcomes import Accepted, Refusal, refuse
+from rules.contract import Game, SetupError
 from rules.literal import Name
 
 Outcome = Accepted | Refusal
 
 
-class Host(Protocol):
-    """What the lobby asks of the service that holds it (the service is one): the channel's lock, the seeds
-    and the computers' kinds, the running games it keeps in memory, the delivery rows of its notes, and the
-    steps of a write shared with the play (computers' first moves, by its :class:`~bot.play.autoplay.Autoplay`; the
-    record of a stored write, a game's end)."""
+class Host(Writer, Protocol):
+    """What the lobby asks of the service that holds it besides a write (:class:`~bot.play.autoplay.Writer`):
+    the seeds and the computers' kinds, what to do when a game ends, the computers' first moves (its
+    :class:`~bot.play.autoplay.Autoplay`) and who takes over a seat that is left."""
 
     @property
     def seed_source(self) -> Callable[[], int]: ...
@@ -45,28 +44,7 @@ class Host(Protocol):
     @property
     def autoplay(self) -> Autoplay: ...
 
-    def lock(self, channel_id: int) -> Any: ...
-
-    async def load(self, rec: GameRecord) -> Game: ...
-
-    def keep(self, rec: GameRecord, game: Game) -> None: ...
-
-    def forget(self, game_id: int, *, drivers: bool = False) -> None: ...
-
-    def outgoing(self, records: Sequence[Showing]) -> list[Outgoing]: ...
-
-    def pingable(self, rec: GameRecord) -> frozenset[int]: ...
-
     def takeover_kind(self, game_key: str) -> str: ...
-
-    def _stored(self, rec: GameRecord, game: Game, out: Sequence[Outgoing], message: Message | None = None,
-                waiting: bool | None = None, *, whole: bool = False) -> tuple[Delivery, ...]: ...
-
-    async def _draw(self, record: Showing, table: Table, front: GameUnit[Any], game: Game | None) -> Message: ...
-
-    async def _end(self, rec: GameRecord, game: Game) -> None: ...
-
-    def _private_notes(self, rec: GameRecord, front: GameUnit[Any], events: Sequence[Event]) -> list[Private]: ...
 
 
 class Lobby:
