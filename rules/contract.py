@@ -164,6 +164,12 @@ class Game(ABC):
     def legal_actions(self) -> Sequence[Action]:
         """Every action the player to act may take now; never empty while the game runs."""
 
+    def only_action(self) -> Action | None:
+        """The one legal action when there is exactly one (a move with nothing to decide), else None. A game
+        may answer sooner than by listing every action: asked after every move, it is usually None."""
+        acts = self.legal_actions()
+        return acts[0] if len(acts) == 1 else None
+
     @final
     def apply(self, action: Action | str) -> list[Event]:
         """Play ``action`` (an action of this game or its notation) and return the events it caused.

@@ -92,10 +92,10 @@ class SelfPlay(Generic[G]):
         their turn, or the game plays none by itself."""
         if not self.forced or game.to_act != seat or game.is_over:
             return None
-        acts = game.legal_actions()
-        if len(acts) != 1:
+        found = game.only_action()
+        if found is None:
             return None
-        only = str(acts[0])
+        only = str(found)
         return Forced(only, "dice" if only.startswith(self.rolls) else "only")
 
     def plan_openers(self, game: G, seat: int) -> list[str]:

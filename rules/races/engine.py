@@ -14,7 +14,7 @@ roll and how far a bump pushes.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Self
 
 from rules.contract import Action as ContractAction
@@ -307,6 +307,14 @@ class Races(Game):
             return self._move_actions(kart) + self._whole_moves(kart)
         return []
 
+    def only_action(self) -> act.Action | None:
+        """As the contract says; while driving, two steps already mean a choice, so the whole moves (the
+        costly part of the list) are not worked out."""
+        if not self._winners and self.choice is None and self.turn.phase == PHASE_MOVE \
+                and len(self._move_actions(self.karts[self.turn.seat])) > 1:
+            return None
+        return super().only_action()
+
     def _whole_moves(self, kart: Kart) -> list[act.Action]:
         """Whole moves that spend every point on plain steps, one per end cell (short rolls only), and
         after them the same moves leaving the junk tiles on the way, for those that pass one (R18)."""
@@ -317,7 +325,8 @@ class Races(Game):
             avoid = frozenset(c for c, t in self.board.items() if t.face_down)
         ends = full_moves(queries.field(self), kart.cell, kart.facing, self.turn.points, avoid)
         moves = [act.Move(path) for _, path in sorted(ends.items())]
-        return [*moves, *(act.Move(m.cells, True) for m in moves if self._leave_problem(kart, m.cells) is None)]
+        matters = self._leave_matters(kart)
+        return [*moves, *(act.Move(m.cells, True) for m in moves if matters(m.cells))]
 
     def _move_actions(self, kart: Kart) -> list[act.Action]:
         assert kart.cell is not None
@@ -329,8 +338,22 @@ class Races(Game):
         else:
             cells = list(legal_plans(queries.field(self), kart.cell, kart.facing, self.turn.points)[0])
         steps: list[act.Action] = [act.Step(c) for c in cells]
-        steps += [act.Step(c, None, True) for c in cells if self._leave_problem(kart, (c,)) is None]
+        matters = self._leave_matters(kart)
+        steps += [act.Step(c, None, True) for c in cells if matters((c,))]
         return steps + ([act.Done()] if self.turn.reversing and self.turn.reverse_steps else [])
+
+    def _leave_matters(self, kart: Kart) -> Callable[[tuple[Hex, ...]], bool]:
+        """Whether 'leave' means something for a step or move of ``kart`` through given cells (R18, as
+        :meth:`_leave_problem` says it): the board and the bags are read once for the many paths of a turn."""
+        if not self.bags.with_room(kart):
+            return lambda cells: False
+        down = {c for c, t in self.board.items() if t.face_down}
+        gaps = self.track.gap_cells
+        if not down:
+            return lambda cells: False
+        if not gaps:
+            return lambda cells: not down.isdisjoint(cells)
+        return lambda cells: any((gap.far if (gap := gaps.get(c)) is not None else c) in down for c in cells)
 
     def _leave_problem(self, kart: Kart, cells: tuple[Hex, ...]) -> Said | None:
         """R18: why 'leave' means nothing for a step or move through ``cells``, or None when it matters.

@@ -101,3 +101,22 @@ def test_an_error_half_way_through_a_move_leaves_the_state_untouched() -> None:
     with pytest.raises(IllegalAction, match="gave way"):
         broken.apply("move 1")
     assert broken.to_dict() == before
+
+
+@pytest.mark.parametrize("key", playable_keys())
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10**6), steps=st.integers(0, 150), players=st.integers(2, 8))
+def test_the_only_action_is_the_one_legal_action(key: str, seed: int, steps: int, players: int) -> None:
+    """``Game.only_action`` (asked after every move, to play a forced move) answers as the list of legal
+    actions does, at every position of a random game, however a game shortens the question."""
+    cls = game_class(key)
+    count = max(cls.min_seats, min(cls.max_seats, players))
+    game = cls.create({"seats": [{"name": f"P{i + 1}"} for i in range(count)], "options": {}}, seed)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        legal = list(game.legal_actions())
+        only = game.only_action()
+        assert only == (legal[0] if len(legal) == 1 else None), f"{key} at ply {_}: {only!r} against {legal!r}"
+        if game.is_over:
+            break
+        game.apply(rng.choice(legal))

@@ -210,6 +210,9 @@ async def test_standing_item_buys_tyres_at_the_pit_stop():
         def legal_actions(self) -> list[str]:
             return self.acts
 
+        def only_action(self) -> str | None:
+            return self.acts[0] if len(self.acts) == 1 else None
+
     shop = Stub(["buy mud-tyres 3", "buy grass-tyres 3", "done"])
     move = plans.next_move(unit, shop, 0, plan, True)  # type: ignore[arg-type]
     assert move is not None and move.action == "buy mud-tyres 3" and move.kind == "standing"
