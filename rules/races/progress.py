@@ -86,6 +86,8 @@ class LapDistances:
     preds: dict[LapState, list[LapState]] = field(default_factory=dict, repr=False)
     sources: list[LapState] = field(default_factory=list, repr=False)
     with_traps_cache: dict[tuple[frozenset[Hex], float], LapDistances] = field(default_factory=dict, repr=False)
+    moves_cache: dict[tuple[Hex, Hex, int], tuple[Facing | None, int, bool]] = field(default_factory=dict,
+                                                                                   repr=False)
 
     def with_traps(self, traps: frozenset[Hex], extra: float) -> LapDistances:
         """The same data with distances that count entering a trap cell as ``extra`` more steps."""
@@ -103,6 +105,15 @@ class LapDistances:
     def step_mode(self, a: Hex, b: Hex, mode: int) -> tuple[int, bool]:
         """The mode after driving (or being pushed) from ``a`` to ``b``, and whether it scores (R4)."""
         return mode_step(self.track, a, b, mode)
+
+    def moved(self, a: Hex, b: Hex, mode: int) -> tuple[Facing | None, int, bool]:
+        """:meth:`step_mode` with the facing of the step (None: ``b`` is not next to ``a``), remembered per
+        track: ranking a turn's paths walks the same few hundred steps again and again."""
+        key = (a, b, mode)
+        hit = self.moves_cache.get(key)
+        if hit is None:
+            hit = self.moves_cache[key] = (a.facing_to(b), *mode_step(self.track, a, b, mode))
+        return hit
 
     def remaining(self, cell: Hex, facing: Facing, mode: int) -> float:
         """Steps left to the next flag (a kart in the stream is carried to its Landing Point, R8)."""

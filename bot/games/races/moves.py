@@ -68,25 +68,23 @@ def ahead_of(game: Any) -> Callable[[Sequence[Any]], tuple[float, int]]:
     it takes on the way. Bumps and traps are not foreseen: this only orders lists."""
     info = track_info(game.track)
     kart = game.karts[game.turn.seat]
-    walked: dict[tuple[Any, ...], tuple[Any, Any, Any, int]] = {(): (kart.cell, kart.facing, mode_of(kart), 0)}
-
-    def along(cells: tuple[Any, ...]) -> tuple[Any, Any, Any, int]:
-        """Where the kart stands after ``cells`` (cell, facing, mode, flags); the paths to rank share their
-        first steps, so each prefix is walked once."""
-        found = walked.get(cells)
-        if found is None:
-            cell, facing, mode, flags = along(cells[:-1])
-            nxt = cells[-1]
-            if cell is not None:
-                step = cell.facing_to(nxt)
-                facing = facing if step is None else step  # (Facing.N is 0: no truth test)
-                mode, scored = info.step_mode(cell, nxt, mode)
-                flags += scored
-            found = walked[cells] = (nxt, facing, mode, flags)
-        return found
+    #: the paths to rank share their first steps: a tree of where the kart stands (cell, facing, mode, flags)
+    #: after each prefix walked, so each prefix is walked once
+    root: tuple[tuple[Any, Any, Any, int], dict[Any, Any]] = ((kart.cell, kart.facing, mode_of(kart), 0), {})
 
     def ahead(cells: Sequence[Any]) -> tuple[float, int]:
-        cell, facing, mode, flags = along(tuple(cells))
+        at, kids = root
+        for nxt in cells:
+            node = kids.get(nxt)
+            if node is None:
+                cell, facing, mode, flags = at
+                if cell is not None:
+                    step, mode, scored = info.moved(cell, nxt, mode)
+                    facing = facing if step is None else step  # (Facing.N is 0: no truth test)
+                    flags += scored
+                node = kids[nxt] = ((nxt, facing, mode, flags), {})
+            at, kids = node
+        cell, facing, mode, flags = at
         return flags * info.lap - info.remaining(cell, facing, mode), flags
 
     return ahead

@@ -269,8 +269,10 @@ class RacesUnit(GameUnit[Races]):
                 label = texts.say("button.leave", lang, way=texts.way(word, lang).capitalize())
                 out.append(ButtonSpec(label, f"step {word} {act.LEAVE}"))
         for cell, move in destinations(game, acts).items():
-            if len(str(move)) <= MAX_BUTTON_ACTION:
-                out.append(ButtonSpec(f"→ {cell}", str(move), "success"))
+            if len(out) >= MAX_BUTTONS:
+                break
+            if len(text := str(move)) <= MAX_BUTTON_ACTION:
+                out.append(ButtonSpec(f"→ {cell}", text, "success"))
         return out[:MAX_BUTTONS]
 
     @staticmethod
