@@ -307,7 +307,7 @@ class Races(Game):
             return self._move_actions(kart) + self._whole_moves(kart)
         return []
 
-    def only_action(self) -> act.Action | None:
+    def only_action(self) -> ContractAction | None:
         """As the contract says; while driving, two steps already mean a choice, so the whole moves (the
         costly part of the list) are not worked out."""
         if not self._winners and self.choice is None and self.turn.phase == PHASE_MOVE \
