@@ -105,6 +105,7 @@ class Service:
         #: channels whose computers move once this process's record (the id) of their last move is delivered
         self._waiting: dict[int, int] = {}
         self._moving = 0  # moves being applied now (see _move)
+        self._pressing = 0  # presses under way, waiting for their channel or the store included
         #: the delivery records this process wrote, so a move's records reach the channel without reading them
         self.written = Written()
         #: the address of a game's page on the web, made when asked (None: this bot publishes no pages)
@@ -281,8 +282,17 @@ class Service:
         """Play ``action_text`` for ``user_id`` in the channel's game. ``expected_version`` and ``game_id``
         come from buttons: a press from an older move is refused as stale. ``autopilot``: the computer plays
         for an absent player; the board and the log say so, and why (``reason``: the driver's). ``lang``: the
-        player's language, for what only
-        they see (refusals, their private notes); the channel reads the game's language."""
+        player's language, for what only they see (refusals, their private notes); the channel reads the game's
+        language."""
+        self._pressing += 1
+        try:
+            return await self._act(channel_id, user_id, action_text, expected_version, game_id=game_id,
+                                   autopilot=autopilot, reason=reason, lang=lang)
+        finally:
+            self._pressing -= 1
+
+    async def _act(self, channel_id: int, user_id: int, action_text: str, expected_version: int | None, *,
+                   game_id: int | None, autopilot: bool, reason: Reason | None, lang: str | None) -> Outcome:
         async with self.lock(channel_id):
             read = await self.store.read_move(channel_id, move_keys)  # all the move reads, at once
             rec, reads = read.game, Preread(self.store, read.settings)
@@ -355,19 +365,22 @@ class Service:
 
     async def _move(self, rec: GameRecord, game: Game, front: GameUnit[Any], text: str, seat: int, autopilot: bool,
                     reason: Reason | None = None, *, latest: Delivery | None) -> tuple[Moved, Game]:
-        """A person's move, applied, planned and composed off the event loop: in a thread on the game itself
-        when it is the only move under way, else in a worker process on a copy (so the cores share a busy
-        moment's work; the copy replaces ours). Sending a game to a process and back costs more than the move
-        saves when nothing else waits. While it is applied and saved the game object is ours alone: readers
-        load a fresh copy from the snapshot."""
+        """A person's move, applied, planned and composed. Alone, on the event loop itself: it holds the loop a
+        few milliseconds, and a thread would cost more (it starts on a cold core). With other presses under way,
+        off the loop: in a worker process on a copy when moves are being applied already (so the cores share a
+        busy moment's work; the copy replaces ours), else in a thread on the game itself. While it is applied
+        and saved the game object is ours alone: readers load a fresh copy from the snapshot."""
         table, pingable = table_of(rec), self.pingable(rec)
         self.forget(rec.id)
-        crowded, self._moving = self._moving > 0, self._moving + 1
+        crowded, alone = self._moving > 0, self._pressing <= 1
+        self._moving += 1
         try:
             if crowded and self._remote(rec):
                 moved = await self.pictures.call(rec.game_key, step, rec.game_key, rec.state, text, seat, table,
                                                  latest, pingable, autopilot, reason)
                 return moved, self.classes(rec.game_key).from_dict(moved.state)
+            if alone and not crowded:
+                return play_move(front, game, text, seat, table, latest, pingable, autopilot, reason), game
             moved = await asyncio.to_thread(play_move, front, game, text, seat, table, latest, pingable, autopilot,
                                             reason)
             return moved, game
