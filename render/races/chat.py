@@ -60,6 +60,7 @@ from PIL import Image, ImageChops, ImageDraw
 
 from render.common import Point, draw_fitted, draw_text, encode_png, fit_together, font, text_box
 from render.races.board import BoardBase, board_base
+from render.races.geometry import BoardGeometry, geometry_for
 from render.races.heading import HeadLine, heading
 from render.races.key import key_image
 from render.races.live import (
@@ -157,8 +158,13 @@ def _centres(base: BoardBase, cells: Iterable[Hex]) -> list[tuple[float, float]]
 
 def _cells_box(base: BoardBase, cells: Iterable[Hex], margin: float) -> tuple[float, float, float, float]:
     """The pixel box round ``cells`` with ``margin`` cells to spare on every side."""
-    pts = _centres(base, cells)
-    size = base.geometry.cell_size
+    return _geometry_box(base.geometry, cells, margin)
+
+
+def _geometry_box(geo: BoardGeometry, cells: Iterable[Hex], margin: float) -> tuple[float, float, float, float]:
+    """:func:`_cells_box` on a layout alone (no board drawn)."""
+    pts = [geo.centre(c) for c in cells]
+    size = geo.cell_size
     mx = size * (1.0 + 1.5 * margin)
     my = size * SQRT3 * (0.5 + margin)
     return (min(x for x, _ in pts) - mx, min(y for _, y in pts) - my,
@@ -171,12 +177,18 @@ _EXTENTS: dict[tuple[str, int], tuple[float, float, float, float]] = {}
 def _extent(base: BoardBase) -> tuple[float, float, float, float]:
     """The pixel box of the cells a kart can drive on plus :data:`EXTENT_MARGIN` cells, inside the
     picture (a stream running off the board's edge does not widen it)."""
-    key = (base.track.name, base.geometry.cell_size)
+    return _extent_at(base.track, base.geometry.cell_size)
+
+
+def _extent_at(track: Track, size: int) -> tuple[float, float, float, float]:
+    """:func:`_extent` of the chat's board of ``track`` at ``size``, from its layout: trying a size draws
+    nothing."""
+    key = (track.name, size)
     hit = _EXTENTS.get(key)
     if hit is None:
-        x0, y0, x1, y1 = _cells_box(base, base.track.track_cells, EXTENT_MARGIN)
-        hit = _EXTENTS[key] = (max(0.0, x0), max(0.0, y0), min(float(base.image.width), x1),
-                               min(float(base.image.height), y1))
+        geo = geometry_for(track.columns, track.rows, size)  # a chat board has no legend (chat_base)
+        x0, y0, x1, y1 = _geometry_box(geo, track.track_cells, EXTENT_MARGIN)
+        hit = _EXTENTS[key] = (max(0.0, x0), max(0.0, y0), min(float(geo.width), x1), min(float(geo.height), y1))
     return hit
 
 
@@ -219,8 +231,7 @@ def _place(base: BoardBase, must: frozenset[Hex], want: frozenset[Hex], w: int, 
 
 @lru_cache(maxsize=32)
 def _canvas_of(name: str) -> tuple[int, int]:
-    t = get_track(name)
-    ex = _extent(chat_base(t, WIDE_CELL))
+    ex = _extent_at(get_track(name), WIDE_CELL)
     ww, wh = _window_px(WIDE_CELL, WIDE_WINDOW)
     return min(ww, math.floor(ex[2] - ex[0])), min(wh, math.floor(ex[3] - ex[1]))
 
@@ -244,10 +255,11 @@ def map_size(track: Track | str) -> tuple[int, int]:
 def _whole_size(name: str) -> int:
     """The largest cell size at which ``name``'s whole extent fits the map box."""
     w, h = map_size(name)
-    ex = _extent(chat_base(name, WIDE_CELL))
+    track = get_track(name)
+    ex = _extent_at(track, WIDE_CELL)
     size = min(WIDE_CELL, math.floor(WIDE_CELL * min(w / (ex[2] - ex[0]), h / (ex[3] - ex[1]))))
     while size > 8:
-        ex = _extent(chat_base(name, size))
+        ex = _extent_at(track, size)
         if ex[2] - ex[0] <= w and ex[3] - ex[1] <= h:
             break
         size -= 1
