@@ -4,7 +4,6 @@ nothing, the countback of places and the latest rounds, and every finishing orde
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Sequence
 from itertools import permutations, product
 
@@ -13,7 +12,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.standing.championship import (
-    MAX_OUTCOMES,
     BadPoints,
     Finish,
     Need,
@@ -120,7 +118,8 @@ def seasons(draw: st.DrawFn, most_drivers: int = 5, most_rounds: int = 4,
 
 @settings(max_examples=150, deadline=None)
 @given(seasons())
-def test_totals_drops_and_order_agree_with_the_reference(season: tuple[list[list[Finish]], PointsTable, Options]) -> None:
+def test_totals_drops_and_order_agree_with_the_reference(
+        season: tuple[list[list[Finish]], PointsTable, Options]) -> None:
     rounds, points, options = season
     standing = table(rounds, points, options)
     ref = ref_lines(rounds, points.points, options.drop_worst, options.lead_bonus)
