@@ -1,1 +1,1 @@
-"""The record of finished games: history, ratings and ladders."""
+"""The record of finished games: history, ratings, ladders and championships."""
