@@ -344,9 +344,14 @@ class Races(Game):
 
     def _leave_matters(self, kart: Kart) -> Callable[[tuple[Hex, ...]], bool]:
         """Whether 'leave' means something for a step or move of ``kart`` through given cells (R18, as
-        :meth:`_leave_problem` says it): the board and the bags are read once for the many paths of a turn."""
+        :meth:`_leave_problem` says): the board and the bags are read once for the many paths of a turn."""
         if not self.bags.with_room(kart):
             return lambda cells: False
+        return self._passes_face_down()
+
+    def _passes_face_down(self) -> Callable[[tuple[Hex, ...]], bool]:
+        """Whether a way through given cells (the cells driven to; a cell in a collapsed bridge's gap stands
+        for its far end) passes a face-down junk tile."""
         down = {c for c, t in self.board.items() if t.face_down}
         gaps = self.track.gap_cells
         if not down:
@@ -356,12 +361,8 @@ class Races(Game):
         return lambda cells: any((gap.far if (gap := gaps.get(c)) is not None else c) in down for c in cells)
 
     def _leave_problem(self, kart: Kart, cells: tuple[Hex, ...]) -> Said | None:
-        """R18: why 'leave' means nothing for a step or move through ``cells``, or None when it matters.
-
-        The way is the cells driven to; a cell in a collapsed bridge's gap stands for its far end.
-        """
-        way = [gap.far if (gap := self.track.gap_cells.get(c)) is not None else c for c in cells]
-        if not any(c in self.board and self.board[c].face_down for c in way):
+        """R18: why 'leave' means nothing for a step or move through ``cells``, or None when it matters."""
+        if not self._passes_face_down()(cells):
             return said("why.nothing_to_leave")
         if not self.bags.with_room(kart):
             return said("why.leave_bags_full")
