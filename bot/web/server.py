@@ -201,7 +201,9 @@ class WebServer:
     async def start(self, host: str, port: int) -> tuple[str, int]:
         """Listen on ``host``:``port`` (port 0: a free one) and start reading the watched games; the address
         listened on."""
-        self._runner = web.AppRunner(self.app, access_log=None, handle_signals=False, shutdown_timeout=2.0)
+        # a request whose client went away is cancelled at once: a closed live stream frees its place now
+        self._runner = web.AppRunner(self.app, access_log=None, handle_signals=False, shutdown_timeout=2.0,
+                                     handler_cancellation=True)
         await self._runner.setup()
         site = web.TCPSite(self._runner, host, port)
         await site.start()
@@ -258,7 +260,8 @@ class WebServer:
         self.watches.move_to_end(game_id)
         self._forget_idle()
         if watch.key is None or self.clock() - watch.read_at >= self.poll_seconds:
-            await self._refresh(watch, fresh=self.poll_seconds)
+            # shielded: a request cancelled as its client goes leaves the shared read to finish
+            await asyncio.shield(self._refresh(watch, fresh=self.poll_seconds))
             if watch.unpublished and watch.listeners:  # a change this request found: the listeners hear of it
                 self._update_soon(watch)
         if watch.rec is None:
@@ -483,7 +486,7 @@ class WebServer:
                 await response.write(data)
                 sent += len(data)
         except ConnectionResetError:
-            pass  # the browser went away
+            pass  # the browser went away (a request whose browser goes is cancelled: its place is freed below)
         finally:
             watch.listeners.discard(listener)
             self._streams[client] -= 1

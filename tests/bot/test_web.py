@@ -210,6 +210,25 @@ async def test_each_client_has_a_rate_and_every_answer_a_size_limit(store):
             assert (await client.get(url + "/events"))[0] == 429
 
 
+async def test_a_closed_live_stream_frees_its_clients_place_at_once(store):
+    """Reloading a page again and again: each closed stream gives its place back as the browser goes (not at
+    the next heartbeat), so every new stream from the same address is accepted."""
+    service = Service(store, seed_source=lambda: 3)
+    rec = await open_race(service)
+    async with serving(store, limits=Limits(streams_per_client=2, rate=1000, burst=1000)) as (server, base), \
+            aiohttp.ClientSession() as session:
+        client = Client(session)
+        url = await page_of(store, base, rec)
+        for _ in range(7):
+            async with Stream(client, url + "/events") as stream:
+                assert (await stream.next())["moves"] == rec.version and stream.status == 200
+        for _ in range(100):  # the last one's place too, without a heartbeat
+            if not server._streams:
+                break
+            await asyncio.sleep(0.02)
+        assert server._streams == {}
+
+
 # ------------------------------------------------------------------ live updates
 
 

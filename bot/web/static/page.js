@@ -181,16 +181,25 @@
     render();
   }
 
+  let pause = 1000; // the wait before a new stream when the browser gave one up; it grows, a message resets it
+
   function listen() {
     if (!window.EventSource) return;
     const source = new EventSource(base + '/events?lang=' + encodeURIComponent(lang));
     source.onmessage = (event) => {
+      pause = 1000;
       text($('status'), state.status_text);
       heard(JSON.parse(event.data));
       if (!state.live) source.close();
     };
     source.onerror = () => {
-      if (state.live) text($('status'), words.reconnecting);
+      if (!state.live) return;
+      text($('status'), words.reconnecting);
+      // the browser tries again by itself unless the answer was not a stream (a 429, say): then we do, later
+      if (source.readyState === EventSource.CLOSED) {
+        setTimeout(listen, pause);
+        pause = Math.min(pause * 2, 60000);
+      }
     };
   }
 
