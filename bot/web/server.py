@@ -21,9 +21,10 @@ and then at every poll (one read for up to 500 streams' tokens), and ends when t
 A revoke in this process wakes the poller at once (:meth:`WebServer.revoked`).
 
 Safe by default: no write endpoint, no request body, a token bucket of requests per client and a cap on each
-client's live connections, a size limit on every answer and on each live stream (the browser reconnects), a
-content security policy that allows the page's own script, style and pictures only, no framing, no referrer,
-no access log (the addresses carry tokens). Nothing listens until :meth:`WebServer.start` is called.
+client's live connections (a client: its address, an IPv6 one by its /64; a closed stream frees its place at
+once), a size limit on every answer and on each live stream (the browser reconnects), a content security policy
+that allows the page's own script, style and pictures only, no framing, no referrer, no access log (the
+addresses carry tokens). Nothing listens until :meth:`WebServer.start` is called.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import ipaddress
 import logging
 import re
 import time
@@ -497,12 +499,13 @@ class WebServer:
     # Guards ------------------------------------------------------------------------------------
 
     def client(self, request: web.Request) -> str:
-        """Who asks: the peer's address, or behind a proxy the last address it put in ``X-Forwarded-For``."""
+        """Who asks (:func:`client_key`): the peer's address, or behind a proxy the last address it put in
+        ``X-Forwarded-For``."""
         if self.forwarded:
             hops = [h.strip() for h in request.headers.get("X-Forwarded-For", "").split(",") if h.strip()]
             if hops:
-                return hops[-1]
-        return request.remote or "?"
+                return client_key(hops[-1])
+        return client_key(request.remote or "?")
 
     def _prune_buckets(self) -> None:
         if len(self._buckets) < 1000:
@@ -537,9 +540,23 @@ class WebServer:
         response.headers.setdefault("Cache-Control", "no-store")
 
 
+def client_key(address: str) -> str:
+    """The client an address counts as: an IPv4 address as it is (also written as IPv4-mapped IPv6), an IPv6
+    address by its /64 (one household or host holds a whole /64); anything else as it is."""
+    try:
+        ip = ipaddress.ip_address(address.split("%", 1)[0])
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((int(ip) >> 64 << 64, 64)))
+    return str(ip)
+
+
 def _not_found() -> web.HTTPNotFound:
     """The answer to a token that opens nothing (wrong or revoked: the same answer, so nothing is told)."""
     return web.HTTPNotFound(text=texts.say("web.not_found", texts.DEFAULT) + "\n" + texts.say("web.not_found", "de"))
 
 
-__all__ = ["HEARTBEAT_SECONDS", "POLL_SECONDS", "SECURITY_HEADERS", "Limits", "WebServer"]
+__all__ = ["HEARTBEAT_SECONDS", "POLL_SECONDS", "SECURITY_HEADERS", "Limits", "WebServer", "client_key"]

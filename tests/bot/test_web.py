@@ -21,7 +21,7 @@ from bot.telling.compose import Message
 from bot.telling.outcomes import Accepted, Refusal
 from bot.terminal import plain
 from bot.web import links, share
-from bot.web.server import SECURITY_HEADERS, Limits, WebServer
+from bot.web.server import SECURITY_HEADERS, Limits, WebServer, client_key
 from tests.bot.web_helpers import Client, Stream, open_race, page_of, play, serving
 
 # ------------------------------------------------------------------ links
@@ -227,6 +227,35 @@ async def test_a_closed_live_stream_frees_its_clients_place_at_once(store):
                 break
             await asyncio.sleep(0.02)
         assert server._streams == {}
+
+
+def test_a_client_is_its_address_with_ipv6_grouped_by_its_64():
+    assert client_key("203.0.113.7") == "203.0.113.7"
+    assert client_key("2001:db8:1:2::1") == client_key("2001:db8:1:2:ffff:ffff:ffff:ffff") == "2001:db8:1:2::/64"
+    assert client_key("2001:db8:1:3::1") != client_key("2001:db8:1:2::1")
+    assert client_key("fe80::1%eth0") == "fe80::/64"
+    assert client_key("::ffff:203.0.113.7") == "203.0.113.7"
+    assert client_key("?") == "?"
+
+
+async def test_two_addresses_of_one_ipv6_64_share_one_clients_live_streams(store):
+    """Behind a proxy, one client with many addresses of its /64 holds no more streams than one address would;
+    another /64 is another client."""
+    service = Service(store, seed_source=lambda: 3)
+    rec = await open_race(service)
+    async with serving(store, forwarded=True, limits=Limits(streams_per_client=1, rate=1000, burst=1000)) \
+            as (_, base), aiohttp.ClientSession() as session:
+        client = Client(session)
+        url = await page_of(store, base, rec)
+
+        def by(address: str) -> dict[str, str]:
+            return {"X-Forwarded-For": address}
+
+        async with session.get(url + "/events", headers=by("2001:db8:5:6::1")) as first:
+            assert first.status == 200
+            assert (await client.get(url + "/events", headers=by("2001:db8:5:6::abcd")))[0] == 429
+            async with session.get(url + "/events", headers=by("2001:db8:5:7::1")) as other:
+                assert other.status == 200
 
 
 # ------------------------------------------------------------------ live updates
