@@ -234,8 +234,8 @@ def as_json(data: Any) -> bytes:
 
 
 #: the words the page's script needs, by the name it knows them under
-SCRIPT_WORDS = ("live", "replay_step", "start_position", "back_to_live", "reconnecting", "play", "pause", "board_alt",
-                "no_board", "newest")
+SCRIPT_WORDS = ("live", "over", "replay_step", "start_position", "back_to_live", "reconnecting", "play", "pause",
+                "board_alt", "no_board", "newest")
 
 
 def words(lang: str) -> dict[str, str]:
@@ -244,9 +244,10 @@ def words(lang: str) -> dict[str, str]:
 
 
 def document(template: str, title: str, state_json: str, lang: str, token: str, other: Sequence[str],
-             extra: Mapping[str, str] | None = None) -> str:
+             extra: Mapping[str, str] | None = None, *, players: Sequence[str] = (), over: bool = False) -> str:
     """The page: the template with its words in ``lang``, the state (:func:`as_json` of :func:`page_state`) and
-    the script's words embedded as JSON, links to the page in the ``other`` languages, and ``extra`` slots."""
+    the script's words embedded as JSON, links to the page in the ``other`` languages, and ``extra`` slots; its
+    description names the game and its ``players``, its heading says whether the game is ``over``."""
     say = {key: html.escape(texts.say(f"web.{key}", lang)) for key in
            ("heading_live", "heading_replay", "heading_standings", "heading_log", "first", "back", "forward",
             "last", "slider", "noscript", "footer")}
@@ -254,6 +255,9 @@ def document(template: str, title: str, state_json: str, lang: str, token: str, 
                         f"{html.escape(texts.language_name(o, o))}</a>" for o in other)
     values = {**{f"say_{k}": v for k, v in say.items()}, "lang": lang, "title": html.escape(title),
               "page_title": html.escape(texts.say("web.page_title", lang, title=title)),
+              "heading": html.escape(texts.say("web.over" if over else "web.heading_live", lang)),
+              "description": html.escape(texts.say("web.description", lang, title=title, players=", ".join(players)
+                                                   or texts.say("lobby.nobody_yet", lang))),
               "state": state_json, "words": as_json(words(lang)).decode("utf-8"), "languages": switch, **(extra or {})}
     return _SLOT.sub(lambda m: values[m.group(1)], template)  # one pass: no value is read as a slot
 

@@ -7,7 +7,8 @@ Routes (GET and HEAD only; any other method is 405):
 - ``/g/TOKEN/events``: server-sent events, one live update (:func:`bot.web.page.live_event`) whenever the game
   changes, a comment every :data:`HEARTBEAT_SECONDS`;
 - ``/g/TOKEN/board/N-FINGERPRINT.png``: the whole board after move N (0: the start), from the public view;
-- ``/s/page.js``, ``/s/page.css``: the page's script and style.
+- ``/s/page.js``, ``/s/page.css``: the page's script and style;
+- ``/favicon.ico``: no icon (204, cached for a week), counted against no client's rate.
 
 The store is the source: a game with live listeners is read again every :data:`POLL_SECONDS` (one read of its
 record; its log and delivery records when the record changed, the records also every :data:`RECORDS_SECONDS`),
@@ -46,7 +47,7 @@ from aiohttp import web
 
 from bot import texts
 from bot.games import GameUnit, game_class, unit_for
-from bot.store import LOBBY, Delivery, GameNotFound, GameRecord, Store
+from bot.store import ACTIVE, LOBBY, Delivery, GameNotFound, GameRecord, Store
 from bot.web import links
 from bot.web import page as pages
 from bot.web.timeline import Timeline, build
@@ -197,6 +198,7 @@ class WebServer:
         app.router.add_get("/g/{token}/events", self.events)
         app.router.add_get("/g/{token}/board/{picture}", self.board)
         app.router.add_get("/s/{name}", self.asset)
+        app.router.add_get("/favicon.ico", self.favicon)
         app.on_response_prepare.append(self._headers)
         return app
 
@@ -428,7 +430,9 @@ class WebServer:
         lang = self._lang(request, watch)
         title = watch.front.title if watch.front is not None else self.fronts(watch.rec.game_key).title
         body = pages.document(self.template, title, watch.states[lang].decode("utf-8"), lang, token,
-                              [other for other in pages.LANGS if other != lang], {"v": self.static_version})
+                              [other for other in pages.LANGS if other != lang], {"v": self.static_version},
+                              players=[seat.name for seat in watch.rec.seats],
+                              over=watch.rec.status not in (LOBBY, ACTIVE))
         return web.Response(text=body, content_type="text/html", charset="utf-8")
 
     async def state(self, request: web.Request) -> web.Response:
@@ -454,6 +458,10 @@ class WebServer:
             raise _not_found()
         return web.Response(body=self.static[name], content_type=_STATIC[name], charset="utf-8",
                             headers={"Cache-Control": "public, max-age=86400"})
+
+    async def favicon(self, request: web.Request) -> web.Response:
+        """No icon, said once for a week (browsers ask every page for one); counted against no client."""
+        return web.Response(status=204, headers={"Cache-Control": "public, max-age=604800"})
 
     async def events(self, request: web.Request) -> web.StreamResponse:
         token = request.match_info["token"]
@@ -517,7 +525,9 @@ class WebServer:
     @web.middleware
     async def _guard(self, request: web.Request,
                      handler: Callable[[web.Request], Awaitable[web.StreamResponse]]) -> web.StreamResponse:
-        """Every request: within its client's rate; every answer: within the size limit."""
+        """Every request but the icon's: within its client's rate; every answer: within the size limit."""
+        if request.path == "/favicon.ico":
+            return await handler(request)
         client, now = self.client(request), self.clock()
         bucket = self._buckets.get(client)
         if bucket is None:

@@ -156,6 +156,43 @@ async def test_the_page_shows_the_board_the_turn_the_standings_and_the_channels_
         assert german["turn"] == f"{rec.seats[seat].name} ist am Zug." and german["standings"]["head"][0] == "Platz"
 
 
+async def test_a_finished_games_page_says_it_is_over_and_names_its_players(store):
+    """The heading of a finished game's page says the game is over (in either language), not "Live"; the page's
+    description names the game and its players."""
+    service = Service(store, seed_source=lambda: 3)
+    rec = await open_race(service)
+    async with serving(store) as (_, base), aiohttp.ClientSession() as session:
+        client = Client(session)
+        url = await page_of(store, base, rec)
+        page = (await client.get(url + "?lang=en"))[1].decode()
+        assert f'<h2 id="mode">{texts.say("web.heading_live", "en")}</h2>' in page
+        while rec.status == "active":
+            rec = await play(service, rec, 40)
+        for lang in ("en", "de"):
+            page = (await client.get(f"{url}?lang={lang}"))[1].decode()
+            over = texts.say("web.over", lang)
+            assert f'<h2 id="mode">{over}</h2>' in page and over != texts.say("web.heading_live", lang)
+            assert f'"over":"{over}"' in page  # the script's word for the heading
+            description = re.search(r'<meta name="description" content="([^"]*)">', page)
+            assert description is not None and "Junkyard Races" in description[1]
+            assert all(seat.name in description[1] for seat in rec.seats)
+        assert not (await client.json(url + "/state.json"))["live"]
+
+
+async def test_the_icon_is_answered_without_counting_against_the_client(store):
+    """Browsers ask every page for ``/favicon.ico``: no content, cached long, and never a rate's 429."""
+    service = Service(store, seed_source=lambda: 3)
+    rec = await open_race(service)
+    async with serving(store, limits=Limits(rate=0.01, burst=2)) as (_, base), aiohttp.ClientSession() as session:
+        client = Client(session)
+        url = await page_of(store, base, rec)
+        for _ in range(4):
+            status, body, answer = await client.get(base + "/favicon.ico")
+            assert status == 204 and body == b"" and "max-age=604800" in answer.headers["Cache-Control"]
+        assert [(await client.get(url))[0] for _ in range(3)] == [200, 200, 429]
+        assert (await client.get(base + "/favicon.ico"))[0] == 204
+
+
 async def test_a_wrong_or_revoked_link_opens_nothing_and_tells_nothing(store):
     service = Service(store, seed_source=lambda: 3)
     rec = await open_race(service)

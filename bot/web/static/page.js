@@ -36,7 +36,7 @@
     slider.max = String(moves);
     slider.value = String(n);
     slider.disabled = moves === 0;
-    text($('mode'), at === null ? words.live : fill(words.replay_step, { n: n, count: moves }));
+    text($('mode'), at === null ? (state.live ? words.live : words.over) : fill(words.replay_step, { n: n, count: moves }));
     text($('position'), n === 0 ? words.start_position : fill(words.replay_step, { n: n, count: moves }));
     const url = boardUrl(n);
     if (url === null) {
