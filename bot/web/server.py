@@ -25,7 +25,8 @@ Safe by default: no write endpoint, no request body, a token bucket of requests 
 client's live connections (a client: its address, an IPv6 one by its /64; a closed stream frees its place at
 once), a size limit on every answer and on each live stream (the browser reconnects), a content security policy
 that allows the page's own script, style and pictures only, no framing, no referrer, no access log (the
-addresses carry tokens). Nothing listens until :meth:`WebServer.start` is called.
+addresses carry tokens). The text answers (page, state, script, style) travel gzipped to a client that accepts
+gzip; the pictures and the live stream never do. Nothing listens until :meth:`WebServer.start` is called.
 """
 
 from __future__ import annotations
@@ -43,7 +44,8 @@ from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any
 
-from aiohttp import web
+from aiohttp import hdrs, web
+from aiohttp.web import ContentCoding
 
 from bot import texts
 from bot.games import GameUnit, game_class, unit_for
@@ -433,12 +435,12 @@ class WebServer:
                               [other for other in pages.LANGS if other != lang], {"v": self.static_version},
                               players=[seat.name for seat in watch.rec.seats],
                               over=watch.rec.status not in (LOBBY, ACTIVE))
-        return web.Response(text=body, content_type="text/html", charset="utf-8")
+        return _packed(request, web.Response(text=body, content_type="text/html", charset="utf-8"))
 
     async def state(self, request: web.Request) -> web.Response:
         watch = await self._watch(request.match_info["token"])
-        return web.Response(body=watch.states[self._lang(request, watch)], content_type="application/json",
-                            charset="utf-8")
+        return _packed(request, web.Response(body=watch.states[self._lang(request, watch)],
+                                             content_type="application/json", charset="utf-8"))
 
     async def board(self, request: web.Request) -> web.Response:
         match = _PICTURE.fullmatch(request.match_info["picture"])
@@ -456,8 +458,8 @@ class WebServer:
         name = request.match_info["name"]
         if name not in self.static:
             raise _not_found()
-        return web.Response(body=self.static[name], content_type=_STATIC[name], charset="utf-8",
-                            headers={"Cache-Control": "public, max-age=86400"})
+        return _packed(request, web.Response(body=self.static[name], content_type=_STATIC[name], charset="utf-8",
+                                             headers={"Cache-Control": "public, max-age=86400"}))
 
     async def favicon(self, request: web.Request) -> web.Response:
         """No icon, said once for a week (browsers ask every page for one); counted against no client."""
@@ -562,6 +564,28 @@ def client_key(address: str) -> str:
             return str(ip.ipv4_mapped)
         return str(ipaddress.IPv6Network((int(ip) >> 64 << 64, 64)))
     return str(ip)
+
+
+def _accepts_gzip(accept_encoding: str) -> bool:
+    """Whether an ``Accept-Encoding`` header takes gzip (named, or ``*``, and not with ``q=0``)."""
+    for part in accept_encoding.lower().split(","):
+        coding, _, params = part.partition(";")
+        if coding.strip() in ("gzip", "x-gzip", "*"):
+            q = params.strip().removeprefix("q=").strip() if params.strip().startswith("q=") else "1"
+            try:
+                return float(q) > 0
+            except ValueError:
+                return False
+    return False
+
+
+def _packed(request: web.Request, response: web.Response) -> web.Response:
+    """A text answer, gzipped when the client accepts gzip (pictures are packed already; a live stream is
+    never packed, so each update leaves at once); caches keep the packed and the plain answer apart."""
+    response.headers[hdrs.VARY] = hdrs.ACCEPT_ENCODING
+    if _accepts_gzip(request.headers.get(hdrs.ACCEPT_ENCODING, "")):
+        response.enable_compression(ContentCoding.gzip)
+    return response
 
 
 def _not_found() -> web.HTTPNotFound:

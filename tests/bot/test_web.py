@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gzip
+import json
 import re
 
 import aiohttp
@@ -179,6 +181,34 @@ async def test_a_finished_games_page_says_it_is_over_and_names_its_players(store
             assert description is not None and "Junkyard Races" in description[1]
             assert all(seat.name in description[1] for seat in rec.seats)
         assert not (await client.json(url + "/state.json"))["live"]
+
+
+async def test_text_answers_are_gzipped_when_the_browser_accepts_it_and_pictures_and_streams_are_not(store):
+    """The page, its state, script and style travel gzipped to a browser that accepts gzip, and unpack to the
+    very bytes served unpacked; the board pictures (already packed) and the live stream go as they are."""
+    service = Service(store, seed_source=lambda: 3)
+    rec = await play(service, await open_race(service), 2)
+    async with serving(store) as (server, base), aiohttp.ClientSession(auto_decompress=False) as session:
+        client = Client(session)
+        url = await page_of(store, base, rec)
+        v = server.static_version
+        for path in (url + "?lang=en", url + "/state.json?lang=en", f"{base}/s/page.js?v={v}",
+                     f"{base}/s/page.css?v={v}"):
+            status, plain_body, answer = await client.get(path, headers={"Accept-Encoding": "identity"})
+            assert status == 200 and "Content-Encoding" not in answer.headers, path
+            status, packed, answer = await client.get(path, headers={"Accept-Encoding": "gzip"})
+            assert status == 200 and answer.headers["Content-Encoding"] == "gzip", path
+            assert "Accept-Encoding" in answer.headers.get("Vary", ""), path
+            assert gzip.decompress(packed) == plain_body and len(packed) < len(plain_body), path
+        state = json.loads((await client.get(url + "/state.json?lang=en",
+                                             headers={"Accept-Encoding": "identity"}))[1])
+        step = state["log"][-1]
+        status, png, answer = await client.get(f"{url}/board/{step['n']}-{step['fp']}.png",
+                                               headers={"Accept-Encoding": "gzip"})
+        assert status == 200 and png.startswith(b"\x89PNG") and "Content-Encoding" not in answer.headers
+        async with session.get(url + "/events", headers={"Accept-Encoding": "gzip"}) as answer:
+            assert answer.status == 200 and "Content-Encoding" not in answer.headers
+            assert (await answer.content.readuntil(b"\n\n")).startswith(b"retry: ")
 
 
 async def test_the_icon_is_answered_without_counting_against_the_client(store):
