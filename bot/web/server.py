@@ -7,7 +7,7 @@ Routes (GET and HEAD only; any other method is 405):
 - ``/g/TOKEN/events``: server-sent events, one live update (:func:`bot.web.page.live_event`) whenever the game
   changes, a comment every :data:`HEARTBEAT_SECONDS`;
 - ``/g/TOKEN/board/N-FINGERPRINT.png``: the whole board after move N (0: the start), from the public view;
-- ``/s/page.js``, ``/s/page.css``: the page's script and style;
+- ``/s/page.js``, ``/s/page.css``: the page's script and style (``?v=`` the current version: kept a year);
 - ``/favicon.ico``: no icon (204, cached for a week), counted against no client's rate.
 
 The store is the source: a game with live listeners is read again every :data:`POLL_SECONDS` (one read of its
@@ -458,8 +458,11 @@ class WebServer:
         name = request.match_info["name"]
         if name not in self.static:
             raise _not_found()
+        # the current version's address never changes its bytes (a new script is a new version): kept a year
+        current = request.query.get("v") == self.static_version
+        cache = "public, max-age=31536000, immutable" if current else "public, max-age=86400"
         return _packed(request, web.Response(body=self.static[name], content_type=_STATIC[name], charset="utf-8",
-                                             headers={"Cache-Control": "public, max-age=86400"}))
+                                             headers={"Cache-Control": cache}))
 
     async def favicon(self, request: web.Request) -> web.Response:
         """No icon, said once for a week (browsers ask every page for one); counted against no client."""

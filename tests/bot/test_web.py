@@ -211,6 +211,21 @@ async def test_text_answers_are_gzipped_when_the_browser_accepts_it_and_pictures
             assert (await answer.content.readuntil(b"\n\n")).startswith(b"retry: ")
 
 
+async def test_the_script_and_style_of_the_current_version_are_kept_for_a_year(store):
+    """The page names its script and style with the current version (``?v=``): that address never changes its
+    bytes, so browsers keep it a year without asking again; without a version, or with an old one, a day."""
+    async with serving(store) as (server, base), aiohttp.ClientSession() as session:
+        client = Client(session)
+        for name in ("page.js", "page.css"):
+            status, body, answer = await client.get(f"{base}/s/{name}?v={server.static_version}")
+            assert status == 200 and body == server.static[name]
+            assert answer.headers["Cache-Control"] == "public, max-age=31536000, immutable"
+            for other in (f"{base}/s/{name}", f"{base}/s/{name}?v=0123456789", f"{base}/s/{name}?v="):
+                status, body, answer = await client.get(other)
+                assert status == 200 and body == server.static[name], other
+                assert answer.headers["Cache-Control"] == "public, max-age=86400", other
+
+
 async def test_the_icon_is_answered_without_counting_against_the_client(store):
     """Browsers ask every page for ``/favicon.ico``: no content, cached long, and never a rate's 429."""
     service = Service(store, seed_source=lambda: 3)
