@@ -17,6 +17,8 @@
   const img = $('board');
   const slider = $('slider');
 
+  let tries = 0; // how often the board shown was asked again after it failed to load
+
   const fill = (text, values) => text.replace(/\{(\w+)\}/g, (m, k) => (k in values ? String(values[k]) : m));
   const fingerprint = (n) => (n === 0 ? state.start : log[n - 1] && log[n - 1].fp);
   const shown = () => (at === null ? state.moves : Math.min(at, state.moves));
@@ -45,7 +47,10 @@
       img.hidden = true;
     } else {
       img.hidden = false;
-      if (img.getAttribute('src') !== url) img.src = url;
+      if (img.getAttribute('src') !== url) {
+        tries = 0;
+        img.src = url;
+      }
       $('zoom').href = url;
       img.alt = n === 0 ? words.start_position : fill(words.board_alt, { n: n });
     }
@@ -203,6 +208,19 @@
     };
   }
 
+  // a picture refused (a 429 while stepping fast) is asked again a little later, twice at most
+  img.addEventListener('load', () => { tries = 0; });
+  img.addEventListener('error', () => {
+    const url = img.getAttribute('src');
+    if (!url || tries >= 2) return;
+    tries += 1;
+    setTimeout(() => {
+      if (img.getAttribute('src') !== url) return; // another board is shown by now
+      img.removeAttribute('src');
+      img.src = url;
+    }, 1000 * tries);
+  });
+
   $('first').addEventListener('click', () => { stop(); go(0); });
   $('back').addEventListener('click', () => { stop(); go(shown() - 1); });
   $('forward').addEventListener('click', () => { stop(); go(shown() + 1); });
@@ -219,6 +237,8 @@
     if (event.target instanceof HTMLInputElement || event.altKey || event.ctrlKey || event.metaKey) return;
     if (event.key === 'ArrowLeft') { stop(); go(shown() - 1); event.preventDefault(); }
     if (event.key === 'ArrowRight') { stop(); go(shown() + 1); event.preventDefault(); }
+    if (event.key === 'Home') { stop(); go(0); event.preventDefault(); }
+    if (event.key === 'End') { stop(); go(state.moves); event.preventDefault(); }
   });
 
   render();
