@@ -275,6 +275,54 @@ def points_font() -> Font:
     return font(BOLD_SIZE, bold=True)
 
 
+def _drivers(draw: ImageDraw.ImageDraw, table: Table, lay: Layout, top: float, lang: str) -> float:
+    """The drivers' rows from ``top`` down; gives the y below them."""
+    names, totals = name_font(), points_font()
+    for i, line in enumerate(table.drivers):
+        _row_back(draw, top, i, line.champion)
+        mid = top + ROW_H / 2
+        draw_text(draw, (lay.pos + POS_W - 10, mid), f"{line.position}.", font(BODY, bold=True), INK, anchor="rm")
+        if line.champion:
+            _crown(draw, lay.move + 14, mid)
+        else:
+            _move(draw, lay.move, mid, line, lang)
+        draw_text(draw, (lay.name, mid), ellipsized(draw, bare(line.name), names, lay.name_w), names, INK,
+                  anchor="lm")
+        for j, cell in enumerate(line.rounds[len(line.rounds) - lay.shown:]):
+            _cell(draw, lay.first_round + lay.round_w * j, mid, lay.round_w, cell)
+        draw_text(draw, (lay.wins + WINS_W - 8, mid), str(line.wins), font(BODY), INK, anchor="rm")
+        draw_text(draw, (lay.points + POINTS_W, mid), str(line.points), totals, INK, anchor="rm")
+        top += ROW_H
+    return top
+
+
+def _teams(draw: ImageDraw.ImageDraw, table: Table, lay: Layout, top: float, lang: str) -> float:
+    """The teams' heading and rows from ``top`` down; gives the y below them."""
+    names, totals, bold = name_font(), points_font(), font(BODY, bold=True)
+    top += 22
+    team_sub = say("teams", lang)
+    crowned = [t for t in table.teams if t.champion]
+    if crowned:
+        team_sub += " · " + say("team_champion", lang, name=", ".join(bare(t.name) for t in crowned))
+    draw_text(draw, (MARGIN, top + 17), ellipsized(draw, team_sub, bold, WIDTH - 2 * MARGIN), bold, INK, anchor="lm")
+    top += 34 + HEAD_H / 2
+    _head(draw, top, lay, table.round, say("head.team", lang), lang, wins=False)
+    top += HEAD_H / 2
+    for i, team in enumerate(table.teams):
+        _row_back(draw, top, i, team.champion)
+        mid = top + ROW_H / 2
+        draw_text(draw, (lay.pos + POS_W - 10, mid), f"{team.position}.", bold, INK, anchor="rm")
+        if team.champion:
+            _crown(draw, lay.move + 14, mid)
+        draw_text(draw, (lay.name, mid), ellipsized(draw, bare(team.name), names, lay.name_w), names, INK,
+                  anchor="lm")
+        for j, points in enumerate(team.rounds[len(team.rounds) - lay.shown:]):
+            draw_text(draw, (lay.first_round + lay.round_w * (j + 0.5), mid), str(points), font(BODY), INK)
+        draw_text(draw, (lay.points + POINTS_W, mid), str(team.points), totals, INK, anchor="rm")
+        top += ROW_H
+    return top
+
+
 def picture(table: Table, lang: str = "en") -> bytes:
     """PNG bytes of ``table`` in ``lang``."""
     lay = layout(table.round)
@@ -296,46 +344,9 @@ def picture(table: Table, lang: str = "en") -> bytes:
     draw_text(draw, (MARGIN, y), ellipsized(draw, sub, font(BODY), WIDTH - 2 * MARGIN), font(BODY), INK, anchor="lm")
     y += 17 + 12 + HEAD_H / 2
     _head(draw, y, lay, table.round, say("head.driver", lang), lang)
-    top = y + HEAD_H / 2
-    names, totals = name_font(), points_font()
-    for i, line in enumerate(table.drivers):
-        _row_back(draw, top, i, line.champion)
-        mid = top + ROW_H / 2
-        draw_text(draw, (lay.pos + POS_W - 10, mid), f"{line.position}.", font(BODY, bold=True), INK, anchor="rm")
-        if line.champion:
-            _crown(draw, lay.move + 14, mid)
-        else:
-            _move(draw, lay.move, mid, line, lang)
-        draw_text(draw, (lay.name, mid), ellipsized(draw, bare(line.name), names, lay.name_w), names, INK,
-                  anchor="lm")
-        for j, cell in enumerate(line.rounds[len(line.rounds) - lay.shown:]):
-            _cell(draw, lay.first_round + lay.round_w * j, mid, lay.round_w, cell)
-        draw_text(draw, (lay.wins + WINS_W - 8, mid), str(line.wins), font(BODY), INK, anchor="rm")
-        draw_text(draw, (lay.points + POINTS_W, mid), str(line.points), totals, INK, anchor="rm")
-        top += ROW_H
+    top = _drivers(draw, table, lay, y + HEAD_H / 2, lang)
     if table.teams:
-        top += 22
-        team_sub = say("teams", lang)
-        crowned = [t for t in table.teams if t.champion]
-        if crowned:
-            team_sub += " · " + say("team_champion", lang, name=", ".join(bare(t.name) for t in crowned))
-        draw_text(draw, (MARGIN, top + 17), ellipsized(draw, team_sub, font(BODY, bold=True), WIDTH - 2 * MARGIN),
-                  font(BODY, bold=True), INK, anchor="lm")
-        top += 34 + HEAD_H / 2
-        _head(draw, top, lay, table.round, say("head.team", lang), lang, wins=False)
-        top += HEAD_H / 2
-        for i, team in enumerate(table.teams):
-            _row_back(draw, top, i, team.champion)
-            mid = top + ROW_H / 2
-            draw_text(draw, (lay.pos + POS_W - 10, mid), f"{team.position}.", font(BODY, bold=True), INK, anchor="rm")
-            if team.champion:
-                _crown(draw, lay.move + 14, mid)
-            draw_text(draw, (lay.name, mid), ellipsized(draw, bare(team.name), names, lay.name_w), names, INK,
-                      anchor="lm")
-            for j, points in enumerate(team.rounds[len(team.rounds) - lay.shown:]):
-                draw_text(draw, (lay.first_round + lay.round_w * (j + 0.5), mid), str(points), font(BODY), INK)
-            draw_text(draw, (lay.points + POINTS_W, mid), str(team.points), totals, INK, anchor="rm")
-            top += ROW_H
+        top = _teams(draw, table, lay, top, lang)
     if needs:
         top += 22
         draw_text(draw, (MARGIN, top + 16), say("needs", lang), font(BODY, bold=True), INK, anchor="lm")
