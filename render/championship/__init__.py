@@ -14,12 +14,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from PIL import Image, ImageDraw
 
-from render.common import Font, draw_text, draw_triangle, encode_png, font, star_polygon, wrap_text
+from render.common import Font, draw_text, draw_triangle, encode_png, font, mix, star_polygon, wrap_text
 from rules.catalogue import LANGS, Catalogue
 from rules.literal import bare
 
@@ -53,6 +54,18 @@ UP = (46, 139, 70)
 DOWN = (196, 60, 48)
 NEW = (38, 110, 190)
 LED = (203, 75, 22)
+
+
+@lru_cache(maxsize=1)
+def _palette() -> Image.Image:
+    """The picture's fixed palette: each ink over each ground in nine steps (the edges of anti-aliased
+    words and shapes), so encoding needs no search for colours."""
+    inks = (INK, DIM, RULE, GOLD, UP, DOWN, NEW, LED)
+    grounds = (BACKGROUND, STRIPE, GOLD_LIGHT)
+    colours = dict.fromkeys([*grounds, *(mix(g, i, t / 8) for i in inks for g in grounds for t in range(1, 9))])
+    out = Image.new("P", (1, 1))
+    out.putpalette([v for c in list(colours)[:256] for v in c])
+    return out
 
 
 def say(msg: str, lang: str = "en", count: int | None = None, **params: Any) -> str:
@@ -358,7 +371,7 @@ def picture(table: Table, lang: str = "en") -> bytes:
     for text in key:
         draw_text(draw, (MARGIN, top + 12), text, small, DIM, anchor="lm")
         top += 24
-    return encode_png(img)
+    return encode_png(img, palette=_palette())
 
 
 # The description ---------------------------------------------------------------------------------------
