@@ -25,8 +25,12 @@ Safe by default: no write endpoint, no request body, a token bucket of requests 
 client's live connections (a client: its address, an IPv6 one by its /64; a closed stream frees its place at
 once), a size limit on every answer and on each live stream (the browser reconnects), a content security policy
 that allows the page's own script, style and pictures only, no framing, no referrer, no access log (the
-addresses carry tokens). The text answers (page, state, script, style) travel gzipped to a client that accepts
-gzip; the pictures and the live stream never do. Nothing listens until :meth:`WebServer.start` is called.
+addresses carry tokens). A connection that sends nothing, or stops within its request's headers, is closed after
+:attr:`Limits.header_seconds` (so slow clients cannot hold every socket); a request that cannot be read (a bad
+request line or header, one too long, too many) is answered 400 with the same headers, a line from the catalogue
+and nothing of the request; no answer names the server's software. The text answers (page, state, script,
+style) travel gzipped to a client that accepts gzip; the pictures and the live stream never do. Nothing listens
+until :meth:`WebServer.start` is called.
 """
 
 from __future__ import annotations
@@ -45,7 +49,7 @@ from importlib import resources
 from typing import Any
 
 from aiohttp import hdrs, web
-from aiohttp.web import ContentCoding
+from aiohttp.web import BaseRequest, ContentCoding, RequestHandler
 
 from bot import texts
 from bot.games import GameUnit, game_class, unit_for
@@ -75,6 +79,8 @@ SECURITY_HEADERS = {
     "Permissions-Policy": "camera=(), microphone=(), geolocation=(), payment=(), usb=()",
     "X-Robots-Tag": "noindex, nofollow",
 }
+#: what every answer says of the server (no software or version)
+SERVER_NAME = "Junkyard GM"
 _PICTURE = re.compile(r"(\d{1,6})-([0-9a-f]{12})\.png")
 _STATIC = {"page.js": "application/javascript", "page.css": "text/css"}
 
@@ -82,7 +88,8 @@ _STATIC = {"page.js": "application/javascript", "page.css": "text/css"}
 @dataclass(frozen=True, slots=True)
 class Limits:
     """What one server allows: requests per second and burst per client, live streams per client and in all,
-    the largest answer and the most bytes of one live stream, and how many games and pictures it keeps."""
+    the largest answer and the most bytes of one live stream, how many games and pictures it keeps, and how long
+    and how large a request's headers may be."""
 
     rate: float = 10.0
     burst: int = 60
@@ -92,6 +99,12 @@ class Limits:
     stream_bytes: int = 8_000_000
     games: int = 256
     pictures: int = 256
+    #: seconds a connection may take to send a request's line and headers, and may stay idle between requests
+    #: (one timer from the connection's start or its last answer: trickled bytes do not extend it)
+    header_seconds: float = 10.0
+    #: the longest request line or header line, and the most header lines of one request
+    line_bytes: int = 4096
+    headers: int = 48
 
 
 def _static(name: str) -> bytes:
@@ -208,8 +221,12 @@ class WebServer:
         """Listen on ``host``:``port`` (port 0: a free one) and start reading the watched games; the address
         listened on."""
         # a request whose client went away is cancelled at once: a closed live stream frees its place now
-        self._runner = web.AppRunner(self.app, access_log=None, handle_signals=False, shutdown_timeout=2.0,
-                                     handler_cancellation=True)
+        # an idle connection, or one that stops within its headers, is closed after header_seconds (aiohttp's
+        # keep-alive timer runs from the connection's start and from each answer, and counts no trickled byte)
+        self._runner = _Runner(self.app, access_log=None, handle_signals=False, shutdown_timeout=2.0,
+                               handler_cancellation=True, keepalive_timeout=self.limits.header_seconds,
+                               max_line_size=self.limits.line_bytes, max_field_size=self.limits.line_bytes,
+                               max_headers=self.limits.headers)
         await self._runner.setup()
         site = web.TCPSite(self._runner, host, port)
         await site.start()
@@ -551,8 +568,45 @@ class WebServer:
 
     async def _headers(self, request: web.Request, response: web.StreamResponse) -> None:
         response.headers.update(SECURITY_HEADERS)
-        response.headers["Server"] = "Junkyard GM"
+        response.headers["Server"] = SERVER_NAME
         response.headers.setdefault("Cache-Control", "no-store")
+
+
+class _Connection(RequestHandler):
+    """aiohttp's connection, answering a request it cannot read (a bad request line or header, an oversized
+    one) or a handler's failure as the pages answer: the security headers, no server banner, a line from the
+    catalogue and never the request's own bytes."""
+
+    def handle_error(self, request: BaseRequest, status: int = 500, exc: BaseException | None = None,
+                     message: str | None = None) -> web.StreamResponse:
+        if request.writer.output_size > 0:  # part of an answer is out: only closing is left
+            raise ConnectionError("an answer was under way")
+        if status >= 500:
+            log.error("a request failed", exc_info=exc)
+            key = "web.unavailable"
+        else:
+            log.debug("an unreadable request: %s", exc)
+            status, key = 400, "web.bad_request"
+        text = texts.say(key, texts.DEFAULT) + "\n" + texts.say(key, "de")
+        response = web.Response(status=status, text=text, headers={**SECURITY_HEADERS, "Server": SERVER_NAME,
+                                                                   "Cache-Control": "no-store"})
+        response.force_close()
+        return response
+
+
+class _Server(web.Server):
+    """aiohttp's low-level server, making :class:`_Connection` connections."""
+
+    def __call__(self) -> RequestHandler:
+        return _Connection(self, loop=asyncio.get_running_loop(), **self._kwargs)
+
+
+class _Runner(web.AppRunner):
+    """aiohttp's runner of an application, serving it through :class:`_Server`."""
+
+    async def _make_server(self) -> web.Server:
+        made = await super()._make_server()
+        return _Server(made.request_handler, request_factory=made.request_factory, **self._kwargs)
 
 
 def client_key(address: str) -> str:

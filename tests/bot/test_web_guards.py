@@ -1,0 +1,115 @@
+"""The pages' server against clients that misbehave on the wire: a connection that sends nothing or stops within
+its headers is closed, a request it cannot read is answered with the page's own headers and nothing of the
+request, and live streams are capped per client and in all."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import aiohttp
+import pytest
+
+from bot import texts
+from bot.play.service import Service
+from bot.web.server import SECURITY_HEADERS, Limits
+from tests.bot.web_helpers import open_race, page_of, serving
+
+
+def _address(base: str) -> tuple[str, int]:
+    host, port = base.removeprefix("http://").rsplit(":", 1)
+    return host, int(port)
+
+
+async def _closed_after(base: str, sent: bytes, *, trickle: bytes = b"", limit: float = 5.0) -> float:
+    """Seconds until the server closes a connection that sent ``sent`` and then ``trickle`` a byte at a time."""
+    reader, writer = await asyncio.open_connection(*_address(base))
+    started = time.monotonic()
+    try:
+        writer.write(sent)
+        await writer.drain()
+        for byte in trickle:
+            writer.write(bytes([byte]))
+            await writer.drain()
+            await asyncio.sleep(0.1)
+            if reader.at_eof():
+                break
+        got = await asyncio.wait_for(reader.read(), limit)  # the server's close ends the read
+        assert got == b"" or got.startswith(b"HTTP/1.1 ")
+    except ConnectionResetError:
+        pass
+    finally:
+        writer.close()
+    return time.monotonic() - started
+
+
+async def _raw(base: str, request: bytes) -> tuple[str, dict[str, str], bytes]:
+    """The answer to raw bytes: its status line, headers (names in lower case) and body."""
+    reader, writer = await asyncio.open_connection(*_address(base))
+    try:
+        writer.write(request)
+        await writer.drain()
+        data = await asyncio.wait_for(reader.read(), 5.0)
+    finally:
+        writer.close()
+    head, _, body = data.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    headers = {}
+    for line in lines[1:]:
+        name, _, value = line.partition(":")
+        headers[name.strip().lower()] = value.strip()
+    return lines[0], headers, body
+
+
+async def test_a_connection_that_sends_nothing_or_stops_in_its_headers_is_closed_soon(store):
+    """A few hundred slow clients cannot hold the server's sockets: silence, headers cut off, and headers
+    trickled a byte at a time are all closed once ``header_seconds`` has passed since the connection opened."""
+    async with serving(store, limits=Limits(rate=1000, burst=1000, header_seconds=0.5)) as (_, base):
+        assert await _closed_after(base, b"") < 3.0
+        assert await _closed_after(base, b"GET /g/x HTTP/1.1\r\nHost: a\r\n") < 3.0
+        assert await _closed_after(base, b"GET /g/x HTTP/1.1\r\n", trickle=b"X-Slow: " + b"a" * 60) < 3.0
+
+
+async def test_an_open_live_stream_outlives_the_header_timeout(store):
+    """The timeout is for requests not yet read: a live stream whose request was read stays open."""
+    service = Service(store, seed_source=lambda: 3)
+    rec = await open_race(service)
+    async with serving(store, limits=Limits(rate=1000, burst=1000, header_seconds=0.3)) as (server, base), \
+            aiohttp.ClientSession() as session:
+        url = await page_of(store, base, rec)
+        async with session.get(url + "/events", timeout=aiohttp.ClientTimeout(total=None)) as stream:
+            assert stream.status == 200
+            await stream.content.readuntil(b"\n\n")
+            await asyncio.sleep(1.0)
+            assert sum(server._streams.values()) == 1 and not stream.content.at_eof()
+
+
+@pytest.mark.parametrize("request_bytes", [
+    b"GARBAGE <script>SECRET</script>\r\n\r\n",
+    b"GET /g/SECRET HTTP/1.1\r\nHost: a\r\nBad Header SECRET\r\n\r\n",
+    b"GET /g/x HTTP/1.1\r\nHost: a\r\nX-Long: " + b"SECRET" * 2000 + b"\r\n\r\n",
+    b"GET /g/x HTTP/1.1\r\nHost: a\r\n" + b"".join(b"X-%d: SECRET\r\n" % i for i in range(200)) + b"\r\n",
+    b"GET /SECRET" + b"a" * 9000 + b" HTTP/1.1\r\nHost: a\r\n\r\n",
+], ids=["request line", "header", "long header", "many headers", "long request line"])
+async def test_a_request_that_cannot_be_read_is_answered_like_a_page_and_never_echoed(store, request_bytes):
+    async with serving(store) as (_, base):
+        status, headers, body = await _raw(base, request_bytes)
+    assert status.split(" ", 1)[1].startswith("400")
+    for name, value in SECURITY_HEADERS.items():
+        assert headers[name.lower()] == value
+    assert headers["server"] == "Junkyard GM"
+    assert b"SECRET" not in body and b"aiohttp" not in body.lower()
+    assert body.decode().splitlines() == [texts.say("web.bad_request", "en"), texts.say("web.bad_request", "de")]
+
+
+async def test_no_answer_names_the_servers_software(store):
+    service = Service(store, seed_source=lambda: 3)
+    rec = await open_race(service)
+    async with serving(store) as (_, base), aiohttp.ClientSession() as session:
+        url = await page_of(store, base, rec)
+        for method, address in [("GET", url), ("GET", base + "/nope"), ("POST", url), ("GET", base + "/favicon.ico"),
+                                ("HEAD", url + "/state.json")]:
+            async with session.request(method, address) as answer:
+                assert answer.headers["Server"] == "Junkyard GM", (method, address)
+                assert answer.headers["X-Frame-Options"] == "DENY"
+                assert b"aiohttp" not in (await answer.read()).lower()
