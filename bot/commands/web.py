@@ -1,6 +1,6 @@
 """``junkyard web``: serve the games' pages (the live board, the standings, the moves, a replay) until stopped.
 
-    junkyard web [--db PATH|URL] [--listen HOST:PORT] [--behind-proxy]
+    junkyard web [--db PATH|URL] [--listen HOST:PORT] [--behind-proxy] [--max-streams N] [--header-timeout S]
 
 It reads the same database as the bot (a SQLite file beside a running bot, or the bot's PostgreSQL), so it can
 run in a process of its own, on another machine too; ``junkyard bot --web HOST:PORT`` runs the same server
@@ -22,14 +22,14 @@ import logging
 import os
 import signal
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from typing import TYPE_CHECKING
 
 from bot.store import default_db_path
 
 if TYPE_CHECKING:
     from bot.play.service import Service
-    from bot.web.server import WebServer
+    from bot.web.server import Limits, WebServer
 
 log = logging.getLogger("junkyard.web")
 
@@ -49,6 +49,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--behind-proxy", action="store_true",
                         help="a reverse proxy forwards the requests: rate limits count each client by the last "
                              "address of X-Forwarded-For")
+    parser.add_argument("--max-streams", type=_positive(int), metavar="N", default=None,
+                        help="the most live pages followed at once, of every visitor (default 5000; over it a "
+                             "page waits and tries again)")
+    parser.add_argument("--header-timeout", type=_positive(float), metavar="SECONDS", default=None,
+                        help="close a connection that sends no whole request within this time (default 10)")
     parser.add_argument("--log-level", default="INFO", choices=["DEBUG", "INFO", "WARNING", "ERROR"],
                         help="logging level (default INFO)")
 
@@ -60,6 +65,29 @@ def parse_address(text: str) -> tuple[str, int]:
     if not sep or not host or not port.isdigit() or not 0 <= int(port) <= 65535:
         raise ValueError(f"give the address as HOST:PORT (like 127.0.0.1:8080), not {text!r}")
     return host, int(port)
+
+
+def _positive(kind: type[int] | type[float]) -> Callable[[str], float]:
+    """An argparse type: a number of ``kind`` above 0."""
+
+    def parse(text: str) -> float:
+        try:
+            value = kind(text)
+        except ValueError:
+            value = 0
+        if not value > 0:
+            raise argparse.ArgumentTypeError(f"give a number above 0, not {text!r}")
+        return value
+
+    return parse
+
+
+def limits_of(args: argparse.Namespace) -> Limits:
+    """The server's limits, with what the options change."""
+    from bot.web.server import Limits
+
+    given = {"streams": args.max_streams, "header_seconds": args.header_timeout}
+    return Limits(**{name: value for name, value in given.items() if value is not None})
 
 
 def _address(text: str) -> tuple[str, int]:
@@ -105,7 +133,7 @@ class CannotListen(Exception):
 
 @contextlib.asynccontextmanager
 async def serving(target: str, listen: tuple[str, int], *, service: Service | None = None,
-                  forwarded: bool = False) -> AsyncIterator[WebServer]:
+                  forwarded: bool = False, limits: Limits | None = None) -> AsyncIterator[WebServer]:
     """The pages' server on its own connection to the database ``target``, listening on ``listen`` while the
     block runs; with ``service`` (the bot's), the moves it stores reach the pages at once, and so do the links
     it revokes."""
@@ -113,7 +141,7 @@ async def serving(target: str, listen: tuple[str, int], *, service: Service | No
     from bot.web.server import WebServer
 
     async with open_store(target) as store:
-        server = WebServer(store, forwarded=forwarded)
+        server = WebServer(store, forwarded=forwarded, limits=limits)
         try:
             host, port = await server.start(*listen)
         except OSError as exc:
@@ -155,7 +183,7 @@ def run(args: argparse.Namespace) -> int:
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     log.info("store: %s", store_line)
     try:
-        asyncio.run(_serve(target, args.listen, args.behind_proxy))
+        asyncio.run(_serve(target, args.listen, args.behind_proxy, limits_of(args)))
     except CannotListen as exc:
         print(f"junkyard web: {exc}", file=sys.stderr)
         return FAILED
@@ -164,12 +192,12 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-async def _serve(target: str, listen: tuple[str, int], forwarded: bool) -> None:
+async def _serve(target: str, listen: tuple[str, int], forwarded: bool, limits: Limits) -> None:
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(signum, stop.set)
-    async with serving(target, listen, forwarded=forwarded):
+    async with serving(target, listen, forwarded=forwarded, limits=limits):
         await stop.wait()
     log.info("web pages: stopped")
 
@@ -181,6 +209,7 @@ __all__ = [
     "add_arguments",
     "base_url",
     "check_url",
+    "limits_of",
     "parse_address",
     "run",
     "serving",

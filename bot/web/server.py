@@ -21,10 +21,11 @@ pictures and a new live stream answer 404; an open live stream has its token rea
 and then at every poll (one read for up to 500 streams' tokens), and ends when the token opens its game no more.
 A revoke in this process wakes the poller at once (:meth:`WebServer.revoked`).
 
-Safe by default: no write endpoint, no request body, a token bucket of requests per client and a cap on each
-client's live connections (a client: its address, an IPv6 one by its /64; a closed stream frees its place at
-once), a size limit on every answer and on each live stream (the browser reconnects), a content security policy
-that allows the page's own script, style and pictures only, no framing, no referrer, no access log (the
+Safe by default: no write endpoint, no request body, a token bucket of requests per client, a cap on each
+client's live connections (a client: its address, an IPv6 one by its /64; over it: 429) and one on the server's
+(over it: 503; both with ``Retry-After``, and the page's script tries again later, waiting longer each time; a
+closed stream frees its place at once), a size limit on every answer and on each live stream (the browser
+reconnects), a content security policy that allows the page's own script, style and pictures only, no framing, no referrer, no access log (the
 addresses carry tokens). A connection that sends nothing, or stops within its request's headers, is closed after
 :attr:`Limits.header_seconds` (so slow clients cannot hold every socket); a request that cannot be read (a bad
 request line or header, one too long, too many) is answered 400 with the same headers, a line from the catalogue
@@ -194,6 +195,7 @@ class WebServer:
         self.pictures: OrderedDict[tuple[int, str, str], bytes] = OrderedDict()
         self._buckets: dict[str, Bucket] = {}
         self._streams: dict[str, int] = {}
+        self._live = 0  # the live streams open, of every client
         self._drawing = asyncio.Semaphore(1)
         self._closing = asyncio.Event()
         self._wake = asyncio.Event()
@@ -489,14 +491,17 @@ class WebServer:
         token = request.match_info["token"]
         watch = await self._watch(token)
         client = self.client(request)
-        total = sum(self._streams.values())
-        if self._streams.get(client, 0) >= self.limits.streams_per_client or total >= self.limits.streams:
+        if self._streams.get(client, 0) >= self.limits.streams_per_client:  # this client holds its share
             raise web.HTTPTooManyRequests(text=texts.say("web.too_many", self._lang(request, watch)),
                                           headers={"Retry-After": "30"})
+        if self._live >= self.limits.streams:  # the server holds all it may: every client waits
+            raise web.HTTPServiceUnavailable(text=texts.say("web.busy", self._lang(request, watch)),
+                                             headers={"Retry-After": "30"})
         listener = Listener(token, self._lang(request, watch), client)
         response = web.StreamResponse(headers={"Content-Type": "text/event-stream; charset=utf-8",
                                                "Cache-Control": "no-store", "X-Accel-Buffering": "no"})
         self._streams[client] = self._streams.get(client, 0) + 1
+        self._live += 1
         watch.listeners.add(listener)
         sent = 0
         try:
@@ -522,6 +527,7 @@ class WebServer:
         finally:
             watch.listeners.discard(listener)
             self._streams[client] -= 1
+            self._live -= 1
             if not self._streams[client]:
                 del self._streams[client]
         return response

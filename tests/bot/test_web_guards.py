@@ -113,3 +113,49 @@ async def test_no_answer_names_the_servers_software(store):
                 assert answer.headers["Server"] == "Junkyard GM", (method, address)
                 assert answer.headers["X-Frame-Options"] == "DENY"
                 assert b"aiohttp" not in (await answer.read()).lower()
+
+
+async def test_live_streams_are_capped_per_client_and_in_all_each_with_its_own_answer(store):
+    """Two addresses of one IPv6 /64 are one client (429 over its cap); other clients fill the server's cap
+    (503, the page's script tries again later); a stream that closes gives its place to the next client."""
+    service = Service(store, seed_source=lambda: 3)
+    rec = await open_race(service)
+    limits = Limits(streams_per_client=1, streams=2, rate=1000, burst=1000)
+    async with serving(store, forwarded=True, limits=limits) as (server, base), \
+            aiohttp.ClientSession() as session:
+        url = await page_of(store, base, rec) + "/events"
+
+        def by(address: str) -> dict[str, str]:
+            return {"X-Forwarded-For": address}
+
+        async with session.get(url, headers=by("2001:db8:5:6::1")) as first:
+            assert first.status == 200
+            async with session.get(url, headers=by("2001:db8:5:6::abcd")) as same:
+                assert same.status == 429 and same.headers["Retry-After"]
+                assert (await same.text()).strip() == texts.say("web.too_many", "en")
+            async with session.get(url, headers=by("203.0.113.7")) as second:
+                assert second.status == 200
+                async with session.get(url, headers=by("2001:db8:9:9::1")) as third:
+                    assert third.status == 503 and third.headers["Retry-After"]
+                    assert (await third.text()).strip() == texts.say("web.busy", "en")
+                    assert third.headers["Server"] == "Junkyard GM"
+        for _ in range(100):
+            if not server._live:
+                break
+            await asyncio.sleep(0.02)
+        async with session.get(url, headers=by("2001:db8:9:9::1")) as later:
+            assert later.status == 200
+
+
+def test_the_operator_sets_the_servers_cap_and_header_timeout():
+    from bot.cli import build_parser
+    from bot.commands.web import limits_of
+
+    parser = build_parser()
+    args = parser.parse_args(["web", "--max-streams", "40", "--header-timeout", "2.5"])
+    assert (limits_of(args).streams, limits_of(args).header_seconds) == (40, 2.5)
+    assert limits_of(parser.parse_args(["web"])) == Limits()
+    for wrong in (["--max-streams", "0"], ["--header-timeout", "soon"]):
+        with pytest.raises(SystemExit) as exit_:
+            parser.parse_args(["web", *wrong])
+        assert exit_.value.code == 2

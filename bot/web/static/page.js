@@ -200,9 +200,10 @@
     source.onerror = () => {
       if (!state.live) return;
       text($('status'), words.reconnecting);
-      // the browser tries again by itself unless the answer was not a stream (a 429, say): then we do, later
+      // the browser tries again by itself unless the answer was not a stream (a 429 or 503 over a cap): then we do,
+      // later and later
       if (source.readyState === EventSource.CLOSED) {
-        setTimeout(listen, pause);
+        setTimeout(listen, pause * (0.5 + Math.random())); // spread: a full server is not asked by all at once
         pause = Math.min(pause * 2, 60000);
       }
     };
