@@ -115,7 +115,10 @@ def messages(records: Sequence[Delivery], rec: GameRecord, front: GameUnit[Any],
              memo: Memo | None = None) -> list[dict[str, Any]]:
     """The channel's public messages of the game, oldest first, each as its newest record words it (a turn's
     message is edited move by move: the page shows its last state): ``id`` the record that posted it, ``at`` the
-    record it shows, ``n`` the move it was written at, ``text`` its words. Retirements change no words."""
+    record it shows, ``n`` the move it was written at, ``text`` its words. Retirements change no words. ``id`` and
+    ``at`` count the game's own records (1, 2, 3 …), never the store's ids, which would tell how much the bot
+    said in other games."""
+    number = {d.id: n for n, d in enumerate(sorted(records, key=lambda r: r.id), start=1)}
     shown: dict[int, Delivery] = {}
     for d in records:
         if d.kind == RETIRE:
@@ -133,7 +136,7 @@ def messages(records: Sequence[Delivery], rec: GameRecord, front: GameUnit[Any],
             if memo is not None and not d.payload.get("finale"):
                 memo[known] = text
         if text:
-            out.append({"id": key, "at": d.id, "n": d.version, "text": text})
+            out.append({"id": number[key], "at": number[d.id], "n": d.version, "text": text})
     return out
 
 

@@ -159,3 +159,20 @@ def test_the_operator_sets_the_servers_cap_and_header_timeout():
         with pytest.raises(SystemExit) as exit_:
             parser.parse_args(["web", *wrong])
         assert exit_.value.code == 2
+
+
+async def test_a_pages_message_ids_count_its_own_games_messages_only(store):
+    """The second game's page numbers its messages 1, 2, 3 … as the first game's does: nothing on it tells how
+    many messages the bot sent in other games."""
+    service = Service(store, seed_source=lambda: 3)
+    first = await open_race(service)
+    second = await open_race(service)
+    async with serving(store) as (_, base), aiohttp.ClientSession() as session:
+        for rec in (first, second):
+            async with session.get(await page_of(store, base, rec) + "/state.json") as answer:
+                said = (await answer.json())["messages"]
+            assert said and said[0]["id"] == 1
+            assert [m["id"] for m in said] == sorted(m["id"] for m in said)
+            assert max(m["at"] for m in said) <= len(await store.outbox.deliveries(game_id=rec.id))
+        stored = [d.id for d in await store.outbox.deliveries(game_id=second.id)]
+        assert min(stored) > 1  # the store's own ids go on from the first game's
