@@ -21,17 +21,17 @@ pictures and a new live stream answer 404; an open live stream has its token rea
 and then at every poll (one read for up to 500 streams' tokens), and ends when the token opens its game no more.
 A revoke in this process wakes the poller at once (:meth:`WebServer.revoked`).
 
-Safe by default: no write endpoint, no request body, a token bucket of requests per client, a cap on each
-client's live connections (a client: its address, an IPv6 one by its /64; over it: 429) and one on the server's
-(over it: 503; both with ``Retry-After``, and the page's script tries again later, waiting longer each time; a
-closed stream frees its place at once), a size limit on every answer and on each live stream (the browser
-reconnects), a content security policy that allows the page's own script, style and pictures only, no framing, no referrer, no access log (the
-addresses carry tokens). A connection that sends nothing, or stops within its request's headers, is closed after
-:attr:`Limits.header_seconds` (so slow clients cannot hold every socket); a request that cannot be read (a bad
-request line or header, one too long, too many) is answered 400 with the same headers, a line from the catalogue
-and nothing of the request; no answer names the server's software. The text answers (page, state, script,
-style) travel gzipped to a client that accepts gzip; the pictures and the live stream never do. Nothing listens
-until :meth:`WebServer.start` is called.
+Safe by default: no write endpoint, no request body, a token bucket of requests per client, a cap on each client's
+live connections (a client: its address, an IPv6 one by its /64; over it: 429) and one on the server's (over it:
+503; both with ``Retry-After``, and the page's script tries again later, waiting longer each time; a closed stream
+frees its place at once), a size limit on every answer and on each live stream (the browser reconnects), a content
+security policy that allows the page's own script, style and pictures only, no framing, no referrer, no access log
+(the addresses carry tokens). A connection that sends nothing, or stops within its request's headers, is closed
+after :attr:`Limits.header_seconds` (so slow clients cannot hold every socket); a request that cannot be read (a bad
+request line or header, one too long, too many) is answered 400 with the same headers, a line from the catalogue and
+nothing of the request; no answer names the server's software. The text answers (page, state, script, style) travel
+gzipped to a client that accepts gzip; the pictures and the live stream never do. Nothing listens until
+:meth:`WebServer.start` is called.
 """
 
 from __future__ import annotations
