@@ -252,13 +252,14 @@ def _connect(client: JunkyardBot, token: str, args: argparse.Namespace, target: 
     import discord
 
     from bot.commands import FAILED
-    from bot.commands.web import CannotListen, serving
+    from bot.commands.web import CannotListen, base_url, serving
 
     async def with_pages() -> None:
         # as client.run does, with the web pages' server beside the bot; logging is already set up, and the
         # token never reaches a log line
         assert args.web is not None
-        async with client, serving(target, args.web, service=client.service, forwarded=args.web_behind_proxy):
+        async with client, serving(target, args.web, service=client.service, forwarded=args.web_behind_proxy,
+                                   public_url=base_url(args.web, args.web_url)):
             await client.start(token)
 
     try:

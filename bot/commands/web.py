@@ -1,12 +1,15 @@
 """``junkyard web``: serve the games' pages (the live board, the standings, the moves, a replay) until stopped.
 
-    junkyard web [--db PATH|URL] [--listen HOST:PORT] [--behind-proxy] [--max-streams N] [--header-timeout S]
+    junkyard web [--db PATH|URL] [--listen HOST:PORT] [--url URL] [--behind-proxy] [--max-streams N]
+                 [--header-timeout S]
 
 It reads the same database as the bot (a SQLite file beside a running bot, or the bot's PostgreSQL), so it can
 run in a process of its own, on another machine too; ``junkyard bot --web HOST:PORT`` runs the same server
 inside the bot. It listens on 127.0.0.1:8080 unless told otherwise, serves only what the public sees, and has
 no endpoint that writes. A game's page is opened by its link (``/game link`` in Discord); the bot makes links
-under the public address its operator gives it (``junkyard bot --web-url`` or ``JUNKYARD_WEB_URL``).
+under the public address its operator gives it (``junkyard bot --web-url`` or ``JUNKYARD_WEB_URL``), and
+``junkyard link GAME`` prints one under the same address (``--url``, else ``JUNKYARD_WEB_URL``, else the address
+listened on), which the pages' link previews name too.
 
 Exit codes (:data:`bot.commands.EXIT_CODES`): 0 stopped, 1 a failure while running (a database it cannot use, an
 address it cannot listen on), 2 a usage mistake (the options).
@@ -46,6 +49,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--listen", metavar="HOST:PORT", type=_address, default=_address(DEFAULT_LISTEN),
                         help=f"the address to listen on (default {DEFAULT_LISTEN}: this machine only; "
                              "0.0.0.0:8080 for every network)")
+    add_url(parser)
     parser.add_argument("--behind-proxy", action="store_true",
                         help="a reverse proxy forwards the requests: rate limits count each client by the last "
                              "address of X-Forwarded-For")
@@ -56,6 +60,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="close a connection that sends no whole request within this time (default 10)")
     parser.add_argument("--log-level", default="INFO", choices=["DEBUG", "INFO", "WARNING", "ERROR"],
                         help="logging level (default INFO)")
+
+
+def add_url(parser: argparse.ArgumentParser) -> None:
+    """The ``--url`` option: the pages' public address."""
+    parser.add_argument("--url", metavar="URL", default=None,
+                        help=f"the pages' public address, like https://games.example/junkyard (default: "
+                             f"${URL_VARIABLE}, else the address listened on)")
 
 
 def parse_address(text: str) -> tuple[str, int]:
@@ -133,15 +144,16 @@ class CannotListen(Exception):
 
 @contextlib.asynccontextmanager
 async def serving(target: str, listen: tuple[str, int], *, service: Service | None = None,
-                  forwarded: bool = False, limits: Limits | None = None) -> AsyncIterator[WebServer]:
+                  forwarded: bool = False, limits: Limits | None = None, public_url: str | None = None
+                  ) -> AsyncIterator[WebServer]:
     """The pages' server on its own connection to the database ``target``, listening on ``listen`` while the
     block runs; with ``service`` (the bot's), the moves it stores reach the pages at once, and so do the links
-    it revokes."""
+    it revokes; ``public_url``: the pages' public address (for the link previews)."""
     from bot.store import open_store
     from bot.web.server import WebServer
 
     async with open_store(target) as store:
-        server = WebServer(store, forwarded=forwarded, limits=limits)
+        server = WebServer(store, forwarded=forwarded, limits=limits, public_url=public_url)
         try:
             host, port = await server.start(*listen)
         except OSError as exc:
@@ -170,10 +182,15 @@ async def check_store(target: str) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from bot.commands import FAILED
+    from bot.commands import FAILED, USAGE
     from bot.store import CannotOpen
 
     target = args.db or default_db_path()
+    try:
+        public = base_url(args.listen, args.url)
+    except ValueError as exc:
+        print(f"junkyard web: {exc}", file=sys.stderr)
+        return USAGE
     try:
         store_line = asyncio.run(check_store(target))
     except CannotOpen as exc:
@@ -183,7 +200,7 @@ def run(args: argparse.Namespace) -> int:
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     log.info("store: %s", store_line)
     try:
-        asyncio.run(_serve(target, args.listen, args.behind_proxy, limits_of(args)))
+        asyncio.run(_serve(target, args.listen, args.behind_proxy, limits_of(args), public))
     except CannotListen as exc:
         print(f"junkyard web: {exc}", file=sys.stderr)
         return FAILED
@@ -192,12 +209,13 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-async def _serve(target: str, listen: tuple[str, int], forwarded: bool, limits: Limits) -> None:
+async def _serve(target: str, listen: tuple[str, int], forwarded: bool, limits: Limits, public: str | None
+                 ) -> None:
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(signum, stop.set)
-    async with serving(target, listen, forwarded=forwarded, limits=limits):
+    async with serving(target, listen, forwarded=forwarded, limits=limits, public_url=public):
         await stop.wait()
     log.info("web pages: stopped")
 
@@ -207,6 +225,7 @@ __all__ = [
     "URL_VARIABLE",
     "CannotListen",
     "add_arguments",
+    "add_url",
     "base_url",
     "check_url",
     "limits_of",

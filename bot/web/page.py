@@ -20,7 +20,7 @@ import html
 import json
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from bot import texts
@@ -246,24 +246,73 @@ def words(lang: str) -> dict[str, str]:
     return {name: texts.CATALOGUE.template(f"web.{name}", lang) for name in SCRIPT_WORDS}
 
 
+@dataclass(frozen=True, slots=True)
+class Board:
+    """The board a page opens on: its address (``src`` relative to the page, ``url`` absolute, for link
+    previews), its size in pixels, and its step (0: the start)."""
+
+    src: str
+    url: str
+    width: int
+    height: int
+    step: int
+
+
+def png_size(png: bytes) -> tuple[int, int]:
+    """The width and height of a PNG picture (from its header)."""
+    return int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")
+
+
+def _board_html(board: Board | None, lang: str) -> tuple[str, str]:
+    """The board picture's attributes and its zoom link's address: the picture's address and size in the page,
+    so its place is kept before it comes and it shows without the script; hidden when there is none yet."""
+    if board is None:
+        return f'alt="{html.escape(texts.say("web.no_board", lang))}" hidden', "#"
+    alt = texts.say("web.start_position", lang) if board.step == 0 else texts.say("web.board_alt", lang,
+                                                                                   n=board.step)
+    src = html.escape(board.src)
+    return f'src="{src}" width="{board.width}" height="{board.height}" alt="{html.escape(alt)}"', src
+
+
+def _social(title: str, description: str, board: Board | None) -> str:
+    """The link preview's tags (Open Graph, and the card of the sites that read theirs): the game, its players
+    and status, the board's picture."""
+    tags = [("property", "og:type", "website"), ("property", "og:title", title),
+            ("property", "og:description", description)]
+    if board is not None:
+        tags += [("property", "og:image", board.url), ("property", "og:image:width", str(board.width)),
+                 ("property", "og:image:height", str(board.height))]
+    tags += [("name", "twitter:card", "summary_large_image" if board is not None else "summary"),
+             ("name", "twitter:title", title), ("name", "twitter:description", description)]
+    if board is not None:
+        tags.append(("name", "twitter:image", board.url))
+    return "".join(f'<meta {kind}="{name}" content="{html.escape(value)}">\n' for kind, name, value in tags)
+
+
 def document(template: str, title: str, state_json: str, lang: str, token: str, other: Sequence[str],
-             extra: Mapping[str, str] | None = None, *, players: Sequence[str] = (), over: bool = False) -> str:
+             extra: Mapping[str, str] | None = None, *, players: Sequence[str] = (), over: bool = False,
+             status: str = "", board: Board | None = None) -> str:
     """The page: the template with its words in ``lang``, the state (:func:`as_json` of :func:`page_state`) and
     the script's words embedded as JSON, links to the page in the ``other`` languages, and ``extra`` slots; its
-    description names the game and its ``players``, its heading says whether the game is ``over``."""
+    description names the game and its ``players``, its heading says whether the game is ``over``; its link
+    preview names the game, the players and its ``status``, and shows the ``board`` it opens on (also in the
+    page itself)."""
     say = {key: html.escape(texts.say(f"web.{key}", lang)) for key in
            ("heading_live", "heading_replay", "heading_standings", "heading_log", "first", "back", "forward",
-            "last", "slider", "noscript", "footer")}
+            "last", "slider", "noscript", "footer", "standings_region")}
+    seated = ", ".join(players) or texts.say("lobby.nobody_yet", lang)
+    picture, zoom = _board_html(board, lang)
+    social = _social(title, texts.say("web.share_description", lang, players=seated, status=status), board)
     switch = " · ".join(f'<a href="/g/{token}?lang={o}" hreflang="{o}" lang="{o}">'
                         f"{html.escape(texts.language_name(o, o))}</a>" for o in other)
     values = {**{f"say_{k}": v for k, v in say.items()}, "lang": lang, "title": html.escape(title),
               "page_title": html.escape(texts.say("web.page_title", lang, title=title)),
               "heading": html.escape(texts.say("web.over" if over else "web.heading_live", lang)),
-              "description": html.escape(texts.say("web.description", lang, title=title, players=", ".join(players)
-                                                   or texts.say("lobby.nobody_yet", lang))),
+              "description": html.escape(texts.say("web.description", lang, title=title, players=seated)),
+              "social": social, "board": picture, "zoom": zoom,
               "state": state_json, "words": as_json(words(lang)).decode("utf-8"), "languages": switch, **(extra or {})}
     return _SLOT.sub(lambda m: values[m.group(1)], template)  # one pass: no value is read as a slot
 
 
-__all__ = ["LANGS", "TAIL", "choose_lang", "document", "entries", "live_event", "message_words", "messages",
-           "page_state", "picture", "standings", "words"]
+__all__ = ["LANGS", "TAIL", "Board", "choose_lang", "document", "entries", "live_event", "message_words", "messages",
+           "page_state", "picture", "png_size", "standings", "words"]

@@ -179,13 +179,15 @@ class Bucket:
 
 class WebServer:
     """The pages of the games in ``store`` (see the module's docstring). ``forwarded``: the server stands behind
-    a reverse proxy, which names the client in ``X-Forwarded-For`` (its last address)."""
+    a reverse proxy, which names the client in ``X-Forwarded-For`` (its last address). ``public_url``: the
+    pages' public base address, for the absolute addresses of link previews (else the request's own)."""
 
     def __init__(self, store: Store, *, classes: Callable[[str], type[Game]] = game_class,
                  fronts: Callable[[str], GameUnit[Any]] = unit_for, limits: Limits | None = None,
                  poll_seconds: float = POLL_SECONDS, forwarded: bool = False,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic, public_url: str | None = None) -> None:
         self.store = store
+        self.public_url = public_url
         self.classes, self.fronts = classes, fronts
         self.limits = limits or Limits()
         self.poll_seconds = poll_seconds
@@ -453,8 +455,25 @@ class WebServer:
         body = pages.document(self.template, title, watch.states[lang].decode("utf-8"), lang, token,
                               [other for other in pages.LANGS if other != lang], {"v": self.static_version},
                               players=[seat.name for seat in watch.rec.seats],
-                              over=watch.rec.status not in (LOBBY, ACTIVE))
+                              over=watch.rec.status not in (LOBBY, ACTIVE),
+                              status=texts.status_word(watch.rec.status, lang),
+                              board=await self._board(request, watch, token, lang))
         return _packed(request, web.Response(text=body, content_type="text/html", charset="utf-8"))
+
+    async def _board(self, request: web.Request, watch: Watch, token: str, lang: str) -> pages.Board | None:
+        """The newest board, as the page names it before its script runs (drawn now, once: the browser asks for
+        it next); None before the game starts."""
+        timeline = watch.timeline
+        if timeline is None:
+            return None
+        step, fingerprint = timeline.moves, timeline.steps[-1].fingerprint
+        png = await self._picture(watch, step, fingerprint, lang)
+        if png is None:
+            return None
+        width, height = pages.png_size(png)
+        path = f"board/{step}-{fingerprint}.png?lang={lang}"
+        origin = self.public_url or str(request.url.origin())
+        return pages.Board(f"{token}/{path}", f"{links.page_url(origin, token)}/{path}", width, height, step)
 
     async def state(self, request: web.Request) -> web.Response:
         watch = await self._watch(request.match_info["token"])

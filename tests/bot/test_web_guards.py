@@ -5,6 +5,8 @@ request, and live streams are capped per client and in all."""
 from __future__ import annotations
 
 import asyncio
+import html
+import re
 import time
 
 import aiohttp
@@ -13,7 +15,7 @@ import pytest
 from bot import texts
 from bot.play.service import Service
 from bot.web.server import SECURITY_HEADERS, Limits
-from tests.bot.web_helpers import open_race, page_of, serving
+from tests.bot.web_helpers import open_race, page_of, play, serving
 
 
 def _address(base: str) -> tuple[str, int]:
@@ -176,3 +178,68 @@ async def test_a_pages_message_ids_count_its_own_games_messages_only(store):
             assert max(m["at"] for m in said) <= len(await store.outbox.deliveries(game_id=rec.id))
         stored = [d.id for d in await store.outbox.deliveries(game_id=second.id)]
         assert min(stored) > 1  # the store's own ids go on from the first game's
+
+
+def _tag(page: str, pattern: str) -> str:
+    found = re.search(pattern, page)
+    assert found is not None, pattern
+    return found.group(0)
+
+
+async def test_the_page_names_its_board_with_its_size_and_a_link_preview_in_its_language(store):
+    """Before any script: the board's address and size are in the page (its place kept while the PNG comes),
+    and a shared link previews the game, its players and status, and the board at its absolute address."""
+    service = Service(store, seed_source=lambda: 3)
+    rec = await play(service, await open_race(service), 4)
+    async with serving(store, public_url="https://games.example/junkyard") as (_, base), \
+            aiohttp.ClientSession() as session:
+        url = await page_of(store, base, rec)
+        token = url.rsplit("/", 1)[1]
+        async with session.get(url + "?lang=de") as answer:
+            page = await answer.text()
+        img = _tag(page, r'<img id="board"[^>]*>')
+        src = html.unescape(re.search(r'src="([^"]+)"', img).group(1))
+        assert src.startswith(f"{token}/board/{rec.version}-") and src.endswith(".png?lang=de")
+        async with session.get(f"{base}/g/{src}") as picture:
+            png = await picture.read()
+        assert picture.status == 200
+        width, height = int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")
+        assert f'width="{width}" height="{height}"' in img
+        assert f'href="{html.escape(src)}"' in page  # the zoom link too
+        meta = dict(re.findall(r'<meta (?:property|name)="([^"]+)" content="([^"]*)">', page))
+        assert meta["og:title"] == "Junkyard Races"
+        assert html.unescape(meta["og:image"]) == f"https://games.example/junkyard/g/{src}"
+        assert meta["twitter:card"] == "summary_large_image"
+        players = ", ".join(seat.name for seat in rec.seats)
+        assert html.unescape(meta["og:description"]) == texts.say(
+            "web.share_description", "de", players=players, status=texts.status_word(rec.status, "de"))
+        assert meta["og:description"] != texts.say("web.share_description", "en", players=players,
+                                                   status=texts.status_word(rec.status, "en"))
+
+
+def test_a_page_without_a_board_yet_hides_it_and_previews_without_a_picture():
+    """A lobby has no board: the picture is hidden with its words, and the preview is a plain card."""
+    from importlib import resources
+
+    from bot.web import page as pages
+
+    template_text = resources.files("bot.web").joinpath("static", "page.html").read_text()
+    page = pages.document(template_text, "Junkyard Races", "{}", "en", "t" * 22, ["de"], {"v": "1"},
+                          players=["Ann"], status="lobby", board=None)
+    img = _tag(page, r'<img id="board"[^>]*>')
+    assert "hidden" in img and "src=" not in img and texts.say("web.no_board", "en") in html.unescape(img)
+    assert "og:image" not in page and '<meta name="twitter:card" content="summary">' in page
+
+
+async def test_the_standings_scroll_region_is_reachable_by_keyboard_and_named(store):
+    """axe's "scrollable-region-focusable": the sideways-scrolling standings take the focus and say what
+    they are, in the page's language."""
+    service = Service(store, seed_source=lambda: 3)
+    rec = await open_race(service)
+    async with serving(store) as (_, base), aiohttp.ClientSession() as session:
+        url = await page_of(store, base, rec)
+        for lang in ("en", "de"):
+            async with session.get(f"{url}?lang={lang}") as answer:
+                region = _tag(await answer.text(), r'<div class="scroll"[^>]*>')
+            assert 'tabindex="0"' in region and 'role="region"' in region
+            assert f'aria-label="{html.escape(texts.say("web.standings_region", lang))}"' in region

@@ -47,7 +47,7 @@
       img.hidden = true;
     } else {
       img.hidden = false;
-      if (img.getAttribute('src') !== url) {
+      if (img.src !== new URL(url, location.href).href) { // the page names the newest board itself
         tries = 0;
         img.src = url;
       }
