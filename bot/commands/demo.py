@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from bot.commands import FAILED, INTERRUPTED, USAGE
+from bot.commands.link import watch_line
 from bot.commands.play import add_game_arguments, computer_kind, game_options, refused_options
 from bot.games import GameUnit, playable_keys, unit_for
 from bot.local import LocalChannel
@@ -130,7 +131,8 @@ async def _demo(args: argparse.Namespace, db: str) -> int:
             print(f"junkyard demo: {say('demo.unfinished', lang, count=rec.version)}", file=sys.stderr)
             return FAILED
         actions = [a.action for a in await store.games.actions(game_id)]
-    _report(args, game, rec, actions, pictures, started)
+        watch = await watch_line(store, game_id, args.db, lang) if args.db else None  # a kept game only
+    _report(args, game, rec, actions, pictures, started, watch)
     return 0
 
 
@@ -158,9 +160,9 @@ async def _play_out(service: Service, channel: int, game_id: int, pictures: Chan
 
 
 def _report(args: argparse.Namespace, game: Game, rec: GameRecord, actions: list[str], pictures: ChannelPictures,
-            started: float) -> None:
+            started: float, watch: str | None = None) -> None:
     """What the finished demo prints: the ending, the standings, what the channel saw, where the pictures
-    and the replay are, and how long it took since ``started``."""
+    and the replay are, how to ``watch`` its page, and how long it took since ``started``."""
     from bot import terminal as term
 
     lang = args.lang
@@ -177,6 +179,8 @@ def _report(args: argparse.Namespace, game: Game, rec: GameRecord, actions: list
     print(_replay(unit_for(args.game), rec.setup, rec.seed, actions, pictures.writer.dir, lang))
     if args.db:
         print(say("demo.stored", lang, game=rec.id, db=term.shown_db(args.db)))
+    if watch:
+        print(watch)
     print(say("demo.timing", lang, count=len(actions), seconds=f"{time.perf_counter() - started:.1f}"))
 
 

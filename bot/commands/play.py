@@ -29,6 +29,7 @@ from typing import Any
 
 from bot import texts
 from bot.commands import FAILED, INTERRUPTED, USAGE
+from bot.commands.link import watch_line
 from bot.games import GameUnit, SetupError, new_options, playable_keys, unit_for
 from bot.store import GameRecord, Store
 from bot.telling.outcomes import Refusal
@@ -189,6 +190,9 @@ async def _play(args: argparse.Namespace, seats: list[SeatSpec], game_key: str |
             if isinstance(first.outcome, Refusal):  # the options together: the seats on this track, say
                 await service.abort(channel, 0, can_manage=True)
                 return _error(plain(first.outcome.text, {}, args.lang), USAGE)
+        game_id = chosen.id if chosen is not None else first.game_id
+        if game_id is not None:
+            print(await watch_line(store, game_id, args.db, terminal.lang), flush=True)
         try:
             return await terminal.run(first)
         finally:
