@@ -111,6 +111,7 @@ def test_output_closed_tells_a_pipe_without_reader_from_one_with_a_reader():
     ["demo", "--db", "notes.db", "--out", "pics"],
     ["replay", "1", "--db", "notes.db", "--out", "r.gif"],
     ["web", "--db", "notes.db", "--listen", "127.0.0.1:0"],
+    ["link", "1", "--db", "notes.db"],
     ["db", "copy", "notes.db", "copy.db"],
     ["ratings", "rebuild", "--db", "notes.db"],
     ["bot", "--db", "notes.db"],
