@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import gettext
 import io
+import os
 import string
 from collections.abc import Iterator
 from functools import cached_property
@@ -28,10 +29,23 @@ DEFAULT = "en"
 LOCALE = Path(__file__).resolve().parent.parent / "bot" / "locale"
 
 
-def languages(folder: str | Path = LOCALE) -> tuple[str, ...]:
+#: the pseudo-language (:mod:`rules.pseudo`): a language only when :data:`PSEUDO_VARIABLE` is ``1``
+PSEUDO = "qps"
+#: the environment variable that makes :data:`PSEUDO` a language of the project (for tests, never for players)
+PSEUDO_VARIABLE = "JUNKYARD_PSEUDO_LOCALE"
+
+
+def pseudo_enabled() -> bool:
+    """Whether the environment asks for the pseudo-language (``JUNKYARD_PSEUDO_LOCALE=1``)."""
+    return os.environ.get(PSEUDO_VARIABLE) == "1"
+
+
+def languages(folder: str | Path = LOCALE, pseudo: bool | None = None) -> tuple[str, ...]:
     """The languages of a catalogue folder, one per ``<lang>.po`` file: English first, then the others in
-    alphabetical order. Of :data:`LOCALE`, the languages every front and game offers (:data:`LANGS`)."""
-    found = sorted(p.stem for p in Path(folder).glob("*.po"))
+    alphabetical order. Of :data:`LOCALE`, the languages every front and game offers (:data:`LANGS`). The
+    pseudo-language counts only when ``pseudo`` is true (by default: when :func:`pseudo_enabled`)."""
+    with_pseudo = pseudo_enabled() if pseudo is None else pseudo
+    found = sorted(p.stem for p in Path(folder).glob("*.po") if with_pseudo or p.stem != PSEUDO)
     return (DEFAULT, *(lang for lang in found if lang != DEFAULT))
 
 
@@ -125,4 +139,5 @@ def _fields(text: str) -> Iterator[str]:
             yield field.split(".")[0].split("[")[0]
 
 
-__all__ = ["DEFAULT", "LANGS", "LOCALE", "Catalogue", "languages", "placeholders"]
+__all__ = ["DEFAULT", "LANGS", "LOCALE", "PSEUDO", "PSEUDO_VARIABLE", "Catalogue", "languages", "placeholders",
+           "pseudo_enabled"]
