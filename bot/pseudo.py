@@ -19,6 +19,7 @@ from typing import Any
 from babel.messages.pofile import read_po
 
 from rules import pseudo
+from rules.catalogue import languages
 
 ROOT = Path(__file__).resolve().parent.parent
 #: the packages whose ``locale/`` folders are catalogues
@@ -101,7 +102,7 @@ def command_tables() -> dict[Path, dict[str, tuple[str, str]]]:
     """The English words of every command, option and choice, by the folder whose table holds them: the
     service's (``bot/locale``) for the generic commands, a game's unit folder for its own group and the
     ``/game new`` and ``/game join`` options it offers."""
-    from bot import games
+    from bot import games, texts
     from bot.discord import JunkyardBot
     from bot.discord.translator import SETUP_COMMANDS
     from bot.store import SqliteStore
@@ -124,6 +125,8 @@ def command_tables() -> dict[Path, dict[str, tuple[str, str]]]:
                     tables[folder_of[key]].setdefault(path, words)
             else:
                 table.setdefault(path, words)
+    for lang in languages(pseudo=True):  # a language's choice (of /rules language), the pseudo-language's too
+        tables[generic].setdefault(f"={lang}", (texts.language_name(lang), ""))
     return {folder: table for folder, table in tables.items() if table}
 
 

@@ -99,8 +99,9 @@ def forms(msg: str, texts: tuple[str, ...]) -> tuple[str, ...]:
 
 
 def unbracketed(text: str) -> list[str]:
-    """The runs of ASCII letters of ``text`` outside every pseudo bracket (brackets nest): words that did
-    not go through a ``qps`` catalogue. Marked names (:mod:`rules.literal`) are skipped."""
+    """The ASCII words of ``text`` (runs of letters and digits with a letter) outside every pseudo bracket
+    (brackets nest): words that did not go through a ``qps`` catalogue. Marked names (:mod:`rules.literal`)
+    are skipped."""
     text = re.sub("\ufdd0[^\ufdd1]*\ufdd1", " ", text)
     depth, outside = 0, []
     for char in text:
@@ -109,7 +110,7 @@ def unbracketed(text: str) -> list[str]:
         elif char == CLOSE:
             depth = max(0, depth - 1)
         outside.append(char if depth == 0 else " ")
-    return re.findall(r"[A-Za-z]+", "".join(outside))
+    return [w for w in re.findall(r"[A-Za-z0-9]+", "".join(outside)) if re.search("[A-Za-z]", w)]
 
 
 __all__ = ["ACCENTS", "CLOSE", "CODE", "GROWTH", "OPEN", "PAD", "TYPED", "accent", "forms", "name", "padding",

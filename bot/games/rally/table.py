@@ -178,8 +178,8 @@ def status_text(game: RallyGame, viewer: int | None, lang: str = "en") -> str:
     when ``viewer`` is that player)."""
     direction = word("clockwise" if game.clockwise else "anticlockwise", lang)
     head = say("p_header", lang, round=game.round, laps=game.laps, count=game.laps, direction=direction)
-    lines = [f"**{game.title}** · {Name(game.track.name)} ({game.track.alias}) · {head} · "
-             + CATALOGUE.say("status.move", lang, ply=game.ply)]
+    lines = [CATALOGUE.say("status.head", lang, title=game.title, track=Name(game.track.name),
+                           alias=game.track.alias, header=head, move=CATALOGUE.say("status.move", lang, ply=game.ply))]
     for rank, s in enumerate(game.standings(), 1):
         car = game.cars[s]
         works = " ".join(str(n) for n in B.GEARS if B.works(car.gears[n - 1])) or "–"
@@ -241,7 +241,7 @@ def progress_line(game: RallyGame, lang: str = "en") -> tuple[str, Any]:
         share = min(1.0, max(0.0, car.progress / total))
         filled = round(share * BAR)
         parts.append(f"{word(COLOUR_KEYS[s], lang).lower()} [{'#' * filled}{'-' * (BAR - filled)}] "
-                     f"{laps_text(game, s)} s{car.stops}")
+                     f"{laps_text(game, s)} {say('p_bar_stops', lang, stops=car.stops)}")
     key = tuple((queries.laps_done(game, s), c.stops) for s, c in enumerate(game.cars))
     return say("p_move", lang, move=f"{game.ply:>4}") + "  " + "  ".join(parts), key
 
