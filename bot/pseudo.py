@@ -57,7 +57,8 @@ def catalogue_text(english: Path) -> str:
             continue
         plural = isinstance(message.id, (tuple, list))
         key = str(message.id[0] if plural else message.id)
-        texts = tuple(str(s) for s in (message.string if plural else (message.string,)))
+        strings = message.string if isinstance(message.string, (tuple, list)) else (message.string,)
+        texts = tuple(str(s or "") for s in strings)
         forms = pseudo.forms(key, texts)
         if plural:
             out.append(f"msgid {_quoted(key)}\nmsgid_plural {_quoted(key)}\n"

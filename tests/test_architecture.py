@@ -310,7 +310,8 @@ BOT_GROUPS: dict[str, tuple[str, ...]] = {
     "standing": ("bot.standing",),
     "upkeep": ("bot.upkeep",),
     "play": ("bot.play",),
-    "fronts": ("bot.cli", "bot.pseudo", "bot.terminal", "bot.local", "bot.commands", "bot.discord", "bot.web", "bot.deploy"),
+    "fronts": ("bot.cli", "bot.pseudo", "bot.terminal", "bot.local", "bot.commands", "bot.discord", "bot.web",
+               "bot.deploy"),
 }
 #: group → the groups it may import (its own included); rules and render are below them all
 MAY_IMPORT: dict[str, frozenset[str]] = {

@@ -1,7 +1,8 @@
-"""Every catalogue of texts is complete in every language (:data:`rules.catalogue.LANGS`, read from the
-service's catalogue files): each domain (every ``locale/`` folder under bot, rules and render) parses, every
-id of its ``en.po`` has a text in each other language with exactly the English placeholders (form by
-form for a counted text), and every message id the code asks for by a literal exists in its domain."""
+"""Every catalogue of texts is complete in every language (:func:`rules.catalogue.languages`, read from the
+service's catalogue files, the pseudo-language ``qps`` included): each domain (every ``locale/`` folder under
+bot, rules and render) parses, every id of its ``en.po`` has a text in each other language with exactly the
+English placeholders (form by form for a counted text), and every message id the code asks for by a literal
+exists in its domain."""
 
 from __future__ import annotations
 
@@ -13,10 +14,12 @@ from pathlib import Path
 import pytest
 from babel.messages.pofile import read_po
 
-from rules.catalogue import LANGS, Catalogue, placeholders
+from rules.catalogue import Catalogue, languages, placeholders
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("bot", "rules", "render")
+#: every language with catalogues, the pseudo-language too (offered only with its variable, checked always)
+ALL_LANGS = languages(pseudo=True)
 DOMAINS = sorted(p for package in PACKAGES for p in (ROOT / package).rglob("locale") if p.is_dir())
 
 
@@ -35,7 +38,7 @@ def domain(request: pytest.FixtureRequest) -> Path:
     return Path(request.param)
 
 
-@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("lang", ALL_LANGS)
 def test_each_file_parses_with_its_plural_rule_and_charset(domain: Path, lang: str) -> None:
     path = domain / f"{lang}.po"
     assert path.exists(), f"{path} is missing"
@@ -51,7 +54,7 @@ def test_each_file_parses_with_its_plural_rule_and_charset(domain: Path, lang: s
     assert not bad, f"ids are stable names, not prose: {bad[:5]}"
 
 
-@pytest.mark.parametrize("lang", LANGS[1:])
+@pytest.mark.parametrize("lang", ALL_LANGS[1:])
 def test_every_english_text_has_one_in_each_language_with_the_same_placeholders(domain: Path, lang: str) -> None:
     """Every id of a domain's English file has a text in each other language of the catalogues (German
     today), with the English placeholders, and no language has an id English lacks."""

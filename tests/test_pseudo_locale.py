@@ -21,8 +21,7 @@ from pathlib import Path
 import pytest
 
 from bot import pseudo as writer
-from rules import catalogue
-from rules import pseudo
+from rules import catalogue, pseudo
 
 ROOT = Path(__file__).resolve().parent.parent
 ENV = {**os.environ, catalogue.PSEUDO_VARIABLE: "1", "PYTHONPATH": str(ROOT)}

@@ -197,8 +197,10 @@ def board_text(game: Any, seat: int, lang: str = "en") -> str:
     numbers = ", ".join(texts.say("board.legend_you" if k.seat == seat else "board.legend_kart", lang,
                                   number=k.seat + 1, name=Name(k.name), colour=texts.colour(k.colour, lang))
                         for k in game.karts if k.cell in cells)
+    ground = TERRAIN_MARKS
     out.append(texts.say("board.legend", lang, karts=numbers or "-", face_down=FACE_DOWN, face_up=FACE_UP, pit=PIT,
-                         line=LINE, nothing=NOTHING, **{t.value: mark for t, mark in TERRAIN_MARKS.items()}))
+                         line=LINE, nothing=NOTHING, mud=ground[Terrain.MUD], grass=ground[Terrain.GRASS],
+                         stream=ground[Terrain.STREAM], bridge=ground[Terrain.BRIDGE]))
     plain: list[str] = []
     said: list[str] = []
     near = centre or next(iter(sorted(cells, key=lambda c: c.label)))
