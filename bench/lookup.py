@@ -140,7 +140,8 @@ def lookup_accuracy() -> dict[str, float | int | str]:
         blind = [_accuracy(_ours, game, lang, BLIND_PART)[0] * _count(game, lang, BLIND_PART)
                  for game, asked in SETS if asked == lang]
         total = sum(_count(game, lang, BLIND_PART) for game, asked in SETS if asked == lang)
-        out[f"held_out_blind_top1_percent_{lang}"] = round(sum(blind) / total, 1)
+        if total:  # a language without question sets (the pseudo-language) has no figure
+            out[f"held_out_blind_top1_percent_{lang}"] = round(sum(blind) / total, 1)
     out["question_ms"] = median_ms(lambda: lookup.search("races", "what happens if I get bumped into the water"))
     out["german_question_ms"] = median_ms(lambda: lookup.search("rally", "Was passiert, wenn ich zu schnell in die "
                                                                          "Kurve fahre?", lang="de"))

@@ -155,3 +155,26 @@ def test_every_slash_command_has_qps_words_within_discords_limits() -> None:
         elif kind != "name" and text.count(pseudo.OPEN) < 1:
             problems.append(f"/{at}: {kind} {text!r} is not pseudo")
     assert problems == []
+
+
+LOOKUP = """
+import json
+from bot.games import units
+from rules import lookup
+
+units()
+asked = {"races": "what happens if I get bumped into the water", "rally": "how do I move", "piecepack": "how do I move"}
+print(json.dumps({game: [[[e.id, e.lang] for e in lookup.search(game, question, limit=3, lang=lang)]
+                         for lang in ("qps", "en")] for game, question in asked.items()}))
+"""
+
+
+def test_the_rule_lookup_asked_in_qps_answers_with_the_english_entries() -> None:
+    """No entry is written in ``qps`` and its lookup words are English's: a question asked in ``qps`` finds
+    what the same question finds in English, the English entries."""
+    done = subprocess.run([sys.executable, "-c", LOOKUP], capture_output=True, text=True, env=ENV, cwd=ROOT,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    for game, (in_qps, in_english) in json.loads(done.stdout).items():
+        assert in_qps and in_qps == in_english, game
+        assert {lang for _, lang in in_qps} == {"en"}, game
