@@ -24,7 +24,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Literal, cast
 
 from rules.contract import Event
-from rules.literal import Name
+from rules.literal import Name, Person
 
 Kind = Literal["post", "edit", "retire", "note"]
 Picture = Literal["none", "close", "whole", "replay"]
@@ -44,8 +44,9 @@ class Line:
     """One line of a message, as data. ``events`` are a move's public events, worded by the game's unit in
     the reader's language; ``say`` is an id of the service's catalogue (:mod:`bot.texts`) with ``params``,
     used when the events word nothing (or when there are none); a parameter may itself be a :class:`Line`
-    (a narration inside a sentence) or a :class:`~rules.literal.Name` (a name a person chose, kept as one, so the
-    line shows it as typed in every language). ``text`` is a line stored already worded (records of older
+    (a narration inside a sentence), a :class:`~rules.literal.Name` (a name a person chose, kept as one, so the
+    line shows it as typed in every language) or a :class:`~rules.literal.Person` (someone spoken of: id and
+    name). ``text`` is a line stored already worded (records of older
     versions)."""
 
     say: str = ""
@@ -83,6 +84,8 @@ def _param(value: Any) -> Any:
         return {"line": value.to_json()}
     if isinstance(value, Name):
         return {"name": str(value)}
+    if isinstance(value, Person):
+        return {"person": [value.user_id, value.name]}
     return value
 
 
@@ -93,6 +96,9 @@ def _unparam(value: Any) -> Any:
             return Line.from_json(value["line"])
         if isinstance(value.get("name"), str):
             return Name(value["name"])
+        person = value.get("person")
+        if isinstance(person, list) and len(person) == 2 and isinstance(person[0], int):
+            return Person(person[0], str(person[1]))
     return value
 
 

@@ -44,7 +44,7 @@ from bot.store import ACTIVE, GameRecord, Store
 from bot.telling.compose import Message
 from bot.telling.outcomes import Accepted, Private, Refusal
 from rules.contract import Game
-from rules.literal import bare, mark, render
+from rules.literal import PERSON_CLOSE, Person, bare, render
 
 HUMAN = "human"
 #: made-up user ids: the host of a table without people, and the first local player (seat 1 is 1001, …)
@@ -200,17 +200,10 @@ async def play_computers(service: Service, channel_id: int, moves: int = 1) -> A
 
 # Words -----------------------------------------------------------------------------------------------
 
-_MENTION = re.compile(r"<@(-?\d+)>")
-
-
-def plain(text: str, names: Mapping[int, str], lang: str = texts.DEFAULT) -> str:
-    """Chat text for a terminal (and the web page): mentions become names, our bold and code marks go, and the
-    names people chose (:mod:`rules.literal`) show exactly as typed."""
-    def named(m: re.Match[str]) -> str:
-        uid = int(m.group(1))
-        return mark(names[uid]) if uid in names else texts.say("terminal.someone", lang)
-
-    return render(_MENTION.sub(named, text), name=str, ours=_unmarked)
+def plain(text: str) -> str:
+    """Chat text for a terminal (and the web page): our bold and code marks go, the names people chose and the
+    people we speak of (:mod:`rules.literal`) show exactly as typed."""
+    return render(text, name=str, ours=_unmarked)
 
 
 def _unmarked(text: str) -> str:
@@ -373,7 +366,7 @@ class Terminal:
         #: what Ctrl-C does while the game is played (see :func:`interrupt_at_once`)
         self._ctrl_c = CtrlC()
         #: ``seen``: the lines of the turn's message an earlier run printed (a resumed game), as printed
-        self._carried = {ln for line in seen for ln in plain(line, self.names, lang).splitlines()}
+        self._carried = {ln for line in seen for ln in plain(line).splitlines()}
 
     def say(self, text: str = "") -> None:
         """Print a line (a name in it as typed, without its marks)."""
@@ -389,10 +382,10 @@ class Terminal:
         records posted or changed in the channel (:mod:`bot.local`: the one delivery routine), and hidden
         notes for the right eyes only."""
         if isinstance(outcome, Refusal):
-            self.say(plain(outcome.text, self.names, self.lang))
+            self.say(plain(outcome.text))
             return
         for said in notes:
-            self.say(plain(said, self.names, self.lang))
+            self.say(plain(said))
         if outcome.game_id is not None:
             self.game_id = outcome.game_id
             self.pictures.for_game(outcome.game_id)
@@ -415,8 +408,8 @@ class Terminal:
         message = change.message
         if message.version is not None:
             self.version = message.version
-        ping = texts.say("your_turn", self.lang, user=0).partition(">")[2]  # ", your turn." after the mention
-        lines = [ln for ln in plain(message.text, self.names, self.lang).splitlines()
+        ping = texts.say("your_turn", self.lang, user=Person(0, "")).partition(PERSON_CLOSE)[2]  # after the person
+        lines = [ln for ln in plain(message.text).splitlines()
                  if not ln.rstrip().endswith(ping)]
         if not change.edit:
             self._turn_lines, self._carried = set(self._carried), set()
@@ -542,7 +535,7 @@ class Terminal:
         name = who.split(" (")[0]
         self.say(self.words("terminal.hand_head" if hand else "terminal.only_head", who=who, name=name))
         for part in body:
-            self.say(plain(part, self.names, self.lang))
+            self.say(plain(part))
         self.say("---")
 
     def _numbered(self, items: Sequence[tuple[str, str]]) -> None:
@@ -581,11 +574,11 @@ class Terminal:
             return True
         if command == "board":
             text = board_text(game, seat, self.lang)
-            self.say(plain(text, self.names, self.lang) if text else
+            self.say(plain(text) if text else
                      self.words("terminal.no_board", status=command_word("status", self.lang)))
             return True
         if command == "status":  # the whole position in words, as everyone at the table may see it
-            self.say(plain(unit_for(game.key).text_board(game, None, lang=self.lang), self.names, self.lang))
+            self.say(plain(unit_for(game.key).text_board(game, None, lang=self.lang)))
             if self.pictures.latest is not None:
                 self.say(self.words("terminal.board", path=self.pictures.latest))
             return True
@@ -594,7 +587,7 @@ class Terminal:
             self._private(seat, [] if text else [self.words("nothing_hidden")], text)
             return True
         if command == "log":
-            self.say(plain((await self.service.log(self.channel_id, lang=self.lang)).text, self.names, self.lang))
+            self.say(plain((await self.service.log(self.channel_id, lang=self.lang)).text))
             return True
         if word.isdigit():
             n = int(word)

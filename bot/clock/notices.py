@@ -14,6 +14,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from bot import texts
 from bot.clock.settings import CHANNEL, Prefs, Quiet
+from rules.literal import Person
 
 _TIME = re.compile(r"^\s*([01]?\d|2[0-3])(?::([0-5]\d))?\s*$")
 
@@ -103,7 +104,7 @@ def notice_text(title: str, channel_id: int, link: str | None, lang: str = texts
     return with_link(texts.say("notice.turn", lang, title=title, channel=channel_id), link, lang)
 
 
-def reminder_text(user_id: int, title: str, waited: float, number: int, link: str | None, *, dm: bool,
+def reminder_text(user: Person, title: str, waited: float, number: int, link: str | None, *, dm: bool,
                   lang: str = texts.DEFAULT) -> str:
     """Reminder ``number`` (1–3) of a turn that has waited ``waited`` seconds, in ``lang``."""
     last = "_last" if number >= 3 else ""
@@ -111,5 +112,5 @@ def reminder_text(user_id: int, title: str, waited: float, number: int, link: st
         text = texts.say(f"notice.reminder_dm{last}", lang, title=title, waited=hours(waited, lang))
     else:
         said = texts.say(f"notice.reminder{last}", lang, title=title, waited=hours(waited, lang))
-        text = texts.say("notice.to_user", lang, user=user_id, text=said)
+        text = texts.say("notice.to_user", lang, user=user, text=said)
     return with_link(text, link, lang)

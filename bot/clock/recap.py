@@ -35,6 +35,7 @@ from bot.store import ACTIVE, ActionRecord, GameRecord, Reads, SettingKey, Setti
 from bot.telling.compose import MAX_REPLAY_BYTES, RECAP_ACTION, REPLAY_SIZES, Message, Moved, with_recap
 from bot.telling.outcomes import Refusal
 from rules.contract import Event, Game, events_for
+from rules.literal import Person
 
 #: the settings scope of presence: owner the player, target the game; ``{"version": …, "at": …}``
 SEEN = "seen"
@@ -260,7 +261,8 @@ async def answer(recapper: Recapper, channel_id: int, user_id: int, *, action: s
         if parsed is None or not 0 <= parsed[1][0] < len(rec.seats):
             return Refusal(texts.say("move.foreign_button", own))
         if parsed[1][0] != seat:
-            return Refusal(texts.say("recap.not_yours", own, user=rec.seats[parsed[1][0]].user_id))
+            theirs = rec.seats[parsed[1][0]]
+            return Refusal(texts.say("recap.not_yours", own, user=Person(theirs.user_id, theirs.name)))
         gif, span = gif or parsed[0] == REPLAY_ACTION, parsed[1]
     log = await recapper.store.games.actions(rec.id)
     _, since, until = span

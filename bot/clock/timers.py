@@ -49,6 +49,7 @@ from bot.telling.lanes import Lanes
 from bot.telling.outcomes import Accepted, Refusal
 from bot.telling.pictures import Pictures
 from rules.contract import Game
+from rules.literal import Person
 
 log = logging.getLogger(__name__)
 
@@ -344,7 +345,7 @@ class Ticker:
                     text = notices.notice_text(title, rec.channel_id, link, own_lang(rec, t.seat))
                     await self.messenger.to_user(user, text, nonce_for(t.id))
                 else:
-                    text = texts.say("notice.quiet_over", rec.lang, user=user, title=title)
+                    text = texts.say("notice.quiet_over", rec.lang, user=rec.person(user), title=title)
                     await self.messenger.to_channel(rec.channel_id, notices.with_link(text, link, rec.lang),
                                                     user, nonce_for(t.id))
                 await self.store.turns.finish_timer(t.id)
@@ -369,7 +370,7 @@ class Ticker:
         number = int(t.data.get("number", 1))
         waited = now - float(t.data.get("turn", now))
         lang = own_lang(rec, t.seat) if mode == DM else rec.lang
-        text = notices.reminder_text(user, title, waited, number, link, dm=mode == DM, lang=lang)
+        text = notices.reminder_text(rec.person(user), title, waited, number, link, dm=mode == DM, lang=lang)
         if mode == DM:
             await self.messenger.to_user(user, texts.say("notice.in_channel", lang, text=text, channel=rec.channel_id),
                                          nonce_for(t.id))
@@ -386,11 +387,12 @@ class Ticker:
         assert t.seat is not None
         seat = rec.seats[t.seat]
         missed = await self.settings.missed(rec.id, t.seat)
-        text = texts.say("notice.time_up", rec.lang, user=seat.user_id, hours=setting["turn_limit"], count=missed)
+        text = texts.say("notice.time_up", rec.lang, user=Person(seat.user_id, seat.name), hours=setting["turn_limit"],
+                         count=missed)
         mention = None
         if missed >= setting["kick_after"]:
             mention = rec.host_id
-            text = texts.say("notice.ask_host", rec.lang, text=text, host=rec.host_id, name=seat.name, count=missed)
+            text = texts.say("notice.ask_host", rec.lang, text=text, host=rec.host(), name=seat.name, count=missed)
         await self.messenger.to_channel(rec.channel_id, text, mention, nonce_for(t.id))
 
     # Autopilot ---------------------------------------------------------------------------------

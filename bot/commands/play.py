@@ -189,7 +189,7 @@ async def _play(args: argparse.Namespace, seats: list[SeatSpec], game_key: str |
                                 resume=again)
             if isinstance(first.outcome, Refusal):  # the options together: the seats on this track, say
                 await service.abort(channel, 0, can_manage=True)
-                return _error(plain(first.outcome.text, {}, args.lang), USAGE)
+                return _error(plain(first.outcome.text), USAGE)
         game_id = chosen.id if chosen is not None else first.game_id
         if game_id is not None:
             print(await watch_line(store, game_id, args.db, terminal.lang), flush=True)

@@ -26,7 +26,7 @@ from bot.games.unit import ALT_TEXT_CHARS, Ask, Command, GameUnit, Option, Refus
 from bot.play.service import Service, refuse
 from bot.telling import outcomes
 from bot.telling.compose import Message
-from rules.literal import bare
+from rules.literal import Person, bare
 
 log = logging.getLogger(__name__)
 
@@ -59,6 +59,11 @@ async def refuse_option(interaction: Interaction, exc: Exception) -> None:
         command = interaction.command.qualified_name if interaction.command is not None else ""
         reason = exc.say(lang, name=option_word(command, name, lang))
     await send_reply(interaction, refuse(texts.say("refused", lang, reason=reason)))
+
+
+def asker(interaction: Interaction) -> Person:
+    """The one who asked, as a person: their id and their display name now."""
+    return Person(interaction.user.id, interaction.user.display_name)
 
 
 def user_language(interaction: Interaction) -> str:

@@ -15,6 +15,7 @@ from bot.discord import permissions, threads
 from bot.discord.board_commands import add_board_commands
 from bot.discord.command_group import (
     as_choices,
+    asker,
     check_values,
     languages,
     make_command,
@@ -225,7 +226,7 @@ class GameGroup(app_commands.Group, name="game", description="Start, join and ma
                 if d is not None and not d.delivered:
                     await deliver(client.service, d, ChannelTransport(client))
             await send_private(interaction, reply.private)
-        pointer = texts.say("thread.pointer", lang, user=interaction.user.id, title=unit_for(key).title,
+        pointer = texts.say("thread.pointer", lang, user=asker(interaction), title=unit_for(key).title,
                             thread=f"<#{thread_id}>")
         await answer_with(interaction, public=True, content=pointer,
                           allowed_mentions=discord.AllowedMentions.none())

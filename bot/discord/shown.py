@@ -6,6 +6,10 @@ zero-width space (after every ``@`` and ``<``: ``@everyone``, ``@here``, ``<@id>
 as text and ping no one), while our own markup around it (bold, code, mentions of the players) stays. A field
 Discord shows without markup (a button's label, an autocomplete choice, a picture's description) gets the name's
 characters as they are.
+
+A person the bot speaks of (a :class:`~rules.literal.Person` span) is a mention in content and embeds
+(``<@id>``), and their name where Discord shows no markup; a computer's or an unknown id (not a Discord
+account's) reads as the name, escaped like any name.
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ from typing import Any
 import discord
 
 from bot.discord.buttons import MAX_CONTENT, clip
-from rules.literal import CLOSE, OPEN, bare, render
+from rules.literal import Person, bare, marked, render
 
 #: what breaks a mention without showing
 ZERO_WIDTH = "\u200b"
@@ -32,9 +36,15 @@ def escape_name(name: str) -> str:
     return escaped.replace("@", "@" + ZERO_WIDTH).replace("<", "<" + ZERO_WIDTH)
 
 
+def mention(person: Person) -> str:
+    """A person in content: their mention when the id is a Discord account's, else their name escaped."""
+    return f"<@{person.user_id}>" if person.user_id > 0 else escape_name(person.name)
+
+
 def shown(text: str, limit: int = MAX_CONTENT) -> str:
-    """Message content (or an embed's text) of at most ``limit`` characters, its names escaped."""
-    return clip(render(text, escape_name), limit)
+    """Message content (or an embed's text) of at most ``limit`` characters, its names escaped, its people
+    mentioned."""
+    return clip(render(text, escape_name, person=mention), limit)
 
 
 def plain(text: str, limit: int = MAX_CONTENT) -> str:
@@ -55,11 +65,11 @@ def shown_embed(embed: discord.Embed) -> discord.Embed:
     if isinstance(data.get("footer"), dict):
         texts.append((data["footer"], "text"))
     texts = [(place, key) for place, key in texts if isinstance(place.get(key), str)]
-    if not any(OPEN in place[key] or CLOSE in place[key] for place, key in texts):
+    if not any(marked(place[key]) for place, key in texts):
         return embed
     for place, key in texts:
         place[key] = shown(place[key], _EMBED["footer" if place is data.get("footer") else key])
     return discord.Embed.from_dict(data)
 
 
-__all__ = ["ZERO_WIDTH", "escape_name", "plain", "shown", "shown_embed"]
+__all__ = ["ZERO_WIDTH", "escape_name", "mention", "plain", "shown", "shown_embed"]

@@ -26,7 +26,7 @@ from bot.clock.settings import (
 )
 from bot.clock.timers import Ticker
 from bot.discord import options as opt
-from bot.discord.command_group import as_choices, server_language, service_of, user_language
+from bot.discord.command_group import as_choices, asker, server_language, service_of, user_language
 from bot.discord.context import Interaction
 from bot.discord.payloads import direct_channel, mention_only, no_mentions
 from bot.discord.replies import answer_privately, answer_with
@@ -201,7 +201,7 @@ async def away(interaction: Interaction, days: app_commands.Range[int, 1, MAX_AW
     when = texts.say("away.for_good", lang) if n is None else texts.say(
         "away.until", lang, stamp=int(until), utc=f"{dt.datetime.fromtimestamp(until, dt.UTC):%Y-%m-%d %H:%M}")
     where = texts.say("away.all_games" if game_id is None else "away.this_game", lang)
-    text = texts.say("away.set", lang, user=interaction.user.id, where=where, when=when)
+    text = texts.say("away.set", lang, user=asker(interaction), where=where, when=when)
     await _public(interaction, text)
     if not ticker.running:  # the running ticker was woken by the turn's new deadline; else look here
         await ticker.tick()
@@ -215,7 +215,7 @@ async def back(interaction: Interaction) -> None:
         return
     rec = await ticker.store.games.channel_game(interaction.channel_id or 0)
     lang = rec.lang if rec is not None else await server_language(interaction)
-    await _public(interaction, texts.say("away.back", lang, user=interaction.user.id))
+    await _public(interaction, texts.say("away.back", lang, user=asker(interaction)))
 
 
 async def _plan_autocomplete(interaction: Interaction, current: str) -> list[Choice[str]]:
@@ -321,12 +321,12 @@ async def settings(interaction: Interaction, scope: str | None = None,
             await ticker.settings.game(rec), lang)))
         return
     if not (manage or rec.host_id == interaction.user.id):
-        await _refuse(interaction, "settings.only_host", host=rec.host_id)
+        await _refuse(interaction, "settings.only_host", host=rec.host(user_language(interaction)))
         return
     await ticker.settings.set_game(rec.id, checked)
     await _retime(ticker, interaction.channel_id)
     now = describe_game_settings(await ticker.settings.game(rec), rec.lang)
-    await _public(interaction, texts.say("settings.game_set", rec.lang, user=interaction.user.id, settings=now))
+    await _public(interaction, texts.say("settings.game_set", rec.lang, user=asker(interaction), settings=now))
 
 
 def add_timing_commands(group: app_commands.Group) -> None:

@@ -17,6 +17,7 @@ from bot.telling.compose import Message
 from bot.telling.outcomes import Accepted, Refusal, refuse
 from bot.telling.pictures import Pictures
 from rules.contract import Game
+from rules.literal import Person
 
 log = logging.getLogger(__name__)
 
@@ -59,7 +60,7 @@ async def whole_board(shower: Shower, channel_id: int, user_id: int, *, private:
         when = Line(say="board.at_move", params={"move": rec.version}) if rec.status == ACTIVE \
             else Line(say="board.finished_after", params={"count": rec.version}) if rec.status == FINISHED \
             else Line(text=texts.status_word(rec.status, rec.lang))
-        head = Line(say="board.head_public", params={"title": title, "when": when, "user": user_id})
+        head = Line(say="board.head_public", params={"title": title, "when": when, "user": rec.person(user_id)})
         out = shower.outgoing([Showing(NOTE, (head,), "whole")])
         await shower.store.outbox.add_deliveries(rec.id, out)
         return Accepted(rec.id, tuple(o.id for o in out if o.id is not None))
@@ -121,7 +122,8 @@ async def where_can_i_go(shower: Shower, channel_id: int, user_id: int, game_id:
     game = shower.classes(rec.game_key).from_dict(rec.state)
     if seat is None or not front.offers_reach(game, seat):
         turn = game.to_act
-        who = f"<@{rec.seats[turn].user_id}>" if turn is not None and not rec.seats[turn].is_computer \
+        who = str(Person(rec.seats[turn].user_id, rec.seats[turn].name)) \
+            if turn is not None and not rec.seats[turn].is_computer \
             else texts.say("move.nobody", own)
         return refuse(texts.say("reach.only_driver", own, who=who))
     try:

@@ -22,7 +22,7 @@ from bot.telling import turn_messages
 from bot.telling.compose import table_of
 from bot.telling.outcomes import Accepted, Refusal, refuse
 from rules.contract import Game, SetupError
-from rules.literal import Name
+from rules.literal import Name, Person
 
 Outcome = Accepted | Refusal
 
@@ -100,8 +100,8 @@ class Lobby:
             notes += seat_notes
             seats.append(Seat(user_id, user_name, seat_opts, lang=user_lang))
         opt_text = option_words(self.fronts, game_key, "new", opts, lang) or texts.say("lobby.standard_setup", lang)
-        opened = Line(say="lobby.opened", params={"user": user_id, "title": cls.title, "options": opt_text,
-                                                  "low": cls.min_seats, "high": cls.max_seats})
+        opened = Line(say="lobby.opened", params={"user": Person(user_id, user_name), "title": cls.title,
+                                                  "options": opt_text, "low": cls.min_seats, "high": cls.max_seats})
         out = self.host.outgoing([note(opened, *(Line(text=n) for n in notes))])
         async with self.host.lock(channel_id):
             try:
@@ -146,7 +146,7 @@ class Lobby:
             else:
                 seats[mine] = Seat(user_id, user_name, opts, lang=lang or rec.seats[mine].lang)
                 said = "lobby.changed_options"
-            line = Line(say=said, params={"user": user_id, "title": cls.title,
+            line = Line(say=said, params={"user": Person(user_id, user_name), "title": cls.title,
                                           "seats": self._seats(replace(rec, seats=seats), rec.lang)})
             out = self.host.outgoing([note(line, *(Line(text=n) for n in notes))])
             rec = await self.store.games.update_lobby(rec.id, seats=seats, expected_seats=rec.seats, outgoing=out)
@@ -162,9 +162,9 @@ class Lobby:
             if mine is None:
                 return refuse(texts.say("lobby.no_seat_here", lang_of(rec, user_id, lang)))
             if rec.status != LOBBY:
-                return await self._hand_to_computer(rec, mine, Line(say="lobby.left_game", params={"user": user_id}),
-                                                    lang)
-            return await self._remove_seat(rec, mine, Line(say="lobby.left_lobby", params={"user": user_id}))
+                gone = Line(say="lobby.left_game", params={"user": rec.person(user_id)})
+                return await self._hand_to_computer(rec, mine, gone, lang)
+            return await self._remove_seat(rec, mine, Line(say="lobby.left_lobby", params={"user": rec.person(user_id)}))
 
     async def _hand_to_computer(self, rec: GameRecord, seat: int, said: Line, lang: str | None = None) -> Outcome:
         """A person leaves a running game: a computer plays their seat on (the turn's message loses their
@@ -183,10 +183,11 @@ class Lobby:
         uid = min([-1, *(s.user_id - 1 for s in rec.seats if s.user_id < 0)])
         seats = list(rec.seats)
         seats[seat] = Seat(uid, texts.say("lobby.computer_name", rec.lang, name=old.name), dict(old.options), kind)
-        host = next(s for s in seats if not s.is_computer).user_id if old.user_id == rec.host_id else None
+        heir = next(s for s in seats if not s.is_computer) if old.user_id == rec.host_id else None
+        host = heir.user_id if heir is not None else None
         line = Line(say="lobby.computer_takes_over", params={"text": said, "kind": kind, "name": Name(old.name)})
         if host is not None:
-            line = Line(say="lobby.new_host", params={"text": line, "host": host})
+            line = Line(say="lobby.new_host", params={"text": line, "host": Person(host, heir.name if heir else "")})
         out = self.host.outgoing([*retired, note(line)])
         waiting = game.to_act == seat and not game.is_over
         try:
@@ -209,7 +210,7 @@ class Lobby:
         host = None
         if rec.seats[seat].user_id == rec.host_id:
             host = seats[0].user_id
-            said = Line(say="lobby.new_host", params={"text": said, "host": host})
+            said = Line(say="lobby.new_host", params={"text": said, "host": Person(host, seats[0].name)})
         line = Line(say="lobby.seats_now", params={"text": said,
                                                    "seats": self._seats(replace(rec, seats=seats), rec.lang)})
         out = self.host.outgoing([note(line)])
@@ -226,10 +227,11 @@ class Lobby:
                 return no_game(lang)
             own = lang_of(rec, actor_id, lang)
             if not self._can_manage(rec, actor_id, can_manage):
-                return refuse(texts.say("lobby.only_host_kick", own, host=rec.host_id))
+                return refuse(texts.say("lobby.only_host_kick", own, host=rec.host(own)))
             seat = rec.seat_of(target_id)
             if seat is None:
-                return refuse(texts.say("lobby.no_seat_for", own, user=target_id, seats=self._seats(rec, own)))
+                return refuse(texts.say("lobby.no_seat_for", own, user=rec.person(target_id, own),
+                                        seats=self._seats(rec, own)))
             named = who(rec.seats[seat])
             if rec.status != LOBBY:
                 if rec.seats[seat].is_computer:
@@ -250,7 +252,7 @@ class Lobby:
             if rec.status != LOBBY:
                 return refuse(texts.say("lobby.seats_fixed", own))
             if not self._can_manage(rec, user_id, can_manage):
-                return refuse(texts.say("lobby.only_host_computer", own, host=rec.host_id))
+                return refuse(texts.say("lobby.only_host_computer", own, host=rec.host(own)))
             cls = self.classes(rec.game_key)
             kinds = self.host.driver_kinds(rec.game_key)
             if kind not in kinds:
@@ -291,7 +293,7 @@ class Lobby:
             if rec.status != LOBBY:
                 return refuse(texts.say("lobby.running_already", own))
             if not self._can_manage(rec, user_id, can_manage):
-                return refuse(texts.say("lobby.only_host_start", own, host=rec.host_id))
+                return refuse(texts.say("lobby.only_host_start", own, host=rec.host(own)))
             cls, front = self.classes(rec.game_key), self.fronts(rec.game_key)
             if not cls.min_seats <= len(rec.seats) <= cls.max_seats:
                 return refuse(texts.say("lobby.seat_count", own, title=cls.title, low=cls.min_seats,
@@ -329,10 +331,11 @@ class Lobby:
             if rec is None:
                 return no_game(lang)
             if not self._can_manage(rec, user_id, can_manage):
-                return refuse(texts.say("lobby.only_host_abort", lang_of(rec, user_id, lang), host=rec.host_id))
+                return refuse(texts.say("lobby.only_host_abort", lang_of(rec, user_id, lang),
+                                       host=rec.host(lang_of(rec, user_id, lang))))
             title = self.classes(rec.game_key).title
             gone = turn_messages.retire(await self.store.outbox.latest_delivery(rec.id))
-            said = Line(say="lobby.aborted", params={"user": user_id, "title": title, "count": rec.version})
+            said = Line(say="lobby.aborted", params={"user": rec.person(user_id), "title": title, "count": rec.version})
             out = self.host.outgoing([*([gone] if gone is not None else []), note(said)])
             await self.store.games.set_status(rec.id, "aborted", outgoing=out)
             self.host.forget(rec.id, drivers=True)

@@ -59,7 +59,7 @@ class Reading:
             cls, front = self.classes(rec.game_key), self.fronts(rec.game_key)
             own = lang_of(rec, user_id, lang)
             if rec.status == LOBBY:
-                return Message(texts.say("lobby.status", own, title=cls.title, host=rec.host_id,
+                return Message(texts.say("lobby.status", own, title=cls.title, host=rec.host(own),
                                          seats=seat_line(self.fronts, rec, own), low=cls.min_seats, high=cls.max_seats),
                                game_id=rec.id)
             game = await self.host.load(rec)

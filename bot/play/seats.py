@@ -13,7 +13,7 @@ from bot.games import GameUnit, playable_keys
 from bot.messages import NOTE, Line, Showing
 from bot.store import GameRecord, Outgoing, Seat
 from bot.telling.outcomes import Accepted, Private, Refusal, refuse
-from rules.literal import Name
+from rules.literal import Name, Person
 
 #: the unit of a game by its key (the service's ``fronts``)
 Fronts = Callable[[str], GameUnit[Any]]
@@ -34,8 +34,8 @@ def lang_of(rec: GameRecord, user_id: int | None, lang: str | None) -> str:
 
 
 def who(seat: Seat) -> str:
-    """A seat as text: a mention for a person, the name for a computer."""
-    return f"**{Name(seat.name)}**" if seat.is_computer else f"<@{seat.user_id}>"
+    """A seat as text: the person (each front shows them its way), the name in bold for a computer."""
+    return f"**{Name(seat.name)}**" if seat.is_computer else str(Person(seat.user_id, seat.name))
 
 
 def note(*lines: Line) -> Showing:

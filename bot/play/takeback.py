@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 from bot.messages import Line
 from bot.store import Reads, SettingKey, SettingsWrite, Store
+from rules.literal import Person
 
 #: the settings scope of the marks: owner the player, target the game
 SCOPE = "played_for"
@@ -68,15 +69,15 @@ async def forget(store: Store, user_id: int, game_id: int, since: int) -> None:
         await store.settings.put_settings(SCOPE, user_id, game_id, {"moves": moves})
 
 
-def took_back(user_id: int, moves: str, played: Sequence[str]) -> Line:
+def took_back(user: Person, moves: str, played: Sequence[str]) -> Line:
     """The channel's line for an undo (``played``: how each move taken back was played, "" when pressed): it
     says so when what came back was played for the player, and how."""
     count = len(played)
     ways = {p for p in played if p}
     if not ways:
-        return Line(say="undo.took_back", params={"user": user_id, "count": count, "moves": moves})
+        return Line(say="undo.took_back", params={"user": user, "count": count, "moves": moves})
     how = f"undo.by.{ways.pop()}" if len(ways) == 1 else "undo.by.several"
-    return Line(say="undo.took_back_for", params={"user": user_id, "count": count, "moves": moves,
+    return Line(say="undo.took_back_for", params={"user": user, "count": count, "moves": moves,
                                                   "how": Line(say=how)})
 
 

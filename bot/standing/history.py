@@ -44,7 +44,7 @@ from bot.store import (
 from bot.telling.compose import Message, places
 from bot.telling.outcomes import Accepted, Refusal
 from rules.contract import Game
-from rules.literal import Name, listed
+from rules.literal import Name, Person, listed
 
 log = logging.getLogger(__name__)
 
@@ -329,7 +329,9 @@ def _server_lines(tallies: Sequence[ServerTally], classes: Callable[[str], type[
     """A server's record, per game: games finished, the most wins, the shortest and longest games."""
     lines = []
     for t in sorted(tallies, key=lambda t: t.game_key):
-        leaders = ", ".join(f"<@{uid}> {n}" for uid, n in t.leaders) or texts.say("lobby.nobody_yet", lang)
+        named = [*t.leader_names, *[texts.say("terminal.someone", lang)] * len(t.leaders)]
+        leaders = ", ".join(f"{Person(uid, named[i])} {n}" for i, (uid, n) in enumerate(t.leaders)) \
+            or texts.say("lobby.nobody_yet", lang)
         lines.append(texts.say("history.server_line", lang, title=_title(classes, t.game_key), count=t.games,
                                leaders=leaders, shortest_moves=texts.say("history.moves", lang, count=t.shortest_moves),
                                shortest_game=t.shortest_game,
@@ -366,9 +368,10 @@ async def stats(shelf: Shelf, guild_id: int | None, player_id: int | None, *, as
     who = player_id if player_id is not None else asker_id
     tallies = await shelf.store.standings.player_record(who, guild_id)
     here = guild_id is not None
+    person = Person(who, max(tallies, key=lambda t: t.last_at).name if tallies else texts.say("terminal.someone", lang))
     if not tallies:
-        return Message(texts.say("history.player_none_here" if here else "history.player_none", lang, user=who))
-    head = texts.say("history.player_head_here" if here else "history.player_head", lang, user=who)
+        return Message(texts.say("history.player_none_here" if here else "history.player_none", lang, user=person))
+    head = texts.say("history.player_head_here" if here else "history.player_head", lang, user=person)
     lines = [head, *_record_lines(tallies, shelf.classes, lang)]
     if guild_id is None:
         return Message("\n".join(lines))

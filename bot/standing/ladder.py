@@ -25,7 +25,7 @@ from babel.numbers import format_decimal
 from bot import texts
 from bot.standing.ratings import Entry, Skill, mostly_autopilot, rate
 from bot.store import EVERLASTING, ActionRecord, Rating, RatingChange, Result, Season, Store
-from rules.literal import Name
+from rules.literal import Name, Person
 
 #: places a ladder shows per game
 LADDER_SIZE = 10
@@ -209,7 +209,7 @@ def ladder_lines(ratings: Sequence[Rating], title: Callable[[str], str], lang: s
         lines.append(texts.say("ladder.game_head", lang, title=title(key)))
         for rank, r in enumerate(by_game[key][:size], start=1):
             kept = reliability(r, lang, span)
-            lines.append(texts.say("ladder.line", lang, rank=rank, user=r.user_id,
+            lines.append(texts.say("ladder.line", lang, rank=rank, user=Person(r.user_id, r.name),
                                    rating=Skill(r.mu, r.sigma).shown, games=r.games, wins=r.wins,
                                    on_time=kept["on_time"], average=kept["average"], missed=kept["missed"]))
     return lines

@@ -9,6 +9,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot import texts
+from rules.literal import Person
+
 LOBBY, ACTIVE, FINISHED, ABORTED = "lobby", "active", "finished", "aborted"
 
 
@@ -228,6 +231,18 @@ class GameRecord:
     #: the public language of the game's messages ("en", "de"), from the server where it was opened
     lang: str = "en"
 
+    def person(self, user_id: int, lang: str | None = None) -> Person:
+        """``user_id`` as a person of this game: named by their seat (the first they hold), else "someone" in
+        ``lang`` (the game's language by default)."""
+        seat = self.seat_of(user_id)
+        if seat is not None and self.seats[seat].name:
+            return Person(user_id, self.seats[seat].name)
+        return Person(user_id, texts.say("terminal.someone", lang or self.lang))
+
+    def host(self, lang: str | None = None) -> Person:
+        """The game's host as a person (:meth:`person`)."""
+        return self.person(self.host_id, lang)
+
     def seat_of(self, user_id: int) -> int | None:
         for i, s in enumerate(self.seats):
             if s.user_id == user_id:
@@ -388,7 +403,8 @@ class TurnMark:
 class ServerTally:
     """A server's record in one game, counted by the store: finished games, the shortest and the longest
     (their moves and ids: fewest moves then the older id, most moves then the newer id) and the people with
-    the most wins (``leaders``: (user id, wins), at most three, most wins first)."""
+    the most wins (``leaders``: (user id, wins), at most three, most wins first; ``leader_names``: the name each
+    won under, the first in the alphabet when several)."""
 
     game_key: str
     games: int
@@ -397,6 +413,7 @@ class ServerTally:
     longest_moves: int
     longest_game: int
     leaders: tuple[tuple[int, int], ...] = ()
+    leader_names: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -168,8 +168,8 @@ ORDER BY t.game_key
 
 #: a server's people with the most wins per game (at most three each; ties by name, then id)
 SERVER_LEADERS_SQL = """
-SELECT game_key, user_id, wins FROM (
-    SELECT game_key, user_id, COUNT(*) AS wins,
+SELECT game_key, user_id, wins, name FROM (
+    SELECT game_key, user_id, COUNT(*) AS wins, MIN(name) AS name,
            ROW_NUMBER() OVER (PARTITION BY game_key ORDER BY COUNT(*) DESC, MIN(name), user_id) AS standing
     FROM results WHERE guild_id = {guild} AND winner = 1 AND user_id > 0 GROUP BY game_key, user_id
 ) counted WHERE standing <= 3 ORDER BY game_key, standing
@@ -222,10 +222,12 @@ def player_where(guild: bool, mark: Callable[[int], str]) -> str:
 def server_tallies(games: Sequence[Sequence[Any]], leaders: Sequence[Sequence[Any]]) -> list[ServerTally]:
     """The rows of :data:`SERVER_GAMES_SQL` and :data:`SERVER_LEADERS_SQL` as tallies, by game key."""
     top: dict[str, list[tuple[int, int]]] = {}
-    for key, user, wins in leaders:
+    names: dict[str, list[str]] = {}
+    for key, user, wins, name in leaders:
         top.setdefault(str(key), []).append((int(user), int(wins)))
-    return [ServerTally(str(r[0]), int(r[1]), int(r[2]), int(r[3]), int(r[4]), int(r[5]), tuple(top.get(r[0], ())))
-            for r in games]
+        names.setdefault(str(key), []).append(str(name))
+    return [ServerTally(str(r[0]), int(r[1]), int(r[2]), int(r[3]), int(r[4]), int(r[5]), tuple(top.get(r[0], ())),
+                        tuple(names.get(r[0], ()))) for r in games]
 
 
 def player_tally(row: Sequence[Any]) -> PlayerTally:

@@ -28,7 +28,7 @@ from bot.games.unit import ALT_TEXT_CHARS, ButtonSpec
 from bot.messages import EDIT, NOTE, POST, Line, Picture, Showing, spoken
 from bot.store import GameRecord, Seat
 from rules.contract import Event, Game
-from rules.literal import listed, mark
+from rules.literal import Person, listed, mark
 
 log = logging.getLogger(__name__)
 
@@ -55,6 +55,11 @@ class Table:
     seats: tuple[Seat, ...]
     setup: Mapping[str, Any] = field(default_factory=dict)
     seed: int = 0
+
+    def named(self, user_id: int, lang: str) -> Person:
+        """``user_id`` as a person: named by their seat, else "someone" in ``lang``."""
+        name = next((s.name for s in self.seats if s.user_id == user_id and s.name), None)
+        return Person(user_id, name or texts.say("terminal.someone", lang))
 
     def person(self, seat: int | None) -> int | None:
         """The user in ``seat`` when a person sits there (None for a computer or no seat)."""
@@ -206,7 +211,7 @@ def message_text(showing: Showing, front: GameUnit[Any] | None, game: Game | Non
     if game.is_over or showing.describe:
         return f"{text}\n{front.describe(game, None, lang=lang)}"
     if showing.named is not None:
-        return f"{text}\n{texts.say('your_turn', lang, user=showing.named)}"
+        return f"{text}\n{texts.say('your_turn', lang, user=table.named(showing.named, lang))}"
     return text
 
 

@@ -60,11 +60,6 @@ def choose_lang(asked: str | None, accept: str | None, game_lang: str) -> str:
     return game_lang if game_lang in LANGS else texts.DEFAULT
 
 
-def names_of(rec: GameRecord) -> dict[int, str]:
-    """The people of a game by user id (a mention in a narration reads as the name)."""
-    return {s.user_id: s.name for s in rec.seats}
-
-
 def clip(text: str, limit: int = ENTRY_CHARS) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
@@ -75,7 +70,7 @@ def narration(step: Step, front: GameUnit[Any], rec: GameRecord, lang: str) -> s
     told = step.narration
     if lang != rec.lang and step.events:
         told = front.narrate(list(step.events), lang=lang) or told
-    return clip(" ".join(plain(told, names_of(rec), lang).split()) or texts.say("web.move_quiet", lang))
+    return clip(" ".join(plain(told).split()) or texts.say("web.move_quiet", lang))
 
 
 #: words of moves already worded, by (step fingerprint, language): a page's log is worded once per move
@@ -100,14 +95,14 @@ def entries(timeline: Timeline, front: GameUnit[Any], rec: GameRecord, lang: str
 
 def message_words(d: Delivery, rec: GameRecord, front: GameUnit[Any], final: Game | None, lang: str) -> str:
     """A delivery record's words as the channel's composer words them in ``lang``: its lines, and for the end of
-    the game the final standings (``final``: the finished game); mentions read as names."""
+    the game the final standings (``final``: the finished game); people read as their names."""
     record = Showing.from_payload(d.kind, d.payload)
     game = final if record.finale and final is not None and final.is_over else None
     words_only = replace(record, picture="none", describe=False, named=None, ping=False, page=None,
                          finale=game is not None)
     table = replace(table_of(rec, d.version), lang=lang)
     text = message_text(words_only, front, game, table, lang)
-    lines = (" ".join(plain(line, names_of(rec), lang).split()) for line in text.splitlines())
+    lines = (" ".join(plain(line).split()) for line in text.splitlines())
     return clip("\n".join(line for line in lines if line), MESSAGE_CHARS)
 
 
@@ -164,10 +159,10 @@ def turn_line(game: Game, rec: GameRecord, lang: str) -> str:
     return texts.say("web.turn", lang, name=name)
 
 
-def status_text(front: GameUnit[Any], game: Game, table: Table, lang: str, names: Mapping[int, str]) -> str:
+def status_text(front: GameUnit[Any], game: Game, table: Table, lang: str) -> str:
     """The game's public status as the channel's composer words it for a message that describes the game."""
     text = message_text(Showing(POST, describe=True), front, game, table, lang)
-    return "\n".join(line for line in (plain(t, names, lang) for t in text.splitlines()) if line.strip())
+    return "\n".join(line for line in (plain(t) for t in text.splitlines()) if line.strip())
 
 
 def head(rec: GameRecord, front: GameUnit[Any], lang: str) -> dict[str, Any]:
@@ -219,7 +214,7 @@ def live_event(rec: GameRecord, timeline: Timeline | None, front: GameUnit[Any],
 def _live(rec: GameRecord, timeline: Timeline, front: GameUnit[Any], game: Game, lang: str) -> dict[str, Any]:
     table = table_of(rec)
     return {"moves": timeline.moves, "turn": turn_line(game, rec, lang),
-            "status_lines": status_text(front, game, table, lang, names_of(rec)),
+            "status_lines": status_text(front, game, table, lang),
             "standings": standings(front, game, rec, lang), "start": timeline.steps[0].fingerprint,
             "over": rec.status == FINISHED}
 

@@ -303,12 +303,14 @@ async def test_the_log_undo_and_history_answer_in_the_askers_language(store, toy
 
 def test_notices_and_reminders_in_each_language() -> None:
     from bot.clock import notices
+    from bot.discord.shown import shown
+    from rules.literal import Person
 
     assert notices.notice_text("Race to Ten", 5, None, "de") == "Du bist dran in **Race to Ten** in <#5>."
-    assert notices.reminder_text(7, "Race to Ten", 3 * 3600, 3, "L", dm=False, lang="de") == (
+    assert shown(notices.reminder_text(Person(7, "Ann"), "Race to Ten", 3 * 3600, 3, "L", dm=False, lang="de")) == (
         "<@7>, eine Erinnerung: dein Zug in **Race to Ten** wartet seit 3 Stunden (letzte Erinnerung, solange du "
         "an der Reihe bist). Das Brett: L")
-    assert notices.reminder_text(7, "Race to Ten", 60, 1, None, dm=True) == \
+    assert notices.reminder_text(Person(7, "Ann"), "Race to Ten", 60, 1, None, dm=True) == \
         "a reminder: your turn in **Race to Ten** has waited 1 min."
     with pytest.raises(notices.BadQuietHours) as bad:
         notices.quiet_hours("25:00", "07:00", "UTC")

@@ -57,7 +57,8 @@ def server_oracle(rows: list[dict], guild: int) -> list[ServerTally]:
         names = {r["user_id"]: min(x["name"] for x in mine if x["user_id"] == r["user_id"] and x["winner"])
                  for r in mine if r["user_id"] in wins}
         top = sorted(wins.items(), key=lambda kv: (-kv[1], names[kv[0]], kv[0]))[:3]
-        out.append(ServerTally(key, len(games), shortest[1], shortest[0], longest[1], longest[0], tuple(top)))
+        out.append(ServerTally(key, len(games), shortest[1], shortest[0], longest[1], longest[0], tuple(top),
+                               tuple(names[user] for user, _ in top)))
     return out
 
 
