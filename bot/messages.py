@@ -21,10 +21,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Literal, cast
+from typing import TYPE_CHECKING, Any, Literal, cast
 
+from bot import texts
 from rules.contract import Event
 from rules.literal import Name, Person
+
+if TYPE_CHECKING:
+    from bot.store import GameRecord
 
 Kind = Literal["post", "edit", "retire", "note"]
 Picture = Literal["none", "close", "whole", "replay"]
@@ -76,6 +80,20 @@ class Line:
         params = {k: _unparam(v) for k, v in dict(data.get("params") or {}).items()}
         return cls(str(data.get("say", "")), params, tuple(heard(e) for e in data.get("events") or ()),
                    str(data.get("text", "")))
+
+
+def person_of(rec: GameRecord, user_id: int, lang: str | None = None) -> Person:
+    """``user_id`` as a person of the game ``rec``: named by their seat (the first they hold), else "someone" in
+    ``lang`` (the game's language by default)."""
+    seat = rec.seat_of(user_id)
+    if seat is not None and rec.seats[seat].name:
+        return Person(user_id, rec.seats[seat].name)
+    return Person(user_id, texts.say("terminal.someone", lang or rec.lang))
+
+
+def host_of(rec: GameRecord, lang: str | None = None) -> Person:
+    """The host of the game ``rec`` as a person (:func:`person_of`)."""
+    return person_of(rec, rec.host_id, lang)
 
 
 def _param(value: Any) -> Any:

@@ -44,6 +44,7 @@ from bot.clock.settings import AUTOPILOT, CHANNEL, DM, OFF, Settings
 from bot.drivers import Driver, driver_for
 from bot.drivers.reasons import Choice, Reason, explain
 from bot.games import game_class
+from bot.messages import host_of, person_of
 from bot.store import ACTIVE, GameNotFound, GameRecord, NewTimer, Store, Timer
 from bot.telling.lanes import Lanes
 from bot.telling.outcomes import Accepted, Refusal
@@ -345,7 +346,7 @@ class Ticker:
                     text = notices.notice_text(title, rec.channel_id, link, own_lang(rec, t.seat))
                     await self.messenger.to_user(user, text, nonce_for(t.id))
                 else:
-                    text = texts.say("notice.quiet_over", rec.lang, user=rec.person(user), title=title)
+                    text = texts.say("notice.quiet_over", rec.lang, user=person_of(rec, user), title=title)
                     await self.messenger.to_channel(rec.channel_id, notices.with_link(text, link, rec.lang),
                                                     user, nonce_for(t.id))
                 await self.store.turns.finish_timer(t.id)
@@ -370,7 +371,7 @@ class Ticker:
         number = int(t.data.get("number", 1))
         waited = now - float(t.data.get("turn", now))
         lang = own_lang(rec, t.seat) if mode == DM else rec.lang
-        text = notices.reminder_text(rec.person(user), title, waited, number, link, dm=mode == DM, lang=lang)
+        text = notices.reminder_text(person_of(rec, user), title, waited, number, link, dm=mode == DM, lang=lang)
         if mode == DM:
             await self.messenger.to_user(user, texts.say("notice.in_channel", lang, text=text, channel=rec.channel_id),
                                          nonce_for(t.id))
@@ -392,7 +393,7 @@ class Ticker:
         mention = None
         if missed >= setting["kick_after"]:
             mention = rec.host_id
-            text = texts.say("notice.ask_host", rec.lang, text=text, host=rec.host(), name=seat.name, count=missed)
+            text = texts.say("notice.ask_host", rec.lang, text=text, host=host_of(rec), name=seat.name, count=missed)
         await self.messenger.to_channel(rec.channel_id, text, mention, nonce_for(t.id))
 
     # Autopilot ---------------------------------------------------------------------------------

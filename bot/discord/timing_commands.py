@@ -31,6 +31,7 @@ from bot.discord.context import Interaction
 from bot.discord.payloads import direct_channel, mention_only, no_mentions
 from bot.discord.replies import answer_privately, answer_with
 from bot.discord.shown import shown
+from bot.messages import host_of
 from bot.play import plans
 from bot.telling.outcomes import Accepted
 
@@ -321,7 +322,7 @@ async def settings(interaction: Interaction, scope: str | None = None,
             await ticker.settings.game(rec), lang)))
         return
     if not (manage or rec.host_id == interaction.user.id):
-        await _refuse(interaction, "settings.only_host", host=rec.host(user_language(interaction)))
+        await _refuse(interaction, "settings.only_host", host=host_of(rec, user_language(interaction)))
         return
     await ticker.settings.set_game(rec.id, checked)
     await _retime(ticker, interaction.channel_id)

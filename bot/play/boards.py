@@ -11,7 +11,7 @@ from typing import Any, Protocol
 
 from bot import texts
 from bot.games import GameUnit
-from bot.messages import NOTE, Line, Showing
+from bot.messages import NOTE, Line, Showing, person_of
 from bot.store import ACTIVE, FINISHED, LOBBY, GameRecord, Outgoing, Store
 from bot.telling.compose import Message
 from bot.telling.outcomes import Accepted, Refusal, refuse
@@ -60,7 +60,7 @@ async def whole_board(shower: Shower, channel_id: int, user_id: int, *, private:
         when = Line(say="board.at_move", params={"move": rec.version}) if rec.status == ACTIVE \
             else Line(say="board.finished_after", params={"count": rec.version}) if rec.status == FINISHED \
             else Line(text=texts.status_word(rec.status, rec.lang))
-        head = Line(say="board.head_public", params={"title": title, "when": when, "user": rec.person(user_id)})
+        head = Line(say="board.head_public", params={"title": title, "when": when, "user": person_of(rec, user_id)})
         out = shower.outgoing([Showing(NOTE, (head,), "whole")])
         await shower.store.outbox.add_deliveries(rec.id, out)
         return Accepted(rec.id, tuple(o.id for o in out if o.id is not None))

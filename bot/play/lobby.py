@@ -14,7 +14,7 @@ from typing import Any, Protocol
 
 from bot import texts
 from bot.games import playable_keys
-from bot.messages import Line
+from bot.messages import Line, host_of, person_of
 from bot.play.autoplay import Autoplay, Writer
 from bot.play.seats import Fronts, accepted, lang_of, no_game, note, option_words, seat_line, who
 from bot.store import ACTIVE, FINISHED, LOBBY, ChannelBusy, GameRecord, Seat, StaleVersion, Store
@@ -162,9 +162,10 @@ class Lobby:
             if mine is None:
                 return refuse(texts.say("lobby.no_seat_here", lang_of(rec, user_id, lang)))
             if rec.status != LOBBY:
-                gone = Line(say="lobby.left_game", params={"user": rec.person(user_id)})
+                gone = Line(say="lobby.left_game", params={"user": person_of(rec, user_id)})
                 return await self._hand_to_computer(rec, mine, gone, lang)
-            return await self._remove_seat(rec, mine, Line(say="lobby.left_lobby", params={"user": rec.person(user_id)}))
+            left = Line(say="lobby.left_lobby", params={"user": person_of(rec, user_id)})
+            return await self._remove_seat(rec, mine, left)
 
     async def _hand_to_computer(self, rec: GameRecord, seat: int, said: Line, lang: str | None = None) -> Outcome:
         """A person leaves a running game: a computer plays their seat on (the turn's message loses their
@@ -227,10 +228,10 @@ class Lobby:
                 return no_game(lang)
             own = lang_of(rec, actor_id, lang)
             if not self._can_manage(rec, actor_id, can_manage):
-                return refuse(texts.say("lobby.only_host_kick", own, host=rec.host(own)))
+                return refuse(texts.say("lobby.only_host_kick", own, host=host_of(rec, own)))
             seat = rec.seat_of(target_id)
             if seat is None:
-                return refuse(texts.say("lobby.no_seat_for", own, user=rec.person(target_id, own),
+                return refuse(texts.say("lobby.no_seat_for", own, user=person_of(rec, target_id, own),
                                         seats=self._seats(rec, own)))
             named = who(rec.seats[seat])
             if rec.status != LOBBY:
@@ -252,7 +253,7 @@ class Lobby:
             if rec.status != LOBBY:
                 return refuse(texts.say("lobby.seats_fixed", own))
             if not self._can_manage(rec, user_id, can_manage):
-                return refuse(texts.say("lobby.only_host_computer", own, host=rec.host(own)))
+                return refuse(texts.say("lobby.only_host_computer", own, host=host_of(rec, own)))
             cls = self.classes(rec.game_key)
             kinds = self.host.driver_kinds(rec.game_key)
             if kind not in kinds:
@@ -293,7 +294,7 @@ class Lobby:
             if rec.status != LOBBY:
                 return refuse(texts.say("lobby.running_already", own))
             if not self._can_manage(rec, user_id, can_manage):
-                return refuse(texts.say("lobby.only_host_start", own, host=rec.host(own)))
+                return refuse(texts.say("lobby.only_host_start", own, host=host_of(rec, own)))
             cls, front = self.classes(rec.game_key), self.fronts(rec.game_key)
             if not cls.min_seats <= len(rec.seats) <= cls.max_seats:
                 return refuse(texts.say("lobby.seat_count", own, title=cls.title, low=cls.min_seats,
@@ -332,10 +333,11 @@ class Lobby:
                 return no_game(lang)
             if not self._can_manage(rec, user_id, can_manage):
                 return refuse(texts.say("lobby.only_host_abort", lang_of(rec, user_id, lang),
-                                       host=rec.host(lang_of(rec, user_id, lang))))
+                                       host=host_of(rec, lang_of(rec, user_id, lang))))
             title = self.classes(rec.game_key).title
             gone = turn_messages.retire(await self.store.outbox.latest_delivery(rec.id))
-            said = Line(say="lobby.aborted", params={"user": rec.person(user_id), "title": title, "count": rec.version})
+            said = Line(say="lobby.aborted", params={"user": person_of(rec, user_id), "title": title,
+                                                     "count": rec.version})
             out = self.host.outgoing([*([gone] if gone is not None else []), note(said)])
             await self.store.games.set_status(rec.id, "aborted", outgoing=out)
             self.host.forget(rec.id, drivers=True)

@@ -13,6 +13,7 @@ from typing import Any, Protocol
 
 from bot import texts
 from bot.games import GameUnit
+from bot.messages import host_of
 from bot.play import takeback
 from bot.play.autoplay import computer_to_act
 from bot.play.seats import Fronts, lang_of, no_game, seat_line
@@ -59,7 +60,7 @@ class Reading:
             cls, front = self.classes(rec.game_key), self.fronts(rec.game_key)
             own = lang_of(rec, user_id, lang)
             if rec.status == LOBBY:
-                return Message(texts.say("lobby.status", own, title=cls.title, host=rec.host(own),
+                return Message(texts.say("lobby.status", own, title=cls.title, host=host_of(rec, own),
                                          seats=seat_line(self.fronts, rec, own), low=cls.min_seats, high=cls.max_seats),
                                game_id=rec.id)
             game = await self.host.load(rec)

@@ -20,7 +20,7 @@ from typing import Any, Protocol
 
 from bot import texts
 from bot.games import GameUnit
-from bot.messages import Showing
+from bot.messages import Showing, person_of
 from bot.play import takeback
 from bot.store import ACTIVE, LOBBY, ActionRecord, GameRecord, Outgoing, StaleVersion, Store
 from bot.telling import turn_messages
@@ -181,7 +181,7 @@ async def _take_back(undoer: Undoer, rec: GameRecord, seat: int, user_id: int, b
     # the public narration only: the action as typed may name a hidden tile
     said = [" ".join(s.action.narration.split()) or texts.say("log.nothing_to_show", rec.lang) for s in back]
     played = await takeback.kinds(undoer.store, user_id, rec.id, [s.action.index for s in back])
-    line = takeback.took_back(rec.person(user_id), " / ".join(said), played)
+    line = takeback.took_back(person_of(rec, user_id), " / ".join(said), played)
     state = back[0].before
     game = undoer.classes(rec.game_key).from_dict(state)
     table = table_of(rec, rec.version - len(back))

@@ -9,9 +9,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot import texts
-from rules.literal import Person
-
 LOBBY, ACTIVE, FINISHED, ABORTED = "lobby", "active", "finished", "aborted"
 
 
@@ -230,18 +227,6 @@ class GameRecord:
     updated_at: float
     #: the public language of the game's messages ("en", "de"), from the server where it was opened
     lang: str = "en"
-
-    def person(self, user_id: int, lang: str | None = None) -> Person:
-        """``user_id`` as a person of this game: named by their seat (the first they hold), else "someone" in
-        ``lang`` (the game's language by default)."""
-        seat = self.seat_of(user_id)
-        if seat is not None and self.seats[seat].name:
-            return Person(user_id, self.seats[seat].name)
-        return Person(user_id, texts.say("terminal.someone", lang or self.lang))
-
-    def host(self, lang: str | None = None) -> Person:
-        """The game's host as a person (:meth:`person`)."""
-        return self.person(self.host_id, lang)
 
     def seat_of(self, user_id: int) -> int | None:
         for i, s in enumerate(self.seats):

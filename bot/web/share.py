@@ -8,7 +8,7 @@ channel, so they may see the page). Revoking is for the host, or anyone who may 
 from __future__ import annotations
 
 from bot import texts
-from bot.messages import NOTE, Line, Showing
+from bot.messages import NOTE, Line, Showing, host_of, person_of
 from bot.play.service import Service, refuse
 from bot.standing.history import PageLink
 from bot.store import GameRecord, Store
@@ -51,7 +51,7 @@ async def share(service: Service, channel_id: int, user_id: int, *, lang: str | 
         return refuse(texts.say("web.link_off", own))
     if rec.seat_of(user_id) is None and rec.host_id != user_id:
         return Message(texts.say("web.page_link", own, url=url), game_id=rec.id)
-    posted = Line(say="web.link_posted", params={"user": rec.person(user_id), "url": url})
+    posted = Line(say="web.link_posted", params={"user": person_of(rec, user_id), "url": url})
     out = service.outgoing([Showing(NOTE, (posted,))])
     await service.store.outbox.add_deliveries(rec.id, out)
     return Accepted(rec.id, tuple(o.id for o in out if o.id is not None))
@@ -67,7 +67,7 @@ store answers 404 for that link (:mod:`bot.web.server`); this process's ends the
         return refuse(texts.say("web.link_no_game", lang or texts.DEFAULT))
     own = service.lang_of(rec, user_id, lang)
     if not can_manage and rec.host_id != user_id:
-        return refuse(texts.say("web.link_only_host", own, host=rec.host(own)))
+        return refuse(texts.say("web.link_only_host", own, host=host_of(rec, own)))
     had = await links.revoke(service.store, rec.id)
     if service.on_revoked is not None:
         service.on_revoked(rec.id)

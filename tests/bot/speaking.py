@@ -2,7 +2,9 @@
 
 :class:`Speaking` wraps a :class:`~bot.play.service.Service`; a call that answers an outcome answers a
 :class:`Said` instead: for a refusal its text, for a private message that message, for an acceptance the
-message of its newest public record as the channel gets it (composed from the store, as every front does)."""
+message of its newest public record as the channel gets it (composed from the store, as every front does).
+A :class:`Said`'s text names people as Discord does (``<@id>``, :func:`mentioned`), its chosen names still
+marked, so a test reads the words a channel reads."""
 
 from __future__ import annotations
 
@@ -15,6 +17,12 @@ from bot.games import ButtonSpec
 from bot.play.service import Service
 from bot.telling.compose import Message
 from bot.telling.outcomes import Accepted, Private, Refusal
+from rules.literal import mark, render
+
+
+def mentioned(text: str) -> str:
+    """``text`` with each person as Discord's mention of them; names stay marked spans."""
+    return render(text, name=mark, person=lambda p: f"<@{p.user_id}>")
 
 
 @dataclass
@@ -50,9 +58,9 @@ class Said:
 async def said(service: Service, outcome: Any) -> Any:
     """``outcome`` as a :class:`Said` (anything else as it is)."""
     if isinstance(outcome, Refusal):
-        return Said(outcome.text, ok=False, ephemeral=True)
+        return Said(mentioned(outcome.text), ok=False, ephemeral=True)
     if isinstance(outcome, Message):
-        return Said(outcome.text, ephemeral=True, png=outcome.png, filename=outcome.filename,
+        return Said(mentioned(outcome.text), ephemeral=True, png=outcome.png, filename=outcome.filename,
                     buttons=list(outcome.buttons), game_id=outcome.game_id, version=outcome.version)
     if not isinstance(outcome, Accepted):
         return outcome
@@ -64,9 +72,9 @@ async def said(service: Service, outcome: Any) -> Any:
             kinds.append(d.kind)
             messages.append(await service.message(d))
     last = messages[-1] if messages else Message("")
-    return Said(last.text, png=last.png, filename=last.filename, mention=last.mention, buttons=list(last.buttons),
-                game_id=outcome.game_id, version=last.version, private=list(outcome.private),
-                deliveries=outcome.deliveries, messages=messages, kinds=tuple(kinds))
+    return Said(mentioned(last.text), png=last.png, filename=last.filename, mention=last.mention,
+                buttons=list(last.buttons), game_id=outcome.game_id, version=last.version,
+                private=list(outcome.private), deliveries=outcome.deliveries, messages=messages, kinds=tuple(kinds))
 
 
 class Speaking:

@@ -17,7 +17,7 @@ from bot.messages import Line
 from bot.play.service import Service
 from bot.standing import history
 from bot.terminal import SeatSpec, open_table, plain
-from rules.literal import CLOSE, OPEN, Name, bare, listed, mark, render
+from rules.literal import CLOSE, OPEN, Name, Person, bare, listed, mark, render
 from rules.races.track import builtin_track_files, load_track_text, register_track
 from tests.bot.helpers import ANN, BOB, EVE, answer, started
 from tests.bot.test_history import toy_win
@@ -92,12 +92,12 @@ def test_a_line_stored_as_json_keeps_its_name_a_name():
 
 @pytest.mark.parametrize("name", [S1, S2, PLAIN, TRACK, "a*", "\\*", "- list", "> quote", "[x](https://e.x)"])
 def test_discord_shows_a_name_as_typed_and_our_markup_around_it(name):
-    text = f"**Season {Name(name)}** <@{ANN}>"
+    text = f"**Season {Name(name)}** {Person(ANN, 'ann')}"
     content = shown(text)
     assert content.startswith("**Season ") and content.endswith(f"** <@{ANN}>")
     assert_on_discord(content, name)
     assert discord_reads(content) == f"**Season {name}** <@{ANN}>"
-    assert plain(text, {ANN: "ann"}) == f"Season {name} ann"
+    assert plain(text) == f"Season {name} ann"
 
 
 def test_an_embed_shows_its_names_as_typed():
@@ -182,18 +182,18 @@ async def test_a_computer_that_takes_over_names_the_player_as_typed(h):
 async def test_the_terminal_shows_names_and_seasons_exactly_as_typed(store, lang):
     service = Service(store, seed_source=lambda: 3)
     said = await history.season_command(service.store, 1, ANN, "start", manage=True, name=S1, lang=lang)
-    text = plain(said.text, {})
+    text = plain(said.text)
     assert_as_typed(text, S1)
     assert text.count("**") == S1.count("**")  # our bold went, the name's stayed
-    opening, names = await open_table(service, -5, "races", {"laps": 1, "track": "NM"},
+    opening, _names = await open_table(service, -5, "races", {"laps": 1, "track": "NM"},
                                       [SeatSpec("human", S2), SeatSpec("random")], lang=lang)
     assert opening.ok
     setup = unit_for("races").option_words("new", {"track": TRACK, "laps": 1}, lang)  # the lobby's words
-    assert_as_typed(plain(setup, names, lang), TRACK)
+    assert_as_typed(plain(setup), TRACK)
     assert_on_discord(shown(setup), TRACK)
     status = await service.status(-5, None, lang=lang)
     for name in (S2, TRACK):
-        assert_as_typed(plain(status.text, names, lang), name)
+        assert_as_typed(plain(status.text), name)
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])

@@ -17,6 +17,7 @@ import pytest
 from bot.cli import main
 from bot.store import SqliteStore
 from bot.terminal import SeatSpec, database_folder, expand, parse_seats, plain
+from rules.literal import Person
 
 RACE_SEED = 11  # a one-lap race of a few dozen moves on track A
 #: two-lap races, tried in turn until one has a kart picking up a junk tile (hidden from the other player)
@@ -167,8 +168,8 @@ def test_seat_specs_and_plain_text():
         SeatSpec("human"), SeatSpec("smart"), SeatSpec("human", "Ann"), SeatSpec("random")]
     with pytest.raises(ValueError, match="not a seat"):
         parse_seats("human,genius", ["random", "smart"])
-    assert plain("<@1001> played `roll 2`; **Computer 1** waits. <@-1>", {1001: "Ann"}) == \
-        "Ann played roll 2; Computer 1 waits. someone"
+    said = f"{Person(1001, 'A*nn')} played `roll 2`; **Computer 1** waits. {Person(-1, 'Computer 2')}"
+    assert plain(said) == "A*nn played roll 2; Computer 1 waits. Computer 2"
 
 
 def test_race_shorthands_become_legal_notation():
