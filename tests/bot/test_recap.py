@@ -26,6 +26,7 @@ from bot.store import SqliteStore
 from bot.telling.compose import RECAP_ACTION, Table, compose
 from bot.telling.outcomes import Accepted, Refusal
 from rules.contract import Game, events_for
+from tests.bot.speaking import mentioned
 from tests.bot.test_hidden_information import TeamCrewRaces, redrawn
 from tests.bot.timing_helpers import Clock
 
@@ -291,7 +292,7 @@ async def test_the_button_answers_only_its_player(tmp_path, clock):
     seat, since, until = offered[-1].recap or (0, 0, 0)
     action = f"{RECAP_ACTION}:{seat}:{since}:{until}"
     other = await recap.answer(svc, CH, BOB, action=action, game_id=rec.id, lang="en")
-    assert isinstance(other, Refusal) and f"<@{ANN}>'s recap" in other.text
+    assert isinstance(other, Refusal) and f"<@{ANN}>'s recap" in mentioned(other.text)
     assert isinstance(await recap.answer(svc, CH, 999, action=action, game_id=rec.id, lang="de"), Refusal)
     mine = await recap.answer(svc, CH, ANN, action=action, game_id=rec.id, lang="de")
     assert not isinstance(mine, Refusal) and mine.text.startswith("**Während du weg warst**")

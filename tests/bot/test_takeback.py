@@ -20,6 +20,7 @@ from bot.play.service import Service
 from bot.play.undo import undo
 from bot.telling.outcomes import Accepted, Refusal
 from rules.contract import Game
+from tests.bot.speaking import mentioned
 
 CHANNEL = 6161
 PEOPLE = {101: "Ann", 202: "Bob", 303: "Cy", 404: "Di"}
@@ -57,10 +58,10 @@ async def at(service: Service) -> tuple[Any, Game, int, int]:
 
 
 async def told(service: Service, game_id: int, lang: str) -> str:
-    """The newest message of the game, in ``lang``."""
+    """The newest message of the game, in ``lang``, people named as Discord names them."""
     latest = await service.store.outbox.latest_delivery(game_id)
     assert latest is not None
-    return (await service.message(latest, lang, words_only=True)).text
+    return mentioned((await service.message(latest, lang, words_only=True)).text)
 
 
 async def taken_back(service: Service, user: int, before: dict[str, Any], count: int = 1) -> int:
