@@ -43,7 +43,7 @@ _MARKS = re.compile("[" + "".join(MARKS) + "]")
 Kind = Literal["text", "name", "person"]
 #: what some front reads as markup or a mention: Discord's markdown and mentions (a heading, quote or list
 #: only at the start of a line, so at the start of a name), the terminal's bold and code marks
-SPECIAL = re.compile(r"[\\*_~|`\[\]<@]|^\s*[#>\-]")
+SPECIAL = re.compile(r"[\\*_~|`\[\]@<]|^\s*[#>\-]")
 
 
 class Name(str):

@@ -457,3 +457,40 @@ def test_the_size_check_sees_a_long_function_and_a_wide_class(tmp_path: Path) ->
     found = size_problems(path, "sizes")
     assert found == [f"sizes:1 function long has {MAX_FUNCTION_LINES + 1} lines",
                      f"sizes:{wide} class Wide has {MAX_PUBLIC_METHODS + 1} public methods"], found
+
+
+#: the one place below the Discord front that reads Discord's mention markup: forgetting a person finds it in
+#: texts stored by older versions (and the store's upgrade that turns those into person spans)
+LEGACY_MENTIONS = {"bot/upkeep/forget.py", "bot/store/people.py"}
+
+
+def mentions_below_discord(root: Path) -> list[str]:
+    """The catalogues and the modules outside ``bot/discord`` (but :data:`LEGACY_MENTIONS`) that hold ``<@``."""
+    found = []
+    for path in sorted([*root.glob("bot/**/*.po"), *root.glob("rules/**/*.po"), *root.glob("render/**/*.po")]):
+        found += [f"{path.relative_to(root)}:{n}" for n, line in enumerate(path.read_text().splitlines(), 1)
+                  if "<@" in line]
+    for top in ("bot", "rules", "render"):
+        for path in sorted((root / top).rglob("*.py")):
+            rel = path.relative_to(root).as_posix()
+            if rel.startswith("bot/discord/") or rel in LEGACY_MENTIONS:
+                continue
+            found += [f"{rel}:{n}" for n, line in enumerate(path.read_text().splitlines(), 1) if "<@" in line]
+    return found
+
+
+def test_no_discord_mention_is_written_below_the_discord_front() -> None:
+    """A person goes into our texts as a ``rules.literal.Person``; only Discord's front writes ``<@id>``."""
+    assert mentions_below_discord(ROOT) == []
+
+
+def test_the_mention_check_finds_one_in_a_catalogue_and_in_a_module(tmp_path: Path) -> None:
+    (tmp_path / "bot/locale").mkdir(parents=True)
+    (tmp_path / "bot/locale/en.po").write_text('msgid "x"\nmsgstr "<@{user}> went"\n')
+    (tmp_path / "bot/play").mkdir()
+    (tmp_path / "bot/play/seats.py").write_text('WHO = "<@1>"\n')
+    (tmp_path / "bot/discord").mkdir()
+    (tmp_path / "bot/discord/shown.py").write_text('WHO = "<@1>"\n')
+    (tmp_path / "bot/upkeep").mkdir()
+    (tmp_path / "bot/upkeep/forget.py").write_text('OLD = "<@1>"\n')
+    assert mentions_below_discord(tmp_path) == ["bot/locale/en.po:2", "bot/play/seats.py:1"]
