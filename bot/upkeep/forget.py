@@ -7,8 +7,10 @@ where it holds them:
 
 - their seats become anonymous: the user id :data:`ANONYMOUS` (0, which no Discord account has) and the name
   "Player N" (N the seat's number, in the game's language); the host of a game they hosted becomes 0;
-- their id, wherever it stands (the actions' ``user_id``, a number or a ``<@id>`` mention inside a stored
-  message, timer or setting, a season's ``started_by``), becomes 0 or, in a mention, the seat's name;
+- their id, wherever it stands (the actions' ``user_id``, a number, a person span of :mod:`rules.literal` or a
+  line's person parameter inside a stored message, timer or setting, a ``<@id>`` mention in a text an older
+  version stored, a season's ``started_by``), becomes 0 and, in a person or a mention, the seat's name
+  ("someone" where the game gave none);
 - every name they played under (seats, results, ratings) is replaced by the seat's name in their games' rows
   (their setup, seats, snapshot, narration, messages and timers; a game in which they held no seat any more,
   such as a lobby they left, says "someone");
@@ -30,6 +32,7 @@ from typing import Any, Protocol
 from bot import texts
 from bot.store import ACTIVE, LOBBY, Store
 from bot.store.sql import dumps
+from rules.literal import PERSON_CLOSE, PERSON_OPEN, PERSON_SEP, Person
 
 #: the user id a forgotten person's seats and rows get: no Discord account has it
 ANONYMOUS = 0
@@ -65,12 +68,16 @@ class Scrubber:
 
     def __init__(self, user_id: int, names: set[str]) -> None:
         self.user_id = user_id
+        #: a mention in a text an older version stored (before people were person spans)
         self.mention = re.compile(rf"<@!?{user_id}>")
+        self.person = re.compile(rf"{PERSON_OPEN}{user_id}{PERSON_SEP}[^{PERSON_CLOSE}{PERSON_OPEN}]*{PERSON_CLOSE}?")
+        self.someone = texts.say("forget.someone")
         self.digits = re.compile(rf"(?<!\d){user_id}(?!\d)")
         # longest first, so "Ann Lee" goes before "Ann"
         self.names = [re.compile(rf"(?<!\w){re.escape(n)}(?!\w)") for n in sorted(names, key=len, reverse=True) if n]
 
     def text(self, value: str, label: str | None) -> str:
+        value = self.person.sub(lambda _m: str(Person(ANONYMOUS, label or self.someone)), value)
         if label is not None:
             value = self.mention.sub(lambda _m: label, value)
             for pattern in self.names:
@@ -87,8 +94,13 @@ class Scrubber:
         if isinstance(value, list):
             return [self.json(v, label) for v in value]
         if isinstance(value, dict):
+            if self._is_them(value.get("person")) and len(value) == 1:  # a line's person parameter
+                return {"person": [ANONYMOUS, label or self.someone]}
             return {self.text(k, label): self.json(v, label) for k, v in value.items()}
         return value
+
+    def _is_them(self, person: Any) -> bool:
+        return isinstance(person, list) and len(person) == 2 and person[0] == self.user_id
 
     def json_text(self, raw: str | None, label: str | None) -> str | None:
         if raw is None:

@@ -110,3 +110,38 @@ async def test_nothing_of_a_forgotten_person_is_left_in_any_table(any_store):
     assert json.loads(json.dumps(await any_store.settings.get_settings("plan", ZED, running[0].id))) == {}
     # forgetting again finds nothing
     assert not (await forget(service, ZED)).anything
+
+
+async def test_a_forgotten_person_s_spans_and_mentions_in_stored_texts_read_as_their_seat(any_store):
+    """A stored line that names the person (a person span, a line's person parameter, a mention an older
+    version wrote) names their seat after forgetting, on either store, and holds neither their id nor name."""
+    from bot.messages import NOTE, Line, Showing
+    from bot.terminal import plain
+    from rules.literal import Person
+
+    service = await play(any_store)
+    rec = (await any_store.games.channel_history(5001, 1))[0]
+    zed = Person(ZED, ZED_NAME)
+    lines = (Line(text=f"{zed} waved; <@{ZED}> and <@!{ZED}> left."),
+             Line(say="lobby.left_game", params={"user": zed}))
+    out = service.outgoing([Showing(NOTE, lines)])
+    await any_store.outbox.add_deliveries(rec.id, out)
+    await forget(service, ZED)
+    assert mentions(await every_value(any_store), str(ZED), "Zelda", "Quux") == []
+    stored = await any_store.outbox.delivery(out[0].id)
+    assert stored is not None
+    said = (await service.message(stored, "en")).text
+    assert plain(said) == "Player 1 waved; Player 1 and Player 1 left.\nPlayer 1 left the game."
+    assert Person(ANONYMOUS, "Player 1").span() in said  # still a person: each front shows it its way
+
+
+def test_the_scrubber_forgets_a_person_span_clipped_or_whole_and_leaves_others() -> None:
+    from bot.upkeep.forget import Scrubber
+    from rules.literal import Person
+
+    scrub = Scrubber(ZED, {ZED_NAME})
+    bob = Person(BOB, "Bob")
+    assert scrub.text(f"{Person(ZED, ZED_NAME)} and {bob}", "Player 2") == f"{Person(0, 'Player 2')} and {bob}"
+    assert scrub.text(str(Person(ZED, ZED_NAME))[:-3], None) == str(Person(0, "someone"))
+    assert scrub.json({"person": [ZED, ZED_NAME]}, None) == {"person": [0, "someone"]}
+    assert scrub.json({"person": [BOB, "Bob"]}, None) == {"person": [BOB, "Bob"]}
