@@ -285,10 +285,16 @@ def _under(name: str, prefix: str) -> bool:
 @pytest.mark.parametrize("forbidden", ["bot.games", "bot.drivers", "rules", "render", "bot.play.service",
                                        "bot.discord"])
 def test_the_store_imports_neither_the_games_nor_the_service(forbidden: str) -> None:
-    """The store keeps rows: which class a game's state belongs to is the caller's business."""
+    """The store keeps rows: which class a game's state belongs to is the caller's business. Its upgrade's step
+    that writes people into stored texts as person spans (:data:`STORE_MAY_READ`) knows how a span is written,
+    which is no game's."""
     wrong = sorted(f"{m} imports {d}" for m, deps in _imports_of("bot.store").items()
-                   for d in deps if _under(d, forbidden))
+                   for d in deps if _under(d, forbidden) and (m, d) not in STORE_MAY_READ)
     assert wrong == []
+
+
+#: what the store imports of the rules: the marks of our texts, for the upgrade of stored ones
+STORE_MAY_READ = {("bot.store.people", "rules.literal")}
 
 
 @pytest.mark.parametrize("forbidden", ["bot.play.service", "bot.discord", "bot.store"])

@@ -24,6 +24,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 
+from bot.store import people
 from bot.store.interface import GamesStore, OutboxStore, SettingsStore, StandingsStore, Store, TurnsStore
 from bot.store.records import (
     ACTIVE,
@@ -298,6 +299,7 @@ PG_MIGRATIONS: list[str] = [
     CREATE INDEX results_wins ON results (guild_id, winner, game_key, user_id, name);
     CREATE INDEX results_by_user_guild ON results (user_id, guild_id, game_key);
     """,
+    people.MARKER,
 ]
 
 log = logging.getLogger(__name__)
@@ -412,7 +414,10 @@ class PostgresStore(Store):
             if current > len(PG_MIGRATIONS):
                 raise CannotOpen(newer_schema(shown_url(self.url), current, len(PG_MIGRATIONS)))
             for number in range(current, len(PG_MIGRATIONS)):
-                await con.execute(PG_MIGRATIONS[number])
+                if PG_MIGRATIONS[number] == people.MARKER:
+                    await _people_step(con)
+                else:
+                    await con.execute(PG_MIGRATIONS[number])
                 await con.execute("UPDATE schema_version SET version = $1", number + 1)
 
     async def schema_version(self) -> int:
@@ -540,6 +545,20 @@ class PostgresStore(Store):
                 done = await con.execute(sql, *args)
                 changed += int(done.rsplit(" ", 1)[-1])
         return changed
+
+
+async def _people_step(con: Any) -> None:
+    """The upgrade's step of :mod:`bot.store.people`, in the upgrade's transaction."""
+    found = people.People(dict(r) for r in await con.fetch("SELECT id, seats, lang FROM games"))
+    updates: dict[str, list[dict[str, Any]]] = {}
+    for table, columns in people.TEXTS.items():
+        keys = copy_keys(table)
+        for r in await con.fetch(f"SELECT {', '.join(dict.fromkeys((*keys, 'game_id', *columns)))} FROM {table}"):
+            new = people.upgraded(table, dict(r), found, keys)
+            if new is not None:
+                updates.setdefault(table, []).append(new)
+    for sql, args in rewrites(updates, {}, lambda n: f"${n}"):
+        await con.execute(sql, *args)
 
 
 class PostgresGames(GamesStore):

@@ -19,6 +19,7 @@ from typing import Any, TypeVar, cast
 
 import aiosqlite
 
+from bot.store import people
 from bot.store.interface import GamesStore, OutboxStore, SettingsStore, StandingsStore, Store, TurnsStore
 from bot.store.records import (
     ACTIVE,
@@ -279,6 +280,7 @@ MIGRATIONS: list[str] = [
     CREATE INDEX results_wins ON results (guild_id, winner, game_key, user_id, name);
     CREATE INDEX results_by_user_guild ON results (user_id, guild_id, game_key);
     """,
+    people.MARKER,
 ]
 
 _SELECT_GAME = f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?"
@@ -402,6 +404,9 @@ class SqliteStore(Store):
         if current > len(MIGRATIONS):
             raise CannotOpen(newer_schema(where, current, len(MIGRATIONS)))
         for number in range(current, len(MIGRATIONS)):
+            if MIGRATIONS[number] == people.MARKER:
+                await _people_step(db, number + 1)
+                continue
             # executescript commits first; the script carries its own transaction and version bump.
             await db.executescript(
                 f"BEGIN IMMEDIATE;\n{MIGRATIONS[number]}\n"
@@ -532,6 +537,31 @@ class SqliteStore(Store):
 
         async with self._lock:
             return await self._in_thread(write)
+
+
+async def _people_step(db: aiosqlite.Connection, version: int) -> None:
+    """The upgrade's step of :mod:`bot.store.people`, and the version bump, in one transaction."""
+    await db.execute("BEGIN IMMEDIATE")
+    try:
+        async with db.execute("SELECT id, seats, lang FROM games") as cur:
+            found = people.People({"id": r[0], "seats": r[1], "lang": r[2]} for r in await cur.fetchall())
+        updates: dict[str, list[dict[str, Any]]] = {}
+        for table, columns in people.TEXTS.items():
+            keys = copy_keys(table)
+            async with db.execute(f"SELECT {', '.join(dict.fromkeys((*keys, 'game_id', *columns)))} FROM {table}"
+                                  ) as cur:
+                names = [d[0] for d in cur.description]
+                for r in await cur.fetchall():
+                    new = people.upgraded(table, dict(zip(names, r, strict=True)), found, keys)
+                    if new is not None:
+                        updates.setdefault(table, []).append(new)
+        for sql, args in rewrites(updates, {}, lambda _n: "?"):
+            await db.execute(sql, args)
+        await db.execute(f"UPDATE schema_version SET version = {version}")
+        await db.execute("COMMIT")
+    except BaseException:
+        await db.execute("ROLLBACK")
+        raise
 
 
 class SqliteGames(GamesStore):
