@@ -6,8 +6,9 @@ its own connection (:mod:`bot.store.sqlite`, :mod:`bot.store.postgres`); the con
 
 from __future__ import annotations
 
+import asyncio
 from abc import ABC, abstractmethod
-from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from collections.abc import AsyncGenerator, AsyncIterator, Callable, Collection, Mapping, Sequence
 from typing import Any, Protocol
 
 from bot.store.records import (
@@ -355,6 +356,18 @@ class Store(ABC):
         pending = await self.outbox.deliveries(channel_id=channel_id, pending=True)
         return MoveRead(game, await self.outbox.latest_delivery(game.id), tuple(d.id for d in pending),
                         dict(zip(wanted, rows, strict=True)))
+
+    async def changes(self, watched: Callable[[], Collection[int]], *, every: float = 1.0
+                      ) -> AsyncGenerator[Collection[int] | None, None]:
+        """What other connections (other processes) changed of the games ``watched()`` names, as they commit:
+        the ids of games that may have changed, or None when every watched game is to be read again (at the
+        start, and when the store may have missed something). Endless; close it (``contextlib.aclosing``) to
+        stop. Writes through this very object may be told too. A backend that cannot tell says None every
+        ``every`` seconds (this default); PostgreSQL is told by ``NOTIFY``, SQLite looks every ``every``
+        seconds at what changed, reading nothing when nothing was committed."""
+        while True:
+            await asyncio.sleep(every)
+            yield None
 
     @abstractmethod
     async def schema_version(self) -> int:

@@ -15,10 +15,11 @@ two backends unchanged.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Collection, Mapping, Sequence
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
@@ -313,6 +314,13 @@ _MIGRATION_LOCK = int.from_bytes(b"junkyard", "big") & 0x7FFF_FFFF_FFFF_FFFF
 #: tables whose ``id`` comes from an identity sequence, set past the copied keys by :meth:`insert_rows`
 _IDENTITY_TABLES = ("games", "deliveries", "timers", "seasons")
 
+#: the channel on which every write a game's page shows is announced (``NOTIFY``, the game's id the payload)
+CHANNEL = "junkyard_games"
+#: seconds the listening connection may stay silent before it is asked whether it still lives
+LISTEN_CHECK_SECONDS = 10.0
+#: seconds between two attempts to listen again after the listening connection was lost
+RELISTEN_SECONDS = 0.5
+
 #: what a transaction's body gets: the connection
 Body = Callable[[Any], Awaitable[Any]]
 
@@ -337,6 +345,20 @@ async def drop_schemas(url: str, *schemas: str) -> None:
         await con.close()
 
 
+class _Heard:
+    """What a listening connection heard, in order: the ids of announced games, None once it was lost."""
+
+    def __init__(self) -> None:
+        self.queue: asyncio.Queue[int | None] = asyncio.Queue()
+
+    def note(self, _con: object, _pid: int, _channel: str, payload: object) -> None:
+        with contextlib.suppress(TypeError, ValueError):
+            self.queue.put_nowait(int(str(payload)))
+
+    def lost(self, _con: object) -> None:
+        self.queue.put_nowait(None)
+
+
 class PostgresStore(Store):
     """Games in a PostgreSQL database shared by any number of processes, through an asyncpg pool.
 
@@ -351,6 +373,8 @@ class PostgresStore(Store):
         self._clock = clock
         self._sizes = (min_size, max_size)
         self._pool: Any = None
+        #: the channel of this store's announcements: a schema of its own has a channel of its own
+        self.channel = CHANNEL if schema is None else f"{CHANNEL}.{schema}"[:63]
         self.games = PostgresGames(self)
         self.outbox = PostgresOutbox(self)
         self.turns = PostgresTurns(self)
@@ -445,6 +469,49 @@ class PostgresStore(Store):
         return MoveRead(game, None if latest is None else delivery_record(latest), tuple(r[0] for r in pending),
                         {k: dict(json.loads(found[k])) if k in found else {} for k in wanted})
 
+    async def _notify(self, con: Any, game_id: int) -> None:
+        """Announce a write of ``game_id`` in the caller's transaction: listeners hear of it once it commits,
+        and never of a write rolled back."""
+        await con.execute("SELECT pg_notify($1, $2)", self.channel, str(game_id))
+
+    async def changes(self, watched: Callable[[], Collection[int]], *, every: float = 1.0
+                      ) -> AsyncGenerator[Collection[int] | None, None]:
+        """The announcements (``LISTEN``) of the watched games' writes, on a connection of its own outside the
+        pool, in batches as they come; None once it listens (and again after each reconnection: what was
+        announced while no connection listened is read again, so nothing is missed). A lost connection (ended
+        by the server, or silent and then not answering) is replaced at once, then every
+        :data:`RELISTEN_SECONDS` while the database cannot be reached. ``every`` is unused: nothing is polled."""
+        while True:
+            try:
+                con = await asyncpg.connect(self.url, timeout=10)
+            except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
+                log.warning("cannot listen for the games' writes (%s): trying again", exc)
+                await asyncio.sleep(RELISTEN_SECONDS)
+                continue
+            heard = _Heard()
+            try:
+                con.add_termination_listener(heard.lost)
+                await con.add_listener(self.channel, heard.note)
+                yield None
+                lost = False
+                while not lost:
+                    try:
+                        first = await asyncio.wait_for(heard.queue.get(), LISTEN_CHECK_SECONDS)
+                    except TimeoutError:
+                        await con.fetchval("SELECT 1", timeout=LISTEN_CHECK_SECONDS)
+                        continue
+                    batch = {first}
+                    while not heard.queue.empty():
+                        batch.add(heard.queue.get_nowait())
+                    lost = None in batch
+                    ids = {i for i in batch if i is not None} & set(watched())
+                    if ids:
+                        yield ids
+            except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
+                log.warning("the connection listening for the games' writes was lost (%s): listening again", exc)
+            finally:
+                con.terminate()
+
     async def _fetch_game(self, con: Any, game_id: int) -> GameRecord:
         row = await con.fetchrow(f"SELECT {GAME_COLUMNS} FROM games WHERE id = $1", game_id)
         if row is None:
@@ -474,6 +541,7 @@ class PostgresStore(Store):
                     if extra is not None:
                         await extra(con)
                     new_ids = await self._put_all(con, game_id, outgoing)
+                    await self._notify(con, game_id)
             if row is None:
                 try:
                     now = await self._fetch_game(con, game_id)
@@ -677,6 +745,7 @@ class PostgresGames(GamesStore):
                 ) is not None
                 if changed:
                     new_ids = await self.s._put_all(con, game_id, outgoing)
+                    await self.s._notify(con, game_id)
             if changed:
                 committed(outgoing, new_ids)
             rec = await self.s._fetch_game(con, game_id)
@@ -775,6 +844,7 @@ class PostgresOutbox(OutboxStore):
     async def add_deliveries(self, game_id: int, outgoing: Sequence[Outgoing]) -> None:
         async with self.s.pool.acquire() as con, con.transaction():
             new_ids = await self.s._put_all(con, game_id, outgoing)
+            await self.s._notify(con, game_id)
         committed(outgoing, new_ids)
 
     async def posted_messages(self, game_id: int, *, after_version: int = -1, limit: int = 20) -> list[int]:
@@ -923,6 +993,8 @@ class PostgresStandings(StandingsStore):
                 await con.executemany(f"INSERT INTO rating_changes ({CHANGE_COLUMNS}) VALUES ({_marks(10)})",
                                       [change_values(c) for c in changes])
                 new_ids = await self.s._put_all(con, game_id, outgoing)
+                if outgoing:
+                    await self.s._notify(con, game_id)
         if fresh:
             committed(outgoing, new_ids)
         return fresh

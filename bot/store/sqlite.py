@@ -9,11 +9,12 @@ At most one game per channel is open (in the lobby or running); finished and abo
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import os
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Collection, Mapping, Sequence
 from dataclasses import replace
 from typing import Any, TypeVar, cast
 
@@ -330,6 +331,27 @@ def _read_move(db: sqlite3.Connection, channel_id: int, keys: Callable[[GameReco
         db.execute("COMMIT")
 
 
+#: seconds between two looks of :meth:`SqliteStore.changes` at whether anything was committed
+LOOK_SECONDS = 0.1
+
+#: what a page shows of a game changed when one of these did: its record's version, time and status, and its
+#: newest delivery record (a message beside the moves changes no record of the game)
+_MARKS_SQL = ("SELECT g.id, g.version, g.updated_at, g.status, "
+              "(SELECT MAX(d.id) FROM deliveries d WHERE d.game_id = g.id) "
+              "FROM games g WHERE g.id IN (SELECT value FROM json_each(?))")
+
+
+def _committed(db: sqlite3.Connection) -> tuple[int, int]:
+    """What moves when anyone commits: ``data_version`` (commits of other connections) and the rows this
+    connection changed. Reads no table."""
+    return int(db.execute("PRAGMA data_version").fetchone()[0]), db.total_changes
+
+
+def _marks(db: sqlite3.Connection, ids: Collection[int]) -> dict[int, tuple[Any, ...]]:
+    """The mark of each game of ``ids`` (:data:`_MARKS_SQL`), all in one query."""
+    return {row[0]: tuple(row[1:]) for row in db.execute(_MARKS_SQL, (json.dumps(sorted(ids)),))}
+
+
 class SqliteStore(Store):
     """The embedded store: one SQLite file in WAL mode, reached through aiosqlite's worker thread.
 
@@ -416,6 +438,32 @@ class SqliteStore(Store):
     async def read_move(self, channel_id: int, keys: Callable[[GameRecord], Sequence[SettingKey]]) -> MoveRead:
         async with self._lock:
             return await self._in_thread(lambda db: _read_move(db, channel_id, keys))
+
+    async def changes(self, watched: Callable[[], Collection[int]], *, every: float = LOOK_SECONDS
+                      ) -> AsyncGenerator[Collection[int] | None, None]:
+        """Every ``every`` seconds while some game is watched: one look at whether anything was committed since
+        the last look (:func:`_committed`, one trip and no table read); when so, one query of the watched games'
+        marks (:func:`_marks`), and the ids whose mark moved. A game newly watched is told once (it may have
+        changed between its first read and its first mark)."""
+        marks: dict[int, tuple[Any, ...] | None] = {}
+        last: tuple[int, int] | None = None
+        while True:
+            await asyncio.sleep(every)
+            ids = set(watched())
+            for gone in marks.keys() - ids:
+                del marks[gone]
+            if not ids:
+                continue
+            async with self._lock:
+                now = await self._in_thread(_committed)
+                asked = ids if now != last else ids - marks.keys()
+                last = now
+                found = await self._in_thread(functools.partial(_marks, ids=asked)) if asked else {}
+            moved = [i for i in asked if i not in marks or marks[i] != found.get(i)]
+            for i in asked:
+                marks[i] = found.get(i)
+            if moved:
+                yield moved
 
     async def schema_version(self) -> int:
         async with self._lock, self.db.execute("SELECT version FROM schema_version") as cur:

@@ -64,6 +64,8 @@ log = logging.getLogger(__name__)
 
 #: seconds between two reads of a game that has live listeners
 POLL_SECONDS = 1.0
+#: seconds between two looks at the store for what other processes committed (SQLite; PostgreSQL tells at once)
+LOOK_SECONDS = 0.1
 #: the most seconds between two reads of a watched game's delivery records when its record did not change
 RECORDS_SECONDS = 5.0
 #: seconds between two comments on an idle live stream (so proxies keep it open)
@@ -185,12 +187,14 @@ class WebServer:
     def __init__(self, store: Store, *, classes: Callable[[str], type[Game]] = game_class,
                  fronts: Callable[[str], GameUnit[Any]] = unit_for, limits: Limits | None = None,
                  poll_seconds: float = POLL_SECONDS, forwarded: bool = False,
-                 clock: Callable[[], float] = time.monotonic, public_url: str | None = None) -> None:
+                 clock: Callable[[], float] = time.monotonic, public_url: str | None = None,
+                 look_seconds: float = LOOK_SECONDS) -> None:
         self.store = store
         self.public_url = public_url
         self.classes, self.fronts = classes, fronts
         self.limits = limits or Limits()
         self.poll_seconds = poll_seconds
+        self.look_seconds = look_seconds
         self.forwarded = forwarded
         self.clock = clock
         self.watches: OrderedDict[int, Watch] = OrderedDict()
@@ -202,6 +206,7 @@ class WebServer:
         self._closing = asyncio.Event()
         self._wake = asyncio.Event()
         self._poller: asyncio.Task[None] | None = None
+        self._follower: asyncio.Task[None] | None = None
         self._runner: web.AppRunner | None = None
         self.template = _static("page.html").decode("utf-8")
         self.static = {name: _static(name) for name in _STATIC}
@@ -244,6 +249,8 @@ class WebServer:
         """Start reading the watched games (:meth:`start` does; a test serving the app itself calls it)."""
         if self._poller is None:
             self._poller = asyncio.get_running_loop().create_task(self._poll(), name="junkyard-web-poll")
+        if self._follower is None:
+            self._follower = asyncio.get_running_loop().create_task(self._follow(), name="junkyard-web-follow")
 
     async def close(self) -> None:
         """Stop listening: live streams end, the poller stops."""
@@ -251,11 +258,12 @@ class WebServer:
         for watch in self.watches.values():
             for listener in list(watch.listeners):
                 listener.close()
-        if self._poller is not None:
-            self._poller.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._poller
-            self._poller = None
+        for task in (self._poller, self._follower):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+        self._poller = self._follower = None
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
@@ -394,18 +402,31 @@ class WebServer:
                 listener.send(data)
 
     async def _poll(self) -> None:
-        """Every :attr:`poll_seconds` (or at once when woken): end the live streams whose token was revoked, and
-        read the watched games again."""
+        """Every :attr:`poll_seconds` (or at once when woken): end the live streams whose token was revoked."""
         while not self._closing.is_set():
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), self.poll_seconds)
             self._wake.clear()
-            watched = [w for w in self.watches.values() if w.listeners]
-            await self._check_tokens(watched)
-            for watch in watched:
-                if watch.listeners and (watch.task is None or watch.task.done()):
-                    self._update_soon(watch)
+            await self._check_tokens([w for w in self.watches.values() if w.listeners])
             self._prune_buckets()
+
+    def _watched(self) -> list[int]:
+        """The games with live listeners."""
+        return [game_id for game_id, watch in self.watches.items() if watch.listeners]
+
+    async def _follow(self) -> None:
+        """Read again the watched games another process changed, as the store tells of them
+        (:meth:`bot.store.Store.changes`: PostgreSQL's ``NOTIFY`` at once, SQLite's look every
+        :attr:`look_seconds`); every watched game when the store may have missed something."""
+        while not self._closing.is_set():
+            try:
+                async with contextlib.aclosing(self.store.changes(self._watched, every=self.look_seconds)) as feed:
+                    async for ids in feed:
+                        for game_id in self._watched() if ids is None else ids:
+                            self.changed(game_id)
+            except Exception:
+                log.exception("following the store's changes failed: following again")
+                await asyncio.sleep(self.poll_seconds)
 
     async def _check_tokens(self, watched: list[Watch]) -> None:
         """End the live streams whose token no longer opens their game (revoked), all tokens in one read."""
