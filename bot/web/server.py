@@ -10,10 +10,11 @@ Routes (GET and HEAD only; any other method is 405):
 - ``/s/page.js``, ``/s/page.css``: the page's script and style (``?v=`` the current version: kept a year);
 - ``/favicon.ico``: no icon (204, cached for a week), counted against no client's rate.
 
-The store is the source: a game with live listeners is read again every :data:`POLL_SECONDS` (one read of its
-record; its log and delivery records when the record changed, the records also every :data:`RECORDS_SECONDS`),
-so moves stored by any process, on either store (several bot processes on one PostgreSQL too), reach the page;
-a move this process stored wakes its game at once (:meth:`WebServer.changed`).
+The store is the source: a move this process stored wakes its game at once (:meth:`WebServer.changed`); what
+another process stored the store tells (:meth:`bot.store.Store.changes`: PostgreSQL's ``NOTIFY`` on commit,
+SQLite's look every :data:`LOOK_SECONDS`), and the game is read again (one read of its record; its log and
+delivery records when the record changed, the records also every :data:`RECORDS_SECONDS`), so moves stored by
+any process, on either store (several bot processes on one PostgreSQL too), reach the page within 250 ms.
 
 A revoked link opens nothing from the moment its revoke is stored, on every server on the store: each request
 reads its token from the store (one read of the settings' key, nothing remembered), so the page, its data, its
@@ -62,7 +63,7 @@ from rules.contract import Game
 
 log = logging.getLogger(__name__)
 
-#: seconds between two reads of a game that has live listeners
+#: seconds between two checks of the live streams' tokens, and the longest a request trusts its game's last read
 POLL_SECONDS = 1.0
 #: seconds between two looks at the store for what other processes committed (SQLite; PostgreSQL tells at once)
 LOOK_SECONDS = 0.1
