@@ -46,6 +46,12 @@ def status_word(status: str, lang: str = DEFAULT) -> str:
     return say(msg, lang) if msg in CATALOGUE.ids else status
 
 
+def computer_kind(kind: str, lang: str = DEFAULT) -> str:
+    """A computer player's kind (``random``, ``smart``) in ``lang``; an unknown one as it is."""
+    msg = f"computer.kind.{kind}"
+    return say(msg, lang) if msg in CATALOGUE.ids else kind
+
+
 def language_name(lang: str, in_lang: str = DEFAULT) -> str:
     """A language's name (``de`` → "German", "Deutsch") in ``in_lang``."""
     msg = f"language.{lang}"
@@ -64,5 +70,5 @@ def say(msg: str, lang: str = DEFAULT, count: int | None = None, **params: Any) 
     return CATALOGUE.say(msg, lang if lang in LANGS else DEFAULT, count=count, **params)
 
 
-__all__ = ["CATALOGUE", "DEFAULT", "LANGS", "command_words", "language", "language_name", "ordinal", "say",
-           "status_word"]
+__all__ = ["CATALOGUE", "DEFAULT", "LANGS", "command_words", "computer_kind", "language", "language_name", "ordinal",
+           "say", "status_word"]

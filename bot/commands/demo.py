@@ -38,6 +38,7 @@ from bot.play.autoplay import COMPUTER_MOVES_PER_REPLY
 from bot.play.service import Service
 from bot.telling.outcomes import Accepted
 from bot.texts import DEFAULT, say
+from bot.texts import computer_kind as kind_name
 from rules.contract import Game
 from rules.literal import bare
 
@@ -217,7 +218,7 @@ class ChannelPictures:
 
 
 def _title(game: Any, args: argparse.Namespace, seed: int, lang: str = DEFAULT) -> str:
-    players = say("demo.computers", lang, count=args.seats, kind=args.kind)
+    players = say("demo.computers", lang, count=args.seats, kind=kind_name(args.kind, lang))
     return say("demo.title", lang, title=unit_for(game.key).table_title(game, players, lang=lang), seed=seed)
 
 

@@ -186,7 +186,8 @@ class Lobby:
         seats[seat] = Seat(uid, texts.say("lobby.computer_name", rec.lang, name=old.name), dict(old.options), kind)
         heir = next(s for s in seats if not s.is_computer) if old.user_id == rec.host_id else None
         host = heir.user_id if heir is not None else None
-        line = Line(say="lobby.computer_takes_over", params={"text": said, "kind": kind, "name": Name(old.name)})
+        named = Line(say=f"computer.kind.{kind}")  # its kind in each reader's language
+        line = Line(say="lobby.computer_takes_over", params={"text": said, "kind": named, "name": Name(old.name)})
         if host is not None:
             line = Line(say="lobby.new_host", params={"text": line, "host": Person(host, heir.name if heir else "")})
         out = self.host.outgoing([*retired, note(line)])
@@ -263,7 +264,8 @@ class Lobby:
                 return refuse(texts.say("lobby.full", own, title=cls.title, max=cls.max_seats))
             number = len(rec.seats) + 1  # the seat it takes: its name matches the number on its badge
             uid = min([-1, *(s.user_id - 1 for s in rec.seats if s.user_id < 0)])
-            seat = Seat(uid, texts.say("lobby.computer_seat_name", rec.lang, number=number, kind=kind), {}, kind)
+            seat = Seat(uid, texts.say("lobby.computer_seat_name", rec.lang, number=number,
+                                         kind=texts.computer_kind(kind, rec.lang)), {}, kind)
             seats = [*rec.seats, seat]
             line = Line(say="lobby.computer_sits", params={"name": seat.name,
                                                            "seats": self._seats(replace(rec, seats=seats), rec.lang)})

@@ -330,7 +330,7 @@ def test_junkyard_play_in_german(tmp_path, monkeypatch, capsys) -> None:
                                            "--lang", "de", "--db", str(db), "--out", str(tmp_path / "out")],
                      ["help", "legal", "fly away", "99", "1", "quit"])
     assert code == 0
-    assert "Schrottplatz Rally beginnt! Am Tisch: 1. Spieler 1; 2. Computer 2 (smart)." in out
+    assert "Schrottplatz Rally beginnt! Am Tisch: 1. Spieler 1; 2. Computer 2 (schlau)." in out
     assert "Befehle:" in out and re.search(r"^  züge +jede erlaubte Aktion, nummeriert$", out, re.M)
     assert "Die Aktionen des Spiels (/rallye auf Discord):" in out
     assert "Jede erlaubte Aktion von Spieler 1 (rot) (" in out and "Jetzt möglich: roll green" in out
@@ -352,7 +352,7 @@ def test_junkyard_demo_in_german(tmp_path, capsys) -> None:
     assert main(["demo", "--game", "rally", "--seats", "2", "--laps", "1", "--seed", "3", "--lang", "de",
                  "--out", str(out_dir)]) == 0
     out = capsys.readouterr().out
-    assert "Schrottplatz Rally auf Rostbogen-Ring (A), im Uhrzeigersinn: 2 Computer (smart), 1 Runde, Startwert 3." \
+    assert "Schrottplatz Rally auf Rostbogen-Ring (A), im Uhrzeigersinn: 2 Computer (schlau), 1 Runde, Startwert 3." \
         in out
     assert "Das Spiel ist nach " in out and "Sieg: " in out and "Der Kanal: " in out and "Wiederholung: " in out
     assert re.search(r"^Platz\s+Name\s+Auto\s+Runden\s+Stopps\s+Wo$", out, re.M), out
