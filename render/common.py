@@ -131,6 +131,10 @@ def draw_text(
     """Text placed by ``anchor`` (Pillow anchors: "mm" centres it on ``xy``)."""
     width = stroke_width if stroke else 0
     draw.text(xy, text, font=fnt, fill=fill, anchor=anchor, stroke_width=width, stroke_fill=stroke)
+    if _OVERFLOWS is not None:
+        x0, y0, x1, y1 = draw.textbbox(xy, text, font=fnt, anchor=anchor, stroke_width=width)
+        if x0 < -1 or y0 < -1 or x1 > draw.im.size[0] + 1 or y1 > draw.im.size[1] + 1:  # a glyph's bearing may
+            overflowed(text, "off the picture")  # reach a pixel past its anchor
     drawn = _DRAWN.get()
     if drawn is not None:
         box = draw.textbbox(xy, text, font=fnt, anchor=anchor, stroke_width=width)
@@ -170,6 +174,57 @@ def recording_text() -> Iterator[list[DrawnText]]:
         yield drawn
     finally:
         _DRAWN.reset(token)
+
+
+@dataclass(frozen=True)
+class Overflow:
+    """Words that did not fit where they were drawn: the text and what went wrong (``too big`` for its box,
+    ``cut`` short to fit, ``off the picture``)."""
+
+    text: str
+    why: str
+
+
+#: the overflows found while :func:`recording_overflow` listens (a plain module value, not a context variable:
+#: pictures are drawn in worker threads); None, and nothing checked, otherwise
+_OVERFLOWS: list[Overflow] | None = None
+
+
+@contextmanager
+def recording_overflow() -> Iterator[list[Overflow]]:
+    """Every text inside the ``with`` block that did not fit its place, in every thread: a text
+    :func:`fit_text` could not fit even at its smallest size, one cut short to fit (:func:`cut_to`, a
+    person's name excepted), one drawn past the picture's edge. For tests; production never listens."""
+    global _OVERFLOWS
+    found: list[Overflow] = []
+    before, _OVERFLOWS = _OVERFLOWS, found
+    try:
+        yield found
+    finally:
+        _OVERFLOWS = before
+
+
+def overflowed(text: str, why: str) -> None:
+    """Note that ``text`` did not fit (only while :func:`recording_overflow` listens)."""
+    if _OVERFLOWS is not None:
+        _OVERFLOWS.append(Overflow(text, why))
+
+
+def cut_to(draw: ImageDraw.ImageDraw, text: str, fnt: Font, width: float, *, name: bool = False) -> str:
+    """``text`` as it fits ``width`` pixels: whole, or cut with an ellipsis. Only a person's or team's name
+    (``name``) may be cut so; any other cut text is noted as an overflow."""
+    if draw.textlength(text, font=fnt) <= width:
+        return text
+    if not name:
+        overflowed(text, "cut")
+    lo, hi = 0, len(text)
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if draw.textlength(text[:mid].rstrip() + "…", font=fnt) <= width:
+            lo = mid
+        else:
+            hi = mid - 1
+    return text[:lo].rstrip() + "…"
 
 
 # Fitting words into a box ---------------------------------------------------------------------------
@@ -249,6 +304,7 @@ def fit_text(draw: ImageDraw.ImageDraw, text: str, width: float, height: float, 
             if lines is not None and line_h * len(lines) <= height + 1:
                 return Fitted(tuple(lines), fnt, line_h, s)
     fnt = font(smallest, bold=bold, condensed=condensed)
+    overflowed(text, "too big")
     return Fitted(tuple(wrap_text(draw, text, fnt, width) or [text]), fnt, round(smallest * spacing), smallest)
 
 
@@ -261,6 +317,17 @@ def fit_together(draw: ImageDraw.ImageDraw, items: Sequence[tuple[str, float]], 
     common = min((f.size for f in first), default=size)
     return [fit_text(draw, t, w, height, common, bold=bold, smallest=smallest, one_line_to=one_line_to)
             for t, w in items]
+
+
+def draw_bounded(draw: ImageDraw.ImageDraw, xy: Point, text: str, box: Point, size: int, fill: Colour,
+                 anchor: str = "lm", *, bold: bool = False, smallest: int = SMALLEST_TEXT,
+                 one_line_to: int | None = None, condensed: bool = False) -> Fitted:
+    """``text`` drawn to fit ``box`` (width, height) at ``xy``: shrunk, then wrapped (:func:`fit_text`), placed
+    as :func:`draw_fitted` places it; a text that cannot fit is noted (:func:`recording_overflow`)."""
+    fitted = fit_text(draw, text, box[0], box[1], size, bold=bold, smallest=smallest, one_line_to=one_line_to,
+                      condensed=condensed)
+    draw_fitted(draw, xy, fitted, fill, anchor)
+    return fitted
 
 
 def draw_fitted(draw: ImageDraw.ImageDraw, xy: Point, fitted: Fitted, fill: Colour, anchor: str = "lm") -> None:

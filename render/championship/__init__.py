@@ -20,7 +20,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from render.common import Font, draw_text, draw_triangle, encode_png, font, mix, star_polygon, wrap_text
+from render.common import Font, cut_to, draw_text, draw_triangle, encode_png, font, mix, star_polygon, wrap_text
 from rules.catalogue import LANGS, Catalogue
 from rules.literal import bare
 
@@ -180,18 +180,10 @@ def layout(rounds: int) -> Layout:
     return Layout(pos, move, name, first_round - name - 8, first_round, round_w, shown, wins, points)
 
 
-def ellipsized(draw: ImageDraw.ImageDraw, text: str, fnt: Font, width: float) -> str:
-    """``text`` as it fits ``width`` pixels: whole, or cut with an ellipsis."""
-    if draw.textlength(text, font=fnt) <= width:
-        return text
-    lo, hi = 0, len(text)
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if draw.textlength(text[:mid].rstrip() + "…", font=fnt) <= width:
-            lo = mid
-        else:
-            hi = mid - 1
-    return text[:lo].rstrip() + "…"
+def ellipsized(draw: ImageDraw.ImageDraw, text: str, fnt: Font, width: float, *, name: bool = False) -> str:
+    """``text`` as it fits ``width`` pixels: whole, or cut with an ellipsis (:func:`render.common.cut_to`; a
+    cut text that is not a ``name`` is noted as an overflow)."""
+    return cut_to(draw, text, fnt, width, name=name)
 
 
 def _needs_lines(draw: ImageDraw.ImageDraw, table: Table, lang: str, fnt: Font) -> list[str]:
@@ -299,7 +291,7 @@ def _drivers(draw: ImageDraw.ImageDraw, table: Table, lay: Layout, top: float, l
             _crown(draw, lay.move + 14, mid)
         else:
             _move(draw, lay.move, mid, line, lang)
-        draw_text(draw, (lay.name, mid), ellipsized(draw, bare(line.name), names, lay.name_w), names, INK,
+        draw_text(draw, (lay.name, mid), ellipsized(draw, bare(line.name), names, lay.name_w, name=True), names, INK,
                   anchor="lm")
         for j, cell in enumerate(line.rounds[len(line.rounds) - lay.shown:]):
             _cell(draw, lay.first_round + lay.round_w * j, mid, lay.round_w, cell)
@@ -327,7 +319,7 @@ def _teams(draw: ImageDraw.ImageDraw, table: Table, lay: Layout, top: float, lan
         draw_text(draw, (lay.pos + POS_W - 10, mid), f"{team.position}.", bold, INK, anchor="rm")
         if team.champion:
             _crown(draw, lay.move + 14, mid)
-        draw_text(draw, (lay.name, mid), ellipsized(draw, bare(team.name), names, lay.name_w), names, INK,
+        draw_text(draw, (lay.name, mid), ellipsized(draw, bare(team.name), names, lay.name_w, name=True), names, INK,
                   anchor="lm")
         for j, points in enumerate(team.rounds[len(team.rounds) - lay.shown:]):
             draw_text(draw, (lay.first_round + lay.round_w * (j + 0.5), mid), str(points), font(BODY), INK)
@@ -346,8 +338,8 @@ def picture(table: Table, lang: str = "en") -> bytes:
     img = Image.new("RGB", (WIDTH, _height(table, len(needs), len(key))), BACKGROUND)
     draw = ImageDraw.Draw(img)
     heading = font(30, bold=True)
-    draw_text(draw, (MARGIN, MARGIN + 20), ellipsized(draw, bare(table.title), heading, WIDTH - 2 * MARGIN), heading,
-              INK, anchor="lm")
+    title = ellipsized(draw, bare(table.title), heading, WIDTH - 2 * MARGIN, name=True)  # a name people chose
+    draw_text(draw, (MARGIN, MARGIN + 20), title, heading, INK, anchor="lm")
     sub = say("sub.final", lang, count=table.rounds) if table.final else \
         say("sub.round", lang, round=table.round, rounds=table.rounds)
     champions = [d for d in table.drivers if d.champion]

@@ -19,6 +19,7 @@ from render.common import (
     draw_triangle,
     font,
     mix,
+    overflowed,
     polar,
     text_box,
 )
@@ -258,4 +259,5 @@ def _wrap(draw: ImageDraw.ImageDraw, text: str, fnt: Font, max_w: float, max_lin
         while last and text_box(draw, last + "…", fnt)[0] > max_w:
             last = last[:-1]
         lines = [*lines[: max_lines - 1], last.rstrip() + "…"]
+        overflowed(text, "cut")
     return lines
