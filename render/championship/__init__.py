@@ -20,7 +20,20 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from render.common import Font, cut_to, draw_text, draw_triangle, encode_png, font, mix, star_polygon, wrap_text
+from render.common import (
+    SMALLEST_TEXT,
+    Colour,
+    Font,
+    cut_to,
+    draw_bounded,
+    draw_text,
+    draw_triangle,
+    encode_png,
+    font,
+    mix,
+    star_polygon,
+    wrap_text,
+)
 from rules.catalogue import LANGS, Catalogue
 from rules.literal import bare
 
@@ -211,6 +224,12 @@ def _crown(draw: ImageDraw.ImageDraw, x: float, y: float) -> None:
     draw.polygon(star_polygon((x, y), 11, 5, 5), fill=GOLD, outline=INK)
 
 
+def _label(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, width: float, fill: Colour,
+           anchor: str, bold: bool = False) -> None:
+    """A column's head or mark on one line of ``width`` pixels, shrunk from :data:`SMALL` as far as it must."""
+    draw_bounded(draw, xy, text, (width, SMALL * 1.2), SMALL, fill, anchor, bold=bold, one_line_to=SMALLEST_TEXT)
+
+
 def _move(draw: ImageDraw.ImageDraw, x: float, y: float, line: DriverLine, lang: str) -> None:
     small = font(SMALL)
     if line.move is Move.UP:
@@ -220,8 +239,7 @@ def _move(draw: ImageDraw.ImageDraw, x: float, y: float, line: DriverLine, lang:
         draw_triangle(draw, (x + 10, y), 90, 14, DOWN)
         draw_text(draw, (x + 21, y), str(line.by), small, DOWN, anchor="lm")
     elif line.move is Move.NEW:
-        draw_text(draw, (x + 2, y), ellipsized(draw, say("move.new", lang), small, MOVE_W - 6), small, NEW,
-                  anchor="lm")
+        _label(draw, (x + 2, y), say("move.new", lang), MOVE_W - 6, NEW, "lm")
     else:
         draw.line([(x + 5, y), (x + 15, y)], fill=DIM, width=2)
 
@@ -249,17 +267,15 @@ def _cell(draw: ImageDraw.ImageDraw, x: float, y: float, w: int, cell: Cell) -> 
 def _head(draw: ImageDraw.ImageDraw, y: float, lay: Layout, rounds: int, first: str, lang: str,
           wins: bool = True) -> None:
     small = font(SMALL, bold=True)
-    draw_text(draw, (lay.pos + POS_W - 10, y), say("head.position", lang), small, DIM, anchor="rm")
+    _label(draw, (lay.pos + POS_W - 10, y), say("head.position", lang), lay.pos + POS_W - 12, DIM, "rm", bold=True)
     draw_text(draw, (lay.name, y), first, small, DIM, anchor="lm")
     for i in range(lay.shown):
         number = rounds - lay.shown + i + 1
-        label = ellipsized(draw, say("head.round", lang, round=number), small, lay.round_w - 2)
-        draw_text(draw, (lay.first_round + lay.round_w * (i + 0.5), y), label, small, DIM)
+        _label(draw, (lay.first_round + lay.round_w * (i + 0.5), y), say("head.round", lang, round=number),
+               lay.round_w - 2, DIM, "mm", bold=True)
     if wins:
-        draw_text(draw, (lay.wins + WINS_W - 8, y), ellipsized(draw, say("head.wins", lang), small, WINS_W - 8),
-                  small, DIM, anchor="rm")
-    draw_text(draw, (lay.points + POINTS_W, y), ellipsized(draw, say("head.points", lang), small, POINTS_W - 4),
-              small, DIM, anchor="rm")
+        _label(draw, (lay.wins + WINS_W - 8, y), say("head.wins", lang), WINS_W - 8, DIM, "rm", bold=True)
+    _label(draw, (lay.points + POINTS_W, y), say("head.points", lang), POINTS_W - 4, DIM, "rm", bold=True)
     draw.line([(MARGIN, y + HEAD_H / 2), (WIDTH - MARGIN, y + HEAD_H / 2)], fill=RULE, width=2)
 
 

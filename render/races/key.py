@@ -44,7 +44,7 @@ MARK_KEYS = {"bomb": "blast", "missile": "blast", "blocked": "stuck", "time-bomb
 #: the fewest entries in a row of the key, and the room an entry wants across
 COLUMNS = 5
 COLUMN_W = 72
-ROW = 56
+ROW = 64
 TOP = 8
 SYMBOL = 13
 
@@ -106,8 +106,9 @@ def _column_w(floor: int) -> float:
 
 
 def _row_h(floor: int) -> int:
-    """The height of a row of entries whose names (two lines at most) are at least ``floor`` pixels."""
-    return max(ROW, 34 + 2 * round(floor * 1.2) + 4)
+    """The height of a row of entries whose names (three lines at most: longer languages need the third) are at
+    least ``floor`` pixels."""
+    return max(ROW, 34 + 3 * round(floor * 1.2) + 4)
 
 
 def key_columns(w: int, floor: int = 0) -> int:
@@ -132,7 +133,7 @@ def _draw_key(w: int, lang: str, floor: int) -> Image.Image:
     h = key_height(w, floor)
     cols = key_columns(w, floor)
     row = _row_h(floor)
-    words_h = max(24, 2 * round(floor * 1.2))
+    words_h = row - 34  # below the symbol, to the row's end
     img = Image.new("RGB", (w, h), PANEL)
     d = ImageDraw.Draw(img)
     d.rectangle([0, 0, w - 1, h - 1], outline=PANEL_LINE, width=1)
