@@ -50,6 +50,16 @@ class ButtonSpec:
 
 
 @dataclass(frozen=True, slots=True)
+class Target:
+    """A cell of the whole board's picture that a seat may tap now: the cell's name, its box in the picture's
+    pixels ``(x0, y0, x1, y1)``, and the ways there (each a legal action, labelled)."""
+
+    cell: str
+    box: tuple[int, int, int, int]
+    ways: tuple[ButtonSpec, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class Forced:
     """A move with nothing to decide: ``action`` in the game's notation, and ``why`` it plays itself:
     ``"only"`` (the one legal action, which tells nothing new) or ``"dice"`` (the one legal action is a
@@ -603,6 +613,12 @@ class GameUnit(Generic[G]):
             return []
         return [ButtonSpec(a, a, "primary" if i == 0 else "secondary") for i, a in enumerate(acts)]
 
+    def targets(self, game: G, seat: int, lang: str = "en") -> list[Target]:
+        """The cells of the whole board's picture (:meth:`board_picture` of the public view) that ``seat`` may
+        tap now, each with the ways there labelled in ``lang`` (a game's page maps a tap to them); by default
+        none."""
+        return []
+
     def turn_buttons(self, game: G, seat: int, lang: str = "en") -> list[ButtonSpec]:
         """The buttons of the turn's message for ``seat``: the game's own, and "Where can I go?" when the
         player may ask it now; labelled in ``lang``."""
@@ -668,5 +684,6 @@ class GameUnit(Generic[G]):
 
 __all__ = ["ALT_TEXT_CHARS", "MAX_BUTTONS", "MAX_CHOICES", "REACH_ACTION", "REACH_LABEL", "Ask", "ButtonSpec",
            "ButtonStyle", "Command", "CommandGroup", "Complete", "DriverFactory", "Forced", "GameUnit", "LookupSource",
-           "Option", "OptionType", "Reading", "Refusal", "SelfPlay", "StandingItem", "Standings", "fitted", "fuzzy",
+           "Option", "OptionType", "Reading", "Refusal", "SelfPlay", "StandingItem", "Standings", "Target", "fitted",
+           "fuzzy",
            "legal_list"]

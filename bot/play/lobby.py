@@ -17,7 +17,7 @@ from bot.games import playable_keys
 from bot.messages import Line, host_of, person_of
 from bot.play.autoplay import Autoplay, Writer
 from bot.play.seats import Fronts, accepted, lang_of, no_game, note, option_words, seat_line, who
-from bot.store import ACTIVE, FINISHED, LOBBY, ChannelBusy, GameRecord, Seat, StaleVersion, Store
+from bot.store import ACTIVE, FINISHED, LOBBY, SEAT_LINK_SCOPE, ChannelBusy, GameRecord, Seat, StaleVersion, Store
 from bot.telling import turn_messages
 from bot.telling.compose import table_of
 from bot.telling.outcomes import Accepted, Refusal, refuse
@@ -178,6 +178,7 @@ class Lobby:
             out = self.host.outgoing([*retired, note(Line(say="lobby.nobody_left", params={"text": said}))])
             await self.store.games.set_status(rec.id, "aborted", from_statuses=(ACTIVE,), outgoing=out)
             self.host.forget(rec.id, drivers=True)
+            await self._revoke_link(rec.id, rec.seats[seat].user_id)
             return accepted(rec, out)
         kind = self.host.takeover_kind(rec.game_key)
         old = rec.seats[seat]
@@ -200,10 +201,18 @@ class Lobby:
             return refuse(texts.say("lobby.moved_on", lang or texts.DEFAULT))
         if host is not None:
             await self.store.games.set_host(rec.id, host)
+        await self._revoke_link(rec.id, old.user_id)
         self.host._stored(rec, game, out)
         return accepted(rec, out)
 
+    async def _revoke_link(self, game_id: int, user_id: int) -> None:
+        """``user_id`` left the game or was removed: their own link to the game's page opens nothing any
+        more (:mod:`bot.web.seats`)."""
+        if user_id > 0 and await self.store.settings.get_settings(SEAT_LINK_SCOPE, user_id, game_id):
+            await self.store.settings.put_settings(SEAT_LINK_SCOPE, user_id, game_id, {})
+
     async def _remove_seat(self, rec: GameRecord, seat: int, said: Line) -> Outcome:
+        await self._revoke_link(rec.id, rec.seats[seat].user_id)
         seats = [s for i, s in enumerate(rec.seats) if i != seat]
         if not seats:
             out = self.host.outgoing([note(Line(say="lobby.empty_closed", params={"text": said}))])

@@ -16,6 +16,9 @@ STATUSES = (LOBBY, ACTIVE, FINISHED, ABORTED)
 
 
 OPEN_STATUSES = (LOBBY, ACTIVE)
+#: the settings scope of a player's own link to a game's page (owner: the player, target: the game;
+#: :mod:`bot.web.seats`): clearing it revokes the link, as leaving the game or being forgotten does
+SEAT_LINK_SCOPE = "web.seat"
 
 
 DEFAULT_DB = "junkyard.db"

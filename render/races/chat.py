@@ -558,15 +558,10 @@ def board_chat_image(view: Mapping[str, Any], overlay: Any = None,
     (its extent plus a cell) under it, every player's row in two columns, and the key of every symbol at the
     foot. It is at most :data:`WHOLE_MAX_W` wide and no word is smaller than :func:`whole_floor`, so it reads at
     550 px wide."""
-    size = whole_cell(view["track"])
-    frame = track_frame(view["track"], size)
-    base = chat_base(view["track"], size)
+    size, frame, base, width, floor, header = _whole_layout(view, last_turn, lang)
     kit = live_kit(base)
-    width = max(frame.width, 2 * WHOLE_ROW_W + 3 * WHOLE_GAP)
-    floor = whole_floor(width)
     row_w = (width - 3 * WHOLE_GAP) // 2
     karts = list(view.get("karts") or ())
-    header = _trimmed(header_image(view, width, lang, last_turn, floor))
     key = key_image(width, lang, floor)
     rows_h = WHOLE_ROW_H * math.ceil(len(karts) / 2)
     map_y = header.height
@@ -588,6 +583,44 @@ def board_chat_image(view: Mapping[str, Any], overlay: Any = None,
         img.paste(kit.prepared(row), (x, rows_y + WHOLE_ROW_H * (i // 2)))
     img.paste(kit.prepared(key), (0, key_y))
     return img
+
+
+def _whole_layout(view: Mapping[str, Any], last_turn: Mapping[str, Any] | None, lang: str
+                  ) -> tuple[int, Frame, BoardBase, int, int, Image.Image]:
+    """Where the whole board puts its parts: the map's cell size, its frame and static board, the picture's
+    width, its smallest words and the panel's head over the map (whose height is the map's top)."""
+    size = whole_cell(view["track"])
+    frame = track_frame(view["track"], size)
+    base = chat_base(view["track"], size)
+    width = max(frame.width, 2 * WHOLE_ROW_W + 3 * WHOLE_GAP)
+    floor = whole_floor(width)
+    header = _trimmed(header_image(view, width, lang, last_turn, floor))
+    return size, frame, base, width, floor, header
+
+
+def whole_cells(view: Mapping[str, Any], labels: Iterable[str], lang: str = "en"
+                ) -> dict[str, tuple[int, int, int, int]]:
+    """Each cell of ``labels`` on the whole board (:func:`board_chat_png` of ``view`` in ``lang``) as its box in
+    the picture's pixels ``(x0, y0, x1, y1)``: the hex's bounding box, clipped to the map; a cell off the map is
+    left out."""
+    size, frame, base, width, _, header = _whole_layout(view, None, lang)
+    dx = (width - frame.width) // 2 - frame.box[0]
+    dy = header.height - frame.box[1]
+    geo = base.geometry
+    out: dict[str, tuple[int, int, int, int]] = {}
+    for label in labels:
+        try:
+            cell = parse_label(label, geo.columns, geo.rows)
+        except ValueError:
+            continue
+        cx, cy = geo.centre(cell)
+        x0, y0 = round(cx - size + dx), round(cy - SQRT3 / 2 * size + dy)
+        x1, y1 = round(cx + size + dx), round(cy + SQRT3 / 2 * size + dy)
+        left, top = (width - frame.width) // 2, header.height
+        box = (max(x0, left), max(y0, top), min(x1, left + frame.width), min(y1, top + frame.height))
+        if box[0] < box[2] and box[1] < box[3]:
+            out[label] = box
+    return out
 
 
 def _trimmed(header: Image.Image) -> Image.Image:

@@ -34,10 +34,11 @@ from bot.games.unit import (
     SelfPlay,
     StandingItem,
     Standings,
+    Target,
 )
 from bot.texts import command_words
 from render.races.card import kart_card_png
-from render.races.chat import board_chat_png, chat_png, reach_png
+from render.races.chat import board_chat_png, chat_png, reach_png, whole_cells
 from render.races.live import with_told
 from render.races.replay import REPLAY_CELL, replay_gif, replay_views
 from rules.contract import Event
@@ -49,6 +50,8 @@ from rules.races.reach import reach
 
 #: at most this many buttons on one message (Discord allows 5 rows of 5)
 MAX_BUTTONS = 20
+#: the most ways to one cell a game's page offers (the shortest)
+MAX_WAYS = 6
 #: an action longer than this does not go on a button: ``jy:<game>:<move>:`` must still fit in 100
 MAX_BUTTON_ACTION = 72
 
@@ -274,6 +277,29 @@ class RacesUnit(GameUnit[Races]):
             if len(text := str(move)) <= MAX_BUTTON_ACTION:
                 out.append(ButtonSpec(f"→ {cell}", text, "success"))
         return out[:MAX_BUTTONS]
+
+    def targets(self, game: Races, seat: int, lang: str = "en") -> list[Target]:
+        """The cells ``seat`` may drive to now on the whole board (:meth:`board_picture`), each with its ways:
+        the step there, then the whole moves ending there, shortest first, as ``/race move`` lists them (a move
+        leaving junk tiles where they lie is a command of its own, R18)."""
+        acts = legal(game, seat)
+        if not acts or isinstance(acts[0], act.Choose):
+            return []
+        ways: dict[str, list[tuple[int, ButtonSpec]]] = {}
+        for a in acts:
+            if isinstance(a, act.Step) and a.cell is not None and not a.leave:
+                word = step_word(game, a)
+                label = texts.say("web.step", lang, cell=a.cell.label, way=texts.way(word, lang)) if word else ""
+                ways.setdefault(a.cell.label, []).append((0, ButtonSpec(label or a.cell.label, str(a), "primary")))
+            elif isinstance(a, act.Move) and a.cells and not a.leave:
+                cell = a.cells[-1].label
+                label = texts.say("choice.via", lang, cell=cell, path=" ".join(c.label for c in a.cells))
+                ways.setdefault(cell, []).append((len(a.cells), ButtonSpec(label, str(a), "success")))
+        if not ways:
+            return []
+        boxes = whole_cells(game.view(None), ways, lang)
+        return [Target(cell, boxes[cell], tuple(b for _, b in sorted(found, key=lambda w: w[0])[:MAX_WAYS]))
+                for cell, found in ways.items() if cell in boxes]
 
     @staticmethod
     def _roll_buttons(acts: Sequence[Any], lang: str = "en") -> list[ButtonSpec]:
