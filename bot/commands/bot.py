@@ -218,7 +218,7 @@ def _make_client(args: argparse.Namespace, target: str, shards: tuple[int, list[
     from bot.play.service import CACHE_SIZE, Service
     from bot.store import open_store
     from bot.telling.pictures import Pictures
-    from bot.web.share import page_links
+    from bot.web.share import page_links, seat_links
 
     store = open_store(target)
     if shards is not None:
@@ -230,6 +230,7 @@ def _make_client(args: argparse.Namespace, target: str, shards: tuple[int, list[
                       cache_size=args.cache_size or CACHE_SIZE)
     if pages is not None:
         service.page_link = page_links(service.store, pages)
+        service.seat_link = seat_links(service.store, pages)
         log.info("web pages: links under %s", pages)
     elif args.web is not None:
         log.warning("web pages: no links (the server listens on every network: give --web-url)")
@@ -258,8 +259,8 @@ def _connect(client: JunkyardBot, token: str, args: argparse.Namespace, target: 
         # as client.run does, with the web pages' server beside the bot; logging is already set up, and the
         # token never reaches a log line
         assert args.web is not None
-        async with client, serving(target, args.web, service=client.service, forwarded=args.web_behind_proxy,
-                                   public_url=base_url(args.web, args.web_url)):
+        async with client, serving(target, args.web, service=client.service, played=client.deliver,
+                                   forwarded=args.web_behind_proxy, public_url=base_url(args.web, args.web_url)):
             await client.start(token)
 
     try:

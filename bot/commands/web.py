@@ -25,13 +25,14 @@ import logging
 import os
 import signal
 import sys
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import TYPE_CHECKING
 
 from bot.store import default_db_path
 
 if TYPE_CHECKING:
     from bot.play.service import Service
+    from bot.telling.outcomes import Accepted
     from bot.web.server import Limits, WebServer
 
 log = logging.getLogger("junkyard.web")
@@ -144,16 +145,19 @@ class CannotListen(Exception):
 
 @contextlib.asynccontextmanager
 async def serving(target: str, listen: tuple[str, int], *, service: Service | None = None,
-                  forwarded: bool = False, limits: Limits | None = None, public_url: str | None = None
-                  ) -> AsyncIterator[WebServer]:
+                  played: Callable[[Accepted], Awaitable[None]] | None = None, forwarded: bool = False,
+                  limits: Limits | None = None, public_url: str | None = None) -> AsyncIterator[WebServer]:
     """The pages' server on its own connection to the database ``target``, listening on ``listen`` while the
     block runs; with ``service`` (the bot's), the moves it stores reach the pages at once, and so do the links
-    it revokes; ``public_url``: the pages' public address (for the link previews)."""
+    it revokes, and the players' own pages play their moves through it (``played`` delivers what a move
+    owes, as a press's answer does); without it, a seat's page shows its moves but plays none;
+    ``public_url``: the pages' public address (for the link previews)."""
     from bot.store import open_store
     from bot.web.server import WebServer
 
     async with open_store(target) as store:
-        server = WebServer(store, forwarded=forwarded, limits=limits, public_url=public_url)
+        server = WebServer(store, forwarded=forwarded, limits=limits, public_url=public_url, service=service,
+                           played=played)
         try:
             host, port = await server.start(*listen)
         except OSError as exc:

@@ -1,16 +1,19 @@
-"""``/game link``: the channel's game's page on the web, posted to the channel; ``revoke:True`` (the host, or
-anyone who may manage the channel) makes the link open nothing. The work is :mod:`bot.web.share`'s."""
+"""``/game link``: the channel's game's page on the web, posted to the channel, and to a seated asker, privately,
+an "Open my board" link to their own seat's page; ``revoke:True`` (the host, or anyone who may manage the
+channel) makes the link open nothing, and a player's own ``revoke:True`` closes their seat's link. The work is
+:mod:`bot.web.share`'s."""
 
 from __future__ import annotations
 
 from typing import Any
 
+import discord
 from discord import app_commands
 
 from bot.discord import options as opt
 from bot.discord.command_group import refuse_option, service_of, user_language
 from bot.discord.context import Interaction
-from bot.discord.replies import send_reply
+from bot.discord.replies import answer_with, send_reply
 from bot.web import share
 
 
@@ -31,6 +34,11 @@ async def link(interaction: Interaction, revoke: bool | None = None) -> None:
         return
     await send_reply(interaction, await share.share(service, interaction.channel_id, interaction.user.id,
                                                     lang=lang))
+    offer = await share.seat_offer(service, interaction.channel_id, interaction.user.id, lang=lang)
+    if offer is not None:  # the asker's own board: for their eyes only
+        view = discord.ui.View()
+        view.add_item(discord.ui.Button(style=discord.ButtonStyle.link, label=offer.label, url=offer.url))
+        await answer_with(interaction, public=False, content=offer.text, view=view)
 
 
 def add_link_commands(group: app_commands.Group) -> None:

@@ -19,7 +19,7 @@ import logging
 import os
 import secrets
 import socket
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -110,6 +110,8 @@ class Service:
         self.written = Written()
         #: the address of a game's page on the web, made when asked (None: this bot publishes no pages)
         self.page_link: history.PageLink | None = None
+        #: the address of a player's own page of a game (their seat's link), made when asked (None: no pages)
+        self.seat_link: Callable[[GameRecord, int], Awaitable[str | None]] | None = None
         #: told the id of a game this process just stored a write of (the web pages' live updates)
         self.on_stored: Callable[[int], None] | None = None
         #: told the id of a game whose page links this process just revoked (the web pages end its live streams)

@@ -25,6 +25,7 @@ from typing import Any
 
 from bot import texts
 from bot.games import GameUnit
+from bot.games.unit import REACH_ACTION
 from bot.messages import EDIT, POST, RETIRE, Showing
 from bot.store import ACTIVE, FINISHED, LOBBY, Delivery, GameRecord
 from bot.telling.compose import Table, message_text, places, table_of
@@ -233,7 +234,51 @@ def as_json(data: Any) -> bytes:
 
 #: the words the page's script needs, by the name it knows them under
 SCRIPT_WORDS = ("live", "over", "replay_step", "start_position", "back_to_live", "reconnecting", "play", "pause",
-                "board_alt", "no_board", "newest")
+                "board_alt", "no_board", "newest", "seat_wait", "seat_sent", "seat_ways", "seat_no_cell",
+                "seat_cancel", "seat_failed", "seat_over")
+
+
+def seat_view(rec: GameRecord, front: GameUnit[Any] | None, game: Game | None, seat: int, step: int, lang: str
+              ) -> dict[str, Any]:
+    """What a seat's page shows only to that seat, in ``lang``: its hidden things (the unit's ``hand_text``),
+    and, when it may act, its moves: the unit's ``buttons`` (the labels and actions Discord offers) and the
+    cells of the newest board (step ``step``) it may tap, each with its box in the picture's pixels and the ways
+    there (``targets``). ``version``: the game's version those moves belong to (a move sends it back)."""
+    out: dict[str, Any] = {"version": rec.version, "step": step, "seat": seat, "to_act": False, "hand": "",
+                           "buttons": [], "targets": []}
+    if front is None or game is None or rec.status != ACTIVE:
+        return out
+    names = names_of(rec)
+    hand = (plain(line, names, lang) for line in front.hand_text(game, seat, lang=lang).splitlines())
+    out["hand"] = clip("\n".join(" ".join(line.split()) for line in hand if line.strip()), MESSAGE_CHARS)
+    if game.is_over or not game.may_act(seat):
+        return out
+    out["to_act"] = True
+    out["buttons"] = [{"label": b.label, "action": b.action, "style": b.style}
+                      for b in front.buttons(game, seat, lang=lang) if b.action != REACH_ACTION]
+    out["targets"] = [{"cell": t.cell, "box": list(t.box),
+                       "ways": [{"label": w.label, "action": w.action} for w in t.ways]}
+                      for t in front.targets(game, seat, lang=lang)]
+    return out
+
+
+def seat_html(name: str, csrf: str, lang: str) -> str:
+    """The part of a seat's page only that seat sees, before its script fills it: the heading of its moves, the
+    places of its hidden things, its buttons and the ways to a tapped cell, and the link's CSRF token (sent back
+    with each move)."""
+    say = {key: html.escape(texts.say(f"web.{key}", lang)) for key in ("seat_heading", "seat_hand", "seat_hint")}
+    data = as_json({"csrf": csrf}).decode("utf-8")
+    return (f'<section id="mine" aria-labelledby="mine-heading">\n'
+            f'  <h2 id="mine-heading">{html.escape(texts.say("web.seat_heading_named", lang, name=name))}</h2>\n'
+            f'  <p id="seat-note" aria-live="polite"></p>\n'
+            f'  <div id="seat-buttons" class="moves" role="group" aria-label="{say["seat_heading"]}"></div>\n'
+            f'  <p id="seat-hint" class="hint" hidden>{say["seat_hint"]}</p>\n'
+            f'  <div id="seat-cells" class="cells" role="group" aria-label="{say["seat_hint"]}"></div>\n'
+            f'  <div id="seat-ways" class="moves" role="group" hidden></div>\n'
+            f'  <h3>{say["seat_hand"]}</h3>\n'
+            f'  <p id="seat-hand"></p>\n'
+            f'</section>\n'
+            f'<script type="application/json" id="seat">{data}</script>\n')
 
 
 def words(lang: str) -> dict[str, str]:
@@ -286,28 +331,29 @@ def _social(title: str, description: str, board: Board | None) -> str:
 
 def document(template: str, title: str, state_json: str, lang: str, token: str, other: Sequence[str],
              extra: Mapping[str, str] | None = None, *, players: Sequence[str] = (), over: bool = False,
-             status: str = "", board: Board | None = None) -> str:
+             status: str = "", board: Board | None = None, prefix: str = "g") -> str:
     """The page: the template with its words in ``lang``, the state (:func:`as_json` of :func:`page_state`) and
     the script's words embedded as JSON, links to the page in the ``other`` languages, and ``extra`` slots; its
     description names the game and its ``players``, its heading says whether the game is ``over``; its link
     preview names the game, the players and its ``status``, and shows the ``board`` it opens on (also in the
-    page itself)."""
+    page itself); ``prefix``: the kind of page (``g`` a game's, ``p`` a seat's), for the language links."""
     say = {key: html.escape(texts.say(f"web.{key}", lang)) for key in
            ("heading_live", "heading_replay", "heading_standings", "heading_log", "first", "back", "forward",
             "last", "slider", "noscript", "footer", "standings_region")}
     seated = ", ".join(players) or texts.say("lobby.nobody_yet", lang)
     picture, zoom = _board_html(board, lang)
     social = _social(title, texts.say("web.share_description", lang, players=seated, status=status), board)
-    switch = " · ".join(f'<a href="/g/{token}?lang={o}" hreflang="{o}" lang="{o}">'
+    switch = " · ".join(f'<a href="/{prefix}/{token}?lang={o}" hreflang="{o}" lang="{o}">'
                         f"{html.escape(texts.language_name(o, o))}</a>" for o in other)
     values = {**{f"say_{k}": v for k, v in say.items()}, "lang": lang, "title": html.escape(title),
               "page_title": html.escape(texts.say("web.page_title", lang, title=title)),
               "heading": html.escape(texts.say("web.over" if over else "web.heading_live", lang)),
               "description": html.escape(texts.say("web.description", lang, title=title, players=seated)),
               "social": social, "board": picture, "zoom": zoom,
-              "state": state_json, "words": as_json(words(lang)).decode("utf-8"), "languages": switch, **(extra or {})}
+              "state": state_json, "words": as_json(words(lang)).decode("utf-8"), "languages": switch, "seat": "",
+              **(extra or {})}
     return _SLOT.sub(lambda m: values[m.group(1)], template)  # one pass: no value is read as a slot
 
 
 __all__ = ["LANGS", "TAIL", "Board", "choose_lang", "document", "entries", "live_event", "message_words", "messages",
-           "page_state", "picture", "png_size", "standings", "words"]
+           "page_state", "picture", "png_size", "seat_html", "seat_view", "standings", "words"]

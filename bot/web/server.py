@@ -40,6 +40,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import hmac
 import ipaddress
 import logging
 import re
@@ -52,11 +53,15 @@ from typing import Any
 
 from aiohttp import hdrs, web
 from aiohttp.web import BaseRequest, ContentCoding, RequestHandler
+from yarl import URL
 
 from bot import texts
 from bot.games import GameUnit, game_class, unit_for
+from bot.play.service import Service
 from bot.store import ACTIVE, LOBBY, Delivery, GameNotFound, GameRecord, Store
-from bot.web import links
+from bot.telling.outcomes import Accepted
+from bot.terminal import plain
+from bot.web import links, seats
 from bot.web import page as pages
 from bot.web.timeline import Timeline, build
 from rules.contract import Game
@@ -87,6 +92,10 @@ SECURITY_HEADERS = {
 SERVER_NAME = "Junkyard GM"
 _PICTURE = re.compile(r"(\d{1,6})-([0-9a-f]{12})\.png")
 _STATIC = {"page.js": "application/javascript", "page.css": "text/css"}
+#: the header a seat's page sends its link's CSRF token in
+CSRF_HEADER = "X-Junkyard-CSRF"
+#: the longest action a seat's page may send
+ACTION_CHARS = 400
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,6 +118,9 @@ class Limits:
     #: the longest request line or header line, and the most header lines of one request
     line_bytes: int = 4096
     headers: int = 48
+    #: moves per second and at once that one seat's page may send (its link's own bucket)
+    move_rate: float = 2.0
+    move_burst: int = 10
 
 
 def _static(name: str) -> bytes:
@@ -118,8 +130,8 @@ def _static(name: str) -> bytes:
 class Listener:
     """One browser on a game's live updates: the newest update not yet sent to it (only the newest matters)."""
 
-    def __init__(self, token: str, lang: str, client: str) -> None:
-        self.token, self.lang, self.client = token, lang, client
+    def __init__(self, token: str, lang: str, client: str, seat: bool = False) -> None:
+        self.token, self.lang, self.client, self.seat = token, lang, client, seat
         self.pending: bytes | None = None
         self.wake = asyncio.Event()
         self.closed = False
@@ -189,8 +201,10 @@ class WebServer:
                  fronts: Callable[[str], GameUnit[Any]] = unit_for, limits: Limits | None = None,
                  poll_seconds: float = POLL_SECONDS, forwarded: bool = False,
                  clock: Callable[[], float] = time.monotonic, public_url: str | None = None,
-                 look_seconds: float = LOOK_SECONDS) -> None:
+                 look_seconds: float = LOOK_SECONDS, service: Service | None = None,
+                 played: Callable[[Accepted], Awaitable[None]] | None = None) -> None:
         self.store = store
+        self.service, self.played = service, played
         self.public_url = public_url
         self.classes, self.fronts = classes, fronts
         self.limits = limits or Limits()
@@ -201,6 +215,7 @@ class WebServer:
         self.watches: OrderedDict[int, Watch] = OrderedDict()
         self.pictures: OrderedDict[tuple[int, str, str], bytes] = OrderedDict()
         self._buckets: dict[str, Bucket] = {}
+        self._moves: dict[int, Bucket] = {}  # each seat link's moves, by its token's key
         self._streams: dict[str, int] = {}
         self._live = 0  # the live streams open, of every client
         self._drawing = asyncio.Semaphore(1)
@@ -222,6 +237,12 @@ class WebServer:
         app.router.add_get("/g/{token}/state.json", self.state)
         app.router.add_get("/g/{token}/events", self.events)
         app.router.add_get("/g/{token}/board/{picture}", self.board)
+        app.router.add_get("/p/{token}", self.page)
+        app.router.add_get("/p/{token}/state.json", self.state)
+        app.router.add_get("/p/{token}/events", self.events)
+        app.router.add_get("/p/{token}/board/{picture}", self.board)
+        app.router.add_get("/p/{token}/seat.json", self.seat_state)
+        app.router.add_post("/p/{token}/act", self.act)
         app.router.add_get("/s/{name}", self.asset)
         app.router.add_get("/favicon.ico", self.favicon)
         app.on_response_prepare.append(self._headers)
@@ -284,12 +305,31 @@ class WebServer:
 
     # Reading games -----------------------------------------------------------------------------
 
+    async def _open(self, request: web.Request) -> tuple[Watch, seats.SeatLink | None]:
+        """The game the request's token opens, and for a seat's page (``/p/``) the seat: its token read from the
+        store, and its player still seated in the game; 404 when it opens none."""
+        token = request.match_info["token"]
+        if not request.path.startswith("/p/"):
+            return await self._watch(token), None
+        seat = await seats.seat_of(self.store, token)
+        if seat is None:
+            raise _not_found()
+        watch = await self._watch_game(seat.game_id)
+        assert watch.rec is not None
+        if watch.rec.seat_of(seat.user_id) is None:  # they left, or were removed: the link opens nothing
+            raise _not_found()
+        return watch, seat
+
     async def _watch(self, token: str) -> Watch:
-        """The game a token opens (the token read from the store), read again when nobody keeps it fresh; 404
-        when the token opens none."""
+        """The game a page token opens (the token read from the store), read again when nobody keeps it fresh;
+        404 when the token opens none."""
         game_id = await links.game_of(self.store, token)
         if game_id is None:
             raise _not_found()
+        return await self._watch_game(game_id)
+
+    async def _watch_game(self, game_id: int) -> Watch:
+        """The game ``game_id``, read again when nobody keeps it fresh; 404 when there is none."""
         watch = self.watches.get(game_id)
         if watch is None:
             watch = self.watches[game_id] = Watch(game_id)
@@ -432,7 +472,9 @@ class WebServer:
     async def _check_tokens(self, watched: list[Watch]) -> None:
         """End the live streams whose token no longer opens their game (revoked), all tokens in one read."""
         try:
-            opens = await links.games_of(self.store, {x.token for w in watched for x in w.listeners})
+            listeners = [x for w in watched for x in w.listeners]
+            opens = await links.games_of(self.store, {x.token for x in listeners if not x.seat})
+            opens.update(await seats.games_of(self.store, {x.token for x in listeners if x.seat}))
         except Exception:
             log.exception("reading the pages' tokens failed")
             return
@@ -470,16 +512,18 @@ class WebServer:
 
     async def page(self, request: web.Request) -> web.Response:
         token = request.match_info["token"]
-        watch = await self._watch(token)
+        watch, seat = await self._open(request)
         assert watch.rec is not None
         lang = self._lang(request, watch)
         title = watch.front.title if watch.front is not None else self.fronts(watch.rec.game_key).title
+        mine = "" if seat is None else pages.seat_html(self._seat_name(watch, seat), seat.csrf, lang)
         body = pages.document(self.template, title, watch.states[lang].decode("utf-8"), lang, token,
-                              [other for other in pages.LANGS if other != lang], {"v": self.static_version},
+                              [other for other in pages.LANGS if other != lang],
+                              {"v": self.static_version, "seat": mine},
                               players=[seat.name for seat in watch.rec.seats],
                               over=watch.rec.status not in (LOBBY, ACTIVE),
                               status=texts.status_word(watch.rec.status, lang),
-                              board=await self._board(request, watch, token, lang))
+                              board=await self._board(request, watch, token, lang), prefix=request.path[1])
         return _packed(request, web.Response(text=body, content_type="text/html", charset="utf-8"))
 
     async def _board(self, request: web.Request, watch: Watch, token: str, lang: str) -> pages.Board | None:
@@ -495,10 +539,11 @@ class WebServer:
         width, height = pages.png_size(png)
         path = f"board/{step}-{fingerprint}.png?lang={lang}"
         origin = self.public_url or str(request.url.origin())
-        return pages.Board(f"{token}/{path}", f"{links.page_url(origin, token)}/{path}", width, height, step)
+        url = f"{origin.rstrip('/')}/{request.path[1]}/{token}/{path}"
+        return pages.Board(f"{token}/{path}", url, width, height, step)
 
     async def state(self, request: web.Request) -> web.Response:
-        watch = await self._watch(request.match_info["token"])
+        watch, _ = await self._open(request)
         return _packed(request, web.Response(body=watch.states[self._lang(request, watch)],
                                              content_type="application/json", charset="utf-8"))
 
@@ -506,7 +551,7 @@ class WebServer:
         match = _PICTURE.fullmatch(request.match_info["picture"])
         if match is None:
             raise _not_found()
-        watch = await self._watch(request.match_info["token"])
+        watch, _ = await self._open(request)
         png = await self._picture(watch, int(match[1]), match[2], self._lang(request, watch))
         if png is None:
             raise _not_found()
@@ -524,13 +569,84 @@ class WebServer:
         return _packed(request, web.Response(body=self.static[name], content_type=_STATIC[name], charset="utf-8",
                                              headers={"Cache-Control": cache}))
 
+    def _seat_name(self, watch: Watch, seat: seats.SeatLink) -> str:
+        assert watch.rec is not None
+        index = watch.rec.seat_of(seat.user_id)
+        return watch.rec.seats[index].name if index is not None else ""
+
+    async def seat_state(self, request: web.Request) -> web.Response:
+        """A seat's own view now (:func:`bot.web.page.seat_view`): its hidden things and its legal moves."""
+        watch, seat = await self._open(request)
+        assert seat is not None
+        lang = self._lang(request, watch)
+        async with watch.lock:  # the game is the timeline's, which a refresh extends under this lock
+            rec, game, front, timeline = watch.rec, watch.game, watch.front, watch.timeline
+            assert rec is not None
+            index = rec.seat_of(seat.user_id)
+            assert index is not None
+            step = timeline.moves if timeline is not None else 0
+            view = await asyncio.to_thread(pages.seat_view, rec, front, game, index, step, lang)
+        return _packed(request, web.Response(body=pages.as_json(view), content_type="application/json",
+                                             charset="utf-8"))
+
+    async def act(self, request: web.Request) -> web.Response:
+        """A move from a seat's page: its link opens the seat, the request comes from the page's own origin with
+        the link's CSRF token, within the seat's rate; then the very call a press makes (``Service.act`` with the
+        seat's player, the version the page saw and the game), so the same refusals and the same messages."""
+        watch, seat = await self._open(request)
+        assert seat is not None and watch.rec is not None
+        rec, lang = watch.rec, self._lang(request, watch)
+        if not self._same_origin(request):
+            return _said(403, texts.say("web.seat_cross_origin", lang))
+        sent = request.headers.get(CSRF_HEADER, "")
+        if not hmac.compare_digest(sent.encode("utf-8", "replace"), seat.csrf.encode("utf-8")):
+            return _said(403, texts.say("web.seat_bad_csrf", lang))
+        key = links.token_key(request.match_info["token"])
+        assert key is not None
+        now = self.clock()
+        bucket = self._moves.get(key)
+        if bucket is None:
+            bucket = self._moves[key] = Bucket(self.limits.move_burst, now)
+        if not bucket.take(self.limits.move_rate, self.limits.move_burst, now):
+            return _said(429, texts.say("web.seat_too_fast", lang), {"Retry-After": "2"})
+        move = await _move_of(request)
+        if move is None:
+            return _said(400, texts.say("web.seat_bad_move", lang))
+        if self.service is None:
+            return _said(503, texts.say("web.seat_no_moves", lang))
+        action, version = move
+        outcome = await self.service.act(rec.channel_id, seat.user_id, action, version, game_id=rec.id, lang=lang)
+        if not isinstance(outcome, Accepted):
+            return _said(200, " ".join(plain(outcome.text, pages.names_of(rec), lang).split()))
+        if self.played is not None:
+            try:
+                await self.played(outcome)
+            except Exception:
+                log.exception("game %s: a move from its page was stored, its delivery failed", rec.id)
+        self.changed(rec.id)
+        return web.json_response({"ok": True}, dumps=lambda d: pages.as_json(d).decode("utf-8"))
+
+    def _same_origin(self, request: web.Request) -> bool:
+        """Whether a request comes from the pages themselves: the browser's ``Sec-Fetch-Site`` says
+        same-origin when it sends one, and its ``Origin`` is the server's own (or its public address)."""
+        site = request.headers.get("Sec-Fetch-Site")
+        if site is not None and site != "same-origin":
+            return False
+        origin = request.headers.get(hdrs.ORIGIN)
+        if origin is None:
+            return site == "same-origin"
+        allowed = {str(request.url.origin())}
+        if self.public_url:
+            allowed.add(str(URL(self.public_url).origin()))
+        return origin in allowed
+
     async def favicon(self, request: web.Request) -> web.Response:
         """No icon, said once for a week (browsers ask every page for one); counted against no client."""
         return web.Response(status=204, headers={"Cache-Control": "public, max-age=604800"})
 
     async def events(self, request: web.Request) -> web.StreamResponse:
         token = request.match_info["token"]
-        watch = await self._watch(token)
+        watch, seat = await self._open(request)
         client = self.client(request)
         if self._streams.get(client, 0) >= self.limits.streams_per_client:  # this client holds its share
             raise web.HTTPTooManyRequests(text=texts.say("web.too_many", self._lang(request, watch)),
@@ -538,7 +654,7 @@ class WebServer:
         if self._live >= self.limits.streams:  # the server holds all it may: every client waits
             raise web.HTTPServiceUnavailable(text=texts.say("web.busy", self._lang(request, watch)),
                                              headers={"Retry-After": "30"})
-        listener = Listener(token, self._lang(request, watch), client)
+        listener = Listener(token, self._lang(request, watch), client, seat=seat is not None)
         response = web.StreamResponse(headers={"Content-Type": "text/event-stream; charset=utf-8",
                                                "Cache-Control": "no-store", "X-Accel-Buffering": "no"})
         self._streams[client] = self._streams.get(client, 0) + 1
@@ -547,7 +663,9 @@ class WebServer:
         sent = 0
         try:
             # read again now that the poller sees the stream: a revoke stored since the first read ends it here
-            if await links.game_of(self.store, listener.token) != watch.game_id:
+            opens = (await seats.games_of(self.store, [token])).get(token) if listener.seat else \
+                await links.game_of(self.store, token)
+            if opens != watch.game_id:
                 raise _not_found()
             await response.prepare(request)
             listener.send(b"retry: 3000\n" + watch.events[listener.lang])
@@ -690,6 +808,30 @@ def _packed(request: web.Request, response: web.Response) -> web.Response:
     if _accepts_gzip(request.headers.get(hdrs.ACCEPT_ENCODING, "")):
         response.enable_compression(ContentCoding.gzip)
     return response
+
+
+async def _move_of(request: web.Request) -> tuple[str, int] | None:
+    """The move a seat's page sent: JSON ``{"action": TEXT, "version": N}``; None when it is not one."""
+    if request.content_type != "application/json":
+        return None
+    try:
+        data = await request.json()
+    except (ValueError, UnicodeDecodeError):
+        return None
+    if not isinstance(data, dict):
+        return None
+    action, version = data.get("action"), data.get("version")
+    if not isinstance(action, str) or not action.strip() or len(action) > ACTION_CHARS:
+        return None
+    if not isinstance(version, int) or isinstance(version, bool) or version < 0:
+        return None
+    return action, version
+
+
+def _said(status: int, line: str, headers: dict[str, str] | None = None) -> web.Response:
+    """A seat's move not played: its one line, as JSON."""
+    return web.json_response({"ok": False, "error": line}, status=status, headers=headers,
+                             dumps=lambda d: pages.as_json(d).decode("utf-8"))
 
 
 def _not_found() -> web.HTTPNotFound:

@@ -2,10 +2,15 @@
 
 The link is a record beside the turns (a note), stored and delivered like every public message, so it can be
 rebuilt from the store. A player posts it to the channel; anyone else gets it privately (they can read the
-channel, so they may see the page). Revoking is for the host, or anyone who may manage the channel.
+channel, so they may see the page). A seated player is also offered, privately, their own board: their seat's
+link (:mod:`bot.web.seats`), which only they ever see. Revoking the page is for the host, or anyone who may manage
+the channel, and closes every seat's link too; another player revokes their own seat's link.
 """
 
 from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 
 from bot import texts
 from bot.messages import NOTE, Line, Showing, host_of, person_of
@@ -14,7 +19,7 @@ from bot.standing.history import PageLink
 from bot.store import GameRecord, Store
 from bot.telling.compose import Message
 from bot.telling.outcomes import Accepted, Refusal
-from bot.web import links
+from bot.web import links, seats
 
 
 def page_links(store: Store, base: str) -> PageLink:
@@ -25,6 +30,41 @@ def page_links(store: Store, base: str) -> PageLink:
         return links.page_url(base, await links.link_token(store, rec.id))
 
     return page_link
+
+
+def seat_links(store: Store, base: str) -> Callable[[GameRecord, int], Awaitable[str | None]]:
+    """The addresses of the players' own pages under ``base``, each made when first asked
+    (``Service.seat_link``)."""
+
+    async def seat_link(rec: GameRecord, user_id: int) -> str | None:
+        return seats.seat_url(base, await seats.seat_token(store, rec.id, user_id))
+
+    return seat_link
+
+
+@dataclass(frozen=True, slots=True)
+class SeatOffer:
+    """A player's own board, offered to them alone: the words, the address and the button's label."""
+
+    text: str
+    url: str
+    label: str
+
+
+async def seat_offer(service: Service, channel_id: int, user_id: int, *, lang: str | None = None
+                     ) -> SeatOffer | None:
+    """The asker's own board of the channel's open game, for their eyes only: None unless they sit in it and
+    the bot publishes pages."""
+    if service.seat_link is None:
+        return None
+    rec = await service.store.games.channel_game(channel_id)
+    if rec is None or rec.seat_of(user_id) is None:
+        return None
+    url = await service.seat_link(rec, user_id)
+    if url is None:
+        return None
+    own = service.lang_of(rec, user_id, lang)
+    return SeatOffer(texts.say("web.seat_link", own, url=url), url, texts.say("web.seat_open", own))
 
 
 async def _game(service: Service, channel_id: int) -> GameRecord | None:
@@ -67,11 +107,17 @@ store answers 404 for that link (:mod:`bot.web.server`); this process's ends the
         return refuse(texts.say("web.link_no_game", lang or texts.DEFAULT))
     own = service.lang_of(rec, user_id, lang)
     if not can_manage and rec.host_id != user_id:
-        return refuse(texts.say("web.link_only_host", own, host=host_of(rec, own)))
+        if rec.seat_of(user_id) is None:
+            return refuse(texts.say("web.link_only_host", own, host=host_of(rec, own)))
+        mine = await seats.revoke_seat(service.store, rec.id, user_id)  # a player closes their own board
+        if service.on_revoked is not None:
+            service.on_revoked(rec.id)
+        return Message(texts.say("web.seat_revoked" if mine else "web.seat_none_to_revoke", own), game_id=rec.id)
     had = await links.revoke(service.store, rec.id)
+    had = bool(await seats.revoke_game(service.store, rec.id)) or had
     if service.on_revoked is not None:
         service.on_revoked(rec.id)
     return Message(texts.say("web.link_revoked" if had else "web.link_none_to_revoke", own), game_id=rec.id)
 
 
-__all__ = ["page_links", "revoke", "share"]
+__all__ = ["SeatOffer", "page_links", "revoke", "seat_links", "seat_offer", "share"]

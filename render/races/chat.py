@@ -558,7 +558,7 @@ def board_chat_image(view: Mapping[str, Any], overlay: Any = None,
     (its extent plus a cell) under it, every player's row in two columns, and the key of every symbol at the
     foot. It is at most :data:`WHOLE_MAX_W` wide and no word is smaller than :func:`whole_floor`, so it reads at
     550 px wide."""
-    size, frame, base, width, floor, header = _whole_layout(view, last_turn, lang)
+    _, frame, base, width, floor, header = _whole_layout(view, last_turn, lang)
     kit = live_kit(base)
     row_w = (width - 3 * WHOLE_GAP) // 2
     karts = list(view.get("karts") or ())

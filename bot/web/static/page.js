@@ -1,6 +1,8 @@
 // A game's page: the live board, or any step of the replay; the standings and the narrated moves. It follows
-// the game through server-sent events and never writes anything. Texts come from the page (both languages);
-// everything the server sends is put on the page as text, never as markup.
+// the game through server-sent events. A seat's page (a player's own link) also shows that seat's hidden things
+// and its moves: its buttons, and a tap on the live board opens the ways to the tapped cell; a move is one POST
+// with the link's CSRF token, and the live update shows what it did. Texts come from the page (both
+// languages); everything the server sends is put on the page as text, never as markup.
 (function () {
   'use strict';
 
@@ -71,6 +73,7 @@
     }
     if (current !== null) current.setAttribute('aria-current', 'step');
     document.body.classList.toggle('replaying', at !== null);
+    if (seatData && mine) img.classList.toggle('tappable', tappable());
   }
 
   function standings() {
@@ -184,6 +187,142 @@
     state = Object.assign({}, update, { log: log, messages: said });
     if (at !== null && at > state.moves) at = null;
     render();
+    seatView();
+  }
+
+  // A seat's page ------------------------------------------------------------------------------------------
+
+  const seatData = $('seat') ? JSON.parse($('seat').textContent) : null;
+  let mine = null; // the seat's view: the game's version, its hidden things, its buttons and cells
+  let sending = false;
+  let asking = 0; // which read of the seat's view is the newest
+
+  function note(value) {
+    text($('seat-note'), value);
+  }
+
+  async function seatView() {
+    if (!seatData) return;
+    const asked = ++asking;
+    let answer;
+    try {
+      answer = await fetch(base + '/seat.json?lang=' + encodeURIComponent(lang), { cache: 'no-store' });
+    } catch (error) {
+      return;
+    }
+    if (!answer.ok || asked !== asking) return;
+    mine = await answer.json();
+    seatRender();
+  }
+
+  function moveButton(label, action, style) {
+    const button = document.createElement('button');
+    button.type = 'button';
+    button.className = 'move ' + (style || 'secondary');
+    text(button, label);
+    button.addEventListener('click', () => send(action, label));
+    return button;
+  }
+
+  function tappable() {
+    return !!(mine && mine.to_act && !sending && at === null && mine.step === state.moves && mine.targets.length);
+  }
+
+  function seatRender() {
+    text($('seat-hand'), mine.hand);
+    $('seat-hand').hidden = !mine.hand;
+    const acting = mine.to_act && !sending;
+    $('seat-buttons').replaceChildren(...(acting ? mine.buttons : []).map((b) => moveButton(b.label, b.action, b.style)));
+    const cells = acting ? mine.targets.map((t) => {
+      const button = document.createElement('button');
+      button.type = 'button';
+      button.className = 'cell';
+      text(button, t.cell);
+      button.setAttribute('aria-label', fill(words.seat_ways, { cell: t.cell }));
+      button.addEventListener('click', () => openWays(t));
+      return button;
+    }) : [];
+    $('seat-cells').replaceChildren(...cells);
+    $('seat-hint').hidden = !cells.length;
+    if (!acting) closeWays();
+    if (!mine.to_act && !sending) note(state.live ? words.seat_wait : words.seat_over);
+    else if ($('seat-note').textContent === words.seat_wait) note('');
+    img.classList.toggle('tappable', tappable());
+  }
+
+  function closeWays() {
+    const ways = $('seat-ways');
+    ways.replaceChildren();
+    ways.hidden = true;
+  }
+
+  function openWays(target) {
+    const ways = $('seat-ways');
+    const heading = document.createElement('p');
+    heading.className = 'ways-heading';
+    text(heading, fill(words.seat_ways, { cell: target.cell }));
+    const cancel = document.createElement('button');
+    cancel.type = 'button';
+    text(cancel, words.seat_cancel);
+    cancel.addEventListener('click', closeWays);
+    const buttons = target.ways.map((w) => moveButton(w.label, w.action, 'success'));
+    ways.replaceChildren(heading, ...buttons, cancel);
+    ways.hidden = false;
+    ways.setAttribute('aria-label', heading.textContent);
+    buttons[0].focus();
+  }
+
+  function targetAt(x, y) {
+    let best = null;
+    let distance = Infinity;
+    for (const t of mine.targets) {
+      const [x0, y0, x1, y1] = t.box;
+      if (x < x0 || x > x1 || y < y0 || y > y1) continue;
+      const d = Math.hypot(x - (x0 + x1) / 2, y - (y0 + y1) / 2); // boxes of neighbours overlap: the nearest centre
+      if (d < distance) { best = t; distance = d; }
+    }
+    return best;
+  }
+
+  async function send(action, label) {
+    if (!mine || sending) return;
+    sending = true;
+    seatRender();
+    let done = false;
+    try {
+      const answer = await fetch(base + '/act?lang=' + encodeURIComponent(lang), {
+        method: 'POST',
+        cache: 'no-store',
+        credentials: 'same-origin',
+        headers: { 'Content-Type': 'application/json', 'X-Junkyard-CSRF': seatData.csrf },
+        body: JSON.stringify({ action: action, version: mine.version }),
+      });
+      const data = await answer.json().catch(() => null);
+      done = !!(data && data.ok);
+      note(done ? fill(words.seat_sent, { label: label }) : (data && data.error) || words.seat_failed);
+    } catch (error) {
+      note(words.seat_failed);
+    }
+    sending = false;
+    if (done) {
+      mine.to_act = false; // the live update brings the next state
+      closeWays();
+    }
+    seatRender();
+    seatView();
+  }
+
+  if (seatData) {
+    img.addEventListener('click', (event) => {
+      if (!tappable()) return;
+      event.preventDefault(); // on a seat's page a tap on the live board picks a cell, it opens no picture
+      const box = img.getBoundingClientRect();
+      const x = (event.clientX - box.left) * img.naturalWidth / box.width;
+      const y = (event.clientY - box.top) * img.naturalHeight / box.height;
+      const hit = targetAt(x, y);
+      if (hit === null) note(words.seat_no_cell);
+      else openWays(hit);
+    });
   }
 
   let pause = 1000; // the wait before a new stream when the browser gave one up; it grows, a message resets it
@@ -243,5 +382,6 @@
   });
 
   render();
+  seatView();
   if (state.live) listen();
 })();
