@@ -101,6 +101,13 @@ class Tab:
         await self.send("Emulation.setDeviceMetricsOverride", width=width, height=height, deviceScaleFactor=scale,
                         mobile=mobile)
 
+    async def tap(self, x: float, y: float) -> None:
+        """A finger's tap at ``x``, ``y`` (CSS pixels from the window's top left): touched and lifted, so the
+        page gets the click a phone's tap makes."""
+        await self.send("Emulation.setTouchEmulationEnabled", enabled=True, maxTouchPoints=1)
+        await self.send("Input.dispatchTouchEvent", type="touchStart", touchPoints=[{"x": x, "y": y}])
+        await self.send("Input.dispatchTouchEvent", type="touchEnd", touchPoints=[])
+
     async def screenshot(self, path: Path, full: bool = True) -> Path:
         """A PNG of the page (``full``: all of it, not only the window) written to ``path``."""
         result = await self.send("Page.captureScreenshot", format="png", captureBeyondViewport=full)

@@ -1,17 +1,19 @@
 """A real browser on a game's page: headless Chromium (Debian's; .ci/run installs it) opens the page while a race
 is played through the service, sees the board change without a reload, steps the replay back and forward, and
-fits a phone's 360 px. Screenshots are left in $JUNKYARD_SCREENSHOTS (default: the test's temporary folder)."""
+fits a phone's 360 px; a player taps a cell on their seat's page and plays a way there. Screenshots are left in $JUNKYARD_SCREENSHOTS (default: the test's temporary folder)."""
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
 import pytest
 
 from bot.play.service import Service
+from bot.web import seats
 from bot.web.browser import browser, chromium
-from tests.bot.web_helpers import open_race, page_of, play, serving
+from tests.bot.web_helpers import open_people_race, open_race, page_of, play, serving
 
 
 @pytest.fixture
@@ -93,4 +95,42 @@ async def test_a_browser_follows_the_race_live_and_steps_its_replay(store, tmp_p
         await tab.open(url + "?lang=de")
         await tab.wait_for(f"{board}.complete && {board}.naturalWidth > 0")
         await tab.screenshot(shots / "web-page-1280-de.png")
+        await tab.close()
+
+
+async def test_a_player_taps_a_cell_of_the_board_on_a_phone_and_plays_a_way_there(store, tmp_path, program):
+    """A seat's page at 360×740: a tap on a cell the roll reaches opens the ways there; pressing one plays it
+    (one POST), and the live update shows the new board without a reload."""
+    shots = Path(os.environ.get("JUNKYARD_SCREENSHOTS") or tmp_path)
+    service = Service(store, seed_source=lambda: 7)
+    rec = await open_people_race(service)
+    async with serving(store, poll_seconds=0.1, service=service) as (_, base), browser(program) as chrome:
+        url = seats.seat_url(base, await seats.seat_token(store, rec.id, rec.seats[0].user_id))
+        tab = await chrome.tab()
+        await tab.size(360, 740, scale=2, mobile=True)
+        await tab.open(url + "?lang=en")
+        board = "document.getElementById('board')"
+        await tab.wait_for(f"{board}.complete && {board}.naturalWidth > 0")
+        await tab.wait_for("document.getElementById('seat-cells').children.length > 0")
+        await tab.evaluate("window.notReloaded = true")
+        assert await tab.evaluate("document.documentElement.scrollWidth") <= 360
+        view = json.loads(await tab.evaluate(f"fetch('{url}/seat.json?lang=en').then(r => r.text())"))
+        target = view["targets"][0]
+        x0, y0, x1, y1 = target["box"]
+        await tab.evaluate(f"{board}.scrollIntoView({{block: 'center'}})")
+        box = await tab.evaluate(f"(() => {{ const r = {board}.getBoundingClientRect(); "
+                                 f"return [r.left, r.top, r.width / {board}.naturalWidth]; }})()")
+        left, top, scale = box
+        await tab.tap(left + (x0 + x1) / 2 * scale, top + (y0 + y1) / 2 * scale)
+        ways = "document.getElementById('seat-ways')"
+        await tab.wait_for(f"!{ways}.hidden")
+        assert target["cell"] in await tab.evaluate(f"{ways}.textContent")
+        assert await tab.evaluate(f"document.activeElement.parentElement === {ways}")  # the keyboard is there
+        await tab.screenshot(shots / "web-seat-360-ways.png")
+        await tab.evaluate(f"{ways}.querySelector('button.move').click()")
+        await tab.wait_for(f"{board}.src.includes('/board/{rec.version + 1}-')", timeout=30)
+        assert await tab.evaluate("window.notReloaded === true")
+        assert (await store.games.actions(rec.id))[-1].action == target["ways"][0]["action"]
+        assert (await store.games.get_game(rec.id)).version == rec.version + 1
+        await tab.screenshot(shots / "web-seat-360-played.png")
         await tab.close()

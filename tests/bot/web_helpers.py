@@ -28,6 +28,25 @@ async def open_race(service: Service, seats: int = 2, options: dict[str, Any] | 
     return await service.store.games.get_game(opening.outcome.game_id)
 
 
+async def open_people_race(service: Service, channel: int = 7001) -> GameRecord:
+    """A one-lap race of two people (111 and 222), started, both karts on the grid and the first player's roll
+    made: their drive's cells are to choose."""
+    for outcome in (await service.new_game(guild_id=1, channel_id=channel, user_id=111, user_name="Ann",
+                                           game_key="races", options={"laps": 1, "track": "A"}),
+                    await service.join(channel, 222, "Bob"), await service.start(channel, 111)):
+        assert isinstance(outcome, Accepted), outcome
+    for _ in range(6):
+        rec, game, _ = await service.current(channel)
+        assert rec is not None and game is not None
+        if game.to_act == 0 and game.legal_actions() and type(game.legal_actions()[0]).__name__ in ("Step", "Move"):
+            return rec
+        seat = game.to_act
+        assert seat is not None
+        assert isinstance(await service.act(channel, rec.seats[seat].user_id, str(game.legal_actions()[0])),
+                          Accepted)
+    raise AssertionError("the first player never came to drive")
+
+
 async def play(service: Service, rec: GameRecord, moves: int = 1) -> GameRecord:
     """Up to ``moves`` computer moves; the game's record after them."""
     await term.play_computers(service, rec.channel_id, moves)
