@@ -373,6 +373,16 @@ class Standings:
     rows: list[tuple[int, tuple[str, ...]]]
 
 
+class Taps:
+    """Where a game's page lets a player tap the whole board (:meth:`GameUnit.board_picture` of the public
+    view) to move; by default nowhere."""
+
+    def targets(self, game: Any, seat: int, lang: str = "en") -> list[Target]:
+        """The cells ``seat`` may tap now, each with its box in the picture and the ways there labelled in
+        ``lang`` (a seat's page maps a tap to them)."""
+        return []
+
+
 class Reading:
     """A game read at the terminal instead of looked at: a small text map around a seat and the words of the
     move list explained. By default neither: the status tells it all."""
@@ -426,6 +436,8 @@ class GameUnit(Generic[G]):
     stored_as: ClassVar[Mapping[str, str]] = {}
     #: how the game reads at the terminal without its pictures (:class:`Reading`)
     reading: ClassVar[Reading] = Reading()
+    #: where a seat's page may tap the board to move (:class:`Taps`)
+    taps: ClassVar[Taps] = Taps()
     #: whether the game draws animated replays: it overrides :meth:`replay` (set for each game's class)
     has_replay: ClassVar[bool] = False
 
@@ -613,12 +625,6 @@ class GameUnit(Generic[G]):
             return []
         return [ButtonSpec(a, a, "primary" if i == 0 else "secondary") for i, a in enumerate(acts)]
 
-    def targets(self, game: G, seat: int, lang: str = "en") -> list[Target]:
-        """The cells of the whole board's picture (:meth:`board_picture` of the public view) that ``seat`` may
-        tap now, each with the ways there labelled in ``lang`` (a game's page maps a tap to them); by default
-        none."""
-        return []
-
     def turn_buttons(self, game: G, seat: int, lang: str = "en") -> list[ButtonSpec]:
         """The buttons of the turn's message for ``seat``: the game's own, and "Where can I go?" when the
         player may ask it now; labelled in ``lang``."""
@@ -684,6 +690,5 @@ class GameUnit(Generic[G]):
 
 __all__ = ["ALT_TEXT_CHARS", "MAX_BUTTONS", "MAX_CHOICES", "REACH_ACTION", "REACH_LABEL", "Ask", "ButtonSpec",
            "ButtonStyle", "Command", "CommandGroup", "Complete", "DriverFactory", "Forced", "GameUnit", "LookupSource",
-           "Option", "OptionType", "Reading", "Refusal", "SelfPlay", "StandingItem", "Standings", "Target", "fitted",
-           "fuzzy",
-           "legal_list"]
+           "Option", "OptionType", "Reading", "Refusal", "SelfPlay", "StandingItem", "Standings", "Taps", "Target",
+           "fitted", "fuzzy", "legal_list"]

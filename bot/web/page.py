@@ -258,7 +258,7 @@ def seat_view(rec: GameRecord, front: GameUnit[Any] | None, game: Game | None, s
                       for b in front.buttons(game, seat, lang=lang) if b.action != REACH_ACTION]
     out["targets"] = [{"cell": t.cell, "box": list(t.box),
                        "ways": [{"label": w.label, "action": w.action} for w in t.ways]}
-                      for t in front.targets(game, seat, lang=lang)]
+                      for t in front.taps.targets(game, seat, lang=lang)]
     return out
 
 

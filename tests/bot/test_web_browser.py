@@ -1,6 +1,7 @@
 """A real browser on a game's page: headless Chromium (Debian's; .ci/run installs it) opens the page while a race
 is played through the service, sees the board change without a reload, steps the replay back and forward, and
-fits a phone's 360 px; a player taps a cell on their seat's page and plays a way there. Screenshots are left in $JUNKYARD_SCREENSHOTS (default: the test's temporary folder)."""
+fits a phone's 360 px; a player taps a cell on their seat's page and plays a way there. Screenshots are left in
+$JUNKYARD_SCREENSHOTS (default: the test's temporary folder)."""
 
 from __future__ import annotations
 

@@ -322,7 +322,7 @@ async def test_a_seat_page_over_a_whole_crew_team_race_never_tells_another_seat_
     async with serving(store, classes=lambda key: TeamCrewRaces, service=service) as (_, base), \
             aiohttp.ClientSession() as session:
         pages = {user: Seat(Client(session), base, await seats.seat_token(store, rec.id, user)) for user in own}
-        for user, page in pages.items():
+        for page in pages.values():
             await page.open(rng.choice(["en", "de"]))
         for _ in range(400):
             while (batch := await service.play_computers(CH)) is not None:

@@ -57,7 +57,7 @@ async def play(service: Service, rec: GameRecord, moves: int = 1) -> GameRecord:
 async def serving(store: Store, **kwargs: Any) -> AsyncIterator[tuple[WebServer, str]]:
     """The pages' server on a free port of this machine, and its address."""
     kwargs.setdefault("poll_seconds", 0.05)
-    kwargs.setdefault("limits", Limits(rate=1000.0, burst=1000))
+    kwargs.setdefault("limits", Limits(rate=1000.0, burst=1000, move_rate=1000.0, move_burst=1000))
     server = WebServer(store, **kwargs)
     host, port = await server.start("127.0.0.1", 0)
     try:

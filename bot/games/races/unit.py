@@ -34,6 +34,7 @@ from bot.games.unit import (
     SelfPlay,
     StandingItem,
     Standings,
+    Taps,
     Target,
 )
 from bot.texts import command_words
@@ -73,6 +74,33 @@ def told_view(view: Mapping[str, Any], events: Sequence[Event]) -> Mapping[str, 
     return with_told(view, account.trail(account.account(events), events))
 
 
+class RaceTaps(Taps):
+    """A seat's page drives by tapping the whole board: the cells the roll reaches."""
+
+    def targets(self, game: Any, seat: int, lang: str = "en") -> list[Target]:
+        """The cells ``seat`` may drive to now on the whole board (:meth:`board_picture`), each with its ways:
+        the step there, then the whole moves ending there, shortest first, as ``/race move`` lists them (a move
+        leaving junk tiles where they lie is a command of its own, R18)."""
+        acts = legal(game, seat)
+        if not acts or isinstance(acts[0], act.Choose):
+            return []
+        ways: dict[str, list[tuple[int, ButtonSpec]]] = {}
+        for a in acts:
+            if isinstance(a, act.Step) and a.cell is not None and not a.leave:
+                word = step_word(game, a)
+                label = texts.say("web.step", lang, cell=a.cell.label, way=texts.way(word, lang)) if word else ""
+                ways.setdefault(a.cell.label, []).append((0, ButtonSpec(label or a.cell.label, str(a), "primary")))
+            elif isinstance(a, act.Move) and a.cells and not a.leave:
+                cell = a.cells[-1].label
+                label = texts.say("choice.via", lang, cell=cell, path=" ".join(c.label for c in a.cells))
+                ways.setdefault(cell, []).append((len(a.cells), ButtonSpec(label, str(a), "success")))
+        if not ways:
+            return []
+        boxes = whole_cells(game.view(None), ways, lang)
+        return [Target(cell, boxes[cell], tuple(b for _, b in sorted(found, key=lambda w: w[0])[:MAX_WAYS]))
+                for cell, found in ways.items() if cell in boxes]
+
+
 class RacesUnit(GameUnit[Races]):
     rules = Races
     new_options = setup.NEW_OPTIONS
@@ -86,6 +114,7 @@ class RacesUnit(GameUnit[Races]):
     translations: ClassVar[Mapping[str, Mapping[str, tuple[str, str]]]] = command_words(Path(__file__).parent)
     stored_as: ClassVar[Mapping[str, str]] = {"join:crew": "character", "join:crew_set": "set"}
     reading: ClassVar[Reading] = board_words.RaceReading()
+    taps: ClassVar[Taps] = RaceTaps()
 
     #: a lone roll or reverse plays itself (the dice fall the same whoever presses), and so does a lone step
     #: or answer (R9 and the bridges' arrows can leave one way); a turn begins with a roll of up to three
@@ -277,29 +306,6 @@ class RacesUnit(GameUnit[Races]):
             if len(text := str(move)) <= MAX_BUTTON_ACTION:
                 out.append(ButtonSpec(f"→ {cell}", text, "success"))
         return out[:MAX_BUTTONS]
-
-    def targets(self, game: Races, seat: int, lang: str = "en") -> list[Target]:
-        """The cells ``seat`` may drive to now on the whole board (:meth:`board_picture`), each with its ways:
-        the step there, then the whole moves ending there, shortest first, as ``/race move`` lists them (a move
-        leaving junk tiles where they lie is a command of its own, R18)."""
-        acts = legal(game, seat)
-        if not acts or isinstance(acts[0], act.Choose):
-            return []
-        ways: dict[str, list[tuple[int, ButtonSpec]]] = {}
-        for a in acts:
-            if isinstance(a, act.Step) and a.cell is not None and not a.leave:
-                word = step_word(game, a)
-                label = texts.say("web.step", lang, cell=a.cell.label, way=texts.way(word, lang)) if word else ""
-                ways.setdefault(a.cell.label, []).append((0, ButtonSpec(label or a.cell.label, str(a), "primary")))
-            elif isinstance(a, act.Move) and a.cells and not a.leave:
-                cell = a.cells[-1].label
-                label = texts.say("choice.via", lang, cell=cell, path=" ".join(c.label for c in a.cells))
-                ways.setdefault(cell, []).append((len(a.cells), ButtonSpec(label, str(a), "success")))
-        if not ways:
-            return []
-        boxes = whole_cells(game.view(None), ways, lang)
-        return [Target(cell, boxes[cell], tuple(b for _, b in sorted(found, key=lambda w: w[0])[:MAX_WAYS]))
-                for cell, found in ways.items() if cell in boxes]
 
     @staticmethod
     def _roll_buttons(acts: Sequence[Any], lang: str = "en") -> list[ButtonSpec]:
