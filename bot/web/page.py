@@ -8,10 +8,11 @@ of the step it leads to: the replay's pictures are addressed by step and fingerp
 (:func:`messages`: each public message as its newest delivery record words it, with the move it was written at).
 :func:`live_event` is the same with the newest steps and messages only, which a page joins to its copy.
 
-Nothing here reads a seat's view, a hidden event or a private note: the steps tell the move's public events (the
-narration the channel was told), the messages are the delivery records of the channel's public messages composed
-by :func:`bot.telling.compose.message_text`, the status is the composer's for no viewer, and the board is drawn from
-``game.view(None)`` (:func:`picture`).
+Nothing here but :func:`seat_view` reads a seat's view, a hidden event or a private note: the steps tell the move's
+public events (the narration the channel was told), the messages are the delivery records of the channel's public
+messages composed by :func:`bot.telling.compose.message_text`, the status is the composer's for no viewer, and the
+board is drawn from ``game.view(None)`` (:func:`picture`). :func:`seat_view` is one seat's own part (its hidden
+things and its moves), served only on that seat's page.
 """
 
 from __future__ import annotations

@@ -1,6 +1,7 @@
-"""The web server of the games' pages (aiohttp): a page per game, live, with its replay, and nothing that writes.
+"""The web server of the games' pages (aiohttp): a page per game, live, with its replay, and a page per seat from
+which its player plays.
 
-Routes (GET and HEAD only; any other method is 405):
+Routes (GET and HEAD, and one POST; any other method is 405):
 
 - ``/g/TOKEN``: the page, in ``?lang=en|de`` or the browser's language, its state embedded;
 - ``/g/TOKEN/state.json``: the page's whole state (:func:`bot.web.page.page_state`);
@@ -8,7 +9,19 @@ Routes (GET and HEAD only; any other method is 405):
   changes, a comment every :data:`HEARTBEAT_SECONDS`;
 - ``/g/TOKEN/board/N-FINGERPRINT.png``: the whole board after move N (0: the start), from the public view;
 - ``/s/page.js``, ``/s/page.css``: the page's script and style (``?v=`` the current version: kept a year);
-- ``/favicon.ico``: no icon (204, cached for a week), counted against no client's rate.
+- ``/favicon.ico``: no icon (204, cached for a week), counted against no client's rate;
+- ``/p/SEAT``: a seat's page (:mod:`bot.web.seats`: one link per player and game), the game's page with that
+  seat's part (:func:`bot.web.page.seat_html`), and ``/p/SEAT/state.json``, ``/events``, ``/board/…`` as above;
+- ``/p/SEAT/seat.json``: the seat's own view (:func:`bot.web.page.seat_view`): its hidden things, its buttons,
+  and the cells of the newest board it may tap with the ways there (boxes in the picture's pixels);
+- ``POST /p/SEAT/act``: a move, JSON ``{"action": TEXT, "version": N}`` with the link's CSRF token in the
+  ``X-Junkyard-CSRF`` header. Played only when the link opens its seat (read from the store, its player still
+  seated), the token is equal (compared in constant time), the request comes from the pages' own origin
+  (``Sec-Fetch-Site``, ``Origin``) and within the seat's rate (:attr:`Limits.move_rate`); then through the very
+  call a press makes, ``Service.act`` with the seat's player, the version and the game, so the same refusals,
+  the same version check and the same channel messages (``played`` delivers them, as a press's answer does).
+  Answers ``{"ok": true}`` or ``{"ok": false, "error": LINE}``, the line in the page's language. A server without
+  a service (``junkyard web`` on its own) shows a seat's page but plays no move.
 
 The store is the source: a move this process stored wakes its game at once (:meth:`WebServer.changed`); what
 another process stored the store tells (:meth:`bot.store.Store.changes`: PostgreSQL's ``NOTIFY`` on commit,
@@ -16,23 +29,23 @@ SQLite's look every :data:`LOOK_SECONDS`), and the game is read again (one read 
 delivery records when the record changed, the records also every :data:`RECORDS_SECONDS`), so moves stored by
 any process, on either store (several bot processes on one PostgreSQL too), reach the page within 250 ms.
 
-A revoked link opens nothing from the moment its revoke is stored, on every server on the store: each request
-reads its token from the store (one read of the settings' key, nothing remembered), so the page, its data, its
-pictures and a new live stream answer 404; an open live stream has its token read again once it is registered
-and then at every poll (one read for up to 500 streams' tokens), and ends when the token opens its game no more.
-A revoke in this process wakes the poller at once (:meth:`WebServer.revoked`).
+A revoked link opens nothing from the moment its revoke is stored, on every server on the store: each request reads
+its token from the store (one read of the settings' key, a seat's link two, nothing remembered), so the page, its
+data, its pictures, a new live stream and a seat's move answer 404; an open live stream has its token read again
+once it is registered and then at every poll (one read for up to 500 streams' tokens), and ends when the token opens
+its game no more. A revoke in this process wakes the poller at once (:meth:`WebServer.revoked`).
 
-Safe by default: no write endpoint, no request body, a token bucket of requests per client, a cap on each client's
-live connections (a client: its address, an IPv6 one by its /64; over it: 429) and one on the server's (over it:
-503; both with ``Retry-After``, and the page's script tries again later, waiting longer each time; a closed stream
-frees its place at once), a size limit on every answer and on each live stream (the browser reconnects), a content
-security policy that allows the page's own script, style and pictures only, no framing, no referrer, no access log
-(the addresses carry tokens). A connection that sends nothing, or stops within its request's headers, is closed
-after :attr:`Limits.header_seconds` (so slow clients cannot hold every socket); a request that cannot be read (a bad
-request line or header, one too long, too many) is answered 400 with the same headers, a line from the catalogue and
-nothing of the request; no answer names the server's software. The text answers (page, state, script, style) travel
-gzipped to a client that accepts gzip; the pictures and the live stream never do. Nothing listens until
-:meth:`WebServer.start` is called.
+Safe by default: no write but a seat's move (above), no other request body, a token bucket of requests per client, a
+cap on each client's live connections (a client: its address, an IPv6 one by its /64; over it: 429) and one on the
+server's (over it: 503; both with ``Retry-After``, and the page's script tries again later, waiting longer each
+time; a closed stream frees its place at once), a size limit on every answer and on each live stream (the browser
+reconnects), a content security policy that allows the page's own script, style and pictures only, no framing, no
+referrer, no access log (the addresses carry tokens). A connection that sends nothing, or stops within its request's
+headers, is closed after :attr:`Limits.header_seconds` (so slow clients cannot hold every socket); a request that
+cannot be read (a bad request line or header, one too long, too many) is answered 400 with the same headers, a line
+from the catalogue and nothing of the request; no answer names the server's software. The text answers (page, state,
+script, style) travel gzipped to a client that accepts gzip; the pictures and the live stream never do. Nothing
+listens until :meth:`WebServer.start` is called.
 """
 
 from __future__ import annotations

@@ -379,3 +379,25 @@ async def test_a_seat_page_over_a_whole_crew_team_race_never_tells_another_seat_
         for kind in secret:
             assert kind not in named_kinds(words_served), f"another kart's hidden {kind} was served to seat {seat}"
     assert proved, "no other kart kept a hidden tile nobody named: the scan proves little"
+
+
+async def test_game_link_on_discord_offers_only_the_player_an_open_my_board_button(h):
+    """``/game link`` by a seated player: the page's link in the channel, and to them alone a private message
+    with an "Open my board" link button to their seat's page; a watcher gets the page's link only."""
+    from tests.bot.helpers import ANN as DISCORD_ANN
+    from tests.bot.helpers import EVE, started
+
+    service = h.bot.service
+    service.page_link = share.page_links(service.store, "https://games.example")
+    service.seat_link = share.seat_links(service.store, "https://games.example")
+    await started(h)
+    sent = await h.slash(DISCORD_ANN, "game link")
+    offers = [s for s in sent if any(b.get("style") == 5 for b in s.buttons())]
+    assert len(offers) == 1 and offers[0].ephemeral, [(s.kind, s.ephemeral, s.content[:60]) for s in sent]
+    button = offers[0].buttons()[0]
+    assert button["label"] == "Open my board" and button["url"] in offers[0].content
+    found = await seats.seat_of(service.store, button["url"].rsplit("/p/", 1)[1])
+    assert found is not None and found.user_id == DISCORD_ANN
+    assert all("/p/" not in s.content for s in sent if not s.ephemeral)
+    watched = await h.slash(EVE, "game link")
+    assert all("/p/" not in s.content and not any(b.get("style") == 5 for b in s.buttons()) for s in watched)
