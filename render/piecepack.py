@@ -93,6 +93,11 @@ class Layout:
         x, y = self.origin(square)
         return x + self.tile / 2, y + self.tile / 2
 
+    def box(self, square: str) -> tuple[int, int, int, int]:
+        """A square's box in the picture's pixels ``(x0, y0, x1, y1)``."""
+        x, y = self.origin(square)
+        return round(x), round(y), round(x + self.tile), round(y + self.tile)
+
 
 # Suit symbols -------------------------------------------------------------------------------------
 

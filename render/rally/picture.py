@@ -295,6 +295,24 @@ def board_point(view: dict[str, Any], p: Point) -> Point:
     return p[0] - box[0], p[1] - box[1] + board_top(view)
 
 
+def cell_boxes(view: dict[str, Any], labels: Sequence[str]) -> dict[str, tuple[int, int, int, int]]:
+    """Each lane cell of ``labels`` (``4a``: row 4, lane a) on the whole board (:func:`rally_png` of ``view``) as
+    its box in the picture's pixels ``(x0, y0, x1, y1)``; a label that names no cell of the track is left out."""
+    lay = layout_for(find_track(view["track"]))
+    out: dict[str, tuple[int, int, int, int]] = {}
+    for label in labels:
+        number, col = label[:-1], label[-1:]
+        if not number.isdigit() or col not in ("a", "b", "c"):
+            continue
+        try:
+            points = [board_point(view, p) for p in lay.cell_quad(int(number), col)]
+        except (IndexError, KeyError, ValueError):
+            continue
+        xs, ys = [p[0] for p in points], [p[1] for p in points]
+        out[label] = (math.floor(min(xs)), math.floor(min(ys)), math.ceil(max(xs)), math.ceil(max(ys)))
+    return out
+
+
 def track_image(view: dict[str, Any]) -> Image.Image:
     """The board without its panel's words (RGB): a copy of the cached track with the last move, the cars
     and the destinations of the player to act."""

@@ -22,9 +22,11 @@ from bot.games.unit import (
     Option,
     SelfPlay,
     Standings,
+    Taps,
+    Target,
 )
 from bot.texts import command_words
-from render.piecepack import piecepack_png
+from render.piecepack import DEFAULT_TILE, Layout, piecepack_png
 from render.piecepack_replay import replay_gif, replay_views, tile_for
 from rules.contract import Event, Game
 from rules.literal import Name
@@ -78,6 +80,18 @@ PIECEPACK_COMMANDS = CommandGroup(
 )
 
 
+class PiecepackTaps(Taps):
+    """A seat's page moves the pawn by tapping a square the roll reaches, on the board :func:`piecepack_png`
+    draws (every path to a square has the same outcome: one way each)."""
+
+    def targets(self, game: Any, seat: int, lang: str = "en") -> list[Target]:
+        if game.is_over or game.to_act != seat:
+            return []
+        layout = Layout(DEFAULT_TILE)
+        return [Target(sq, layout.box(sq), (ButtonSpec(f"→ {sq}", str(move), "success"),))
+                for sq, move in destinations(game).items()]
+
+
 class PiecepackUnit(GameUnit[PiecepackGame]):
     rules = PiecepackGame
     commands = PIECEPACK_COMMANDS
@@ -88,6 +102,7 @@ class PiecepackUnit(GameUnit[PiecepackGame]):
     #: every roll plays itself (P3 leaves nothing to choose before it, and the die falls the same whoever
     #: presses), and so does a move when the roll allows one path only; every turn begins with the roll; a
     #: plan's ``move e3`` is kept as the destination, found from the planner's own pawn on their turn
+    taps: ClassVar[Taps] = PiecepackTaps()
     selfplay: ClassVar[SelfPlay[PiecepackGame]] = SelfPlay(forced=True, rolls=("roll",), openers=("roll",),
                                                            ahead=read_ahead)
 

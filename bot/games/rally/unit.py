@@ -20,9 +20,20 @@ from bot.games.rally.commands import RALLY_COMMANDS
 from bot.games.rally.moves import can_boost, can_repair, choices, kept_range, legal, range_word, ranges
 from bot.games.rally.replay import REPLAY_SIZE, replay_gif, replay_views
 from bot.games.rally.words import language, narrate, narrate_moves, refusal
-from bot.games.unit import ButtonSpec, DriverFactory, GameUnit, LookupSource, SelfPlay, StandingItem, Standings
+from bot.games.unit import (
+    ButtonSpec,
+    DriverFactory,
+    GameUnit,
+    LookupSource,
+    SelfPlay,
+    StandingItem,
+    Standings,
+    Taps,
+    Target,
+)
 from render.rally import car_board_png, rally_png
 from render.rally.chat import rally_chat_png
+from render.rally.picture import cell_boxes
 from rules.contract import Event
 from rules.literal import Name, mark
 from rules.rally import queries
@@ -45,8 +56,29 @@ def _keep_range(game: RallyGame, seat: int) -> str | None:
     return wanted if wanted in {str(a) for a in acts} else None
 
 
+class RallyTaps(Taps):
+    """A seat's page drives by tapping a lane cell the roll reaches on the whole track (:func:`rally_png`):
+    every drive ending there (a spin or an accident said on its label); parking is a button."""
+
+    def targets(self, game: Any, seat: int, lang: str = "en") -> list[Target]:
+        acts = legal(game, seat)
+        if not acts or game.phase == "turn":
+            return []
+        ways: dict[str, list[ButtonSpec]] = {}
+        for c in choices(game, acts):
+            if c.kind in (PARK, PIT):
+                continue
+            warn = f" ({CATALOGUE.say('button.spin', lang)})" if c.kind == SPIN \
+                else f" ({CATALOGUE.say('button.accident', lang)})" if c.kind == CRASH else ""
+            ways.setdefault(c.cell, []).append(ButtonSpec(f"→ {c.cell}{warn}", c.action,
+                                                          "danger" if warn else "success"))
+        boxes = cell_boxes(game.view(None), list(ways))
+        return [Target(cell, boxes[cell], tuple(found)) for cell, found in ways.items() if cell in boxes]
+
+
 class RallyUnit(GameUnit[RallyGame]):
     rules = RallyGame
+    taps: ClassVar[Taps] = RallyTaps()
     new_options = setup.NEW_OPTIONS
     join_options = setup.JOIN_OPTIONS
     commands = RALLY_COMMANDS
