@@ -17,8 +17,8 @@ from bot.discord.replies import answer_with, send_reply
 from bot.web import share
 
 
-@app_commands.command(name="link", description="Share the game's web page (live board, moves, replay)")
-@app_commands.describe(revoke="Revoke the link (host or moderators)")
+@app_commands.command(name="link", description="Share the game's web page; a player also gets their own board")
+@app_commands.describe(revoke="Revoke the link (host or moderators), or a player's own board")
 async def link(interaction: Interaction, revoke: bool | None = None) -> None:
     try:
         revoking = bool(opt.flag("revoke", revoke))

@@ -14,8 +14,9 @@ where it holds them:
 - every name they played under (seats, results, ratings) is replaced by the seat's name in their games' rows
   (their setup, seats, snapshot, narration, messages and timers; a game in which they held no seat any more,
   such as a lobby they left, says "someone");
-- their settings of every scope (notices, quiet hours, plans, ``seen``, ``played_for`` marks, choices), their
-  results rows, ratings and rating changes are deleted.
+- their settings of every scope (notices, quiet hours, plans, ``seen``, ``played_for`` marks, choices, the links
+  to their own seats' pages, which then open nothing), their results rows, ratings and rating changes are
+  deleted.
 
 A name is replaced where it stands as a whole word, so a name that is also an everyday word in a game's
 narration is replaced there too. Messages Discord already shows in a channel stay as Discord keeps them.
