@@ -716,11 +716,16 @@ class WebServer:
         return client_key(request.remote or "?")
 
     def _prune_buckets(self) -> None:
-        if len(self._buckets) < 1000:
-            return
-        now, full = self.clock(), self.limits.burst / max(self.limits.rate, 0.001)
-        for client in [c for c, b in self._buckets.items() if now - b.at > full]:
-            del self._buckets[client]
+        """Forget the buckets that are full again (of clients, and of seats' moves), once there are many."""
+        now = self.clock()
+        if len(self._buckets) >= 1000:
+            full = self.limits.burst / max(self.limits.rate, 0.001)
+            for client in [c for c, b in self._buckets.items() if now - b.at > full]:
+                del self._buckets[client]
+        if len(self._moves) >= 1000:
+            full = self.limits.move_burst / max(self.limits.move_rate, 0.001)
+            for key in [k for k, b in self._moves.items() if now - b.at > full]:
+                del self._moves[key]
 
     @web.middleware
     async def _guard(self, request: web.Request,
