@@ -249,13 +249,12 @@ def seat_view(rec: GameRecord, front: GameUnit[Any] | None, game: Game | None, s
                            "buttons": [], "targets": []}
     if front is None or game is None or rec.status != ACTIVE:
         return out
-    names = names_of(rec)
-    hand = (plain(line, names, lang) for line in front.hand_text(game, seat, lang=lang).splitlines())
+    hand = (plain(line) for line in front.hand_text(game, seat, lang=lang).splitlines())
     out["hand"] = clip("\n".join(" ".join(line.split()) for line in hand if line.strip()), MESSAGE_CHARS)
     if game.is_over or not game.may_act(seat):
         return out
     out["to_act"] = True
-    out["buttons"] = [{"label": b.label, "action": b.action, "style": b.style}
+    out["buttons"] = [{"label": plain(b.label), "action": b.action, "style": b.style}
                       for b in front.buttons(game, seat, lang=lang) if b.action != REACH_ACTION]
     out["targets"] = [{"cell": t.cell, "box": list(t.box),
                        "ways": [{"label": w.label, "action": w.action} for w in t.ways]}

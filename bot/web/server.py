@@ -630,7 +630,7 @@ class WebServer:
         action, version = move
         outcome = await self.service.act(rec.channel_id, seat.user_id, action, version, game_id=rec.id, lang=lang)
         if not isinstance(outcome, Accepted):
-            return _said(200, " ".join(plain(outcome.text, pages.names_of(rec), lang).split()))
+            return _said(200, " ".join(plain(outcome.text).split()))
         if self.played is not None:
             try:
                 await self.played(outcome)
