@@ -261,12 +261,14 @@ class Intent:
     service that gives fuel, not for what fuel does. A question shows it by having every word of one of
     its ``cues`` (in that order, as :func:`normalize` writes them); entries using its ``prefer`` words
     then rank a little higher, and the question's words after one of its ``clause`` words (the event of
-    "what happens to the treasure **if the carrier is hit**") weigh more."""
+    "what happens to the treasure **if the carrier is hit**") weigh more. Entries of its ``kinds`` rank
+    higher too (:data:`KIND_BOOST`): "do I **still** stop" asks about an edge case, which a ruling settles."""
 
     name: str
     cues: tuple[tuple[str, ...], ...]
     prefer: tuple[str, ...] = ()
     clause: frozenset[str] = frozenset()
+    kinds: frozenset[str] = frozenset()
 
     def shown_by(self, words: list[str]) -> bool:
         """Whether a question (its words, filler included) shows this intent."""
@@ -314,6 +316,8 @@ INTENT_BOOST = 0.4
 INTENT_FULL = 4
 #: ... and the words of its clause ("what happens if **…**") count this much more than the others.
 CLAUSE_WEIGHT = 1.25
+#: An entry of a kind the question's intent asks for (:attr:`Intent.kinds`) counts this much more.
+KIND_BOOST = 1.1
 #: An entry whose title is the question's subject and nothing else counts this much more.
 SUBJECT_TITLE_BOOST = 1.15
 #: A match found in the other language's entries counts this much of the same match in the asker's own.
@@ -466,7 +470,8 @@ def _read_language(code: str) -> Language:
         raise ValueError(f"{code}.lookup.toml: unknown stemmer {stemmer!r}")
     intents = tuple(
         Intent(name, tuple(tuple(normalize(cue).split()) for cue in data.get("cues", ())),
-               tuple(data.get("prefer", ())), frozenset(normalize(w) for w in data.get("clause", ())))
+               tuple(data.get("prefer", ())), frozenset(normalize(w) for w in data.get("clause", ())),
+               frozenset(data.get("kinds", ())))
         for name, data in raw.get("intents", {}).items())
 
     def words(key: str) -> frozenset[str]:
@@ -935,17 +940,20 @@ class _Question:
     emphasis: list[float]
     #: the stems of the words the question's intents prefer in an entry (:attr:`Intent.prefer`)
     prefer: frozenset[str] = frozenset()
+    #: the kinds of entry the question's intents prefer (:attr:`Intent.kinds`)
+    kinds: frozenset[str] = frozenset()
 
     @classmethod
     def read(cls, index: _Index, terms: list[dict[str, float]], subject: int | None,
-             clause: list[bool] | None = None, prefer: frozenset[str] = frozenset()) -> _Question:
+             clause: list[bool] | None = None, prefer: frozenset[str] = frozenset(),
+             kinds: frozenset[str] = frozenset()) -> _Question:
         emphasis = [CLAUSE_WEIGHT if after else 1.0 for after in clause or [False] * len(terms)]
         weights = [max(index.idf[s] * w for s, w in options.items()) * e for options, e in zip(terms, emphasis,
                                                                                              strict=True)]
         if subject is not None:
             weights[subject] *= SUBJECT_WEIGHT
         return cls(terms, weights, subject, frozenset(s for options in terms for s in options), emphasis,
-                   prefer & index.idf.keys())
+                   prefer & index.idf.keys(), kinds)
 
 
 def _score(index: _Index, doc: _Doc, question: _Question, query: str) -> float:
@@ -995,6 +1003,8 @@ def _score(index: _Index, doc: _Doc, question: _Question, query: str) -> float:
         # an entry about what the question's intent asks for (a place that gives it, ...)
         found = len(question.prefer & (doc.title | doc.alias_words | doc.body.keys()))
         total *= 1 + INTENT_BOOST * min(1.0, found / INTENT_FULL) ** 2
+    if doc.entry.kind in question.kinds:
+        total *= KIND_BOOST
     return total * KIND_PRIOR.get(doc.entry.kind, 1.0)
 
 
@@ -1011,7 +1021,8 @@ def _ranked(game_key: str, text: str, partial: bool, lang: str, foreign: bool = 
     if not terms and query not in _index(game_key, lang):
         return []
     prefer = frozenset(language.stem(w) for i in intents for word in i.prefer for w in _words(word))
-    question = _Question.read(index, terms, subject, after, prefer)
+    kinds = frozenset().union(*(i.kinds for i in intents))
+    question = _Question.read(index, terms, subject, after, prefer, kinds)
     scored = []
     for doc in index.docs:
         score = _score(index, doc, question, query)
