@@ -411,6 +411,8 @@ class Language:
     auxiliaries: frozenset[str] = frozenset()
     #: ... the words that may open the subject ("the", "my", "two") ...
     determiners: frozenset[str] = frozenset()
+    #: ... the articles that may open a question asked as a statement ("the carrier can't …?") ...
+    articles: frozenset[str] = frozenset()
     #: ... and the subjects that are the asker or someone, not a topic ("I", "someone")
     persons: frozenset[str] = frozenset()
     #: words after which a name's next topic word is acted on ("carrier" in "landing on the carrier")
@@ -483,7 +485,8 @@ def _read_language(code: str) -> Language:
         inflections=INFLECTIONS[raw["inflections"]] if "inflections" in raw else _no_inflections,
         phrases=tuple((normalize(phrase), normalize(word)) for phrase, word in raw.get("phrases", ())),
         particles=words("particles"), interrogatives=words("interrogatives"), auxiliaries=words("auxiliaries"),
-        determiners=words("determiners"), persons=words("persons"), prepositions=words("prepositions"),
+        determiners=words("determiners"), articles=words("articles"), persons=words("persons"),
+        prepositions=words("prepositions"),
         intents=intents, marks=words("marks"), letters=str(raw.get("letters", "")))
 
 
@@ -754,10 +757,25 @@ def _subject(words: list[str], language: Language) -> int | None:
     """
     found = _subject_at(words, 0, language)
     if found is None:
+        found = _stated_subject(words, language)
+    if found is None:
         later = next((i for i, w in enumerate(words) if i > 0 and w in language.interrogatives), None)
         if later is not None:
             found = _subject_at(words, later, language)
     return found
+
+
+def _stated_subject(words: list[str], language: Language) -> int | None:
+    """The subject of a question asked as a statement, opened by an article and followed by a verb: "the
+    **carrier** can't land on people?", "der **Träger** darf niemanden schlagen?" (an auxiliary must follow
+    it where the language lists them); None otherwise."""
+    if len(words) < 3 or words[0] not in language.articles:
+        return None
+    if words[1] in language.stop_words or words[1] in language.persons:
+        return None
+    if language.auxiliaries and words[2] not in language.auxiliaries:
+        return None
+    return 1
 
 
 def _subject_at(words: list[str], start: int, language: Language) -> int | None:
