@@ -206,3 +206,45 @@ def test_a_compound_name_is_also_named_by_its_parts() -> None:
     index = lookup._ranking_index("races", "de")
     doc = next(d for d in index.docs if d.entry.id == "phase-3-de")
     assert any({"beweg", "wurf"} <= alias for alias in doc.aliases)
+
+
+@pytest.mark.parametrize(("lang", "question"), [
+    ("en", "acid shows a 4 but there's no tyre there, do i still stop"),
+    ("en", "somebody took a tile from my bag, how can they even do that"),
+    ("de", "mein Gang hat nur ein Motorteil, funktioniert der trotzdem?"),
+    ("de", "wie geht das überhaupt"),
+])
+def test_an_edge_case_question_shows_the_edge_intent(lang: str, question: str) -> None:
+    """"still", "even", "trotzdem", "überhaupt": the question is about an edge case, which a ruling settles."""
+    edge = next(i for i in lookup.LANGUAGES[lang].intents if i.name == "edge")
+    assert edge.shown_by(lookup._words(question))
+    assert edge.kinds == frozenset({"ruling"})
+
+
+def test_an_edge_case_question_raises_the_rulings_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    """R20 (Acid on a cell without a tyre) against the Acid tile: with "still" in the question the ruling
+    gains :data:`KIND_BOOST`, the tile nothing."""
+    question = "acid die shows a 4 but no tyre at 4, do i still stop"
+    boosted = {e.id: s for s, e in lookup._ranked("races", question, False, "en")}
+    monkeypatch.setattr(lookup, "KIND_BOOST", 1.0)
+    plain = {e.id: s for s, e in lookup._ranked("races", question, False, "en")}
+    assert boosted["ruling-r20"] == pytest.approx(plain["ruling-r20"] * 1.1)
+    assert boosted["tile-acid"] == pytest.approx(plain["tile-acid"])
+
+
+@pytest.mark.parametrize(("lang", "question", "subject"), [
+    ("en", "the carrier can't land on people?", 1),
+    ("de", "der Träger darf niemanden schlagen?", 1),
+    ("en", "my kart is in the water", None),  # "my" opens no statement's subject: the asker speaks of theirs
+    ("en", "the carrier land", None),  # no verb after it
+])
+def test_a_question_put_as_a_statement_has_its_subject(lang: str, question: str, subject: int | None) -> None:
+    """A question asked as a statement opens with an article, its subject, then a verb (P6: what the carrier
+    may do)."""
+    assert lookup._subject(lookup._words(question), lookup.LANGUAGES[lang]) == subject
+
+
+def test_a_statement_about_the_carrier_finds_the_carrier_not_landing_on_it() -> None:
+    """P6: "the carrier can't land on people?" asks what the carrier may do, not about landing on it."""
+    found = [e.id for e in search("piecepack", "the carrier can't land on people?", limit=1)]
+    assert found[0] in ("carrying", "ruling-p6")
