@@ -22,6 +22,7 @@ from rules.lookup_questions import (
     HELD_OUT_4,
     HELD_OUT_5,
     HELD_OUT_6,
+    HELD_OUT_7,
     PARTS,
     QUESTIONS,
     SETS,
@@ -33,7 +34,7 @@ TOP1 = 0.95
 
 
 #: The parts no test holds to a figure (see the module's docstring).
-BLIND = ("held_out_5", "held_out_6")
+BLIND = ("held_out_5", "held_out_6", "held_out_7")
 
 
 def _measured(game: str, lang: str) -> list[tuple[str, tuple[str, ...], str]]:
@@ -70,6 +71,7 @@ def test_every_set_has_forty_questions_naming_entries_of_its_language() -> None:
         assert QUESTIONS[(game, lang)] and HELD_OUT[(game, lang)] and len(HELD_OUT_2[(game, lang)]) >= 10
         assert len(HELD_OUT_3[(game, lang)]) >= 15 and len(HELD_OUT_4[(game, lang)]) >= 20
         assert len(HELD_OUT_5[(game, lang)]) >= 40 and len(HELD_OUT_6[(game, lang)]) == 40
+        assert len(HELD_OUT_7[(game, lang)]) == 40
         assert {part for _, _, part in rows} == set(PARTS)
         ids = {e.id for e in entries(game, lang)}
         titles = {normalize(e.title) for e in entries(game, lang)}
@@ -94,7 +96,8 @@ def test_the_questions_seen_to_miss_find_their_entry_first(game: str, lang: str,
 
 
 @pytest.mark.parametrize(("part", "held"), [("held_out_3", HELD_OUT_3), ("held_out_4", HELD_OUT_4),
-                                             ("held_out_5", HELD_OUT_5), ("held_out_6", HELD_OUT_6)])
+                                             ("held_out_5", HELD_OUT_5), ("held_out_6", HELD_OUT_6),
+                                             ("held_out_7", HELD_OUT_7)])
 def test_the_blind_parts_are_kept_apart_from_the_other_questions(
         part: str, held: dict[tuple[str, str], list[tuple[str, object]]]) -> None:
     """No question of a blind part is asked in another part, not even with other case or punctuation."""
