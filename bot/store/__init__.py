@@ -11,6 +11,7 @@ import time
 from collections.abc import Callable
 
 from bot.store.interface import (
+    ChampionshipsStore,
     GamesStore,
     OutboxStore,
     Reads,
@@ -24,6 +25,8 @@ from bot.store.preread import Preread
 from bot.store.records import (
     ABORTED,
     ACTIVE,
+    CHAMPIONSHIP_ENDED,
+    CHAMPIONSHIP_RUNNING,
     DEFAULT_DB,
     EDIT,
     EVERLASTING,
@@ -36,6 +39,8 @@ from bot.store.records import (
     TURN_KINDS,
     ActionRecord,
     CannotOpen,
+    Championship,
+    ChampionshipRunning,
     ChannelBusy,
     Delivery,
     GameNotFound,
@@ -85,6 +90,8 @@ def open_store(url: str | os.PathLike[str] | None = None, *, clock: Callable[[],
 __all__ = [
     "ABORTED",
     "ACTIVE",
+    "CHAMPIONSHIP_ENDED",
+    "CHAMPIONSHIP_RUNNING",
     "COPY_TABLES",
     "DEFAULT_DB",
     "EDIT",
@@ -98,6 +105,9 @@ __all__ = [
     "TURN_KINDS",
     "ActionRecord",
     "CannotOpen",
+    "Championship",
+    "ChampionshipRunning",
+    "ChampionshipsStore",
     "ChannelBusy",
     "Delivery",
     "GameNotFound",

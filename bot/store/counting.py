@@ -12,7 +12,7 @@ from typing import Any
 from bot.store.interface import Store
 
 #: the parts of a store whose calls are counted
-PARTS = ("games", "outbox", "turns", "settings", "standings")
+PARTS = ("games", "outbox", "turns", "settings", "standings", "championships")
 
 
 class Counting:

@@ -16,6 +16,7 @@ from bot.store.records import (
     EVERLASTING,
     OPEN_STATUSES,
     ActionRecord,
+    Championship,
     Delivery,
     GameRecord,
     MoveRead,
@@ -296,6 +297,41 @@ class StandingsStore(ABC):
         """Finished games whose results are not stored yet (the process stopped in between), oldest first."""
 
 
+class ChampionshipsStore(ABC):
+    """Championships and which game is which of their rounds (the places are the games' results):
+    the part of a store that keeps them (``store.championships``)."""
+
+    @abstractmethod
+    async def create_championship(self, *, guild_id: int | None, channel_id: int, host_id: int, name: str,
+                                  game_key: str, rounds: Sequence[Mapping[str, Any]], points: Sequence[int],
+                                  options: Mapping[str, Any]) -> Championship:
+        """A new running championship; raises :class:`ChampionshipRunning` when the channel has one."""
+
+    @abstractmethod
+    async def championship(self, championship_id: int) -> Championship | None:
+        """A championship by id (None: none)."""
+
+    @abstractmethod
+    async def running_championship(self, channel_id: int) -> Championship | None:
+        """The channel's running championship, if any."""
+
+    @abstractmethod
+    async def end_championship(self, championship_id: int) -> bool:
+        """Mark a running championship ended; False when it was not running."""
+
+    @abstractmethod
+    async def set_round(self, championship_id: int, number: int, game_id: int) -> None:
+        """Round ``number`` (1 is the first) is played as ``game_id`` (a round opened again replaces its game)."""
+
+    @abstractmethod
+    async def round_games(self, championship_id: int) -> list[tuple[int, int]]:
+        """(round number, game id) of every round opened so far, in round order."""
+
+    @abstractmethod
+    async def championship_of_game(self, game_id: int) -> tuple[Championship, int] | None:
+        """The championship a game is a round of, and the round's number (None: none)."""
+
+
 class SettingsReader(Protocol):
     """Where settings rows are read from: the store's settings, or rows read ahead with a move."""
 
@@ -322,6 +358,7 @@ class Store(ABC):
     turns: TurnsStore
     settings: SettingsStore
     standings: StandingsStore
+    championships: ChampionshipsStore
     #: (shard count, the shards served) once :meth:`set_shards` narrowed the store; None serves every game
     _shards: tuple[int, tuple[int, ...]] | None = None
     #: where the times the store writes come from (a backend takes it as its ``clock``)
@@ -423,5 +460,5 @@ class Store(ABC):
         raise NotImplementedError
 
 
-__all__ = ["GamesStore", "OutboxStore", "Reads", "SettingsReader", "SettingsStore", "StandingsStore", "Store",
-           "TurnsStore"]
+__all__ = ["ChampionshipsStore", "GamesStore", "OutboxStore", "Reads", "SettingsReader", "SettingsStore",
+           "StandingsStore", "Store", "TurnsStore"]

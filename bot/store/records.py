@@ -100,6 +100,10 @@ class SeasonRunning(StoreError):
     """The server already has a running season."""
 
 
+class ChampionshipRunning(StoreError):
+    """The channel already has a running championship."""
+
+
 class InconsistentSnapshot(StoreError):
     """The stored snapshot differs from a replay of the action log."""
 
@@ -426,3 +430,27 @@ class PlayerTally:
     def average(self) -> float:
         """The average place."""
         return self.places / self.played if self.played else 0.0
+
+
+#: a championship's statuses: its rounds are being run, or its host ended it
+CHAMPIONSHIP_RUNNING, CHAMPIONSHIP_ENDED = "running", "ended"
+
+
+@dataclass(frozen=True, slots=True)
+class Championship:
+    """A series of games of one game in a channel, scored by places: its ``rounds`` (each round's setup
+    options, as the lobby takes them), the ``points`` of each place, its ``options`` (``drop_worst``,
+    ``lead_bonus``) and its ``status``. Which game is which round the store keeps beside it; the places come
+    from the games' results."""
+
+    id: int
+    guild_id: int | None
+    channel_id: int
+    host_id: int
+    name: str
+    game_key: str
+    rounds: tuple[dict[str, Any], ...]
+    points: tuple[int, ...]
+    options: dict[str, Any]
+    status: str
+    created_at: float

@@ -8,6 +8,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from bot.store.records import (
+    Championship,
     Delivery,
     GameRecord,
     Outgoing,
@@ -35,6 +36,8 @@ COPY_TABLES: dict[str, tuple[str, ...]] = {
     "seasons": ("id",),
     "ratings": ("guild_id", "game_key", "season_id", "user_id"),
     "rating_changes": ("game_id", "season_id", "user_id"),
+    "championships": ("id",),
+    "championship_rounds": ("championship_id", "round"),
 }
 
 
@@ -52,6 +55,18 @@ RESULT_COLUMNS = ("game_id, seat, user_id, name, place, winner, moves, game_key,
 
 RATING_COLUMNS = ("guild_id, game_key, season_id, user_id, name, mu, sigma, games, wins, turns, timed, missed, think, "
                    "updated_at")
+
+
+CHAMPIONSHIP_COLUMNS = ("id, guild_id, channel_id, host_id, name, game_key, rounds, points, options, status, "
+                        "created_at")
+
+
+def championship_record(row: Sequence[Any]) -> Championship:
+    """A championship from its row (:data:`CHAMPIONSHIP_COLUMNS`), its JSON read."""
+    rounds, points, options = (json.loads(row[i]) for i in (6, 7, 8))
+    return Championship(int(row[0]), row[1], int(row[2]), int(row[3]), str(row[4]), str(row[5]),
+                        tuple(dict(r) for r in rounds), tuple(int(p) for p in points), dict(options), str(row[9]),
+                        float(row[10]))
 
 
 CHANGE_COLUMNS = "game_id, season_id, user_id, guild_id, game_key, mu_before, sigma_before, mu, sigma, at"

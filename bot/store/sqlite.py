@@ -21,9 +21,19 @@ from typing import Any, TypeVar, cast
 import aiosqlite
 
 from bot.store import people
-from bot.store.interface import GamesStore, OutboxStore, SettingsStore, StandingsStore, Store, TurnsStore
+from bot.store.interface import (
+    ChampionshipsStore,
+    GamesStore,
+    OutboxStore,
+    SettingsStore,
+    StandingsStore,
+    Store,
+    TurnsStore,
+)
 from bot.store.records import (
     ACTIVE,
+    CHAMPIONSHIP_ENDED,
+    CHAMPIONSHIP_RUNNING,
     EVERLASTING,
     FINISHED,
     LOBBY,
@@ -31,6 +41,8 @@ from bot.store.records import (
     STATUSES,
     ActionRecord,
     CannotOpen,
+    Championship,
+    ChampionshipRunning,
     ChannelBusy,
     Delivery,
     GameNotFound,
@@ -58,6 +70,7 @@ from bot.store.records import (
     sqlite_file_problem,
 )
 from bot.store.sql import (
+    CHAMPIONSHIP_COLUMNS,
     CHANGE_COLUMNS,
     DELIVERY_COLUMNS,
     GAME_COLUMNS,
@@ -70,6 +83,7 @@ from bot.store.sql import (
     SERVER_GAMES_SQL,
     SERVER_LEADERS_SQL,
     TIMER_COLUMNS,
+    championship_record,
     change_record,
     change_values,
     committed,
@@ -282,6 +296,30 @@ MIGRATIONS: list[str] = [
     CREATE INDEX results_by_user_guild ON results (user_id, guild_id, game_key);
     """,
     people.MARKER,
+    """
+    -- championships: a channel's series of games scored by places, and which game is which round
+    CREATE TABLE championships (
+        id          INTEGER PRIMARY KEY AUTOINCREMENT,
+        guild_id    INTEGER,
+        channel_id  INTEGER NOT NULL,
+        host_id     INTEGER NOT NULL,
+        name        TEXT NOT NULL,
+        game_key    TEXT NOT NULL,
+        rounds      TEXT NOT NULL,
+        points      TEXT NOT NULL,
+        options     TEXT NOT NULL,
+        status      TEXT NOT NULL,
+        created_at  REAL NOT NULL
+    );
+    CREATE UNIQUE INDEX championships_one_running ON championships (channel_id) WHERE status = 'running';
+    CREATE TABLE championship_rounds (
+        championship_id  INTEGER NOT NULL REFERENCES championships (id),
+        round            INTEGER NOT NULL,
+        game_id          INTEGER NOT NULL REFERENCES games (id),
+        PRIMARY KEY (championship_id, round)
+    ) WITHOUT ROWID;
+    CREATE UNIQUE INDEX championship_rounds_by_game ON championship_rounds (game_id);
+    """,
 ]
 
 _SELECT_GAME = f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?"
@@ -369,6 +407,7 @@ class SqliteStore(Store):
         self.turns = SqliteTurns(self)
         self.settings = SqliteSettings(self)
         self.standings = SqliteStandings(self)
+        self.championships = SqliteChampionships(self)
 
     async def open(self) -> None:
         if self._db is not None:
@@ -1235,6 +1274,69 @@ class SqliteStandings(StandingsStore):
         ) as cur:
             rows = await cur.fetchall()
         return [game_record(r) for r in rows]
+
+
+class SqliteChampionships(ChampionshipsStore):
+    """Championships and their rounds' games, in the SQLite file
+    (``s``: the store)."""
+
+    def __init__(self, s: SqliteStore) -> None:
+        self.s = s
+
+    async def create_championship(self, *, guild_id: int | None, channel_id: int, host_id: int, name: str,
+                                  game_key: str, rounds: Sequence[Mapping[str, Any]], points: Sequence[int],
+                                  options: Mapping[str, Any]) -> Championship:
+        now = self.s.now()
+        try:
+            async with self.s._lock, self.s.db.execute(
+                f"INSERT INTO championships (guild_id, channel_id, host_id, name, game_key, rounds, points, options, "
+                f"status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING {CHAMPIONSHIP_COLUMNS}",
+                (guild_id, channel_id, host_id, name, game_key, dumps([dict(r) for r in rounds]), dumps(list(points)),
+                 dumps(dict(options)), CHAMPIONSHIP_RUNNING, now)) as cur:
+                row = await cur.fetchone()
+        except sqlite3.IntegrityError as exc:
+            raise ChampionshipRunning(f"channel {channel_id} has a running championship") from exc
+        assert row is not None
+        return championship_record(row)
+
+    async def _one(self, sql: str, params: Sequence[Any]) -> Championship | None:
+        async with self.s._lock, self.s.db.execute(sql, params) as cur:
+            row = await cur.fetchone()
+        return championship_record(row) if row else None
+
+    async def championship(self, championship_id: int) -> Championship | None:
+        return await self._one(f"SELECT {CHAMPIONSHIP_COLUMNS} FROM championships WHERE id = ?", (championship_id,))
+
+    async def running_championship(self, channel_id: int) -> Championship | None:
+        return await self._one(f"SELECT {CHAMPIONSHIP_COLUMNS} FROM championships WHERE channel_id = ? AND "
+                               f"status = ?", (channel_id, CHAMPIONSHIP_RUNNING))
+
+    async def end_championship(self, championship_id: int) -> bool:
+        async with self.s._lock:
+            cur = await self.s.db.execute("UPDATE championships SET status = ? WHERE id = ? AND status = ?",
+                                          (CHAMPIONSHIP_ENDED, championship_id, CHAMPIONSHIP_RUNNING))
+            return cur.rowcount == 1
+
+    async def set_round(self, championship_id: int, number: int, game_id: int) -> None:
+        async with self.s._lock:
+            await self.s.db.execute(
+                "INSERT INTO championship_rounds (championship_id, round, game_id) VALUES (?, ?, ?) "
+                "ON CONFLICT (championship_id, round) DO UPDATE SET game_id = excluded.game_id",
+                (championship_id, number, game_id))
+
+    async def round_games(self, championship_id: int) -> list[tuple[int, int]]:
+        async with self.s._lock, self.s.db.execute(
+            "SELECT round, game_id FROM championship_rounds WHERE championship_id = ? ORDER BY round",
+            (championship_id,)) as cur:
+            return [(int(r[0]), int(r[1])) for r in await cur.fetchall()]
+
+    async def championship_of_game(self, game_id: int) -> tuple[Championship, int] | None:
+        cols = ", ".join(f"c.{c.strip()}" for c in CHAMPIONSHIP_COLUMNS.split(","))
+        async with self.s._lock, self.s.db.execute(
+            f"SELECT {cols}, r.round FROM championship_rounds r JOIN championships c ON c.id = r.championship_id "
+            f"WHERE r.game_id = ?", (game_id,)) as cur:
+            row = await cur.fetchone()
+        return (championship_record(row), int(row[11])) if row else None
 
 
 __all__ = ["MIGRATIONS", "SqliteStore"]

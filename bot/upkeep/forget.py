@@ -6,7 +6,8 @@ plays a running game's seat on, a lobby loses the seat). Then every row of every
 where it holds them:
 
 - their seats become anonymous: the user id :data:`ANONYMOUS` (0, which no Discord account has) and the name
-  "Player N" (N the seat's number, in the game's language); the host of a game they hosted becomes 0;
+  "Player N" (N the seat's number, in the game's language); the host of a game or a championship
+  they hosted becomes 0;
 - their id, wherever it stands (the actions' ``user_id``, a number, a person span of :mod:`rules.literal` or a
   line's person parameter inside a stored message, timer or setting, a ``<@id>`` mention in a text an older
   version stored, a season's ``started_by``), becomes 0 and, in a person or a mention, the seat's name
@@ -40,7 +41,8 @@ ANONYMOUS = 0
 #: the tables whose rows of the person are deleted outright (the user id column of each)
 DELETED = {"results": "user_id", "ratings": "user_id", "rating_changes": "user_id"}
 #: columns that hold a user id as a plain number
-ID_COLUMNS = {"games": ("host_id",), "actions": ("user_id",), "seasons": ("started_by",)}
+ID_COLUMNS = {"games": ("host_id",), "actions": ("user_id",), "seasons": ("started_by",),
+              "championships": ("host_id",)}
 #: columns that hold JSON text (scrubbed value by value)
 JSON_COLUMNS = {"games": ("setup", "seats", "state"), "deliveries": ("payload",), "timers": ("data",),
                 "settings": ("data",)}
