@@ -438,6 +438,8 @@ class GameUnit(Generic[G]):
     reading: ClassVar[Reading] = Reading()
     #: where a seat's page may tap the board to move (:class:`Taps`)
     taps: ClassVar[Taps] = Taps()
+    #: whether the game is a race whose places a championship scores (``/championship``)
+    racing: ClassVar[bool] = False
     #: whether the game draws animated replays: it overrides :meth:`replay` (set for each game's class)
     has_replay: ClassVar[bool] = False
 

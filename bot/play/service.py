@@ -31,6 +31,7 @@ from bot.games import GameUnit, game_class, unit_for
 from bot.messages import Line, Showing
 from bot.play import seats, takeback
 from bot.play.autoplay import Autoplay, computer_to_act
+from bot.play.championships import Championships
 from bot.play.lobby import Lobby
 from bot.play.memory import LRU, ChannelLocks
 from bot.play.moving import move_keys, play_move, step
@@ -127,6 +128,8 @@ class Service:
         self.autoplay = Autoplay(store, classes=classes, fronts=fronts, host=self, cache_size=cache_size)
         self.lobby = Lobby(store, classes=classes, fronts=fronts, host=self)
         self.reading = Reading(store, classes=classes, fronts=fronts, host=self)
+        #: the channels' championships (:mod:`bot.play.championships`), their rounds opened by the lobby
+        self.championships = Championships(store, self.lobby, fronts, self.outgoing)
 
     async def close(self) -> None:
         """Stop the picture workers (the store is closed by its owner)."""

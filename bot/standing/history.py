@@ -3,7 +3,8 @@ standings and the animated replay posted), the channel's history, replays of fin
 and servers' statistics, and a player's running games across servers.
 
 A game's end is written once: :func:`record_end` stores one result row per seat and, in the same
-transaction, the delivery record of the end message (standings and replay), which the outbox posts after
+transaction, the delivery record of the end message (standings and replay) and, when the game is a
+championship's round, of the championship's table after it (:mod:`bot.standing.series`), which the outbox posts after
 the final board (a channel's records reach it in the order they were stored, :mod:`bot.telling.delivery`), before
 anything a next game of the channel says. Nothing here knows about Discord or about any one game: places come from
 the game unit's standings, pictures from its replay hook.
@@ -23,7 +24,7 @@ from babel.numbers import format_decimal
 from bot import texts
 from bot.games import GameUnit
 from bot.messages import NOTE, Line, Showing
-from bot.standing import ladder
+from bot.standing import ladder, series
 from bot.standing.ratings import Skill
 from bot.store import (
     ACTIVE,
@@ -144,13 +145,14 @@ async def record_end(store: Store, front: GameUnit[Any], rec: GameRecord, game: 
     timing = ladder.seat_timing(actions, await store.settings.get_settings("game", rec.id))
     rows = [_result(rec, seat, place, seat in game.winners, started, timing.get(seat, ladder.Timing()))
             for seat, place in places(front, game) if seat < len(rec.seats)]
+    table = await series.round_note(store, rec, rows) if announce else None
     for _ in range(RATING_TRIES):
         ratings, changes = await ladder.rate_end(store, rows)
         end = finale(address)
         said = tuple(Line(say=say, params=params) for say, params in ladder.change_lines(rows, changes))
         if said:
             end = replace(end, lines=said)
-        out = [Outgoing(end.to_payload(), end.kind)] if announce else []
+        out = _end_outgoing(end, table) if announce else []
         try:
             if not await store.standings.record_results(rec.id, rows, out, ratings, changes):
                 return None
@@ -159,9 +161,14 @@ async def record_end(store: Store, front: GameUnit[Any], rec: GameRecord, game: 
         return out[0].id if out else None
     log.warning("game %s: its ratings kept moving; its results are stored unrated", rec.id)
     end = finale(address)
-    out = [Outgoing(end.to_payload(), end.kind)] if announce else []
+    out = _end_outgoing(end, table) if announce else []
     await store.standings.record_results(rec.id, rows, out)
     return out[0].id if out else None
+
+
+def _end_outgoing(end: Showing, table: Showing | None) -> list[Outgoing]:
+    """The delivery records of a game's end: its end message and, after a championship's round, the table."""
+    return [Outgoing(shown.to_payload(), shown.kind) for shown in (end, table) if shown is not None]
 
 
 #: tries at rating a game's end while other games move the same ratings

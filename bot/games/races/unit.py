@@ -110,6 +110,7 @@ class RacesUnit(GameUnit[Races]):
     lookup = LookupSource("rules.races")
     tools: ClassVar[Mapping[str, str]] = {"track": "bot.games.races.track_tool"}
     default_players = 4
+    racing = True
     card_filename = "kart.png"
     translations: ClassVar[Mapping[str, Mapping[str, tuple[str, str]]]] = command_words(Path(__file__).parent)
     stored_as: ClassVar[Mapping[str, str]] = {"join:crew": "character", "join:crew_set": "set"}

@@ -85,6 +85,7 @@ class RallyUnit(GameUnit[RallyGame]):
     drivers: ClassVar[Mapping[str, DriverFactory]] = {"smart": SmartDriver}
     lookup = LookupSource("rules.rally")  # rules/rally/data/lookup.toml, in English and German
     default_players = 3
+    racing = True
     card_filename = "car.png"
     translations: ClassVar[Mapping[str, Mapping[str, tuple[str, str]]]] = texts.command_words(Path(__file__).parent)
     stored_as: ClassVar[Mapping[str, str]] = {"new:boards": "board"}

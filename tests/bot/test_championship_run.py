@@ -1,0 +1,107 @@
+"""Championships run through the service: a host creates one, each round is a game of the channel opened by
+``next`` with the seats of the round before, and the table after each round goes out once, with the round's
+results, in the channel's language."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from bot.drivers import driver_for
+from bot.play.championships import Asker
+from bot.play.service import Service
+from bot.standing.championship import PointsTable
+from bot.store import Store
+from bot.telling.compose import Message
+from bot.telling.outcomes import Accepted, Refusal
+from bot.telling.pictures import Pictures
+from rules.literal import bare
+
+GUILD, CH = 5 << 22, 7001
+ANN, BOB = 111_000_000_000_000_001, 222_000_000_000_000_002
+
+
+def service_on(store: Store) -> Service:
+    return Service(store, seed_source=iter(range(1, 10**6)).__next__, pictures=Pictures(processes=0))
+
+
+async def play_round(service: Service, channel: int, *, autopilot: bool = False) -> int:
+    """Play the channel's started game to its end: computers by themselves, people by a driver (``autopilot``:
+    every person's move is marked as the autopilot's). Returns the game's id."""
+    rec = await service.store.games.channel_game(channel)
+    assert rec is not None
+    game_id = rec.id
+    for _ in range(3000):
+        while await service.play_computers(channel) is not None:
+            pass
+        rec = await service.store.games.channel_game(channel)
+        if rec is None:
+            return game_id
+        game = await service.load(rec)
+        seat = game.to_act
+        assert seat is not None and not rec.seats[seat].is_computer
+        action = driver_for(rec.game_key, "random", rec.version).choose(game, seat)
+        done = await service.act(channel, rec.seats[seat].user_id, str(action), autopilot=autopilot)
+        assert isinstance(done, Accepted), done
+    raise AssertionError("the round never ended")
+
+
+async def tables(store: Store, game_id: int) -> list[str]:
+    """The texts of a game's delivery records that are a championship's table."""
+    out = []
+    for d in await store.outbox.deliveries(game_id=game_id):
+        for line in d.payload.get("lines") or []:
+            text = line.get("text", "") if isinstance(line, dict) else str(line)
+            if "🏁" in text or "🏆" in text:
+                out.append(bare(text))
+    return out
+
+
+def expected_totals(rounds: list[dict[int, int]], points: PointsTable, drop: int) -> dict[int, int]:
+    """Each driver's total from their places per round (absent: 0), the ``drop`` worst struck."""
+    drivers = {d for r in rounds for d in r}
+    totals = {}
+    for d in drivers:
+        scores = sorted(points.of(r[d]) if d in r else 0 for r in rounds)
+        totals[d] = sum(scores[min(drop, len(scores) - 1):])
+    return totals
+
+
+@pytest.mark.parametrize(("key", "rounds"), [("races", "A 1; B 1; A 1"), ("rally", "A 1; A 1; A 1")])
+async def test_a_three_round_championship_posts_its_table_once_after_each_round(store, key, rounds):
+    service = service_on(store)
+    ann = Asker(GUILD, CH, ANN, "Ann", "en", "en")
+    made = await service.championships.create(ann, name="Spring Cup", game=key, rounds=rounds, points="10 6 3 1",
+                                              drop=1)
+    assert isinstance(made, Message) and "Spring Cup" in bare(made.text)
+    places: list[dict[int, int]] = []
+    for number in (1, 2, 3):
+        opened = await service.championships.next_round(ann)
+        assert isinstance(opened, Accepted), opened
+        if number == 1:
+            assert isinstance(await service.join(CH, BOB, "Bob"), Accepted)
+            assert isinstance(await service.add_computer(CH, ANN, "random"), Accepted)
+        lobby = await store.games.channel_game(CH)
+        assert lobby is not None and [s.user_id for s in lobby.seats][:2] == [ANN, BOB] and len(lobby.seats) == 3
+        refused = await service.championships.next_round(ann)
+        assert isinstance(refused, Refusal) and "Round" in refused.text
+        assert isinstance(await service.start(CH, ANN), Accepted)
+        game_id = await play_round(service, CH)
+        results = await store.standings.results(game_id=game_id)
+        places.append({r.user_id: r.place for r in results})
+        posted = await tables(store, game_id)
+        assert len(posted) == 1, posted
+        table = posted[0]
+        assert (f"after round {number} of 3" in table) if number < 3 else ("final table after 3 rounds" in table)
+        totals = expected_totals(places, PointsTable((10, 6, 3, 1)), 1)
+        for name, user in (("Ann", ANN), ("Bob", BOB)):
+            assert re.search(rf"\. {name}: \*\*{totals[user]}\*\*", table), (name, totals, table)
+        if number == 3:
+            best = max(totals.values())
+            first = [u for u, t in totals.items() if t == best]
+            assert ("is the champion" in table) == (len(first) == 1)
+    finished = await service.championships.next_round(ann)
+    assert isinstance(finished, Refusal) and "Every round" in finished.text
+    shown = await service.championships.table(Asker(GUILD, CH, BOB, "Bob", "de", "en"))
+    assert isinstance(shown, Message) and "Endtabelle nach 3 Runden" in bare(shown.text)
