@@ -17,6 +17,7 @@ from discord.ext import commands
 
 from bot import texts
 from bot.clock.timers import Ticker
+from bot.discord.championship_commands import ChampionshipGroup
 from bot.discord.command_group import game_groups
 from bot.discord.context import Interaction, JunkyardClient
 from bot.discord.game_commands import GameGroup
@@ -116,6 +117,7 @@ class JunkyardBot(JunkyardClient):
         self.tree.add_command(rules_command)
         self.tree.add_command(stats_command)
         self.tree.add_command(season_command)
+        self.tree.add_command(ChampionshipGroup())
         for group in game_groups(units()):
             self.tree.add_command(group)
 
