@@ -93,7 +93,7 @@ async def test_a_three_round_championship_posts_its_table_once_after_each_round(
         posted = await tables(store, game_id)
         assert len(posted) == 1, posted
         table = posted[0]
-        assert (f"after round {number} of 3" in table) if number < 3 else ("final table after 3 rounds" in table)
+        assert (f"after round {number} of 3" in table) if number < 3 else ("final table after round 3 of 3" in table)
         totals = expected_totals(places, PointsTable((10, 6, 3, 1)), 1)
         for name, user in (("Ann", ANN), ("Bob", BOB)):
             assert re.search(rf"\. {name}: \*\*{totals[user]}\*\*", table), (name, totals, table)
@@ -104,4 +104,4 @@ async def test_a_three_round_championship_posts_its_table_once_after_each_round(
     finished = await service.championships.next_round(ann)
     assert isinstance(finished, Refusal) and "Every round" in finished.text
     shown = await service.championships.table(Asker(GUILD, CH, BOB, "Bob", "de", "en"))
-    assert isinstance(shown, Message) and "Endtabelle nach 3 Runden" in bare(shown.text)
+    assert isinstance(shown, Message) and "Endtabelle nach Runde 3 von 3" in bare(shown.text)
