@@ -101,8 +101,10 @@ def parse_rounds(text: str, front: GameUnit[Any], teams: bool, lang: str) -> lis
 
 def _round_words(setup: dict[str, Any], lang: str) -> str:
     laps = setup.get("laps")
-    return texts.say("championship.round_laps" if laps else "championship.round_track", lang,
-                     track=Name(str(setup.get("track", ""))), laps=laps or 0)
+    track = Name(str(setup.get("track", "")))
+    if laps:
+        return texts.say("championship.round_laps", lang, count=int(laps), track=track)
+    return texts.say("championship.round_track", lang, track=track)
 
 
 class Championships:

@@ -19,7 +19,7 @@ from bot.telling.pictures import Pictures
 from rules.literal import bare
 
 GUILD, CH = 5 << 22, 7001
-ANN, BOB = 111_000_000_000_000_001, 222_000_000_000_000_002
+ANN, BOB, EVE, MOD = 111_000_000_000_000_001, 222_000_000_000_000_002, 333_000_000_000_000_003, 444_000_000_000_004
 
 
 def service_on(store: Store) -> Service:
@@ -86,10 +86,13 @@ async def test_a_three_round_championship_posts_its_table_once_after_each_round(
         assert lobby is not None and [s.user_id for s in lobby.seats][:2] == [ANN, BOB] and len(lobby.seats) == 3
         refused = await service.championships.next_round(ann)
         assert isinstance(refused, Refusal) and "Round" in refused.text
-        assert isinstance(await service.start(CH, ANN), Accepted)
+        started = await service.start(CH, ANN)
+        assert isinstance(started, Accepted)
+        if number == 2:  # the autopilot plays Bob's seat throughout: his round scores nothing
+            await store.settings.put_settings("game", started.game_id, 0, {"autopilot": {"1": 10_000}})
         game_id = await play_round(service, CH)
         results = await store.standings.results(game_id=game_id)
-        places.append({r.user_id: r.place for r in results})
+        places.append({r.user_id: r.place for r in results if not (number == 2 and r.user_id == BOB)})
         posted = await tables(store, game_id)
         assert len(posted) == 1, posted
         table = posted[0]
@@ -97,6 +100,7 @@ async def test_a_three_round_championship_posts_its_table_once_after_each_round(
         totals = expected_totals(places, PointsTable((10, 6, 3, 1)), 1)
         for name, user in (("Ann", ANN), ("Bob", BOB)):
             assert re.search(rf"\. {name}: \*\*{totals[user]}\*\*", table), (name, totals, table)
+        assert ("(autopilot)" in table) == (number >= 2)
         if number == 3:
             best = max(totals.values())
             first = [u for u, t in totals.items() if t == best]
@@ -105,3 +109,28 @@ async def test_a_three_round_championship_posts_its_table_once_after_each_round(
     assert isinstance(finished, Refusal) and "Every round" in finished.text
     shown = await service.championships.table(Asker(GUILD, CH, BOB, "Bob", "de", "en"))
     assert isinstance(shown, Message) and "Endtabelle nach Runde 3 von 3" in bare(shown.text)
+
+
+async def test_a_team_championship_of_races_posts_the_teams_table_after_each_round(store):
+    """R13: two teams of two; each round's table adds the teams' points, the sum of their drivers' points."""
+    service = service_on(store)
+    ann = Asker(GUILD, CH, ANN, "Ann", "de", "de")
+    made = await service.championships.create(ann, name="Teampokal", game="races", rounds="A 1; A 1", points="n4",
+                                              teams=True)
+    assert isinstance(made, Message)
+    people = ((ANN, "Ann", 1), (BOB, "Bob", 2), (EVE, "Eve", 1), (MOD, "Mod", 2))
+    team_points = {1: 0, 2: 0}
+    for number in (1, 2):
+        assert isinstance(await service.championships.next_round(ann), Accepted)
+        if number == 1:
+            for user, name, team in people:
+                assert isinstance(await service.join(CH, user, name, {"team": team}), Accepted)
+        assert isinstance(await service.start(CH, ANN), Accepted)
+        game_id = await play_round(service, CH)
+        for r in await store.standings.results(game_id=game_id):
+            team_points[r.team] += 5 - r.place
+        posted = await tables(store, game_id)
+        assert len(posted) == 1 and "**Teams**" in posted[0], posted
+        for team, total in team_points.items():
+            assert f". Team {team}: **{total}**" in posted[0], (team_points, posted[0])
+        assert ("Runde 1 von 2" in posted[0]) == (number == 1)
