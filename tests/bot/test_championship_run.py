@@ -134,3 +134,36 @@ async def test_a_team_championship_of_races_posts_the_teams_table_after_each_rou
         for team, total in team_points.items():
             assert f". Team {team}: **{total}**" in posted[0], (team_points, posted[0])
         assert ("Runde 1 von 2" in posted[0]) == (number == 1)
+
+
+async def test_a_round_whose_results_a_stop_left_unrecorded_posts_its_table_once_when_they_are(store, monkeypatch):
+    """The final move of a round was stored but the process stopped before its results: the results and the
+    table go out together when the end is settled, and settling again adds nothing (written in one
+    transaction with the results: never lost, never doubled)."""
+    import bot.standing.history
+
+    service = service_on(store)
+    champ = await store.championships.create_championship(
+        guild_id=1, channel_id=CH, host_id=ANN, name="Toy Cup", game_key="toy", rounds=[{}, {}], points=[5, 2],
+        options={})
+
+    async def stopped(*args, **kwargs):
+        raise RuntimeError("stopped")
+
+    monkeypatch.setattr(bot.standing.history, "record_end", stopped)
+    await service.new_game(guild_id=1, channel_id=CH, user_id=ANN, user_name="Ann", game_key="toy")
+    await service.join(CH, BOB, "Bob")
+    rec = await store.games.channel_game(CH)
+    await store.championships.set_round(champ.id, 1, rec.id)
+    await service.start(CH, ANN)
+    while (now := await store.games.channel_game(CH)) is not None:
+        game = await service.load(now)
+        user = now.seats[game.to_act].user_id
+        await service.act(CH, user, "roll" if game.rolled is None else f"move {game.rolled}")
+    assert await tables(store, rec.id) == []
+    monkeypatch.undo()
+    assert await bot.standing.history.settle_ends(service) == 1
+    posted = await tables(store, rec.id)
+    assert len(posted) == 1 and "Toy Cup**: the table after round 1 of 2" in posted[0]
+    assert await bot.standing.history.settle_ends(service) == 0
+    assert len(await tables(store, rec.id)) == 1
