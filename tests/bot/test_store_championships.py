@@ -87,4 +87,4 @@ async def test_a_forgotten_host_leaves_their_championship_anonymous(any_store):
     await scrub_store(any_store, host)
     after = await any_store.championships.championship(champ.id)
     assert after is not None and after.host_id == ANONYMOUS
-    assert next(row async for row in any_store.rows("championships"))["host_id"] == ANONYMOUS
+    assert [row["host_id"] async for row in any_store.rows("championships")] == [ANONYMOUS]
