@@ -204,8 +204,8 @@ class Championships:
         return Accepted(opened.game_id, (*opened.deliveries, *(o.id for o in out if o.id is not None)))
 
     async def table(self, who: Asker) -> Message | Refusal:
-        """The channel's championship's table now (the running one, else the newest it had), in the asker's
-        language."""
+        """The table of the channel's running championship now (a complete one runs until its host ends it or
+        a new one is created), in the asker's language."""
         champ = await self.store.championships.running_championship(who.channel_id)
         if champ is None:
             return refuse(texts.say("championship.none", who.lang))
