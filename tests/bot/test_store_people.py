@@ -45,7 +45,10 @@ async def test_the_upgrade_makes_stored_mentions_and_person_ids_people_named_by_
     store = twin_stores()
     await store.open()
     try:
-        assert await store.schema_version() == version + 1
+        from bot.store import sqlite
+
+        steps_from_marker = len(sqlite.MIGRATIONS) - sqlite.MIGRATIONS.index(MARKER)  # the step and any after it
+        assert await store.schema_version() == version + steps_from_marker
         action = (await store.games.actions(rec.id))[0]
         assert action.narration == f"{Person(ANN, 'A*nn')} rolled a 3."
         assert plain(action.narration) == "A*nn rolled a 3." and shown(action.narration) == f"<@{ANN}> rolled a 3."
