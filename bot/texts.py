@@ -13,6 +13,9 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
+import babel
+from babel.numbers import format_decimal
+
 from rules.catalogue import DEFAULT, LANGS, Catalogue
 
 #: the service's texts in every language
@@ -64,11 +67,21 @@ def ordinal(n: int, lang: str = DEFAULT) -> str:
     return say(f"history.ordinal.{last}" if last in (1, 2, 3) else "history.ordinal", lang, n=n)
 
 
+def decimal(value: float, pattern: str, lang: str = DEFAULT) -> str:
+    """``value`` written to ``pattern`` (``"0.0"``) as ``lang`` writes numbers (``2.5``, ``2,5``); as English
+    writes them for a language that has no such rules of its own (the pseudo-language)."""
+    try:
+        locale = babel.Locale.parse(lang)
+    except (babel.UnknownLocaleError, ValueError):
+        locale = babel.Locale.parse(DEFAULT)
+    return format_decimal(value, format=pattern, locale=locale)
+
+
 def say(msg: str, lang: str = DEFAULT, count: int | None = None, **params: Any) -> str:
     """Message ``msg`` in ``lang`` (English when that language has none) with its placeholders filled;
     ``count`` picks the plural form of a text that counts something and is itself ``{count}``."""
     return CATALOGUE.say(msg, lang if lang in LANGS else DEFAULT, count=count, **params)
 
 
-__all__ = ["CATALOGUE", "DEFAULT", "LANGS", "command_words", "computer_kind", "language", "language_name", "ordinal",
-           "say", "status_word"]
+__all__ = ["CATALOGUE", "DEFAULT", "LANGS", "command_words", "computer_kind", "decimal", "language", "language_name",
+           "ordinal", "say", "status_word"]

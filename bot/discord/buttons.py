@@ -6,12 +6,14 @@ working after restarts and for days, and no per-message view is kept in memory o
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
 
 import discord
 
 from bot.games import ButtonSpec
-from rules.literal import bare
+from rules.literal import bare, spans
 
 log = logging.getLogger(__name__)
 
@@ -39,8 +41,46 @@ def custom_id(game_id: int, version: int, action: str) -> str | None:
     return cid
 
 
-def clip(text: str, limit: int = MAX_CONTENT) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+@dataclass(frozen=True)
+class Cut:
+    """A text cut short to fit one of Discord's limits: the whole text and the limit."""
+
+    text: str
+    limit: int
+
+
+#: the cuts noted while :func:`recording_cuts` listens (a plain module value: the bot's sends run in one
+#: loop); None, and nothing noted, otherwise
+_CUTS: list[Cut] | None = None
+
+
+@contextmanager
+def recording_cuts() -> Iterator[list[Cut]]:
+    """Every text inside the ``with`` block that :func:`clip` cut short, but a cut that only a person's name
+    made necessary. For tests (the words of a longer language must fit without being cut); production never
+    listens."""
+    global _CUTS
+    found: list[Cut] = []
+    before, _CUTS = _CUTS, found
+    try:
+        yield found
+    finally:
+        _CUTS = before
+
+
+def clip(text: str, limit: int = MAX_CONTENT, *, ours: int | None = None) -> str:
+    """``text`` within ``limit`` characters, cut with an ellipsis when longer. ``ours`` is how long the text
+    is without the names in it: a cut is noted (:func:`recording_cuts`) unless our own words alone fit."""
+    if len(text) <= limit:
+        return text
+    if _CUTS is not None and (ours if ours is not None else len(text)) > limit:
+        _CUTS.append(Cut(text, limit))
+    return text[: limit - 1] + "…"
+
+
+def ours_length(text: str) -> int:
+    """How long ``text`` is without the names in it (our own words only)."""
+    return sum(len(piece) for piece, name in spans(text) if not name)
 
 
 class SentButton(discord.ui.Button[discord.ui.View]):
@@ -58,10 +98,12 @@ def action_view(game_id: int, version: int, specs: Sequence[ButtonSpec]) -> disc
         if cid is None:
             log.warning("action %r is too long for a button; left out", spec.action)
             continue
-        view.add_item(SentButton(label=clip(bare(spec.label), MAX_LABEL) or spec.action[:MAX_LABEL],
+        label = clip(bare(spec.label), MAX_LABEL, ours=ours_length(spec.label)) or spec.action[:MAX_LABEL]
+        view.add_item(SentButton(label=label,
                                  style=STYLES.get(spec.style, discord.ButtonStyle.secondary), custom_id=cid))
     return view if view.children else None
 
 
 __all__ = ["CUSTOM_ID_PREFIX", "CUSTOM_ID_TEMPLATE", "MAX_CONTENT", "MAX_CUSTOM_ID", "MAX_ID_DIGITS", "MAX_LABEL",
-           "STYLES", "SentButton", "action_view", "clip", "custom_id"]
+           "STYLES", "Cut", "SentButton", "action_view", "clip", "custom_id", "ours_length",
+           "recording_cuts"]

@@ -18,6 +18,7 @@ from typing import Any, Optional
 from discord import app_commands
 
 from bot import texts
+from bot.discord.buttons import clip, ours_length
 from bot.discord.context import Interaction
 from bot.discord.replies import send_reply
 from bot.discord.translator import option_word
@@ -85,7 +86,8 @@ def as_choices(pairs: Sequence[tuple[str, str]]) -> list[Choice[str]]:
     """Autocomplete choices within Discord's limits (25, names and values of at most 100 characters); a
     value too long to send whole is left out rather than cut."""
     fits = [(name, value) for name, value in pairs if 0 < len(value) <= 100]
-    return [Choice(name=bare(name or value)[:100], value=value) for name, value in fits[:MAX_CHOICES]]
+    return [Choice(name=clip(bare(name or value), 100, ours=ours_length(name or value)), value=value)
+            for name, value in fits[:MAX_CHOICES]]
 
 
 def _annotation(option: Option) -> Any:

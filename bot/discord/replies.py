@@ -28,7 +28,7 @@ from bot.discord import permissions
 from bot.discord.buttons import action_view
 from bot.discord.context import Interaction
 from bot.discord.payloads import direct_channel, no_mentions
-from bot.discord.shown import shown, shown_embed
+from bot.discord.shown import shown, shown_embed, shown_parts
 from bot.discord.transport import ChannelTransport, InteractionTransport, attachment
 from bot.messages import EDIT
 from bot.telling.compose import Message
@@ -141,8 +141,10 @@ async def send_reply(interaction: Interaction, outcome: Outcome, *, pressed: boo
 
 
 async def _answer_privately_with(interaction: Interaction, message: Message) -> None:
-    """A message only the asker sees (their status, the log, a picture of their own)."""
-    kwargs: dict[str, Any] = {"content": shown(message.text), "allowed_mentions": no_mentions()}
+    """A message only the asker sees (their status, the log, a picture of their own); a text too long for one
+    message comes in several, the last with the picture and buttons."""
+    *before, last = shown_parts(message.text)
+    kwargs: dict[str, Any] = {"content": last, "allowed_mentions": no_mentions()}
     if message.png:
         kwargs["file"] = attachment(message)
     if message.buttons and message.game_id is not None and message.version is not None:
@@ -150,10 +152,11 @@ async def _answer_privately_with(interaction: Interaction, message: Message) -> 
         if view is not None:
             kwargs["view"] = view
     try:
-        if interaction.response.is_done():
-            await interaction.followup.send(ephemeral=True, **kwargs)
-        else:
-            await interaction.response.send_message(ephemeral=True, **kwargs)
+        for part in [*({"content": text, "allowed_mentions": no_mentions()} for text in before), kwargs]:
+            if interaction.response.is_done():
+                await interaction.followup.send(ephemeral=True, **part)
+            else:
+                await interaction.response.send_message(ephemeral=True, **part)
     except discord.HTTPException as exc:
         log.warning("could not answer an interaction privately (HTTP %s, code %s)", exc.status, exc.code)
 

@@ -27,6 +27,7 @@ from discord import app_commands
 
 from bot import texts
 from bot.discord import options as opt
+from bot.discord.buttons import clip
 from bot.discord.command_group import service_of
 from bot.discord.context import Interaction, ours
 from bot.discord.payloads import attachment, no_mentions
@@ -175,7 +176,7 @@ def rule_message(mod: ModuleType, key: str, entry: Any, others: list[Any], lang:
         other = mod.other_named(key, entry, question)
         if other is not None:
             title = texts.say(f"rules.other_name.{other.lang}", lang, title=title, name=str(other.title))
-    embed = discord.Embed(title=title[:256], description=str(entry.text)[:MAX_DESCRIPTION])
+    embed = discord.Embed(title=clip(title, 256), description=str(entry.text)[:MAX_DESCRIPTION])
     parts = [_title(key), texts.say(f"rules.kind.{entry.kind}", lang)]
     if written != lang:
         adjective = texts.say(f"rules.language.{written}", lang) if f"rules.language.{written}" in texts.CATALOGUE.ids \
@@ -224,7 +225,8 @@ def _wide(png: bytes) -> bool:
 
 
 #: A related-entry button: ``jyrule:<game>:<language>:<entry id>`` (never the ``jy:`` of action buttons).
-RULE_ID_TEMPLATE = r"jyrule:(?P<game>[a-z0-9_-]{1,20}):(?P<lang>en|de):(?P<entry>[A-Za-z0-9_.-]{1,60})"
+RULE_ID_TEMPLATE = (r"jyrule:(?P<game>[a-z0-9_-]{1,20}):(?P<lang>" + "|".join(map(re.escape, LANGUAGES))
+                    + r"):(?P<entry>[A-Za-z0-9_.-]{1,60})")
 _RULE_ID = re.compile(RULE_ID_TEMPLATE)
 MAX_LABEL = 80
 
@@ -238,8 +240,8 @@ class RuleButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=RULE_I
         cid = f"jyrule:{game}:{lang}:{entry_id}"
         #: whether the custom id is one the template reads back (ids of entries always are)
         self.fits = _RULE_ID.fullmatch(cid) is not None
-        super().__init__(discord.ui.Button(label=(label or entry_id)[:MAX_LABEL], style=discord.ButtonStyle.secondary,
-                                           custom_id=cid[:100]))
+        super().__init__(discord.ui.Button(label=clip(label or entry_id, MAX_LABEL),
+                                           style=discord.ButtonStyle.secondary, custom_id=cid[:100]))
         self.game, self.lang, self.entry_id = game, lang, entry_id
 
     @classmethod

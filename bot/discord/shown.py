@@ -19,7 +19,7 @@ from typing import Any
 
 import discord
 
-from bot.discord.buttons import MAX_CONTENT, clip
+from bot.discord.buttons import MAX_CONTENT, clip, ours_length
 from rules.literal import Person, bare, marked, render
 
 #: what breaks a mention without showing
@@ -44,12 +44,28 @@ def mention(person: Person) -> str:
 def shown(text: str, limit: int = MAX_CONTENT) -> str:
     """Message content (or an embed's text) of at most ``limit`` characters, its names escaped, its people
     mentioned."""
-    return clip(render(text, escape_name, person=mention), limit)
+    return clip(render(text, escape_name, person=mention), limit, ours=ours_length(text))
+
+
+def shown_parts(text: str, limit: int = MAX_CONTENT) -> list[str]:
+    """Message content as :func:`shown` shows it, in as many messages as it needs: broken between lines into
+    parts of at most ``limit`` characters (a six-seat table's status runs long in a long language); only a
+    single line longer than a whole message is cut."""
+    whole = render(text, escape_name, person=mention)
+    if len(whole) <= limit:
+        return [whole]
+    parts: list[str] = []
+    for line in whole.split("\n"):
+        if parts and len(parts[-1]) + 1 + len(line) <= limit:
+            parts[-1] += "\n" + line
+        else:
+            parts.append(clip(line, limit))
+    return parts
 
 
 def plain(text: str, limit: int = MAX_CONTENT) -> str:
     """A field without markup of at most ``limit`` characters: its names as typed."""
-    return clip(bare(text), limit)
+    return clip(bare(text), limit, ours=ours_length(text))
 
 
 #: an embed's most characters: title, description, field name and value, footer
@@ -72,4 +88,4 @@ def shown_embed(embed: discord.Embed) -> discord.Embed:
     return discord.Embed.from_dict(data)
 
 
-__all__ = ["ZERO_WIDTH", "escape_name", "mention", "plain", "shown", "shown_embed"]
+__all__ = ["ZERO_WIDTH", "escape_name", "mention", "plain", "shown", "shown_embed", "shown_parts"]

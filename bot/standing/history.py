@@ -19,8 +19,6 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
-from babel.numbers import format_decimal
-
 from bot import texts
 from bot.games import GameUnit
 from bot.messages import NOTE, Line, Showing
@@ -324,7 +322,7 @@ def _record_lines(tallies: Sequence[PlayerTally], classes: Callable[[str], type[
                  ) -> list[str]:
     """One player's record, per game: played, won, average place, best and longest games."""
     return [texts.say("history.record_line", lang, title=_title(classes, t.game_key), played=t.played, won=t.won,
-                      average=format_decimal(t.average, format="0.0", locale=lang), best=ordinal(t.best_place, lang),
+                      average=texts.decimal(t.average, "0.0", lang), best=ordinal(t.best_place, lang),
                       best_moves=texts.say("history.in_moves", lang, count=t.best_moves), best_game=t.best_game,
                       longest_moves=texts.say("history.moves", lang, count=t.longest_moves),
                       longest_game=t.longest_game)

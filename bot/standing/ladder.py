@@ -20,8 +20,6 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from babel.numbers import format_decimal
-
 from bot import texts
 from bot.standing.ratings import Entry, Skill, mostly_autopilot, rate
 from bot.store import EVERLASTING, ActionRecord, Rating, RatingChange, Result, Season, Store
@@ -192,7 +190,7 @@ def change_lines(rows: Sequence[Result], changes: Sequence[RatingChange]) -> lis
 def reliability(r: Rating, lang: str, span: Callable[[float, str], str]) -> dict[str, str]:
     """A rating's reliability in words: share of turns on time, average wait, missed turns."""
     on_time = 1.0 - r.missed / r.turns if r.turns else 1.0
-    return {"on_time": format_decimal(100 * on_time, format="0", locale=lang) + " %",
+    return {"on_time": texts.decimal(100 * on_time, "0", lang) + " %",
             "average": span(r.think / r.timed, lang) if r.timed else "–",
             "missed": str(r.missed)}
 
