@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -14,7 +16,11 @@ import pytest
 from bot.play.service import Service
 from bot.web import seats
 from bot.web.browser import browser, chromium
+from rules import catalogue
 from tests.bot.web_helpers import open_people_race, open_race, page_of, play, serving
+from tests.test_pseudo_locale import stray_words
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
@@ -135,3 +141,24 @@ async def test_a_player_taps_a_cell_of_the_board_on_a_phone_and_plays_a_way_ther
         assert (await store.games.get_game(rec.id)).version == rec.version + 1
         await tab.screenshot(shots / "web-seat-360-played.png")
         await tab.close()
+
+
+async def test_the_page_in_qps_fits_a_phone_and_a_desk_and_says_every_word_through_a_catalogue(program, tmp_path):
+    """The page in the pseudo-language ``qps`` (every text about 40 % longer) at 360×740 and 1280×900, live
+    and with the replay two moves back: the document never scrolls sideways, no element's box cuts its text
+    off (the standings scroll in a region of their own), and every visible word outside a name (a seat's, a
+    game's title, a language's own name) came through a catalogue (``tests/test_pseudo_locale.py``'s scan)."""
+    env = {**os.environ, catalogue.PSEUDO_VARIABLE: "1", "PYTHONPATH": str(ROOT)}
+    done = subprocess.run([sys.executable, "-m", "tests.bot.web_qps_child", program, str(tmp_path)],
+                          capture_output=True, text=True, env=env, cwd=ROOT, timeout=300)
+    assert done.returncode == 0, done.stderr[-3000:]
+    found = json.loads(done.stdout)
+    assert [s["state"] for s in found["states"]] == ["phone-live", "phone-replay", "desk-live", "desk-replay"]
+    names = sorted(found["names"], key=len, reverse=True)
+    for state in found["states"]:
+        assert state["scroll"] <= state["width"], state["state"]
+        assert state["clipped"] == [], state["state"]
+        text = state["text"]
+        for name in names:
+            text = text.replace(name, " ")
+        assert "⟦" in text and sorted(set(stray_words(text))) == [], state["state"]
