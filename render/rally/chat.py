@@ -278,7 +278,7 @@ def chat_image(view: dict[str, Any], frame: Frame | None = None, lang: str = "en
     drawn at its zoom's scale, words in ``lang``."""
     frame = frame or chat_frame(view)
     w, h = canvas_size(view["track"], view["direction"] == "clockwise")
-    piece = _cut(track_image(view), frame.box)
+    piece = _cut(track_image(view, lang), frame.box)
     mw, mh = round(frame.width * frame.scale), round(frame.height * frame.scale)
     if (mw, mh) != piece.size:
         piece = piece.resize((mw, mh), Image.Resampling.LANCZOS)

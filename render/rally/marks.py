@@ -20,8 +20,9 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from render.common import Font, Point, font
+from render.common import Fitted, Font, Point, fit_text, font
 from render.rally.layout import GAP, LANE, SPOT_D, TrackLayout, centre, layout_for
+from rules.rally.texts import say
 from rules.rally.track import Track, find_track
 
 #: a service badge's radius, and the room between things beside the track
@@ -39,6 +40,11 @@ AREA_SIZE = 11
 PIT_SPOT_SIZE = 10
 ARCH_SIZE = 13
 ARCH_STROKE = 3
+#: the room the arch's words have beside its post (width, height, their outline included): one line, or two
+#: in smaller letters when a language's words need them
+ARCH_ROOM = (104, 34)
+#: the arch's words shrink down to this size on one line before they take two
+ARCH_ONE_LINE = 10
 PIT_SIZE = 12
 PIT_STROKE = 3
 SPOT_SIZES = (11, 10, 9, 8)
@@ -215,9 +221,27 @@ def _arch_marks(track: Track, lay: TrackLayout) -> list[Mark]:
         post = lay.beside(row, side, 6 if (row, side) not in track.areas_by_row else 4, 0.05)
         out.append(Mark(ICON, "post", "", post, POST_R, _circle(post, POST_R + 1)))
     side = arch_side(track)
-    out.append(_label(lay, row, side, 6 + POST_R + CLEAR, "START / ZIEL", ARCH_SIZE, "arch", bold_stroke=ARCH_STROKE,
-                      t=0.05))
+    at = lay.beside(row, side, ARCH_START + reach(*ARCH_ROOM, outward(lay, row, side)), 0.05)
+    out.append(Mark(LABEL, "arch", say("p_arch"), at, ARCH_SIZE, _box(at, *ARCH_ROOM)))
     return out
+
+
+#: how far from the arch row's edge its words begin
+ARCH_START = 6 + POST_R + CLEAR
+
+
+@lru_cache(maxsize=16)
+def arch_words(track_key: str, lang: str = "en") -> tuple[Fitted, Point]:
+    """The words on the start and finish arch in ``lang`` fitted to :data:`ARCH_ROOM` (shrunk, then on two
+    lines), and the centre of their block beside the post: inside the room :func:`track_marks` keeps free."""
+    track = find_track(track_key)
+    lay = layout_for(track)
+    fitted = fit_text(_MEASURE, say("p_arch", lang), ARCH_ROOM[0] - 2 * ARCH_STROKE, ARCH_ROOM[1] - 2 * ARCH_STROKE,
+                      ARCH_SIZE, bold=True, one_line_to=ARCH_ONE_LINE)
+    w = max(_MEASURE.textlength(line, font=fitted.font) for line in fitted.lines) + 2 * ARCH_STROKE
+    h = fitted.height + 2 * ARCH_STROKE
+    row, side = track.arch, arch_side(track)
+    return fitted, lay.beside(row, side, ARCH_START + reach(w, h, outward(lay, row, side)), 0.05)
 
 
 def _sign_marks(track: Track, lay: TrackLayout) -> list[Mark]:
@@ -328,6 +352,6 @@ def overlaps(a: tuple[Point, ...], b: tuple[Point, ...]) -> bool:
     return True
 
 
-__all__ = ["ICON", "LABEL", "Mark", "SpotWords", "arch_side", "busy", "outward", "overlaps", "pad_outline",
-           "pit_mouths", "pit_road", "point_in_convex", "reach", "spot_words", "stop_point", "text_size",
+__all__ = ["ARCH_ROOM", "ICON", "LABEL", "Mark", "SpotWords", "arch_side", "arch_words", "busy", "outward", "overlaps",
+           "pad_outline", "pit_mouths", "pit_road", "point_in_convex", "reach", "spot_words", "stop_point", "text_size",
            "track_marks"]

@@ -46,6 +46,7 @@ from render.rally.marks import (
     ARCH_STROKE,
     ENTRY_W,
     PIT_STROKE,
+    arch_words,
     pad_outline,
     pit_mouths,
     pit_road,
@@ -117,6 +118,11 @@ def content_box(track_key: str, clockwise: bool) -> tuple[int, int, int, int]:
     with _LOCK:
         base = _base(track_key, clockwise, 6)
     box = ImageChops.difference(base, Image.new("RGB", base.size, GROUND)).getbbox() or (0, 0, *base.size)
+    for mark in track_marks(track_key, clockwise):  # the arch's words, not in the cached track: their place
+        if mark.what == "arch":
+            xs, ys = [x for x, _ in mark.outline], [y for _, y in mark.outline]
+            box = (min(box[0], math.floor(min(xs))), min(box[1], math.floor(min(ys))),
+                   max(box[2], math.ceil(max(xs))), max(box[3], math.ceil(max(ys))))
     m = BOARD_MARGIN
     return max(0, box[0] - m), max(0, box[1] - m), min(base.width, box[2] + m), min(base.height, box[3] + m)
 
@@ -211,9 +217,14 @@ def _draw_arch(d: ImageDraw.ImageDraw, track: Track, lay: TrackLayout, clockwise
             x, y = mark.at
             r = mark.size
             d.ellipse([x - r, y - r, x + r, y + r], fill=(200, 30, 30), outline=BLACK)
-        elif mark.what == "arch":
-            draw_text(d, mark.at, mark.text, font(round(mark.size), bold=True), WHITE, stroke=BLACK,
-                      stroke_width=ARCH_STROKE)
+
+
+def _draw_arch_words(d: ImageDraw.ImageDraw, track_key: str, lang: str) -> None:
+    """The arch's words in ``lang`` (the cached track is drawn without them, the same for every language)."""
+    fitted, (x, y) = arch_words(track_key, lang)
+    for i, line in enumerate(fitted.lines):
+        draw_text(d, (x, y - fitted.height / 2 + fitted.line_h * (i + 0.5)), line, fitted.font, WHITE, stroke=BLACK,
+                  stroke_width=ARCH_STROKE)
 
 
 @lru_cache(maxsize=12)
@@ -276,7 +287,7 @@ def rally_image(view: dict[str, Any], lang: str = "en") -> Image.Image:
     w, h = box[2] - box[0], box[3] - box[1]
     height = max(h, panel_height(len(view["seats"])))
     img = Image.new("RGB", (w + PANEL_W, height), GROUND)
-    img.paste(track_image(view).crop(box), (0, board_top(view)))
+    img.paste(track_image(view, lang).crop(box), (0, board_top(view)))
     ImageDraw.Draw(img).rectangle([w, 0, img.width, height], fill=PANEL)
     draw_panel(img, w, view, lang)
     return img
@@ -313,15 +324,16 @@ def cell_boxes(view: dict[str, Any], labels: Sequence[str]) -> dict[str, tuple[i
     return out
 
 
-def track_image(view: dict[str, Any]) -> Image.Image:
-    """The board without its panel's words (RGB): a copy of the cached track with the last move, the cars
-    and the destinations of the player to act."""
+def track_image(view: dict[str, Any], lang: str = "en") -> Image.Image:
+    """The board without its panel's words (RGB): a copy of the cached track with the arch's words in
+    ``lang``, the last move, the cars and the destinations of the player to act."""
     clockwise = view["direction"] == "clockwise"
     track = find_track(view["track"])
     lay = layout_for(track)
     with _LOCK:
         img = _base(view["track"], clockwise, len(view["seats"])).copy()
     d = ImageDraw.Draw(img)
+    _draw_arch_words(d, view["track"], lang)
     seats = view["seats"]
     mover = view.get("to_act")
     last = view.get("last_move")
