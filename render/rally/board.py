@@ -13,7 +13,17 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from render.common import Colour, Point, build_palette, draw_polygon, draw_text, encode_png, font, lighter
+from render.common import (
+    Colour,
+    Point,
+    build_palette,
+    draw_bounded,
+    draw_polygon,
+    draw_text,
+    encode_png,
+    font,
+    lighter,
+)
 from render.rally.picture import BLACK, CAR_COLOURS, LEVER, PANEL, PANEL_MUTED, PANEL_TEXT, WHITE, flat_car
 from rules.rally.board import RANGE_GEARS, RANGES, TOTALS
 from rules.rally.texts import say
@@ -80,18 +90,21 @@ def car_board_image(view: dict[str, Any], seat: int, lang: str = "en") -> Image.
     img = Image.new("RGB", (WIDTH, HEIGHT), PANEL)
     d = ImageDraw.Draw(img)
     flat_car(d, (30, 30), colour, seat + 1, 16)
-    draw_text(d, (56, 30), say("p_board", lang, name=s["name"]), font(22, bold=True), PANEL_TEXT, anchor="lm")
     status = say("p_repair_due", lang) if s["repair"] == 1 else say("p_repair_two", lang) if s["repair"] == 2 \
         else say("p_starts_green", lang) if s["restart"] else ""
+    right: float = WIDTH - 20
     if status:
-        draw_text(d, (WIDTH - 20, 30), status, font(15, bold=True), CROSS, anchor="rm")
+        shown = draw_bounded(d, (right, 30), status, (WIDTH * 0.4, 40), 15, CROSS, "rm", bold=True, one_line_to=12)
+        right -= max(d.textlength(line, font=shown.font) for line in shown.lines) + 16
+    draw_bounded(d, (56, 30), say("p_board", lang, name=s["name"]), (right - 56, 44), 22, PANEL_TEXT, bold=True,
+                 one_line_to=14)
     _draw_lever(d, s["lever"], lang)
     # gears: a column per range, lower gear at the bottom
     for i, r in enumerate(RANGES):
         x0 = GEARS_X + i * GEAR_COLUMN
         heading_colour = LEVER[r] if r != "yellow" else (170, 140, 0)
-        draw_text(d, (x0 + GEAR_COLUMN / 2 - 6, 64), say("p_range", lang, range=r).upper(), font(15, bold=True),
-                  heading_colour)
+        draw_bounded(d, (x0 + GEAR_COLUMN / 2 - 6, 64), say("p_range", lang, range=r).upper(),
+                     (GEAR_COLUMN - 16, 20), 15, heading_colour, "mm", bold=True)
         for k, gear in enumerate(reversed(RANGE_GEARS[r])):
             _draw_gear_card(d, (x0, 80 + k * (GEAR_CARD + 12)), r, gear, s, colour, lang)
     _draw_supplies(d, view, s, colour, lang)
@@ -108,7 +121,7 @@ def _draw_lever(d: ImageDraw.ImageDraw, lever: str, lang: str) -> None:
     knob_y = top + (2 - RANGES.index(lever)) * seg + seg / 2
     d.line([(lx, knob_y), (lx + 34, knob_y)], fill=BLACK, width=5)
     d.ellipse([lx + 24, knob_y - 14, lx + 52, knob_y + 14], fill=LEVER[lever], outline=BLACK, width=3)
-    draw_text(d, (lx, top + 3 * seg + 26), say("p_lever", lang), font(13), PANEL_MUTED)
+    draw_bounded(d, (lx, top + 3 * seg + 26), say("p_lever", lang), (2 * lx - 8, 30), 13, PANEL_MUTED, "mm")
 
 
 def _draw_gear_card(d: ImageDraw.ImageDraw, at: tuple[int, int], r: str, gear: int, s: dict[str, Any],
@@ -121,11 +134,11 @@ def _draw_gear_card(d: ImageDraw.ImageDraw, at: tuple[int, int], r: str, gear: i
     works = gear in s["working"]
     d.rounded_rectangle([x0, y0, x0 + col_w - 12, y0 + card_h], radius=12, fill=CARD,
                         outline=LEVER[r], width=4 if works else 2)
-    draw_text(d, (x0 + 14, y0 + 20), say("p_gear", lang, gear=gear), font(17, bold=True), PANEL_TEXT,
-              anchor="lm")
+    draw_bounded(d, (x0 + 14, y0 + 20), say("p_gear", lang, gear=gear), (col_w - 80, 22), 17, PANEL_TEXT,
+                 bold=True)
     faces = "1–3" if gear % 2 else "4–6"
-    draw_text(d, (x0 + 14, y0 + 42), say("p_gear_die", lang, faces=faces, gear=gear, count=gear), font(12),
-              PANEL_MUTED, anchor="lm")
+    draw_bounded(d, (x0 + 14, y0 + 42), say("p_gear_die", lang, faces=faces, gear=gear, count=gear),
+                 (col_w - 40, 16), 12, PANEL_MUTED)
     mark = (x0 + col_w - 34, y0 + 22)
     if works:
         d.line([(mark[0] - 9, mark[1]), (mark[0] - 2, mark[1] + 8), (mark[0] + 11, mark[1] - 9)], fill=TICK,
@@ -145,17 +158,18 @@ def _draw_supplies(d: ImageDraw.ImageDraw, view: dict[str, Any], s: dict[str, An
                    lang: str) -> None:
     """Right of the gears: the fuel cans on the car, the stop and lap counters and the reserve (S7)."""
     rx = GEARS_X + 3 * GEAR_COLUMN + 10
-    draw_text(d, (rx, 64), say("p_fuel", lang), font(15, bold=True), PANEL_TEXT, anchor="lm")
+    room = WIDTH - rx - 16
+    draw_bounded(d, (rx, 64), say("p_fuel", lang), (room, 20), 15, PANEL_TEXT, bold=True)
     for k in range(TOTALS["fuel"]):
         _fuel_can(d, (rx + 22 + k * 40, 104), 44, k < s["fuel"])
-    draw_text(d, (rx, 152), say("p_counters", lang), font(15, bold=True), PANEL_TEXT, anchor="lm")
+    draw_bounded(d, (rx, 152), say("p_counters", lang), (room, 20), 15, PANEL_TEXT, bold=True)
     laps = max(0, min(s["laps_done"], view["laps"]))
     counters = (say("p_stops", lang, value=s["stops"]), say("p_lap_counter", lang, value=f"{laps}/{view['laps']}"))
     for k, label in enumerate(counters):
         y = 184 + k * 34
         _mechanic(d, (rx + 14, y), 12, colour)
-        draw_text(d, (rx + 34, y), label, font(17, bold=True), PANEL_TEXT, anchor="lm")
-    draw_text(d, (rx, 262), say("p_reserve", lang), font(15, bold=True), PANEL_TEXT, anchor="lm")
+        draw_bounded(d, (rx + 34, y), label, (room - 34, 22), 17, PANEL_TEXT, bold=True)
+    draw_bounded(d, (rx, 262), say("p_reserve", lang), (room, 20), 15, PANEL_TEXT, bold=True)
     reserve = s["reserve"]
     items = (("M", "mechanic"), ("B", "body"), ("E", "engine"))
     for k, (letter, key) in enumerate(items):

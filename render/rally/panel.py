@@ -18,7 +18,18 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from render.common import Point, draw_fitted, draw_text, fit_text, fit_together, font, lighter, place, thick_line
+from render.common import (
+    Point,
+    draw_bounded,
+    draw_fitted,
+    draw_text,
+    fit_text,
+    fit_together,
+    font,
+    lighter,
+    place,
+    thick_line,
+)
 from render.rally.symbols import (
     ASPHALT,
     BLACK,
@@ -144,7 +155,7 @@ def _draw_heading(d: ImageDraw.ImageDraw, x: float, w: float, view: dict[str, An
     y += 32
     header = say("p_header", lang, round=view["round"], laps=view["laps"], count=view["laps"],
                  direction=view["direction"])
-    draw_text(d, (x, y), header, font(14), PANEL_MUTED, anchor="lt")
+    draw_bounded(d, (x, y), header, (w, 20), 14, PANEL_MUTED, "lt", one_line_to=9)
     y += 24
     lines = heading_lines(view, lang)
     rooms = [(words, w - 36 - (48 if die is not None else 0)) for _, words, die in lines]
@@ -161,8 +172,8 @@ def _draw_heading(d: ImageDraw.ImageDraw, x: float, w: float, view: dict[str, An
 def _draw_bars(d: ImageDraw.ImageDraw, x: float, w: float, y: float, view: dict[str, Any], lang: str) -> float:
     """The turn-order bar (cars on the track) and the parking bar (parked cars, S9); returns the next y."""
     seats = view["seats"]
-    draw_text(d, (x, y), say("p_order", lang), font(12, bold=True), PANEL_MUTED, anchor="lt")
-    draw_text(d, (x + w * 0.62, y), say("p_parking", lang), font(12, bold=True), PANEL_MUTED, anchor="lt")
+    draw_bounded(d, (x, y), say("p_order", lang), (w * 0.6 - 6, 16), 12, PANEL_MUTED, "lt", bold=True)
+    draw_bounded(d, (x + w * 0.62, y), say("p_parking", lang), (w * 0.38, 16), 12, PANEL_MUTED, "lt", bold=True)
     y += 18
     bar_h = 38
     d.rounded_rectangle([x, y, x + w * 0.6 - 6, y + bar_h], radius=8, fill=(226, 220, 206))
@@ -189,9 +200,8 @@ def _draw_car_line(d: ImageDraw.ImageDraw, x: float, w: float, top: float, row_h
     flat_car(d, (x + 14, top + 16), colour_of(seat["colour"]), s + 1, 14)
     lap = max(0, min(seat["laps_done"], view["laps"]))
     info = say("p_lap", lang, lap=lap, laps=view["laps"], stops=seat["stops"])
-    info_font = font(13)
-    draw_text(d, (x + w, top + 16), info, info_font, PANEL_TEXT, anchor="rm")
-    room = w - 36 - d.textlength(info, font=info_font) - 8
+    shown = draw_bounded(d, (x + w, top + 16), info, (w * 0.5, 16), 13, PANEL_TEXT, "rm", smallest=9)
+    room = w - 36 - max(d.textlength(line, font=shown.font) for line in shown.lines) - 8
     name = fit_text(d, seat["name"], room, 26, 16, bold=True, one_line_to=11)
     draw_fitted(d, (x + 36, top + 16), name, PANEL_TEXT)
     line = top + min(40.0, row_h * 0.45)
@@ -203,7 +213,8 @@ def _draw_car_line(d: ImageDraw.ImageDraw, x: float, w: float, top: float, row_h
         notes.append(say("p_green", lang))
     if seat["parked"] is not None:
         notes.append(say("p_parked", lang))
-    draw_text(d, (x + 8, line + min(24.0, row_h * 0.27)), " · ".join(notes), font(12), PANEL_MUTED, anchor="lm")
+    draw_bounded(d, (x + 8, line + min(24.0, row_h * 0.27)), " · ".join(notes), (w - 8, 15), 12, PANEL_MUTED,
+                 smallest=9)
 
 
 def _draw_car_gauges(d: ImageDraw.ImageDraw, x: float, line: float, seat: dict[str, Any]) -> None:
@@ -358,8 +369,8 @@ def legend_image(w: int, lang: str = "en", row_h: int = LEGEND_ROW) -> Image.Ima
     d = ImageDraw.Draw(img)
     x, top = LEGEND_PAD, LEGEND_PAD
     d.line([(x - 8, top - 4), (x + w + 8, top - 4)], fill=lighter(PANEL_MUTED, 0.5), width=1)
-    draw_text(d, (x, top + LEGEND_TITLE / 2), say("p_key_title", lang), font(12, bold=True), PANEL_MUTED,
-              anchor="lm")
+    draw_bounded(d, (x, top + LEGEND_TITLE / 2), say("p_key_title", lang), (w, LEGEND_TITLE), 12, PANEL_MUTED,
+                 bold=True)
     col_w = w / 2
     rows = legend_rows()
     for i, ((symbol, _msg, _params), words) in enumerate(zip(LEGEND, legend_words(lang), strict=True)):
