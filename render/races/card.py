@@ -14,6 +14,7 @@ from PIL import Image, ImageDraw
 
 from render.common import (
     Colour,
+    draw_bounded,
     draw_polygon,
     draw_text,
     encode_png,
@@ -43,6 +44,8 @@ SLOT_W, SLOT_H = 214, 178
 GRID_X, GRID_Y = 24, 118
 GAP = 12
 SIDE_X = GRID_X + 4 * (SLOT_W + GAP)
+#: the height of a slot's head for its words (one line, or two in smaller letters)
+HEAD_H = 36
 CARD = (58, 54, 49)
 SLOT = (74, 69, 62)
 EMPTY_SLOT = (50, 47, 43)
@@ -117,27 +120,26 @@ def _slot(d: ImageDraw.ImageDraw, box: tuple[int, int, int, int], loc: int, pid:
         d.rounded_rectangle(box, radius=12, fill=mix(SLOT, pile, 0.35), outline=lighter(pile, 0.25), width=3)
         d.rounded_rectangle([x0, y0, x1, y0 + 40], radius=12, fill=pile)
         d.rectangle([x0, y0 + 28, x1, y0 + 40], fill=pile)
-        name_font = font(17, bold=True, condensed=True)
-        name = _fit(d, part_name(spec.id, lang), name_font, SLOT_W - 52)
-        draw_text(d, (x0 + 44, y0 + 21), name, name_font, WHITE, anchor="lm")
+        draw_bounded(d, (x0 + 44, y0 + 21), part_name(spec.id, lang), (SLOT_W - 52, HEAD_H), 17, WHITE, bold=True,
+                     condensed=True, one_line_to=13)
     elif loc == PRINTED_BAG:
         d.rounded_rectangle(box, radius=12, fill=SLOT, outline=PANEL_LINE, width=2)
-        bag_font = font(16, bold=True, condensed=True)
-        draw_text(d, (x0 + 44, y0 + 21), _fit(d, say("card.printed_bag", lang), bag_font, SLOT_W - 48), bag_font,
-                  TEXT, anchor="lm")
+        draw_bounded(d, (x0 + 44, y0 + 21), say("card.printed_bag", lang), (SLOT_W - 52, HEAD_H), 16, TEXT,
+                     bold=True, condensed=True, one_line_to=13)
     else:
         d.rounded_rectangle(box, radius=12, fill=EMPTY_SLOT, outline=PANEL_LINE, width=2)
-        draw_text(d, (x0 + 44, y0 + 21), say("card.empty", lang), font(16, bold=True), TEXT_DIM, anchor="lm")
+        draw_bounded(d, (x0 + 44, y0 + 21), say("card.empty", lang), (SLOT_W - 52, HEAD_H), 16, TEXT_DIM,
+                     bold=True, one_line_to=13)
         if f"card.slot_{loc}" in CATALOGUE.ids:
-            purpose = _fit(d, say(f"card.slot_{loc}", lang), font(14), SLOT_W - 16)
-            draw_text(d, ((x0 + x1) / 2, (y0 + y1) / 2 + 14), purpose, font(14), TEXT_DIM)
+            draw_bounded(d, ((x0 + x1) / 2, (y0 + y1) / 2 + 14), say(f"card.slot_{loc}", lang), (SLOT_W - 16, 52),
+                         14, TEXT_DIM, "mm", one_line_to=12)
     _location_badge(d, (x0 + 22, y0 + 21), loc)
     if tiles is not None:
         capacity = catalogue.supply().printed_saddlebag if spec is None else spec.capacity
         _bag(d, box, tiles, capacity, lang)
     if spec is not None and loc == PRINTED_BAG:
-        covers = _fit(d, say("card.covers", lang), font(12, condensed=True), SLOT_W - 12)
-        draw_text(d, ((x0 + x1) / 2, y1 - 38), covers, font(12, condensed=True), TEXT_DIM)
+        draw_bounded(d, ((x0 + x1) / 2, y1 - 38), say("card.covers", lang), (SLOT_W - 12, 16), 12, TEXT_DIM, "mm",
+                     condensed=True)
     if pid == "turbo-engine":
         _fuel(d, box, "white", int(fuel.get("white", 0)), "card.turbo_dice", lang)
     elif pid == "jet-engine":
@@ -145,7 +147,8 @@ def _slot(d: ImageDraw.ImageDraw, box: tuple[int, int, int, int], loc: int, pid:
     elif spec is not None and tiles is None:
         pile_msg = f"card.pile_{spec.pile}"
         text = say(pile_msg, lang, cost=spec.cost) if pile_msg in CATALOGUE.ids else f"{spec.pile} · {spec.cost}"
-        draw_text(d, ((x0 + x1) / 2, (y0 + y1) / 2 + 20), text, font(14), TEXT_DIM)
+        draw_bounded(d, ((x0 + x1) / 2, (y0 + y1) / 2 + 20), text, (SLOT_W - 16, 52), 14, TEXT_DIM, "mm",
+                     one_line_to=12)
 
 
 def _bag(d: ImageDraw.ImageDraw, box: tuple[int, int, int, int], tiles: list[str], capacity: int,
@@ -179,8 +182,8 @@ def _bag(d: ImageDraw.ImageDraw, box: tuple[int, int, int, int], tiles: list[str
         for i, line in enumerate(lines):
             y = y1 - 40 - 14 * (len(lines) - 1 - i)
             draw_text(d, ((x0 + x1) / 2, y), _fit(d, line, small, SLOT_W - 16), small, TEXT)
-    draw_text(d, ((x0 + x1) / 2, y1 - 16), say("card.bag_tiles", lang, count=len(tiles), capacity=capacity), font(14),
-              TEXT_DIM)
+    draw_bounded(d, ((x0 + x1) / 2, y1 - 16), say("card.bag_tiles", lang, count=len(tiles), capacity=capacity),
+                 (SLOT_W - 12, 18), 14, TEXT_DIM, "mm")
 
 
 def _fuel(d: ImageDraw.ImageDraw, box: tuple[int, int, int, int], colour: str, n: int, label: str,
@@ -195,9 +198,9 @@ def _fuel(d: ImageDraw.ImageDraw, box: tuple[int, int, int, int], colour: str, n
             draw_die(d, (sx + (i % per_row) * (side + 6) + side / 2, y0 + 74 + (i // per_row) * (side + 6)), side,
                      colour, 6 - (i % 6))
     else:
-        draw_text(d, ((x0 + x1) / 2, y0 + 80), say("card.no_fuel", lang), font(15), TEXT_DIM)
-    dice = _fit(d, say(label, lang, count=n), font(14), SLOT_W - 12)
-    draw_text(d, ((x0 + x1) / 2, y1 - 16), dice, font(14), TEXT_DIM)
+        draw_bounded(d, ((x0 + x1) / 2, y0 + 80), say("card.no_fuel", lang), (SLOT_W - 16, 40), 15, TEXT_DIM, "mm",
+                     one_line_to=12)
+    draw_bounded(d, ((x0 + x1) / 2, y1 - 16), say(label, lang, count=n), (SLOT_W - 12, 18), 14, TEXT_DIM, "mm")
 
 
 def _side(d: ImageDraw.ImageDraw, view: Mapping[str, Any], kart: Mapping[str, Any], lang: str = "en") -> None:
@@ -205,20 +208,16 @@ def _side(d: ImageDraw.ImageDraw, view: Mapping[str, Any], kart: Mapping[str, An
     x0, x1 = SIDE_X, WIDTH - 24
     y = GRID_Y
     d.rounded_rectangle([x0, y, x1, y + 2 * SLOT_H + GAP], radius=12, fill=PANEL, outline=PANEL_LINE, width=2)
-    head = font(16, bold=True)
-    small = font(14)
     laps = int(view.get("laps", 5))
     flags = int(kart.get("flags", 0))
-    draw_text(d, (x0 + 14, y + 22), say("card.flags", lang), head, TEXT, anchor="lm")
-    draw_text(d, (x1 - 14, y + 22), say("card.of", lang, count=flags, total=laps), small, TEXT_DIM, anchor="rm")
+    _side_head(d, (x0 + 14, x1 - 14), y + 22, say("card.flags", lang), say("card.of", lang, count=flags, total=laps))
     fw = (x1 - x0 - 24) / max(laps, 1)
     for i in range(laps):
         draw_flag(d, (x0 + 14 + fw * i + fw / 2, y + 58), min(30, fw - 4), i < flags)
     y += 96
     tops = int(kart.get("bottle_tops", 0))
     cap = catalogue.supply().bottle_top_cap
-    draw_text(d, (x0 + 14, y), say("card.bottle_tops", lang), head, TEXT, anchor="lm")
-    draw_text(d, (x1 - 14, y), say("card.of", lang, count=tops, total=cap), small, TEXT_DIM, anchor="rm")
+    _side_head(d, (x0 + 14, x1 - 14), y, say("card.bottle_tops", lang), say("card.of", lang, count=tops, total=cap))
     per_row = 5
     cw = (x1 - x0 - 24) / per_row
     for i in range(cap):
@@ -229,15 +228,24 @@ def _side(d: ImageDraw.ImageDraw, view: Mapping[str, Any], kart: Mapping[str, An
         else:
             d.ellipse([cx - 10, cy - 10, cx + 10, cy + 10], outline=PANEL_LINE, width=2)
     y += 104
-    draw_text(d, (x0 + 14, y), say("card.on_track", lang), head, TEXT, anchor="lm")
+    draw_bounded(d, (x0 + 14, y), say("card.on_track", lang), (x1 - x0 - 28, 20), 16, TEXT, bold=True)
     where = kart.get("cell")
     facing = facing_name(str(kart.get("facing", "?")), lang)
     lines = [say("card.where", lang, cell=where, facing=facing) if where else say("card.not_entered", lang)]
     if kart.get("glued"):
         lines.append(say("card.glued", lang))
     lines.append(say("card.bridge" if kart.get("bridge_since_line") else "card.no_bridge", lang))
-    for i, line in enumerate(lines):
-        draw_text(d, (x0 + 14, y + 24 + 20 * i), _fit(d, line, small, x1 - x0 - 28), small, TEXT_DIM, anchor="lm")
+    y += 14
+    for line in lines:  # each on a line of its own, or two when a language's words run long
+        y += draw_bounded(d, (x0 + 14, y), line, (x1 - x0 - 28, 34), 14, TEXT_DIM, "lt", one_line_to=12).height + 2
+
+
+def _side_head(d: ImageDraw.ImageDraw, span: tuple[float, float], y: float, head: str, count: str) -> None:
+    """A head of the right-hand column and its count at the right, each within its share of the line."""
+    left, right = span
+    shown = draw_bounded(d, (right, y), count, ((right - left) * 0.4, 20), 14, TEXT_DIM, "rm")
+    used = max(d.textlength(line, font=shown.font) for line in shown.lines)
+    draw_bounded(d, (left, y), head, (right - left - used - 10, 20), 16, TEXT, bold=True)
 
 
 __all__ = ["kart_card_image", "kart_card_png"]

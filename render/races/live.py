@@ -24,6 +24,7 @@ from PIL import Image, ImageDraw
 from render.common import (
     Colour,
     Point,
+    cut_to,
     darker,
     draw_fitted,
     draw_polygon,
@@ -690,10 +691,6 @@ def _parts_strip(d: ImageDraw.ImageDraw, parts: Mapping[int, str], x0: float, y0
 
 
 def _fit(d: ImageDraw.ImageDraw, text: str, fnt: Any, width: float) -> str:
-    """``text`` shortened with an ellipsis to fit ``width`` pixels."""
-    if text_box(d, text, fnt)[0] <= width:
-        return text
-    while text and text_box(d, text + "…", fnt)[0] > width:
-        text = text[:-1]
-    return text + "…"
+    """``text`` shortened with an ellipsis to fit ``width`` pixels; the cut is noted (:func:`cut_to`)."""
+    return cut_to(d, text, fnt, width)
 
