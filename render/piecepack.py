@@ -30,6 +30,7 @@ from render.common import (
     Point,
     build_palette,
     draw_arrow,
+    draw_bounded,
     draw_fitted,
     draw_polygon,
     draw_text,
@@ -415,8 +416,8 @@ def _draw_panel(d: ImageDraw.ImageDraw, lay: Layout, view: dict[str, Any], lang:
     if view.get("carrier") is None and view.get("winner") is None:
         fy = lay.height - lay.margin - t * 0.1
         pyramid(d, (x0 + t * 0.12, fy - t * 0.1), t * 0.22, GOLD, "F", edge=GOLD_EDGE)
-        draw_text(d, (x0 + t * 0.3, fy - t * 0.1), say("picture.centre", lang), font(max(11, t // 9)), PANEL_MUTED,
-                  anchor="lm")
+        draw_bounded(d, (x0 + t * 0.3, fy - t * 0.1), say("picture.centre", lang),
+                     (lay.panel_w - 36 - t * 0.3, t * 0.2), max(11, t // 9), PANEL_MUTED)
 
 
 def _draw_panel_head(d: ImageDraw.ImageDraw, lay: Layout, view: dict[str, Any], lang: str) -> float:
@@ -426,7 +427,7 @@ def _draw_panel_head(d: ImageDraw.ImageDraw, lay: Layout, view: dict[str, Any], 
     w = lay.panel_w - 36
     y: float = lay.margin
     t = lay.tile
-    draw_text(d, (x0, y), say("picture.title", lang), font(max(16, t // 5), bold=True), PANEL_TEXT, anchor="lt")
+    draw_bounded(d, (x0, y), say("picture.title", lang), (w, t * 0.28), max(16, t // 5), PANEL_TEXT, "lt", bold=True)
     y += t * 0.3
     winner = view.get("winner")
     seats = view["seats"]
@@ -480,9 +481,10 @@ def _draw_trash_line(d: ImageDraw.ImageDraw, lay: Layout, trash: Sequence[str], 
     t = lay.tile
     n = len(trash)
     trash_words = say("picture.trash", lang, pieces=n) if n else say("picture.clean", lang)
-    draw_text(d, (x0, line_y + r * 0.6), trash_words, font(max(11, t // 9), bold=bool(n)),
-              PANEL_TEXT if n else SUIT_COLOURS["Crowns"], anchor="lm")
-    px = x0 + t * 0.62
+    shown = draw_bounded(d, (x0, line_y + r * 0.6), trash_words, (w * 0.45 if n else w, r * 1.2), max(11, t // 9),
+                         PANEL_TEXT if n else SUIT_COLOURS["Crowns"], bold=bool(n))
+    used = max(d.textlength(line, font=shown.font) for line in shown.lines)
+    px = x0 + max(t * 0.62, used + r * 0.5)  # the pieces after the word
     step = min(r * 1.35, (x0 + w - px) / max(1, n))
     for i, piece in enumerate(trash):
         pyramid(d, (px + i * step + r * 0.6, line_y + r * 0.6), r * 1.2, CODE_COLOURS[piece[0]], piece[1])

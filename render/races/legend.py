@@ -14,6 +14,7 @@ from render.common import (
     Point,
     darker,
     dashed_line,
+    draw_bounded,
     draw_polygon,
     draw_text,
     draw_triangle,
@@ -221,7 +222,7 @@ def draw_legend(img: Image.Image, draw: ImageDraw.ImageDraw, geo: BoardGeometry,
     layout = _legend_layout(geo.cell_size, x1 - x0, lang)
     sym = layout.symbol
     draw.rectangle([x0, y0 + 10, x1, y1], fill=PANEL, outline=PANEL_LINE, width=2)
-    draw_text(draw, (x0 + 16, y0 + 34), say("legend.title", lang), font(22, bold=True), TEXT, anchor="lm")
+    draw_bounded(draw, (x0 + 16, y0 + 34), say("legend.title", lang), (x1 - x0 - 32, 28), 22, TEXT, bold=True)
     name_font = font(14, bold=True)
     note_font = font(13, condensed=True)
     y = y0 + LEGEND_TOP
@@ -238,9 +239,10 @@ def draw_legend(img: Image.Image, draw: ImageDraw.ImageDraw, geo: BoardGeometry,
         y += row_h
     radius = (COMPASS_H - 36) / 2
     draw_compass(draw, (x1 - 26 - radius * 1.3, y + COMPASS_H / 2), radius)
-    draw_text(draw, (x0 + 20, y + COMPASS_H / 2 - 12), say("legend.facings", lang), name_font, TEXT, anchor="lm")
+    room = x1 - 26 - radius * 2.6 - (x0 + 20)  # left of the compass
+    draw_bounded(draw, (x0 + 20, y + COMPASS_H / 2 - 12), say("legend.facings", lang), (room, 18), 14, TEXT, bold=True)
     for i, line in enumerate(say("legend.facings_note", lang).split("\n")):
-        draw_text(draw, (x0 + 20, y + COMPASS_H / 2 + 8 + 15 * i), line, note_font, TEXT_DIM, anchor="lm")
+        draw_bounded(draw, (x0 + 20, y + COMPASS_H / 2 + 8 + 15 * i), line, (room, 15), 13, TEXT_DIM, condensed=True)
     sx0, sy0, sx1, sy1 = geo.status_box
     if sy1 - sy0 > 30:
         draw.line([(sx0 + 12, sy0 - 6), (sx1 - 12, sy0 - 6)], fill=PANEL_LINE, width=1)
