@@ -25,6 +25,7 @@ from render.common import (
     build_palette,
     darker,
     dashed_line,
+    draw_bounded,
     draw_polygon,
     draw_text,
     draw_triangle,
@@ -431,10 +432,12 @@ def _draw_title(draw: ImageDraw.ImageDraw, track: Track, geo: BoardGeometry, lan
                            fill=colour)
     tx = fx + 2 + 5 * sq + 16
     title = say("board.title", lang, track=track.name)
-    big = font(max(20, round(h * 0.4)), bold=True)
-    draw_text(draw, (tx, y0 + h * 0.36), title, big, TEXT, anchor="lm")
-    tw, _ = text_box(draw, title, big)
-    draw_text(draw, (tx + tw + 14, y0 + h * 0.39), say("board.track", lang, alias=track.alias),
-              font(max(13, round(h * 0.24))), TEXT_DIM, anchor="lm")
+    room = x1 - tx - 16
+    shown = draw_bounded(draw, (tx, y0 + h * 0.36), title, (room * 0.72, h * 0.5), max(20, round(h * 0.4)), TEXT,
+                         bold=True, one_line_to=14)
+    tw = max(text_box(draw, line, shown.font)[0] for line in shown.lines)
+    draw_bounded(draw, (tx + tw + 14, y0 + h * 0.39), say("board.track", lang, alias=track.alias),
+                 (room - tw - 14, h * 0.3), max(13, round(h * 0.24)), TEXT_DIM)
     if track.description:
-        draw_text(draw, (tx, y0 + h * 0.76), track.description, font(max(12, round(h * 0.2))), TEXT_DIM, anchor="lm")
+        draw_bounded(draw, (tx, y0 + h * 0.76), track.description, (room, h * 0.26), max(12, round(h * 0.2)),
+                     TEXT_DIM)

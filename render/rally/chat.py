@@ -44,7 +44,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from render.common import Point, draw_fitted, draw_text, encode_png, fit_together, font
+from render.common import Point, draw_bounded, draw_fitted, encode_png, fit_together
 from render.rally.layout import LANE, layout_for
 from render.rally.marks import track_marks
 from render.rally.panel import heading_lines
@@ -330,17 +330,16 @@ def strip_image(view: dict[str, Any], width: int, lang: str = "en", height: int 
 def _chips(d: ImageDraw.ImageDraw, width: int, mid: float, view: dict[str, Any], lang: str) -> None:
     """The round, then every car in the standings' order with its laps (the car to act underlined)."""
     seats = view["seats"]
-    small = font(13, bold=True)
     head = say("p_round", lang, round=view["round"])
-    draw_text(d, (STRIP_PAD, mid), head, small, PANEL_MUTED, anchor="lm")
-    x = STRIP_PAD + d.textlength(head, font=small) + 12
+    shown = draw_bounded(d, (STRIP_PAD, mid), head, (width * 0.3, 18), 13, PANEL_MUTED, bold=True)
+    x = STRIP_PAD + max(d.textlength(line, font=shown.font) for line in shown.lines) + 12
     step = max(52.0, min(80.0, (width - x - STRIP_PAD) / max(1, len(seats))))
     for s in view["standings"]:
         seat = seats[s]
         flat_car(d, (x + 11, mid), colour_of(seat["colour"]), s + 1, 11)
         lap = max(0, min(seat["laps_done"], view["laps"]))
-        draw_text(d, (x + 26, mid), say("p_chip_laps", lang, lap=lap, laps=view["laps"]), font(12), PANEL_TEXT,
-                  anchor="lm")
+        draw_bounded(d, (x + 26, mid), say("p_chip_laps", lang, lap=lap, laps=view["laps"]), (step - 28, 16), 12,
+                     PANEL_TEXT)
         if s == view.get("to_act") and view.get("winner") is None:
             d.line([(x + 1, mid + 13), (x + 21, mid + 13)], fill=PANEL_TEXT, width=3)
         x += step
