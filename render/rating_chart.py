@@ -9,7 +9,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from render.common import draw_text, encode_png, fit_text, font
+from render.common import draw_bounded, draw_text, encode_png, fit_text, font
 
 #: the chart's size in pixels (wide and low: it sits under a text in a chat column)
 WIDTH, HEIGHT = 1000, 440
@@ -17,6 +17,8 @@ MARGIN_LEFT, MARGIN_RIGHT, MARGIN_TOP, MARGIN_BOTTOM = 96, 36, 78, 70
 BACKGROUND = (250, 248, 242)
 INK = (40, 40, 46)
 GRID = (214, 210, 200)
+#: the size of the axes' and legend's words
+LABEL_SIZE = 24
 #: one colour per game line, in order
 LINE_COLOURS = ((203, 75, 22), (38, 139, 210), (133, 153, 0), (108, 113, 196))
 
@@ -80,7 +82,7 @@ def rating_chart(series: Sequence[Series], title: str, axis: str) -> bytes:
     grid = _steps(min(values), max(values))
     low, high = grid[0], grid[-1]
     longest = max((len(s.values) for s in shown), default=1)
-    label = font(24)
+    label = font(LABEL_SIZE)
     names = [f"{s.name}: {s.values[-1]}" for s in shown]
     rows = _legend_rows(draw, names, WIDTH - MARGIN_LEFT - 18 + LEGEND_GAP, label)  # the last gap may overhang
     left, right, bottom = MARGIN_LEFT, WIDTH - MARGIN_RIGHT, HEIGHT - MARGIN_BOTTOM
@@ -98,7 +100,7 @@ def rating_chart(series: Sequence[Series], title: str, axis: str) -> bytes:
     draw.line([(left, bottom), (right, bottom)], fill=INK, width=2)
     draw_text(draw, (left, bottom + 22), "0", label, INK, anchor="mm")
     draw_text(draw, (right, bottom + 22), str(longest - 1), label, INK, anchor="mm")
-    draw_text(draw, ((left + right) / 2, bottom + 26), axis, label, INK, anchor="mm")
+    draw_bounded(draw, ((left + right) / 2, bottom + 26), axis, (right - left - 80, 30), LABEL_SIZE, INK, "mm")
     for colour, s in zip(LINE_COLOURS, shown, strict=False):
         points = [(x(i), y(v)) for i, v in enumerate(s.values)]
         if len(points) > 1:

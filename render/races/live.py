@@ -26,6 +26,7 @@ from render.common import (
     Point,
     cut_to,
     darker,
+    draw_bounded,
     draw_fitted,
     draw_polygon,
     draw_text,
@@ -537,10 +538,9 @@ def _draw_header(w: int, lines: tuple[HeadLine, ...], prompt: str, winners: tupl
     img = Image.new("RGB", (w, HEADER_H), PANEL)
     d = ImageDraw.Draw(img)
     d.rectangle([0, 0, w - 1, HEADER_H - 1], outline=PANEL_LINE, width=1)
-    big = font(20, bold=True)
     if winners:
         draw_flag(d, (26, 30), 30, True)
-        draw_text(d, (48, 24), say("panel.race_over", lang), big, TEXT, anchor="lm")
+        draw_bounded(d, (48, 24), say("panel.race_over", lang), (w - 60, 26), 20, TEXT, bold=True, smallest=12)
         won = fit_text(d, say("panel.won_by", lang, names=" & ".join(winners)), w - 60, 48, 16, bold=True,
                        one_line_to=12)
         draw_fitted(d, (48, 68), won, BUMP)
