@@ -19,7 +19,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from render.common import Point, draw_fitted, fit_text, text_floor
+from render.common import Point, draw_fitted, fit_text, font, text_floor, wrap_text
 from render.races.legend import LEGEND
 from render.races.pieces import (
     BUMP,
@@ -44,7 +44,10 @@ MARK_KEYS = {"bomb": "blast", "missile": "blast", "blocked": "stuck", "time-bomb
 #: the fewest entries in a row of the key, and the room an entry wants across
 COLUMNS = 5
 COLUMN_W = 72
-ROW = 64
+ROW = 56
+#: the smallest size a name of the key is drawn at, and the lines it may take when one is not enough
+NAME_SMALLEST = 8
+NAME_LINES = 2
 TOP = 8
 SYMBOL = 13
 
@@ -105,10 +108,23 @@ def _column_w(floor: int) -> float:
     return COLUMN_W * max(1.0, floor / 8.5)
 
 
-def _row_h(floor: int) -> int:
-    """The height of a row of entries whose names (three lines at most: longer languages need the third) are at
-    least ``floor`` pixels."""
-    return max(ROW, 34 + 3 * round(floor * 1.2) + 4)
+def _row_h(floor: int, lines: int = NAME_LINES) -> int:
+    """The height of a row of entries whose names (``lines`` lines at most) are at least ``floor`` pixels."""
+    return max(ROW + 8 * (lines - NAME_LINES), 34 + lines * round(floor * 1.2) + 4)
+
+
+@lru_cache(maxsize=32)
+def name_lines(w: int, lang: str = "en", floor: int = 0) -> int:
+    """The lines the key's names take in ``lang`` at width ``w``: two, or three when a name of a longer
+    language does not fit two at the smallest size (so only such a language's key grows)."""
+    cw = (w - 8) / key_columns(w, floor)
+    draw = ImageDraw.Draw(Image.new("RGB", (1, 1)))
+    fnt = font(max(NAME_SMALLEST, floor), condensed=True)
+    for _, _, msg in KEY:
+        lines = wrap_text(draw, say(msg, lang), fnt, cw - 4, False)
+        if lines is None or len(lines) > NAME_LINES:
+            return NAME_LINES + 1
+    return NAME_LINES
 
 
 def key_columns(w: int, floor: int = 0) -> int:
@@ -116,9 +132,10 @@ def key_columns(w: int, floor: int = 0) -> int:
     return max(COLUMNS, int((w - 8) // _column_w(floor)))
 
 
-def key_height(w: int = 340, floor: int = 0) -> int:
-    """Pixels a key ``w`` wide takes (names at least ``floor`` pixels)."""
-    return TOP + _row_h(floor) * math.ceil(len(KEY) / key_columns(w, floor)) + 6
+def key_height(w: int = 340, floor: int = 0, lang: str = "en") -> int:
+    """Pixels a key ``w`` wide takes in ``lang`` (names at least ``floor`` pixels)."""
+    rows = math.ceil(len(KEY) / key_columns(w, floor))
+    return TOP + _row_h(floor, name_lines(w, lang, floor)) * rows + 6
 
 
 @lru_cache(maxsize=8)
@@ -130,9 +147,9 @@ def key_image(w: int, lang: str = "en", floor: int = 0) -> Image.Image:
 
 
 def _draw_key(w: int, lang: str, floor: int) -> Image.Image:
-    h = key_height(w, floor)
+    h = key_height(w, floor, lang)
     cols = key_columns(w, floor)
-    row = _row_h(floor)
+    row = _row_h(floor, name_lines(w, lang, floor))
     words_h = row - 34  # below the symbol, to the row's end
     img = Image.new("RGB", (w, h), PANEL)
     d = ImageDraw.Draw(img)
@@ -142,7 +159,7 @@ def _draw_key(w: int, lang: str, floor: int) -> Image.Image:
         cx = 4 + cw * (i % cols) + cw / 2
         cy = TOP + row * (i // cols) + 16
         symbol(img, d, (cx, cy), SYMBOL)
-        words = fit_text(d, say(msg, lang), cw - 4, words_h, 11, condensed=True, smallest=8, one_line_to=10)
+        words = fit_text(d, say(msg, lang), cw - 4, words_h, 11, condensed=True, smallest=NAME_SMALLEST, one_line_to=10)
         draw_fitted(d, (cx, cy + 17), words, TEXT_DIM, anchor="mt")
     return img
 

@@ -485,7 +485,7 @@ def draw_status(img: Image.Image, view: Mapping[str, Any], box: tuple[int, int, 
     turn_seat = (view.get("turn") or {}).get("seat")
     winners = tuple(view.get("winners") or ())
     laps = int(view.get("laps", 5))
-    key_h = key_height(w) if key else 0
+    key_h = key_height(w, lang=lang) if key else 0
     room = (y1 - y0) - HEADER_H - key_h
     row_h = max(60, min(ROW_H, room // max(1, len(karts))))
     y = y0 + HEADER_H

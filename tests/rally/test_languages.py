@@ -145,6 +145,11 @@ def fields(text: str) -> set[str]:
     return {name for _, name, _, _ in string.Formatter().parse(text) if name}
 
 
+def words(text: str) -> bool:
+    """Whether a text has letters of its own (outside its placeholders), not only a layout of them."""
+    return any(ch.isalpha() for literal, _, _, _ in string.Formatter().parse(text) for ch in literal)
+
+
 @pytest.mark.parametrize("prefix", ["button.", "status.", "command.refusal.", "car.", "hint."])
 def test_the_fronts_words_come_from_the_rallys_catalogue_in_every_language(prefix: str) -> None:
     """Buttons, status, refusals of the commands' options, the car board and the hints beside a choice are
@@ -155,7 +160,8 @@ def test_the_fronts_words_come_from_the_rallys_catalogue_in_every_language(prefi
         english = CATALOGUE.template(msg, "en")
         for lang in texts.LANGS[1:]:
             text = CATALOGUE.template(msg, lang)
-            assert fields(text) == fields(english) and text != english, (msg, lang, text)
+            assert fields(text) == fields(english), (msg, lang, text)
+            assert text != english or not words(english), (msg, lang, text)  # a layout alone may be the same
 
 
 @pytest.mark.parametrize("locale,lang", [("de", "de"), ("de-AT", "de"), ("en-US", "en"), ("fr", "en"), (None, "en")])
