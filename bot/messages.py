@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from bot.store import GameRecord
 
 Kind = Literal["post", "edit", "retire", "note"]
-Picture = Literal["none", "close", "whole", "replay"]
+Picture = Literal["none", "close", "whole", "replay", "table"]
 
 POST: Kind = "post"
 EDIT: Kind = "edit"
@@ -158,6 +158,8 @@ class Showing:
       record that posted that message, and the message when known as the record is written;
     - ``period``: the game's period after the record's moves (a new one shows the whole board);
     - ``page``: the address of the game's page on the web, which the message names (the end of a game);
+    - ``chart``: for the picture ``table``, a championship's table as :func:`render.championship.to_json` keeps
+      it, drawn with its description when the message goes out;
     - ``recap``: the turn's player had been gone a while (:mod:`bot.clock.recap`): their seat, the move of their last
       own move and the move their turn began at, so the message offers them "What did I miss?".
     """
@@ -180,6 +182,7 @@ class Showing:
     period: Any = None
     page: str | None = None
     recap: tuple[int, int, int] | None = None
+    chart: Mapping[str, Any] | None = None
 
     @property
     def board(self) -> bool:
@@ -220,6 +223,8 @@ class Showing:
                 out[key] = True
         if self.recap is not None:
             out["recap"] = list(self.recap)
+        if self.chart is not None:
+            out["chart"] = dict(self.chart)
         return out
 
     @classmethod
@@ -227,7 +232,7 @@ class Showing:
         """The record of a delivery row; rows of older versions (lines as text, ``board`` and ``whole`` flags)
         read the same way."""
         picture = payload.get("picture")
-        if picture not in ("none", "close", "whole", "replay"):
+        if picture not in ("none", "close", "whole", "replay", "table"):
             picture = ("replay" if payload.get("finale") else "whole" if payload.get("whole")
                        else "close" if payload.get("board") else "none")
         return cls(
@@ -242,7 +247,8 @@ class Showing:
             finale=bool(payload.get("finale")), edit_of=payload.get("edit_of"), first=payload.get("first"),
             message=payload.get("message"), period=payload.get("period"),
             page=payload["page"] if isinstance(payload.get("page"), str) else None,
-            recap=_recap(payload.get("recap")))
+            recap=_recap(payload.get("recap")),
+            chart=payload["chart"] if isinstance(payload.get("chart"), Mapping) else None)
 
 
 def _recap(value: object) -> tuple[int, int, int] | None:

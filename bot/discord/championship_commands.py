@@ -52,7 +52,8 @@ class ChampionshipGroup(app_commands.Group, name="championship",
                            rounds="Each round's track and laps, separated by ; (like A 2; B 3)",
                            points="f1, cup, n8 (8 to 1) or your own list (like 10 6 4 3); default f1",
                            drop="How many of each driver's worst results are struck (default 0)",
-                           lead_bonus="Points for leading most laps (default 0)",
+                           lead_bonus="Points for leading most laps; a lap is led by who completes it first "
+                                      "(default 0)",
                            teams="Team racing where the game has it (default: no)")
     @app_commands.autocomplete(game=_racing_games)
     async def create(self, interaction: Interaction, name: str, game: str, rounds: str, points: str | None = None,

@@ -675,6 +675,25 @@ class GameUnit(Generic[G]):
         """A shorthand typed at the terminal, in the game's notation (unchanged when it is none)."""
         return text
 
+    def laps_done(self, game: G, seat: int) -> int | None:
+        """The laps ``seat`` has completed so far, as the game's own rules count them (None: the game has no
+        laps; a racing game says)."""
+        return None
+
+    def lap_leaders(self, setup: dict[str, Any], seed: int, actions: Sequence[str]) -> list[int]:
+        """Who led each lap of a game played from ``setup``, ``seed`` and its log ``actions``: the seat that
+        completed lap 1 first, lap 2 first, …, watched move by move (:meth:`laps_done`; two seats completing
+        a lap in one move: the lower seat first). Empty for a game without laps."""
+        game = self.rules.create(setup, seed)
+        leaders: list[int] = []
+        for action in actions:
+            game.apply(action)
+            for seat in range(len(game.seat_names)):
+                done = self.laps_done(game, seat)
+                while done is not None and done > len(leaders):
+                    leaders.append(seat)
+        return leaders
+
     def standings(self, game: G, lang: str = "en") -> Standings:
         """The final table (its headings in ``lang``); by default the winners first, then seat order."""
         won = set(game.winners)

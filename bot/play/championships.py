@@ -34,6 +34,8 @@ from rules.literal import Name
 
 #: the most rounds a championship has
 MAX_ROUNDS = 12
+#: the largest bonus for leading most laps of a round
+MAX_BONUS = 100
 #: the presets a points table may name
 PRESETS = ("f1", "cup", "n")
 
@@ -132,8 +134,8 @@ class Championships:
             return refuse(setups)
         if not 0 <= drop < len(setups):
             return refuse(texts.say("championship.bad_drop", lang, most=len(setups) - 1))
-        if lead_bonus:
-            return refuse(texts.say("championship.lead_later", lang))
+        if not 0 <= lead_bonus <= MAX_BONUS:
+            return refuse(texts.say("championship.bad_bonus", lang, most=MAX_BONUS))
         title = name.strip()[:60] or texts.say("championship.default_name", lang)
         running = await self.store.championships.running_championship(who.channel_id)
         if running is not None and await self._complete(running):
@@ -157,6 +159,10 @@ class Championships:
     async def _hosted(self, who: Asker) -> Championship | Refusal:
         champ = await self.store.championships.running_championship(who.channel_id)
         if champ is None:
+            latest = await self.store.championships.latest_championship(who.channel_id)
+            if latest is not None and await self._complete(latest):  # it finished by itself
+                return refuse(texts.say("championship.all_run", who.lang, name=Name(latest.name),
+                                        rounds=len(latest.rounds)))
             return refuse(texts.say("championship.none", who.lang))
         if champ.host_id != who.user_id:
             return refuse(texts.say("championship.not_host", who.lang, name=Name(champ.name)))
@@ -204,12 +210,16 @@ class Championships:
         return Accepted(opened.game_id, (*opened.deliveries, *(o.id for o in out if o.id is not None)))
 
     async def table(self, who: Asker) -> Message | Refusal:
-        """The table of the channel's running championship now (a complete one runs until its host ends it or
-        a new one is created), in the asker's language."""
+        """The table of the channel's championship now (the running one, else the newest, which may have
+        finished), in the asker's language: its picture and a few words."""
         champ = await self.store.championships.running_championship(who.channel_id)
+        champ = champ or await self.store.championships.latest_championship(who.channel_id)
         if champ is None:
             return refuse(texts.say("championship.none", who.lang))
-        return series.table_message(champ, await series.played(self.store, champ), who.lang)
+        rounds = await series.played(self.store, champ)
+        leaders = await series.lap_leaders(self.store, champ, rounds)
+        ratings = await series.rating_moves(self.store, rounds) if len(rounds) >= len(champ.rounds) else None
+        return series.table_message(champ, rounds, who.lang, leaders, ratings)
 
     async def end(self, who: Asker) -> Message | Refusal:
         """The host ends the championship (its rounds' games stay as they are)."""
@@ -228,4 +238,4 @@ class Championships:
                                  name=Name(champ.name), done=done, rounds=len(champ.rounds)))
 
 
-__all__ = ["MAX_ROUNDS", "PRESETS", "Asker", "Championships", "parse_points", "parse_rounds"]
+__all__ = ["MAX_BONUS", "MAX_ROUNDS", "PRESETS", "Asker", "Championships", "parse_points", "parse_rounds"]

@@ -9,6 +9,10 @@
   part; a seat the autopilot mostly played (:func:`bot.standing.ratings.mostly_autopilot`) scores nothing
   and counts as an absent round, but its place still shows. The driver who led most laps earns
   :attr:`Options.lead_bonus` on top of the place's points (not when absent).
+- **Leading a lap.** A driver *led* a lap when it was the first to complete that lap (the game's own count
+  of completed laps, watched move by move over the round's log: :meth:`bot.games.GameUnit.lap_leaders`).
+  The round's bonus goes to one driver (:func:`bonus_driver`): the one who led most laps; level on laps,
+  the better finishing place; still level, the one who led a lap first.
 - **Dropped rounds.** :attr:`Options.drop_worst` of a driver's round scores are struck, the lowest first
   (an absent round scores 0, so it goes first); among equal scores the earliest round goes first. At least
   one round always counts: of R rounds at most R − 1 are dropped.
@@ -178,6 +182,23 @@ class Standing:
 
     def row(self, driver: int) -> Row | None:
         return next((r for r in self.rows if r.driver == driver), None)
+
+
+def laps_led(leaders: Sequence[int]) -> dict[int, int]:
+    """How many laps each driver led, from who led lap 1, lap 2, … (``leaders``)."""
+    out: dict[int, int] = {}
+    for driver in leaders:
+        out[driver] = out.get(driver, 0) + 1
+    return out
+
+
+def bonus_driver(leaders: Sequence[int], places: Mapping[int, int]) -> int | None:
+    """The one driver a round's lead bonus goes to (see the module's description), from who led each lap
+    (``leaders``) and each driver's finishing place; None when nobody led a lap."""
+    led = laps_led(leaders)
+    if not led:
+        return None
+    return min(led, key=lambda d: (-led[d], places.get(d, _BEHIND), leaders.index(d)))
 
 
 def score(finish: Finish | None, points: PointsTable, options: Options) -> int:
@@ -420,5 +441,5 @@ def needs_text(need: Need, lang: str = texts.DEFAULT) -> str:
 
 
 __all__ = ["MAX_OUTCOMES", "MAX_PLACES", "BadPoints", "Finish", "Need", "Options", "PointsTable", "Round",
-           "RoundScore", "Row", "Standing", "TeamRow", "Verdict", "changes", "dropped", "needs", "needs_text",
-           "outcomes", "score", "table"]
+           "RoundScore", "Row", "Standing", "TeamRow", "Verdict", "bonus_driver", "changes", "dropped", "laps_led",
+           "needs", "needs_text", "outcomes", "score", "table"]

@@ -143,9 +143,9 @@ async def record_end(store: Store, front: GameUnit[Any], rec: GameRecord, game: 
     timing = ladder.seat_timing(actions, await store.settings.get_settings("game", rec.id))
     rows = [_result(rec, seat, place, seat in game.winners, started, timing.get(seat, ladder.Timing()))
             for seat, place in places(front, game) if seat < len(rec.seats)]
-    table = await series.round_note(store, rec, rows) if announce else None
     for _ in range(RATING_TRIES):
         ratings, changes = await ladder.rate_end(store, rows)
+        table = await series.round_note(store, rec, rows, changes) if announce else None
         end = finale(address)
         said = tuple(Line(say=say, params=params) for say, params in ladder.change_lines(rows, changes))
         if said:
@@ -153,14 +153,18 @@ async def record_end(store: Store, front: GameUnit[Any], rec: GameRecord, game: 
         out = _end_outgoing(end, table) if announce else []
         try:
             if not await store.standings.record_results(rec.id, rows, out, ratings, changes):
+                await series.finish_if_complete(store, rec.id)  # a stop before it, the last time
                 return None
         except StaleRating:  # another game moved a rating meanwhile: rate again from the fresh ones
             continue
+        await series.finish_if_complete(store, rec.id)
         return out[0].id if out else None
     log.warning("game %s: its ratings kept moving; its results are stored unrated", rec.id)
     end = finale(address)
+    table = await series.round_note(store, rec, rows) if announce else None
     out = _end_outgoing(end, table) if announce else []
     await store.standings.record_results(rec.id, rows, out)
+    await series.finish_if_complete(store, rec.id)
     return out[0].id if out else None
 
 

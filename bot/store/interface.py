@@ -316,6 +316,10 @@ class ChampionshipsStore(ABC):
         """The channel's running championship, if any."""
 
     @abstractmethod
+    async def latest_championship(self, channel_id: int) -> Championship | None:
+        """The channel's newest championship, running or ended, if any."""
+
+    @abstractmethod
     async def end_championship(self, championship_id: int) -> bool:
         """Mark a running championship ended; False when it was not running."""
 

@@ -1156,6 +1156,11 @@ class PostgresChampionships(ChampionshipsStore):
                                          championship_id)
         return championship_record(row) if row else None
 
+    async def latest_championship(self, channel_id: int) -> Championship | None:
+        row = await self.s.pool.fetchrow(f"SELECT {CHAMPIONSHIP_COLUMNS} FROM championships WHERE channel_id = $1 "
+                                         f"ORDER BY id DESC LIMIT 1", channel_id)
+        return championship_record(row) if row else None
+
     async def running_championship(self, channel_id: int) -> Championship | None:
         row = await self.s.pool.fetchrow(f"SELECT {CHAMPIONSHIP_COLUMNS} FROM championships WHERE channel_id = $1 "
                                          f"AND status = $2", channel_id, CHAMPIONSHIP_RUNNING)

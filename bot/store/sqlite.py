@@ -1307,6 +1307,10 @@ class SqliteChampionships(ChampionshipsStore):
     async def championship(self, championship_id: int) -> Championship | None:
         return await self._one(f"SELECT {CHAMPIONSHIP_COLUMNS} FROM championships WHERE id = ?", (championship_id,))
 
+    async def latest_championship(self, channel_id: int) -> Championship | None:
+        return await self._one(f"SELECT {CHAMPIONSHIP_COLUMNS} FROM championships WHERE channel_id = ? "
+                               f"ORDER BY id DESC LIMIT 1", (channel_id,))
+
     async def running_championship(self, channel_id: int) -> Championship | None:
         return await self._one(f"SELECT {CHAMPIONSHIP_COLUMNS} FROM championships WHERE channel_id = ? AND "
                                f"status = ?", (channel_id, CHAMPIONSHIP_RUNNING))

@@ -27,6 +27,7 @@ from bot.games import GameUnit, game_class, unit_for
 from bot.games.unit import ALT_TEXT_CHARS, ButtonSpec
 from bot.messages import EDIT, NOTE, POST, Line, Picture, Showing, spoken
 from bot.store import GameRecord, Seat
+from render import championship
 from rules.contract import Event, Game
 from rules.literal import Person, listed, mark
 
@@ -294,6 +295,18 @@ def replay_of(front: GameUnit[Any], table: Table, actions: Sequence[str], lang: 
     return None, texts.say("history.replay_too_large", lang)
 
 
+def chart_message(showing: Showing, text: str, table: Table, lang: str) -> Message:
+    """A championship's table (:attr:`Showing.chart`) drawn beside ``text``, with its description; a table
+    that can't be drawn is logged and left out, the words stand alone."""
+    try:
+        drawn = championship.draw(championship.from_json(showing.chart), lang)
+    except Exception:
+        log.exception("drawing the championship table of game %s failed", table.game_id)
+        return Message(text, game_id=table.game_id, version=table.version)
+    return Message(text, drawn.png, "championship.png", game_id=table.game_id, version=table.version,
+                   shows="table", description=drawn.description[:ALT_TEXT_CHARS])
+
+
 # The composer ----------------------------------------------------------------------------------------
 
 
@@ -304,6 +317,8 @@ def compose(showing: Showing, table: Table, front: GameUnit[Any] | None, game: G
     ``actions``: the game's log, for a replay."""
     text = message_text(showing, front, game, table, lang)
     mention = showing.named if showing.ping else None
+    if showing.picture == "table":
+        return chart_message(showing, text, table, lang)
     if front is None or game is None:
         return Message(text, mention=mention, game_id=table.game_id, version=table.version)
     if showing.picture == "replay":  # the end of a game, or a replay asked for (it has a heading)
@@ -329,6 +344,7 @@ def compose_state(showing: Showing, table: Table, state: Mapping[str, Any] | Non
     return compose(showing, table, front, game, lang, actions=actions)
 
 
-__all__ = ["MAX_REPLAY_BYTES", "NARRATION_CHARS", "RECAP_ACTION", "Message", "Moved", "Table", "compose",
+__all__ = ["MAX_REPLAY_BYTES", "NARRATION_CHARS", "RECAP_ACTION", "Message", "Moved", "Table", "chart_message",
+           "compose",
            "compose_state", "description_of", "message_text", "places", "recap_button", "replay_description",
            "standings_text", "table_of", "trimmed", "with_recap", "worded_line", "worded_lines"]

@@ -464,5 +464,38 @@ def draw(table: Table, lang: str = "en") -> Pictured:
     return Pictured(picture(table, lang), description(table, lang))
 
 
+# As stored ---------------------------------------------------------------------------------------------
+
+
+def to_json(table: Table) -> dict[str, Any]:
+    """``table`` as plain JSON values (a delivery record keeps it so, to be drawn when it goes out)."""
+    return {
+        "title": table.title, "round": table.round, "rounds": table.rounds, "final": table.final,
+        "drivers": [[d.position, d.name, d.points, d.wins,
+                     [[c.points, c.place, c.dropped, c.autopilot, c.led] for c in d.rounds],
+                     d.move.value, d.by, d.champion] for d in table.drivers],
+        "teams": [[t.position, t.name, t.points, list(t.rounds), t.champion] for t in table.teams],
+        "needs": [[n.name, n.need] for n in table.needs],
+    }
+
+
+def from_json(data: Any) -> Table:
+    """The table :func:`to_json` wrote (``ValueError`` for anything else)."""
+    try:
+        drivers = tuple(DriverLine(int(p), str(n), int(pts), int(w),
+                                   tuple(Cell(int(c[0]), None if c[1] is None else int(c[1]), bool(c[2]), bool(c[3]),
+                                              bool(c[4])) for c in cells),
+                                   Move(m), int(by), bool(ch))
+                        for p, n, pts, w, cells, m, by, ch in data["drivers"])
+        teams = tuple(TeamLine(int(p), str(n), int(pts), tuple(int(x) for x in r), bool(ch))
+                      for p, n, pts, r, ch in data.get("teams") or ())
+        needs = tuple(NeedLine(str(n), str(w)) for n, w in data.get("needs") or ())
+        return Table(str(data["title"]), int(data["round"]), int(data["rounds"]), drivers, teams, needs,
+                     bool(data.get("final")))
+    except (KeyError, TypeError, ValueError, IndexError) as exc:
+        raise ValueError("not a championship table") from exc
+
+
 __all__ = ["DESCRIPTION_LIMIT", "WIDTH", "Cell", "DriverLine", "Move", "NeedLine", "Pictured", "Table", "TeamLine",
-           "description", "draw", "ellipsized", "layout", "name_font", "picture", "points_font", "say"]
+           "description", "draw", "ellipsized", "from_json", "layout", "name_font", "picture", "points_font", "say",
+           "to_json"]

@@ -5,6 +5,7 @@ results, in the channel's language."""
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import pytest
 
@@ -13,7 +14,8 @@ from bot.play.championships import Asker
 from bot.play.service import Service
 from bot.standing.championship import PointsTable
 from bot.store import Store
-from bot.telling.compose import Message
+from bot.messages import NOTE, Line, Showing
+from bot.telling.compose import Message, Table, compose
 from bot.telling.outcomes import Accepted, Refusal
 from bot.telling.pictures import Pictures
 from rules.literal import bare
@@ -49,13 +51,29 @@ async def play_round(service: Service, channel: int, *, autopilot: bool = False)
 
 async def tables(store: Store, game_id: int) -> list[str]:
     """The texts of a game's delivery records that are a championship's table."""
+    return [text for text, _ in await charts(store, game_id)]
+
+
+async def charts(store: Store, game_id: int) -> list[tuple[str, dict[str, Any]]]:
+    """A game's delivery records that are a championship's table: their words and the picture's value."""
     out = []
     for d in await store.outbox.deliveries(game_id=game_id):
-        for line in d.payload.get("lines") or []:
-            text = line.get("text", "") if isinstance(line, dict) else str(line)
-            if "🏁" in text or "🏆" in text:
-                out.append(bare(text))
+        shown = Showing.from_payload(d.kind, d.payload)
+        if shown.picture == "table":
+            assert shown.chart is not None
+            out.append((bare("\n".join(line.text for line in shown.lines)), dict(shown.chart)))
     return out
+
+
+def drawn(chart: dict[str, Any], lang: str = "en") -> Message:
+    """The table's record as the channel gets it: composed with its picture and description."""
+    return compose(Showing(NOTE, lines=(Line(text="…"),), picture="table", chart=chart),
+                   Table(1, "races", 1, lang, ()), None, None, lang)
+
+
+def totals_of(chart: dict[str, Any]) -> dict[str, int]:
+    """Each driver's total in the picture's value, by name."""
+    return {bare(name): points for _, name, points, *_ in chart["drivers"]}
 
 
 def expected_totals(rounds: list[dict[int, int]], points: PointsTable, drop: int) -> dict[int, int]:
@@ -93,22 +111,33 @@ async def test_a_three_round_championship_posts_its_table_once_after_each_round(
         game_id = await play_round(service, CH)
         results = await store.standings.results(game_id=game_id)
         places.append({r.user_id: r.place for r in results if not (number == 2 and r.user_id == BOB)})
-        posted = await tables(store, game_id)
+        posted = await charts(store, game_id)
         assert len(posted) == 1, posted
-        table = posted[0]
+        table, chart = posted[0]
         assert (f"after round {number} of 3" in table) if number < 3 else ("final table after round 3 of 3" in table)
         totals = expected_totals(places, PointsTable((10, 6, 3, 1)), 1)
+        pictured = totals_of(chart)
         for name, user in (("Ann", ANN), ("Bob", BOB)):
-            assert re.search(rf"\. {name}: \*\*{totals[user]}\*\*", table), (name, totals, table)
-        assert ("(autopilot)" in table) == (number >= 2)
-        if number == 3:
-            best = max(totals.values())
-            first = [u for u, t in totals.items() if t == best]
+            assert pictured[name] == totals[user], (name, totals, chart)
+        autopiloted = any(cell[3] for line in chart["drivers"] for cell in line[4])
+        assert autopiloted == (number >= 2)
+        best = max(totals.values())
+        first = [u for u, t in totals.items() if t == best]
+        if number < 3:
+            assert re.search(rf"In the lead with {best} points: ", table), table
+        else:
             assert ("is the champion" in table) == (len(first) == 1)
+            assert sum(line[7] for line in chart["drivers"]) == (len(first) == 1)
+        message = drawn(chart)
+        assert message.png is not None and message.png.startswith(b"\x89PNG") and message.shows == "table"
+        assert "Spring Cup" in message.description
+    assert (await store.championships.latest_championship(CH)).status == "ended"  # it finished by itself
+    assert await store.championships.running_championship(CH) is None
     finished = await service.championships.next_round(ann)
     assert isinstance(finished, Refusal) and "Every round" in finished.text
     shown = await service.championships.table(Asker(GUILD, CH, BOB, "Bob", "de", "en"))
     assert isinstance(shown, Message) and "Endtabelle nach Runde 3 von 3" in bare(shown.text)
+    assert shown.png is not None and "Spring Cup" in shown.description
 
 
 async def test_a_team_championship_of_races_posts_the_teams_table_after_each_round(store):
@@ -129,11 +158,16 @@ async def test_a_team_championship_of_races_posts_the_teams_table_after_each_rou
         game_id = await play_round(service, CH)
         for r in await store.standings.results(game_id=game_id):
             team_points[r.team] += 5 - r.place
-        posted = await tables(store, game_id)
-        assert len(posted) == 1 and "**Teams**" in posted[0], posted
-        for team, total in team_points.items():
-            assert f". Team {team}: **{total}**" in posted[0], (team_points, posted[0])
-        assert ("Runde 1 von 2" in posted[0]) == (number == 1)
+        posted = await charts(store, game_id)
+        assert len(posted) == 1 and posted[0][1]["teams"], posted
+        text, chart = posted[0]
+        assert {name: points for _, name, points, *_ in chart["teams"]} == \
+            {f"Team {team}": total for team, total in team_points.items()}, (team_points, chart)
+        assert ("Runde 1 von 2" in text) == (number == 1)
+        if number == 2 and team_points[1] != team_points[2]:  # the final table crowns the teams' champion
+            best = max(team_points, key=lambda t: team_points[t])
+            assert f"Team {best} holt den Teamtitel" in text, text
+            assert [line[4] for line in chart["teams"]] == [True, False]
 
 
 async def test_a_round_whose_results_a_stop_left_unrecorded_posts_its_table_once_when_they_are(store, monkeypatch):

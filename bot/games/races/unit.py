@@ -340,6 +340,10 @@ class RacesUnit(GameUnit[Races]):
     def expand(self, game: Races, text: str) -> str:
         return table.expand(game, text)
 
+    def laps_done(self, game: Races, seat: int) -> int | None:
+        """A kart's laps are its flags (R4)."""
+        return game.karts[seat].flags if 0 <= seat < len(game.karts) else None
+
     def standings(self, game: Races, lang: str = "en") -> Standings:
         return table.standings(game, lang)
 

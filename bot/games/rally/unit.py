@@ -226,6 +226,10 @@ class RallyUnit(GameUnit[RallyGame]):
     def expand(self, game: RallyGame, text: str) -> str:
         return table.expand(game, text)
 
+    def laps_done(self, game: RallyGame, seat: int) -> int | None:
+        """A car's laps finished past the arch (S8)."""
+        return queries.laps_done(game, seat) if 0 <= seat < game.n else None
+
     def standings(self, game: RallyGame, lang: str = "en") -> Standings:
         return table.standings(game, lang)
 
