@@ -383,6 +383,31 @@ class Taps:
         return []
 
 
+class Laps:
+    """How a racing game counts its laps, for the championships' lead bonus: by default it has none."""
+
+    def done(self, game: Any, seat: int) -> int | None:
+        """The laps ``seat`` has completed so far, as the game's own rules count them (None: no laps)."""
+        return None
+
+    def leaders(self, game: Any, actions: Sequence[str]) -> dict[int, int]:
+        """Who led each lap completed while ``actions`` are played on ``game`` (a new game, for a whole log):
+        lap number → the seat that completed it first, watched move by move (:meth:`done`; two seats
+        completing a lap in one move: the lower seat first). A lap some seat had completed before the first
+        action has no known leader and is left out. Empty for a game without laps."""
+        seats = range(len(game.seat_names))
+        counted = max((self.done(game, s) or 0 for s in seats), default=0)
+        leaders: dict[int, int] = {}
+        for action in actions:
+            game.apply(action)
+            for seat in seats:
+                now = self.done(game, seat) or 0
+                while now > counted:
+                    counted += 1
+                    leaders[counted] = seat
+        return leaders
+
+
 class Reading:
     """A game read at the terminal instead of looked at: a small text map around a seat and the words of the
     move list explained. By default neither: the status tells it all."""
@@ -440,6 +465,8 @@ class GameUnit(Generic[G]):
     taps: ClassVar[Taps] = Taps()
     #: whether the game is a race whose places a championship scores (``/championship``)
     racing: ClassVar[bool] = False
+    #: how a racing game counts laps, and so who led each (:class:`Laps`)
+    laps: ClassVar[Laps] = Laps()
     #: whether the game draws animated replays: it overrides :meth:`replay` (set for each game's class)
     has_replay: ClassVar[bool] = False
 
@@ -675,25 +702,6 @@ class GameUnit(Generic[G]):
         """A shorthand typed at the terminal, in the game's notation (unchanged when it is none)."""
         return text
 
-    def laps_done(self, game: G, seat: int) -> int | None:
-        """The laps ``seat`` has completed so far, as the game's own rules count them (None: the game has no
-        laps; a racing game says)."""
-        return None
-
-    def lap_leaders(self, setup: dict[str, Any], seed: int, actions: Sequence[str]) -> list[int]:
-        """Who led each lap of a game played from ``setup``, ``seed`` and its log ``actions``: the seat that
-        completed lap 1 first, lap 2 first, …, watched move by move (:meth:`laps_done`; two seats completing
-        a lap in one move: the lower seat first). Empty for a game without laps."""
-        game = self.rules.create(setup, seed)
-        leaders: list[int] = []
-        for action in actions:
-            game.apply(action)
-            for seat in range(len(game.seat_names)):
-                done = self.laps_done(game, seat)
-                while done is not None and done > len(leaders):
-                    leaders.append(seat)
-        return leaders
-
     def standings(self, game: G, lang: str = "en") -> Standings:
         """The final table (its headings in ``lang``); by default the winners first, then seat order."""
         won = set(game.winners)
@@ -710,6 +718,6 @@ class GameUnit(Generic[G]):
 
 
 __all__ = ["ALT_TEXT_CHARS", "MAX_BUTTONS", "MAX_CHOICES", "REACH_ACTION", "REACH_LABEL", "Ask", "ButtonSpec",
-           "ButtonStyle", "Command", "CommandGroup", "Complete", "DriverFactory", "Forced", "GameUnit", "LookupSource",
-           "Option", "OptionType", "Reading", "Refusal", "SelfPlay", "StandingItem", "Standings", "Taps", "Target",
-           "fitted", "fuzzy", "legal_list"]
+           "ButtonStyle", "Command", "CommandGroup", "Complete", "DriverFactory", "Forced", "GameUnit", "Laps",
+           "LookupSource", "Option", "OptionType", "Reading", "Refusal", "SelfPlay", "StandingItem", "Standings",
+           "Taps", "Target", "fitted", "fuzzy", "legal_list"]

@@ -10,7 +10,7 @@
   and counts as an absent round, but its place still shows. The driver who led most laps earns
   :attr:`Options.lead_bonus` on top of the place's points (not when absent).
 - **Leading a lap.** A driver *led* a lap when it was the first to complete that lap (the game's own count
-  of completed laps, watched move by move over the round's log: :meth:`bot.games.GameUnit.lap_leaders`).
+  of completed laps, watched move by move over the round's log: :meth:`bot.games.unit.Laps.leaders`).
   The round's bonus goes to one driver (:func:`bonus_driver`): the one who led most laps; level on laps,
   the better finishing place; still level, the one who led a lap first.
 - **Dropped rounds.** :attr:`Options.drop_worst` of a driver's round scores are struck, the lowest first

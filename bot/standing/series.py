@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot import texts
-from bot.games import unit_for
+from bot.games import game_class, unit_for
 from bot.messages import NOTE, Line, Showing
 from bot.standing.championship import (
     Finish,
@@ -240,7 +240,7 @@ def table_showing(champ: Championship, rounds: Sequence[Sequence[Result]], lang:
 
 async def lap_leaders(store: Store, champ: Championship, rounds: Sequence[Sequence[Result]]) -> list[int | None]:
     """Each round's seat that earns the lead bonus (None: none, or the championship has no bonus), from the
-    round's log replayed by its game (:meth:`bot.games.GameUnit.lap_leaders`)."""
+    round's log replayed by its game (:meth:`bot.games.unit.Laps.leaders`)."""
     if not options_of(champ).lead_bonus:
         return [None] * len(rounds)
     front = unit_for(champ.game_key)
@@ -251,7 +251,8 @@ async def lap_leaders(store: Store, champ: Championship, rounds: Sequence[Sequen
             continue
         rec = await store.games.get_game(rows[0].game_id)
         actions = [a.action for a in await store.games.actions(rec.id)]
-        out.append(bonus_seat(rows, front.lap_leaders(dict(rec.setup), rec.seed, actions)))
+        leaders = front.laps.leaders(game_class(champ.game_key).create(dict(rec.setup), rec.seed), actions)
+        out.append(bonus_seat(rows, [leaders[lap] for lap in sorted(leaders)]))
     return out
 
 

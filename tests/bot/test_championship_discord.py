@@ -40,8 +40,7 @@ async def test_a_refused_championship_says_why_in_one_line_and_stores_nothing(h)
     for options, why in (({"game": "piecepack", "rounds": "A 1"}, "racing game"),
                          ({"game": "races", "rounds": "A 1; B 1", "points": "10 12"}, "Place 2 can't score more"),
                          ({"game": "races", "rounds": "Z 1"}, "Round 1 can't be set up"),
-                         ({"game": "races", "rounds": "A 1", "drop": 1}, "0 to 0"),
-                         ({"game": "races", "rounds": "A 1", "lead_bonus": 2}, "leading laps")):
+                         ({"game": "races", "rounds": "A 1", "drop": 1}, "0 to 0")):
         refused = answer(await h.slash(ANN, "championship create", name="Cup", **options))
         assert refused.ephemeral and why in refused.content and "\n" not in refused.content.strip(), refused.content
     assert await h.bot.service.store.championships.running_championship(h.channel_id) is None

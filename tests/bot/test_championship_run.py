@@ -10,11 +10,11 @@ from typing import Any
 import pytest
 
 from bot.drivers import driver_for
+from bot.messages import NOTE, Line, Showing
 from bot.play.championships import Asker
 from bot.play.service import Service
 from bot.standing.championship import PointsTable
 from bot.store import Store
-from bot.messages import NOTE, Line, Showing
 from bot.telling.compose import Message, Table, compose
 from bot.telling.outcomes import Accepted, Refusal
 from bot.telling.pictures import Pictures

@@ -38,8 +38,12 @@ async def test_a_channel_runs_one_championship_at_a_time(any_store):
     assert not await any_store.championships.end_championship(first.id)
     assert (await any_store.championships.championship(first.id)).status == CHAMPIONSHIP_ENDED
     assert await any_store.championships.running_championship(100) is None
+    ended = await any_store.championships.championship(first.id)
+    assert await any_store.championships.latest_championship(100) == ended  # an ended one is still the newest
     again = await create(any_store, name="Again")
     assert await any_store.championships.running_championship(100) == again
+    assert await any_store.championships.latest_championship(100) == again
+    assert await any_store.championships.latest_championship(300) is None
 
 
 async def test_rounds_map_to_games_and_a_reopened_round_takes_its_new_game(any_store):

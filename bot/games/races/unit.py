@@ -29,6 +29,7 @@ from bot.games.unit import (
     Described,
     DriverFactory,
     GameUnit,
+    Laps,
     LookupSource,
     Reading,
     SelfPlay,
@@ -74,6 +75,13 @@ def told_view(view: Mapping[str, Any], events: Sequence[Event]) -> Mapping[str, 
     return with_told(view, account.trail(account.account(events), events))
 
 
+class RaceLaps(Laps):
+    """A kart's laps are its flags (R4)."""
+
+    def done(self, game: Any, seat: int) -> int | None:
+        return int(game.karts[seat].flags) if 0 <= seat < len(game.karts) else None
+
+
 class RaceTaps(Taps):
     """A seat's page drives by tapping the whole board: the cells the roll reaches."""
 
@@ -116,6 +124,7 @@ class RacesUnit(GameUnit[Races]):
     stored_as: ClassVar[Mapping[str, str]] = {"join:crew": "character", "join:crew_set": "set"}
     reading: ClassVar[Reading] = board_words.RaceReading()
     taps: ClassVar[Taps] = RaceTaps()
+    laps: ClassVar[Laps] = RaceLaps()
 
     #: a lone roll or reverse plays itself (the dice fall the same whoever presses), and so does a lone step
     #: or answer (R9 and the bridges' arrows can leave one way); a turn begins with a roll of up to three
@@ -339,10 +348,6 @@ class RacesUnit(GameUnit[Races]):
 
     def expand(self, game: Races, text: str) -> str:
         return table.expand(game, text)
-
-    def laps_done(self, game: Races, seat: int) -> int | None:
-        """A kart's laps are its flags (R4)."""
-        return game.karts[seat].flags if 0 <= seat < len(game.karts) else None
 
     def standings(self, game: Races, lang: str = "en") -> Standings:
         return table.standings(game, lang)

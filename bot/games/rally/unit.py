@@ -24,6 +24,7 @@ from bot.games.unit import (
     ButtonSpec,
     DriverFactory,
     GameUnit,
+    Laps,
     LookupSource,
     SelfPlay,
     StandingItem,
@@ -76,6 +77,13 @@ class RallyTaps(Taps):
         return [Target(cell, boxes[cell], tuple(found)) for cell, found in ways.items() if cell in boxes]
 
 
+class RallyLaps(Laps):
+    """A car's laps are those finished past the arch (S8)."""
+
+    def done(self, game: Any, seat: int) -> int | None:
+        return queries.laps_done(game, seat) if 0 <= seat < game.n else None
+
+
 class RallyUnit(GameUnit[RallyGame]):
     rules = RallyGame
     taps: ClassVar[Taps] = RallyTaps()
@@ -89,6 +97,7 @@ class RallyUnit(GameUnit[RallyGame]):
     card_filename = "car.png"
     translations: ClassVar[Mapping[str, Mapping[str, tuple[str, str]]]] = texts.command_words(Path(__file__).parent)
     stored_as: ClassVar[Mapping[str, str]] = {"new:boards": "board"}
+    laps: ClassVar[Laps] = RallyLaps()
 
     #: a lone roll plays itself (the die falls the same whoever presses), and so does the one cell or spot
     #: the car can take; a turn begins with a roll in a rev range; the ready-made item rolls keeping the
@@ -225,10 +234,6 @@ class RallyUnit(GameUnit[RallyGame]):
 
     def expand(self, game: RallyGame, text: str) -> str:
         return table.expand(game, text)
-
-    def laps_done(self, game: RallyGame, seat: int) -> int | None:
-        """A car's laps finished past the arch (S8)."""
-        return queries.laps_done(game, seat) if 0 <= seat < game.n else None
 
     def standings(self, game: RallyGame, lang: str = "en") -> Standings:
         return table.standings(game, lang)
