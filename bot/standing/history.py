@@ -145,7 +145,7 @@ async def record_end(store: Store, front: GameUnit[Any], rec: GameRecord, game: 
             for seat, place in places(front, game) if seat < len(rec.seats)]
     for _ in range(RATING_TRIES):
         ratings, changes = await ladder.rate_end(store, rows)
-        table = await series.round_note(store, rec, rows, changes) if announce else None
+        table = await series.round_note(store, rec, rows, changes, championship_page(address)) if announce else None
         end = finale(address)
         said = tuple(Line(say=say, params=params) for say, params in ladder.change_lines(rows, changes))
         if said:
@@ -161,11 +161,16 @@ async def record_end(store: Store, front: GameUnit[Any], rec: GameRecord, game: 
         return out[0].id if out else None
     log.warning("game %s: its ratings kept moving; its results are stored unrated", rec.id)
     end = finale(address)
-    table = await series.round_note(store, rec, rows) if announce else None
+    table = await series.round_note(store, rec, rows, page=championship_page(address)) if announce else None
     out = _end_outgoing(end, table) if announce else []
     await store.standings.record_results(rec.id, rows, out)
     await series.finish_if_complete(store, rec.id)
     return out[0].id if out else None
+
+
+def championship_page(address: str | None) -> str | None:
+    """The web page of a round's championship, under the round's own page (``address``; None: no page)."""
+    return f"{address}/championship" if address else None
 
 
 def _end_outgoing(end: Showing, table: Showing | None) -> list[Outgoing]:

@@ -185,10 +185,11 @@ def chart(champ: Championship, rounds: Sequence[Sequence[Result]], lang: str = t
 
 
 def summary(champ: Championship, rounds: Sequence[Sequence[Result]], lang: str = texts.DEFAULT,
-            leaders: Sequence[int | None] = (), ratings: Mapping[int, int] | None = None) -> str:
+            leaders: Sequence[int | None] = (), ratings: Mapping[int, int] | None = None,
+            page: str | None = None) -> str:
     """The short words beside the table's picture: the round, who leads (after the last round the champions,
-    the drivers' and the teams'), who earned the round's lead bonus, and at the end each driver's rating
-    change summed over the championship's rounds (``ratings``, by driver)."""
+    the drivers' and the teams'), who earned the round's lead bonus, at the end each driver's rating change
+    summed over the championship's rounds (``ratings``, by driver), and the championship's web ``page``."""
     total = len(champ.rounds)
     if not rounds:
         return texts.say("championship.table.none", lang, name=Name(champ.name), rounds=total)
@@ -214,6 +215,8 @@ def summary(champ: Championship, rounds: Sequence[Sequence[Result]], lang: str =
     if left == 0 and ratings:
         moved = [f"{Name(names[d])} {signed(ratings[d])}" for d in (r.driver for r in standing.rows) if d in ratings]
         lines.append(texts.say("championship.table.ratings", lang, count=len(rounds), changes=", ".join(moved)))
+    if page:
+        lines.append(texts.say("championship.page_link", lang, url=page))
     return "\n".join(lines)
 
 
@@ -229,11 +232,12 @@ def table_message(champ: Championship, rounds: Sequence[Sequence[Result]], lang:
 
 
 def table_showing(champ: Championship, rounds: Sequence[Sequence[Result]], lang: str,
-                  leaders: Sequence[int | None] = (), ratings: Mapping[int, int] | None = None) -> Showing:
+                  leaders: Sequence[int | None] = (), ratings: Mapping[int, int] | None = None,
+                  page: str | None = None) -> Showing:
     """The delivery record of the table's message, worded in the channel's ``lang``: the short words, and the
     picture's value, drawn with its description when the record goes out."""
     value = chart(champ, rounds, lang, leaders)
-    return Showing(NOTE, lines=(Line(text=summary(champ, rounds, lang, leaders, ratings)),),
+    return Showing(NOTE, lines=(Line(text=summary(champ, rounds, lang, leaders, ratings, page)),),
                    picture="table" if value is not None else "none",
                    chart=to_json(value) if value is not None else None)
 
@@ -277,9 +281,10 @@ async def rating_moves(store: Store, rounds: Sequence[Sequence[Result]],
 
 
 async def round_note(store: Store, rec: GameRecord, rows: Sequence[Result],
-                     latest: Sequence[RatingChange] = ()) -> Showing | None:
+                     latest: Sequence[RatingChange] = (), page: str | None = None) -> Showing | None:
     """When ``rec`` is a round of a championship, the record of the table after it (``rows``: its results and
-    ``latest`` its rating changes, not stored yet), in the game's language; None otherwise."""
+    ``latest`` its rating changes, not stored yet; ``page`` the championship's web page), in the game's
+    language; None otherwise."""
     found = await store.championships.championship_of_game(rec.id)
     if found is None:
         return None
@@ -288,7 +293,7 @@ async def round_note(store: Store, rec: GameRecord, rows: Sequence[Result],
     leaders = await lap_leaders(store, champ, rounds)
     final = len(rounds) >= len(champ.rounds)
     ratings = await rating_moves(store, rounds, latest) if final else None
-    return table_showing(champ, rounds, rec.lang, leaders, ratings)
+    return table_showing(champ, rounds, rec.lang, leaders, ratings, page)
 
 
 async def finish_if_complete(store: Store, game_id: int) -> bool:

@@ -74,6 +74,7 @@ from bot.play.service import Service
 from bot.store import ACTIVE, LOBBY, Delivery, GameNotFound, GameRecord, Store
 from bot.telling.outcomes import Accepted
 from bot.terminal import plain
+from bot.web import championship as champ_page
 from bot.web import links, seats
 from bot.web import page as pages
 from bot.web.timeline import Timeline, build
@@ -250,6 +251,8 @@ class WebServer:
         app.router.add_get("/g/{token}/state.json", self.state)
         app.router.add_get("/g/{token}/events", self.events)
         app.router.add_get("/g/{token}/board/{picture}", self.board)
+        app.router.add_get("/g/{token}/championship", self.championship)
+        app.router.add_get("/g/{token}/championship.png", self.championship_picture)
         app.router.add_get("/p/{token}", self.page)
         app.router.add_get("/p/{token}/state.json", self.state)
         app.router.add_get("/p/{token}/events", self.events)
@@ -571,6 +574,28 @@ class WebServer:
         # the same address is the same picture; private: a revoked link's pictures stay out of shared caches
         return web.Response(body=png, content_type="image/png",
                             headers={"Cache-Control": "private, max-age=86400, immutable"})
+
+    async def _championship(self, request: web.Request) -> tuple[champ_page.View, str]:
+        """The championship page of the round whose page token the request names, and the language; 404 when
+        the token opens no round of a championship."""
+        lang = pages.choose_lang(request.query.get("lang"), request.headers.get("Accept-Language"), "en")
+        found = await champ_page.view(self.store, request.match_info["token"], lang)
+        if found is None:
+            raise _not_found()
+        return found, lang
+
+    async def championship(self, request: web.Request) -> web.Response:
+        """A championship's page: its table and a link to each round's page."""
+        found, lang = await self._championship(request)
+        body = champ_page.document(found, request.match_info["token"], lang, self.static_version)
+        return _packed(request, web.Response(text=body, content_type="text/html", charset="utf-8"))
+
+    async def championship_picture(self, request: web.Request) -> web.Response:
+        """A championship's table as the picture its page shows."""
+        found, _ = await self._championship(request)
+        if found.png is None:
+            raise _not_found()
+        return web.Response(body=found.png, content_type="image/png", headers={"Cache-Control": "private, no-cache"})
 
     async def asset(self, request: web.Request) -> web.Response:
         name = request.match_info["name"]
