@@ -1,6 +1,7 @@
 """``/championship``: a host names a championship of a racing game in a channel, with its rounds, points
 table and options; ``next`` opens each round's game through the lobby (:class:`bot.play.lobby.Lobby`) with the
-seats of the round before, ``table`` shows the table any time, ``end`` stops it. The table after each round is
+seats of the round before, ``table`` shows the table any time (its picture and a few words), ``end`` stops
+it early: after its last round it ends by itself. The table after each round is
 posted with the round's results (:mod:`bot.standing.series`), not here. A refusal is one line and changes
 nothing."""
 

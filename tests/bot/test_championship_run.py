@@ -14,6 +14,8 @@ from bot.messages import NOTE, Line, Showing
 from bot.play.championships import Asker
 from bot.play.service import Service
 from bot.standing.championship import PointsTable
+from bot.standing.ladder import signed
+from bot.standing.ratings import Skill
 from bot.store import Store
 from bot.telling.compose import Message, Table, compose
 from bot.telling.outcomes import Accepted, Refusal
@@ -93,6 +95,9 @@ async def test_a_three_round_championship_posts_its_table_once_after_each_round(
     made = await service.championships.create(ann, name="Spring Cup", game=key, rounds=rounds, points="10 6 3 1",
                                               drop=1)
     assert isinstance(made, Message) and "Spring Cup" in bare(made.text)
+    running = await store.championships.running_championship(CH)
+    assert running is not None
+    made_id = running.id
     places: list[dict[int, int]] = []
     for number in (1, 2, 3):
         opened = await service.championships.next_round(ann)
@@ -128,6 +133,15 @@ async def test_a_three_round_championship_posts_its_table_once_after_each_round(
         else:
             assert ("is the champion" in table) == (len(first) == 1)
             assert sum(line[7] for line in chart["drivers"]) == (len(first) == 1)
+            moved = {ANN: 0, BOB: 0}  # each round's rating change, from the moves stored with its results
+            for _, round_game in await store.championships.round_games(made_id):
+                for c in await store.standings.game_changes(round_game):
+                    if c.user_id in moved:
+                        moved[c.user_id] += Skill(c.mu, c.sigma).shown - Skill(c.mu_before, c.sigma_before).shown
+            said = re.search(r"Rating changes over the championship \(its 3 rounds added up\): (.*)", table)
+            assert said is not None, table
+            for name, user in (("Ann", ANN), ("Bob", BOB)):
+                assert f"{name} {signed(moved[user])}" in said[1], (moved, said[1])
         message = drawn(chart)
         assert message.png is not None and message.png.startswith(b"\x89PNG") and message.shows == "table"
         assert "Spring Cup" in message.description
