@@ -210,7 +210,7 @@ def summary(champ: Championship, rounds: Sequence[Sequence[Result]], lang: str =
     latest = leaders[len(rounds) - 1] if len(leaders) >= len(rounds) else None
     bonus = options_of(champ).lead_bonus
     led = next((r for r in rounds[-1] if r.seat == latest), None)
-    if bonus and led is not None:
+    if bonus and led is not None and not mostly_autopilot(led.turns, led.autopilot):  # an autopilot seat scores none
         lines.append(texts.say("championship.table.led", lang, driver=Name(led.name), bonus=bonus))
     if left == 0 and ratings:
         moved = [f"{Name(names[d])} {signed(ratings[d])}" for d in (r.driver for r in standing.rows) if d in ratings]
