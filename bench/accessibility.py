@@ -13,6 +13,7 @@ seat colours of any game under simulated protanopia, deuteranopia and tritanopia
 from __future__ import annotations
 
 from bench.registry import Figures, benchmark
+from bot.texts import LANGS
 
 SEEDS = (5, 11)
 MOVE_CAP = 4000
@@ -44,7 +45,7 @@ def accessibility() -> Figures:
             game.apply(drivers[seat].choose(game, seat))
             turn += [Event.from_dict(e) for e in game.view(None)["events"]]
             moved = [k for k in game.karts if k.cell != before[k.seat] and k.cell is not None]
-            for lang in ("en", "de"):
+            for lang in LANGS:
                 said = unit.alt_text(game, turn, lang=lang)
                 longest = max(longest, len(said))
                 last = {t.seat: t for t in account.account(turn).moves}

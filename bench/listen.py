@@ -40,9 +40,10 @@ from pathlib import Path
 from typing import Any
 
 from bench.registry import Figures, benchmark
+from bot.texts import DEFAULT, LANGS
 
-#: espeak-ng's voice per language (pocketsphinx's model is US English)
-VOICES = {"en": "en-us", "de": "de"}
+#: the languages heard: every language of the catalogues (espeak-ng names its voices by language code)
+VOICES = {lang: "en-us" if lang == DEFAULT else lang for lang in LANGS}  # pocketsphinx's model is US English
 #: the games, their seats and options; the seed of the game heard and of the one the words are learnt from
 GAMES: dict[str, tuple[int, dict[str, Any]]] = {
     "races": (8, {"track": "A", "laps": 2}), "rally": (6, {}), "piecepack": (4, {})}

@@ -61,7 +61,7 @@ def _fts5(game: str, question: str, lang: str) -> list[str]:
     content = [w for w in words if w not in language.stop_words] or words
     if not content:
         return []
-    terms = " OR ".join(f'"{w}"' + ("*" if lang == "de" and len(w) >= 4 else "") for w in content)
+    terms = " OR ".join(f'"{w}"' + ("*" if lang != "en" and len(w) >= 4 else "") for w in content)
     rows = _fts(game, lang).execute(
         "SELECT id FROM entry WHERE entry MATCH ? ORDER BY bm25(entry, 0.0, 10.0, 8.0, 1.0) LIMIT 3", (terms,))
     return [row[0] for row in rows]

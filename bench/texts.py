@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from bench.registry import Figures, benchmark, median_ms
+from bot.texts import LANGS
 
 CALLS = 2000
 
@@ -26,7 +27,7 @@ def texts_say() -> Figures:
     }
     out: Figures = {}
     for name, say in cases.items():
-        for lang in ("en", "de"):
+        for lang in LANGS:
             def run(say: Callable[[str], str] = say, lang: str = lang) -> None:
                 for _ in range(CALLS):
                     say(lang)
