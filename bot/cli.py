@@ -22,8 +22,8 @@ SUBCOMMANDS: dict[str, tuple[str, str, str]] = {
     "bot": ("bot.commands.bot", "run the Discord game master (token from $DISCORD_TOKEN or --token-file)", "all"),
     "web": ("bot.commands.web", "serve every game's web page: the live board, the standings, the moves and a replay",
             "all"),
-    "link": ("bot.commands.link", "print the page link of a stored game, as /game link gives it: junkyard link GAME_ID",
-             "all"),
+    "link": ("bot.commands.link", "print the page link of a stored game, or with --seat N a person's own link, as "
+             "/game link gives them: junkyard link GAME_ID [--seat N]", "all"),
     "sync": ("bot.commands.sync", "register the slash commands with Discord and exit", "all"),
     "replay": ("bot.commands.replay", "an animated GIF of a {game} game, from the store or a log file", "replay"),
     "rules": ("bot.commands.rules", "ask the rule lookup a question in plain words: junkyard rules how do bumps work",
