@@ -108,6 +108,23 @@ class Tab:
         await self.send("Input.dispatchTouchEvent", type="touchStart", touchPoints=[{"x": x, "y": y}])
         await self.send("Input.dispatchTouchEvent", type="touchEnd", touchPoints=[])
 
+    async def click(self, x: float, y: float) -> None:
+        """A mouse's left click at ``x``, ``y`` (CSS pixels from the window's top left)."""
+        for kind in ("mousePressed", "mouseReleased"):
+            await self.send("Input.dispatchMouseEvent", type=kind, x=x, y=y, button="left", clickCount=1)
+
+    async def key(self, key: str, code: int, *, repeat: bool = False, up: bool = False) -> None:
+        """A key pressed (``repeat``: as a held key repeats it) or, with ``up``, let go; ``code`` is its
+        Windows key code (37: ←)."""
+        await self.send("Input.dispatchKeyEvent", type="keyUp" if up else "rawKeyDown", key=key, code=key,
+                        windowsVirtualKeyCode=code, autoRepeat=repeat)
+
+    async def reload(self) -> None:
+        """Load the page again (as the browser's reload does) and wait until its document is complete."""
+        await self.evaluate("window.reloading = true")
+        await self.send("Page.reload", ignoreCache=False)
+        await self.wait_for("window.reloading === undefined && document.readyState === 'complete'")
+
     async def screenshot(self, path: Path, full: bool = True) -> Path:
         """A PNG of the page (``full``: all of it, not only the window) written to ``path``."""
         result = await self.send("Page.captureScreenshot", format="png", captureBeyondViewport=full)
