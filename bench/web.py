@@ -10,6 +10,10 @@ the same process (as ``junkyard bot --web`` does: the service wakes the pages wh
 * ``web_clients_held``: the most clients on one game's live updates (a child process holds them: 250, 500,
   1,000, 2,000) that each hear every one of 10 moves while the server's event loop lags under 50 ms at the 99th
   percentile (``web_lag_p99_ms``: that lag at that count).
+
+``web_move`` (a benchmark of its own) times a move played from a seat's page: ``web_move_ms``, from the page's
+``POST /p/TOKEN/act`` until the channel's message is changed, through the bot's own delivery
+(``JunkyardBot.deliver``, as ``junkyard bot --web`` hands it to the pages' server) on the offline Discord stack.
 """
 
 from __future__ import annotations
@@ -186,3 +190,84 @@ async def _run() -> Figures:
 @benchmark("web")
 def web_pages() -> Figures:
     return asyncio.run(_run())
+
+
+#: the people of the race whose moves are played from their seat pages
+MOVERS = (101, 202)
+#: the moves timed from a seat page's POST to the channel's board
+PAGE_MOVES = 30
+
+
+async def _page_moves(path: Path) -> Figures:
+    """A two-person race on the bot's offline Discord stack with the pages' server beside it, wired as
+    ``junkyard bot --web`` wires them (``played``: the bot's delivery); each person's moves (the smart driver's
+    choice, a person's tap) are POSTed from their seat page."""
+    import aiohttp
+
+    from bot.discord import JunkyardBot
+    from bot.discord.offline import CHANNEL_ID, DiscordHarness
+    from bot.drivers import driver_for
+    from bot.play.service import Service
+    from bot.store import SqliteStore
+    from bot.web import seats
+    from bot.web.server import CSRF_HEADER, Limits, WebServer
+
+    bot = JunkyardBot(service=Service(SqliteStore(path), seed_source=lambda: 7))
+    times: list[float] = []
+    boards = 0
+    async with DiscordHarness(bot) as h:
+        h.users.update({user: f"p{user}" for user in MOVERS})
+        await h.slash(MOVERS[0], "game new", game="races", track="A", laps=3)
+        for user, colour in zip(MOVERS, ("red", "blue"), strict=True):
+            await h.slash(user, "game join", colour=colour)
+        await h.slash(MOVERS[0], "game start")
+        server = WebServer(bot.store, service=bot.service, played=bot.deliver,
+                           limits=Limits(rate=1e6, burst=10**6, move_rate=1e6, move_burst=10**6))
+        host, port = await server.start("127.0.0.1", 0)
+        bot.service.on_stored = server.changed
+        base = f"http://{host}:{port}"
+        driver = driver_for("races", "smart", 7)
+        try:
+            async with aiohttp.ClientSession() as session:
+                pages: dict[int, tuple[str, str]] = {}
+                rec, _, _ = await bot.service.current(CHANNEL_ID)
+                assert rec is not None
+                for user in MOVERS:
+                    token = await seats.seat_token(bot.store, rec.id, user)
+                    link = await seats.seat_of(bot.store, token)
+                    assert link is not None
+                    pages[user] = (seats.seat_url(base, token), link.csrf)
+                while len(times) < PAGE_MOVES:
+                    rec, game, _ = await bot.service.current(CHANNEL_ID)
+                    if rec is None or game is None or game.is_over or game.to_act is None:
+                        break
+                    url, csrf = pages[rec.seats[game.to_act].user_id]
+                    action = str(driver.choose(game, game.to_act))
+                    sent = len(h.sent)
+                    start = time.perf_counter()
+                    async with session.post(f"{url}/act", json={"action": action, "version": rec.version},
+                                            headers={"Origin": base, CSRF_HEADER: csrf}) as answer:
+                        said = await answer.json()
+                    # the delivery is awaited before the page's answer: the channel's message is changed by now
+                    times.append(time.perf_counter() - start)
+                    if not said.get("ok"):
+                        raise RuntimeError(f"a page's move was refused: {action}: {said}")
+                    new = [s for s in h.sent[sent:] if s.kind in ("channel", "edit") or s.changes]
+                    if not new:
+                        raise RuntimeError(f"a page's move changed no message of the channel: {action}")
+                    boards += any(s.png is not None for s in new)
+        finally:
+            await server.close()
+    first, times = times[0], sorted(times)
+    return {"web_move_ms": round(statistics.median(times) * 1000, 1), "web_move_worst_ms": round(times[-1] * 1000, 1),
+            "web_move_first_ms": round(first * 1000, 1), "web_move_moves": len(times), "web_move_boards": boards}
+
+
+@benchmark("web_move")
+def web_move() -> Figures:
+    """``web_move_ms``: a seat page's move (``POST /p/TOKEN/act``) until the channel's messages are changed by
+    the bot's delivery (the offline Discord stack), median over 30 moves of a race (``web_move_worst_ms`` the
+    slowest, ``web_move_first_ms`` the first, whose pictures start cold; ``web_move_boards`` how many of them
+    posted or edited a board picture)."""
+    with tempfile.TemporaryDirectory() as folder:
+        return asyncio.run(_page_moves(Path(folder) / "moves.db"))
