@@ -93,21 +93,28 @@ async def game_of(store: Store, token: str) -> int | None:
     return _opens(await store.settings.get_settings(TOKEN_SCOPE, key), token)
 
 
-async def games_of(store: Store, tokens: Iterable[str]) -> dict[str, int | None]:
-    """:func:`game_of` of each token, in one read of the store per :data:`BATCH` tokens."""
-    out: dict[str, int | None] = {}
+async def token_rows(store: Store, scope: str, tokens: Iterable[str]) -> list[tuple[str, dict[str, Any] | None]]:
+    """Each distinct token with its settings row of ``scope`` (found by :func:`token_key`; None when the text
+    cannot be a token), in one read of the store per :data:`BATCH` tokens."""
+    out: list[tuple[str, dict[str, Any] | None]] = []
     keyed: list[tuple[str, int]] = []
     for token in dict.fromkeys(tokens):
         key = token_key(token)
         if key is None:
-            out[token] = None
+            out.append((token, None))
         else:
             keyed.append((token, key))
     for start in range(0, len(keyed), BATCH):
         part = keyed[start:start + BATCH]
-        rows = await store.settings.settings_of([(TOKEN_SCOPE, key, 0) for _, key in part])
-        out.update((token, _opens(row, token)) for (token, _), row in zip(part, rows, strict=True))
+        rows = await store.settings.settings_of([(scope, key, 0) for _, key in part])
+        out.extend((token, row) for (token, _), row in zip(part, rows, strict=True))
     return out
+
+
+async def games_of(store: Store, tokens: Iterable[str]) -> dict[str, int | None]:
+    """:func:`game_of` of each token, in one read of the store per :data:`BATCH` tokens."""
+    return {token: None if row is None else _opens(row, token)
+            for token, row in await token_rows(store, TOKEN_SCOPE, tokens)}
 
 
 async def revoke(store: Store, game_id: int) -> bool:
@@ -128,4 +135,4 @@ def page_url(base: str, token: str) -> str:
 
 
 __all__ = ["BATCH", "GAME_SCOPE", "TOKEN_SCOPE", "current_token", "game_of", "games_of", "link_token", "new_token",
-           "page_url", "revoke", "token_key"]
+           "page_url", "revoke", "token_key", "token_rows"]

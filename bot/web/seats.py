@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.store import SEAT_LINK_SCOPE, Store
-from bot.web.links import BATCH, new_token, token_key
+from bot.web.links import BATCH, new_token, token_key, token_rows
 
 #: the settings scope that finds a seat by its token (owner: :func:`bot.web.links.token_key`)
 TOKEN_SCOPE = "web.seat.token"
@@ -86,21 +86,14 @@ async def games_of(store: Store, tokens: Iterable[str]) -> dict[str, int | None]
     """The game each seat token still opens (None: revoked or never made), in two reads of the store per
     :data:`~bot.web.links.BATCH` tokens (for the live streams of seat pages)."""
     out: dict[str, int | None] = {}
-    keyed: list[tuple[str, int]] = []
-    for token in dict.fromkeys(tokens):
-        key = token_key(token)
-        if key is None:
-            out[token] = None
-        else:
-            keyed.append((token, key))
-    for start in range(0, len(keyed), BATCH):
-        part = keyed[start:start + BATCH]
-        rows = await store.settings.settings_of([(TOKEN_SCOPE, key, 0) for _, key in part])
-        found = [(token, _row(row, token)) for (token, _), row in zip(part, rows, strict=True)]
-        opened = [(token, seat) for token, seat in found if seat is not None]
-        helds = await store.settings.settings_of([(SEAT_LINK_SCOPE, user, game) for _, (game, user) in opened])
-        out.update((token, None) for token, seat in found if seat is None)
-        for (token, (game, _)), held in zip(opened, helds, strict=True):
+    found = [(token, None if row is None else _row(row, token))
+             for token, row in await token_rows(store, TOKEN_SCOPE, tokens)]
+    opened = [(token, seat) for token, seat in found if seat is not None]
+    out.update((token, None) for token, seat in found if seat is None)
+    for start in range(0, len(opened), BATCH):
+        part = opened[start:start + BATCH]
+        helds = await store.settings.settings_of([(SEAT_LINK_SCOPE, user, game) for _, (game, user) in part])
+        for (token, (game, _)), held in zip(part, helds, strict=True):
             current = held.get("token")
             out[token] = game if isinstance(current, str) and hmac.compare_digest(current, token) else None
     return out
