@@ -59,10 +59,11 @@ async def test_a_move_stored_through_another_store_reaches_a_live_stream_within_
 
 @contextlib.asynccontextmanager
 async def _writer(store: Store, channel: int) -> AsyncIterator[subprocess.Popen[str]]:
-    """tests/bot/web_child.py on ``store``'s database, ready to store moves of the game in ``channel``."""
+    """The benchmark's writing child (``python -m bench.cross_process``) on ``store``'s database, ready to store
+    moves of the game in ``channel``: another process, as ``junkyard web`` beside ``junkyard bot``."""
     schema = getattr(store, "schema", None) or "-"
     where = str(store.path) if isinstance(store, SqliteStore) else str(getattr(store, "url"))  # noqa: B009
-    proc = subprocess.Popen([sys.executable, "-m", "tests.bot.web_child", where, schema, str(channel)], cwd=ROOT,
+    proc = subprocess.Popen([sys.executable, "-m", "bench.cross_process", where, schema, str(channel)], cwd=ROOT,
                             text=True, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert proc.stdout is not None
