@@ -18,11 +18,14 @@ things and its moves), served only on that seat's page.
 from __future__ import annotations
 
 import html
+import io
 import json
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
+
+from PIL import Image
 
 from bot import texts
 from bot.games import GameUnit
@@ -32,6 +35,7 @@ from bot.store import ACTIVE, FINISHED, LOBBY, Delivery, GameRecord
 from bot.telling.compose import Table, message_text, places, table_of
 from bot.terminal import plain
 from bot.web.timeline import Step, Timeline
+from render.common import encode_png
 from rules.contract import Game
 from rules.literal import bare
 
@@ -221,9 +225,34 @@ def _live(rec: GameRecord, timeline: Timeline, front: GameUnit[Any], game: Game,
             "over": rec.status == FINISHED}
 
 
-def picture(front: GameUnit[Any], step: Step, lang: str) -> bytes | None:
-    """The whole board at a step, drawn from its public view (``board_picture``), in ``lang``."""
+#: the widths (in pixels) a page may ask a board picture at (``?w=``): a phone's, a tablet's, a wide screen's
+WIDTHS = (360, 540, 720, 1080)
+#: the two pictures of a step: the whole board, and the close-up the channel is shown (``close``)
+WHOLE, CLOSE = "whole", "close"
+
+
+def has_close_up(front: GameUnit[Any]) -> bool:
+    """Whether the game's chat picture is a close-up of the board (its whole board is another picture)."""
+    return type(front).board_picture is not GameUnit.board_picture
+
+
+def picture(front: GameUnit[Any], step: Step, lang: str, kind: str = WHOLE) -> bytes | None:
+    """The board at a step, drawn from its public view, in ``lang``: the whole board (``board_picture``), or the
+    close-up the channel is shown after that move (the unit's ``picture`` of the step's public events, the whole
+    board for a game without one)."""
+    if kind == CLOSE and has_close_up(front):
+        return front.picture(step.view, list(step.events), lang=lang) or front.board_picture(step.view, lang=lang)
     return front.board_picture(step.view, lang=lang)
+
+
+def scaled(png: bytes, width: int) -> bytes:
+    """``png`` shrunk to ``width`` pixels wide, its proportions kept (itself when it is no wider)."""
+    size = png_size(png)
+    if size[0] <= width:
+        return png
+    with Image.open(io.BytesIO(png)) as image:
+        small = image.convert("RGB").resize((width, max(1, round(size[1] * width / size[0]))), Image.Resampling.LANCZOS)
+    return encode_png(small)
 
 
 def as_json(data: Any) -> bytes:
@@ -236,7 +265,7 @@ def as_json(data: Any) -> bytes:
 #: the words the page's script needs, by the name it knows them under
 SCRIPT_WORDS = ("live", "over", "replay_step", "start_position", "back_to_live", "reconnecting", "play", "pause",
                 "board_alt", "no_board", "newest", "seat_wait", "seat_sent", "seat_ways", "seat_no_cell",
-                "seat_cancel", "seat_failed", "seat_over")
+                "seat_cancel", "seat_failed", "seat_over", "close_alt", "step_item")
 
 
 def seat_view(rec: GameRecord, front: GameUnit[Any] | None, game: Game | None, seat: int, step: int, lang: str
@@ -289,13 +318,15 @@ def words(lang: str) -> dict[str, str]:
 @dataclass(frozen=True, slots=True)
 class Board:
     """The board a page opens on: its address (``src`` relative to the page, ``url`` absolute, for link
-    previews), its size in pixels, and its step (0: the start)."""
+    previews), its size in pixels, its step (0: the start), and its close-up's size (None: the game has
+    none)."""
 
     src: str
     url: str
     width: int
     height: int
     step: int
+    close: tuple[int, int] | None = None
 
 
 def png_size(png: bytes) -> tuple[int, int]:
@@ -303,15 +334,47 @@ def png_size(png: bytes) -> tuple[int, int]:
     return int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")
 
 
+#: how wide the board is shown: the viewer's column on a wide screen (its grid and paddings, page.css), the
+#: whole width less the paddings on a narrow one
+BOARD_SIZES = "(min-width: 1280px) 724px, (min-width: 900px) calc(60vw - 36px), calc(100vw - 46px)"
+#: the widest screen the close-up is shown on (page.css hides its switch above)
+CLOSE_MEDIA = "(max-width: 599px)"
+
+
+def widths(own: int) -> list[int]:
+    """The widths a picture ``own`` pixels wide is offered at: each of :data:`WIDTHS` well below its own, and
+    its own."""
+    return [w for w in WIDTHS if w < own * 0.9] + [own]
+
+
+def srcset(src: str, own: int) -> str:
+    """The ``srcset`` of a picture at ``src`` (its address with its query) ``own`` pixels wide."""
+    return ", ".join(f"{src}&w={w} {w}w" if w < own else f"{src} {w}w" for w in widths(own))
+
+
 def _board_html(board: Board | None, lang: str) -> tuple[str, str]:
-    """The board picture's attributes and its zoom link's address: the picture's address and size in the page,
-    so its place is kept before it comes and it shows without the script; hidden when there is none yet."""
+    """The board's picture element and its zoom link's address: the whole board's address, its smaller sizes
+    and its size in the page (its place kept before it comes, shown without the script), and on a narrow screen
+    the close-up the channel is shown, when the game has one; hidden when there is none yet. ``data-whole`` and
+    ``data-close`` name the widths offered, for the script's later steps."""
     if board is None:
-        return f'alt="{html.escape(texts.say("web.no_board", lang))}" hidden', "#"
+        alt = html.escape(texts.say("web.no_board", lang))
+        return f'<picture><img id="board" alt="{alt}" hidden></picture>', "#"
     alt = texts.say("web.start_position", lang) if board.step == 0 else texts.say("web.board_alt", lang,
                                                                                    n=board.step)
     src = html.escape(board.src)
-    return f'src="{src}" width="{board.width}" height="{board.height}" alt="{html.escape(alt)}"', src
+    whole = " ".join(map(str, widths(board.width)))
+    source = ""
+    if board.close is not None:
+        close_src = board.src.replace(".png?", "-close.png?")
+        source = (f'<source id="board-close" media="{CLOSE_MEDIA}" '
+                  f'srcset="{html.escape(srcset(close_src, board.close[0]))}" '
+                  f'sizes="calc(100vw - 46px)" width="{board.close[0]}" height="{board.close[1]}" '
+                  f'data-close="{" ".join(map(str, widths(board.close[0])))}">')
+    image = (f'<img id="board" src="{src}" srcset="{html.escape(srcset(board.src, board.width))}" '
+             f'sizes="{BOARD_SIZES}" width="{board.width}" height="{board.height}" alt="{html.escape(alt)}" '
+             f'data-whole="{whole}" fetchpriority="high">')
+    return f"<picture>{source}{image}</picture>", src
 
 
 def _social(title: str, description: str, board: Board | None) -> str:
@@ -339,7 +402,7 @@ def document(template: str, title: str, state_json: str, lang: str, token: str, 
     page itself); ``prefix``: the kind of page (``g`` a game's, ``p`` a seat's), for the language links."""
     say = {key: html.escape(texts.say(f"web.{key}", lang)) for key in
            ("heading_live", "heading_replay", "heading_standings", "heading_log", "first", "back", "forward",
-            "last", "slider", "noscript", "footer", "standings_region")}
+            "last", "slider", "noscript", "footer", "standings_region", "show_whole", "steps")}
     seated = ", ".join(players) or texts.say("lobby.nobody_yet", lang)
     picture, zoom = _board_html(board, lang)
     social = _social(title, texts.say("web.share_description", lang, players=seated, status=status), board)
@@ -356,4 +419,4 @@ def document(template: str, title: str, state_json: str, lang: str, token: str, 
 
 
 __all__ = ["LANGS", "TAIL", "Board", "choose_lang", "document", "entries", "live_event", "message_words", "messages",
-           "page_state", "picture", "png_size", "seat_html", "seat_view", "standings", "words"]
+           "page_state", "picture", "png_size", "scaled", "seat_html", "seat_view", "standings", "words"]

@@ -104,7 +104,7 @@ SECURITY_HEADERS = {
 }
 #: what every answer says of the server (no software or version)
 SERVER_NAME = "Junkyard GM"
-_PICTURE = re.compile(r"(\d{1,6})-([0-9a-f]{12})\.png")
+_PICTURE = re.compile(r"(\d{1,6})-([0-9a-f]{12})(-close)?\.png")
 _STATIC = {"page.js": "application/javascript", "page.css": "text/css"}
 #: the header a seat's page sends its link's CSRF token in
 CSRF_HEADER = "X-Junkyard-CSRF"
@@ -227,7 +227,7 @@ class WebServer:
         self.forwarded = forwarded
         self.clock = clock
         self.watches: OrderedDict[int, Watch] = OrderedDict()
-        self.pictures: OrderedDict[tuple[int, str, str], bytes] = OrderedDict()
+        self.pictures: OrderedDict[tuple[int, str, str, str, int], bytes] = OrderedDict()
         self._buckets: dict[str, Bucket] = {}
         self._moves: dict[int, Bucket] = {}  # each seat link's moves, by its token's key
         self._streams: dict[str, int] = {}
@@ -499,26 +499,41 @@ class WebServer:
                 if opens.get(listener.token, watch.game_id) != watch.game_id:
                     listener.close()
 
-    async def _picture(self, watch: Watch, move: int, fingerprint: str, lang: str) -> bytes | None:
-        """The board after ``move`` while that step still has ``fingerprint``, drawn once (in a thread)."""
+    async def _picture(self, watch: Watch, move: int, fingerprint: str, lang: str, kind: str = pages.WHOLE,
+                       width: int = 0) -> bytes | None:
+        """The board after ``move`` while that step still has ``fingerprint``, drawn once (in a thread): the whole
+        board or its close-up (``kind``), at its own size (``width`` 0) or shrunk to ``width`` pixels."""
         timeline, front = watch.timeline, watch.front
         if timeline is None or front is None or not 0 <= move <= timeline.moves:
             return None
         step = timeline.steps[move]
         if step.fingerprint != fingerprint:
             return None
-        key = (watch.game_id, fingerprint, lang)
+        key = (watch.game_id, fingerprint, lang, kind, width)
         async with self._drawing:
             png = self.pictures.get(key)
             if png is None:
-                png = await asyncio.to_thread(pages.picture, front, step, lang)
+                if width:
+                    whole = self.pictures.get((*key[:4], 0))
+                    if whole is None:
+                        whole = await asyncio.to_thread(pages.picture, front, step, lang, kind)
+                        if whole is not None:
+                            self._keep((*key[:4], 0), whole)
+                    png = None if whole is None else await asyncio.to_thread(pages.scaled, whole, width)
+                else:
+                    png = await asyncio.to_thread(pages.picture, front, step, lang, kind)
                 if png is None:
                     return None
-                self.pictures[key] = png
-                while len(self.pictures) > self.limits.pictures:
-                    self.pictures.popitem(last=False)
+                self._keep(key, png)
             self.pictures.move_to_end(key)
         return png
+
+    def _keep(self, key: tuple[int, str, str, str, int], png: bytes) -> None:
+        """Keep a drawn picture, forgetting the longest unused beyond :attr:`Limits.pictures`."""
+        self.pictures[key] = png
+        self.pictures.move_to_end(key)
+        while len(self.pictures) > self.limits.pictures:
+            self.pictures.popitem(last=False)
 
     # Handlers ----------------------------------------------------------------------------------
 
@@ -544,19 +559,23 @@ class WebServer:
 
     async def _board(self, request: web.Request, watch: Watch, token: str, lang: str) -> pages.Board | None:
         """The newest board, as the page names it before its script runs (drawn now, once: the browser asks for
-        it next); None before the game starts."""
+        it next), with its close-up's size when the game has one; None before the game starts."""
         timeline = watch.timeline
-        if timeline is None:
+        if timeline is None or watch.front is None:
             return None
         step, fingerprint = timeline.moves, timeline.steps[-1].fingerprint
         png = await self._picture(watch, step, fingerprint, lang)
         if png is None:
             return None
+        close = None
+        if pages.has_close_up(watch.front):
+            shown = await self._picture(watch, step, fingerprint, lang, pages.CLOSE)
+            close = None if shown is None else pages.png_size(shown)
         width, height = pages.png_size(png)
         path = f"board/{step}-{fingerprint}.png?lang={lang}"
         origin = self.public_url or str(request.url.origin())
         url = f"{origin.rstrip('/')}/{request.path[1]}/{token}/{path}"
-        return pages.Board(f"{token}/{path}", url, width, height, step)
+        return pages.Board(f"{token}/{path}", url, width, height, step, close)
 
     async def state(self, request: web.Request) -> web.Response:
         watch, _ = await self._open(request)
@@ -567,8 +586,15 @@ class WebServer:
         match = _PICTURE.fullmatch(request.match_info["picture"])
         if match is None:
             raise _not_found()
+        asked = request.query.get("w")
+        width = 0
+        if asked is not None:
+            if not asked.isdigit() or int(asked) not in pages.WIDTHS:
+                raise _not_found()
+            width = int(asked)
         watch, _ = await self._open(request)
-        png = await self._picture(watch, int(match[1]), match[2], self._lang(request, watch))
+        kind = pages.CLOSE if match[3] else pages.WHOLE
+        png = await self._picture(watch, int(match[1]), match[2], self._lang(request, watch), kind, width)
         if png is None:
             raise _not_found()
         # the same address is the same picture; private: a revoked link's pictures stay out of shared caches
@@ -623,7 +649,11 @@ class WebServer:
             index = rec.seat_of(seat.user_id)
             assert index is not None
             step = timeline.moves if timeline is not None else 0
+            fingerprint = timeline.steps[-1].fingerprint if timeline is not None else ""
             view = await asyncio.to_thread(pages.seat_view, rec, front, game, index, step, lang)
+        if view["targets"]:  # the boxes are in the whole board's pixels: the page scales them from its width
+            png = await self._picture(watch, step, fingerprint, lang)
+            view["size"] = list(pages.png_size(png)) if png is not None else None
         return _packed(request, web.Response(body=pages.as_json(view), content_type="application/json",
                                              charset="utf-8"))
 

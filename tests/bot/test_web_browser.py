@@ -126,7 +126,7 @@ async def test_a_player_taps_a_cell_of_the_board_on_a_phone_and_plays_a_way_ther
         x0, y0, x1, y1 = target["box"]
         await tab.evaluate(f"{board}.scrollIntoView({{block: 'center'}})")
         box = await tab.evaluate(f"(() => {{ const r = {board}.getBoundingClientRect(); "
-                                 f"return [r.left, r.top, r.width / {board}.naturalWidth]; }})()")
+                                 f"return [r.left, r.top, r.width / {view['size'][0]}]; }})()")
         left, top, scale = box
         await tab.tap(left + (x0 + x1) / 2 * scale, top + (y0 + y1) / 2 * scale)
         ways = "document.getElementById('seat-ways')"

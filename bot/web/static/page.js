@@ -17,6 +17,12 @@
   const base = location.pathname.replace(/\/+$/, '');
   const lang = document.documentElement.lang;
   const img = $('board');
+  const closeSource = $('board-close'); // the close-up the channel is shown, on a narrow screen (none: no close-up)
+  const narrow = window.matchMedia('(max-width: 599px)');
+  const offered = (element, key) => (element && element.dataset[key] ? element.dataset[key].split(' ').map(Number) : []);
+  const wholeWidths = offered(img, 'whole'); // the widths the server offers the pictures at: the last their own
+  const closeWidths = offered(closeSource, 'close');
+  let wantWhole = false; // the whole board asked for on a narrow screen
   const slider = $('slider');
 
   let tries = 0; // how often the board shown was asked again after it failed to load
@@ -25,9 +31,31 @@
   const fingerprint = (n) => (n === 0 ? state.start : log[n - 1] && log[n - 1].fp);
   const shown = () => (at === null ? state.moves : Math.min(at, state.moves));
 
-  function boardUrl(n) {
+  function boardUrl(n, close) {
     const fp = fingerprint(n);
-    return fp ? base + '/board/' + n + '-' + fp + '.png?lang=' + encodeURIComponent(lang) : null;
+    return fp ? base + '/board/' + n + '-' + fp + (close ? '-close' : '') + '.png?lang=' + encodeURIComponent(lang) : null;
+  }
+
+  function srcset(url, widths) {
+    return widths.map((w, i) => (i === widths.length - 1 ? url : url + '&w=' + w) + ' ' + w + 'w').join(', ');
+  }
+
+  function closeShown() { // the close-up on a narrow screen, unless the whole board is asked for or a cell is to tap
+    return closeSource !== null && narrow.matches && !wantWhole && !choosing();
+  }
+
+  function picture(n, url) { // the step's pictures, asked for only when they change
+    const set = wholeWidths.length ? srcset(url, wholeWidths) : null;
+    const close = closeSource !== null && !wantWhole && !choosing() ? srcset(boardUrl(n, true), closeWidths) : null;
+    const same = set === null ? img.src === new URL(url, location.href).href : img.getAttribute('srcset') === set;
+    if (same && (closeSource === null || closeSource.getAttribute('srcset') === close)) return;
+    tries = 0;
+    if (closeSource !== null) {
+      if (close === null) closeSource.removeAttribute('srcset');
+      else closeSource.setAttribute('srcset', close);
+    }
+    if (set !== null) img.setAttribute('srcset', set);
+    img.src = url;
   }
 
   function text(element, value) {
@@ -49,13 +77,13 @@
       img.hidden = true;
     } else {
       img.hidden = false;
-      if (img.src !== new URL(url, location.href).href) { // the page names the newest board itself
-        tries = 0;
-        img.src = url;
-      }
+      picture(n, url); // the page names the newest board itself
       $('zoom').href = url;
-      img.alt = n === 0 ? words.start_position : fill(words.board_alt, { n: n });
+      img.alt = n === 0 ? words.start_position : fill(closeShown() ? words.close_alt : words.board_alt, { n: n });
     }
+    const whole = $('whole');
+    whole.hidden = closeSource === null || url === null;
+    whole.setAttribute('aria-pressed', String(wantWhole));
     text($('caption'), n === 0 ? (moves ? words.start_position : '') : log[n - 1] && log[n - 1].text);
     $('first').disabled = $('back').disabled = n === 0;
     $('forward').disabled = $('last').disabled = n >= moves;
@@ -72,6 +100,10 @@
       if (current === null && Number(item.dataset.n) <= n) current = item;
     }
     if (current !== null) current.setAttribute('aria-current', 'step');
+    for (const item of $('step-list').children) {
+      if (Number(item.dataset.n) === n) item.setAttribute('aria-current', 'step');
+      else item.removeAttribute('aria-current');
+    }
     document.body.classList.toggle('replaying', at !== null);
     if (seatData && mine) img.classList.toggle('tappable', tappable());
   }
@@ -92,7 +124,11 @@
     for (const row of data.rows) {
       const tr = body.insertRow();
       if (row.won) tr.className = 'won';
-      for (const cell of [row.place, ...row.cells]) text(tr.insertCell(), cell);
+      [row.place, ...row.cells].forEach((cell, i) => {
+        const td = tr.insertCell();
+        text(td, cell);
+        if (i > 1 && data.head[i]) td.dataset.label = data.head[i]; // named on a phone, where the head is hidden
+      });
     }
   }
 
@@ -113,12 +149,33 @@
     list.replaceChildren(...items);
   }
 
+  function steps() { // the replay's moves, each a button to its step: listed while the list is open
+    const list = $('step-list');
+    if (!$('steps').open) {
+      list.replaceChildren();
+      return;
+    }
+    const items = [];
+    for (let n = 0; n <= (state.moves || 0); n += 1) {
+      const li = document.createElement('li');
+      li.dataset.n = String(n);
+      const button = document.createElement('button');
+      button.type = 'button';
+      text(button, n === 0 ? words.start_position : fill(words.step_item, { n: n, text: (log[n - 1] && log[n - 1].text) || '' }));
+      button.addEventListener('click', () => { stop(); go(n); });
+      li.appendChild(button);
+      items.push(li);
+    }
+    list.replaceChildren(...items);
+  }
+
   function render() {
     text($('status'), state.status_text);
     text($('turn'), state.turn);
     text($('status-lines'), state.status_lines);
     standings();
     entries();
+    steps();
     show();
   }
 
@@ -224,8 +281,12 @@
     return button;
   }
 
-  function tappable() {
+  function choosing() { // the seat may tap a cell of the newest board: the whole board is shown
     return !!(mine && mine.to_act && !sending && at === null && mine.step === state.moves && mine.targets.length);
+  }
+
+  function tappable() {
+    return choosing();
   }
 
   function seatRender() {
@@ -247,7 +308,7 @@
     if (!acting) closeWays();
     if (!mine.to_act && !sending) note(state.live ? words.seat_wait : words.seat_over);
     else if ($('seat-note').textContent === words.seat_wait) note('');
-    img.classList.toggle('tappable', tappable());
+    show(); // the picture: the whole board while a cell is to tap
   }
 
   function closeWays() {
@@ -317,8 +378,9 @@
       if (!tappable()) return;
       event.preventDefault(); // on a seat's page a tap on the live board picks a cell, it opens no picture
       const box = img.getBoundingClientRect();
-      const x = (event.clientX - box.left) * img.naturalWidth / box.width;
-      const y = (event.clientY - box.top) * img.naturalHeight / box.height;
+      const [w, h] = mine.size || [img.naturalWidth, img.naturalHeight]; // the boxes are in the whole board's pixels
+      const x = (event.clientX - box.left) * w / box.width;
+      const y = (event.clientY - box.top) * h / box.height;
       const hit = targetAt(x, y);
       if (hit === null) note(words.seat_no_cell);
       else openWays(hit);
@@ -352,14 +414,21 @@
   img.addEventListener('load', () => { tries = 0; });
   img.addEventListener('error', () => {
     const url = img.getAttribute('src');
+    const set = img.getAttribute('srcset');
     if (!url || tries >= 2) return;
     tries += 1;
     setTimeout(() => {
       if (img.getAttribute('src') !== url) return; // another board is shown by now
+      img.removeAttribute('srcset');
       img.removeAttribute('src');
+      if (set !== null) img.setAttribute('srcset', set);
       img.src = url;
     }, 1000 * tries);
   });
+
+  $('whole').addEventListener('click', () => { wantWhole = !wantWhole; show(); });
+  narrow.addEventListener('change', show);
+  $('steps').addEventListener('toggle', () => { steps(); show(); });
 
   $('first').addEventListener('click', () => { stop(); go(0); });
   $('back').addEventListener('click', () => { stop(); go(shown() - 1); });
