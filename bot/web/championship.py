@@ -77,7 +77,7 @@ def document(page: View, token: str, lang: str, version: str) -> str:
     picture = ""
     if page.png is not None:
         picture = (f'<figure><img id="championship" src="/g/{token}/championship.png?lang={lang}" '
-                   f'alt="{html.escape(page.description)}">/figure>')
+                   f'alt="{html.escape(page.description)}"></figure>')
     items = []
     for r in page.rounds:
         said = html.escape(texts.say("championship.web.round", lang, round=r.number, setup=plain(r.setup)))
@@ -86,11 +86,14 @@ def document(page: View, token: str, lang: str, version: str) -> str:
         else:
             items.append(f"<li>{said} · {html.escape(texts.say('championship.web.no_page', lang))}</li>")
     title = html.escape(texts.say("championship.web.title", lang, name=plain(str(Name(page.champ.name)))))
+    description = html.escape(texts.say("championship.web.description", lang,
+                                        name=plain(str(Name(page.champ.name)))))
     switch = " · ".join(f'<a href="/g/{token}/championship?lang={o}" hreflang="{o}" lang="{o}">'
                         f"{html.escape(texts.language_name(o, o))}</a>" for o in texts.LANGS if o != lang)
     return (f'<!doctype html>\n<html lang="{lang}">\n<head>\n<meta charset="utf-8">\n'
             f'<meta name="viewport" content="width=device-width, initial-scale=1">\n'
             f'<meta name="referrer" content="no-referrer">\n<meta name="robots" content="noindex, nofollow">\n'
+            f'<meta name="description" content="{description}">\n'
             f'<title>{title}</title>\n<link rel="stylesheet" href="/s/page.css?v={version}">\n</head>\n<body>\n'
             f'<header>\n  <h1>{name}</h1>\n  <nav class="langs">{switch}</nav>\n</header>\n<main>\n'
             f'  <section aria-labelledby="table-heading">\n'

@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 import json
 from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Any
 
 import aiohttp
@@ -16,6 +17,7 @@ from bot.play.service import Service
 from bot.store import GameRecord, Store
 from bot.telling.outcomes import Accepted
 from bot.web import links
+from bot.web.browser import Tab
 from bot.web.server import Limits, WebServer
 
 
@@ -141,3 +143,20 @@ class Stream:
             update = await self.next(timeout)
             if update.get("moves", 0) >= moves:
                 return update
+
+
+#: axe-core as ``npm ci --prefix tests/browser`` installs it (tests/browser/package-lock.json names its version)
+AXE = Path(__file__).resolve().parents[1] / "browser" / "node_modules" / "axe-core" / "axe.min.js"
+
+
+async def axe_violations(tab: Tab, axe: str) -> list[dict[str, Any]]:
+    """What axe-core finds wrong on the page the tab shows, of any impact: each rule broken, its impact, its
+    help and the elements it found. ``axe``: axe.min.js's text, run in the page by the DevTools protocol (the
+    page's content security policy loads no script of another origin, and need not)."""
+    if not await tab.evaluate("typeof window.axe === 'object'"):
+        await tab.evaluate(axe + "\n;true")
+    found = await tab.evaluate(
+        "axe.run(document, {resultTypes: ['violations']}).then(r => r.violations.map(v => ({id: v.id, "
+        "impact: v.impact, help: v.help, nodes: v.nodes.map(n => n.target.join(' ') + ': ' + n.failureSummary)})))")
+    assert isinstance(found, list)
+    return found
