@@ -413,6 +413,7 @@ def document(template: str, title: str, state_json: str, lang: str, token: str, 
               "heading": html.escape(texts.say("web.over" if over else "web.heading_live", lang)),
               "description": html.escape(texts.say("web.description", lang, title=title, players=seated)),
               "social": social, "board": picture, "zoom": zoom,
+              "whole": "" if board is not None and board.close is not None else " hidden",
               "state": state_json, "words": as_json(words(lang)).decode("utf-8"), "languages": switch, "seat": "",
               **(extra or {})}
     return _SLOT.sub(lambda m: values[m.group(1)], template)  # one pass: no value is read as a slot

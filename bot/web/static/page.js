@@ -44,11 +44,19 @@
     return closeSource !== null && narrow.matches && !wantWhole && !choosing();
   }
 
+  function resolved(set) { // a srcset with its addresses made absolute, to compare the page's with ours
+    return set === null ? null : set.split(', ').map((c) => {
+      const [address, width] = c.split(' ');
+      return new URL(address, location.href).href + ' ' + width;
+    }).join(', ');
+  }
+
   function picture(n, url) { // the step's pictures, asked for only when they change
     const set = wholeWidths.length ? srcset(url, wholeWidths) : null;
     const close = closeSource !== null && !wantWhole && !choosing() ? srcset(boardUrl(n, true), closeWidths) : null;
-    const same = set === null ? img.src === new URL(url, location.href).href : img.getAttribute('srcset') === set;
-    if (same && (closeSource === null || closeSource.getAttribute('srcset') === close)) return;
+    const same = img.src === new URL(url, location.href).href &&
+      (set === null || resolved(img.getAttribute('srcset')) === resolved(set));
+    if (same && (closeSource === null || resolved(closeSource.getAttribute('srcset')) === resolved(close))) return;
     tries = 0;
     if (closeSource !== null) {
       if (close === null) closeSource.removeAttribute('srcset');
