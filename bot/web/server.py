@@ -8,12 +8,16 @@ Routes (GET and HEAD, and one POST; any other method is 405):
 - ``/g/TOKEN/events``: server-sent events, one live update (:func:`bot.web.page.live_event`) whenever the game
   changes, a comment every :data:`HEARTBEAT_SECONDS`;
 - ``/g/TOKEN/board/N-FINGERPRINT.png``: the whole board after move N (0: the start), from the public view;
+  ``…-close.png`` the close-up the channel is shown after that move (the whole board for a game without one);
+  ``?w=`` one of :data:`bot.web.page.WIDTHS` shrinks either to that width (drawn and shrunk once, kept), any other
+  width is 404. The page names them in ``srcset``, the close-up for a narrow screen only;
 - ``/s/page.js``, ``/s/page.css``: the page's script and style (``?v=`` the current version: kept a year);
 - ``/favicon.ico``: no icon (204, cached for a week), counted against no client's rate;
 - ``/p/SEAT``: a seat's page (:mod:`bot.web.seats`: one link per player and game), the game's page with that
   seat's part (:func:`bot.web.page.seat_html`), and ``/p/SEAT/state.json``, ``/events``, ``/board/…`` as above;
 - ``/p/SEAT/seat.json``: the seat's own view (:func:`bot.web.page.seat_view`): its hidden things, its buttons,
-  and the cells of the newest board it may tap with the ways there (boxes in the picture's pixels);
+  and the cells of the newest board it may tap with the ways there (boxes in the whole board's pixels, its
+  ``size`` beside them);
 - ``POST /p/SEAT/act``: a move, JSON ``{"action": TEXT, "version": N}`` with the link's CSRF token in the
   ``X-Junkyard-CSRF`` header. Played only when the link opens its seat (read from the store, its player still
   seated), the token is equal (compared in constant time), the request comes from the pages' own origin
