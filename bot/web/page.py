@@ -405,6 +405,9 @@ def document(template: str, title: str, state_json: str, lang: str, token: str, 
             "last", "slider", "noscript", "footer", "standings_region", "show_whole", "steps")}
     seated = ", ".join(players) or texts.say("lobby.nobody_yet", lang)
     picture, zoom = _board_html(board, lang)
+    shown = json.loads(state_json)  # the words the script shows first, in place already: nothing moves
+    steps = shown.get("log") or []
+    caption = steps[-1]["text"] if steps else texts.say("web.start_position", lang) if shown.get("moves") else ""
     social = _social(title, texts.say("web.share_description", lang, players=seated, status=status), board)
     switch = " · ".join(f'<a href="/{prefix}/{token}?lang={o}" hreflang="{o}" lang="{o}">'
                         f"{html.escape(texts.language_name(o, o))}</a>" for o in other)
@@ -414,6 +417,8 @@ def document(template: str, title: str, state_json: str, lang: str, token: str, 
               "description": html.escape(texts.say("web.description", lang, title=title, players=seated)),
               "social": social, "board": picture, "zoom": zoom,
               "whole": "" if board is not None and board.close is not None else " hidden",
+              "status_text": html.escape(shown.get("status_text") or ""), "turn": html.escape(shown.get("turn") or ""),
+              "caption": html.escape(caption),
               "state": state_json, "words": as_json(words(lang)).decode("utf-8"), "languages": switch, "seat": "",
               **(extra or {})}
     return _SLOT.sub(lambda m: values[m.group(1)], template)  # one pass: no value is read as a slot
