@@ -377,6 +377,23 @@ def _board_html(board: Board | None, lang: str) -> tuple[str, str]:
     return f"<picture>{source}{image}</picture>", src
 
 
+def standings_html(data: Mapping[str, Any] | None) -> str:
+    """The standings' rows as the page's script writes them (:func:`standings`), in the page before it runs: the
+    head, then a row per seat, each cell after the name named by its column (a phone shows the names)."""
+    if not data:
+        return ""
+    esc = html.escape
+    head = "".join(f'<th scope="col">{esc(h)}</th>' for h in data["head"])
+    rows = []
+    for row in data["rows"]:
+        cells = [row["place"], *row["cells"]]
+        tds = "".join(f'<td data-label="{esc(data["head"][i])}">{esc(c)}</td>' if 1 < i < len(data["head"])
+                      else f"<td>{esc(c)}</td>" for i, c in enumerate(cells))
+        won = ' class="won"' if row["won"] else ""
+        rows.append(f"<tr{won}>{tds}</tr>")
+    return f"<thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody>"
+
+
 def _social(title: str, description: str, board: Board | None) -> str:
     """The link preview's tags (Open Graph, and the card of the sites that read theirs): the game, its players
     and status, the board's picture."""
@@ -419,6 +436,8 @@ def document(template: str, title: str, state_json: str, lang: str, token: str, 
               "whole": "" if board is not None and board.close is not None else " hidden",
               "status_text": html.escape(shown.get("status_text") or ""), "turn": html.escape(shown.get("turn") or ""),
               "caption": html.escape(caption),
+              "standings": standings_html(shown.get("standings")),
+              "status_lines": html.escape(shown.get("status_lines") or ""),
               "state": state_json, "words": as_json(words(lang)).decode("utf-8"), "languages": switch, "seat": "",
               **(extra or {})}
     return _SLOT.sub(lambda m: values[m.group(1)], template)  # one pass: no value is read as a slot

@@ -164,3 +164,28 @@ async def test_a_championship_page_passes_axe_in_both_languages_on_a_phone_and_a
         await tab.close()
     assert {state: v for state, v in found.items() if v} == {}, json.dumps(found, indent=1)
     assert len(found) == 4
+
+
+async def test_nothing_on_a_page_moves_once_it_is_shown_on_a_phone_or_a_desk(store, program):
+    """Lighthouse's layout shift, measured in the browser: the page as served has the picture's size and the
+    words the script shows first, and keeps the scroll bar's place, so loading it shifts (almost) nothing."""
+    service = Service(store, seed_source=lambda: 4)
+    rec = await play(service, await open_race(service, 4), 30)
+    shifts: dict[tuple[int, int], float] = {}
+    async with serving(store) as (_, base), browser(program) as chrome:
+        url = await page_of(store, base, rec)
+        for screen in (PHONE, DESK):
+            tab = await chrome.tab()
+            await size(tab, screen)
+            # a slow network, as Lighthouse's: the page is shown before its script and pictures come
+            await tab.send("Network.enable")
+            await tab.send("Network.emulateNetworkConditions", offline=False, latency=150,
+                           downloadThroughput=200_000, uploadThroughput=100_000)
+            await tab.open(url)
+            await shown(tab)
+            shifts[screen] = await tab.evaluate(
+                "new Promise(done => { let sum = 0; new PerformanceObserver(l => { for (const e of l.getEntries()) "
+                "sum += e.value; }).observe({type: 'layout-shift', buffered: true}); "
+                "setTimeout(() => done(sum), 300); })")
+            await tab.close()
+    assert all(shift < 0.01 for shift in shifts.values()), shifts

@@ -82,3 +82,24 @@ async def test_a_seat_page_learns_the_whole_boards_size_with_its_cells(store):
         fingerprint = state["log"][-1]["fp"] if state["log"] else state["start"]
         png = (await client.get(f"{url}/board/{state['moves']}-{fingerprint}.png"))[1]
         assert view["size"] == list(png_size(png))
+
+
+async def test_the_page_comes_with_the_words_its_script_shows_first(store):
+    """The status, whose turn, the board's caption and the standings are in the page as served (so nothing moves
+    when the script starts, and they read without it), as the state words them."""
+    service = Service(store, seed_source=lambda: 3)
+    rec = await play(service, await open_race(service), 5)
+    async with serving(store) as (_, base), aiohttp.ClientSession() as session:
+        client = Client(session)
+        url = await page_of(store, base, rec)
+        page = (await client.get(url + "?lang=de"))[1].decode()
+        state = await client.json(url + "/state.json?lang=de")
+        assert f'<p id="turn" aria-live="polite">{html.escape(state["turn"])}</p>' in page
+        assert f'<figcaption id="caption">{html.escape(state["log"][-1]["text"])}</figcaption>' in page
+        assert f'<p id="status" aria-live="polite">{html.escape(state["status_text"])}</p>' in page
+        head = "".join(f'<th scope="col">{html.escape(h)}</th>' for h in state["standings"]["head"])
+        assert f"<thead><tr>{head}</tr></thead>" in page
+        for row in state["standings"]["rows"]:
+            assert f"<td>{html.escape(row['place'])}</td><td>{html.escape(row['cells'][0])}</td>" in page
+            label = html.escape(state["standings"]["head"][2])
+            assert f'<td data-label="{label}">{html.escape(row["cells"][1])}</td>' in page
