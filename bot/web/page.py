@@ -318,8 +318,8 @@ def words(lang: str) -> dict[str, str]:
 @dataclass(frozen=True, slots=True)
 class Board:
     """The board a page opens on: its address (``src`` relative to the page, ``url`` absolute, for link
-    previews), its size in pixels, its step (0: the start), and its close-up's size (None: the game has
-    none)."""
+    previews), its size in pixels, its step (0: the start), its close-up's size (None: the game has none), and
+    whether a narrow screen opens on the close-up (a seat with a cell to tap opens on the whole board)."""
 
     src: str
     url: str
@@ -327,6 +327,7 @@ class Board:
     height: int
     step: int
     close: tuple[int, int] | None = None
+    close_first: bool = True
 
 
 def png_size(png: bytes) -> tuple[int, int]:
@@ -367,9 +368,11 @@ def _board_html(board: Board | None, lang: str) -> tuple[str, str]:
     source = ""
     if board.close is not None:
         close_src = board.src.replace(".png?", "-close.png?")
-        source = (f'<source id="board-close" media="{CLOSE_MEDIA}" '
-                  f'srcset="{html.escape(srcset(close_src, board.close[0]))}" '
-                  f'sizes="calc(100vw - 46px)" width="{board.close[0]}" height="{board.close[1]}" '
+        # a seat with a cell to tap opens on the whole board: its script offers the close-up once that is done
+        offered, (w, h) = ((srcset(close_src, board.close[0]), board.close) if board.close_first
+                           else (srcset(board.src, board.width), (board.width, board.height)))
+        source = (f'<source id="board-close" media="{CLOSE_MEDIA}" srcset="{html.escape(offered)}" '
+                  f'sizes="calc(100vw - 46px)" width="{w}" height="{h}" '
                   f'data-close="{" ".join(map(str, widths(board.close[0])))}">')
     image = (f'<img id="board" src="{src}" srcset="{html.escape(srcset(board.src, board.width))}" '
              f'sizes="{BOARD_SIZES}" width="{board.width}" height="{board.height}" alt="{html.escape(alt)}" '

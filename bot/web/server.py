@@ -558,12 +558,14 @@ class WebServer:
                               players=[seat.name for seat in watch.rec.seats],
                               over=watch.rec.status not in (LOBBY, ACTIVE),
                               status=texts.status_word(watch.rec.status, lang),
-                              board=await self._board(request, watch, token, lang), prefix=request.path[1])
+                              board=await self._board(request, watch, token, lang, seat), prefix=request.path[1])
         return _packed(request, web.Response(text=body, content_type="text/html", charset="utf-8"))
 
-    async def _board(self, request: web.Request, watch: Watch, token: str, lang: str) -> pages.Board | None:
+    async def _board(self, request: web.Request, watch: Watch, token: str, lang: str,
+                     seat: seats.SeatLink | None = None) -> pages.Board | None:
         """The newest board, as the page names it before its script runs (drawn now, once: the browser asks for
-        it next), with its close-up's size when the game has one; None before the game starts."""
+        it next), with its close-up's size when the game has one (a seat with a cell to tap opens on the whole
+        board); None before the game starts."""
         timeline = watch.timeline
         if timeline is None or watch.front is None:
             return None
@@ -576,10 +578,12 @@ class WebServer:
             shown = await self._picture(watch, step, fingerprint, lang, pages.CLOSE)
             close = None if shown is None else pages.png_size(shown)
         width, height = pages.png_size(png)
+        choosing = seat is not None and close is not None and bool(
+            (await self._seat_view(watch, seat, lang))["targets"])
         path = f"board/{step}-{fingerprint}.png?lang={lang}"
         origin = self.public_url or str(request.url.origin())
         url = f"{origin.rstrip('/')}/{request.path[1]}/{token}/{path}"
-        return pages.Board(f"{token}/{path}", url, width, height, step, close)
+        return pages.Board(f"{token}/{path}", url, width, height, step, close, close_first=not choosing)
 
     async def state(self, request: web.Request) -> web.Response:
         watch, _ = await self._open(request)
@@ -642,22 +646,28 @@ class WebServer:
         index = watch.rec.seat_of(seat.user_id)
         return watch.rec.seats[index].name if index is not None else ""
 
-    async def seat_state(self, request: web.Request) -> web.Response:
-        """A seat's own view now (:func:`bot.web.page.seat_view`): its hidden things and its legal moves."""
-        watch, seat = await self._open(request)
-        assert seat is not None
-        lang = self._lang(request, watch)
+    async def _seat_view(self, watch: Watch, seat: seats.SeatLink, lang: str) -> dict[str, Any]:
+        """The seat's own view now (:func:`bot.web.page.seat_view`), with the newest step's ``fingerprint``."""
         async with watch.lock:  # the game is the timeline's, which a refresh extends under this lock
             rec, game, front, timeline = watch.rec, watch.game, watch.front, watch.timeline
             assert rec is not None
             index = rec.seat_of(seat.user_id)
             assert index is not None
             step = timeline.moves if timeline is not None else 0
-            fingerprint = timeline.steps[-1].fingerprint if timeline is not None else ""
             view = await asyncio.to_thread(pages.seat_view, rec, front, game, index, step, lang)
+            view["fingerprint"] = timeline.steps[-1].fingerprint if timeline is not None else ""
+        return view
+
+    async def seat_state(self, request: web.Request) -> web.Response:
+        """A seat's own view now (:func:`bot.web.page.seat_view`): its hidden things and its legal moves."""
+        watch, seat = await self._open(request)
+        assert seat is not None
+        lang = self._lang(request, watch)
+        view = await self._seat_view(watch, seat, lang)
         if view["targets"]:  # the boxes are in the whole board's pixels: the page scales them from its width
-            png = await self._picture(watch, step, fingerprint, lang)
+            png = await self._picture(watch, view["step"], view.pop("fingerprint"), lang)
             view["size"] = list(pages.png_size(png)) if png is not None else None
+        view.pop("fingerprint", None)
         return _packed(request, web.Response(body=pages.as_json(view), content_type="application/json",
                                              charset="utf-8"))
 

@@ -103,3 +103,17 @@ async def test_the_page_comes_with_the_words_its_script_shows_first(store):
             assert f"<td>{html.escape(row['place'])}</td><td>{html.escape(row['cells'][0])}</td>" in page
             label = html.escape(state["standings"]["head"][2])
             assert f'<td data-label="{label}">{html.escape(row["cells"][1])}</td>' in page
+
+
+async def test_a_seat_with_a_cell_to_tap_is_served_the_whole_board_on_a_phone_too(store):
+    """The cells' boxes are the whole board's: a seat's page whose player has cells to tap opens on it (the
+    close-up comes once the move is played), and the game's page still opens a phone on the close-up."""
+    service = Service(store, seed_source=lambda: 7)
+    rec = await open_people_race(service)
+    async with serving(store, service=service) as (_, base), aiohttp.ClientSession() as session:
+        client = Client(session)
+        for url, close in ((seats.seat_url(base, await seats.seat_token(store, rec.id, rec.seats[0].user_id)), False),
+                           (await page_of(store, base, rec), True)):
+            page = (await client.get(url))[1].decode()
+            source = re.search(r'<source id="board-close" media="[^"]+" srcset="([^"]+)"', page)
+            assert source is not None and ("-close.png" in source[1]) is close

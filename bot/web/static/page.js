@@ -53,7 +53,9 @@
 
   function picture(n, url) { // the step's pictures, asked for only when they change
     const set = wholeWidths.length ? srcset(url, wholeWidths) : null;
-    const close = closeSource !== null && !wantWhole && !choosing() ? srcset(boardUrl(n, true), closeWidths) : null;
+    const served = seatData && mine === null && closeSource !== null; // a seat's page keeps what it was served
+    const close = served ? closeSource.getAttribute('srcset') // until its moves are known
+      : closeSource !== null && !wantWhole && !choosing() ? srcset(boardUrl(n, true), closeWidths) : null;
     const same = img.src === new URL(url, location.href).href &&
       (set === null || resolved(img.getAttribute('srcset')) === resolved(set));
     if (same && (closeSource === null || resolved(closeSource.getAttribute('srcset')) === resolved(close))) return;
