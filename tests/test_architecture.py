@@ -394,9 +394,9 @@ def dangling_doc_references(root: Path = ROOT) -> list[str]:
     is not there: a path is read from the file's folder or the top of the repository, a bare name may be
     any document of the repository (``RULINGS.md``)."""
     files = [p for top in ("bot", "rules", "render", "tests", "bench") for p in (root / top).rglob("*")
-             if p.suffix in (".py", ".md")]
+             if p.suffix in (".py", ".md") and "node_modules" not in p.parts]  # npm's packages are not ours
     files += [p for p in root.glob("*.md")]
-    existing = {p.name for p in root.rglob("*.md") if ".git" not in p.parts}
+    existing = {p.name for p in root.rglob("*.md") if ".git" not in p.parts and "node_modules" not in p.parts}
     out = []
     for path in files:
         for name in set(_DOC.findall(path.read_text(encoding="utf-8"))):
