@@ -322,9 +322,11 @@ class GameGroup(app_commands.Group, name="game", description="Start, join and ma
         await answer(interaction, reply)
 
     @app_commands.command(name="computer", description="Seat a computer player (host or moderators)")
-    @app_commands.describe(kind="How it plays (default: random)")
+    @app_commands.describe(kind="How it plays (default: random)",
+                           team="Its team, in a race with teams")
     @app_commands.autocomplete(kind=kind_autocomplete)
-    async def computer(self, interaction: Interaction, kind: str | None = None) -> None:
+    async def computer(self, interaction: Interaction, kind: str | None = None,
+                       team: app_commands.Range[int, 1, 8] | None = None) -> None:
         try:
             chosen = opt.text("kind", kind) or "random"
         except opt.BadOption as exc:
@@ -333,5 +335,5 @@ class GameGroup(app_commands.Group, name="game", description="Start, join and ma
         assert interaction.channel_id is not None
         reply = await service_of(interaction).add_computer(interaction.channel_id, interaction.user.id, chosen,
                                                            can_manage=can_manage(interaction),
-                                                           lang=user_language(interaction))
+                                                           lang=user_language(interaction), team=team)
         await answer(interaction, reply)

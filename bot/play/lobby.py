@@ -252,9 +252,9 @@ class Lobby:
             return await self._remove_seat(rec, seat, Line(say="lobby.removed_lobby", params={"who": named}))
 
     async def add_computer(self, channel_id: int, user_id: int, kind: str = "random", *,
-                           can_manage: bool = False, lang: str | None = None) -> Outcome:
+                           can_manage: bool = False, lang: str | None = None, team: int | None = None) -> Outcome:
         """Seat a computer player of ``kind`` (see :mod:`bot.drivers`) in the lobby (``lang``: the asker's
-        language, for a refusal)."""
+        language, for a refusal), in ``team`` when given (only where the game races in teams)."""
         async with self.host.lock(channel_id):
             rec = await self.store.games.channel_game(channel_id)
             if rec is None:
@@ -271,10 +271,21 @@ class Lobby:
                                         kinds=", ".join(kinds)))
             if len(rec.seats) >= cls.max_seats:
                 return refuse(texts.say("lobby.full", own, title=cls.title, max=cls.max_seats))
+            opts: dict[str, Any] = {}
+            if team is not None:
+                front = self.fronts(rec.game_key)
+                try:
+                    opts, _ = self._setup_hook(front.seat_options, {"team": team}, rec.setup.get("options", {}),
+                                               [s.options for s in rec.seats], lang=rec.lang, own=own)
+                except (SetupError, ValueError) as exc:
+                    return refuse(texts.say("lobby.cant_seat_computer", own, error=front.refusal(exc, lang=own)))
+                if opts.get("team") is None:
+                    return refuse(texts.say("lobby.computer_no_teams", own, title=cls.title))
+                opts = {"team": opts["team"]}
             number = len(rec.seats) + 1  # the seat it takes: its name matches the number on its badge
             uid = min([-1, *(s.user_id - 1 for s in rec.seats if s.user_id < 0)])
             seat = Seat(uid, texts.say("lobby.computer_seat_name", rec.lang, number=number,
-                                         kind=texts.computer_kind(kind, rec.lang)), {}, kind)
+                                         kind=texts.computer_kind(kind, rec.lang)), opts, kind)
             seats = [*rec.seats, seat]
             line = Line(say="lobby.computer_sits", params={"name": seat.name,
                                                            "seats": self._seats(replace(rec, seats=seats), rec.lang)})

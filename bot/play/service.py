@@ -260,9 +260,10 @@ class Service:
         return await self.lobby.kick(channel_id, actor_id, target_id, can_manage=can_manage, lang=lang)
 
     async def add_computer(self, channel_id: int, user_id: int, kind: str = "random", *,
-                           can_manage: bool = False, lang: str | None = None) -> Outcome:
-        """Seat a computer player of ``kind`` in the lobby (:meth:`bot.play.lobby.Lobby.add_computer`)."""
-        return await self.lobby.add_computer(channel_id, user_id, kind, can_manage=can_manage, lang=lang)
+                           can_manage: bool = False, lang: str | None = None, team: int | None = None) -> Outcome:
+        """Seat a computer player of ``kind`` in the lobby, in ``team`` when given
+        (:meth:`bot.play.lobby.Lobby.add_computer`)."""
+        return await self.lobby.add_computer(channel_id, user_id, kind, can_manage=can_manage, lang=lang, team=team)
 
     async def kick_seat(self, channel_id: int, actor_id: int, seat_number: int, *, can_manage: bool = False,
                         lang: str | None = None) -> Outcome:
