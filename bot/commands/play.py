@@ -7,6 +7,9 @@
     junkyard play --lang de                          everything in German (the game, the pictures, the terminal)
     junkyard play --resume                           the game left unfinished last, without asking
     junkyard play --new                              a new game, even with one left unfinished
+    junkyard play --championship NAME --rounds "A 2; B 3" --points f1
+                                                     a championship, round after round (resumed by its name;
+                                                     see :mod:`bot.commands.play_championship`)
 
 The game runs through the same service and store as the Discord bot (``--db``), in the same notation.
 ``quit``, the end of the input and Ctrl-C leave the game as it is; the next ``junkyard play`` on the same
@@ -85,6 +88,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                        help="play on the game left unfinished last (or game ID) without asking")
     again.add_argument("--new", action="store_true",
                        help="start a new game even when one was left unfinished (else you are asked)")
+    from bot.commands import play_championship
+
+    play_championship.add_arguments(parser)
 
 
 def game_options(args: argparse.Namespace) -> dict[str, object]:
@@ -122,6 +128,8 @@ def run(args: argparse.Namespace) -> int:
         seats = parse_seats(args.seats or default_seats(unit), driver_kinds(args.game))
     except ValueError as exc:
         return _error(f"--seats: {exc}", USAGE)
+    if args.championship is not None:
+        return _championship(args, seats)
     cls = unit.rules
     if not cls.min_seats <= len(seats) <= cls.max_seats:
         return _error(f"{cls.title} seats {cls.min_seats} to {cls.max_seats}, not {len(seats)}", USAGE)
@@ -136,6 +144,20 @@ def run(args: argparse.Namespace) -> int:
     except (KeyboardInterrupt, asyncio.CancelledError):  # cancelled: Ctrl-C came as the game was left
         if not told:  # the terminal said how the game was left; before it began there is nothing to keep
             print("\nInterrupted.", file=sys.stderr)
+        return INTERRUPTED
+
+
+def _championship(args: argparse.Namespace, seats: list[SeatSpec]) -> int:
+    """``--championship``: its rounds one after another (:mod:`bot.commands.play_championship`)."""
+    from bot.commands import play_championship
+
+    if not args.championship.strip():
+        return _error("--championship needs a name", USAGE)
+    if args.pause < 0:
+        return _error("--pause can't be negative", USAGE)
+    try:
+        return asyncio.run(play_championship.play(args, seats))
+    except (KeyboardInterrupt, asyncio.CancelledError):
         return INTERRUPTED
 
 
