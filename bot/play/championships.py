@@ -186,10 +186,14 @@ class Championships:
             number, seats_from = n + 1, rec
         if number > len(champ.rounds):
             return refuse(texts.say("championship.all_run", who.lang, name=Name(champ.name), rounds=len(champ.rounds)))
-        opened = await self.opener.new_game(
-            guild_id=who.guild_id, channel_id=who.channel_id, user_id=who.user_id, user_name=who.user_name,
-            game_key=champ.game_key, options=dict(champ.rounds[number - 1]), join=seats_from is None,
-            lang=who.public_lang, user_lang=who.lang)
+        left = await self._unregistered(champ, number)
+        if left is not None:  # a stop came between opening this round's lobby and recording it as the round
+            opened: Accepted | Refusal = Accepted(left.id)
+        else:
+            opened = await self.opener.new_game(
+                guild_id=who.guild_id, channel_id=who.channel_id, user_id=who.user_id, user_name=who.user_name,
+                game_key=champ.game_key, options=dict(champ.rounds[number - 1]), join=seats_from is None,
+                lang=who.public_lang, user_lang=who.lang)
         if isinstance(opened, Refusal):
             return opened
         await self.store.championships.set_round(champ.id, number, opened.game_id)
@@ -201,6 +205,20 @@ class Championships:
             await self.store.outbox.add_deliveries(opened.game_id, out)
             return Accepted(opened.game_id, (*opened.deliveries, *(o.id for o in out if o.id is not None)))
         return await self._seat(opened, seats_from, out)
+
+    async def _unregistered(self, champ: Championship, number: int) -> GameRecord | None:
+        """The channel's lobby when it is round ``number``'s, opened by ``next`` but not yet recorded as the round
+        (the host's empty lobby of the championship's game with the round's setup, of no championship)."""
+        rec = await self.store.games.channel_game(champ.channel_id)
+        if rec is None or rec.status != LOBBY or rec.game_key != champ.game_key or rec.host_id != champ.host_id:
+            return None
+        if await self.store.championships.championship_of_game(rec.id) is not None:
+            return None
+        try:
+            wanted, _ = self.fronts(champ.game_key).setup_options(dict(champ.rounds[number - 1]))
+        except (SetupError, ValueError):
+            return None
+        return rec if rec.setup.get("options", {}) == wanted else None
 
     async def _seat(self, opened: Accepted, before: GameRecord, out: list[Outgoing]) -> Accepted | Refusal:
         """The new round's lobby takes the seats of the round ``before``."""
