@@ -13,7 +13,7 @@ from bot.discord.context import Interaction
 from bot.discord.payloads import no_mentions
 from bot.discord.replies import answer_with, send_reply
 from bot.games import units
-from bot.play.championships import MAX_ROUNDS, Asker
+from bot.play.championships import MAX_EVERY_DAYS, MAX_ROUNDS, Asker
 from bot.standing.championship import MAX_PLACES
 from bot.telling.compose import Message
 from bot.telling.outcomes import Refusal
@@ -54,12 +54,15 @@ class ChampionshipGroup(app_commands.Group, name="championship",
                            drop="How many of each driver's worst results are struck (default 0)",
                            lead_bonus="Points for leading most laps; a lap is led by who completes it first "
                                       "(default 0)",
-                           teams="Team racing where the game has it (default: no)")
+                           teams="Team racing where the game has it (default: no)",
+                           every="Days after a round ends at which the next opens and starts by itself (default: "
+                                 "you open each)")
     @app_commands.autocomplete(game=_racing_games)
     async def create(self, interaction: Interaction, name: str, game: str, rounds: str, points: str | None = None,
                      drop: app_commands.Range[int, 0, MAX_ROUNDS - 1] | None = None,
                      lead_bonus: app_commands.Range[int, 0, 100] | None = None,
-                     teams: bool | None = None) -> None:
+                     teams: bool | None = None,
+                     every: app_commands.Range[int, 0, MAX_EVERY_DAYS] | None = None) -> None:
         try:
             title = opt.text("name", name, limit=60) or ""
             laid = opt.text("rounds", rounds, limit=400) or ""
@@ -71,7 +74,7 @@ class ChampionshipGroup(app_commands.Group, name="championship",
         championships = service_of(interaction).championships
         await _public(interaction, await championships.create(
             await _asker(interaction), name=title, game=game, rounds=laid, points=table, drop=drop or 0,
-            lead_bonus=lead_bonus or 0, teams=racing))
+            lead_bonus=lead_bonus or 0, teams=racing, every=every or 0))
 
     @app_commands.command(name="next", description="Open the next round's game with the last round's seats (host)")
     async def next_round(self, interaction: Interaction) -> None:

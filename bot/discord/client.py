@@ -8,6 +8,7 @@ import asyncio
 import contextlib
 import logging
 import re
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -45,6 +46,8 @@ log = logging.getLogger(__name__)
 INSTANT_COMMANDS = frozenset({"rules"})
 #: seconds after READY before the bot catches up on what a stop left behind (the outbox does not wait)
 CATCH_UP_AFTER = 1.0
+#: how often the championships' schedules are looked at, in seconds
+SCHEDULE_SECONDS = 60.0
 #: the most characters of a user's input a log line carries
 LOGGED_INPUT = 60
 
@@ -170,11 +173,23 @@ class JunkyardBot(JunkyardClient):
         self._background.append(loop.create_task(self._later(self._settle_ends), name="junkyard-ends"))
         self._background.append(loop.create_task(self._later(self.resume_computers), name="junkyard-resume"))
         self._background.append(loop.create_task(self._later(self.timers.run), name="junkyard-timers"))
+        self._background.append(loop.create_task(self._later(self._schedules), name="junkyard-schedules"))
 
     async def _settle_ends(self) -> None:
         """Record the ends a stop left unrecorded; the outbox posts their end messages at once."""
         if await history.settle_ends(self.service):
             self.outbox.look_now()
+
+    async def _schedules(self) -> None:
+        """Open the championship rounds whose schedule fell due, looking every :data:`SCHEDULE_SECONDS` (the
+        store decides what is due, so a restart neither loses nor doubles a round)."""
+        while True:
+            try:
+                if await self.service.championships.open_due(time.time()):
+                    self.outbox.look_now()
+            except Exception:
+                log.exception("the championships' schedules could not be looked at")
+            await asyncio.sleep(SCHEDULE_SECONDS)
 
     async def _start_pictures(self) -> None:
         self.service.pictures.start()

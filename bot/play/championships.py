@@ -39,6 +39,10 @@ MAX_ROUNDS = 12
 MAX_BONUS = 100
 #: the presets a points table may name
 PRESETS = ("f1", "cup", "n")
+#: the longest interval of a schedule, in days
+MAX_EVERY_DAYS = 60
+#: a day, in seconds (the unit of a schedule)
+DAY = 86_400.0
 
 
 class Opener(Protocol):
@@ -47,6 +51,9 @@ class Opener(Protocol):
     async def new_game(self, *, guild_id: int | None, channel_id: int, user_id: int, user_name: str,
                        game_key: str, options: dict[str, Any] | None = None, join: bool = True,
                        lang: str = "en", user_lang: str | None = None) -> Accepted | Refusal: ...
+
+    async def start(self, channel_id: int, user_id: int, *, can_manage: bool = False, lang: str | None = None
+                    ) -> Accepted | Refusal: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,8 +125,9 @@ class Championships:
         self.store, self.opener, self.fronts, self.outgoing = store, opener, fronts, outgoing
 
     async def create(self, who: Asker, *, name: str, game: str, rounds: str, points: str | None = None,
-                     drop: int = 0, lead_bonus: int = 0, teams: bool = False) -> Message | Refusal:
-        """A new championship in the channel, ``who`` its host."""
+                     drop: int = 0, lead_bonus: int = 0, teams: bool = False, every: int = 0) -> Message | Refusal:
+        """A new championship in the channel, ``who`` its host; ``every``: days after a round's end at which the
+        next opens by itself (0: the host opens each)."""
         lang = who.lang
         racing = [k for k in playable_keys() if self.fronts(k).racing]
         key = game.strip().lower()
@@ -137,6 +145,8 @@ class Championships:
             return refuse(texts.say("championship.bad_drop", lang, most=len(setups) - 1))
         if not 0 <= lead_bonus <= MAX_BONUS:
             return refuse(texts.say("championship.bad_bonus", lang, most=MAX_BONUS))
+        if not 0 <= every <= MAX_EVERY_DAYS:
+            return refuse(texts.say("championship.bad_every", lang, most=MAX_EVERY_DAYS))
         title = name.strip()[:60] or texts.say("championship.default_name", lang)
         running = await self.store.championships.running_championship(who.channel_id)
         if running is not None and await self._complete(running):
@@ -144,7 +154,8 @@ class Championships:
         try:
             champ = await self.store.championships.create_championship(
                 guild_id=who.guild_id, channel_id=who.channel_id, host_id=who.user_id, name=title, game_key=key,
-                rounds=setups, points=table.points, options={"drop_worst": drop, "lead_bonus": lead_bonus})
+                rounds=setups, points=table.points,
+                options={"drop_worst": drop, "lead_bonus": lead_bonus, **({"every_days": every} if every else {})})
         except ChampionshipRunning:
             other = await self.store.championships.running_championship(who.channel_id)
             return refuse(texts.say("championship.running_already", lang,
@@ -152,7 +163,8 @@ class Championships:
         plan = "\n".join(f"{i}. {_round_words(s, who.public_lang)}" for i, s in enumerate(champ.rounds, start=1))
         return Message(texts.say("championship.created", who.public_lang, host=Name(who.user_name),
                                  name=Name(champ.name), title=front.title, count=len(champ.rounds),
-                                 points=", ".join(str(p) for p in champ.points), drop=drop) + "\n" + plan)
+                                 points=", ".join(str(p) for p in champ.points), drop=drop) + "\n" + plan
+                       + ("\n" + texts.say("championship.every", who.public_lang, count=every) if every else ""))
 
     async def _complete(self, champ: Championship) -> bool:
         return len(await series.played(self.store, champ)) >= len(champ.rounds)
@@ -169,9 +181,10 @@ class Championships:
             return refuse(texts.say("championship.not_host", who.lang, name=Name(champ.name)))
         return champ
 
-    async def next_round(self, who: Asker) -> Accepted | Refusal:
+    async def next_round(self, who: Asker, *, scheduled: bool = False) -> Accepted | Refusal:
         """Open the next round's game: its lobby, seated as the last round finished (people and computers,
-        teams kept); the host starts it with ``/game start`` once anyone new has joined."""
+        teams kept); the host starts it with ``/game start`` once anyone new has joined. ``scheduled``: opened
+        by the championship's schedule, which its note tells the players."""
         champ = await self._hosted(who)
         if isinstance(champ, Refusal):
             return champ
@@ -200,11 +213,45 @@ class Championships:
         said = Line(say="championship.round_opened", params={
             "name": Name(champ.name), "round": number, "rounds": len(champ.rounds),
             "setup": _round_words(champ.rounds[number - 1], who.public_lang)})
+        if scheduled and seats_from is not None:
+            people = ", ".join(Name(s.name) for s in seats_from.seats if not s.is_computer)
+            said = Line(say="championship.round_by_schedule", params={
+                "name": Name(champ.name), "round": number, "rounds": len(champ.rounds), "players": people,
+                "setup": _round_words(champ.rounds[number - 1], who.public_lang)})
         out = self.outgoing([note(said)])
         if seats_from is None:
             await self.store.outbox.add_deliveries(opened.game_id, out)
             return Accepted(opened.game_id, (*opened.deliveries, *(o.id for o in out if o.id is not None)))
         return await self._seat(opened, seats_from, out)
+
+    async def open_due(self, now: float) -> int:
+        """Open and start, with the seats of the round before, every round whose schedule fell due by ``now``
+        (``every`` days after the round before ended). What the store holds decides, not memory: a round
+        already opened is not opened again, so a restart or a second look repeats nothing, and a lobby a stop
+        left (opened, not yet recorded or not yet started) is taken up. Returns how many rounds started."""
+        started = 0
+        for champ in await self.store.championships.running_championships():
+            every = float(champ.options.get("every_days") or 0)
+            if every <= 0:
+                continue
+            waiting = await self.store.games.channel_game(champ.channel_id)
+            if waiting is not None and waiting.status != LOBBY:
+                continue
+            rounds = await self.store.championships.round_games(champ.id)
+            ended = [rec for _, g in rounds if (rec := await self.store.games.get_game(g)).status == FINISHED]
+            if not ended or len(ended) >= len(champ.rounds) or now < max(r.updated_at for r in ended) + every * DAY:
+                continue
+            last = ended[-1]
+            host = next((s.name for s in last.seats if s.user_id == champ.host_id), champ.name)
+            asker = Asker(champ.guild_id, champ.channel_id, champ.host_id, host, last.lang, last.lang)
+            if waiting is None or waiting.id not in {g for _, g in rounds}:
+                opened = await self.next_round(asker, scheduled=True)
+                if isinstance(opened, Refusal):
+                    continue
+            if isinstance(await self.opener.start(champ.channel_id, champ.host_id, can_manage=True,
+                                                  lang=last.lang), Accepted):
+                started += 1
+        return started
 
     async def _unregistered(self, champ: Championship, number: int) -> GameRecord | None:
         """The channel's lobby when it is round ``number``'s, opened by ``next`` but not yet recorded as the round
@@ -257,4 +304,5 @@ class Championships:
                                  name=Name(champ.name), done=done, rounds=len(champ.rounds)))
 
 
-__all__ = ["MAX_BONUS", "MAX_ROUNDS", "PRESETS", "Asker", "Championships", "parse_points", "parse_rounds"]
+__all__ = ["DAY", "MAX_BONUS", "MAX_EVERY_DAYS", "MAX_ROUNDS", "PRESETS", "Asker", "Championships", "parse_points",
+           "parse_rounds"]

@@ -320,6 +320,11 @@ class ChampionshipsStore(ABC):
         """The channel's newest championship, running or ended, if any."""
 
     @abstractmethod
+    async def running_championships(self) -> list[Championship]:
+        """Every running championship, the oldest first (the rounds that open on a schedule are looked for
+        among them)."""
+
+    @abstractmethod
     async def end_championship(self, championship_id: int) -> bool:
         """Mark a running championship ended; False when it was not running."""
 

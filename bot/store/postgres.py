@@ -1166,6 +1166,11 @@ class PostgresChampionships(ChampionshipsStore):
                                          f"AND status = $2", channel_id, CHAMPIONSHIP_RUNNING)
         return championship_record(row) if row else None
 
+    async def running_championships(self) -> list[Championship]:
+        rows = await self.s.pool.fetch(f"SELECT {CHAMPIONSHIP_COLUMNS} FROM championships WHERE status = $1 "
+                                       f"ORDER BY id", CHAMPIONSHIP_RUNNING)
+        return [championship_record(r) for r in rows]
+
     async def end_championship(self, championship_id: int) -> bool:
         done = await self.s.pool.execute("UPDATE championships SET status = $1 WHERE id = $2 AND status = $3",
                                          CHAMPIONSHIP_ENDED, championship_id, CHAMPIONSHIP_RUNNING)

@@ -1315,6 +1315,12 @@ class SqliteChampionships(ChampionshipsStore):
         return await self._one(f"SELECT {CHAMPIONSHIP_COLUMNS} FROM championships WHERE channel_id = ? AND "
                                f"status = ?", (channel_id, CHAMPIONSHIP_RUNNING))
 
+    async def running_championships(self) -> list[Championship]:
+        async with self.s._lock, self.s.db.execute(
+                f"SELECT {CHAMPIONSHIP_COLUMNS} FROM championships WHERE status = ? ORDER BY id",
+                (CHAMPIONSHIP_RUNNING,)) as cur:
+            return [championship_record(r) for r in await cur.fetchall()]
+
     async def end_championship(self, championship_id: int) -> bool:
         async with self.s._lock:
             cur = await self.s.db.execute("UPDATE championships SET status = ? WHERE id = ? AND status = ?",
