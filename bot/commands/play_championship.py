@@ -106,7 +106,7 @@ async def _run(args: argparse.Namespace, service: Service, seats: list[SeatSpec]
     if champ is None:
         if not args.rounds:
             return _error(f"--rounds is needed to start the championship {args.championship!r}", USAGE)
-        made = await service.championships.create(asker, name=args.championship, game=args.game or "races",
+        made = await service.championships.create(asker, name=args.championship, game=args.game,
                                                   rounds=args.rounds, points=args.points, drop=args.drop,
                                                   teams=bool(args.teams))
         if isinstance(made, Refusal):
