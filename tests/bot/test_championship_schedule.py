@@ -67,3 +67,14 @@ async def test_a_schedule_out_of_range_is_refused_in_one_line(store):
                                                  game="races", rounds="A 1; A 1", every=61)
     assert isinstance(refused, Refusal) and "\n" not in refused.text and "60 Tage" in refused.text
     assert await store.championships.running_championship(CH) is None
+
+
+async def test_the_store_lists_the_running_championships_oldest_first(any_store):
+    """Where the schedules are looked for: an ended championship is not listed (both stores)."""
+    made = [await any_store.championships.create_championship(
+        guild_id=1, channel_id=channel, host_id=ANN, name=f"Cup {channel}", game_key="races", rounds=[{}],
+        points=[3, 1], options={"every_days": 2}) for channel in (11, 12, 13)]
+    assert await any_store.championships.end_championship(made[1].id)
+    running = await any_store.championships.running_championships()
+    assert [c.id for c in running] == [made[0].id, made[2].id]
+    assert running[0].options == {"every_days": 2}
