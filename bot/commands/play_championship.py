@@ -23,8 +23,7 @@ from pathlib import Path
 from bot import texts
 from bot.commands import FAILED, USAGE
 from bot.local import LocalChannel
-from bot.play.championships import Asker
-from bot.play.championships import _round_words as round_words
+from bot.play.championships import Asker, round_words
 from bot.play.service import Service
 from bot.standing import series
 from bot.store import ACTIVE, LOBBY, Championship, GameRecord, Store
@@ -102,7 +101,9 @@ async def _run(args: argparse.Namespace, service: Service, seats: list[SeatSpec]
     asker = Asker(None, channel, host, seats[first_human].name or texts.say("terminal.player", lang,
                                                                               number=first_human + 1), lang, lang)
     store = service.store
+    # the running one, else the last (an ended championship shows its final table again)
     champ = await store.championships.running_championship(channel)
+    champ = champ or await store.championships.latest_championship(channel)
     if champ is None:
         if not args.rounds:
             return _error(f"--rounds is needed to start the championship {args.championship!r}", USAGE)

@@ -31,7 +31,7 @@ from bot.store import (
 from bot.telling.compose import Message
 from bot.telling.outcomes import Accepted, Refusal, refuse
 from rules.contract import SetupError
-from rules.literal import Name
+from rules.literal import Name, Person
 
 #: the most rounds a championship has
 MAX_ROUNDS = 12
@@ -109,7 +109,8 @@ def parse_rounds(text: str, front: GameUnit[Any], teams: bool, lang: str) -> lis
     return rounds
 
 
-def _round_words(setup: dict[str, Any], lang: str) -> str:
+def round_words(setup: dict[str, Any], lang: str) -> str:
+    """A round's setup in words of ``lang`` (its track and laps: "track A, 2 laps")."""
     laps = setup.get("laps")
     track = Name(str(setup.get("track", "")))
     if laps:
@@ -160,7 +161,7 @@ class Championships:
             other = await self.store.championships.running_championship(who.channel_id)
             return refuse(texts.say("championship.running_already", lang,
                                     name=Name(other.name if other else title)))
-        plan = "\n".join(f"{i}. {_round_words(s, who.public_lang)}" for i, s in enumerate(champ.rounds, start=1))
+        plan = "\n".join(f"{i}. {round_words(s, who.public_lang)}" for i, s in enumerate(champ.rounds, start=1))
         return Message(texts.say("championship.created", who.public_lang, host=Name(who.user_name),
                                  name=Name(champ.name), title=front.title, count=len(champ.rounds),
                                  points=", ".join(str(p) for p in champ.points), drop=drop) + "\n" + plan
@@ -212,12 +213,12 @@ class Championships:
         await self.store.championships.set_round(champ.id, number, opened.game_id)
         said = Line(say="championship.round_opened", params={
             "name": Name(champ.name), "round": number, "rounds": len(champ.rounds),
-            "setup": _round_words(champ.rounds[number - 1], who.public_lang)})
+            "setup": round_words(champ.rounds[number - 1], who.public_lang)})
         if scheduled and seats_from is not None:
-            people = ", ".join(Name(s.name) for s in seats_from.seats if not s.is_computer)
+            people = ", ".join(str(Person(s.user_id, s.name)) for s in seats_from.seats if not s.is_computer)  # named
             said = Line(say="championship.round_by_schedule", params={
                 "name": Name(champ.name), "round": number, "rounds": len(champ.rounds), "players": people,
-                "setup": _round_words(champ.rounds[number - 1], who.public_lang)})
+                "setup": round_words(champ.rounds[number - 1], who.public_lang)})
         out = self.outgoing([note(said)])
         if seats_from is None:
             await self.store.outbox.add_deliveries(opened.game_id, out)
@@ -305,4 +306,4 @@ class Championships:
 
 
 __all__ = ["DAY", "MAX_BONUS", "MAX_EVERY_DAYS", "MAX_ROUNDS", "PRESETS", "Asker", "Championships", "parse_points",
-           "parse_rounds"]
+           "parse_rounds", "round_words"]

@@ -7,7 +7,7 @@ from bot.play.championships import Asker
 from bot.telling.compose import Message
 from bot.telling.outcomes import Accepted, Refusal
 from rules.literal import bare
-from tests.bot.test_championship_run import ANN, BOB, CH, GUILD, play_round, service_on, tables
+from tests.bot.test_championship_run import ANN, BOB, CH, GUILD, charts, play_round, service_on
 
 
 async def test_a_computer_seated_in_a_team_keeps_it_in_every_round_and_scores_for_it(store):
@@ -36,10 +36,11 @@ async def test_a_computer_seated_in_a_team_keeps_it_in_every_round_and_scores_fo
         assert sorted(r.team for r in results) == [1, 1, 2, 2]
         for r in results:
             team_points[r.team] += 5 - r.place
-        posted = await tables(store, game_id)
+        posted = await charts(store, game_id)
         assert len(posted) == 1, posted
-        for team, total in team_points.items():
-            assert f". Team {team}: **{total}**" in posted[0], (team_points, posted[0])
+        _, chart = posted[0]
+        assert {name: points for _, name, points, *_ in chart["teams"]} == \
+            {f"Team {team}": total for team, total in team_points.items()}, (team_points, chart)
 
 
 async def test_a_computer_refused_a_team_is_one_line_and_seats_nothing(store):

@@ -28,7 +28,7 @@ def rounds_in(db: Path, name: str) -> list[tuple[int, str]]:
 
     async def read() -> list[tuple[int, str]]:
         async with SqliteStore(db) as store:
-            champ = await store.championships.running_championship(championship_channel(name))
+            champ = await store.championships.latest_championship(championship_channel(name))
             assert champ is not None
             return [(n, (await store.games.get_game(g)).status)
                     for n, g in await store.championships.round_games(champ.id)]
