@@ -34,7 +34,7 @@ import bot.standing.history as history
 from bot.discord import JunkyardBot
 from bot.drivers import driver_for
 from bot.play.service import Service
-from bot.store import SqliteStore, Store
+from bot.store import CHAMPIONSHIP_RUNNING, SqliteStore, Store
 from bot.telling.outcomes import Accepted
 from tests.bot.press_crash_child import ANN, BOB, CHANNEL, Ledger, LedgerHarness, die, live_message
 
@@ -85,7 +85,7 @@ async def play(args: argparse.Namespace) -> int:
     async def opening(**k: Any) -> Any:
         opened = await new_game(**k)
         if when == "next" and isinstance(opened, Accepted):
-            champ = await store.championships.running_championship(CHANNEL)
+            champ = await store.championships.latest_championship(CHANNEL)
             if champ is not None and len(await store.championships.round_games(champ.id)) + 1 == int(n):
                 die()  # the round's lobby opened, not recorded as the round
         return opened
@@ -117,7 +117,9 @@ async def step(h: LedgerHarness, store: Store, ledger: Ledger, args: argparse.Na
                acks: Any, when: str, n: int) -> bool:
     """One interaction; False once the championship's last round is over."""
     key = args.game
-    champ = await store.championships.running_championship(CHANNEL)
+    champ = await store.championships.latest_championship(CHANNEL)
+    if champ is not None and champ.status != CHAMPIONSHIP_RUNNING:
+        return False  # its last round's results ended it
     if champ is None:
         await h.slash(ANN, "championship create", name=NAME, game=key, rounds=ROUNDS[key], points="10 6 3 1",
                       drop=1, teams=key == "races")
