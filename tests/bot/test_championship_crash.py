@@ -14,7 +14,6 @@ from __future__ import annotations
 import itertools
 import json
 import os
-import re
 import signal
 import sqlite3
 import subprocess
@@ -28,6 +27,7 @@ import pytest
 
 from bot.store import SqliteStore, Store
 from rules.literal import bare
+from tests.bot.test_championship_run import charts, totals_of
 
 ROOT = Path(__file__).resolve().parents[2]
 CHANNEL = 700_000_000_000_000_001
@@ -125,23 +125,27 @@ async def check_tables(tmp: Path, make: Callable[[], Store], lang: str, teams: b
         assert champ is not None
         rounds = [sorted(await store.standings.results(game_id=g), key=lambda r: r.place)
                   for _, g in await store.championships.round_games(champ[0].id)]
+        round_games = [g for _, g in await store.championships.round_games(champ[0].id)]
+        pictured = [await charts(store, g) for g in round_games]
     assert len(rounds) == 3 and all(rounds)
     head, final = HEADS[lang]
-    assert len(texts) == 3, texts
-    for n, text in enumerate(texts, start=1):
+    assert len(texts) == 3, texts  # each table shown once
+    for n, (text, posted) in enumerate(zip(texts, pictured, strict=True), start=1):
         assert (head.format(n=n) if n < 3 else final) in text, text
+        assert len(posted) == 1, posted  # one table record per round, with the picture's value
+        words, chart = posted[0]
+        assert (head.format(n=n) if n < 3 else final) in words, words
         drivers, team_points = expected(rounds[:n])
-        rows = re.findall(r"^(\d+)\. (.+?): \**(\d+)\** \(", text, re.M)
-        assert {name: int(points) for _, name, points in rows} == drivers, text
-        positions = [(int(pos), int(points)) for pos, _, points in rows]
+        assert totals_of(chart) == drivers, chart
+        positions = [(line[0], line[2]) for line in chart["drivers"]]
         assert positions[0][0] == 1 and all(  # best first; more points never behind, level ones may share
             a[0] <= b[0] and a[1] >= b[1] and (a[0] < b[0] or a[1] == b[1])
-            for a, b in itertools.pairwise(positions)), text
-        assert ("Autopilot" in text or "autopilot" in text) == (n >= 2), text
-        assert ("~~" in text) == (n >= 2), text  # a dropped round is struck once there are two
+            for a, b in itertools.pairwise(positions)), chart
+        cells = [cell for line in chart["drivers"] for cell in line[4]]
+        assert any(cell[3] for cell in cells) == (n >= 2), chart  # Bob's autopilot round
+        assert any(cell[2] for cell in cells) == (n >= 2), chart  # a dropped round once there are two
         if teams:
-            found = re.findall(r"^\d+\. Team (\d+): \**(\d+)\**$", text, re.M)
-            assert {int(t): int(p) for t, p in found} == team_points, text
+            assert {int(name.rsplit(" ", 1)[1]): points for _, name, points, *_ in chart["teams"]} == team_points, chart
 
 
 @pytest.mark.slow
