@@ -101,20 +101,9 @@ async def _run(args: argparse.Namespace, service: Service, seats: list[SeatSpec]
     asker = Asker(None, channel, host, seats[first_human].name or texts.say("terminal.player", lang,
                                                                               number=first_human + 1), lang, lang)
     store = service.store
-    # the running one, else the last (an ended championship shows its final table again)
-    champ = await store.championships.running_championship(channel)
-    champ = champ or await store.championships.latest_championship(channel)
-    if champ is None:
-        if not args.rounds:
-            return _error(f"--rounds is needed to start the championship {args.championship!r}", USAGE)
-        made = await service.championships.create(asker, name=args.championship, game=args.game,
-                                                  rounds=args.rounds, points=args.points, drop=args.drop,
-                                                  teams=bool(args.teams))
-        if isinstance(made, Refusal):
-            return _error(plain(made.text), USAGE)
-        _say(made.text)
-        champ = await store.championships.running_championship(channel)
-        assert champ is not None
+    champ = await _championship(args, service, asker)
+    if isinstance(champ, int):
+        return champ
     again = f"junkyard play --championship {_quoted(champ.name)}{db_argument(args.db)}"
     shown = False
     while True:
@@ -155,6 +144,25 @@ async def _run(args: argparse.Namespace, service: Service, seats: list[SeatSpec]
         await _quietly(service, channel)  # the end's records (its standings and the table), shown here as text
         _say("\n" + series.table_text(champ, await series.played(store, champ), lang))
         shown = True
+
+
+async def _championship(args: argparse.Namespace, service: Service, asker: Asker) -> Championship | int:
+    """The championship of the name: the running one, else the last (an ended one shows its final table again),
+    else a new one made from the options; an exit code when it cannot be made."""
+    found = await service.store.championships.running_championship(asker.channel_id)
+    found = found or await service.store.championships.latest_championship(asker.channel_id)
+    if found is not None:
+        return found
+    if not args.rounds:
+        return _error(f"--rounds is needed to start the championship {args.championship!r}", USAGE)
+    made = await service.championships.create(asker, name=args.championship, game=args.game, rounds=args.rounds,
+                                              points=args.points, drop=args.drop, teams=bool(args.teams))
+    if isinstance(made, Refusal):
+        return _error(plain(made.text), USAGE)
+    _say(made.text)
+    champ = await service.store.championships.running_championship(asker.channel_id)
+    assert champ is not None
+    return champ
 
 
 def _quoted(name: str) -> str:

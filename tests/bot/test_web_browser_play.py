@@ -75,16 +75,19 @@ async def said(service: Service, store: Store, game_id: int, lang: str) -> list[
             for d in await store.outbox.deliveries(game_id=game_id)]
 
 
-async def centre(tab: Tab, element: str, box: list[float] | None = None) -> tuple[float, float]:
+async def centre(tab: Tab, element: str, box: list[float] | None = None,
+                 across: float | None = None) -> tuple[float, float]:
     """Where on the screen to put a finger or the mouse: the centre of ``element``, or of ``box`` (pixels of the
-    board picture) within it; the page is scrolled so that it is in the window's middle."""
+    whole board, ``across`` pixels wide: the seat view's size, whatever size of picture the page shows) within
+    it; the page is scrolled so that it is in the window's middle."""
     inner = "null" if box is None else json.dumps(box)
+    wide = "null" if across is None else json.dumps(across)
     x, y = await tab.evaluate(f"""(() => {{
-        const e = {element}, box = {inner};
+        const e = {element}, box = {inner}, across = {wide};
         const at = () => {{
           const r = e.getBoundingClientRect();
           if (box === null) return [r.left + r.width / 2, r.top + r.height / 2];
-          const s = r.width / e.naturalWidth;
+          const s = r.width / (across === null ? e.naturalWidth : across);
           return [r.left + (box[0] + box[2]) / 2 * s, r.top + (box[1] + box[3]) / 2 * s];
         }};
         window.scrollBy(0, at()[1] - window.innerHeight / 2);
@@ -93,8 +96,8 @@ async def centre(tab: Tab, element: str, box: list[float] | None = None) -> tupl
     return float(x), float(y)
 
 
-async def press(tab: Tab, element: str, box: list[float] | None, touch: bool) -> None:
-    x, y = await centre(tab, element, box)
+async def press(tab: Tab, element: str, box: list[float] | None, touch: bool, across: float | None = None) -> None:
+    x, y = await centre(tab, element, box, across)
     await (tab.tap(x, y) if touch else tab.click(x, y))
 
 
@@ -181,7 +184,7 @@ async def test_a_whole_turn_from_the_seat_page_in_a_browser_gives_the_channel_a_
                     if view["targets"]:
                         target = view["targets"][0]
                         meant = target["ways"][0]["action"]
-                        await press(tab, BOARD, target["box"], touch)
+                        await press(tab, BOARD, target["box"], touch, view["size"][0])
                         ways = "document.getElementById('seat-ways')"
                         await tab.wait_for(f"!{ways}.hidden")
                         assert target["cell"] in await tab.evaluate(f"{ways}.textContent")
