@@ -784,6 +784,23 @@ def database_folder(db: str) -> str:
     return f"{re.sub(r'[^A-Za-z0-9_.-]+', '_', name).strip('._') or 'database'}-{digest}"
 
 
+async def open_for_play(db: str, out: str) -> tuple[Store, PictureWriter] | str:
+    """The store at ``db``, opened, and the folder of its pictures under ``out``; else the one line that says
+    why not (a folder that cannot be written, a database that cannot be opened)."""
+    from bot.store import CannotOpen, open_store
+
+    try:
+        pictures = PictureWriter(Path(out) / database_folder(db))
+    except OSError as exc:
+        return f"cannot write pictures to {out}: {exc}"
+    store = open_store(db)
+    try:
+        await store.open()
+    except CannotOpen as exc:
+        return str(exc)
+    return store, pictures
+
+
 def _is_tty(stream: TextIO) -> bool:
     try:
         return stream.isatty()
@@ -794,5 +811,5 @@ def _is_tty(stream: TextIO) -> bool:
 __all__ = ["COMMANDS", "DB_VARIABLE", "HUMAN", "CtrlC", "Opening", "PictureWriter", "SeatSpec", "Terminal",
            "board_text", "command_word", "command_words", "database_folder", "db_argument", "db_variable_note",
            "expand", "format_standings", "glossary", "hand_text", "interrupt_at_once", "left_games", "local_user",
-           "new_channel_id", "open_table", "parse_seats", "plain", "play_computers", "read_line", "resume_table",
-           "seat_label", "short_list", "shown_before", "shown_db", "situation", "standings"]
+           "new_channel_id", "open_for_play", "open_table", "parse_seats", "plain", "play_computers", "read_line",
+           "resume_table", "seat_label", "short_list", "shown_before", "shown_db", "situation", "standings"]

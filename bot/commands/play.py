@@ -27,7 +27,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sys
-from pathlib import Path
 from typing import Any
 
 from bot import texts
@@ -170,29 +169,23 @@ async def _play(args: argparse.Namespace, seats: list[SeatSpec], game_key: str |
     """Open the store, resume a game left unfinished or start a new one, and play it. ``told`` gets a word
     once the terminal has said how the game was left."""
     from bot.play.service import Service
-    from bot.store import CannotOpen, default_db_path, open_store
+    from bot.store import default_db_path
     from bot.terminal import (
-        PictureWriter,
         Terminal,
-        database_folder,
         db_argument,
         interrupt_at_once,
         new_channel_id,
+        open_for_play,
         open_table,
         resume_table,
         shown_before,
     )
 
     db = args.db or default_db_path()
-    try:
-        pictures = PictureWriter(Path(args.out) / database_folder(db))
-    except OSError as exc:
-        return _error(f"cannot write pictures to {args.out}: {exc}")
-    store = open_store(db)
-    try:
-        await store.open()
-    except CannotOpen as exc:
-        return _error(str(exc))
+    opened = await open_for_play(db, args.out)
+    if isinstance(opened, str):
+        return _error(opened)
+    store, pictures = opened
     again = "junkyard play" + db_argument(args.db)  # a command that works as printed: no password in it
     async with store:
         service = Service(store) if args.seed is None else Service(store, seed_source=lambda: args.seed)

@@ -18,7 +18,6 @@ from __future__ import annotations
 import argparse
 import hashlib
 import sys
-from pathlib import Path
 
 from bot import texts
 from bot.commands import FAILED, USAGE
@@ -33,9 +32,9 @@ from bot.terminal import (
     PictureWriter,
     SeatSpec,
     Terminal,
-    database_folder,
     db_argument,
     local_user,
+    open_for_play,
     plain,
     resume_table,
     shown_before,
@@ -73,21 +72,16 @@ def _say(text: str) -> None:
 
 async def play(args: argparse.Namespace, seats: list[SeatSpec]) -> int:
     """Open the store and play the championship ``args.championship`` to its end or until the input ends."""
-    from bot.store import CannotOpen, default_db_path, open_store
+    from bot.store import default_db_path
 
     humans = [i for i, s in enumerate(seats) if s.is_human]
     if not humans:
         return _error("--championship needs a person among the --seats: the first one hosts it", USAGE)
     db = args.db or default_db_path()
-    try:
-        pictures = PictureWriter(Path(args.out) / database_folder(db))
-    except OSError as exc:
-        return _error(f"cannot write pictures to {args.out}: {exc}")
-    store = open_store(db)
-    try:
-        await store.open()
-    except CannotOpen as exc:
-        return _error(str(exc))
+    opened = await open_for_play(db, args.out)
+    if isinstance(opened, str):
+        return _error(opened)
+    store, pictures = opened
     async with store:
         service = Service(store) if args.seed is None else Service(store, seed_source=lambda: args.seed)
         return await _run(args, service, seats, humans[0], db, pictures)

@@ -60,17 +60,23 @@ async def current_token(store: Store, game_id: int) -> str | None:
     return token if isinstance(token, str) and token_key(token) is not None else None
 
 
+async def unused_token(store: Store, scope: str) -> tuple[str, int]:
+    """A fresh token and its key that no row of ``scope`` holds yet (56 bits of key: a clash is all but
+    impossible, and checked all the same)."""
+    while True:
+        token = new_token()
+        key = token_key(token)
+        assert key is not None
+        if not await store.settings.get_settings(scope, key):
+            return token, key
+
+
 async def link_token(store: Store, game_id: int) -> str:
     """The game's page token, made (and stored) when it has none."""
     token = await current_token(store, game_id)
     if token is not None:
         return token
-    while True:
-        token = new_token()
-        key = token_key(token)
-        assert key is not None
-        if not await store.settings.get_settings(TOKEN_SCOPE, key):  # 56 bits: a clash is all but impossible
-            break
+    token, key = await unused_token(store, TOKEN_SCOPE)
     await store.settings.put_settings(TOKEN_SCOPE, key, 0, {"game": game_id, "token": token})
     await store.settings.put_settings(GAME_SCOPE, game_id, 0, {"token": token})
     return token
@@ -135,4 +141,4 @@ def page_url(base: str, token: str) -> str:
 
 
 __all__ = ["BATCH", "GAME_SCOPE", "TOKEN_SCOPE", "current_token", "game_of", "games_of", "link_token", "new_token",
-           "page_url", "revoke", "token_key", "token_rows"]
+           "page_url", "revoke", "token_key", "token_rows", "unused_token"]

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.store import SEAT_LINK_SCOPE, Store
-from bot.web.links import BATCH, new_token, token_key, token_rows
+from bot.web.links import BATCH, new_token, token_key, token_rows, unused_token
 
 #: the settings scope that finds a seat by its token (owner: :func:`bot.web.links.token_key`)
 TOKEN_SCOPE = "web.seat.token"
@@ -46,12 +46,7 @@ async def seat_token(store: Store, game_id: int, user_id: int) -> str:
     token = held.get("token")
     if isinstance(token, str) and isinstance(held.get("csrf"), str) and token_key(token) is not None:
         return token
-    while True:
-        token = new_token()
-        key = token_key(token)
-        assert key is not None
-        if not await store.settings.get_settings(TOKEN_SCOPE, key):  # 56 bits: a clash is all but impossible
-            break
+    token, key = await unused_token(store, TOKEN_SCOPE)
     await store.settings.put_settings(TOKEN_SCOPE, key, 0, {"game": game_id, "user": user_id, "token": token})
     await store.settings.put_settings(SEAT_LINK_SCOPE, user_id, game_id, {"token": token, "csrf": new_token()})
     return token

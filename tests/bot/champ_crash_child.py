@@ -36,7 +36,7 @@ from bot.drivers import driver_for
 from bot.play.service import Service
 from bot.store import CHAMPIONSHIP_RUNNING, SqliteStore, Store
 from bot.telling.outcomes import Accepted
-from tests.bot.press_crash_child import ANN, BOB, CHANNEL, Ledger, LedgerHarness, die, live_message
+from tests.bot.press_crash_child import ANN, BOB, CHANNEL, Ledger, LedgerHarness, die, press_or_play
 
 ROUNDS = {"races": "A 1; B 1; A 1", "rally": "A 1; A 1; A 1"}
 TEAMS = {ANN: 1, BOB: 2}
@@ -159,21 +159,8 @@ async def step(h: LedgerHarness, store: Store, ledger: Ledger, args: argparse.Na
         h.bot.computers.wake(CHANNEL)
         await h.settle()
         return True
-    user = rec.seats[seat].user_id
     action = str(driver_for(key, "smart", rec.version).choose(game, seat))  # a short race: kills land in it
-    latest = await store.outbox.latest_delivery(rec.id)
-    message = live_message(ledger, latest.message_id if latest is not None else None)
-    buttons = [c["custom_id"] for row in (message or {}).get("components", []) for c in row.get("components", [])
-               if str(c.get("custom_id", "")).endswith(f":{rec.version}:{action}")]
-    if buttons and message is not None and rng.random() < 0.6:
-        await h.press_custom_id(user, message, buttons[0])
-    else:
-        await h.slash(user, "game play", action=action)
-    after = await store.games.get_game(rec.id)
-    done = await store.games.actions(rec.id, since=rec.version)
-    if after.version == rec.version + 1 and done and done[0].action == action:
-        acks.write(f"{rec.id} {rec.version} {action}\n")
-        acks.flush()
+    await press_or_play(h, store, ledger, rec, rec.seats[seat].user_id, action, rng, acks)
     return True
 
 

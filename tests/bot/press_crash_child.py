@@ -42,7 +42,7 @@ import bot.telling.delivery
 from bot.discord import JunkyardBot
 from bot.discord.offline import DiscordHarness, Sent
 from bot.play.service import Service
-from bot.store import SqliteStore
+from bot.store import GameRecord, SqliteStore, Store
 from bot.telling.outcomes import Accepted
 
 CHANNEL = offline.CHANNEL_ID
@@ -213,8 +213,15 @@ async def step(h: LedgerHarness, store: SqliteStore, ledger: Ledger, key: str, r
         h.bot.computers.wake(CHANNEL)
         await h.settle()
         return True
-    user = rec.seats[seat].user_id
-    action = str(rng.choice(list(game.legal_actions())))
+    await press_or_play(h, store, ledger, rec, rec.seats[seat].user_id, str(rng.choice(list(game.legal_actions()))),
+                        rng, acks)
+    return True
+
+
+async def press_or_play(h: LedgerHarness, store: Store, ledger: Ledger, rec: GameRecord, user: int,
+                        action: str, rng: random.Random, acks: Any) -> None:
+    """``user`` plays ``action`` as a person does: the live message's button for it (most of the time, when it
+    has one), else ``/game play``; a move the store then holds is acknowledged in ``acks`` (flushed to disk)."""
     latest = await store.outbox.latest_delivery(rec.id)
     message = live_message(ledger, latest.message_id if latest is not None else None)
     buttons = [c["custom_id"] for row in (message or {}).get("components", []) for c in row.get("components", [])
@@ -229,7 +236,6 @@ async def step(h: LedgerHarness, store: SqliteStore, ledger: Ledger, key: str, r
         acks.write(f"{rec.id} {rec.version} {action}\n")
         acks.flush()
         os.fsync(acks.fileno())
-    return True
 
 
 def main() -> int:

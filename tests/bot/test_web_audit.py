@@ -18,9 +18,18 @@ from bot.play.service import Service
 from bot.telling.outcomes import Accepted
 from bot.telling.pictures import Pictures
 from bot.web import links, seats
-from bot.web.browser import Tab, browser, chromium
+from bot.web.browser import Tab, browser
 from tests.bot.test_web_championship import CH, play_toy_round
-from tests.bot.web_helpers import AXE, axe_violations, open_people_race, open_race, page_of, play, serving
+from tests.bot.web_helpers import (
+    AXE,
+    axe_violations,
+    chromium_or_skip,
+    open_people_race,
+    open_race,
+    page_of,
+    play,
+    serving,
+)
 
 PHONE = (360, 740)
 DESK = (1280, 900)
@@ -29,12 +38,7 @@ BOARD = "document.getElementById('board')"
 
 @pytest.fixture
 def program() -> str:
-    found = chromium()
-    if found is None:
-        if os.environ.get("CI") == "true":
-            pytest.fail("no Chromium: .ci/run installs Debian's chromium")
-        pytest.skip("no Chromium installed")
-    return found
+    return chromium_or_skip()
 
 
 @pytest.fixture

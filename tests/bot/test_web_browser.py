@@ -15,9 +15,9 @@ import pytest
 
 from bot.play.service import Service
 from bot.web import seats
-from bot.web.browser import browser, chromium
+from bot.web.browser import browser
 from rules import catalogue
-from tests.bot.web_helpers import open_people_race, open_race, page_of, play, serving
+from tests.bot.web_helpers import chromium_or_skip, open_people_race, open_race, page_of, play, serving
 from tests.test_pseudo_locale import stray_words
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -25,12 +25,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 @pytest.fixture
 def program() -> str:
-    found = chromium()
-    if found is None:
-        if os.environ.get("CI") == "true":
-            pytest.fail("no Chromium: .ci/run installs Debian's chromium")
-        pytest.skip("no Chromium installed")
-    return found
+    return chromium_or_skip()
 
 
 def board_move(src: str) -> int:

@@ -22,11 +22,11 @@ from bot.play.service import Service
 from bot.store import GameRecord, SqliteStore, Store
 from bot.telling.outcomes import Accepted
 from bot.web import seats
-from bot.web.browser import Browser, Tab, browser, chromium
+from bot.web.browser import Browser, Tab, browser
 from bot.web.server import Limits
 from tests.bot.test_hidden_information import ANN, BOB, CH
 from tests.bot.test_web_seat import pressed, seated
-from tests.bot.web_helpers import open_race, page_of, play, serving
+from tests.bot.web_helpers import chromium_or_skip, open_race, page_of, play, serving
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -55,12 +55,7 @@ STREAM_COUNTER = """
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
 async def chrome() -> AsyncIterator[Browser]:
-    found = chromium()
-    if found is None:
-        if os.environ.get("CI") == "true":
-            pytest.fail("no Chromium: .ci/run installs Debian's chromium")
-        pytest.skip("no Chromium installed")
-    async with browser(found) as made:
+    async with browser(chromium_or_skip()) as made:
         yield made
 
 

@@ -6,19 +6,32 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import aiohttp
+import pytest
 
 from bot import terminal as term
 from bot.play.service import Service
 from bot.store import GameRecord, Store
 from bot.telling.outcomes import Accepted
 from bot.web import links
-from bot.web.browser import Tab
+from bot.web.browser import Tab, chromium
 from bot.web.server import Limits, WebServer
+
+
+def chromium_or_skip() -> str:
+    """Debian's Chromium for the browser tests: skipped where it is not installed, a failure under CI (whose
+    ``.ci/run`` installs it)."""
+    found = chromium()
+    if found is None:
+        if os.environ.get("CI") == "true":
+            pytest.fail("no Chromium: .ci/run installs Debian's chromium")
+        pytest.skip("no Chromium installed")
+    return found
 
 
 async def open_race(service: Service, seats: int = 2, options: dict[str, Any] | None = None,
