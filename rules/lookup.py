@@ -12,6 +12,12 @@ language answers from its English ones (or from whatever it has), and a question
 cannot answer is tried on the other language's entries, each found entry replaced by its twin in the
 asker's language where it has one (``curves`` ↔ ``curves-de``). An entry whose ``lang`` differs from the
 asked language is such a fallback: front ends say so.
+
+A question is ranked twice and the two are weighed together (:data:`LEARNED_SHARE`): by reading the entries'
+own words (titles, aliases, texts, with the language's stems, synonyms, typos and intents) and by the
+phrasings model (:mod:`rules.phrasings`), which compares it with how players ask for each entry (the game's
+``data/phrasings-<lang>.toml``, the entries' names and sentences, and the question sets' questions outside their
+blind part). An exact name and autocomplete are the first reading's alone.
 """
 
 from __future__ import annotations
@@ -31,7 +37,7 @@ from typing import Any
 
 import snowballstemmer  # type: ignore[import-untyped]
 
-from rules import catalogue, registry
+from rules import catalogue, lookup_questions, phrasings, registry
 
 
 class _RegisteredPackages(Mapping[str, str]):
@@ -322,6 +328,9 @@ KIND_BOOST = 1.1
 SUBJECT_TITLE_BOOST = 1.15
 #: A match found in the other language's entries counts this much of the same match in the asker's own.
 CROSS_WEIGHT = 0.8
+#: The share of the phrasings model (:mod:`rules.phrasings`) in a question's ranking; the rest is the
+#: reading of the entries' own words, each scaled to its best entry.
+LEARNED_SHARE = 0.85
 #: Rulings retell the sections in detail; between two equal matches the section answers first.
 KIND_PRIOR = {"ruling": 0.95, "crew": 0.95}
 _BM25_K1 = 1.6
@@ -1079,10 +1088,72 @@ def _best(game_key: str, text: str, partial: bool, lang: str | None, limit: int)
                 own = twin(game_key, entry, mine) or entry
                 scores[own.id] = scores.get(own.id, 0.0) + CROSS_WEIGHT * score
                 found[own.id] = own
+    if not partial and normalize(text) not in _index(game_key, mine):
+        scores = _with_phrasings(game_key, text, mine, scores, found)
     order = _positions(game_key)
     ranked = sorted(found.values(), key=lambda e: (-scores[e.id], KINDS.index(e.kind), order[e.id]))
     return ranked[:limit]
 
+
+def _phrasings_file(game_key: str, lang: str) -> Traversable:
+    """A game's phrasings in ``lang``: ``data/phrasings-<lang>.toml`` beside its entries."""
+    package, parts = registry.lookup_sources()[game_key]
+    top, *rest = package.split(".")
+    return resources.files(top).joinpath(*rest, *parts[:-1], f"phrasings-{lang}.toml")
+
+
+@cache
+def phrasings_of(game_key: str, lang: str) -> dict[str, tuple[str, ...]]:
+    """A game's phrasings in ``lang`` (entry id -> questions players ask for it); empty without a file."""
+    res = _phrasings_file(game_key, lang)
+    if not res.is_file():
+        return {}
+    asked = tomllib.loads(res.read_text(encoding="utf-8"))
+    mine = {e.id for e in _load(game_key) if e.lang == lang}
+    unknown = set(asked) - mine
+    if unknown:
+        raise ValueError(f"{game_key} phrasings-{lang}.toml: no {lang} entry {', '.join(sorted(unknown))}")
+    return {entry_id: tuple(str(text) for text in texts) for entry_id, texts in asked.items()}
+
+
+@cache
+def _phrasings(game_key: str, lang: str) -> phrasings.Model:
+    """The phrasings model of a game's entries in ``lang``. It learns from the game's phrasings, every entry's
+    names and sentences, and the questions of the lookup's question sets outside their blind part."""
+    language = LANGUAGES[lang]
+    mine = [e for e in _load(game_key) if e.lang == lang]
+    examples = [(entry_id, text) for entry_id, texts in phrasings_of(game_key, lang).items() for text in texts]
+    examples += [(e.id, name) for e in mine for name in (e.title, *e.aliases)]
+    examples += [(e.id, line) for e in mine for line in _sentences(e.text)]
+    examples += lookup_questions.taught(game_key, lang)
+    reader = phrasings.Reader(lambda text: _content(_phrased(_words(text), language), language), language.stem,
+                              _synonyms(lang), lambda text: [w for w in _words(text) if w in language.stop_words])
+    return phrasings.Model(reader, examples)
+
+
+_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
+
+
+def _sentences(text: str) -> list[str]:
+    """An entry's text cut into its sentences and list items."""
+    return [part for part in _SENTENCE.split(text) if len(part.split()) >= 3]
+
+
+def _with_phrasings(game_key: str, text: str, lang: str, scores: dict[str, float],
+                    found: dict[str, RuleEntry]) -> dict[str, float]:
+    """The scores of a question's entries with the phrasings model's weighed in (:data:`LEARNED_SHARE`),
+    both scaled to their best; ``found`` gains the entries only the model finds."""
+    learned = _phrasings(game_key, lang).scores(text)
+    top_read, top_learned = max(scores.values(), default=0.0), max(learned.values(), default=0.0)
+    if top_learned <= 0:
+        return scores
+    entries_by_id = _by_id(game_key)
+    out = {}
+    for entry_id in scores.keys() | learned.keys():
+        found.setdefault(entry_id, entries_by_id[entry_id])
+        read = scores.get(entry_id, 0.0) / top_read if top_read > 0 else 0.0
+        out[entry_id] = (1 - LEARNED_SHARE) * read + LEARNED_SHARE * learned.get(entry_id, 0.0) / top_learned
+    return out
 
 
 @cache

@@ -19,16 +19,23 @@ followed it, and no question of it was asked of the lookup while they were made;
 seen since, so it is tuning data now like every part before it. :data:`HELD_OUT_6`, forty per set in
 :mod:`rules.lookup_held_out_6`, was written from the entries' texts and the rulebooks before any of its
 questions was asked of the lookup; its misses have been studied since, so it is tuning data too.
-:data:`HELD_OUT_7`, forty per set in :mod:`rules.lookup_held_out_7`, was written the same way, and nobody saw how
-the lookup answers it before its first figures: it alone is blind.
+:data:`HELD_OUT_7`, forty per set in :mod:`rules.lookup_held_out_7`, was written the same way; its first figures
+were taken blind, and it has served since to choose how the lookup weighs its phrasings model.
+:data:`HELD_OUT_8`, forty per set in :mod:`rules.lookup_held_out_8` (less the few an earlier part already asks),
+was written the same way, by someone who saw neither the lookup's words nor its phrasings, before any of it was
+asked: it alone is blind (:data:`BLIND_PART`).
+
+Every question outside the blind part also teaches the lookup (:func:`taught`): its phrasings model learns from
+them beside the games' phrasings files, so the figures of the parts before the blind one say what the lookup
+remembers, and only the blind part's say how it answers a question nobody foresaw.
 """
 
 from __future__ import annotations
 
 from rules import registry
-from rules.lookup import search
 from rules.lookup_held_out_6 import HELD_OUT_6
 from rules.lookup_held_out_7 import HELD_OUT_7
+from rules.lookup_held_out_8 import HELD_OUT_8
 
 #: What must come first for a question: one entry's id, or a tuple of ids of which any one will do.
 Answer = str | tuple[str, ...]
@@ -1172,12 +1179,18 @@ SETS: tuple[tuple[str, str], ...] = tuple(QUESTIONS)
 
 #: The parts of a set, in the order :func:`questions` lists them.
 PARTS: tuple[str, ...] = ("tuned", "held_out", "held_out_2", "held_out_3", "held_out_4", "held_out_5",
-                          "held_out_6", "held_out_7")
+                          "held_out_6", "held_out_7", "held_out_8")
+
+#: The one part nobody has tuned on or taught the lookup with: the benchmark's blind measure.
+BLIND_PART = "held_out_8"
+
+#: The parts the lookup's phrasings model does not learn from (:func:`taught`).
+UNTAUGHT: tuple[str, ...] = (BLIND_PART,)
 
 _PARTS: dict[str, dict[tuple[str, str], list[tuple[str, Answer]]]] = {
     "tuned": QUESTIONS, "held_out": HELD_OUT, "held_out_2": HELD_OUT_2, "held_out_3": HELD_OUT_3,
     "held_out_4": HELD_OUT_4, "held_out_5": HELD_OUT_5, "held_out_6": HELD_OUT_6,
-    "held_out_7": HELD_OUT_7}
+    "held_out_7": HELD_OUT_7, "held_out_8": HELD_OUT_8}
 
 
 def accepted(answer: Answer) -> tuple[str, ...]:
@@ -1190,19 +1203,15 @@ def questions(game: str, lang: str) -> list[tuple[str, tuple[str, ...], str]]:
     return [(q, accepted(a), part) for part in PARTS for q, a in _PARTS[part][(game, lang)]]
 
 
+def taught(game: str, lang: str) -> list[tuple[str, str]]:
+    """(entry id, question) for every question of a set outside :data:`UNTAUGHT`, once per id it accepts:
+    what the lookup's phrasings model learns from beside the phrasings files (``rules.lookup._phrasings``)."""
+    if (game, lang) not in QUESTIONS:
+        return []
+    return [(entry_id, q) for q, ids, part in questions(game, lang) if part not in UNTAUGHT for entry_id in ids]
+
+
 def with_rally() -> None:
     """Register Schrottplatz Rally's lookup file when the list of games has not (yet) done so."""
     if "rally" not in registry.lookup_sources():
         registry.register_lookup("rally", *RALLY_LOOKUP)
-
-
-def accuracy(game: str, lang: str, part: str | None = None) -> tuple[float, float]:
-    """Top-1 and top-3 accuracy of :func:`rules.lookup.search` over one set asked in ``lang`` (fractions);
-    ``part`` (one of :data:`PARTS`) keeps only that part."""
-    rows = [(q, e) for q, e, p in questions(game, lang) if part is None or p == part]
-    top1 = top3 = 0
-    for question, expected in rows:
-        found = [e.id for e in search(game, question, limit=3, lang=lang)]
-        top1 += bool(found) and found[0] in expected
-        top3 += any(e in found for e in expected)
-    return top1 / len(rows), top3 / len(rows)

@@ -73,7 +73,7 @@ def test_words_with_and_without_umlauts_find_the_same_entry(rally: str, question
 
 @pytest.mark.parametrize(("question", "expected"), [
     ("Fehlschaltung", "ruling-s4-de"),  # verschalten
-    ("Pit", "ruling-s10-de"),  # Boxengasse: the house ruling S10 is titled by it too, and its text is shorter
+    ("Pit", "pit-lane-de"),  # Boxengasse: the pit lane itself before the house ruling S10 on it
     ("Crash", "ruling-s5-de"),  # Unfall
     ("Sprit", "booster-de"),  # Benzin: what a booster burns, named by its entry (as "fuel" finds Booster)
     ("Kurven", "curves-de"),
