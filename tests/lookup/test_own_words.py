@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from rules.lookup import GAME_PACKAGES, entries
+from rules.lookup import GAME_PACKAGES, LANGS, entries, phrasings_of
 
 RUN = 8
 WORD = re.compile(r"[A-Za-zÄÖÜäöüß0-9']+")  # the overlap tool's notion of a word
@@ -73,6 +73,14 @@ def test_no_entry_repeats_a_rulebook_run(book, game):
             if shared:
                 copied[e.id] = sorted(" ".join(run) for run in shared)
     assert not copied, f"entries repeat rulebook wording; rewrite them in our own words: {copied}"
+
+
+@pytest.mark.parametrize("game", sorted(GAME_PACKAGES))
+def test_no_phrasing_repeats_a_rulebook_run(book, game):
+    """Players' phrasings (``phrasings-<lang>.toml``) are ours too: none shares a run of words with a rulebook."""
+    copied = [text for lang in LANGS for texts in phrasings_of(game, lang).values() for text in texts
+              if shingles(words(text), RUN) & book]
+    assert not copied
 
 
 @pytest.mark.parametrize("game", sorted(GAME_PACKAGES))
