@@ -1,5 +1,6 @@
 """The ninth held-out part of the rule lookup's questions: forty per game and language, written from the
-entries' texts and the rulebooks before any of them was asked of the lookup (see :mod:`rules.lookup_questions`).
+entries' texts and the rulebooks before any of them was asked of the lookup (see :mod:`rules.lookup_questions`),
+less the few that an earlier part or a phrasing already asks in the same words.
 """
 
 from __future__ import annotations
@@ -162,7 +163,6 @@ HELD_OUT_9: dict[tuple[str, str], list[tuple[str, str | tuple[str, ...]]]] = {
     ],
     ('rally', 'de'): [
         ('kann ich zwischen normalem zug und boosterzug hochschalten', ('ruling-s13-de', 'booster-de')),
-        ('was krieg ich in der werkstatt', 'services-de'),
         ('wie oft darf ich die spur wechseln pro zug', 'moving-de'),
         ('bin mit gelb in ne grüne kurve rein, was passiert jetzt', ('curves-de', 'ruling-s5-de')),
         ('hab ne 3 gewürfelt auf rot, wie weit fahr ich', 'how-far-de'),
@@ -209,7 +209,6 @@ HELD_OUT_9: dict[tuple[str, str], list[tuple[str, str | tuple[str, ...]]]] = {
         ('my little brother says he can cut corners diagonally with his pawn, is he right', 'moving'),
         ('rolled the blank face on my die, do i move at all', 'turn'),
         ('i ended right on theos pawn and i still have 2 pyramids, what happens', 'landing'),
-        ('how do i get rid of my pyramids', 'trash'),
         ('can i walk through the middle tile to get to the other side', ('centre', 'ruling-p5')),
         ('got the F pyramid on my pawn now, how do i win', 'winning'),
         ('my nephew asked what were actually trying to do in this one, i had no clue lol', 'objective'),
@@ -252,11 +251,9 @@ HELD_OUT_9: dict[tuple[str, str], list[tuple[str, str | tuple[str, ...]]]] = {
         ('null gewürfelt, und jetzt?', 'turn-de'),
         ('bin genau auf lenas figur gelandet und hab noch müll, was passiert', 'landing-de'),
         ('wie werd ich meine pyramiden los', 'trash-de'),
-        ('darf ich durch die mitte durchlaufen', 'ruling-p5-de'),
         ('ich hab das F teil auf meiner figur, wann hab ich gewonnen', 'winning-de'),
         ('mein kumpel fragt worum es bei dem schrott-ding mit den pyramiden eigentlich geht', 'objective-de'),
         ('wie baut man das auf, welches plättchen liegt offen', 'setup-de'),
-        ('darf ich auf der startecke von jemand anderem stehen bleiben', ('ruling-p4-de', 'sharing-de')),
         ('wer das gute zeug hat, darf der über andere figuren drüber', 'ruling-p6-de'),
         ('wie heissen die felder, wo ist c3', 'ruling-p1-de'),
         ('wir sind zu fuenft, geht das mit dem piecepack spiel', 'ruling-p2-de'),
@@ -265,7 +262,6 @@ HELD_OUT_9: dict[tuple[str, str], list[tuple[str, str | tuple[str, ...]]]] = {
         ('was ist dieses gute zeug in der mitte wo alle hinrennen', 'good-stuff-de'),
         ('hab das zeug in der mitte aufgehoben, wohin darf ich als nächstes', 'carrying-de'),
         ('mit einer pyramide noch in die mitte rein?', 'centre-de'),
-        ('können zwei figuren auf einem feld stehen', 'sharing-de'),
         ('spiel das zum ersten mal mit meiner oma, wie stell ich dem bot ne regelfrage', 'howto-ask-de'),
         ('jemand mit müll landet auf mir, was bekomm ich', 'trash-de'),
         ('welche pyramide geb ich ab, die obere oder die untere', 'ruling-p7-de'),

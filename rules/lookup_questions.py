@@ -23,7 +23,9 @@ questions was asked of the lookup; its misses have been studied since, so it is 
 were taken blind, and it has served since to choose how the lookup weighs its phrasings model.
 :data:`HELD_OUT_8`, forty per set in :mod:`rules.lookup_held_out_8` (less the few an earlier part already asks),
 was written the same way, by someone who saw neither the lookup's words nor its phrasings, before any of it was
-asked: it alone is blind (:data:`BLIND_PART`).
+asked; its first figures were taken blind, and it has served since to choose how the phrasings model reads.
+:data:`HELD_OUT_9`, forty per set in :mod:`rules.lookup_held_out_9` (less the few an earlier part or a phrasing
+already asks), was written the same way: it alone is blind (:data:`BLIND_PART`).
 
 Every question outside the blind part also teaches the lookup (:func:`taught`): its phrasings model learns from
 them beside the games' phrasings files, so the figures of the parts before the blind one say what the lookup
@@ -36,6 +38,7 @@ from rules import registry
 from rules.lookup_held_out_6 import HELD_OUT_6
 from rules.lookup_held_out_7 import HELD_OUT_7
 from rules.lookup_held_out_8 import HELD_OUT_8
+from rules.lookup_held_out_9 import HELD_OUT_9
 
 #: What must come first for a question: one entry's id, or a tuple of ids of which any one will do.
 Answer = str | tuple[str, ...]
@@ -1179,10 +1182,11 @@ SETS: tuple[tuple[str, str], ...] = tuple(QUESTIONS)
 
 #: The parts of a set, in the order :func:`questions` lists them.
 PARTS: tuple[str, ...] = ("tuned", "held_out", "held_out_2", "held_out_3", "held_out_4", "held_out_5",
-                          "held_out_6", "held_out_7", "held_out_8")
+                          "held_out_6", "held_out_7", "held_out_8",
+                          "held_out_9")
 
 #: The one part nobody has tuned on or taught the lookup with: the benchmark's blind measure.
-BLIND_PART = "held_out_8"
+BLIND_PART = "held_out_9"
 
 #: The parts the lookup's phrasings model does not learn from (:func:`taught`).
 UNTAUGHT: tuple[str, ...] = (BLIND_PART,)
@@ -1190,7 +1194,7 @@ UNTAUGHT: tuple[str, ...] = (BLIND_PART,)
 _PARTS: dict[str, dict[tuple[str, str], list[tuple[str, Answer]]]] = {
     "tuned": QUESTIONS, "held_out": HELD_OUT, "held_out_2": HELD_OUT_2, "held_out_3": HELD_OUT_3,
     "held_out_4": HELD_OUT_4, "held_out_5": HELD_OUT_5, "held_out_6": HELD_OUT_6,
-    "held_out_7": HELD_OUT_7, "held_out_8": HELD_OUT_8}
+    "held_out_7": HELD_OUT_7, "held_out_8": HELD_OUT_8, "held_out_9": HELD_OUT_9}
 
 
 def accepted(answer: Answer) -> tuple[str, ...]:
