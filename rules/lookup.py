@@ -1131,6 +1131,13 @@ def _phrasings(game_key: str, lang: str) -> phrasings.Model:
     return phrasings.Model(reader, examples)
 
 
+def prepare(game_key: str, lang: str) -> None:
+    """Build what answering a question of a game in ``lang`` needs, its entries' index and its phrasings model,
+    which the first such question would otherwise wait for (the bot does it in a thread when it starts)."""
+    _ranking_index(game_key, lang)
+    _phrasings(game_key, lang)
+
+
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 
 

@@ -26,7 +26,7 @@ from bot.discord.history_commands import season_command, stats_command
 from bot.discord.payloads import no_mentions
 from bot.discord.presses import ActionButton
 from bot.discord.replies import DEFER_AFTER, answer_privately, arm_defer, direct_message
-from bot.discord.rules_command import RuleButton, rules_command
+from bot.discord.rules_command import RuleButton, lookup_module, rules_command
 from bot.discord.threads import archive_when_done
 from bot.discord.timing_commands import DiscordMessenger
 from bot.discord.translator import JunkyardTranslator
@@ -174,6 +174,7 @@ class JunkyardBot(JunkyardClient):
         self._background.append(loop.create_task(self._later(self.resume_computers), name="junkyard-resume"))
         self._background.append(loop.create_task(self._later(self.timers.run), name="junkyard-timers"))
         self._background.append(loop.create_task(self._later(self._schedules), name="junkyard-schedules"))
+        self._background.append(loop.create_task(self._later(self._prepare_lookup), name="junkyard-lookup"))
 
     async def _settle_ends(self) -> None:
         """Record the ends a stop left unrecorded; the outbox posts their end messages at once."""
@@ -190,6 +191,14 @@ class JunkyardBot(JunkyardClient):
             except Exception:
                 log.exception("the championships' schedules could not be looked at")
             await asyncio.sleep(SCHEDULE_SECONDS)
+
+    async def _prepare_lookup(self) -> None:
+        """Build the rule lookup of every game and language in a thread, one at a time, so that no first
+        `/rules` question waits for it (and the loop is never held while it is built)."""
+        lookup = lookup_module()
+        for game in lookup.all_games():
+            for lang in lookup.languages(game):
+                await asyncio.to_thread(lookup.prepare, game, lang)
 
     async def _start_pictures(self) -> None:
         self.service.pictures.start()

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import threading
 
 import bot.standing.history
 from bot.discord import JunkyardBot
+from rules import lookup
 from tests.bot.helpers import finished_unrecorded
 
 
@@ -52,6 +54,33 @@ async def test_catching_up_waits_until_the_first_answers_had_the_loop(service, m
         assert started == []
         await asyncio.sleep(0.3)
         assert started == ["resume"]
+    finally:
+        for task in client._background:
+            task.cancel()
+        await asyncio.gather(*client._background, return_exceptions=True)
+
+
+async def test_the_rule_lookup_is_built_in_a_thread_for_every_game_and_language(service, monkeypatch):
+    """After the first answers had the loop, each game's lookup in each language it has is prepared off the
+    loop, one at a time, so no first `/rules` question waits for its index and phrasings model."""
+    prepared: list[tuple[str, str, bool]] = []
+
+    def prepare(game: str, lang: str) -> None:
+        prepared.append((game, lang, threading.current_thread() is threading.main_thread()))
+
+    monkeypatch.setattr(lookup, "prepare", prepare)
+    client = JunkyardBot(service=service)
+    client.catch_up_after = 0.05
+    client.start_background()
+    try:
+        expected = [(game, lang) for game in lookup.all_games() for lang in lookup.languages(game)]
+        for _ in range(100):
+            if len(prepared) == len(expected):
+                break
+            await asyncio.sleep(0.02)
+        assert [(game, lang) for game, lang, _ in prepared] == expected
+        assert not any(on_main for _, _, on_main in prepared)
+        assert {"races", "rally", "piecepack"} <= {game for game, _ in expected}
     finally:
         for task in client._background:
             task.cancel()
