@@ -33,7 +33,7 @@ from tests.bot.test_hidden_information import (
     pick,
     secret_lines,
 )
-from tests.bot.test_web_secrets import hidden_kinds, named_kinds
+from tests.bot.test_web_secrets import hidden_kinds, named_kinds, open_crew_team_race
 from tests.bot.web_helpers import Client, serving
 
 OPTIONS: dict[str, dict[str, Any]] = {"races": {"track": "A", "laps": 1}, "rally": {}, "piecepack": {}}
@@ -307,14 +307,7 @@ async def test_a_seat_page_over_a_whole_crew_team_race_never_tells_another_seat_
     another player, no raw action of another seat naming a tile, and no kind of tile hidden in another kart at
     the end that nothing public and nothing of their own ever named."""
     service = Service(store, seed_source=lambda: 2, classes=lambda key: TeamCrewRaces)
-    assert isinstance(await service.new_game(guild_id=GUILD, channel_id=CH, user_id=ANN, user_name="Ann",
-                                             game_key="races", options={"track": "A", "laps": 1}), Accepted)
-    assert isinstance(await service.join(CH, BOB, "Bob"), Accepted)
-    for _ in range(2):
-        assert isinstance(await service.add_computer(CH, ANN, "smart"), Accepted)
-    assert isinstance(await service.start(CH, ANN), Accepted)
-    rec, _, _ = await service.current(CH)
-    assert rec is not None
+    rec = await open_crew_team_race(service)
     rng = random.Random(2)
     smart = driver_for("races", "smart", 2)
     privates: list[Private] = []

@@ -17,6 +17,7 @@ import aiohttp
 import rules.races
 from bot.drivers import driver_for
 from bot.play.service import Service
+from bot.store import GameRecord
 from bot.telling.outcomes import Accepted
 from rules.races import Races
 from tests.bot.test_hidden_information import (
@@ -31,6 +32,20 @@ from tests.bot.test_hidden_information import (
     secret_lines,
 )
 from tests.bot.web_helpers import Client, Stream, page_of, serving
+
+
+async def open_crew_team_race(service: Service) -> GameRecord:
+    """A one-lap team race on track A with crew starting sets, started by Ann: Ann, Bob and two smart computers
+    (the service's game classes must be :class:`TeamCrewRaces`)."""
+    assert isinstance(await service.new_game(guild_id=GUILD, channel_id=CH, user_id=ANN, user_name="Ann",
+                                             game_key="races", options={"track": "A", "laps": 1}), Accepted)
+    assert isinstance(await service.join(CH, BOB, "Bob"), Accepted)
+    for _ in range(2):
+        assert isinstance(await service.add_computer(CH, ANN, "smart"), Accepted)
+    assert isinstance(await service.start(CH, ANN), Accepted)
+    rec, _, _ = await service.current(CH)
+    assert rec is not None
+    return rec
 
 
 def hidden_kinds(game: Races) -> set[str]:
@@ -63,14 +78,7 @@ def named_kinds(text: str) -> set[str]:
 
 async def test_nothing_served_over_a_whole_race_tells_a_hidden_tile(store):
     service = Service(store, seed_source=lambda: 2, classes=lambda key: TeamCrewRaces)
-    assert isinstance(await service.new_game(guild_id=GUILD, channel_id=CH, user_id=ANN, user_name="Ann",
-                                             game_key="races", options={"track": "A", "laps": 1}), Accepted)
-    assert isinstance(await service.join(CH, BOB, "Bob"), Accepted)
-    for _ in range(2):
-        assert isinstance(await service.add_computer(CH, ANN, "smart"), Accepted)
-    assert isinstance(await service.start(CH, ANN), Accepted)
-    rec, _, _ = await service.current(CH)
-    assert rec is not None
+    rec = await open_crew_team_race(service)
     rng = random.Random(2)
     smart = driver_for("races", "smart", 2)
     privates: list = []
