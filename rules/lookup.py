@@ -112,8 +112,8 @@ def normalize(text: str) -> str:
     return _NON_WORD.sub(" ", fold(text)).strip()
 
 
-def _resource(game_key: str) -> Traversable:
-    """The lookup file of a game, found through the top-level ``rules`` package.
+def _resource(game_key: str, name: str | None = None) -> Traversable:
+    """The lookup file of a game, or the file ``name`` beside it, found through the top-level ``rules`` package.
 
     Resolving from ``rules`` keeps lookups working without importing the game's own package.
     """
@@ -122,7 +122,8 @@ def _resource(game_key: str) -> Traversable:
     except KeyError:
         raise KeyError(f"unknown game {game_key!r}: choose one of {', '.join(sorted(GAME_PACKAGES))}") from None
     top, *rest = package.split(".")
-    return resources.files(top).joinpath(*rest, *registry.lookup_sources()[game_key][1])
+    *folder, file = registry.lookup_sources()[game_key][1]
+    return resources.files(top).joinpath(*rest, *folder, name or file)
 
 
 def _entry(game_key: str, raw: dict[str, Any], where: str) -> RuleEntry:
@@ -1097,9 +1098,7 @@ def _best(game_key: str, text: str, partial: bool, lang: str | None, limit: int)
 
 def _phrasings_file(game_key: str, lang: str) -> Traversable:
     """A game's phrasings in ``lang``: ``data/phrasings-<lang>.toml`` beside its entries."""
-    package, parts = registry.lookup_sources()[game_key]
-    top, *rest = package.split(".")
-    return resources.files(top).joinpath(*rest, *parts[:-1], f"phrasings-{lang}.toml")
+    return _resource(game_key, f"phrasings-{lang}.toml")
 
 
 @cache
