@@ -5,7 +5,9 @@ phrasings model takes to learn (``phrasings_learn_ms``). The
 questions each set misses first are listed apart for the third held-out part; the later parts' are never
 listed. Only the newest part (``BLIND_PART`` of :mod:`rules.lookup_questions`) is blind: every part before it has
 been tuned on, and the lookup's phrasings model learns from them; its top-1 is also given per language over the
-three games, ``held_out_blind_top1_percent_en`` and ``..._de``.
+three games, ``held_out_blind_top1_percent_en`` and ``..._de``. An answer counts when it is the question's writer's
+or an entry judged to answer it in full as well (:mod:`rules.lookup_judged`); ``held_out_blind_writer_…`` counts
+the writer's alone.
 
 The same questions are also answered by SQLite's FTS5 (BM25 over title, aliases and text, with the same
 filler words dropped and the words joined by OR), so the hand-written ranking is measured against the
@@ -66,8 +68,9 @@ def _fts5(game: str, question: str, lang: str) -> list[str]:
     return [row[0] for row in rows]
 
 
-def _accuracy(rank: Ranker, game: str, lang: str, part: str | None) -> tuple[float, float, list[str]]:
-    rows = [(q, e) for q, e, p in questions(game, lang) if part is None or p == part]
+def _accuracy(rank: Ranker, game: str, lang: str, part: str | None,
+              judged: bool = True) -> tuple[float, float, list[str]]:
+    rows = [(q, e) for q, e, p in questions(game, lang, judged) if part is None or p == part]
     top1 = top3 = 0
     misses = []
     for question, expected in rows:
@@ -148,11 +151,13 @@ def lookup_accuracy() -> dict[str, float | int | str]:
         })
     out["worst_top1_percent"] = round(worst, 1)
     for lang in lookup.LANGS:
-        blind = [_accuracy(_ours, game, lang, BLIND_PART)[0] * _count(game, lang, BLIND_PART)
-                 for game, asked in SETS if asked == lang]
         total = sum(_count(game, lang, BLIND_PART) for game, asked in SETS if asked == lang)
-        if total:  # a language without question sets (the pseudo-language) has no figure
-            out[f"held_out_blind_top1_percent_{lang}"] = round(sum(blind) / total, 1)
+        if not total:  # a language without question sets (the pseudo-language) has no figure
+            continue
+        for name, judged in (("held_out_blind", True), ("held_out_blind_writer", False)):
+            blind = [_accuracy(_ours, game, lang, BLIND_PART, judged)[0] * _count(game, lang, BLIND_PART)
+                     for game, asked in SETS if asked == lang]
+            out[f"{name}_top1_percent_{lang}"] = round(sum(blind) / total, 1)
     out["question_ms"] = median_ms(lambda: lookup.search("races", "what happens if I get bumped into the water"))
     out["german_question_ms"] = median_ms(lambda: lookup.search("rally", "Was passiert, wenn ich zu schnell in die "
                                                                          "Kurve fahre?", lang="de"))

@@ -27,6 +27,13 @@ asked; its first figures were taken blind, and it has served since to choose how
 :data:`HELD_OUT_9`, forty per set in :mod:`rules.lookup_held_out_9` (less the few an earlier part or a phrasing
 already asks), was written the same way: it alone is blind (:data:`BLIND_PART`).
 
+A question's writer names the entry a player needs first, and a tuple only where they saw two answer it equally
+well. Several entries often state the same answer (a section and the house ruling it follows), so the questions of
+the eighth and ninth parts were also judged apart from their writers: two judges, each shown only the questions
+and the entries' texts, named every entry that answers a question in full on its own, and :mod:`rules.lookup_judged`
+keeps the ones both named. An answer counts as right when it is the writer's or one of those; the benchmark gives
+the blind part's figure both ways.
+
 Every question outside the blind part also teaches the lookup (:func:`taught`): its phrasings model learns from
 them beside the games' phrasings files, so the figures of the parts before the blind one say what the lookup
 remembers, and only the blind part's say how it answers a question nobody foresaw.
@@ -39,6 +46,7 @@ from rules.lookup_held_out_6 import HELD_OUT_6
 from rules.lookup_held_out_7 import HELD_OUT_7
 from rules.lookup_held_out_8 import HELD_OUT_8
 from rules.lookup_held_out_9 import HELD_OUT_9
+from rules.lookup_judged import JUDGED
 
 #: What must come first for a question: one entry's id, or a tuple of ids of which any one will do.
 Answer = str | tuple[str, ...]
@@ -1202,17 +1210,22 @@ def accepted(answer: Answer) -> tuple[str, ...]:
     return (answer,) if isinstance(answer, str) else answer
 
 
-def questions(game: str, lang: str) -> list[tuple[str, tuple[str, ...], str]]:
-    """One set: (question, the ids that may come first, part) for each part in the order of :data:`PARTS`."""
-    return [(q, accepted(a), part) for part in PARTS for q, a in _PARTS[part][(game, lang)]]
+def questions(game: str, lang: str, judged: bool = True) -> list[tuple[str, tuple[str, ...], str]]:
+    """One set: (question, the ids that may come first, part) for each part in the order of :data:`PARTS`.
+
+    The ids are the writer's and, unless ``judged`` is false, those :data:`rules.lookup_judged.JUDGED` adds: the
+    other entries that answer the question in full on their own."""
+    also = JUDGED.get((game, lang), {}) if judged else {}
+    return [(q, accepted(a) + also.get(q, ()), part) for part in PARTS for q, a in _PARTS[part][(game, lang)]]
 
 
 def taught(game: str, lang: str) -> list[tuple[str, str]]:
-    """(entry id, question) for every question of a set outside :data:`UNTAUGHT`, once per id it accepts:
+    """(entry id, question) for every question of a set outside :data:`UNTAUGHT`, once per id its writer gave:
     what the lookup's phrasings model learns from beside the phrasings files (``rules.lookup._phrasings``)."""
     if (game, lang) not in QUESTIONS:
         return []
-    return [(entry_id, q) for q, ids, part in questions(game, lang) if part not in UNTAUGHT for entry_id in ids]
+    return [(entry_id, q) for q, ids, part in questions(game, lang, judged=False) if part not in UNTAUGHT
+            for entry_id in ids]
 
 
 def with_rally() -> None:

@@ -7,7 +7,8 @@ answer and the two buttons under it); every set has its entry first for at least
 None is a copy of an entry's title. The fifth to ninth held-out parts are held to no figure; the ninth is
 the benchmark's blind measure (a failing test would be fixed by tuning on it), and only its shape is checked
 here: forty questions per set, each naming entries of its game and language, none asked in another part,
-none taught to the lookup. The parts before the fifth are tuning data now and are held like the tuned part.
+none taught to the lookup; the entries judged to answer the eighth and ninth parts' questions as well are
+entries of their set. The parts before the fifth are tuning data now and are held like the tuned part.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from __future__ import annotations
 import pytest
 
 from rules.lookup import entries, normalize, search
+from rules.lookup_judged import JUDGED
 from rules.lookup_questions import (
     HELD_OUT,
     HELD_OUT_2,
@@ -113,11 +115,29 @@ def test_the_blind_parts_are_kept_apart_from_the_other_questions(
 
 
 def test_the_blind_part_is_never_taught_and_every_other_question_is() -> None:
-    """The phrasings model learns from every question outside the blind part, under each id it accepts, and
-    from none of the blind part's."""
+    """The phrasings model learns from every question outside the blind part, under each id its writer gave,
+    and from none of the blind part's."""
     for game, lang in SETS:
         lessons = taught(game, lang)
         learnt = {normalize(q) for _, q in lessons}
         blind = {normalize(q) for q, _ in HELD_OUT_9[(game, lang)]}
         assert not learnt & blind, (game, lang)
-        assert {(e, q) for q, ids, part in questions(game, lang) if part != "held_out_9" for e in ids} == set(lessons)
+        writers = questions(game, lang, judged=False)
+        assert {(e, q) for q, ids, part in writers if part != "held_out_9" for e in ids} == set(lessons)
+
+
+def test_judged_answers_add_entries_of_the_set_to_questions_of_the_judged_parts() -> None:
+    """Each entry judged to answer a question in full is an entry of that game and language, not the writer's
+    own, given for a question of the eighth or ninth part; the measure accepts it beside the writer's."""
+    assert set(JUDGED) <= set(SETS)
+    added = 0
+    for game, lang in SETS:
+        ids = {e.id for e in entries(game, lang)}
+        writers = {q: (e, part) for q, e, part in questions(game, lang, judged=False)}
+        for question, also in JUDGED.get((game, lang), {}).items():
+            given, part = writers[question]
+            assert part in ("held_out_8", "held_out_9") and also, (game, lang, question)
+            assert set(also) <= ids and not set(also) & set(given), (game, lang, question, also)
+            assert dict((q, e) for q, e, _ in questions(game, lang))[question] == given + also
+            added += 1
+    assert added >= 100  # several entries often answer alike: the judges found many
