@@ -214,7 +214,7 @@ HELD_OUT_10: dict[tuple[str, str], list[tuple[str, str | tuple[str, ...]]]] = {
         ('which tile is the centre', 'centre'),
         ('what happens if i land on someone and i have no trash left', ('landing', 'ruling-p7')),
         ('somebody already took the good stuff, can i still go into the middle', 'ruling-p5'),
-        ('i have to move my whole roll right, no stopping short', 'ruling-p3'),
+        ('i have to move my whole roll right, no stopping short', ('ruling-p3', 'moving')),
         ('what is this game about, dumping junk on people?', 'objective'),
     ],
     ('piecepack', 'de'): [
@@ -256,7 +256,7 @@ HELD_OUT_10: dict[tuple[str, str], list[tuple[str, str | tuple[str, ...]]]] = {
         ('welches plättchen ist die mitte', 'centre-de'),
         ('was passiert wenn ich auf wem lande und gar keinen müll mehr hab', ('landing-de', 'ruling-p7-de')),
         ('das gute zeug is schon weg, kann ich trotzdem in die mitte', 'ruling-p5-de'),
-        ('muss ich immer den ganzen wurf laufen oder darf ich kürzer', 'ruling-p3-de'),
+        ('muss ich immer den ganzen wurf laufen oder darf ich kürzer', ('ruling-p3-de', 'moving-de')),
         ('wer hat das zeug zuerst bei sich in der ecke, hat der gewonnen?', 'winning-de'),
     ],
 }
