@@ -34,7 +34,7 @@ Ranker = Callable[[str, str, str], list[str]]
 #: The held-out parts whose misses are not listed with the others: the third apart, the fourth, fifth and
 #: later ones not at all.
 BLIND = ("held_out_3", "held_out_4", "held_out_5", "held_out_6", "held_out_7", "held_out_8", "held_out_9",
-         "held_out_10")
+         "held_out_10", "held_out_11")
 
 
 def _count(game: str, lang: str, part: str) -> int:

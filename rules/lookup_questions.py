@@ -27,14 +27,16 @@ asked; its first figures were taken blind, and it has served since to choose how
 :data:`HELD_OUT_9`, forty per set in :mod:`rules.lookup_held_out_9` (less the few an earlier part or a phrasing
 already asks), was written the same way; its first figures were taken blind, and it teaches the lookup since.
 :data:`HELD_OUT_10`, forty per set in :mod:`rules.lookup_held_out_10` (less the few an earlier part or a phrasing
+already asks), was written the same way; its first figures were taken blind, and it teaches the lookup since.
+:data:`HELD_OUT_11`, forty per set in :mod:`rules.lookup_held_out_11` (less those an earlier part or a phrasing
 already asks), was written the same way: it alone is blind (:data:`BLIND_PART`).
 
 A question's writer names the entry a player needs first, and a tuple only where they saw two answer it equally
 well. Several entries often state the same answer (a section and the house ruling it follows), so the questions of
-the seventh part and those after it were also judged apart from their writers: two judges, each shown only the questions
-and the entries' texts, named every entry that answers a question in full on its own, and :mod:`rules.lookup_judged`
-keeps the ones both named. An answer counts as right when it is the writer's or one of those; the benchmark gives
-the blind part's figure both ways.
+the seventh part and those after it were also judged apart from their writers: two judges, each shown only the
+questions and the entries' texts, named every entry that answers a question in full on its own, and
+:mod:`rules.lookup_judged` keeps the ones both named. An answer counts as right when it is the writer's or one of
+those; the benchmark gives the blind part's figure both ways.
 
 Every question outside the blind part also teaches the lookup (:func:`taught`): its phrasings model learns from
 them beside the games' phrasings files, so the figures of the parts before the blind one say what the lookup
@@ -49,6 +51,7 @@ from rules.lookup_held_out_7 import HELD_OUT_7
 from rules.lookup_held_out_8 import HELD_OUT_8
 from rules.lookup_held_out_9 import HELD_OUT_9
 from rules.lookup_held_out_10 import HELD_OUT_10
+from rules.lookup_held_out_11 import HELD_OUT_11
 from rules.lookup_judged import JUDGED
 
 #: What must come first for a question: one entry's id, or a tuple of ids of which any one will do.
@@ -1194,10 +1197,10 @@ SETS: tuple[tuple[str, str], ...] = tuple(QUESTIONS)
 #: The parts of a set, in the order :func:`questions` lists them.
 PARTS: tuple[str, ...] = ("tuned", "held_out", "held_out_2", "held_out_3", "held_out_4", "held_out_5",
                           "held_out_6", "held_out_7", "held_out_8",
-                          "held_out_9", "held_out_10")
+                          "held_out_9", "held_out_10", "held_out_11")
 
 #: The one part nobody has tuned on or taught the lookup with: the benchmark's blind measure.
-BLIND_PART = "held_out_10"
+BLIND_PART = "held_out_11"
 
 #: The parts the lookup's phrasings model does not learn from (:func:`taught`).
 UNTAUGHT: tuple[str, ...] = (BLIND_PART,)
@@ -1206,7 +1209,7 @@ _PARTS: dict[str, dict[tuple[str, str], list[tuple[str, Answer]]]] = {
     "tuned": QUESTIONS, "held_out": HELD_OUT, "held_out_2": HELD_OUT_2, "held_out_3": HELD_OUT_3,
     "held_out_4": HELD_OUT_4, "held_out_5": HELD_OUT_5, "held_out_6": HELD_OUT_6,
     "held_out_7": HELD_OUT_7, "held_out_8": HELD_OUT_8, "held_out_9": HELD_OUT_9,
-    "held_out_10": HELD_OUT_10}
+    "held_out_10": HELD_OUT_10, "held_out_11": HELD_OUT_11}
 
 
 def accepted(answer: Answer) -> tuple[str, ...]:
