@@ -602,8 +602,7 @@ class SqliteStore(Store):
                 await self.db.executemany(sql, [tuple(r[c] for c in columns) for r in rows])
                 await self.db.execute("COMMIT")
             except BaseException:
-                if self.db.in_transaction:
-                    await self.db.execute("ROLLBACK")
+                await _roll_back(self.db)
                 raise
         return len(rows)
 
@@ -624,6 +623,18 @@ class SqliteStore(Store):
 
         async with self._lock:
             return await self._in_thread(write)
+
+
+async def _roll_back(db: aiosqlite.Connection) -> None:
+    """Undo what a write that failed or was cancelled began, if its transaction is still open. A COMMIT whose caller
+    is cancelled still runs on the connection's thread and may end the transaction before this ROLLBACK does; then
+    there is nothing to undo, and the error being handled (the cancellation, above all) is the one to raise."""
+    if db.in_transaction:
+        try:
+            await db.execute("ROLLBACK")
+        except sqlite3.OperationalError:
+            if db.in_transaction:
+                raise
 
 
 async def _people_step(db: aiosqlite.Connection, version: int) -> None:
@@ -647,7 +658,7 @@ async def _people_step(db: aiosqlite.Connection, version: int) -> None:
         await db.execute(f"UPDATE schema_version SET version = {version}")
         await db.execute("COMMIT")
     except BaseException:
-        await db.execute("ROLLBACK")
+        await _roll_back(db)
         raise
 
 
@@ -792,8 +803,7 @@ class SqliteGames(GamesStore):
                 new_ids = await self.s._put_outgoing(game_id, outgoing) if changed else []
                 await self.s.db.execute("COMMIT")
             except BaseException:
-                if self.s.db.in_transaction:
-                    await self.s.db.execute("ROLLBACK")
+                await _roll_back(self.s.db)
                 raise
             if changed:
                 committed(outgoing, new_ids)
@@ -873,8 +883,7 @@ class SqliteOutbox(OutboxStore):
                                           "attempts = attempts + 1 WHERE id = ?", (owner, now + lease, r[0]))
                 await self.s.db.execute("COMMIT")
             except BaseException:
-                if self.s.db.in_transaction:
-                    await self.s.db.execute("ROLLBACK")
+                await _roll_back(self.s.db)
                 raise
         return [replace(delivery_record(r), claimed_by=owner, claimed_until=now + lease, attempts=r[7] + 1)
                 for r in rows]
@@ -934,8 +943,7 @@ class SqliteOutbox(OutboxStore):
                 new_ids = await self.s._put_outgoing(game_id, outgoing)
                 await self.s.db.execute("COMMIT")
             except BaseException:
-                if self.s.db.in_transaction:
-                    await self.s.db.execute("ROLLBACK")
+                await _roll_back(self.s.db)
                 raise
         committed(outgoing, new_ids)
 
@@ -988,8 +996,7 @@ class SqliteTurns(TurnsStore):
                     await self._insert_timer(game_id, t, version, now)
                 await self.s.db.execute("COMMIT")
             except BaseException:
-                if self.s.db.in_transaction:
-                    await self.s.db.execute("ROLLBACK")
+                await _roll_back(self.s.db)
                 raise
 
     async def _insert_timer(self, game_id: int, t: NewTimer, version: int, now: float) -> None:
@@ -1015,8 +1022,7 @@ class SqliteTurns(TurnsStore):
                                           (owner, now + lease, r[0]))
                 await self.s.db.execute("COMMIT")
             except BaseException:
-                if self.s.db.in_transaction:
-                    await self.s.db.execute("ROLLBACK")
+                await _roll_back(self.s.db)
                 raise
         return [replace(timer_record(r), claimed_by=owner, claimed_until=now + lease) for r in rows]
 
@@ -1044,8 +1050,7 @@ class SqliteTurns(TurnsStore):
                     await self._insert_timer(row[0], then, row[1], now)
                 await self.s.db.execute("COMMIT")
             except BaseException:
-                if self.s.db.in_transaction:
-                    await self.s.db.execute("ROLLBACK")
+                await _roll_back(self.s.db)
                 raise
         return done
 
@@ -1128,8 +1133,7 @@ class SqliteStandings(StandingsStore):
                     new_ids = await self.s._put_outgoing(game_id, outgoing)
                 await db.execute("COMMIT")
             except BaseException:
-                if db.in_transaction:
-                    await db.execute("ROLLBACK")
+                await _roll_back(db)
                 raise
         if fresh:
             committed(outgoing, new_ids)
@@ -1195,8 +1199,7 @@ class SqliteStandings(StandingsStore):
                 new_id = cur.lastrowid
                 await self.s.db.execute("COMMIT")
             except BaseException:
-                if self.s.db.in_transaction:
-                    await self.s.db.execute("ROLLBACK")
+                await _roll_back(self.s.db)
                 raise
         assert new_id is not None
         return Season(new_id, guild_id, name, at, None, by)
@@ -1224,8 +1227,7 @@ class SqliteStandings(StandingsStore):
                                      [change_values(c) for c in changes])
                 await db.execute("COMMIT")
             except BaseException:
-                if db.in_transaction:
-                    await db.execute("ROLLBACK")
+                await _roll_back(db)
                 raise
 
     async def results(self, *, game_id: int | None = None, user_id: int | None = None,

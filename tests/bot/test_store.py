@@ -388,6 +388,42 @@ async def test_the_queue_of_games_waiting_on_computers(store):
     assert await store.games.waiting_on_computers() == []
 
 
+
+#: a read that keeps the connection's thread busy for a moment
+SLOW = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 2000000) SELECT count(*) FROM c"
+
+
+async def test_a_write_cancelled_while_its_commit_waits_raises_the_cancellation_and_stands(db_path):
+    """A bot that closes cancels its ticker wherever it waits, also on a COMMIT still queued on the connection's
+    thread. That COMMIT runs anyway, so there is nothing left to roll back: the caller must get the cancellation,
+    not the failed ROLLBACK (the ticker would take that for a failed write, go on, and the bot never close). The
+    write stands, and the store writes on."""
+    async with SqliteStore(db_path) as store:
+        rec, _ = await started(store)
+        real = store.db.execute
+        queued: list[asyncio.Future[object]] = []
+
+        def execute(sql: str, *args: object) -> object:
+            if sql != "COMMIT":
+                return real(sql, *args)
+
+            async def cancelled() -> None:  # the thread is busy, the COMMIT waits behind, its caller is cancelled
+                queued.append(asyncio.ensure_future(real(SLOW)))
+                queued.append(asyncio.ensure_future(real("COMMIT")))
+                await asyncio.sleep(0)  # both on the thread's queue
+                raise asyncio.CancelledError
+
+            return cancelled()
+
+        store.db.execute = execute  # type: ignore[method-assign,assignment]
+        with pytest.raises(asyncio.CancelledError):
+            await store.turns.mark_turn(rec.id, version=rec.version, seat=0, started_at=5.0, timers=[])
+        store.db.execute = real  # type: ignore[method-assign]
+        await asyncio.gather(*queued)
+        assert (await store.turns.turn_mark(rec.id)).started_at == 5.0
+        await store.turns.mark_turn(rec.id, version=rec.version, seat=1, started_at=6.0, timers=[])
+        assert (await store.turns.turn_mark(rec.id)).seat == 1
+
 # Timers, settings, results, undo, players' games ------------------------------------------------------------
 
 
