@@ -41,7 +41,9 @@ def _count(game: str, lang: str, part: str) -> int:
     return sum(p == part for _, _, p in questions(game, lang))
 
 
+@cache
 def _ours(game: str, question: str, lang: str) -> list[str]:
+    """The lookup's three first answers, asked once: every figure that counts them reads the same list."""
     return [e.id for e in lookup.search(game, question, limit=3, lang=lang)]
 
 
