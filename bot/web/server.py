@@ -517,13 +517,13 @@ class WebServer:
         async with self._drawing:
             png = self.pictures.get(key)
             if png is None:
-                if width:
-                    whole = self.pictures.get((*key[:4], 0))
-                    if whole is None:
-                        whole = await asyncio.to_thread(pages.picture, front, step, lang, kind)
-                        if whole is not None:
-                            self._keep((*key[:4], 0), whole)
-                    png = None if whole is None else await asyncio.to_thread(pages.scaled, whole, width)
+                if width:  # shrunk from the picture at its own size, drawn (and kept) first when it is not yet
+                    own = self.pictures.get((*key[:4], 0))
+                    if own is None:
+                        own = await asyncio.to_thread(pages.picture, front, step, lang, kind)
+                        if own is not None:
+                            self._keep((*key[:4], 0), own)
+                    png = None if own is None else await asyncio.to_thread(pages.scaled, own, width)
                 else:
                     png = await asyncio.to_thread(pages.picture, front, step, lang, kind)
                 if png is None:
